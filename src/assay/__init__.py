@@ -1,0 +1,47 @@
+"""assay: evaluate LLM apps and AI agents with evidence.
+
+The public API is re-exported here; everything else is internal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from assay._version import __version__
+
+if TYPE_CHECKING:
+    from assay.case import Case
+    from assay.condition import Condition
+    from assay.output import Output, ToolCall, Usage
+    from assay.registry import scorer, target
+    from assay.scorers.base import CheckScorer, Scorer, ScorerParams
+    from assay.score import Score
+    from assay.targets.base import Target, TargetParams
+
+_LAZY = {
+    "Case": "assay.case",
+    "Condition": "assay.condition",
+    "Output": "assay.output",
+    "ToolCall": "assay.output",
+    "Usage": "assay.output",
+    "Score": "assay.score",
+    "Scorer": "assay.scorers.base",
+    "CheckScorer": "assay.scorers.base",
+    "ScorerParams": "assay.scorers.base",
+    "Target": "assay.targets.base",
+    "TargetParams": "assay.targets.base",
+    "scorer": "assay.registry",
+    "target": "assay.registry",
+    "evaluate": "assay.api",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    """Import public names on first use, keeping `import assay` cheap."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'assay' has no attribute {name!r}")

@@ -1,0 +1,74 @@
+"""The `assay` command line: thin, lazy, and honest about exit codes.
+
+Each subcommand lives in its own module and is imported only when it is
+run, so `assay --help` stays fast. To add one, write `assay/cli/<name>.py`
+with a click command called `command` and list it in `COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    # name: (module, one-line help shown by `assay --help`)
+    "run": ("assay.cli.run", "Run one or more eval configs (or a suite) and report."),
+    "runs": ("assay.cli.runs", "List stored runs."),
+    "report": ("assay.cli.report", "Render a stored run as json, md, junit or html."),
+    "validate": ("assay.cli.validate", "Check a config and its dataset without running."),
+    "schema": ("assay.cli.schema", "Print the JSON Schema of the config file."),
+    "init": ("assay.cli.init", "Write a working starter config and dataset."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a subcommand's module only when it is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module = importlib.import_module(COMMANDS[name][0])
+        return module.command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="assay-eval", prog_name="assay")
+def app() -> None:
+    """assay: evaluate LLM apps and agents from a config file.
+
+    Exit codes: 0 all gates pass, 1 a gate failed, 2 bad config, dataset or
+    arguments, 3 the run could not complete.
+    """
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI and turn assay's errors into exit codes."""
+    from assay.errors import AssayError
+
+    try:
+        app.main(args=argv, prog_name="assay", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    except AssayError as exc:
+        click.secho(f"error: {exc}", fg="red", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    sys.exit(0)

@@ -1,0 +1,25 @@
+"""The Condition: a named variant of the target."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class Condition:
+    """The same cases under a different context.
+
+    `target` is the fully resolved target config for this condition (the
+    config's target with this condition's overrides applied). `mcp_servers`
+    names servers declared under the config's `mcp_servers:`; `context`
+    asks for retrieved passages from a knowledge pack.
+    """
+
+    name: str
+    target: dict[str, Any] = field(default_factory=dict)
+    mcp_servers: list[str] = field(default_factory=list)
+    context: dict[str, Any] | None = None
+    description: str | None = None
+    require_tool_use: bool = False
+    require_tool_success: bool = False

@@ -1,0 +1,74 @@
+"""Errors that carry where they happened, so the CLI can print one clear line.
+
+`UserError` (exit 2) is anything the user can fix in a config, dataset or
+argument. `RunFailed` (exit 3) is a run that could not complete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Problem:
+    """One thing wrong with an input file, located as precisely as we can."""
+
+    message: str
+    file: str | None = None
+    line: int | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file or ""
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.field:
+            where += f" [{self.field}]" if where else f"[{self.field}]"
+        return f"{where}: {self.message}" if where else self.message
+
+
+class AssayError(Exception):
+    """Base of the errors assay raises on purpose."""
+
+    exit_code = 1
+
+
+class UserError(AssayError):
+    """Bad config, dataset or arguments: exit code 2, never a traceback."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
+        super().__init__(message)
+        self.problems: list[Problem] = problems or []
+
+    def __str__(self) -> str:
+        head = self.args[0] if self.args else "invalid input"
+        if not self.problems:
+            return head
+        body = "\n".join(f"  {p}" for p in self.problems)
+        return f"{head}\n{body}"
+
+
+class RunFailed(AssayError):
+    """A run that could not complete (error budget, unreachable provider): exit 3."""
+
+    exit_code = 3
+
+
+@dataclass
+class ProblemList:
+    """Collects problems so every one is reported at once, not the first only."""
+
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, message: str, *, file: str | None = None, line: int | None = None,
+            field: str | None = None) -> None:
+        self.problems.append(Problem(message, file, line, field))
+
+    def __bool__(self) -> bool:
+        return bool(self.problems)
+
+    def raise_if_any(self, headline: str) -> None:
+        if self.problems:
+            raise UserError(headline, list(self.problems))

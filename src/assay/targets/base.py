@@ -1,0 +1,46 @@
+"""What every target is: validated params for one condition, and `answer(case)`."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from assay.case import Case
+from assay.condition import Condition
+from assay.output import Output
+from assay.services import Services
+
+
+class TargetParams(BaseModel):
+    """Keys every target accepts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: str
+    """The registered target kind: python, command, model, agent or http."""
+
+
+class Target:
+    """A target kind, instantiated once per condition with that condition's params."""
+
+    kind: ClassVar[str] = ""
+    Params: ClassVar[type[TargetParams]] = TargetParams
+
+    def __init__(self, params: TargetParams, condition: Condition, services: Services) -> None:
+        self.params = params
+        self.condition = condition
+        self.services = services
+
+    async def start(self) -> None:
+        """Acquire resources (clients, processes, MCP sessions) before the first case."""
+
+    async def answer(self, case: Case) -> Output:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Release what `start` acquired."""
+
+    def describe(self) -> dict[str, Any]:
+        """A short, secret-free description for reports (model name, function, command)."""
+        return self.params.model_dump(exclude_none=True)
