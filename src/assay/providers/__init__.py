@@ -1,0 +1,1 @@
+"""LLM providers on the official SDKs."""
