@@ -1,0 +1,53 @@
+"""Numbered schema migrations, applied in order and recorded in `schema_migrations`.
+
+A migration is a function of a connection. Add new ones at the end of
+`MIGRATIONS`; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from sqlalchemy import Connection, inspect, select
+
+from assay.store import schema
+
+
+def _m001_initial(conn: Connection) -> None:
+    for table in (schema.runs, schema.trials, schema.scores, schema.response_cache):
+        table.create(conn, checkfirst=True)
+    for index in schema.scores.indexes:
+        index.create(conn, checkfirst=True)
+
+
+MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
+    ("initial tables: runs, trials, scores, response_cache", _m001_initial),
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: Connection) -> int:
+    """Bring the database up to `SCHEMA_VERSION`; returns how many migrations ran."""
+    schema.schema_migrations.create(conn, checkfirst=True)
+    applied = set(conn.execute(select(schema.schema_migrations.c.version)).scalars())
+    ran = 0
+    for version, (name, step) in enumerate(MIGRATIONS, start=1):
+        if version in applied:
+            continue
+        step(conn)
+        conn.execute(
+            schema.schema_migrations.insert().values(
+                version=version, name=name, applied_at=datetime.now(UTC).isoformat()
+            )
+        )
+        ran += 1
+    return ran
+
+
+def current_version(conn: Connection) -> int:
+    if not inspect(conn).has_table("schema_migrations"):
+        return 0
+    versions = conn.execute(select(schema.schema_migrations.c.version)).scalars().all()
+    return max(versions, default=0)

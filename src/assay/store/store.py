@@ -1,0 +1,392 @@
+"""The Store: every run, trial and score, and the LLM response cache, in SQL.
+
+SQLite at `.assay/assay.db` by default (WAL, so readers never block the
+writer); any SQLAlchemy URL (`postgresql+psycopg://...`) via `--store` or
+`ASSAY_STORE`. Writes are batched: the runner hands over finished trials in
+groups, each group one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, and_, create_engine, delete, event, func, select, update
+
+from assay.errors import UserError
+from assay.store import schema
+from assay.store.migrations import migrate
+from assay.trial import TrialKey, TrialResult
+
+DEFAULT_STORE = ".assay/assay.db"
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def store_url(url: str | None = None) -> str:
+    """The store to use: an explicit URL or path, else `ASSAY_STORE`, else `.assay/assay.db`."""
+    target = url or os.environ.get("ASSAY_STORE") or DEFAULT_STORE
+    if "://" in target:
+        return target
+    path = Path(target).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+def _dumps(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False, default=str)
+
+
+@dataclass
+class RunInfo:
+    """A run's row, as plain data."""
+
+    id: str
+    experiment: str
+    kind: str
+    status: str
+    started_at: str
+    finished_at: str | None
+    config: dict[str, Any] | None
+    config_hash: str | None
+    config_path: str | None
+    dataset_path: str | None
+    dataset_hash: str | None
+    git_commit: str | None
+    assay_version: str | None
+    total_trials: int | None
+    summary: dict[str, Any] | None
+    error: str | None
+
+    @classmethod
+    def from_row(cls, row: Any) -> RunInfo:
+        data = dict(row._mapping)
+        return cls(
+            id=data["id"], experiment=data["experiment"], kind=data["kind"],
+            status=data["status"], started_at=data["started_at"],
+            finished_at=data["finished_at"],
+            config=json.loads(data["config_json"]) if data["config_json"] else None,
+            config_hash=data["config_hash"], config_path=data["config_path"],
+            dataset_path=data["dataset_path"], dataset_hash=data["dataset_hash"],
+            git_commit=data["git_commit"], assay_version=data["assay_version"],
+            total_trials=data["total_trials"],
+            summary=json.loads(data["summary_json"]) if data["summary_json"] else None,
+            error=data["error"],
+        )
+
+
+class Store:
+    """Runs, trials, scores and cached responses behind one SQLAlchemy engine."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = store_url(url)
+        self.engine: Engine = create_engine(self.url, future=True)
+        self._lock = threading.Lock()
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        with self.engine.begin() as conn:
+            migrate(conn)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- runs -----------------------------------------------------------------
+
+    def create_run(self, **fields: Any) -> None:
+        row = dict(fields)
+        row["config_json"] = _dumps(row.pop("config", None))
+        row["summary_json"] = _dumps(row.pop("summary", None))
+        row.setdefault("started_at", now_iso())
+        row.setdefault("kind", "eval")
+        row.setdefault("status", "running")
+        with self.engine.begin() as conn:
+            conn.execute(schema.runs.insert().values(**row))
+
+    def update_run(self, run_id: str, **fields: Any) -> None:
+        values = dict(fields)
+        if "summary" in values:
+            values["summary_json"] = _dumps(values.pop("summary"))
+        if "config" in values:
+            values["config_json"] = _dumps(values.pop("config"))
+        with self.engine.begin() as conn:
+            conn.execute(update(schema.runs).where(schema.runs.c.id == run_id).values(**values))
+
+    def get_run(self, run_id: str) -> RunInfo | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.runs).where(schema.runs.c.id == run_id)).first()
+        return RunInfo.from_row(row) if row else None
+
+    def list_runs(self, experiment: str | None = None, *, kind: str | None = None,
+                  status: str | None = None, limit: int | None = 50) -> list[RunInfo]:
+        """Runs newest first, optionally of one experiment, kind or status."""
+        query = select(schema.runs).order_by(schema.runs.c.started_at.desc(),
+                                             schema.runs.c.id.desc())
+        if experiment:
+            query = query.where(schema.runs.c.experiment == experiment)
+        if kind:
+            query = query.where(schema.runs.c.kind == kind)
+        if status:
+            query = query.where(schema.runs.c.status == status)
+        if limit:
+            query = query.limit(limit)
+        with self.engine.connect() as conn:
+            return [RunInfo.from_row(row) for row in conn.execute(query)]
+
+    def resolve_run(self, ref: str, experiment: str | None = None) -> RunInfo:
+        """A run by id, unique id prefix, `latest` or `latest~N` (of an experiment, if given)."""
+        if ref == "latest" or ref.startswith("latest~"):
+            back = int(ref.partition("~")[2] or 0) if "~" in ref else 0
+            runs = self.list_runs(experiment, limit=back + 1)
+            if len(runs) <= back:
+                scope = f" of experiment '{experiment}'" if experiment else ""
+                raise UserError(f"no run '{ref}'{scope}: only {len(runs)} stored")
+            return runs[back]
+        run = self.get_run(ref)
+        if run:
+            return run
+        with self.engine.connect() as conn:
+            ids = conn.execute(
+                select(schema.runs.c.id).where(schema.runs.c.id.like(f"{ref}%")).limit(3)
+            ).scalars().all()
+        if len(ids) == 1:
+            return self.get_run(ids[0])  # type: ignore[return-value]
+        if len(ids) > 1:
+            raise UserError(f"run id '{ref}' is ambiguous: {', '.join(ids)} ...")
+        raise UserError(f"no run '{ref}' in {self.url}")
+
+    def previous_run(self, run: RunInfo) -> RunInfo | None:
+        """The last completed run of the same experiment that started before `run`."""
+        query = (
+            select(schema.runs)
+            .where(and_(schema.runs.c.experiment == run.experiment,
+                        schema.runs.c.kind == run.kind,
+                        schema.runs.c.status == "completed",
+                        schema.runs.c.id != run.id,
+                        schema.runs.c.started_at <= run.started_at))
+            .order_by(schema.runs.c.started_at.desc(), schema.runs.c.id.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return RunInfo.from_row(row) if row else None
+
+    # -- trials ---------------------------------------------------------------
+
+    def write_trials(self, run_id: str, results: Iterable[TrialResult]) -> int:
+        """Commit a batch of finished trials and their scores in one transaction."""
+        trial_rows: list[dict[str, Any]] = []
+        score_rows: list[dict[str, Any]] = []
+        finished = now_iso()
+        for result in results:
+            case, output = result.case, result.output
+            key = {"run_id": run_id, "case_id": case.id, "condition": result.condition,
+                   "epoch": result.epoch}
+            usage = output.usage
+            trial_rows.append({
+                **key,
+                "input_json": json.dumps(case.input, ensure_ascii=False),
+                "expected_json": _dumps(case.expected),
+                "tags_json": _dumps(case.tags) if case.tags else None,
+                "difficulty": case.difficulty,
+                "output_text": output.text,
+                "output_json": _dumps(output.to_dict()),
+                "error": output.error,
+                "latency_ms": output.latency_ms,
+                "input_tokens": usage.input_tokens or None,
+                "output_tokens": usage.output_tokens or None,
+                "cost_usd": usage.cost_usd,
+                "cache_hits": usage.cache_hits or None,
+                "finished_at": finished,
+            })
+            for name, score in result.scores.items():
+                score_rows.append({
+                    **key,
+                    "scorer": name,
+                    "value": score.value,
+                    "scale_min": score.scale[0],
+                    "scale_max": score.scale[1],
+                    "passed": None if score.passed is None else int(score.passed),
+                    "reason": score.reason or None,
+                    "details_json": _dumps(score.details) if score.details else None,
+                    "error": score.error,
+                })
+        if not trial_rows:
+            return 0
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(schema.trials.insert(), trial_rows)
+            if score_rows:
+                conn.execute(schema.scores.insert(), score_rows)
+        return len(trial_rows)
+
+    def done_keys(self, run_id: str) -> set[TrialKey]:
+        """Keys of the trials already stored for a run (what `--resume` skips)."""
+        query = select(schema.trials.c.case_id, schema.trials.c.condition,
+                       schema.trials.c.epoch).where(schema.trials.c.run_id == run_id)
+        with self.engine.connect() as conn:
+            return {(row[0], row[1], row[2]) for row in conn.execute(query)}
+
+    def delete_errored_trials(self, run_id: str) -> int:
+        """Forget trials that ended in an error, so a resumed run tries them again."""
+        errored = and_(schema.trials.c.run_id == run_id, schema.trials.c.error.is_not(None))
+        with self.engine.begin() as conn:
+            keys = conn.execute(select(schema.trials.c.case_id, schema.trials.c.condition,
+                                       schema.trials.c.epoch).where(errored)).all()
+            for case_id, condition, epoch in keys:
+                conn.execute(delete(schema.scores).where(and_(
+                    schema.scores.c.run_id == run_id, schema.scores.c.case_id == case_id,
+                    schema.scores.c.condition == condition, schema.scores.c.epoch == epoch)))
+            conn.execute(delete(schema.trials).where(errored))
+        return len(keys)
+
+    def count_trials(self, run_id: str) -> tuple[int, int]:
+        """(trials stored, trials with an error) for a run."""
+        query = select(func.count(), func.count(schema.trials.c.error)).where(
+            schema.trials.c.run_id == run_id)
+        with self.engine.connect() as conn:
+            total, errors = conn.execute(query).one()
+        return int(total), int(errors)
+
+    def iter_trials(self, run_id: str, *, batch_size: int = 2000) -> Iterator[dict[str, Any]]:
+        """Every stored trial of a run with its scores, streamed in key order."""
+        t, s = schema.trials, schema.scores
+        order = (t.c.case_id, t.c.condition, t.c.epoch)
+        with self.engine.connect() as conn:
+            last: tuple[Any, ...] | None = None
+            while True:
+                query = select(t).where(t.c.run_id == run_id).order_by(*order).limit(batch_size)
+                if last is not None:
+                    query = query.where(_after(order, last))
+                rows = [dict(row._mapping) for row in conn.execute(query)]
+                if not rows:
+                    return
+                first, final = rows[0], rows[-1]
+                score_query = select(s).where(and_(
+                    s.c.run_id == run_id,
+                    _at_or_after((s.c.case_id, s.c.condition, s.c.epoch),
+                                 (first["case_id"], first["condition"], first["epoch"])),
+                    _at_or_before((s.c.case_id, s.c.condition, s.c.epoch),
+                                  (final["case_id"], final["condition"], final["epoch"])),
+                ))
+                by_key: dict[TrialKey, dict[str, dict[str, Any]]] = {}
+                for score in conn.execute(score_query):
+                    m = score._mapping
+                    by_key.setdefault((m["case_id"], m["condition"], m["epoch"]), {})[
+                        m["scorer"]] = _score_dict(m)
+                for row in rows:
+                    row["scores"] = by_key.get((row["case_id"], row["condition"], row["epoch"]), {})
+                    yield _trial_dict(row)
+                last = (final["case_id"], final["condition"], final["epoch"])
+
+    def iter_score_rows(self, run_id: str) -> Iterator[dict[str, Any]]:
+        """Flat score rows with the trial's tags and difficulty, for analysis."""
+        t, s = schema.trials, schema.scores
+        query = (
+            select(s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer, s.c.value, s.c.passed,
+                   s.c.error, s.c.scale_min, s.c.scale_max, t.c.tags_json, t.c.difficulty)
+            .join(t, and_(t.c.run_id == s.c.run_id, t.c.case_id == s.c.case_id,
+                          t.c.condition == s.c.condition, t.c.epoch == s.c.epoch))
+            .where(s.c.run_id == run_id)
+        )
+        with self.engine.connect() as conn:
+            for row in conn.execution_options(stream_results=True).execute(query):
+                m = row._mapping
+                yield {
+                    "case_id": m["case_id"], "condition": m["condition"], "epoch": m["epoch"],
+                    "scorer": m["scorer"], "value": m["value"],
+                    "passed": None if m["passed"] is None else bool(m["passed"]),
+                    "error": m["error"], "scale": (m["scale_min"], m["scale_max"]),
+                    "tags": json.loads(m["tags_json"]) if m["tags_json"] else [],
+                    "difficulty": m["difficulty"],
+                }
+
+    def iter_trial_rows(self, run_id: str) -> Iterator[dict[str, Any]]:
+        """Flat trial rows (no scores): errors, latency, tokens and cost, for analysis."""
+        t = schema.trials
+        query = select(t.c.case_id, t.c.condition, t.c.epoch, t.c.error, t.c.latency_ms,
+                       t.c.input_tokens, t.c.output_tokens, t.c.cost_usd, t.c.cache_hits,
+                       t.c.output_json).where(t.c.run_id == run_id)
+        with self.engine.connect() as conn:
+            for row in conn.execution_options(stream_results=True).execute(query):
+                yield dict(row._mapping)
+
+    # -- response cache -------------------------------------------------------
+
+    def cache_get(self, key: str) -> dict[str, Any] | None:
+        query = select(schema.response_cache.c.response_json).where(
+            schema.response_cache.c.key == key)
+        with self.engine.connect() as conn:
+            value = conn.execute(query).scalar()
+        return json.loads(value) if value else None
+
+    def cache_put(self, key: str, value: dict[str, Any], *, provider: str | None = None,
+                  model: str | None = None) -> None:
+        row = {"key": key, "provider": provider, "model": model,
+               "response_json": json.dumps(value, ensure_ascii=False), "created_at": now_iso()}
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(delete(schema.response_cache).where(schema.response_cache.c.key == key))
+            conn.execute(schema.response_cache.insert().values(**row))
+
+
+def _after(columns: tuple[Any, ...], values: tuple[Any, ...]) -> Any:
+    from sqlalchemy import tuple_
+
+    return tuple_(*columns) > tuple_(*values)
+
+
+def _at_or_after(columns: tuple[Any, ...], values: tuple[Any, ...]) -> Any:
+    from sqlalchemy import tuple_
+
+    return tuple_(*columns) >= tuple_(*values)
+
+
+def _at_or_before(columns: tuple[Any, ...], values: tuple[Any, ...]) -> Any:
+    from sqlalchemy import tuple_
+
+    return tuple_(*columns) <= tuple_(*values)
+
+
+def _score_dict(m: Any) -> dict[str, Any]:
+    return {
+        "value": m["value"],
+        "scale": [m["scale_min"], m["scale_max"]],
+        "passed": None if m["passed"] is None else bool(m["passed"]),
+        "reason": m["reason"],
+        "details": json.loads(m["details_json"]) if m["details_json"] else {},
+        "error": m["error"],
+    }
+
+
+def _trial_dict(row: dict[str, Any]) -> dict[str, Any]:
+    output = json.loads(row["output_json"]) if row["output_json"] else {}
+    return {
+        "case_id": row["case_id"],
+        "condition": row["condition"],
+        "epoch": row["epoch"],
+        "input": json.loads(row["input_json"]) if row["input_json"] else None,
+        "expected": json.loads(row["expected_json"]) if row["expected_json"] else None,
+        "tags": json.loads(row["tags_json"]) if row["tags_json"] else [],
+        "difficulty": row["difficulty"],
+        "output": output,
+        "error": row["error"],
+        "latency_ms": row["latency_ms"],
+        "usage": {"input_tokens": row["input_tokens"], "output_tokens": row["output_tokens"],
+                  "cost_usd": row["cost_usd"], "cache_hits": row["cache_hits"]},
+        "scores": row["scores"],
+    }
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
