@@ -1,0 +1,82 @@
+"""What a deterministic check compares against: the case's `expected`, or a `value:`.
+
+Every text check reads its reference the same way, so the rules live here once:
+a `value:` on the scorer wins (it may be a template over the case), otherwise
+the case's `expected`; a list means "any of these answers"; a case with
+nothing to compare against is a scorer error that says so, never a silent pass.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ConfigDict
+
+from assay.case import Case
+from assay.score import Score
+from assay.scorers.base import ScorerParams
+from assay.templates import case_variables, check_template, is_template, render
+
+
+class CheckParams(ScorerParams):
+    """Base of the deterministic scorers' params: field docstrings become schema descriptions."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+def no_expected(case: Case, what: str = "expected value") -> Score:
+    """The error for a case that gives a check nothing to compare against."""
+    return Score.failure(
+        f"case '{case.id}' has no {what}; set 'expected' in the dataset "
+        f"or 'value' on the scorer"
+    )
+
+
+def as_text(value: Any) -> str:
+    """A reference value as text: strings as they are, other scalars as JSON (`true`, `1.5`)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+class Reference:
+    """Resolves the reference answers of one case: from `value:` if given, else `expected`.
+
+    Templates in `value:` are checked once here, at config time, and rendered
+    per case; plain values are used as they are.
+    """
+
+    def __init__(self, value: str | list[str] | None) -> None:
+        self.value = value
+        sources = [value] if isinstance(value, str) else list(value or [])
+        self.templated = any(is_template(source) for source in sources)
+        for source in sources:
+            check_template(source)
+
+    def texts(self, case: Case) -> list[str] | Score:
+        """The acceptable answers as text, or a `Score.failure` when there are none."""
+        if self.value is not None:
+            sources = [self.value] if isinstance(self.value, str) else self.value
+            if not self.templated:
+                return list(sources)
+            variables = case_variables(case)
+            return [render(source, variables) for source in sources]
+        expected = case.expected
+        if expected is None or expected == [] or expected == "":
+            return no_expected(case)
+        if isinstance(expected, dict):
+            return Score.failure(
+                f"case '{case.id}' has a mapping as expected value; this check compares text"
+            )
+        if isinstance(expected, list):
+            return [as_text(item) for item in expected]
+        return [as_text(expected)]
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """`text` quoted for a reason line, shortened in the middle when long."""
+    if len(text) > limit:
+        half = (limit - 3) // 2
+        text = f"{text[:half]}...{text[-half:]}"
+    return repr(text)

@@ -1,0 +1,226 @@
+"""Checks on the answer text: exact match, contains, regex and SQuAD-style token F1."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from assay.case import Case
+from assay.output import Output
+from assay.registry import scorer
+from assay.score import Score
+from assay.scorers._expected import CheckParams, Reference, clip
+from assay.scorers._normalize import SQUAD, Normalization, Whitespace
+from assay.scorers.base import CheckScorer
+from assay.services import Services
+
+
+class ReferenceParams(CheckParams):
+    """Params of a check that compares the output with reference text."""
+
+    value: str | list[str] | None = None
+    """Compare with this text (or any of these texts) instead of the case's `expected`.
+    May be a template over the case, e.g. `"{{ metadata.answer }}"`."""
+
+
+@scorer("exact_match")
+class ExactMatch(CheckScorer):
+    """Passes when the normalised output equals the normalised reference (any of them, for a list)."""
+
+    class Params(ReferenceParams):
+        ignore_case: bool = False
+        """Compare case-insensitively (Unicode case folding)."""
+
+        ignore_punctuation: bool = False
+        """Drop punctuation (ASCII punctuation and Unicode category P) before comparing."""
+
+        ignore_articles: bool = False
+        """Drop the English articles a, an and the (and collapse the whitespace they leave)."""
+
+        whitespace: Whitespace = "strip"
+        """`exact` compares whitespace as is, `strip` trims both ends, `collapse` also turns
+        every run of whitespace into one space."""
+
+        nfkc: bool = False
+        """Apply Unicode NFKC first, so full-width characters and ligatures equal their plain forms."""
+
+    params: Params
+
+    def __init__(self, params: Params, services: Services) -> None:
+        super().__init__(params, services)
+        self.reference = Reference(params.value)
+        self.normalize = Normalization(
+            ignore_case=params.ignore_case,
+            ignore_punctuation=params.ignore_punctuation,
+            ignore_articles=params.ignore_articles,
+            whitespace=params.whitespace,
+            nfkc=params.nfkc,
+        ).build()
+
+    def check(self, case: Case, output: Output) -> Score:
+        references = self.reference.texts(case)
+        if isinstance(references, Score):
+            return references
+        answer = self.normalize(output.text)
+        for reference in references:
+            if answer == self.normalize(reference):
+                return Score.binary(True, f"matches {clip(reference)}", matched=reference)
+        if len(references) == 1:
+            reason = f"expected {clip(references[0])}, got {clip(output.text)}"
+        else:
+            reason = f"matches none of {len(references)} expected answers, got {clip(output.text)}"
+        return Score.binary(False, reason, normalized_output=answer)
+
+
+@scorer("contains")
+class Contains(CheckScorer):
+    """Passes when the output contains the value(s): any one of them, or all of them."""
+
+    class Params(ReferenceParams):
+        mode: Literal["any", "all"] = "any"
+        """`any`: one of the values must appear; `all`: every value must appear."""
+
+        case_sensitive: bool = False
+        """Match case exactly; by default `Paris` is found in `paris is the capital`."""
+
+    params: Params
+
+    def __init__(self, params: Params, services: Services) -> None:
+        super().__init__(params, services)
+        self.reference = Reference(params.value)
+
+    def check(self, case: Case, output: Output) -> Score:
+        values = self.reference.texts(case)
+        if isinstance(values, Score):
+            return values
+        text = output.text if self.params.case_sensitive else output.text.casefold()
+        found: list[str] = []
+        missing: list[str] = []
+        for value in values:
+            needle = value if self.params.case_sensitive else value.casefold()
+            (found if needle in text else missing).append(value)
+        if self.params.mode == "all":
+            passed = not missing
+            reason = ("contains all of " if passed else "missing ") + _listing(
+                values if passed else missing)
+        else:
+            passed = bool(found)
+            reason = ("contains " + _listing(found)) if passed else (
+                "contains none of " + _listing(values))
+        return Score.binary(passed, reason, found=found, missing=missing)
+
+
+def _listing(values: list[str]) -> str:
+    return ", ".join(clip(value, 40) for value in values)
+
+
+RegexFlag = Literal["ignorecase", "multiline", "dotall", "verbose", "ascii"]
+
+_FLAGS: dict[str, re.RegexFlag] = {
+    "ignorecase": re.IGNORECASE,
+    "multiline": re.MULTILINE,
+    "dotall": re.DOTALL,
+    "verbose": re.VERBOSE,
+    "ascii": re.ASCII,
+}
+
+
+@scorer("regex")
+class Regex(CheckScorer):
+    """Passes when the pattern is found in the output (or, with `must_match: false`, when it is not)."""
+
+    class Params(CheckParams):
+        pattern: str
+        """A Python regular expression, searched anywhere in the output."""
+
+        flags: list[RegexFlag] = Field(default_factory=list)
+        """Regex flags by name: ignorecase, multiline, dotall, verbose, ascii."""
+
+        must_match: bool = True
+        """`false` turns the check around: it passes when the pattern does not occur."""
+
+        full_match: bool = False
+        """Require the whole output (ends stripped of whitespace) to match, not only a part."""
+
+        @field_validator("pattern")
+        @classmethod
+        def _compiles(cls, pattern: str) -> str:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"invalid regular expression: {exc}") from None
+            return pattern
+
+    params: Params
+
+    def __init__(self, params: Params, services: Services) -> None:
+        super().__init__(params, services)
+        flags = 0
+        for name in params.flags:
+            flags |= _FLAGS[name]
+        compiled = re.compile(params.pattern, flags)
+        self.find = compiled.fullmatch if params.full_match else compiled.search
+
+    def check(self, case: Case, output: Output) -> Score:
+        text = output.text.strip() if self.params.full_match else output.text
+        match = self.find(text)
+        shown = f"/{self.params.pattern}/"
+        if match is None:
+            passed = not self.params.must_match
+            return Score.binary(passed, f"pattern {shown} not found", match=None)
+        passed = self.params.must_match
+        verb = "matched" if passed else "must not match but matched"
+        return Score.binary(passed, f"pattern {shown} {verb} {clip(match.group(0), 60)}",
+                            match=match.group(0), groups=list(match.groups()))
+
+
+@scorer("token_f1")
+class TokenF1(CheckScorer):
+    """SQuAD-style token overlap F1 between output and reference; the best over a list."""
+
+    class Params(ReferenceParams):
+        threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+        """The F1 at or above which the check passes."""
+
+    params: Params
+
+    def __init__(self, params: Params, services: Services) -> None:
+        super().__init__(params, services)
+        self.reference = Reference(params.value)
+        self.normalize = SQUAD.build()
+
+    def check(self, case: Case, output: Output) -> Score:
+        references = self.reference.texts(case)
+        if isinstance(references, Score):
+            return references
+        answer = self.normalize(output.text).split()
+        best: tuple[float, float, float] = (-1.0, 0.0, 0.0)
+        best_reference = references[0]
+        for reference in references:
+            scores = token_f1(answer, self.normalize(reference).split())
+            if scores[0] > best[0]:
+                best, best_reference = scores, reference
+        f1, precision, recall = best
+        passed = f1 >= self.params.threshold
+        reason = f"token F1 {f1:.2f} (precision {precision:.2f}, recall {recall:.2f})"
+        if not answer:
+            reason += "; output has no tokens"
+        return Score(value=f1, passed=passed, reason=reason,
+                     details={"precision": precision, "recall": recall,
+                              "best_expected": best_reference})
+
+
+def token_f1(predicted: list[str], gold: list[str]) -> tuple[float, float, float]:
+    """(F1, precision, recall) over token multisets; two empty sides count as a match, as in SQuAD."""
+    if not predicted or not gold:
+        same = float(predicted == gold)
+        return same, same, same
+    common = sum((Counter(predicted) & Counter(gold)).values())
+    if common == 0:
+        return 0.0, 0.0, 0.0
+    precision = common / len(predicted)
+    recall = common / len(gold)
+    return 2 * precision * recall / (precision + recall), precision, recall
