@@ -1,0 +1,256 @@
+"""The tool-call check: did the agent call the expected tools with the expected arguments?
+
+The agent-suite grader: the same tool names in the same order, every expected
+argument equal (arguments the agent adds are allowed), the same number of
+calls, and a reason naming the first mismatch the way a person reads it:
+`call 1: arg 'order_id' expected '12345', got '999'`. Calls are numbered from 1.
+An unordered mode matches the calls as a multiset, and `allow_extra_calls`
+lets the agent make calls beyond the expected ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from assay.case import Case
+from assay.output import Output, ToolCall
+from assay.registry import scorer
+from assay.score import Score
+from assay.scorers._expected import CheckParams
+from assay.scorers.base import CheckScorer
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectedCall:
+    """One expected call: the tool's name and the arguments that must be present and equal."""
+
+    name: str
+    arguments: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "arguments": self.arguments}
+
+
+def parse_expected_calls(case: Case, if_missing: str) -> list[ExpectedCall] | Score:
+    """The case's expected calls, or a `Score.failure` saying what is wrong with them."""
+    raw = case.expected_tool_calls
+    if raw is None:
+        if if_missing == "error":
+            return Score.failure(f"case '{case.id}' has no expected_tool_calls")
+        return []
+    if not isinstance(raw, list):
+        return Score.failure(f"case '{case.id}' expected_tool_calls is not a list")
+    calls: list[ExpectedCall] = []
+    for index, item in enumerate(raw):
+        where = f"case '{case.id}' expected_tool_calls[{index}]"
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            return Score.failure(f"{where} needs a 'name'")
+        given = [key for key in ("args", "arguments", "input") if key in item]
+        if len(given) > 1:
+            return Score.failure(f"{where} gives arguments twice ({' and '.join(given)})")
+        arguments = item[given[0]] if given else {}
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            return Score.failure(f"{where} arguments must be a mapping")
+        calls.append(ExpectedCall(item["name"], arguments))
+    return calls
+
+
+def same_value(expected: Any, actual: Any) -> bool:
+    """JSON equality: `True` is not `1`, `1` is `1.0`, containers compare item by item."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, dict):
+        return (isinstance(actual, dict) and expected.keys() == actual.keys()
+                and all(same_value(expected[key], actual[key]) for key in expected))
+    if isinstance(expected, list):
+        return (isinstance(actual, list) and len(expected) == len(actual)
+                and all(same_value(e, a) for e, a in zip(expected, actual, strict=True)))
+    return bool(expected == actual)
+
+
+def call_mismatch(expected: ExpectedCall, actual: ToolCall) -> str | None:
+    """What differs between an expected and an actual call, or None when the actual one fits."""
+    if expected.name != actual.name:
+        return f"expected {expected.name}, got {actual.name}"
+    for key, value in expected.arguments.items():
+        if key not in actual.arguments:
+            return f"arg {key!r} missing, expected {_show(value)}"
+        if not same_value(value, actual.arguments[key]):
+            return f"arg {key!r} expected {_show(value)}, got {_show(actual.arguments[key])}"
+    return None
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+@dataclass(slots=True)
+class Pairing:
+    """One row of the comparison: an expected call, the actual call set against it, the verdict."""
+
+    expected: ExpectedCall | None
+    actual: ToolCall | None
+    status: Literal["match", "mismatch", "missing", "extra", "extra_allowed"]
+    mismatch: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "expected": self.expected.to_dict() if self.expected else None,
+            "actual": {"name": self.actual.name, "arguments": self.actual.arguments}
+            if self.actual else None,
+            "status": self.status,
+            "mismatch": self.mismatch,
+        }
+
+
+@scorer("tool_calls")
+class ToolCalls(CheckScorer):
+    """Passes when the output's tool calls match the case's `expected_tool_calls`."""
+
+    class Params(CheckParams):
+        ordered: bool = True
+        """Calls must come in the expected order; `false` matches them as an unordered multiset."""
+
+        allow_extra_calls: bool = False
+        """Allow calls beyond the expected ones (in order mode the expected calls must still
+        appear in order, with other calls between or around them)."""
+
+        if_missing: Literal["no_calls", "error"] = "no_calls"
+        """What a case without `expected_tool_calls` means: `no_calls`, the agent must call no
+        tool (the agent-suite convention); or `error`, the case cannot be scored."""
+
+    params: Params
+
+    def check(self, case: Case, output: Output) -> Score:
+        expected = parse_expected_calls(case, self.params.if_missing)
+        if isinstance(expected, Score):
+            return expected
+        actual = output.tool_calls
+        if not self.params.ordered:
+            rows, reason = _unordered(expected, actual, self.params.allow_extra_calls)
+        elif self.params.allow_extra_calls:
+            rows, reason = _in_order_with_extras(expected, actual)
+        else:
+            rows, reason = _positional(expected, actual)
+        passed = reason is None
+        if passed:
+            reason = {0: "no tool calls, as expected", 1: "the tool call matches"}.get(
+                len(expected), f"all {len(expected)} tool calls match")
+            if len(actual) > len(expected):
+                reason += f" ({len(actual) - len(expected)} extra allowed)"
+        return Score.binary(passed, reason or "", expected_count=len(expected),
+                            actual_count=len(actual), calls=[row.to_dict() for row in rows])
+
+
+Comparison = tuple[list[Pairing], str | None]
+
+
+def _positional(expected: list[ExpectedCall], actual: list[ToolCall]) -> Comparison:
+    """Call i against call i; the first difference is the reason."""
+    rows: list[Pairing] = []
+    first: str | None = None
+    for index in range(max(len(expected), len(actual))):
+        want = expected[index] if index < len(expected) else None
+        got = actual[index] if index < len(actual) else None
+        if want is None and got is not None:
+            row = Pairing(None, got, "extra", f"unexpected call {got.name}")
+        elif got is None and want is not None:
+            row = Pairing(want, None, "missing", f"expected {want.name}, got no call")
+        else:
+            assert want is not None and got is not None
+            problem = call_mismatch(want, got)
+            row = Pairing(want, got, "mismatch" if problem else "match", problem)
+        rows.append(row)
+        if row.mismatch and first is None:
+            first = f"call {index + 1}: {row.mismatch}"
+    if len(expected) != len(actual):
+        return rows, f"call count mismatch: expected {len(expected)}, got {len(actual)}; {first}"
+    return rows, first
+
+
+def _in_order_with_extras(expected: list[ExpectedCall], actual: list[ToolCall]) -> Comparison:
+    """Each expected call is matched by the next fitting actual call; others are allowed extras."""
+    rows: list[Pairing] = []
+    used: set[int] = set()
+    first: str | None = None
+    start = 0
+    for index, want in enumerate(expected):
+        found = next((k for k in range(start, len(actual))
+                      if call_mismatch(want, actual[k]) is None), None)
+        if found is not None:
+            used.add(found)
+            start = found + 1
+            rows.append(Pairing(want, actual[found], "match"))
+            continue
+        problem = f"expected {want.name}" + _nearest(want, actual, range(start, len(actual)))
+        rows.append(Pairing(want, None, "missing", problem))
+        if first is None:
+            first = f"call {index + 1}: {problem}"
+    rows.extend(Pairing(None, call, "extra_allowed") for k, call in enumerate(actual)
+                if k not in used)
+    return rows, first
+
+
+def _unordered(expected: list[ExpectedCall], actual: list[ToolCall],
+               allow_extra: bool) -> Comparison:
+    """A maximum matching between expected and actual calls, in any order."""
+    fits = [[k for k, call in enumerate(actual) if call_mismatch(want, call) is None]
+            for want in expected]
+    partner = _match(fits)  # actual index -> expected index
+    matched = {e: a for a, e in partner.items()}
+    rows: list[Pairing] = []
+    problems: list[str] = []
+    free = [k for k in range(len(actual)) if k not in partner]
+    for index, want in enumerate(expected):
+        if index in matched:
+            rows.append(Pairing(want, actual[matched[index]], "match"))
+            continue
+        problem = f"no call matches {want.name}" + _nearest(want, actual, free)
+        rows.append(Pairing(want, None, "missing", problem))
+        problems.append(f"expected call {index + 1}: {problem}")
+    for k in free:
+        rows.append(Pairing(None, actual[k], "extra_allowed" if allow_extra else "extra",
+                            None if allow_extra else f"unexpected call {actual[k].name}"))
+        if not allow_extra:
+            problems.append(f"call {k + 1}: unexpected call {actual[k].name}")
+    if not problems:
+        return rows, None
+    if not allow_extra and len(expected) != len(actual):
+        return rows, (f"call count mismatch: expected {len(expected)}, got {len(actual)}; "
+                      f"{problems[0]}")
+    return rows, problems[0]
+
+
+def _nearest(want: ExpectedCall, actual: list[ToolCall], candidates: Any) -> str:
+    """Point at the closest actual call (the first with the same name) and what differs."""
+    for k in candidates:
+        if actual[k].name == want.name:
+            return f"; nearest is call {k + 1}: {call_mismatch(want, actual[k])}"
+    return ", got no such call"
+
+
+def _match(fits: list[list[int]]) -> dict[int, int]:
+    """Maximum bipartite matching (Kuhn's augmenting paths): actual index -> expected index.
+
+    Greedy matching is not enough: an expected call with few required
+    arguments could take the only actual call another expected call fits.
+    """
+    partner: dict[int, int] = {}
+
+    def augment(expected_index: int, seen: set[int]) -> bool:
+        for k in fits[expected_index]:
+            if k in seen:
+                continue
+            seen.add(k)
+            if k not in partner or augment(partner[k], seen):
+                partner[k] = expected_index
+                return True
+        return False
+
+    for expected_index in range(len(fits)):
+        augment(expected_index, set())
+    return partner
