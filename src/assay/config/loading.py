@@ -1,0 +1,239 @@
+"""Load a config file: YAML -> interpolation -> validation -> resolved conditions.
+
+Every problem found is collected and reported at once, each naming the
+file, the line and the field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from assay.condition import Condition
+from assay.config.interpolation import interpolate, missing_problems, redact
+from assay.config.models import EvalConfig
+from assay.config.validation import problems_from
+from assay.config.yaml_source import SourceMap, load_yaml
+from assay.errors import Problem, UserError
+
+# Sections whose entries are validated by a model that lives with the code that uses them.
+SECTION_MODELS: dict[str, tuple[str, str]] = {
+    "providers": ("assay.providers.config", "ProviderConfig"),
+    "mcp_servers": ("assay.context.mcp_config", "McpServerConfig"),
+    "packs": ("assay.context.pack_config", "PackConfig"),
+}
+
+
+@dataclass
+class LoadedConfig:
+    """A validated config with everything the runner needs resolved."""
+
+    path: Path
+    config: EvalConfig
+    stored: dict[str, Any]
+    """The config as written (before `${VAR}` interpolation), secrets redacted: what the store keeps."""
+    hash: str
+    conditions: list[Condition]
+    target_params: dict[str, BaseModel]
+    """The target's validated params per condition name."""
+    scorer_params: list[BaseModel]
+    sections: dict[str, dict[str, BaseModel | dict[str, Any]]] = field(default_factory=dict)
+    """Validated `providers`, `mcp_servers` and `packs` entries by name."""
+
+    @property
+    def base_dir(self) -> Path:
+        return self.path.parent
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+
+def load_config(path: str | Path, *, env: Mapping[str, str] | None = None) -> LoadedConfig:
+    """Read, interpolate and validate a config file; raise `UserError` listing every problem."""
+    path = Path(path)
+    data, source = load_yaml(path)
+    if not isinstance(data, dict):
+        raise UserError("invalid config", [Problem("the top level must be a mapping of keys",
+                                                   str(path), 1)])
+    data = _import_foreign(data)
+    stored = redact(data)
+    resolved, missing = interpolate(data, env)
+    problems = missing_problems(missing, source.file, source.line)
+    try:
+        config = EvalConfig.model_validate(resolved)
+    except ValidationError as exc:
+        problems.extend(problems_from(exc, EvalConfig, source))
+        raise UserError(f"invalid config {path}", problems) from None
+    sections = _validate_sections(config, source, problems)
+    target_params, conditions = _resolve_conditions(config, source, problems)
+    scorer_params = _validate_scorers(config, source, problems)
+    _check_references(config, scorer_params, source, problems)
+    if problems:
+        raise UserError(f"invalid config {path}", problems)
+    digest = hashlib.sha256(
+        json.dumps(stored, sort_keys=True, default=str).encode()).hexdigest()
+    return LoadedConfig(path=path.resolve(), config=config, stored=stored, hash=digest,
+                        conditions=conditions, target_params=target_params,
+                        scorer_params=scorer_params, sections=sections)
+
+
+def _import_foreign(data: dict[str, Any]) -> dict[str, Any]:
+    """Accept a k-eval config as is: it has `agent:` and `execution:` where we have `target:`."""
+    if "agent" in data and "target" not in data:
+        try:
+            module = importlib.import_module("assay.context.keval_import")
+        except ImportError:
+            return data
+        return module.convert_keval(data)
+    return data
+
+
+def _kind_model(registry: Any, kind: Any, where: tuple[Any, ...], source: SourceMap,
+                problems: list[Problem]) -> type[BaseModel] | None:
+    if not isinstance(kind, str):
+        problems.append(Problem("missing 'type'", source.file, source.line(where),
+                                ".".join(map(str, where))))
+        return None
+    try:
+        return registry.get(kind).Params
+    except KeyError as exc:
+        problems.append(Problem(str(exc.args[0]), source.file, source.line((*where, "type")),
+                                ".".join(map(str, (*where, "type")))))
+        return None
+
+
+def _validate(model: type[BaseModel], data: dict[str, Any], where: tuple[Any, ...],
+              source: SourceMap, problems: list[Problem]) -> BaseModel | None:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems.extend(problems_from(exc, model, source, where))
+        return None
+
+
+def _validate_sections(config: EvalConfig, source: SourceMap,
+                       problems: list[Problem]) -> dict[str, dict[str, Any]]:
+    sections: dict[str, dict[str, Any]] = {}
+    for section, (module_name, class_name) in SECTION_MODELS.items():
+        entries = getattr(config, section)
+        model = _optional_model(module_name, class_name) if entries else None
+        validated: dict[str, Any] = {}
+        for name, entry in entries.items():
+            if model is None:
+                validated[name] = entry
+                continue
+            params = _validate(model, entry or {}, (section, name), source, problems)
+            if params is not None:
+                validated[name] = params
+        sections[section] = validated
+    return sections
+
+
+def _optional_model(module_name: str, class_name: str) -> type[BaseModel] | None:
+    try:
+        return getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError):
+        return None
+
+
+def _resolve_conditions(config: EvalConfig, source: SourceMap, problems: list[Problem]
+                        ) -> tuple[dict[str, BaseModel], list[Condition]]:
+    from assay.registry import targets
+
+    model = _kind_model(targets, config.target.get("type"), ("target",), source, problems)
+    params: dict[str, BaseModel] = {}
+    conditions: list[Condition] = []
+    for name, condition in config.conditions.items():
+        overrides = condition.overrides()
+        merged = {**config.target, **overrides}
+        if model is not None:
+            before = len(problems)
+            validated = _validate(model, merged, ("target",), source, problems)
+            for problem in problems[before:]:  # point at the condition when it set the key
+                key = (problem.field or "").split(".")[1:2]
+                if key and key[0] in overrides:
+                    where = ("conditions", name, key[0])
+                    problem.field = ".".join(map(str, where))
+                    problem.line = source.line(where)
+            if validated is not None:
+                params[name] = validated
+        conditions.append(Condition(
+            name=name, target=merged, mcp_servers=list(condition.mcp_servers),
+            context=condition.context, description=condition.description,
+            require_tool_use=condition.require_mcp_tool_use,
+            require_tool_success=condition.require_mcp_tool_success,
+        ))
+    return params, conditions
+
+
+def _validate_scorers(config: EvalConfig, source: SourceMap,
+                      problems: list[Problem]) -> list[BaseModel]:
+    from assay.registry import scorers
+
+    validated: list[BaseModel] = []
+    seen: dict[str, int] = {}
+    for index, spec in enumerate(config.scorers):
+        where = ("scorers", index)
+        if not isinstance(spec, dict):
+            problems.append(Problem("each scorer is a mapping with a 'type'", source.file,
+                                    source.line(where), f"scorers.{index}"))
+            continue
+        model = _kind_model(scorers, spec.get("type"), where, source, problems)
+        if model is None:
+            continue
+        params = _validate(model, spec, where, source, problems)
+        if params is None:
+            continue
+        name = getattr(params, "name", None) or spec["type"]
+        if name in seen:
+            problems.append(Problem(
+                f"two scorers are named '{name}' (items {seen[name]} and {index}); "
+                "give one a distinct `name:`", source.file, source.line(where), f"scorers.{index}"))
+        seen[name] = index
+        validated.append(params)
+    return validated
+
+
+def _check_references(config: EvalConfig, scorer_params: list[BaseModel], source: SourceMap,
+                      problems: list[Problem]) -> None:
+    for name, condition in config.conditions.items():
+        for index, server in enumerate(condition.mcp_servers):
+            if server.startswith("pack:"):
+                if server[5:] not in config.packs:
+                    _unknown(problems, source, ("conditions", name, "mcp_servers", index),
+                             f"pack '{server[5:]}'", config.packs)
+            elif server not in config.mcp_servers:
+                _unknown(problems, source, ("conditions", name, "mcp_servers", index),
+                         f"MCP server '{server}'", config.mcp_servers)
+        pack = (condition.context or {}).get("pack")
+        if pack is not None and pack not in config.packs:
+            _unknown(problems, source, ("conditions", name, "context", "pack"),
+                     f"pack '{pack}'", config.packs)
+    scorer_names = {getattr(p, "name", None) or getattr(p, "type") for p in scorer_params}
+    for index, gate in enumerate(config.gates):
+        if scorer_params and gate.scorer not in scorer_names:
+            _unknown(problems, source, ("gates", index, "scorer"), f"scorer '{gate.scorer}'",
+                     scorer_names)
+        if gate.condition is not None and gate.condition not in config.conditions:
+            _unknown(problems, source, ("gates", index, "condition"),
+                     f"condition '{gate.condition}'", config.conditions)
+
+
+def _unknown(problems: list[Problem], source: SourceMap, where: tuple[Any, ...], what: str,
+             known: Any) -> None:
+    import difflib
+
+    names = sorted(known)
+    hint = difflib.get_close_matches(what.split("'")[1], names, n=1)
+    message = f"unknown {what}"
+    message += f"; did you mean '{hint[0]}'?" if hint else ""
+    message += f" (declared: {', '.join(names)})" if names else " (none declared)"
+    problems.append(Problem(message, source.file, source.line(where), ".".join(map(str, where))))

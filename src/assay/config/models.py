@@ -1,0 +1,172 @@
+"""The config file, as pydantic models. Field docstrings become the JSON Schema.
+
+The `target`, `scorers`, `providers`, `mcp_servers` and `packs` sections are
+kept as plain mappings here and validated by the model their kind registers
+(see `loading.py`), so adding a kind never means editing this file.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class DatasetConfig(_Strict):
+    path: str
+    """The dataset file, relative to the config file: JSONL (default), JSON array, YAML or CSV."""
+
+    format: Literal["auto", "jsonl", "json", "yaml", "csv"] = "auto"
+    """File format; `auto` decides by extension."""
+
+    fields: dict[str, str] = Field(default_factory=dict)
+    """Map Case fields to the file's keys, e.g. `{input: question, expected: ground_truth}`.
+    Known formats (Knowledge Packs questions, k-eval, agent-suite cases) need no mapping."""
+
+    sample: int | None = Field(default=None, ge=1)
+    """Evaluate a seeded, stable sample of this many cases (see also `run.sample`)."""
+
+    tags: list[str] = Field(default_factory=list)
+    """Only cases carrying at least one of these tags."""
+
+
+class RunSettings(_Strict):
+    concurrency: int = Field(default=8, ge=1, le=1024)
+    """Trials in flight at once."""
+
+    epochs: int = Field(default=1, ge=1)
+    """How many times every case runs under every condition."""
+
+    sample: int | None = Field(default=None, ge=1)
+    """Evaluate a seeded, stable sample of this many cases."""
+
+    seed: int = 0
+    """Seed for sampling and anything else random in the run."""
+
+    timeout: float | None = Field(default=300.0, gt=0)
+    """Seconds a target may take on one trial before it is recorded as a timeout error."""
+
+    max_errors: int | None = Field(default=None, ge=0)
+    """Stop the run (exit 3) once this many trials have ended in an error."""
+
+    max_cost_usd: float | None = Field(default=None, gt=0)
+    """Stop the run before LLM spending exceeds this many US dollars."""
+
+    batch_size: int = Field(default=200, ge=1)
+    """Finished trials committed to the store per transaction."""
+
+
+class ConditionConfig(BaseModel):
+    """A named variant of the target. Any key the target accepts (model, system,
+    args, env, command, ...) may be given here to override it for this condition."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+    description: str | None = None
+    """What this condition changes, for reports."""
+
+    mcp_servers: list[str] = Field(default_factory=list)
+    """Names from the top-level `mcp_servers:` (or `pack:NAME`) the agent gets under this condition."""
+
+    context: dict[str, Any] | None = None
+    """Retrieved context to inject, e.g. `{pack: go-docs, top_k: 5}`."""
+
+    require_mcp_tool_use: bool = False
+    """A trial that calls no MCP tool is retried, then recorded as breaking this requirement."""
+
+    require_mcp_tool_success: bool = False
+    """A trial whose MCP tool calls all failed is retried, then recorded as breaking this requirement."""
+
+    target: dict[str, Any] = Field(default_factory=dict)
+    """Target overrides for this condition (same as giving the keys directly)."""
+
+    def overrides(self) -> dict[str, Any]:
+        """Target keys this condition overrides (explicit `target:` plus extra keys)."""
+        extra = dict(self.model_extra or {})
+        system_prompt = extra.pop("system_prompt", None)
+        if system_prompt is not None and "system" not in extra:
+            extra["system"] = system_prompt  # k-eval's name for it
+        return {**self.target, **extra}
+
+
+class JudgeDefaults(_Strict):
+    model: str | None = None
+    """Default model for judged scorers, e.g. `openai/gpt-4.1`."""
+
+    temperature: float = 0.0
+    """Judges run at temperature 0 unless told otherwise."""
+
+
+class GateConfig(_Strict):
+    scorer: str
+    """The scorer (by name) the gate reads."""
+
+    condition: str | None = None
+    """The condition it applies to; every condition when omitted."""
+
+    min_pass_rate: float | None = Field(default=None, ge=0, le=1)
+    """Fail when the share of passed trials is below this (0..1)."""
+
+    min_mean: float | None = None
+    """Fail when the mean score is below this (on the scorer's own scale)."""
+
+    max_error_rate: float | None = Field(default=None, ge=0, le=1)
+    """Fail when more than this share of trials ended in an error for this scorer."""
+
+    @model_validator(mode="after")
+    def _one_threshold(self) -> GateConfig:
+        if self.min_pass_rate is None and self.min_mean is None and self.max_error_rate is None:
+            raise ValueError("a gate needs min_pass_rate, min_mean or max_error_rate")
+        return self
+
+
+class EvalConfig(_Strict):
+    name: str = Field(min_length=1)
+    """The experiment: history and compare-to-previous group runs by it."""
+
+    description: str | None = None
+    """What this eval is for."""
+
+    dataset: DatasetConfig
+    """The golden cases."""
+
+    target: dict[str, Any]
+    """What is under test: `type` is python, command, model, agent or http; other keys depend on it."""
+
+    conditions: dict[str, ConditionConfig] = Field(
+        default_factory=lambda: {"default": ConditionConfig()})
+    """Named variants of the target; every case runs under every condition."""
+
+    scorers: list[dict[str, Any]] = Field(min_length=1)
+    """How answers are scored; each item has a `type` and that scorer's keys."""
+
+    judge: JudgeDefaults = Field(default_factory=JudgeDefaults)
+    """Defaults for LLM-judged scorers."""
+
+    providers: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Named LLM endpoints (kind, base_url, api_key_env, headers, max_connections, prices)."""
+
+    mcp_servers: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """MCP servers, declared once and referenced by name from conditions."""
+
+    packs: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Knowledge packs: folders of documents indexed for retrieval."""
+
+    run: RunSettings = Field(default_factory=RunSettings)
+    """How the run is scheduled."""
+
+    gates: list[GateConfig] = Field(default_factory=list)
+    """Thresholds that decide the exit code (1 when one fails)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _conditions_may_be_null(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("conditions"), dict):
+            data = dict(data)
+            data["conditions"] = {k: (v if v is not None else {})
+                                  for k, v in data["conditions"].items()}
+        return data

@@ -1,0 +1,76 @@
+"""Turn pydantic errors into located, human problems with did-you-mean hints."""
+
+from __future__ import annotations
+
+import difflib
+import typing
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from assay.config.yaml_source import SourceMap
+from assay.errors import Problem
+
+
+def problems_from(exc: ValidationError, model: type[BaseModel], source: SourceMap,
+                  base: tuple[Any, ...] = ()) -> list[Problem]:
+    """One Problem per pydantic error, with file, line and dotted field path."""
+    problems = []
+    for error in exc.errors():
+        loc = tuple(part for part in error["loc"] if not _is_union_tag(part))
+        path = (*base, *loc)
+        message = error["msg"]
+        if error["type"] == "extra_forbidden":
+            known = known_keys(model, loc[:-1])
+            hint = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
+            message = f"unknown key '{loc[-1]}'"
+            message += f"; did you mean '{hint[0]}'?" if hint else ""
+            if known:
+                message += f" (allowed: {', '.join(sorted(known))})"
+        elif error["type"] == "missing":
+            message = f"missing required key '{loc[-1]}'" if loc else "missing value"
+        elif "input" in error and error["type"] not in ("missing",):
+            shown = repr(error["input"])
+            if len(shown) < 60:
+                message = f"{message} (got {shown})"
+        problems.append(Problem(message, source.file, source.line(path),
+                                ".".join(str(p) for p in path) or None))
+    return problems
+
+
+def _is_union_tag(part: Any) -> bool:
+    # pydantic puts the chosen union member's name into loc, e.g. "function-after[...]"
+    return isinstance(part, str) and ("[" in part or part in ("str", "int", "float", "list[str]"))
+
+
+def known_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The keys a model accepts at `loc` (walking nested models, dicts and lists)."""
+    current: Any = model
+    for part in loc:
+        current = _step(current, part)
+        if current is None:
+            return []
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return list(current.model_fields)
+    return []
+
+
+def _step(annotation: Any, part: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        field = annotation.model_fields.get(str(part))
+        return _unwrap(field.annotation) if field else None
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin in (list, tuple) and args:
+        return _unwrap(args[0])
+    if origin is dict and len(args) == 2:
+        return _unwrap(args[1])
+    return None
+
+
+def _unwrap(annotation: Any) -> Any:
+    """`X | None` -> X, so nested lookups see the model."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType")):
+        return args[0] if len(args) == 1 else annotation
+    return annotation

@@ -1,0 +1,65 @@
+"""Read YAML while remembering where every value came from.
+
+Errors in a config must name the line. PyYAML's composed node tree knows
+the line of every key and value; `SourceMap.line(path)` walks it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from assay.errors import Problem, UserError
+
+
+@dataclass
+class SourceMap:
+    """Line numbers (1-based) of the values in one YAML document."""
+
+    file: str
+    root: Any  # yaml.Node | None
+
+    def line(self, path: tuple[Any, ...]) -> int | None:
+        """The line of the value at `path`, or of its nearest ancestor we can find."""
+        node = self.root
+        best = node.start_mark.line + 1 if node is not None else None
+        for part in path:
+            child = None
+            if isinstance(node, yaml.MappingNode):
+                for key, value in node.value:
+                    if getattr(key, "value", None) == str(part):
+                        child = value
+                        best = key.start_mark.line + 1
+                        break
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+                if 0 <= part < len(node.value):
+                    child = node.value[part]
+                    best = child.start_mark.line + 1
+            if child is None:
+                break
+            node = child
+        return best
+
+
+def load_yaml(path: Path) -> tuple[Any, SourceMap]:
+    """Parse a YAML file; a syntax error is a `UserError` naming the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"config file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read config file {path}: {exc}") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        what = exc.problem or exc.context or "invalid YAML"
+        raise UserError("invalid YAML", [Problem(what, str(path), line)]) from None
+    except yaml.YAMLError as exc:
+        raise UserError("invalid YAML", [Problem(str(exc), str(path))]) from None
+    return data, SourceMap(str(path), node)

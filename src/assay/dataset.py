@@ -1,0 +1,363 @@
+"""Datasets: golden Cases streamed from JSONL, JSON, YAML or CSV files.
+
+A dataset is read twice. `scan()` checks every record (collecting every
+problem with its line), hashes the file, picks the sample, and counts.
+Iterating then streams Cases one at a time, so a 100k-case file never sits
+in memory whole.
+
+Known layouts load without any mapping: assay's own (`input`, `expected`,
+...), the agent-suite cases (`expected_response_traits`), Knowledge Packs
+questions (`question`, `ground_truth`) and k-eval's (`question`, `answer`,
+no id: the record's index is its id). Anything else maps its keys with
+`fields: {input: prompt, expected: response}`.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import heapq
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay.case import Case
+from assay.errors import ProblemList, UserError
+
+CASE_FIELDS = ("id", "input", "expected", "expected_tool_calls", "expected_traits",
+               "reference", "tags", "difficulty", "metadata")
+
+# Layouts we recognise from a record's keys: name -> (required keys, Case field -> key).
+LAYOUTS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
+    "knowledge-packs": (("question", "ground_truth"),
+                        {"id": "id", "input": "question", "expected": "ground_truth",
+                         "difficulty": "difficulty"}),
+    "k-eval": (("question", "answer"), {"input": "question", "expected": "answer"}),
+    "assay": (("input",), {name: name for name in CASE_FIELDS}
+              | {"expected_traits": "expected_response_traits"}),
+}
+
+Record = tuple[int, Any]
+"""(line number, parsed record)."""
+
+
+@dataclass
+class Scan:
+    """What a full check of the file found."""
+
+    layout: str
+    mapping: dict[str, str]
+    count: int
+    selected: set[str] | None
+    sha256: str
+
+
+@dataclass
+class Dataset:
+    path: Path
+    format: str = "auto"
+    fields: dict[str, str] = field(default_factory=dict)
+    sample: int | None = None
+    seed: int = 0
+    tags: list[str] = field(default_factory=list)
+    _scan: Scan | None = None
+
+    @property
+    def file_format(self) -> str:
+        if self.format != "auto":
+            return self.format
+        suffix = self.path.suffix.lower()
+        return {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv"}.get(
+            suffix, "jsonl")
+
+    def scan(self) -> Scan:
+        """Check every record; raise `UserError` listing all problems (file, line, field)."""
+        if self._scan is not None:
+            return self._scan
+        if not self.path.is_file():
+            raise UserError(f"dataset not found: {self.path}")
+        problems = ProblemList()
+        file = str(self.path)
+        layout, mapping = "", dict(self.fields)
+        seen: dict[str, int] = {}
+        heap: list[tuple[int, str]] = []  # (-rank, id) of the current sample
+        count = 0
+        for index, (line, record) in enumerate(self._records(problems)):
+            if not layout:
+                layout, mapping = self._layout_for(record, line, problems)
+                if not layout:
+                    break
+            case = _to_case(record, index, line, layout, mapping, file, problems)
+            if case is None:
+                continue
+            if case.id in seen:
+                problems.add(f"duplicate id '{case.id}' (first on line {seen[case.id]})",
+                             file=file, line=line, field="id")
+                continue
+            seen[case.id] = line
+            if self.tags and not set(self.tags) & set(case.tags):
+                continue
+            count += 1
+            if self.sample:
+                rank = _rank(self.seed, case.id)
+                if len(heap) < self.sample:
+                    heapq.heappush(heap, (-rank, case.id))
+                elif rank < -heap[0][0]:
+                    heapq.heapreplace(heap, (-rank, case.id))
+        if not layout and not problems:
+            problems.add("the dataset has no records", file=file)
+        problems.raise_if_any(f"invalid dataset {self.path}")
+        selected = {case_id for _, case_id in heap} if self.sample else None
+        self._scan = Scan(layout, mapping, len(selected) if selected is not None else count,
+                          selected, _sha256(self.path))
+        return self._scan
+
+    def __iter__(self) -> Iterator[Case]:
+        scan = self.scan()
+        problems = ProblemList()
+        for index, (line, record) in enumerate(self._records(problems)):
+            case = _to_case(record, index, line, scan.layout, scan.mapping, str(self.path),
+                            problems)
+            if case is None:
+                continue
+            if self.tags and not set(self.tags) & set(case.tags):
+                continue
+            if scan.selected is None or case.id in scan.selected:
+                yield case
+        problems.raise_if_any(f"dataset {self.path} changed while it was read")
+
+    def __len__(self) -> int:
+        return self.scan().count
+
+    # -- reading ----------------------------------------------------------------
+
+    def _records(self, problems: ProblemList) -> Iterator[Record]:
+        reader = {"jsonl": _jsonl_records, "json": _json_records, "yaml": _yaml_records,
+                  "csv": _csv_records}[self.file_format]
+        yield from reader(self.path, problems)
+
+    def _layout_for(self, record: Any, line: int, problems: ProblemList
+                    ) -> tuple[str, dict[str, str]]:
+        if not isinstance(record, dict):
+            problems.add("each record must be an object", file=str(self.path), line=line)
+            return "", {}
+        if self.fields:
+            base = next((dict(m) for _name, (need, m) in LAYOUTS.items()
+                         if all(k in record for k in need)), {"id": "id"})
+            return "mapped", {**base, **self.fields}
+        for name, (required, mapping) in LAYOUTS.items():
+            if all(key in record for key in required):
+                return name, dict(mapping)
+        keys = ", ".join(sorted(record)) or "none"
+        problems.add(f"cannot tell which key holds the input (keys: {keys}); "
+                     "map it with dataset.fields, e.g. {input: prompt, expected: answer}",
+                     file=str(self.path), line=line, field="input")
+        return "", {}
+
+
+def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str, str],
+             file: str, problems: ProblemList) -> Case | None:
+    if not isinstance(record, dict):
+        problems.add("each record must be an object", file=file, line=line)
+        return None
+    required = ["input"]
+    if layout in ("knowledge-packs", "k-eval") or (layout == "mapped" and "expected" in mapping):
+        required.append("expected")
+    ok = True
+    for name in required:
+        key = mapping.get(name, name)
+        if _lookup(record, key) is None:
+            mapped = "" if key == name else f" (mapped to {name})"
+            problems.add(f"missing key '{key}'{mapped}", file=file, line=line, field=key)
+            ok = False
+    if not ok:
+        return None
+    values: dict[str, Any] = {}
+    used = set()
+    for name, key in mapping.items():
+        value = _lookup(record, key)
+        if value is not None:
+            values[name] = value
+            used.add(key.split(".")[0])
+    raw_id = values.get("id", record.get("id"))
+    case_id = str(raw_id) if raw_id is not None and raw_id != "" else str(index)
+    used.add("id")
+    input_value = values["input"]
+    if not _valid_input(input_value):
+        problems.add("input must be text or a list of {role, content} messages",
+                     file=file, line=line, field=mapping.get("input", "input"))
+        return None
+    metadata = {k: v for k, v in record.items() if k not in used}
+    if isinstance(values.get("metadata"), dict):
+        metadata.pop(mapping.get("metadata", "metadata"), None)
+        metadata.update(values["metadata"])
+    tags = values.get("tags") or []
+    if isinstance(tags, str):
+        tags = [t.strip() for t in tags.replace(";", ",").split(",") if t.strip()]
+    calls = values.get("expected_tool_calls")
+    if calls is not None and not (isinstance(calls, list)
+                                  and all(isinstance(c, dict) and "name" in c for c in calls)):
+        problems.add("expected_tool_calls must be a list of {name, args}", file=file,
+                     line=line, field=mapping.get("expected_tool_calls"))
+        return None
+    traits = values.get("expected_traits")
+    if isinstance(traits, str):
+        traits = [traits]
+    difficulty = values.get("difficulty")
+    return Case(
+        id=case_id,
+        input=input_value if isinstance(input_value, list) else str(input_value),
+        expected=values.get("expected"),
+        expected_tool_calls=calls,
+        expected_traits=traits,
+        reference=values.get("reference"),
+        tags=[str(t) for t in tags],
+        difficulty=None if difficulty is None else str(difficulty),
+        metadata=metadata,
+    )
+
+
+def _lookup(record: dict[str, Any], key: str) -> Any:
+    if key in record:
+        return record[key]
+    value: Any = record
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def _valid_input(value: Any) -> bool:
+    if isinstance(value, (str, int, float)):
+        return True
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(m, dict) and "role" in m and "content" in m for m in value)
+
+
+def _rank(seed: int, case_id: str) -> int:
+    """A stable pseudo-random rank: the sample keeps the same cases as the file grows."""
+    digest = hashlib.blake2b(f"{seed}:{case_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+# -- formats --------------------------------------------------------------------
+
+
+def _jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+    with path.open("r", encoding="utf-8-sig") as handle:
+        for number, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                yield number, json.loads(text)
+            except json.JSONDecodeError as exc:
+                problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})",
+                             file=str(path), line=number)
+
+
+def _json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+    text = path.read_text(encoding="utf-8-sig")
+    decoder = json.JSONDecoder()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path),
+                     line=exc.lineno)
+        return
+    if isinstance(data, dict):
+        data = data.get("cases", data.get("questions", data.get("data")))
+    if not isinstance(data, list):
+        problems.add("a JSON dataset is an array of objects (or {\"cases\": [...]})",
+                     file=str(path), line=1)
+        return
+    # Walk the array again by position to know each item's line.
+    position = text.find("[") + 1
+    for item in data:
+        position = _skip(text, position)
+        line = text.count("\n", 0, position) + 1
+        _value, end = decoder.raw_decode(text, position)
+        position = _skip(text, end)
+        yield line, item
+
+
+def _skip(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n,":
+        position += 1
+    return position
+
+
+def _yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+    import yaml
+
+    text = path.read_text(encoding="utf-8")
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        problems.add(f"invalid YAML: {exc.problem}", file=str(path),
+                     line=mark.line + 1 if mark else None)
+        return
+    nodes = root.value if isinstance(root, yaml.SequenceNode) else None
+    if isinstance(data, dict) and isinstance(data.get("cases"), list):
+        for key, value in root.value:
+            if key.value == "cases":
+                nodes = value.value
+        data = data["cases"]
+    if not isinstance(data, list) or nodes is None:
+        problems.add("a YAML dataset is a list of cases (or a mapping with `cases:`)",
+                     file=str(path), line=1)
+        return
+    for node, item in zip(nodes, data, strict=True):
+        yield node.start_mark.line + 1, item
+
+
+_JSON_COLUMNS = {"expected_tool_calls", "expected_traits", "expected_response_traits",
+                 "metadata", "input", "reference", "tags", "expected"}
+
+
+def _csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+    with path.open("r", encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                problems.add(f"invalid CSV: {exc}", file=str(path), line=reader.line_num)
+                continue
+            record: dict[str, Any] = {}
+            for key, value in row.items():
+                if key is None or value is None or value == "":
+                    continue
+                record[key] = _cell(key, value)
+            yield reader.line_num, record
+
+
+def _cell(key: str, value: str) -> Any:
+    if key in _JSON_COLUMNS and value[:1] in "[{":
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value
+
+
+def open_dataset(path: Path, *, format: str = "auto", fields: dict[str, str] | None = None,
+                 sample: int | None = None, seed: int = 0,
+                 tags: list[str] | None = None) -> Dataset:
+    """A Dataset over `path`; nothing is read until `scan()` or iteration."""
+    return Dataset(path=path, format=format, fields=dict(fields or {}), sample=sample,
+                   seed=seed, tags=list(tags or []))
