@@ -1,0 +1,123 @@
+"""Line up two sides' per-case results by case id, so paired statistics compare like with like.
+
+A paired comparison is only honest over cases both sides answered. This module
+takes per-case values keyed by case id (one value, or one per epoch), averages
+epochs first, keeps the cases present and usable on both sides, and counts,
+by id, every case it had to leave out so reports can say so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+import numpy as np
+
+from assay.errors import UserError
+
+Value: TypeAlias = float | int | bool | None
+"""One epoch's result for a case; None is a trial or scorer error, never a 0."""
+
+PerCase: TypeAlias = Mapping[str, Value | Sequence[Value]]
+"""case id -> a value, or the list of that case's per-epoch values."""
+
+@dataclass(frozen=True, slots=True)
+class Exclusions:
+    """The cases left out of a paired comparison, and why."""
+
+    only_in_a: tuple[str, ...] = ()
+    only_in_b: tuple[str, ...] = ()
+    no_value: tuple[str, ...] = ()
+    """Cases on both sides where one side has no usable value or verdict (every epoch errored)."""
+    epoch_values_ignored: int = 0
+    """Errored epochs dropped from per-case means of cases that were kept."""
+
+    @property
+    def count(self) -> int:
+        return len(self.only_in_a) + len(self.only_in_b) + len(self.no_value)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "only_in_a": list(self.only_in_a),
+            "only_in_b": list(self.only_in_b),
+            "no_value": list(self.no_value),
+            "epoch_values_ignored": self.epoch_values_ignored,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PairedData:
+    """Per-case means on both sides, aligned: row i of every array is case_ids[i]."""
+
+    case_ids: tuple[str, ...]
+    a: np.ndarray
+    b: np.ndarray
+    pass_a: np.ndarray | None
+    """Per-case pass fraction (0/1 with one epoch), or None when the scorer has no verdict."""
+    pass_b: np.ndarray | None
+    excluded: Exclusions = field(default_factory=Exclusions)
+
+    @property
+    def n(self) -> int:
+        return len(self.case_ids)
+
+
+def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
+               passed_b: PerCase | None = None) -> PairedData:
+    """Align A and B by case id, averaging epochs, keeping cases usable on both sides.
+
+    Pass verdicts are optional, but must be given for both sides or neither.
+    Case order follows A's insertion order, so results are reproducible.
+    """
+    if (passed_a is None) != (passed_b is None):
+        raise UserError("pass/fail verdicts must be given for both sides or for neither")
+    only_a = tuple(cid for cid in a if cid not in b)
+    only_b = tuple(cid for cid in b if cid not in a)
+    with_pass = passed_a is not None and passed_b is not None
+    kept: list[str] = []
+    columns: list[list[float]] = [[], [], [], []]
+    no_value: list[str] = []
+    ignored = 0
+    for cid in a:
+        if cid not in b:
+            continue
+        sides = [a[cid], b[cid]]
+        if passed_a is not None and passed_b is not None:
+            sides += [passed_a.get(cid), passed_b.get(cid)]
+        means = [_case_mean(side, cid) for side in sides]
+        if any(mean is None for mean, _ in means):
+            no_value.append(cid)
+            continue
+        kept.append(cid)
+        ignored += sum(dropped for _, dropped in means)
+        for column, (mean, _) in zip(columns, means):
+            column.append(float(mean))  # type: ignore[arg-type]
+    arrays = [np.asarray(column, dtype=float) for column in columns]
+    return PairedData(
+        case_ids=tuple(kept),
+        a=arrays[0], b=arrays[1],
+        pass_a=arrays[2] if with_pass else None,
+        pass_b=arrays[3] if with_pass else None,
+        excluded=Exclusions(only_a, only_b, tuple(no_value), ignored),
+    )
+
+
+def _case_mean(raw: Value | Sequence[Value], case_id: str) -> tuple[float | None, int]:
+    """The mean of a case's usable epoch values, and how many errored epochs were dropped."""
+    values = list(raw) if isinstance(raw, Sequence) and not isinstance(raw, str) else [raw]
+    usable: list[float] = []
+    for value in values:
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            usable.append(1.0 if value else 0.0)
+            continue
+        if not isinstance(value, int | float | np.integer | np.floating) or not math.isfinite(value):
+            raise UserError(f"case {case_id!r}: value {value!r} is not a finite number")
+        usable.append(float(value))
+    if not usable:
+        return None, 0
+    return sum(usable) / len(usable), len(values) - len(usable)
