@@ -1,0 +1,180 @@
+"""Custom scorers: a user's Python function `(case, output, **args)`, named `module:function`.
+
+The function is imported when the config is loaded, so a typo fails at once
+with exit code 2 instead of after the first paid answer. It may be sync or
+async and may return a Score, a bool, a number or a dict; an exception it
+raises while scoring is that trial's scorer error, never a score of 0.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from assay.case import Case
+from assay.errors import UserError
+from assay.output import Output
+from assay.registry import scorer
+from assay.score import Score
+from assay.scorers._expected import CheckParams
+from assay.scorers.base import CheckScorer
+from assay.services import Services
+
+
+def import_function(spec: str, base_dir: Path, what: str = "function") -> Callable[..., Any]:
+    """Import `module:function` (or `file.py:function`), resolving modules from `base_dir` first.
+
+    Every way this can fail is a `UserError` naming `spec`.
+    """
+    module_name, sep, attribute = spec.rpartition(":")
+    if not sep or not module_name or not attribute:
+        raise UserError(f"{what} '{spec}' must look like 'module:function'")
+    module = _import_module(module_name, base_dir, spec, what)
+    target: Any = module
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            raise UserError(f"{what} '{spec}': module '{module_name}' has no attribute '{part}'")
+        target = getattr(target, part)
+    if not callable(target):
+        raise UserError(f"{what} '{spec}' is not callable")
+    return target  # type: ignore[no-any-return]
+
+
+def _import_module(name: str, base_dir: Path, spec: str, what: str) -> Any:
+    if name.endswith(".py"):
+        return _import_file(base_dir / name, spec, what)
+    root = str(base_dir.resolve())
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
+            raise UserError(f"{what} '{spec}': no module named '{name}' "
+                            f"(looked in {root} and the Python path)") from None
+        raise UserError(f"{what} '{spec}': importing '{name}' failed: {exc}") from None
+    except Exception as exc:  # the user's module ran and raised: report it, not a traceback
+        raise UserError(f"{what} '{spec}': importing '{name}' failed: "
+                        f"{type(exc).__name__}: {exc}") from None
+
+
+def _import_file(path: Path, spec: str, what: str) -> Any:
+    if not path.is_file():
+        raise UserError(f"{what} '{spec}': file {path} does not exist")
+    module_spec = importlib.util.spec_from_file_location(f"_assay_user_{path.stem}", path)
+    if module_spec is None or module_spec.loader is None:
+        raise UserError(f"{what} '{spec}': cannot load {path}")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[module_spec.name] = module  # dataclasses and pickling look modules up here
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_spec.name]
+        raise UserError(f"{what} '{spec}': importing {path} failed: "
+                        f"{type(exc).__name__}: {exc}") from None
+    return module
+
+
+@scorer("python")
+class PythonScorer(CheckScorer):
+    """Scores with a user's function `(case, output, **args)`."""
+
+    class Params(CheckParams):
+        function: str = Field(pattern=r"^[^:]+:[^:]+$")
+        """`module:function` (or `file.py:function`); modules are found in the config's directory
+        first. The function receives `(case, output, **args)`, may be async, and returns a Score,
+        a bool, a number or a dict with value, passed, reason and details."""
+
+        args: dict[str, Any] = Field(default_factory=dict)
+        """Keyword arguments passed to the function on every call."""
+
+        threshold: float | None = None
+        """For a numeric result without a verdict: passed when value >= threshold.
+        Without it such a result has no pass/fail reading."""
+
+        scale: tuple[float, float] = (0.0, 1.0)
+        """The (min, max) range of the function's numeric values."""
+
+    params: Params
+
+    def __init__(self, params: Params, services: Services) -> None:
+        super().__init__(params, services)
+        self.function = import_function(params.function, services.base_dir, "python scorer")
+        if inspect.iscoroutinefunction(self.function):
+            # An async function cannot run on the synchronous path; the runner awaits `score`.
+            setattr(self, "is_sync", False)  # noqa: B010
+
+    def identity(self) -> dict[str, Any]:
+        return {"type": self.params.type, "function": self.params.function}
+
+    def check(self, case: Case, output: Output) -> Score:
+        try:
+            result = self.function(case, output, **self.params.args)
+        except Exception as exc:
+            return self._raised(exc)
+        if inspect.isawaitable(result):
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+            return Score.failure(f"{self.params.function} is async; it must be awaited via score()")
+        return self._to_score(result)
+
+    async def score(self, case: Case, output: Output) -> Score:
+        try:
+            result = self.function(case, output, **self.params.args)
+            if inspect.isawaitable(result):
+                result = await result
+        except Exception as exc:
+            return self._raised(exc)
+        return self._to_score(result)
+
+    def _raised(self, exc: Exception) -> Score:
+        return Score.failure(f"{self.params.function} raised {type(exc).__name__}: {exc}")
+
+    def _to_score(self, result: Any) -> Score:
+        """Read what the function returned; anything unreadable is an error, not a guess."""
+        if isinstance(result, Score):
+            return result
+        if isinstance(result, bool):
+            return Score.binary(result)
+        if isinstance(result, int | float):
+            return self._numeric(float(result), None, "", {})
+        if isinstance(result, dict):
+            return self._from_dict(result)
+        return Score.failure(f"{self.params.function} returned {type(result).__name__}; "
+                             f"expected a Score, bool, number or dict")
+
+    def _from_dict(self, result: dict[str, Any]) -> Score:
+        unknown = set(result) - {"value", "passed", "reason", "details"}
+        if unknown:
+            return Score.failure(f"{self.params.function} returned unknown keys "
+                                 f"{sorted(unknown)}; allowed: value, passed, reason, details")
+        value, passed = result.get("value"), result.get("passed")
+        reason, details = str(result.get("reason") or ""), dict(result.get("details") or {})
+        if passed is not None and not isinstance(passed, bool):
+            return Score.failure(f"{self.params.function} returned passed={passed!r}, not a bool")
+        if value is None:
+            if passed is None:
+                return Score.failure(f"{self.params.function} returned neither value nor passed")
+            return Score(value=1.0 if passed else 0.0, passed=passed, reason=reason,
+                         details=details)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return Score.failure(f"{self.params.function} returned value={value!r}, not a number")
+        return self._numeric(float(value), passed, reason, details)
+
+    def _numeric(self, value: float, passed: bool | None, reason: str,
+                 details: dict[str, Any]) -> Score:
+        if not math.isfinite(value):
+            return Score.failure(f"{self.params.function} returned {value}, not a finite number")
+        if passed is None and self.params.threshold is not None:
+            passed = value >= self.params.threshold
+        return Score(value=value, scale=self.params.scale, passed=passed, reason=reason,
+                     details=details)
