@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("assay.cli.validate", "Check a config and its dataset without running."),
     "schema": ("assay.cli.schema", "Print the JSON Schema of the config file."),
     "init": ("assay.cli.init", "Write a working starter config and dataset."),
+    "pack": ("assay.cli.pack", "Index a knowledge pack or serve it as an MCP server."),
 }
 
 

@@ -1,0 +1,69 @@
+"""`assay pack`: index a knowledge pack, or serve it to any MCP client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.group("pack")
+def command() -> None:
+    """Knowledge packs: folders of Markdown, text and HTML documents."""
+
+
+def _open(directory: Path, name: str | None, cache: Path | None, chunk_chars: int):
+    from assay.context.pack_index import PackIndex
+
+    return PackIndex.open(directory, name=name, chunk_chars=chunk_chars, cache_root=cache)
+
+
+_directory = click.argument(
+    "directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+_name = click.option("--name", help="Pack name (default: the folder's name).")
+_cache = click.option("--cache", type=click.Path(file_okay=False, path_type=Path),
+                      help="Index cache folder (default: .assay/packs).")
+_chunk = click.option("--chunk-chars", type=click.IntRange(min=200), default=1200,
+                      show_default=True, help="Largest chunk, in characters.")
+
+
+@command.command("index")
+@_directory
+@_name
+@_cache
+@_chunk
+@click.option("--query", "-q", help="Also run one search and print the hits.")
+@click.option("--top-k", type=click.IntRange(1, 50), default=5, show_default=True)
+def index_command(directory: Path, name: str | None, cache: Path | None, chunk_chars: int,
+                  query: str | None, top_k: int) -> None:
+    """Build (or reuse) the pack's index and say where it is."""
+    index = _open(directory, name, cache, chunk_chars)
+    click.echo(f"pack '{index.name}': {len(index.documents)} documents, "
+               f"{len(index.chunks)} chunks, index at {index.directory}")
+    if query:
+        from assay.context.pack_server import format_passages
+
+        click.echo(format_passages(index.search(query, top_k)))
+
+
+@command.command("serve")
+@_directory
+@_name
+@_cache
+@_chunk
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
+              show_default=True, help="stdio for a client that starts us; http to listen.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="http: address to bind.")
+@click.option("--port", type=int, default=8000, show_default=True, help="http: port to bind.")
+def serve_command(directory: Path, name: str | None, cache: Path | None, chunk_chars: int,
+                  transport: str, host: str, port: int) -> None:
+    """Serve the pack as an MCP server with `search` and `read` tools.
+
+    Over http the endpoint is http://HOST:PORT/mcp (streamable HTTP).
+    """
+    from assay.context.pack_server import serve
+
+    index = _open(directory, name, cache, chunk_chars)
+    if transport == "http":
+        click.echo(f"serving pack '{index.name}' at http://{host}:{port}/mcp", err=True)
+    serve(index, "http" if transport == "http" else "stdio", host=host, port=port)

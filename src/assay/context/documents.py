@@ -1,0 +1,179 @@
+"""A pack's documents: read from a folder, turned into text, cut into chunks.
+
+Markdown is cut at headings, then at paragraph breaks, so a chunk is a
+passage a person could cite. HTML is reduced to its text first. Every chunk
+gets a stable source id, `path#heading-slug`, that survives re-indexing as
+long as the document's headings do.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+from assay.errors import UserError
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One file of a pack, as text."""
+
+    path: str
+    """The file's path relative to the pack folder, with `/` separators."""
+    title: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One retrievable passage of a document."""
+
+    source_id: str
+    """`path#section`, unique within the pack; what a citation names."""
+    title: str
+    text: str
+
+
+def list_files(folder: Path, patterns: list[str]) -> list[Path]:
+    """The pack's files, sorted, so hashing and ids do not depend on the file system's order."""
+    if not folder.is_dir():
+        raise UserError(f"pack folder not found: {folder}")
+    found = {p for pattern in patterns for p in folder.glob(pattern) if p.is_file()}
+    return sorted(found, key=lambda p: p.relative_to(folder).as_posix())
+
+
+def read_document(folder: Path, file: Path) -> Document:
+    """Read one file as text; HTML is stripped of its markup."""
+    relative = file.relative_to(folder).as_posix()
+    try:
+        raw = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{file}: not UTF-8 text ({exc.reason})") from None
+    if file.suffix.lower() in (".html", ".htm"):
+        title, text = _html_to_text(raw)
+    else:
+        text = raw
+        title = _markdown_title(raw)
+    return Document(path=relative, title=title or file.stem, text=text.strip())
+
+
+def chunk_document(document: Document, max_chars: int) -> list[Chunk]:
+    """Cut a document at headings, then at paragraphs, into chunks of at most `max_chars`."""
+    chunks: list[Chunk] = []
+    used: dict[str, int] = {}
+    for heading, body in _sections(document.text):
+        title = f"{document.title} / {heading}" if heading and heading != document.title \
+            else document.title
+        for piece in _pack_paragraphs(body, max_chars):
+            slug = _slug(heading) or "top"
+            used[slug] = used.get(slug, 0) + 1
+            if used[slug] > 1:
+                slug = f"{slug}-{used[slug]}"
+            chunks.append(Chunk(f"{document.path}#{slug}", title, piece))
+    return chunks
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+def _markdown_title(text: str) -> str:
+    for line in text.splitlines():
+        match = _HEADING.match(line)
+        if match and len(match.group(1)) == 1:
+            return match.group(2)
+    return ""
+
+
+def _sections(text: str) -> list[tuple[str, str]]:
+    """(heading, body) pairs; the heading line stays in its body so a chunk reads whole."""
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    in_fence = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+        match = None if in_fence else _HEADING.match(line)
+        if match:
+            sections.append((match.group(2), [line]))
+        else:
+            sections[-1][1].append(line)
+    # A heading with nothing under it (a title right before a subheading) is not a passage.
+    return [(h, "\n".join(lines).strip()) for h, lines in sections
+            if any(line.strip() for line in (lines[1:] if h else lines))]
+
+
+def _pack_paragraphs(body: str, max_chars: int) -> list[str]:
+    """Join paragraphs greedily up to `max_chars`; cut a longer paragraph at `max_chars`."""
+    pieces: list[str] = []
+    current = ""
+    for paragraph in re.split(r"\n\s*\n", body):
+        paragraph = paragraph.strip()
+        if not paragraph:
+            continue
+        while len(paragraph) > max_chars:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(paragraph[:max_chars])
+            paragraph = paragraph[max_chars:]
+        if current and len(current) + 2 + len(paragraph) > max_chars:
+            pieces.append(current)
+            current = paragraph
+        else:
+            current = f"{current}\n\n{paragraph}" if current else paragraph
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _slug(heading: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", heading.lower()).strip("-")
+
+
+class _TextExtractor(HTMLParser):
+    """Collects an HTML page's visible text, one block element per paragraph."""
+
+    _BLOCKS = {"p", "div", "section", "article", "li", "tr", "pre", "br", "table", "ul", "ol"}
+    _SKIP = {"script", "style", "head", "nav", "noscript"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.title = ""
+        self._skip = 0
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "title":
+            self._in_title = True
+        elif tag in self._SKIP:
+            self._skip += 1
+        elif re.fullmatch(r"h[1-6]", tag):
+            self.parts.append("\n\n" + "#" * int(tag[1]) + " ")
+        elif tag in self._BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+        elif tag in self._SKIP:
+            self._skip = max(0, self._skip - 1)
+        elif re.fullmatch(r"h[1-6]", tag) or tag in self._BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+        elif not self._skip:
+            self.parts.append(re.sub(r"\s+", " ", data))
+
+
+def _html_to_text(raw: str) -> tuple[str, str]:
+    extractor = _TextExtractor()
+    extractor.feed(raw)
+    text = "".join(extractor.parts)
+    text = "\n".join(line.strip() for line in text.splitlines())
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    title = extractor.title.strip() or _markdown_title(text)
+    return title, text

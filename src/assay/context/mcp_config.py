@@ -1,0 +1,75 @@
+"""The `mcp_servers:` entries of a config: how to reach one MCP server.
+
+Kept free of the `mcp` SDK so that reading a config does not import it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class McpServerConfig(BaseModel):
+    """One MCP server: a local process over stdio, or a remote one over HTTP or SSE."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["stdio", "http", "sse"] = "stdio"
+    """How to talk to the server: `stdio` starts `command` as a child process;
+    `http` is the streamable HTTP transport; `sse` is the older HTTP+SSE transport."""
+
+    command: str | None = None
+    """stdio: the executable that starts the server, e.g. `uvx` or `python`."""
+
+    args: list[str] = Field(default_factory=list)
+    """stdio: arguments passed to `command`."""
+
+    env: dict[str, str] = Field(default_factory=dict)
+    """stdio: extra environment variables for the server process. Only a safe
+    minimum of the parent's environment (PATH, HOME, ...) is inherited."""
+
+    cwd: str | None = None
+    """stdio: working directory of the server process, relative to the config file."""
+
+    url: str | None = None
+    """http/sse: the server's endpoint, e.g. `http://localhost:8000/mcp`."""
+
+    headers: dict[str, str] = Field(default_factory=dict)
+    """http/sse: HTTP headers sent with every request (use `${VAR}` for secrets)."""
+
+    startup_timeout: float = Field(default=30.0, gt=0)
+    """Seconds to wait for the server to start and list its tools before the run stops."""
+
+    tool_timeout: float = Field(default=60.0, gt=0)
+    """Seconds one tool call may take; a slower call is reported to the agent as a tool error."""
+
+    max_restarts: int = Field(default=3, ge=0)
+    """How many times a server that dies mid-run is restarted before its calls fail for good."""
+
+    @model_validator(mode="after")
+    def _check_transport_fields(self) -> McpServerConfig:
+        if self.type == "stdio":
+            if not self.command:
+                raise ValueError("a stdio server needs `command`")
+            if self.url or self.headers:
+                raise ValueError("`url` and `headers` apply to http and sse servers, not stdio")
+        else:
+            if not self.url:
+                raise ValueError(f"an {self.type} server needs `url`")
+            if self.command or self.args or self.env or self.cwd:
+                raise ValueError(
+                    f"`command`, `args`, `env` and `cwd` apply to stdio servers, not {self.type}"
+                )
+        return self
+
+
+PACK_SERVER_PREFIX = "pack:"
+"""A condition's `mcp_servers: [pack:NAME]` names the built-in MCP server of pack NAME."""
+
+
+def pack_server_name(reference: str) -> str | None:
+    """The pack name in a `pack:NAME` server reference, or None for a declared server."""
+    if reference.startswith(PACK_SERVER_PREFIX):
+        return reference[len(PACK_SERVER_PREFIX):]
+    return None

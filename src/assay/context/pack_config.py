@@ -1,0 +1,37 @@
+"""The `packs:` entries of a config and a condition's `context:` block.
+
+Kept free of the index and the `mcp` SDK so that reading a config stays cheap.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+DEFAULT_PATTERNS = ["**/*.md", "**/*.markdown", "**/*.txt", "**/*.html", "**/*.htm"]
+
+
+class PackConfig(BaseModel):
+    """A knowledge pack: a folder of documents, chunked and indexed once per content."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: str
+    """The folder holding the documents, relative to the config file."""
+
+    include: list[str] = Field(default_factory=lambda: list(DEFAULT_PATTERNS))
+    """Glob patterns, relative to `path`, of the files that make up the pack."""
+
+    chunk_chars: int = Field(default=1200, ge=200)
+    """Largest chunk, in characters. Chunks follow headings and paragraphs."""
+
+
+class ContextConfig(BaseModel):
+    """A condition's `context:`: retrieve passages from a pack into the prompt."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    pack: str
+    """The name of a pack declared under `packs:`."""
+
+    top_k: int = Field(default=5, ge=1, le=50)
+    """How many passages to put in front of the question."""

@@ -1,0 +1,68 @@
+"""The pack MCP server: `search` and `read` over one knowledge pack.
+
+Built on the official SDK's `MCPServer`, so any MCP client can use it:
+assay's own agent (in process, for `mcp_servers: [pack:NAME]`), or another
+client through `assay pack serve DIR` over stdio or streamable HTTP.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+    from assay.context.pack_index import Passage, PackIndex
+
+
+def format_passages(passages: list[Passage]) -> str:
+    """Passages as the model reads them: each headed by the source id to cite."""
+    if not passages:
+        return "No passages matched."
+    blocks = [f"[{p.source_id}] {p.title} (score {p.score:g})\n{p.text}" for p in passages]
+    return "\n\n---\n\n".join(blocks)
+
+
+def build_pack_server(index: PackIndex) -> MCPServer:
+    """An MCP server exposing `search` and `read` over `index`."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    server = MCPServer(
+        f"assay-pack-{index.name}",
+        instructions=(
+            f"Documents of the '{index.name}' knowledge pack. Call `search` with a few "
+            "keywords, then `read` a source id for the full passage or document. "
+            "Cite the source ids you used."
+        ),
+        log_level="WARNING",
+    )
+
+    @server.tool(structured_output=False)
+    def search(query: str, top_k: int = 5) -> str:
+        """Search the pack's documents by keywords. Returns the best matching passages,
+        each headed by its source id (`path#section`)."""
+        if not 1 <= top_k <= 50:
+            raise ToolError("top_k must be between 1 and 50")
+        return format_passages(index.search(query, top_k))
+
+    @server.tool(structured_output=False)
+    def read(source_id: str) -> str:
+        """Read one passage by its source id (`path#section`), or a whole document by its path."""
+        try:
+            passage = index.read(source_id)
+        except KeyError as exc:
+            raise ToolError(f"{exc.args[0]}; use a source id returned by `search`") from None
+        return f"[{passage.source_id}] {passage.title}\n{passage.text}"
+
+    return server
+
+
+def serve(index: PackIndex, transport: Literal["stdio", "http"] = "stdio",
+          host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Run the pack server until interrupted (blocking)."""
+    server = build_pack_server(index)
+    if transport == "stdio":
+        server.run("stdio")
+    else:
+        server.run("streamable-http", host=host, port=port)
