@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ConfigDict
 
 from assay.case import Case
+from assay.errors import UserError
 from assay.score import Score
 from assay.scorers.base import ScorerParams
 from assay.templates import case_variables, check_template, is_template, render
@@ -61,7 +62,10 @@ class Reference:
             if not self.templated:
                 return list(sources)
             variables = case_variables(case)
-            return [render(source, variables) for source in sources]
+            try:
+                return [render(source, variables) for source in sources]
+            except UserError as exc:  # e.g. a field this one case lacks
+                return Score.failure(f"case '{case.id}': {exc}")
         expected = case.expected
         if expected is None or expected == [] or expected == "":
             return no_expected(case)

@@ -1,0 +1,241 @@
+"""exact_match, contains, regex and token_f1: what passes, what fails, and the reasons given."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from assay.case import Case
+from assay.output import Output
+from assay.scorers.text import token_f1
+
+
+def case(expected: Any = None, **fields: Any) -> Case:
+    return Case(id="q1", input="What is the capital of France?", expected=expected, **fields)
+
+
+def out(text: str) -> Output:
+    return Output(text=text)
+
+
+# exact_match
+
+
+def test_exact_match_ignores_surrounding_whitespace_by_default(make_scorer):
+    score = make_scorer("exact_match").check(case("Paris"), out("  Paris\n"))
+    assert (score.value, score.passed, score.error) == (1.0, True, None)
+
+
+def test_exact_match_is_case_sensitive_by_default_and_says_what_differed(make_scorer):
+    score = make_scorer("exact_match").check(case("Paris"), out("paris"))
+    assert (score.value, score.passed) == (0.0, False)
+    assert score.reason == "expected 'Paris', got 'paris'"
+
+
+def test_exact_match_ignore_case_uses_unicode_case_folding(make_scorer):
+    scorer = make_scorer("exact_match", ignore_case=True)
+    assert scorer.check(case("Straße"), out("STRASSE")).passed is True
+
+
+def test_exact_match_squad_style_options_drop_punctuation_and_articles(make_scorer):
+    scorer = make_scorer("exact_match", ignore_case=True, ignore_punctuation=True,
+                         ignore_articles=True)
+    assert scorer.check(case("Eiffel Tower"), out("The Eiffel Tower!")).passed is True
+    assert scorer.check(case("“Eiffel” Tower"), out("eiffel tower")).passed is True
+    assert scorer.check(case("Eiffel Tower"), out("Eiffel Tower 2")).passed is False
+
+
+def test_exact_match_whitespace_modes(make_scorer):
+    assert make_scorer("exact_match", whitespace="exact").check(
+        case("Paris"), out("Paris\n")).passed is False
+    assert make_scorer("exact_match").check(
+        case("New York"), out("New  York")).passed is False
+    assert make_scorer("exact_match", whitespace="collapse").check(
+        case("New York"), out(" New \n York ")).passed is True
+
+
+def test_exact_match_nfkc_makes_full_width_letters_equal_to_plain_ones(make_scorer):
+    assert make_scorer("exact_match").check(case("Paris"), out("Ｐａｒｉｓ")).passed is False
+    assert make_scorer("exact_match", nfkc=True).check(case("Paris"), out("Ｐａｒｉｓ")).passed
+
+
+def test_exact_match_accepts_any_of_a_list_of_expected_answers(make_scorer):
+    scorer = make_scorer("exact_match")
+    score = scorer.check(case(["Paris", "Paris, France"]), out("Paris, France"))
+    assert score.passed is True
+    assert score.details["matched"] == "Paris, France"
+    failed = scorer.check(case(["Paris", "Paris, France"]), out("Lyon"))
+    assert failed.reason == "matches none of 2 expected answers, got 'Lyon'"
+
+
+def test_exact_match_compares_a_numeric_expected_value_as_text(make_scorer):
+    assert make_scorer("exact_match").check(case(42), out("42")).passed is True
+
+
+def test_exact_match_value_overrides_expected_and_may_be_a_template(make_scorer):
+    scorer = make_scorer("exact_match", value="{{ metadata.capital }}")
+    item = case("ignored", metadata={"capital": "Paris"})
+    assert scorer.check(item, out("Paris")).passed is True
+    assert make_scorer("exact_match", value="Lyon").check(item, out("Lyon")).passed is True
+
+
+def test_exact_match_without_expected_is_an_error_not_a_pass(make_scorer):
+    score = make_scorer("exact_match").check(case(None), out(""))
+    assert score.value is None and score.passed is None
+    assert score.error is not None and "case 'q1' has no expected value" in score.error
+
+
+def test_a_template_naming_a_field_the_case_lacks_is_that_cases_error(make_scorer):
+    score = make_scorer("exact_match", value="{{ metadata.capital }}").check(case(), out("x"))
+    assert score.value is None
+    assert score.error is not None and "case 'q1'" in score.error
+
+
+def test_exact_match_with_a_mapping_as_expected_is_an_error(make_scorer):
+    score = make_scorer("exact_match").check(case({"city": "Paris"}), out("Paris"))
+    assert score.error is not None and "mapping" in score.error
+
+
+def test_exact_match_empty_output_fails(make_scorer):
+    score = make_scorer("exact_match").check(case("Paris"), out(""))
+    assert (score.value, score.passed) == (0.0, False)
+
+
+# contains
+
+
+def test_contains_defaults_to_expected_and_ignores_case(make_scorer):
+    score = make_scorer("contains").check(case("Paris"), out("The capital is paris."))
+    assert score.passed is True
+    assert score.details == {"found": ["Paris"], "missing": []}
+
+
+def test_contains_case_sensitive(make_scorer):
+    score = make_scorer("contains", case_sensitive=True).check(case("Paris"), out("paris"))
+    assert score.passed is False
+    assert score.reason == "contains none of 'Paris'"
+
+
+def test_contains_any_passes_on_one_value_all_needs_every_value(make_scorer):
+    text = out("Go has goroutines and channels.")
+    values = ["goroutines", "channels", "generics"]
+    assert make_scorer("contains", value=values).check(case(), text).passed is True
+    all_of = make_scorer("contains", value=values, mode="all").check(case(), text)
+    assert all_of.passed is False
+    assert all_of.reason == "missing 'generics'"
+    assert all_of.details["found"] == ["goroutines", "channels"]
+
+
+def test_contains_renders_a_template_value_per_case(make_scorer):
+    scorer = make_scorer("contains", value="{{ expected }}")
+    assert scorer.check(case("Paris"), out("It is Paris.")).passed is True
+    assert scorer.check(case("Rome"), out("It is Paris.")).passed is False
+
+
+def test_contains_handles_non_ascii_text(make_scorer):
+    scorer = make_scorer("contains", value="東京")
+    assert scorer.check(case(), out("首都は東京です")).passed is True
+
+
+def test_contains_without_any_value_is_an_error(make_scorer):
+    score = make_scorer("contains").check(case(None), out("anything"))
+    assert score.error is not None and "no expected value" in score.error
+
+
+def test_contains_treats_an_empty_expected_string_as_missing_not_as_always_found(make_scorer):
+    assert make_scorer("contains").check(case(""), out("anything")).error is not None
+
+
+def test_a_broken_template_is_a_config_error(make_scorer):
+    from assay.errors import UserError
+
+    with pytest.raises(UserError, match="template syntax error"):
+        make_scorer("contains", value="{{ expected ")
+
+
+# regex
+
+
+def test_regex_must_match_reports_the_match(make_scorer):
+    score = make_scorer("regex", pattern=r"order #(\d+)").check(case(), out("See order #123."))
+    assert score.passed is True
+    assert score.details == {"match": "order #123", "groups": ["123"]}
+
+
+def test_regex_must_match_false_passes_only_when_absent(make_scorer):
+    scorer = make_scorer("regex", pattern=r"(?i)as an ai", must_match=False)
+    assert scorer.check(case(), out("Paris.")).passed is True
+    failed = scorer.check(case(), out("As an AI, I think Paris."))
+    assert failed.passed is False
+    assert "must not match" in failed.reason
+
+
+def test_regex_flags_by_name(make_scorer):
+    scorer = make_scorer("regex", pattern=r"^paris$", flags=["ignorecase", "multiline"])
+    assert scorer.check(case(), out("Answer:\nParis\n")).passed is True
+    assert make_scorer("regex", pattern=r"^paris$").check(case(), out("Answer:\nParis")).passed \
+        is False
+
+
+def test_regex_full_match_needs_the_whole_output(make_scorer):
+    scorer = make_scorer("regex", pattern=r"\d+", full_match=True)
+    assert scorer.check(case(), out(" 42\n")).passed is True
+    assert scorer.check(case(), out("42 apples")).passed is False
+
+
+def test_regex_invalid_pattern_or_flag_fails_validation(make_scorer):
+    with pytest.raises(ValidationError, match="invalid regular expression"):
+        make_scorer("regex", pattern="(unclosed")
+    with pytest.raises(ValidationError):
+        make_scorer("regex", pattern="x", flags=["caseless"])
+
+
+# token_f1
+
+
+def test_token_f1_is_one_after_squad_normalisation(make_scorer):
+    score = make_scorer("token_f1").check(case("the Eiffel Tower"), out("Eiffel tower."))
+    assert (score.value, score.passed) == (1.0, True)
+
+
+def test_token_f1_partial_overlap_reports_precision_and_recall(make_scorer):
+    score = make_scorer("token_f1").check(case("Paris"), out("Paris is the capital of France"))
+    precision, recall = 1 / 5, 1 / 1  # 'the' is dropped: 5 output tokens, 1 in common
+    assert score.details["precision"] == pytest.approx(precision)
+    assert score.details["recall"] == pytest.approx(recall)
+    assert score.value == pytest.approx(2 * precision * recall / (precision + recall))
+    assert score.passed is False  # below the default threshold of 0.5
+
+
+def test_token_f1_counts_tokens_as_a_multiset():
+    f1, precision, recall = token_f1(["x", "x", "y"], ["x", "y", "y"])
+    assert (precision, recall) == (2 / 3, 2 / 3)  # one x and one y are shared
+    assert f1 == pytest.approx(2 / 3)
+
+
+def test_token_f1_takes_the_best_of_several_expected_answers(make_scorer):
+    score = make_scorer("token_f1").check(case(["Lyon", "Paris France"]), out("Paris"))
+    assert score.details["best_expected"] == "Paris France"
+    assert score.value == pytest.approx(2 * 1 * 0.5 / 1.5)
+
+
+def test_token_f1_threshold_decides_passed(make_scorer):
+    item, answer = case("Paris France"), out("Paris")
+    assert make_scorer("token_f1", threshold=0.6).check(item, answer).passed is True
+    assert make_scorer("token_f1", threshold=0.7).check(item, answer).passed is False
+
+
+def test_token_f1_empty_output_scores_zero_and_says_so(make_scorer):
+    score = make_scorer("token_f1").check(case("Paris"), out(""))
+    assert score.value == 0.0
+    assert "no tokens" in score.reason
+
+
+def test_token_f1_unicode_accents_and_curly_quotes(make_scorer):
+    assert make_scorer("token_f1").check(case("Café “Flore”"), out("café flore!")).value == 1.0
+
+
+def test_token_f1_without_expected_is_an_error(make_scorer):
+    assert make_scorer("token_f1").check(case(None), out("Paris")).error is not None
