@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("assay.cli.schema", "Print the JSON Schema of the config file."),
     "init": ("assay.cli.init", "Write a working starter config and dataset."),
     "pack": ("assay.cli.pack", "Index a knowledge pack or serve it as an MCP server."),
+    "traces": ("assay.cli.traces", "Analyse agent session logs into a report and guidelines."),
 }
 
 

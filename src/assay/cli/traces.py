@@ -1,0 +1,147 @@
+"""`assay traces`: analyse agent session logs; `assay traces export`: turn them into a dataset."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+FORMATS = ("pi", "claude-code", "openai-chat")
+
+
+class _DefaultToAnalyze(click.Group):
+    """`assay traces PATH...` runs `analyze`; `assay traces export ...` runs `export`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["analyze", *args]
+        return super().parse_args(ctx, args)
+
+
+def _since(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date (use YYYY-MM-DD)",
+                                 param_hint="--since") from None
+
+
+def _session_options(func: Any) -> Any:
+    for option in reversed([
+        click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path)),
+        click.option("--format", "format_", type=click.Choice(FORMATS),
+                     help="Read every file as this format instead of detecting it."),
+        click.option("--last", type=click.IntRange(min=0), help="Only the N most recent sessions."),
+        click.option("--since", help="Only sessions started on or after this date (YYYY-MM-DD)."),
+        click.option("--name", "name_pattern",
+                     help="Only sessions whose name matches this glob, e.g. 'query:*'."),
+    ]):
+        func = option(func)
+    return func
+
+
+def _options(format_: str | None, last: int | None, since: str | None,
+             name_pattern: str | None, **extra: Any) -> Any:
+    from assay.traces import SessionFilter, TraceOptions
+
+    filters = SessionFilter(last=last, since=_since(since), name=name_pattern)
+    return TraceOptions(format=format_, filter=filters, **extra)
+
+
+@click.group(cls=_DefaultToAnalyze, name="traces")
+def command() -> None:
+    """Learn from agent session logs: metrics, findings, a report and agent guidelines.
+
+    `assay traces PATH...` analyses; `assay traces export PATH... -o FILE` writes a dataset draft.
+    """
+
+
+@command.command("analyze")
+@_session_options
+@click.option("--knowledge", type=click.Path(file_okay=False, path_type=Path),
+              help="The folder the agent answers from, to list files it skipped.")
+@click.option("--wiki-path", "wiki_paths", multiple=True,
+              help="A file (glob) that counts as the wiki, not a source. "
+                   "Repeatable; default index.md and wiki.md.")
+@click.option("--output", type=click.Path(file_okay=False, path_type=Path),
+              default=Path(".assay/traces"), show_default=True,
+              help="Where eval-report.md and guidelines.md are written.")
+@click.option("--guidelines", type=click.Path(dir_okay=False, path_type=Path),
+              help="Update this guidelines file instead of OUTPUT/guidelines.md.")
+@click.option("--judge-model", help="Check each answer against the files read with this model.")
+def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | None,
+                    since: str | None, name_pattern: str | None, knowledge: Path | None,
+                    wiki_paths: tuple[str, ...], output: Path, guidelines: Path | None,
+                    judge_model: str | None) -> None:
+    """Analyse session logs and write eval-report.md and guidelines.md."""
+    from assay.traces import analyze, write_outputs
+    from assay.traces.metrics import DEFAULT_WIKI_PATHS
+
+    extra: dict[str, Any] = {"knowledge": knowledge,
+                             "wiki_paths": wiki_paths or DEFAULT_WIKI_PATHS}
+    analysis = analyze(paths, _options(format_, last, since, name_pattern, **extra))
+    if judge_model:
+        _run_judge(analysis, judge_model)
+    report, guide = write_outputs(analysis, output, guidelines)
+    _summary(analysis, report, guide)
+
+
+def _run_judge(analysis: Any, model: str) -> None:
+    import asyncio
+
+    from assay.errors import RunFailed
+    from assay.traces import judge
+    from assay.traces.judge_provider import open_provider
+
+    provider, model_name = open_provider(model)
+
+    async def go() -> None:
+        try:
+            await judge(analysis, provider, model_name)
+        finally:
+            await provider.aclose()
+
+    asyncio.run(go())
+    judgements = analysis.judgements or []
+    if judgements and all(j.error for j in judgements):
+        raise RunFailed(f"the judge failed on every question; first error: {judgements[0].error}")
+
+
+def _summary(analysis: Any, report: Path, guide: Path) -> None:
+    m = analysis.metrics
+    rate = "n/a" if m.wiki_hit_rate is None else f"{m.wiki_hit_rate * 100:.0f}%"
+    click.echo(f"sessions {m.sessions}, questions {m.exchanges} ({m.answered} answered)")
+    click.echo(f"wiki hit rate {rate}, wasted reads {m.wasted_reads}, "
+               f"tool errors {m.tool_errors}/{m.tool_calls}")
+    for bad in analysis.unreadable:
+        click.echo(f"skipped {bad.path}: {bad.reason}", err=True)
+    for session in analysis.sessions:
+        stats = session.meta.stats
+        if stats is not None and (stats.malformed or stats.unknown):
+            click.echo(f"{session.meta.path}: {len(stats.malformed)} malformed lines, "
+                       f"unknown kinds {dict(stats.unknown)}", err=True)
+    if analysis.judgements is not None:
+        click.echo(f"findings {len(analysis.findings)}, not judged {len(analysis.judge_errors)}")
+    click.echo(f"report: {report}")
+    click.echo(f"guidelines: {guide}")
+
+
+@command.command("export")
+@_session_options
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The dataset JSONL to write.")
+@click.option("--include-unanswered", is_flag=True, help="Also export questions with no answer.")
+def export_command(paths: tuple[Path, ...], format_: str | None, last: int | None,
+                   since: str | None, name_pattern: str | None, output: Path,
+                   include_unanswered: bool) -> None:
+    """Write each question as a dataset case: expected = the agent's answer, to review."""
+    from assay.traces import analyze
+    from assay.traces.export import write_dataset
+
+    analysis = analyze(paths, _options(format_, last, since, name_pattern))
+    written = write_dataset(analysis.exchanges, output, include_unanswered)
+    click.echo(f"wrote {written} cases to {output} (review `expected` before trusting it)")

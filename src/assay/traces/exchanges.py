@@ -1,0 +1,246 @@
+"""Exchanges: one question a person asked and everything the agent did to answer it.
+
+What counts as a question (the readers decide, per format): a message a
+person typed. Not questions: tool results, interrupt markers, the output
+of local commands, meta and compaction-summary lines, subagent prompts, and
+slash commands the model never answered. An exchange runs from its
+question to the next one. Its answer is the assistant text written after
+the last tool call (text before a tool call is narration, "let me check");
+an exchange with no such text is kept but counts as unanswered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from assay.output import ToolCall
+from assay.traces.formats import ParseStats
+from assay.traces.reads import CONTENT_CHARS, read_path
+from assay.traces.records import (
+    AssistantText,
+    Compaction,
+    Event,
+    Question,
+    SessionInfo,
+    Thinking,
+    ToolOutput,
+    ToolUse,
+    Turn,
+)
+
+
+@dataclass
+class SessionMeta:
+    """One session file: where it is, what it is called, how its lines were read."""
+
+    path: str
+    format: str | None = None
+    id: str | None = None
+    name: str | None = None
+    started: str | None = None
+    model: str | None = None
+    cwd: str | None = None
+    stats: ParseStats | None = None
+
+    def merge(self, info: SessionInfo) -> None:
+        for name in ("name", "model", "cwd"):
+            value = getattr(info, name)
+            if value:
+                setattr(self, name, value)
+        if info.session_id and not self.id:
+            self.id = info.session_id
+        if info.started and not self.started:
+            self.started = info.started
+
+
+@dataclass
+class FileRead:
+    """A file the agent read, with the start of what the read returned."""
+
+    path: str
+    content: str
+    line: int
+    """Line of the tool result in the session file."""
+    subagent: bool = False
+
+
+@dataclass
+class Exchange:
+    session: SessionMeta
+    index: int
+    """1-based position among the session's exchanges."""
+    line: int
+    """Line of the question in the session file."""
+    question: str
+    is_command: bool = False
+    answer: str = ""
+    thinking: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    files_read: list[FileRead] = field(default_factory=list)
+    files_available: list[str] = field(default_factory=list)
+    files_skipped: list[str] = field(default_factory=list)
+    model: str | None = None
+    started: str | None = None
+    duration_ms: float | None = None
+    turns: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost_usd: float | None = None
+    tool_errors: int = 0
+    compacted: bool = False
+
+    @property
+    def id(self) -> str:
+        return f"{Path(self.session.path).stem}:{self.line}"
+
+    @property
+    def answered(self) -> bool:
+        return bool(self.answer.strip())
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens + self.cache_read_tokens \
+            + self.cache_write_tokens
+
+
+@dataclass
+class _Open:
+    """An exchange being built, with what is needed only while building it."""
+
+    exchange: Exchange
+    answer_parts: list[str] = field(default_factory=list)
+    thinking_parts: list[str] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    last_timestamp: str | None = None
+    active: bool = False
+
+
+@dataclass
+class _Pending:
+    call: ToolCall
+    exchange: Exchange | None
+    path: str | None
+    subagent: bool
+
+
+def build_exchanges(events: Iterable[Event], session: SessionMeta,
+                    stats: ParseStats) -> Iterator[Exchange]:
+    """Group a session's events into exchanges, yielding each when the next question starts."""
+    current: _Open | None = None
+    pending: dict[str, _Pending] = {}
+    count = 0
+    for event in events:
+        if isinstance(event, Question):
+            if current is not None:
+                done = _close(current, stats)
+                if done is not None:
+                    yield done
+            count += 1
+            exchange = Exchange(session, count, event.line, event.text,
+                                is_command=event.is_command, started=event.timestamp)
+            current = _Open(exchange, last_timestamp=event.timestamp)
+        elif isinstance(event, SessionInfo):
+            session.merge(event)
+        elif isinstance(event, ToolOutput):
+            _link(event, pending, stats)
+        elif current is None:
+            stats.orphans += 1
+            if isinstance(event, ToolUse):
+                pending[event.id] = _Pending(_call(event), None, None, event.subagent)
+        else:
+            _add(current, event, pending)
+    if current is not None:
+        done = _close(current, stats)
+        if done is not None:
+            yield done
+
+
+def _call(event: ToolUse) -> ToolCall:
+    return ToolCall(name=event.name, arguments=event.arguments)
+
+
+def _add(current: _Open, event: Event, pending: dict[str, _Pending]) -> None:
+    exchange = current.exchange
+    current.active = True
+    timestamp = getattr(event, "timestamp", None)
+    if timestamp:
+        current.last_timestamp = timestamp
+    if isinstance(event, AssistantText):
+        if not event.subagent and event.text.strip():
+            current.answer_parts.append(event.text.strip())
+    elif isinstance(event, Thinking):
+        if not event.subagent and event.text.strip():
+            current.thinking_parts.append(event.text.strip())
+    elif isinstance(event, ToolUse):
+        call = _call(event)
+        exchange.tool_calls.append(call)
+        if not event.subagent:
+            current.answer_parts.clear()
+        pending[event.id] = _Pending(call, exchange, read_path(event.name, event.arguments),
+                                     event.subagent)
+    elif isinstance(event, Turn):
+        current.turns.append(event)
+    elif isinstance(event, Compaction):
+        exchange.compacted = True
+
+
+def _link(output: ToolOutput, pending: dict[str, _Pending], stats: ParseStats) -> None:
+    """Attach a tool result to its call; a read's result becomes a FileRead."""
+    entry = pending.pop(output.tool_use_id, None)
+    if entry is None:
+        stats.ignore("tool-result:without-call")
+        return
+    preview = output.text[:CONTENT_CHARS]
+    if output.is_error:
+        entry.call.error = preview or "error"
+    else:
+        entry.call.result = preview
+    exchange = entry.exchange
+    if exchange is None:
+        return
+    if output.is_error:
+        exchange.tool_errors += 1
+    elif entry.path is not None:
+        exchange.files_read.append(FileRead(entry.path, preview, output.line, entry.subagent))
+
+
+def _close(current: _Open, stats: ParseStats) -> Exchange | None:
+    exchange = current.exchange
+    if exchange.is_command and not current.active:
+        stats.local_commands += 1
+        return None
+    exchange.answer = "\n\n".join(current.answer_parts)
+    exchange.thinking = "\n\n".join(current.thinking_parts)
+    exchange.turns = sum(1 for t in current.turns if not t.subagent)
+    costs = [t.cost_usd for t in current.turns if t.cost_usd is not None]
+    exchange.cost_usd = sum(costs) if costs else None
+    for turn in current.turns:
+        exchange.input_tokens += turn.input_tokens
+        exchange.output_tokens += turn.output_tokens
+        exchange.cache_read_tokens += turn.cache_read_tokens
+        exchange.cache_write_tokens += turn.cache_write_tokens
+        if turn.model and not turn.subagent and turn.model != "<synthetic>":
+            exchange.model = turn.model
+    exchange.model = exchange.model or exchange.session.model
+    start, end = parse_time(exchange.started), parse_time(current.last_timestamp)
+    if start is not None and end is not None:
+        exchange.duration_ms = max(0.0, (end - start).total_seconds() * 1000)
+    return exchange
+
+
+def parse_time(value: str | float | int | None) -> datetime | None:
+    """An ISO-8601 string or epoch milliseconds as an aware datetime; None if unknown."""
+    if value is None:
+        return None
+    if isinstance(value, int | float):
+        return datetime.fromtimestamp(value / 1000, tz=timezone.utc)
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)

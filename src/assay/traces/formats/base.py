@@ -1,0 +1,97 @@
+"""What every session reader shares: line reading, parse statistics, the reader shape.
+
+Files are read in binary and each line is parsed with orjson: a session log
+is mostly long strings (tool output), which orjson decodes many times
+faster than the standard library. Nothing holds more than one line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import orjson
+
+from assay.traces.records import Event
+
+Line = tuple[int, dict[str, Any]]
+"""A 1-based line number and the JSON object on that line."""
+
+
+@dataclass
+class ParseStats:
+    """How each line of one file was accounted for, so no skip goes unexplained."""
+
+    path: str
+    format: str | None = None
+    lines: int = 0
+    bytes: int = 0
+    malformed: list[tuple[int, str]] = field(default_factory=list)
+    """Lines that are not a JSON object: (line number, reason). Skipped."""
+    ignored: Counter[str] = field(default_factory=Counter)
+    """Known line kinds that carry nothing for exchanges (hook progress, snapshots, ...)."""
+    unknown: dict[str, int] = field(default_factory=dict)
+    """Line kinds this reader does not know: kind -> first line number. Skipped."""
+    unknown_count: int = 0
+    orphans: int = 0
+    """Agent activity before the first question of the file."""
+    local_commands: int = 0
+    """Slash commands the CLI handled itself (no model reply): not questions."""
+
+    def ignore(self, kind: str) -> None:
+        self.ignored[kind] += 1
+
+    def unknown_kind(self, kind: str, line: int) -> None:
+        self.unknown.setdefault(kind, line)
+        self.unknown_count += 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "format": self.format,
+            "lines": self.lines,
+            "bytes": self.bytes,
+            "malformed": [{"line": n, "reason": r} for n, r in self.malformed],
+            "ignored": dict(self.ignored),
+            "unknown": dict(self.unknown),
+            "orphans": self.orphans,
+            "local_commands": self.local_commands,
+        }
+
+
+class SessionReader(Protocol):
+    """One session file format: recognise its first object, turn lines into events."""
+
+    name: str
+
+    def sniff(self, first: dict[str, Any]) -> bool: ...
+
+    def events(self, lines: Iterable[Line], stats: ParseStats) -> Iterator[Event]: ...
+
+
+def iter_objects(path: Path, stats: ParseStats) -> Iterator[Line]:
+    """Yield each JSON object line of `path`; count and skip the malformed ones."""
+    loads = orjson.loads
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            stats.lines = number
+            stats.bytes += len(raw)
+            if raw.isspace():
+                continue
+            try:
+                obj = loads(raw)
+            except orjson.JSONDecodeError as exc:
+                stats.malformed.append((number, f"invalid JSON: {exc}"))
+                continue
+            if not isinstance(obj, dict):
+                stats.malformed.append((number, f"a JSON {type(obj).__name__}, not an object"))
+                continue
+            yield number, obj
+
+
+def as_int(value: Any) -> int:
+    """A token count from a usage field that may be missing or null."""
+    return value if isinstance(value, int) else 0

@@ -1,0 +1,111 @@
+"""A neutral JSONL of OpenAI-style chat messages, for agents that log their own way.
+
+One message per line (`{"role": "user", "content": ...}`), or one whole
+conversation per line (`{"messages": [...]}`, the fine-tuning layout).
+Assistant tool calls may use the OpenAI wire shape
+(`{"id", "type": "function", "function": {"name", "arguments": "<json>"}}`) or
+assay's neutral shape (`{"id", "name", "arguments": {...}}`); tool results are
+`{"role": "tool", "tool_call_id", "content", "is_error"?}`. Optional per-line
+keys: `timestamp`, `model`, `usage` (`prompt_tokens`/`completion_tokens` or
+`input_tokens`/`output_tokens`), `cost_usd`, and `reasoning` for thinking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import orjson
+
+from assay.traces.formats.base import Line, ParseStats, as_int
+from assay.traces.records import (
+    AssistantText,
+    Event,
+    Question,
+    Thinking,
+    ToolOutput,
+    ToolUse,
+    Turn,
+    content_text,
+)
+
+ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+
+
+class OpenAIChatReader:
+    name = "openai-chat"
+
+    def sniff(self, first: dict[str, Any]) -> bool:
+        if isinstance(first.get("messages"), list):
+            return True
+        return first.get("role") in ROLES and "type" not in first
+
+    def events(self, lines: Iterable[Line], stats: ParseStats) -> Iterator[Event]:
+        for number, obj in lines:
+            if isinstance(obj.get("messages"), list):
+                for message in obj["messages"]:
+                    if isinstance(message, dict):
+                        yield from self._message(number, message, stats)
+                    else:
+                        stats.malformed.append((number, "a message that is not an object"))
+            elif "role" in obj:
+                yield from self._message(number, obj, stats)
+            else:
+                stats.unknown_kind("line without role or messages", number)
+
+    def _message(self, number: int, message: dict[str, Any], stats: ParseStats) -> Iterator[Event]:
+        role = message.get("role")
+        timestamp = message.get("timestamp")
+        if role == "user":
+            yield Question(content_text(message.get("content")), number, timestamp)
+        elif role == "assistant":
+            yield _turn(number, message)
+            reasoning = message.get("reasoning") or message.get("reasoning_content")
+            if isinstance(reasoning, str) and reasoning:
+                yield Thinking(reasoning, number)
+            text = content_text(message.get("content"))
+            if text:
+                yield AssistantText(text, number, timestamp)
+            for call in message.get("tool_calls") or ():
+                yield _tool_use(number, call, timestamp, stats)
+        elif role in ("tool", "function"):
+            call_id = message.get("tool_call_id") or message.get("name")
+            yield ToolOutput(str(call_id), content_text(message.get("content")),
+                             bool(message.get("is_error")), number, timestamp)
+        elif role in ("system", "developer"):
+            stats.ignore(f"message:{role}")
+        else:
+            stats.unknown_kind(f"message:{role}", number)
+
+
+def _turn(number: int, message: dict[str, Any]) -> Turn:
+    usage = message.get("usage") or {}
+    cost = message.get("cost_usd")
+    return Turn(
+        line=number,
+        model=message.get("model"),
+        timestamp=message.get("timestamp"),
+        input_tokens=as_int(usage.get("prompt_tokens", usage.get("input_tokens"))),
+        output_tokens=as_int(usage.get("completion_tokens", usage.get("output_tokens"))),
+        cost_usd=float(cost) if isinstance(cost, int | float) else None,
+        stop_reason=message.get("finish_reason"),
+    )
+
+
+def _tool_use(number: int, call: Any, timestamp: str | None, stats: ParseStats) -> ToolUse:
+    if not isinstance(call, dict):
+        stats.malformed.append((number, "a tool call that is not an object"))
+        return ToolUse("", "?", {}, number, timestamp)
+    function = call.get("function")
+    name = function.get("name") if isinstance(function, dict) else call.get("name")
+    arguments: Any = function.get("arguments") if isinstance(function, dict) else call.get(
+        "arguments")
+    if isinstance(arguments, str):
+        try:
+            arguments = orjson.loads(arguments) if arguments.strip() else {}
+        except orjson.JSONDecodeError:
+            stats.malformed.append((number, f"tool call {name!r}: arguments are not JSON"))
+            arguments = {"_raw": arguments}
+    if not isinstance(arguments, dict):
+        arguments = {"_value": arguments}
+    return ToolUse(str(call.get("id")), str(name), arguments, number, timestamp)

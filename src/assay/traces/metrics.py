@@ -1,0 +1,125 @@
+"""Metrics over exchanges that need no LLM: how the agent used its knowledge.
+
+- wiki hit: an answered exchange that read no source file (only wiki/index
+  files, or nothing), i.e. the agent answered from what it already had;
+  the rate is over answered exchanges.
+- wasted read: a distinct source file read in an exchange whose answer
+  names neither its file name nor its stem.
+- most-read files: in how many exchanges each source file was read.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from assay.traces.exchanges import Exchange
+
+DEFAULT_WIKI_PATHS = ("index.md", "wiki.md")
+HIT_RATE_TARGET = 0.8
+
+
+def is_wiki(path: str, patterns: Sequence[str]) -> bool:
+    """A pattern without `/` matches the file name; one with `/` matches the path's end."""
+    posix = path.replace("\\", "/")
+    name = PurePosixPath(posix).name
+    for pattern in patterns:
+        if "/" in pattern:
+            if fnmatch.fnmatchcase(posix, pattern) or fnmatch.fnmatchcase(posix, "*/" + pattern):
+                return True
+        elif fnmatch.fnmatchcase(name, pattern):
+            return True
+    return False
+
+
+def source_reads(exchange: Exchange, wiki_paths: Sequence[str]) -> list[str]:
+    """The distinct non-wiki paths an exchange read, in first-read order."""
+    seen: dict[str, None] = {}
+    for read in exchange.files_read:
+        if not is_wiki(read.path, wiki_paths):
+            seen.setdefault(read.path, None)
+    return list(seen)
+
+
+def is_cited(path: str, answer: str) -> bool:
+    name = PurePosixPath(path.replace("\\", "/")).name
+    stem = PurePosixPath(name).stem
+    return name in answer or (len(stem) > 2 and stem in answer)
+
+
+@dataclass
+class TraceMetrics:
+    sessions: int = 0
+    exchanges: int = 0
+    answered: int = 0
+    wiki_hits: int = 0
+    source_reads: int = 0
+    wasted_reads: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    turns: int = 0
+    tokens: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    most_read: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def wiki_hit_rate(self) -> float | None:
+        return self.wiki_hits / self.answered if self.answered else None
+
+    @property
+    def tool_error_rate(self) -> float | None:
+        return self.tool_errors / self.tool_calls if self.tool_calls else None
+
+    @property
+    def turns_per_exchange(self) -> float | None:
+        return self.turns / self.exchanges if self.exchanges else None
+
+    @property
+    def tokens_per_exchange(self) -> float | None:
+        return self.tokens / self.exchanges if self.exchanges else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Flat numbers, ready to store as a run's metrics."""
+        return {
+            "sessions": self.sessions, "exchanges": self.exchanges, "answered": self.answered,
+            "wiki_hits": self.wiki_hits, "wiki_hit_rate": self.wiki_hit_rate,
+            "source_reads": self.source_reads, "wasted_reads": self.wasted_reads,
+            "tool_calls": self.tool_calls, "tool_errors": self.tool_errors,
+            "tool_error_rate": self.tool_error_rate,
+            "turns_per_exchange": self.turns_per_exchange,
+            "tokens_per_exchange": self.tokens_per_exchange,
+            "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+            "cost_usd": self.cost_usd,
+        }
+
+
+def compute_metrics(exchanges: Sequence[Exchange], sessions: int,
+                    wiki_paths: Sequence[str] = DEFAULT_WIKI_PATHS, top: int = 10) -> TraceMetrics:
+    metrics = TraceMetrics(sessions=sessions, exchanges=len(exchanges))
+    reads: Counter[str] = Counter()
+    costs: list[float] = []
+    for exchange in exchanges:
+        sources = source_reads(exchange, wiki_paths)
+        reads.update(sources)
+        metrics.source_reads += len(sources)
+        if exchange.answered:
+            metrics.answered += 1
+            metrics.wiki_hits += not sources
+        metrics.wasted_reads += sum(not is_cited(p, exchange.answer) for p in sources)
+        metrics.tool_calls += len(exchange.tool_calls)
+        metrics.tool_errors += exchange.tool_errors
+        metrics.turns += exchange.turns
+        metrics.tokens += exchange.tokens
+        metrics.input_tokens += exchange.input_tokens
+        metrics.output_tokens += exchange.output_tokens
+        if exchange.cost_usd is not None:
+            costs.append(exchange.cost_usd)
+    metrics.cost_usd = sum(costs) if costs else None
+    metrics.most_read = reads.most_common(top)
+    return metrics

@@ -1,0 +1,119 @@
+"""`eval-report.md`: what a person reads to see how the agent used its knowledge."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+from assay.traces.analysis import TraceAnalysis
+from assay.traces.findings import Finding
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.0f}%"
+
+
+def _num(value: float | None, digits: int = 1) -> str:
+    return "n/a" if value is None else f"{value:,.{digits}f}"
+
+
+def _cell(text: str, limit: int = 120) -> str:
+    flat = " ".join(text.split()).replace("|", "\\|")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def render_report(analysis: TraceAnalysis) -> str:
+    m = analysis.metrics
+    lines = [
+        "# Eval report",
+        "",
+        f"{m.sessions} sessions, {m.exchanges} questions ({m.answered} answered).",
+        "",
+        "## Performance",
+        "",
+        "| metric | value |",
+        "| --- | --- |",
+        f"| wiki hit rate (answered without reading source files) | {_pct(m.wiki_hit_rate)} "
+        f"(target {_pct(analysis.hit_rate_target)}) |",
+        f"| source files read | {m.source_reads} |",
+        f"| wasted reads (read, never cited in the answer) | {m.wasted_reads} |",
+        f"| tool calls | {m.tool_calls} |",
+        f"| tool error rate | {_pct(m.tool_error_rate)} |",
+        f"| turns per question | {_num(m.turns_per_exchange)} |",
+        f"| tokens per question | {_num(m.tokens_per_exchange, 0)} |",
+        f"| cost | {'unknown' if m.cost_usd is None else f'${m.cost_usd:.4f}'} |",
+        "",
+    ]
+    lines += _most_read(m.most_read)
+    lines += _judged(analysis)
+    lines += _sources(analysis)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _most_read(most_read: Sequence[tuple[str, int]]) -> list[str]:
+    lines = ["## Most-read files", ""]
+    if not most_read:
+        return lines + ["No source files were read.", ""]
+    lines += ["| file | questions that read it |", "| --- | --- |"]
+    lines += [f"| {_cell(path)} | {count} |" for path, count in most_read]
+    return lines + [""]
+
+
+def _findings_table(findings: Sequence[Finding]) -> list[str]:
+    if not findings:
+        return ["None.", ""]
+    lines = ["| question | type | detail | recommendation |", "| --- | --- | --- | --- |"]
+    lines += [f"| {f.exchange_id} | {f.type} | {_cell(f.detail)} | {_cell(f.recommendation)} |"
+              for f in findings]
+    return lines + [""]
+
+
+def _judged(analysis: TraceAnalysis) -> list[str]:
+    if analysis.judgements is None:
+        return ["## Findings", "",
+                "No judge model was configured (`--judge-model`), so answers were not checked "
+                "against the files read. The figures above need no model.", ""]
+    judged = len(analysis.judgements) - len(analysis.judge_errors)
+    lines = ["## Findings", "",
+             f"Judge `{analysis.judge_model}` checked {judged} of "
+             f"{len(analysis.judgements)} answered questions.", ""]
+    citations = analysis.findings_of("citation", "contradiction")
+    lines += ["### Citations", ""]
+    lines += [f"{len(citations)} citation or contradiction problems.", ""] if citations else [
+        "No citation or contradiction problems.", ""]
+    errors = [f for f in analysis.findings if f.severity == "error"]
+    warnings = [f for f in analysis.findings if f.severity == "warning"]
+    lines += ["### Errors", ""] + _findings_table(errors)
+    lines += ["### Warnings", ""] + _findings_table(warnings)
+    gaps = analysis.findings_of("wiki-gap")
+    lines += ["### Wiki gaps", ""]
+    lines += [f"- {_cell(g.detail, 200)}" for g in gaps] or ["None."]
+    lines.append("")
+    if analysis.judge_errors:
+        lines += ["### Not judged", "",
+                  "These questions have no verdict (not the same as no findings):", ""]
+        lines += [f"- {j.exchange_id}: {_cell(j.error or '', 200)}" for j in analysis.judge_errors]
+        lines.append("")
+    return lines
+
+
+def _sources(analysis: TraceAnalysis) -> list[str]:
+    lines = ["## Sessions read", "", "| file | format | questions | lines skipped |",
+             "| --- | --- | --- | --- |"]
+    for session in analysis.sessions:
+        stats = session.meta.stats
+        skipped = "" if stats is None else _skips(stats.malformed, stats.unknown)
+        lines.append(f"| {_cell(PurePosixPath(session.meta.path).name)} | {session.meta.format} "
+                     f"| {len(session.exchanges)} | {skipped or 'none'} |")
+    lines.append("")
+    for bad in analysis.unreadable:
+        lines.append(f"- not a session file: {bad.path}: {bad.reason}")
+    return lines + ([""] if analysis.unreadable else [])
+
+
+def _skips(malformed: list[tuple[int, str]], unknown: dict[str, int]) -> str:
+    parts = [f"line {n}: {_cell(reason, 60)}" for n, reason in malformed[:3]]
+    if len(malformed) > 3:
+        parts.append(f"and {len(malformed) - 3} more malformed")
+    parts += [f"unknown `{kind}` (first at line {n})" for kind, n in unknown.items()]
+    return "; ".join(parts)
