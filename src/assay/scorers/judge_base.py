@@ -1,0 +1,294 @@
+"""What every LLM judge shares: its model, its prompt, asking, re-asking and recording.
+
+A judge kind supplies its verdict format, its instructions and its message
+template; this module asks the judge model (with structured output where
+the provider has it), retries a reply that holds no readable verdict a
+bounded number of times, repeats the question `repeats` times and reduces
+the verdicts, and writes into the Score everything needed to trust or
+distrust it later: the judge model, the prompt hash, the provider's system
+fingerprint, token usage and cost, every verdict, and whether the verdicts
+disagreed across the pass line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import Field, model_validator
+
+from assay.case import Case
+from assay.errors import AssayError, UserError
+from assay.output import Output, Usage
+from assay.providers.base import ChatRequest, ChatResponse, Provider
+from assay.score import Score
+from assay.scorers.base import Scorer, ScorerParams
+from assay.scorers.judge_formats import VerdictFormat
+from assay.scorers.judge_verdict import Reduction, Verdict, VerdictParseError, agreement
+from assay.services import Services
+from assay.templates import case_variables, check_template, render, template_hash
+
+
+class JudgeParams(ScorerParams):
+    """Keys every LLM judge accepts."""
+
+    model: str | None = None
+    """Judge model as `provider/model`, e.g. `openai/gpt-4.1`; defaults to the config's
+    `judge.model`."""
+
+    temperature: float | None = Field(default=None, ge=0)
+    """Sampling temperature; defaults to the config's `judge.temperature` (0)."""
+
+    max_tokens: int = Field(default=1024, ge=16)
+    """Longest reply the judge may give."""
+
+    repeats: int = Field(default=1, ge=1, le=25)
+    """Ask the judge this many times and reduce the verdicts (the 2nd and later asks
+    bypass the response cache, so they are real re-asks)."""
+
+    reduce: Reduction = "mean"
+    """How repeated verdicts become one: mean, median or majority (the most common
+    verdict; a tie goes to the failing side). Label verdicts reduce by majority only."""
+
+    parse_retries: int = Field(default=2, ge=0, le=5)
+    """Re-asks after a reply with no readable verdict, before it is recorded as a judge error."""
+
+    structured_output: bool = True
+    """Ask the provider for JSON matching the verdict's schema. Turn off for servers that
+    reject a response format; replies are then read tolerantly."""
+
+    system: str | None = None
+    """Replace the judge's instructions (the reply format is still appended)."""
+
+    prompt: str | None = None
+    """Replace the judge's message template (sandboxed; case fields plus `output`)."""
+
+    @model_validator(mode="after")
+    def _templates_compile(self) -> JudgeParams:
+        for source in (self.system, self.prompt):
+            if source is not None:
+                try:
+                    check_template(source)
+                except UserError as exc:
+                    raise ValueError(str(exc)) from None
+        return self
+
+
+@dataclass(slots=True)
+class Ask:
+    """One asking of the judge, with the replies it took to get a verdict (or not)."""
+
+    verdict: Verdict | None = None
+    error: str | None = None
+    replies: list[str] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    fingerprints: list[str] = field(default_factory=list)
+    cached: bool = False
+
+    def record(self) -> dict[str, Any]:
+        """This asking as stored in the Score's details."""
+        out: dict[str, Any] = self.verdict.to_dict() if self.verdict else {"error": self.error}
+        if self.verdict is None:
+            out["raw_replies"] = list(self.replies)
+        out["attempts"] = len(self.replies)
+        out["cached"] = self.cached
+        if self.fingerprints:
+            out["system_fingerprint"] = self.fingerprints[-1]
+        out["usage"] = self.usage.to_dict()
+        return out
+
+
+class JudgeScorer(Scorer):
+    """Base of the judge kinds. Subclasses build `verdict_format`, instructions and template."""
+
+    Params: ClassVar[type[ScorerParams]] = JudgeParams
+    params: JudgeParams
+    default_system: ClassVar[str] = ""
+    default_prompt: ClassVar[str] = ""
+
+    def __init__(self, params: JudgeParams, services: Services) -> None:
+        super().__init__(params, services)
+        self.verdict_format = self.build_format()
+        self.verdict_format.check_reduction(params.reduce)
+        self.model = judge_model(params.model, services, scorer_name=self.name)
+        self.temperature = _judge_temperature(params.temperature, services)
+        self.system = self.instructions()
+        self.reply_format = self.verdict_format.instructions()
+        self.template = params.prompt or self.default_prompt
+        check_template(self.system)
+        check_template(self.template)
+        self.prompt_hash = template_hash(
+            "\n\x1e\n".join((self.system, self.reply_format, self.template)))
+        self._provider: Provider | None = None
+        self._model_name = ""
+
+    def build_format(self) -> VerdictFormat:
+        raise NotImplementedError
+
+    def instructions(self) -> str:
+        """The judge's system text before the reply format; `system:` replaces it."""
+        return self.params.system or self.default_system
+
+    def missing(self, case: Case) -> str | None:
+        """Why this judge cannot grade `case` (a field it needs is absent), or None."""
+        return None
+
+    def identity(self) -> dict[str, Any]:
+        return {"type": self.params.type, "model": self.model, "prompt_hash": self.prompt_hash}
+
+    async def setup(self) -> None:
+        if self._provider is not None:
+            return
+        from assay.providers.pool import get_pool
+
+        self._provider, self._model_name = get_pool(self.services).resolve(self.model)
+        warn_if_self_grading(self.name, self.model, self.services)
+
+    async def score(self, case: Case, output: Output) -> Score:
+        problem = self.missing(case)
+        if problem is not None:
+            return Score.failure(problem, details=self._base_details())
+        await self.setup()
+        variables = case_variables(case, output=output.text)
+        request = ChatRequest(
+            model=self._model_name,
+            messages=[{"role": "user", "content": render(self.template, variables)}],
+            system=render(self.system, variables) + "\n\n" + self.reply_format,
+            temperature=self.temperature,
+            max_tokens=self.params.max_tokens,
+            response_schema=(self.verdict_format.response_schema()
+                             if self.params.structured_output else None),
+        )
+        repeats = self.params.repeats
+        asks = await asyncio.gather(*(
+            self._ask(request, use_cache=self.services.use_cache and index == 0)
+            for index in range(repeats)))
+        return self._score(list(asks))
+
+    async def _ask(self, request: ChatRequest, *, use_cache: bool) -> Ask:
+        """Ask once; re-ask (bypassing the cache) while the reply holds no verdict."""
+        ask = Ask()
+        for attempt in range(1 + self.params.parse_retries):
+            try:
+                response = await self._provider.chat(  # type: ignore[union-attr]
+                    request, use_cache=use_cache and attempt == 0)
+            except AssayError:
+                raise  # a run-stopping condition (bad key, budget spent) is not a verdict
+            except Exception as exc:  # noqa: BLE001 - the provider already retried
+                ask.error = f"judge call failed: {type(exc).__name__}: {exc}"
+                return ask
+            _account(ask, response)
+            reply = reply_text(response)
+            ask.replies.append(reply)
+            try:
+                ask.verdict = self.verdict_format.parse(reply)
+                ask.error = None
+                return ask
+            except VerdictParseError as exc:
+                ask.error = f"unreadable judge reply: {exc}"
+        return ask
+
+    def _score(self, asks: list[Ask]) -> Score:
+        details = self._base_details()
+        usage = Usage()
+        for ask in asks:
+            usage.add(ask.usage)
+        details["usage"] = usage.to_dict()
+        fingerprints = sorted({fp for ask in asks for fp in ask.fingerprints})
+        if fingerprints:
+            details["system_fingerprint"] = (fingerprints[0] if len(fingerprints) == 1
+                                             else fingerprints)
+        failed = [ask for ask in asks if ask.verdict is None]
+        if len(asks) > 1 or failed:
+            details["verdicts"] = [ask.record() for ask in asks]
+        if failed:
+            details["judge_errors"] = len(failed)
+            attempts = len(failed[0].replies)
+            return Score.failure(f"{failed[0].error} (after {attempts} attempt"
+                                 f"{'s' if attempts != 1 else ''})", details=details)
+        verdicts = [ask.verdict for ask in asks if ask.verdict is not None]
+        if len(verdicts) == 1:
+            final = verdicts[0]
+            details["cached"] = asks[0].cached
+        else:
+            final = self.verdict_format.reduce(verdicts, self.params.reduce)
+            details.update(repeats=len(verdicts), reduce=self.params.reduce,
+                           **agreement(verdicts))
+        record = final.to_dict()
+        for key in ("passed", "value", "reason"):
+            record.pop(key, None)
+        details.update(record)
+        return Score(value=final.value, scale=self.verdict_format.scale, passed=final.passed,
+                     reason=final.reason, details=details)
+
+    def _base_details(self) -> dict[str, Any]:
+        return {"judge_model": self.model, "prompt_hash": self.prompt_hash}
+
+
+def reply_text(response: ChatResponse) -> str:
+    """The judge's reply as text; a structured reply given as a tool call becomes its JSON."""
+    if response.text.strip() or not response.tool_calls:
+        return response.text
+    return json.dumps(response.tool_calls[0].arguments)
+
+
+def _account(ask: Ask, response: ChatResponse) -> None:
+    usage = response.usage
+    ask.usage.add(Usage(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+                        cost_usd=usage.cost_usd, calls=1, cache_hits=int(response.cached)))
+    ask.cached = response.cached
+    if response.system_fingerprint:
+        ask.fingerprints.append(response.system_fingerprint)
+
+
+def _setting(obj: Any, name: str) -> Any:
+    """`obj.name` or `obj[name]`, None when absent: the config may be a model or a mapping."""
+    if obj is None:
+        return None
+    if isinstance(obj, dict):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+def judge_model(explicit: str | None, services: Services, *, scorer_name: str) -> str:
+    """The judge's model: its own `model:`, else the config's `judge.model`, else an error."""
+    model = explicit or _setting(_setting(services.config, "judge"), "model")
+    if not model:
+        raise UserError(f"scorer '{scorer_name}' needs a judge model: give it `model:` or set "
+                        "`judge: {model: provider/model}` in the config")
+    return str(model)
+
+
+def _judge_temperature(explicit: float | None, services: Services) -> float:
+    if explicit is not None:
+        return explicit
+    configured = _setting(_setting(services.config, "judge"), "temperature")
+    return float(configured) if configured is not None else 0.0
+
+
+def target_models(config: Any) -> set[str]:
+    """Every model the target answers with, across conditions (for the self-grading check)."""
+    models = set()
+    base = _setting(_setting(config, "target"), "model")
+    if base:
+        models.add(str(base))
+    conditions = _setting(config, "conditions") or {}
+    for condition in (conditions.values() if isinstance(conditions, dict) else conditions):
+        overrides = condition.overrides() if hasattr(condition, "overrides") else condition
+        model = _setting(overrides, "model")
+        if model:
+            models.add(str(model))
+    return models
+
+
+def warn_if_self_grading(scorer_name: str, model: str, services: Services) -> None:
+    """Warn when the judge is the model under test: a model tends to favour its own answers."""
+    bare = model.split("/", 1)[-1]
+    for target_model in sorted(target_models(services.config)):
+        if target_model == model or target_model.split("/", 1)[-1] == bare:
+            services.warn(f"scorer '{scorer_name}': the judge model {model} is also the target "
+                          f"model ({target_model}); a model grading its own answers tends to "
+                          "favour them; consider a judge from another family")
+            return

@@ -1,0 +1,278 @@
+"""What a judge must answer: a number in a range, a label from a set, or a JSON object.
+
+A format knows three things about its verdicts: the JSON Schema to ask the
+provider for (structured output), how to read a reply into a `Verdict`
+(tolerantly, but never by guessing), and how k repeated verdicts reduce
+to one. The rubric format lives in `judge_rubric`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from assay.scorers.judge_parse import (
+    SCORE_KEYS,
+    as_number,
+    extract_json,
+    extract_label,
+    extract_number,
+    extract_object,
+    extract_reason,
+    pick,
+)
+from assay.scorers.judge_verdict import (
+    JudgeConfigError,
+    Reduction,
+    Verdict,
+    VerdictParseError,
+    majority,
+    reduce_numbers,
+)
+
+
+class VerdictFormat:
+    """The shape of a verdict. Subclasses implement `parse`, `reduce` and `response_schema`."""
+
+    scale: tuple[float, float] = (0.0, 1.0)
+    reductions: tuple[Reduction, ...] = ("mean", "median", "majority")
+
+    def response_schema(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def instructions(self) -> str:
+        """How to reply, in words, for judges without structured output."""
+        example = json.dumps(_example(self.response_schema()))
+        return f"Reply with a single JSON object and nothing else, shaped like: {example}"
+
+    def parse(self, text: str) -> Verdict:
+        raise NotImplementedError
+
+    def reduce(self, verdicts: Sequence[Verdict], how: Reduction) -> Verdict:
+        raise NotImplementedError
+
+    def check_reduction(self, how: Reduction) -> None:
+        if how not in self.reductions:
+            allowed = ", ".join(self.reductions)
+            raise JudgeConfigError(f"reduce: {how!r} does not apply to this judge's verdicts "
+                            f"(allowed: {allowed})")
+
+
+class NumberFormat(VerdictFormat):
+    """A score in [low, high], passing at `threshold` or above."""
+
+    def __init__(self, low: float, high: float, threshold: float, *, integer: bool = True,
+                 reason_hint: str = "one sentence") -> None:
+        if not low < high:
+            raise JudgeConfigError(f"score range [{low}, {high}]: the minimum must be below the maximum")
+        if not low <= threshold <= high:
+            raise JudgeConfigError(f"threshold {threshold} is outside the score range [{low}, {high}]")
+        self.scale = (float(low), float(high))
+        self.threshold = float(threshold)
+        self.integer = integer
+        self.reason_hint = reason_hint
+
+    def response_schema(self) -> dict[str, Any]:
+        low, high = self.scale
+        number: dict[str, Any] = {"type": "integer" if self.integer else "number",
+                                  "minimum": _plain(low), "maximum": _plain(high)}
+        return _object({"reason": {"type": "string", "description": self.reason_hint},
+                        "score": number})
+
+    def parse(self, text: str) -> Verdict:
+        low, high = self.scale
+        data = extract_object(text)
+        if data is not None:
+            found = pick(data, SCORE_KEYS)
+            value = as_number(found) if found is not None else None
+        else:
+            value = extract_number(text, high=high)
+        if value is None:
+            raise VerdictParseError(f"no score between {_plain(low)} and {_plain(high)} "
+                                    "found in the reply")
+        if not low <= value <= high:
+            raise VerdictParseError(f"score {_plain(value)} is outside the range "
+                                    f"{_plain(low)}..{_plain(high)}")
+        return Verdict(passed=value >= self.threshold, value=value,
+                       reason=extract_reason(data, text))
+
+    def reduce(self, verdicts: Sequence[Verdict], how: Reduction) -> Verdict:
+        values = [v.value for v in verdicts if v.value is not None]
+        value = reduce_numbers(values, how)
+        return Verdict(passed=value >= self.threshold, value=value,
+                       reason=_nearest(verdicts, value).reason)
+
+
+class LabelFormat(VerdictFormat):
+    """A label from a fixed set; the verdict passes when the label is one of `passing`.
+
+    The score's value is 1 for a passing label and 0 otherwise, so the mean
+    of values is the pass rate; the label itself is kept in the details.
+    """
+
+    reductions = ("majority",)
+
+    def __init__(self, labels: Sequence[str], passing: Sequence[str]) -> None:
+        self.labels = [str(label) for label in labels]
+        self.passing = {str(label) for label in passing}
+        if len(self.labels) < 2 or len(set(self.labels)) != len(self.labels):
+            raise JudgeConfigError("labels: give at least two distinct labels")
+        unknown = sorted(self.passing - set(self.labels))
+        if unknown:
+            raise JudgeConfigError(f"pass: {', '.join(unknown)} not among labels "
+                            f"({', '.join(self.labels)})")
+        if not self.passing:
+            raise JudgeConfigError("pass: name at least one passing label")
+
+    def response_schema(self) -> dict[str, Any]:
+        return _object({"reason": {"type": "string", "description": "one sentence"},
+                        "label": {"type": "string", "enum": list(self.labels)}})
+
+    def parse(self, text: str) -> Verdict:
+        label = extract_label(text, self.labels)
+        if label is None:
+            raise VerdictParseError(f"no single label of {', '.join(self.labels)} "
+                                    "found in the reply")
+        return self._verdict(label, extract_reason(extract_object(text), text))
+
+    def reduce(self, verdicts: Sequence[Verdict], how: Reduction) -> Verdict:
+        labels = [v.label for v in verdicts if v.label is not None]
+        label = majority(labels, prefer=lambda item: (item in self.passing,
+                                                      self.labels.index(item)))
+        reason = next(v.reason for v in verdicts if v.label == label)
+        return self._verdict(label, reason)
+
+    def _verdict(self, label: str, reason: str) -> Verdict:
+        passed = label in self.passing
+        return Verdict(passed=passed, value=1.0 if passed else 0.0, label=label, reason=reason)
+
+
+class SchemaFormat(VerdictFormat):
+    """A JSON object valid against a user's schema.
+
+    `value_field` names a number in the object that becomes the score (the
+    scale comes from `scale` or the field's minimum/maximum); `passed_field`
+    names a boolean that decides pass/fail; otherwise `threshold` on the
+    value does. One of `passed_field` and `threshold` is required, so every
+    verdict has a pass reading.
+    """
+
+    def __init__(self, schema: dict[str, Any], *, value_field: str | None,
+                 passed_field: str | None, threshold: float | None,
+                 scale: tuple[float, float] | None) -> None:
+        from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import SchemaError
+
+        try:
+            Draft202012Validator.check_schema(schema)
+        except SchemaError as exc:
+            raise JudgeConfigError(f"schema: not a valid JSON Schema: {exc.message}") from None
+        self.schema = schema
+        self._validator = Draft202012Validator(schema)
+        self.value_field = value_field
+        self.passed_field = passed_field
+        self.threshold = threshold
+        if value_field is None and passed_field is None:
+            raise JudgeConfigError("a json output needs value_field (a number) or passed_field "
+                            "(a boolean) to read a verdict from")
+        if passed_field is None and threshold is None:
+            raise JudgeConfigError("a json output without passed_field needs a threshold")
+        if value_field is None:
+            self.scale = (0.0, 1.0)
+            self.reductions = ("majority",)
+        else:
+            self.scale = scale or _field_scale(schema, value_field)
+
+    def response_schema(self) -> dict[str, Any]:
+        return self.schema
+
+    def parse(self, text: str) -> Verdict:
+        data = extract_json(text)
+        if data is None:
+            raise VerdictParseError("no JSON found in the reply")
+        errors = sorted(self._validator.iter_errors(data), key=lambda e: list(e.path))
+        if errors:
+            where = "/".join(str(p) for p in errors[0].path) or "(root)"
+            raise VerdictParseError(f"reply does not match the schema at {where}: "
+                                    f"{errors[0].message}")
+        if not isinstance(data, dict):
+            raise VerdictParseError("the reply is valid JSON but not an object")
+        value = self._value(data)
+        passed = self._passed(data, value)
+        if value is None:
+            value = 1.0 if passed else 0.0
+        return Verdict(passed=passed, value=value, reason=extract_reason(data, text),
+                       data={"object": data})
+
+    def _value(self, data: dict[str, Any]) -> float | None:
+        if self.value_field is None:
+            return None
+        value = as_number(data.get(self.value_field))
+        if value is None:
+            raise VerdictParseError(f"field {self.value_field!r} is missing or not a number")
+        return value
+
+    def _passed(self, data: dict[str, Any], value: float | None) -> bool:
+        if self.passed_field is not None:
+            flag = data.get(self.passed_field)
+            if not isinstance(flag, bool):
+                raise VerdictParseError(f"field {self.passed_field!r} is missing or not "
+                                        "true/false")
+            return flag
+        assert value is not None and self.threshold is not None
+        return value >= self.threshold
+
+    def reduce(self, verdicts: Sequence[Verdict], how: Reduction) -> Verdict:
+        votes = [v.passed for v in verdicts]
+        if self.value_field is None:
+            passed = majority(votes, prefer=lambda vote: vote)
+            return Verdict(passed=passed, value=1.0 if passed else 0.0,
+                           reason=next(v.reason for v in verdicts if v.passed == passed))
+        value = reduce_numbers([v.value for v in verdicts if v.value is not None], how)
+        if self.passed_field is not None:
+            passed = majority(votes, prefer=lambda vote: vote)
+        else:
+            assert self.threshold is not None
+            passed = value >= self.threshold
+        return Verdict(passed=passed, value=value, reason=_nearest(verdicts, value).reason)
+
+
+def _field_scale(schema: dict[str, Any], name: str) -> tuple[float, float]:
+    spec = (schema.get("properties") or {}).get(name) or {}
+    low, high = spec.get("minimum"), spec.get("maximum")
+    if not isinstance(low, (int, float)) or not isinstance(high, (int, float)):
+        raise JudgeConfigError(f"value_field {name!r}: give `scale: [min, max]` or a minimum and "
+                        "maximum for that property in the schema")
+    return (float(low), float(high))
+
+
+def _nearest(verdicts: Sequence[Verdict], value: float) -> Verdict:
+    """The verdict closest to the reduced value, whose reason best stands for the result."""
+    return min(verdicts, key=lambda v: abs((v.value if v.value is not None else value) - value))
+
+
+def _object(properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(properties),
+            "additionalProperties": False}
+
+
+def _plain(number: float) -> float | int:
+    return int(number) if float(number).is_integer() else number
+
+
+def _example(schema: dict[str, Any]) -> Any:
+    """A placeholder instance of `schema`, to show a judge the expected reply."""
+    kind = schema.get("type")
+    if "enum" in schema:
+        return " | ".join(str(option) for option in schema["enum"])
+    if kind == "object":
+        return {key: _example(sub) for key, sub in (schema.get("properties") or {}).items()}
+    if kind == "array":
+        return [_example(schema.get("items") or {})]
+    if kind in ("integer", "number"):
+        low, high = schema.get("minimum"), schema.get("maximum")
+        return f"<{kind} {low}-{high}>" if low is not None and high is not None else f"<{kind}>"
+    if kind == "boolean":
+        return "<true | false>"
+    return f"<{schema.get('description', 'text')}>"

@@ -1,0 +1,167 @@
+"""Tolerant reading of a judge's reply: JSON, a number, or a label.
+
+Judges asked for JSON sometimes wrap it in a code fence, add a sentence
+before it, or answer "Score: 8/10". These functions find the verdict in
+those shapes and return None when the reply is ambiguous or absent: a
+guess is never made, because a guessed verdict would be a lie in the
+results. Callers turn None into a retry and, in the end, a judge error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
+_NUMBER = r"[-+]?\d+(?:\.\d+)?"
+_OUT_OF = re.compile(rf"({_NUMBER})\s*(?:/|out\s+of|of)\s*({_NUMBER})", re.IGNORECASE)
+_LABELLED = re.compile(
+    r"\b(?:score|rating|grade|verdict)\b[\s*_:=\-\u2013\u2014]*(?:(?:is|of)\b[\s*_:]*)?"
+    r"(\d+(?:\.\d+)?)", re.IGNORECASE)
+_DECORATION = " \t\r\n*_`'\".:;,!()[]"
+
+SCORE_KEYS = ("score", "rating", "grade", "value", "verdict")
+REASON_KEYS = ("reason", "reasoning", "explanation", "rationale", "justification")
+
+
+def extract_json(text: str) -> Any | None:
+    """The JSON value in `text`: the whole reply, a fenced block, or the first object in prose."""
+    stripped = text.strip()
+    candidates = [stripped] + [block.strip() for block in _FENCE.findall(text)]
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            continue
+    return _first_embedded_object(text)
+
+
+def _first_embedded_object(text: str) -> dict[str, Any] | None:
+    decoder = json.JSONDecoder()
+    for match in re.finditer(r"\{", text):
+        try:
+            value, _ = decoder.raw_decode(text, match.start())
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def extract_object(text: str) -> dict[str, Any] | None:
+    """The JSON object in `text`, or None when there is none."""
+    value = extract_json(text)
+    return value if isinstance(value, dict) else None
+
+
+def pick(data: dict[str, Any], keys: Iterable[str]) -> Any | None:
+    """The first of `keys` present in `data`, matched case-insensitively."""
+    lowered = {str(key).lower(): value for key, value in data.items()}
+    for key in keys:
+        if key.lower() in lowered:
+            return lowered[key.lower()]
+    return None
+
+
+def as_number(value: Any) -> float | None:
+    """A JSON value read as a number: 8, 8.5, "8", "8/10"; never a bool."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        return _number_from_prose(value, high=None)
+    return None
+
+
+def extract_number(text: str, *, high: float | None = None,
+                   keys: Iterable[str] = SCORE_KEYS) -> float | None:
+    """The one verdict number in `text`, or None when there is none or several disagree.
+
+    Accepted shapes, in order: JSON (`{"score": 8}`, a bare `8`), "8/10" or
+    "8 out of 10" (the denominator must be `high` when given), "Score: 8",
+    a reply that is only a number (`**8**`), and reasoning whose last line
+    is only a number.
+    """
+    data = extract_json(text)
+    if isinstance(data, dict):
+        found = pick(data, keys)
+        return as_number(found) if found is not None else None
+    if isinstance(data, (int, float)) and not isinstance(data, bool):
+        return float(data)
+    return _number_from_prose(text, high=high)
+
+
+def _number_from_prose(text: str, *, high: float | None) -> float | None:
+    out_of = {float(num) for num, den in _OUT_OF.findall(text)
+              if high is None or float(den) == float(high)}
+    if out_of:
+        return out_of.pop() if len(out_of) == 1 else None
+    labelled = {float(num) for num in _LABELLED.findall(text)}
+    if labelled:
+        return labelled.pop() if len(labelled) == 1 else None
+    whole = _bare_number(text)
+    if whole is not None:
+        return whole
+    lines = [line for line in text.splitlines() if line.strip()]
+    return _bare_number(lines[-1]) if len(lines) > 1 else None
+
+
+def _bare_number(text: str) -> float | None:
+    core = text.strip(_DECORATION)
+    return float(core) if re.fullmatch(_NUMBER, core) else None
+
+
+def extract_label(text: str, labels: Iterable[str],
+                  keys: Iterable[str] = ("label", "verdict", "answer", "grade", "result")
+                  ) -> str | None:
+    """The one label of `labels` that `text` names, or None when none or several are named.
+
+    Matching ignores case, markdown and surrounding punctuation. A label that
+    is part of a longer named label ("correct" inside "partially correct")
+    does not count on its own.
+    """
+    options = list(labels)
+    data = extract_object(text)
+    if data is not None:
+        found = pick(data, keys)
+        return _match_exact(str(found), options) if found is not None else None
+    exact = _match_exact(text, options)
+    if exact is not None:
+        return exact
+    return _match_in_prose(text, options)
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"[\s_-]+", " ", text.strip(_DECORATION)).lower()
+
+
+def _match_exact(text: str, options: list[str]) -> str | None:
+    wanted = _normal(text)
+    for option in options:
+        if _normal(option) == wanted:
+            return option
+    return None
+
+
+def _match_in_prose(text: str, options: list[str]) -> str | None:
+    normal_text = re.sub(r"[\s_-]+", " ", text).lower()
+    spans: list[tuple[int, int, str]] = []
+    for option in options:
+        pattern = r"(?<![\w])" + re.escape(_normal(option)) + r"(?![\w])"
+        spans += [(m.start(), m.end(), option) for m in re.finditer(pattern, normal_text)]
+    kept = {option for start, end, option in spans
+            if not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)}
+    return kept.pop() if len(kept) == 1 else None
+
+
+def extract_reason(data: dict[str, Any] | None, text: str, *, limit: int = 500) -> str:
+    """The judge's stated reason: a reason field of the JSON, else the reply itself, trimmed."""
+    if data is not None:
+        found = pick(data, REASON_KEYS)
+        if found is not None:
+            return str(found).strip()
+    reply = text.strip()
+    return reply if len(reply) <= limit else reply[: limit - 1] + "…"
