@@ -1,0 +1,178 @@
+"""tool_calls: the agent-suite grader, on the customer-support agent's cases.
+
+The agent has two tools, get_order_status(order_id) and cancel_order(order_id,
+confirmation). Calls are numbered from 1 in reasons.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.case import Case
+from assay.output import Output, ToolCall
+
+
+def case(expected_calls: list[dict[str, Any]] | None, case_id: str = "case_001") -> Case:
+    return Case(id=case_id, input="where's my order #12345?", expected_tool_calls=expected_calls)
+
+
+def calls(*made: tuple[str, dict[str, Any]]) -> Output:
+    return Output(text="", tool_calls=[ToolCall(name, arguments) for name, arguments in made])
+
+
+LOOKUP = {"name": "get_order_status", "args": {"order_id": "12345"}}
+CANCEL = {"name": "cancel_order", "args": {"order_id": "12345", "confirmation": True}}
+
+
+def test_happy_path_lookup_passes(make_scorer):
+    score = make_scorer("tool_calls").check(
+        case([LOOKUP]), calls(("get_order_status", {"order_id": "12345"})))
+    assert (score.value, score.passed, score.error) == (1.0, True, None)
+    assert score.reason == "the tool call matches"
+    assert score.details["calls"][0]["status"] == "match"
+
+
+def test_a_wrong_argument_is_named_with_both_values(make_scorer):
+    score = make_scorer("tool_calls").check(
+        case([LOOKUP]), calls(("get_order_status", {"order_id": "999"})))
+    assert (score.value, score.passed) == (0.0, False)
+    assert score.reason == "call 1: arg 'order_id' expected '12345', got '999'"
+    assert score.details["calls"][0] == {
+        "expected": {"name": "get_order_status", "arguments": {"order_id": "12345"}},
+        "actual": {"name": "get_order_status", "arguments": {"order_id": "999"}},
+        "status": "mismatch",
+        "mismatch": "arg 'order_id' expected '12345', got '999'",
+    }
+
+
+def test_extra_arguments_the_agent_adds_are_allowed(make_scorer):
+    score = make_scorer("tool_calls").check(
+        case([LOOKUP]), calls(("get_order_status", {"order_id": "12345", "verbose": True})))
+    assert score.passed is True
+
+
+def test_a_missing_argument_is_named(make_scorer):
+    score = make_scorer("tool_calls").check(case([CANCEL]), calls(("cancel_order",
+                                                                   {"order_id": "12345"})))
+    assert score.reason == "call 1: arg 'confirmation' missing, expected True"
+
+
+def test_cancel_with_confirmation_given_passes(make_scorer):
+    score = make_scorer("tool_calls").check(
+        case([CANCEL], "case_002"),
+        calls(("cancel_order", {"order_id": "12345", "confirmation": True})))
+    assert score.passed is True
+
+
+def test_policy_edge_cancel_without_asking_first_is_caught(make_scorer):
+    # "cancel my order 12345": the agent must ask for confirmation, so no tool call yet.
+    score = make_scorer("tool_calls").check(
+        case([], "case_005"), calls(("cancel_order", {"order_id": "12345", "confirmation": True})))
+    assert score.passed is False
+    assert score.reason == ("call count mismatch: expected 0, got 1; "
+                            "call 1: unexpected call cancel_order")
+
+
+def test_a_missing_call_is_a_count_mismatch_naming_the_call(make_scorer):
+    score = make_scorer("tool_calls").check(
+        case([LOOKUP, CANCEL]), calls(("get_order_status", {"order_id": "12345"})))
+    assert score.reason == ("call count mismatch: expected 2, got 1; "
+                            "call 2: expected cancel_order, got no call")
+    assert [row["status"] for row in score.details["calls"]] == ["match", "missing"]
+
+
+def test_order_matters_by_default(make_scorer):
+    swapped = calls(("cancel_order", {"order_id": "12345", "confirmation": True}),
+                    ("get_order_status", {"order_id": "12345"}))
+    score = make_scorer("tool_calls").check(case([LOOKUP, CANCEL]), swapped)
+    assert score.reason == "call 1: expected get_order_status, got cancel_order"
+
+
+def test_unordered_mode_matches_calls_as_a_multiset(make_scorer):
+    swapped = calls(("cancel_order", {"order_id": "12345", "confirmation": True}),
+                    ("get_order_status", {"order_id": "12345"}))
+    scorer = make_scorer("tool_calls", ordered=False)
+    assert scorer.check(case([LOOKUP, CANCEL]), swapped).passed is True
+    twice = scorer.check(case([LOOKUP, LOOKUP]), calls(("get_order_status",
+                                                        {"order_id": "12345"})))
+    assert twice.passed is False
+    assert twice.reason.startswith("call count mismatch: expected 2, got 1; expected call 2")
+
+
+def test_unordered_mode_points_at_the_nearest_call(make_scorer):
+    made = calls(("cancel_order", {"order_id": "12345", "confirmation": False}),
+                 ("get_order_status", {"order_id": "12345"}))
+    score = make_scorer("tool_calls", ordered=False).check(case([LOOKUP, CANCEL]), made)
+    assert score.reason == ("expected call 2: no call matches cancel_order; nearest is call 1: "
+                            "arg 'confirmation' expected True, got False")
+
+
+def test_unordered_mode_finds_a_full_matching_where_greedy_would_not(make_scorer):
+    # The loose expectation (any lookup) must not take the only call the strict one fits.
+    loose = {"name": "get_order_status", "args": {}}
+    made = calls(("get_order_status", {"order_id": "12345"}),
+                 ("get_order_status", {"order_id": "67890"}))
+    assert make_scorer("tool_calls", ordered=False).check(case([loose, LOOKUP]), made).passed
+
+
+def test_allow_extra_calls_in_order(make_scorer):
+    made = calls(("get_order_status", {"order_id": "12345"}),
+                 ("get_order_status", {"order_id": "67890"}),
+                 ("cancel_order", {"order_id": "12345", "confirmation": True}))
+    scorer = make_scorer("tool_calls", allow_extra_calls=True)
+    score = scorer.check(case([LOOKUP, CANCEL]), made)
+    assert score.passed is True
+    assert score.reason == "all 2 tool calls match (1 extra allowed)"
+    statuses = sorted(row["status"] for row in score.details["calls"])
+    assert statuses == ["extra_allowed", "match", "match"]
+    backwards = scorer.check(case([CANCEL, LOOKUP]), made)
+    assert backwards.passed is False
+    assert backwards.reason == "call 2: expected get_order_status, got no such call"
+
+
+def test_allow_extra_calls_unordered(make_scorer):
+    made = calls(("cancel_order", {"order_id": "12345", "confirmation": True}),
+                 ("get_order_status", {"order_id": "67890"}))
+    scorer = make_scorer("tool_calls", ordered=False, allow_extra_calls=True)
+    assert scorer.check(case([CANCEL]), made).passed is True
+
+
+def test_no_expected_tool_calls_means_no_calls_by_default(make_scorer):
+    scorer = make_scorer("tool_calls")
+    assert scorer.check(case(None), calls()).reason == "no tool calls, as expected"
+    assert scorer.check(case(None), calls(("get_order_status", {"order_id": "1"}))).passed \
+        is False
+
+
+def test_no_expected_tool_calls_can_be_an_error_instead(make_scorer):
+    score = make_scorer("tool_calls", if_missing="error").check(case(None), calls())
+    assert score.value is None
+    assert score.error == "case 'case_001' has no expected_tool_calls"
+
+
+def test_arguments_key_and_name_only_expectations(make_scorer):
+    expected = [{"name": "get_order_status", "arguments": {"order_id": "12345"}},
+                {"name": "cancel_order"}]
+    made = calls(("get_order_status", {"order_id": "12345"}),
+                 ("cancel_order", {"order_id": "1", "confirmation": False}))
+    assert make_scorer("tool_calls").check(case(expected), made).passed is True
+
+
+def test_values_compare_as_json_true_is_not_one_and_strings_are_not_numbers(make_scorer):
+    scorer = make_scorer("tool_calls")
+    as_one = scorer.check(case([CANCEL]), calls(("cancel_order",
+                                                 {"order_id": "12345", "confirmation": 1})))
+    assert as_one.reason == "call 1: arg 'confirmation' expected True, got 1"
+    as_int = scorer.check(case([LOOKUP]), calls(("get_order_status", {"order_id": 12345})))
+    assert as_int.reason == "call 1: arg 'order_id' expected '12345', got 12345"
+    nested = {"name": "search", "args": {"filters": {"status": ["shipped"]}, "limit": 5}}
+    same = calls(("search", {"filters": {"status": ["shipped"]}, "limit": 5.0}))
+    assert scorer.check(case([nested]), same).passed is True
+
+
+def test_malformed_expectations_are_errors_naming_the_entry(make_scorer):
+    scorer = make_scorer("tool_calls")
+    no_name = scorer.check(case([{"args": {}}]), calls())
+    assert no_name.error == "case 'case_001' expected_tool_calls[0] needs a 'name'"
+    both = scorer.check(case([{"name": "x", "args": {}, "arguments": {}}]), calls())
+    assert both.error is not None and "arguments twice" in both.error
