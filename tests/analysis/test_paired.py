@@ -1,0 +1,286 @@
+"""Paired comparison: the tests agree with scipy/statsmodels, the CI covers, noise is called noise."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+
+import numpy as np
+import pytest
+from scipy import stats
+from statsmodels.stats.contingency_tables import mcnemar
+
+from assay.analysis.bootstrap import paired_bootstrap_ci
+from assay.analysis.paired import compare_paired
+from assay.analysis.significance import (
+    SIGNED_RANK_MIN_TIED,
+    paired_test,
+    signed_rank_test,
+)
+from assay.errors import UserError
+
+
+def table_cases(both: int, a_only: int, b_only: int, neither: int) -> tuple[dict, dict]:
+    """Per-case pass/fail for A and B laid out from a 2x2 McNemar table."""
+    cells = [(True, True)] * both + [(True, False)] * a_only + [(False, True)] * b_only
+    cells += [(False, False)] * neither
+    ids = [f"q{i:03d}" for i in range(len(cells))]
+    return ({cid: pa for cid, (pa, _) in zip(ids, cells)},
+            {cid: pb for cid, (_, pb) in zip(ids, cells)})
+
+
+def by_id(values: np.ndarray) -> dict[str, float]:
+    return {f"q{i:04d}": float(v) for i, v in enumerate(values)}
+
+
+# --- the tests agree with the references -------------------------------------------------
+
+@pytest.mark.parametrize("table", [(30, 2, 8, 10), (40, 5, 25, 30), (10, 0, 6, 4),
+                                   (20, 7, 7, 20), (5, 12, 3, 0), (50, 0, 0, 50)])
+def test_exact_mcnemar_matches_statsmodels(table):
+    both, a_only, b_only, neither = table
+    a, b = table_cases(*table)
+    result = compare_paired(a, b, kind="pass_fail", resamples=200)
+    reference = mcnemar([[both, a_only], [b_only, neither]], exact=True)
+    assert result.test.name == "exact McNemar"
+    assert result.test.p_value == pytest.approx(reference.pvalue, rel=1e-12)
+    assert result.test.statistic == reference.statistic
+    assert result.test.n_used == a_only + b_only
+
+
+def test_exact_mcnemar_hand_worked():
+    # 2 cases pass only with A, 8 only with B: p = 2 * P(X <= 2), X ~ Bin(10, 1/2)
+    a, b = table_cases(30, 2, 8, 10)
+    expected = 2 * (1 + 10 + 45) / 2**10
+    assert compare_paired(a, b, kind="pass_fail").test.p_value == pytest.approx(expected)
+
+
+def test_exact_signed_rank_reproduces_darwins_plants_by_enumeration():
+    # Darwin's Zea mays height differences (Fisher, The Design of Experiments, 1935)
+    d = np.array([6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75], dtype=float)
+    result = signed_rank_test(d)
+    ranks = stats.rankdata(np.abs(d))
+    observed = ranks[d > 0].sum()
+    sums = np.array([sum(r for r, s in zip(ranks, signs) if s)
+                     for signs in itertools.product([0, 1], repeat=d.size)])
+    centre = ranks.sum() / 2
+    p_enumerated = np.mean(np.abs(sums - centre) >= abs(observed - centre))
+    assert result.name == "Wilcoxon signed-rank (exact)"
+    assert result.statistic == min(observed, ranks.sum() - observed) == 24
+    assert result.p_value == pytest.approx(p_enumerated, rel=1e-12)
+
+
+def test_signed_rank_on_tied_scores_matches_scipy_with_zeros_dropped():
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 11, 80).astype(float)
+    b = np.clip(a + rng.integers(-2, 4, 80), 0, 10)
+    result = compare_paired(by_id(a), by_id(b), kind="score", resamples=200)
+    reference = stats.wilcoxon(b, a, zero_method="wilcox", correction=False,
+                               method="asymptotic")
+    assert result.test.name == "Wilcoxon signed-rank (normal approximation)"
+    assert result.test.p_value == pytest.approx(reference.pvalue, rel=1e-12)
+    assert result.test.statistic == reference.statistic
+    assert result.test.n_used == int(np.sum(a != b))
+
+
+def test_few_tied_differences_use_the_exact_sign_test():
+    d = np.array([2, 2, 1, 1, 1, -1, 0, 0], dtype=float)  # 5 up, 1 down, 2 ties
+    result = signed_rank_test(d)
+    assert result.name == "exact sign test"
+    assert result.n_used == 6
+    assert result.p_value == pytest.approx(2 * (1 + 6) / 2**6)
+
+
+def test_tied_differences_switch_to_signed_rank_at_the_documented_cutoff():
+    just_below = np.array([1.0, 2.0] * (SIGNED_RANK_MIN_TIED // 2 - 1) + [1.0])
+    at_cutoff = np.array([1.0, 2.0] * (SIGNED_RANK_MIN_TIED // 2))
+    assert just_below.size == SIGNED_RANK_MIN_TIED - 1
+    assert signed_rank_test(just_below).name == "exact sign test"
+    assert signed_rank_test(at_cutoff).name.startswith("Wilcoxon signed-rank")
+
+
+def test_identical_sides_have_no_test_to_run_and_p_one():
+    scores = by_id(np.arange(10.0))
+    result = compare_paired(scores, scores, kind="score")
+    assert result.test.p_value == 1.0 and not result.significant
+    assert len(result.ties) == 10 and result.ci_mean.low == result.ci_mean.high == 0
+
+
+def test_binary_values_are_tested_with_mcnemar_whatever_the_kind():
+    a, b = table_cases(10, 3, 9, 10)
+    assert paired_test(np.array(list(a.values()), float),
+                       np.array(list(b.values()), float)).name == "exact McNemar"
+
+
+# --- the bootstrap ----------------------------------------------------------------------
+
+def _coverage(simulate, true_delta: float, simulations: int = 400) -> float:
+    rng = np.random.default_rng(2024)
+    covered = 0
+    for i in range(simulations):
+        ci = paired_bootstrap_ci(simulate(rng), resamples=2000, seed=i)
+        covered += ci.contains(true_delta)
+    return covered / simulations
+
+
+# 400 simulations at a true coverage of 0.95 have SD sqrt(.95 * .05 / 400) = 0.011;
+# three SDs either side, [0.917, 0.983], fails a correct interval about 3 times in 1000.
+COVERAGE_BAND = (0.95 - 3 * 0.0109, 0.95 + 3 * 0.0109)
+
+
+def test_bootstrap_ci_covers_a_known_pass_rate_effect_about_95_percent_of_the_time():
+    n = 120
+    # each case independently: both pass, only A, only B, neither; correlated like real pairs
+    cells = np.array([[1, 1], [1, 0], [0, 1], [0, 0]], dtype=float)
+    p_cells = [0.50, 0.05, 0.20, 0.25]
+    p_a, p_b = 0.50 + 0.05, 0.50 + 0.20  # B's pass rate is 15pp higher
+
+    def simulate(rng):
+        pairs = cells[rng.choice(4, size=n, p=p_cells)]
+        return pairs[:, 1] - pairs[:, 0]
+
+    coverage = _coverage(simulate, p_b - p_a)
+    assert COVERAGE_BAND[0] <= coverage <= COVERAGE_BAND[1]
+
+
+def test_bootstrap_ci_covers_a_known_mean_effect_about_95_percent_of_the_time():
+    n, delta = 80, 0.6
+
+    def simulate(rng):
+        case = rng.normal(6, 2, n)
+        return (case + delta + rng.normal(0, 1.5, n)) - (case + rng.normal(0, 1.5, n))
+
+    coverage = _coverage(simulate, delta)
+    assert COVERAGE_BAND[0] <= coverage <= COVERAGE_BAND[1]
+
+
+def test_bootstrap_is_reproducible_by_seed():
+    d = np.random.default_rng(3).normal(0.2, 1, 200)
+    assert paired_bootstrap_ci(d, seed=11) == paired_bootstrap_ci(d, seed=11)
+    assert paired_bootstrap_ci(d, seed=11) != paired_bootstrap_ci(d, seed=12)
+
+
+def test_bootstrap_of_few_distinct_values_agrees_with_normal_theory():
+    d = np.random.default_rng(5).choice([-1.0, 0.0, 1.0], size=4000, p=[0.1, 0.7, 0.2])
+    ci = paired_bootstrap_ci(d, seed=0)
+    half = 1.959964 * d.std(ddof=1) / np.sqrt(d.size)
+    assert ci.low == pytest.approx(d.mean() - half, abs=0.1 * half)
+    assert ci.high == pytest.approx(d.mean() + half, abs=0.1 * half)
+
+
+def test_default_bootstrap_of_a_thousand_continuous_cases_is_fast():
+    d = np.random.default_rng(0).normal(size=1000)
+    start = time.perf_counter()
+    paired_bootstrap_ci(d)
+    assert time.perf_counter() - start < 1.0
+
+
+# --- noise is noise, a real effect is real ---------------------------------------------------
+
+def test_two_conditions_differing_only_by_noise_report_no_significant_difference():
+    rng = np.random.default_rng(42)
+    difficulty = rng.random(100)
+    a = {f"q{i}": bool(x < 0.6) for i, x in enumerate(difficulty + rng.normal(0, .15, 100))}
+    b = {f"q{i}": bool(x < 0.6) for i, x in enumerate(difficulty + rng.normal(0, .15, 100))}
+    result = compare_paired(a, b, kind="pass_fail", label_a="training", label_b="pack")
+    assert not result.significant
+    assert "no significant difference" in result.verdict
+    assert result.ci_pp is not None and result.ci_pp.contains(0.0)
+
+
+def test_noise_is_called_significant_no_more_often_than_alpha():
+    rng = np.random.default_rng(1)
+    false_alarms = 0
+    for _ in range(200):
+        difficulty = rng.random(100)
+        a = by_id((difficulty + rng.normal(0, .2, 100) < .5).astype(float))
+        b = by_id((difficulty + rng.normal(0, .2, 100) < .5).astype(float))
+        false_alarms += compare_paired(a, b, kind="pass_fail", resamples=100).significant
+    # alpha 0.05 over 200 tries: SD 0.015; the exact test is conservative, so only the top matters
+    assert false_alarms / 200 <= 0.05 + 3 * 0.0154
+
+
+def test_a_real_twenty_point_gain_on_100_cases_is_significant():
+    a, b = table_cases(both=45, a_only=5, b_only=25, neither=25)  # 50% -> 70%
+    result = compare_paired(a, b, kind="pass_fail", label_a="training", label_b="pack")
+    assert result.delta_pp == pytest.approx(20.0)
+    assert result.significant and result.reading == "strong"
+    assert result.verdict.startswith("+20.0pp (strong by the pack reading), significant")
+    assert result.ci_pp is not None and result.ci_pp.low > 0
+    assert len(result.wins) == 25 and len(result.losses) == 5 and len(result.ties) == 70
+
+
+def test_a_strong_looking_gain_within_noise_says_so():
+    a, b = table_cases(both=20, a_only=4, b_only=7, neither=19)  # 48% -> 54%, n=50
+    result = compare_paired(a, b, kind="pass_fail")
+    ci = result.ci_pp
+    assert ci is not None and ci.low < 0 < ci.high
+    assert result.verdict == (
+        f"+6.0pp (strong by the pack reading) but no significant difference "
+        f"(exact McNemar p={result.test.p_value:.2g}); 95% CI {ci.low:+.1f}..{ci.high:+.1f}pp")
+
+
+# --- alignment, epochs, outcomes ---------------------------------------------------------
+
+def test_epochs_are_averaged_per_case_before_comparing():
+    a = {"x": [7, 8, 9], "y": [2, 2, 2], "z": [5, None, 7]}
+    b = {"x": [8, 8, 8], "y": [4, 4, 5], "z": [5, 6, 7]}
+    result = compare_paired(a, b, kind="score", resamples=200)
+    assert result.mean_a == pytest.approx((8 + 2 + 6) / 3)
+    assert result.mean_b == pytest.approx((8 + 13 / 3 + 6) / 3)
+    assert result.ties == ("x", "z") and result.wins == ("y",)
+    assert result.excluded.epoch_values_ignored == 1
+
+
+def test_cases_on_one_side_only_or_without_values_are_excluded_and_counted():
+    a = {"q1": 1.0, "q2": 0.0, "only_a": 1.0, "broken": [None, None]}
+    b = {"q1": 1.0, "q2": 1.0, "only_b": 0.0, "broken": 1.0}
+    result = compare_paired(a, b, kind="pass_fail", resamples=200)
+    assert result.n == 2
+    assert result.excluded.only_in_a == ("only_a",)
+    assert result.excluded.only_in_b == ("only_b",)
+    assert result.excluded.no_value == ("broken",)
+    assert result.excluded.count == 3
+
+
+def test_scores_with_verdicts_report_both_the_mean_and_the_pass_rate():
+    scores_a = {"q1": 5, "q2": 8, "q3": 6, "q4": 9}
+    scores_b = {"q1": 7, "q2": 9, "q3": 6, "q4": 8}
+    result = compare_paired(scores_a, scores_b, kind="score",
+                            passed_a={k: v >= 7 for k, v in scores_a.items()},
+                            passed_b={k: v >= 7 for k, v in scores_b.items()}, resamples=200)
+    assert result.delta_mean == pytest.approx(0.5)
+    assert (result.pass_rate_a, result.pass_rate_b) == (0.5, 0.75)
+    assert result.delta_pp == pytest.approx(25.0)
+    assert result.test is result.mean_test and result.pass_test is not None
+    assert (result.wins, result.losses, result.ties) == (("q1", "q2"), ("q4",), ("q3",))
+    assert "pass rate +25.0pp (strong by the pack reading)" in result.verdict
+
+
+def test_a_scale_gives_verdictless_scores_a_pack_reading():
+    a = by_id(np.full(20, 0.50))
+    b = by_id(np.full(20, 0.53))
+    result = compare_paired(a, b, kind="score", scale=(0.0, 1.0), resamples=200)
+    assert result.reading_delta_pp == pytest.approx(3.0)
+    assert result.reading == "moderate"
+
+
+def test_the_report_dict_is_plain_json():
+    a, b = table_cases(10, 2, 6, 5)
+    payload = json.loads(json.dumps(compare_paired(a, b, kind="pass_fail").to_dict()))
+    assert payload["kind"] == "pass_fail" and payload["n"] == 23
+    assert payload["verdict"] and payload["ci_pp"]["confidence"] == 0.95
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: compare_paired({"q": 0.5}, {"q": 1}, kind="pass_fail"), "not true/false"),
+    (lambda: compare_paired({"q": 1}, {"r": 1}, kind="score"), "no case has a usable result"),
+    (lambda: compare_paired({"q": 1}, {"q": 1}, kind="ratio"), "unknown comparison kind"),
+    (lambda: compare_paired({"q": float("nan")}, {"q": 1}, kind="score"), "not a finite"),
+    (lambda: compare_paired({"q": 1}, {"q": 1}, kind="score", passed_a={"q": True}),
+     "both sides"),
+])
+def test_bad_input_is_a_user_error_that_says_what(call, message):
+    with pytest.raises(UserError, match=message):
+        call()
