@@ -17,7 +17,7 @@ MakeScorer = Callable[..., Any]
 
 @pytest.fixture
 def make_scorer(tmp_path: Path) -> MakeScorer:
-    """`make_scorer("contains", value="x")`: a scorer of that kind, relative paths under tmp_path."""
+    """`make_scorer("contains", value="x")`: a scorer of that kind, based in tmp_path."""
 
     def make(kind: str, **params: Any) -> Scorer:
         cls = scorers.get(kind)

@@ -119,10 +119,10 @@ def test_json_schema_from_a_json_or_yaml_file_relative_to_the_config(make_scorer
 
 
 def test_json_schema_file_problems_are_config_errors_naming_the_file(make_scorer, tmp_path):
-    with pytest.raises(UserError, match="cannot read schema_file .*missing.json"):
+    with pytest.raises(UserError, match=r"cannot read schema_file .*missing\.json"):
         make_scorer("json_schema", schema_file="missing.json")
     (tmp_path / "broken.json").write_text("{nope")
-    with pytest.raises(UserError, match="broken.json does not parse"):
+    with pytest.raises(UserError, match=r"broken\.json does not parse"):
         make_scorer("json_schema", schema_file="broken.json")
 
 

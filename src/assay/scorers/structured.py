@@ -52,7 +52,8 @@ class JsonParams(CheckParams):
     """Params of a check that reads the output as JSON."""
 
     allow_fences: bool = True
-    """Accept JSON inside a Markdown code fence (```json ... ```), with or without prose around it."""
+    """Accept JSON inside a Markdown code fence (```json ... ```), with or without prose
+    around it."""
 
 
 @scorer("json_valid")

@@ -28,7 +28,7 @@ class ReferenceParams(CheckParams):
 
 @scorer("exact_match")
 class ExactMatch(CheckScorer):
-    """Passes when the normalised output equals the normalised reference (any of them, for a list)."""
+    """Passes when the normalised output equals the normalised reference (any one, for a list)."""
 
     class Params(ReferenceParams):
         ignore_case: bool = False
@@ -45,7 +45,7 @@ class ExactMatch(CheckScorer):
         every run of whitespace into one space."""
 
         nfkc: bool = False
-        """Apply Unicode NFKC first, so full-width characters and ligatures equal their plain forms."""
+        """Apply Unicode NFKC first: full-width characters and ligatures equal their plain forms."""
 
     params: Params
 
@@ -130,7 +130,7 @@ _FLAGS: dict[str, re.RegexFlag] = {
 
 @scorer("regex")
 class Regex(CheckScorer):
-    """Passes when the pattern is found in the output (or, with `must_match: false`, when it is not)."""
+    """Passes when the pattern occurs in the output (with `must_match: false`, when it does not)."""
 
     class Params(CheckParams):
         pattern: str
@@ -214,7 +214,7 @@ class TokenF1(CheckScorer):
 
 
 def token_f1(predicted: list[str], gold: list[str]) -> tuple[float, float, float]:
-    """(F1, precision, recall) over token multisets; two empty sides count as a match, as in SQuAD."""
+    """(F1, precision, recall) over token multisets; two empty sides match, as in SQuAD."""
     if not predicted or not gold:
         same = float(predicted == gold)
         return same, same, same
