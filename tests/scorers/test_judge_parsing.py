@@ -126,7 +126,7 @@ def rubric_reply(scores: tuple[int, int, int], claims: list[str] | None = None) 
 
     names = [metric.name for metric in DEFAULT_METRICS]
     body: dict[str, object] = {name: {"reasoning": f"{name} is {score}", "score": score}
-                               for name, score in zip(names, scores)}
+                               for name, score in zip(names, scores, strict=True)}
     body["unverified_claims"] = claims or []
     return json.dumps(body)
 

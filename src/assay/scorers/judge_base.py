@@ -206,8 +206,10 @@ class JudgeScorer(Scorer):
         if failed:
             details["judge_errors"] = len(failed)
             attempts = len(failed[0].replies)
-            return Score.failure(f"{failed[0].error} (after {attempts} attempt"
-                                 f"{'s' if attempts != 1 else ''})", details=details)
+            error = str(failed[0].error)
+            if attempts:
+                error += f" (after {attempts} attempt{'s' if attempts != 1 else ''})"
+            return Score.failure(error, details=details)
         verdicts = [ask.verdict for ask in asks if ask.verdict is not None]
         if len(verdicts) == 1:
             final = verdicts[0]

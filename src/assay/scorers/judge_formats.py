@@ -65,9 +65,11 @@ class NumberFormat(VerdictFormat):
     def __init__(self, low: float, high: float, threshold: float, *, integer: bool = True,
                  reason_hint: str = "one sentence") -> None:
         if not low < high:
-            raise JudgeConfigError(f"score range [{low}, {high}]: the minimum must be below the maximum")
+            raise JudgeConfigError(f"score range [{low}, {high}]: the minimum must be below "
+                                   "the maximum")
         if not low <= threshold <= high:
-            raise JudgeConfigError(f"threshold {threshold} is outside the score range [{low}, {high}]")
+            raise JudgeConfigError(f"threshold {threshold} is outside the score range "
+                                   f"[{low}, {high}]")
         self.scale = (float(low), float(high))
         self.threshold = float(threshold)
         self.integer = integer
