@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 class McpServerConfig(BaseModel):
     """One MCP server: a local process over stdio, or a remote one over HTTP or SSE."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     type: Literal["stdio", "http", "sse"] = "stdio"
     """How to talk to the server: `stdio` starts `command` as a child process;

@@ -13,7 +13,7 @@ DEFAULT_PATTERNS = ["**/*.md", "**/*.markdown", "**/*.txt", "**/*.html", "**/*.h
 class PackConfig(BaseModel):
     """A knowledge pack: a folder of documents, chunked and indexed once per content."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     path: str
     """The folder holding the documents, relative to the config file."""
@@ -28,7 +28,7 @@ class PackConfig(BaseModel):
 class ContextConfig(BaseModel):
     """A condition's `context:`: retrieve passages from a pack into the prompt."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     pack: str
     """The name of a pack declared under `packs:`."""

@@ -1,0 +1,193 @@
+"""One live connection to one MCP server, owned by its own task.
+
+The SDK's `Client` must be entered and left in the same task, while trials
+call tools from many tasks at once. So a background task holds the client
+open until asked to stop; trials share it through `call`, which the SDK's
+session multiplexes by request id. A stdio server's stderr goes to a file,
+so its last lines can explain a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+from collections.abc import Callable
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+from assay.context.mcp_config import McpServerConfig
+
+STDERR_TAIL_CHARS = 2000
+
+
+class ServerDied(Exception):
+    """The server went away (process exited, connection closed) during a call."""
+
+
+class Connection:
+    """A started server: its tools, and `call` for any task."""
+
+    def __init__(self, name: str, open_client: Callable[[AsyncExitStack], Any],
+                 stderr_path: Path | None = None) -> None:
+        self.name = name
+        self._open_client = open_client
+        self.stderr_path = stderr_path
+        self.tools: list[Any] = []
+        """The server's `mcp.types.Tool` list, read once at start."""
+        self.dead = False
+        self._client: Any = None
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def open(self, timeout: float) -> None:
+        """Start the server and list its tools; raise with the server's stderr on failure."""
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._task = asyncio.create_task(self._own(ready), name=f"mcp-server-{self.name}")
+        try:
+            await asyncio.wait_for(asyncio.shield(ready), timeout)
+        except TimeoutError:
+            await self.close()
+            raise ServerDied(f"did not start within {timeout:g}s{self.stderr_note()}") from None
+        except Exception as exc:
+            await self.close()
+            raise ServerDied(f"{describe_error(exc)}{self.stderr_note()}") from None
+
+    async def _own(self, ready: asyncio.Future[None]) -> None:
+        try:
+            async with AsyncExitStack() as stack:
+                client = await self._open_client(stack)
+                self.tools = await _list_all_tools(client)
+                self._client = client
+                ready.set_result(None)
+                await self._stop.wait()
+        except BaseException as exc:  # noqa: BLE001 - handed to the opener, or the server died
+            self.dead = True
+            if not ready.done():
+                if isinstance(exc, Exception):
+                    ready.set_exception(exc)
+                else:
+                    ready.cancel()  # the opener gave up and cancelled us
+            elif not isinstance(exc, (Exception, asyncio.CancelledError)):
+                raise
+
+    async def call(self, tool: str, arguments: dict[str, Any], timeout: float) -> Any:
+        """Call one tool; `ServerDied` if the connection is gone, `TimeoutError` if too slow."""
+        from mcp import MCPError
+        from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+
+        import anyio
+
+        if self.dead or self._client is None:
+            raise ServerDied(f"server is not running{self.stderr_note()}")
+        try:
+            return await self._client.call_tool(tool, arguments, read_timeout_seconds=timeout)
+        except MCPError as exc:
+            if exc.code == REQUEST_TIMEOUT:
+                raise TimeoutError(f"no answer within {timeout:g}s") from None
+            if exc.code == CONNECTION_CLOSED:
+                self.dead = True
+                raise ServerDied(f"connection closed{self.stderr_note()}") from None
+            raise
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
+            self.dead = True
+            raise ServerDied(f"connection closed{self.stderr_note()}") from None
+
+    async def close(self) -> None:
+        """Stop the server (the SDK closes stdin, then terminates the process if needed)."""
+        self._stop.set()
+        if self._task is not None:
+            if not self._task.done() and self._client is None:
+                self._task.cancel()  # still starting: nothing to wind down politely
+            with contextlib.suppress(BaseException):
+                await self._task
+        self._client = None
+
+    def stderr_tail(self) -> str:
+        if self.stderr_path is None or not self.stderr_path.exists():
+            return ""
+        text = self.stderr_path.read_text(encoding="utf-8", errors="replace")
+        return text[-STDERR_TAIL_CHARS:].strip()
+
+    def stderr_note(self) -> str:
+        tail = self.stderr_tail()
+        return f"\n--- server stderr (last lines) ---\n{tail}" if tail else ""
+
+
+def connect(name: str, config: McpServerConfig, base_dir: Path, stderr_dir: Path) -> Connection:
+    """A not-yet-opened connection to a declared server."""
+    from mcp import Client
+
+    if config.type == "stdio":
+        from mcp import StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        stderr_path = Path(tempfile.mkstemp(prefix=f"{_safe(name)}-", suffix=".stderr",
+                                            dir=stderr_dir)[1])
+        cwd = str((base_dir / config.cwd).resolve()) if config.cwd else str(base_dir)
+        params = StdioServerParameters(command=config.command or "", args=list(config.args),
+                                       env=dict(config.env) or None, cwd=cwd)
+
+        async def open_stdio(stack: AsyncExitStack) -> Any:
+            # Append mode: the child writes at the end while we read the file by path.
+            errlog = stack.enter_context(stderr_path.open("a", encoding="utf-8"))
+            return await stack.enter_async_context(Client(stdio_client(params, errlog=errlog)))
+
+        return Connection(name, open_stdio, stderr_path)
+
+    if config.type == "http":
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        async def open_http(stack: AsyncExitStack) -> Any:
+            http = await stack.enter_async_context(
+                create_mcp_http_client(headers=dict(config.headers) or None))
+            transport = streamable_http_client(config.url or "", http_client=http)
+            return await stack.enter_async_context(Client(transport))
+
+        return Connection(name, open_http)
+
+    from mcp.client.sse import sse_client
+
+    async def open_sse(stack: AsyncExitStack) -> Any:
+        transport = sse_client(config.url or "", headers=dict(config.headers) or None)
+        return await stack.enter_async_context(Client(transport))
+
+    return Connection(name, open_sse)
+
+
+def connect_in_process(name: str, server: Any) -> Connection:
+    """A connection to an SDK server object living in this process (the pack server)."""
+    from mcp import Client
+
+    async def open_local(stack: AsyncExitStack) -> Any:
+        return await stack.enter_async_context(Client(server))
+
+    return Connection(name, open_local)
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for an exception, looking inside the task groups the SDK raises."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, FileNotFoundError):
+        return f"command not found: {exc.filename or exc}"
+    text = str(exc) or type(exc).__name__
+    return f"{type(exc).__name__}: {text}" if type(exc).__name__ not in text else text
+
+
+async def _list_all_tools(client: Any, max_pages: int = 100) -> list[Any]:
+    tools: list[Any] = []
+    cursor: str | None = None
+    for _ in range(max_pages):
+        page = await client.list_tools(cursor=cursor)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return tools
+    raise RuntimeError(f"tools/list did not end after {max_pages} pages")
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)

@@ -1,0 +1,98 @@
+"""Knowledge packs for a run: opened once, and retrieved passages put in front of a question.
+
+A condition with `context: {pack: go-docs, top_k: 5}` gets the top passages
+for the case's question in its prompt. The source ids of those passages are
+recorded in `Output.metadata["context"]`, so a judge or a reader can check
+which passages an answer could cite.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from assay.context.pack_config import ContextConfig, PackConfig
+from assay.errors import UserError
+
+EXTRAS_KEY = "packs"
+
+CONTEXT_INSTRUCTIONS = (
+    "Use the reference passages below to answer the question. Each passage is "
+    "headed by its source id in square brackets; cite the source ids you rely on."
+)
+
+
+def get_pack(services: Any, name: str) -> Any:
+    """The `PackIndex` of a pack declared under `packs:`, built or loaded once per run."""
+    from assay.context.pack_index import DEFAULT_CACHE_ROOT, PackIndex
+
+    opened: dict[str, Any] = services.extras.setdefault(EXTRAS_KEY, _PackCache())
+    if name not in opened:
+        declared = dict(getattr(services.config, "packs", None) or {})
+        if name not in declared:
+            known = ", ".join(sorted(declared)) or "none declared"
+            raise UserError(f"unknown knowledge pack '{name}' (declared: {known})")
+        config = declared[name]
+        if not isinstance(config, PackConfig):
+            config = PackConfig.model_validate(config)
+        folder: Path = services.resolve_path(config.path)
+        # The index cache sits beside the store: `.assay/packs/` in the working directory.
+        opened[name] = PackIndex.open(folder, name=name, patterns=config.include,
+                                      chunk_chars=config.chunk_chars,
+                                      cache_root=DEFAULT_CACHE_ROOT)
+    return opened[name]
+
+
+class _PackCache(dict):
+    """The opened packs of a run (a dict, so `Services.aclose` can skip it)."""
+
+
+def context_config(condition: Any) -> ContextConfig | None:
+    """The condition's `context:` as a validated `ContextConfig`, or None."""
+    raw = getattr(condition, "context", None)
+    if raw is None:
+        return None
+    return raw if isinstance(raw, ContextConfig) else ContextConfig.model_validate(raw)
+
+
+def inject_context(case: Any, condition: Any, services: Any,
+                   messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Messages with the retrieved passages added to the last user turn, and the metadata
+    to record under `Output.metadata["context"]`. Without `context:` both pass through."""
+    config = context_config(condition)
+    if config is None:
+        return messages, {}
+    index = get_pack(services, config.pack)
+    query = case.input_text
+    passages = index.search(query, config.top_k)
+    block = _passages_block(passages)
+    updated = copy.deepcopy(messages)
+    for message in reversed(updated):
+        if message.get("role") == "user":
+            message["content"] = f"{block}\n\nQuestion:\n{_text(message.get('content'))}"
+            break
+    else:
+        updated.append({"role": "user", "content": block})
+    metadata = {
+        "pack": config.pack,
+        "top_k": config.top_k,
+        "source_ids": [p.source_id for p in passages],
+        "scores": [p.score for p in passages],
+    }
+    return updated, metadata
+
+
+def _passages_block(passages: list[Any]) -> str:
+    if not passages:
+        return f"{CONTEXT_INSTRUCTIONS}\n\n(No passage in the pack matched this question.)"
+    body = "\n\n".join(f"[{p.source_id}] {p.title}\n{p.text}" for p in passages)
+    return f"{CONTEXT_INSTRUCTIONS}\n\n<passages>\n{body}\n</passages>"
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return "" if content is None else str(content)

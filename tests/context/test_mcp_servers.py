@@ -1,0 +1,182 @@
+"""MCP servers shared by a run: start once, call from many trials, survive a crash."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.context.mcp_servers import McpServers
+from assay.context.toolbox import ServerCrashed, Toolbox
+from assay.errors import RunFailed, UserError
+
+from .helpers import make_servers, python_server, time_server
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_reference_time_server_over_stdio_lists_and_answers(tmp_path: Path) -> None:
+    async def scenario():
+        servers = make_servers(tmp_path, time=time_server())
+        try:
+            [time] = await servers.start(["time"])
+            toolbox = Toolbox([time])
+            names = sorted(spec.name for spec in toolbox.specs)
+            result = await toolbox.call("convert_time", {
+                "source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"})
+            return names, toolbox.specs, result
+        finally:
+            await servers.aclose()
+
+    names, specs, result = run(scenario())
+    assert names == ["convert_time", "get_current_time"]
+    convert = next(spec for spec in specs if spec.name == "convert_time")
+    assert set(convert.input_schema["required"]) == {"source_timezone", "time", "target_timezone"}
+    assert not result.is_error
+    assert result.server == "time" and result.tool == "convert_time"
+    answer = json.loads(result.text)
+    assert answer["target"]["timezone"] == "Asia/Tokyo"
+    assert answer["target"]["datetime"][11:16] == "21:00"  # Tokyo is UTC+9, no DST
+
+
+def test_a_tool_error_comes_back_as_an_error_result_not_an_exception(tmp_path: Path) -> None:
+    async def scenario():
+        servers = make_servers(tmp_path, time=time_server())
+        try:
+            toolbox = Toolbox(await servers.start(["time"]))
+            return await toolbox.call("get_current_time", {"timezone": "Mars/Olympus_Mons"})
+        finally:
+            await servers.aclose()
+
+    result = run(scenario())
+    assert result.is_error
+    assert "Mars/Olympus_Mons" in result.text
+
+
+def test_server_that_dies_on_its_third_call_fails_that_call_and_is_restarted(
+        tmp_path: Path) -> None:
+    async def scenario():
+        servers = make_servers(tmp_path, flaky=python_server("crashing_server.py"))
+        try:
+            [flaky] = await servers.start(["flaky"])
+            toolbox = Toolbox([flaky])
+            outcomes = []
+            for key in ["alpha", "omega", "alpha", "alpha", "omega"]:
+                try:
+                    outcomes.append((await toolbox.call("lookup", {"key": key})).text)
+                except ServerCrashed as exc:
+                    outcomes.append(f"crashed: {exc}")
+            return outcomes, flaky.restarts
+        finally:
+            await servers.aclose()
+
+    outcomes, restarts = run(scenario())
+    assert outcomes[:2] == ["first letter", "last letter"]
+    assert outcomes[2].startswith("crashed: MCP server 'flaky' died during 'lookup'")
+    assert "crashing on call 3" in outcomes[2]  # the server's stderr explains the crash
+    assert outcomes[3:] == ["first letter", "last letter"]  # a fresh process serves the rest
+    assert restarts == 1
+
+
+def test_restarts_are_bounded(tmp_path: Path) -> None:
+    async def scenario():
+        config = python_server("crashing_server.py", "--crash-on", "1", max_restarts=1)
+        servers = make_servers(tmp_path, flaky=config)
+        try:
+            toolbox = Toolbox(await servers.start(["flaky"]))
+            errors = []
+            for _ in range(3):
+                with pytest.raises(ServerCrashed) as caught:
+                    await toolbox.call("lookup", {"key": "alpha"})
+                errors.append(str(caught.value))
+            return errors
+        finally:
+            await servers.aclose()
+
+    first, second, third = run(scenario())
+    assert "crashing on call 1" in first
+    assert "crashing on call 1" in second  # after the one allowed restart
+    assert "not restarting again" in third
+
+
+def test_server_that_never_starts_stops_the_run_with_its_stderr(tmp_path: Path) -> None:
+    servers = make_servers(tmp_path, graph=python_server("never_starts.py"))
+    with pytest.raises(RunFailed) as caught:
+        run(_start_and_close(servers, ["graph"]))
+    message = str(caught.value)
+    assert message.startswith("MCP server 'graph' failed to start")
+    assert "GRAPH_URL is not set" in message
+    assert RunFailed.exit_code == 3
+
+
+def test_missing_command_is_a_clear_start_failure(tmp_path: Path) -> None:
+    from assay.context.mcp_config import McpServerConfig
+
+    servers = make_servers(tmp_path, graph=McpServerConfig(command="no-such-mcp-server-xyz"))
+    with pytest.raises(RunFailed, match="command not found: no-such-mcp-server-xyz"):
+        run(_start_and_close(servers, ["graph"]))
+
+
+def test_a_server_that_hangs_at_start_times_out(tmp_path: Path) -> None:
+    from assay.context.mcp_config import McpServerConfig
+    import sys
+
+    hang = McpServerConfig(command=sys.executable, args=["-c", "import time; time.sleep(60)"],
+                           startup_timeout=0.5)
+    servers = make_servers(tmp_path, slow=hang)
+    with pytest.raises(RunFailed, match="did not start within 0.5s"):
+        run(_start_and_close(servers, ["slow"]))
+
+
+def test_unknown_server_name_is_a_user_error(tmp_path: Path) -> None:
+    servers = make_servers(tmp_path, time=time_server())
+    with pytest.raises(UserError, match="unknown MCP server 'graph' \\(declared: time\\)"):
+        servers.check_names(["time", "graph"])
+
+
+def test_concurrent_trials_share_one_server_process(tmp_path: Path) -> None:
+    async def scenario():
+        servers = make_servers(tmp_path, time=time_server())
+        try:
+            await asyncio.gather(servers.start(["time"]), servers.start(["time"]))
+            toolbox = Toolbox(await servers.start(["time"]))
+            calls = [toolbox.call("convert_time", {"source_timezone": "UTC", "time": f"{h:02d}:00",
+                                                   "target_timezone": "Europe/Berlin"})
+                     for h in range(24)]
+            results = await asyncio.gather(*calls)
+            return results, servers.server("time")
+        finally:
+            await servers.aclose()
+
+    results, server = run(scenario())
+    assert server.restarts == 0
+    hours = [json.loads(r.text)["source"]["datetime"][11:13] for r in results]
+    assert hours == [f"{h:02d}" for h in range(24)]  # every answer matches its own request
+
+
+def test_colliding_tool_names_are_prefixed_with_their_server(tmp_path: Path) -> None:
+    async def scenario():
+        servers = make_servers(tmp_path, left=python_server("crashing_server.py", "--crash-on", "99"),
+                               right=python_server("crashing_server.py", "--crash-on", "99"))
+        try:
+            toolbox = Toolbox(await servers.start(["left", "right"]))
+            result = await toolbox.call("right__lookup", {"key": "omega"})
+            return sorted(s.name for s in toolbox.specs), toolbox.renamed, result
+        finally:
+            await servers.aclose()
+
+    names, renamed, result = run(scenario())
+    assert names == ["left__lookup", "right__lookup"]
+    assert renamed == {"left__lookup": "lookup", "right__lookup": "lookup"}
+    assert (result.server, result.text) == ("right", "last letter")
+
+
+async def _start_and_close(servers: McpServers, names: list[str]) -> None:
+    try:
+        await servers.start(names)
+    finally:
+        await servers.aclose()
