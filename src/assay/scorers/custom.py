@@ -1,86 +1,28 @@
 """Custom scorers: a user's Python function `(case, output, **args)`, named `module:function`.
 
-The function is imported when the config is loaded, so a typo fails at once
-with exit code 2 instead of after the first paid answer. It may be sync or
+The function is imported when the scorer is built, before the first trial,
+so a typo fails at once with exit code 2 instead of after the first paid answer. It may be sync or
 async and may return a Score, a bool, a number or a dict; an exception it
 raises while scoring is that trial's scorer error, never a score of 0.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 import math
-import sys
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
 from assay.case import Case
 from assay.errors import UserError
+from assay.imports import import_object
 from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
 from assay.scorers._expected import CheckParams
 from assay.scorers.base import CheckScorer
 from assay.services import Services
-
-
-def import_function(spec: str, base_dir: Path, what: str = "function") -> Callable[..., Any]:
-    """Import `module:function` (or `file.py:function`), resolving modules from `base_dir` first.
-
-    Every way this can fail is a `UserError` naming `spec`.
-    """
-    module_name, sep, attribute = spec.rpartition(":")
-    if not sep or not module_name or not attribute:
-        raise UserError(f"{what} '{spec}' must look like 'module:function'")
-    module = _import_module(module_name, base_dir, spec, what)
-    target: Any = module
-    for part in attribute.split("."):
-        if not hasattr(target, part):
-            raise UserError(f"{what} '{spec}': module '{module_name}' has no attribute '{part}'")
-        target = getattr(target, part)
-    if not callable(target):
-        raise UserError(f"{what} '{spec}' is not callable")
-    return target  # type: ignore[no-any-return]
-
-
-def _import_module(name: str, base_dir: Path, spec: str, what: str) -> Any:
-    if name.endswith(".py"):
-        return _import_file(base_dir / name, spec, what)
-    root = str(base_dir.resolve())
-    if root not in sys.path:
-        sys.path.insert(0, root)
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
-            raise UserError(f"{what} '{spec}': no module named '{name}' "
-                            f"(looked in {root} and the Python path)") from None
-        raise UserError(f"{what} '{spec}': importing '{name}' failed: {exc}") from None
-    except Exception as exc:  # the user's module ran and raised: report it, not a traceback
-        raise UserError(f"{what} '{spec}': importing '{name}' failed: "
-                        f"{type(exc).__name__}: {exc}") from None
-
-
-def _import_file(path: Path, spec: str, what: str) -> Any:
-    if not path.is_file():
-        raise UserError(f"{what} '{spec}': file {path} does not exist")
-    module_spec = importlib.util.spec_from_file_location(f"_assay_user_{path.stem}", path)
-    if module_spec is None or module_spec.loader is None:
-        raise UserError(f"{what} '{spec}': cannot load {path}")
-    module = importlib.util.module_from_spec(module_spec)
-    sys.modules[module_spec.name] = module  # dataclasses and pickling look modules up here
-    try:
-        module_spec.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[module_spec.name]
-        raise UserError(f"{what} '{spec}': importing {path} failed: "
-                        f"{type(exc).__name__}: {exc}") from None
-    return module
 
 
 @scorer("python")
@@ -107,7 +49,15 @@ class PythonScorer(CheckScorer):
 
     def __init__(self, params: Params, services: Services) -> None:
         super().__init__(params, services)
-        self.function = import_function(params.function, services.base_dir, "python scorer")
+        try:
+            self.function = import_object(params.function, services.base_dir,
+                                          what="python scorer")
+        except UserError as exc:
+            if params.function in str(exc):
+                raise
+            raise UserError(f"python scorer '{params.function}': {exc}") from None
+        if not callable(self.function):
+            raise UserError(f"python scorer '{params.function}' is not callable")
         if inspect.iscoroutinefunction(self.function):
             # An async function cannot run on the synchronous path; the runner awaits `score`.
             setattr(self, "is_sync", False)  # noqa: B010
