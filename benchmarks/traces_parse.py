@@ -1,0 +1,158 @@
+"""Benchmark: how fast `assay traces` reads session logs, and whether memory stays flat.
+
+    uv run python benchmarks/traces_parse.py            # ~1 GB in benchmarks/data/traces
+    uv run python benchmarks/traces_parse.py --gb 0.2   # a quicker look
+
+It writes realistic pi (v3) and Claude Code (2.x) session files (questions,
+thinking, tool calls, file reads with multi-kilobyte results, hook progress
+lines, split assistant messages), then streams every file through the
+readers and the exchange builder, discarding exchanges as they come, and
+reports MB/s and peak RSS. Generated data is reused on later runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+
+import orjson
+
+from assay.traces.sessions import iter_exchanges
+
+DATA = Path(__file__).parent / "data" / "traces"
+FILE_BYTES = 25_000_000
+WORDS = ("section clause evidence contract parser theme render token answer wiki index "
+         "court filing statute amendment record schedule lease engine fuel aircraft").split()
+
+
+def _text(rng: random.Random, words: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(words))
+
+
+def _file_body(rng: random.Random) -> str:
+    return "\n".join(f"{n:6}\u2192{_text(rng, 12)}" for n in range(1, rng.randint(5, 60)))
+
+
+def _pi_session(rng: random.Random, index: int) -> list[bytes]:
+    lines = [{"type": "session", "version": 3, "id": f"s{index}", "timestamp":
+              "2026-01-01T00:00:00.000Z", "cwd": "/kb"}]
+    lines.append({"type": "session_info", "id": "n0", "parentId": None,
+                  "timestamp": "2026-01-01T00:00:00.000Z", "name": f"query: topic {index}"})
+    parent, n = "n0", 0
+    for q in range(rng.randint(5, 30)):
+        def entry(message: dict) -> dict:
+            nonlocal parent, n
+            n += 1
+            e = {"type": "message", "id": f"e{n}", "parentId": parent,
+                 "timestamp": f"2026-01-01T00:{q % 60:02}:{n % 60:02}.000Z", "message": message}
+            parent = e["id"]
+            return e
+        lines.append(entry({"role": "user", "content": [{"type": "text", "text": _text(rng, 20)}]}))
+        for r in range(rng.randint(1, 4)):
+            call = f"c{n}_{r}"
+            path = f"sources/{rng.choice(WORDS)}-{rng.randint(1, 40)}.md"
+            lines.append(entry({"role": "assistant", "model": "claude-haiku-4-5", "content": [
+                {"type": "thinking", "thinking": _text(rng, 40)},
+                {"type": "toolCall", "id": call, "name": "read", "arguments": {"path": path}}],
+                "usage": {"input": 900, "output": 60, "cacheRead": 4000, "cacheWrite": 0,
+                          "totalTokens": 4960, "cost": {"total": 0.0012}},
+                "stopReason": "toolUse"}))
+            lines.append(entry({"role": "toolResult", "toolCallId": call, "toolName": "read",
+                                "content": [{"type": "text", "text": _file_body(rng)}],
+                                "isError": False}))
+        lines.append(entry({"role": "assistant", "model": "claude-haiku-4-5",
+                            "content": [{"type": "text", "text": _text(rng, 150)}],
+                            "usage": {"input": 3000, "output": 300, "cost": {"total": 0.002}},
+                            "stopReason": "stop"}))
+    return [orjson.dumps(line) for line in lines]
+
+
+def _claude_session(rng: random.Random, index: int) -> list[bytes]:
+    base = {"isSidechain": False, "userType": "external", "cwd": "/kb", "sessionId": f"c{index}",
+            "version": "2.1.38", "gitBranch": "main"}
+    lines: list[dict] = [{"type": "summary", "summary": f"query: topic {index}", "leafUuid": "x"}]
+    n = 0
+
+    def line(**fields: object) -> None:
+        nonlocal n
+        n += 1
+        lines.append({**base, "uuid": f"u{index}-{n}", "timestamp": "2026-01-01T00:00:00Z",
+                      **fields})
+    for _ in range(rng.randint(5, 30)):
+        line(type="user", message={"role": "user", "content": _text(rng, 20)})
+        for r in range(rng.randint(1, 4)):
+            mid, tid = f"msg_{index}_{n}", f"toolu_{index}_{n}_{r}"
+            usage = {"input_tokens": 3, "cache_read_input_tokens": 12000, "output_tokens": 40}
+            line(type="assistant", message={"id": mid, "role": "assistant", "model":
+                 "claude-opus-4-6", "content": [{"type": "text", "text": _text(rng, 15)}],
+                 "usage": usage})
+            line(type="assistant", message={"id": mid, "role": "assistant", "model":
+                 "claude-opus-4-6", "content": [{"type": "tool_use", "id": tid, "name": "Read",
+                 "input": {"file_path": f"/kb/{rng.choice(WORDS)}.md"}}], "usage": usage})
+            for _ in range(3):
+                line(type="progress", data={"type": "hook_progress", "hookEvent": "PreToolUse",
+                     "command": "guard.sh"}, toolUseID=tid)
+            body = _file_body(rng)
+            line(type="user", message={"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": tid, "content": body}]},
+                toolUseResult={"type": "text", "file": {"filePath": "/kb/x.md", "content": body}})
+        line(type="assistant", message={"id": f"msg_{index}_{n}_end", "role": "assistant",
+             "model": "claude-opus-4-6", "content": [{"type": "text", "text": _text(rng, 150)}],
+             "usage": {"input_tokens": 3, "output_tokens": 400}})
+    return [orjson.dumps(item) for item in lines]
+
+
+def generate(total_bytes: int) -> list[Path]:
+    DATA.mkdir(parents=True, exist_ok=True)
+    files: list[Path] = []
+    written, index = 0, 0
+    while written < total_bytes:
+        path = DATA / f"session-{index:04}.jsonl"
+        if not path.exists():
+            rng = random.Random(index)
+            make = _pi_session if index % 2 == 0 else _claude_session
+            with path.open("wb") as handle:
+                size, session = 0, 0
+                while size < FILE_BYTES:
+                    chunk = b"\n".join(make(rng, index * 1000 + session)) + b"\n"
+                    handle.write(chunk)
+                    size += len(chunk)
+                    session += 1
+        files.append(path)
+        written += path.stat().st_size
+        index += 1
+    return files
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--gb", type=float, default=1.0, help="how much data to parse")
+    args = parser.parse_args()
+    files = generate(int(args.gb * 1_000_000_000))
+    total = sum(p.stat().st_size for p in files)
+    exchanges = reads = 0
+    rss_after_first = 0.0
+    start = time.perf_counter()
+    for number, path in enumerate(files):
+        for exchange in iter_exchanges(path):
+            exchanges += 1
+            reads += len(exchange.files_read)
+        if number == 0:
+            rss_after_first = rss_mb()
+    seconds = time.perf_counter() - start
+    print(f"files {len(files)}, {total / 1e6:,.0f} MB, {exchanges:,} exchanges, {reads:,} reads")
+    print(f"parsed in {seconds:.1f} s: {total / 1e6 / seconds:,.0f} MB/s")
+    print(f"peak RSS {rss_mb():.0f} MB (after the first file: {rss_after_first:.0f} MB)")
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
