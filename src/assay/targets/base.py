@@ -32,6 +32,9 @@ class Target:
         self.condition = condition
         self.services = services
 
+    async def check(self) -> None:
+        """Validate what can be validated without acquiring resources (`assay validate`)."""
+
     async def start(self) -> None:
         """Acquire resources (clients, processes, MCP sessions) before the first case."""
 

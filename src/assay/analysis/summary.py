@@ -1,0 +1,236 @@
+"""Aggregates of one run: per condition and scorer, with confidence intervals.
+
+Pure functions over stored rows (no I/O of their own): the store streams the
+rows in, the reports render what comes out.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from array import array
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Interval:
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, float]:
+        return {"low": self.low, "high": self.high}
+
+
+@dataclass
+class ScoreStats:
+    """One scorer under one condition (optionally within one tag or difficulty)."""
+
+    scorer: str
+    condition: str
+    n: int = 0
+    """Trials that got a value."""
+    errors: int = 0
+    """Trials with no value: the target or the scorer failed. Never counted as 0."""
+    mean: float | None = None
+    stderr: float | None = None
+    mean_ci: Interval | None = None
+    passed: int = 0
+    judged: int = 0
+    """Trials with a pass/fail verdict."""
+    pass_rate: float | None = None
+    pass_rate_ci: Interval | None = None
+    scale: tuple[float, float] = (0.0, 1.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scorer": self.scorer, "condition": self.condition, "n": self.n,
+            "errors": self.errors, "mean": self.mean, "stderr": self.stderr,
+            "mean_ci": self.mean_ci.to_dict() if self.mean_ci else None,
+            "passed": self.passed, "judged": self.judged, "pass_rate": self.pass_rate,
+            "pass_rate_ci": self.pass_rate_ci.to_dict() if self.pass_rate_ci else None,
+            "scale": list(self.scale),
+        }
+
+
+@dataclass
+class ConditionStats:
+    """Cost and behaviour of the target under one condition."""
+
+    condition: str
+    trials: int = 0
+    errors: int = 0
+    latency_ms_mean: float | None = None
+    latency_ms_p95: float | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    cache_hits: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    turns: int = 0
+    error_examples: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+@dataclass
+class RunSummary:
+    scores: list[ScoreStats]
+    conditions: list[ConditionStats]
+    by_tag: list[tuple[str, ScoreStats]]
+    by_difficulty: list[tuple[str, ScoreStats]]
+    values: dict[str, dict[str, list[float]]]
+    """scorer -> condition -> every value, in trial order (the Knowledge Packs score arrays)."""
+
+    def get(self, scorer: str, condition: str) -> ScoreStats | None:
+        return next((s for s in self.scores if s.scorer == scorer and s.condition == condition),
+                    None)
+
+    @property
+    def scorer_names(self) -> list[str]:
+        return list(dict.fromkeys(s.scorer for s in self.scores))
+
+    @property
+    def condition_names(self) -> list[str]:
+        return [c.condition for c in self.conditions]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scores": [s.to_dict() for s in self.scores],
+            "conditions": [c.to_dict() for c in self.conditions],
+            "by_tag": [{"tag": tag, **s.to_dict()} for tag, s in self.by_tag],
+            "by_difficulty": [{"difficulty": d, **s.to_dict()} for d, s in self.by_difficulty],
+        }
+
+
+class _Accumulator:
+    __slots__ = ("values", "errors", "passed", "judged", "scale")
+
+    def __init__(self) -> None:
+        self.values = array("d")
+        self.errors = 0
+        self.passed = 0
+        self.judged = 0
+        self.scale: tuple[float, float] = (0.0, 1.0)
+
+    def add(self, value: float | None, passed: bool | None, error: Any,
+            scale: tuple[float, float]) -> None:
+        if error is not None or value is None:
+            self.errors += 1
+            return
+        self.values.append(value)
+        self.scale = scale
+        if passed is not None:
+            self.judged += 1
+            self.passed += bool(passed)
+
+    def stats(self, scorer: str, condition: str) -> ScoreStats:
+        n = len(self.values)
+        result = ScoreStats(scorer=scorer, condition=condition, n=n, errors=self.errors,
+                            passed=self.passed, judged=self.judged, scale=self.scale)
+        if n:
+            mean = math.fsum(self.values) / n
+            result.mean = mean
+            if n > 1:
+                variance = math.fsum((v - mean) ** 2 for v in self.values) / (n - 1)
+                result.stderr = math.sqrt(variance / n)
+                half = _t975(n - 1) * result.stderr
+                result.mean_ci = Interval(mean - half, mean + half)
+        if self.judged:
+            result.pass_rate = self.passed / self.judged
+            result.pass_rate_ci = wilson(self.passed, self.judged)
+        return result
+
+
+def summarize(score_rows: Iterable[dict[str, Any]],
+              trial_rows: Iterable[dict[str, Any]],
+              scorer_order: list[str] | None = None,
+              condition_order: list[str] | None = None) -> RunSummary:
+    """Aggregate a run's rows (as `Store.iter_score_rows` / `iter_trial_rows` yield them)."""
+    conditions, trial_errors = _condition_stats(trial_rows)
+    main: dict[tuple[str, str], _Accumulator] = defaultdict(_Accumulator)
+    tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(_Accumulator)
+    levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(_Accumulator)
+    for row in score_rows:
+        key = (row["scorer"], row["condition"])
+        args = (row["value"], row["passed"], row["error"], tuple(row["scale"]))
+        main[key].add(*args)
+        for tag in row["tags"]:
+            tags[(tag, *key)].add(*args)
+        if row["difficulty"]:
+            levels[(row["difficulty"], *key)].add(*args)
+    scorer_names = list(scorer_order or sorted({s for s, _ in main}))
+    condition_names = list(condition_order or [c.condition for c in conditions])
+    # A trial whose target failed has no score rows; it is an error for every scorer.
+    for scorer in scorer_names:
+        for condition in condition_names:
+            main[(scorer, condition)].errors += trial_errors.get(condition, 0)
+    scores = [main[(s, c)].stats(s, c) for s in scorer_names for c in condition_names]
+    by_tag = [(t, acc.stats(s, c)) for (t, s, c), acc in sorted(tags.items())]
+    by_difficulty = [(d, acc.stats(s, c)) for (d, s, c), acc in sorted(
+        levels.items(), key=lambda item: (_difficulty_rank(item[0][0]), item[0]))]
+    values = {s: {c: list(main[(s, c)].values) for c in condition_names} for s in scorer_names}
+    ordered = sorted(conditions, key=lambda c: condition_names.index(c.condition)
+                     if c.condition in condition_names else len(condition_names))
+    return RunSummary(scores=scores, conditions=ordered, by_tag=by_tag,
+                      by_difficulty=by_difficulty, values=values)
+
+
+def _condition_stats(trial_rows: Iterable[dict[str, Any]]
+                     ) -> tuple[list[ConditionStats], dict[str, int]]:
+    stats: dict[str, ConditionStats] = {}
+    latencies: dict[str, array] = defaultdict(lambda: array("d"))
+    for row in trial_rows:
+        name = row["condition"]
+        entry = stats.get(name) or stats.setdefault(name, ConditionStats(condition=name))
+        entry.trials += 1
+        if row["error"]:
+            entry.errors += 1
+            if len(entry.error_examples) < 3:
+                entry.error_examples.append(f"{row['case_id']}: {row['error'][:200]}")
+        if row["latency_ms"] is not None:
+            latencies[name].append(row["latency_ms"])
+        entry.input_tokens += row["input_tokens"] or 0
+        entry.output_tokens += row["output_tokens"] or 0
+        entry.cache_hits += row["cache_hits"] or 0
+        if row["cost_usd"] is not None:
+            entry.cost_usd = (entry.cost_usd or 0.0) + row["cost_usd"]
+        output_json = row.get("output_json")
+        if output_json and '"agent"' in output_json:
+            agent = (json.loads(output_json).get("metadata") or {}).get("agent") or {}
+            entry.tool_calls += int(agent.get("tool_calls") or 0)
+            entry.tool_errors += int(agent.get("tool_errors") or 0)
+            entry.turns += int(agent.get("turns") or 0)
+    for name, entry in stats.items():
+        values = sorted(latencies[name])
+        if values:
+            entry.latency_ms_mean = math.fsum(values) / len(values)
+            entry.latency_ms_p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
+    return list(stats.values()), {name: s.errors for name, s in stats.items()}
+
+
+def wilson(successes: int, n: int, z: float = 1.959963984540054) -> Interval:
+    """Wilson score interval for a proportion: sane at 0%, 100% and small n."""
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return Interval(max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _t975(df: int) -> float:
+    """The 97.5% quantile of Student's t (the 95% two-sided critical value)."""
+    if df > 1000:
+        return 1.959963984540054
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, df))
+
+
+def _difficulty_rank(level: str) -> int:
+    order = {"easy": 0, "medium": 1, "hard": 2}
+    return order.get(level.lower(), 3)

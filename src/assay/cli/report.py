@@ -1,0 +1,47 @@
+"""`assay report RUN`: render a stored run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from assay.cli.common import open_store, store_option
+
+FORMATS = ("md", "json")
+
+
+@click.command("report")
+@click.argument("run_ref", default="latest", metavar="[RUN]")
+@store_option
+@click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="md",
+              show_default=True, help="Output format.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False),
+              help="Write to this file instead of standard output.")
+@click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
+def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
+            experiment: str | None) -> None:
+    """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown or JSON."""
+    from assay.runner.session import summarize_run
+
+    store = open_store(store_url)
+    try:
+        run = store.resolve_run(run_ref, experiment)
+        summary = summarize_run(store, run.id)
+        handle = open(output, "w", encoding="utf-8") if output else sys.stdout
+        try:
+            if fmt == "json":
+                from assay.reports.results_json import write_results_json
+
+                write_results_json(handle, run, summary, store.iter_trials(run.id))
+            else:
+                from assay.reports.markdown import render_markdown
+
+                handle.write(render_markdown(run, summary, store.iter_trials(run.id)))
+        finally:
+            if output:
+                handle.close()
+                click.echo(f"wrote {Path(output)}", err=True)
+    finally:
+        store.close()

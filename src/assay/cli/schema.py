@@ -1,0 +1,26 @@
+"""`assay schema`: the config's JSON Schema, for editor completion."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+@click.command("schema")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to this file.")
+def command(output: str | None) -> None:
+    """Print the JSON Schema of assay config files.
+
+    Point your editor at it, e.g. with the YAML language server:
+    `# yaml-language-server: $schema=assay.schema.json`.
+    """
+    from assay.config.schema import config_schema
+
+    text = json.dumps(config_schema(), indent=2)
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text)

@@ -1,0 +1,1 @@
+"""Renderers: pure functions from stored results and their analysis to text."""

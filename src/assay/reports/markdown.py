@@ -1,0 +1,96 @@
+"""`report.md`: the run for people: summary, per-condition tables, failures with reasons."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from assay.analysis.summary import RunSummary
+from assay.gates import GateResult
+from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
+from assay.store import RunInfo
+
+MAX_FAILURES = 50
+
+
+def render_markdown(run: RunInfo, summary: RunSummary, trials: Iterable[dict[str, Any]], *,
+                    gates: list[GateResult] | None = None,
+                    sections: list[str] | None = None) -> str:
+    """The whole report. `sections` are extra Markdown blocks (e.g. comparisons) to include."""
+    lines = [f"# {run.experiment}", ""]
+    lines += [
+        f"- run: `{run.id}` ({run.status})",
+        f"- started: {run.started_at}" + (f", finished: {run.finished_at}" if run.finished_at else ""),
+        f"- dataset: `{run.dataset_path}` (sha256 `{(run.dataset_hash or '')[:12]}`)",
+        f"- trials: {sum(c.trials for c in summary.conditions)} of {run.total_trials}",
+    ]
+    if run.git_commit:
+        lines.append(f"- git commit: `{run.git_commit}`")
+    lines += ["", "## Scores", "",
+              "| scorer | condition | n | mean (95% CI) | pass rate [95% CI] | errors |",
+              "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for stats in summary.scores:
+        lines.append(f"| {stats.scorer} | {stats.condition} | {stats.n} | {fmt_mean(stats)} | "
+                     f"{fmt_pass_rate(stats)} | {stats.errors} |")
+    lines += ["", "## Conditions", "",
+              "| condition | trials | errors | mean latency | tokens in/out | cost | cache hits "
+              "| tool calls | tool errors |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for c in summary.conditions:
+        latency = "-" if c.latency_ms_mean is None else f"{c.latency_ms_mean:,.0f} ms"
+        lines.append(f"| {c.condition} | {c.trials} | {c.errors} | {latency} | "
+                     f"{c.input_tokens:,}/{c.output_tokens:,} | {fmt_cost(c.cost_usd)} | "
+                     f"{c.cache_hits} | {c.tool_calls} | {c.tool_errors} |")
+    for title, rows in (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag)):
+        if rows:
+            lines += ["", f"## {title}", "", "| group | scorer | condition | n | mean | pass rate |",
+                      "| --- | --- | --- | ---: | ---: | ---: |"]
+            for group, stats in rows:
+                lines.append(f"| {group} | {stats.scorer} | {stats.condition} | {stats.n} | "
+                             f"{fmt_mean(stats)} | {fmt_pass_rate(stats)} |")
+    if gates:
+        lines += ["", "## Gates", ""]
+        lines += [f"- {'PASS' if g.passed else 'FAIL'} {g.gate}: {g.detail}" for g in gates]
+    for section in sections or []:
+        lines += ["", section.rstrip()]
+    lines += ["", *_failures(trials)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _failures(trials: Iterable[dict[str, Any]]) -> list[str]:
+    failures: list[str] = []
+    errors: list[str] = []
+    total_failed = total_errors = 0
+    for trial in trials:
+        where = f"`{trial['case_id']}` · {trial['condition']}"
+        if trial["epoch"]:
+            where += f" · epoch {trial['epoch']}"
+        if trial["error"]:
+            total_errors += 1
+            if len(errors) < MAX_FAILURES:
+                errors.append(f"- {where}: {_one_line(trial['error'])}")
+            continue
+        for name, score in trial["scores"].items():
+            if score["error"]:
+                total_errors += 1
+                if len(errors) < MAX_FAILURES:
+                    errors.append(f"- {where} · {name}: {_one_line(score['error'])}")
+            elif score["passed"] is False:
+                total_failed += 1
+                if len(failures) < MAX_FAILURES:
+                    reason = _one_line(score["reason"] or "failed")
+                    failures.append(f"- {where} · {name}: {reason}")
+    out = ["## Failures", ""]
+    out += failures or ["No failed checks."]
+    if total_failed > len(failures):
+        out.append(f"- ... and {total_failed - len(failures)} more")
+    if errors:
+        out += ["", "## Errors", "", *errors]
+        if total_errors > len(errors):
+            out.append(f"- ... and {total_errors - len(errors)} more")
+    return out
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,46 @@
+"""The summary table printed at the end of `assay run`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.analysis.summary import RunSummary
+from assay.gates import GateResult
+from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
+from assay.store import RunInfo
+
+
+def print_summary(console: Any, run: RunInfo, summary: RunSummary,
+                  gates: list[GateResult], usage: dict[str, Any] | None = None) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"{run.experiment} · run {run.id}", title_justify="left")
+    for column, justify in (("scorer", "left"), ("condition", "left"), ("n", "right"),
+                            ("mean (95% CI)", "right"), ("pass rate [95% CI]", "right"),
+                            ("errors", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    previous = None
+    for stats in summary.scores:
+        table.add_row(stats.scorer if stats.scorer != previous else "", stats.condition,
+                      str(stats.n), fmt_mean(stats), fmt_pass_rate(stats),
+                      f"[red]{stats.errors}[/red]" if stats.errors else "0")
+        previous = stats.scorer
+    console.print(table)
+    costs = [c for c in summary.conditions if c.input_tokens or c.cost_usd or c.tool_calls]
+    if costs:
+        cost_table = Table(title="cost and behaviour per condition", title_justify="left")
+        for column in ("condition", "tokens in/out", "cost", "cache hits", "tool calls",
+                       "tool errors"):
+            cost_table.add_column(column, justify="left" if column == "condition" else "right")
+        for c in costs:
+            cost_table.add_row(c.condition, f"{c.input_tokens:,}/{c.output_tokens:,}",
+                               fmt_cost(c.cost_usd), str(c.cache_hits), str(c.tool_calls),
+                               str(c.tool_errors))
+        console.print(cost_table)
+    if usage:
+        parts = [f"{k.replace('_', ' ')}: {v}" for k, v in usage.items() if v not in (None, 0)]
+        if parts:
+            console.print("calls: " + ", ".join(parts))
+    for gate in gates:
+        mark = "[green]PASS[/green]" if gate.passed else "[red]FAIL[/red]"
+        console.print(f"{mark} gate {gate.gate}: {gate.detail}")

@@ -1,0 +1,213 @@
+"""One run from start to finish: plan, start, resume, execute, summarise, record.
+
+This is the only place that decides a run's status in the store:
+`running` while it goes, then `completed`, `interrupted` (Ctrl-C),
+`aborted` (error or cost budget) or `failed` (an unexpected error).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import subprocess
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from assay._version import __version__
+from assay.analysis.summary import RunSummary, summarize
+from assay.config.loading import LoadedConfig
+from assay.config.models import GateConfig
+from assay.errors import RunFailed, UserError
+from assay.gates import GateResult, check_gates
+from assay.runner.pipeline import PipelineStats, run_pipeline
+from assay.runner.plan import Plan, build_plan
+from assay.runner.progress import Progress
+from assay.services import Services
+from assay.store import RunInfo, Store
+
+
+@dataclass
+class RunOptions:
+    resume: str | bool | None = None
+    """True: the latest unfinished run of this experiment; a string: that run id."""
+    retry_errors: bool = False
+    sample: int | None = None
+    epochs: int | None = None
+    concurrency: int | None = None
+    conditions: list[str] | None = None
+    use_cache: bool = True
+    progress: bool | None = None
+    extra_gates: list[GateConfig] = field(default_factory=list)
+
+
+@dataclass
+class RunOutcome:
+    run: RunInfo
+    summary: RunSummary
+    gates: list[GateResult]
+    stats: PipelineStats
+    warnings: list[str]
+    usage: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def gates_passed(self) -> bool:
+        return all(g.passed for g in self.gates)
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+def git_commit(directory: Path) -> str | None:
+    """The commit of the working directory, `+dirty` when it has changes; None outside git."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=directory, capture_output=True,
+                              text=True, timeout=5)
+        if head.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=directory, capture_output=True, text=True, timeout=5)
+        return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def execute(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutcome:
+    """Run a loaded config to the end (or to its budget) and return the outcome."""
+    return asyncio.run(_execute(loaded, store, options))
+
+
+async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutcome:
+    config = loaded.config
+    if options.epochs:
+        config.run.epochs = options.epochs
+    services = Services(base_dir=loaded.base_dir, config=config, store=store,
+                        use_cache=options.use_cache)
+    plan = build_plan(loaded, services, sample=options.sample, conditions=options.conditions)
+    scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
+    resumed = _find_resumable(loaded, store, options, scan.sha256)
+    run_id: str | None = None
+    status, error = "failed", None
+    try:
+        await _start(plan)
+        if resumed:
+            run_id = resumed.id
+            if options.retry_errors:
+                store.delete_errored_trials(run_id)
+            plan.skip = store.done_keys(run_id)
+            store.update_run(run_id, status="running", finished_at=None, error=None,
+                             total_trials=plan.total)
+        else:
+            run_id = new_run_id()
+            store.create_run(
+                id=run_id, experiment=config.name, config=loaded.stored,
+                config_hash=loaded.hash, config_path=str(loaded.path),
+                dataset_path=str(plan.dataset.path), dataset_hash=scan.sha256,
+                git_commit=git_commit(loaded.base_dir), assay_version=__version__,
+                total_trials=plan.total)
+        stats = await _run_trials(plan, store, run_id, loaded, options)
+        status = "completed"
+    except RunFailed as exc:
+        status, error = "aborted", str(exc)
+        raise
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        status, error = "interrupted", "interrupted by the user"
+        raise
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {exc}"
+        raise
+    finally:
+        await _close(plan, services)
+        if run_id is not None:
+            _finish(store, run_id, status, error)
+    summary = summarize_run(store, run_id, plan)
+    store.update_run(run_id, summary=summary.to_dict())
+    run = store.get_run(run_id)
+    assert run is not None
+    gates = check_gates(list(config.gates) + list(options.extra_gates), summary)
+    pool = services.extras.get("providers")
+    usage = pool.stats() if pool is not None and hasattr(pool, "stats") else {}
+    return RunOutcome(run=run, summary=summary, gates=gates, stats=stats,
+                      warnings=list(services.warnings), usage=usage)
+
+
+def summarize_run(store: Store, run_id: str, plan: Plan | None = None) -> RunSummary:
+    """The summary of a stored run, in the plan's scorer and condition order when known."""
+    return summarize(store.iter_score_rows(run_id), store.iter_trial_rows(run_id),
+                     scorer_order=[s.name for s in plan.scorers] if plan else None,
+                     condition_order=[c.name for c in plan.conditions] if plan else None)
+
+
+def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions,
+                    dataset_hash: str) -> RunInfo | None:
+    if not options.resume:
+        return None
+    if isinstance(options.resume, str):
+        run = store.resolve_run(options.resume)
+    else:
+        unfinished = [r for r in store.list_runs(loaded.name, kind="eval", limit=20)
+                      if r.status != "completed"]
+        if not unfinished:
+            raise UserError(f"nothing to resume: experiment '{loaded.name}' has no unfinished "
+                            "run (run without --resume to start a new one)")
+        run = unfinished[0]
+    if run.experiment != loaded.name:
+        raise UserError(f"run {run.id} belongs to experiment '{run.experiment}', "
+                        f"not '{loaded.name}'")
+    if run.config_hash != loaded.hash:
+        raise UserError(f"cannot resume run {run.id}: the config changed since it started "
+                        "(resuming would mix results of two configs)")
+    if run.dataset_hash != dataset_hash:
+        raise UserError(f"cannot resume run {run.id}: the dataset changed since it started")
+    return run
+
+
+async def _start(plan: Plan) -> None:
+    for scorer in plan.scorers:
+        await scorer.setup()
+    for target in plan.targets.values():
+        await target.start()
+
+
+async def _close(plan: Plan, services: Services) -> None:
+    for target in plan.targets.values():
+        try:
+            await target.close()
+        except Exception:  # closing must not hide the run's own outcome
+            pass
+    await services.aclose()
+
+
+async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfig,
+                      options: RunOptions) -> PipelineStats:
+    settings = loaded.config.run
+    concurrency = options.concurrency or settings.concurrency
+    label = f"{loaded.name} ({run_id})"
+    with Progress(plan.total, label, enabled=options.progress,
+                  already_done=len(plan.skip)) as progress:
+        return await run_pipeline(
+            plan, lambda batch: store.write_trials(run_id, batch), concurrency=concurrency,
+            timeout=settings.timeout, batch_size=settings.batch_size,
+            max_errors=settings.max_errors, on_committed=progress.update,
+            budget_exceeded=_cost_check(plan, settings.max_cost_usd))
+
+
+def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def]
+    if limit is None:
+        return None
+    services = next(iter(plan.targets.values())).services if plan.targets else None
+
+    def exceeded() -> str | None:
+        pool = services.extras.get("providers") if services else None
+        spent = pool.spent_usd() if pool is not None and hasattr(pool, "spent_usd") else 0.0
+        if spent >= limit:
+            return f"cost budget reached: ${spent:.4f} spent (run.max_cost_usd = {limit:g})"
+        return None
+
+    return exceeded
+
+
+def _finish(store: Store, run_id: str, status: str, error: str | None) -> None:
+    finished = datetime.now(UTC).isoformat(timespec="seconds")
+    store.update_run(run_id, status=status, finished_at=finished, error=error)
