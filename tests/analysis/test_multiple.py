@@ -1,0 +1,62 @@
+"""Holm-Bonferroni: a family of comparisons keeps its false alarms under alpha."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from statsmodels.stats.multitest import multipletests
+
+from assay.analysis.multiple import adjust_comparisons, holm
+from assay.analysis.paired import compare_paired
+from assay.errors import UserError
+
+
+def test_holm_hand_worked_example():
+    # sorted: 0.005 x4 = 0.02; 0.01 x3 = 0.03; 0.03 x2 = 0.06; 0.04 x1 = 0.04 -> raised to 0.06
+    result = holm([0.01, 0.04, 0.03, 0.005], alpha=0.05)
+    assert result.adjusted == pytest.approx((0.03, 0.06, 0.06, 0.02))
+    assert result.rejected == (True, False, False, True)
+
+
+def test_holm_rejects_fewer_than_uncorrected_tests_would():
+    p = [0.01, 0.04, 0.03, 0.005]
+    assert all(v < 0.05 for v in p)
+    assert sum(holm(p).rejected) == 2
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_holm_matches_statsmodels(seed):
+    rng = np.random.default_rng(seed)
+    p = np.concatenate([rng.uniform(0, 0.02, 4), rng.uniform(0, 1, 8), [0.01, 0.01]])
+    reject, adjusted, _, _ = multipletests(p, alpha=0.05, method="holm")
+    result = holm(list(p), alpha=0.05)
+    assert result.adjusted == pytest.approx(tuple(adjusted), rel=1e-12)
+    assert result.rejected == tuple(bool(r) for r in reject)
+
+
+def test_adjusted_p_values_are_capped_at_one_and_an_empty_family_is_empty():
+    assert holm([0.6, 0.9, 0.7]).adjusted == (1.0, 1.0, 1.0)
+    assert holm([]).adjusted == ()
+    assert adjust_comparisons([]) == []
+
+
+def test_a_family_of_comparisons_carries_holm_adjusted_verdicts():
+    def pair(a_only: int, b_only: int):
+        a = {f"q{i}": i < 30 + a_only for i in range(60)}
+        b = {f"q{i}": i < 30 or 30 + a_only <= i < 30 + a_only + b_only for i in range(60)}
+        return compare_paired(a, b, kind="pass_fail", resamples=200)
+
+    family = [pair(2, 10), pair(0, 3), pair(1, 11)]  # raw p: 0.039, 0.25, 0.0063
+    raw = [c.test.p_value for c in family]
+    adjusted = adjust_comparisons(family)
+    assert [c.p_adjusted for c in adjusted] == pytest.approx(list(holm(raw).adjusted))
+    assert all(c.family_size == 3 for c in adjusted)
+    assert family[0].significant and not adjusted[0].significant
+    assert "Holm-adjusted over 3" in adjusted[0].verdict
+    assert family[0].p_adjusted is None  # the originals are untouched
+
+
+@pytest.mark.parametrize("p", [[0.2, 1.5], [float("nan")], [-0.1]])
+def test_p_values_outside_zero_one_are_refused(p):
+    with pytest.raises(UserError, match="p-values must lie in"):
+        holm(p)
