@@ -1,0 +1,72 @@
+"""A pack's index: built once per content, reused from the cache, searched by keywords."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from assay.context.pack_index import PackIndex, tokenize
+from assay.errors import UserError
+
+from .helpers import EXAMPLE_DOCS
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    shutil.copytree(EXAMPLE_DOCS, folder)
+    return folder
+
+
+def test_search_ranks_the_passage_that_answers_first(docs: Path, tmp_path: Path) -> None:
+    index = PackIndex.open(docs, name="larkspur", cache_root=tmp_path / "cache")
+    hits = index.search("How often does the compactor run by default?", top_k=3)
+    assert hits[0].source_id == "configuration.md#compaction-settings"
+    assert "15 minutes" in hits[0].text
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert index.search("E-LOCKED", top_k=1)[0].source_id == "troubleshooting.html#e-locked"
+
+
+def test_a_query_sharing_no_word_with_the_pack_finds_nothing(docs: Path, tmp_path: Path) -> None:
+    index = PackIndex.open(docs, cache_root=tmp_path / "cache")
+    assert index.search("zebra quantum", top_k=5) == []
+    assert index.search("the of and", top_k=5) == []  # stopwords only
+
+
+def test_the_index_is_cached_by_content_and_rebuilt_when_a_file_changes(
+        docs: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = PackIndex.open(docs, name="larkspur", cache_root=cache)
+    again = PackIndex.open(docs, name="larkspur", cache_root=cache)
+    assert again.directory == first.directory
+    assert first.directory.name.startswith("larkspur-")
+    (docs / "replication.md").write_text("# Replication\n\nFollowers use port 9000 now.\n")
+    changed = PackIndex.open(docs, name="larkspur", cache_root=cache)
+    assert changed.directory != first.directory
+    assert "9000" in changed.search("follower port", 1)[0].text
+    assert sorted(p.name for p in cache.iterdir()) == sorted(
+        [first.directory.name, changed.directory.name])  # no half-built leftovers
+
+
+def test_read_returns_a_passage_or_a_whole_document(docs: Path, tmp_path: Path) -> None:
+    index = PackIndex.open(docs, cache_root=tmp_path / "cache")
+    assert "7411" in index.read("replication.md#replication").text
+    whole = index.read("replication.md")
+    assert "7411" in whole.text and "max_lag_segments" in whole.text
+    with pytest.raises(KeyError, match="no document or passage 'nope.md#x'"):
+        index.read("nope.md#x")
+
+
+def test_an_empty_or_missing_folder_is_a_user_error(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UserError, match="no documents"):
+        PackIndex.open(tmp_path / "empty", cache_root=tmp_path / "cache")
+    with pytest.raises(UserError, match="pack folder not found"):
+        PackIndex.open(tmp_path / "absent", cache_root=tmp_path / "cache")
+
+
+def test_tokens_fold_case_plurals_and_drop_stopwords() -> None:
+    assert tokenize("The Goroutines and a channel's errors") == [
+        "goroutine", "channel", "error"]

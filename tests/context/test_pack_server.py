@@ -1,0 +1,57 @@
+"""The pack MCP server: `search` and `read`, in process and through `assay pack serve`."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from pathlib import Path
+
+from assay.context.mcp_config import McpServerConfig
+from assay.context.mcp_servers import McpServers
+from assay.context.pack_index import PackIndex
+from assay.context.toolbox import Toolbox
+
+from .helpers import EXAMPLE_DOCS
+
+
+def test_pack_server_over_stdio_from_the_command_line(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    shutil.copytree(EXAMPLE_DOCS, docs)
+    serve = McpServerConfig(command=sys.executable, args=[
+        "-c", "from assay.cli import main; main()", "pack", "serve", str(docs),
+        "--name", "larkspur", "--cache", str(tmp_path / "cache")])
+
+    async def scenario():
+        servers = McpServers({"larkspur": serve}, base_dir=tmp_path)
+        try:
+            toolbox = Toolbox(await servers.start(["larkspur"]))
+            found = await toolbox.call("search", {"query": "default replication port", "top_k": 2})
+            passage = await toolbox.call("read", {"source_id": "cli.md#exit-codes"})
+            missing = await toolbox.call("read", {"source_id": "cli.md#nothing"})
+            return toolbox, found, passage, missing
+        finally:
+            await servers.aclose()
+
+    toolbox, found, passage, missing = asyncio.run(scenario())
+    assert sorted(spec.name for spec in toolbox.specs) == ["read", "search"]
+    assert found.text.startswith("[replication.md#replication]") and "7411" in found.text
+    assert "exits with 0 on success, 3 when a key is not found" in passage.text
+    assert missing.is_error and "use a source id returned by `search`" in missing.text
+
+
+def test_pack_reference_starts_the_pack_server_in_process(tmp_path: Path) -> None:
+    index = PackIndex.open(EXAMPLE_DOCS, name="larkspur", cache_root=tmp_path / "cache")
+
+    async def scenario():
+        servers = McpServers({}, base_dir=tmp_path, packs={"larkspur": index}.__getitem__)
+        try:
+            toolbox = Toolbox(await servers.start(["pack:larkspur"]))
+            return await toolbox.call("search", {"query": "E-TOOBIG"})
+        finally:
+            await servers.aclose()
+
+    result = asyncio.run(scenario())
+    assert not result.is_error
+    assert result.server == "pack:larkspur"
+    assert result.text.startswith("[troubleshooting.html#e-toobig]")
