@@ -1,0 +1,85 @@
+"""`assay init`: a working starter eval in a directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+CONFIG = """\
+# A starter eval. Run it with:  assay run {config}
+# Then point `target` at your own code (or a model) and grow cases.jsonl.
+name: {name}
+
+dataset:
+  path: cases.jsonl
+
+target:
+  type: python
+  function: agent:answer     # agent.py, function answer(case, condition, style=...)
+
+conditions:
+  terse: {{args: {{style: terse}}}}
+  polite: {{args: {{style: polite}}}}
+
+scorers:
+  - type: contains
+    value: "{{{{ expected }}}}"
+  - type: token_f1
+    threshold: 0.3
+
+gates:
+  - {{scorer: contains, min_pass_rate: 0.8}}
+"""
+
+CASES = """\
+{"id": "capital-france", "input": "What is the capital of France?", "expected": "Paris", "tags": ["geography"]}
+{"id": "capital-japan", "input": "What is the capital of Japan?", "expected": "Tokyo", "tags": ["geography"]}
+{"id": "add", "input": "What is 2 + 2?", "expected": "4", "tags": ["arithmetic"]}
+{"id": "author-hamlet", "input": "Who wrote Hamlet?", "expected": "Shakespeare", "tags": ["literature"]}
+"""
+
+AGENT = '''\
+"""The code under test. Replace the body with a call to your app or agent."""
+
+from assay import Case, Condition
+
+FACTS = {
+    "capital of france": "Paris",
+    "capital of japan": "Tokyo",
+    "2 + 2": "4",
+    "hamlet": "William Shakespeare",
+}
+
+
+def answer(case: Case, condition: Condition, style: str = "terse") -> str:
+    question = case.input_text.lower()
+    fact = next((value for key, value in FACTS.items() if key in question), "I don't know")
+    return fact if style == "terse" else f"Thanks for asking! The answer is {fact}."
+'''
+
+
+@click.command("init")
+@click.argument("directory", default=".", type=click.Path(file_okay=False))
+@click.option("--name", default=None, help="Experiment name (default: the directory's name).")
+@click.option("--force", is_flag=True, help="Overwrite existing files.")
+def command(directory: str, name: str | None, force: bool) -> None:
+    """Write assay.yaml, cases.jsonl and agent.py into DIRECTORY (default: here)."""
+    from assay.errors import UserError
+
+    root = Path(directory)
+    root.mkdir(parents=True, exist_ok=True)
+    experiment = name or root.resolve().name or "my-eval"
+    config_path = root / "assay.yaml"
+    files = {
+        config_path: CONFIG.format(name=experiment, config=config_path),
+        root / "cases.jsonl": CASES,
+        root / "agent.py": AGENT,
+    }
+    existing = [str(p) for p in files if p.exists()]
+    if existing and not force:
+        raise UserError(f"not overwriting {', '.join(existing)} (use --force)")
+    for path, text in files.items():
+        path.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {path}")
+    click.echo(f"\nnext: assay run {config_path}")
