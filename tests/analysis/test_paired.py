@@ -244,6 +244,14 @@ def test_cases_on_one_side_only_or_without_values_are_excluded_and_counted():
     assert result.excluded.count == 3
 
 
+def test_numpy_values_from_stored_arrays_are_accepted():
+    passed = np.array([True, False, True, True])
+    a = {f"q{i}": v for i, v in enumerate(passed)}
+    b = {f"q{i}": np.float64(1.0) for i in range(4)}
+    result = compare_paired(a, b, kind="pass_fail", resamples=200)
+    assert result.pass_rate_a == 0.75 and result.wins == ("q1",)
+
+
 def test_scores_with_verdicts_report_both_the_mean_and_the_pass_rate():
     scores_a = {"q1": 5, "q2": 8, "q3": 6, "q4": 9}
     scores_b = {"q1": 7, "q2": 9, "q3": 6, "q4": 8}

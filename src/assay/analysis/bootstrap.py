@@ -75,7 +75,8 @@ def _means_by_counts(values: np.ndarray, counts: np.ndarray, resamples: int,
                      rng: np.random.Generator) -> np.ndarray:
     n = int(counts.sum())
     drawn = rng.multinomial(n, counts / n, size=resamples)
-    return drawn @ values / n
+    means: np.ndarray = drawn @ values / n
+    return means
 
 
 def _means_by_indices(d: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray:

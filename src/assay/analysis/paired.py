@@ -197,8 +197,12 @@ def _pass_figures(data: PairedData, confidence: float, resamples: int,
 
 def _outcomes(case_ids: tuple[str, ...], a: np.ndarray,
               b: np.ndarray) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Cases B won, lost and tied, by case id."""
     d = snap(b - a)
-    pick = lambda mask: tuple(cid for cid, keep in zip(case_ids, mask) if keep)  # noqa: E731
+
+    def pick(mask: np.ndarray) -> tuple[str, ...]:
+        return tuple(cid for cid, keep in zip(case_ids, mask) if keep)
+
     return pick(d > 0), pick(d < 0), pick(d == 0)
 
 

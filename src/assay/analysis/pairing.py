@@ -112,7 +112,7 @@ def _case_mean(raw: Value | Sequence[Value], case_id: str) -> tuple[float | None
     for value in values:
         if value is None:
             continue
-        if isinstance(value, bool):
+        if isinstance(value, bool | np.bool_):
             usable.append(1.0 if value else 0.0)
             continue
         if not isinstance(value, int | float | np.integer | np.floating) or not math.isfinite(value):
