@@ -139,7 +139,8 @@ def compare_paired(
     data = pair_cases(a, b, passed_a=passed_a, passed_b=passed_b)
     if data.n == 0:
         raise UserError(
-            f"no case has a usable result on both sides ({len(a)} cases in {label_a}, "
+            f"{scorer or 'comparison'}: no case has a usable result on both sides "
+            f"({len(a)} cases in {label_a}, "
             f"{len(b)} in {label_b}, {data.excluded.count} excluded)")
     passes = _pass_figures(data, confidence, resamples, seed)
     headline_a, headline_b = (
