@@ -1,0 +1,123 @@
+"""Run a k-eval config as it is: translate it into an assay config.
+
+The mapping, for people moving by hand:
+
+| k-eval | assay |
+| --- | --- |
+| `dataset.question_key` / `answer_key` | `dataset.fields: {input: ..., expected: ...}` |
+| `agent: {type: claude_code_sdk, model: M}` | `target: {type: agent, model: anthropic/M}` |
+| `judge: {model, temperature}` | `judge:` plus `scorers: [{type: rubric}]` (the same three metrics) |
+| `mcp_servers:` | `mcp_servers:` (same keys: stdio command/args/env, http and sse url/headers) |
+| `conditions.X.system_prompt` | `conditions.X.system` |
+| `conditions.X.require_mcp_tool_use/_success` | the same keys |
+| `execution.num_repetitions` / `max_concurrent` | `run.epochs` / `run.concurrency` |
+| `execution.retry.max_attempts` | `target.requirement_attempts` (tries per trial when a condition's tool requirement is broken) |
+
+k-eval's retry backoff is not carried over: assay's providers retry
+transient API errors with their own bounded backoff.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.errors import Problem, UserError
+
+KNOWN_KEYS = {"name", "version", "dataset", "agent", "judge", "mcp_servers", "conditions",
+              "execution"}
+KNOWN_AGENT_TYPES = {"claude_code_sdk"}
+_BARE_MODEL_PROVIDERS = (("claude", "anthropic"), ("gpt-", "openai"), ("o1", "openai"),
+                         ("o3", "openai"), ("o4", "openai"))
+
+
+def is_keval_config(data: dict[str, Any]) -> bool:
+    """k-eval configs have `agent:` and `execution:` where assay has `target:` and `run:`."""
+    return "agent" in data and "target" not in data
+
+
+def convert_keval(data: dict[str, Any]) -> dict[str, Any]:
+    """An assay config dict equivalent to the k-eval config `data`.
+
+    Raises `UserError` for what has no equivalent (an unknown key or agent
+    type), naming the field. References to undeclared MCP servers are kept,
+    so the config loader reports them with their line.
+    """
+    problems: list[Problem] = []
+    for key in sorted(set(data) - KNOWN_KEYS):
+        problems.append(Problem(f"unknown k-eval key '{key}'", field=key))
+    dataset = _mapping(data, "dataset", problems)
+    agent = _mapping(data, "agent", problems)
+    judge = _mapping(data, "judge", problems)
+    execution = _mapping(data, "execution", problems)
+    retry = execution.get("retry") or {}
+    agent_type = agent.get("type", "claude_code_sdk")
+    if agent_type not in KNOWN_AGENT_TYPES:
+        problems.append(Problem(f"unknown k-eval agent type '{agent_type}'", field="agent.type"))
+    model = _model_name(agent.get("model"), "agent.model", problems)
+    judge_model = _model_name(judge.get("model"), "judge.model", problems)
+    if problems:
+        raise UserError("cannot import this k-eval config", problems)
+
+    target: dict[str, Any] = {"type": "agent", "model": model}
+    if "max_attempts" in retry:
+        target["requirement_attempts"] = retry["max_attempts"]
+    converted: dict[str, Any] = {
+        "name": data.get("name"),
+        "dataset": {
+            "path": dataset.get("path"),
+            "fields": {"input": dataset.get("question_key", "question"),
+                       "expected": dataset.get("answer_key", "answer")},
+        },
+        "target": target,
+        "scorers": [{"type": "rubric"}],
+        "mcp_servers": dict(data.get("mcp_servers") or {}),
+        "conditions": {name: _condition(spec or {})
+                       for name, spec in (data.get("conditions") or {}).items()},
+    }
+    if data.get("version") is not None:
+        converted["description"] = f"k-eval config, version {data['version']}"
+    if judge:
+        converted["judge"] = {key: judge[key] for key in ("model", "temperature") if key in judge}
+        if judge_model is not None:
+            converted["judge"]["model"] = judge_model
+    run = {"epochs": execution.get("num_repetitions"),
+           "concurrency": execution.get("max_concurrent")}
+    run = {key: value for key, value in run.items() if value is not None}
+    if run:
+        converted["run"] = run
+    return converted
+
+
+def _condition(spec: dict[str, Any]) -> dict[str, Any]:
+    condition: dict[str, Any] = {"mcp_servers": list(spec.get("mcp_servers") or [])}
+    if spec.get("system_prompt") is not None:
+        condition["system"] = spec["system_prompt"].strip()
+    for key in ("require_mcp_tool_use", "require_mcp_tool_success"):
+        if key in spec:
+            condition[key] = spec[key]
+    for key in sorted(set(spec) - {"mcp_servers", "system_prompt", "require_mcp_tool_use",
+                                   "require_mcp_tool_success"}):
+        condition[key] = spec[key]  # left for the loader to accept or report
+    return condition
+
+
+def _mapping(data: dict[str, Any], key: str, problems: list[Problem]) -> dict[str, Any]:
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        problems.append(Problem(f"'{key}' must be a mapping", field=key))
+        return {}
+    return value
+
+
+def _model_name(model: Any, field: str, problems: list[Problem]) -> Any:
+    """`provider/model` as assay names models; a bare Claude or GPT name gets its provider."""
+    if not isinstance(model, str) or "/" in model:
+        return model
+    for prefix, provider in _BARE_MODEL_PROVIDERS:
+        if model.startswith(prefix):
+            return f"{provider}/{model}"
+    problems.append(Problem(f"cannot tell the provider of model '{model}'; "
+                            "write it as provider/model", field=field))
+    return model

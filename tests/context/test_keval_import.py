@@ -1,0 +1,75 @@
+"""k-eval configs run as they are: converted to assay's config, checked by assay's loader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from assay.context.keval_import import convert_keval, is_keval_config
+from assay.errors import UserError
+
+# Real k-eval configs, copied from its repository into `../shared/fixtures` (see tests/conftest.py).
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "configs" / "k-eval"
+
+pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"k-eval fixtures not at {FIXTURES}")
+
+
+def load(name: str) -> dict:
+    return yaml.safe_load((FIXTURES / name).read_text())
+
+
+def test_valid_config_maps_every_section() -> None:
+    data = load("valid_config.yaml")
+    assert is_keval_config(data)
+    config = convert_keval(data)
+    assert config["name"] == "kartograph-graph-context-eval"
+    assert config["dataset"] == {"path": "./questions.jsonl",
+                                 "fields": {"input": "question", "expected": "answer"}}
+    assert config["target"] == {"type": "agent", "model": "anthropic/claude-sonnet-4-5",
+                                "requirement_attempts": 3}
+    assert config["judge"] == {"model": "vertex_ai/claude-opus-4-5", "temperature": 0.0}
+    assert config["scorers"] == [{"type": "rubric"}]
+    assert config["run"] == {"epochs": 3, "concurrency": 5}
+    assert config["mcp_servers"]["graph"] == {"type": "stdio", "command": "python",
+                                              "args": ["-m", "kartograph.mcp"]}
+    assert config["mcp_servers"]["search"]["headers"] == {
+        "Authorization": "Bearer ${SEARCH_API_KEY}"}  # interpolated later by the loader
+    both = config["conditions"]["with_graph_and_search"]
+    assert both == {
+        "mcp_servers": ["graph", "search"],
+        "system": "You have access to a property graph tool and a search tool. "
+                  "Use them to answer the question.",
+        "require_mcp_tool_use": True, "require_mcp_tool_success": True,
+    }
+    assert config["conditions"]["baseline"]["mcp_servers"] == []
+
+
+def test_converted_servers_validate_as_assay_mcp_servers() -> None:
+    from assay.context.mcp_config import McpServerConfig
+
+    for name in ("valid_config.yaml", "env_var_config.yaml"):
+        for server in convert_keval(load(name))["mcp_servers"].values():
+            McpServerConfig.model_validate(server)
+
+
+def test_judge_temperature_is_kept() -> None:
+    assert convert_keval(load("high_temp_judge.yaml"))["judge"]["temperature"] == 0.5
+
+
+def test_undeclared_server_reference_is_kept_for_the_loader_to_report() -> None:
+    config = convert_keval(load("invalid_condition_ref.yaml"))
+    assert config["conditions"]["baseline"]["mcp_servers"] == ["graph", "nonexistent_server"]
+
+
+def test_what_has_no_equivalent_is_an_error_naming_the_field() -> None:
+    data = load("valid_config.yaml")
+    data["agent"] = {"type": "langchain", "model": "mystery-model"}
+    data["extras"] = {}
+    with pytest.raises(UserError) as caught:
+        convert_keval(data)
+    message = str(caught.value)
+    assert "unknown k-eval key 'extras'" in message
+    assert "[agent.type]: unknown k-eval agent type 'langchain'" in message
+    assert "[agent.model]: cannot tell the provider of model 'mystery-model'" in message
