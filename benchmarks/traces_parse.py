@@ -25,8 +25,7 @@ from assay.traces.sessions import iter_exchanges
 
 DATA = Path(__file__).parent / "data" / "traces"
 FILE_BYTES = 25_000_000
-WORDS = ("section clause evidence contract parser theme render token answer wiki index "
-         "court filing statute amendment record schedule lease engine fuel aircraft").split()
+WORDS = ["section", "clause", "evidence", "contract", "parser", "theme", "render", "token", "answer", "wiki", "index", "court", "filing", "statute", "amendment", "record", "schedule", "lease", "engine", "fuel", "aircraft"]
 
 
 def _text(rng: random.Random, words: int) -> str:
@@ -44,7 +43,7 @@ def _pi_session(rng: random.Random, index: int) -> list[bytes]:
                   "timestamp": "2026-01-01T00:00:00.000Z", "name": f"query: topic {index}"})
     parent, n = "n0", 0
     for q in range(rng.randint(5, 30)):
-        def entry(message: dict) -> dict:
+        def entry(message: dict, q: int = q) -> dict:
             nonlocal parent, n
             n += 1
             e = {"type": "message", "id": f"e{n}", "parentId": parent,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from assay.output import ToolCall
@@ -233,14 +233,14 @@ def _close(current: _Open, stats: ParseStats) -> Exchange | None:
     return exchange
 
 
-def parse_time(value: str | float | int | None) -> datetime | None:
+def parse_time(value: str | float | None) -> datetime | None:
     """An ISO-8601 string or epoch milliseconds as an aware datetime; None if unknown."""
     if value is None:
         return None
     if isinstance(value, int | float):
-        return datetime.fromtimestamp(value / 1000, tz=timezone.utc)
+        return datetime.fromtimestamp(value / 1000, tz=UTC)
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
         return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

@@ -137,7 +137,7 @@ def parse_findings(text: str, exchange_id: str = "") -> list[Finding]:
 
 def _extract_json(text: str) -> Any:
     body = text.strip()
-    fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.S)
+    fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
     if fenced:
         body = fenced.group(1).strip()
     try:

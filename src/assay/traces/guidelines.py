@@ -54,7 +54,7 @@ def render_insights(analysis: TraceAnalysis) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-_SECTION = re.compile(rf"^{re.escape(HEADING)}\b.*?(?=^## |\Z)", re.M | re.S)
+_SECTION = re.compile(rf"^{re.escape(HEADING)}\b.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
 
 
 def update_guidelines(existing: str, insights: str) -> str:

@@ -33,8 +33,8 @@ def render_report(analysis: TraceAnalysis) -> str:
         "",
         "| metric | value |",
         "| --- | --- |",
-        f"| wiki hit rate (answered without reading source files) | {_pct(m.wiki_hit_rate)} "
-        f"(target {_pct(analysis.hit_rate_target)}) |",
+        (f"| wiki hit rate (answered without reading source files) | {_pct(m.wiki_hit_rate)} "
+         f"(target {_pct(analysis.hit_rate_target)}) |"),
         f"| source files read | {m.source_reads} |",
         f"| wasted reads (read, never cited in the answer) | {m.wasted_reads} |",
         f"| tool calls | {m.tool_calls} |",
@@ -71,12 +71,12 @@ def _findings_table(findings: Sequence[Finding]) -> list[str]:
 def _judged(analysis: TraceAnalysis) -> list[str]:
     if analysis.judgements is None:
         return ["## Findings", "",
-                "No judge model was configured (`--judge-model`), so answers were not checked "
-                "against the files read. The figures above need no model.", ""]
+                ("No judge model was configured (`--judge-model`), so answers were not checked "
+                "against the files read. The figures above need no model."), ""]
     judged = len(analysis.judgements) - len(analysis.judge_errors)
     lines = ["## Findings", "",
-             f"Judge `{analysis.judge_model}` checked {judged} of "
-             f"{len(analysis.judgements)} answered questions.", ""]
+             (f"Judge `{analysis.judge_model}` checked {judged} of "
+             f"{len(analysis.judgements)} answered questions."), ""]
     citations = analysis.findings_of("citation", "contradiction")
     lines += ["### Citations", ""]
     lines += [f"{len(citations)} citation or contradiction problems.", ""] if citations else [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from assay.errors import UserError
@@ -92,9 +92,9 @@ class SessionFilter:
             kept = [s for s in kept
                     if s.meta.name and fnmatch.fnmatchcase(s.meta.name.lower(), pattern)]
         if self.since is not None:
-            since = self.since if self.since.tzinfo else self.since.replace(tzinfo=timezone.utc)
+            since = self.since if self.since.tzinfo else self.since.replace(tzinfo=UTC)
             kept = [s for s in kept if s.started is not None and s.started >= since]
         if self.last is not None:
-            epoch = datetime.min.replace(tzinfo=timezone.utc)
+            epoch = datetime.min.replace(tzinfo=UTC)
             kept = sorted(kept, key=lambda s: s.started or epoch)[-self.last:] if self.last else []
         return kept

@@ -46,8 +46,8 @@ IGNORED_TYPES = frozenset({
 MARKER_TYPES = frozenset({"summary", "file-history-snapshot", "queue-operation", "custom-title"})
 LINE_TYPES = frozenset({"user", "assistant", "system", "progress"}) | IGNORED_TYPES | MARKER_TYPES
 
-_COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
-_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
+_COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _LOCAL_PREFIXES = ("<local-command-", "<bash-input>", "<bash-stdout>", "<bash-stderr>")
 
 
@@ -67,7 +67,7 @@ def classify_user_text(text: str) -> tuple[str, str]:
     if stripped.startswith(_LOCAL_PREFIXES):
         return "local-output", text
     name = _COMMAND_NAME.search(stripped[:2000])
-    if name and (stripped.startswith("<command-") or stripped.startswith("<command-name>")):
+    if name and stripped.startswith("<command-"):
         args = _COMMAND_ARGS.search(stripped)
         command = name.group(1).strip()
         argument = args.group(1).strip() if args else ""

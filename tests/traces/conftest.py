@@ -1,0 +1,51 @@
+"""Shared helpers: where the real session fixtures live, and writing small session files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.traces.exchanges import Exchange, FileRead, SessionMeta
+
+# The repository's parent directory holds `shared/fixtures` (real files copied from public
+# repositories, read-only). They are referenced in place, never copied into the repository.
+FIXTURES = Path(__file__).parents[2] / ".." / "shared" / "fixtures" / "sessions"
+
+
+@pytest.fixture
+def sessions_dir() -> Path:
+    if not FIXTURES.is_dir():
+        pytest.skip(f"real session fixtures not found at {FIXTURES.resolve()}")
+    return FIXTURES
+
+
+@pytest.fixture
+def write_jsonl(tmp_path: Path) -> Callable[..., Path]:
+    """Write rows (dicts, or raw strings for broken lines) as a JSONL file under tmp_path."""
+
+    def write(name: str, rows: Sequence[dict[str, Any] | str]) -> Path:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lines = [row if isinstance(row, str) else json.dumps(row) for row in rows]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return path
+
+    return write
+
+
+def _make_exchange(question: str = "q", answer: str = "a", reads: tuple[str, ...] = (),
+                   line: int = 1, path: str = "/logs/s.jsonl") -> Exchange:
+    exchange = Exchange(SessionMeta(path, format="pi"), index=1, line=line, question=question,
+                        answer=answer)
+    exchange.files_read = [FileRead(p, f"content of {p}", line + 1) for p in reads]
+    return exchange
+
+
+@pytest.fixture
+def make_exchange() -> Callable[..., Exchange]:
+    """Build an exchange by hand, for tests of what comes after reading."""
+    return _make_exchange

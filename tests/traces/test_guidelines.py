@@ -1,0 +1,54 @@
+"""The guidelines file: the insights section is replaced, everything else is kept."""
+
+from __future__ import annotations
+
+from assay.traces.analysis import TraceAnalysis
+from assay.traces.exchanges import Exchange, FileRead, SessionMeta
+from assay.traces.findings import Finding, Judgement
+from assay.traces.guidelines import HEADING, render_insights, update_guidelines
+from assay.traces.metrics import compute_metrics
+
+HUMAN = "# Guidelines\n\n## Tone\n\n- Be brief.\n"
+
+
+def _exchange(line: int) -> Exchange:
+    exchange = Exchange(SessionMeta("s.jsonl"), index=line, line=line, question="q", answer="x")
+    exchange.files_read = [FileRead("src/ipc.md", "Section 302 ...", line + 1)]
+    return exchange
+
+
+def _analysis(gap: str = "Electronic evidence certificates") -> TraceAnalysis:
+    exchanges = [_exchange(n) for n in range(3)]
+    metrics = compute_metrics(exchanges, sessions=1)
+    analysis = TraceAnalysis([], exchanges, metrics)
+    analysis.judgements = [Judgement(exchanges[0].id, [
+        Finding("wiki-gap", "warning", gap, "add a wiki section"),
+        Finding("contradiction", "error", "says 303, file says 304", "check"),
+    ])]
+    return analysis
+
+
+def test_insights_hold_gaps_fixes_heavy_files_and_hit_rate() -> None:
+    text = render_insights(_analysis())
+    assert text.startswith(HEADING)
+    assert "- Electronic evidence certificates" in text
+    assert "Check every claim against the source text" in text
+    assert "ipc.md (read in 3 questions)" in text
+    assert "0% of 3 answered questions, which is below the target of 80%" in text
+
+
+def test_update_appends_then_replaces_keeping_the_rest() -> None:
+    first = update_guidelines(HUMAN, render_insights(_analysis("Topic one")))
+    assert first.startswith(HUMAN.rstrip())
+    trailer = "\n## Glossary\n\n- IPC: penal code\n"
+    second = update_guidelines(first + trailer, render_insights(_analysis("Topic two")))
+    assert "Topic one" not in second
+    assert "Topic two" in second
+    assert second.count(HEADING) == 1
+    assert second.startswith(HUMAN.rstrip())
+    assert second.rstrip().endswith("- IPC: penal code")
+
+
+def test_update_of_an_empty_file_is_the_section() -> None:
+    insights = render_insights(_analysis())
+    assert update_guidelines("", insights) == insights

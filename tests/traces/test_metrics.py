@@ -1,0 +1,55 @@
+"""Metrics without a model: wiki hits, wasted reads, most-read files."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from assay.traces.exchanges import Exchange
+from assay.traces.metrics import compute_metrics, is_wiki
+
+
+@pytest.mark.parametrize(("path", "patterns", "expected"), [
+    ("/kb/.llm-kb/wiki/wiki.md", ("index.md", "wiki.md"), True),
+    ("sources/index.md", ("index.md", "wiki.md"), True),
+    ("sources/reindex.md", ("index.md", "wiki.md"), False),
+    ("kb/wiki/topics/leases.md", ("wiki/*",), True),
+    ("kb/sources/leases.md", ("wiki/*",), False),
+])
+def test_wiki_paths_are_configurable(path: str, patterns: tuple[str, ...], expected: bool) -> None:
+    assert is_wiki(path, patterns) is expected
+
+
+def test_hit_rate_counts_answers_that_read_only_the_wiki(make_exchange: Callable[..., Exchange]) -> None:
+    exchanges = [
+        make_exchange(answer="from the wiki", reads=("wiki.md",)),
+        make_exchange(answer="no reads at all"),
+        make_exchange(answer="see leases.md", reads=("src/leases.md", "src/fuel.md")),
+        make_exchange(answer="", reads=("src/fuel.md",)),  # unanswered: not in the rate
+    ]
+    metrics = compute_metrics(exchanges, sessions=1)
+    assert metrics.answered == 3
+    assert metrics.wiki_hits == 2
+    assert metrics.wiki_hit_rate == pytest.approx(2 / 3)
+    # fuel.md is read twice and never named; leases.md is cited by name.
+    assert metrics.wasted_reads == 2
+    assert metrics.most_read[0] == ("src/fuel.md", 2)
+
+
+def test_citing_the_stem_is_a_citation(make_exchange: Callable[..., Exchange]) -> None:
+    metrics = compute_metrics([make_exchange(answer="Per the leases file", reads=("leases.md",))],
+                              sessions=1)
+    assert metrics.wasted_reads == 0
+
+
+def test_repeated_reads_in_one_exchange_count_once(make_exchange: Callable[..., Exchange]) -> None:
+    exchange = make_exchange(answer="x", reads=("a.md", "a.md"))
+    metrics = compute_metrics([exchange], sessions=1)
+    assert metrics.source_reads == 1 and metrics.most_read == [("a.md", 1)]
+
+
+def test_no_answers_means_no_rate_not_zero(make_exchange: Callable[..., Exchange]) -> None:
+    metrics = compute_metrics([make_exchange(answer="")], sessions=1)
+    assert metrics.wiki_hit_rate is None
+    assert metrics.to_dict()["wiki_hit_rate"] is None
