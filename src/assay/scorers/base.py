@@ -15,7 +15,7 @@ from assay.services import Services
 class ScorerParams(BaseModel):
     """Keys every scorer accepts."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     type: str
     """The registered scorer kind, e.g. `contains` or `judge_score`."""

@@ -15,7 +15,7 @@ from assay.services import Services
 class TargetParams(BaseModel):
     """Keys every target accepts."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     type: str
     """The registered target kind: python, command, model, agent or http."""

@@ -1,0 +1,5 @@
+"""`python -m assay` runs the command line."""
+
+from assay.cli import main
+
+main()

@@ -1,0 +1,114 @@
+"""Configs load from YAML with every problem located by file, line and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assay.config import load_config
+from assay.errors import UserError
+
+BASE = """\
+name: demo
+dataset:
+  path: cases.jsonl
+target:
+  type: python
+  function: agent:answer
+conditions:
+  a: {}
+  b: {args: {style: long}}
+scorers:
+  - type: contains
+    value: "{{ expected }}"
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "assay.yaml"
+    path.write_text(text)
+    (tmp_path / "cases.jsonl").write_text('{"id": "x", "input": "q", "expected": "a"}\n')
+    return path
+
+
+def problems(tmp_path: Path, text: str, env: dict[str, str] | None = None) -> list[tuple]:
+    with pytest.raises(UserError) as info:
+        load_config(write(tmp_path, text), env=env or {})
+    return [(p.line, p.field, p.message) for p in info.value.problems]
+
+
+def test_a_valid_config_resolves_one_target_per_condition(tmp_path: Path) -> None:
+    loaded = load_config(write(tmp_path, BASE), env={})
+    assert loaded.name == "demo"
+    assert [c.name for c in loaded.conditions] == ["a", "b"]
+    assert loaded.target_params["a"].args == {}
+    assert loaded.target_params["b"].args == {"style": "long"}
+    assert len(loaded.hash) == 64
+
+
+def test_unknown_key_suggests_the_nearest_one_with_its_line(tmp_path: Path) -> None:
+    text = BASE.replace("  path: cases.jsonl", "  path: cases.jsonl\n  smaple: 3")
+    ((line, field, message),) = problems(tmp_path, text)
+    assert (line, field) == (4, "dataset.smaple")
+    assert "did you mean 'sample'" in message
+
+
+def test_unknown_scorer_type_suggests_a_registered_kind(tmp_path: Path) -> None:
+    ((line, field, message),) = problems(tmp_path, BASE.replace("type: contains",
+                                                               "type: contain"))
+    assert (line, field) == (11, "scorers.0.type")
+    assert "did you mean 'contains'" in message
+
+
+def test_a_condition_override_error_points_at_the_condition(tmp_path: Path) -> None:
+    text = BASE.replace("b: {args: {style: long}}", "b: {argz: {style: long}}")
+    ((line, field, message),) = problems(tmp_path, text)
+    assert (line, field) == (9, "conditions.b.argz")
+    assert "did you mean 'args'" in message
+
+
+def test_every_missing_environment_variable_is_reported_at_once(tmp_path: Path) -> None:
+    text = BASE.replace("name: demo", "name: ${EXPERIMENT}").replace(
+        "function: agent:answer", "function: ${MODULE}:answer")
+    found = problems(tmp_path, text)
+    assert [(line, message) for line, _, message in found] == [
+        (1, "environment variable ${EXPERIMENT} is not set"),
+        (6, "environment variable ${MODULE} is not set"),
+    ]
+
+
+def test_interpolated_secrets_are_not_stored(tmp_path: Path) -> None:
+    text = BASE.replace("function: agent:answer",
+                        "function: agent:answer\n  args: {token: '${SECRET}', key: 'sk-literal'}")
+    text = text.replace("  b: {args: {style: long}}", "  b: {}")
+    loaded = load_config(write(tmp_path, text), env={"SECRET": "s3cr3t-value"})
+    assert loaded.target_params["a"].args["token"] == "s3cr3t-value"
+    stored = repr(loaded.stored)
+    assert "s3cr3t-value" not in stored and "${SECRET}" in stored
+
+
+def test_defaults_apply_after_interpolation(tmp_path: Path) -> None:
+    loaded = load_config(write(tmp_path, BASE.replace("name: demo", "name: ${NAME:-fallback}")),
+                         env={})
+    assert loaded.name == "fallback"
+
+
+def test_gates_must_name_known_scorers_and_conditions(tmp_path: Path) -> None:
+    text = BASE + "gates:\n  - {scorer: contain, condition: c, min_pass_rate: 0.5}\n"
+    found = problems(tmp_path, text)
+    assert [(line, field) for line, field, _ in found] == [(14, "gates.0.scorer"),
+                                                            (14, "gates.0.condition")]
+    assert "did you mean 'contains'" in found[0][2]
+
+
+def test_invalid_yaml_names_the_line(shared_fixtures: Path) -> None:
+    with pytest.raises(UserError) as info:
+        load_config(shared_fixtures / "configs/k-eval/invalid_yaml.yaml")
+    (problem,) = info.value.problems
+    assert problem.line == 1 and problem.file.endswith("invalid_yaml.yaml")
+
+
+def test_missing_config_file_is_a_user_error(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="config file not found"):
+        load_config(tmp_path / "nope.yaml")

@@ -1,0 +1,141 @@
+"""Datasets load the three seed layouts as they are, and say exactly what is wrong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.dataset import open_dataset
+from assay.errors import UserError
+
+
+def test_knowledge_packs_questions_load_without_mapping(shared_fixtures: Path) -> None:
+    dataset = open_dataset(shared_fixtures / "datasets/agent-kgpacks/go-expert/questions.jsonl")
+    cases = list(dataset)
+    assert dataset.scan().layout == "knowledge-packs"
+    assert len(cases) == 50
+    first = cases[0]
+    assert first.id == "ge_001"
+    assert first.input.startswith("What does the `maps.Keys` function")
+    assert "not guaranteed" in first.expected
+    assert first.difficulty == "easy"
+    assert first.metadata == {"domain": "go_expert", "source": "maps_package_go_1_21"}
+
+
+def test_knowledge_packs_json_array_variant_loads_with_line_numbers(shared_fixtures: Path) -> None:
+    path = shared_fixtures / "datasets/agent-kgpacks/go-expert/questions.json"
+    cases = list(open_dataset(path))
+    assert len(cases) == len(json.loads(path.read_text()))
+    assert cases[0].input == "What is the primary purpose of type parameters in Go generics?"
+
+
+def test_every_knowledge_packs_question_file_loads(shared_fixtures: Path) -> None:
+    for path in sorted((shared_fixtures / "datasets/agent-kgpacks").glob("*/questions.jsonl")):
+        lines = [line for line in path.read_text().splitlines() if line.strip()]
+        assert len(list(open_dataset(path))) == len(lines), path
+
+
+def test_k_eval_dataset_uses_the_record_index_as_id(shared_fixtures: Path) -> None:
+    cases = list(open_dataset(shared_fixtures / "datasets/k-eval/simple_dataset.jsonl"))
+    assert [(c.id, c.input, c.expected) for c in cases] == [
+        ("0", "What is the capital of France?", "Paris"),
+        ("1", "What is 2 + 2?", "4"),
+        ("2", "Who wrote Hamlet?", "Shakespeare"),
+    ]
+
+
+def test_k_eval_custom_keys_load_by_field_mapping(shared_fixtures: Path) -> None:
+    path = shared_fixtures / "datasets/k-eval/custom_keys_dataset.jsonl"
+    cases = list(open_dataset(path, fields={"input": "prompt", "expected": "response"}))
+    assert cases[2].input == "What is the chemical symbol for gold?"
+    assert cases[2].expected == "Au"
+
+
+def test_unknown_layout_asks_for_a_mapping(shared_fixtures: Path) -> None:
+    path = shared_fixtures / "datasets/k-eval/custom_keys_dataset.jsonl"
+    with pytest.raises(UserError) as info:
+        open_dataset(path).scan()
+    problem = info.value.problems[0]
+    assert (problem.line, problem.field) == (1, "input")
+    assert "prompt, response" in problem.message and "dataset.fields" in problem.message
+
+
+def test_invalid_json_line_is_named(shared_fixtures: Path) -> None:
+    path = shared_fixtures / "datasets/k-eval/invalid_json_dataset.jsonl"
+    with pytest.raises(UserError) as info:
+        open_dataset(path).scan()
+    assert [(p.file, p.line) for p in info.value.problems] == [(str(path), 2)]
+    assert "invalid JSON" in str(info.value)
+
+
+def test_every_missing_key_is_reported_at_once(shared_fixtures: Path) -> None:
+    path = shared_fixtures / "datasets/k-eval/missing_key_dataset.jsonl"
+    with pytest.raises(UserError) as info:
+        open_dataset(path).scan()
+    found = [(p.line, p.field) for p in info.value.problems]
+    assert found == [(2, "answer"), (3, "question")]
+
+
+def test_agent_suite_cases_keep_tool_calls_and_traits(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({
+        "id": "case_001", "input": "where's my order #12345?",
+        "expected_tool_calls": [{"name": "get_order_status", "args": {"order_id": "12345"}}],
+        "expected_response_traits": ["mentions delivery date", "no false apology"],
+        "tags": ["happy_path", "lookup"], "difficulty": "easy",
+        "metadata": {"source": "trace_2026_03_09", "owner": "evals-team"}}) + "\n")
+    (case,) = list(open_dataset(path))
+    assert case.expected_tool_calls == [{"name": "get_order_status",
+                                         "args": {"order_id": "12345"}}]
+    assert case.expected_traits == ["mentions delivery date", "no false apology"]
+    assert case.tags == ["happy_path", "lookup"]
+    assert case.metadata == {"source": "trace_2026_03_09", "owner": "evals-team"}
+
+
+def test_duplicate_ids_name_both_lines(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"id": "a", "input": "x"}\n{"id": "b", "input": "y"}\n'
+                    '{"id": "a", "input": "z"}\n')
+    with pytest.raises(UserError) as info:
+        open_dataset(path).scan()
+    (problem,) = info.value.problems
+    assert problem.line == 3 and "first on line 1" in problem.message
+
+
+def test_yaml_and_csv_datasets_carry_line_numbers(tmp_path: Path) -> None:
+    yaml_path = tmp_path / "cases.yaml"
+    yaml_path.write_text("cases:\n  - id: a\n    input: hello\n  - id: b\n    expected: x\n")
+    with pytest.raises(UserError) as info:
+        open_dataset(yaml_path).scan()
+    assert [(p.line, p.field) for p in info.value.problems] == [(4, "input")]
+    csv_path = tmp_path / "cases.csv"
+    csv_path.write_text('id,input,expected,tags,expected_tool_calls\n'
+                        'a,"What, exactly?",yes,"x;y","[{""name"": ""f"", ""args"": {}}]"\n')
+    (case,) = list(open_dataset(csv_path))
+    assert case.input == "What, exactly?" and case.tags == ["x", "y"]
+    assert case.expected_tool_calls == [{"name": "f", "args": {}}]
+
+
+def test_sample_is_seeded_stable_and_grows_gracefully(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    rows = [{"id": f"c{i}", "input": str(i)} for i in range(200)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    first = [c.id for c in open_dataset(path, sample=20, seed=7)]
+    again = [c.id for c in open_dataset(path, sample=20, seed=7)]
+    other_seed = [c.id for c in open_dataset(path, sample=20, seed=8)]
+    assert first == again and len(first) == 20 and first != other_seed
+    # Adding cases keeps every old pick that still ranks in the sample.
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows + [
+        {"id": f"new{i}", "input": "n"} for i in range(10)]))
+    grown = [c.id for c in open_dataset(path, sample=20, seed=7)]
+    assert len(set(first) & set(grown)) >= 15
+
+
+def test_dataset_hash_is_the_files_sha256(tmp_path: Path) -> None:
+    import hashlib
+
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"id": "a", "input": "x"}\n')
+    assert open_dataset(path).scan().sha256 == hashlib.sha256(path.read_bytes()).hexdigest()

@@ -1,0 +1,80 @@
+"""A run killed with SIGKILL resumes where it stopped: every trial once, none run twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+AGENT = '''
+import asyncio, os
+
+async def answer(case, condition):
+    with open(os.environ["CALLS_LOG"], "a") as log:
+        log.write(f"{case.id} {condition.name}\\n")
+    await asyncio.sleep(0.01)
+    return case.expected
+'''
+
+CONFIG = """
+name: killable
+dataset: {path: cases.jsonl}
+target: {type: python, function: "agent:answer"}
+conditions: {a: {}, b: {}}
+scorers: [{type: exact_match}]
+run: {concurrency: 4, batch_size: 5}
+"""
+
+
+def assay(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "assay", *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def stored_trials(db: Path) -> list[tuple[str, str]]:
+    if not db.exists():
+        return []
+    try:
+        with sqlite3.connect(db) as conn:
+            return conn.execute("select case_id, condition from trials").fetchall()
+    except sqlite3.OperationalError:
+        return []
+
+
+def test_sigkill_then_resume_runs_only_the_missing_trials(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(AGENT)
+    (tmp_path / "assay.yaml").write_text(CONFIG)
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i:03d}", "input": "q", "expected": "a"}) + "\n"
+        for i in range(150)))
+    db = tmp_path / ".assay" / "assay.db"
+    env = {**os.environ, "CALLS_LOG": str(tmp_path / "calls-1.log")}
+
+    first = assay("run", "assay.yaml", "--no-progress", cwd=tmp_path, env=env)
+    deadline = time.monotonic() + 60
+    while len(stored_trials(db)) < 40 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    before = set(stored_trials(db))
+    assert 40 <= len(before) < 300, "the kill should land mid-run"
+
+    env["CALLS_LOG"] = str(tmp_path / "calls-2.log")
+    second = assay("run", "assay.yaml", "--resume", "--no-progress", cwd=tmp_path, env=env)
+    out, err = second.communicate(timeout=120)
+    assert second.returncode == 0, err.decode()
+
+    after = stored_trials(db)
+    assert len(after) == len(set(after)) == 300  # every trial present exactly once
+    resumed_calls = {tuple(line.split()) for line in
+                     (tmp_path / "calls-2.log").read_text().splitlines()}
+    assert not resumed_calls & before  # nothing stored before the kill ran again
+    assert len(resumed_calls) == 300 - len(before)
+    with sqlite3.connect(db) as conn:
+        runs = conn.execute("select status from runs").fetchall()
+    assert runs == [("completed",)]  # one run, finished by the resume
