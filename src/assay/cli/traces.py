@@ -73,10 +73,16 @@ def command() -> None:
 @click.option("--guidelines", type=click.Path(dir_okay=False, path_type=Path),
               help="Update this guidelines file instead of OUTPUT/guidelines.md.")
 @click.option("--judge-model", help="Check each answer against the files read with this model.")
+@click.option("--experiment", default="traces", show_default=True,
+              help="The name history groups these analyses under.")
+@click.option("--store", "store_url", envvar="ASSAY_STORE",
+              help="Store URL (default .assay/assay.db).")
+@click.option("--no-store", is_flag=True, help="Do not record this analysis as a run.")
 def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | None,
                     since: str | None, name_pattern: str | None, knowledge: Path | None,
                     wiki_paths: tuple[str, ...], output: Path, guidelines: Path | None,
-                    judge_model: str | None) -> None:
+                    judge_model: str | None, experiment: str, store_url: str | None,
+                    no_store: bool) -> None:
     """Analyse session logs and write eval-report.md and guidelines.md."""
     from assay.traces import analyze, write_outputs
     from assay.traces.metrics import DEFAULT_WIKI_PATHS
@@ -88,6 +94,11 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
         _run_judge(analysis, judge_model)
     report, guide = write_outputs(analysis, output, guidelines)
     _summary(analysis, report, guide)
+    if not no_store:
+        from assay.traces.record import record_run
+
+        run_id = record_run(analysis, experiment, store_url)
+        click.echo(f"stored as run {run_id} (experiment {experiment})")
 
 
 def _run_judge(analysis: Any, model: str) -> None:

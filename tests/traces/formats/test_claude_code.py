@@ -31,8 +31,8 @@ def _assistant(uuid: str, mid: str, block: dict, output: int = 5, **extra: objec
     ("[Request interrupted by user for tool use]", "interrupt"),
     ("<local-command-stdout>Reconnected.</local-command-stdout>", "local-output"),
     ("<bash-input>ls</bash-input>", "local-output"),
-    ("<command-name>/review</command-name>\n<command-message>review</command-message>\n"
-     "<command-args>PR 12</command-args>", "command"),
+    (("<command-name>/review</command-name>\n<command-message>review</command-message>\n"
+      "<command-args>PR 12</command-args>"), "command"),
     ("   ", "empty"),
 ])
 def test_user_text_is_sorted(text: str, verdict: str) -> None:

@@ -1,0 +1,41 @@
+"""Storing an analysis as a run (kind `traces`), so history shows the hit rate over time."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from assay.traces.analysis import TraceAnalysis
+
+RUN_KIND = "traces"
+
+
+def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
+    """What is stored: the metrics, finding counts, and the sessions read."""
+    judged = analysis.judgements is not None
+    return {
+        "metrics": analysis.metrics.to_dict(),
+        "hit_rate_target": analysis.hit_rate_target,
+        "most_read": [{"path": p, "questions": n} for p, n in analysis.metrics.most_read],
+        "judge_model": analysis.judge_model,
+        "findings": {kind: len(analysis.findings_of(kind)) for kind in
+                     ("citation", "contradiction", "wiki-gap", "wasted-read")} if judged else None,
+        "not_judged": len(analysis.judge_errors) if judged else None,
+        "sessions": [s.meta.path for s in analysis.sessions],
+    }
+
+
+def record_run(analysis: TraceAnalysis, experiment: str, store_url: str | None = None) -> str:
+    """Write one finished run to the store; returns its id."""
+    from assay.store import Store
+    from assay.store.store import now_iso
+
+    store = Store(store_url)
+    try:
+        run_id = f"traces-{uuid.uuid4().hex[:12]}"
+        store.create_run(id=run_id, experiment=experiment, kind=RUN_KIND, status="finished",
+                         finished_at=now_iso(), total_trials=analysis.metrics.exchanges,
+                         summary=run_summary(analysis))
+    finally:
+        store.close()
+    return run_id

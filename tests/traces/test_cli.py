@@ -1,0 +1,73 @@
+"""`assay traces` end to end, as a user runs it: files written, run stored, dataset exported."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.case import Case
+from assay.cli import main
+from assay.store import Store
+from assay.traces.sessions import load_session
+
+
+def _run(args: list[str]) -> int:
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    return int(exit_info.value.code or 0)
+
+
+def test_traces_writes_report_and_guidelines_without_a_model(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    guidelines = tmp_path / "guidelines.md"
+    guidelines.write_text("# Rules\n\n- Answer in English.\n", encoding="utf-8")
+    store = f"sqlite:///{tmp_path / 'assay.db'}"
+    code = _run(["traces", str(sessions_dir), "--output", str(tmp_path / "out"),
+                 "--guidelines", str(guidelines), "--store", store])
+    assert code == 0
+    report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
+    assert "## Performance" in report and "## Most-read files" in report
+    assert "| pi-mono__large-session.jsonl | pi | 88 | none |" in report
+    text = guidelines.read_text(encoding="utf-8")
+    assert text.startswith("# Rules\n\n- Answer in English.")
+    assert "## Eval Insights" in text and "target of 80%" in text
+    out = capsys.readouterr().out
+    assert "sessions 5, questions 95" in out
+    runs = Store(store).list_runs("traces", kind="traces")
+    assert len(runs) == 1 and runs[0].summary is not None
+    assert runs[0].summary["metrics"]["exchanges"] == 95
+
+
+def test_name_filter_that_matches_nothing_gives_empty_metrics(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = _run(["traces", str(sessions_dir), "--name", "query:*", "--output", str(tmp_path),
+                 "--no-store"])
+    assert code == 0
+    assert "sessions 0, questions 0" in capsys.readouterr().out
+
+
+def test_bad_since_is_a_usage_error(sessions_dir: Path, tmp_path: Path) -> None:
+    assert _run(["traces", str(sessions_dir), "--since", "last tuesday", "--no-store",
+                 "--output", str(tmp_path)]) == 2
+
+
+def test_a_folder_without_sessions_is_a_user_error(tmp_path: Path) -> None:
+    (tmp_path / "notes.jsonl").write_text('{"question": "q"}\n', encoding="utf-8")
+    assert _run(["traces", str(tmp_path), "--no-store", "--output", str(tmp_path / "o")]) == 2
+
+
+def test_export_writes_cases_a_dataset_can_load(sessions_dir: Path, tmp_path: Path) -> None:
+    target = tmp_path / "draft.jsonl"
+    assert _run(["traces", "export", str(sessions_dir / "pi"), "-o", str(target)]) == 0
+    rows = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
+    cases = [Case.from_dict(row) for row in rows]
+    parser_case = next(c for c in cases if c.id.endswith(":2"))
+    assert parser_case.expected == "The parser trims whitespace before processing."
+    assert "export function parseInput" in parser_case.reference
+    assert parser_case.metadata["source"]["line"] == 2
+    assert all(c.expected for c in cases)
+    answered = sum(e.answered for path in sorted((sessions_dir / "pi").glob("*.jsonl"))
+                   for e in load_session(path).exchanges)
+    assert len(cases) == answered
