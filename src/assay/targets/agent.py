@@ -1,0 +1,255 @@
+"""The agent target: an LLM in a tool loop over the condition's MCP tools.
+
+Each turn the model either answers or asks for tool calls; the calls run on
+the condition's MCP servers (shared by the run) and their results go back
+as tool messages, until the model answers or `max_turns` is spent. The whole
+trajectory lands on the Output: the transcript the model saw, every tool
+call with its arguments, result (capped at `tool_result_cap` characters),
+error and duration, and each turn's text, tokens and latency in
+`metadata["agent"]`. k-eval's `require_mcp_tool_use` / `_success` retry a
+trial that breaks them, up to `requirement_attempts` tries, then record it
+as an error naming the requirement.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import Field
+
+from assay.case import Case
+from assay.errors import AssayError
+from assay.output import Output, ToolCall, Usage
+from assay.registry import target
+from assay.targets.base import Target, TargetParams
+
+
+class AgentParams(TargetParams):
+    """An LLM with tools from MCP servers."""
+
+    model: str
+    """The model as `provider/model`, e.g. `anthropic/claude-sonnet-4-5`."""
+
+    system: str | None = None
+    """The system prompt."""
+
+    max_turns: int = Field(default=10, ge=1, le=200)
+    """Model calls allowed per trial; a trial that is still calling tools after them
+    ends with `stop_reason: max_turns` and its last text as the answer."""
+
+    temperature: float | None = Field(default=None, ge=0)
+    """Sampling temperature; the provider's default when omitted."""
+
+    max_tokens: int = Field(default=1024, ge=1)
+    """Longest reply per turn."""
+
+    tool_result_cap: int = Field(default=8000, ge=100)
+    """Characters of a tool result the model reads (and the trial records); the rest is cut
+    with a note saying how much."""
+
+    requirement_attempts: int = Field(default=3, ge=1, le=10)
+    """Tries per trial when the condition requires MCP tool use or success and a try breaks
+    the requirement."""
+
+
+@dataclass
+class _Attempt:
+    """One run of the tool loop."""
+
+    text: str = ""
+    transcript: list[dict[str, Any]] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    stop_reason: str = "answer"
+    error: str | None = None
+
+    @property
+    def tool_errors(self) -> int:
+        return sum(1 for call in self.tool_calls if call.error is not None)
+
+
+@target("agent")
+class AgentTarget(Target):
+    Params = AgentParams
+    params: AgentParams
+
+    def __init__(self, params: TargetParams, condition: Any, services: Any) -> None:
+        super().__init__(params, condition, services)
+        self.provider: Any = None
+        """The provider answering chat requests; resolved from the model name at start."""
+        self.model_name = ""
+        self.toolbox: Any = None
+
+    async def start(self) -> None:
+        """Resolve the model's provider and start this condition's MCP servers (once per run)."""
+        from assay.context.mcp_servers import get_mcp_servers
+        from assay.context.toolbox import Toolbox
+
+        if self.provider is None:
+            from assay.providers.pool import get_pool
+
+            self.provider, self.model_name = get_pool(self.services).resolve(self.params.model)
+        servers = get_mcp_servers(self.services)
+        servers.check_names(self.condition.mcp_servers)
+        self.toolbox = Toolbox(await servers.start(self.condition.mcp_servers))
+        for exposed, original in self.toolbox.renamed.items():
+            self.services.warn(f"condition '{self.condition.name}': two MCP servers offer a tool "
+                               f"named '{original}'; the agent sees it as '{exposed}'")
+        if self.condition.context is not None:
+            from assay.context.pack_context import context_config, get_pack
+
+            get_pack(self.services, context_config(self.condition).pack)  # index before trials
+
+    async def answer(self, case: Case) -> Output:
+        started = time.perf_counter()
+        messages, context_meta = self._messages(case)
+        attempts: list[_Attempt] = []
+        broken: str | None = None
+        for _ in range(self._max_attempts()):
+            attempt = await self._loop(messages)
+            attempts.append(attempt)
+            broken = None if attempt.error else self._broken_requirement(attempt)
+            if broken is None:
+                break
+        output = self._output(attempts, broken, context_meta)
+        output.latency_ms = round((time.perf_counter() - started) * 1000, 2)
+        return output
+
+    def _messages(self, case: Case) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        messages = case.messages
+        if self.condition.context is None:
+            return messages, {}
+        from assay.context.pack_context import inject_context
+
+        return inject_context(case, self.condition, self.services, messages)
+
+    def _max_attempts(self) -> int:
+        required = self.condition.require_tool_use or self.condition.require_tool_success
+        return self.params.requirement_attempts if required else 1
+
+    async def _loop(self, question: list[dict[str, Any]]) -> _Attempt:
+        """One trial of the tool loop, recorded turn by turn."""
+        from assay.context.toolbox import ServerCrashed
+        from assay.providers.base import ChatRequest
+
+        attempt = _Attempt()
+        messages = [dict(message) for message in question]
+        if self.params.system:
+            attempt.transcript.append({"role": "system", "content": self.params.system})
+        attempt.transcript.extend(messages)
+        tools = list(self.toolbox.specs) if self.toolbox else []
+        for turn in range(1, self.params.max_turns + 1):
+            request = ChatRequest(model=self.model_name, messages=list(messages),
+                                  system=self.params.system, tools=tools,
+                                  temperature=self.params.temperature,
+                                  max_tokens=self.params.max_tokens)
+            try:
+                response = await self.provider.chat(request, use_cache=self.services.use_cache)
+            except AssayError:
+                raise
+            except Exception as exc:  # the provider already retried what can be retried
+                attempt.error = f"model call failed on turn {turn}: {type(exc).__name__}: {exc}"
+                return attempt
+            attempt.usage.add(response.usage)
+            attempt.text = response.text
+            record: dict[str, Any] = {
+                "turn": turn, "text": response.text, "stop_reason": response.stop_reason,
+                "input_tokens": response.usage.input_tokens,
+                "output_tokens": response.usage.output_tokens,
+                "cost_usd": response.usage.cost_usd, "latency_ms": response.latency_ms,
+                "cached": response.cached, "tool_calls": [],
+            }
+            attempt.turns.append(record)
+            assistant: dict[str, Any] = {"role": "assistant", "content": response.text}
+            if not response.tool_calls:
+                messages.append(assistant)
+                attempt.transcript.append(assistant)
+                return attempt
+            assistant["tool_calls"] = [{"id": c.id, "name": c.name, "arguments": c.arguments}
+                                       for c in response.tool_calls]
+            messages.append(assistant)
+            attempt.transcript.append(assistant)
+            for call in response.tool_calls:
+                try:
+                    result = await self.toolbox.call(call.name, call.arguments) \
+                        if self.toolbox else None
+                except ServerCrashed as exc:
+                    attempt.error = str(exc)
+                    attempt.tool_calls.append(ToolCall(call.name, dict(call.arguments),
+                                                       error=str(exc)))
+                    return attempt
+                text, is_error, duration, server = _result_fields(call.name, result)
+                shown, cut = _cap(text, self.params.tool_result_cap)
+                attempt.tool_calls.append(ToolCall(
+                    name=call.name, arguments=dict(call.arguments),
+                    result=None if is_error else shown, error=shown if is_error else None,
+                    duration_ms=duration))
+                record["tool_calls"].append({"id": call.id, "name": call.name, "server": server,
+                                             "is_error": is_error, "duration_ms": duration,
+                                             "result_chars": len(text), "cut_chars": cut})
+                tool_message = {"role": "tool", "tool_call_id": call.id, "content": shown,
+                                "is_error": is_error}
+                messages.append(tool_message)
+                attempt.transcript.append(tool_message)
+        attempt.stop_reason = "max_turns"
+        return attempt
+
+    def _broken_requirement(self, attempt: _Attempt) -> str | None:
+        """Which of the condition's tool requirements this attempt broke (k-eval's rules)."""
+        if self.condition.require_tool_use and not attempt.tool_calls:
+            return "require_mcp_tool_use: the agent called no MCP tool"
+        if (self.condition.require_tool_success and attempt.tool_calls
+                and attempt.tool_errors == len(attempt.tool_calls)):
+            return (f"require_mcp_tool_success: all {len(attempt.tool_calls)} MCP tool "
+                    "calls failed")
+        return None
+
+    def _output(self, attempts: list[_Attempt], broken: str | None,
+                context_meta: dict[str, Any]) -> Output:
+        last = attempts[-1]
+        usage = Usage()
+        for attempt in attempts:
+            usage.add(attempt.usage)  # retries cost money too
+        error = last.error
+        if error is None and broken is not None:
+            error = f"requirement not met after {len(attempts)} attempt(s): {broken}"
+        agent_meta: dict[str, Any] = {
+            "turns": len(last.turns),
+            "tool_calls": len(last.tool_calls),
+            "tool_errors": last.tool_errors,
+            "stop_reason": "error" if last.error else last.stop_reason,
+            "attempts": len(attempts),
+            "tool_result_cap": self.params.tool_result_cap,
+            "tools": [spec.name for spec in self.toolbox.specs] if self.toolbox else [],
+            "mcp_servers": list(self.condition.mcp_servers),
+            "steps": last.turns,
+        }
+        if len(attempts) > 1:
+            agent_meta["retried_for"] = [self._broken_requirement(a) for a in attempts[:-1]]
+        metadata: dict[str, Any] = {"agent": agent_meta}
+        if context_meta:
+            metadata["context"] = context_meta
+        return Output(text=last.text, tool_calls=last.tool_calls, transcript=last.transcript,
+                      usage=usage, metadata=metadata, error=error)
+
+    def describe(self) -> dict[str, Any]:
+        described = super().describe()
+        described["mcp_servers"] = list(self.condition.mcp_servers)
+        return described
+
+
+def _result_fields(name: str, result: Any) -> tuple[str, bool, float | None, str]:
+    if result is None:  # the model asked for a tool in a condition that has none
+        return f"no tools are available; '{name}' cannot be called", True, None, ""
+    return result.text, result.is_error, result.duration_ms, result.server
+
+
+def _cap(text: str, cap: int) -> tuple[str, int]:
+    """The text cut at `cap` characters, with a note, and how many characters were cut."""
+    if len(text) <= cap:
+        return text, 0
+    cut = len(text) - cap
+    return f"{text[:cap]}\n[... {cut} more characters cut at tool_result_cap={cap}]", cut
