@@ -86,6 +86,13 @@ def run_agent(agent: AgentTarget, *cases: Case):
     return asyncio.run(scenario())
 
 
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run in an empty working directory, so the pack index cache (`.assay/`) lands there."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
 CONVERT = {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}
 
 
