@@ -84,7 +84,6 @@ scorers: Registry = Registry(
         "rubric": "assay.scorers.judges",
         "traits": "assay.scorers.judges",
         "judge": "assay.scorers.judges",
-        "pairwise": "assay.scorers.pairwise",
     },
 )
 

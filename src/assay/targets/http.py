@@ -1,0 +1,85 @@
+"""The `http` target: POST each case to your service and read its answer."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from assay.case import Case
+from assay.output import Output
+from assay.registry import target
+from assay.targets.base import Target, TargetParams
+from assay.templates import case_variables, render
+
+
+class HttpParams(TargetParams):
+    url: str
+    """The endpoint. Conditions may point at another one (a staging build, a new version)."""
+
+    method: Literal["POST", "PUT", "GET"] = "POST"
+    """HTTP method; GET sends no body."""
+
+    headers: dict[str, str] = Field(default_factory=dict)
+    """Request headers; use `${VAR}` for secrets, they are never stored."""
+
+    body: dict[str, Any] | None = None
+    """A JSON body whose string values are templates over the case (default: the case as JSON)."""
+
+    answer_path: str | None = None
+    """Where the answer is in a JSON response, as a dotted path (`choices.0.message.content`);
+    omitted: the whole response is read as text, or as `{output, tool_calls, usage, metadata}`."""
+
+    timeout: float = Field(default=120.0, gt=0)
+    """Seconds before the request is abandoned."""
+
+
+@target("http")
+class HttpTarget(Target):
+    Params = HttpParams
+    params: HttpParams
+
+    async def start(self) -> None:
+        import httpx
+
+        self._client = httpx.AsyncClient(timeout=self.params.timeout,
+                                         headers=self.params.headers)
+
+    async def answer(self, case: Case) -> Output:
+        params = self.params
+        payload = (_render_body(params.body, case) if params.body is not None
+                   else {**case.to_dict(), "condition": self.condition.name})
+        response = await self._client.request(
+            params.method, params.url, json=None if params.method == "GET" else payload)
+        if response.status_code >= 400:
+            return Output(error=f"HTTP {response.status_code}: {response.text[:300]}")
+        if "json" not in response.headers.get("content-type", ""):
+            return Output(text=response.text)
+        data = response.json()
+        if params.answer_path:
+            try:
+                return Output(text=str(_dig(data, params.answer_path)))
+            except (KeyError, IndexError, TypeError):
+                return Output(error=f"response has no '{params.answer_path}'")
+        return Output.from_value(data)
+
+    async def close(self) -> None:
+        client = getattr(self, "_client", None)
+        if client is not None:
+            await client.aclose()
+
+
+def _render_body(body: Any, case: Case) -> Any:
+    if isinstance(body, str):
+        return render(body, case_variables(case))
+    if isinstance(body, dict):
+        return {key: _render_body(value, case) for key, value in body.items()}
+    if isinstance(body, list):
+        return [_render_body(value, case) for value in body]
+    return body
+
+
+def _dig(data: Any, path: str) -> Any:
+    for part in path.split("."):
+        data = data[int(part)] if isinstance(data, list) else data[part]
+    return data

@@ -1,0 +1,144 @@
+"""`assay run` end to end: table, files, exit codes, clear errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from .conftest import REPO, Cli
+
+
+def copy_quickstart(tmp_path: Path) -> Path:
+    target = tmp_path / "quickstart"
+    shutil.copytree(REPO / "examples" / "quickstart", target,
+                    ignore=shutil.ignore_patterns(".assay", "__pycache__"))
+    return target / "assay.yaml"
+
+
+def test_help_lists_the_commands(cli: Cli) -> None:
+    result = cli("--help")
+    assert result.returncode == 0
+    for name in ("run", "runs", "report", "validate", "schema", "init"):
+        assert f"\n  {name} " in result.stdout
+
+
+def test_quickstart_prints_a_table_writes_files_and_passes_its_gate(cli: Cli,
+                                                                   tmp_path: Path) -> None:
+    config = copy_quickstart(tmp_path)
+    result = cli("run", str(config), "--output", "out")
+    assert result.returncode == 0, result.stderr
+    assert "contains" in result.stdout and "PASS gate contains@docs" in result.stdout
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert results["schema_version"] == 1
+    assert results["run"]["experiment"] == "quickstart"
+    assert len(results["trials"]) == 30
+    docs = results["summary"]["contains"]["conditions"]["docs"]
+    memory = results["summary"]["contains"]["conditions"]["memory"]
+    assert docs["n"] == memory["n"] == 15
+    assert docs["accuracy"] > memory["accuracy"]
+    assert len(results["summary"]["contains"]["scores"]["docs"]) == 15
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert report.startswith("# quickstart") and "## Failures" in report
+
+
+def test_a_failed_gate_exits_1(cli: Cli, tmp_path: Path) -> None:
+    config = copy_quickstart(tmp_path)
+    result = cli("run", str(config), "--fail-under", "contains@memory=0.9")
+    assert result.returncode == 1
+    assert "FAIL gate contains@memory pass rate" in result.stdout
+
+
+def test_bad_config_exits_2_with_one_clear_message(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text("name: x\ndataset: {path: c.jsonl}\ntarget: {type: pyton}\n"
+                                       "scorers: [{type: contains}]\n")
+    result = cli("run", "bad.yaml")
+    assert result.returncode == 2
+    assert "bad.yaml:3 [target.type]: unknown target type 'pyton'; did you mean 'python'?" \
+        in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_negative_k_eval_datasets_exit_2_naming_file_and_line(
+        cli: Cli, tmp_path: Path, shared_fixtures: Path) -> None:
+    (tmp_path / "agent.py").write_text("def answer(case):\n    return 'x'\n")
+    for name, line in (("invalid_json_dataset.jsonl", 2), ("missing_key_dataset.jsonl", 2)):
+        dataset = shared_fixtures / "datasets" / "k-eval" / name
+        (tmp_path / "assay.yaml").write_text(
+            f"name: neg\ndataset: {{path: '{dataset}'}}\n"
+            "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n")
+        result = cli("run", "assay.yaml")
+        assert result.returncode == 2, name
+        assert f"{dataset}:{line}" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_negative_k_eval_configs_exit_2_naming_file_and_line(
+        cli: Cli, shared_fixtures: Path) -> None:
+    configs = shared_fixtures / "configs" / "k-eval"
+    for name, line, words in (("invalid_yaml.yaml", 1, "expected <block end>"),
+                              ("invalid_condition_ref.yaml", 25,
+                               "unknown MCP server 'nonexistent_server'")):
+        result = cli("validate", str(configs / name))
+        assert result.returncode == 2, name
+        assert f"{name}:{line}" in result.stderr and words in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_a_target_that_always_fails_stops_at_the_error_budget_with_exit_3(
+        cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text("def answer(case):\n    raise RuntimeError('down')\n")
+    (tmp_path / "cases.jsonl").write_text("".join(
+        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(200)))
+    (tmp_path / "assay.yaml").write_text(
+        "name: failing\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n"
+        "run: {max_errors: 10, batch_size: 5, concurrency: 2}\n")
+    result = cli("run", "assay.yaml")
+    assert result.returncode == 3
+    assert "error budget reached" in result.stderr and "--resume" in result.stderr
+    runs = json.loads(cli("runs", "--json").stdout)
+    assert runs[0]["status"] == "aborted"
+
+
+def test_errors_are_counted_as_errors_not_zero_scores(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(
+        "def answer(case):\n    if case.id == 'bad':\n        raise ValueError('boom')\n"
+        "    return case.expected\n")
+    (tmp_path / "cases.jsonl").write_text('{"id": "ok", "input": "q", "expected": "a"}\n'
+                                          '{"id": "bad", "input": "q", "expected": "a"}\n')
+    (tmp_path / "assay.yaml").write_text(
+        "name: errs\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n")
+    assert cli("run", "assay.yaml", "-o", "out").returncode == 0
+    stats = json.loads((tmp_path / "out" / "results.json").read_text())["stats"]["scores"][0]
+    assert (stats["n"], stats["errors"], stats["mean"]) == (1, 1, 1.0)
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "`bad` · default: ValueError: boom" in report
+
+
+def test_report_renders_a_stored_run_and_runs_lists_it(cli: Cli, tmp_path: Path) -> None:
+    config = copy_quickstart(tmp_path)
+    assert cli("run", str(config)).returncode == 0
+    listing = cli("runs")
+    assert "quickstart" in listing.stdout and "completed" in listing.stdout
+    markdown = cli("report", "latest")
+    assert markdown.returncode == 0 and markdown.stdout.startswith("# quickstart")
+    as_json = json.loads(cli("report", "latest", "--format", "json").stdout)
+    assert len(as_json["trials"]) == 30
+
+
+def test_init_writes_a_config_that_runs(cli: Cli, tmp_path: Path) -> None:
+    assert cli("init", "starter").returncode == 0
+    assert cli("validate", "starter/assay.yaml").returncode == 0
+    assert cli("run", "starter/assay.yaml").returncode == 0
+    again = cli("init", "starter")
+    assert again.returncode == 2 and "not overwriting" in again.stderr
+
+
+def test_schema_covers_registered_kinds(cli: Cli) -> None:
+    schema = json.loads(cli("schema").stdout)
+    scorer_kinds = {ref["$ref"].split("/")[-1].split("_")[0]
+                    for ref in schema["properties"]["scorers"]["items"]["oneOf"]}
+    assert {"contains", "regex", "numeric"} <= scorer_kinds
+    assert "dataset" in schema["required"]
