@@ -1,0 +1,82 @@
+"""The pipeline keeps `concurrency` trials in flight and turns failures into errors."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from assay.case import Case
+from assay.condition import Condition
+from assay.dataset import open_dataset
+from assay.errors import RunFailed
+from assay.output import Output
+from assay.runner.pipeline import run_pipeline
+from assay.runner.plan import Plan
+from assay.trial import TrialResult
+
+
+class CountingTarget:
+    def __init__(self, fail: set[str] | None = None) -> None:
+        self.in_flight = 0
+        self.peak = 0
+        self.calls: list[str] = []
+        self.fail = fail or set()
+
+    async def answer(self, case: Case) -> Output:
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        self.calls.append(case.id)
+        await asyncio.sleep(0.001)
+        self.in_flight -= 1
+        if case.id in self.fail:
+            raise ConnectionError("unreachable")
+        return Output(text=case.input_text)
+
+
+def make_plan(tmp_path: Path, cases: int, target: CountingTarget, epochs: int = 1) -> Plan:
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(f'{{"id": "c{i}", "input": "q{i}"}}\n' for i in range(cases)))
+    conditions = [Condition(name="a"), Condition(name="b")]
+    return Plan(dataset=open_dataset(path), conditions=conditions,
+                targets={"a": target, "b": target}, scorers=[], epochs=epochs)  # type: ignore[dict-item]
+
+
+def run(plan: Plan, **kwargs: object) -> list[TrialResult]:
+    committed: list[TrialResult] = []
+    settings = {"concurrency": 4, "timeout": 5.0, "batch_size": 7, **kwargs}
+    asyncio.run(run_pipeline(plan, committed.extend, **settings))  # type: ignore[arg-type]
+    return committed
+
+
+def test_every_trial_runs_once_with_bounded_concurrency(tmp_path: Path) -> None:
+    target = CountingTarget()
+    committed = run(make_plan(tmp_path, 30, target, epochs=2))
+    keys = [r.key for r in committed]
+    assert len(keys) == len(set(keys)) == 30 * 2 * 2
+    assert target.peak == 4
+
+
+def test_trials_already_stored_are_skipped(tmp_path: Path) -> None:
+    target = CountingTarget()
+    plan = make_plan(tmp_path, 10, target)
+    plan.skip = {(f"c{i}", "a", 0) for i in range(5)}
+    committed = run(plan)
+    assert len(committed) == 15 and ("c0", "a", 0) not in {r.key for r in committed}
+
+
+def test_a_target_exception_becomes_an_error_on_that_trial_only(tmp_path: Path) -> None:
+    committed = run(make_plan(tmp_path, 5, CountingTarget(fail={"c2"})))
+    errors = {r.key: r.output.error for r in committed if r.output.error}
+    assert errors == {("c2", "a", 0): "ConnectionError: unreachable",
+                      ("c2", "b", 0): "ConnectionError: unreachable"}
+
+
+def test_the_error_budget_stops_the_run_and_keeps_what_finished(tmp_path: Path) -> None:
+    target = CountingTarget(fail={f"c{i}" for i in range(100)})
+    committed: list[TrialResult] = []
+    with pytest.raises(RunFailed, match="error budget reached"):
+        asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
+                                 concurrency=2, timeout=5.0, batch_size=5, max_errors=10))
+    assert 10 <= len(committed) < 200

@@ -1,0 +1,83 @@
+"""The store: one SQLite file with numbered migrations, batched trials, resolvable runs."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from assay.case import Case
+from assay.errors import UserError
+from assay.output import Output
+from assay.score import Score
+from assay.store import Store
+from assay.store.migrations import SCHEMA_VERSION
+from assay.trial import TrialResult
+
+
+def trial(case_id: str, condition: str = "a", *, error: str | None = None,
+          passed: bool = True) -> TrialResult:
+    output = Output(text="x", error=error)
+    scores = {} if error else {"check": Score.binary(passed, "why")}
+    return TrialResult(Case(id=case_id, input="q", tags=["t"], difficulty="easy"), condition, 0,
+                       output, scores)
+
+
+def test_a_new_store_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
+    Store(str(tmp_path / "assay.db")).close()
+    with sqlite3.connect(tmp_path / "assay.db") as conn:
+        versions = conn.execute("select version from schema_migrations").fetchall()
+        mode = conn.execute("pragma journal_mode").fetchone()[0]
+        tables = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
+    assert versions == [(v,) for v in range(1, SCHEMA_VERSION + 1)]
+    assert mode == "wal"
+    assert {"runs", "trials", "scores", "response_cache"} <= tables
+    Store(str(tmp_path / "assay.db")).close()  # opening again migrates nothing twice
+
+
+def test_trials_and_scores_round_trip(store: Store) -> None:
+    store.create_run(id="r1", experiment="e")
+    store.write_trials("r1", [trial("c1"), trial("c2", error="boom")])
+    trials = list(store.iter_trials("r1", batch_size=1))
+    assert [t["case_id"] for t in trials] == ["c1", "c2"]
+    assert trials[0]["scores"]["check"]["passed"] is True
+    assert trials[1]["error"] == "boom" and trials[1]["scores"] == {}
+    assert store.done_keys("r1") == {("c1", "a", 0), ("c2", "a", 0)}
+    assert store.count_trials("r1") == (2, 1)
+
+
+def test_a_trial_cannot_be_stored_twice(store: Store) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    store.create_run(id="r1", experiment="e")
+    store.write_trials("r1", [trial("c1")])
+    with pytest.raises(IntegrityError):
+        store.write_trials("r1", [trial("c1")])
+
+
+def test_errored_trials_can_be_forgotten_for_a_retry(store: Store) -> None:
+    store.create_run(id="r1", experiment="e")
+    store.write_trials("r1", [trial("c1"), trial("c2", error="boom")])
+    assert store.delete_errored_trials("r1") == 1
+    assert store.done_keys("r1") == {("c1", "a", 0)}
+
+
+def test_runs_resolve_by_id_prefix_and_latest(store: Store) -> None:
+    for run_id, started in (("20260101-aaa", "2026-01-01"), ("20260102-bbb", "2026-01-02")):
+        store.create_run(id=run_id, experiment="e", started_at=started, status="completed")
+    assert store.resolve_run("latest").id == "20260102-bbb"
+    assert store.resolve_run("latest~1").id == "20260101-aaa"
+    assert store.resolve_run("20260101").id == "20260101-aaa"
+    with pytest.raises(UserError, match="ambiguous"):
+        store.resolve_run("2026")
+    with pytest.raises(UserError, match="only 2 stored"):
+        store.resolve_run("latest~2")
+    assert store.previous_run(store.resolve_run("latest")).id == "20260101-aaa"
+
+
+def test_the_response_cache_stores_by_key(store: Store) -> None:
+    assert store.cache_get("k") is None
+    store.cache_put("k", {"text": "hi"}, provider="openai", model="m")
+    store.cache_put("k", {"text": "again"}, provider="openai", model="m")
+    assert store.cache_get("k") == {"text": "again"}
