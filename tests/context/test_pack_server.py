@@ -7,6 +7,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
 from assay.context.mcp_config import McpServerConfig
 from assay.context.mcp_servers import McpServers
 from assay.context.pack_index import PackIndex
@@ -55,3 +57,47 @@ def test_pack_reference_starts_the_pack_server_in_process(tmp_path: Path) -> Non
     assert not result.is_error
     assert result.server == "pack:larkspur"
     assert result.text.startswith("[troubleshooting.html#e-toobig]")
+
+
+@pytest.mark.parametrize("transport", ["http", "sse"])
+def test_pack_server_over_the_network_transports(tmp_path: Path, transport: str) -> None:
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from assay.cli import main; main()", "pack", "serve",
+         str(EXAMPLE_DOCS), "--name", "larkspur", "--cache", str(tmp_path / "cache"),
+         "--transport", transport, "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert process.poll() is None, process.stderr.read().decode()
+                assert time.monotonic() < deadline, "the http server did not come up"
+                time.sleep(0.1)
+        path = "mcp" if transport == "http" else "sse"
+        http = McpServerConfig(type=transport, url=f"http://127.0.0.1:{port}/{path}",
+                               headers={"X-Trace": "test"})
+
+        async def scenario():
+            servers = McpServers({"docs": http}, base_dir=tmp_path)
+            try:
+                toolbox = Toolbox(await servers.start(["docs"]))
+                return await toolbox.call("search", {"query": "LARKSPUR_HOME", "top_k": 1})
+            finally:
+                await servers.aclose()
+
+        result = asyncio.run(scenario())
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert not result.is_error
+    assert result.text.startswith("[configuration.md#configuring-larkspur]")

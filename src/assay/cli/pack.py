@@ -51,19 +51,22 @@ def index_command(directory: Path, name: str | None, cache: Path | None, chunk_c
 @_name
 @_cache
 @_chunk
-@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
-              show_default=True, help="stdio for a client that starts us; http to listen.")
+@click.option("--transport", type=click.Choice(["stdio", "http", "sse"]), default="stdio",
+              show_default=True,
+              help="stdio for a client that starts the server; http (or the older sse) to listen.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="http: address to bind.")
 @click.option("--port", type=int, default=8000, show_default=True, help="http: port to bind.")
 def serve_command(directory: Path, name: str | None, cache: Path | None, chunk_chars: int,
                   transport: str, host: str, port: int) -> None:
     """Serve the pack as an MCP server with `search` and `read` tools.
 
-    Over http the endpoint is http://HOST:PORT/mcp (streamable HTTP).
+    Over http the endpoint is http://HOST:PORT/mcp (streamable HTTP); over sse
+    it is http://HOST:PORT/sse.
     """
     from assay.context.pack_server import serve
 
     index = _open(directory, name, cache, chunk_chars)
-    if transport == "http":
-        click.echo(f"serving pack '{index.name}' at http://{host}:{port}/mcp", err=True)
-    serve(index, "http" if transport == "http" else "stdio", host=host, port=port)
+    if transport != "stdio":
+        path = "mcp" if transport == "http" else "sse"
+        click.echo(f"serving pack '{index.name}' at http://{host}:{port}/{path}", err=True)
+    serve(index, transport, host=host, port=port)  # type: ignore[arg-type]

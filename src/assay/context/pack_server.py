@@ -58,11 +58,14 @@ def build_pack_server(index: PackIndex) -> MCPServer:
     return server
 
 
-def serve(index: PackIndex, transport: Literal["stdio", "http"] = "stdio",
+def serve(index: PackIndex, transport: Literal["stdio", "http", "sse"] = "stdio",
           host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the pack server until interrupted (blocking)."""
+    """Run the pack server until interrupted (blocking). Over http the endpoint is
+    `/mcp`; over the older sse transport it is `/sse`."""
     server = build_pack_server(index)
     if transport == "stdio":
         server.run("stdio")
+    elif transport == "sse":
+        server.run("sse", host=host, port=port)
     else:
         server.run("streamable-http", host=host, port=port)
