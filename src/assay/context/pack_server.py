@@ -7,6 +7,7 @@ client through `assay pack serve DIR` over stdio or streamable HTTP.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
@@ -28,6 +29,8 @@ def build_pack_server(index: PackIndex) -> MCPServer:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     server = MCPServer(
         f"assay-pack-{index.name}",
         instructions=(
@@ -37,6 +40,9 @@ def build_pack_server(index: PackIndex) -> MCPServer:
         ),
         log_level="WARNING",
     )
+    # MCPServer configures the root logger; inside an assay run that is not its call to make.
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
     @server.tool(structured_output=False)
     def search(query: str, top_k: int = 5) -> str:
