@@ -29,7 +29,7 @@ class Progress:
                                        TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 
             self._progress = RichProgress(
-                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("[bold]{task.description}"), BarColumn(bar_width=30), MofNCompleteColumn(),
                 TextColumn("[red]{task.fields[errors]} errors"),
                 TextColumn("{task.fields[rate]} trials/s"), TimeElapsedColumn(),
                 TextColumn("ETA"), TimeRemainingColumn(),

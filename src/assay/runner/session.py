@@ -183,7 +183,7 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
                       options: RunOptions) -> PipelineStats:
     settings = loaded.config.run
     concurrency = options.concurrency or settings.concurrency
-    label = f"{loaded.name} ({run_id})"
+    label = loaded.name
     with Progress(plan.total, label, enabled=options.progress,
                   already_done=len(plan.skip)) as progress:
         return await run_pipeline(
