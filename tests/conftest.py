@@ -18,10 +18,32 @@ def shared_fixtures() -> Path:
     return SHARED_FIXTURES
 
 
-@pytest.fixture
-def store(tmp_path: Path):  # type: ignore[no-untyped-def]
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A fresh store: SQLite always; PostgreSQL too when ASSAY_TEST_POSTGRES_URL names one
+    (e.g. postgresql+psycopg://assay:assay@127.0.0.1/assay; its tables are dropped first)."""
+    import os
+
     from assay.store import Store
 
-    opened = Store(str(tmp_path / "assay.db"))
+    if request.param == "sqlite":
+        opened = Store(str(tmp_path / "assay.db"))
+    else:
+        url = os.environ.get("ASSAY_TEST_POSTGRES_URL")
+        if not url:
+            pytest.skip("set ASSAY_TEST_POSTGRES_URL to test the store on PostgreSQL")
+        _drop_all(url)
+        opened = Store(url)
     yield opened
     opened.close()
+
+
+def _drop_all(url: str) -> None:
+    from sqlalchemy import create_engine
+
+    from assay.store import schema
+
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        schema.metadata.drop_all(conn)
+    engine.dispose()
