@@ -1,9 +1,10 @@
-"""`assay run CONFIG...`: run evals, write reports, apply gates, pick the exit code."""
+"""`assay run CONFIG...`: run evals (or a suite), write reports, apply gates, pick the exit code."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,44 +17,111 @@ from assay.cli.common import console, open_store, store_option
 @click.option("--resume", default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
               help="Finish an interrupted run: the latest unfinished one, or RUN_ID.")
 @click.option("--retry-errors", is_flag=True, help="With --resume: run errored trials again.")
-@click.option("--sample", type=click.IntRange(min=1), help="Run a seeded, stable sample of N cases.")
+@click.option("--sample", type=click.IntRange(min=1),
+              help="Run a seeded, stable sample of N cases (of each config in a suite).")
 @click.option("--epochs", type=click.IntRange(min=1), help="Override run.epochs.")
 @click.option("--concurrency", "-j", type=click.IntRange(min=1), help="Override run.concurrency.")
 @click.option("--condition", "conditions", multiple=True, help="Only this condition (repeatable).")
 @click.option("--no-cache", is_flag=True, help="Bypass the LLM response cache.")
 @click.option("--output", "-o", type=click.Path(file_okay=False),
-              help="Directory for results.json and report.md (default .assay/runs/<run-id>/).")
+              help="Directory for results.json and report.md (default .assay/runs/<run-id>/); "
+                   "for a suite, runs go to OUTPUT/<run-id>/ and the summary to OUTPUT/suite.json.")
 @click.option("--fail-under", multiple=True, metavar="SCORER[.mean][@COND]=VALUE",
               help="Exit 1 when a pass rate (or mean) is below VALUE (repeatable).")
+@click.option("--baseline", metavar="COND",
+              help="Compare the other conditions with COND (default: the first condition).")
+@click.option("--fail-on-regression", is_flag=True,
+              help="Exit 1 when any metric dropped significantly since the previous run.")
+@click.option("--junit", type=click.Path(dir_okay=False),
+              help="Also write JUnit XML here: a test per case and condition, and the gates.")
 @click.option("--no-progress", is_flag=True, help="Do not show the live progress bar.")
 def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
             retry_errors: bool, sample: int | None, epochs: int | None, concurrency: int | None,
             conditions: tuple[str, ...], no_cache: bool, output: str | None,
-            fail_under: tuple[str, ...], no_progress: bool) -> None:
+            fail_under: tuple[str, ...], baseline: str | None, fail_on_regression: bool,
+            junit: str | None, no_progress: bool) -> None:
     """Run the eval described by CONFIG (a YAML file) and report.
 
+    Several configs, globs or a suite file (a YAML file with a `suite:` list of
+    configs) run one after the other and end with a grand summary in suite.json.
+
     Exit codes: 0 all gates pass, 1 a gate failed, 2 bad config, dataset or
-    arguments, 3 the run could not complete.
+    arguments, 3 the run could not complete (for a suite: the worst of its runs).
     """
     from assay.cli.run_one import RunRequest, run_one
     from assay.errors import UserError
     from assay.gates import parse_fail_under
+    from assay.suite import expand_configs
 
-    if resume and len(configs) > 1:
+    paths, is_suite = expand_configs(configs)
+    if resume and is_suite:
         raise UserError("--resume works with one config at a time")
     extra_gates = [parse_fail_under(spec) for spec in fail_under]
     store = open_store(store_url)
     out = console()
-    exit_code = 0
+
+    def request(path: Path) -> RunRequest:
+        return RunRequest(
+            config=path, resume=resume, retry_errors=retry_errors, sample=sample, epochs=epochs,
+            concurrency=concurrency, conditions=list(conditions) or None,
+            use_cache=not no_cache, extra_gates=extra_gates,
+            progress=False if no_progress else None, baseline=baseline,
+            fail_on_regression=fail_on_regression,
+            output=Path(output) if output and not is_suite else None,
+            output_parent=Path(output) if output and is_suite else None,
+            junit=Path(junit) if junit and not is_suite else None)
+
     try:
-        for config_path in configs:
-            request = RunRequest(
-                config=Path(config_path), resume=resume, retry_errors=retry_errors,
-                sample=sample, epochs=epochs, concurrency=concurrency,
-                conditions=list(conditions) or None, use_cache=not no_cache,
-                output=Path(output) if output and len(configs) == 1 else None,
-                extra_gates=extra_gates, progress=False if no_progress else None)
-            exit_code = max(exit_code, run_one(request, store, out))
+        if not is_suite:
+            exit_code = run_one(request(paths[0]), store, out).exit_code
+        else:
+            exit_code = _run_suite(paths, request, store, out, sample=sample,
+                                   output=Path(output) if output else None,
+                                   junit=Path(junit) if junit else None)
     finally:
         store.close()
     sys.exit(exit_code)
+
+
+def _run_suite(paths: list[Path], request: Any, store: Any, out: Any, *, sample: int | None,
+               output: Path | None, junit: Path | None) -> int:
+    """Run every config, keep going past one that fails, end with the grand summary."""
+    import json
+    from datetime import UTC, datetime
+
+    from assay.cli.run_one import run_one
+    from assay.errors import AssayError
+    from assay.reports.suite import print_grand_summary
+    from assay.suite import SuiteEntry, grand_summary
+
+    entries: list[SuiteEntry] = []
+    done = []
+    for index, path in enumerate(paths, 1):
+        out.rule(f"[bold]{path}[/bold] ({index}/{len(paths)})")
+        try:
+            result = run_one(request(path), store, out)
+        except AssayError as exc:
+            out.print(f"[red]error:[/red] {path}: {exc}")
+            entries.append(SuiteEntry(path, exc.exit_code, error=str(exc)))
+            continue
+        run = result.outcome.run
+        done.append(result)
+        entries.append(SuiteEntry(path, result.exit_code, run.experiment, run.id,
+                                  result.outcome.summary))
+    document = grand_summary(entries, sample=sample)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    target = (output or Path(".assay") / "suites" / stamp) / "suite.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
+    out.rule("[bold]suite[/bold]")
+    print_grand_summary(out, document)
+    out.print(f"suite:   {target}")
+    if junit is not None:
+        from assay.reports.junit import render_junit_runs
+
+        junit.parent.mkdir(parents=True, exist_ok=True)
+        junit.write_text(render_junit_runs(
+            [(r.outcome.run, store.iter_trials(r.outcome.run.id), r.gates) for r in done]),
+            encoding="utf-8")
+        out.print(f"junit:   {junit}")
+    return int(document["exit_code"])

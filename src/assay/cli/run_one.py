@@ -1,4 +1,4 @@
-"""Run one config from the command line: execute, write files, print, judge the gates."""
+"""Run one config from the command line: execute, compare, write files, print, judge the gates."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.config.models import GateConfig
-from assay.errors import RunFailed
+from assay.config.models import GateConfig, RegressionGateConfig
+from assay.errors import RunFailed, UserError
 
 
 @dataclass
@@ -21,16 +21,48 @@ class RunRequest:
     conditions: list[str] | None = None
     use_cache: bool = True
     output: Path | None = None
+    output_parent: Path | None = None
+    """Write the files into OUTPUT_PARENT/<run id>/ (a suite's --output)."""
     extra_gates: list[GateConfig] = field(default_factory=list)
     progress: bool | None = None
+    baseline: str | None = None
+    """The condition the others are compared with (the first condition when None)."""
+    fail_on_regression: bool = False
+    junit: Path | None = None
 
 
-def run_one(request: RunRequest, store: Any, out: Any) -> int:
-    """Run a config and return its exit code (0 gates pass, 1 a gate failed)."""
+@dataclass
+class RunDone:
+    """What a finished run hands back to the command (and to a suite)."""
+
+    exit_code: int
+    outcome: Any
+    gates: list[Any]
+    output_dir: Path
+
+
+def run_one(request: RunRequest, store: Any, out: Any) -> RunDone:
+    """Run a config, compare it, write its files and return its exit code (1 a gate failed)."""
+    from assay.comparing import (
+        check_regression_gates,
+        compare_run_conditions,
+        diff_with_previous,
+        regression_gates,
+    )
     from assay.config import load_config
+    from assay.gates import fail_on_regression
     from assay.runner.session import RunOptions, execute
 
     loaded = load_config(request.config)
+    if request.baseline is not None and request.baseline not in loaded.config.conditions:
+        raise UserError(f"--baseline '{request.baseline}' is not a condition of "
+                        f"{request.config} (conditions: {', '.join(loaded.config.conditions)})")
+    regressions: list[RegressionGateConfig] = regression_gates(loaded.config.gates)
+    if request.fail_on_regression:
+        regressions.append(fail_on_regression())
+    for gate in regressions:  # a named baseline that does not exist fails before any work
+        if gate.regression.baseline is not None:
+            store.resolve_run(gate.regression.baseline, loaded.name)
     options = RunOptions(
         resume=True if request.resume == "latest" else request.resume,
         retry_errors=request.retry_errors, sample=request.sample, epochs=request.epochs,
@@ -46,23 +78,63 @@ def run_one(request: RunRequest, store: Any, out: Any) -> int:
         raise RunFailed(f"{exc}{hint}") from None
     for warning in outcome.warnings:
         out.print(f"[yellow]warning:[/yellow] {warning}")
-    output_dir = request.output or Path(".assay") / "runs" / outcome.run.id
-    write_reports(store, outcome, output_dir)
+    run = outcome.run
+    summary = outcome.summary
+    comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
+                                         scorers=summary.scorer_names, baseline=request.baseline)
+    previous = diff_with_previous(store, run)
+    gates = list(outcome.gates) + check_regression_gates(regressions, store, run, previous)
+    output_dir = request.output or (request.output_parent or Path(".assay") / "runs") / run.id
+    write_reports(store, outcome, output_dir, gates=gates, comparisons=comparisons,
+                  previous=previous)
+    if request.junit is not None:
+        from assay.reports.junit import render_junit
+
+        request.junit.parent.mkdir(parents=True, exist_ok=True)
+        request.junit.write_text(render_junit(run, store.iter_trials(run.id), gates),
+                                 encoding="utf-8")
+    _print(out, outcome, gates, comparisons, previous)
+    out.print(f"results: {output_dir / 'results.json'}\nreport:  {output_dir / 'report.md'}")
+    if request.junit is not None:
+        out.print(f"junit:   {request.junit}")
+    return RunDone(0 if all(g.passed for g in gates) else 1, outcome, gates, output_dir)
+
+
+def _print(out: Any, outcome: Any, gates: list[Any], comparisons: Any, previous: Any) -> None:
+    from assay.reports.comparisons import print_condition_comparisons
+    from assay.reports.run_diff import print_run_diff
     from assay.reports.terminal import print_summary
 
-    print_summary(out, outcome.run, outcome.summary, outcome.gates, outcome.usage)
-    out.print(f"results: {output_dir / 'results.json'}\nreport:  {output_dir / 'report.md'}")
-    return 0 if outcome.gates_passed else 1
+    print_summary(out, outcome.run, outcome.summary, gates, outcome.usage)
+    print_condition_comparisons(out, comparisons)
+    if previous is None:
+        out.print("[dim]first completed run of this experiment: nothing to compare with yet[/dim]")
+    else:
+        print_run_diff(out, previous, title=f"vs previous run {previous.run_a.id}")
 
 
-def write_reports(store: Any, outcome: Any, output_dir: Path) -> None:
+def write_reports(store: Any, outcome: Any, output_dir: Path, *, gates: list[Any] | None = None,
+                  comparisons: Any = None, previous: Any = None) -> None:
+    from assay.reports.comparisons import condition_comparisons_markdown
     from assay.reports.markdown import render_markdown
     from assay.reports.results_json import write_results_json
+    from assay.reports.run_diff import run_diff_markdown
 
+    gates = list(outcome.gates) if gates is None else gates
     output_dir.mkdir(parents=True, exist_ok=True)
     run, summary = outcome.run, outcome.summary
+    extra: dict[str, Any] = {"gates": [g.to_dict() for g in gates]}
+    sections: list[str] = []
+    if comparisons is not None:
+        extra["comparisons"] = comparisons.to_dict()
+        if comparisons.entries or comparisons.skipped:
+            sections.append(condition_comparisons_markdown(comparisons))
+    extra["previous_run"] = None if previous is None else previous.to_dict()
+    if previous is not None:
+        sections.append(run_diff_markdown(
+            previous, title=f"Compared with the previous run `{previous.run_a.id}`"))
     with (output_dir / "results.json").open("w", encoding="utf-8") as handle:
-        write_results_json(handle, run, summary, store.iter_trials(run.id),
-                           extra={"gates": [g.to_dict() for g in outcome.gates]})
-    markdown = render_markdown(run, summary, store.iter_trials(run.id), gates=outcome.gates)
+        write_results_json(handle, run, summary, store.iter_trials(run.id), extra=extra)
+    markdown = render_markdown(run, summary, store.iter_trials(run.id), gates=gates,
+                               sections=sections)
     (output_dir / "report.md").write_text(markdown, encoding="utf-8")

@@ -219,7 +219,7 @@ def _check_references(config: EvalConfig, scorer_params: list[BaseModel], source
                      f"pack '{pack}'", config.packs)
     scorer_names = {getattr(p, "name", None) or getattr(p, "type") for p in scorer_params}
     for index, gate in enumerate(config.gates):
-        if scorer_params and gate.scorer not in scorer_names:
+        if scorer_params and gate.scorer is not None and gate.scorer not in scorer_names:
             _unknown(problems, source, ("gates", index, "scorer"), f"scorer '{gate.scorer}'",
                      scorer_names)
         if gate.condition is not None and gate.condition not in config.conditions:

@@ -7,9 +7,9 @@ kept as plain mappings here and validated by the model their kind registers
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 
 class _Strict(BaseModel):
@@ -124,6 +124,54 @@ class GateConfig(_Strict):
         return self
 
 
+class RegressionSpec(_Strict):
+    scorer: str | None = None
+    """The scorer (by name) to watch; every scorer when omitted."""
+
+    condition: str | None = None
+    """The condition to watch; every condition when omitted."""
+
+    max_drop_pp: float = Field(default=0.0, ge=0)
+    """Largest tolerated drop in percentage points: of the pass rate, or of the mean as a
+    share of the scorer's scale when it gives no verdicts."""
+
+    significant: bool = True
+    """Only fail when the drop is also statistically significant (paired test, Holm-adjusted)."""
+
+    baseline: str | None = None
+    """Run to compare with (id, id prefix or `latest~N`); the previous completed run of the
+    experiment when omitted."""
+
+
+class RegressionGateConfig(_Strict):
+    """Fail when a metric dropped against the previous run (or a named baseline run)."""
+
+    regression: RegressionSpec
+    """What counts as a regression."""
+
+    @property
+    def scorer(self) -> str | None:
+        return self.regression.scorer
+
+    @property
+    def condition(self) -> str | None:
+        return self.regression.condition
+
+
+def _gate_kind(value: Any) -> str:
+    if isinstance(value, RegressionGateConfig) or (isinstance(value, dict)
+                                                   and "regression" in value):
+        return "gate[regression]"
+    return "gate[threshold]"
+
+
+GateItem = Annotated[
+    Annotated[GateConfig, Tag("gate[threshold]")]
+    | Annotated[RegressionGateConfig, Tag("gate[regression]")],
+    Discriminator(_gate_kind)]
+"""A gate: a threshold on this run's results, or a regression against an earlier run."""
+
+
 class EvalConfig(_Strict):
     name: str = Field(min_length=1)
     """The experiment: history and compare-to-previous group runs by it."""
@@ -159,8 +207,8 @@ class EvalConfig(_Strict):
     run: RunSettings = Field(default_factory=RunSettings)
     """How the run is scheduled."""
 
-    gates: list[GateConfig] = Field(default_factory=list)
-    """Thresholds that decide the exit code (1 when one fails)."""
+    gates: list[GateItem] = Field(default_factory=list)
+    """Thresholds and regression checks that decide the exit code (1 when one fails)."""
 
     @model_validator(mode="before")
     @classmethod

@@ -1,0 +1,146 @@
+"""Paired comparison of the conditions of one run: is the candidate better than the baseline?
+
+Every condition ran the same cases, so each (scorer, condition) pair against
+the baseline is a paired comparison (see `paired`). All comparisons shown
+together are one family for Holm's correction, so comparing three scorers
+over four conditions does not turn noise into a "significant" line.
+
+The same per-case tables serve comparisons between two runs (`run_diff`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.analysis.multiple import adjust_comparisons
+from assay.analysis.paired import Kind, PairedComparison, compare_paired
+from assay.analysis.pairing import Value
+from assay.analysis.power import SampleSizeAdvice, advise_sample_size
+from assay.errors import UserError
+
+DEFAULT_ALPHA = 0.05
+
+
+@dataclass
+class ScorerCases:
+    """One scorer's results per condition and case, every epoch kept (None for an error)."""
+
+    scorer: str
+    scale: tuple[float, float] = (0.0, 1.0)
+    has_verdicts: bool = False
+    """True when any result carried a pass/fail verdict: the pass rate heads its comparisons."""
+    values: dict[str, dict[str, list[Value]]] = field(default_factory=dict)
+    """condition -> case id -> per-epoch values."""
+    passed: dict[str, dict[str, list[Value]]] = field(default_factory=dict)
+    """condition -> case id -> per-epoch verdicts (None where there is none)."""
+
+    @property
+    def kind(self) -> Kind:
+        return "pass_fail" if self.has_verdicts else "score"
+
+    @property
+    def conditions(self) -> list[str]:
+        return list(self.values)
+
+
+def collect_cases(score_rows: Iterable[Mapping[str, Any]]) -> dict[str, ScorerCases]:
+    """Per scorer, the per-case values of every condition (rows as `Store.iter_score_rows` yields)."""
+    out: dict[str, ScorerCases] = {}
+    for row in score_rows:
+        entry = out.get(row["scorer"]) or out.setdefault(row["scorer"], ScorerCases(row["scorer"]))
+        failed = row["error"] is not None or row["value"] is None
+        value = None if failed else row["value"]
+        verdict = None if failed else row["passed"]
+        if not failed:
+            entry.scale = (float(row["scale"][0]), float(row["scale"][1]))
+            entry.has_verdicts = entry.has_verdicts or verdict is not None
+        entry.values.setdefault(row["condition"], {}).setdefault(row["case_id"], []).append(value)
+        entry.passed.setdefault(row["condition"], {}).setdefault(row["case_id"], []).append(verdict)
+    return out
+
+
+@dataclass(frozen=True)
+class ComparisonEntry:
+    """One paired comparison and the sample-size advice drawn from it."""
+
+    comparison: PairedComparison
+    advice: list[SampleSizeAdvice]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.comparison.to_dict(), "advice": [a.to_dict() for a in self.advice]}
+
+
+@dataclass(frozen=True)
+class ComparisonFamily:
+    """Comparisons reported together, Holm-adjusted as one family, plus those that could not run."""
+
+    entries: list[ComparisonEntry]
+    skipped: list[str]
+    """Why a comparison was not made (no common case, ...), one line each."""
+    alpha: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"alpha": self.alpha, "correction": "holm", "family_size": len(self.entries),
+                "comparisons": [e.to_dict() for e in self.entries], "skipped": self.skipped}
+
+
+@dataclass(frozen=True)
+class ConditionComparisons(ComparisonFamily):
+    baseline: str = ""
+    conditions: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"baseline": self.baseline, "conditions": list(self.conditions),
+                **super().to_dict()}
+
+
+def pair_scorer(cases: ScorerCases, side_a: tuple[str, Mapping[str, list[Value]],
+                                                   Mapping[str, list[Value]]],
+                side_b: tuple[str, Mapping[str, list[Value]], Mapping[str, list[Value]]], *,
+                kind: Kind | None = None, alpha: float = DEFAULT_ALPHA,
+                seed: int = 0) -> PairedComparison:
+    """Compare side B with side A, each given as (label, values by case, verdicts by case)."""
+    kind = kind or cases.kind
+    label_a, values_a, passed_a = side_a
+    label_b, values_b, passed_b = side_b
+    verdicts = kind == "pass_fail" or cases.has_verdicts
+    return compare_paired(
+        values_a, values_b, kind=kind,
+        passed_a=passed_a if verdicts else None, passed_b=passed_b if verdicts else None,
+        scale=cases.scale, alpha=alpha, seed=seed,
+        label_a=label_a, label_b=label_b, scorer=cases.scorer)
+
+
+def finish_family(comparisons: Sequence[PairedComparison], *,
+                  power: float = 0.8) -> list[ComparisonEntry]:
+    """Holm-adjust the comparisons as one family and attach sample-size advice to each."""
+    return [ComparisonEntry(c, advise_sample_size(c, power=power))
+            for c in adjust_comparisons(comparisons)]
+
+
+def compare_conditions(cases: Mapping[str, ScorerCases], conditions: Sequence[str], *,
+                       baseline: str | None = None, alpha: float = DEFAULT_ALPHA,
+                       seed: int = 0) -> ConditionComparisons:
+    """Every other condition against the baseline (the first by default), for every scorer."""
+    conditions = list(conditions)
+    if baseline is not None and baseline not in conditions:
+        raise UserError(f"--baseline '{baseline}' is not a condition of this run "
+                        f"(conditions: {', '.join(conditions) or 'none'})")
+    base = baseline or (conditions[0] if conditions else "")
+    others = [c for c in conditions if c != base]
+    comparisons: list[PairedComparison] = []
+    skipped: list[str] = []
+    for scorer, entry in cases.items():
+        for candidate in others:
+            try:
+                comparisons.append(pair_scorer(
+                    entry,
+                    (base, entry.values.get(base, {}), entry.passed.get(base, {})),
+                    (candidate, entry.values.get(candidate, {}), entry.passed.get(candidate, {})),
+                    alpha=alpha, seed=seed))
+            except UserError as exc:
+                skipped.append(f"{scorer}: {candidate} vs {base} not compared: {exc}")
+    return ConditionComparisons(entries=finish_family(comparisons), skipped=skipped, alpha=alpha,
+                                baseline=base, conditions=tuple(conditions))

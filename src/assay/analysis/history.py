@@ -1,0 +1,103 @@
+"""An experiment over time: its runs, oldest first, with the headline metrics of each.
+
+Runs are grouped by experiment (and kind: eval runs and `assay traces` runs
+measure different things). The metrics come from the summary stored with
+each run, so listing history never re-reads trials:
+
+- eval runs: per scorer and condition, the pass rate in percent when the
+  scorer gives verdicts, else the mean score;
+- traces runs: every number in the stored `metrics` block (hit rate,
+  wasted reads, tool error rate, ...), plus finding counts when judged.
+
+A run without a summary (interrupted, failed) is listed with no metrics.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Direction = Literal["up", "down", "flat", "new"]
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    run_id: str
+    started_at: str
+    status: str
+    git_commit: str | None
+    metrics: dict[str, float]
+    """metric name -> value; absent when the run has no value for it."""
+
+
+@dataclass
+class ExperimentHistory:
+    experiment: str
+    kind: str
+    metrics: list[str] = field(default_factory=list)
+    """Metric names in first-seen order."""
+    points: list[HistoryPoint] = field(default_factory=list)
+    """Oldest first."""
+
+    def series(self, metric: str) -> list[float | None]:
+        return [p.metrics.get(metric) for p in self.points]
+
+    def trend(self, metric: str) -> Direction:
+        """The last value against the one before it (among runs that have the metric)."""
+        values = [v for v in self.series(metric) if v is not None]
+        if len(values) < 2:
+            return "new"
+        delta = values[-1] - values[-2]
+        if math.isclose(delta, 0.0, abs_tol=1e-9):
+            return "flat"
+        return "up" if delta > 0 else "down"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "experiment": self.experiment, "kind": self.kind, "metrics": self.metrics,
+            "runs": [{"id": p.run_id, "started_at": p.started_at, "status": p.status,
+                      "git_commit": p.git_commit, "metrics": p.metrics} for p in self.points],
+            "trend": {m: self.trend(m) for m in self.metrics},
+        }
+
+
+def eval_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
+    """`scorer@condition` -> pass rate in percent (or `scorer.mean@condition` -> mean)."""
+    out: dict[str, float] = {}
+    for entry in (summary or {}).get("scores") or []:
+        where = f"@{entry['condition']}"
+        if entry.get("pass_rate") is not None:
+            out[f"{entry['scorer']}{where}"] = float(entry["pass_rate"]) * 100
+        elif entry.get("mean") is not None:
+            out[f"{entry['scorer']}.mean{where}"] = float(entry["mean"])
+    return out
+
+
+def trace_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
+    """The numbers of a traces run's stored metrics, and its finding counts."""
+    summary = summary or {}
+    out = {name: float(value) for name, value in (summary.get("metrics") or {}).items()
+           if _is_number(value)}
+    for kind, count in (summary.get("findings") or {}).items():
+        if _is_number(count):
+            out[f"findings.{kind}"] = float(count)
+    return out
+
+
+def build_history(runs: Iterable[Any]) -> list[ExperimentHistory]:
+    """Group runs (any order, as `Store.list_runs` returns them) into histories, oldest first."""
+    groups: dict[tuple[str, str], ExperimentHistory] = {}
+    for run in sorted(runs, key=lambda r: (r.started_at, r.id)):
+        key = (run.experiment, run.kind)
+        history = groups.get(key) or groups.setdefault(key, ExperimentHistory(*key))
+        metrics = (trace_metrics if run.kind == "traces" else eval_metrics)(run.summary)
+        history.metrics += [m for m in metrics if m not in history.metrics]
+        history.points.append(HistoryPoint(run.id, run.started_at, run.status,
+                                           run.git_commit, metrics))
+    return sorted(groups.values(), key=lambda h: (h.experiment, h.kind))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

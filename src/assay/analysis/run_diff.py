@@ -1,0 +1,169 @@
+"""Two runs of an experiment side by side: what moved, whether it is real, and which cases flipped.
+
+Run A is the earlier (or baseline) run, run B the newer one. For every scorer
+and condition both runs have, the cases are paired by id and compared as in
+`conditions`; the whole diff is one Holm family. A case that passed in A and
+fails in B "newly fails" (with epochs, its pass share dropped).
+
+Two runs are only comparable when they asked the same questions and were
+graded the same way: `comparability` names every difference that breaks
+that (dataset, judge model, judge prompt), and the caller decides whether to
+refuse or warn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.analysis.conditions import (
+    DEFAULT_ALPHA,
+    ComparisonEntry,
+    ComparisonFamily,
+    ScorerCases,
+    finish_family,
+    pair_scorer,
+)
+from assay.errors import UserError
+
+
+@dataclass(frozen=True)
+class RunRef:
+    """What the diff needs to know of a run."""
+
+    id: str
+    experiment: str
+    started_at: str
+    dataset_hash: str | None = None
+
+    @classmethod
+    def of(cls, run: Any) -> RunRef:
+        return cls(run.id, run.experiment, run.started_at, run.dataset_hash)
+
+
+@dataclass(frozen=True)
+class RunDiff(ComparisonFamily):
+    run_a: RunRef | None = None
+    run_b: RunRef | None = None
+    problems: list[str] = field(default_factory=list)
+    """Why the runs are not comparable (dataset, judge); empty when they are."""
+    notes: list[str] = field(default_factory=list)
+    """Scorers or conditions only one run has."""
+
+    @property
+    def comparable(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        def ref(r: RunRef | None) -> dict[str, Any] | None:
+            return None if r is None else {"id": r.id, "experiment": r.experiment,
+                                           "started_at": r.started_at,
+                                           "dataset_hash": r.dataset_hash}
+
+        out = {"run_a": ref(self.run_a), "run_b": ref(self.run_b),
+               "comparable": self.comparable, "problems": self.problems, "notes": self.notes,
+               **super().to_dict()}
+        for item, entry in zip(out["comparisons"], self.entries):
+            item["condition"] = condition_of(entry)
+            item["newly_failing"], item["newly_passing"] = flips(entry)
+        return out
+
+
+def condition_of(entry: ComparisonEntry) -> str:
+    """The condition a run-diff comparison is about (its labels are `RUN@CONDITION`)."""
+    return entry.comparison.label_b.rpartition("@")[2]
+
+
+def flips(entry: ComparisonEntry) -> tuple[list[str], list[str]]:
+    """(newly failing, newly passing) case ids; for a scorer without verdicts, lower and higher."""
+    c = entry.comparison
+    return list(c.losses), list(c.wins)
+
+
+def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCases], *,
+              run_a: RunRef, run_b: RunRef, problems: list[str] | None = None,
+              scorers: Iterable[str] | None = None, alpha: float = DEFAULT_ALPHA,
+              seed: int = 0) -> RunDiff:
+    """Compare B with A per scorer and condition present in both (optionally only `scorers`)."""
+    wanted = list(scorers) if scorers is not None else None
+    for name in wanted or []:
+        if name not in cases_a and name not in cases_b:
+            known = ", ".join(sorted(set(cases_a) | set(cases_b))) or "none"
+            raise UserError(f"no scorer '{name}' in runs {run_a.id} or {run_b.id} "
+                            f"(scorers: {known})")
+    notes = [f"scorer {n} only in run {run_a.id}" for n in cases_a if n not in cases_b]
+    notes += [f"scorer {n} only in run {run_b.id}" for n in cases_b if n not in cases_a]
+    comparisons = []
+    skipped: list[str] = []
+    for name, entry_b in cases_b.items():
+        entry_a = cases_a.get(name)
+        if entry_a is None or (wanted is not None and name not in wanted):
+            continue
+        merged = ScorerCases(name, scale=entry_b.scale,
+                             has_verdicts=entry_a.has_verdicts and entry_b.has_verdicts)
+        for condition in entry_b.conditions:
+            if condition not in entry_a.values:
+                notes.append(f"{name}: condition {condition} only in run {run_b.id}")
+                continue
+            try:
+                comparisons.append(pair_scorer(
+                    merged,
+                    (f"{run_a.id}@{condition}", entry_a.values[condition],
+                     entry_a.passed[condition]),
+                    (f"{run_b.id}@{condition}", entry_b.values[condition],
+                     entry_b.passed[condition]),
+                    alpha=alpha, seed=seed))
+            except UserError as exc:
+                skipped.append(f"{name}@{condition} not compared: {exc}")
+        notes += [f"{name}: condition {c} only in run {run_a.id}"
+                  for c in entry_a.conditions if c not in entry_b.values]
+    return RunDiff(entries=finish_family(comparisons), skipped=skipped, alpha=alpha,
+                   run_a=run_a, run_b=run_b, problems=list(problems or []), notes=notes)
+
+
+# -- comparability ---------------------------------------------------------------------------
+
+JudgeIdentity = tuple[str | None, str | None]
+"""(judge model, prompt hash) as a judged score records them in its details."""
+
+
+def judge_identities(trials: Iterable[Mapping[str, Any]]) -> dict[str, set[JudgeIdentity]]:
+    """Per judged scorer, every (judge model, prompt hash) its scores carry (trials as stored)."""
+    out: dict[str, set[JudgeIdentity]] = {}
+    for trial in trials:
+        for scorer, score in (trial.get("scores") or {}).items():
+            details = score.get("details") or {}
+            if "judge_model" in details or "prompt_hash" in details:
+                out.setdefault(scorer, set()).add(
+                    (details.get("judge_model"), details.get("prompt_hash")))
+    return out
+
+
+def comparability(run_a: RunRef, run_b: RunRef, judges_a: Mapping[str, set[JudgeIdentity]],
+                  judges_b: Mapping[str, set[JudgeIdentity]]) -> list[str]:
+    """Every reason B's scores cannot be read against A's; empty when they can."""
+    problems: list[str] = []
+    if run_a.dataset_hash != run_b.dataset_hash:
+        problems.append(f"different dataset: sha256 {_short(run_a.dataset_hash)} in run "
+                        f"{run_a.id}, {_short(run_b.dataset_hash)} in run {run_b.id}")
+    for scorer in sorted(set(judges_a) & set(judges_b)):
+        models_a = {m for m, _ in judges_a[scorer]}
+        models_b = {m for m, _ in judges_b[scorer]}
+        if models_a != models_b:
+            problems.append(f"{scorer}: different judge model: {_names(models_a)} in run "
+                            f"{run_a.id}, {_names(models_b)} in run {run_b.id}")
+        prompts_a = {h for _, h in judges_a[scorer]}
+        prompts_b = {h for _, h in judges_b[scorer]}
+        if prompts_a != prompts_b:
+            problems.append(f"{scorer}: different judge prompt: hash {_names(prompts_a)} in run "
+                            f"{run_a.id}, {_names(prompts_b)} in run {run_b.id}")
+    return problems
+
+
+def _short(digest: str | None) -> str:
+    return digest[:12] if digest else "unknown"
+
+
+def _names(values: set[str | None]) -> str:
+    return ", ".join(sorted(str(v)[:24] for v in values))

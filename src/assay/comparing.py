@@ -1,0 +1,93 @@
+"""Comparisons read from the store: conditions of a run, two runs, and the regression gates.
+
+The analysis modules are pure; this is where they meet stored rows, so the
+CLI commands (`run`, `compare`, `report`) share one way of loading them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from assay.analysis.conditions import (
+    ConditionComparisons,
+    ScorerCases,
+    collect_cases,
+    compare_conditions,
+)
+from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs, judge_identities
+from assay.config.models import GateConfig, RegressionGateConfig
+from assay.errors import UserError
+from assay.gates import GateResult, check_regression
+
+
+def compare_run_conditions(store: Any, run: Any, *, conditions: Sequence[str] | None = None,
+                           scorers: Sequence[str] | None = None,
+                           baseline: str | None = None) -> ConditionComparisons:
+    """Every condition of `run` against the baseline condition, per scorer, one Holm family.
+
+    `conditions` and `scorers` give the order to show them in (the config's order).
+    """
+    cases = _ordered(collect_cases(store.iter_score_rows(run.id)), scorers)
+    order = list(conditions or [])
+    for entry in cases.values():
+        order += [c for c in entry.conditions if c not in order]
+    return compare_conditions(cases, order, baseline=baseline, seed=_seed(run))
+
+
+def diff_stored_runs(store: Any, run_a: Any, run_b: Any) -> RunDiff:
+    """Run B against run A, with every reason they are not comparable."""
+    for run in (run_a, run_b):
+        if run.kind != "eval":
+            raise UserError(f"run {run.id} is a {run.kind} run; compare works on eval runs "
+                            "(see `assay history` for how its metrics moved)")
+    ref_a, ref_b = RunRef.of(run_a), RunRef.of(run_b)
+    problems = comparability(ref_a, ref_b, judge_identities(store.iter_trials(run_a.id)),
+                             judge_identities(store.iter_trials(run_b.id)))
+    order = (run_b.summary or {}).get("scores") or []
+    scorers = list(dict.fromkeys(entry["scorer"] for entry in order))
+    return diff_runs(collect_cases(store.iter_score_rows(run_a.id)),
+                     _ordered(collect_cases(store.iter_score_rows(run_b.id)), scorers),
+                     run_a=ref_a, run_b=ref_b, problems=problems, seed=_seed(run_b))
+
+
+def diff_with_previous(store: Any, run: Any) -> RunDiff | None:
+    """This run against the previous completed run of its experiment; None for the first run."""
+    previous = store.previous_run(run)
+    return None if previous is None else diff_stored_runs(store, previous, run)
+
+
+def regression_gates(gates: Sequence[GateConfig | RegressionGateConfig]
+                     ) -> list[RegressionGateConfig]:
+    return [g for g in gates if isinstance(g, RegressionGateConfig)]
+
+
+def check_regression_gates(gates: Sequence[RegressionGateConfig], store: Any, run: Any,
+                           previous: RunDiff | None) -> list[GateResult]:
+    """Judge each regression gate against the previous run's diff or its named baseline run."""
+    results: list[GateResult] = []
+    for gate in gates:
+        spec = gate.regression
+        diff = previous
+        if spec.baseline is not None:
+            base = store.resolve_run(spec.baseline, run.experiment)
+            if base.id == run.id:
+                raise UserError(f"regression gate baseline '{spec.baseline}' is this run "
+                                f"({run.id}); name an earlier run")
+            diff = diff_stored_runs(store, base, run)
+        results += check_regression(spec, diff)
+    return results
+
+
+def _ordered(cases: dict[str, ScorerCases], scorers: Sequence[str] | None
+             ) -> dict[str, ScorerCases]:
+    """The scorers in the given order, any others after them."""
+    order = [s for s in scorers or [] if s in cases] + [s for s in cases if s not in (scorers or [])]
+    return {name: cases[name] for name in order}
+
+
+def _seed(run: Any) -> int:
+    """The run's configured seed, so its intervals are reproducible."""
+    settings = ((run.config or {}).get("run") or {}) if isinstance(run.config, dict) else {}
+    seed = settings.get("seed", 0)
+    return seed if isinstance(seed, int) else 0

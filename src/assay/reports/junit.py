@@ -1,0 +1,98 @@
+"""JUnit XML, so CI systems show an eval's failures as failed tests.
+
+One testcase per case and condition (epochs folded together: any failing
+epoch fails the testcase), named by case id and classed by experiment and
+condition. A failed scorer becomes a `<failure>` carrying the scorer's
+reasons; a target or scorer error becomes an `<error>`. Gates are testcases
+of their own suite, so a failed threshold or regression shows up by name.
+"""
+
+from __future__ import annotations
+
+import itertools
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from assay.gates import GateResult
+
+MAX_MESSAGE = 500
+
+
+def render_junit(run: Any, trials: Iterable[dict[str, Any]],
+                 gates: Sequence[GateResult] = ()) -> str:
+    """The JUnit XML document for a stored run (trials as `Store.iter_trials` streams them)."""
+    return render_junit_runs([(run, trials, gates)], name=f"assay {run.experiment}")
+
+
+def render_junit_runs(runs: Sequence[tuple[Any, Iterable[dict[str, Any]], Sequence[GateResult]]],
+                      *, name: str = "assay") -> str:
+    """One document for several runs (a suite): two testsuites per run, cases and gates."""
+    root = ET.Element("testsuites", name=name)
+    for run, trials, gates in runs:
+        _run_suites(root, run, trials, gates)
+    for element in [root, *root]:
+        _count(element)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _run_suites(root: ET.Element, run: Any, trials: Iterable[dict[str, Any]],
+                gates: Sequence[GateResult]) -> None:
+    suite = ET.SubElement(root, "testsuite", name=run.experiment, timestamp=run.started_at,
+                          id=run.id)
+    grouped = itertools.groupby(trials, key=lambda t: (t["case_id"], t["condition"]))
+    for (case_id, condition), epochs in grouped:
+        _testcase(suite, f"{run.experiment}.{condition}", case_id, list(epochs))
+    if gates:
+        gate_suite = ET.SubElement(root, "testsuite", name=f"{run.experiment} gates",
+                                   timestamp=run.started_at, id=f"{run.id}-gates")
+        for gate in gates:
+            case = ET.SubElement(gate_suite, "testcase", classname=f"{run.experiment}.gates",
+                                 name=gate.gate)
+            if not gate.passed:
+                ET.SubElement(case, "failure", message=_clip(gate.detail),
+                              type="gate").text = gate.detail
+
+
+def _testcase(suite: ET.Element, classname: str, case_id: str,
+              epochs: list[dict[str, Any]]) -> None:
+    seconds = sum((t.get("latency_ms") or 0) for t in epochs) / 1000
+    case = ET.SubElement(suite, "testcase", classname=classname, name=case_id,
+                         time=f"{seconds:.3f}")
+    errors: list[str] = []
+    failures: list[tuple[str, str]] = []
+    for trial in epochs:
+        where = f"epoch {trial['epoch']}: " if len(epochs) > 1 else ""
+        if trial.get("error"):
+            errors.append(f"{where}target: {trial['error']}")
+            continue
+        for name, score in (trial.get("scores") or {}).items():
+            if score.get("error"):
+                errors.append(f"{where}{name}: {score['error']}")
+            elif score.get("passed") is False:
+                failures.append((name, f"{where}{name}: {score.get('reason') or 'failed'}"))
+    if errors:
+        ET.SubElement(case, "error", message=_clip(errors[0]), type="error").text = "\n".join(
+            errors)
+    elif failures:
+        scorers = ", ".join(dict.fromkeys(name for name, _ in failures))
+        ET.SubElement(case, "failure", message=_clip(f"failed: {scorers}"),
+                      type=scorers).text = "\n".join(text for _, text in failures)
+
+
+def _count(element: ET.Element) -> None:
+    cases = element.iter("testcase")
+    tests = failures = errors = 0
+    for case in cases:
+        tests += 1
+        failures += case.find("failure") is not None
+        errors += case.find("error") is not None
+    element.set("tests", str(tests))
+    element.set("failures", str(failures))
+    element.set("errors", str(errors))
+
+
+def _clip(text: str) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= MAX_MESSAGE else flat[: MAX_MESSAGE - 1] + "…"

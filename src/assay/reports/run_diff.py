@@ -1,0 +1,73 @@
+"""A run against an earlier run, for people: per metric the delta in green or red, per case the flips.
+
+Shown at the end of every `assay run` (against the previous completed run of
+the experiment) and by `assay compare`. When the runs are not comparable the
+reasons come first, in red, before any number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.analysis.run_diff import RunDiff, condition_of
+from assay.reports.comparisons import (
+    MAX_IDS_TERMINAL,
+    case_lines,
+    comparison_lines,
+    excluded_line,
+    id_list,
+    markdown_table,
+    outcome_names,
+)
+
+
+def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> None:
+    assert diff.run_a is not None and diff.run_b is not None
+    a, b = diff.run_a, diff.run_b
+    title = title or f"run {b.id} vs run {a.id}"
+    for problem in diff.problems:
+        console.print(f"[bold red]NOT COMPARABLE:[/bold red] [red]{problem}[/red]")
+    if diff.entries:
+        console.print(f"[bold]{title}[/bold] (before → after, paired by case; "
+                      f"p Holm-adjusted over {len(diff.entries)})")
+        for line in comparison_lines(
+                diff.entries, lambda e: f"{e.comparison.scorer}@{condition_of(e)}"):
+            console.print(line)
+    else:
+        console.print(f"{title}: no metric in common")
+    for entry in diff.entries:
+        c = entry.comparison
+        ups, downs = outcome_names(c)
+        where = f"{c.scorer}@{condition_of(entry)}"
+        if c.losses:
+            console.print(f"  [red]newly {'failing' if downs == 'fails' else downs} "
+                          f"{where} ({len(c.losses)}):[/red] {id_list(c.losses, MAX_IDS_TERMINAL)}")
+        if c.wins:
+            console.print(f"  [green]newly {'passing' if ups == 'passes' else ups} "
+                          f"{where} ({len(c.wins)}):[/green] {id_list(c.wins, MAX_IDS_TERMINAL)}")
+    for line in diff.skipped + diff.notes:
+        console.print(f"[yellow]note:[/yellow] {line}")
+
+
+def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
+    """The report.md section comparing this run with an earlier one."""
+    assert diff.run_a is not None and diff.run_b is not None
+    a, b = diff.run_a, diff.run_b
+    lines = [f"## {title or f'Compared with run `{a.id}`'}", "",
+             f"Run `{b.id}` against run `{a.id}` (started {a.started_at}), paired by case; "
+             f"p-values Holm-adjusted over the {len(diff.entries)} metrics shown.", ""]
+    lines += [f"- **not comparable:** {problem}" for problem in diff.problems]
+    if diff.problems:
+        lines.append("")
+    if diff.entries:
+        lines += markdown_table(diff.entries, "scorer", "condition",
+                                lambda e: (e.comparison.scorer or "", condition_of(e)))
+    for entry in diff.entries:
+        c = entry.comparison
+        ups, downs = outcome_names(c)
+        lines += ["", f"### {c.scorer}@{condition_of(entry)}", "", f"- {c.verdict}"]
+        lines += case_lines(c, f"newly {'passing' if ups == 'passes' else ups}",
+                            f"newly {'failing' if downs == 'fails' else downs}")
+        lines += excluded_line(c)
+    lines += [f"- note: {line}" for line in diff.skipped + diff.notes]
+    return "\n".join(lines)
