@@ -16,6 +16,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help shown by `assay --help`)
     "run": ("assay.cli.run", "Run one or more eval configs (or a suite) and report."),
     "runs": ("assay.cli.runs", "List stored runs."),
+    "compare": ("assay.cli.compare", "Compare two runs per metric and per case."),
+    "history": ("assay.cli.history", "Show an experiment's runs over time, with trends."),
     "report": ("assay.cli.report", "Render a stored run as json, md, junit or html."),
     "validate": ("assay.cli.validate", "Check a config and its dataset without running."),
     "schema": ("assay.cli.schema", "Print the JSON Schema of the config file."),

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from assay.cli.common import open_store, store_option
 
-FORMATS = ("md", "json")
+FORMATS = ("md", "json", "junit")
 
 
 @click.command("report")
@@ -22,7 +23,7 @@ FORMATS = ("md", "json")
 @click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
 def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
             experiment: str | None) -> None:
-    """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown or JSON."""
+    """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown, JSON or JUnit XML."""
     from assay.runner.session import summarize_run
 
     store = open_store(store_url)
@@ -31,7 +32,12 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
         summary = summarize_run(store, run.id)
         handle = open(output, "w", encoding="utf-8") if output else sys.stdout
         try:
-            if fmt == "json":
+            if fmt == "junit":
+                from assay.reports.junit import render_junit
+
+                handle.write(render_junit(run, store.iter_trials(run.id),
+                                          _gates(run, summary)))
+            elif fmt == "json":
                 from assay.reports.results_json import write_results_json
 
                 write_results_json(handle, run, summary, store.iter_trials(run.id))
@@ -45,3 +51,18 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
                 click.echo(f"wrote {Path(output)}", err=True)
     finally:
         store.close()
+
+
+
+def _gates(run: Any, summary: Any) -> list[Any]:
+    """The run's threshold gates from its stored config, judged again on its results.
+
+    Regression gates depend on which runs existed when it ran, so they are not re-judged here.
+    """
+    from assay.config.models import GateConfig
+    from assay.gates import check_gates
+
+    items = ((run.config or {}).get("gates") or []) if isinstance(run.config, dict) else []
+    gates = [GateConfig.model_validate(item) for item in items
+             if isinstance(item, dict) and "regression" not in item]
+    return check_gates(list(gates), summary)

@@ -1,0 +1,66 @@
+"""`assay compare [RUN_A] [RUN_B]`: two runs side by side, per metric and per case."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from assay.cli.common import console, open_store, store_option
+
+
+@click.command("compare")
+@click.argument("run_a", default="latest~1", metavar="[RUN_A]")
+@click.argument("run_b", default="latest", metavar="[RUN_B]")
+@store_option
+@click.option("--experiment", "-e", help="Resolve `latest` and `latest~N` within this experiment.")
+@click.option("--force", is_flag=True,
+              help="Compare even when the runs are not comparable (dataset or judge differ).")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False),
+              help="Also write the comparison as Markdown to this file.")
+def command(run_a: str, run_b: str, store_url: str | None, experiment: str | None, force: bool,
+            as_json: bool, output: str | None) -> None:
+    """Compare RUN_B with RUN_A (ids, id prefixes, `latest` or `latest~N`).
+
+    Per scorer and condition: the delta with its 95% CI, the paired test and
+    the cases that newly fail or newly pass. Runs over a different dataset, or
+    graded by a different judge model or prompt, are refused (exit 2) unless
+    --force, and then every difference is named in red.
+    """
+    import json
+
+    from assay.comparing import diff_stored_runs
+    from assay.errors import UserError
+
+    store = open_store(store_url)
+    try:
+        first = store.resolve_run(run_a, experiment)
+        second = store.resolve_run(run_b, experiment)
+        if first.id == second.id:
+            raise UserError(f"RUN_A and RUN_B are the same run ({first.id})")
+        diff = diff_stored_runs(store, first, second)
+    finally:
+        store.close()
+    out = console()
+    if first.experiment != second.experiment:
+        out.print(f"[bold yellow]warning:[/bold yellow] different experiments: "
+                  f"'{first.experiment}' and '{second.experiment}'")
+    if not diff.comparable and not force:
+        reasons = "\n".join(f"  - {p}" for p in diff.problems)
+        raise UserError(f"runs {first.id} and {second.id} are not comparable:\n{reasons}\n"
+                        "  (--force compares them anyway)")
+    if as_json:
+        click.echo(json.dumps(diff.to_dict(), indent=2, ensure_ascii=False, default=str))
+    else:
+        from assay.reports.run_diff import print_run_diff
+
+        print_run_diff(out, diff)
+    if output:
+        from pathlib import Path
+
+        from assay.reports.run_diff import run_diff_markdown
+
+        Path(output).write_text(run_diff_markdown(diff) + "\n", encoding="utf-8")
+        click.echo(f"wrote {output}", err=True)
+    sys.exit(0)

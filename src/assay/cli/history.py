@@ -1,0 +1,51 @@
+"""`assay history [EXPERIMENT]`: runs over time, their headline metrics and where they are heading."""
+
+from __future__ import annotations
+
+import click
+
+from assay.cli.common import console, open_store, store_option
+
+
+@click.command("history")
+@click.argument("experiment", required=False)
+@store_option
+@click.option("--limit", "-n", default=20, show_default=True,
+              help="How many of the newest runs to show per experiment.")
+@click.option("--metric", "-m", "metrics", multiple=True,
+              help="Only metrics whose name contains this text (repeatable), e.g. contains@docs.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
+def command(experiment: str | None, store_url: str | None, limit: int,
+            metrics: tuple[str, ...], as_json: bool) -> None:
+    """Show EXPERIMENT's runs (every experiment's, if omitted), oldest first, with a trend.
+
+    Eval runs show each scorer's pass rate (or mean) per condition; `assay
+    traces` runs show their stored metrics (hit rate, wasted reads, ...).
+    """
+    import json
+
+    from assay.analysis.history import build_history
+    from assay.errors import UserError
+
+    store = open_store(store_url)
+    try:
+        runs = store.list_runs(experiment, limit=None)
+    finally:
+        store.close()
+    if experiment and not runs:
+        raise UserError(f"no runs of experiment '{experiment}' in the store")
+    histories = build_history(runs)
+    for history in histories:
+        history.points = history.points[-limit:]
+        if metrics:
+            history.metrics = [m for m in history.metrics if any(f in m for f in metrics)]
+    if as_json:
+        click.echo(json.dumps([h.to_dict() for h in histories], indent=2))
+        return
+    from assay.reports.history import print_history
+
+    out = console()
+    if not histories:
+        out.print("no runs stored yet")
+    for history in histories:
+        print_history(out, history)
