@@ -1,0 +1,63 @@
+"""A small eval project in a temp dir: a seeded python target that passes with a set probability.
+
+Each case draws u in [0, 1) from a hash of (stream, case id); the target answers
+correctly when u < rate. Conditions with the same stream share their draws, so
+a higher rate only ever adds passes (a real effect); different streams give
+independent draws (noise).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from assay.cli import main
+
+AGENT = '''
+import hashlib
+
+
+def answer(case, rate, stream=""):
+    digest = hashlib.sha256(f"{stream}:{case.id}".encode()).digest()
+    u = int.from_bytes(digest[:8], "big") / 2**64
+    return case.expected if u < rate else "no idea"
+'''
+
+
+def write_project(root: Path, conditions: dict[str, dict[str, Any]], *, cases: int = 100,
+                  name: str = "coin", config: str = "assay.yaml",
+                  extra: dict[str, Any] | None = None) -> Path:
+    """Write agent.py, questions.jsonl (unless present) and a config; returns the config path."""
+    (root / "agent.py").write_text(AGENT, encoding="utf-8")
+    dataset = root / "questions.jsonl"
+    if not dataset.exists():
+        dataset.write_text("".join(
+            json.dumps({"id": f"q{i:03d}", "input": f"question {i}", "expected": f"answer-{i}"})
+            + "\n" for i in range(cases)), encoding="utf-8")
+    document = {
+        "name": name,
+        "dataset": {"path": "questions.jsonl"},
+        "target": {"type": "python", "function": "agent.py:answer", "threaded": False},
+        "conditions": {cond: {"args": args} for cond, args in conditions.items()},
+        "scorers": [{"type": "exact_match"}],
+        **(extra or {}),
+    }
+    path = root / config
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def assay(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """Run the CLI in-process; returns (exit code, what it printed on stdout and stderr)."""
+    with pytest.raises(SystemExit) as exited:
+        main(list(args))
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out + captured.err
+
+
+def results(output_dir: Path) -> dict[str, Any]:
+    return json.loads((output_dir / "results.json").read_text(encoding="utf-8"))

@@ -1,0 +1,85 @@
+"""`assay run` compares its conditions: noise is called noise, a real +20pp is called significant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .evalproject import assay, results, write_project
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")  # one line per comparison, as a wide terminal shows it
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], root: Path, config: Path, *extra: str
+        ) -> tuple[int, str, dict]:
+    code, text = assay(capsys, "run", str(config), "--store", str(root / "s.db"),
+                       "--output", str(root / "out"), "--no-progress", *extra)
+    return code, text, results(root / "out")
+
+
+def test_two_conditions_differing_only_by_noise_report_no_significant_difference(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write_project(project, {"a": {"rate": 0.6, "stream": "one"},
+                                     "b": {"rate": 0.6, "stream": "two"}})
+    code, text, data = run(capsys, project, config)
+    assert code == 0
+    [comparison] = data["comparisons"]["comparisons"]
+    assert (comparison["label_a"], comparison["label_b"], comparison["n"]) == ("a", "b", 100)
+    assert comparison["significant"] is False
+    assert "no significant difference" in comparison["verdict"]
+    assert comparison["ci_pp"]["low"] < 0 < comparison["ci_pp"]["high"]
+    # independent draws: both sides win some cases, and the lists name them
+    assert comparison["wins"] and comparison["losses"]
+    assert "conditions vs baseline 'a'" in text and "no significant difference" in text
+
+
+def test_a_real_plus_20pp_effect_on_100_cases_is_significant(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write_project(project, {"base": {"rate": 0.5}, "better": {"rate": 0.7}})
+    code, text, data = run(capsys, project, config)
+    assert code == 0
+    [c] = data["comparisons"]["comparisons"]
+    passed = {cond: data["summary"]["exact_match"]["conditions"][cond]["accuracy"]
+              for cond in ("base", "better")}
+    assert c["delta_pp"] == pytest.approx(passed["better"] - passed["base"])
+    assert c["delta_pp"] > 10
+    assert c["significant"] is True and c["test"] == "exact McNemar"
+    assert c["p_value"] < 0.001
+    assert c["losses"] == []  # the same draws: a higher rate only adds passes
+    assert len(c["wins"]) == round(c["delta_pp"])
+    assert c["reading"] == "strong"
+    advice = {a["metric"]: a for a in c["advice"]}
+    assert advice["pass_rate"]["n"] == 100 and advice["pass_rate"]["cases_needed"] < 100
+    assert "significant" in text and "strong" in text
+    report = (project / "out" / "report.md").read_text()
+    assert "## Conditions compared with `base`" in report
+    assert f"better wins ({len(c['wins'])})" in report and "`" + c["wins"][0] + "`" in report
+
+
+def test_baseline_option_picks_the_condition_others_are_read_against(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write_project(project, {"low": {"rate": 0.3}, "mid": {"rate": 0.5},
+                                     "high": {"rate": 0.7}}, cases=40)
+    code, _, data = run(capsys, project, config, "--baseline", "high")
+    assert code == 0
+    block = data["comparisons"]
+    assert block["baseline"] == "high" and block["family_size"] == 2
+    assert [c["label_b"] for c in block["comparisons"]] == ["low", "mid"]
+    assert all(c["delta_pp"] < 0 for c in block["comparisons"])
+    assert all(c["p_adjusted"] >= c["p_value"] for c in block["comparisons"])
+
+
+def test_an_unknown_baseline_is_a_usage_error_before_anything_runs(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write_project(project, {"a": {"rate": 0.5}, "b": {"rate": 0.5}}, cases=5)
+    code, text = assay(capsys, "run", str(config), "--store", str(project / "s.db"),
+                       "--baseline", "c", "--no-progress")
+    assert code == 2
+    assert "--baseline 'c' is not a condition" in text and "a, b" in text
+    assert not (project / ".assay" / "runs").exists()
