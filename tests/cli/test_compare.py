@@ -1,0 +1,154 @@
+"""Runs compared over time: `assay compare`, the compare-to-previous after every run, regression gates."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from .evalproject import assay, results, write_project
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], root: Path, rate: float, *extra: str,
+        stream: str = "", gates: list | None = None) -> tuple[int, str, dict]:
+    config = write_project(root, {"agent": {"rate": rate, "stream": stream}},
+                           extra={"gates": gates} if gates else None)
+    code, text = assay(capsys, "run", str(config), "--store", str(root / "s.db"),
+                       "--output", str(root / "out"), "--no-progress", *extra)
+    return code, text, results(root / "out")
+
+
+def test_every_run_compares_itself_with_the_previous_run_case_by_case(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, first = run(capsys, project, 0.8)
+    assert code == 0 and first["previous_run"] is None
+    assert "nothing to compare with yet" in text
+    code, text, second = run(capsys, project, 0.5)
+    assert code == 0  # no gate asked for: a regression is reported, not enforced
+    diff = second["previous_run"]
+    assert diff["run_a"]["id"] == first["run"]["id"] and diff["comparable"] is True
+    [metric] = diff["comparisons"]
+    assert metric["condition"] == "agent" and metric["significant"] is True
+    before = {t["case_id"] for t in first["trials"] if t["scores"]["exact_match"]["passed"]}
+    after = {t["case_id"] for t in second["trials"] if t["scores"]["exact_match"]["passed"]}
+    assert set(metric["newly_failing"]) == before - after and metric["newly_failing"]
+    assert metric["newly_passing"] == []
+    assert metric["delta_pp"] == pytest.approx((len(after) - len(before)) * 100 / 100)
+    assert f"newly failing exact_match@agent ({len(before - after)})" in text
+    report = (project / "out" / "report.md").read_text()
+    assert f"Compared with the previous run `{first['run']['id']}`" in report
+    assert all(f"`{case}`" in report for case in before - after)
+
+
+def test_compare_shows_per_case_regressions_between_any_two_runs(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, first = run(capsys, project, 0.8)
+    _, _, second = run(capsys, project, 0.5)
+    time.sleep(1.05)  # runs are ordered by their start time, stored to the second
+    _, _, third = run(capsys, project, 0.8)
+    store = str(project / "s.db")
+    code, text = assay(capsys, "compare", "--store", store, "--json")  # latest~1 vs latest
+    assert code == 0
+    diff = json.loads(text)
+    assert diff["run_b"]["id"] == third["run"]["id"]
+    assert diff["comparisons"][0]["newly_failing"] == []
+    assert len(diff["comparisons"][0]["newly_passing"]) > 0
+    code, text = assay(capsys, "compare", first["run"]["id"][:20], second["run"]["id"],
+                       "--store", store)
+    assert code == 0
+    assert "newly failing exact_match@agent" in text and "significant" in text
+    code, text = assay(capsys, "compare", first["run"]["id"], third["run"]["id"], "--store",
+                       store, "--json")
+    same = json.loads(text)["comparisons"][0]
+    assert same["delta_pp"] == 0 and same["newly_failing"] == same["newly_passing"] == []
+
+
+def test_compare_refuses_runs_over_different_datasets_unless_forced(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, project, 0.8)
+    lines = (project / "questions.jsonl").read_text().splitlines()
+    (project / "questions.jsonl").write_text("\n".join(lines[:90]) + "\n")
+    run(capsys, project, 0.8)
+    store = str(project / "s.db")
+    code, text = assay(capsys, "compare", "--store", store)
+    assert code == 2
+    assert "not comparable" in text and "different dataset" in text
+    code, text = assay(capsys, "compare", "--store", store, "--force")
+    assert code == 0 and "NOT COMPARABLE" in text and "different dataset" in text
+    assert "10 only in" in text or "n=90" in text
+
+
+def test_fail_on_regression_exits_1_on_a_planted_regression(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, project, 0.8)
+    code, text, data = run(capsys, project, 0.5, "--fail-on-regression",
+                           "--junit", str(project / "junit.xml"))
+    assert code == 1
+    [gate] = [g for g in data["gates"] if g["gate"].startswith("regression")]
+    assert gate["passed"] is False and "significant" in gate["detail"]
+    assert "FAIL gate regression exact_match@agent" in text
+    assert 'name="regression exact_match@agent pass rate"' in (project / "junit.xml").read_text()
+
+
+def test_fail_on_regression_exits_0_on_noise(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, project, 0.7, stream="one")
+    code, _, data = run(capsys, project, 0.7, "--fail-on-regression", stream="two")
+    assert code == 0
+    [gate] = [g for g in data["gates"] if g["gate"].startswith("regression")]
+    assert gate["passed"] is True and "not significant" in gate["detail"]
+    diff = data["previous_run"]["comparisons"][0]
+    assert diff["newly_failing"] and diff["newly_passing"]  # cases moved both ways
+
+
+def test_the_first_run_passes_a_regression_gate_and_says_why(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, data = run(capsys, project, 0.5, "--fail-on-regression")
+    assert code == 0
+    assert data["gates"] == [{"gate": "regression", "passed": True,
+                              "detail": "no earlier completed run to compare with"}]
+
+
+def test_a_config_regression_gate_against_a_named_baseline_run(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, good = run(capsys, project, 0.9)
+    run(capsys, project, 0.6)  # the previous run for the next one is already weak
+    gate = {"regression": {"scorer": "exact_match", "max_drop_pp": 5, "significant": True,
+                           "baseline": good["run"]["id"]}}
+    code, text, data = run(capsys, project, 0.6, gates=[gate])
+    assert code == 1
+    [result] = data["gates"]
+    assert good["run"]["id"] in result["detail"] and result["passed"] is False
+    lenient = {"regression": {**gate["regression"], "max_drop_pp": 50}}
+    code, _, data = run(capsys, project, 0.6, gates=[lenient])
+    assert code == 0 and data["gates"][0]["passed"] is True
+
+
+def test_a_regression_gate_with_an_unknown_baseline_run_is_a_usage_error(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write_project(project, {"agent": {"rate": 0.5}},
+                           extra={"gates": [{"regression": {"baseline": "nope"}}]})
+    code, text = assay(capsys, "run", str(config), "--store", str(project / "s.db"),
+                       "--no-progress")
+    assert code == 2 and "no run 'nope'" in text
+
+
+def test_a_misspelt_regression_gate_key_is_reported_with_its_line(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write_project(project, {"agent": {"rate": 0.5}},
+                           extra={"gates": [{"regression": {"max_drop": 5}}]})
+    code, text = assay(capsys, "validate", str(config))
+    assert code == 2
+    line = next(i for i, l in enumerate(config.read_text().splitlines(), 1) if "max_drop" in l)
+    assert f"assay.yaml:{line}" in text and "unknown key 'max_drop'" in text
+    assert yaml.safe_load(config.read_text())["gates"]
