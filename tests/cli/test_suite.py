@@ -1,0 +1,123 @@
+"""Suites: three Knowledge Packs question sets run as one evaluation end with the grand summary."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from .evalproject import assay
+
+PACKS = ("go-expert", "rust-expert", "docker-expert")
+
+ANSWERER = '''
+def answer(case, knows_every):
+    """Answers with the ground truth for every `knows_every`-th question (by its number)."""
+    number = int(case.id.rsplit("_", 1)[1])
+    return case.expected if number % knows_every == 0 else "not sure"
+'''
+
+
+def knows(case_id: str, every: int) -> bool:
+    return int(case_id.rsplit("_", 1)[1]) % every == 0
+
+
+@pytest.fixture
+def suite_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_fixtures: Path) -> Path:
+    """configs/<pack>.yaml for three packs: a `training` and a `pack` condition each."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")
+    configs = tmp_path / "configs"
+    configs.mkdir()
+    (tmp_path / "answerer.py").write_text(ANSWERER, encoding="utf-8")
+    for pack in PACKS:
+        questions = shared_fixtures / "datasets" / "agent-kgpacks" / pack / "questions.jsonl"
+        document = {
+            "name": pack,
+            "dataset": {"path": str(questions)},
+            "target": {"type": "python", "function": "../answerer.py:answer", "threaded": False},
+            "conditions": {"training": {"args": {"knows_every": 3}},
+                           "pack": {"args": {"knows_every": 2}}},
+            "scorers": [{"type": "exact_match"}],
+        }
+        (configs / f"{pack}.yaml").write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    return tmp_path
+
+
+def ids_of(shared_fixtures: Path, pack: str) -> list[str]:
+    path = shared_fixtures / "datasets" / "agent-kgpacks" / pack / "questions.jsonl"
+    return [json.loads(line)["id"] for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_three_pack_configs_produce_the_all_packs_grand_summary(
+        suite_dir: Path, shared_fixtures: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    configs = sorted(str(p) for p in (suite_dir / "configs").glob("*.yaml"))
+    code, text = assay(capsys, "run", *configs, "--store", str(suite_dir / "s.db"),
+                       "--output", str(suite_dir / "out"), "--no-progress")
+    assert code == 0
+    document = json.loads((suite_dir / "out" / "suite.json").read_text())
+    assert set(document) >= {"timestamp", "packs_evaluated", "sample_per_pack",
+                             "grand_summary", "per_pack"}
+    assert document["packs_evaluated"] == 3 and document["sample_per_pack"] is None
+    assert set(document["per_pack"]) == set(PACKS)
+    every = {"training": 3, "pack": 2}
+    all_ids = {pack: ids_of(shared_fixtures, pack) for pack in PACKS}
+    for pack, ids in all_ids.items():
+        scores = document["per_pack"][pack]["scores"]
+        for condition, k in every.items():
+            assert sorted(scores[condition]) == sorted(float(knows(i, k)) for i in ids)
+    total = sum(len(ids) for ids in all_ids.values())
+    for condition, k in every.items():
+        right = sum(knows(i, k) for ids in all_ids.values() for i in ids)
+        figures = document["grand_summary"][condition]
+        assert figures["n"] == total == 300
+        assert figures["accuracy"] == pytest.approx(right / total * 100)
+        assert figures["avg"] == pytest.approx(right / total)
+    assert "total" in text and "suite:" in text
+    # each run also compared its conditions, as a single run does
+    run_dirs = [d for d in (suite_dir / "out").iterdir() if d.is_dir()]
+    assert len(run_dirs) == 3
+    comparison = json.loads((run_dirs[0] / "results.json").read_text())["comparisons"]
+    assert comparison["baseline"] == "training" and comparison["comparisons"][0]["delta_pp"] > 0
+
+
+def test_a_suite_file_with_globs_and_sample_applies_the_sample_to_each(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (suite_dir / "all.yaml").write_text("suite:\n  - configs/*.yaml\n", encoding="utf-8")
+    code, _ = assay(capsys, "run", "all.yaml", "--sample", "5", "--store",
+                    str(suite_dir / "s.db"), "--output", str(suite_dir / "out"), "--no-progress")
+    assert code == 0
+    document = json.loads((suite_dir / "out" / "suite.json").read_text())
+    assert document["sample_per_pack"] == 5 and document["packs_evaluated"] == 3
+    for pack in PACKS:
+        assert [len(v) for v in document["per_pack"][pack]["scores"].values()] == [5, 5]
+    assert {c: f["n"] for c, f in document["grand_summary"].items()} == {"training": 15,
+                                                                        "pack": 15}
+
+
+def test_the_suite_exit_code_is_the_worst_of_its_runs_and_a_bad_config_does_not_stop_it(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    go = suite_dir / "configs" / "go-expert.yaml"
+    document = yaml.safe_load(go.read_text())
+    document["gates"] = [{"scorer": "exact_match", "condition": "pack", "min_pass_rate": 0.9}]
+    go.write_text(yaml.safe_dump(document, sort_keys=False))
+    (suite_dir / "configs" / "zz-broken.yaml").write_text("name: broken\nscorers: []\n")
+    code, text = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
+                       "--output", str(suite_dir / "out"), "--no-progress",
+                       "--junit", str(suite_dir / "junit.xml"))
+    assert code == 2
+    summary = json.loads((suite_dir / "out" / "suite.json").read_text())
+    assert summary["packs_evaluated"] == 3 and summary["per_pack"]["go-expert"]["exit_code"] == 1
+    [failed] = summary["failed"]
+    assert failed["config"].endswith("zz-broken.yaml") and failed["exit_code"] == 2
+    assert "FAIL gate exact_match@pack" in text and "not summarised" in text
+    junit = (suite_dir / "junit.xml").read_text()
+    assert junit.count("<testsuite ") == 4  # three runs, and the gates of the one that has them
+
+
+def test_a_glob_that_matches_nothing_is_a_usage_error(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, text = assay(capsys, "run", "nothing/*.yaml", "--store", str(suite_dir / "s.db"))
+    assert code == 2 and "no config file matches 'nothing/*.yaml'" in text
