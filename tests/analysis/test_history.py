@@ -1,0 +1,51 @@
+"""History: runs grouped by experiment and kind, oldest first, with the metrics their summaries hold."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from assay.analysis.history import build_history
+
+
+def run(run_id: str, started: str, summary: dict | None, *, experiment: str = "exp",
+        kind: str = "eval", status: str = "completed") -> SimpleNamespace:
+    return SimpleNamespace(id=run_id, experiment=experiment, kind=kind, status=status,
+                           started_at=started, git_commit=None, summary=summary)
+
+
+def scores(pass_rate: float | None, mean: float) -> dict:
+    return {"scores": [{"scorer": "judge", "condition": "pack", "pass_rate": pass_rate,
+                        "mean": mean},
+                       {"scorer": "f1", "condition": "pack", "pass_rate": None, "mean": mean / 10}]}
+
+
+def test_eval_runs_show_pass_rates_in_percent_and_means_oldest_first() -> None:
+    [history] = build_history([run("r3", "2026-01-03", scores(0.9, 8)),
+                               run("r1", "2026-01-01", scores(0.5, 6)),
+                               run("r2", "2026-01-02", None, status="interrupted")])
+    assert [p.run_id for p in history.points] == ["r1", "r2", "r3"]
+    assert history.metrics == ["judge@pack", "f1.mean@pack"]
+    assert history.series("judge@pack") == [50.0, None, 90.0]
+    assert history.trend("judge@pack") == "up"
+    assert history.series("f1.mean@pack") == [0.6, None, 0.8]
+
+
+def test_trends_go_down_stay_flat_or_are_new() -> None:
+    [history] = build_history([run("r1", "1", scores(0.9, 8)), run("r2", "2", scores(0.9, 7))])
+    assert history.trend("judge@pack") == "flat"
+    assert history.trend("f1.mean@pack") == "down"
+    [single] = build_history([run("r1", "1", scores(0.9, 8))])
+    assert single.trend("judge@pack") == "new"
+
+
+def test_traces_runs_show_their_stored_metrics_and_finding_counts() -> None:
+    summary = {"metrics": {"wiki_hit_rate": 0.4, "wasted_reads": 3, "exchanges": 10},
+               "findings": {"citation": 2, "wiki-gap": 1}, "judge_model": "m",
+               "most_read": [{"path": "a.md", "questions": 2}]}
+    histories = build_history([run("t1", "1", summary, kind="traces", status="finished"),
+                               run("e1", "1", scores(0.5, 5))])
+    traces = next(h for h in histories if h.kind == "traces")
+    assert traces.points[0].metrics == {"wiki_hit_rate": 0.4, "wasted_reads": 3.0,
+                                        "exchanges": 10.0, "findings.citation": 2.0,
+                                        "findings.wiki-gap": 1.0}
+    assert [h.kind for h in histories] == ["eval", "traces"]

@@ -1,0 +1,57 @@
+"""Two runs compared: flips per case, and every reason two runs cannot be compared."""
+
+from __future__ import annotations
+
+from assay.analysis.conditions import collect_cases
+from assay.analysis.run_diff import RunRef, comparability, diff_runs, judge_identities
+
+from .test_conditions import row
+
+A = RunRef("run-a", "exp", "2026-01-01T00:00:00", "hash-1")
+B = RunRef("run-b", "exp", "2026-01-02T00:00:00", "hash-1")
+
+
+def test_newly_failing_and_newly_passing_cases_are_named() -> None:
+    before = collect_cases([row(f"q{i}", "pack", 8, True) for i in range(6)]
+                           + [row("q6", "pack", 3, False)])
+    after = collect_cases([row(f"q{i}", "pack", 8 if i > 1 else 3, i > 1) for i in range(6)]
+                          + [row("q6", "pack", 9, True)])
+    diff = diff_runs(before, after, run_a=A, run_b=B)
+    [entry] = diff.entries
+    assert entry.comparison.label_a == "run-a@pack"
+    document = diff.to_dict()["comparisons"][0]
+    assert document["condition"] == "pack"
+    assert document["newly_failing"] == ["q0", "q1"] and document["newly_passing"] == ["q6"]
+    assert diff.comparable and diff.to_dict()["run_a"]["id"] == "run-a"
+
+
+def test_scorers_and_conditions_in_one_run_only_are_noted_not_compared() -> None:
+    before = collect_cases([row("q1", "pack", 8, True), row("q1", "old", 8, True),
+                            row("q1", "pack", 1, True, scorer="gone", scale=(0, 1))])
+    after = collect_cases([row("q1", "pack", 8, True), row("q1", "new", 8, True)])
+    diff = diff_runs(before, after, run_a=A, run_b=B)
+    assert [e.comparison.label_b for e in diff.entries] == ["run-b@pack"]
+    assert sorted(diff.notes) == sorted(["scorer gone only in run run-a",
+                                         "judge: condition new only in run run-b",
+                                         "judge: condition old only in run run-a"])
+
+
+def trial(model: str, prompt: str) -> dict:
+    return {"scores": {"judge": {"details": {"judge_model": model, "prompt_hash": prompt}},
+                       "exact": {"details": {}}}}
+
+
+def test_the_same_dataset_and_judge_are_comparable() -> None:
+    judges = judge_identities([trial("openai/gpt-4.1", "abc")] * 3)
+    assert judges == {"judge": {("openai/gpt-4.1", "abc")}}
+    assert comparability(A, B, judges, judges) == []
+
+
+def test_a_different_dataset_judge_model_or_prompt_is_named() -> None:
+    other = RunRef("run-b", "exp", "2026-01-02T00:00:00", "hash-2")
+    problems = comparability(A, other, judge_identities([trial("openai/gpt-4.1", "abc")]),
+                             judge_identities([trial("anthropic/claude", "def")]))
+    assert len(problems) == 3
+    assert problems[0].startswith("different dataset: sha256 hash-1 in run run-a, hash-2")
+    assert "judge: different judge model: openai/gpt-4.1 in run run-a" in problems[1]
+    assert "judge: different judge prompt: hash abc in run run-a, def in run run-b" == problems[2]
