@@ -1,0 +1,57 @@
+"""`assay history`: an experiment's runs over time, eval and traces alike."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.store import Store
+
+from .evalproject import assay, write_project
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")
+    return tmp_path
+
+
+def test_history_lists_runs_oldest_first_with_metrics_and_a_trend(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = str(project / "s.db")
+    rates = (0.3, 0.6, 0.9)
+    for rate in rates:
+        config = write_project(project, {"agent": {"rate": rate}}, cases=20)
+        assert assay(capsys, "run", str(config), "--store", store, "--no-progress")[0] == 0
+    code, text = assay(capsys, "history", "coin", "--store", store, "--json")
+    assert code == 0
+    [history] = json.loads(text)
+    series = [r["metrics"]["exact_match@agent"] for r in history["runs"]]
+    assert len(series) == 3 and series[0] < series[-1]
+    assert history["trend"]["exact_match@agent"] == ("up" if series[2] > series[1] else "flat")
+    code, text = assay(capsys, "history", "--store", store)
+    assert code == 0 and "coin · 3 runs, oldest first" in text and "exact_match@agent" in text
+    assert any(bar in text for bar in "▁▂▃▄▅▆▇█")
+
+
+def test_history_shows_a_traces_run_with_the_summary_it_has(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = Store(str(project / "s.db"))
+    for index, rate in enumerate((0.25, 0.5)):
+        store.create_run(id=f"traces-{index}", experiment="kb-sessions", kind="traces",
+                         status="finished", started_at=f"2026-01-0{index + 1}T00:00:00+00:00",
+                         summary={"metrics": {"wiki_hit_rate": rate, "wasted_reads": 4 - index}})
+    store.close()
+    code, text = assay(capsys, "history", "kb-sessions", "--store", str(project / "s.db"))
+    assert code == 0
+    assert "kb-sessions (traces) · 2 runs" in text
+    assert "wiki_hit_rate" in text and "0.5" in text and "↑" in text and "↓" in text
+
+
+def test_history_of_an_unknown_experiment_is_a_usage_error(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, text = assay(capsys, "history", "nope", "--store", str(project / "s.db"))
+    assert code == 2 and "no runs of experiment 'nope'" in text

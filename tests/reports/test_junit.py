@@ -1,0 +1,51 @@
+"""JUnit XML: a testcase per case and condition, failures with reasons, errors, gates."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from types import SimpleNamespace
+
+from assay.gates import GateResult
+from assay.reports.junit import render_junit
+
+RUN = SimpleNamespace(id="r1", experiment="exp", started_at="2026-01-01T00:00:00")
+
+
+def trial(case: str, condition: str, scores: dict, *, epoch: int = 0,
+          error: str | None = None) -> dict:
+    return {"case_id": case, "condition": condition, "epoch": epoch, "error": error,
+            "latency_ms": 1500, "scores": scores}
+
+
+def score(passed: bool | None, reason: str = "", error: str | None = None) -> dict:
+    return {"passed": passed, "reason": reason, "error": error}
+
+
+def test_cases_failures_errors_and_gates_become_junit() -> None:
+    trials = [
+        trial("q1", "pack", {"contains": score(True), "judge": score(True)}),
+        trial("q1", "training", {"contains": score(False, "no 'Saturn' in the answer"),
+                                 "judge": score(False, "score 3 < 7")}),
+        trial("q2", "pack", {}, error="TimeoutError: target took longer than 300s"),
+        trial("q3", "pack", {"judge": score(None, error="judge reply unparseable")}),
+        trial("q4", "pack", {"judge": score(True)}, epoch=0),
+        trial("q4", "pack", {"judge": score(False, "score 5 < 7")}, epoch=1),
+    ]
+    gates = [GateResult("judge@pack pass rate", False, "50.0% (min 80.0%)"),
+             GateResult("judge@training error rate", True, "0.0% (max 10.0%)")]
+    root = ET.fromstring(render_junit(RUN, trials, gates))
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("7", "3", "2")
+    cases = {(c.get("classname"), c.get("name")): c for c in root.iter("testcase")}
+    assert cases[("exp.pack", "q1")].find("failure") is None
+    assert cases[("exp.pack", "q1")].get("time") == "1.500"
+    failure = cases[("exp.training", "q1")].find("failure")
+    assert failure.get("message") == "failed: contains, judge"
+    assert "no 'Saturn' in the answer" in failure.text and "score 3 < 7" in failure.text
+    assert "TimeoutError" in cases[("exp.pack", "q2")].find("error").get("message")
+    assert "judge reply unparseable" in cases[("exp.pack", "q3")].find("error").text
+    assert "epoch 1: judge: score 5 < 7" in cases[("exp.pack", "q4")].find("failure").text
+    assert cases[("exp.pack", "q4")].get("time") == "3.000"
+    gate = cases[("exp.gates", "judge@pack pass rate")].find("failure")
+    assert gate.get("message") == "50.0% (min 80.0%)"
+    assert cases[("exp.gates", "judge@training error rate")].find("failure") is None
+
