@@ -125,7 +125,7 @@ def test_a_config_regression_gate_against_a_named_baseline_run(
     run(capsys, project, 0.6)  # the previous run for the next one is already weak
     gate = {"regression": {"scorer": "exact_match", "max_drop_pp": 5, "significant": True,
                            "baseline": good["run"]["id"]}}
-    code, text, data = run(capsys, project, 0.6, gates=[gate])
+    code, _, data = run(capsys, project, 0.6, gates=[gate])
     assert code == 1
     [result] = data["gates"]
     assert good["run"]["id"] in result["detail"] and result["passed"] is False

@@ -101,8 +101,8 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons) -> No
 def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
     """The report.md section: the table, the verdicts, wins and losses per case, and advice."""
     lines = [f"## Conditions compared with `{comps.baseline}`", "",
-             f"Paired over the cases both conditions answered; p-values Holm-adjusted over "
-             f"the {len(comps.entries)} comparisons shown (alpha {comps.alpha:g}).", ""]
+             (f"Paired over the cases both conditions answered; p-values Holm-adjusted over "
+              f"the {len(comps.entries)} comparisons shown (alpha {comps.alpha:g})."), ""]
     if comps.entries:
         lines += markdown_table(comps.entries, "scorer", "condition",
                                 lambda e: (e.comparison.scorer or "", e.comparison.label_b))
@@ -119,8 +119,8 @@ def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
 
 def markdown_table(entries: Sequence[ComparisonEntry], first: str, second: str,
                    label: Any) -> list[str]:
-    rows = [f"| {first} | {second} | n | before | after | delta | 95% CI | p | verdict "
-            "| pack reading |",
+    rows = [(f"| {first} | {second} | n | before | after | delta | 95% CI | p | verdict "
+             "| pack reading |"),
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
     for entry in entries:
         c = entry.comparison
@@ -145,5 +145,6 @@ def excluded_line(c: PairedComparison) -> list[str]:
     ex = c.excluded
     if not ex.count:
         return []
-    return [f"- left out: {ex.count} cases ({len(ex.only_in_a)} only in {c.label_a}, "
-            f"{len(ex.only_in_b)} only in {c.label_b}, {len(ex.no_value)} without a usable result)"]
+    return [(f"- left out: {ex.count} cases ({len(ex.only_in_a)} only in {c.label_a}, "
+             f"{len(ex.only_in_b)} only in {c.label_b}, {len(ex.no_value)} without a usable "
+             "result)")]

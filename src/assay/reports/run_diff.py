@@ -54,8 +54,8 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
     assert diff.run_a is not None and diff.run_b is not None
     a, b = diff.run_a, diff.run_b
     lines = [f"## {title or f'Compared with run `{a.id}`'}", "",
-             f"Run `{b.id}` against run `{a.id}` (started {a.started_at}), paired by case; "
-             f"p-values Holm-adjusted over the {len(diff.entries)} metrics shown.", ""]
+             (f"Run `{b.id}` against run `{a.id}` (started {a.started_at}), paired by case; "
+              f"p-values Holm-adjusted over the {len(diff.entries)} metrics shown."), ""]
     lines += [f"- **not comparable:** {problem}" for problem in diff.problems]
     if diff.problems:
         lines.append("")
