@@ -52,22 +52,24 @@ def test_every_run_compares_itself_with_the_previous_run_case_by_case(
 
 def test_compare_shows_per_case_regressions_between_any_two_runs(
         project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _, _, first = run(capsys, project, 0.8)
-    _, _, second = run(capsys, project, 0.5)
+    _, _, weak = run(capsys, project, 0.5)
     time.sleep(1.05)  # runs are ordered by their start time, stored to the second
-    _, _, third = run(capsys, project, 0.8)
+    _, _, strong = run(capsys, project, 0.8)
     store = str(project / "s.db")
     code, text = assay(capsys, "compare", "--store", store, "--json")  # latest~1 vs latest
     assert code == 0
     diff = json.loads(text)
-    assert diff["run_b"]["id"] == third["run"]["id"]
+    assert (diff["run_a"]["id"], diff["run_b"]["id"]) == (weak["run"]["id"], strong["run"]["id"])
     assert diff["comparisons"][0]["newly_failing"] == []
     assert len(diff["comparisons"][0]["newly_passing"]) > 0
-    code, text = assay(capsys, "compare", first["run"]["id"][:20], second["run"]["id"],
+    code, text = assay(capsys, "compare", strong["run"]["id"][:20], weak["run"]["id"],
                        "--store", store)
     assert code == 0
-    assert "newly failing exact_match@agent" in text and "significant" in text
-    code, text = assay(capsys, "compare", first["run"]["id"], third["run"]["id"], "--store",
+    newly_failing = diff["comparisons"][0]["newly_passing"]
+    assert f"newly failing exact_match@agent ({len(newly_failing)})" in text
+    assert newly_failing[0] in text and "significant" in text
+    _, _, again = run(capsys, project, 0.8)
+    code, text = assay(capsys, "compare", strong["run"]["id"], again["run"]["id"], "--store",
                        store, "--json")
     same = json.loads(text)["comparisons"][0]
     assert same["delta_pp"] == 0 and same["newly_failing"] == same["newly_passing"] == []
