@@ -62,8 +62,14 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
     if diff.entries:
         lines += markdown_table(diff.entries, "scorer", "condition",
                                 lambda e: (e.comparison.scorer or "", condition_of(e)))
+    unchanged = [e for e in diff.entries if not e.comparison.wins and not e.comparison.losses]
+    if unchanged:
+        lines += ["", "No case changed its result for: " + ", ".join(
+            f"{e.comparison.scorer}@{condition_of(e)}" for e in unchanged) + "."]
     for entry in diff.entries:
         c = entry.comparison
+        if any(entry is e for e in unchanged):
+            continue
         ups, downs = outcome_names(c)
         lines += ["", f"### {c.scorer}@{condition_of(entry)}", "", f"- {c.verdict}"]
         lines += case_lines(c, f"newly {'passing' if ups == 'passes' else ups}",
