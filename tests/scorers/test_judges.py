@@ -219,3 +219,11 @@ def test_a_judge_grading_its_own_model_warns() -> None:
     different = Services(config=config(target={"type": "model", "model": "openai/gpt-4.1"}))
     warn_if_self_grading("judge_score", "anthropic/claude-opus", different)
     assert different.warnings == []
+
+
+def test_the_four_judge_kinds_are_found_by_the_lazy_registry() -> None:
+    from assay.registry import scorers
+
+    for kind in ("judge_score", "rubric", "traits", "judge"):
+        cls = scorers.get(kind)
+        assert cls.__module__ == "assay.scorers.judges" and cls.kind == kind

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from assay.case import Case
 from assay.errors import AssayError, UserError
@@ -33,6 +33,8 @@ from assay.templates import case_variables, check_template, render, template_has
 
 class JudgeParams(ScorerParams):
     """Keys every LLM judge accepts."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     model: str | None = None
     """Judge model as `provider/model`, e.g. `openai/gpt-4.1`; defaults to the config's
@@ -121,6 +123,8 @@ class JudgeScorer(Scorer):
         check_template(self.template)
         self.prompt_hash = template_hash(
             "\n\x1e\n".join((self.system, self.reply_format, self.template)))
+        self.response_schema = (self.verdict_format.response_schema()
+                                if params.structured_output else None)
         self._provider: Provider | None = None
         self._model_name = ""
 
@@ -158,8 +162,7 @@ class JudgeScorer(Scorer):
             system=render(self.system, variables) + "\n\n" + self.reply_format,
             temperature=self.temperature,
             max_tokens=self.params.max_tokens,
-            response_schema=(self.verdict_format.response_schema()
-                             if self.params.structured_output else None),
+            response_schema=self.response_schema,
         )
         repeats = self.params.repeats
         asks = await asyncio.gather(*(

@@ -30,7 +30,7 @@ from assay.scorers.judge_verdict import (
 class RubricMetric(BaseModel):
     """One metric of a rubric: what it asks and what each score means."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     """Key of the metric in results, e.g. `completeness`."""
@@ -57,11 +57,14 @@ class PassRule(BaseModel):
     mean of the metrics is at least this; `min`: per-metric minimums.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     all_at_least: float | None = None
+    """Every metric must score at least this."""
     mean_at_least: float | None = None
+    """The mean of the metric scores must be at least this."""
     min: dict[str, float] = Field(default_factory=dict)
+    """Per-metric minimums, e.g. `{factual_adherence: 5}`."""
 
     @model_validator(mode="after")
     def _not_empty(self) -> PassRule:

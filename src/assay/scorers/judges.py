@@ -193,7 +193,7 @@ class CustomJudge(JudgeScorer):
     """Your prompt template, and an output spec: a number in a range, a label, or JSON."""
 
     class Params(JudgeParams):
-        prompt: str  # type: ignore[assignment]
+        prompt: str
         """The message to the judge: a sandboxed template over the case's fields and
         `output` (the answer under test)."""
 
