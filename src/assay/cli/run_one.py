@@ -54,9 +54,10 @@ def run_one(request: RunRequest, store: Any, out: Any) -> RunDone:
     from assay.runner.session import RunOptions, execute
 
     loaded = load_config(request.config)
-    if request.baseline is not None and request.baseline not in loaded.config.conditions:
-        raise UserError(f"--baseline '{request.baseline}' is not a condition of "
-                        f"{request.config} (conditions: {', '.join(loaded.config.conditions)})")
+    chosen = request.conditions or list(loaded.config.conditions)
+    if request.baseline is not None and request.baseline not in chosen:
+        raise UserError(f"--baseline '{request.baseline}' is not a condition of this run of "
+                        f"{request.config} (conditions: {', '.join(chosen)})")
     regressions: list[RegressionGateConfig] = regression_gates(loaded.config.gates)
     if request.fail_on_regression:
         regressions.append(fail_on_regression())
