@@ -28,7 +28,7 @@ DEFAULT_STORE = ".assay/assay.db"
 
 
 def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def store_url(url: str | None = None) -> str:
