@@ -40,6 +40,10 @@ class ChatRequest:
     """Ask for JSON matching this schema (structured output) where the provider can."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Provider-specific parameters passed through as is."""
+    cache_tag: str | None = None
+    """Part of the cache key only, never sent: tells apart requests that are otherwise
+    identical but must be asked separately (e.g. `repeat-2` of a judge), so each is
+    still cached and a resumed run pays for none of them twice."""
 
 
 @dataclass(slots=True)

@@ -1,0 +1,142 @@
+"""Anthropic Messages on the official `anthropic` SDK.
+
+Neutral messages differ from the wire in three ways: the system prompt is
+a separate field, an assistant's tool calls are `tool_use` blocks, and tool
+results travel in the next user turn as `tool_result` blocks (consecutive
+turns of one role are merged, as the API requires alternation). Structured
+output is a forced tool whose input schema is the response schema; when
+the request offers its own tools too, `output_config.format` is used.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anthropic
+
+from assay.output import Usage
+from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
+from assay.providers.calling import SDKProvider
+
+RESPONSE_TOOL = "respond"
+"""Name of the forced tool that carries a structured answer."""
+
+
+class AnthropicProvider(SDKProvider):
+    default_endpoint = "https://api.anthropic.com"
+    _sdk = anthropic
+
+    def __init__(self, config: Any, *, api_key: str | None, base_url: str | None,
+                 **kwargs: Any) -> None:
+        super().__init__(config, api_key=api_key, base_url=base_url, **kwargs)
+        http_client = (anthropic.DefaultAioHttpClient() if config.http_backend == "aiohttp"
+                       else anthropic.DefaultAsyncHttpxClient())
+        self.client = anthropic.AsyncAnthropic(
+            api_key=api_key,
+            base_url=base_url,
+            timeout=config.timeout,
+            max_retries=0,  # our retries are the only ones, and bounded
+            default_headers=config.headers or None,
+            http_client=http_client,
+        )
+
+    async def _send(self, request: ChatRequest) -> ChatResponse:
+        system, messages = to_wire_messages(request.system, request.messages)
+        params: dict[str, Any] = {
+            "model": request.model, "max_tokens": request.max_tokens, "messages": messages,
+        }
+        if system:
+            params["system"] = system
+        tools = [{"name": t.name, "description": t.description, "input_schema": t.input_schema}
+                 for t in request.tools]
+        body: dict[str, Any] = dict(request.extra)
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
+        structured_by_tool = request.response_schema is not None and not tools
+        if structured_by_tool:
+            tools = [{"name": RESPONSE_TOOL, "description": "Give the answer in this shape.",
+                      "input_schema": request.response_schema}]
+            params["tool_choice"] = {"type": "tool", "name": RESPONSE_TOOL}
+        elif request.response_schema is not None:
+            params["output_config"] = {
+                "format": {"type": "json_schema", "schema": request.response_schema}
+            }
+        if tools:
+            params["tools"] = tools
+        if body:
+            params["extra_body"] = body
+        message = await self.client.messages.create(**params)
+        return from_wire(message, structured_by_tool)
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+
+def to_wire_messages(system: str | None,
+                     messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """The system text and the Messages-API turns for neutral messages."""
+    system_parts = [system] if system else []
+    wire: list[dict[str, Any]] = []
+    for message in messages:
+        role = message["role"]
+        if role == "system":
+            system_parts.append(_text(message.get("content")))
+            continue
+        if role == "tool":
+            role, blocks = "user", [{
+                "type": "tool_result", "tool_use_id": message["tool_call_id"],
+                "content": _text(message.get("content")),
+                **({"is_error": True} if message.get("is_error") else {}),
+            }]
+        else:
+            blocks = _blocks(message.get("content"))
+            for call in message.get("tool_calls") or []:
+                blocks.append({"type": "tool_use", "id": call["id"], "name": call["name"],
+                               "input": call.get("arguments") or {}})
+        if wire and wire[-1]["role"] == role:
+            wire[-1]["content"].extend(blocks)
+        else:
+            wire.append({"role": role, "content": blocks})
+    return "\n\n".join(system_parts), wire
+
+
+def from_wire(message: Any, structured_by_tool: bool) -> ChatResponse:
+    texts: list[str] = []
+    calls: list[RequestedToolCall] = []
+    for block in message.content:
+        if block.type == "text":
+            texts.append(block.text)
+        elif block.type == "tool_use":
+            if structured_by_tool and block.name == RESPONSE_TOOL:
+                texts.append(json.dumps(block.input, ensure_ascii=False))
+            else:
+                calls.append(RequestedToolCall(id=block.id, name=block.name,
+                                               arguments=dict(block.input or {})))
+    usage = message.usage
+    input_tokens = (usage.input_tokens + (usage.cache_creation_input_tokens or 0)
+                    + (usage.cache_read_input_tokens or 0))
+    return ChatResponse(
+        text="".join(texts),
+        tool_calls=calls,
+        stop_reason=message.stop_reason,
+        model=message.model,
+        usage=Usage(input_tokens=input_tokens, output_tokens=usage.output_tokens),
+    )
+
+
+def _blocks(content: Any) -> list[dict[str, Any]]:
+    if content is None or content == "":
+        return []
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [part if isinstance(part, dict) else {"type": "text", "text": str(part)}
+            for part in content]
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return "" if content is None else str(content)

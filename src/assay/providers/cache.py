@@ -1,0 +1,87 @@
+"""The response cache: a repeated or resumed run pays for no call twice.
+
+The key is a sha256 over everything that shapes the answer: the provider
+(name and endpoint), model, sampling parameters, system prompt, messages,
+tools and response schema. Only deterministic calls are cached by default
+(temperature 0 or unset). Entries live in the run's store
+(`store.cache_get` / `store.cache_put`), or in memory when there is none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+from typing import Any
+
+from assay.output import Usage
+from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
+
+
+def cache_key(provider: str, endpoint: str, request: ChatRequest) -> str:
+    payload = {
+        "provider": provider,
+        "endpoint": endpoint,
+        "model": request.model,
+        "temperature": request.temperature,
+        "max_tokens": request.max_tokens,
+        "extra": request.extra,
+        "system": request.system,
+        "messages": request.messages,
+        "tools": [asdict(tool) for tool in request.tools],
+        "response_schema": request.response_schema,
+        "cache_tag": request.cache_tag,
+    }
+    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def is_cacheable(request: ChatRequest) -> bool:
+    """Deterministic requests only: temperature 0 or left to the provider."""
+    return request.temperature is None or request.temperature == 0
+
+
+class ResponseCache:
+    """Cached responses by key, in the store when there is one."""
+
+    def __init__(self, store: Any = None) -> None:
+        self.store = store
+        self._memory: dict[str, dict[str, Any]] = {}
+
+    def get(self, key: str) -> ChatResponse | None:
+        value = self.store.cache_get(key) if self.store is not None else self._memory.get(key)
+        return None if value is None else response_from_dict(value)
+
+    def put(self, key: str, response: ChatResponse, *, provider: str, model: str) -> None:
+        value = response_to_dict(response)
+        if self.store is not None:
+            self.store.cache_put(key, value, provider=provider, model=model)
+        else:
+            self._memory[key] = value
+
+
+def response_to_dict(response: ChatResponse) -> dict[str, Any]:
+    return {
+        "text": response.text,
+        "tool_calls": [asdict(call) for call in response.tool_calls],
+        "stop_reason": response.stop_reason,
+        "model": response.model,
+        "system_fingerprint": response.system_fingerprint,
+        "usage": {"input_tokens": response.usage.input_tokens,
+                  "output_tokens": response.usage.output_tokens},
+        "latency_ms": response.latency_ms,
+    }
+
+
+def response_from_dict(value: dict[str, Any]) -> ChatResponse:
+    """A cached response: it cost nothing this time, so its usage counts one cache hit."""
+    return ChatResponse(
+        text=value["text"],
+        tool_calls=[RequestedToolCall(**call) for call in value.get("tool_calls") or []],
+        stop_reason=value.get("stop_reason"),
+        model=value.get("model"),
+        system_fingerprint=value.get("system_fingerprint"),
+        usage=Usage(cost_usd=0.0, cache_hits=1),
+        latency_ms=0.0,
+        cached=True,
+    )

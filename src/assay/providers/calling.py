@@ -1,0 +1,161 @@
+"""The call path every SDK provider shares: cache, budget, limit, retry, cost.
+
+    chat(request)
+      -> cache hit?            return it (no HTTP, counted as a cache hit)
+      -> budget left?          else RunFailed
+      -> endpoint semaphore    at most max_connections in flight
+      -> bounded retries       429 / 5xx / timeout / connection / malformed body
+      -> price the usage       from the price table; unknown stays unknown
+      -> cache the answer
+
+Subclasses only translate between the neutral types and their SDK
+(`_send`) and say which SDK exceptions are which (`_sdk`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import Any
+
+from assay.errors import RunFailed
+from assay.providers.base import ChatRequest, ChatResponse
+from assay.providers.cache import ResponseCache, cache_key, is_cacheable
+from assay.providers.config import Price, ProviderConfig
+from assay.providers.failures import (
+    CallFailure,
+    ProviderError,
+    parse_retry_after,
+    redact,
+    status_failure,
+)
+from assay.providers.ledger import Ledger
+from assay.providers.limits import EndpointLimits
+from assay.providers.pricing import cost_usd, find_price
+from assay.providers.retry import RetryPolicy, call_with_retries
+
+
+class SDKProvider:
+    """A provider endpoint on an official SDK. See the module docstring for the path."""
+
+    default_endpoint = ""
+
+    def __init__(
+        self,
+        config: ProviderConfig,
+        *,
+        api_key: str | None,
+        base_url: str | None,
+        limits: EndpointLimits,
+        cache: ResponseCache,
+        ledger: Ledger,
+        prices: Mapping[str, Price],
+        use_cache: bool = True,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        self.name = config.name
+        self.config = config
+        self.endpoint = base_url or self.default_endpoint
+        self.cache = cache
+        self.ledger = ledger
+        self.prices = prices
+        self.use_cache = use_cache
+        self.policy = RetryPolicy(config.max_retries, config.backoff, config.max_backoff)
+        self._limit = limits.for_endpoint(self.endpoint, config.max_connections)
+        self._secrets = [api_key, *config.headers.values()]
+        self._warn = warn or (lambda message: None)
+        self._unpriced: set[str] = set()
+        self._rng = random.Random()
+
+    # -- for subclasses ------------------------------------------------------
+
+    _sdk: ModuleType
+    """The SDK module whose exception classes `_classify` recognises."""
+
+    async def _send(self, request: ChatRequest) -> ChatResponse:
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        raise NotImplementedError
+
+    # -- the call path -------------------------------------------------------
+
+    async def chat(self, request: ChatRequest, *, use_cache: bool = True) -> ChatResponse:
+        label = f"{self.name}/{request.model}"
+        key = None
+        if use_cache and self.use_cache and is_cacheable(request):
+            key = cache_key(self.name, self.endpoint, request)
+            hit = self.cache.get(key)
+            if hit is not None:
+                self.ledger.record(label, hit.usage)
+                return hit
+        self.ledger.check_budget()
+        try:
+            response = await call_with_retries(
+                lambda: self._attempt(request), self.policy, label=label,
+                on_retry=lambda failure: self.ledger.record_retry(label), rng=self._rng,
+            )
+        except CallFailure as failure:
+            self.ledger.record_failure(label)
+            raise self._final_error(label, failure) from None
+        self._price(label, request.model, response)
+        self.ledger.record(label, response.usage)
+        if key is not None:
+            self.cache.put(key, response, provider=self.name, model=request.model)
+        return response
+
+    async def _attempt(self, request: ChatRequest) -> ChatResponse:
+        async with self._limit:
+            started = time.perf_counter()
+            try:
+                response = await self._send(request)
+            except (self._sdk.APIError, json.JSONDecodeError) as exc:
+                raise self._classify(exc) from None
+            response.latency_ms = (time.perf_counter() - started) * 1000
+            return response
+
+    def _classify(self, exc: Exception) -> CallFailure:
+        sdk = self._sdk
+        if isinstance(exc, sdk.APIStatusError):
+            detail = redact(_error_detail(exc), self._secrets)
+            return status_failure(exc.status_code, detail, parse_retry_after(exc.response.headers))
+        if isinstance(exc, sdk.APITimeoutError):
+            return CallFailure(f"timed out after {self.config.timeout:g}s", True)
+        if isinstance(exc, sdk.APIConnectionError):
+            cause = redact(str(exc.__cause__ or exc), self._secrets)
+            return CallFailure(f"connection failed ({cause})", True)
+        if isinstance(exc, json.JSONDecodeError | sdk.APIResponseValidationError):
+            return CallFailure("malformed response body (not the JSON the API promises)", True)
+        return CallFailure(redact(f"{type(exc).__name__}: {exc}", self._secrets), False)
+
+    def _final_error(self, label: str, failure: CallFailure) -> Exception:
+        if failure.status == 401:
+            env = self.config.key_env()
+            where = f"the key in ${env}" if env else "the provider's credentials"
+            return RunFailed(f"{label}: {failure.reason}. Check {where}; the run is stopped.")
+        attempts = self.policy.max_retries + 1
+        tail = f" (gave up after {attempts} attempts)" if failure.retryable else ""
+        return ProviderError(f"{label}: {failure.reason}{tail}", status=failure.status)
+
+    def _price(self, label: str, model: str, response: ChatResponse) -> None:
+        usage = response.usage
+        usage.calls = 1
+        price = find_price(model, self.prices)
+        usage.cost_usd = cost_usd(price, usage.input_tokens, usage.output_tokens)
+        if price is None and label not in self._unpriced:
+            self._unpriced.add(label)
+            self._warn(f"no price known for {label}: its cost is unknown and not counted "
+                       f"toward run.max_cost_usd; add it under the provider's `prices:`")
+
+
+def _error_detail(exc: Any) -> str:
+    """The API's own error message when the body has one, else the SDK's text."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return inner["message"]
+    return str(getattr(exc, "message", "") or exc)

@@ -1,0 +1,85 @@
+"""What can go wrong in a provider call, classified once, and told without secrets.
+
+Each SDK adapter turns its exceptions into a `CallFailure` (retryable or
+not, with any Retry-After); the retry loop decides from that alone. Text that
+reaches an error message or a log goes through `redact` first: SDK messages
+may quote response bodies, and a careless server may echo the key back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",}]+")
+_KEY_FIELD = re.compile(r"(?i)((?:x-api-key|api[_-]?key|authorization)['\"]?\s*[:=]\s*['\"]?)[^\s'\",}]+")
+_KEY_SHAPE = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
+
+
+class ProviderError(Exception):
+    """A provider call that failed for good (after retries, or not retryable).
+
+    The runner records it on the trial as an error, never as a score.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class CallFailure(Exception):
+    """One failed attempt, as the retry loop needs to see it.
+
+    `reason` is short and secret-free (e.g. `HTTP 429 rate limited`);
+    `retry_after` is the wait in seconds the server asked for, when it said.
+    """
+
+    def __init__(self, reason: str, retryable: bool, *, status: int | None = None,
+                 retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retryable = retryable
+        self.status = status
+        self.retry_after = retry_after
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """`text` with every known secret and anything shaped like a key replaced by `***`."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "***")
+    text = _BEARER.sub(r"\1***", text)
+    text = _KEY_FIELD.sub(r"\1***", text)
+    return _KEY_SHAPE.sub("***", text)
+
+
+def status_failure(status: int, detail: str, retry_after: float | None) -> CallFailure:
+    """Classify an HTTP error status: 408/409/429/5xx retry, other 4xx do not."""
+    retryable = status in (408, 409, 429) or status >= 500
+    label = {
+        400: "bad request", 401: "authentication failed", 403: "permission denied",
+        404: "not found", 408: "request timeout", 409: "conflict", 413: "request too large",
+        422: "unprocessable request", 429: "rate limited",
+    }.get(status, "server error" if status >= 500 else "error")
+    reason = f"HTTP {status} {label}"
+    if detail:
+        reason += f": {detail[:300]}"
+    return CallFailure(reason, retryable, status=status, retry_after=retry_after)
+
+
+def parse_retry_after(headers: object) -> float | None:
+    """Seconds from `retry-after-ms` or `retry-after` (seconds; HTTP dates are ignored)."""
+    get = getattr(headers, "get", None)
+    if get is None:
+        return None
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = get(name)
+        if value is None:
+            continue
+        try:
+            seconds = float(value) * scale
+        except ValueError:
+            continue
+        if seconds >= 0:
+            return seconds
+    return None

@@ -1,0 +1,98 @@
+"""What a run has spent on LLM calls, and the budget that stops it.
+
+One ledger per pool (per run): calls made, cache hits, tokens, dollars,
+retries and failures, in total and per model. When `run.max_cost_usd` is
+set, no new paid call starts once the spend has reached it; calls already
+in flight finish, so a run may pass the budget by at most their cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from assay.errors import RunFailed
+from assay.output import Usage
+
+
+@dataclass(slots=True)
+class Tally:
+    calls: int = 0
+    """HTTP calls that returned an answer (cache hits not included)."""
+    cache_hits: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    unpriced_calls: int = 0
+    """Calls whose model has no price: their cost is unknown, not 0."""
+    retries: int = 0
+    failures: int = 0
+
+    def add(self, usage: Usage) -> None:
+        self.calls += usage.calls
+        self.cache_hits += usage.cache_hits
+        self.input_tokens += usage.input_tokens
+        self.output_tokens += usage.output_tokens
+        if usage.calls and usage.cost_usd is None:
+            self.unpriced_calls += usage.calls
+        self.cost_usd += usage.cost_usd or 0.0
+
+
+@dataclass(slots=True)
+class Stats:
+    """A snapshot of the ledger: run totals and a tally per `provider/model`."""
+
+    total: Tally
+    by_model: dict[str, Tally] = field(default_factory=dict)
+    max_cost_usd: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **asdict(self.total),
+            "max_cost_usd": self.max_cost_usd,
+            "by_model": {name: asdict(tally) for name, tally in self.by_model.items()},
+        }
+
+
+class Ledger:
+    def __init__(self, max_cost_usd: float | None = None) -> None:
+        self.max_cost_usd = max_cost_usd
+        self._total = Tally()
+        self._by_model: dict[str, Tally] = {}
+
+    @property
+    def spent_usd(self) -> float:
+        return self._total.cost_usd
+
+    def check_budget(self) -> None:
+        """Raise `RunFailed` when a new paid call would go past the budget."""
+        if self.max_cost_usd is not None and self._total.cost_usd >= self.max_cost_usd:
+            raise RunFailed(
+                f"run.max_cost_usd reached: spent ${self._total.cost_usd:.4f} of "
+                f"${self.max_cost_usd:.4f}; no further model calls were made"
+            )
+
+    def record(self, model: str, usage: Usage) -> None:
+        self._total.add(usage)
+        self._model(model).add(usage)
+
+    def record_retry(self, model: str) -> None:
+        self._total.retries += 1
+        self._model(model).retries += 1
+
+    def record_failure(self, model: str) -> None:
+        self._total.failures += 1
+        self._model(model).failures += 1
+
+    def snapshot(self) -> Stats:
+        copy = lambda tally: Tally(**asdict(tally))  # noqa: E731
+        return Stats(
+            total=copy(self._total),
+            by_model={name: copy(tally) for name, tally in sorted(self._by_model.items())},
+            max_cost_usd=self.max_cost_usd,
+        )
+
+    def _model(self, model: str) -> Tally:
+        if model not in self._by_model:
+            self._by_model[model] = Tally()
+        return self._by_model[model]

@@ -1,0 +1,129 @@
+"""OpenAI Chat Completions on the official `openai` SDK.
+
+Also serves any OpenAI-compatible server by `base_url` (Ollama, vLLM,
+llama.cpp server, LM Studio). Neutral messages are nearly the wire shape
+already; tool calls carry JSON-encoded arguments, and a response schema
+becomes `response_format: json_schema`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import openai
+
+from assay.output import Usage
+from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
+from assay.providers.calling import SDKProvider
+from assay.providers.failures import CallFailure
+
+
+class OpenAIProvider(SDKProvider):
+    default_endpoint = "https://api.openai.com/v1"
+    _sdk = openai
+
+    def __init__(self, config: Any, *, api_key: str | None, base_url: str | None,
+                 **kwargs: Any) -> None:
+        super().__init__(config, api_key=api_key, base_url=base_url, **kwargs)
+        http_client = (openai.DefaultAioHttpClient() if config.http_backend == "aiohttp"
+                       else openai.DefaultAsyncHttpxClient())
+        self.client = openai.AsyncOpenAI(
+            api_key=api_key or "unused",  # compatible servers may need no key; the SDK wants one
+            base_url=base_url,
+            timeout=config.timeout,
+            max_retries=0,  # our retries are the only ones, and bounded
+            default_headers=config.headers or None,
+            http_client=http_client,
+        )
+        self.max_tokens_field = config.max_tokens_field or (
+            "max_completion_tokens" if base_url is None else "max_tokens"
+        )
+
+    async def _send(self, request: ChatRequest) -> ChatResponse:
+        params: dict[str, Any] = {
+            "model": request.model,
+            "messages": to_wire_messages(request.system, request.messages),
+            self.max_tokens_field: request.max_tokens,
+        }
+        if request.temperature is not None:
+            params["temperature"] = request.temperature
+        if request.tools:
+            params["tools"] = [
+                {"type": "function", "function": {"name": tool.name,
+                                                  "description": tool.description,
+                                                  "parameters": tool.input_schema}}
+                for tool in request.tools
+            ]
+        if request.response_schema is not None:
+            params["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "response", "schema": request.response_schema},
+            }
+        if request.extra:
+            params["extra_body"] = request.extra
+        completion = await self.client.chat.completions.create(**params)
+        return from_wire(completion)
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+
+def to_wire_messages(system: str | None, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    wire: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    for message in messages:
+        role = message["role"]
+        if role == "assistant" and message.get("tool_calls"):
+            wire.append({
+                "role": "assistant",
+                "content": message.get("content") or None,
+                "tool_calls": [
+                    {"id": call["id"], "type": "function",
+                     "function": {"name": call["name"],
+                                  "arguments": json.dumps(call.get("arguments") or {})}}
+                    for call in message["tool_calls"]
+                ],
+            })
+        elif role == "tool":
+            content = message.get("content", "")
+            if message.get("is_error"):
+                content = f"Error: {content}"
+            wire.append({"role": "tool", "tool_call_id": message["tool_call_id"],
+                         "content": content})
+        else:
+            wire.append({"role": role, "content": message.get("content", "")})
+    return wire
+
+
+def from_wire(completion: Any) -> ChatResponse:
+    if not completion.choices:
+        raise CallFailure("malformed response body (no choices)", True)
+    choice = completion.choices[0]
+    message = choice.message
+    calls = [
+        RequestedToolCall(id=call.id, name=call.function.name,
+                          arguments=_arguments(call.function.arguments))
+        for call in message.tool_calls or []
+        if getattr(call, "function", None) is not None
+    ]
+    usage = completion.usage
+    return ChatResponse(
+        text=message.content or "",
+        tool_calls=calls,
+        stop_reason=choice.finish_reason,
+        model=completion.model,
+        system_fingerprint=completion.system_fingerprint,
+        usage=Usage(input_tokens=usage.prompt_tokens if usage else 0,
+                    output_tokens=usage.completion_tokens if usage else 0),
+    )
+
+
+def _arguments(raw: str | None) -> dict[str, Any]:
+    """Tool arguments as a dict; a model's invalid JSON is kept visible, not dropped."""
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        return {"_invalid_json": raw}
+    return value if isinstance(value, dict) else {"_value": value}
