@@ -118,8 +118,8 @@ class ProviderPool:
         """Calls, cache hits, tokens, cost, retries and failures so far, total and per model."""
         return self.ledger.snapshot()
 
-    @property
     def spent_usd(self) -> float:
+        """Dollars spent on priced calls so far in this run (cache hits cost nothing)."""
         return self.ledger.spent_usd
 
     def set_budget(self, max_cost_usd: float | None) -> None:

@@ -1,0 +1,129 @@
+"""The response cache: an identical deterministic call is answered without HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from assay.providers.base import ChatRequest
+from assay.testing import FakeLLM
+
+
+class DictStore:
+    """The store's cache interface, nothing more."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, tuple[dict[str, Any], str | None, str | None]] = {}
+
+    def cache_get(self, key: str) -> dict[str, Any] | None:
+        row = self.rows.get(key)
+        return None if row is None else row[0]
+
+    def cache_put(self, key: str, value: dict[str, Any], *, provider: str | None = None,
+                  model: str | None = None) -> None:
+        self.rows[key] = (value, provider, model)
+
+
+def ask(model: str, **kwargs: Any) -> ChatRequest:
+    return ChatRequest(model=model, messages=[{"role": "user", "content": "2+2?"}], **kwargs)
+
+
+@pytest.mark.parametrize("model_string", ["anthropic/claude-haiku-4-5", "openai/gpt-4.1"])
+def test_a_second_identical_call_makes_no_http_request(make_pool, model_string):
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm)
+            provider, model = pool.resolve(model_string)
+            first = await provider.chat(ask(model, temperature=0))
+            second = await provider.chat(ask(model, temperature=0))
+            await pool.aclose()
+            return first, second, llm.received, pool.stats()
+
+    first, second, received, stats = asyncio.run(scenario())
+    assert received == 1
+    assert second.text == first.text == "4"
+    assert second.cached and not first.cached
+    assert second.usage.cache_hits == 1 and second.usage.calls == 0
+    assert second.usage.cost_usd == 0.0 and second.usage.input_tokens == 0
+    assert (stats.total.calls, stats.total.cache_hits) == (1, 1)
+
+
+def test_use_cache_false_always_asks_the_server(make_pool):
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm)
+            provider, model = pool.resolve("openai/gpt-4.1")
+            await provider.chat(ask(model))
+            await provider.chat(ask(model), use_cache=False)
+            await provider.chat(ask(model), use_cache=False)
+            await pool.aclose()
+            return llm.received
+
+    assert asyncio.run(scenario()) == 3
+
+
+def test_a_pool_made_with_no_cache_never_reads_it(make_pool):
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm, use_cache=False)
+            provider, model = pool.resolve("openai/gpt-4.1")
+            await provider.chat(ask(model))
+            await provider.chat(ask(model))
+            await pool.aclose()
+            return llm.received
+
+    assert asyncio.run(scenario()) == 2
+
+
+def test_sampling_above_temperature_zero_is_not_cached(make_pool):
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm)
+            provider, model = pool.resolve("anthropic/claude-haiku-4-5")
+            await provider.chat(ask(model, temperature=0.7))
+            await provider.chat(ask(model, temperature=0.7))
+            await pool.aclose()
+            return llm.received
+
+    assert asyncio.run(scenario()) == 2
+
+
+def test_anything_that_shapes_the_answer_changes_the_key(make_pool):
+    variants = [
+        {}, {"system": "Be terse."}, {"max_tokens": 7}, {"extra": {"top_p": 0.1}},
+        {"response_schema": {"type": "object"}}, {"cache_tag": "repeat-2"},
+    ]
+
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm)
+            provider, model = pool.resolve("openai/gpt-4.1")
+            for variant in variants:
+                await provider.chat(ask(model, **variant))
+            other, other_model = pool.resolve("anthropic/claude-haiku-4-5")
+            await other.chat(ask(other_model))
+            await pool.aclose()
+            return llm.received
+
+    assert asyncio.run(scenario()) == len(variants) + 1
+
+
+def test_the_cache_lives_in_the_store_and_survives_the_pool(make_pool):
+    """A resumed run has a new pool but the same store: it pays for nothing twice."""
+    store = DictStore()
+
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            for _ in range(2):
+                pool = make_pool(llm, store=store)
+                provider, model = pool.resolve("openai/gpt-4.1")
+                answer = await provider.chat(ask(model))
+                await pool.aclose()
+            return answer, llm.received
+
+    answer, received = asyncio.run(scenario())
+    assert received == 1 and answer.cached and answer.text == "4"
+    [(value, provider, model)] = store.rows.values()
+    assert (provider, model) == ("openai", "gpt-4.1") and value["text"] == "4"

@@ -1,0 +1,77 @@
+"""Finding providers by model string, from the config and the environment."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from assay.errors import UserError
+from assay.providers.base import ChatRequest
+from assay.providers.config import ProviderConfig
+from assay.providers.pool import ProviderPool, get_pool
+from assay.services import Services
+from assay.testing import FakeLLM
+
+
+def test_built_in_providers_come_from_the_environment():
+    async def scenario():
+        async with FakeLLM(default="hi") as llm:
+            pool = ProviderPool(environ={"ANTHROPIC_API_KEY": "k1",
+                                         "ANTHROPIC_BASE_URL": llm.base_url})
+            provider, model = pool.resolve("anthropic/claude-haiku-4-5")
+            response = await provider.chat(ChatRequest(model=model, messages=[
+                {"role": "user", "content": "hello"}]))
+            same, _ = pool.resolve("anthropic/claude-opus-4-5")
+            await pool.aclose()
+            return response, provider is same, llm.requests[0].api_key
+
+    response, shared, key_sent = asyncio.run(scenario())
+    assert response.text == "hi" and shared and key_sent == "k1"
+
+
+@pytest.mark.parametrize("model_string, message", [
+    ("gpt-4.1", "must be written <provider>/<model>"),
+    ("openai/", "must be written <provider>/<model>"),
+    ("mistral/large", "unknown provider 'mistral'"),
+    ("anthropic/claude-haiku-4-5", "set the environment variable ANTHROPIC_API_KEY"),
+    ("openai/gpt-4.1", "set the environment variable OPENAI_API_KEY"),
+])
+def test_bad_model_strings_and_missing_keys_are_clear_errors(model_string, message):
+    with pytest.raises(UserError) as caught:
+        ProviderPool(environ={}).resolve(model_string)
+    assert message in str(caught.value)
+
+
+def test_openai_base_url_alone_serves_a_local_server_without_a_key():
+    pool = ProviderPool(environ={"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"})
+    provider, model = pool.resolve("openai/llama3.1")
+    assert model == "llama3.1" and provider.endpoint == "http://127.0.0.1:11434/v1"
+    asyncio.run(pool.aclose())
+
+
+def test_a_configured_provider_uses_its_own_key_variable():
+    config = ProviderConfig(name="lab", kind="openai_compatible",
+                            base_url="http://127.0.0.1:8000/v1", api_key_env="LAB_KEY")
+    with pytest.raises(UserError, match="LAB_KEY"):
+        ProviderPool({"lab": config}, environ={}).resolve("lab/qwen")
+    pool = ProviderPool({"lab": config}, environ={"LAB_KEY": "x"})
+    assert pool.resolve("lab/qwen")[1] == "qwen"
+    asyncio.run(pool.aclose())
+
+
+def test_get_pool_builds_once_per_run_from_the_config_block():
+    class Run:
+        max_cost_usd = 1.5
+
+    class Config:
+        providers = {"local": {"kind": "openai_compatible", "base_url": "http://127.0.0.1:9/v1",
+                               "max_connections": 2}}
+        run = Run()
+
+    services = Services(config=Config(), use_cache=False)
+    pool = get_pool(services)
+    assert get_pool(services) is pool and services.extras["providers"] is pool
+    assert pool.configs["local"].name == "local" and pool.configs["local"].max_connections == 2
+    assert pool.stats().max_cost_usd == 1.5 and pool.use_cache is False
+    asyncio.run(services.aclose())
