@@ -9,6 +9,7 @@ from typing import Any
 from assay.case import Case
 from assay.output import Output, Usage
 from assay.providers.base import ChatRequest, ChatResponse
+from assay.providers.pool import EXTRAS_KEY
 from assay.registry import scorers
 from assay.scorers.judge_base import JudgeScorer
 from assay.services import Services
@@ -48,7 +49,7 @@ class ScriptedProvider:
 
 
 class FakePool:
-    """Resolves every `provider/model` string to one provider, stripping the prefix."""
+    """Stands in for the run's provider pool: every `provider/model` goes to one provider."""
 
     def __init__(self, provider: Any) -> None:
         self.provider = provider
@@ -66,9 +67,8 @@ def make_judge(kind: str, provider: Any, *, config: Any = None,
     cls = scorers.get(kind)
     validated = cls.Params.model_validate({"type": kind, **params})
     services = services or Services(config=config)
-    judge = cls(validated, services)
-    judge._provider, judge._model_name = FakePool(provider).resolve(judge.model)
-    return judge
+    services.extras[EXTRAS_KEY] = FakePool(provider)  # what get_pool(services) returns
+    return cls(validated, services)
 
 
 def case(expected: Any = "Paris is the capital of France.", **fields: Any) -> Case:

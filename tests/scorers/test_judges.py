@@ -89,13 +89,15 @@ def test_a_case_without_expected_is_a_judge_error_and_asks_nothing() -> None:
 
 # --- unreadable replies, retries, provider failures -------------------------------------------
 
-def test_an_unreadable_reply_is_retried_without_the_cache_then_recorded_as_a_judge_error() -> None:
+def test_an_unreadable_reply_is_re_asked_as_a_new_request_then_recorded_as_a_judge_error() -> None:
     provider = ScriptedProvider(["Looks fine.", "Good answer overall.", "I agree with it."])
     score = run(make_judge("judge_score", provider, parse_retries=2))
     assert score.value is None and score.passed is None
     assert score.error is not None
     assert score.error.startswith("unreadable judge reply") and "after 3 attempts" in score.error
-    assert provider.use_cache_flags == [True, False, False]
+    # each retry has its own cache key, so it cannot be served the unreadable reply again
+    assert [r.cache_tag for r in provider.requests] == [None, "repeat-1/retry-1",
+                                                        "repeat-1/retry-2"]
     assert score.details["judge_errors"] == 1
     [record] = score.details["verdicts"]
     assert record["raw_replies"] == ["Looks fine.", "Good answer overall.", "I agree with it."]
@@ -121,6 +123,9 @@ def test_no_cache_run_bypasses_the_cache_for_every_ask() -> None:
     services = Services(use_cache=False)
     run(make_judge("judge_score", provider, services=services, repeats=2))
     assert provider.use_cache_flags == [False, False]
+    cached = ScriptedProvider(["8"])
+    run(make_judge("judge_score", cached, repeats=2))
+    assert cached.use_cache_flags == [True, True]
 
 
 def test_structured_output_can_be_turned_off() -> None:
@@ -142,7 +147,7 @@ def test_a_verdict_given_as_a_tool_call_is_read() -> None:
 def test_repeats_record_every_verdict_the_spread_and_an_unstable_flip() -> None:
     provider = ScriptedProvider(["8", "5", "9"])
     score = run(make_judge("judge_score", provider, repeats=3))
-    assert provider.use_cache_flags == [True, False, False]
+    assert [r.cache_tag for r in provider.requests] == [None, "repeat-2", "repeat-3"]
     assert score.value == pytest.approx(statistics.fmean([8, 5, 9]))
     assert score.passed is True
     details = score.details
@@ -205,7 +210,16 @@ def test_no_judge_model_anywhere_is_a_clear_user_error() -> None:
         make_judge("judge_score", ScriptedProvider(["8"]), config=config(), model=None)
 
 
-def test_a_judge_grading_its_own_model_warns() -> None:
+def test_a_judge_whose_model_is_the_target_model_warns_when_set_up() -> None:
+    cfg = config(target={"type": "model", "model": "openai/gpt-4.1"})
+    services = Services(config=cfg)
+    judge = make_judge("judge_score", ScriptedProvider(["8"]), services=services,
+                       model="openai/gpt-4.1")
+    run(judge)
+    assert any("also the target model" in warning for warning in services.warnings)
+
+
+def test_self_grading_is_recognised_across_providers_and_condition_overrides() -> None:
     from assay.scorers.judge_base import warn_if_self_grading
 
     services = Services(config=config(target={"type": "model", "model": "openai/gpt-4.1"}))

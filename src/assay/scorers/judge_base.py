@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field, model_validator
@@ -47,8 +47,8 @@ class JudgeParams(ScorerParams):
     """Longest reply the judge may give."""
 
     repeats: int = Field(default=1, ge=1, le=25)
-    """Ask the judge this many times and reduce the verdicts (the 2nd and later asks
-    bypass the response cache, so they are real re-asks)."""
+    """Ask the judge this many times and reduce the verdicts. Each ask is cached under its
+    own key, so the 2nd and later asks are real re-asks, yet a resumed run pays for none."""
 
     reduce: Reduction = "mean"
     """How repeated verdicts become one: mean, median or majority (the most common
@@ -166,17 +166,23 @@ class JudgeScorer(Scorer):
         )
         repeats = self.params.repeats
         asks = await asyncio.gather(*(
-            self._ask(request, use_cache=self.services.use_cache and index == 0)
-            for index in range(repeats)))
+            self._ask(request, repeat=index + 1) for index in range(repeats)))
         return self._score(list(asks))
 
-    async def _ask(self, request: ChatRequest, *, use_cache: bool) -> Ask:
-        """Ask once; re-ask (bypassing the cache) while the reply holds no verdict."""
+    async def _ask(self, request: ChatRequest, *, repeat: int) -> Ask:
+        """Ask once; re-ask while the reply holds no verdict.
+
+        Every repeat and every retry carries its own cache tag: it is never
+        answered from another's cached reply (so it is a real re-ask), yet
+        it is cached itself, so a resumed or repeated run pays for none of
+        them twice. `--no-cache` makes them all fresh.
+        """
         ask = Ask()
         for attempt in range(1 + self.params.parse_retries):
+            tagged = replace(request, cache_tag=ask_tag(repeat, attempt))
             try:
                 response = await self._provider.chat(  # type: ignore[union-attr]
-                    request, use_cache=use_cache and attempt == 0)
+                    tagged, use_cache=self.services.use_cache)
             except AssayError:
                 raise  # a run-stopping condition (bad key, budget spent) is not a verdict
             except Exception as exc:  # noqa: BLE001 - the provider already retried
@@ -230,6 +236,13 @@ class JudgeScorer(Scorer):
 
     def _base_details(self) -> dict[str, Any]:
         return {"judge_model": self.model, "prompt_hash": self.prompt_hash}
+
+
+def ask_tag(repeat: int, attempt: int) -> str | None:
+    """The cache tag of one asking: none for the first ask, `repeat-2`, `repeat-1/retry-1`..."""
+    if repeat == 1 and attempt == 0:
+        return None
+    return f"repeat-{repeat}" + (f"/retry-{attempt}" if attempt else "")
 
 
 def reply_text(response: ChatResponse) -> str:
