@@ -175,8 +175,9 @@ def test_custom_label_judge_passes_on_its_passing_labels_and_reduces_by_majority
     output = {"type": "label", "labels": ["correct", "partially correct", "incorrect"],
               "pass": ["correct"]}
     provider = ScriptedProvider(["correct", "partially correct", "Verdict: correct."])
-    score = run(make_judge("judge", provider, prompt=PROMPT, output=output, repeats=3,
-                           reduce="majority"), case(metadata={"audience": "x"}))
+    score = run(make_judge("judge", provider, prompt=PROMPT, output=output, repeats=3),
+                case(metadata={"audience": "x"}))
+    assert score.details["reduce"] == "majority"  # the only reduction a label has
     assert (score.value, score.passed, score.details["label"]) == (1.0, True, "correct")
     assert score.details["label_counts"] == {"correct": 2, "partially correct": 1}
     assert score.details["unstable"] is True

@@ -50,9 +50,10 @@ class JudgeParams(ScorerParams):
     """Ask the judge this many times and reduce the verdicts. Each ask is cached under its
     own key, so the 2nd and later asks are real re-asks, yet a resumed run pays for none."""
 
-    reduce: Reduction = "mean"
+    reduce: Reduction | None = None
     """How repeated verdicts become one: mean, median or majority (the most common
-    verdict; a tie goes to the failing side). Label verdicts reduce by majority only."""
+    verdict; a tie goes to the failing side). Default: mean for scores, majority for
+    labels and pass/fail verdicts (which reduce by majority only)."""
 
     parse_retries: int = Field(default=2, ge=0, le=5)
     """Re-asks after a reply with no readable verdict, before it is recorded as a judge error."""
@@ -113,7 +114,7 @@ class JudgeScorer(Scorer):
     def __init__(self, params: JudgeParams, services: Services) -> None:
         super().__init__(params, services)
         self.verdict_format = self.build_format()
-        self.verdict_format.check_reduction(params.reduce)
+        self.reduction = self.verdict_format.reduction(params.reduce)
         self.model = judge_model(params.model, services, scorer_name=self.name)
         self.temperature = _judge_temperature(params.temperature, services)
         self.system = self.instructions()
@@ -224,8 +225,8 @@ class JudgeScorer(Scorer):
             final = verdicts[0]
             details["cached"] = asks[0].cached
         else:
-            final = self.verdict_format.reduce(verdicts, self.params.reduce)
-            details.update(repeats=len(verdicts), reduce=self.params.reduce,
+            final = self.verdict_format.reduce(verdicts, self.reduction)
+            details.update(repeats=len(verdicts), reduce=self.reduction,
                            **agreement(verdicts))
         record = final.to_dict()
         for key in ("passed", "value", "reason"):

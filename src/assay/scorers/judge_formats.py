@@ -52,11 +52,15 @@ class VerdictFormat:
     def reduce(self, verdicts: Sequence[Verdict], how: Reduction) -> Verdict:
         raise NotImplementedError
 
-    def check_reduction(self, how: Reduction) -> None:
+    def reduction(self, how: Reduction | None) -> Reduction:
+        """`how`, checked against this format; its natural reduction when None."""
+        if how is None:
+            return self.reductions[0]
         if how not in self.reductions:
             allowed = ", ".join(self.reductions)
             raise JudgeConfigError(f"reduce: {how!r} does not apply to this judge's verdicts "
-                            f"(allowed: {allowed})")
+                                   f"(allowed: {allowed})")
+        return how
 
 
 class NumberFormat(VerdictFormat):

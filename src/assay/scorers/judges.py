@@ -203,7 +203,7 @@ class CustomJudge(JudgeScorer):
 
         @model_validator(mode="after")
         def _output_works(self) -> CustomJudge.Params:
-            self.output.build().check_reduction(self.reduce)
+            self.output.build().reduction(self.reduce)
             return self
 
     params: Params
