@@ -90,7 +90,8 @@ def test_number_format_passes_at_the_threshold_and_keeps_the_reason() -> None:
     at = fmt.parse('{"score": 7, "reason": "minor gap"}')
     below = fmt.parse("6")
     assert (at.passed, at.value, at.reason) == (True, 7.0, "minor gap")
-    assert (below.passed, below.value) == (False, 6.0)
+    assert (below.passed, below.value, below.reason) == (False, 6.0, "")
+    assert fmt.parse("Mostly right.\n8").reason == "Mostly right.\n8"
 
 
 def test_label_format_scores_one_for_a_passing_label() -> None:

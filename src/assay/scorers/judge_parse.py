@@ -164,4 +164,6 @@ def extract_reason(data: dict[str, Any] | None, text: str, *, limit: int = 500) 
         if found is not None:
             return str(found).strip()
     reply = text.strip()
+    if _bare_number(reply) is not None:
+        return ""  # a number-only reply states no reason
     return reply if len(reply) <= limit else reply[: limit - 1] + "…"
