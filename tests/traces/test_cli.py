@@ -71,3 +71,26 @@ def test_export_writes_cases_a_dataset_can_load(sessions_dir: Path, tmp_path: Pa
     answered = sum(e.answered for path in sorted((sessions_dir / "pi").glob("*.jsonl"))
                    for e in load_session(path).exchanges)
     assert len(cases) == answered
+
+
+def test_with_a_judge_model_findings_reach_the_report_and_guidelines(
+        sessions_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real OpenAI SDK talks to the fake LLM server; its findings land in both files."""
+    from assay.testing import FakeLLM, Reply
+
+    finding = {"type": "wiki-gap", "severity": "warning",
+               "detail": "How the session file format is versioned is not in the wiki",
+               "recommendation": "Add a wiki entry on session format versions"}
+    guidelines = tmp_path / "guidelines.md"
+    with FakeLLM(default=Reply(json={"findings": [finding]})) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        code = _run(["traces", str(sessions_dir / "pi"), "--judge-model", "openai/judge-small",
+                     "--output", str(tmp_path / "out"), "--guidelines", str(guidelines),
+                     "--store", f"sqlite:///{tmp_path / 'assay.db'}"])
+        judged = llm.answered
+    assert code == 0 and judged > 0
+    report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
+    assert "How the session file format is versioned is not in the wiki" in report
+    assert "session format versions" in guidelines.read_text(encoding="utf-8") or \
+        "How the session file format is versioned" in guidelines.read_text(encoding="utf-8")

@@ -91,7 +91,7 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
                              "wiki_paths": wiki_paths or DEFAULT_WIKI_PATHS}
     analysis = analyze(paths, _options(format_, last, since, name_pattern, **extra))
     if judge_model:
-        _run_judge(analysis, judge_model)
+        _run_judge(analysis, judge_model, store_url, use_store=not no_store)
     report, guide = write_outputs(analysis, output, guidelines)
     _summary(analysis, report, guide)
     if not no_store:
@@ -101,22 +101,33 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
         click.echo(f"stored as run {run_id} (experiment {experiment})")
 
 
-def _run_judge(analysis: Any, model: str) -> None:
+def _run_judge(analysis: Any, model: str, store_url: str | None, use_store: bool) -> None:
     import asyncio
 
     from assay.errors import RunFailed
+    from assay.services import Services
     from assay.traces import judge
     from assay.traces.judge_provider import open_provider
 
-    provider, model_name = open_provider(model)
+    store = None
+    if use_store:
+        from assay.store import Store
+
+        store = Store(store_url)
+    services = Services(store=store)
+    provider, model_name = open_provider(model, services)
 
     async def go() -> None:
         try:
             await judge(analysis, provider, model_name)
         finally:
-            await provider.aclose()
+            await services.aclose()
 
-    asyncio.run(go())
+    try:
+        asyncio.run(go())
+    finally:
+        if store is not None:
+            store.close()
     judgements = analysis.judgements or []
     if judgements and all(j.error for j in judgements):
         raise RunFailed(f"the judge failed on every question; first error: {judgements[0].error}")

@@ -1,18 +1,18 @@
-"""Opening a judge provider from a `provider/model` string, through the provider layer."""
+"""Opening a judge provider from a `provider/model` string, through the provider pool."""
 
 from __future__ import annotations
 
-from assay.errors import UserError
 from assay.providers.base import Provider
+from assay.services import Services
 
 
-def open_provider(model: str) -> tuple[Provider, str]:
-    """A provider for `provider/model` and the model name it knows; UserError if none."""
-    try:
-        from assay.providers import get_provider  # type: ignore[attr-defined]
-    except ImportError:
-        raise UserError(
-            f"--judge-model {model}: this build of assay has no provider factory "
-            "(assay.providers.get_provider), so no judge model can be opened"
-        ) from None
-    return get_provider(model)
+def open_provider(model: str, services: Services) -> tuple[Provider, str]:
+    """A provider for `provider/model` and the model name it knows; `UserError` if none.
+
+    The pool lives in `services` (closed by `services.aclose()`), and uses the
+    store's response cache when `services.store` is set, so judging the same
+    exchanges again costs nothing.
+    """
+    from assay.providers.pool import get_pool
+
+    return get_pool(services).resolve(model)
