@@ -8,8 +8,16 @@ compares the elapsed time with the ideal: requests x latency / concurrency.
     uv run python benchmarks/provider_throughput.py [--requests 2000] [--latency 0.05]
         [--concurrency 32] [--protocol openai|anthropic|both] [--backend aiohttp|httpx]
 
+    uv run python benchmarks/provider_throughput.py --through runner [--cases 1000]
+
+`--through runner` measures a whole `assay run` as a user starts it: a
+1,000-case dataset, a `model` target and one `judge_score` judge (2 requests
+per case, one after the other), `--concurrency` trials in flight, no cache.
+The ideal is then cases x 2 x latency / concurrency. It reports the run's own
+time (from the store: first trial to last commit) and the process's wall time
+(which adds interpreter start-up, imports and the reports).
+
 Target (issue 3): within 1.25x the ideal at 50 ms latency and concurrency 32.
-`--through runner` (a 1,000-case `assay run` with one judge) is the next step.
 """
 
 from __future__ import annotations
@@ -17,18 +25,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
+from datetime import datetime
+from pathlib import Path
 
 from assay.providers.base import ChatRequest
 from assay.providers.config import ProviderConfig
 from assay.providers.pool import ProviderPool
 
 
-def start_server(latency: float) -> tuple[subprocess.Popen[str], str]:
+def start_server(latency: float, reply: str = "ok") -> tuple[subprocess.Popen[str], str]:
     server = subprocess.Popen(
-        [sys.executable, "-m", "assay.testing", "--latency", str(latency), "--reply", "ok"],
+        [sys.executable, "-m", "assay.testing", "--latency", str(latency), "--reply", reply],
         stdout=subprocess.PIPE, text=True,
     )
     assert server.stdout is not None
@@ -57,6 +70,43 @@ async def through_providers(base_url: str, protocol: str, args: argparse.Namespa
     return elapsed
 
 
+RUNNER_CONFIG = """
+name: judge-throughput
+dataset: {{path: cases.jsonl}}
+providers:
+  fake: {{kind: openai, base_url: "{base_url}", api_key_env: BENCH_KEY,
+          max_connections: {concurrency}}}
+target: {{type: model, model: fake/answer-model}}
+judge: {{model: fake/judge-model}}
+scorers: [{{type: judge_score}}]
+run: {{concurrency: {concurrency}}}
+"""
+
+
+def through_runner(base_url: str, args: argparse.Namespace) -> dict[str, float]:
+    root = Path(tempfile.mkdtemp(prefix="assay-judge-bench-"))
+    (root / "assay.yaml").write_text(RUNNER_CONFIG.format(base_url=base_url,
+                                                          concurrency=args.concurrency))
+    with (root / "cases.jsonl").open("w") as handle:
+        for i in range(args.cases):
+            handle.write(json.dumps({"id": f"q{i:05d}", "input": f"Question {i}?",
+                                     "expected": "8"}) + "\n")
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-cache", "--no-progress",
+         "--store", str(root / "assay.db")],
+        cwd=root, capture_output=True, text=True, env={**os.environ, "BENCH_KEY": "bench"})
+    wall = time.perf_counter() - started
+    if result.returncode != 0:
+        raise SystemExit(f"assay run failed ({result.returncode}):\n{result.stderr}")
+    with sqlite3.connect(root / "assay.db") as conn:
+        first, last = conn.execute("select started_at, finished_at from runs").fetchone()
+        trials, errors = conn.execute("select count(*), count(error) from trials").fetchone()
+    run_seconds = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds()
+    assert trials == args.cases and errors == 0, (trials, errors)
+    return {"run_s": run_seconds, "wall_s": wall}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -65,9 +115,24 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--protocol", choices=["openai", "anthropic", "both"], default="both")
     parser.add_argument("--backend", choices=["aiohttp", "httpx"], default="aiohttp")
-    parser.add_argument("--through", choices=["providers"], default="providers",
-                        help="the layer measured (the runner comes next)")
+    parser.add_argument("--through", choices=["providers", "runner"], default="providers",
+                        help="the layer measured: the provider pool, or a whole `assay run`")
+    parser.add_argument("--cases", type=int, default=1000, help="with --through runner")
     args = parser.parse_args()
+    if args.through == "runner":
+        ideal = args.cases * 2 * args.latency / args.concurrency
+        server, base_url = start_server(args.latency, reply="8")  # a verdict the judge reads
+        try:
+            timing = through_runner(base_url, args)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+        print(json.dumps({"cases": args.cases, "requests": args.cases * 2,
+                          "concurrency": args.concurrency, "latency_s": args.latency,
+                          "ideal_s": round(ideal, 3), "run_s": round(timing["run_s"], 3),
+                          "ratio": round(timing["run_s"] / ideal, 3),
+                          "process_wall_s": round(timing["wall_s"], 3)}))
+        return
     protocols = ["openai", "anthropic"] if args.protocol == "both" else [args.protocol]
     ideal = args.requests * args.latency / args.concurrency
     server, base_url = start_server(args.latency)

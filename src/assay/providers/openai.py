@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import openai
+from openai.types.chat import ChatCompletion
 
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
@@ -60,9 +61,13 @@ class OpenAIProvider(SDKProvider):
                 "type": "json_schema",
                 "json_schema": {"name": "response", "schema": request.response_schema},
             }
-        if request.extra:
-            params["extra_body"] = request.extra
-        completion = await self.client.chat.completions.create(**params)
+        params.update(request.extra)
+        # `client.post` is the SDK's documented way to send a body as is. `create()` would
+        # first walk every key and nested JSON Schema through its TypedDict transform: about
+        # 1 ms of CPU per call, a quarter of a core at a few hundred calls a second. The body
+        # we build is already the wire shape, so the walk buys nothing.
+        completion = await self.client.post("/chat/completions", body=params,
+                                            cast_to=ChatCompletion)
         return from_wire(completion)
 
     async def aclose(self) -> None:

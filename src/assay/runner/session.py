@@ -209,5 +209,5 @@ def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def
 
 
 def _finish(store: Store, run_id: str, status: str, error: str | None) -> None:
-    finished = datetime.now(UTC).isoformat(timespec="seconds")
+    finished = datetime.now(UTC).isoformat(timespec="microseconds")
     store.update_run(run_id, status=status, finished_at=finished, error=error)
