@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.output import Usage
+
 
 @dataclass(slots=True)
 class Score:
@@ -20,11 +22,14 @@ class Score:
     reason: str = ""
     details: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    usage: Usage | None = None
+    """Tokens and cost the scorer spent (an LLM judge), counted apart from the target's."""
 
     @classmethod
-    def failure(cls, error: str, *, details: dict[str, Any] | None = None) -> Score:
-        """A scorer error: no value, no verdict, a visible reason."""
-        return cls(value=None, passed=None, error=error, details=details or {})
+    def failure(cls, error: str, *, details: dict[str, Any] | None = None,
+                usage: Usage | None = None) -> Score:
+        """A scorer error: no value, no verdict, a visible reason (and what it cost)."""
+        return cls(value=None, passed=None, error=error, details=details or {}, usage=usage)
 
     @classmethod
     def binary(cls, passed: bool, reason: str = "", **details: Any) -> Score:

@@ -36,6 +36,30 @@ def test_a_new_store_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
     Store(str(tmp_path / "assay.db")).close()  # opening again migrates nothing twice
 
 
+def test_a_store_made_by_the_first_schema_is_migrated_in_place(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine
+
+    from assay.store import schema
+    from assay.store.migrations import MIGRATIONS
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    with engine.begin() as conn:  # what version 1 created: no scorer usage columns
+        schema.schema_migrations.create(conn)
+        conn.exec_driver_sql(
+            "CREATE TABLE scores (run_id TEXT, case_id TEXT, condition TEXT, epoch INT, "
+            "scorer TEXT, value FLOAT, scale_min FLOAT, scale_max FLOAT, passed INT, "
+            "reason TEXT, details_json TEXT, error TEXT)")
+        conn.execute(schema.schema_migrations.insert().values(
+            version=1, name=MIGRATIONS[0][0], applied_at="then"))
+    engine.dispose()
+    Store(str(tmp_path / "old.db")).close()
+    with sqlite3.connect(tmp_path / "old.db") as conn:
+        columns = {row[1] for row in conn.execute("pragma table_info(scores)")}
+        versions = [v for (v,) in conn.execute("select version from schema_migrations")]
+    assert {"input_tokens", "output_tokens", "cost_usd"} <= columns
+    assert versions == list(range(1, SCHEMA_VERSION + 1))
+
+
 def test_trials_and_scores_round_trip(store: Store) -> None:
     store.create_run(id="r1", experiment="e")
     store.write_trials("r1", [trial("c1"), trial("c2", error="boom")])

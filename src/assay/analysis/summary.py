@@ -68,6 +68,10 @@ class ConditionStats:
     output_tokens: int = 0
     cost_usd: float | None = None
     cache_hits: int = 0
+    judge_input_tokens: int = 0
+    judge_output_tokens: int = 0
+    judge_cost_usd: float | None = None
+    """What LLM judges spent scoring this condition's answers (apart from the target's cost)."""
     tool_calls: int = 0
     tool_errors: int = 0
     turns: int = 0
@@ -156,6 +160,8 @@ def summarize(score_rows: Iterable[dict[str, Any]],
     tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(_Accumulator)
     levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(_Accumulator)
     for row in score_rows:
+        if row.get("input_tokens") or row.get("cost_usd") is not None:
+            _add_judge_usage(conditions, row)
         key = (row["scorer"], row["condition"])
         args = (row["value"], row["passed"], row["error"], tuple(row["scale"]))
         main[key].add(*args)
@@ -178,6 +184,16 @@ def summarize(score_rows: Iterable[dict[str, Any]],
                      if c.condition in condition_names else len(condition_names))
     return RunSummary(scores=scores, conditions=ordered, by_tag=by_tag,
                       by_difficulty=by_difficulty, values=values)
+
+
+def _add_judge_usage(conditions: list[ConditionStats], row: dict[str, Any]) -> None:
+    entry = next((c for c in conditions if c.condition == row["condition"]), None)
+    if entry is None:
+        return
+    entry.judge_input_tokens += row.get("input_tokens") or 0
+    entry.judge_output_tokens += row.get("output_tokens") or 0
+    if row.get("cost_usd") is not None:
+        entry.judge_cost_usd = (entry.judge_cost_usd or 0.0) + row["cost_usd"]
 
 
 def _condition_stats(trial_rows: Iterable[dict[str, Any]]

@@ -33,14 +33,15 @@ def render_markdown(run: RunInfo, summary: RunSummary, trials: Iterable[dict[str
         lines.append(f"| {stats.scorer} | {stats.condition} | {stats.n} | {fmt_mean(stats)} | "
                      f"{fmt_pass_rate(stats)} | {stats.errors} |")
     lines += ["", "## Conditions", "",
-              "| condition | trials | errors | mean latency | tokens in/out | cost | cache hits "
-              "| tool calls | tool errors |",
-              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+              "| condition | trials | errors | mean latency | tokens in/out | cost | judge cost "
+              "| cache hits | tool calls | tool errors |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for c in summary.conditions:
         latency = "-" if c.latency_ms_mean is None else f"{c.latency_ms_mean:,.0f} ms"
         lines.append(f"| {c.condition} | {c.trials} | {c.errors} | {latency} | "
                      f"{c.input_tokens:,}/{c.output_tokens:,} | {fmt_cost(c.cost_usd)} | "
-                     f"{c.cache_hits} | {c.tool_calls} | {c.tool_errors} |")
+                     f"{fmt_cost(c.judge_cost_usd)} | {c.cache_hits} | {c.tool_calls} | "
+                     f"{c.tool_errors} |")
     for title, rows in (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag)):
         if rows:
             lines += ["", f"## {title}", "", "| group | scorer | condition | n | mean | pass rate |",

@@ -26,15 +26,18 @@ def print_summary(console: Any, run: RunInfo, summary: RunSummary,
                       f"[red]{stats.errors}[/red]" if stats.errors else "0")
         previous = stats.scorer
     console.print(table)
-    costs = [c for c in summary.conditions if c.input_tokens or c.cost_usd or c.tool_calls]
+    costs = [c for c in summary.conditions
+             if c.input_tokens or c.cost_usd or c.tool_calls or c.judge_input_tokens]
     if costs:
         cost_table = Table(title="cost and behaviour per condition", title_justify="left")
-        for column in ("condition", "tokens in/out", "cost", "cache hits", "tool calls",
+        for column in ("condition", "tokens in/out", "cost", "judge cost", "cache hits",
+                       "tool calls",
                        "tool errors"):
             cost_table.add_column(column, justify="left" if column == "condition" else "right")
         for c in costs:
             cost_table.add_row(c.condition, f"{c.input_tokens:,}/{c.output_tokens:,}",
-                               fmt_cost(c.cost_usd), str(c.cache_hits), str(c.tool_calls),
+                               fmt_cost(c.cost_usd), fmt_cost(c.judge_cost_usd),
+                               str(c.cache_hits), str(c.tool_calls),
                                str(c.tool_errors))
         console.print(cost_table)
     if usage:

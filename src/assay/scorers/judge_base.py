@@ -219,7 +219,7 @@ class JudgeScorer(Scorer):
             error = str(failed[0].error)
             if attempts:
                 error += f" (after {attempts} attempt{'s' if attempts != 1 else ''})"
-            return Score.failure(error, details=details)
+            return Score.failure(error, details=details, usage=usage)
         verdicts = [ask.verdict for ask in asks if ask.verdict is not None]
         if len(verdicts) == 1:
             final = verdicts[0]
@@ -233,7 +233,7 @@ class JudgeScorer(Scorer):
             record.pop(key, None)
         details.update(record)
         return Score(value=final.value, scale=self.verdict_format.scale, passed=final.passed,
-                     reason=final.reason, details=details)
+                     reason=final.reason, details=details, usage=usage)
 
     def _base_details(self) -> dict[str, Any]:
         return {"judge_model": self.model, "prompt_hash": self.prompt_hash}

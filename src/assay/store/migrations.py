@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, inspect, select
+from sqlalchemy import Connection, inspect, select, text
 
 from assay.store import schema
 
@@ -21,8 +21,17 @@ def _m001_initial(conn: Connection) -> None:
         index.create(conn, checkfirst=True)
 
 
+def _m002_scorer_usage(conn: Connection) -> None:
+    columns = {c["name"] for c in inspect(conn).get_columns("scores")}
+    for name, kind in (("input_tokens", "INTEGER"), ("output_tokens", "INTEGER"),
+                       ("cost_usd", "FLOAT")):
+        if name not in columns:  # a database created by this version already has them
+            conn.execute(text(f"ALTER TABLE scores ADD COLUMN {name} {kind}"))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
+    ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -88,6 +88,9 @@ scores = Table(
     Column("reason", Text),
     Column("details_json", Text),
     Column("error", Text),
+    Column("input_tokens", Integer),
+    Column("output_tokens", Integer),
+    Column("cost_usd", Float),
     ForeignKeyConstraint(
         ["run_id", "case_id", "condition", "epoch"],
         ["trials.run_id", "trials.case_id", "trials.condition", "trials.epoch"],

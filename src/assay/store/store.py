@@ -207,6 +207,7 @@ class Store:
                 "finished_at": finished,
             })
             for name, score in result.scores.items():
+                spent = score.usage
                 score_rows.append({
                     **key,
                     "scorer": name,
@@ -217,6 +218,9 @@ class Store:
                     "reason": score.reason or None,
                     "details_json": _dumps(score.details) if score.details else None,
                     "error": score.error,
+                    "input_tokens": spent.input_tokens if spent else None,
+                    "output_tokens": spent.output_tokens if spent else None,
+                    "cost_usd": spent.cost_usd if spent else None,
                 })
         if not trial_rows:
             return 0
@@ -290,7 +294,8 @@ class Store:
         t, s = schema.trials, schema.scores
         query = (
             select(s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer, s.c.value, s.c.passed,
-                   s.c.error, s.c.scale_min, s.c.scale_max, t.c.tags_json, t.c.difficulty)
+                   s.c.error, s.c.scale_min, s.c.scale_max, s.c.input_tokens, s.c.output_tokens,
+                   s.c.cost_usd, t.c.tags_json, t.c.difficulty)
             .join(t, and_(t.c.run_id == s.c.run_id, t.c.case_id == s.c.case_id,
                           t.c.condition == s.c.condition, t.c.epoch == s.c.epoch))
             .where(s.c.run_id == run_id)
@@ -305,6 +310,8 @@ class Store:
                     "error": m["error"], "scale": (m["scale_min"], m["scale_max"]),
                     "tags": json.loads(m["tags_json"]) if m["tags_json"] else [],
                     "difficulty": m["difficulty"],
+                    "input_tokens": m["input_tokens"], "output_tokens": m["output_tokens"],
+                    "cost_usd": m["cost_usd"],
                 }
 
     def iter_trial_rows(self, run_id: str) -> Iterator[dict[str, Any]]:
