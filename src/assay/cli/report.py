@@ -10,7 +10,7 @@ import click
 
 from assay.cli.common import open_store, store_option
 
-FORMATS = ("md", "json", "junit")
+FORMATS = ("md", "json", "junit", "html")
 
 
 @click.command("report")
@@ -23,13 +23,11 @@ FORMATS = ("md", "json", "junit")
 @click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
 def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
             experiment: str | None) -> None:
-    """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown, JSON or JUnit XML."""
-    from assay.runner.session import summarize_run
-
+    """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown, JSON, JUnit or HTML."""
     store = open_store(store_url)
     try:
         run = store.resolve_run(run_ref, experiment)
-        summary = summarize_run(store, run.id)
+        summary = _summary(store, run)
         handle = open(output, "w", encoding="utf-8") if output else sys.stdout
         try:
             if fmt == "junit":
@@ -37,6 +35,8 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
 
                 handle.write(render_junit(run, store.iter_trials(run.id),
                                           _gates(run, summary)))
+            elif fmt == "html":
+                handle.write(_html(store, run, summary))
             elif fmt == "json":
                 from assay.reports.results_json import write_results_json
 
@@ -52,6 +52,28 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     finally:
         store.close()
 
+
+def _summary(store: Any, run: Any) -> Any:
+    """The run's summary, its scorers and conditions in the order the run itself reported them."""
+    from assay.analysis.summary import summarize
+
+    stored = run.summary if isinstance(run.summary, dict) else {}
+    scorers = list(dict.fromkeys(s["scorer"] for s in stored.get("scores") or []))
+    conditions = [c["condition"] for c in stored.get("conditions") or []]
+    return summarize(store.iter_score_rows(run.id), store.iter_trial_rows(run.id),
+                     scorer_order=scorers or None, condition_order=conditions or None)
+
+
+def _html(store: Any, run: Any, summary: Any) -> str:
+    """The HTML page, with the conditions compared and the run against the previous one."""
+    from assay.comparing import compare_run_conditions, diff_with_previous
+    from assay.reports.html import render_html
+
+    comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
+                                         scorers=summary.scorer_names)
+    previous = diff_with_previous(store, run) if run.kind == "eval" else None
+    return render_html(run, summary, store.iter_trials(run.id), gates=_gates(run, summary),
+                       comparisons=comparisons, previous=previous)
 
 
 def _gates(run: Any, summary: Any) -> list[Any]:

@@ -1,0 +1,394 @@
+"""`report.html`: the run as one self-contained page people like to read.
+
+A pure renderer like the others: it takes the run, its summary, the
+comparisons and the stored trials, and returns text. The page carries its
+own CSS and a few lines of JS (filtering the trial table), loads nothing
+from the network and follows the reader's light or dark preference.
+
+Intervals are drawn, not only printed, so a difference shows at a glance:
+a bar per mean and pass rate with its 95% CI as a whisker, and a dot with
+its CI on a shared axis around zero per comparison.
+
+The trial table is capped so a 100k-trial run still gives a page a browser
+opens: failing and errored trials first (up to `MAX_FAILING_ROWS`), then
+passing ones up to `MAX_TRIAL_ROWS`; the page says what it left out. Every
+text from a case, an output or a reason goes through jinja2's autoescaping.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
+from assay.analysis.paired import PairedComparison
+from assay.analysis.run_diff import RunDiff, condition_of
+from assay.analysis.summary import ConditionStats, Interval, RunSummary, ScoreStats
+from assay.gates import GateResult
+from assay.reports.comparisons import MAX_IDS_MARKDOWN, evidence, headline, p_text
+from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
+from assay.store import RunInfo
+
+MAX_FAILING_ROWS = 2000
+MAX_TRIAL_ROWS = 3000
+MAX_GROUPS = 100
+"""Tags (or difficulty levels) shown per breakdown; the rest are counted, not drawn."""
+EXCERPT = 280
+
+
+@dataclass
+class Meter:
+    """A value and its CI as fractions of the drawn track (0..1)."""
+
+    value: float
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass
+class ScoreRow:
+    stats: ScoreStats
+    colour: int
+    mean: str
+    pass_rate: str
+    mean_meter: Meter | None
+    pass_meter: Meter | None
+
+
+@dataclass
+class DeltaRow:
+    """One paired comparison, with its position on the shared axis (fractions, 0.5 is zero)."""
+
+    entry: ComparisonEntry
+    label: str
+    before: str
+    after: str
+    delta: str
+    ci: str
+    p: str
+    evidence: str
+    direction: str
+    point: float
+    low: float
+    high: float
+
+
+@dataclass
+class DeltaTable:
+    rows: list[DeltaRow]
+    axis: float
+    """The axis runs from -axis to +axis percent of scale."""
+
+
+@dataclass
+class TrialRow:
+    case_id: str
+    condition: str
+    epoch: int
+    status: str
+    marks: list[tuple[str, str, str]]
+    """(css class, symbol, title) per scorer, in the table's scorer order."""
+    reason: str
+    input: str
+    expected: str
+    output: str
+    error: str
+
+
+@dataclass
+class TrialTable:
+    scorers: list[str]
+    conditions: list[str]
+    rows: list[TrialRow] = field(default_factory=list)
+    failing_total: int = 0
+    passing_total: int = 0
+    failing_shown: int = 0
+    passing_shown: int = 0
+
+
+def render_html(run: RunInfo, summary: RunSummary, trials: Iterable[dict[str, Any]], *,
+                gates: Sequence[GateResult] | None = None,
+                comparisons: ConditionComparisons | None = None,
+                previous: RunDiff | None = None,
+                max_rows: int = MAX_TRIAL_ROWS,
+                max_failing: int = MAX_FAILING_ROWS) -> str:
+    """The whole page. `previous` None reads as "the first completed run of its experiment"."""
+    colours = {name: i % 6 for i, name in enumerate(summary.condition_names)}
+    gates = list(gates or [])
+    scales = {s.scorer: s.scale for s in summary.scores if s.n}
+    context = {
+        "run": run,
+        "description": (run.config or {}).get("description") if isinstance(run.config, dict)
+        else None,
+        "trial_count": sum(c.trials for c in summary.conditions),
+        "duration": _duration(run.started_at, run.finished_at),
+        "gates": gates,
+        "gates_passed": sum(g.passed for g in gates),
+        "colours": colours,
+        "scores": _score_rows(summary, colours),
+        "comparisons": comparisons,
+        "comparison_table": _delta_table(comparisons.entries, lambda e: e.comparison.label_b,
+                                         scales) if comparisons else None,
+        "previous": previous,
+        "previous_table": _delta_table(previous.entries, condition_of, scales)
+        if previous else None,
+        "costs": _cost_rows(summary.conditions),
+        "breakdowns": [(title, *_breakdown(rows, summary, colours)) for title, rows in
+                       (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag))
+                       if rows],
+        "table": _trial_table(trials, summary, max_rows=max_rows, max_failing=max_failing),
+        "max_ids": MAX_IDS_MARKDOWN,
+        "fmt_cost": fmt_cost,
+        "outcomes": _outcomes,
+    }
+    return _template().render(**context)
+
+
+@lru_cache(maxsize=1)
+def _template() -> Any:
+    """The compiled page (jinja2 is imported here, so only a render pays for it)."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    env = Environment(loader=PackageLoader("assay.reports", "templates"), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
+    return env.get_template("report.html.j2")
+
+
+# -- scores --------------------------------------------------------------------------------
+
+
+def _score_rows(summary: RunSummary, colours: dict[str, int]) -> list[tuple[str, list[ScoreRow]]]:
+    """Per scorer, one row per condition."""
+    out: list[tuple[str, list[ScoreRow]]] = []
+    for scorer in summary.scorer_names:
+        rows = [ScoreRow(s, colours.get(s.condition, 0), fmt_mean(s), fmt_pass_rate(s),
+                         _mean_meter(s), _rate_meter(s.pass_rate, s.pass_rate_ci))
+                for s in summary.scores if s.scorer == scorer]
+        out.append((scorer, rows))
+    return out
+
+
+def _mean_meter(stats: ScoreStats) -> Meter | None:
+    if stats.mean is None:
+        return None
+    low, high = stats.scale
+    span = (high - low) or 1.0
+
+    def at(x: float) -> float:
+        return _clamp((x - low) / span)
+
+    ci = stats.mean_ci
+    return Meter(at(stats.mean), at(ci.low) if ci else None, at(ci.high) if ci else None)
+
+
+def _rate_meter(rate: float | None, ci: Interval | None) -> Meter | None:
+    if rate is None:
+        return None
+    return Meter(_clamp(rate), _clamp(ci.low) if ci else None, _clamp(ci.high) if ci else None)
+
+
+# -- comparisons ---------------------------------------------------------------------------
+
+
+def _delta_table(entries: Sequence[ComparisonEntry], label: Any,
+                 scales: dict[str, tuple[float, float]]) -> DeltaTable:
+    """Rows on one axis: every delta in percent of its scale, so pass rates and means line up."""
+    spans = [_share_of_scale(e.comparison, scales) for e in entries]
+    reach = max((max(abs(lo), abs(hi), abs(d)) for d, lo, hi in spans), default=0.0)
+    axis = _nice_axis(reach)
+    rows = []
+    for entry, (delta, low, high) in zip(entries, spans):
+        c = entry.comparison
+        a, b, delta_text, ci = headline(c)
+        direction = "up" if delta > 1e-12 else "down" if delta < -1e-12 else "flat"
+        rows.append(DeltaRow(entry, label(entry), a, b, delta_text, ci, p_text(c), evidence(c),
+                             direction, _axis_at(delta, axis), _axis_at(low, axis),
+                             _axis_at(high, axis)))
+    return DeltaTable(rows, axis)
+
+
+def _share_of_scale(c: PairedComparison, scales: dict[str, tuple[float, float]]
+                    ) -> tuple[float, float, float]:
+    """(delta, CI low, CI high) of the headline metric in percent of its scale."""
+    if c.kind == "pass_fail" and c.delta_pp is not None and c.ci_pp is not None:
+        return c.delta_pp, c.ci_pp.low, c.ci_pp.high
+    low, high = scales.get(c.scorer or "", (0.0, 1.0))
+    factor = 100 / (high - low) if high > low else 100.0
+    return c.delta_mean * factor, c.ci_mean.low * factor, c.ci_mean.high * factor
+
+
+def _nice_axis(reach: float) -> float:
+    for step in (5, 10, 20, 25, 50, 100):
+        if reach <= step:
+            return float(step)
+    return float(math.ceil(reach / 100) * 100)
+
+
+def _axis_at(value: float, axis: float) -> float:
+    return _clamp(0.5 + value / (2 * axis))
+
+
+def _outcomes(entry: ComparisonEntry) -> tuple[str, str]:
+    """What wins and losses are called against the previous run (newly passing / failing)."""
+    if entry.comparison.kind == "pass_fail":
+        return "newly passing", "newly failing"
+    return "newly scores higher", "newly scores lower"
+
+
+# -- cost and breakdowns -------------------------------------------------------------------
+
+
+def _cost_rows(conditions: list[ConditionStats]) -> list[dict[str, Any]]:
+    """Each condition's figures and its share of the largest cost and latency (for the bars)."""
+    top_cost = max((c.cost_usd or 0.0) + (c.judge_cost_usd or 0.0) for c in conditions) \
+        if conditions else 0.0
+    top_latency = max((c.latency_ms_mean or 0.0) for c in conditions) if conditions else 0.0
+    rows = []
+    for c in conditions:
+        total = (c.cost_usd or 0.0) + (c.judge_cost_usd or 0.0)
+        rows.append({
+            "stats": c,
+            "latency": "-" if c.latency_ms_mean is None else _ms(c.latency_ms_mean),
+            "p95": "-" if c.latency_ms_p95 is None else _ms(c.latency_ms_p95),
+            "cost_share": total / top_cost if top_cost else 0.0,
+            "latency_share": (c.latency_ms_mean or 0.0) / top_latency if top_latency else 0.0,
+        })
+    return rows
+
+
+def _breakdown(rows: list[tuple[str, ScoreStats]], summary: RunSummary, colours: dict[str, int]
+               ) -> tuple[list[str], list[dict[str, Any]], int]:
+    """(conditions, one row per group and scorer with a cell per condition, groups left out)."""
+    cells: dict[tuple[str, str], dict[str, Any]] = {}
+    groups: dict[str, int] = {}
+    for group, stats in rows:
+        if groups.setdefault(group, len(groups)) >= MAX_GROUPS:
+            continue
+        verdicts = stats.pass_rate is not None
+        cells.setdefault((group, stats.scorer), {})[stats.condition] = {
+            "text": f"{stats.pass_rate:.0%}" if verdicts else fmt_mean(stats).split(" ")[0],
+            "meter": _rate_meter(stats.pass_rate, stats.pass_rate_ci) if verdicts
+            else _mean_meter(stats),
+            "n": stats.n, "errors": stats.errors, "colour": colours.get(stats.condition, 0),
+            "metric": "pass rate" if verdicts else "mean",
+        }
+    shown = list(groups)[:MAX_GROUPS]
+    table = [{"group": g, "scorer": s, "cells": cells[(g, s)]}
+             for g in shown for s in summary.scorer_names if (g, s) in cells]
+    return summary.condition_names, table, len(groups) - len(shown)
+
+
+# -- trials --------------------------------------------------------------------------------
+
+
+def _trial_table(trials: Iterable[dict[str, Any]], summary: RunSummary, *, max_rows: int,
+                 max_failing: int) -> TrialTable:
+    """Failing and errored trials first (up to `max_failing`), then passing up to `max_rows`."""
+    max_failing = min(max_failing, max_rows)
+    table = TrialTable(scorers=list(summary.scorer_names), conditions=summary.condition_names)
+    failing: list[TrialRow] = []
+    passing: list[TrialRow] = []
+    for trial in trials:
+        status = _status(trial)
+        if status == "pass":
+            table.passing_total += 1
+            if len(passing) < max_rows:
+                passing.append(_trial_row(trial, status, table.scorers))
+        else:
+            table.failing_total += 1
+            if len(failing) < max_failing:
+                failing.append(_trial_row(trial, status, table.scorers))
+    passing = passing[:max_rows - len(failing)]
+    table.rows = failing + passing
+    table.failing_shown, table.passing_shown = len(failing), len(passing)
+    return table
+
+
+def _status(trial: dict[str, Any]) -> str:
+    scores = (trial.get("scores") or {}).values()
+    if trial.get("error") or any(s.get("error") for s in scores):
+        return "error"
+    return "fail" if any(s.get("passed") is False for s in scores) else "pass"
+
+
+def _trial_row(trial: dict[str, Any], status: str, scorers: list[str]) -> TrialRow:
+    scores = trial.get("scores") or {}
+    marks = [_mark(scores.get(name)) for name in scorers]
+    reasons = [f"{name}: {score['error']}" if score.get("error")
+               else f"{name}: {score.get('reason') or 'failed'}"
+               for name, score in scores.items()
+               if score.get("error") or score.get("passed") is False]
+    output = trial.get("output") or {}
+    text = output.get("text") or ""
+    if not text and output.get("tool_calls"):
+        text = "tool calls: " + ", ".join(str(c.get("name")) for c in output["tool_calls"])
+    return TrialRow(
+        case_id=str(trial["case_id"]), condition=str(trial["condition"]),
+        epoch=int(trial.get("epoch") or 0), status=status, marks=marks,
+        reason=_excerpt(" · ".join(reasons)), input=_excerpt(_as_text(trial.get("input")), 160),
+        expected=_excerpt(_as_text(trial.get("expected")), 160), output=_excerpt(text),
+        error=_excerpt(trial.get("error") or ""))
+
+
+def _mark(score: dict[str, Any] | None) -> tuple[str, str, str]:
+    if score is None:
+        return "none", "–", "not scored"
+    if score.get("error"):
+        return "err", "!", "error"
+    value = score.get("value")
+    shown = "-" if value is None else f"{value:.3g}"
+    if score.get("passed") is True:
+        return "pass", "✓", f"passed, value {shown}"
+    if score.get("passed") is False:
+        return "fail", "✗", f"failed, value {shown}"
+    return "value", shown, f"value {shown}"
+
+
+def _as_text(value: Any) -> str:
+    """A case field as one line: text as is, chat messages by their last content, else JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and all(isinstance(m, dict) for m in value):
+        return str(value[-1].get("content", ""))
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _excerpt(text: str, limit: int = EXCERPT) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+# -- small things --------------------------------------------------------------------------
+
+
+def _clamp(x: float) -> float:
+    return 0.0 if not math.isfinite(x) else min(1.0, max(0.0, x))
+
+
+def _ms(value: float) -> str:
+    return f"{value / 1000:,.2f} s" if value >= 1000 else f"{value:,.0f} ms" if value >= 10 \
+        else f"{value:.2g} ms"
+
+
+def _duration(started: str | None, finished: str | None) -> str | None:
+    from datetime import datetime
+
+    if not started or not finished:
+        return None
+    try:
+        seconds = (datetime.fromisoformat(finished) - datetime.fromisoformat(started))
+    except ValueError:
+        return None
+    total = seconds.total_seconds()
+    if total < 60:
+        return f"{total:.1f} s"
+    minutes, secs = divmod(int(total), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min {secs} s"
