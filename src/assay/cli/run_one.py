@@ -95,7 +95,8 @@ def run_one(request: RunRequest, store: Any, out: Any) -> RunDone:
         request.junit.write_text(render_junit(run, store.iter_trials(run.id), gates),
                                  encoding="utf-8")
     _print(out, outcome, gates, comparisons, previous)
-    out.print(f"results: {output_dir / 'results.json'}\nreport:  {output_dir / 'report.md'}")
+    out.print(f"results: {output_dir / 'results.json'}\nreport:  {output_dir / 'report.md'}"
+              f"\nhtml:    {output_dir / 'report.html'}")
     if request.junit is not None:
         out.print(f"junit:   {request.junit}")
     return RunDone(0 if all(g.passed for g in gates) else 1, outcome, gates, output_dir)
@@ -117,6 +118,7 @@ def _print(out: Any, outcome: Any, gates: list[Any], comparisons: Any, previous:
 def write_reports(store: Any, outcome: Any, output_dir: Path, *, gates: list[Any] | None = None,
                   comparisons: Any = None, previous: Any = None) -> None:
     from assay.reports.comparisons import condition_comparisons_markdown
+    from assay.reports.html import render_html
     from assay.reports.markdown import render_markdown
     from assay.reports.results_json import write_results_json
     from assay.reports.run_diff import run_diff_markdown
@@ -139,3 +141,6 @@ def write_reports(store: Any, outcome: Any, output_dir: Path, *, gates: list[Any
     markdown = render_markdown(run, summary, store.iter_trials(run.id), gates=gates,
                                sections=sections)
     (output_dir / "report.md").write_text(markdown, encoding="utf-8")
+    page = render_html(run, summary, store.iter_trials(run.id), gates=gates,
+                       comparisons=comparisons, previous=previous)
+    (output_dir / "report.html").write_text(page, encoding="utf-8")
