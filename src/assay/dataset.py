@@ -76,8 +76,7 @@ class Dataset:
         """Check every record; raise `UserError` listing all problems (file, line, field)."""
         if self._scan is not None:
             return self._scan
-        if not self.path.is_file():
-            raise UserError(f"dataset not found: {self.path}")
+        self._require_source()
         problems = ProblemList()
         file = str(self.path)
         layout, mapping = "", dict(self.fields)
@@ -111,7 +110,7 @@ class Dataset:
         problems.raise_if_any(f"invalid dataset {self.path}")
         selected = {case_id for _, case_id in heap} if self.sample else None
         self._scan = Scan(layout, mapping, len(selected) if selected is not None else count,
-                          selected, _sha256(self.path))
+                          selected, self._sha256())
         return self._scan
 
     def __iter__(self) -> Iterator[Case]:
@@ -132,6 +131,13 @@ class Dataset:
         return self.scan().count
 
     # -- reading ----------------------------------------------------------------
+
+    def _require_source(self) -> None:
+        if not self.path.is_file():
+            raise UserError(f"dataset not found: {self.path}")
+
+    def _sha256(self) -> str:
+        return _sha256(self.path)
 
     def _records(self, problems: ProblemList) -> Iterator[Record]:
         reader = {"jsonl": _jsonl_records, "json": _json_records, "yaml": _yaml_records,

@@ -50,3 +50,11 @@ def _import_file(path: Path) -> Any:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def reference_of(function: Any) -> str:
+    """The `module:qualname` naming a function given in code; a reference string as it is."""
+    if isinstance(function, str):
+        return function
+    named = function if hasattr(function, "__qualname__") else type(function)
+    return f"{getattr(named, '__module__', None) or '?'}:{named.__qualname__}"

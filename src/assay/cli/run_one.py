@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.config.models import GateConfig, RegressionGateConfig
+from assay.config.models import GateConfig
 from assay.errors import RunFailed, UserError
 
 
@@ -43,14 +43,8 @@ class RunDone:
 
 def run_one(request: RunRequest, store: Any, out: Any) -> RunDone:
     """Run a config, compare it, write its files and return its exit code (1 a gate failed)."""
-    from assay.comparing import (
-        check_regression_gates,
-        compare_run_conditions,
-        diff_with_previous,
-        regression_gates,
-    )
     from assay.config import load_config
-    from assay.gates import fail_on_regression
+    from assay.review import print_review, regression_checks, review_run
     from assay.runner.session import RunOptions, execute
 
     loaded = load_config(request.config)
@@ -58,12 +52,8 @@ def run_one(request: RunRequest, store: Any, out: Any) -> RunDone:
     if request.baseline is not None and request.baseline not in chosen:
         raise UserError(f"--baseline '{request.baseline}' is not a condition of this run of "
                         f"{request.config} (conditions: {', '.join(chosen)})")
-    regressions: list[RegressionGateConfig] = regression_gates(loaded.config.gates)
-    if request.fail_on_regression:
-        regressions.append(fail_on_regression())
-    for gate in regressions:  # a named baseline that does not exist fails before any work
-        if gate.regression.baseline is not None:
-            store.resolve_run(gate.regression.baseline, loaded.name)
+    regressions = regression_checks(loaded.config.gates, store, loaded.name,
+                                    fail_on_regression=request.fail_on_regression)
     options = RunOptions(
         resume=True if request.resume == "latest" else request.resume,
         retry_errors=request.retry_errors, sample=request.sample, epochs=request.epochs,
@@ -77,42 +67,24 @@ def run_one(request: RunRequest, store: Any, out: Any) -> RunDone:
         if unfinished and unfinished[0].status != "completed":
             hint = f"\n  resume with: assay run {request.config} --resume {unfinished[0].id}"
         raise RunFailed(f"{exc}{hint}") from None
-    for warning in outcome.warnings:
-        out.print(f"[yellow]warning:[/yellow] {warning}")
     run = outcome.run
-    summary = outcome.summary
-    comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
-                                         scorers=summary.scorer_names, baseline=request.baseline)
-    previous = diff_with_previous(store, run)
-    gates = list(outcome.gates) + check_regression_gates(regressions, store, run, previous)
+    review = review_run(store, outcome, regressions, baseline=request.baseline)
+    gates = review.gates
     output_dir = request.output or (request.output_parent or Path(".assay") / "runs") / run.id
-    write_reports(store, outcome, output_dir, gates=gates, comparisons=comparisons,
-                  previous=previous)
+    write_reports(store, outcome, output_dir, gates=gates, comparisons=review.comparisons,
+                  previous=review.previous)
     if request.junit is not None:
         from assay.reports.junit import render_junit
 
         request.junit.parent.mkdir(parents=True, exist_ok=True)
         request.junit.write_text(render_junit(run, store.iter_trials(run.id), gates),
                                  encoding="utf-8")
-    _print(out, outcome, gates, comparisons, previous)
+    print_review(out, outcome, review)
     out.print(f"results: {output_dir / 'results.json'}\nreport:  {output_dir / 'report.md'}"
               f"\nhtml:    {output_dir / 'report.html'}")
     if request.junit is not None:
         out.print(f"junit:   {request.junit}")
-    return RunDone(0 if all(g.passed for g in gates) else 1, outcome, gates, output_dir)
-
-
-def _print(out: Any, outcome: Any, gates: list[Any], comparisons: Any, previous: Any) -> None:
-    from assay.reports.comparisons import print_condition_comparisons
-    from assay.reports.run_diff import print_run_diff
-    from assay.reports.terminal import print_summary
-
-    print_summary(out, outcome.run, outcome.summary, gates, outcome.usage)
-    print_condition_comparisons(out, comparisons)
-    if previous is None:
-        out.print("[dim]first completed run of this experiment: nothing to compare with yet[/dim]")
-    else:
-        print_run_diff(out, previous, title=f"vs previous run {previous.run_a.id}")
+    return RunDone(0 if review.passed else 1, outcome, gates, output_dir)
 
 
 def write_reports(store: Any, outcome: Any, output_dir: Path, *, gates: list[Any] | None = None,

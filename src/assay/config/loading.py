@@ -60,11 +60,22 @@ def load_config(path: str | Path, *, env: Mapping[str, str] | None = None) -> Lo
     """Read, interpolate and validate a config file; raise `UserError` listing every problem."""
     path = Path(path)
     data, source = load_yaml(path)
+    return load_config_data(data, source, path, env=env)
+
+
+def load_config_data(data: Any, source: SourceMap, path: Path, *,
+                     env: Mapping[str, str] | None = None,
+                     described: dict[str, Any] | None = None) -> LoadedConfig:
+    """Validate config data read from `path` (or built in code, as the Python API does).
+
+    `described` is a JSON-able stand-in for data that holds Python objects (a function
+    given in code): what the store keeps and the config hash covers.
+    """
     if not isinstance(data, dict):
         raise UserError("invalid config", [Problem("the top level must be a mapping of keys",
                                                    str(path), 1)])
     data = _import_foreign(data)
-    stored = redact(data)
+    stored = redact(data if described is None else described)
     resolved, missing = interpolate(data, env)
     problems = missing_problems(missing, source.file, source.line)
     try:

@@ -48,17 +48,21 @@ class Plan:
 
 
 def build_plan(loaded: LoadedConfig, services: Services, *, sample: int | None = None,
-               conditions: list[str] | None = None) -> Plan:
-    """Resolve the dataset, one target per condition, and the scorers (nothing starts yet)."""
+               conditions: list[str] | None = None, dataset: Dataset | None = None) -> Plan:
+    """Resolve the dataset, one target per condition, and the scorers (nothing starts yet).
+
+    A `dataset` given (cases held in memory) is used as built, in place of the config's file.
+    """
     config = loaded.config
-    dataset = open_dataset(
-        services.resolve_path(config.dataset.path),
-        format=config.dataset.format,
-        fields=config.dataset.fields,
-        sample=sample or config.run.sample or config.dataset.sample,
-        seed=config.run.seed,
-        tags=config.dataset.tags,
-    )
+    if dataset is None:
+        dataset = open_dataset(
+            services.resolve_path(config.dataset.path),
+            format=config.dataset.format,
+            fields=config.dataset.fields,
+            sample=sample or config.run.sample or config.dataset.sample,
+            seed=config.run.seed,
+            tags=config.dataset.tags,
+        )
     chosen = [c for c in loaded.conditions if not conditions or c.name in conditions]
     if conditions:
         unknown = sorted(set(conditions) - {c.name for c in loaded.conditions})

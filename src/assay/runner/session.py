@@ -18,6 +18,7 @@ from assay._version import __version__
 from assay.analysis.summary import RunSummary, summarize
 from assay.config.loading import LoadedConfig
 from assay.config.models import GateConfig
+from assay.dataset import Dataset
 from assay.errors import RunFailed, UserError
 from assay.gates import GateResult, check_gates
 from assay.runner.pipeline import PipelineStats, run_pipeline
@@ -39,6 +40,8 @@ class RunOptions:
     use_cache: bool = True
     progress: bool | None = None
     extra_gates: list[GateConfig] = field(default_factory=list)
+    dataset: Dataset | None = None
+    """Cases given in memory (the Python API) in place of the config's dataset file."""
 
 
 @dataclass
@@ -75,16 +78,18 @@ def git_commit(directory: Path) -> str | None:
 
 def execute(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutcome:
     """Run a loaded config to the end (or to its budget) and return the outcome."""
-    return asyncio.run(_execute(loaded, store, options))
+    return asyncio.run(execute_async(loaded, store, options))
 
 
-async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutcome:
+async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutcome:
+    """The run itself, for callers already inside an event loop (`execute` and the Python API)."""
     config = loaded.config
     if options.epochs:
         config.run.epochs = options.epochs
     services = Services(base_dir=loaded.base_dir, config=config, store=store,
                         use_cache=options.use_cache)
-    plan = build_plan(loaded, services, sample=options.sample, conditions=options.conditions)
+    plan = build_plan(loaded, services, sample=options.sample, conditions=options.conditions,
+                      dataset=options.dataset)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
     resumed = _find_resumable(loaded, store, options, scan.sha256)
     run_id: str | None = None

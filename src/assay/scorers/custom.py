@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import inspect
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Annotated, Any
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from assay.case import Case
 from assay.errors import UserError
-from assay.imports import import_object
+from assay.imports import import_object, reference_of
 from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
@@ -30,10 +32,12 @@ class PythonScorer(CheckScorer):
     """Scores with a user's function `(case, output, **args)`."""
 
     class Params(CheckParams):
-        function: str = Field(pattern=r"^[^:]+:[^:]+$")
+        function: (Annotated[str, Field(pattern=r"^[^:]+:[^:]+$")]
+                   | SkipJsonSchema[Callable[..., Any]])
         """`module:function` (or `file.py:function`); modules are found in the config's directory
         first. The function receives `(case, output, **args)`, may be async, and returns a Score,
-        a bool, a number or a dict with value, passed, reason and details."""
+        a bool, a number or a dict with value, passed, reason and details. From Python
+        (`assay.evaluate`), the function itself."""
 
         args: dict[str, Any] = Field(default_factory=dict)
         """Keyword arguments passed to the function on every call."""
@@ -49,21 +53,24 @@ class PythonScorer(CheckScorer):
 
     def __init__(self, params: Params, services: Services) -> None:
         super().__init__(params, services)
-        try:
-            self.function = import_object(params.function, services.base_dir,
-                                          what="python scorer")
-        except UserError as exc:
-            if params.function in str(exc):
-                raise
-            raise UserError(f"python scorer '{params.function}': {exc}") from None
+        self.label = reference_of(params.function)  # how messages and identity name it
+        self.function = params.function
+        if isinstance(params.function, str):
+            try:
+                self.function = import_object(params.function, services.base_dir,
+                                              what="python scorer")
+            except UserError as exc:
+                if params.function in str(exc):
+                    raise
+                raise UserError(f"python scorer '{params.function}': {exc}") from None
         if not callable(self.function):
-            raise UserError(f"python scorer '{params.function}' is not callable")
+            raise UserError(f"python scorer '{self.label}' is not callable")
         if inspect.iscoroutinefunction(self.function):
             # An async function cannot run on the synchronous path; the runner awaits `score`.
             setattr(self, "is_sync", False)  # noqa: B010
 
     def identity(self) -> dict[str, Any]:
-        return {"type": self.params.type, "function": self.params.function}
+        return {"type": self.params.type, "function": self.label}
 
     def check(self, case: Case, output: Output) -> Score:
         try:
@@ -74,7 +81,7 @@ class PythonScorer(CheckScorer):
             close = getattr(result, "close", None)
             if close is not None:
                 close()
-            return Score.failure(f"{self.params.function} is async; it must be awaited via score()")
+            return Score.failure(f"{self.label} is async; it must be awaited via score()")
         return self._to_score(result)
 
     async def score(self, case: Case, output: Output) -> Score:
@@ -87,7 +94,7 @@ class PythonScorer(CheckScorer):
         return self._to_score(result)
 
     def _raised(self, exc: Exception) -> Score:
-        return Score.failure(f"{self.params.function} raised {type(exc).__name__}: {exc}")
+        return Score.failure(f"{self.label} raised {type(exc).__name__}: {exc}")
 
     def _to_score(self, result: Any) -> Score:
         """Read what the function returned; anything unreadable is an error, not a guess."""
@@ -99,32 +106,33 @@ class PythonScorer(CheckScorer):
             return self._numeric(float(result), None, "", {})
         if isinstance(result, dict):
             return self._from_dict(result)
-        return Score.failure(f"{self.params.function} returned {type(result).__name__}; "
+        return Score.failure(f"{self.label} returned {type(result).__name__}; "
                              f"expected a Score, bool, number or dict")
 
     def _from_dict(self, result: dict[str, Any]) -> Score:
         unknown = set(result) - {"value", "passed", "reason", "details"}
         if unknown:
-            return Score.failure(f"{self.params.function} returned unknown keys "
+            return Score.failure(f"{self.label} returned unknown keys "
                                  f"{sorted(unknown)}; allowed: value, passed, reason, details")
         value, passed = result.get("value"), result.get("passed")
         reason, details = str(result.get("reason") or ""), dict(result.get("details") or {})
         if passed is not None and not isinstance(passed, bool):
-            return Score.failure(f"{self.params.function} returned passed={passed!r}, not a bool")
+            return Score.failure(f"{self.label} returned passed={passed!r}, not a bool")
         if value is None:
             if passed is None:
-                return Score.failure(f"{self.params.function} returned neither value nor passed")
+                return Score.failure(f"{self.label} returned neither value nor passed")
             return Score(value=1.0 if passed else 0.0, passed=passed, reason=reason,
                          details=details)
         if isinstance(value, bool) or not isinstance(value, int | float):
-            return Score.failure(f"{self.params.function} returned value={value!r}, not a number")
+            return Score.failure(f"{self.label} returned value={value!r}, not a number")
         return self._numeric(float(value), passed, reason, details)
 
     def _numeric(self, value: float, passed: bool | None, reason: str,
                  details: dict[str, Any]) -> Score:
         if not math.isfinite(value):
-            return Score.failure(f"{self.params.function} returned {value}, not a finite number")
+            return Score.failure(f"{self.label} returned {value}, not a finite number")
         if passed is None and self.params.threshold is not None:
             passed = value >= self.params.threshold
         return Score(value=value, scale=self.params.scale, passed=passed, reason=reason,
                      details=details)
+

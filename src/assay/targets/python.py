@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from assay.case import Case
 from assay.condition import Condition
@@ -20,10 +21,11 @@ from assay.targets.base import Target, TargetParams
 
 
 class PythonParams(TargetParams):
-    function: str
+    function: str | SkipJsonSchema[Callable[..., Any]]
     """`module:function` or `file.py:function`, relative to the config file. It receives the
     case (and the condition, if it has a `condition` parameter) and returns a string, a dict
-    with output/tool_calls/usage/metadata, or an `assay.Output`."""
+    with output/tool_calls/usage/metadata, or an `assay.Output`. From Python
+    (`assay.evaluate`), the function itself."""
 
     args: dict[str, Any] = Field(default_factory=dict)
     """Keyword arguments passed to the function; conditions may override them."""
@@ -47,7 +49,9 @@ class PythonTarget(Target):
         await self.start()
 
     async def start(self) -> None:
-        function = import_object(self.params.function, self.services.base_dir)
+        function = self.params.function
+        if isinstance(function, str):
+            function = import_object(function, self.services.base_dir)
         if not callable(function):
             raise UserError(f"python target '{self.params.function}' is not callable")
         self._is_async = inspect.iscoroutinefunction(function)

@@ -1,0 +1,207 @@
+"""`assay.evaluate`: an eval from Python code, on the same engine as `assay run`.
+
+The arguments become a config (`api_config`), validated by the same loader
+as a YAML file; the run goes through the same session, runner and store;
+it ends with the same review (conditions compared, the diff with the
+previous run of the experiment, gates). Nothing is printed unless asked:
+`verbose=True` prints what `assay run` prints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+from assay.api_config import Data, ScorerSpec, Task, config_data
+from assay.errors import UserError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from assay.analysis.conditions import ConditionComparisons
+    from assay.analysis.run_diff import RunDiff
+    from assay.analysis.summary import RunSummary
+    from assay.gates import GateResult
+    from assay.store import RunInfo, Store
+
+SOURCE = "assay.evaluate"
+"""How problems with the arguments are located, in place of a config file's name."""
+
+
+@dataclass
+class EvalResult:
+    """One finished run of an experiment, read back from the store."""
+
+    run: RunInfo
+    summary: RunSummary
+    """Per scorer and condition: mean, pass rate, interval, errors (what `assay run` prints)."""
+    comparisons: ConditionComparisons
+    """Every condition against the baseline condition, paired per case."""
+    previous: RunDiff | None
+    """This run against the previous completed run of the experiment; None for the first."""
+    gates: list[GateResult]
+    warnings: list[str] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=dict)
+    """LLM calls, tokens and cost of the run, when it used providers."""
+    store_url: str = ""
+
+    @property
+    def run_id(self) -> str:
+        return self.run.id
+
+    @property
+    def passed(self) -> bool:
+        """True when every gate passed (and trivially when there are none)."""
+        return all(g.passed for g in self.gates)
+
+    @property
+    def compare_previous(self) -> RunDiff | None:
+        """The diff against the previous run (the same as `previous`)."""
+        return self.previous
+
+    def trials(self) -> Iterator[dict[str, Any]]:
+        """Every stored trial of the run (case, condition, output, scores), streamed."""
+        from assay.store import Store
+
+        store = Store(self.store_url)
+        try:
+            yield from store.iter_trials(self.run.id)
+        finally:
+            store.close()
+
+    def to_dict(self) -> dict[str, Any]:
+        from assay.reports.results_json import run_header
+
+        return {
+            "run": run_header(self.run),
+            "summary": self.summary.to_dict(),
+            "gates": [g.to_dict() for g in self.gates],
+            "passed": self.passed,
+            "comparisons": self.comparisons.to_dict(),
+            "previous_run": None if self.previous is None else self.previous.to_dict(),
+            "warnings": list(self.warnings),
+            "usage": dict(self.usage),
+        }
+
+
+async def evaluate_async(
+    experiment: str,
+    *,
+    data: Data,
+    task: Task,
+    scorers: Iterable[ScorerSpec],
+    conditions: Mapping[str, Mapping[str, Any] | None] | None = None,
+    baseline: str | None = None,
+    gates: Iterable[Mapping[str, Any] | BaseModel] = (),
+    fail_on_regression: bool = False,
+    epochs: int = 1,
+    concurrency: int = 8,
+    timeout: float | None = 300.0,
+    seed: int = 0,
+    sample: int | None = None,
+    max_errors: int | None = None,
+    description: str | None = None,
+    judge: Mapping[str, Any] | None = None,
+    providers: Mapping[str, Any] | None = None,
+    mcp_servers: Mapping[str, Any] | None = None,
+    packs: Mapping[str, Any] | None = None,
+    store: str | os.PathLike[str] | Store | None = None,
+    use_cache: bool = True,
+    base_dir: str | os.PathLike[str] | None = None,
+    verbose: bool = False,
+) -> EvalResult:
+    """Run `task` on every case of `data` under every condition, score it, store the run.
+
+    The run is kept under `experiment` in the store (`.assay/assay.db`, or `ASSAY_STORE`,
+    like the CLI), so `assay runs`, `assay history` and `assay compare` see it, and the
+    result carries its diff against the previous run of the experiment.
+
+    - data: records in memory (dicts with `input`, `expected`, ... or `Case`s), a dataset
+      file, or a dataset spec `{"path": ..., "fields": {...}}`.
+    - task: a function `(case)` or `(case, condition)`, sync or async, returning text, a
+      dict or an `Output`; or a target spec such as `{"type": "model", "model": ...}`.
+    - scorers: kind names (`"exact_match"`), specs (`{"type": "contains", ...}`) or
+      functions `(case, output)` returning a bool, a number, a `Score` or a dict.
+    - conditions: named variants, e.g. `{"baseline": {}, "v2": {"args": {"prompt": 2}}}`;
+      the others are compared with `baseline` (the first when not named).
+    - gates: thresholds (`{"scorer": ..., "min_pass_rate": 0.8}`) or regressions
+      (`{"regression": {...}}`); `fail_on_regression` adds one over every metric.
+
+    Relative paths (dataset, `module:function` references) are resolved against `base_dir`,
+    the working directory by default. Bad arguments or data raise `UserError` naming each
+    problem; a run that cannot complete raises `RunFailed`. Use this coroutine inside a
+    running event loop (Jupyter, async code); `evaluate` is its blocking form.
+    """
+    from assay.config.loading import load_config_data
+    from assay.config.yaml_source import SourceMap
+    from assay.memory_dataset import memory_dataset
+    from assay.review import print_review, regression_checks, review_run
+    from assay.runner.session import RunOptions, execute_async
+    from assay.store import Store
+
+    built = config_data(
+        experiment, data=data, task=task, scorers=scorers, conditions=conditions, gates=gates,
+        run={"epochs": epochs, "concurrency": concurrency, "timeout": timeout, "seed": seed,
+             "sample": sample, "max_errors": max_errors},
+        sections={"description": description, "judge": judge, "providers": providers,
+                  "mcp_servers": mcp_servers, "packs": packs})
+    root = Path(base_dir) if base_dir is not None else Path.cwd()
+    loaded = load_config_data(built.data, SourceMap(SOURCE, None), root / SOURCE,
+                              described=built.described)
+    if baseline is not None and baseline not in loaded.config.conditions:
+        raise UserError(f"baseline '{baseline}' is not a condition of this run "
+                        f"(conditions: {', '.join(loaded.config.conditions)})")
+    settings = loaded.config.run
+    dataset = None if built.records is None else memory_dataset(
+        built.records, sample=settings.sample, seed=settings.seed)
+    opened = store if isinstance(store, Store) else Store(
+        None if store is None else os.fspath(store))
+    try:
+        regressions = regression_checks(loaded.config.gates, opened, loaded.name,
+                                        fail_on_regression=fail_on_regression)
+        options = RunOptions(use_cache=use_cache, progress=None if verbose else False,
+                             dataset=dataset)
+        outcome = await execute_async(loaded, opened, options)
+        review = review_run(opened, outcome, regressions, baseline=baseline)
+    finally:
+        if opened is not store:
+            opened.close()
+    if verbose:
+        from rich.console import Console
+
+        print_review(Console(highlight=False), outcome, review)
+    return EvalResult(run=outcome.run, summary=outcome.summary,
+                      comparisons=review.comparisons, previous=review.previous,
+                      gates=review.gates, warnings=list(outcome.warnings),
+                      usage=dict(outcome.usage), store_url=opened.url)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _blocking(coroutine: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, R]:
+    """The blocking form of `coroutine`: runs it on a loop of its own."""
+
+    @functools.wraps(coroutine)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(coroutine(*args, **kwargs))
+        raise UserError("assay.evaluate() cannot block inside a running event loop "
+                        "(Jupyter, async code): use `await assay.evaluate_async(...)`")
+
+    return run
+
+
+evaluate = _blocking(evaluate_async)
+evaluate.__name__ = evaluate.__qualname__ = "evaluate"
+evaluate.__doc__ = ("Run an eval from Python and return its `EvalResult`; blocks until done.\n\n"
+                    "Takes the arguments of `evaluate_async` (see there), which is the form to "
+                    "use inside a running event loop.")
