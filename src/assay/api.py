@@ -111,6 +111,7 @@ async def evaluate_async(
     mcp_servers: Mapping[str, Any] | None = None,
     packs: Mapping[str, Any] | None = None,
     store: str | os.PathLike[str] | Store | None = None,
+    resume: bool | str = False,
     use_cache: bool = True,
     base_dir: str | os.PathLike[str] | None = None,
     verbose: bool = False,
@@ -131,6 +132,9 @@ async def evaluate_async(
       the others are compared with `baseline` (the first when not named).
     - gates: thresholds (`{"scorer": ..., "min_pass_rate": 0.8}`) or regressions
       (`{"regression": {...}}`); `fail_on_regression` adds one over every metric.
+
+    `resume=True` finishes the latest unfinished run of the experiment (a run id: that run)
+    when the arguments and data are unchanged, running only its missing trials.
 
     Relative paths (dataset, `module:function` references) are resolved against `base_dir`,
     the working directory by default. Bad arguments or data raise `UserError` naming each
@@ -164,8 +168,8 @@ async def evaluate_async(
     try:
         regressions = regression_checks(loaded.config.gates, opened, loaded.name,
                                         fail_on_regression=fail_on_regression)
-        options = RunOptions(use_cache=use_cache, progress=None if verbose else False,
-                             dataset=dataset)
+        options = RunOptions(resume=resume or None, use_cache=use_cache,
+                             progress=None if verbose else False, dataset=dataset)
         outcome = await execute_async(loaded, opened, options)
         review = review_run(opened, outcome, regressions, baseline=baseline)
     finally:

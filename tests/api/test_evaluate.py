@@ -1,0 +1,305 @@
+"""`assay.evaluate`: an eval from Python, on the engine and store `assay run` uses."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import assay
+from assay import Case, Condition, Output, Score
+from assay.analysis.run_diff import flips
+from assay.errors import UserError
+from assay.memory_dataset import records_sha256
+from assay.store import Store
+
+WORDS = ["hello", "world", "assay", "golden", "trial", "judge", "epoch", "store"]
+DATA = [{"id": word, "input": word, "expected": word.upper()} for word in WORDS]
+
+
+def shout(case: Case) -> str:
+    return case.input_text.upper()
+
+
+def shout_but_whisper_world(case: Case) -> str:
+    return case.input_text if case.id == "world" else case.input_text.upper()
+
+
+async def shout_from_version(case: Case, condition: Condition, version: int = 1) -> str:
+    """Version 1 forgets every case whose id has an 'o'; version 2 gets them all right."""
+    await asyncio.sleep(0)
+    forgets = version == 1 and "o" in case.id
+    return case.input_text if forgets else case.input_text.upper()
+
+
+def is_shouted(case: Case, output: Output) -> bool:
+    return output.text.isupper()
+
+
+def length_ratio(case: Case, output: Output) -> dict[str, Any]:
+    return {"value": len(output.text) / len(case.expected), "reason": "length vs expected"}
+
+
+def evaluate(tmp_path: Path, experiment: str = "uppercase", **arguments: Any) -> assay.EvalResult:
+    arguments.setdefault("data", DATA)
+    arguments.setdefault("task", shout)
+    arguments.setdefault("scorers", ["exact_match"])
+    return assay.evaluate(experiment, store=tmp_path / "assay.db", **arguments)
+
+
+def stored_runs(tmp_path: Path) -> list[Any]:
+    store = Store(str(tmp_path / "assay.db"))
+    try:
+        return store.list_runs()
+    finally:
+        store.close()
+
+
+def test_a_sync_task_with_registered_and_callable_scorers_is_run_scored_and_stored(
+        tmp_path: Path) -> None:
+    result = evaluate(tmp_path, task=shout_but_whisper_world,
+                      scorers=["exact_match", {"type": "contains", "name": "has_it", "case_sensitive": True},
+                               is_shouted, length_ratio])
+
+    assert result.summary.scorer_names == ["exact_match", "has_it", "is_shouted",
+                                           "length_ratio"]
+    assert result.summary.condition_names == ["default"]
+    answers = {w: (w if w == "world" else w.upper()) for w in WORDS}
+    right = sum(answers[w] == w.upper() for w in WORDS) / len(WORDS)
+    for scorer in ("exact_match", "has_it", "is_shouted"):
+        stats = result.summary.get(scorer, "default")
+        assert stats is not None and (stats.n, stats.pass_rate) == (len(WORDS), right)
+    ratio = result.summary.get("length_ratio", "default")
+    assert ratio is not None and ratio.pass_rate is None  # a number without a threshold
+    assert ratio.mean == pytest.approx(1.0)
+    [run] = stored_runs(tmp_path)
+    assert (run.id, run.experiment, run.status) == (result.run_id, "uppercase", "completed")
+    trials = {t["case_id"]: t for t in result.trials()}
+    assert trials["world"]["output"]["text"] == "world"
+    assert trials["world"]["scores"]["is_shouted"]["passed"] is False
+    assert trials["hello"]["scores"]["length_ratio"]["reason"] == "length vs expected"
+    assert result.passed and result.gates == [] and result.previous is None
+
+
+def test_an_async_task_under_two_conditions_is_compared_with_the_baseline(
+        tmp_path: Path) -> None:
+    result = evaluate(tmp_path, task=shout_from_version, scorers=["exact_match", is_shouted],
+                      conditions={"v1": {}, "v2": {"args": {"version": 2}}})
+
+    forgotten = sorted(w for w in WORDS if "o" in w)
+    assert result.comparisons.baseline == "v1"
+    by_scorer = {e.comparison.scorer: e.comparison for e in result.comparisons.entries}
+    assert set(by_scorer) == {"exact_match", "is_shouted"}
+    for comparison in by_scorer.values():
+        assert (comparison.label_a, comparison.label_b) == ("v1", "v2")
+        assert comparison.delta_pp == pytest.approx(100 * len(forgotten) / len(WORDS))
+        assert sorted(comparison.wins) == forgotten and comparison.losses == ()
+
+
+def test_the_second_run_of_an_experiment_is_diffed_with_the_first_per_case(
+        tmp_path: Path) -> None:
+    first = evaluate(tmp_path, task=shout, scorers=["exact_match", is_shouted])
+    second = evaluate(tmp_path, task=shout_but_whisper_world,
+                      scorers=["exact_match", is_shouted])
+
+    assert first.previous is None
+    diff = second.compare_previous
+    assert diff is not None and diff is second.previous
+    assert (diff.run_a.id, diff.run_b.id) == (first.run_id, second.run_id)
+    assert diff.comparable  # the same records hash the same
+    for entry in diff.entries:
+        newly_failing, newly_passing = flips(entry)
+        assert (newly_failing, newly_passing) == (["world"], [])
+        assert entry.comparison.delta_pp == pytest.approx(-100 / len(WORDS))
+    assert {e.comparison.scorer for e in diff.entries} == {"exact_match", "is_shouted"}
+    other = evaluate(tmp_path, experiment="another", task=shout)
+    assert other.previous is None  # history hangs on the experiment's name
+
+
+def test_gates_and_fail_on_regression_decide_passed(tmp_path: Path) -> None:
+    many = [{"id": f"word{i}", "input": f"word {i}", "expected": f"WORD {i}"} for i in range(30)]
+    good = evaluate(tmp_path, data=many, gates=[{"scorer": "exact_match", "min_pass_rate": 0.9}])
+    assert good.passed and [g.passed for g in good.gates] == [True]
+
+    worse = evaluate(tmp_path, data=many, task=shout_from_version, fail_on_regression=True,
+                     gates=[{"scorer": "exact_match", "min_pass_rate": 0.9}])
+    stats = worse.summary.get("exact_match", "default")
+    assert stats is not None and stats.pass_rate == 0.0  # every id ("word7") has an "o"
+    assert not worse.passed
+    failed = {g.gate for g in worse.gates if not g.passed}
+    assert failed == {"exact_match@default pass rate", "regression exact_match@default pass rate"}
+
+
+def test_the_stored_config_names_functions_and_keeps_no_secret(tmp_path: Path) -> None:
+    def task(case: Case, condition: Condition, api_key: str = "") -> str:
+        assert api_key == "sk-live-123"  # the task gets the real value
+        return case.input_text.upper()
+
+    result = evaluate(tmp_path, task=task, scorers=["exact_match", is_shouted],
+                      conditions={"default": {"args": {"api_key": "sk-live-123"}}}, epochs=2)
+
+    config = result.run.config
+    assert config is not None
+    here = f"{__name__}:"
+    assert config["target"] == {
+        "type": "python",
+        "function": here + "test_the_stored_config_names_functions_and_keeps_no_secret."
+                           "<locals>.task"}
+    assert config["scorers"][1] == {"type": "python", "function": here + "is_shouted",
+                                    "name": "is_shouted"}
+    assert config["conditions"]["default"]["args"]["api_key"] == "***"
+    assert "sk-live-123" not in json.dumps(result.to_dict())
+    assert config["run"]["epochs"] == 2 and result.summary.get("exact_match", "default").n == 16
+    assert result.run.dataset_path == "<memory>"
+    assert result.run.dataset_hash == records_sha256(DATA)
+    json.dumps(result.to_dict())  # the whole result is JSON-able
+
+
+def test_a_record_without_input_is_a_user_error_naming_its_index(tmp_path: Path) -> None:
+    data = [{"input": "hello", "expected": "HELLO"}, {"question_text": "oops"},
+            {"input": "x", "expected_tool_calls": "not a list"}]
+    with pytest.raises(UserError) as raised:
+        evaluate(tmp_path, data=data)
+    message = str(raised.value)
+    assert "data[1] [input]: missing key 'input'" in message
+    assert "data[2] [expected_tool_calls]" in message
+    assert stored_runs(tmp_path) == []  # nothing ran
+
+
+@pytest.mark.parametrize(("arguments", "expected"), [
+    ({"scorers": ["exact_mach"]}, "did you mean 'exact_match'?"),
+    ({"scorers": [lambda case, output: True]}, "scorers[0]: a lambda has no name"),
+    ({"scorers": "exact_match"}, "scorers must be a list"),
+    ({"scorers": [42]}, "scorers[0]: expected a scorer kind's name"),
+    ({"task": 42}, "task must be a function"),
+    ({"task": {"type": "python", "function": shout, "model": "x"}}, "unknown key 'model'"),
+    ({"data": {"input": "hello"}}, "needs a 'path'"),
+    ({"data": 42}, "data must be a list of records"),
+    ({"data": []}, "the dataset has no records"),
+    ({"epochs": 0}, "[run.epochs]"),
+    ({"conditions": {"a": {}}, "baseline": "b"}, "baseline 'b' is not a condition"),
+    ({"gates": [{"scorer": "nope", "min_pass_rate": 0.5}]}, "unknown scorer 'nope'"),
+])
+def test_bad_arguments_are_user_errors_that_say_what_to_fix(
+        tmp_path: Path, arguments: dict[str, Any], expected: str) -> None:
+    with pytest.raises(UserError) as raised:
+        evaluate(tmp_path, **arguments)
+    assert expected in str(raised.value)
+
+
+def test_data_may_be_cases_or_a_dataset_file_relative_to_base_dir(tmp_path: Path) -> None:
+    cases = [Case(id=w, input=w, expected=w.upper(), tags=["t"]) for w in WORDS]
+    from_cases = evaluate(tmp_path, data=cases)
+    (tmp_path / "words.jsonl").write_text("".join(json.dumps(r) + "\n" for r in DATA))
+    from_file = evaluate(tmp_path, data="words.jsonl", base_dir=tmp_path, sample=3)
+
+    assert from_cases.summary.get("exact_match", "default").pass_rate == 1.0
+    assert from_cases.summary.by_tag[0][0] == "t"
+    assert from_file.run.dataset_path == str(tmp_path / "words.jsonl")
+    assert from_file.summary.get("exact_match", "default").n == 3
+    assert from_file.run.config["dataset"] == {"path": "words.jsonl"}
+
+
+def test_a_scorer_that_raises_is_an_error_on_the_trial_never_a_zero(tmp_path: Path) -> None:
+    def picky(case: Case, output: Output) -> Score:
+        if case.id == "hello":
+            raise ValueError("cannot read this one")
+        return Score.binary(True)
+
+    result = evaluate(tmp_path, scorers=[picky])
+    stats = result.summary.get("picky", "default")
+    assert stats is not None and (stats.n, stats.errors, stats.pass_rate) == (7, 1, 1.0)
+    [hello] = [t for t in result.trials() if t["case_id"] == "hello"]
+    assert "picky raised ValueError: cannot read this one" in hello["scores"]["picky"]["error"]
+
+
+def test_it_prints_nothing_unless_verbose(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    evaluate(tmp_path)
+    assert capsys.readouterr().out == ""
+    result = evaluate(tmp_path, verbose=True)
+    printed = capsys.readouterr().out
+    assert f"uppercase · run {result.run_id}" in printed
+    assert "exact_match" in printed and f"vs previous run" in printed
+
+
+def test_inside_an_event_loop_evaluate_async_runs_and_evaluate_says_to_use_it(
+        tmp_path: Path) -> None:
+    async def main() -> assay.EvalResult:
+        with pytest.raises(UserError, match="evaluate_async"):
+            assay.evaluate("inside", data=DATA, task=shout, scorers=["exact_match"],
+                           store=tmp_path / "assay.db")
+        return await assay.evaluate_async("inside", data=DATA, task=shout_from_version,
+                                          scorers=["exact_match"], store=tmp_path / "assay.db")
+
+    result = asyncio.run(main())
+    assert result.summary.get("exact_match", "default").n == len(WORDS)
+
+
+def test_an_open_store_is_used_and_left_open(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "assay.db"))
+    try:
+        result = assay.evaluate("kept-open", data=DATA, task=shout, scorers=["exact_match"],
+                                store=store)
+        assert store.get_run(result.run_id) is not None
+    finally:
+        store.close()
+
+
+CALLS: list[str] = []
+STOP_AFTER: list[int] = []
+
+
+async def interruptible(case: Case) -> str:
+    """Answers until it has answered STOP_AFTER[0] cases, then acts as a Ctrl-C."""
+    if STOP_AFTER and len(CALLS) >= STOP_AFTER[0]:
+        raise KeyboardInterrupt
+    CALLS.append(case.id)
+    return case.input_text.upper()
+
+
+def test_an_interrupted_run_resumes_with_only_its_missing_trials(tmp_path: Path) -> None:
+    CALLS.clear()
+    STOP_AFTER[:] = [3]
+    arguments: dict[str, Any] = {"task": interruptible, "concurrency": 1}
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(tmp_path, **arguments)
+    [interrupted] = stored_runs(tmp_path)
+    assert interrupted.status == "interrupted"
+
+    with pytest.raises(UserError, match="the dataset changed"):
+        evaluate(tmp_path, data=DATA[:-1], resume=True, **arguments)
+    STOP_AFTER.clear()
+    resumed = evaluate(tmp_path, resume=True, **arguments)
+
+    assert resumed.run_id == interrupted.id and resumed.run.status == "completed"
+    assert sorted(CALLS) == sorted(WORDS)  # each case answered once over both attempts
+    assert resumed.summary.get("exact_match", "default").n == len(WORDS)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    from assay.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(list(args))
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out + captured.err
+
+
+def test_runs_are_seen_by_assay_runs_history_and_compare(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    first = evaluate(tmp_path, experiment="seen-by-cli")
+    second = evaluate(tmp_path, experiment="seen-by-cli", task=shout_but_whisper_world)
+    store = str(tmp_path / "assay.db")
+
+    code, listed = cli(capsys, "runs", "--store", store)
+    assert code == 0 and first.run_id in listed and second.run_id in listed
+    code, history = cli(capsys, "history", "seen-by-cli", "--store", store)
+    assert code == 0 and "seen-by-cli · 2 runs" in history
+    code, compared = cli(capsys, "compare", first.run_id, second.run_id, "--store", store)
+    assert code == 0 and "newly failing exact_match@default (1): world" in compared
