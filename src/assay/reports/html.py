@@ -38,6 +38,8 @@ MAX_TRIAL_ROWS = 3000
 MAX_GROUPS = 100
 """Tags (or difficulty levels) shown per breakdown; the rest are counted, not drawn."""
 EXCERPT = 280
+READING_TONE = {"strong": "good", "moderate": "good", "neutral": "plain",
+                "slight regression": "warn", "significant regression": "bad"}
 
 
 @dataclass
@@ -92,7 +94,8 @@ class TrialRow:
     status: str
     marks: list[tuple[str, str, str]]
     """(css class, symbol, title) per scorer, in the table's scorer order."""
-    reason: str
+    reasons: list[tuple[str, str, bool]]
+    """(scorer, reason or error, is an error) for every scorer that failed or errored."""
     input: str
     expected: str
     output: str
@@ -137,6 +140,10 @@ def render_html(run: RunInfo, summary: RunSummary, trials: Iterable[dict[str, An
         "previous_table": _delta_table(previous.entries, condition_of, scales)
         if previous else None,
         "costs": _cost_rows(summary.conditions),
+        "cost_columns": _cost_columns(summary.conditions),
+        "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),
+                        ("cache", "cache hits"), ("tools", "tool calls")],
+        "reading_tone": READING_TONE,
         "breakdowns": [(title, *_breakdown(rows, summary, colours)) for title, rows in
                        (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag))
                        if rows],
@@ -243,6 +250,17 @@ def _outcomes(entry: ComparisonEntry) -> tuple[str, str]:
 # -- cost and breakdowns -------------------------------------------------------------------
 
 
+def _cost_columns(conditions: list[ConditionStats]) -> dict[str, bool]:
+    """Which groups of columns have anything to say (a run without LLM calls has no tokens)."""
+    return {
+        "tokens": any(c.input_tokens or c.output_tokens for c in conditions),
+        "cost": any(c.cost_usd is not None or c.judge_cost_usd is not None for c in conditions),
+        "judge": any(c.judge_input_tokens or c.judge_cost_usd is not None for c in conditions),
+        "cache": any(c.cache_hits for c in conditions),
+        "tools": any(c.tool_calls or c.tool_errors or c.turns for c in conditions),
+    }
+
+
 def _cost_rows(conditions: list[ConditionStats]) -> list[dict[str, Any]]:
     """Each condition's figures and its share of the largest cost and latency (for the bars)."""
     top_cost = max((c.cost_usd or 0.0) + (c.judge_cost_usd or 0.0) for c in conditions) \
@@ -319,8 +337,8 @@ def _status(trial: dict[str, Any]) -> str:
 def _trial_row(trial: dict[str, Any], status: str, scorers: list[str]) -> TrialRow:
     scores = trial.get("scores") or {}
     marks = [_mark(scores.get(name)) for name in scorers]
-    reasons = [f"{name}: {score['error']}" if score.get("error")
-               else f"{name}: {score.get('reason') or 'failed'}"
+    reasons = [(name, _excerpt(score["error"] or "", 200), True) if score.get("error")
+               else (name, _excerpt(score.get("reason") or "failed", 200), False)
                for name, score in scores.items()
                if score.get("error") or score.get("passed") is False]
     output = trial.get("output") or {}
@@ -330,7 +348,7 @@ def _trial_row(trial: dict[str, Any], status: str, scorers: list[str]) -> TrialR
     return TrialRow(
         case_id=str(trial["case_id"]), condition=str(trial["condition"]),
         epoch=int(trial.get("epoch") or 0), status=status, marks=marks,
-        reason=_excerpt(" · ".join(reasons)), input=_excerpt(_as_text(trial.get("input")), 160),
+        reasons=reasons, input=_excerpt(_as_text(trial.get("input")), 160),
         expected=_excerpt(_as_text(trial.get("expected")), 160), output=_excerpt(text),
         error=_excerpt(trial.get("error") or ""))
 
@@ -342,10 +360,12 @@ def _mark(score: dict[str, Any] | None) -> tuple[str, str, str]:
         return "err", "!", "error"
     value = score.get("value")
     shown = "-" if value is None else f"{value:.3g}"
+    low, high = score.get("scale") or (0.0, 1.0)
+    binary = value in (low, high) and (low, high) == (0.0, 1.0)
     if score.get("passed") is True:
-        return "pass", "✓", f"passed, value {shown}"
+        return "pass", "✓" if binary else f"✓ {shown}", f"passed, value {shown}"
     if score.get("passed") is False:
-        return "fail", "✗", f"failed, value {shown}"
+        return "fail", "✗" if binary else f"✗ {shown}", f"failed, value {shown}"
     return "value", shown, f"value {shown}"
 
 
@@ -387,6 +407,8 @@ def _duration(started: str | None, finished: str | None) -> str | None:
     except ValueError:
         return None
     total = seconds.total_seconds()
+    if total < 1:
+        return f"{total * 1000:.0f} ms"
     if total < 60:
         return f"{total:.1f} s"
     minutes, secs = divmod(int(total), 60)
