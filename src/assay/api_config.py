@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -18,15 +18,15 @@ from assay.errors import UserError
 from assay.imports import reference_of
 from assay.memory_dataset import MEMORY_PATH
 
-Task = Union[Callable[..., Any], Mapping[str, Any], str]
+Task = Callable[..., Any] | Mapping[str, Any] | str
 """A function `(case)` or `(case, condition)` (sync or async), a target spec such as
 `{"type": "model", "model": ...}`, or a `module:function` reference."""
 
-ScorerSpec = Union[str, Mapping[str, Any], Callable[..., Any]]
+ScorerSpec = str | Mapping[str, Any] | Callable[..., Any]
 """A registered kind by name (`"exact_match"`), a spec (`{"type": "contains", "value": ...}`),
 or a function `(case, output)` returning a bool, a number, a Score or a dict."""
 
-Data = Union[Iterable[Any], str, "os.PathLike[str]", Mapping[str, Any]]
+Data = Iterable[Any] | str | os.PathLike[str] | Mapping[str, Any]
 """Records in memory (dicts or Cases), a dataset file, or a dataset spec (`{"path", "fields"}`)."""
 
 

@@ -76,4 +76,5 @@ def print_review(out: Any, outcome: RunOutcome, review: Review) -> None:
     if previous is None:
         out.print("[dim]first completed run of this experiment: nothing to compare with yet[/dim]")
     else:
+        assert previous.run_a is not None
         print_run_diff(out, previous, title=f"vs previous run {previous.run_a.id}")

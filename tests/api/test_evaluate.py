@@ -223,7 +223,7 @@ def test_it_prints_nothing_unless_verbose(tmp_path: Path,
     result = evaluate(tmp_path, verbose=True)
     printed = capsys.readouterr().out
     assert f"uppercase · run {result.run_id}" in printed
-    assert "exact_match" in printed and f"vs previous run" in printed
+    assert "exact_match" in printed and "vs previous run" in printed
 
 
 def test_inside_an_event_loop_evaluate_async_runs_and_evaluate_says_to_use_it(
