@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -303,3 +304,22 @@ def test_runs_are_seen_by_assay_runs_history_and_compare(
     assert code == 0 and "seen-by-cli · 2 runs" in history
     code, compared = cli(capsys, "compare", first.run_id, second.run_id, "--store", store)
     assert code == 0 and "newly failing exact_match@default (1): world" in compared
+
+
+def test_a_target_spec_runs_as_in_a_config_file(tmp_path: Path) -> None:
+    upper = "import sys; print(sys.stdin.read().upper(), end='')"
+    result = evaluate(tmp_path, task={"type": "command", "command": [sys.executable, "-c", upper],
+                                      "stdin": "text"},
+                      data=DATA[:3])
+    stats = result.summary.get("exact_match", "default")
+    assert stats is not None and (stats.n, stats.pass_rate) == (3, 1.0)
+    assert result.run.config["target"]["type"] == "command"
+
+
+def test_the_api_is_exported_from_the_package() -> None:
+    from assay import api
+
+    assert (assay.evaluate, assay.evaluate_async, assay.EvalResult) == (
+        api.evaluate, api.evaluate_async, api.EvalResult)
+    assert assay.evaluate.__name__ == "evaluate" and {"evaluate", "evaluate_async",
+                                                      "EvalResult"} <= set(assay.__all__)
