@@ -17,10 +17,9 @@ text from a case, an output or a reason goes through jinja2's autoescaping.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -31,13 +30,11 @@ from assay.analysis.summary import ConditionStats, Interval, RunSummary, ScoreSt
 from assay.gates import GateResult
 from assay.reports.comparisons import MAX_IDS_MARKDOWN, evidence, headline, p_text
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
+from assay.reports.trial_table import MAX_FAILING_ROWS, MAX_TRIAL_ROWS, select_trials
 from assay.store import RunInfo
 
-MAX_FAILING_ROWS = 2000
-MAX_TRIAL_ROWS = 3000
 MAX_GROUPS = 100
 """Tags (or difficulty levels) shown per breakdown; the rest are counted, not drawn."""
-EXCERPT = 280
 READING_TONE = {"strong": "good", "moderate": "good", "neutral": "plain",
                 "slight regression": "warn", "significant regression": "bad"}
 
@@ -86,33 +83,6 @@ class DeltaTable:
     """The axis runs from -axis to +axis percent of scale."""
 
 
-@dataclass
-class TrialRow:
-    case_id: str
-    condition: str
-    epoch: int
-    status: str
-    marks: list[tuple[str, str, str]]
-    """(css class, symbol, title) per scorer, in the table's scorer order."""
-    reasons: list[tuple[str, str, bool]]
-    """(scorer, reason or error, is an error) for every scorer that failed or errored."""
-    input: str
-    expected: str
-    output: str
-    error: str
-
-
-@dataclass
-class TrialTable:
-    scorers: list[str]
-    conditions: list[str]
-    rows: list[TrialRow] = field(default_factory=list)
-    failing_total: int = 0
-    passing_total: int = 0
-    failing_shown: int = 0
-    passing_shown: int = 0
-
-
 def render_html(run: RunInfo, summary: RunSummary, trials: Iterable[dict[str, Any]], *,
                 gates: Sequence[GateResult] | None = None,
                 comparisons: ConditionComparisons | None = None,
@@ -147,7 +117,8 @@ def render_html(run: RunInfo, summary: RunSummary, trials: Iterable[dict[str, An
         "breakdowns": [(title, *_breakdown(rows, summary, colours)) for title, rows in
                        (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag))
                        if rows],
-        "table": _trial_table(trials, summary, max_rows=max_rows, max_failing=max_failing),
+        "table": select_trials(trials, summary.scorer_names, summary.condition_names,
+                               max_rows=max_rows, max_failing=max_failing),
         "max_ids": MAX_IDS_MARKDOWN,
         "fmt_cost": fmt_cost,
         "outcomes": _outcomes,
@@ -281,7 +252,7 @@ def _cost_rows(conditions: list[ConditionStats]) -> list[dict[str, Any]]:
 
 def _breakdown(rows: list[tuple[str, ScoreStats]], summary: RunSummary, colours: dict[str, int]
                ) -> tuple[list[str], list[dict[str, Any]], int]:
-    """(conditions, one row per group and scorer with a cell per condition, groups left out)."""
+    """(conditions, per group a row per scorer with a cell per condition, groups left out)."""
     cells: dict[tuple[str, str], dict[str, Any]] = {}
     groups: dict[str, int] = {}
     for group, stats in rows:
@@ -296,93 +267,10 @@ def _breakdown(rows: list[tuple[str, ScoreStats]], summary: RunSummary, colours:
             "metric": "pass rate" if verdicts else "mean",
         }
     shown = list(groups)[:MAX_GROUPS]
-    table = [{"group": g, "scorer": s, "cells": cells[(g, s)]}
-             for g in shown for s in summary.scorer_names if (g, s) in cells]
+    table = [{"group": g, "rows": [{"scorer": s, "cells": cells[(g, s)]}
+                                   for s in summary.scorer_names if (g, s) in cells]}
+             for g in shown]
     return summary.condition_names, table, len(groups) - len(shown)
-
-
-# -- trials --------------------------------------------------------------------------------
-
-
-def _trial_table(trials: Iterable[dict[str, Any]], summary: RunSummary, *, max_rows: int,
-                 max_failing: int) -> TrialTable:
-    """Failing and errored trials first (up to `max_failing`), then passing up to `max_rows`."""
-    max_failing = min(max_failing, max_rows)
-    table = TrialTable(scorers=list(summary.scorer_names), conditions=summary.condition_names)
-    failing: list[TrialRow] = []
-    passing: list[TrialRow] = []
-    for trial in trials:
-        status = _status(trial)
-        if status == "pass":
-            table.passing_total += 1
-            if len(passing) < max_rows:
-                passing.append(_trial_row(trial, status, table.scorers))
-        else:
-            table.failing_total += 1
-            if len(failing) < max_failing:
-                failing.append(_trial_row(trial, status, table.scorers))
-    passing = passing[:max_rows - len(failing)]
-    table.rows = failing + passing
-    table.failing_shown, table.passing_shown = len(failing), len(passing)
-    return table
-
-
-def _status(trial: dict[str, Any]) -> str:
-    scores = (trial.get("scores") or {}).values()
-    if trial.get("error") or any(s.get("error") for s in scores):
-        return "error"
-    return "fail" if any(s.get("passed") is False for s in scores) else "pass"
-
-
-def _trial_row(trial: dict[str, Any], status: str, scorers: list[str]) -> TrialRow:
-    scores = trial.get("scores") or {}
-    marks = [_mark(scores.get(name)) for name in scorers]
-    reasons = [(name, _excerpt(score["error"] or "", 200), True) if score.get("error")
-               else (name, _excerpt(score.get("reason") or "failed", 200), False)
-               for name, score in scores.items()
-               if score.get("error") or score.get("passed") is False]
-    output = trial.get("output") or {}
-    text = output.get("text") or ""
-    if not text and output.get("tool_calls"):
-        text = "tool calls: " + ", ".join(str(c.get("name")) for c in output["tool_calls"])
-    return TrialRow(
-        case_id=str(trial["case_id"]), condition=str(trial["condition"]),
-        epoch=int(trial.get("epoch") or 0), status=status, marks=marks,
-        reasons=reasons, input=_excerpt(_as_text(trial.get("input")), 160),
-        expected=_excerpt(_as_text(trial.get("expected")), 160), output=_excerpt(text),
-        error=_excerpt(trial.get("error") or ""))
-
-
-def _mark(score: dict[str, Any] | None) -> tuple[str, str, str]:
-    if score is None:
-        return "none", "–", "not scored"
-    if score.get("error"):
-        return "err", "!", "error"
-    value = score.get("value")
-    shown = "-" if value is None else f"{value:.3g}"
-    low, high = score.get("scale") or (0.0, 1.0)
-    binary = value in (low, high) and (low, high) == (0.0, 1.0)
-    if score.get("passed") is True:
-        return "pass", "✓" if binary else f"✓ {shown}", f"passed, value {shown}"
-    if score.get("passed") is False:
-        return "fail", "✗" if binary else f"✗ {shown}", f"failed, value {shown}"
-    return "value", shown, f"value {shown}"
-
-
-def _as_text(value: Any) -> str:
-    """A case field as one line: text as is, chat messages by their last content, else JSON."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and value and all(isinstance(m, dict) for m in value):
-        return str(value[-1].get("content", ""))
-    return json.dumps(value, ensure_ascii=False, default=str)
-
-
-def _excerpt(text: str, limit: int = EXCERPT) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 # -- small things --------------------------------------------------------------------------

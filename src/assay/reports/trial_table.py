@@ -1,0 +1,128 @@
+"""Which trials the HTML report lists, and each as a row of short, plain text.
+
+A 100k-trial run cannot list every trial on one page, so the table is
+capped: failing and errored trials first (up to `MAX_FAILING_ROWS`), then
+passing ones up to `MAX_TRIAL_ROWS`, each group in the store's order. The
+totals are counted over every trial so the page can say what it left out.
+Texts are cut to excerpts here; escaping is the template's job.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_FAILING_ROWS = 2000
+MAX_TRIAL_ROWS = 3000
+EXCERPT = 280
+
+
+@dataclass
+class TrialRow:
+    case_id: str
+    condition: str
+    epoch: int
+    status: str
+    marks: list[tuple[str, str, str]]
+    """(css class, symbol, title) per scorer, in the table's scorer order."""
+    reasons: list[tuple[str, str, bool]]
+    """(scorer, reason or error, is an error) for every scorer that failed or errored."""
+    input: str
+    expected: str
+    output: str
+    error: str
+
+
+@dataclass
+class TrialTable:
+    scorers: list[str]
+    conditions: list[str]
+    rows: list[TrialRow] = field(default_factory=list)
+    failing_total: int = 0
+    passing_total: int = 0
+    failing_shown: int = 0
+    passing_shown: int = 0
+
+
+def select_trials(trials: Iterable[dict[str, Any]], scorers: list[str], conditions: list[str],
+                  *, max_rows: int = MAX_TRIAL_ROWS,
+                  max_failing: int = MAX_FAILING_ROWS) -> TrialTable:
+    """Failing and errored trials first (up to `max_failing`), then passing up to `max_rows`."""
+    max_failing = min(max_failing, max_rows)
+    table = TrialTable(scorers=list(scorers), conditions=list(conditions))
+    failing: list[TrialRow] = []
+    passing: list[TrialRow] = []
+    for trial in trials:
+        status = _status(trial)
+        if status == "pass":
+            table.passing_total += 1
+            if len(passing) < max_rows:
+                passing.append(_trial_row(trial, status, table.scorers))
+        else:
+            table.failing_total += 1
+            if len(failing) < max_failing:
+                failing.append(_trial_row(trial, status, table.scorers))
+    passing = passing[:max_rows - len(failing)]
+    table.rows = failing + passing
+    table.failing_shown, table.passing_shown = len(failing), len(passing)
+    return table
+
+
+def _status(trial: dict[str, Any]) -> str:
+    scores = (trial.get("scores") or {}).values()
+    if trial.get("error") or any(s.get("error") for s in scores):
+        return "error"
+    return "fail" if any(s.get("passed") is False for s in scores) else "pass"
+
+
+def _trial_row(trial: dict[str, Any], status: str, scorers: list[str]) -> TrialRow:
+    scores = trial.get("scores") or {}
+    marks = [_mark(scores.get(name)) for name in scorers]
+    reasons = [(name, _excerpt(score["error"] or "", 200), True) if score.get("error")
+               else (name, _excerpt(score.get("reason") or "failed", 200), False)
+               for name, score in scores.items()
+               if score.get("error") or score.get("passed") is False]
+    output = trial.get("output") or {}
+    text = output.get("text") or ""
+    if not text and output.get("tool_calls"):
+        text = "tool calls: " + ", ".join(str(c.get("name")) for c in output["tool_calls"])
+    return TrialRow(
+        case_id=str(trial["case_id"]), condition=str(trial["condition"]),
+        epoch=int(trial.get("epoch") or 0), status=status, marks=marks,
+        reasons=reasons, input=_excerpt(_as_text(trial.get("input")), 160),
+        expected=_excerpt(_as_text(trial.get("expected")), 160), output=_excerpt(text),
+        error=_excerpt(trial.get("error") or ""))
+
+
+def _mark(score: dict[str, Any] | None) -> tuple[str, str, str]:
+    if score is None:
+        return "none", "–", "not scored"
+    if score.get("error"):
+        return "err", "!", "error"
+    value = score.get("value")
+    shown = "-" if value is None else f"{value:.3g}"
+    low, high = score.get("scale") or (0.0, 1.0)
+    binary = value in (low, high) and (low, high) == (0.0, 1.0)
+    if score.get("passed") is True:
+        return "pass", "✓" if binary else f"✓ {shown}", f"passed, value {shown}"
+    if score.get("passed") is False:
+        return "fail", "✗" if binary else f"✗ {shown}", f"failed, value {shown}"
+    return "value", shown, f"value {shown}"
+
+
+def _as_text(value: Any) -> str:
+    """A case field as one line: text as is, chat messages by their last content, else JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and all(isinstance(m, dict) for m in value):
+        return str(value[-1].get("content", ""))
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _excerpt(text: str, limit: int = EXCERPT) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
