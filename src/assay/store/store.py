@@ -8,7 +8,6 @@ groups, each group one transaction.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Iterable, Iterator
@@ -17,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import Engine, and_, create_engine, delete, event, func, select, update
 
 from assay.errors import UserError
@@ -42,7 +42,13 @@ def store_url(url: str | None = None) -> str:
 
 
 def _dumps(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False, default=str)
+    """JSON text for a column; anything JSON cannot hold is stored as its `str()`."""
+    if value is None:
+        return None
+    return orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+_loads = orjson.loads
 
 
 @dataclass
@@ -73,12 +79,12 @@ class RunInfo:
             id=data["id"], experiment=data["experiment"], kind=data["kind"],
             status=data["status"], started_at=data["started_at"],
             finished_at=data["finished_at"],
-            config=json.loads(data["config_json"]) if data["config_json"] else None,
+            config=_loads(data["config_json"]) if data["config_json"] else None,
             config_hash=data["config_hash"], config_path=data["config_path"],
             dataset_path=data["dataset_path"], dataset_hash=data["dataset_hash"],
             git_commit=data["git_commit"], assay_version=data["assay_version"],
             total_trials=data["total_trials"],
-            summary=json.loads(data["summary_json"]) if data["summary_json"] else None,
+            summary=_loads(data["summary_json"]) if data["summary_json"] else None,
             error=data["error"],
         )
 
@@ -192,7 +198,7 @@ class Store:
             usage = output.usage
             trial_rows.append({
                 **key,
-                "input_json": json.dumps(case.input, ensure_ascii=False),
+                "input_json": _dumps(case.input),
                 "expected_json": _dumps(case.expected),
                 "tags_json": _dumps(case.tags) if case.tags else None,
                 "difficulty": case.difficulty,
@@ -308,7 +314,7 @@ class Store:
                     "scorer": m["scorer"], "value": m["value"],
                     "passed": None if m["passed"] is None else bool(m["passed"]),
                     "error": m["error"], "scale": (m["scale_min"], m["scale_max"]),
-                    "tags": json.loads(m["tags_json"]) if m["tags_json"] else [],
+                    "tags": _loads(m["tags_json"]) if m["tags_json"] else [],
                     "difficulty": m["difficulty"],
                     "input_tokens": m["input_tokens"], "output_tokens": m["output_tokens"],
                     "cost_usd": m["cost_usd"],
@@ -331,12 +337,12 @@ class Store:
             schema.response_cache.c.key == key)
         with self.engine.connect() as conn:
             value = conn.execute(query).scalar()
-        return json.loads(value) if value else None
+        return _loads(value) if value else None
 
     def cache_put(self, key: str, value: dict[str, Any], *, provider: str | None = None,
                   model: str | None = None) -> None:
         row = {"key": key, "provider": provider, "model": model,
-               "response_json": json.dumps(value, ensure_ascii=False), "created_at": now_iso()}
+               "response_json": _dumps(value), "created_at": now_iso()}
         with self._lock, self.engine.begin() as conn:
             conn.execute(delete(schema.response_cache).where(schema.response_cache.c.key == key))
             conn.execute(schema.response_cache.insert().values(**row))
@@ -366,20 +372,20 @@ def _score_dict(m: Any) -> dict[str, Any]:
         "scale": [m["scale_min"], m["scale_max"]],
         "passed": None if m["passed"] is None else bool(m["passed"]),
         "reason": m["reason"],
-        "details": json.loads(m["details_json"]) if m["details_json"] else {},
+        "details": _loads(m["details_json"]) if m["details_json"] else {},
         "error": m["error"],
     }
 
 
 def _trial_dict(row: dict[str, Any]) -> dict[str, Any]:
-    output = json.loads(row["output_json"]) if row["output_json"] else {}
+    output = _loads(row["output_json"]) if row["output_json"] else {}
     return {
         "case_id": row["case_id"],
         "condition": row["condition"],
         "epoch": row["epoch"],
-        "input": json.loads(row["input_json"]) if row["input_json"] else None,
-        "expected": json.loads(row["expected_json"]) if row["expected_json"] else None,
-        "tags": json.loads(row["tags_json"]) if row["tags_json"] else [],
+        "input": _loads(row["input_json"]) if row["input_json"] else None,
+        "expected": _loads(row["expected_json"]) if row["expected_json"] else None,
+        "tags": _loads(row["tags_json"]) if row["tags_json"] else [],
         "difficulty": row["difficulty"],
         "output": output,
         "error": row["error"],
