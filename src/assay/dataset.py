@@ -35,9 +35,11 @@ LAYOUTS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
                         {"id": "id", "input": "question", "expected": "ground_truth",
                          "difficulty": "difficulty"}),
     "k-eval": (("question", "answer"), {"input": "question", "expected": "answer"}),
-    "assay": (("input",), {name: name for name in CASE_FIELDS}
-              | {"expected_traits": "expected_response_traits"}),
+    "assay": (("input",), {name: name for name in CASE_FIELDS}),
 }
+
+ALIASES: dict[str, tuple[str, ...]] = {"expected_traits": ("expected_response_traits",)}
+"""Other names a Case field goes by in files we read as they are (the agent-suite cases)."""
 
 Record = tuple[int, Any]
 """(line number, parsed record)."""
@@ -184,6 +186,9 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     used = set()
     for name, key in mapping.items():
         value = _lookup(record, key)
+        if value is None and key == name:
+            key = next((alias for alias in ALIASES.get(name, ()) if alias in record), key)
+            value = record.get(key)
         if value is not None:
             values[name] = value
             used.add(key.split(".")[0])

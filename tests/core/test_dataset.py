@@ -139,3 +139,12 @@ def test_dataset_hash_is_the_files_sha256(tmp_path: Path) -> None:
     path = tmp_path / "cases.jsonl"
     path.write_text('{"id": "a", "input": "x"}\n')
     assert open_dataset(path).scan().sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_expected_traits_load_by_their_own_name_and_the_agent_suite_name(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"id": "a", "input": "q", "expected_traits": ["polite"]}\n'
+                    '{"id": "b", "input": "q", "expected_response_traits": ["brief"]}\n')
+    first, second = list(open_dataset(path))
+    assert first.expected_traits == ["polite"] and "expected_traits" not in first.metadata
+    assert second.expected_traits == ["brief"] and second.metadata == {}
