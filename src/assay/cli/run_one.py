@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,9 +92,10 @@ def write_reports(store: Any, outcome: Any, output_dir: Path, *, gates: list[Any
                   comparisons: Any = None, previous: Any = None) -> None:
     from assay.reports.comparisons import condition_comparisons_markdown
     from assay.reports.html import render_html
-    from assay.reports.markdown import render_markdown
+    from assay.reports.markdown import FailureList, render_markdown
     from assay.reports.results_json import write_results_json
     from assay.reports.run_diff import run_diff_markdown
+    from assay.reports.trial_table import TrialSelector
 
     gates = list(outcome.gates) if gates is None else gates
     output_dir.mkdir(parents=True, exist_ok=True)
@@ -108,11 +110,20 @@ def write_reports(store: Any, outcome: Any, output_dir: Path, *, gates: list[Any
     if previous is not None:
         sections.append(run_diff_markdown(
             previous, title=f"Compared with the previous run `{previous.run_a.id}`"))
+    # One pass over the stored trials feeds all three files.
+    failures = FailureList()
+    selector = TrialSelector(summary.scorer_names, summary.condition_names)
+
+    def trials() -> Iterator[dict[str, Any]]:
+        for trial in store.iter_trials(run.id):
+            failures.add(trial)
+            selector.add(trial)
+            yield trial
+
     with (output_dir / "results.json").open("w", encoding="utf-8") as handle:
-        write_results_json(handle, run, summary, store.iter_trials(run.id), extra=extra)
-    markdown = render_markdown(run, summary, store.iter_trials(run.id), gates=gates,
-                               sections=sections)
+        write_results_json(handle, run, summary, trials(), extra=extra)
+    markdown = render_markdown(run, summary, failures, gates=gates, sections=sections)
     (output_dir / "report.md").write_text(markdown, encoding="utf-8")
-    page = render_html(run, summary, store.iter_trials(run.id), gates=gates,
-                       comparisons=comparisons, previous=previous)
+    page = render_html(run, summary, selector, gates=gates, comparisons=comparisons,
+                       previous=previous)
     (output_dir / "report.html").write_text(page, encoding="utf-8")

@@ -30,7 +30,12 @@ from assay.analysis.summary import ConditionStats, Interval, RunSummary, ScoreSt
 from assay.gates import GateResult
 from assay.reports.comparisons import MAX_IDS_MARKDOWN, evidence, headline, p_text
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
-from assay.reports.trial_table import MAX_FAILING_ROWS, MAX_TRIAL_ROWS, select_trials
+from assay.reports.trial_table import (
+    MAX_FAILING_ROWS,
+    MAX_TRIAL_ROWS,
+    TrialSelector,
+    select_trials,
+)
 from assay.store import RunInfo
 
 MAX_GROUPS = 100
@@ -83,13 +88,15 @@ class DeltaTable:
     """The axis runs from -axis to +axis percent of scale."""
 
 
-def render_html(run: RunInfo, summary: RunSummary, trials: Iterable[dict[str, Any]], *,
+def render_html(run: RunInfo, summary: RunSummary,
+                trials: Iterable[dict[str, Any]] | TrialSelector, *,
                 gates: Sequence[GateResult] | None = None,
                 comparisons: ConditionComparisons | None = None,
                 previous: RunDiff | None = None,
                 max_rows: int = MAX_TRIAL_ROWS,
                 max_failing: int = MAX_FAILING_ROWS) -> str:
-    """The whole page. `previous` None reads as "the first completed run of its experiment"."""
+    """The whole page. `trials` are the stored trials, or a `TrialSelector` already fed with
+    them. `previous` None reads as "the first completed run of its experiment"."""
     colours = {name: i % 6 for i, name in enumerate(summary.condition_names)}
     gates = list(gates or [])
     scales = {s.scorer: s.scale for s in summary.scores if s.n}
@@ -117,8 +124,9 @@ def render_html(run: RunInfo, summary: RunSummary, trials: Iterable[dict[str, An
         "breakdowns": [(title, *_breakdown(rows, summary, colours)) for title, rows in
                        (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag))
                        if rows],
-        "table": select_trials(trials, summary.scorer_names, summary.condition_names,
-                               max_rows=max_rows, max_failing=max_failing),
+        "table": trials.table() if isinstance(trials, TrialSelector) else select_trials(
+            trials, summary.scorer_names, summary.condition_names, max_rows=max_rows,
+            max_failing=max_failing),
         "max_ids": MAX_IDS_MARKDOWN,
         "fmt_cost": fmt_cost,
         "outcomes": _outcomes,

@@ -13,10 +13,12 @@ from assay.store import RunInfo
 MAX_FAILURES = 50
 
 
-def render_markdown(run: RunInfo, summary: RunSummary, trials: Iterable[dict[str, Any]], *,
+def render_markdown(run: RunInfo, summary: RunSummary,
+                    trials: Iterable[dict[str, Any]] | FailureList, *,
                     gates: list[GateResult] | None = None,
                     sections: list[str] | None = None) -> str:
-    """The whole report. `sections` are extra Markdown blocks (e.g. comparisons) to include."""
+    """The whole report. `trials` are the stored trials, or a `FailureList` already fed with
+    them; `sections` are extra Markdown blocks (e.g. comparisons) to include."""
     lines = [f"# {run.experiment}", ""]
     lines += [
         f"- run: `{run.id}` ({run.status})",
@@ -54,42 +56,62 @@ def render_markdown(run: RunInfo, summary: RunSummary, trials: Iterable[dict[str
         lines += [f"- {'PASS' if g.passed else 'FAIL'} {g.gate}: {g.detail}" for g in gates]
     for section in sections or []:
         lines += ["", section.rstrip()]
-    lines += ["", *_failures(trials)]
+    failures = trials if isinstance(trials, FailureList) else _collect(trials)
+    lines += ["", *failures.lines()]
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _failures(trials: Iterable[dict[str, Any]]) -> list[str]:
-    failures: list[str] = []
-    errors: list[str] = []
-    total_failed = total_errors = 0
-    for trial in trials:
+class FailureList:
+    """The failed checks and errors of a run, kept up to `MAX_FAILURES` each, all counted.
+
+    Fed one trial at a time, so the report can be built in the same pass over
+    the stored trials that writes `results.json`.
+    """
+
+    def __init__(self) -> None:
+        self.failures: list[str] = []
+        self.errors: list[str] = []
+        self.total_failed = 0
+        self.total_errors = 0
+
+    def add(self, trial: dict[str, Any]) -> None:
         where = f"`{trial['case_id']}` · {trial['condition']}"
         if trial["epoch"]:
             where += f" · epoch {trial['epoch']}"
         if trial["error"]:
-            total_errors += 1
-            if len(errors) < MAX_FAILURES:
-                errors.append(f"- {where}: {_one_line(trial['error'])}")
-            continue
+            self._error(f"- {where}: {_one_line(trial['error'])}")
+            return
         for name, score in trial["scores"].items():
             if score["error"]:
-                total_errors += 1
-                if len(errors) < MAX_FAILURES:
-                    errors.append(f"- {where} · {name}: {_one_line(score['error'])}")
+                self._error(f"- {where} · {name}: {_one_line(score['error'])}")
             elif score["passed"] is False:
-                total_failed += 1
-                if len(failures) < MAX_FAILURES:
+                self.total_failed += 1
+                if len(self.failures) < MAX_FAILURES:
                     reason = _one_line(score["reason"] or "failed")
-                    failures.append(f"- {where} · {name}: {reason}")
-    out = ["## Failures", ""]
-    out += failures or ["No failed checks."]
-    if total_failed > len(failures):
-        out.append(f"- ... and {total_failed - len(failures)} more")
-    if errors:
-        out += ["", "## Errors", "", *errors]
-        if total_errors > len(errors):
-            out.append(f"- ... and {total_errors - len(errors)} more")
-    return out
+                    self.failures.append(f"- {where} · {name}: {reason}")
+
+    def _error(self, line: str) -> None:
+        self.total_errors += 1
+        if len(self.errors) < MAX_FAILURES:
+            self.errors.append(line)
+
+    def lines(self) -> list[str]:
+        out = ["## Failures", ""]
+        out += self.failures or ["No failed checks."]
+        if self.total_failed > len(self.failures):
+            out.append(f"- ... and {self.total_failed - len(self.failures)} more")
+        if self.errors:
+            out += ["", "## Errors", "", *self.errors]
+            if self.total_errors > len(self.errors):
+                out.append(f"- ... and {self.total_errors - len(self.errors)} more")
+        return out
+
+
+def _collect(trials: Iterable[dict[str, Any]]) -> FailureList:
+    failures = FailureList()
+    for trial in trials:
+        failures.add(trial)
+    return failures
 
 
 def _one_line(text: str, limit: int = 300) -> str:

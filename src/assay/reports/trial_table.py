@@ -46,28 +46,44 @@ class TrialTable:
     passing_shown: int = 0
 
 
+class TrialSelector:
+    """Picks the page's rows from trials fed one at a time (in the pass that writes
+    `results.json`): failing and errored first, up to `max_failing`, then passing."""
+
+    def __init__(self, scorers: list[str], conditions: list[str], *,
+                 max_rows: int = MAX_TRIAL_ROWS, max_failing: int = MAX_FAILING_ROWS) -> None:
+        self.max_rows = max_rows
+        self.max_failing = min(max_failing, max_rows)
+        self._table = TrialTable(scorers=list(scorers), conditions=list(conditions))
+        self._failing: list[TrialRow] = []
+        self._passing: list[TrialRow] = []
+
+    def add(self, trial: dict[str, Any]) -> None:
+        status = _status(trial)
+        if status == "pass":
+            self._table.passing_total += 1
+            if len(self._passing) < self.max_rows:
+                self._passing.append(_trial_row(trial, status, self._table.scorers))
+        else:
+            self._table.failing_total += 1
+            if len(self._failing) < self.max_failing:
+                self._failing.append(_trial_row(trial, status, self._table.scorers))
+
+    def table(self) -> TrialTable:
+        passing = self._passing[:self.max_rows - len(self._failing)]
+        self._table.rows = self._failing + passing
+        self._table.failing_shown, self._table.passing_shown = len(self._failing), len(passing)
+        return self._table
+
+
 def select_trials(trials: Iterable[dict[str, Any]], scorers: list[str], conditions: list[str],
                   *, max_rows: int = MAX_TRIAL_ROWS,
                   max_failing: int = MAX_FAILING_ROWS) -> TrialTable:
     """Failing and errored trials first (up to `max_failing`), then passing up to `max_rows`."""
-    max_failing = min(max_failing, max_rows)
-    table = TrialTable(scorers=list(scorers), conditions=list(conditions))
-    failing: list[TrialRow] = []
-    passing: list[TrialRow] = []
+    selector = TrialSelector(scorers, conditions, max_rows=max_rows, max_failing=max_failing)
     for trial in trials:
-        status = _status(trial)
-        if status == "pass":
-            table.passing_total += 1
-            if len(passing) < max_rows:
-                passing.append(_trial_row(trial, status, table.scorers))
-        else:
-            table.failing_total += 1
-            if len(failing) < max_failing:
-                failing.append(_trial_row(trial, status, table.scorers))
-    passing = passing[:max_rows - len(failing)]
-    table.rows = failing + passing
-    table.failing_shown, table.passing_shown = len(failing), len(passing)
-    return table
+        selector.add(trial)
+    return selector.table()
 
 
 def _status(trial: dict[str, Any]) -> str:
