@@ -122,6 +122,75 @@ def test_unreadable_results_are_errors_saying_why(make_scorer, tmp_path, returne
     assert complaint in (score.error or "")
 
 
+@pytest.mark.parametrize(
+    ("returned", "options", "complaint"),
+    [
+        ("Score(value=float('nan'))", {}, "value=nan, not a finite number"),
+        ("Score(value=float('inf'), scale=(0, 10))", {}, "value=inf, not a finite number"),
+        ("Score(value=None)", {}, "Score(value=None) without an error"),
+        ("Score(value=None, passed=True)", {}, "Score(value=None) without an error"),
+        ("Score(value=7.0)", {}, "value=7, outside the scale 0..1"),
+        ("Score(value=-0.5)", {}, "value=-0.5, outside the scale 0..1"),
+        ("Score(value=11.0)", {"scale": [0, 10]}, "value=11, outside the scale 0..10"),
+        ("Score(value=3.0, scale=(0, 2))", {"scale": [0, 10]}, "outside the scale 0..2"),
+        ("Score(value=0.5, scale=(1, 1))", {}, "scale=(1, 1), not a finite (min, max)"),
+        ("Score(value='high')", {}, "value='high', not a number"),
+        ("Score(value=1.0, passed='yes')", {}, "passed='yes', not a bool"),
+        ("Score(value=0.0, error='judge down')", {}, "both an error and a value"),
+        ("Score(value=None, error='  ')", {}, "an empty error"),
+        ("7.0", {}, "value=7, outside the scale 0..1"),
+        ("{'value': 12, 'reason': 'r'}", {"scale": [0, 10]}, "value=12, outside the scale 0..10"),
+    ],
+)
+def test_a_score_that_is_not_a_finite_value_on_its_scale_is_an_error_saying_why(
+        make_scorer, tmp_path, returned, options, complaint):
+    name = module(tmp_path, f"""
+        from assay.score import Score
+
+        def odd(case, output):
+            return {returned}
+    """)
+    score = make_scorer("python", function=f"{name}:odd", **options).check(CASE, ANSWER)
+    assert (score.value, score.passed) == (None, None)
+    assert score.error is not None and score.error.startswith(f"{name}:odd returned ")
+    assert complaint in score.error
+
+
+def test_a_returned_score_keeps_its_own_scale_or_takes_the_configured_one(make_scorer, tmp_path):
+    name = module(tmp_path, """
+        from assay.score import Score
+
+        def on_five(case, output):
+            return Score(value=4, scale=(1, 5), passed=True, reason="good")
+
+        def plain(case, output):
+            return Score(value=7)
+    """)
+    own = make_scorer("python", function=f"{name}:on_five", scale=[0, 10]).check(CASE, ANSWER)
+    assert own == Score(value=4.0, scale=(1.0, 5.0), passed=True, reason="good")
+    configured = make_scorer("python", function=f"{name}:plain", scale=[0, 10]).check(CASE, ANSWER)
+    assert configured == Score(value=7.0, scale=(0.0, 10.0))
+    assert configured.normalized == pytest.approx(0.7)
+
+
+def test_a_returned_failure_is_kept_with_its_reason(make_scorer, tmp_path):
+    name = module(tmp_path, """
+        from assay.score import Score
+
+        def gave_up(case, output):
+            return Score.failure("no reference to compare with")
+    """)
+    score = make_scorer("python", function=f"{name}:gave_up").check(CASE, ANSWER)
+    assert score == Score.failure("no reference to compare with")
+
+
+@pytest.mark.parametrize("scale", [[1, 1], [10, 0], [0, float("inf")]])
+def test_the_configured_scale_must_be_finite_and_ordered(make_scorer, tmp_path, scale):
+    name = module(tmp_path, "def f(case, output):\n    return 1\n")
+    with pytest.raises(ValidationError, match="min < max"):
+        make_scorer("python", function=f"{name}:f", scale=scale)
+
+
 def test_a_file_path_works_as_well_as_a_module_name(make_scorer, tmp_path):
     (tmp_path / "checks").mkdir()
     (tmp_path / "checks" / "grading.py").write_text(

@@ -3,7 +3,9 @@
 The function is imported when the scorer is built, before the first trial,
 so a typo fails at once with exit code 2 instead of after the first paid answer. It may be sync or
 async and may return a Score, a bool, a number or a dict; an exception it
-raises while scoring is that trial's scorer error, never a score of 0.
+raises while scoring is that trial's scorer error, never a score of 0. So is a
+result that cannot be a score: a value that is not a finite number inside its
+scale (a mean of 7.0 on a 0..1 scale would mislead every report after it).
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from assay.case import Case
@@ -47,7 +50,18 @@ class PythonScorer(CheckScorer):
         Without it such a result has no pass/fail reading."""
 
         scale: tuple[float, float] = (0.0, 1.0)
-        """The (min, max) range of the function's numeric values."""
+        """The (min, max) range of the function's numeric values. A value outside it is a
+        scorer error. A returned Score keeps its own scale, except the default (0, 1), which is
+        read as this one."""
+
+        @field_validator("scale")
+        @classmethod
+        def _ordered(cls, scale: tuple[float, float]) -> tuple[float, float]:
+            low, high = scale
+            if not (math.isfinite(low) and math.isfinite(high) and low < high):
+                raise ValueError(f"scale must be two finite numbers [min, max] with min < max, "
+                                 f"got {list(scale)}")
+            return scale
 
     params: Params
 
@@ -99,7 +113,7 @@ class PythonScorer(CheckScorer):
     def _to_score(self, result: Any) -> Score:
         """Read what the function returned; anything unreadable is an error, not a guess."""
         if isinstance(result, Score):
-            return result
+            return self._checked(result)
         if isinstance(result, bool):
             return Score.binary(result)
         if isinstance(result, int | float):
@@ -129,10 +143,63 @@ class PythonScorer(CheckScorer):
 
     def _numeric(self, value: float, passed: bool | None, reason: str,
                  details: dict[str, Any]) -> Score:
-        if not math.isfinite(value):
-            return Score.failure(f"{self.label} returned {value}, not a finite number")
+        problem = _value_problem(value, self.params.scale)
+        if problem:
+            return Score.failure(f"{self.label} returned {problem}")
         if passed is None and self.params.threshold is not None:
             passed = value >= self.params.threshold
         return Score(value=value, scale=self.params.scale, passed=passed, reason=reason,
                      details=details)
+
+    def _checked(self, score: Score) -> Score:
+        """A returned Score is kept only if it is a score: an error with a reason, or a finite
+        value inside its scale with a bool (or no) verdict."""
+        if score.error is not None:
+            if not str(score.error).strip():
+                return Score.failure(f"{self.label} returned a Score with an empty error",
+                                     details=score.details, usage=score.usage)
+            if score.value is None and score.passed is None:
+                return score
+            return Score.failure(f"{self.label} returned a Score with both an error and a "
+                                 f"value ({score.value!r}, passed={score.passed!r}): "
+                                 f"{score.error}", details=score.details, usage=score.usage)
+        if score.value is None:
+            return Score.failure(f"{self.label} returned Score(value=None) without an error; "
+                                 f"return Score.failure(reason) when it cannot score",
+                                 details=score.details, usage=score.usage)
+        if score.passed is not None and not isinstance(score.passed, bool):
+            return Score.failure(f"{self.label} returned a Score with passed={score.passed!r}, "
+                                 f"not a bool", details=score.details, usage=score.usage)
+        scale = self.params.scale if score.scale == _DEFAULT_SCALE else score.scale
+        problem = (_scale_problem(scale)
+                   or _value_problem(score.value, (float(scale[0]), float(scale[1]))))
+        if problem:
+            return Score.failure(f"{self.label} returned a Score with {problem}",
+                                 details=score.details, usage=score.usage)
+        return replace(score, value=float(score.value), scale=(float(scale[0]), float(scale[1])))
+
+
+_DEFAULT_SCALE = Score(value=None).scale
+
+
+def _scale_problem(scale: Any) -> str:
+    """Why `scale` is not a (min, max) pair of finite numbers with min < max ('' if it is)."""
+    try:
+        low, high = scale
+        ordered = math.isfinite(low) and math.isfinite(high) and low < high
+    except (TypeError, ValueError):
+        ordered = False
+    return "" if ordered else f"scale={scale!r}, not a finite (min, max) with min < max"
+
+
+def _value_problem(value: Any, scale: tuple[float, float]) -> str:
+    """Why `value` cannot be a score on `scale` ('' if it can)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"value={value!r}, not a number"
+    if not math.isfinite(value):
+        return f"value={value}, not a finite number"
+    low, high = scale
+    if not low <= value <= high:
+        return f"value={value:g}, outside the scale {low:g}..{high:g}"
+    return ""
 
