@@ -80,3 +80,63 @@ def test_the_error_budget_stops_the_run_and_keeps_what_finished(tmp_path: Path) 
         asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
                                  concurrency=2, timeout=5.0, batch_size=5, max_errors=10))
     assert 10 <= len(committed) < 200
+
+
+def test_the_error_budget_is_checked_on_the_last_flush_too(tmp_path: Path) -> None:
+    """Regression: errors committed by the final flush used to slip past `max_errors`."""
+    target = CountingTarget(fail={f"c{i}" for i in range(3)})
+    with pytest.raises(RunFailed, match="error budget reached: 6 trials failed"):
+        asyncio.run(run_pipeline(make_plan(tmp_path, 3, target), lambda batch: None,
+                                 concurrency=1, timeout=5.0, batch_size=100, max_errors=3))
+
+
+def test_scorer_errors_count_towards_the_error_budget(tmp_path: Path) -> None:
+    from assay.score import Score
+
+    class BrokenScorer:
+        name, is_sync = "broken", True
+
+        def check(self, case: Case, output: Output) -> Score:
+            return Score.failure("judge unreachable")
+
+    plan = make_plan(tmp_path, 20, CountingTarget())
+    plan.scorers = [BrokenScorer()]  # type: ignore[list-item]
+    with pytest.raises(RunFailed, match="broken: judge unreachable"):
+        asyncio.run(run_pipeline(plan, lambda batch: None, concurrency=2, timeout=5.0,
+                                 batch_size=5, max_errors=5))
+
+
+def test_a_run_of_consecutive_failures_stops_the_run(tmp_path: Path) -> None:
+    target = CountingTarget(fail={f"c{i}" for i in range(5, 100)})
+    committed: list[TrialResult] = []
+    with pytest.raises(RunFailed, match="the last 10 trials all failed"):
+        asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
+                                 concurrency=1, timeout=5.0, batch_size=1,
+                                 max_consecutive_errors=10))
+    assert len(committed) == 20  # 10 good trials (5 cases x 2 conditions), then 10 failures
+
+
+def test_sync_targets_get_as_many_threads_as_trials_in_flight(tmp_path: Path) -> None:
+    import threading
+    import time as clock
+
+    from assay.targets.python import PythonParams, PythonTarget
+    from assay.services import Services
+
+    barrier = threading.Barrier(12, timeout=5)
+
+    def answer(case: Case) -> str:
+        barrier.wait()  # passes only when 12 calls run at once
+        return "ok"
+
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(f'{{"id": "c{i}", "input": "q"}}\n' for i in range(12)))
+    condition = Condition(name="a")
+    target = PythonTarget(PythonParams(type="python", function=answer), condition, Services())
+    asyncio.run(target.start())
+    plan = Plan(dataset=open_dataset(path), conditions=[condition], targets={"a": target},
+                scorers=[], epochs=1)
+    started = clock.monotonic()
+    committed = run(plan, concurrency=12)
+    assert len(committed) == 12 and all(r.output.error is None for r in committed)
+    assert clock.monotonic() - started < 5

@@ -50,8 +50,12 @@ class RunSettings(_Strict):
     timeout: float | None = Field(default=300.0, gt=0)
     """Seconds a target may take on one trial before it is recorded as a timeout error."""
 
-    max_errors: int | None = Field(default=None, ge=0)
+    max_errors: int | None = Field(default=None, ge=1)
     """Stop the run (exit 3) once this many trials have ended in an error."""
+
+    max_consecutive_errors: int | None = Field(default=20, ge=1)
+    """Stop the run (exit 3) once this many trials in a row have failed: the provider is
+    unreachable or the target is down, and going on would only record errors. `null` never stops."""
 
     max_cost_usd: float | None = Field(default=None, gt=0)
     """Stop the run before LLM spending exceeds this many US dollars."""

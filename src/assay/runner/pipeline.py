@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,9 @@ FLUSH_SECONDS = 0.25
 class PipelineStats:
     done: int = 0
     errors: int = 0
+    """Trials with an error: the target's, or any scorer's."""
+    consecutive_errors: int = 0
+    first_error: str | None = None
     started: float = field(default_factory=time.monotonic)
     stopped_reason: str | None = None
 
@@ -38,11 +42,24 @@ Commit = Callable[[list[TrialResult]], None]
 OnCommitted = Callable[[PipelineStats], None]
 
 
+def trial_error(result: TrialResult) -> str | None:
+    """The trial's error, or its first scorer's error: either makes the trial count as failed."""
+    if result.output.error:
+        return result.output.error
+    return next((f"{name}: {s.error}" for name, s in result.scores.items() if s.error), None)
+
+
 async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout: float | None,
                        batch_size: int, max_errors: int | None = None,
+                       max_consecutive_errors: int | None = None,
                        on_committed: OnCommitted | None = None,
                        budget_exceeded: Callable[[], str | None] | None = None) -> PipelineStats:
-    """Run every remaining trial of `plan`; return counts. Raises `RunFailed` on the error budget."""
+    """Run every remaining trial of `plan`; return counts.
+
+    Raises `RunFailed` when the error budget (`max_errors` trials failed, or
+    `max_consecutive_errors` in a row: an unreachable provider, a dead server)
+    or the cost budget is reached; what finished is committed first.
+    """
     stats = PipelineStats()
     trials = plan.trials()
     buffer: list[TrialResult] = []
@@ -52,18 +69,38 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
     stop = False
 
     def flush() -> None:
-        nonlocal last_flush
-        if buffer:
-            commit(buffer)
-            stats.done += len(buffer)
-            stats.errors += sum(1 for r in buffer if r.output.error)
-            buffer.clear()
-            if on_committed:
-                on_committed(stats)
+        nonlocal last_flush, stop
         last_flush = time.monotonic()
+        if not buffer:
+            return
+        commit(buffer)
+        stats.done += len(buffer)
+        for result in buffer:
+            error = trial_error(result)
+            if error is None:
+                stats.consecutive_errors = 0
+                continue
+            stats.errors += 1
+            stats.consecutive_errors += 1
+            stats.first_error = stats.first_error or error
+            if (max_consecutive_errors is not None and not stats.stopped_reason
+                    and stats.consecutive_errors >= max_consecutive_errors):
+                stats.stopped_reason = (
+                    f"the last {stats.consecutive_errors} trials all failed "
+                    f"(run.max_consecutive_errors = {max_consecutive_errors}); "
+                    f"latest error: {error[:300]}")
+        buffer.clear()
+        if max_errors is not None and stats.errors >= max_errors and not stats.stopped_reason:
+            stats.stopped_reason = (f"error budget reached: {stats.errors} trials failed "
+                                    f"(run.max_errors = {max_errors}); first error: "
+                                    f"{(stats.first_error or '')[:300]}")
+        if budget_exceeded is not None and not stats.stopped_reason:
+            stats.stopped_reason = budget_exceeded()
+        stop = stop or stats.stopped_reason is not None
+        if on_committed:
+            on_committed(stats)
 
     async def worker() -> None:
-        nonlocal stop
         while not stop:
             try:
                 case, condition, epoch = next(trials)
@@ -74,17 +111,11 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
             buffer.append(result)
             if len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS:
                 flush()
-                errors = stats.errors
-                if max_errors is not None and errors >= max_errors and not stop:
-                    stop = True
-                    stats.stopped_reason = (f"error budget reached: {errors} trials failed "
-                                            f"(run.max_errors = {max_errors})")
-                if budget_exceeded is not None and not stop:
-                    reason = budget_exceeded()
-                    if reason:
-                        stop = True
-                        stats.stopped_reason = reason
 
+    loop = asyncio.get_running_loop()
+    # Sync targets and scorers run in threads: as many as there are trials in flight.
+    executor = ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="assay")
+    loop.set_default_executor(executor)
     workers = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
     try:
         await asyncio.gather(*workers)
@@ -92,6 +123,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
         for task in workers:
             task.cancel()
         flush()  # what finished is kept, even on Ctrl-C or an error
+        executor.shutdown(wait=False, cancel_futures=True)
     if stats.stopped_reason:
         raise RunFailed(stats.stopped_reason)
     return stats
