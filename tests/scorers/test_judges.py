@@ -79,6 +79,20 @@ def test_identity_is_the_judge_model_and_prompt_hash_and_changes_with_the_prompt
         "\n\x1e\n".join((default.system, default.reply_format, default.template)))
 
 
+@pytest.mark.parametrize(("kind", "stored_hash"), [
+    ("judge_score", "aa819bb53ea0aa21"),
+    ("rubric", "8d6785f833f97244"),
+    ("traits", "be1de9c4fb6ea03e"),
+])
+def test_the_built_in_judges_prompt_hashes_stay_what_stored_runs_recorded(
+        kind: str, stored_hash: str) -> None:
+    """These hashes are in stored runs: a new value makes every earlier run incomparable.
+
+    Change one only on purpose, when the prompt's wording changes, and say so in the notes.
+    """
+    assert make_judge(kind, ScriptedProvider(["3"])).prompt_hash == stored_hash
+
+
 def test_a_case_without_expected_is_a_judge_error_and_asks_nothing() -> None:
     provider = ScriptedProvider(["9"])
     score = run(make_judge("judge_score", provider), case(expected=None))

@@ -239,3 +239,12 @@ def test_token_f1_unicode_accents_and_curly_quotes(make_scorer):
 
 def test_token_f1_without_expected_is_an_error(make_scorer):
     assert make_scorer("token_f1").check(case(None), out("Paris")).error is not None
+
+
+@pytest.mark.parametrize("kind", ["regex", "numeric"])
+def test_an_invalid_pattern_is_reported_on_the_pattern_field_the_same_way(make_scorer, kind):
+    with pytest.raises(ValidationError) as raised:
+        make_scorer(kind, pattern="[a-")
+    (error,) = raised.value.errors()
+    assert error["loc"] == ("pattern",)
+    assert error["msg"].startswith("Value error, invalid regular expression: unterminated")

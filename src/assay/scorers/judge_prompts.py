@@ -52,14 +52,8 @@ Expected traits:
 {% for trait in expected_traits %}- {{ trait }}
 {% endfor %}"""
 
-RUBRIC_PROMPT = """\
-Question:
-{{ input }}
-
-Reference answer:
-{{ expected }}
-
-Answer to grade:
-{{ output }}"""
+# The rubric shows its judge the same three parts as the 0-10 judge. Sharing the text keeps
+# the rubric's prompt hash what it was: the template string is byte for byte unchanged.
+RUBRIC_PROMPT = SCORE_PROMPT
 
 CUSTOM_SYSTEM = "You are a careful, impartial grader. Follow the grading instructions exactly."

@@ -6,13 +6,14 @@ import math
 import re
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from assay.case import Case
 from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
 from assay.scorers._expected import CheckParams, clip, no_expected
+from assay.scorers._regex import RegexPattern
 from assay.scorers.base import CheckScorer
 from assay.services import Services
 
@@ -51,7 +52,7 @@ class Numeric(CheckScorer):
         value: float | None = None
         """Compare with this number instead of the case's `expected`."""
 
-        pattern: str | None = None
+        pattern: RegexPattern | None = None
         """A regex locating the number in the output; the number is read from the named group
         `value`, else the first group, else the whole match. Without it every number counts."""
 
@@ -63,16 +64,6 @@ class Numeric(CheckScorer):
 
         rel_tol: float = Field(default=1e-9, ge=0.0)
         """Also passes when |output - expected| <= rel_tol * |expected|."""
-
-        @field_validator("pattern")
-        @classmethod
-        def _compiles(cls, pattern: str | None) -> str | None:
-            if pattern is not None:
-                try:
-                    re.compile(pattern)
-                except re.error as exc:
-                    raise ValueError(f"invalid regular expression: {exc}") from None
-            return pattern
 
     params: Params
 

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from assay.case import Case
 from assay.output import Output
@@ -14,6 +14,7 @@ from assay.registry import scorer
 from assay.score import Score
 from assay.scorers._expected import CheckParams, Reference, clip
 from assay.scorers._normalize import SQUAD, Normalization, Whitespace
+from assay.scorers._regex import RegexPattern
 from assay.scorers.base import CheckScorer
 from assay.services import Services
 
@@ -133,7 +134,7 @@ class Regex(CheckScorer):
     """Passes when the pattern occurs in the output (with `must_match: false`, when it does not)."""
 
     class Params(CheckParams):
-        pattern: str
+        pattern: RegexPattern
         """A Python regular expression, searched anywhere in the output."""
 
         flags: list[RegexFlag] = Field(default_factory=list)
@@ -144,15 +145,6 @@ class Regex(CheckScorer):
 
         full_match: bool = False
         """Require the whole output (ends stripped of whitespace) to match, not only a part."""
-
-        @field_validator("pattern")
-        @classmethod
-        def _compiles(cls, pattern: str) -> str:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"invalid regular expression: {exc}") from None
-            return pattern
 
     params: Params
 
