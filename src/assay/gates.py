@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from assay.analysis.summary import RunSummary
+from assay.analysis.summary import RunSummary, ScoreStats
 from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import UserError
 
@@ -63,21 +63,44 @@ def check_gates(gates: list[GateConfig | RegressionGateConfig],
                 results.append(GateResult(label, False, "no results for this condition"))
                 continue
             total = stats.n + stats.errors
+            if total == 0:
+                results.append(GateResult(label, False, "no trials ran under this condition"))
+                continue
             if gate.min_pass_rate is not None:
-                rate = stats.pass_rate
-                ok = rate is not None and rate >= gate.min_pass_rate
-                shown = "n/a" if rate is None else f"{rate:.1%}"
-                results.append(GateResult(f"{label} pass rate", ok,
-                                          f"{shown} (min {gate.min_pass_rate:.1%})"))
+                results.append(_pass_rate_gate(label, stats, gate.min_pass_rate))
             if gate.min_mean is not None:
-                ok = stats.mean is not None and stats.mean >= gate.min_mean
-                shown = "n/a" if stats.mean is None else f"{stats.mean:.3g}"
-                results.append(GateResult(f"{label} mean", ok, f"{shown} (min {gate.min_mean:g})"))
+                results.append(_mean_gate(label, stats, gate.min_mean, gate.max_error_rate))
             if gate.max_error_rate is not None:
-                rate = stats.errors / total if total else 0.0
+                rate = stats.errors / total
                 results.append(GateResult(f"{label} error rate", rate <= gate.max_error_rate,
                                           f"{rate:.1%} (max {gate.max_error_rate:.1%})"))
     return results
+
+
+def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult:
+    """An errored trial did not pass: it counts against the rate, so errors cannot hide."""
+    judged = stats.judged + stats.errors
+    if stats.judged == 0 and stats.errors == 0:
+        return GateResult(f"{label} pass rate", False, "this scorer gives no pass/fail verdicts")
+    rate = stats.passed / judged if judged else 0.0
+    detail = f"{rate:.1%} = {stats.passed}/{judged} passed (min {minimum:.1%})"
+    if stats.errors:
+        detail += f"; {stats.errors} errored trials count as not passed"
+    return GateResult(f"{label} pass rate", rate >= minimum, detail)
+
+
+def _mean_gate(label: str, stats: ScoreStats, minimum: float,
+               max_error_rate: float | None) -> GateResult:
+    """The mean is over scored trials; errors fail the gate unless it tolerates them."""
+    if stats.mean is None:
+        return GateResult(f"{label} mean", False, f"no trial was scored ({stats.errors} errors)")
+    ok = stats.mean >= minimum
+    detail = f"{stats.mean:.3g} over {stats.n} scored trials (min {minimum:g})"
+    if stats.errors and max_error_rate is None:
+        ok = False
+        detail += (f"; {stats.errors} trials errored and a mean over the rest would hide "
+                   "them (set max_error_rate to tolerate errors)")
+    return GateResult(f"{label} mean", ok, detail)
 
 
 def fail_on_regression() -> RegressionGateConfig:

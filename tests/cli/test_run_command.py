@@ -142,3 +142,14 @@ def test_schema_covers_registered_kinds(cli: Cli) -> None:
                     for ref in schema["properties"]["scorers"]["items"]["oneOf"]}
     assert {"contains", "regex", "numeric"} <= scorer_kinds
     assert "dataset" in schema["required"]
+
+
+def test_a_tag_filter_that_matches_nothing_is_an_error_not_a_pass(cli: Cli, tmp_path: Path) -> None:
+    config = copy_quickstart(tmp_path)
+    text = config.read_text().replace("  path: questions.jsonl",
+                                      "  path: questions.jsonl\n  tags: [no-such-tag]")
+    config.write_text(text)
+    for command in ("run", "validate"):
+        result = cli(command, str(config))
+        assert result.returncode == 2, command
+        assert "nothing to run" in result.stderr and "no-such-tag" in result.stderr

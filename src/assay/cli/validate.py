@@ -24,6 +24,7 @@ def command(configs: tuple[str, ...]) -> None:
         services = Services(base_dir=loaded.base_dir, config=loaded.config)
         plan = build_plan(loaded, services)
         scan = plan.dataset.scan()
+        plan.check_not_empty()
         asyncio.run(_check(plan))
         out.print(f"[green]ok[/green] {config_path}: experiment '{loaded.name}', "
                   f"{scan.count} cases ({scan.layout}), {len(plan.conditions)} condition(s), "

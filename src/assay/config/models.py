@@ -190,7 +190,7 @@ class EvalConfig(_Strict):
     """What is under test: `type` is python, command, model, agent or http; other keys depend on it."""
 
     conditions: dict[str, ConditionConfig] = Field(
-        default_factory=lambda: {"default": ConditionConfig()})
+        default_factory=lambda: {"default": ConditionConfig()}, min_length=1)
     """Named variants of the target; every case runs under every condition."""
 
     scorers: list[dict[str, Any]] = Field(min_length=1)

@@ -37,6 +37,17 @@ class Plan:
     def remaining(self) -> int:
         return self.total - len(self.skip)
 
+    def check_not_empty(self) -> None:
+        """A plan with no trial is a mistake (a tag filter that matches nothing), never a pass."""
+        if self.total == 0:
+            from assay.errors import UserError
+
+            cases = len(self.dataset)
+            why = (f"the dataset {self.dataset.path} gives no case"
+                   + (f" with tags {', '.join(self.dataset.tags)}" if self.dataset.tags else "")
+                   if cases == 0 else "no condition is selected")
+            raise UserError(f"nothing to run: {why}")
+
     def trials(self) -> Iterator[tuple[Case, Condition, int]]:
         """The trials still to run, streamed in dataset order."""
         skip = self.skip

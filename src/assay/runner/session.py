@@ -91,6 +91,7 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
     plan = build_plan(loaded, services, sample=options.sample, conditions=options.conditions,
                       dataset=options.dataset)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
+    plan.check_not_empty()
     resumed = _find_resumable(loaded, store, options, scan.sha256)
     run_id: str | None = None
     status, error = "failed", None
