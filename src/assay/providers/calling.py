@@ -5,6 +5,7 @@
       -> budget left?          else RunFailed
       -> endpoint semaphore    at most max_connections in flight
       -> bounded retries       429 / 5xx / timeout / connection / malformed body
+                               (a failed connection waits briefly: see RetryPolicy)
       -> price the usage       from the price table; unknown stays unknown
       -> cache the answer
 
@@ -36,6 +37,7 @@ from assay.providers.ledger import Ledger
 from assay.providers.limits import EndpointLimits
 from assay.providers.pricing import cost_usd, find_price
 from assay.providers.retry import RetryPolicy, call_with_retries
+from assay.providers.transport import transport_failure
 
 
 class SDKProvider:
@@ -122,13 +124,13 @@ class SDKProvider:
         if isinstance(exc, sdk.APIStatusError):
             detail = redact(_error_detail(exc), self._secrets)
             return status_failure(exc.status_code, detail, parse_retry_after(exc.response.headers))
-        if isinstance(exc, sdk.APITimeoutError):
-            return CallFailure(f"timed out after {self.config.timeout:g}s", True)
-        if isinstance(exc, sdk.APIConnectionError):
-            cause = redact(str(exc.__cause__ or exc), self._secrets)
-            return CallFailure(f"connection failed ({cause})", True)
+        if isinstance(exc, sdk.APIConnectionError):  # APITimeoutError is one too
+            return transport_failure(exc, endpoint=self.endpoint, timeout=self.config.timeout,
+                                     sdk_says_timeout=isinstance(exc, sdk.APITimeoutError),
+                                     secrets=self._secrets)
         if isinstance(exc, json.JSONDecodeError | sdk.APIResponseValidationError):
-            return CallFailure("malformed response body (not the JSON the API promises)", True)
+            return CallFailure("malformed response body (not the JSON the API promises)", True,
+                               kind="malformed")
         return CallFailure(redact(f"{type(exc).__name__}: {exc}", self._secrets), False)
 
     def _final_error(self, label: str, failure: CallFailure) -> Exception:
@@ -138,7 +140,8 @@ class SDKProvider:
             return RunFailed(f"{label}: {failure.reason}. Check {where}; the run is stopped.")
         attempts = self.policy.max_retries + 1
         tail = f" (gave up after {attempts} attempts)" if failure.retryable else ""
-        return ProviderError(f"{label}: {failure.reason}{tail}", status=failure.status)
+        return ProviderError(f"{label}: {failure.reason}{tail}", status=failure.status,
+                             kind=failure.kind)
 
     def _price(self, label: str, model: str, response: ChatResponse) -> None:
         usage = response.usage

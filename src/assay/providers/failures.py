@@ -10,21 +10,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Literal
 
 _BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",}]+")
 _KEY_FIELD = re.compile(r"(?i)((?:x-api-key|api[_-]?key|authorization)['\"]?\s*[:=]\s*['\"]?)[^\s'\",}]+")
 _KEY_SHAPE = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
 
+FailureKind = Literal["status", "timeout", "connection", "malformed", "error"]
+"""What went wrong: an HTTP error status, no answer in time, no connection to the
+endpoint at all (refused, unresolvable host, reset), a body that is not the promised
+JSON, or anything else."""
+
 
 class ProviderError(Exception):
     """A provider call that failed for good (after retries, or not retryable).
 
-    The runner records it on the trial as an error, never as a score.
+    The runner records it on the trial as an error, never as a score. `kind` says what
+    failed; `kind == "connection"` means the endpoint could not be reached at all
+    (refused, unresolvable host, reset): when it repeats, the endpoint is down or mistyped.
     """
 
-    def __init__(self, message: str, *, status: int | None = None) -> None:
+    def __init__(self, message: str, *, status: int | None = None,
+                 kind: FailureKind = "error") -> None:
         super().__init__(message)
         self.status = status
+        self.kind: FailureKind = kind
 
 
 class CallFailure(Exception):
@@ -35,12 +45,13 @@ class CallFailure(Exception):
     """
 
     def __init__(self, reason: str, retryable: bool, *, status: int | None = None,
-                 retry_after: float | None = None) -> None:
+                 retry_after: float | None = None, kind: FailureKind | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retryable = retryable
         self.status = status
         self.retry_after = retry_after
+        self.kind: FailureKind = kind or ("status" if status is not None else "error")
 
 
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:

@@ -102,7 +102,7 @@ def to_wire_messages(system: str | None, messages: list[dict[str, Any]]) -> list
 
 def from_wire(completion: Any) -> ChatResponse:
     if not completion.choices:
-        raise CallFailure("malformed response body (no choices)", True)
+        raise CallFailure("malformed response body (no choices)", True, kind="malformed")
     choice = completion.choices[0]
     message = choice.message
     calls = [

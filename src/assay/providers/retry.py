@@ -3,6 +3,9 @@
 Every retry is bounded: at most `max_retries` after the first attempt, and
 no single wait longer than `max_backoff` (a server asking for more is
 asking for longer than we will wait; we wait the cap and try once more).
+A failed connection waits at most `connection_backoff`: a refused or
+unresolvable endpoint is down or mistyped, and a short wait rides out a
+restart as well as a long one would, without holding the run for minutes.
 """
 
 from __future__ import annotations
@@ -25,12 +28,15 @@ class RetryPolicy:
     max_retries: int = 4
     backoff: float = 1.0
     max_backoff: float = 60.0
+    connection_backoff: float = 1.0
 
     def delay(self, retry: int, failure: CallFailure, rng: random.Random) -> float:
         """Seconds to wait before retry number `retry` (1-based)."""
         if failure.retry_after is not None:
             return min(failure.retry_after, self.max_backoff)
         ceiling = min(self.max_backoff, self.backoff * (2 ** (retry - 1)))
+        if failure.kind == "connection":
+            ceiling = min(ceiling, self.connection_backoff)
         return rng.uniform(ceiling / 2, ceiling)
 
 
