@@ -171,6 +171,45 @@ def test_require_tool_use_retries_then_records_the_broken_requirement(in_tmp: Pa
                             "require_mcp_tool_use: the agent called no MCP tool")
     assert output.metadata["agent"]["attempts"] == 3
     assert output.usage.calls == 3  # every attempt is paid for
+    assert [request.cache_tag for request in model.requests] == [None, "attempt-2", "attempt-3"]
+
+
+def test_requirement_retries_are_real_calls_and_a_rerun_pays_for_none(in_tmp: Path) -> None:
+    """Regression: at temperature 0 each retry was answered from the cache, so it repeated
+    the broken attempt instead of asking the model again."""
+    from assay.providers.config import ProviderConfig
+    from assay.providers.pool import ProviderPool
+    from assay.testing import FakeLLM, Reply, Rule
+
+    rules = [Rule(user="time?", reply=["I just know.", "Still sure.",
+                                       Reply(tool_calls=[{"name": "get_current_time",
+                                                          "arguments": {"timezone": "UTC"}}]),
+                                       "It is noon."])]
+
+    async def scenario():
+        async with FakeLLM(rules) as llm:
+            pool = ProviderPool({"openai": ProviderConfig(name="openai", kind="openai",
+                                                          base_url=llm.base_url)}, environ={})
+            agent = make_agent(in_tmp, ScriptedModel(), mcp_servers=["time"], require_use=True,
+                               requirement_attempts=3, temperature=0)
+            agent.provider, agent.model_name = pool.resolve("openai/gpt-4.1")
+            try:
+                await agent.start()
+                first = await agent.answer(Case("q", "time?"))
+                sent_first = llm.received
+                again = await agent.answer(Case("q", "time?"))  # as a resumed run would
+            finally:
+                await agent.close()
+                await agent.services.aclose()
+                await pool.aclose()
+            return first, again, sent_first, llm.received
+
+    first, again, sent_first, sent_total = asyncio.run(scenario())
+    assert first.error is None and first.text == "It is noon."
+    assert first.metadata["agent"]["attempts"] == 3
+    assert sent_first == 4 and first.usage.cache_hits == 0  # 1 + 1 + 2 turns, all asked
+    assert sent_total == sent_first  # the rerun came wholly from the cache
+    assert again.text == first.text and again.usage.cache_hits == 4
 
 
 def test_a_retry_that_meets_the_requirement_succeeds(in_tmp: Path) -> None:

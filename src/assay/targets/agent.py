@@ -8,7 +8,10 @@ call with its arguments, result (capped at `tool_result_cap` characters),
 error and duration, and each turn's text, tokens and latency in
 `metadata["agent"]`. k-eval's `require_mcp_tool_use` / `_success` retry a
 trial that breaks them, up to `requirement_attempts` tries, then record it
-as an error naming the requirement.
+as an error naming the requirement. Each retry's model calls carry a
+`cache_tag` (`attempt-2`, ...): a retry answered from the cache would repeat
+the broken attempt word for word, yet each retry is still cached, so a
+resumed run pays for none of them twice.
 """
 
 from __future__ import annotations
@@ -108,8 +111,8 @@ class AgentTarget(Target):
         messages, context_meta = self._messages(case)
         attempts: list[_Attempt] = []
         broken: str | None = None
-        for _ in range(self._max_attempts()):
-            attempt = await self._loop(messages)
+        for number in range(1, self._max_attempts() + 1):
+            attempt = await self._loop(messages, None if number == 1 else f"attempt-{number}")
             attempts.append(attempt)
             broken = None if attempt.error else self._broken_requirement(attempt)
             if broken is None:
@@ -130,8 +133,9 @@ class AgentTarget(Target):
         required = self.condition.require_tool_use or self.condition.require_tool_success
         return self.params.requirement_attempts if required else 1
 
-    async def _loop(self, question: list[dict[str, Any]]) -> _Attempt:
-        """One trial of the tool loop, recorded turn by turn."""
+    async def _loop(self, question: list[dict[str, Any]], cache_tag: str | None) -> _Attempt:
+        """One trial of the tool loop, recorded turn by turn; `cache_tag` keeps a retry's
+        calls apart from the earlier attempts' in the response cache."""
         from assay.context.toolbox import ServerCrashed
         from assay.providers.base import ChatRequest
 
@@ -145,7 +149,7 @@ class AgentTarget(Target):
             request = ChatRequest(model=self.model_name, messages=list(messages),
                                   system=self.params.system, tools=tools,
                                   temperature=self.params.temperature,
-                                  max_tokens=self.params.max_tokens)
+                                  max_tokens=self.params.max_tokens, cache_tag=cache_tag)
             try:
                 response = await self.provider.chat(request, use_cache=self.services.use_cache)
             except AssayError:
