@@ -69,7 +69,7 @@ def test_export_writes_cases_a_dataset_can_load(sessions_dir: Path, tmp_path: Pa
     assert parser_case.metadata["source"]["line"] == 2
     assert all(c.expected for c in cases)
     answered = sum(e.answered for path in sorted((sessions_dir / "pi").glob("*.jsonl"))
-                   for e in load_session(path).exchanges)
+                   for e in load_session(path)[1])
     assert len(cases) == answered
 
 

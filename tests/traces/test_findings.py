@@ -11,7 +11,8 @@ import pytest
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse
 from assay.traces.exchanges import Exchange
-from assay.traces.findings import JudgeReplyError, build_prompt, judge_all, parse_findings
+from assay.traces.findings import JudgeReplyError, build_prompt, parse_findings
+from assay.traces.judging import judge_all
 
 
 class ScriptedProvider:

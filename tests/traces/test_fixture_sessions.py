@@ -53,7 +53,7 @@ def test_every_fixture_file_is_covered(sessions_dir: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_fixture_parses_without_unexplained_skips(sessions_dir: Path, name: str) -> None:
-    session = load_session(sessions_dir / name)
+    session, _ = load_session(sessions_dir / name)
     stats = session.meta.stats
     assert stats is not None
     assert session.meta.format == EXPECTED[name][0]
@@ -65,45 +65,45 @@ def test_fixture_parses_without_unexplained_skips(sessions_dir: Path, name: str)
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_fixture_exchanges_match_hand_count(sessions_dir: Path, name: str) -> None:
     _, lines, answered, reads, errors = EXPECTED[name]
-    session = load_session(sessions_dir / name)
+    _, exchanges = load_session(sessions_dir / name)
     if isinstance(lines, int):
-        assert len(session.exchanges) == lines
+        assert len(exchanges) == lines
     else:
-        assert [e.line for e in session.exchanges] == lines
+        assert [e.line for e in exchanges] == lines
     if answered is not None:
-        assert sum(e.answered for e in session.exchanges) == answered
+        assert sum(e.answered for e in exchanges) == answered
     if reads is not None:
-        assert {e.line: [f.line for f in e.files_read] for e in session.exchanges} == reads
-    assert sum(e.tool_errors for e in session.exchanges) == errors
+        assert {e.line: [f.line for f in e.files_read] for e in exchanges} == reads
+    assert sum(e.tool_errors for e in exchanges) == errors
 
 
 def test_pi_large_session_reads_all_fifty_files(sessions_dir: Path) -> None:
-    session = load_session(sessions_dir / "pi/pi-mono__large-session.jsonl")
-    reads = [f for e in session.exchanges for f in e.files_read]
+    _, exchanges = load_session(sessions_dir / "pi/pi-mono__large-session.jsonl")
+    reads = [f for e in exchanges for f in e.files_read]
     assert len(reads) == 50
-    first = session.exchanges[1]
+    first = exchanges[1]
     assert first.question.startswith("read packages/coding-agent/docs/theme.md in full")
     assert first.files_read[0].path == "packages/coding-agent/docs/theme.md"
     assert all(len(f.content) <= 2000 for f in reads)
 
 
 def test_read_content_is_what_the_tool_returned(sessions_dir: Path) -> None:
-    session = load_session(sessions_dir / "pi/earendil-pi__prompt-cache-replay-session.jsonl")
-    read = session.exchanges[0].files_read[0]
+    _, exchanges = load_session(sessions_dir / "pi/earendil-pi__prompt-cache-replay-session.jsonl")
+    read = exchanges[0].files_read[0]
     assert read.path == "src/parser.ts"
     assert read.content.startswith("export function parseInput(raw: string)")
-    assert session.exchanges[0].answer == "The parser trims whitespace before processing."
-    assert session.exchanges[0].model == "gpt-4o"
+    assert exchanges[0].answer == "The parser trims whitespace before processing."
+    assert exchanges[0].model == "gpt-4o"
 
 
 def test_subagent_reads_are_marked(sessions_dir: Path) -> None:
-    exchange = load_session(sessions_dir / "claude-code/spotter/subagent.jsonl").exchanges[0]
+    exchange = load_session(sessions_dir / "claude-code/spotter/subagent.jsonl")[1][0]
     assert [f.subagent for f in exchange.files_read] == [False, True, True, True]
     assert exchange.question.startswith("/handgemacht:create-beads websearch")
 
 
 def test_local_command_is_counted_not_asked(sessions_dir: Path) -> None:
-    session = load_session(sessions_dir / "claude-code/spotter/tool_heavy.jsonl")
+    session, _ = load_session(sessions_dir / "claude-code/spotter/tool_heavy.jsonl")
     assert session.meta.stats is not None
     assert session.meta.stats.local_commands == 1
     assert session.meta.stats.ignored["user:interrupt"] == 2

@@ -6,6 +6,7 @@ from assay.traces.analysis import TraceAnalysis
 from assay.traces.exchanges import Exchange, FileRead, SessionMeta
 from assay.traces.findings import Finding, Judgement
 from assay.traces.guidelines import HEADING, render_insights, update_guidelines
+from assay.traces.judging import Verdicts
 from assay.traces.metrics import compute_metrics
 
 HUMAN = "# Guidelines\n\n## Tone\n\n- Be brief.\n"
@@ -20,12 +21,12 @@ def _exchange(line: int) -> Exchange:
 def _analysis(gap: str = "Electronic evidence certificates") -> TraceAnalysis:
     exchanges = [_exchange(n) for n in range(3)]
     metrics = compute_metrics(exchanges, sessions=1)
-    analysis = TraceAnalysis([], exchanges, metrics)
-    analysis.judgements = [Judgement(exchanges[0].id, [
+    verdicts = Verdicts("judge-1")
+    verdicts.add(Judgement(exchanges[0].id, [
         Finding("wiki-gap", "warning", gap, "add a wiki section"),
         Finding("contradiction", "error", "says 303, file says 304", "check"),
-    ])]
-    return analysis
+    ]))
+    return TraceAnalysis([], metrics, verdicts=verdicts)
 
 
 def test_insights_hold_gaps_fixes_heavy_files_and_hit_rate() -> None:

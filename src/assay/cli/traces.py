@@ -89,24 +89,29 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
 
     extra: dict[str, Any] = {"knowledge": knowledge,
                              "wiki_paths": wiki_paths or DEFAULT_WIKI_PATHS}
-    analysis = analyze(paths, _options(format_, last, since, name_pattern, **extra))
+    options = _options(format_, last, since, name_pattern, **extra)
     if judge_model:
-        _run_judge(analysis, judge_model, store_url, use_store=not no_store)
+        analysis = _analyze_judged(paths, options, judge_model, store_url,
+                                   use_store=not no_store)
+    else:
+        analysis = analyze(paths, options)
     report, guide = write_outputs(analysis, output, guidelines)
     _summary(analysis, report, guide)
     if not no_store:
-        from assay.traces.record import record_run
+        from assay.traces.storing import record_run
 
         run_id = record_run(analysis, experiment, store_url)
         click.echo(f"stored as run {run_id} (experiment {experiment})")
 
 
-def _run_judge(analysis: Any, model: str, store_url: str | None, use_store: bool) -> None:
+def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url: str | None,
+                    use_store: bool) -> Any:
+    """Analyse with each answer judged as it is read; the judge's cache is the store's."""
     import asyncio
 
     from assay.errors import RunFailed
     from assay.services import Services
-    from assay.traces import judge
+    from assay.traces import analyze_judged
     from assay.traces.judge_provider import open_provider
 
     store = None
@@ -117,20 +122,22 @@ def _run_judge(analysis: Any, model: str, store_url: str | None, use_store: bool
     services = Services(store=store)
     provider, model_name = open_provider(model, services)
 
-    async def go() -> None:
+    async def go() -> Any:
         try:
-            await judge(analysis, provider, model_name)
+            return await analyze_judged(paths, options, provider, model_name)
         finally:
             await services.aclose()
 
     try:
-        asyncio.run(go())
+        analysis = asyncio.run(go())
     finally:
         if store is not None:
             store.close()
-    judgements = analysis.judgements or []
-    if judgements and all(j.error for j in judgements):
-        raise RunFailed(f"the judge failed on every question; first error: {judgements[0].error}")
+    verdicts = analysis.verdicts
+    if verdicts.asked and verdicts.judged == 0:
+        raise RunFailed("the judge failed on every question; first error: "
+                        f"{verdicts.errors[0].error}")
+    return analysis
 
 
 def _summary(analysis: Any, report: Path, guide: Path) -> None:
@@ -143,10 +150,10 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
         click.echo(f"skipped {bad.path}: {bad.reason}", err=True)
     for session in analysis.sessions:
         stats = session.meta.stats
-        if stats is not None and (stats.malformed or stats.unknown):
-            click.echo(f"{session.meta.path}: {len(stats.malformed)} malformed lines, "
+        if stats is not None and (stats.malformed_count or stats.unknown):
+            click.echo(f"{session.meta.path}: {stats.malformed_count} malformed lines, "
                        f"unknown kinds {dict(stats.unknown)}", err=True)
-    if analysis.judgements is not None:
+    if analysis.verdicts is not None:
         click.echo(f"findings {len(analysis.findings)}, not judged {len(analysis.judge_errors)}")
     click.echo(f"report: {report}")
     click.echo(f"guidelines: {guide}")
@@ -161,9 +168,9 @@ def export_command(paths: tuple[Path, ...], format_: str | None, last: int | Non
                    since: str | None, name_pattern: str | None, output: Path,
                    include_unanswered: bool) -> None:
     """Write each question as a dataset case: expected = the agent's answer, to review."""
-    from assay.traces import analyze
+    from assay.traces import ExchangeStream
     from assay.traces.export import write_dataset
 
-    analysis = analyze(paths, _options(format_, last, since, name_pattern))
-    written = write_dataset(analysis.exchanges, output, include_unanswered)
+    stream = ExchangeStream(paths, _options(format_, last, since, name_pattern))
+    written = write_dataset(stream, output, include_unanswered)
     click.echo(f"wrote {written} cases to {output} (review `expected` before trusting it)")

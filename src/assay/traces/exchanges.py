@@ -128,6 +128,10 @@ class _Pending:
     subagent: bool
 
 
+_CLOSED = Exchange(SessionMeta(""), 0, 0, "")
+"""Stands in for an exchange already handed on, so a late result cannot change it."""
+
+
 def build_exchanges(events: Iterable[Event], session: SessionMeta,
                     stats: ParseStats) -> Iterator[Exchange]:
     """Group a session's events into exchanges, yielding each when the next question starts."""
@@ -137,7 +141,7 @@ def build_exchanges(events: Iterable[Event], session: SessionMeta,
     for event in events:
         if isinstance(event, Question):
             if current is not None:
-                done = _close(current, stats)
+                done = _close(current, pending, stats)
                 if done is not None:
                     yield done
             count += 1
@@ -155,7 +159,7 @@ def build_exchanges(events: Iterable[Event], session: SessionMeta,
         else:
             _add(current, event, pending)
     if current is not None:
-        done = _close(current, stats)
+        done = _close(current, pending, stats)
         if done is not None:
             yield done
 
@@ -195,6 +199,9 @@ def _link(output: ToolOutput, pending: dict[str, _Pending], stats: ParseStats) -
     if entry is None:
         stats.ignore("tool-result:without-call")
         return
+    if entry.exchange is _CLOSED:
+        stats.ignore("tool-result:after-the-next-question")
+        return
     preview = output.text[:CONTENT_CHARS]
     if output.is_error:
         entry.call.error = preview or "error"
@@ -209,8 +216,13 @@ def _link(output: ToolOutput, pending: dict[str, _Pending], stats: ParseStats) -
         exchange.files_read.append(FileRead(entry.path, preview, output.line, entry.subagent))
 
 
-def _close(current: _Open, stats: ParseStats) -> Exchange | None:
+def _close(current: _Open, pending: dict[str, _Pending], stats: ParseStats) -> Exchange | None:
+    """Finish an exchange. It is final once handed on (it streams to metrics and the judge),
+    so calls still waiting for a result let go of it."""
     exchange = current.exchange
+    for entry in pending.values():
+        if entry.exchange is exchange:
+            entry.exchange = _CLOSED
     if exchange.is_command and not current.active:
         stats.local_commands += 1
         return None

@@ -7,10 +7,8 @@ reply is never taken to mean "no findings".
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -171,14 +169,3 @@ async def judge_exchange(provider: Provider, model: str, exchange: Exchange) -> 
         return Judgement(exchange.id, error=f"unreadable judge reply: {exc}", usage=response.usage)
     return Judgement(exchange.id, findings, usage=response.usage)
 
-
-async def judge_all(provider: Provider, model: str, exchanges: Sequence[Exchange],
-                    concurrency: int = 4) -> list[Judgement]:
-    """Judge answered exchanges, a few at a time, in the order given."""
-    gate = asyncio.Semaphore(concurrency)
-
-    async def one(exchange: Exchange) -> Judgement:
-        async with gate:
-            return await judge_exchange(provider, model, exchange)
-
-    return list(await asyncio.gather(*(one(e) for e in exchanges if e.answered)))

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import fnmatch
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -99,27 +99,50 @@ class TraceMetrics:
         }
 
 
-def compute_metrics(exchanges: Sequence[Exchange], sessions: int,
-                    wiki_paths: Sequence[str] = DEFAULT_WIKI_PATHS, top: int = 10) -> TraceMetrics:
-    metrics = TraceMetrics(sessions=sessions, exchanges=len(exchanges))
-    reads: Counter[str] = Counter()
-    costs: list[float] = []
-    for exchange in exchanges:
-        sources = source_reads(exchange, wiki_paths)
-        reads.update(sources)
-        metrics.source_reads += len(sources)
+class MetricsTally:
+    """Metrics built one exchange at a time, so no exchange has to be kept.
+
+    State is counters plus one count per distinct source file read (bounded
+    by the knowledge folder, not by how many sessions are read).
+    """
+
+    def __init__(self, wiki_paths: Sequence[str] = DEFAULT_WIKI_PATHS) -> None:
+        self.wiki_paths = tuple(wiki_paths)
+        self.metrics = TraceMetrics()
+        self.reads: Counter[str] = Counter()
+        self._cost = 0.0
+        self._costed = False
+
+    def add(self, exchange: Exchange) -> None:
+        m = self.metrics
+        m.exchanges += 1
+        sources = source_reads(exchange, self.wiki_paths)
+        self.reads.update(sources)
+        m.source_reads += len(sources)
         if exchange.answered:
-            metrics.answered += 1
-            metrics.wiki_hits += not sources
-        metrics.wasted_reads += sum(not is_cited(p, exchange.answer) for p in sources)
-        metrics.tool_calls += len(exchange.tool_calls)
-        metrics.tool_errors += exchange.tool_errors
-        metrics.turns += exchange.turns
-        metrics.tokens += exchange.tokens
-        metrics.input_tokens += exchange.input_tokens
-        metrics.output_tokens += exchange.output_tokens
+            m.answered += 1
+            m.wiki_hits += not sources
+        m.wasted_reads += sum(not is_cited(p, exchange.answer) for p in sources)
+        m.tool_calls += len(exchange.tool_calls)
+        m.tool_errors += exchange.tool_errors
+        m.turns += exchange.turns
+        m.tokens += exchange.tokens
+        m.input_tokens += exchange.input_tokens
+        m.output_tokens += exchange.output_tokens
         if exchange.cost_usd is not None:
-            costs.append(exchange.cost_usd)
-    metrics.cost_usd = sum(costs) if costs else None
-    metrics.most_read = reads.most_common(top)
-    return metrics
+            self._cost += exchange.cost_usd
+            self._costed = True
+
+    def result(self, sessions: int, top: int = 10) -> TraceMetrics:
+        """The totals so far, for `sessions` sessions, with the `top` most-read files."""
+        return replace(self.metrics, sessions=sessions,
+                       cost_usd=self._cost if self._costed else None,
+                       most_read=self.reads.most_common(top))
+
+
+def compute_metrics(exchanges: Iterable[Exchange], sessions: int,
+                    wiki_paths: Sequence[str] = DEFAULT_WIKI_PATHS, top: int = 10) -> TraceMetrics:
+    tally = MetricsTally(wiki_paths)
+    for exchange in exchanges:
+        tally.add(exchange)
+    return tally.result(sessions, top)

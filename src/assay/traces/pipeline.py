@@ -1,56 +1,54 @@
-"""The traces pipeline, one way: read -> exchanges -> metrics -> judge -> report and guidelines."""
+"""The traces pipeline, one way: read -> exchanges -> metrics -> judge -> report and guidelines.
+
+Exchanges stream from the files through the metrics (and the judge, when
+one is set) and are dropped; what is kept is totals, one row per session
+and the judge's findings. Memory stays flat however large the logs are.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from assay.errors import UserError
 from assay.providers.base import Provider
 from assay.traces.analysis import TraceAnalysis
-from assay.traces.findings import judge_all
 from assay.traces.guidelines import render_insights, update_guidelines
-from assay.traces.knowledge import KnowledgeFolder
-from assay.traces.metrics import DEFAULT_WIKI_PATHS, HIT_RATE_TARGET, compute_metrics
+from assay.traces.judging import StreamingJudge, Verdicts
+from assay.traces.metrics import MetricsTally
+from assay.traces.options import TraceOptions
 from assay.traces.report import render_report
-from assay.traces.sessions import SessionFilter, load_sessions
+from assay.traces.stream import ExchangeStream
 
 REPORT_NAME = "eval-report.md"
 GUIDELINES_NAME = "guidelines.md"
 
 
-@dataclass
-class TraceOptions:
-    format: str | None = None
-    filter: SessionFilter = field(default_factory=SessionFilter)
-    knowledge: Path | None = None
-    wiki_paths: Sequence[str] = DEFAULT_WIKI_PATHS
-    hit_rate_target: float = HIT_RATE_TARGET
-
-
 def analyze(paths: Sequence[str | Path], options: TraceOptions) -> TraceAnalysis:
-    """Everything that needs no model: sessions, exchanges, metrics."""
-    sessions, unreadable = load_sessions(paths, options.format)
-    if not sessions:
-        detail = "; ".join(f"{u.path}: {u.reason}" for u in unreadable[:5])
-        raise UserError(f"no session files found in {', '.join(map(str, paths))}"
-                        + (f" ({detail})" if detail else ""))
-    sessions = options.filter.apply(sessions)
-    exchanges = [e for s in sessions for e in s.exchanges]
-    if options.knowledge is not None:
-        folder = KnowledgeFolder.scan(options.knowledge)
-        for exchange in exchanges:
-            folder.annotate(exchange)
-    metrics = compute_metrics(exchanges, len(sessions), options.wiki_paths)
-    return TraceAnalysis(sessions, exchanges, metrics, unreadable,
-                         hit_rate_target=options.hit_rate_target)
+    """Everything that needs no model: session rows and metrics."""
+    stream = ExchangeStream(paths, options)
+    tally = MetricsTally(options.wiki_paths)
+    for exchange in stream:
+        tally.add(exchange)
+    return _analysis(stream, tally)
 
 
-async def judge(analysis: TraceAnalysis, provider: Provider, model: str,
-                concurrency: int = 4) -> None:
-    analysis.judgements = await judge_all(provider, model, analysis.exchanges, concurrency)
-    analysis.judge_model = model
+async def analyze_judged(paths: Sequence[str | Path], options: TraceOptions,
+                         provider: Provider, model: str, concurrency: int = 4) -> TraceAnalysis:
+    """`analyze`, with each answered exchange judged as it streams past."""
+    stream = ExchangeStream(paths, options)
+    tally = MetricsTally(options.wiki_paths)
+    verdicts = Verdicts(model)
+    async with StreamingJudge(provider, model, verdicts.add, concurrency) as judging:
+        for exchange in stream:
+            tally.add(exchange)
+            await judging.submit(exchange)
+    return _analysis(stream, tally, verdicts)
+
+
+def _analysis(stream: ExchangeStream, tally: MetricsTally,
+              verdicts: Verdicts | None = None) -> TraceAnalysis:
+    return TraceAnalysis(stream.sessions, tally.result(len(stream.sessions)), stream.unreadable,
+                         verdicts, hit_rate_target=stream.options.hit_rate_target)
 
 
 def write_outputs(analysis: TraceAnalysis, output: Path,

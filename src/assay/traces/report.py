@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from assay.traces.analysis import TraceAnalysis
 from assay.traces.findings import Finding
+from assay.traces.formats import ParseStats
 
 
 def _pct(value: float | None) -> str:
@@ -69,14 +70,14 @@ def _findings_table(findings: Sequence[Finding]) -> list[str]:
 
 
 def _judged(analysis: TraceAnalysis) -> list[str]:
-    if analysis.judgements is None:
+    verdicts = analysis.verdicts
+    if verdicts is None:
         return ["## Findings", "",
                 ("No judge model was configured (`--judge-model`), so answers were not checked "
                 "against the files read. The figures above need no model."), ""]
-    judged = len(analysis.judgements) - len(analysis.judge_errors)
     lines = ["## Findings", "",
-             (f"Judge `{analysis.judge_model}` checked {judged} of "
-             f"{len(analysis.judgements)} answered questions."), ""]
+             (f"Judge `{verdicts.model}` checked {verdicts.judged} of "
+             f"{verdicts.asked} answered questions."), ""]
     citations = analysis.findings_of("citation", "contradiction")
     lines += ["### Citations", ""]
     lines += [f"{len(citations)} citation or contradiction problems.", ""] if citations else [
@@ -102,18 +103,18 @@ def _sources(analysis: TraceAnalysis) -> list[str]:
              "| --- | --- | --- | --- |"]
     for session in analysis.sessions:
         stats = session.meta.stats
-        skipped = "" if stats is None else _skips(stats.malformed, stats.unknown)
+        skipped = "" if stats is None else _skips(stats)
         lines.append(f"| {_cell(PurePosixPath(session.meta.path).name)} | {session.meta.format} "
-                     f"| {len(session.exchanges)} | {skipped or 'none'} |")
+                     f"| {session.questions} | {skipped or 'none'} |")
     lines.append("")
     for bad in analysis.unreadable:
         lines.append(f"- not a session file: {bad.path}: {bad.reason}")
     return lines + ([""] if analysis.unreadable else [])
 
 
-def _skips(malformed: list[tuple[int, str]], unknown: dict[str, int]) -> str:
-    parts = [f"line {n}: {_cell(reason, 60)}" for n, reason in malformed[:3]]
-    if len(malformed) > 3:
-        parts.append(f"and {len(malformed) - 3} more malformed")
-    parts += [f"unknown `{kind}` (first at line {n})" for kind, n in unknown.items()]
+def _skips(stats: ParseStats) -> str:
+    parts = [f"line {n}: {_cell(reason, 60)}" for n, reason in stats.malformed[:3]]
+    if stats.malformed_count > 3:
+        parts.append(f"and {stats.malformed_count - 3} more malformed")
+    parts += [f"unknown `{kind}` (first at line {n})" for kind, n in stats.unknown.items()]
     return "; ".join(parts)

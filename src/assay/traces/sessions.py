@@ -1,10 +1,15 @@
-"""Finding session files, reading each into exchanges, and choosing which sessions count."""
+"""Finding session files, streaming each into exchanges, and choosing which sessions count.
+
+A session is kept as one small row (its facts and how many questions it
+held), never with its exchanges: those stream past the metrics and the
+judge and are gone, so memory does not grow with the size of the logs.
+"""
 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -15,13 +20,16 @@ from assay.traces.formats import ParseStats, UnknownFormat, detect, read_events,
 
 @dataclass
 class Session:
+    """One session file, summarised as its exchanges stream past."""
+
     meta: SessionMeta
-    exchanges: list[Exchange] = field(default_factory=list)
+    questions: int = 0
+    first_question: str | None = None
+    """Raw timestamp of the first exchange: the start when the file has no header."""
 
     @property
     def started(self) -> datetime | None:
-        first = self.exchanges[0].started if self.exchanges else None
-        return parse_time(self.meta.started) or parse_time(first)
+        return parse_time(self.meta.started) or parse_time(self.first_question)
 
 
 @dataclass
@@ -46,34 +54,77 @@ def discover(paths: Sequence[str | Path]) -> list[Path]:
     return found
 
 
-def iter_exchanges(path: Path, format: str | None = None,
-                   meta: SessionMeta | None = None) -> Iterator[Exchange]:
-    """Stream one file's exchanges; raises UnknownFormat when no reader fits."""
-    reader = reader_named(format) if format else detect(path)
-    stats = ParseStats(str(path))
-    meta = meta or SessionMeta(str(path))
-    meta.stats = stats
-    meta.format = reader.name
-    return build_exchanges(read_events(path, reader, stats), meta, stats)
-
-
-def load_session(path: Path, format: str | None = None) -> Session:
-    meta = SessionMeta(str(path))
-    exchanges = list(iter_exchanges(path, format, meta))
-    return Session(meta, exchanges)
-
-
-def load_sessions(paths: Sequence[str | Path], format: str | None = None
-                  ) -> tuple[list[Session], list[Unreadable]]:
-    """Read every session file under `paths`; files of no known format are listed, not fatal."""
-    sessions: list[Session] = []
-    unreadable: list[Unreadable] = []
-    for path in discover(paths):
+def readable(files: Sequence[Path], format: str | None = None
+             ) -> tuple[list[Path], list[Unreadable]]:
+    """Split files into those a reader fits and those none does (from their first lines)."""
+    if format is not None:
+        reader_named(format)
+        return list(files), []
+    good: list[Path] = []
+    bad: list[Unreadable] = []
+    for path in files:
         try:
-            sessions.append(load_session(path, format))
+            detect(path)
         except UnknownFormat as exc:
-            unreadable.append(Unreadable(str(path), str(exc)))
-    return sessions, unreadable
+            bad.append(Unreadable(str(path), str(exc)))
+        else:
+            good.append(path)
+    return good, bad
+
+
+def iter_exchanges(path: Path, format: str | None = None,
+                   session: Session | None = None) -> Generator[Exchange, None, None]:
+    """Stream one file's exchanges, filling in `session` as they pass.
+
+    Raises UnknownFormat at once (not on the first `next`) when no reader fits.
+    """
+    reader = reader_named(format) if format else detect(path)
+    session = session or Session(SessionMeta(str(path)))
+    stats = ParseStats(str(path))
+    session.meta.stats = stats
+    session.meta.format = reader.name
+    return _counted(build_exchanges(read_events(path, reader, stats), session.meta, stats),
+                    session)
+
+
+def _counted(exchanges: Iterator[Exchange], session: Session
+             ) -> Generator[Exchange, None, None]:
+    for exchange in exchanges:
+        session.questions += 1
+        if session.questions == 1:
+            session.first_question = exchange.started
+        yield exchange
+
+
+def load_session(path: Path, format: str | None = None) -> tuple[Session, list[Exchange]]:
+    """One file's row and all its exchanges in memory: for a single small file, not a folder."""
+    session = Session(SessionMeta(str(path)))
+    return session, list(iter_exchanges(path, format, session))
+
+
+def survey(path: Path, format: str | None = None, whole: bool = True) -> Session:
+    """A file's row, its exchanges dropped as read.
+
+    With `whole=False` reading stops once the session's start is known (from
+    its header), which is all `--since` and `--last` need; a name can be set
+    anywhere in a file, so `--name` needs the whole file.
+    """
+    session = Session(SessionMeta(str(path)))
+    exchanges = iter_exchanges(path, format, session)
+    try:
+        for _ in exchanges:
+            if not whole and parse_time(session.meta.started) is not None:
+                break
+    finally:
+        exchanges.close()
+    return session
+
+
+def load_sessions(paths: Sequence[str | Path], format: str | None = None, whole: bool = True
+                  ) -> tuple[list[Session], list[Unreadable]]:
+    """Every session file's row under `paths`; files of no known format are listed, not fatal."""
+    files, unreadable = readable(discover(paths), format)
+    return [survey(path, format, whole) for path in files], unreadable
 
 
 @dataclass
@@ -84,6 +135,10 @@ class SessionFilter:
     since: datetime | None = None
     name: str | None = None
     """A glob matched case-insensitively against the session name, e.g. `query:*`."""
+
+    @property
+    def active(self) -> bool:
+        return self.last is not None or self.since is not None or self.name is not None
 
     def apply(self, sessions: list[Session]) -> list[Session]:
         kept = sessions

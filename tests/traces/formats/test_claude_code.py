@@ -65,10 +65,10 @@ def test_split_message_is_one_turn_and_1_0_sidechain_counts(
             {"type": "tool_result", "tool_use_id": "t1", "content": "Lease A, 2026"}]}),
         _assistant("u08", "m3", {"type": "text", "text": "Lease A ends first (leases.md)."}),
     ]
-    session = load_session(write_jsonl("c.jsonl", rows))
+    session, exchanges = load_session(write_jsonl("c.jsonl", rows))
     assert session.meta.format == "claude-code"
     assert session.meta.name == "query: leases"
-    [exchange] = session.exchanges
+    [exchange] = exchanges
     assert exchange.answer == "Lease A ends first (leases.md)."
     assert exchange.turns == 2  # m1 and m3; the subagent's m2 is not a main turn
     assert exchange.output_tokens == 40 + 5 + 5  # m1 counted once, at its final count
@@ -91,7 +91,7 @@ def test_compaction_and_meta_lines_are_not_questions(write_jsonl: Callable[..., 
         _line("u06", "user", {"role": "user", "content": "second"}),
         _assistant("u07", "m2", {"type": "text", "text": "two"}),
     ]
-    session = load_session(write_jsonl("c.jsonl", rows))
-    assert [e.question for e in session.exchanges] == ["first", "second"]
-    assert session.exchanges[0].compacted
-    assert not session.exchanges[1].compacted
+    _, exchanges = load_session(write_jsonl("c.jsonl", rows))
+    assert [e.question for e in exchanges] == ["first", "second"]
+    assert exchanges[0].compacted
+    assert not exchanges[1].compacted

@@ -15,11 +15,11 @@ from assay.traces.sessions import load_session, load_sessions
 def test_malformed_lines_are_counted_with_their_numbers(write_jsonl: Callable[..., Path]) -> None:
     rows = [{"role": "user", "content": "hi"}, "{not json", "[1, 2]",
             {"role": "assistant", "content": "hello"}]
-    session = load_session(write_jsonl("chat.jsonl", rows))
+    session, exchanges = load_session(write_jsonl("chat.jsonl", rows))
     assert session.meta.stats is not None
     assert [line for line, _ in session.meta.stats.malformed] == [2, 3]
     assert "not an object" in session.meta.stats.malformed[1][1]
-    assert session.exchanges[0].answer == "hello"
+    assert exchanges[0].answer == "hello"
 
 
 def test_a_file_of_no_known_format_says_so(write_jsonl: Callable[..., Path]) -> None:
@@ -34,8 +34,8 @@ def test_format_override_skips_detection(write_jsonl: Callable[..., Path]) -> No
     # The first line alone looks like nothing known; forced, the chat reader reads it.
     rows = [{"note": "exported"}, {"role": "user", "content": "q"}]
     path = write_jsonl("chat.jsonl", rows)
-    session = load_session(path, format="openai-chat")
-    assert [e.question for e in session.exchanges] == ["q"]
+    session, exchanges = load_session(path, format="openai-chat")
+    assert [e.question for e in exchanges] == ["q"]
     assert session.meta.stats is not None and session.meta.stats.unknown_count == 1
 
 

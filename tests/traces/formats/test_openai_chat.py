@@ -20,9 +20,9 @@ def test_openai_wire_messages_become_exchanges(write_jsonl: Callable[..., Path])
         {"role": "tool", "tool_call_id": "c1", "content": "Refunds within 30 days."},
         {"role": "assistant", "content": "30 days, per refunds.md.", "timestamp": 1_700_000_002_500},
     ]
-    session = load_session(write_jsonl("chat.jsonl", rows))
+    session, exchanges = load_session(write_jsonl("chat.jsonl", rows))
     assert session.meta.format == "openai-chat"
-    [exchange] = session.exchanges
+    [exchange] = exchanges
     assert exchange.answer == "30 days, per refunds.md."
     assert [(f.path, f.content) for f in exchange.files_read] == [
         ("docs/refunds.md", "Refunds within 30 days.")]
@@ -39,7 +39,7 @@ def test_conversation_per_line_with_neutral_tool_calls(write_jsonl: Callable[...
         {"role": "tool", "tool_call_id": "x", "content": "boom", "is_error": True},
         {"role": "assistant", "content": "a1"},
     ]}
-    session = load_session(write_jsonl("chat.jsonl", [conversation, conversation]))
-    assert [e.answer for e in session.exchanges] == ["a1", "a1"]
-    assert [e.tool_errors for e in session.exchanges] == [1, 1]
-    assert session.exchanges[0].tool_calls[0].error == "boom"
+    _, exchanges = load_session(write_jsonl("chat.jsonl", [conversation, conversation]))
+    assert [e.answer for e in exchanges] == ["a1", "a1"]
+    assert [e.tool_errors for e in exchanges] == [1, 1]
+    assert exchanges[0].tool_calls[0].error == "boom"

@@ -42,10 +42,10 @@ def _v3_session() -> list[dict]:
 
 
 def test_v3_session_becomes_one_answered_exchange(write_jsonl: Callable[..., Path]) -> None:
-    session = load_session(write_jsonl("s.jsonl", _v3_session()))
+    session, exchanges = load_session(write_jsonl("s.jsonl", _v3_session()))
     assert session.meta.format == "pi"
     assert session.meta.name == "query: clause 4"
-    [exchange] = session.exchanges
+    [exchange] = exchanges
     assert exchange.question == "What does clause 4 say?"
     assert exchange.answer == "Clause 4 sets the notice period."
     assert exchange.thinking == "check the wiki"
@@ -67,6 +67,6 @@ def test_unknown_pi_version_is_named(write_jsonl: Callable[..., Path]) -> None:
 
 def test_unknown_entry_type_is_reported_with_its_line(write_jsonl: Callable[..., Path]) -> None:
     rows = _v3_session()[:2] + [{"type": "hologram", "id": "z", "parentId": "a1"}]
-    session = load_session(write_jsonl("s.jsonl", rows))
+    session, _ = load_session(write_jsonl("s.jsonl", rows))
     assert session.meta.stats is not None
     assert session.meta.stats.unknown == {"hologram": 3}

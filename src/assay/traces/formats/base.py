@@ -19,6 +19,7 @@ from assay.traces.records import Event
 
 Line = tuple[int, dict[str, Any]]
 """A 1-based line number and the JSON object on that line."""
+MALFORMED_KEPT = 20
 
 
 @dataclass
@@ -30,7 +31,9 @@ class ParseStats:
     lines: int = 0
     bytes: int = 0
     malformed: list[tuple[int, str]] = field(default_factory=list)
-    """Lines that are not a JSON object: (line number, reason). Skipped."""
+    """The first `MALFORMED_KEPT` lines that are not a JSON object: (line, reason). Skipped."""
+    malformed_count: int = 0
+    """All of them, including those past `MALFORMED_KEPT`."""
     ignored: Counter[str] = field(default_factory=Counter)
     """Known line kinds that carry nothing for exchanges (hook progress, snapshots, ...)."""
     unknown: dict[str, int] = field(default_factory=dict)
@@ -40,6 +43,12 @@ class ParseStats:
     """Agent activity before the first question of the file."""
     local_commands: int = 0
     """Slash commands the CLI handled itself (no model reply): not questions."""
+
+    def bad_line(self, line: int, reason: str) -> None:
+        """Count a malformed line; keep its details only for the first few (memory stays flat)."""
+        self.malformed_count += 1
+        if len(self.malformed) < MALFORMED_KEPT:
+            self.malformed.append((line, reason))
 
     def ignore(self, kind: str) -> None:
         self.ignored[kind] += 1
@@ -55,6 +64,7 @@ class ParseStats:
             "lines": self.lines,
             "bytes": self.bytes,
             "malformed": [{"line": n, "reason": r} for n, r in self.malformed],
+            "malformed_count": self.malformed_count,
             "ignored": dict(self.ignored),
             "unknown": dict(self.unknown),
             "orphans": self.orphans,
@@ -84,10 +94,10 @@ def iter_objects(path: Path, stats: ParseStats) -> Iterator[Line]:
             try:
                 obj = loads(raw)
             except orjson.JSONDecodeError as exc:
-                stats.malformed.append((number, f"invalid JSON: {exc}"))
+                stats.bad_line(number, f"invalid JSON: {exc}")
                 continue
             if not isinstance(obj, dict):
-                stats.malformed.append((number, f"a JSON {type(obj).__name__}, not an object"))
+                stats.bad_line(number, f"a JSON {type(obj).__name__}, not an object")
                 continue
             yield number, obj
 

@@ -47,7 +47,7 @@ class OpenAIChatReader:
                     if isinstance(message, dict):
                         yield from self._message(number, message, stats)
                     else:
-                        stats.malformed.append((number, "a message that is not an object"))
+                        stats.bad_line(number, "a message that is not an object")
             elif "role" in obj:
                 yield from self._message(number, obj, stats)
             else:
@@ -94,7 +94,7 @@ def _turn(number: int, message: dict[str, Any]) -> Turn:
 
 def _tool_use(number: int, call: Any, timestamp: str | None, stats: ParseStats) -> ToolUse:
     if not isinstance(call, dict):
-        stats.malformed.append((number, "a tool call that is not an object"))
+        stats.bad_line(number, "a tool call that is not an object")
         return ToolUse("", "?", {}, number, timestamp)
     function = call.get("function")
     name = function.get("name") if isinstance(function, dict) else call.get("name")
@@ -104,7 +104,7 @@ def _tool_use(number: int, call: Any, timestamp: str | None, stats: ParseStats) 
         try:
             arguments = orjson.loads(arguments) if arguments.strip() else {}
         except orjson.JSONDecodeError:
-            stats.malformed.append((number, f"tool call {name!r}: arguments are not JSON"))
+            stats.bad_line(number, f"tool call {name!r}: arguments are not JSON")
             arguments = {"_raw": arguments}
     if not isinstance(arguments, dict):
         arguments = {"_value": arguments}

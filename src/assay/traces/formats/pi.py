@@ -53,7 +53,7 @@ class PiReader:
             if kind == "message":
                 message = entry.get("message")
                 if not isinstance(message, dict):
-                    stats.malformed.append((number, "message entry without a message object"))
+                    stats.bad_line(number, "message entry without a message object")
                     continue
                 yield from self._message(number, entry.get("timestamp"), message, stats)
             elif kind == "session":

@@ -1,0 +1,108 @@
+"""Judging exchanges while they stream: a few calls in flight, verdicts folded in log order.
+
+Reading goes on while the judge works, until `WINDOW_PER_CALL` exchanges per
+allowed call are queued; then it waits for the oldest. So at most that window
+of exchanges is held, however many sessions are read, and verdicts arrive in
+the order of the logs whatever order the calls finish in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Self
+
+from assay.output import Usage
+from assay.providers.base import Provider
+from assay.traces.exchanges import Exchange
+from assay.traces.findings import Finding, Judgement, judge_exchange
+
+WINDOW_PER_CALL = 4
+
+
+@dataclass
+class Verdicts:
+    """What the judge said: every finding, and the questions it could not judge."""
+
+    model: str
+    asked: int = 0
+    """Answered questions sent to the judge."""
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[Judgement] = field(default_factory=list)
+    """Questions with no verdict (not the same as no findings), with the reason."""
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def judged(self) -> int:
+        return self.asked - len(self.errors)
+
+    def add(self, judgement: Judgement) -> None:
+        self.asked += 1
+        self.usage.add(judgement.usage)
+        if judgement.error is not None:
+            self.errors.append(judgement)
+        else:
+            self.findings.extend(judgement.findings)
+
+
+class StreamingJudge:
+    """Takes exchanges one by one; hands each Judgement to `fold`, in the order submitted.
+
+    Use as `async with`: leaving the block early cancels the calls still in flight.
+    """
+
+    def __init__(self, provider: Provider, model: str, fold: Callable[[Judgement], None],
+                 concurrency: int = 4) -> None:
+        self.provider = provider
+        self.model = model
+        self._fold = fold
+        self._gate = asyncio.Semaphore(concurrency)
+        self._window = concurrency * WINDOW_PER_CALL
+        self._queue: deque[asyncio.Task[Judgement]] = deque()
+
+    async def submit(self, exchange: Exchange) -> None:
+        """Queue an answered exchange (an unanswered one has nothing to judge)."""
+        if not exchange.answered:
+            return
+        if len(self._queue) >= self._window:
+            self._fold(await self._queue.popleft())
+        self._queue.append(asyncio.create_task(self._judge(exchange)))
+        await asyncio.sleep(0)  # let the calls in flight move on while reading continues
+        while self._queue and self._queue[0].done():
+            self._fold(self._queue.popleft().result())
+
+    async def finish(self) -> None:
+        """Wait for every queued exchange and fold its verdict."""
+        while self._queue:
+            self._fold(await self._queue[0])
+            self._queue.popleft()
+
+    async def _judge(self, exchange: Exchange) -> Judgement:
+        async with self._gate:
+            return await judge_exchange(self.provider, self.model, exchange)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        trace: TracebackType | None) -> None:
+        if kind is None:
+            await self.finish()
+            return
+        for task in self._queue:
+            task.cancel()
+        await asyncio.gather(*self._queue, return_exceptions=True)
+        self._queue.clear()
+
+
+async def judge_all(provider: Provider, model: str, exchanges: Iterable[Exchange],
+                    concurrency: int = 4) -> list[Judgement]:
+    """The Judgement of each answered exchange, in the order given."""
+    judgements: list[Judgement] = []
+    async with StreamingJudge(provider, model, judgements.append, concurrency) as judging:
+        for exchange in exchanges:
+            await judging.submit(exchange)
+    return judgements
