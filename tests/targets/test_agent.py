@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -221,6 +222,36 @@ def test_a_retry_that_meets_the_requirement_succeeds(in_tmp: Path) -> None:
     meta = output.metadata["agent"]
     assert meta["attempts"] == 2
     assert meta["retried_for"] == ["require_mcp_tool_use: the agent called no MCP tool"]
+
+
+def test_an_unreachable_model_raises_for_the_runner_instead_of_ending_the_loop(
+        in_tmp: Path) -> None:
+    """A refused connection is no agent trajectory: it reaches the runner as the same
+    ProviderError (kind "connection") the model target raises, not as a requirement retry."""
+    from assay.providers.config import ProviderConfig
+    from assay.providers.failures import ProviderError
+    from assay.providers.pool import ProviderPool
+
+    async def scenario(port: int) -> ProviderError:
+        config = ProviderConfig(name="openai", kind="openai", backoff=0.001, max_retries=1,
+                                base_url=f"http://127.0.0.1:{port}/v1")
+        pool = ProviderPool({"openai": config}, environ={})
+        agent = make_agent(in_tmp, ScriptedModel(), mcp_servers=["time"], require_use=True)
+        agent.provider, agent.model_name = pool.resolve("openai/gpt-4.1")
+        try:
+            await agent.start()
+            with pytest.raises(ProviderError) as caught:
+                await agent.answer(Case("q", "time?"))
+            return caught.value
+        finally:
+            await agent.close()
+            await agent.services.aclose()
+            await pool.aclose()
+
+    with socket.socket() as sock:  # bound, not listening: connections are refused
+        sock.bind(("127.0.0.1", 0))
+        error = asyncio.run(scenario(sock.getsockname()[1]))
+    assert error.kind == "connection" and "connection refused" in str(error)
 
 
 def test_require_tool_success_fails_when_every_call_failed(in_tmp: Path) -> None:

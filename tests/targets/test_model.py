@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 from typing import Any
 
 import pytest
@@ -105,6 +106,27 @@ def test_a_provider_failure_raises_for_the_runner_to_record():
             return llm.received
 
     assert asyncio.run(scenario()) == 2  # one retry, as configured
+
+
+def test_an_unreachable_endpoint_raises_a_connection_failure_for_the_runner():
+    async def scenario(port: int) -> ProviderError:
+        kind = targets.get("model")
+        services = Services(config=Config(f"http://127.0.0.1:{port}/v1"))
+        target = kind(kind.Params.model_validate({"type": "model", "model": "local/m"}),
+                      Condition(name="training"), services)
+        await target.start()
+        try:
+            with pytest.raises(ProviderError) as caught:
+                await target.answer(QUESTION)
+            return caught.value
+        finally:
+            await target.close()
+            await services.aclose()
+
+    with socket.socket() as sock:  # bound, not listening: connections are refused
+        sock.bind(("127.0.0.1", 0))
+        error = asyncio.run(scenario(sock.getsockname()[1]))
+    assert error.kind == "connection" and "connection refused" in str(error)
 
 
 def test_an_unknown_template_variable_is_a_user_error():

@@ -138,6 +138,7 @@ class AgentTarget(Target):
         calls apart from the earlier attempts' in the response cache."""
         from assay.context.toolbox import ServerCrashed
         from assay.providers.base import ChatRequest
+        from assay.providers.failures import ProviderError
 
         attempt = _Attempt()
         messages = [dict(message) for message in question]
@@ -155,6 +156,8 @@ class AgentTarget(Target):
             except AssayError:
                 raise
             except Exception as exc:  # the provider already retried what can be retried
+                if isinstance(exc, ProviderError) and exc.kind == "connection":
+                    raise  # an unreachable endpoint is no trajectory: the runner sees it whole
                 attempt.error = f"model call failed on turn {turn}: {type(exc).__name__}: {exc}"
                 return attempt
             attempt.usage.add(response.usage)
