@@ -78,3 +78,38 @@ def test_sigkill_then_resume_runs_only_the_missing_trials(tmp_path: Path) -> Non
     with sqlite3.connect(db) as conn:
         runs = conn.execute("select status from runs").fetchall()
     assert runs == [("completed",)]  # one run, finished by the resume
+
+
+def test_resume_refuses_a_changed_variable_and_reuses_the_sample(tmp_path: Path) -> None:
+    """Regression: a resume used to mix two models (a ${VAR} changed) or grow past --sample."""
+    (tmp_path / "agent.py").write_text(
+        "import os\n\ndef answer(case):\n    if os.environ.get('FAIL'):\n"
+        "        raise KeyboardInterrupt\n    return case.expected\n")
+    (tmp_path / "assay.yaml").write_text(
+        "name: careful\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent:answer', args: {}}\n"
+        "conditions: {a: {description: '${FLAVOUR}'}}\nscorers: [{type: exact_match}]\n")
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(40)))
+    env = {**os.environ, "FLAVOUR": "one", "ASSAY_STORE": str(tmp_path / "s.db")}
+    first = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "--sample", "10",
+                            "--no-progress"], cwd=tmp_path, env={**env, "FAIL": "1"},
+                           capture_output=True, text=True)
+    assert first.returncode != 0  # interrupted on the first trial
+
+    changed = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "--resume"],
+                             cwd=tmp_path, env={**env, "FLAVOUR": "two"}, capture_output=True,
+                             text=True)
+    assert changed.returncode == 2 and "now has another value" in changed.stderr
+
+    other_sample = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml",
+                                   "--resume", "--sample", "20"], cwd=tmp_path, env=env,
+                                  capture_output=True, text=True)
+    assert other_sample.returncode == 2 and "--sample 20" in other_sample.stderr
+
+    resumed = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "--resume",
+                              "--no-progress"], cwd=tmp_path, env=env, capture_output=True,
+                             text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    with sqlite3.connect(tmp_path / "s.db") as conn:
+        assert conn.execute("select count(*) from trials").fetchone() == (10,)

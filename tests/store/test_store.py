@@ -45,6 +45,7 @@ def test_a_store_made_by_the_first_schema_is_migrated_in_place(tmp_path: Path) -
     engine = create_engine(f"sqlite:///{tmp_path / 'old.db'}")
     with engine.begin() as conn:  # what version 1 created: no scorer usage columns
         schema.schema_migrations.create(conn)
+        conn.exec_driver_sql("CREATE TABLE runs (id TEXT PRIMARY KEY, experiment TEXT)")
         conn.exec_driver_sql(
             "CREATE TABLE scores (run_id TEXT, case_id TEXT, condition TEXT, epoch INT, "
             "scorer TEXT, value FLOAT, scale_min FLOAT, scale_max FLOAT, passed INT, "
@@ -55,8 +56,9 @@ def test_a_store_made_by_the_first_schema_is_migrated_in_place(tmp_path: Path) -
     Store(str(tmp_path / "old.db")).close()
     with sqlite3.connect(tmp_path / "old.db") as conn:
         columns = {row[1] for row in conn.execute("pragma table_info(scores)")}
+        columns |= {row[1] for row in conn.execute("pragma table_info(runs)")}
         versions = [v for (v,) in conn.execute("select version from schema_migrations")]
-    assert {"input_tokens", "output_tokens", "cost_usd"} <= columns
+    assert {"input_tokens", "output_tokens", "cost_usd", "options_json"} <= columns
     assert versions == list(range(1, SCHEMA_VERSION + 1))
 
 

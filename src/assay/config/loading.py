@@ -46,6 +46,8 @@ class LoadedConfig:
     scorer_params: list[BaseModel]
     sections: dict[str, dict[str, BaseModel | dict[str, Any]]] = field(default_factory=dict)
     """Validated `providers`, `mcp_servers` and `packs` entries by name."""
+    source: SourceMap | None = None
+    """Where each value sits in the file, to locate problems found after loading."""
 
     @property
     def base_dir(self) -> Path:
@@ -89,11 +91,14 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
     _check_references(config, scorer_params, source, problems)
     if problems:
         raise UserError(f"invalid config {path}", problems)
+    # The hash covers the values the run will really use (`${VAR}` resolved), so resuming
+    # with another ASSAY_MODEL is refused; secret-looking values are masked first.
+    hashed = redact(interpolate(data if described is None else described, env)[0])
     digest = hashlib.sha256(
-        json.dumps(stored, sort_keys=True, default=str).encode()).hexdigest()
+        json.dumps(hashed, sort_keys=True, default=str).encode()).hexdigest()
     return LoadedConfig(path=path.resolve(), config=config, stored=stored, hash=digest,
                         conditions=conditions, target_params=target_params,
-                        scorer_params=scorer_params, sections=sections)
+                        scorer_params=scorer_params, sections=sections, source=source)
 
 
 def _import_foreign(data: dict[str, Any]) -> dict[str, Any]:

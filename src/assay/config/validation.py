@@ -30,7 +30,9 @@ def problems_from(exc: ValidationError, model: type[BaseModel], source: SourceMa
         elif error["type"] == "missing":
             message = f"missing required key '{loc[-1]}'" if loc else "missing value"
         elif "input" in error and error["type"] not in ("missing",):
-            shown = repr(error["input"])
+            written = source.written(path)
+            # A value that came from `${VAR}` is shown as written: it may be a secret.
+            shown = written if written is not None and "${" in written else repr(error["input"])
             if len(shown) < 60:
                 message = f"{message} (got {shown})"
         problems.append(Problem(message, source.file, source.line(path),

@@ -22,6 +22,32 @@ class SourceMap:
     file: str
     root: Any  # yaml.Node | None
 
+    def written(self, path: tuple[Any, ...]) -> str | None:
+        """The text of the value at `path` as written in the file (before `${VAR}`), if any."""
+        node = self._node(path)
+        if node is None:
+            return None
+        if isinstance(node, yaml.ScalarNode):
+            return str(node.value)
+        start, end = node.start_mark, node.end_mark
+        buffer = getattr(start, "buffer", None)
+        return buffer[start.index:end.index] if buffer else None
+
+    def _node(self, path: tuple[Any, ...]) -> Any:
+        node = self.root
+        for part in path:
+            if isinstance(node, yaml.MappingNode):
+                node = next((v for k, v in node.value if getattr(k, "value", None) == str(part)),
+                            None)
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and (
+                    0 <= part < len(node.value)):
+                node = node.value[part]
+            else:
+                return None
+            if node is None:
+                return None
+        return node
+
     def line(self, path: tuple[Any, ...]) -> int | None:
         """The line of the value at `path`, or of its nearest ancestor we can find."""
         node = self.root

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -84,6 +84,9 @@ def execute(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutco
 async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutcome:
     """The run itself, for callers already inside an event loop (`execute` and the Python API)."""
     config = loaded.config
+    resumed = _find_resumable(loaded, store, options)
+    if resumed:
+        options = _resume_options(resumed, options)
     if options.epochs:
         config.run.epochs = options.epochs
     services = Services(base_dir=loaded.base_dir, config=config, store=store,
@@ -92,7 +95,8 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
                       dataset=options.dataset)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
     plan.check_not_empty()
-    resumed = _find_resumable(loaded, store, options, scan.sha256)
+    if resumed and resumed.dataset_hash != scan.sha256:
+        raise UserError(f"cannot resume run {resumed.id}: the dataset changed since it started")
     run_id: str | None = None
     status, error = "failed", None
     try:
@@ -111,7 +115,7 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
                 config_hash=loaded.hash, config_path=str(loaded.path),
                 dataset_path=str(plan.dataset.path), dataset_hash=scan.sha256,
                 git_commit=git_commit(loaded.base_dir), assay_version=__version__,
-                total_trials=plan.total)
+                total_trials=plan.total, options=_recorded(options))
         stats = await _run_trials(plan, store, run_id, loaded, options)
         status = "completed"
     except RunFailed as exc:
@@ -145,8 +149,27 @@ def summarize_run(store: Store, run_id: str, plan: Plan | None = None) -> RunSum
                      condition_order=[c.name for c in plan.conditions] if plan else None)
 
 
-def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions,
-                    dataset_hash: str) -> RunInfo | None:
+def _recorded(options: RunOptions) -> dict[str, object]:
+    """The command-line choices that shape a run's trials, kept so a resume repeats them."""
+    return {"sample": options.sample, "epochs": options.epochs,
+            "conditions": options.conditions}
+
+
+def _resume_options(run: RunInfo, options: RunOptions) -> RunOptions:
+    """The options of the run being resumed; a different explicit choice is refused."""
+    stored = run.options or {}
+    merged: dict[str, object] = {}
+    for name, value in _recorded(options).items():
+        before = stored.get(name)
+        if value is not None and value != before:
+            raise UserError(f"cannot resume run {run.id} with --{name} {value}: it was started "
+                            f"with {before if before is not None else 'no --' + name} "
+                            "(resuming would mix two different runs)")
+        merged[name] = before
+    return replace(options, **merged)  # type: ignore[arg-type]
+
+
+def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunInfo | None:
     if not options.resume:
         return None
     if isinstance(options.resume, str):
@@ -162,10 +185,9 @@ def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions,
         raise UserError(f"run {run.id} belongs to experiment '{run.experiment}', "
                         f"not '{loaded.name}'")
     if run.config_hash != loaded.hash:
-        raise UserError(f"cannot resume run {run.id}: the config changed since it started "
-                        "(resuming would mix results of two configs)")
-    if run.dataset_hash != dataset_hash:
-        raise UserError(f"cannot resume run {run.id}: the dataset changed since it started")
+        raise UserError(f"cannot resume run {run.id}: the config changed since it started, or "
+                        "a ${VAR} in it now has another value (resuming would mix results of "
+                        "two configs)")
     return run
 
 

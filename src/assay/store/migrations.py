@@ -29,9 +29,16 @@ def _m002_scorer_usage(conn: Connection) -> None:
             conn.execute(text(f"ALTER TABLE scores ADD COLUMN {name} {kind}"))
 
 
+def _m003_run_options(conn: Connection) -> None:
+    columns = {c["name"] for c in inspect(conn).get_columns("runs")}
+    if "options_json" not in columns:
+        conn.execute(text("ALTER TABLE runs ADD COLUMN options_json TEXT"))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
     ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
+    ("runs: the options a run was started with (sample, epochs, conditions)", _m003_run_options),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -48,6 +48,7 @@ runs = Table(
     Column("total_trials", Integer),
     Column("summary_json", Text),
     Column("error", Text),
+    Column("options_json", Text),
 )
 
 trials = Table(

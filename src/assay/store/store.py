@@ -71,6 +71,8 @@ class RunInfo:
     total_trials: int | None
     summary: dict[str, Any] | None
     error: str | None
+    options: dict[str, Any] | None = None
+    """What the command line changed for this run (sample, epochs, conditions); resume reuses it."""
 
     @classmethod
     def from_row(cls, row: Any) -> RunInfo:
@@ -86,6 +88,7 @@ class RunInfo:
             total_trials=data["total_trials"],
             summary=_loads(data["summary_json"]) if data["summary_json"] else None,
             error=data["error"],
+            options=_loads(data["options_json"]) if data.get("options_json") else None,
         )
 
 
@@ -110,6 +113,7 @@ class Store:
         row = dict(fields)
         row["config_json"] = _dumps(row.pop("config", None))
         row["summary_json"] = _dumps(row.pop("summary", None))
+        row["options_json"] = _dumps(row.pop("options", None))
         row.setdefault("started_at", now_iso())
         row.setdefault("kind", "eval")
         row.setdefault("status", "running")
