@@ -148,11 +148,16 @@ def test_contains_treats_an_empty_expected_string_as_missing_not_as_always_found
     assert make_scorer("contains").check(case(""), out("anything")).error is not None
 
 
-def test_a_broken_template_is_a_config_error(make_scorer):
-    from assay.errors import UserError
-
-    with pytest.raises(UserError, match="template syntax error"):
-        make_scorer("contains", value="{{ expected ")
+@pytest.mark.parametrize(("value", "loc", "prefix"), [
+    ("{{ expected ", ("value",), "template syntax error"),
+    (["plain", "{% if %}"], ("value",), "item 1: template syntax error"),
+])
+def test_a_broken_template_is_a_config_error_on_the_value_field(make_scorer, value, loc, prefix):
+    with pytest.raises(ValidationError) as raised:
+        make_scorer("contains", value=value)
+    (error,) = raised.value.errors()
+    assert error["loc"] == loc
+    assert error["msg"].startswith(f"Value error, {prefix}")
 
 
 # regex

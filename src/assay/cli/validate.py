@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from assay.cli.common import console
+
+if TYPE_CHECKING:
+    from assay.config.loading import LoadedConfig
+    from assay.runner.plan import Plan
 
 
 @click.command("validate")
@@ -25,6 +30,7 @@ def command(configs: tuple[str, ...]) -> None:
         plan = build_plan(loaded, services)
         scan = plan.dataset.scan()
         plan.check_not_empty()
+        _check_templates(loaded, plan)
         asyncio.run(_check(plan))
         out.print(f"[green]ok[/green] {config_path}: experiment '{loaded.name}', "
                   f"{scan.count} cases ({scan.layout}), {len(plan.conditions)} condition(s), "
@@ -36,3 +42,19 @@ def command(configs: tuple[str, ...]) -> None:
 async def _check(plan: object) -> None:
     for target in plan.targets.values():  # type: ignore[attr-defined]
         await target.check()
+
+
+def _check_templates(loaded: LoadedConfig, plan: Plan) -> None:
+    """Render every scorer's templates for the first case: a misspelt variable
+    (`{{ expcted }}`) is reported now, with file, line and field, not per trial later."""
+    from assay.errors import UserError
+    from assay.runner.plan import scorer_problem
+
+    first = next(iter(plan.dataset), None)
+    if first is None:
+        return
+    problems = [scorer_problem(loaded, index, problem)
+                for index, scorer in enumerate(plan.scorers)
+                for problem in scorer.template_problems(first)]
+    if problems:
+        raise UserError(f"invalid config {loaded.path}", problems)

@@ -9,6 +9,7 @@ from assay.case import Case
 from assay.condition import Condition
 from assay.config.loading import LoadedConfig
 from assay.dataset import Dataset, open_dataset
+from assay.errors import Problem, UserError
 from assay.registry import scorers as scorer_registry
 from assay.registry import targets as target_registry
 from assay.scorers.base import Scorer
@@ -84,6 +85,36 @@ def build_plan(loaded: LoadedConfig, services: Services, *, sample: int | None =
             raise UserError(f"unknown condition(s) {', '.join(unknown)} (known: {names})")
     target_cls = target_registry.get(config.target["type"])
     targets = {c.name: target_cls(loaded.target_params[c.name], c, services) for c in chosen}
-    scorers = [scorer_registry.get(p.type)(p, services) for p in loaded.scorer_params]
+    scorers = _build_scorers(loaded, services)
     return Plan(dataset=dataset, conditions=chosen, targets=targets, scorers=scorers,
                 epochs=config.run.epochs)
+
+
+def _build_scorers(loaded: LoadedConfig, services: Services) -> list[Scorer]:
+    """Construct every scorer; the `UserError`s they raise are reported together, each
+    located at its config entry."""
+    built: list[Scorer] = []
+    problems: list[Problem] = []
+    for index, params in enumerate(loaded.scorer_params):
+        try:
+            kind: str = params.type  # type: ignore[attr-defined]
+            built.append(scorer_registry.get(kind)(params, services))
+        except UserError as exc:
+            problems.extend(scorer_problem(loaded, index, problem)
+                            for problem in exc.problems or [Problem(str(exc))])
+    if problems:
+        raise UserError(f"invalid config {loaded.path}", problems)
+    return built
+
+
+def scorer_problem(loaded: LoadedConfig, index: int, problem: Problem) -> Problem:
+    """`problem` about scorer `index` (its `field` relative to the scorer, e.g. `value`), with
+    the config file, the line and the full field path (`scorers.2.value`)."""
+    if problem.file is not None:  # already located, e.g. in a schema file of its own
+        return problem
+    relative = tuple(int(part) if part.isdigit() else part
+                     for part in (problem.field or "").split(".") if part)
+    where = ("scorers", index, *relative)
+    line = loaded.source.line(where) if loaded.source is not None else None
+    file = loaded.source.file if loaded.source is not None else str(loaded.path)
+    return Problem(problem.message, file, line, ".".join(map(str, where)))

@@ -16,7 +16,7 @@ from pydantic import ConfigDict
 from assay.case import Case
 from assay.errors import UserError
 from assay.score import Score
-from assay.scorers.base import ScorerParams
+from assay.scorers.base import ScorerParams, param_error
 from assay.templates import case_variables, check_template, is_template, render
 
 
@@ -52,8 +52,12 @@ class Reference:
         self.value = value
         sources = [value] if isinstance(value, str) else list(value or [])
         self.templated = any(is_template(source) for source in sources)
-        for source in sources:
-            check_template(source)
+        for index, source in enumerate(sources):
+            try:
+                check_template(source)
+            except UserError as exc:
+                field = "value" if isinstance(value, str) else f"value.{index}"
+                raise param_error(field, str(exc)) from None
 
     def texts(self, case: Case) -> list[str] | Score:
         """The acceptable answers as text, or a `Score.failure` when there are none."""

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay.case import Case
+from assay.errors import Problem, UserError
 from assay.output import Output
 from assay.score import Score
 from assay.services import Services
@@ -22,6 +23,9 @@ class ScorerParams(BaseModel):
 
     name: str | None = None
     """The name results are reported under; defaults to the type. Must be unique in a config."""
+
+    template_fields: ClassVar[tuple[str, ...]] = ()
+    """The params holding templates over a case, which `assay validate` renders on a case."""
 
 
 class Scorer:
@@ -50,6 +54,30 @@ class Scorer:
         """What decides whether two runs' scores are comparable (judge model, prompt hash)."""
         return {"type": self.params.type}
 
+    def template_variables(self, case: Case) -> dict[str, Any]:
+        """The names this scorer's templates may use for `case`."""
+        from assay.templates import case_variables
+
+        return case_variables(case)
+
+    def template_problems(self, case: Case) -> list[Problem]:
+        """One Problem per configured template that does not render for `case`, its `field`
+        relative to the scorer (e.g. `value`)."""
+        from assay.scorers._templates import render_problem
+
+        problems = []
+        variables = self.template_variables(case)
+        for name in self.params.template_fields:
+            value = getattr(self.params, name, None)
+            sources = [value] if isinstance(value, str) else list(value or [])
+            for index, source in enumerate(sources):
+                problem = render_problem(source, variables)
+                if problem is not None:
+                    field = name if isinstance(value, str) else f"{name}.{index}"
+                    problems.append(Problem(f"{problem} (rendered for case '{case.id}')",
+                                            field=field))
+        return problems
+
 
 class CheckScorer(Scorer):
     """A deterministic scorer: a plain function of case and output, no I/O."""
@@ -58,6 +86,11 @@ class CheckScorer(Scorer):
 
     def check(self, case: Case, output: Output) -> Score:  # pragma: no cover - abstract
         raise NotImplementedError
+
+
+def param_error(field: str, message: str) -> UserError:
+    """A scorer's construction error about one of its params: the plan adds file and line."""
+    return UserError(message, [Problem(message, field=field)])
 
 
 def threshold_field(default: float, description: str) -> Any:

@@ -26,7 +26,7 @@ from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
 from assay.scorers._expected import CheckParams
-from assay.scorers.base import CheckScorer
+from assay.scorers.base import CheckScorer, param_error
 from assay.services import Services
 
 
@@ -74,11 +74,12 @@ class PythonScorer(CheckScorer):
                 self.function = import_object(params.function, services.base_dir,
                                               what="python scorer")
             except UserError as exc:
-                if params.function in str(exc):
-                    raise
-                raise UserError(f"python scorer '{params.function}': {exc}") from None
+                message = str(exc)
+                if params.function not in message:
+                    message = f"python scorer '{params.function}': {message}"
+                raise param_error("function", message) from None
         if not callable(self.function):
-            raise UserError(f"python scorer '{self.label}' is not callable")
+            raise param_error("function", f"python scorer '{self.label}' is not callable")
         if inspect.iscoroutinefunction(self.function):
             # An async function cannot run on the synchronous path; the runner awaits `score`.
             setattr(self, "is_sync", False)  # noqa: B010

@@ -17,14 +17,15 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from assay.case import Case
-from assay.errors import AssayError, UserError
+from assay.errors import AssayError
 from assay.output import Output, Usage
 from assay.providers.base import ChatRequest, ChatResponse, Provider
 from assay.score import Score
-from assay.scorers.base import Scorer, ScorerParams
+from assay.scorers._templates import templates_compile
+from assay.scorers.base import Scorer, ScorerParams, param_error
 from assay.scorers.judge_formats import VerdictFormat
 from assay.scorers.judge_verdict import Reduction, Verdict, VerdictParseError, agreement
 from assay.services import Services
@@ -68,15 +69,9 @@ class JudgeParams(ScorerParams):
     prompt: str | None = None
     """Replace the judge's message template (sandboxed; case fields plus `output`)."""
 
-    @model_validator(mode="after")
-    def _templates_compile(self) -> JudgeParams:
-        for source in (self.system, self.prompt):
-            if source is not None:
-                try:
-                    check_template(source)
-                except UserError as exc:
-                    raise ValueError(str(exc)) from None
-        return self
+    template_fields: ClassVar[tuple[str, ...]] = ("system", "prompt")
+
+    _templates_compile = field_validator("system", "prompt")(templates_compile)
 
 
 @dataclass(slots=True)
@@ -142,6 +137,9 @@ class JudgeScorer(Scorer):
 
     def identity(self) -> dict[str, Any]:
         return {"type": self.params.type, "model": self.model, "prompt_hash": self.prompt_hash}
+
+    def template_variables(self, case: Case) -> dict[str, Any]:
+        return case_variables(case, output="")
 
     async def setup(self) -> None:
         if self._provider is not None:
@@ -275,8 +273,8 @@ def judge_model(explicit: str | None, services: Services, *, scorer_name: str) -
     """The judge's model: its own `model:`, else the config's `judge.model`, else an error."""
     model = explicit or _setting(_setting(services.config, "judge"), "model")
     if not model:
-        raise UserError(f"scorer '{scorer_name}' needs a judge model: give it `model:` or set "
-                        "`judge: {model: provider/model}` in the config")
+        raise param_error("model", f"scorer '{scorer_name}' needs a judge model: give it "
+                          "`model:` or set `judge: {model: provider/model}` in the config")
     return str(model)
 
 

@@ -10,12 +10,11 @@ from typing import Any
 from pydantic import ConfigDict, Field, model_validator
 
 from assay.case import Case
-from assay.errors import UserError
 from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
 from assay.scorers._expected import CheckParams, clip
-from assay.scorers.base import CheckScorer
+from assay.scorers.base import CheckScorer, param_error
 from assay.services import Services
 
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)```", re.DOTALL)
@@ -99,14 +98,15 @@ class JsonSchema(CheckScorer):
 
         schema = params.schema_ if params.schema_ is not None else self._load_schema()
         where = params.schema_file or "inline schema"
+        key = "schema_file" if params.schema_file else "schema"
         if not isinstance(schema, dict):
-            raise UserError(f"json_schema scorer: {where} is not a JSON object")
+            raise param_error(key, f"json_schema scorer: {where} is not a JSON object")
         cls = validator_for(schema)
         try:
             cls.check_schema(schema)
         except SchemaError as exc:
-            raise UserError(
-                f"json_schema scorer: {where} is not a valid JSON Schema: {exc.message} "
+            raise param_error(
+                key, f"json_schema scorer: {where} is not a valid JSON Schema: {exc.message} "
                 f"(at {_json_path(exc.absolute_path)})"
             ) from None
         self.validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
@@ -116,8 +116,8 @@ class JsonSchema(CheckScorer):
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise UserError(f"json_schema scorer: cannot read schema_file {path}: "
-                            f"{exc.strerror}") from None
+            raise param_error("schema_file", f"json_schema scorer: cannot read schema_file "
+                              f"{path}: {exc.strerror}") from None
         import yaml
 
         try:
@@ -125,8 +125,8 @@ class JsonSchema(CheckScorer):
                 return yaml.safe_load(text)
             return json.loads(text)
         except (ValueError, yaml.YAMLError) as exc:
-            raise UserError(f"json_schema scorer: schema_file {path} does not parse: {exc}") \
-                from None
+            raise param_error("schema_file", f"json_schema scorer: schema_file {path} does not "
+                              f"parse: {exc}") from None
 
     def check(self, case: Case, output: Output) -> Score:
         value, problem = parse_json_output(output.text, self.params.allow_fences)

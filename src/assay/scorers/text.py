@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Literal
+from typing import ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from assay.case import Case
 from assay.output import Output
@@ -15,6 +15,7 @@ from assay.score import Score
 from assay.scorers._expected import CheckParams, Reference, clip
 from assay.scorers._normalize import SQUAD, Normalization, Whitespace
 from assay.scorers._regex import RegexPattern
+from assay.scorers._templates import templates_compile
 from assay.scorers.base import CheckScorer
 from assay.services import Services
 
@@ -25,6 +26,10 @@ class ReferenceParams(CheckParams):
     value: str | list[str] | None = None
     """Compare with this text (or any of these texts) instead of the case's `expected`.
     May be a template over the case, e.g. `"{{ metadata.answer }}"`."""
+
+    template_fields: ClassVar[tuple[str, ...]] = ("value",)
+
+    _value_compiles = field_validator("value")(templates_compile)
 
 
 @scorer("exact_match")
