@@ -1,21 +1,31 @@
 """Benchmark: how fast `assay traces` reads session logs, and whether memory stays flat.
 
-    uv run python benchmarks/traces_parse.py            # ~1 GB in benchmarks/data/traces
-    uv run python benchmarks/traces_parse.py --gb 0.2   # a quicker look
+    uv run python benchmarks/traces_parse.py                       # ~1 GB, the parser alone
+    uv run python benchmarks/traces_parse.py --through command     # ~1 GB, the command end to end
+    uv run python benchmarks/traces_parse.py --gb 0.25 --through command   # flat: compare sizes
 
 It writes realistic pi (v3) and Claude Code (2.x) session files (questions,
 thinking, tool calls, file reads with multi-kilobyte results, hook progress
-lines, split assistant messages), then streams every file through the
-readers and the exchange builder, discarding exchanges as they come, and
-reports MB/s and peak RSS. Generated data is reused on later runs.
+lines, split assistant messages); generated data is reused on later runs.
+
+`--through parse` streams every file through the readers and the exchange
+builder in this process, discarding exchanges as they come. `--through
+command` runs `assay traces FILES --no-store` in a child process, as a user
+would: metrics, report and guidelines written. Both report MB/s by the
+wall clock and per CPU second (steadier on a busy machine), and peak RSS
+(the child's own, from wait4, for the command). Flat memory means the peak
+does not grow with `--gb`.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -131,14 +141,15 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--gb", type=float, default=1.0, help="how much data to parse")
-    args = parser.parse_args()
-    files = generate(int(args.gb * 1_000_000_000))
-    total = sum(p.stat().st_size for p in files)
+def cpu_seconds(usage: resource.struct_rusage) -> float:
+    return usage.ru_utime + usage.ru_stime
+
+
+def through_parse(files: list[Path]) -> tuple[float, float, float, str]:
+    """Wall and CPU seconds, peak RSS (MB) and a note, streaming exchanges in this process."""
     exchanges = reads = 0
     rss_after_first = 0.0
+    cpu = cpu_seconds(resource.getrusage(resource.RUSAGE_SELF))
     start = time.perf_counter()
     for number, path in enumerate(files):
         for exchange in iter_exchanges(path):
@@ -147,9 +158,45 @@ def main() -> None:
         if number == 0:
             rss_after_first = rss_mb()
     seconds = time.perf_counter() - start
-    print(f"files {len(files)}, {total / 1e6:,.0f} MB, {exchanges:,} exchanges, {reads:,} reads")
-    print(f"parsed in {seconds:.1f} s: {total / 1e6 / seconds:,.0f} MB/s")
-    print(f"peak RSS {rss_mb():.0f} MB (after the first file: {rss_after_first:.0f} MB)")
+    cpu = cpu_seconds(resource.getrusage(resource.RUSAGE_SELF)) - cpu
+    note = (f"{exchanges:,} exchanges, {reads:,} reads; RSS after the first file "
+            f"{rss_after_first:.0f} MB")
+    return seconds, cpu, rss_mb(), note
+
+
+def through_command(files: list[Path]) -> tuple[float, float, float, str]:
+    """Wall and CPU seconds, peak RSS (MB) and the summary of `assay traces` run as a user does."""
+    with tempfile.TemporaryDirectory() as out:
+        command = [sys.executable, "-m", "assay", "traces", *map(str, files),
+                   "--output", out, "--no-store"]
+        start = time.perf_counter()
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert child.stdout is not None
+        output = child.stdout.read().decode()
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        sys.exit(f"assay traces exited {child.returncode}:\n{output}")
+    summary = "; ".join(line for line in output.splitlines() if line.startswith(("sessions", "wiki")))
+    return seconds, cpu_seconds(usage), usage.ru_maxrss / 1024, summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--gb", type=float, default=1.0, help="how much data to read")
+    parser.add_argument("--through", choices=("parse", "command"), default="parse",
+                        help="the parser alone in this process, or the whole command")
+    args = parser.parse_args()
+    files = generate(int(args.gb * 1_000_000_000))
+    total = sum(p.stat().st_size for p in files)
+    run = through_parse if args.through == "parse" else through_command
+    seconds, cpu, peak, note = run(files)
+    megabytes = total / 1e6
+    print(f"through {args.through}: files {len(files)}, {megabytes:,.0f} MB")
+    print(f"  {note}")
+    print(f"  {seconds:.1f} s wall: {megabytes / seconds:,.0f} MB/s; {cpu:.1f} s CPU: "
+          f"{megabytes / cpu:,.0f} MB per CPU second; peak RSS {peak:.0f} MB")
     sys.exit(0)
 
 

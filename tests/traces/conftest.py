@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -9,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from assay.output import Usage
+from assay.providers.base import ChatRequest, ChatResponse
 from assay.traces.exchanges import Exchange, FileRead, SessionMeta
 
 # The repository's parent directory holds `shared/fixtures` (real files copied from public
@@ -49,3 +52,48 @@ def _make_exchange(question: str = "q", answer: str = "a", reads: tuple[str, ...
 def make_exchange() -> Callable[..., Exchange]:
     """Build an exchange by hand, for tests of what comes after reading."""
     return _make_exchange
+
+
+class EchoJudge:
+    """A provider that finds one wiki gap per question, naming the question, after a delay.
+
+    Later questions are answered faster (`delay` shrinks with each request), so calls
+    finish out of order; it records how many calls were in flight at once.
+    """
+
+    name = "echo-judge"
+
+    def __init__(self, delay: float = 0.0) -> None:
+        self.delay = delay
+        self.questions: list[str] = []
+        self.finished: list[str] = []
+        self.cancelled = 0
+        self.in_flight = 0
+        self.max_in_flight = 0
+
+    async def chat(self, request: ChatRequest, *, use_cache: bool = True) -> ChatResponse:
+        question = request.messages[0]["content"].split("\n")[1]
+        self.questions.append(question)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            await asyncio.sleep(self.delay / len(self.questions))
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        finally:
+            self.in_flight -= 1
+        self.finished.append(question)
+        finding = {"type": "wiki-gap", "severity": "warning", "detail": f"gap: {question}",
+                   "recommendation": "add it"}
+        return ChatResponse(text=json.dumps({"findings": [finding]}),
+                            usage=Usage(input_tokens=10, output_tokens=5, calls=1))
+
+    async def aclose(self) -> None:
+        pass
+
+
+@pytest.fixture
+def echo_judge() -> Callable[..., EchoJudge]:
+    """Make an EchoJudge: `echo_judge(delay=0.05)`."""
+    return EchoJudge

@@ -14,6 +14,7 @@ import fnmatch
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -23,10 +24,20 @@ DEFAULT_WIKI_PATHS = ("index.md", "wiki.md")
 HIT_RATE_TARGET = 0.8
 
 
+PATH_CACHE = 65_536
+"""Distinct paths whose name and wiki status are remembered: reads repeat the same
+files, and parsing a path costs more than the rest of an exchange's metrics."""
+
+
 def is_wiki(path: str, patterns: Sequence[str]) -> bool:
     """A pattern without `/` matches the file name; one with `/` matches the path's end."""
+    return _is_wiki(path, tuple(patterns))
+
+
+@lru_cache(maxsize=PATH_CACHE)
+def _is_wiki(path: str, patterns: tuple[str, ...]) -> bool:
     posix = path.replace("\\", "/")
-    name = PurePosixPath(posix).name
+    name = _name_and_stem(path)[0]
     for pattern in patterns:
         if "/" in pattern:
             if fnmatch.fnmatchcase(posix, pattern) or fnmatch.fnmatchcase(posix, "*/" + pattern):
@@ -36,18 +47,24 @@ def is_wiki(path: str, patterns: Sequence[str]) -> bool:
     return False
 
 
+@lru_cache(maxsize=PATH_CACHE)
+def _name_and_stem(path: str) -> tuple[str, str]:
+    pure = PurePosixPath(path.replace("\\", "/"))
+    return pure.name, pure.stem
+
+
 def source_reads(exchange: Exchange, wiki_paths: Sequence[str]) -> list[str]:
     """The distinct non-wiki paths an exchange read, in first-read order."""
+    patterns = tuple(wiki_paths)
     seen: dict[str, None] = {}
     for read in exchange.files_read:
-        if not is_wiki(read.path, wiki_paths):
+        if not _is_wiki(read.path, patterns):
             seen.setdefault(read.path, None)
     return list(seen)
 
 
 def is_cited(path: str, answer: str) -> bool:
-    name = PurePosixPath(path.replace("\\", "/")).name
-    stem = PurePosixPath(name).stem
+    name, stem = _name_and_stem(path)
     return name in answer or (len(stem) > 2 and stem in answer)
 
 
