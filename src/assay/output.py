@@ -27,13 +27,21 @@ class ToolCall:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ToolCall:
+    def from_dict(cls, data: dict[str, Any], where: str = "tool call") -> ToolCall:
+        """A tool call as targets report it (`arguments`, or `args`/`input` as SDKs name them)."""
+        if not isinstance(data, dict):
+            raise TypeError(f"{where} must be a dict with 'name' and 'arguments', "
+                            f"got {_type_name(data)}")
+        if not isinstance(data.get("name"), str) or not data["name"]:
+            raise ValueError(f"{where} has no 'name' (keys: {_key_list(data)})")
         arguments = data.get("arguments")
         if arguments is None:
-            arguments = data.get("args", data.get("input", {}))
+            arguments = data.get("args", data.get("input")) or {}
+        if not isinstance(arguments, dict):
+            raise TypeError(f"{where}.arguments must be a dict, got {_type_name(arguments)}")
         return cls(
-            name=str(data["name"]),
-            arguments=dict(arguments or {}),
+            name=data["name"],
+            arguments=dict(arguments),
             result=data.get("result"),
             error=data.get("error"),
             duration_ms=data.get("duration_ms"),
@@ -69,14 +77,40 @@ class Usage:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> Usage:
-        data = data or {}
+        """Usage as a target reports it; a field that is not a count (or cost) is an error."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise TypeError(f"'usage' must be a dict with {_key_list(USAGE_KEYS)}, "
+                            f"got {_type_name(data)}")
+        unknown = [key for key in data if key not in USAGE_KEYS]
+        if unknown:
+            raise ValueError(f"usage.{unknown[0]} is not a usage field "
+                             f"(accepted: {_key_list(USAGE_KEYS)})")
+        cost = data.get("cost_usd")
+        if cost is not None and (isinstance(cost, bool) or not isinstance(cost, int | float)):
+            raise ValueError(f"usage.cost_usd must be a number, got {cost!r}")
         return cls(
-            input_tokens=int(data.get("input_tokens") or 0),
-            output_tokens=int(data.get("output_tokens") or 0),
-            cost_usd=data.get("cost_usd"),
-            calls=int(data.get("calls") or 0),
-            cache_hits=int(data.get("cache_hits") or 0),
+            input_tokens=_count(data, "input_tokens"),
+            output_tokens=_count(data, "output_tokens"),
+            cost_usd=None if cost is None else float(cost),
+            calls=_count(data, "calls"),
+            cache_hits=_count(data, "cache_hits"),
         )
+
+
+USAGE_KEYS = ("input_tokens", "output_tokens", "cost_usd", "calls", "cache_hits")
+
+
+def _count(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if value is None:
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if isinstance(value, float) and value.is_integer() and value >= 0:
+        return int(value)
+    raise ValueError(f"usage.{key} must be a whole number of at least 0, got {value!r}")
 
 
 @dataclass(slots=True)
@@ -92,6 +126,8 @@ class Output:
     transcript: list[dict[str, Any]] | None = None
     usage: Usage = field(default_factory=Usage)
     metadata: dict[str, Any] = field(default_factory=dict)
+    """Anything the target wants kept with the trial. The store keeps it as JSON; a value
+    JSON cannot hold (a datetime, a set, an object) is stored as its `str()`."""
     error: str | None = None
     latency_ms: float | None = None
 
@@ -107,27 +143,86 @@ class Output:
 
     @classmethod
     def from_value(cls, value: Any) -> Output:
-        """Accept what a user function may return: a string, a dict or an Output."""
+        """The one place that decides what a target's return value means.
+
+        Accepted: an Output, a string, UTF-8 bytes, a number, or a dict with the
+        answer under `output` (or `text`, `answer`) and optional tool_calls, usage,
+        metadata, transcript and error. Anything else raises a TypeError or
+        ValueError whose text says what was wrong; the runner records it as the
+        trial's error, so an odd value never becomes a silent score of 0.
+        """
         if isinstance(value, Output):
             return value
-        if value is None:
-            return cls(text="")
         if isinstance(value, str):
             return cls(text=value)
+        if value is None:
+            raise TypeError("the target returned None; "
+                            "return the answer text or a dict with 'output'")
+        if isinstance(value, bytes | bytearray):
+            try:
+                return cls(text=bytes(value).decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"the target returned bytes that are not UTF-8 "
+                                 f"({exc.reason} at byte {exc.start}); return text") from None
         if isinstance(value, dict):
-            text = value.get("output", value.get("text", value.get("answer", "")))
-            return cls(
-                text=text if isinstance(text, str) else _json_text(text),
-                tool_calls=[ToolCall.from_dict(c) for c in value.get("tool_calls") or []],
-                transcript=value.get("transcript"),
-                usage=Usage.from_dict(value.get("usage")),
-                metadata=dict(value.get("metadata") or {}),
-                error=value.get("error"),
-            )
-        return cls(text=str(value))
+            return cls._from_dict(value)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return cls(text=str(value))
+        raise TypeError(f"the target returned {_type_name(value)}; return the answer text, "
+                        "a dict with 'output', or an assay.Output")
+
+    @classmethod
+    def _from_dict(cls, value: dict[str, Any]) -> Output:
+        key = next((k for k in ANSWER_KEYS if k in value), None)
+        error = value.get("error")
+        if error is not None and not isinstance(error, str):
+            error = _json_text(error)
+        text = value.get(key) if key else None
+        if text is None and error is None:
+            if key is None:
+                raise ValueError(
+                    f"the target returned a dict with keys {_key_list(value) or '(none)'}; "
+                    f"expected the answer under 'output' (or 'text', 'answer'), with optional "
+                    f"{_key_list(DICT_KEYS - set(ANSWER_KEYS))}")
+            raise ValueError(f"the target returned {key!r}: None; return the answer text, "
+                             "or set 'error' when there is none")
+        calls = value.get("tool_calls") or []
+        if not isinstance(calls, list):
+            raise TypeError(f"'tool_calls' must be a list, got {_type_name(calls)}")
+        transcript = value.get("transcript")
+        if transcript is not None and not isinstance(transcript, list):
+            raise TypeError(f"'transcript' must be a list of messages, "
+                            f"got {_type_name(transcript)}")
+        metadata = value.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise TypeError(f"'metadata' must be a dict, got {_type_name(metadata)}")
+        return cls(
+            text="" if text is None else text if isinstance(text, str) else _json_text(text),
+            tool_calls=[ToolCall.from_dict(c, f"tool_calls[{i}]") for i, c in enumerate(calls)],
+            transcript=transcript,
+            usage=Usage.from_dict(value.get("usage")),
+            metadata=dict(metadata),
+            error=error,
+        )
+
+
+ANSWER_KEYS = ("output", "text", "answer")
+DICT_KEYS = {*ANSWER_KEYS, "tool_calls", "usage", "metadata", "transcript", "error"}
 
 
 def _json_text(value: Any) -> str:
     import json
 
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _type_name(value: Any) -> str:
+    """'None', 'a list', 'an int': the type of a value, for a message."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _key_list(keys: Any) -> str:
+    return ", ".join(repr(k) for k in sorted(keys, key=str))

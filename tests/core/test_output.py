@@ -1,0 +1,99 @@
+"""What a target may return, and how an odd return value becomes a visible trial error."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from typing import Any
+
+import pytest
+
+from assay.case import Case
+from assay.condition import Condition
+from assay.output import Output, ToolCall, Usage
+from assay.runner.pipeline import run_trial
+from assay.scorers.text import Contains
+from assay.services import Services
+from assay.targets.python import PythonParams, PythonTarget
+
+
+def test_text_bytes_and_numbers_are_answers() -> None:
+    assert Output.from_value("Paris").text == "Paris"
+    assert Output.from_value("Zürich".encode()).text == "Zürich"
+    assert Output.from_value(bytearray(b"ok")).text == "ok"
+    assert Output.from_value(42).text == "42"
+    assert Output.from_value(2.5).text == "2.5"
+    same = Output(text="kept")
+    assert Output.from_value(same) is same
+
+
+def test_a_dict_carries_the_answer_and_its_parts() -> None:
+    output = Output.from_value({
+        "output": "4", "tool_calls": [{"name": "calc", "args": {"x": "2+2"}}],
+        "usage": {"input_tokens": 12, "output_tokens": 3.0, "cost_usd": 0},
+        "metadata": {"at": datetime.date(2024, 1, 2)}, "transcript": [{"role": "user"}]})
+    assert output.text == "4" and output.error is None
+    assert output.tool_calls == [ToolCall(name="calc", arguments={"x": "2+2"})]
+    assert output.usage == Usage(input_tokens=12, output_tokens=3, cost_usd=0.0)
+    assert output.metadata == {"at": datetime.date(2024, 1, 2)}
+    assert Output.from_value({"answer": {"city": "Paris"}}).text == '{"city": "Paris"}'
+    assert Output.from_value({"text": "t"}).text == "t"
+
+
+def test_a_dict_with_only_an_error_is_a_failed_trial_not_a_type_error() -> None:
+    output = Output.from_value({"error": "rate limited"})
+    assert (output.text, output.error) == ("", "rate limited")
+    assert Output.from_value({"output": None, "error": {"code": 5}}).error == '{"code": 5}'
+
+
+@pytest.mark.parametrize(("value", "kind", "words"), [
+    (None, TypeError, ["returned None", "answer text", "'output'"]),
+    ({"foo": 1, "bar": 2}, ValueError, ["'bar', 'foo'", "'output'", "'text'", "'answer'"]),
+    ({}, ValueError, ["keys (none)", "'output'"]),
+    ({"output": None}, ValueError, ["'output': None"]),
+    (["a", "b"], TypeError, ["returned a list"]),
+    (True, TypeError, ["returned a bool"]),
+    (object(), TypeError, ["returned an object"]),
+    (b"\xff\xfe", ValueError, ["not UTF-8"]),
+    ({"output": "x", "usage": {"input_tokens": "many"}}, ValueError,
+     ["usage.input_tokens", "'many'"]),
+    ({"output": "x", "usage": {"output_tokens": -1}}, ValueError, ["usage.output_tokens"]),
+    ({"output": "x", "usage": {"cost_usd": "cheap"}}, ValueError, ["usage.cost_usd"]),
+    ({"output": "x", "usage": {"prompt_tokens": 5}}, ValueError,
+     ["usage.prompt_tokens", "'input_tokens'"]),
+    ({"output": "x", "usage": 7}, TypeError, ["'usage' must be a dict"]),
+    ({"output": "x", "tool_calls": {"name": "a"}}, TypeError, ["'tool_calls' must be a list"]),
+    ({"output": "x", "tool_calls": [{"arguments": {}}]}, ValueError, ["tool_calls[0]", "'name'"]),
+    ({"output": "x", "tool_calls": [{"name": "a", "arguments": "x=1"}]}, TypeError,
+     ["tool_calls[0].arguments"]),
+    ({"output": "x", "metadata": ["a"]}, TypeError, ["'metadata' must be a dict"]),
+    ({"output": "x", "transcript": "hi"}, TypeError, ["'transcript'"]),
+])
+def test_odd_return_values_are_errors_that_say_what_was_wrong(
+        value: Any, kind: type[Exception], words: list[str]) -> None:
+    with pytest.raises(kind) as raised:
+        Output.from_value(value)
+    assert all(word in str(raised.value) for word in words), str(raised.value)
+
+
+def answer_of(function: Any) -> Any:
+    """One trial of a python target through the runner, scored by `contains`."""
+    target = PythonTarget(PythonParams(type="python", function=function, threaded=False),
+                          Condition(name="default"), Services())
+    scorer = Contains(Contains.Params(type="contains"), Services())
+
+    async def go() -> Any:
+        await target.start()
+        return await run_trial(target, Case(id="a", input="q", expected="x"),
+                               Condition(name="default"), 0, [scorer], [], None)
+
+    return asyncio.run(go())
+
+
+def test_a_target_returning_none_is_a_trial_error_not_a_score_of_zero() -> None:
+    trial = answer_of(lambda case: None)
+    assert trial.output.error == ("TypeError: the target returned None; "
+                                  "return the answer text or a dict with 'output'")
+    assert trial.scores == {}
+    passing = answer_of(lambda case: {"output": "x"})
+    assert passing.output.error is None and passing.scores["contains"].passed is True

@@ -1,0 +1,122 @@
+"""The command target ends what it started and refuses a program it cannot run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from assay.case import Case
+from assay.condition import Condition
+from assay.errors import UserError
+from assay.output import Output
+from assay.services import Services
+from assay.targets.command import CommandParams, CommandTarget
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process groups")
+
+
+def make_target(base: Path, command: list[str] | str, **params: object) -> CommandTarget:
+    return CommandTarget(CommandParams(type="command", command=command, **params),
+                         Condition(name="default"), Services(base_dir=base))
+
+
+def write_script(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def is_gone(pid: int) -> bool:
+    """True once `pid` no longer runs (a zombie waiting for its reaper counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    status = Path(f"/proc/{pid}/status")
+    return status.exists() and "\nState:\tZ" in status.read_text()
+
+
+def answer_within(target: CommandTarget, seconds: float) -> Output:
+    async def go() -> Output:
+        await target.start()
+        async with asyncio.timeout(seconds):
+            return await target.answer(Case(id="a", input="q"))
+
+    return asyncio.run(go())
+
+
+def test_a_timeout_kills_the_children_of_the_command_too(tmp_path: Path) -> None:
+    write_script(tmp_path / "agent.sh",
+                 "#!/bin/sh\nsleep 30 &\necho $! > sleep.pid\nwait\n")
+    target = make_target(tmp_path, ["./agent.sh"])
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        answer_within(target, 1)
+    assert time.monotonic() - started < 5  # before the fix: the full 30 s of `sleep`
+    sleeper = int((tmp_path / "sleep.pid").read_text())
+    deadline = time.monotonic() + 3
+    while not is_gone(sleeper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert is_gone(sleeper)
+
+
+def test_a_timeout_returns_even_when_a_grandchild_holds_stdout(tmp_path: Path) -> None:
+    # the script itself exits at once; the backgrounded sleep keeps the pipe open
+    write_script(tmp_path / "agent.sh", "#!/bin/sh\nsleep 30 &\necho partial\n")
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        answer_within(make_target(tmp_path, "./agent.sh"), 1)
+    assert time.monotonic() - started < 5
+
+
+def test_a_missing_program_is_a_user_error_at_check(tmp_path: Path) -> None:
+    target = make_target(tmp_path, ["./nonexistent-agent", "--json"])
+    with pytest.raises(UserError, match=r"'./nonexistent-agent' not found"):
+        asyncio.run(target.check())
+    with pytest.raises(UserError, match="not found"):
+        asyncio.run(target.start())
+
+
+def test_a_program_without_the_execute_bit_is_a_user_error(tmp_path: Path) -> None:
+    (tmp_path / "agent.sh").write_text("#!/bin/sh\necho hi\n")
+    (tmp_path / "agent.sh").chmod(0o644)
+    with pytest.raises(UserError, match=r"not executable \(chmod \+x"):
+        asyncio.run(make_target(tmp_path, "./agent.sh").check())
+
+
+def test_a_bare_name_is_looked_up_on_the_path_the_process_gets(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    write_script(bin_dir / "my-agent", "#!/bin/sh\necho from-path\n")
+    asyncio.run(make_target(tmp_path, "my-agent", env={"PATH": str(bin_dir)}).check())
+    with pytest.raises(UserError, match="'my-agent' not found on PATH"):
+        asyncio.run(make_target(tmp_path, "my-agent", env={"PATH": str(tmp_path)}).check())
+    asyncio.run(make_target(tmp_path, [sys.executable, "-c", "pass"]).check())
+
+
+def test_a_bare_name_of_a_file_next_to_the_config_suggests_dot_slash(tmp_path: Path) -> None:
+    write_script(tmp_path / "agent.sh", "#!/bin/sh\necho hi\n")
+    with pytest.raises(UserError, match=r"write \./agent\.sh"):
+        asyncio.run(make_target(tmp_path, "agent.sh", env={"PATH": "/nonexistent"}).check())
+
+
+def test_relative_programs_resolve_against_the_working_directory(tmp_path: Path) -> None:
+    (tmp_path / "tools").mkdir()
+    write_script(tmp_path / "tools" / "agent.sh", "#!/bin/sh\necho \"$(pwd)\"\n")
+    target = make_target(tmp_path, "./agent.sh", cwd="tools", stdin="none")
+    output = answer_within(target, 10)
+    assert output.error is None and Path(output.text).resolve() == (tmp_path / "tools").resolve()
+
+
+def test_json_stdout_that_is_not_an_answer_is_an_error_on_the_trial(tmp_path: Path) -> None:
+    write_script(tmp_path / "agent.sh", "#!/bin/sh\necho '" + json.dumps({"foo": 1}) + "'\n")
+    output = answer_within(make_target(tmp_path, "./agent.sh", stdout="json"), 10)
+    assert output.error is not None
+    assert "'foo'" in output.error and "'output'" in output.error
