@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import heapq
 import json
 from collections.abc import Iterator
@@ -152,9 +153,11 @@ class Dataset:
             problems.add("each record must be an object", file=str(self.path), line=line)
             return "", {}
         if self.fields:
-            base = next((dict(m) for _name, (need, m) in LAYOUTS.items()
-                         if all(k in record for k in need)), {"id": "id"})
-            return "mapped", {**base, **self.fields}
+            # Every Case field under its own name, then the layout the keys reveal, then
+            # the user's mapping: mapping `input` must not lose `expected_tool_calls`.
+            detected = next((dict(m) for _name, (need, m) in LAYOUTS.items()
+                             if all(k in record for k in need)), {})
+            return "mapped", {**LAYOUTS["assay"][1], **detected, **self.fields}
         for name, (required, mapping) in LAYOUTS.items():
             if all(key in record for key in required):
                 return name, dict(mapping)
@@ -177,7 +180,7 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     for name in required:
         key = mapping.get(name, name)
         if _lookup(record, key) is None:
-            mapped = "" if key == name else f" (mapped to {name})"
+            mapped = "" if key == name else f" (the case's {name})"
             problems.add(f"missing key '{key}'{mapped}", file=file, line=line, field=key)
             ok = False
     if not ok:
@@ -207,6 +210,10 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     tags = values.get("tags") or []
     if isinstance(tags, str):
         tags = [t.strip() for t in tags.replace(";", ",").split(",") if t.strip()]
+    if not isinstance(tags, list):
+        problems.add(f"tags must be a list of strings (got {type(tags).__name__})", file=file,
+                     line=line, field=mapping.get("tags", "tags"))
+        return None
     calls = values.get("expected_tool_calls")
     if calls is not None and not (isinstance(calls, list)
                                   and all(isinstance(c, dict) and "name" in c for c in calls)):
@@ -216,6 +223,10 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     traits = values.get("expected_traits")
     if isinstance(traits, str):
         traits = [traits]
+    if traits is not None and not isinstance(traits, list):
+        problems.add(f"expected traits must be a list of strings (got {type(traits).__name__})",
+                     file=file, line=line, field=mapping.get("expected_traits"))
+        return None
     difficulty = values.get("difficulty")
     return Case(
         id=case_id,
@@ -266,19 +277,40 @@ def _sha256(path: Path) -> str:
 
 
 def _jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
-    with path.open("r", encoding="utf-8-sig") as handle:
-        for number, text in enumerate(handle, start=1):
-            if not text.strip():
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]  # a UTF-8 byte order mark
+            if not raw.strip():
                 continue
             try:
-                yield number, json.loads(text)
+                yield number, json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                problems.add(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
+                             f"{exc.start + 1})", file=str(path), line=number)
             except json.JSONDecodeError as exc:
                 problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})",
                              file=str(path), line=number)
 
 
+def _read_text(path: Path, problems: ProblemList, encoding: str = "utf-8-sig") -> str | None:
+    """The whole file as text; bytes that are not UTF-8 are a problem with their line."""
+    raw = path.read_bytes()
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        problems.add(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", file=str(path),
+                     line=raw.count(b"\n", 0, exc.start) + 1)
+        return None
+
+
+_WRAPPER_KEYS = ("cases", "questions", "data")
+
+
 def _json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
-    text = path.read_text(encoding="utf-8-sig")
+    text = _read_text(path, problems)
+    if text is None:
+        return
     decoder = json.JSONDecoder()
     try:
         data = json.loads(text)
@@ -286,20 +318,37 @@ def _json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path),
                      line=exc.lineno)
         return
+    position = _skip(text, 0) + 1  # just inside the top-level array
     if isinstance(data, dict):
-        data = data.get("cases", data.get("questions", data.get("data")))
+        key = next((k for k in _WRAPPER_KEYS if isinstance(data.get(k), list)), None)
+        data = data.get(key) if key else None
+        if key is not None:
+            position = _value_start(text, decoder, key) + 1
     if not isinstance(data, list):
         problems.add("a JSON dataset is an array of objects (or {\"cases\": [...]})",
                      file=str(path), line=1)
         return
     # Walk the array again by position to know each item's line.
-    position = text.find("[") + 1
     for item in data:
         position = _skip(text, position)
         line = text.count("\n", 0, position) + 1
         _value, end = decoder.raw_decode(text, position)
         position = _skip(text, end)
         yield line, item
+
+
+def _value_start(text: str, decoder: json.JSONDecoder, key: str) -> int:
+    """Where the value of top-level `key` starts in a JSON object's text."""
+    position = _skip(text, 0) + 1
+    while True:
+        position = _skip(text, position)
+        name, position = decoder.raw_decode(text, position)
+        position = _skip(text, position)
+        if text[position] == ":":
+            position = _skip(text, position + 1)
+        if name == key:
+            return position
+        _value, position = decoder.raw_decode(text, position)
 
 
 def _skip(text: str, position: int) -> int:
@@ -311,7 +360,9 @@ def _skip(text: str, position: int) -> int:
 def _yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
     import yaml
 
-    text = path.read_text(encoding="utf-8")
+    text = _read_text(path, problems)
+    if text is None:
+        return
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
@@ -339,7 +390,11 @@ _JSON_COLUMNS = {"expected_tool_calls", "expected_traits", "expected_response_tr
 
 
 def _csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
-    with path.open("r", encoding="utf-8-sig", newline="") as handle:
+    text = _read_text(path, problems)
+    if text is None:
+        return
+    csv.field_size_limit(1 << 30)  # long reference texts are ordinary in eval datasets
+    with io.StringIO(text, newline="") as handle:
         reader = csv.DictReader(handle)
         while True:
             try:

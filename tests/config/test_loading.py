@@ -112,3 +112,15 @@ def test_invalid_yaml_names_the_line(shared_fixtures: Path) -> None:
 def test_missing_config_file_is_a_user_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="config file not found"):
         load_config(tmp_path / "nope.yaml")
+
+
+def test_a_key_given_twice_is_an_error_naming_both_lines(tmp_path: Path) -> None:
+    text = BASE.replace("  b: {args: {style: long}}", "  b: {args: {style: long}}\n  a: {}")
+    ((line, _field, message),) = problems(tmp_path, text)
+    assert line == 10 and message == "key 'a' appears twice (first on line 8)"
+
+
+def test_a_value_from_the_environment_is_never_echoed(tmp_path: Path) -> None:
+    text = BASE + "run: {concurrency: '${SECRET}'}\n"
+    found = problems(tmp_path, text, env={"SECRET": "sk-live-123"})
+    assert "sk-live-123" not in repr(found) and "${SECRET}" in found[0][2]

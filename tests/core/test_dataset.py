@@ -148,3 +148,47 @@ def test_expected_traits_load_by_their_own_name_and_the_agent_suite_name(tmp_pat
     first, second = list(open_dataset(path))
     assert first.expected_traits == ["polite"] and "expected_traits" not in first.metadata
     assert second.expected_traits == ["brief"] and second.metadata == {}
+
+
+def test_bytes_that_are_not_utf8_are_a_located_problem(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_bytes(b'{"id": "a", "input": "q"}\n\xff\xfe{}\n')
+    with pytest.raises(UserError) as info:
+        open_dataset(path).scan()
+    (problem,) = info.value.problems
+    assert problem.line == 2 and "not UTF-8" in problem.message
+
+
+def test_wrong_types_are_problems_not_crashes(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"id": "a", "input": "q", "tags": 5}\n'
+                    '{"id": "b", "input": "q", "expected_traits": 3}\n')
+    with pytest.raises(UserError) as info:
+        open_dataset(path).scan()
+    assert [(p.line, p.field) for p in info.value.problems] == [(1, "tags"),
+                                                                (2, "expected_traits")]
+
+
+def test_a_wrapped_json_array_gets_the_right_lines(tmp_path: Path) -> None:
+    path = tmp_path / "cases.json"
+    path.write_text('{"meta": [1, 2],\n "cases": [\n  {"id": "a", "input": "x"},\n'
+                    '  {"id": "b"}\n ]}\n')
+    with pytest.raises(UserError) as info:
+        open_dataset(path).scan()
+    assert [(p.line, p.field) for p in info.value.problems] == [(4, "input")]
+
+
+def test_a_mapping_keeps_the_fields_it_does_not_mention(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({"question": "q", "ground_truth": "a", "tags": ["t"],
+                                "expected_tool_calls": [{"name": "lookup"}]}) + "\n")
+    (case,) = list(open_dataset(path, fields={"input": "question"}))
+    assert case.expected_tool_calls == [{"name": "lookup"}] and case.tags == ["t"]
+    assert case.expected == "a"
+
+
+def test_csv_cells_may_be_long(tmp_path: Path) -> None:
+    path = tmp_path / "cases.csv"
+    path.write_text("id,input,reference\na,q," + "x" * 300_000 + "\n")
+    (case,) = list(open_dataset(path))
+    assert len(case.reference) == 300_000

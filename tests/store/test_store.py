@@ -107,3 +107,9 @@ def test_the_response_cache_stores_by_key(store: Store) -> None:
     store.cache_put("k", {"text": "hi"}, provider="openai", model="m")
     store.cache_put("k", {"text": "again"}, provider="openai", model="m")
     assert store.cache_get("k") == {"text": "again"}
+
+
+def test_a_malformed_latest_reference_is_a_clear_error(store: Store) -> None:
+    store.create_run(id="r1", experiment="e")
+    with pytest.raises(UserError, match="latest~N with a whole number"):
+        store.resolve_run("latest~abc")

@@ -75,4 +75,13 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:  # a bug of ours, not the user's input: say so, exit 3, not 1
+        import os
+        import traceback
+
+        if os.environ.get("ASSAY_DEBUG"):
+            traceback.print_exc()
+        click.secho(f"internal error: {type(exc).__name__}: {exc}\n  this is a bug in assay; "
+                    "ASSAY_DEBUG=1 shows the traceback", fg="red", err=True)
+        sys.exit(3)
     sys.exit(0)

@@ -153,7 +153,11 @@ class Store:
     def resolve_run(self, ref: str, experiment: str | None = None) -> RunInfo:
         """A run by id, unique id prefix, `latest` or `latest~N` (of an experiment, if given)."""
         if ref == "latest" or ref.startswith("latest~"):
-            back = int(ref.partition("~")[2] or 0) if "~" in ref else 0
+            steps = ref.partition("~")[2] or "0"
+            if not steps.isdigit():
+                raise UserError(f"run '{ref}': write latest~N with a whole number N, "
+                                "e.g. latest~1 for the run before the latest")
+            back = int(steps)
             runs = self.list_runs(experiment, limit=back + 1)
             if len(runs) <= back:
                 scope = f" of experiment '{experiment}'" if experiment else ""
