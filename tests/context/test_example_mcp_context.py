@@ -19,10 +19,6 @@ import pytest
 
 pytest.importorskip("assay.providers.pool", reason="the provider pool is not available")
 
-from assay.case import Case  # noqa: E402
-from assay.output import Output, ToolCall  # noqa: E402
-from assay.registry import scorers  # noqa: E402
-from assay.services import Services  # noqa: E402
 from assay.testing.fake_llm import FakeLLM  # noqa: E402
 from assay.testing.script import FakeRequest, Reply, Rule  # noqa: E402
 
@@ -102,19 +98,48 @@ def test_example_runs_end_to_end_and_context_makes_the_difference(tmp_path: Path
     for trial in by_condition["pack-rag"]:
         assert trial["output"]["metadata"]["context"]["source_ids"]
         assert "tool_calls" not in trial["output"]
-    grader_cls = scorers.get("tool_calls")
-    grader = grader_cls(grader_cls.Params(type="tool_calls", allow_extra_calls=True), Services())
     for trial in by_condition["pack-mcp"]:
         agent = trial["output"]["metadata"]["agent"]
         assert (agent["turns"], agent["tool_calls"], agent["tool_errors"]) == (2, 1, 0)
         [call] = trial["output"]["tool_calls"]
         assert call["name"] == "search" and call["arguments"]["top_k"] == 3
-        case = next(c for c in FACTS if c["id"] == trial["case_id"])
-        output = Output(text=trial["output"]["text"],
-                        tool_calls=[ToolCall.from_dict(c) for c in trial["output"]["tool_calls"]])
-        score = grader.check(Case(case["id"], case["input"],
-                                  expected_tool_calls=case["expected_tool_calls"]), output)
-        assert score.passed, score.reason
+
+
+def test_the_tool_calls_scorer_grades_each_condition_from_the_run(tmp_path: Path) -> None:
+    """The example's own `tool_calls` scorer: pack-mcp searched, the others could not."""
+    with FakeLLM(RULES, default="I do not know Larkspur.") as llm:
+        result = run_assay(tmp_path, llm, str(EXAMPLE / "assay.yaml"))
+    assert result.returncode == 0, result.stderr
+    verdicts: dict[str, set[tuple[bool, str]]] = {}
+    for trial in stored_trials(tmp_path):
+        score = trial["scores"]["tool_calls"]
+        verdicts.setdefault(trial["condition"], set()).add((score["passed"], score["reason"]))
+    assert verdicts == {
+        "pack-mcp": {(True, "the tool call matches")},
+        "baseline": {(False, "call 1: expected search, got no such call")},
+        "pack-rag": {(False, "call 1: expected search, got no such call")},
+    }
+
+
+def test_a_model_that_never_calls_tools_fails_pack_mcp_visibly(tmp_path: Path) -> None:
+    """Every pack-mcp trial ends as an error naming the requirement, never as a pass, and
+    each of its three attempts is a real call (a retry from the cache could not differ)."""
+    with FakeLLM(default="I do not know Larkspur.") as llm:
+        result = run_assay(tmp_path, llm, str(EXAMPLE / "assay.yaml"))
+        received = llm.received
+    assert result.returncode == 0, result.stderr
+    trials = stored_trials(tmp_path)
+    mcp = [t for t in trials if t["condition"] == "pack-mcp"]
+    assert len(mcp) == len(FACTS)
+    for trial in mcp:
+        assert trial["scores"] == {}
+        assert trial["error"] == ("requirement not met after 3 attempt(s): require_mcp_tool_use: "
+                                  "the agent answered without calling an MCP tool "
+                                  "(offered: search, read)")
+        assert trial["output"]["metadata"]["agent"]["attempts"] == 3
+        assert not trial["usage"]["cache_hits"]  # None or 0: no attempt came from the cache
+    assert received == 2 * len(FACTS) + 3 * len(FACTS)  # baseline, pack-rag; 3 tries each
+    assert all(t["error"] is None for t in trials if t["condition"] != "pack-mcp")
 
 
 def test_a_server_that_never_starts_stops_the_run_before_any_trial(tmp_path: Path) -> None:

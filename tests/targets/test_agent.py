@@ -169,7 +169,8 @@ def test_require_tool_use_retries_then_records_the_broken_requirement(in_tmp: Pa
     [output] = run_agent(agent, Case("q", "time?"))
     assert len(model.requests) == 3
     assert output.error == ("requirement not met after 3 attempt(s): "
-                            "require_mcp_tool_use: the agent called no MCP tool")
+                            "require_mcp_tool_use: the agent answered without calling an MCP tool "
+                            "(offered: get_current_time, convert_time)")
     assert output.metadata["agent"]["attempts"] == 3
     assert output.usage.calls == 3  # every attempt is paid for
     assert [request.cache_tag for request in model.requests] == [None, "attempt-2", "attempt-3"]
@@ -221,7 +222,8 @@ def test_a_retry_that_meets_the_requirement_succeeds(in_tmp: Path) -> None:
     assert output.error is None and output.text == "checked"
     meta = output.metadata["agent"]
     assert meta["attempts"] == 2
-    assert meta["retried_for"] == ["require_mcp_tool_use: the agent called no MCP tool"]
+    assert meta["retried_for"] == ["require_mcp_tool_use: the agent answered without calling "
+                                   "an MCP tool (offered: get_current_time, convert_time)"]
 
 
 def test_an_unreachable_model_raises_for_the_runner_instead_of_ending_the_loop(

@@ -207,7 +207,9 @@ class AgentTarget(Target):
     def _broken_requirement(self, attempt: _Attempt) -> str | None:
         """Which of the condition's tool requirements this attempt broke (k-eval's rules)."""
         if self.condition.require_tool_use and not attempt.tool_calls:
-            return "require_mcp_tool_use: the agent called no MCP tool"
+            offered = ", ".join(spec.name for spec in self.toolbox.specs) if self.toolbox else ""
+            return ("require_mcp_tool_use: the agent answered without calling an MCP tool "
+                    f"(offered: {offered or 'none'})")
         if (self.condition.require_tool_success and attempt.tool_calls
                 and attempt.tool_errors == len(attempt.tool_calls)):
             return (f"require_mcp_tool_success: all {len(attempt.tool_calls)} MCP tool "
