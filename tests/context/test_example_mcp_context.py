@@ -15,12 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("assay.providers.pool", reason="the provider pool is not available")
-
-from assay.testing.fake_llm import FakeLLM  # noqa: E402
-from assay.testing.script import FakeRequest, Reply, Rule  # noqa: E402
+from assay.testing.fake_llm import FakeLLM
+from assay.testing.script import FakeRequest, Reply, Rule
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "mcp-context"
@@ -63,7 +59,8 @@ def run_assay(tmp_path: Path, llm: FakeLLM, *args: str) -> subprocess.CompletedP
            "OPENAI_BASE_URL": llm.base_url, "OPENAI_API_KEY": "test-key",
            "ASSAY_MODEL": "openai/fake-model"}
     return subprocess.run([sys.executable, "-m", "assay", "run", *args, "--no-progress"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
 
 
 def stored_trials(tmp_path: Path) -> list[dict]:
