@@ -3,6 +3,7 @@
     uv run python benchmarks/traces_parse.py                       # ~1 GB, the parser alone
     uv run python benchmarks/traces_parse.py --through command     # ~1 GB, the command end to end
     uv run python benchmarks/traces_parse.py --gb 0.25 --through command   # flat: compare sizes
+    uv run python benchmarks/traces_parse.py --gb 0.05 --through command --judge
 
 It writes realistic pi (v3) and Claude Code (2.x) session files (questions,
 thinking, tool calls, file reads with multi-kilobyte results, hook progress
@@ -14,7 +15,8 @@ command` runs `assay traces FILES --no-store` in a child process, as a user
 would: metrics, report and guidelines written. Both report MB/s by the
 wall clock and per CPU second (steadier on a busy machine), and peak RSS
 (the child's own, from wait4, for the command). Flat memory means the peak
-does not grow with `--gb`.
+does not grow with `--gb`. `--judge` adds a judge model (the fake LLM
+server, answering "no findings") to show that judging streams too.
 """
 
 from __future__ import annotations
@@ -164,13 +166,31 @@ def through_parse(files: list[Path]) -> tuple[float, float, float, str]:
     return seconds, cpu, rss_mb(), note
 
 
-def through_command(files: list[Path]) -> tuple[float, float, float, str]:
-    """Wall and CPU seconds, peak RSS (MB) and the summary of `assay traces` run as a user does."""
+def through_command(files: list[Path], judge: bool = False) -> tuple[float, float, float, str]:
+    """Wall and CPU seconds, peak RSS (MB) and the summary of `assay traces` run as a user does.
+
+    With `judge`, every answered question also goes to a judge model: the fake LLM server
+    on 127.0.0.1, replying "no findings", so what is measured is the streaming, not a model.
+    """
+    if not judge:
+        return _run_command(files, [], None)
+    from assay.testing import FakeLLM, Reply
+
+    with FakeLLM(default=Reply(json={"findings": []})) as llm:
+        env = {**os.environ, "OPENAI_BASE_URL": llm.base_url, "OPENAI_API_KEY": "benchmark"}
+        result = _run_command(files, ["--judge-model", "openai/benchmark-judge"], env)
+        print(f"  the judge answered {llm.answered:,} questions")
+    return result
+
+
+def _run_command(files: list[Path], extra: list[str], env: dict[str, str] | None
+                 ) -> tuple[float, float, float, str]:
     with tempfile.TemporaryDirectory() as out:
         command = [sys.executable, "-m", "assay", "traces", *map(str, files),
-                   "--output", out, "--no-store"]
+                   "--output", out, "--no-store", *extra]
         start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 env=env)
         assert child.stdout is not None
         output = child.stdout.read().decode()
         _, status, usage = os.wait4(child.pid, 0)
@@ -178,7 +198,8 @@ def through_command(files: list[Path]) -> tuple[float, float, float, str]:
         child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         sys.exit(f"assay traces exited {child.returncode}:\n{output}")
-    summary = "; ".join(line for line in output.splitlines() if line.startswith(("sessions", "wiki")))
+    summary = "; ".join(line for line in output.splitlines()
+                        if line.startswith(("sessions", "wiki", "findings")))
     return seconds, cpu_seconds(usage), usage.ru_maxrss / 1024, summary
 
 
@@ -187,13 +208,19 @@ def main() -> None:
     parser.add_argument("--gb", type=float, default=1.0, help="how much data to read")
     parser.add_argument("--through", choices=("parse", "command"), default="parse",
                         help="the parser alone in this process, or the whole command")
+    parser.add_argument("--judge", action="store_true",
+                        help="with --through command: judge every answer (fake LLM server)")
     args = parser.parse_args()
+    if args.judge and args.through != "command":
+        parser.error("--judge needs --through command")
     files = generate(int(args.gb * 1_000_000_000))
     total = sum(p.stat().st_size for p in files)
-    run = through_parse if args.through == "parse" else through_command
-    seconds, cpu, peak, note = run(files)
+    if args.through == "parse":
+        seconds, cpu, peak, note = through_parse(files)
+    else:
+        seconds, cpu, peak, note = through_command(files, args.judge)
     megabytes = total / 1e6
-    print(f"through {args.through}: files {len(files)}, {megabytes:,.0f} MB")
+    print(f"through {args.through}{' with a judge' if args.judge else ''}: files {len(files)}, {megabytes:,.0f} MB")
     print(f"  {note}")
     print(f"  {seconds:.1f} s wall: {megabytes / seconds:,.0f} MB/s; {cpu:.1f} s CPU: "
           f"{megabytes / cpu:,.0f} MB per CPU second; peak RSS {peak:.0f} MB")

@@ -12,6 +12,8 @@ from assay.cli import main
 from assay.store import Store
 from assay.traces.sessions import load_session
 
+PROMPT_CACHE = "earendil-pi__prompt-cache-replay-session.jsonl"
+
 
 def _run(args: list[str]) -> int:
     with pytest.raises(SystemExit) as exit_info:
@@ -89,8 +91,38 @@ def test_with_a_judge_model_findings_reach_the_report_and_guidelines(
                      "--output", str(tmp_path / "out"), "--guidelines", str(guidelines),
                      "--store", f"sqlite:///{tmp_path / 'assay.db'}"])
         judged = llm.answered
-    assert code == 0 and judged > 0
+    answered = sum(e.answered for path in sorted((sessions_dir / "pi").glob("*.jsonl"))
+                   for e in load_session(path)[1])
+    assert code == 0 and judged == answered > 0
     report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
     assert "How the session file format is versioned is not in the wiki" in report
+    assert f"Judge `judge-small` checked {answered} of {answered} answered" in report
+    [run] = Store(f"sqlite:///{tmp_path / 'assay.db'}").list_runs("traces", kind="traces")
+    assert run.summary is not None and run.summary["findings"]["wiki-gap"] == answered
+    assert run.summary["judge_usage"]["calls"] == answered
     assert "session format versions" in guidelines.read_text(encoding="utf-8") or \
         "How the session file format is versioned" in guidelines.read_text(encoding="utf-8")
+
+
+def test_a_judge_that_fails_on_every_question_fails_the_run(
+        sessions_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from assay.testing import FakeLLM, Fault, Reply
+
+    with FakeLLM(default=Reply(fault=Fault("bad_request"))) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        code = _run(["traces", str(sessions_dir / "pi" / PROMPT_CACHE), "--judge-model",
+                     "openai/judge-small", "--output", str(tmp_path / "out"), "--no-store"])
+    assert code == 3
+    assert "the judge failed on every question" in capsys.readouterr().err
+
+
+def test_export_with_a_filter_writes_only_the_chosen_sessions(
+        sessions_dir: Path, tmp_path: Path) -> None:
+    target = tmp_path / "draft.jsonl"
+    assert _run(["traces", "export", str(sessions_dir / "pi"), "--last", "1",
+                 "-o", str(target)]) == 0
+    sessions = {json.loads(line)["metadata"]["source"]["session"]
+                for line in target.read_text(encoding="utf-8").splitlines()}
+    assert len(sessions) == 1

@@ -1,0 +1,66 @@
+"""The whole analysis streams: the same figures as over exchanges held in memory."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from assay.traces.metrics import compute_metrics
+from assay.traces.options import TraceOptions
+from assay.traces.pipeline import analyze, analyze_judged
+from assay.traces.sessions import SessionFilter, discover, load_session
+
+
+def test_streamed_metrics_equal_metrics_over_every_exchange_in_memory(sessions_dir: Path) -> None:
+    loaded = [load_session(path) for path in discover([sessions_dir])]
+    held = [exchange for _, exchanges in loaded for exchange in exchanges]
+    analysis = analyze([sessions_dir], TraceOptions())
+    assert analysis.metrics == compute_metrics(held, sessions=len(loaded))
+    assert analysis.metrics.exchanges == 95
+    assert [(s.meta.path, s.questions) for s in analysis.sessions] == [
+        (session.meta.path, len(exchanges)) for session, exchanges in loaded]
+
+
+def _chat_session(topic: str, questions: int) -> list[dict]:
+    rows: list[dict] = []
+    for n in range(questions):
+        rows += [{"role": "user", "content": f"{topic} {n}"},
+                 {"role": "assistant", "content": f"answer about {topic}"}]
+    rows.append({"role": "user", "content": f"{topic} left unanswered"})
+    return rows
+
+
+def test_the_judge_sees_each_answered_question_once_in_log_order(
+        write_jsonl: Callable[..., Path], echo_judge: Callable[..., Any]) -> None:
+    write_jsonl("logs/a.jsonl", _chat_session("leases", 3))
+    folder = write_jsonl("logs/b.jsonl", _chat_session("fuel", 2)).parent
+    judge = echo_judge(delay=0.02)
+    analysis = asyncio.run(analyze_judged([folder], TraceOptions(), judge, "judge-1",
+                                          concurrency=2))
+    expected = ["leases 0", "leases 1", "leases 2", "fuel 0", "fuel 1"]
+    assert sorted(judge.questions) == sorted(expected)
+    assert analysis.verdicts is not None
+    assert (analysis.verdicts.asked, analysis.metrics.answered) == (5, 5)
+    assert [f.detail for f in analysis.findings] == [f"gap: {q}" for q in expected]
+    assert analysis.verdicts.usage.calls == 5
+    assert judge.max_in_flight == 2
+
+
+def test_only_the_chosen_sessions_are_judged(
+        write_jsonl: Callable[..., Path], echo_judge: Callable[..., Any]) -> None:
+    for day in (1, 2):
+        rows = [{"type": "session", "version": 3, "id": f"s{day}",
+                 "timestamp": f"2026-02-0{day}T08:00:00Z", "cwd": "/kb"},
+                {"type": "message", "id": "u", "parentId": None, "timestamp":
+                 f"2026-02-0{day}T08:00:01Z", "message": {"role": "user", "content": f"day {day}"}},
+                {"type": "message", "id": "a", "parentId": "u", "timestamp":
+                 f"2026-02-0{day}T08:00:02Z", "message": {"role": "assistant", "content": [
+                     {"type": "text", "text": "yes"}]}}]
+        folder = write_jsonl(f"logs/day{day}.jsonl", rows).parent
+    judge = echo_judge()
+    options = TraceOptions(filter=SessionFilter(last=1))
+    analysis = asyncio.run(analyze_judged([folder], options, judge, "judge-1"))
+    assert judge.questions == ["day 2"]
+    assert [Path(s.meta.path).name for s in analysis.sessions] == ["day2.jsonl"]
