@@ -112,17 +112,21 @@ class RunSummary:
 
 
 class _Accumulator:
-    __slots__ = ("values", "errors", "passed", "judged", "scale")
+    """Values of one scorer under one condition; per case when a run has several epochs,
+    so that the n, the standard error and the intervals count cases, not repeats."""
 
-    def __init__(self) -> None:
+    __slots__ = ("values", "errors", "passed", "judged", "scale", "by_case")
+
+    def __init__(self, per_case: bool = False) -> None:
         self.values = array("d")
         self.errors = 0
         self.passed = 0
         self.judged = 0
         self.scale: tuple[float, float] = (0.0, 1.0)
+        self.by_case: dict[str, list[float]] | None = {} if per_case else None
 
     def add(self, value: float | None, passed: bool | None, error: Any,
-            scale: tuple[float, float]) -> None:
+            scale: tuple[float, float], case_id: str = "") -> None:
         if error is not None or value is None:
             self.errors += 1
             return
@@ -131,39 +135,65 @@ class _Accumulator:
         if passed is not None:
             self.judged += 1
             self.passed += bool(passed)
+        if self.by_case is not None:
+            entry = self.by_case.setdefault(case_id, [0.0, 0.0, 0.0, 0.0])
+            entry[0] += value
+            entry[1] += 1
+            if passed is not None:
+                entry[2] += bool(passed)
+                entry[3] += 1
 
     def stats(self, scorer: str, condition: str) -> ScoreStats:
-        n = len(self.values)
+        if self.by_case is not None:
+            values = [total / count for total, count, _, _ in self.by_case.values()]
+            rates = [p / j for _, _, p, j in self.by_case.values() if j]
+        else:
+            values, rates = list(self.values), []
+        n = len(values)
         result = ScoreStats(scorer=scorer, condition=condition, n=n, errors=self.errors,
                             passed=self.passed, judged=self.judged, scale=self.scale)
         if n:
-            mean = math.fsum(self.values) / n
+            mean = math.fsum(values) / n
             result.mean = mean
             if n > 1:
-                variance = math.fsum((v - mean) ** 2 for v in self.values) / (n - 1)
+                variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
                 result.stderr = math.sqrt(variance / n)
                 half = _t975(n - 1) * result.stderr
-                result.mean_ci = Interval(mean - half, mean + half)
+                low, high = self.scale
+                result.mean_ci = Interval(max(low, mean - half), min(high, mean + half))
         if self.judged:
             result.pass_rate = self.passed / self.judged
-            result.pass_rate_ci = wilson(self.passed, self.judged)
+            if self.by_case is not None and rates:
+                # Wilson on the cases, each weighing its share of passed epochs.
+                result.pass_rate_ci = wilson(result.pass_rate * len(rates), len(rates))
+            else:
+                result.pass_rate_ci = wilson(self.passed, self.judged)
         return result
 
 
 def summarize(score_rows: Iterable[dict[str, Any]],
               trial_rows: Iterable[dict[str, Any]],
               scorer_order: list[str] | None = None,
-              condition_order: list[str] | None = None) -> RunSummary:
-    """Aggregate a run's rows (as `Store.iter_score_rows` / `iter_trial_rows` yield them)."""
+              condition_order: list[str] | None = None, *,
+              per_case: bool = False) -> RunSummary:
+    """Aggregate a run's rows (as `Store.iter_score_rows` / `iter_trial_rows` yield them).
+
+    `per_case` (a run with several epochs): each case's epochs are averaged first, so
+    `n` counts cases and the intervals are not narrowed by repeats of the same case.
+    """
     conditions, trial_errors = _condition_stats(trial_rows)
-    main: dict[tuple[str, str], _Accumulator] = defaultdict(_Accumulator)
-    tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(_Accumulator)
-    levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(_Accumulator)
+
+    def accumulator() -> _Accumulator:
+        return _Accumulator(per_case)
+
+    main: dict[tuple[str, str], _Accumulator] = defaultdict(accumulator)
+    tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(accumulator)
+    levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(accumulator)
     for row in score_rows:
         if row.get("input_tokens") or row.get("cost_usd") is not None:
             _add_judge_usage(conditions, row)
         key = (row["scorer"], row["condition"])
-        args = (row["value"], row["passed"], row["error"], tuple(row["scale"]))
+        args = (row["value"], row["passed"], row["error"], tuple(row["scale"]), row["case_id"])
         main[key].add(*args)
         for tag in row["tags"]:
             tags[(tag, *key)].add(*args)

@@ -61,6 +61,7 @@ def _summary(store: Any, run: Any) -> Any:
     scorers = list(dict.fromkeys(s["scorer"] for s in stored.get("scores") or []))
     conditions = [c["condition"] for c in stored.get("conditions") or []]
     return summarize(store.iter_score_rows(run.id), store.iter_trial_rows(run.id),
+                     per_case=store.epochs(run.id) > 1,
                      scorer_order=scorers or None, condition_order=conditions or None)
 
 

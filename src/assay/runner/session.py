@@ -145,6 +145,7 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
 def summarize_run(store: Store, run_id: str, plan: Plan | None = None) -> RunSummary:
     """The summary of a stored run, in the plan's scorer and condition order when known."""
     return summarize(store.iter_score_rows(run_id), store.iter_trial_rows(run_id),
+                     per_case=store.epochs(run_id) > 1,
                      scorer_order=[s.name for s in plan.scorers] if plan else None,
                      condition_order=[c.name for c in plan.conditions] if plan else None)
 

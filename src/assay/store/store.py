@@ -264,6 +264,13 @@ class Store:
             conn.execute(delete(schema.trials).where(errored))
         return len(keys)
 
+    def epochs(self, run_id: str) -> int:
+        """How many epochs the run's stored trials span (1 for a run without repeats)."""
+        query = select(func.max(schema.trials.c.epoch)).where(schema.trials.c.run_id == run_id)
+        with self.engine.connect() as conn:
+            highest = conn.execute(query).scalar()
+        return 1 if highest is None else int(highest) + 1
+
     def count_trials(self, run_id: str) -> tuple[int, int]:
         """(trials stored, trials with an error) for a run."""
         query = select(func.count(), func.count(schema.trials.c.error)).where(

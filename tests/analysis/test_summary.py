@@ -1,0 +1,45 @@
+"""The run summary: errors apart from scores, and cases counted once whatever the epochs."""
+
+from __future__ import annotations
+
+from assay.analysis.summary import summarize
+
+
+def rows(values: dict[str, list[float | None]], condition: str = "a") -> list[dict]:
+    out = []
+    for case_id, epochs in values.items():
+        for epoch, value in enumerate(epochs):
+            out.append({"case_id": case_id, "condition": condition, "epoch": epoch,
+                        "scorer": "s", "value": value,
+                        "passed": None if value is None else value >= 0.5,
+                        "error": "boom" if value is None else None, "scale": (0.0, 1.0),
+                        "tags": [], "difficulty": None})
+    return out
+
+
+def trials(score_rows: list[dict]) -> list[dict]:
+    return [{"case_id": r["case_id"], "condition": r["condition"], "error": None,
+             "latency_ms": None, "input_tokens": None, "output_tokens": None,
+             "cost_usd": None, "cache_hits": None} for r in score_rows]
+
+
+def test_an_error_is_counted_as_an_error_not_as_zero() -> None:
+    data = rows({"x": [1.0], "y": [None], "z": [0.0]})
+    (stats,) = summarize(data, trials(data)).scores
+    assert (stats.n, stats.errors, stats.mean, stats.pass_rate) == (2, 1, 0.5, 0.5)
+
+
+def test_with_epochs_the_cases_are_the_sample_not_the_repeats() -> None:
+    data = rows({f"c{i}": [float(i % 2)] * 3 for i in range(10)})
+    per_trial = summarize(data, trials(data)).scores[0]
+    per_case = summarize(data, trials(data), per_case=True).scores[0]
+    assert per_trial.n == 30 and per_case.n == 10
+    assert per_case.mean == per_trial.mean == 0.5
+    width = lambda s: s.mean_ci.high - s.mean_ci.low  # noqa: E731
+    assert width(per_case) > width(per_trial) * 1.5
+
+
+def test_a_mean_interval_stays_inside_the_scale() -> None:
+    data = rows({"a": [0.0], "b": [0.0], "c": [0.0], "d": [1.0]})
+    (stats,) = summarize(data, trials(data)).scores
+    assert 0.0 <= stats.mean_ci.low and stats.mean_ci.high <= 1.0
