@@ -24,7 +24,7 @@ from assay.reports.comparisons import (
 def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> None:
     assert diff.run_a is not None and diff.run_b is not None
     a, b = diff.run_a, diff.run_b
-    title = title or f"run {b.id} vs run {a.id}"
+    title = title or f"run {a.id} → run {b.id}"
     for problem in diff.problems:
         console.print(f"[bold red]NOT COMPARABLE:[/bold red] [red]{problem}[/red]")
     if diff.entries:
@@ -54,7 +54,8 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
     assert diff.run_a is not None and diff.run_b is not None
     a, b = diff.run_a, diff.run_b
     lines = [f"## {title or f'Compared with run `{a.id}`'}", "",
-             (f"Run `{b.id}` against run `{a.id}` (started {a.started_at}), paired by case; "
+             (f"Run `{a.id}` (before, started {a.started_at}) → run `{b.id}` (after), "
+              "paired by case; "
               f"p-values Holm-adjusted over the {len(diff.entries)} metrics shown."), ""]
     lines += [f"- **not comparable:** {problem}" for problem in diff.problems]
     if diff.problems:
