@@ -104,11 +104,9 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
 def _import_foreign(data: dict[str, Any]) -> dict[str, Any]:
     """Accept a k-eval config as is: it has `agent:` and `execution:` where we have `target:`."""
     if "agent" in data and "target" not in data:
-        try:
-            module = importlib.import_module("assay.context.keval_import")
-        except ImportError:
-            return data
-        return module.convert_keval(data)
+        from assay.context.keval_import import convert_keval
+
+        return convert_keval(data)
     return data
 
 
@@ -140,12 +138,12 @@ def _validate_sections(config: EvalConfig, source: SourceMap,
     sections: dict[str, dict[str, Any]] = {}
     for section, (module_name, class_name) in SECTION_MODELS.items():
         entries = getattr(config, section)
-        model = _optional_model(module_name, class_name) if entries else None
+        if not entries:
+            sections[section] = {}
+            continue
+        model = _section_model(module_name, class_name)
         validated: dict[str, Any] = {}
         for name, entry in entries.items():
-            if model is None:
-                validated[name] = entry
-                continue
             params = _validate(model, entry or {}, (section, name), source, problems)
             if params is not None:
                 validated[name] = params
@@ -153,11 +151,9 @@ def _validate_sections(config: EvalConfig, source: SourceMap,
     return sections
 
 
-def _optional_model(module_name: str, class_name: str) -> type[BaseModel] | None:
-    try:
-        return getattr(importlib.import_module(module_name), class_name)
-    except (ImportError, AttributeError):
-        return None
+def _section_model(module_name: str, class_name: str) -> type[BaseModel]:
+    model: type[BaseModel] = getattr(importlib.import_module(module_name), class_name)
+    return model
 
 
 def _resolve_conditions(config: EvalConfig, source: SourceMap, problems: list[Problem]

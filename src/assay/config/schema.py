@@ -25,10 +25,7 @@ def config_schema() -> dict[str, Any]:
     scorer_items = _one_of(scorers.load_all(), defs, {})
     props["scorers"] = {**props["scorers"], "items": scorer_items}
     for section, (module_name, class_name) in SECTION_MODELS.items():
-        try:
-            model = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError):
-            continue
+        model = getattr(importlib.import_module(module_name), class_name)
         sub = model.model_json_schema(ref_template="#/$defs/{model}")
         defs.update(sub.pop("$defs", {}))
         defs[class_name] = sub
