@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 
 from assay.analysis.summary import RunSummary
-from assay.errors import UserError
+from assay.errors import Problem, UserError
 
 
 def is_suite_file(path: Path) -> bool:
@@ -52,6 +52,45 @@ def expand_configs(arguments: Sequence[str]) -> tuple[list[Path], bool]:
                 configs.append(path)
     unique = list(dict.fromkeys(configs))
     return unique, from_suite or len(unique) > 1
+
+
+def check_suite(paths: Sequence[Path], *, sample: int | None = None,
+                conditions: list[str] | None = None) -> None:
+    """Check every config of a suite as `assay validate` does, before any of them runs.
+
+    A suite spends money config by config; finding the broken one after the
+    others have run wastes it. Raises one UserError naming every invalid config.
+    """
+    problems: list[Problem] = []
+    for path in paths:
+        try:
+            _check_config(path, sample, conditions)
+        except UserError as exc:
+            problems.append(Problem(str(exc).replace("\n", "\n    "), file=str(path)))
+    if problems:
+        raise UserError(f"{len(problems)} of {len(paths)} configs of the suite are invalid; "
+                        "nothing was run", problems)
+
+
+def _check_config(path: Path, sample: int | None, conditions: list[str] | None) -> None:
+    """Config keys, dataset lines, condition names and targets; no trial runs, no call is paid."""
+    import asyncio
+
+    from assay.config import load_config
+    from assay.runner.plan import build_plan
+    from assay.services import Services
+
+    loaded = load_config(path)
+    plan = build_plan(loaded, Services(base_dir=loaded.base_dir, config=loaded.config),
+                      sample=sample, conditions=conditions)
+    plan.dataset.scan()
+    plan.check_not_empty()
+
+    async def check_targets() -> None:
+        for target in plan.targets.values():
+            await target.check()
+
+    asyncio.run(check_targets())
 
 
 def _suite_entries(suite: Path, seen: set[Path]) -> list[Path]:

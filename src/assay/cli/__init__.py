@@ -63,8 +63,8 @@ def main(argv: list[str] | None = None) -> None:
         app.main(args=argv, prog_name="assay", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
+    except click.exceptions.Abort:  # click's form of Ctrl-C (or end of input at a prompt)
+        click.echo("interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
         exc.show()

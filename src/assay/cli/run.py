@@ -51,16 +51,20 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     from assay.cli.run_one import RunRequest, run_one
     from assay.errors import UserError
     from assay.gates import parse_fail_under
-    from assay.suite import expand_configs
+    from assay.suite import check_suite, expand_configs
 
     paths, is_suite = expand_configs(configs)
     if resume and is_suite:
         raise UserError("--resume works with one config at a time")
     extra_gates = [parse_fail_under(spec) for spec in fail_under]
+    if is_suite:  # every config is checked before the first one spends anything
+        check_suite(paths, sample=sample, conditions=list(conditions) or None)
     store = open_store(store_url)
     out = console()
+    running = [paths[0]]  # the config being run, for the resume hint after Ctrl-C
 
     def request(path: Path) -> RunRequest:
+        running[0] = path
         return RunRequest(
             config=path, resume=resume, retry_errors=retry_errors, sample=sample, epochs=epochs,
             concurrency=concurrency, conditions=list(conditions) or None,
@@ -78,14 +82,32 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
             exit_code = _run_suite(paths, request, store, out, sample=sample,
                                    output=Path(output) if output else None,
                                    junit=Path(junit) if junit else None)
+    except KeyboardInterrupt:
+        click.echo(interrupted_message(store, running[0]), err=True)
+        sys.exit(130)
     finally:
         store.close()
     sys.exit(exit_code)
 
 
+def interrupted_message(store: Any, config: Path) -> str:
+    """What to say after Ctrl-C: how to resume the run it stopped, when one was stored."""
+    from assay.config import load_config
+    from assay.errors import AssayError
+
+    try:
+        experiment = load_config(config).name
+    except AssayError:
+        return "interrupted"
+    latest = store.list_runs(experiment, limit=1)
+    if latest and latest[0].status == "interrupted":
+        return f"interrupted; resume with: assay run {config} --resume {latest[0].id}"
+    return "interrupted"
+
+
 def _run_suite(paths: list[Path], request: Any, store: Any, out: Any, *, sample: int | None,
                output: Path | None, junit: Path | None) -> int:
-    """Run every config, keep going past one that fails, end with the grand summary."""
+    """Run every (already checked) config, keep going past one that fails, end with the summary."""
     import json
     from datetime import UTC, datetime
 

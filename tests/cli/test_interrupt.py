@@ -1,0 +1,65 @@
+"""Ctrl-C stops a run, keeps what finished and says how to resume it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from assay.store import Store
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+SLOW_AGENT = """
+import time
+
+
+def answer(case):
+    time.sleep(0.05)
+    return case.expected
+"""
+
+
+def test_ctrl_c_prints_the_resume_command_and_exits_130(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(SLOW_AGENT)
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i:02d}", "input": "q", "expected": "y"}) + "\n" for i in range(60)))
+    (tmp_path / "assay.yaml").write_text(
+        "name: slow\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent.py:answer'}\n"
+        "scorers: [{type: exact_match}]\nrun: {concurrency: 1}\n")
+    env = {**os.environ, "ASSAY_STORE": str(tmp_path / "s.db"), "COLUMNS": "160"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"], cwd=tmp_path,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        store = Store(str(tmp_path / "s.db"))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # wait for the first stored trials
+            runs = store.list_runs("slow", limit=1)
+            if runs and store.count_trials(runs[0].id)[0] >= 3:
+                break
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, stderr
+    [run] = store.list_runs("slow")
+    assert run.status == "interrupted"
+    assert f"interrupted; resume with: assay run assay.yaml --resume {run.id}" in stderr
+    assert "aborted" not in stderr and "Traceback" not in stderr
+    resumed = subprocess.run(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress", "--resume", run.id],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert store.count_trials(run.id) == (60, 0)
+    store.close()
