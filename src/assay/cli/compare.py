@@ -21,10 +21,11 @@ from assay.cli.common import console, open_store, store_option
               help="Also write the comparison as Markdown to this file.")
 def command(run_a: str, run_b: str, store_url: str | None, experiment: str | None, force: bool,
             as_json: bool, output: str | None) -> None:
-    """Compare RUN_B with RUN_A (ids, id prefixes, `latest` or `latest~N`).
+    """Compare RUN_A (before) with RUN_B (after): ids, id prefixes, `latest` or `latest~N`.
 
-    Per scorer and condition: the delta with its 95% CI, the paired test and
-    the cases that newly fail or newly pass. Runs over a different dataset, or
+    By default the run before the latest, then the latest. Per scorer and
+    condition: the delta from A to B with its 95% CI, the paired test and the
+    cases that newly fail or newly pass in B. Runs over a different dataset, or
     graded by a different judge model or prompt, are refused (exit 2) unless
     --force, and then every difference is named in red.
     """
@@ -42,10 +43,13 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
         diff = diff_stored_runs(store, first, second)
     finally:
         store.close()
-    out = console()
+    out, notes = console(), console(stderr=True)  # notes stay out of --json
     if first.experiment != second.experiment:
-        out.print(f"[bold yellow]warning:[/bold yellow] different experiments: "
-                  f"'{first.experiment}' and '{second.experiment}'")
+        notes.print(f"[bold yellow]warning:[/bold yellow] different experiments: "
+                    f"'{first.experiment}' and '{second.experiment}'")
+    if first.started_at > second.started_at:
+        notes.print(f"[yellow]note:[/yellow] RUN_A {first.id} started after RUN_B {second.id}; "
+                    "deltas read from A (before) to B (after) as given")
     if not diff.comparable and not force:
         reasons = "\n".join(f"  - {p}" for p in diff.problems)
         raise UserError(f"runs {first.id} and {second.id} are not comparable:\n{reasons}\n"

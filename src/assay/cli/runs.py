@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
 import click
 
 from assay.cli.common import console, open_store, store_option
+
+if TYPE_CHECKING:
+    from assay.store import RunInfo
+
+
+STALE_AFTER = timedelta(minutes=10)
+"""A `running` run with no stored trial for this long has probably been killed."""
 
 
 @click.command("runs")
@@ -13,7 +23,11 @@ from assay.cli.common import console, open_store, store_option
 @click.option("--limit", "-n", default=20, show_default=True, help="How many runs to list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def command(experiment: str | None, store_url: str | None, limit: int, as_json: bool) -> None:
-    """List runs (of EXPERIMENT, if given) with their status and headline scores."""
+    """List runs (of EXPERIMENT, if given) with their status and headline scores.
+
+    A run still marked running with no progress for 10 minutes shows as
+    `running?`: its process was probably killed (kill -9, a lost machine).
+    """
     import json
 
     from rich.table import Table
@@ -21,21 +35,63 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     store = open_store(store_url)
     try:
         runs = store.list_runs(experiment, limit=limit)
+        now = datetime.now(UTC)
+        silent = {r.id: quiet_for(r, store.last_trial_at(r.id), now)
+                  for r in runs if r.status == "running"}
     finally:
         store.close()
     if as_json:
         click.echo(json.dumps([{"id": r.id, "experiment": r.experiment, "status": r.status,
                                 "started_at": r.started_at, "finished_at": r.finished_at,
-                                "kind": r.kind, "headline": headline(r.summary)}
+                                "kind": r.kind, "headline": headline(r.summary),
+                                "stale": silent.get(r.id) is not None}
                                for r in runs], indent=2))
         return
     table = Table(title="runs", title_justify="left")
-    for column in ("id", "experiment", "status", "started", "trials", "headline"):
-        table.add_column(column)
+    table.add_column("id", no_wrap=True)  # the handle people copy: never cut or wrapped
+    table.add_column("experiment", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    table.add_column("started")
+    table.add_column("trials", justify="right")
+    table.add_column("headline")
     for run in runs:
-        table.add_row(run.id, run.experiment, _status(run.status), run.started_at[:19],
-                      str(run.total_trials or "-"), headline(run.summary))
-    console().print(table if runs else "no runs stored yet")
+        status = "running?" if silent.get(run.id) is not None else run.status
+        table.add_row(run.id, run.experiment, _status(status),
+                      run.started_at[:16].replace("T", " "), str(run.total_trials or "-"),
+                      headline(run.summary))
+    out = console()
+    out.print(table if runs else "no runs stored yet")
+    for run in runs:
+        quiet = silent.get(run.id)
+        if quiet is not None:
+            out.print(f"[yellow]running?[/yellow] {run.id} (no progress for "
+                      f"{format_span(quiet)}: killed? resume with --resume {run.id})")
+
+
+def quiet_for(run: RunInfo, last_trial_at: str | None, now: datetime) -> timedelta | None:
+    """How long a `running` run has made no progress, when that is over STALE_AFTER; else None.
+
+    Progress is the newest stored trial, or the start for a run with none yet.
+    Only a guess from the outside: the store is read, never changed.
+    """
+    last = max(_parse(run.started_at), _parse(last_trial_at) if last_trial_at else _EPOCH)
+    quiet = now - last
+    return quiet if quiet > STALE_AFTER else None
+
+
+def format_span(span: timedelta) -> str:
+    minutes = int(span.total_seconds() // 60)
+    if minutes < 120:
+        return f"{minutes}m"
+    return f"{minutes // 60}h" if minutes < 48 * 60 else f"{minutes // (24 * 60)}d"
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _parse(stamp: str) -> datetime:
+    moment = datetime.fromisoformat(stamp)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def headline(summary: dict | None) -> str:
@@ -56,6 +112,6 @@ def headline(summary: dict | None) -> str:
 
 
 def _status(status: str) -> str:
-    colour = {"completed": "green", "running": "cyan", "interrupted": "yellow",
-              "aborted": "red", "failed": "red"}.get(status, "white")
+    colour = {"completed": "green", "running": "cyan", "running?": "yellow",
+              "interrupted": "yellow", "aborted": "red", "failed": "red"}.get(status, "white")
     return f"[{colour}]{status}[/{colour}]"

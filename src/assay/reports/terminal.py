@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.analysis.summary import RunSummary
+from assay.analysis.summary import ConditionStats, RunSummary
 from assay.gates import GateResult
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
 from assay.store import RunInfo
@@ -26,8 +26,7 @@ def print_summary(console: Any, run: RunInfo, summary: RunSummary,
                       f"[red]{stats.errors}[/red]" if stats.errors else "0")
         previous = stats.scorer
     console.print(table)
-    costs = [c for c in summary.conditions
-             if c.input_tokens or c.cost_usd or c.tool_calls or c.judge_input_tokens]
+    costs = [c for c in summary.conditions if _spent_or_cached(c)]
     if costs:
         cost_table = Table(title="cost and behaviour per condition", title_justify="left")
         for column in ("condition", "tokens in/out", "cost", "judge cost", "cache hits",
@@ -47,3 +46,10 @@ def print_summary(console: Any, run: RunInfo, summary: RunSummary,
     for gate in gates:
         mark = "[green]PASS[/green]" if gate.passed else "[red]FAIL[/red]"
         console.print(f"{mark} gate {gate.gate}: {gate.detail}")
+
+
+def _spent_or_cached(c: ConditionStats) -> bool:
+    """Worth a row: calls were made or paid for, or answered from the cache (a cost of $0
+    from the cache is news: it shows the cache worked)."""
+    return (bool(c.input_tokens or c.judge_input_tokens or c.tool_calls or c.cache_hits)
+            or c.cost_usd is not None or c.judge_cost_usd is not None)

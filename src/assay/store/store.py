@@ -279,6 +279,13 @@ class Store:
             total, errors = conn.execute(query).one()
         return int(total), int(errors)
 
+    def last_trial_at(self, run_id: str) -> str | None:
+        """When the run's newest trial was stored (ISO, UTC); None before the first."""
+        query = select(func.max(schema.trials.c.finished_at)).where(
+            schema.trials.c.run_id == run_id)
+        with self.engine.connect() as conn:
+            return conn.execute(query).scalar()
+
     def iter_trials(self, run_id: str, *, batch_size: int = 2000) -> Iterator[dict[str, Any]]:
         """Every stored trial of a run with its scores, streamed in key order."""
         t, s = schema.trials, schema.scores

@@ -1,0 +1,63 @@
+"""A run answered wholly from the response cache still shows its cost table: the cache hits are news."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .conftest import Cli
+
+
+@pytest.fixture
+def fake_llm_url() -> Iterator[str]:
+    """The fake LLM server in its own process (every answer is "y"), for the CLI to call."""
+    server = subprocess.Popen([sys.executable, "-m", "assay.testing", "--reply", "y"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        yield server.stdout.readline().strip()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def cost_table(stdout: str) -> list[str]:
+    """The rows of the cost table, split into cells; [] when it was not printed."""
+    if "cost and behaviour per condition" not in stdout:
+        return []
+    section = stdout.split("cost and behaviour per condition", 1)[1]
+    return [[cell.strip() for cell in line.strip("│").split("│")]
+            for line in section.splitlines() if line.startswith("│")]
+
+
+def test_a_fully_cached_run_shows_its_cache_hits(
+        cli: Cli, tmp_path: Path, fake_llm_url: str) -> None:
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "y"}\n'
+                                          '{"id": "b", "input": "r", "expected": "y"}\n')
+    (tmp_path / "assay.yaml").write_text(
+        "name: cached\ndataset: {path: cases.jsonl}\n"
+        "target: {type: model, model: openai/gpt-4.1-mini}\nscorers: [{type: contains}]\n")
+    env = {"OPENAI_BASE_URL": fake_llm_url, "OPENAI_API_KEY": "sk-test-0123456789abcdef"}
+    first = cli("run", "assay.yaml", "--no-progress", env=env)
+    assert first.returncode == 0, first.stderr
+    [paid] = cost_table(first.stdout)
+    assert paid[0] == "default" and paid[4] == "0"  # no cache hit yet
+    again = cli("run", "assay.yaml", "--no-progress", env=env)
+    assert again.returncode == 0, again.stderr
+    [cached] = cost_table(again.stdout)
+    assert cached[:2] == ["default", "0/0"] and cached[4] == "2"  # both answers from the cache
+
+
+def test_a_run_without_any_llm_call_has_no_cost_table(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text("def answer(case):\n    return 'y'\n")
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "y"}\n')
+    (tmp_path / "assay.yaml").write_text(
+        "name: local\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent.py:answer'}\nscorers: [{type: contains}]\n")
+    ran = cli("run", "assay.yaml", "--no-progress")
+    assert ran.returncode == 0, ran.stderr
+    assert cost_table(ran.stdout) == []

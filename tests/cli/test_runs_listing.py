@@ -1,0 +1,96 @@
+"""`assay runs` and `assay history` in a narrow CI log: whole run ids, and runs that stopped silently."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from assay.case import Case
+from assay.cli.runs import STALE_AFTER, format_span, quiet_for
+from assay.output import Output
+from assay.store import Store
+from assay.trial import TrialResult
+
+from .evalproject import assay, write_project
+
+
+def ago(**delta: float) -> str:
+    return (datetime.now(UTC) - timedelta(**delta)).isoformat(timespec="microseconds")
+
+
+def add_run(store: Store, run_id: str, *, started: str, status: str = "running",
+            trials: int = 0) -> None:
+    store.create_run(id=run_id, experiment="agent", status=status, started_at=started,
+                     total_trials=10)
+    if trials:
+        store.write_trials(run_id, [TrialResult(Case(id=f"c{i}", input="q"), "default", 0,
+                                                Output(text="a")) for i in range(trials)])
+
+
+def test_run_ids_are_never_cut_at_80_columns(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "80")
+    store = str(tmp_path / "s.db")
+    conditions = {"training-baseline": {"rate": 0.5}, "knowledge-pack": {"rate": 0.8}}
+    for _ in range(2):
+        config = write_project(tmp_path, conditions, cases=20,
+                               name="knowledge-pack-go-expert-evaluation")
+        code, _ = assay(capsys, "run", str(config), "--store", store, "--no-progress",
+                        "--output", str(tmp_path / "out"))
+        assert code == 0
+    ids = [run.id for run in Store(store).list_runs()]
+    assert len(ids) == 2 and all(len(i) >= 20 for i in ids)
+    code, listed = assay(capsys, "runs", "--store", store)
+    assert code == 0
+    assert all(run_id in listed for run_id in ids), listed
+    assert all(len(line) <= 80 for line in listed.splitlines())
+    code, history = assay(capsys, "history", "--store", store)
+    assert code == 0
+    assert all(run_id in history for run_id in ids), history
+
+
+def test_a_running_run_without_progress_shows_as_running_with_a_resume_hint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    path = str(tmp_path / "s.db")
+    store = Store(path)
+    add_run(store, "20260101-000000-dead00", started=ago(minutes=42))  # killed: no trial
+    add_run(store, "20260101-000000-busy00", started=ago(hours=3), trials=2)  # trials just now
+    add_run(store, "20260101-000000-new000", started=ago(minutes=1))  # started a minute ago
+    add_run(store, "20260101-000000-done00", started=ago(days=2), status="completed")
+    store.close()
+    code, text = assay(capsys, "runs", "--store", path)
+    assert code == 0
+    assert "running?" in text
+    assert ("(no progress for 42m: killed? resume with --resume 20260101-000000-dead00)"
+            in text)
+    assert text.count("running?") == 2  # the table's cell and the hint, for the dead run only
+    assert "--resume 20260101-000000-busy00" not in text
+    code, text = assay(capsys, "runs", "--store", path, "--json")
+    stale = {run["id"]: run["stale"] for run in json.loads(text)}
+    assert stale == {"20260101-000000-dead00": True, "20260101-000000-busy00": False,
+                     "20260101-000000-new000": False, "20260101-000000-done00": False}
+    store = Store(path)
+    assert store.get_run("20260101-000000-dead00").status == "running"  # a view, never a write
+    store.close()
+
+
+def test_progress_is_the_newest_trial_or_the_start() -> None:
+    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+    class Run:
+        started_at = "2026-01-01T10:00:00+00:00"
+
+    assert quiet_for(Run(), None, now) == timedelta(hours=2)  # type: ignore[arg-type]
+    assert quiet_for(Run(), "2026-01-01T11:55:00+00:00", now) is None  # type: ignore[arg-type]
+    assert quiet_for(Run(), "2026-01-01T11:45:00+00:00", now) == timedelta(minutes=15)  # type: ignore[arg-type]
+    at_limit = (now - STALE_AFTER).isoformat()
+    assert quiet_for(Run(), at_limit, now) is None  # type: ignore[arg-type]
+    assert [format_span(timedelta(minutes=m)) for m in (12, 119, 180, 3 * 24 * 60)] == [
+        "12m", "119m", "3h", "3d"]
