@@ -106,7 +106,12 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
 
 def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url: str | None,
                     use_store: bool) -> Any:
-    """Analyse with each answer judged as it is read; the judge's cache is the store's."""
+    """Analyse with each answer judged as it is read.
+
+    The judge's responses are cached in the store, so judging the same answers again
+    costs nothing; with `--no-store` there is no cache (one in memory would grow with
+    every question).
+    """
     import asyncio
 
     from assay.errors import RunFailed
@@ -124,7 +129,8 @@ def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url
 
     async def go() -> Any:
         try:
-            return await analyze_judged(paths, options, provider, model_name)
+            return await analyze_judged(paths, options, provider, model_name,
+                                        use_cache=use_store)
         finally:
             await services.aclose()
 

@@ -7,6 +7,10 @@ slash commands the model never answered. An exchange runs from its
 question to the next one. Its answer is the assistant text written after
 the last tool call (text before a tool call is narration, "let me check");
 an exchange with no such text is kept but counts as unanswered.
+
+An exchange is final once handed on (it streams to the metrics and the
+judge and is dropped): a tool result that arrives only after the next
+question is counted in the parse statistics, not attached to it.
 """
 
 from __future__ import annotations

@@ -153,14 +153,15 @@ def _extract_json(text: str) -> Any:
     raise JudgeReplyError(f"reply is not JSON: {snippet!r}")
 
 
-async def judge_exchange(provider: Provider, model: str, exchange: Exchange) -> Judgement:
+async def judge_exchange(provider: Provider, model: str, exchange: Exchange,
+                         use_cache: bool = True) -> Judgement:
     request = ChatRequest(
         model=model, system=SYSTEM, temperature=0.0, max_tokens=1500,
         messages=[{"role": "user", "content": build_prompt(exchange)}],
         response_schema=RESPONSE_SCHEMA,
     )
     try:
-        response = await provider.chat(request)
+        response = await provider.chat(request, use_cache=use_cache)
     except Exception as exc:  # noqa: BLE001 - any failure is recorded against the exchange
         return Judgement(exchange.id, error=f"judge call failed: {type(exc).__name__}: {exc}")
     try:

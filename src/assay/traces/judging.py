@@ -52,12 +52,15 @@ class StreamingJudge:
     """Takes exchanges one by one; hands each Judgement to `fold`, in the order submitted.
 
     Use as `async with`: leaving the block early cancels the calls still in flight.
+    `use_cache=False` skips the provider's response cache, which without a store is
+    a dict in memory that would grow with every question judged.
     """
 
     def __init__(self, provider: Provider, model: str, fold: Callable[[Judgement], None],
-                 concurrency: int = 4) -> None:
+                 concurrency: int = 4, use_cache: bool = True) -> None:
         self.provider = provider
         self.model = model
+        self.use_cache = use_cache
         self._fold = fold
         self._gate = asyncio.Semaphore(concurrency)
         self._window = concurrency * WINDOW_PER_CALL
@@ -82,7 +85,7 @@ class StreamingJudge:
 
     async def _judge(self, exchange: Exchange) -> Judgement:
         async with self._gate:
-            return await judge_exchange(self.provider, self.model, exchange)
+            return await judge_exchange(self.provider, self.model, exchange, self.use_cache)
 
     async def __aenter__(self) -> Self:
         return self

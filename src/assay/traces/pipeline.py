@@ -33,12 +33,14 @@ def analyze(paths: Sequence[str | Path], options: TraceOptions) -> TraceAnalysis
 
 
 async def analyze_judged(paths: Sequence[str | Path], options: TraceOptions,
-                         provider: Provider, model: str, concurrency: int = 4) -> TraceAnalysis:
+                         provider: Provider, model: str, concurrency: int = 4,
+                         use_cache: bool = True) -> TraceAnalysis:
     """`analyze`, with each answered exchange judged as it streams past."""
     stream = ExchangeStream(paths, options)
     tally = MetricsTally(options.wiki_paths)
     verdicts = Verdicts(model)
-    async with StreamingJudge(provider, model, verdicts.add, concurrency) as judging:
+    async with StreamingJudge(provider, model, verdicts.add, concurrency,
+                              use_cache) as judging:
         for exchange in stream:
             tally.add(exchange)
             await judging.submit(exchange)
