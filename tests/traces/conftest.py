@@ -66,6 +66,7 @@ class EchoJudge:
     def __init__(self, delay: float = 0.0) -> None:
         self.delay = delay
         self.questions: list[str] = []
+        self.cache_asked: list[bool] = []
         self.finished: list[str] = []
         self.cancelled = 0
         self.in_flight = 0
@@ -74,6 +75,7 @@ class EchoJudge:
     async def chat(self, request: ChatRequest, *, use_cache: bool = True) -> ChatResponse:
         question = request.messages[0]["content"].split("\n")[1]
         self.questions.append(question)
+        self.cache_asked.append(use_cache)
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:

@@ -64,3 +64,14 @@ def test_only_the_chosen_sessions_are_judged(
     analysis = asyncio.run(analyze_judged([folder], options, judge, "judge-1"))
     assert judge.questions == ["day 2"]
     assert [Path(s.meta.path).name for s in analysis.sessions] == ["day2.jsonl"]
+
+
+def test_without_a_store_the_judge_asks_for_no_cache(
+        write_jsonl: Callable[..., Path], echo_judge: Callable[..., Any]) -> None:
+    """With no store the response cache would be a dict growing with every question."""
+    path = write_jsonl("a.jsonl", _chat_session("leases", 2))
+    judge = echo_judge()
+    asyncio.run(analyze_judged([path], TraceOptions(), judge, "judge-1", use_cache=False))
+    assert judge.cache_asked == [False, False]
+    asyncio.run(analyze_judged([path], TraceOptions(), judge, "judge-1"))
+    assert judge.cache_asked[2:] == [True, True]
