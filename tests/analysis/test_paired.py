@@ -100,11 +100,15 @@ def test_tied_differences_switch_to_signed_rank_at_the_documented_cutoff():
     assert signed_rank_test(at_cutoff).name.startswith("Wilcoxon signed-rank")
 
 
-def test_identical_sides_have_no_test_to_run_and_p_one():
+def test_identical_sides_have_no_test_to_run_and_p_one_and_an_interval_around_zero():
     scores = by_id(np.arange(10.0))
-    result = compare_paired(scores, scores, kind="score")
+    result = compare_paired(scores, scores, kind="score", scale=(0, 10))
     assert result.test.p_value == 1.0 and not result.significant
-    assert len(result.ties) == 10 and result.ci_mean.low == result.ci_mean.high == 0
+    assert len(result.ties) == 10
+    # ten ties do not prove the sides equal on every other case: the interval has width
+    assert result.ci_mean.method == "zero-spread bound"
+    assert result.ci_mean.low == pytest.approx(-result.ci_mean.high)
+    assert 0 < result.ci_mean.high < 10
 
 
 def test_binary_values_are_tested_with_mcnemar_whatever_the_kind():
@@ -206,7 +210,8 @@ def test_a_real_twenty_point_gain_on_100_cases_is_significant():
     result = compare_paired(a, b, kind="pass_fail", label_a="training", label_b="pack")
     assert result.delta_pp == pytest.approx(20.0)
     assert result.significant and result.reading == "strong"
-    assert result.verdict.startswith("+20.0pp (strong by the pack reading), significant")
+    assert result.verdict.startswith("+20.0pp: significant (exact McNemar p<0.001)")
+    assert result.verdict.endswith("; pack reading: strong")
     assert result.ci_pp is not None and result.ci_pp.low > 0
     assert len(result.wins) == 25 and len(result.losses) == 5 and len(result.ties) == 70
 
@@ -216,9 +221,10 @@ def test_a_strong_looking_gain_within_noise_says_so():
     result = compare_paired(a, b, kind="pass_fail")
     ci = result.ci_pp
     assert ci is not None and ci.low < 0 < ci.high
+    assert ci.method == "bootstrap"  # 50 cases: at or above the small-sample cut-off
     assert result.verdict == (
-        f"+6.0pp (strong by the pack reading) but no significant difference "
-        f"(exact McNemar p={result.test.p_value:.2g}); 95% CI {ci.low:+.1f}..{ci.high:+.1f}pp")
+        f"+6.0pp: no significant difference (exact McNemar p={result.test.p_value:.2g}); "
+        f"95% CI {ci.low:+.1f}..{ci.high:+.1f}pp; pack reading: strong")
 
 
 # --- alignment, epochs, outcomes ---------------------------------------------------------
@@ -263,7 +269,8 @@ def test_scores_with_verdicts_report_both_the_mean_and_the_pass_rate():
     assert result.delta_pp == pytest.approx(25.0)
     assert result.test is result.mean_test and result.pass_test is not None
     assert (result.wins, result.losses, result.ties) == (("q1", "q2"), ("q4",), ("q3",))
-    assert "pass rate +25.0pp (strong by the pack reading)" in result.verdict
+    assert "; pass rate +25.0pp, 95% CI " in result.verdict
+    assert result.verdict.endswith("exact McNemar p=1; pack reading: strong")
 
 
 def test_a_scale_gives_verdictless_scores_a_pack_reading():

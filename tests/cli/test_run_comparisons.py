@@ -83,3 +83,22 @@ def test_an_unknown_baseline_is_a_usage_error_before_anything_runs(
     assert code == 2
     assert "--baseline 'c' is not a condition" in text and "a, b" in text
     assert not (project / ".assay" / "runs").exists()
+
+
+def test_four_cases_that_all_flip_show_a_wide_interval_and_a_labelled_pack_reading(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # regression: "95% CI -100.0..-100.0pp p=0.12 no significant difference · significant
+    # regression" from 4 cases
+    config = write_project(project, {"before": {"rate": 1.0}, "after": {"rate": 0.0}}, cases=4)
+    code, text, data = run(capsys, project, config)
+    assert code == 0
+    [c] = data["comparisons"]["comparisons"]
+    assert (c["delta_pp"], c["significant"], c["reading"]) == (-100.0, False,
+                                                               "significant regression")
+    assert c["ci_pp"]["method"] == "Newcombe" and c["ci_pp"]["high"] > -50
+    line = next(line for line in text.splitlines() if "after" in line and "95% CI" in line)
+    assert "-100.0..-100.0" not in line and "(Newcombe)" in line
+    assert "no significant difference · pack reading: significant regression" in line
+    report = (project / "out" / "report.md").read_text()
+    assert "; pack reading: significant regression" in report
+    assert "±0.0pp" not in report

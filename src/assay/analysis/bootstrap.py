@@ -26,6 +26,9 @@ class Interval:
     low: float
     high: float
     confidence: float
+    method: str = "bootstrap"
+    """How it was computed: `bootstrap`, or for few cases `Newcombe`, `t-interval` or
+    `zero-spread bound` (see `intervals`)."""
 
     @property
     def half_width(self) -> float:
@@ -36,10 +39,11 @@ class Interval:
 
     def scaled(self, factor: float) -> Interval:
         """The same interval in other units (fractions -> percentage points)."""
-        return Interval(self.low * factor, self.high * factor, self.confidence)
+        return Interval(self.low * factor, self.high * factor, self.confidence, self.method)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"low": self.low, "high": self.high, "confidence": self.confidence}
+        return {"low": self.low, "high": self.high, "confidence": self.confidence,
+                "method": self.method}
 
 
 def paired_bootstrap_ci(diffs: np.ndarray, *, confidence: float = 0.95,
@@ -50,8 +54,9 @@ def paired_bootstrap_ci(diffs: np.ndarray, *, confidence: float = 0.95,
     values (pass/fail, integer judge scores), drawing multinomial counts of
     each value is the same distribution as drawing cases and costs
     resamples x distinct values instead of resamples x cases, so 100k cases
-    stay fast. The percentile interval is somewhat narrow below ~20 cases;
-    the paired test's p-value, which is exact there, is the better guide.
+    stay fast. The percentile interval is too narrow for few cases, and a
+    point when every difference is the same; comparisons use
+    `intervals.difference_interval`, which computes the interval there instead.
     """
     if not 0 < confidence < 1:
         raise UserError(f"confidence must be between 0 and 1, got {confidence}")

@@ -5,10 +5,11 @@ is real. B is read relative to A (B - A): A is the baseline condition or the
 earlier run, B the candidate or the newer run, and higher values are better.
 
 Per scorer the comparison gives the delta of the mean and, when the scorer
-has pass/fail verdicts, of the pass rate in percentage points; a paired
-bootstrap CI of each; the paired test the data call for (see
-`significance`); the cases B won, lost and tied; and the Knowledge Packs
-reading of the delta beside the test's verdict, so "+5pp" within noise says so.
+has pass/fail verdicts, of the pass rate in percentage points; a CI of each
+(a paired bootstrap, computed instead for few cases: see `intervals`); the
+paired test the data call for (see `significance`); the cases B won, lost
+and tied; and the Knowledge Packs reading of the delta beside the test's
+verdict, so "+5pp" within noise says so.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import numpy as np
 
-from assay.analysis.bootstrap import DEFAULT_RESAMPLES, Interval, paired_bootstrap_ci
+from assay.analysis.bootstrap import DEFAULT_RESAMPLES, Interval
+from assay.analysis.intervals import difference_interval
 from assay.analysis.pairing import Exclusions, PairedData, PerCase, Value, pair_cases
 from assay.analysis.reading import Reading, pack_reading
 from assay.analysis.significance import PairedTest, paired_test, snap
@@ -152,10 +154,12 @@ def compare_paired(
     if reading_pp is None and scale is not None:
         reading_pp = _share_of_scale(delta_mean, scale)
     diffs = data.b - data.a
+    span = None if scale is None else _span(scale)
     return PairedComparison(
         kind=kind, label_a=label_a, label_b=label_b, n=data.n,
         mean_a=float(np.mean(data.a)), mean_b=float(np.mean(data.b)), delta_mean=delta_mean,
-        ci_mean=paired_bootstrap_ci(diffs, confidence=confidence, resamples=resamples, seed=seed),
+        ci_mean=difference_interval(data.a, data.b, span=span, confidence=confidence,
+                                    resamples=resamples, seed=seed),
         sd_diff=float(np.std(diffs, ddof=1)) if data.n > 1 else None,
         mean_test=paired_test(data.a, data.b),
         pass_rate_a=passes.rate_a, pass_rate_b=passes.rate_b,
@@ -186,7 +190,8 @@ def _pass_figures(data: PairedData, confidence: float, resamples: int,
     if data.pass_a is None or data.pass_b is None:
         return _PassFigures()
     diffs = data.pass_b - data.pass_a
-    ci = paired_bootstrap_ci(diffs, confidence=confidence, resamples=resamples, seed=seed)
+    ci = difference_interval(data.pass_a, data.pass_b, span=1.0, confidence=confidence,
+                             resamples=resamples, seed=seed)
     return _PassFigures(
         rate_a=float(np.mean(data.pass_a)), rate_b=float(np.mean(data.pass_b)),
         delta_pp=float(np.mean(diffs)) * 100, ci=ci.scaled(100),
@@ -208,10 +213,14 @@ def _outcomes(case_ids: tuple[str, ...], a: np.ndarray,
 
 
 def _share_of_scale(delta: float, scale: tuple[float, float]) -> float:
+    return delta / _span(scale) * 100
+
+
+def _span(scale: tuple[float, float]) -> float:
     low, high = scale
     if not high > low:
         raise UserError(f"scale must be (min, max) with max > min, got {scale}")
-    return delta / (high - low) * 100
+    return float(high - low)
 
 
 def _check_verdicts(verdicts: PerCase, side: str) -> None:

@@ -11,7 +11,10 @@ significant regression. Its rows are whole points, so two edges need a rule:
   significant); +1pp and -1pp belong to their named bands.
 
 "significant regression" is the table's name for a size. Whether a delta is
-statistically significant is the paired test's call; reports show both.
+statistically significant is the paired test's call; reports show both, and
+print the reading as `pack reading: <band>` (`labelled`) so that
+"no significant difference" beside "significant regression" is never read as
+two verdicts that disagree.
 """
 
 from __future__ import annotations
@@ -43,3 +46,8 @@ def pack_reading(delta_pp: float) -> Reading:
     if d >= -5:
         return "slight regression"
     return "significant regression"
+
+
+def labelled(reading: Reading | None) -> str:
+    """A reading as printed next to a test's verdict: `pack reading: significant regression`."""
+    return f"pack reading: {reading or '-'}"

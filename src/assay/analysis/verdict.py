@@ -1,15 +1,23 @@
-"""The plain-language verdict of a paired comparison: effect size, pack reading, test, CI, one line.
+"""The plain-language verdict of a paired comparison: effect size, test, CI, then pack reading.
 
-The point is to put the size and the evidence side by side, so a reader sees
-at once when "+6pp, strong" is also "no significant difference":
+The test's verdict comes right after the size, and the Knowledge Packs
+reading last, labelled as such, so a reader sees at once when a "strong"
+size is also within noise, and never takes the band's name ("significant
+regression") for the test's call:
 
-    +6.0pp (strong by the pack reading) but no significant difference
-    (exact McNemar p=0.21); 95% CI -2.0..+14.0pp
+    +6.0pp: no significant difference (exact McNemar p=0.21);
+    95% CI -2.0..+14.0pp; pack reading: strong
+
+An interval computed for few cases names its method, since it is wider, and
+may be lopsided, for a reason the reader should see:
+`95% CI -100.0..-30.7pp (Newcombe)`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from assay.analysis.reading import labelled
 
 if TYPE_CHECKING:
     from assay.analysis.bootstrap import Interval
@@ -22,22 +30,20 @@ def describe(c: PairedComparison) -> str:
     if c.kind == "pass_fail":
         assert c.delta_pp is not None and c.ci_pp is not None
         size = f"{c.delta_pp:+.1f}pp"
-        ci = _ci(c.ci_pp, "pp")
+        ci = interval_text(c.ci_pp, "pp")
     else:
         size = f"mean {c.delta_mean:+.2f}"
         if c.reading is not None and c.delta_pp is None:
             size += f" = {c.reading_delta_pp:+.1f}pp of the scale"
-        ci = _ci(c.ci_mean, "")
-    headline_reading = c.reading if c.kind == "pass_fail" or c.delta_pp is None else None
-    if headline_reading is not None:
-        size += f" ({headline_reading} by the pack reading)"
-    joiner = " but " if _disagrees(headline_reading, c.significant) else ", "
+        ci = interval_text(c.ci_mean, "")
     evidence = "significant" if c.significant else "no significant difference"
-    line = f"{size}{joiner}{evidence} ({_p(c.test, c.p_adjusted, c.family_size)}); {ci}"
+    line = f"{size}: {evidence} ({_p(c.test, c.p_adjusted, c.family_size)}); {ci}"
     if c.kind == "score" and c.delta_pp is not None and c.ci_pp is not None:
         assert c.pass_test is not None
-        line += (f"; pass rate {c.delta_pp:+.1f}pp ({c.reading} by the pack reading), "
-                 f"{_ci(c.ci_pp, 'pp')}, {_p(c.pass_test, None, 1)}")
+        line += (f"; pass rate {c.delta_pp:+.1f}pp, {interval_text(c.ci_pp, 'pp')}, "
+                 f"{_p(c.pass_test, None, 1)}")  # the reading below is of this delta
+    if c.reading is not None:
+        line += f"; {labelled(c.reading)}"
     return line
 
 
@@ -52,14 +58,9 @@ def _p(test: PairedTest, adjusted: float | None, family: int) -> str:
     return f"{test.name}, Holm-adjusted over {family}: {format_p(adjusted)}"
 
 
-def _ci(interval: Interval, unit: str) -> str:
+def interval_text(interval: Interval, unit: str) -> str:
+    """`95% CI -2.0..+14.0pp`, with the method when it is not the bootstrap."""
     digits = 1 if unit == "pp" else 2
+    method = f" ({interval.method})" if interval.method != "bootstrap" else ""
     return (f"{interval.confidence:.0%} CI "
-            f"{interval.low:+.{digits}f}..{interval.high:+.{digits}f}{unit}")
-
-
-def _disagrees(reading: str | None, significant: bool) -> bool:
-    """True when the size band and the test point different ways (worth a "but")."""
-    if reading is None:
-        return False
-    return (reading == "neutral") == significant
+            f"{interval.low:+.{digits}f}..{interval.high:+.{digits}f}{unit}{method}")

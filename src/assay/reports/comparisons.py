@@ -2,9 +2,11 @@
 
 One row per comparison shows the headline metric (pass rate when the scorer
 gives verdicts, else the mean) on both sides, the delta with its CI, the
-p-value (Holm-adjusted over everything shown), the test's verdict and the
-Knowledge Packs reading side by side. Deltas are green when B is higher and
-red when lower; bold when the test says the difference is real.
+p-value (Holm-adjusted over everything shown), the test's verdict and,
+labelled `pack reading: ...`, the Knowledge Packs size band: its
+"significant regression" is a size, not the test's call. Deltas are green
+when B is higher and red when lower; bold when the test says the
+difference is real.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from assay.analysis.bootstrap import Interval
 from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
+from assay.analysis.reading import labelled
 from assay.analysis.verdict import format_p
 
 MAX_IDS_TERMINAL = 10
@@ -25,10 +29,15 @@ def headline(c: PairedComparison) -> tuple[str, str, str, str]:
     if c.kind == "pass_fail" and c.pass_rate_a is not None and c.pass_rate_b is not None:
         assert c.delta_pp is not None and c.ci_pp is not None
         return (f"{c.pass_rate_a:.1%}", f"{c.pass_rate_b:.1%}", f"{c.delta_pp:+.1f}pp",
-                f"{c.ci_pp.low:+.1f}..{c.ci_pp.high:+.1f}pp")
+                f"{c.ci_pp.low:+.1f}..{c.ci_pp.high:+.1f}pp{_method(c.ci_pp)}")
     digits = 2 if abs(c.mean_a) >= 10 or abs(c.mean_b) >= 10 else 3
     return (f"{c.mean_a:.{digits}f}", f"{c.mean_b:.{digits}f}", f"{c.delta_mean:+.{digits}f}",
-            f"{c.ci_mean.low:+.{digits}f}..{c.ci_mean.high:+.{digits}f}")
+            f"{c.ci_mean.low:+.{digits}f}..{c.ci_mean.high:+.{digits}f}{_method(c.ci_mean)}")
+
+
+def _method(interval: Interval) -> str:
+    """A computed small-sample interval says so; the bootstrap is the unmarked default."""
+    return "" if interval.method == "bootstrap" else f" ({interval.method})"
 
 
 def headline_delta(c: PairedComparison) -> float:
@@ -74,7 +83,7 @@ def comparison_lines(entries: Sequence[ComparisonEntry], label: Any) -> list[str
         c = entry.comparison
         a, b, delta, ci = headline(c)
         lines.append(f"  {name:<{width}}  {a} → {b}  {coloured_delta(c, delta)}  95% CI {ci}  "
-                     f"{format_p(c.p_value)}  {evidence(c)} · {c.reading or '-'}  n={c.n}")
+                     f"{format_p(c.p_value)}  {evidence(c)} · {labelled(c.reading)}  n={c.n}")
     return lines
 
 
@@ -84,7 +93,7 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons) -> No
         return
     if comps.entries:
         console.print(f"[bold]conditions vs baseline '{comps.baseline}'[/bold] (paired by case; "
-                      f"p Holm-adjusted over {len(comps.entries)}; pack reading after ·)")
+                      f"p Holm-adjusted over {len(comps.entries)})")
         for line in comparison_lines(
                 comps.entries, lambda e: f"{e.comparison.scorer} · {e.comparison.label_b}"):
             console.print(line)
@@ -119,8 +128,8 @@ def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
 
 def markdown_table(entries: Sequence[ComparisonEntry], first: str, second: str,
                    label: Any) -> list[str]:
-    rows = [(f"| {first} | {second} | n | before | after | delta | 95% CI | p | verdict "
-             "| pack reading |"),
+    rows = [(f"| {first} | {second} | n | before | after | delta | 95% CI | p | test verdict "
+             "| pack reading (size band) |"),
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
     for entry in entries:
         c = entry.comparison
