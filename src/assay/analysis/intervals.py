@@ -33,6 +33,7 @@ import numpy as np
 from scipy import stats
 
 from assay.analysis.bootstrap import DEFAULT_RESAMPLES, Interval, paired_bootstrap_ci
+from assay.analysis.summary import wilson
 from assay.errors import UserError
 
 SMALL_SAMPLE = 30
@@ -76,8 +77,9 @@ def newcombe_paired(passed_a: np.ndarray, passed_b: np.ndarray, *,
     a_only = int(np.sum(passed_a & ~passed_b))
     neither = n - both - b_only - a_only
     rate_b, rate_a = (both + b_only) / n, (both + a_only) / n
-    low_b, high_b = wilson(both + b_only, n, confidence)
-    low_a, high_a = wilson(both + a_only, n, confidence)
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    of_b, of_a = wilson(both + b_only, n, z), wilson(both + a_only, n, z)
+    low_b, high_b, low_a, high_a = of_b.low, of_b.high, of_a.low, of_a.high
     phi = _pair_correlation(both, b_only, a_only, neither)
     delta = rate_b - rate_a
     down = math.sqrt(max(0.0, (rate_b - low_b) ** 2 - 2 * phi * (rate_b - low_b)
@@ -86,15 +88,6 @@ def newcombe_paired(passed_a: np.ndarray, passed_b: np.ndarray, *,
                        * (rate_a - low_a) + (rate_a - low_a) ** 2))
     return Interval(max(-1.0, delta - down), min(1.0, delta + up), confidence,
                     method="Newcombe")
-
-
-def wilson(successes: int, n: int, confidence: float) -> tuple[float, float]:
-    """Wilson's score interval for a proportion."""
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _pair_correlation(both: int, b_only: int, a_only: int, neither: int) -> float:
