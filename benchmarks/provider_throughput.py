@@ -14,8 +14,10 @@ compares the elapsed time with the ideal: requests x latency / concurrency.
 1,000-case dataset, a `model` target and one `judge_score` judge (2 requests
 per case, one after the other), `--concurrency` trials in flight, no cache.
 The ideal is then cases x 2 x latency / concurrency. It reports the run's own
-time (from the store: first trial to last commit) and the process's wall time
-(which adds interpreter start-up, imports and the reports).
+time (from the store: first trial to last commit), the process's wall time
+(which adds interpreter start-up, imports and the reports) and the CPU the
+`assay run` process used, per request: on a machine shared with other work
+the wall times swing with the load, the CPU per request much less.
 
 Target (issue 3): within 1.25x the ideal at 50 ms latency and concurrency 32.
 """
@@ -26,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import sqlite3
 import subprocess
 import sys
@@ -91,12 +94,13 @@ def through_runner(base_url: str, args: argparse.Namespace) -> dict[str, float]:
         for i in range(args.cases):
             handle.write(json.dumps({"id": f"q{i:05d}", "input": f"Question {i}?",
                                      "expected": "8"}) + "\n")
-    started = time.perf_counter()
+    started, cpu_before = time.perf_counter(), _children_cpu()
     result = subprocess.run(
         [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-cache", "--no-progress",
          "--store", str(root / "assay.db")],
-        cwd=root, capture_output=True, text=True, env={**os.environ, "BENCH_KEY": "bench"})
-    wall = time.perf_counter() - started
+        cwd=root, capture_output=True, text=True, env={**os.environ, "BENCH_KEY": "bench"},
+        check=False)
+    wall, cpu = time.perf_counter() - started, _children_cpu() - cpu_before
     if result.returncode != 0:
         raise SystemExit(f"assay run failed ({result.returncode}):\n{result.stderr}")
     with sqlite3.connect(root / "assay.db") as conn:
@@ -104,7 +108,13 @@ def through_runner(base_url: str, args: argparse.Namespace) -> dict[str, float]:
         trials, errors = conn.execute("select count(*), count(error) from trials").fetchone()
     run_seconds = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds()
     assert trials == args.cases and errors == 0, (trials, errors)
-    return {"run_s": run_seconds, "wall_s": wall}
+    return {"run_s": run_seconds, "wall_s": wall, "cpu_s": cpu}
+
+
+def _children_cpu() -> float:
+    """User + system CPU seconds of the child processes that have ended (the server has not)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -131,7 +141,10 @@ def main() -> None:
                           "concurrency": args.concurrency, "latency_s": args.latency,
                           "ideal_s": round(ideal, 3), "run_s": round(timing["run_s"], 3),
                           "ratio": round(timing["run_s"] / ideal, 3),
-                          "process_wall_s": round(timing["wall_s"], 3)}))
+                          "process_wall_s": round(timing["wall_s"], 3),
+                          "process_cpu_s": round(timing["cpu_s"], 3),
+                          "process_cpu_ms_per_request": round(
+                              timing["cpu_s"] * 1000 / (args.cases * 2), 3)}))
         return
     protocols = ["openai", "anthropic"] if args.protocol == "both" else [args.protocol]
     ideal = args.requests * args.latency / args.concurrency

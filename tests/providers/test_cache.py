@@ -127,3 +127,26 @@ def test_the_cache_lives_in_the_store_and_survives_the_pool(make_pool):
     assert received == 1 and answer.cached and answer.text == "4"
     [(value, provider, model)] = store.rows.values()
     assert (provider, model) == ("openai", "gpt-4.1") and value["text"] == "4"
+
+
+def test_cache_keys_stay_what_earlier_versions_stored():
+    """A run resumed after an upgrade still finds its answers: the key is the sha256 of the
+    same canonical JSON as before (tools included as their dataclass dicts)."""
+    import hashlib
+    import json
+    from dataclasses import asdict
+
+    from assay.providers.base import ToolSpec
+    from assay.providers.cache import cache_key
+
+    tool = ToolSpec("search", "Search the docs.", {"type": "object", "properties": {
+        "query": {"type": "string"}, "top_k": {"type": "integer", "default": 3}}})
+    request = ChatRequest(model="m", system="Be brief.", tools=[tool], temperature=0,
+                          messages=[{"role": "user", "content": "héllo"}], cache_tag="attempt-2")
+    payload = {"provider": "p", "endpoint": "http://e/v1", "model": "m", "temperature": 0,
+               "max_tokens": 1024, "extra": {}, "system": "Be brief.",
+               "messages": request.messages, "tools": [asdict(tool)], "response_schema": None,
+               "cache_tag": "attempt-2"}
+    earlier = hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False,
+                                        default=str).encode()).hexdigest()
+    assert cache_key("p", "http://e/v1", request) == earlier

@@ -18,6 +18,7 @@ import anthropic
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 from assay.providers.calling import SDKProvider
+from assay.providers.failures import malformed_body
 
 RESPONSE_TOOL = "respond"
 """Name of the forced tool that carries a structured answer."""
@@ -48,11 +49,9 @@ class AnthropicProvider(SDKProvider):
         }
         if system:
             params["system"] = system
-        tools = [{"name": t.name, "description": t.description, "input_schema": t.input_schema}
-                 for t in request.tools]
-        body: dict[str, Any] = dict(request.extra)
-        if request.temperature is not None:
-            body["temperature"] = request.temperature
+        tools: list[dict[str, Any]] = [
+            {"name": t.name, "description": t.description, "input_schema": t.input_schema}
+            for t in request.tools]
         structured_by_tool = request.response_schema is not None and not tools
         if structured_by_tool:
             tools = [{"name": RESPONSE_TOOL, "description": "Give the answer in this shape.",
@@ -64,10 +63,14 @@ class AnthropicProvider(SDKProvider):
             }
         if tools:
             params["tools"] = tools
-        if body:
-            params["extra_body"] = body
-        message = await self.client.messages.create(**params)
-        return from_wire(message, structured_by_tool)
+        params.update(request.extra)  # as the SDK's `extra_body` did: over the built fields,
+        if request.temperature is not None:  # except the request's own temperature
+            params["temperature"] = request.temperature
+        # As for OpenAI: `client.post` sends the body as built (it is already the wire shape)
+        # and `cast_to=object` returns the decoded JSON, skipping `messages.create()`'s
+        # per-call argument handling and the construction of the SDK's response models.
+        body = await self.client.post("/v1/messages", body=params, cast_to=object)
+        return from_wire(body, structured_by_tool)
 
     async def aclose(self) -> None:
         await self.client.close()
@@ -101,28 +104,33 @@ def to_wire_messages(system: str | None,
     return "\n\n".join(system_parts), wire
 
 
-def from_wire(message: Any, structured_by_tool: bool) -> ChatResponse:
-    texts: list[str] = []
-    calls: list[RequestedToolCall] = []
-    for block in message.content:
-        if block.type == "text":
-            texts.append(block.text)
-        elif block.type == "tool_use":
-            if structured_by_tool and block.name == RESPONSE_TOOL:
-                texts.append(json.dumps(block.input, ensure_ascii=False))
-            else:
-                calls.append(RequestedToolCall(id=block.id, name=block.name,
-                                               arguments=dict(block.input or {})))
-    usage = message.usage
-    input_tokens = (usage.input_tokens + (usage.cache_creation_input_tokens or 0)
-                    + (usage.cache_read_input_tokens or 0))
-    return ChatResponse(
-        text="".join(texts),
-        tool_calls=calls,
-        stop_reason=message.stop_reason,
-        model=message.model,
-        usage=Usage(input_tokens=input_tokens, output_tokens=usage.output_tokens),
-    )
+def from_wire(body: Any, structured_by_tool: bool) -> ChatResponse:
+    """The neutral response for a decoded Messages body."""
+    try:
+        texts: list[str] = []
+        calls: list[RequestedToolCall] = []
+        for block in body["content"]:
+            kind = block["type"]
+            if kind == "text":
+                texts.append(block["text"])
+            elif kind == "tool_use":
+                if structured_by_tool and block["name"] == RESPONSE_TOOL:
+                    texts.append(json.dumps(block["input"], ensure_ascii=False))
+                else:
+                    calls.append(RequestedToolCall(id=block["id"], name=block["name"],
+                                                   arguments=dict(block.get("input") or {})))
+        usage = body["usage"]
+        input_tokens = (usage["input_tokens"] + (usage.get("cache_creation_input_tokens") or 0)
+                        + (usage.get("cache_read_input_tokens") or 0))
+        return ChatResponse(
+            text="".join(texts),
+            tool_calls=calls,
+            stop_reason=body.get("stop_reason"),
+            model=body.get("model"),
+            usage=Usage(input_tokens=input_tokens, output_tokens=usage["output_tokens"]),
+        )
+    except (KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise malformed_body(body, exc) from None
 
 
 def _blocks(content: Any) -> list[dict[str, Any]]:

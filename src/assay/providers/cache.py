@@ -28,7 +28,9 @@ def cache_key(provider: str, endpoint: str, request: ChatRequest) -> str:
         "extra": request.extra,
         "system": request.system,
         "messages": request.messages,
-        "tools": [asdict(tool) for tool in request.tools],
+        # the same dicts `asdict` made, without its deep copy of every input schema
+        "tools": [{"name": tool.name, "description": tool.description,
+                   "input_schema": tool.input_schema} for tool in request.tools],
         "response_schema": request.response_schema,
         "cache_tag": request.cache_tag,
     }

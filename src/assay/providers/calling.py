@@ -70,6 +70,8 @@ class SDKProvider:
         self._secrets = [api_key, *config.headers.values()]
         self._warn = warn or (lambda message: None)
         self._unpriced: set[str] = set()
+        self._price_of: dict[str, Price | None] = {}
+        """`find_price` per model name, looked up once: it scans the table by prefix."""
         self._rng = random.Random()
 
     # -- for subclasses ------------------------------------------------------
@@ -146,7 +148,9 @@ class SDKProvider:
     def _price(self, label: str, model: str, response: ChatResponse) -> None:
         usage = response.usage
         usage.calls = 1
-        price = find_price(model, self.prices)
+        if model not in self._price_of:
+            self._price_of[model] = find_price(model, self.prices)
+        price = self._price_of[model]
         usage.cost_usd = cost_usd(price, usage.input_tokens, usage.output_tokens)
         if price is None and label not in self._unpriced:
             self._unpriced.add(label)

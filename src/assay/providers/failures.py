@@ -78,6 +78,19 @@ def status_failure(status: int, detail: str, retry_after: float | None) -> CallF
     return CallFailure(reason, retryable, status=status, retry_after=retry_after)
 
 
+def malformed_body(body: object, exc: Exception) -> CallFailure:
+    """A retryable failure for a JSON body that lacks what the wire protocol promises."""
+    if not isinstance(body, dict):
+        detail = "not a JSON object"
+    elif isinstance(exc, KeyError):
+        detail = f"no {exc.args[0]!r}"
+    elif isinstance(exc, IndexError):
+        detail = "an empty list where an item belongs"
+    else:
+        detail = "a value of the wrong type"
+    return CallFailure(f"malformed response body ({detail})", True, kind="malformed")
+
+
 def parse_retry_after(headers: object) -> float | None:
     """Seconds from `retry-after-ms` or `retry-after` (seconds; HTTP dates are ignored)."""
     get = getattr(headers, "get", None)

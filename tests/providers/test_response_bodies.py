@@ -1,0 +1,121 @@
+"""What a provider reads from a 200 answer, and what it does when the body breaks the protocol.
+
+Both adapters read the decoded JSON body themselves (not the SDK's models):
+a body that lacks what the protocol promises is a malformed response,
+retried and then reported as such, never an AttributeError from deep inside.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from types import SimpleNamespace
+
+import pytest
+
+from assay.providers import anthropic as anthropic_wire
+from assay.providers import openai as openai_wire
+from assay.providers.base import ChatRequest
+from assay.providers.failures import CallFailure, ProviderError
+from assay.testing import FakeLLM
+
+PROTOCOLS = ["anthropic/claude-haiku-4-5", "openai/gpt-4.1"]
+
+
+async def serve_fixed(body: bytes, content_type: str, requests: list[bytes]) -> asyncio.Server:
+    """An HTTP server that answers every request 200 with `body`, one request per connection."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), 0)
+        requests.append(await reader.readexactly(length))
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: " + content_type.encode()
+                     + b"\r\ncontent-length: " + str(len(body)).encode()
+                     + b"\r\nconnection: close\r\n\r\n" + body)
+        await writer.drain()
+        writer.close()
+
+    return await asyncio.start_server(answer, "127.0.0.1", 0)
+
+
+def fail_on(make_pool: Callable, model_string: str, body: bytes,
+            content_type: str = "application/json") -> tuple[ProviderError, int]:
+    async def scenario() -> tuple[ProviderError, int]:
+        requests: list[bytes] = []
+        server = await serve_fixed(body, content_type, requests)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            pool = make_pool(SimpleNamespace(base_url=f"http://127.0.0.1:{port}"), max_retries=2)
+            provider, model = pool.resolve(model_string)
+            with pytest.raises(ProviderError) as caught:
+                await provider.chat(ChatRequest(model=model, messages=[
+                    {"role": "user", "content": "hello"}]))
+            await pool.aclose()
+        return caught.value, len(requests)
+
+    return asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("model_string", "missing"), [
+    ("openai/gpt-4.1", "'choices'"), ("anthropic/claude-haiku-4-5", "'content'")])
+def test_a_json_body_without_the_answer_is_malformed_and_retried(make_pool, model_string,
+                                                                 missing):
+    error, requests = fail_on(make_pool, model_string, b'{"id": "resp_1"}')
+    assert error.kind == "malformed" and requests == 3
+    assert f"malformed response body (no {missing}) (gave up after 3 attempts)" in str(error)
+
+
+@pytest.mark.parametrize("model_string", PROTOCOLS)
+def test_a_body_that_is_not_json_is_malformed(make_pool, model_string):
+    error, _ = fail_on(make_pool, model_string, b"upstream says hello", "text/plain")
+    assert error.kind == "malformed" and "not a JSON object" in str(error)
+
+
+def test_an_empty_choices_list_says_so():
+    with pytest.raises(CallFailure, match=r"malformed response body \(no choices\)"):
+        openai_wire.from_wire({"choices": [], "model": "m"})
+
+
+def test_a_tool_call_block_without_a_name_is_malformed():
+    body = {"content": [{"type": "tool_use", "id": "t1", "input": {}}],
+            "usage": {"input_tokens": 1, "output_tokens": 1}}
+    with pytest.raises(CallFailure) as caught:
+        anthropic_wire.from_wire(body, structured_by_tool=False)
+    assert caught.value.kind == "malformed" and "no 'name'" in caught.value.reason
+
+
+def test_anthropic_prompt_cache_tokens_count_as_input():
+    body = {"content": [{"type": "text", "text": "Hi"}, {"type": "text", "text": " there"}],
+            "model": "claude-haiku-4-5", "stop_reason": "end_turn",
+            "usage": {"input_tokens": 10, "cache_creation_input_tokens": 5,
+                      "cache_read_input_tokens": None, "output_tokens": 2}}
+    response = anthropic_wire.from_wire(body, structured_by_tool=False)
+    assert response.text == "Hi there" and response.stop_reason == "end_turn"
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (15, 2)
+
+
+def test_openai_keeps_invalid_tool_arguments_visible_and_skips_non_function_calls():
+    body = {"model": "gpt-4.1", "choices": [{"finish_reason": "tool_calls", "message": {
+        "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "add", "arguments": "{oops"}},
+            {"id": "c2", "type": "custom", "custom": {"name": "grep", "input": "x"}}]}}]}
+    response = openai_wire.from_wire(body)
+    assert response.text == "" and response.usage.input_tokens == 0
+    assert [(c.id, c.name, c.arguments) for c in response.tool_calls] == [
+        ("c1", "add", {"_invalid_json": "{oops"})]
+
+
+def test_anthropic_temperature_wins_over_the_same_key_in_extra(make_pool):
+    async def scenario():
+        async with FakeLLM() as llm:
+            pool = make_pool(llm)
+            provider, model = pool.resolve("anthropic/claude-haiku-4-5")
+            await provider.chat(ChatRequest(model=model, temperature=0.2,
+                                            extra={"temperature": 0.9, "top_k": 5},
+                                            messages=[{"role": "user", "content": "hi"}]))
+            await pool.aclose()
+            return llm.requests[0].body
+
+    body = asyncio.run(scenario())
+    assert body["temperature"] == 0.2 and body["top_k"] == 5
