@@ -137,7 +137,7 @@ async def _end_group(process: asyncio.subprocess.Process) -> None:
     await process.wait()
     for stream in (process.stdout, process.stderr):
         if stream is not None:
-            with contextlib.suppress(TimeoutError, OSError):
+            with contextlib.suppress(TimeoutError, OSError, RuntimeError):
                 async with asyncio.timeout(1):
                     await stream.read()
     await asyncio.sleep(0)  # the transport closes on the next turn of the loop
