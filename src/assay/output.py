@@ -83,6 +83,8 @@ class Usage:
         if not isinstance(data, dict):
             raise TypeError(f"'usage' must be a dict with {_key_list(USAGE_KEYS)}, "
                             f"got {_type_name(data)}")
+        data = {USAGE_ALIASES.get(key, key): value for key, value in data.items()
+                if key not in IGNORED_USAGE_KEYS}
         unknown = [key for key in data if key not in USAGE_KEYS]
         if unknown:
             raise ValueError(f"usage.{unknown[0]} is not a usage field "
@@ -100,6 +102,11 @@ class Usage:
 
 
 USAGE_KEYS = ("input_tokens", "output_tokens", "cost_usd", "calls", "cache_hits")
+USAGE_ALIASES = {"prompt_tokens": "input_tokens", "completion_tokens": "output_tokens"}
+"""OpenAI's names for the same counts: a target may hand back the SDK's usage as it is."""
+IGNORED_USAGE_KEYS = frozenset({"total_tokens", "prompt_tokens_details",
+                                "completion_tokens_details"})
+"""Derived or finer-grained fields of OpenAI's usage that assay does not record."""
 
 
 def _count(data: dict[str, Any], key: str) -> int:

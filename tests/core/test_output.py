@@ -97,3 +97,11 @@ def test_a_target_returning_none_is_a_trial_error_not_a_score_of_zero() -> None:
     assert trial.scores == {}
     passing = answer_of(lambda case: {"output": "x"})
     assert passing.output.error is None and passing.scores["contains"].passed is True
+
+
+def test_openai_usage_names_are_read_as_they_come_from_the_sdk() -> None:
+    from assay.output import Output
+
+    output = Output.from_value({"output": "hi", "usage": {
+        "prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15}})
+    assert (output.usage.input_tokens, output.usage.output_tokens) == (12, 3)
