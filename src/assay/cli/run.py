@@ -49,6 +49,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     arguments, 3 the run could not complete (for a suite: the worst of its runs).
     """
     from assay.cli.run_one import RunRequest, run_one
+    from assay.runner.options import RunOptions
     from assay.errors import UserError
     from assay.gates import parse_fail_under
     from assay.suite import check_suite, expand_configs
@@ -65,11 +66,13 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
 
     def request(path: Path) -> RunRequest:
         running[0] = path
+        options = RunOptions(
+            resume=True if resume == "latest" else resume, retry_errors=retry_errors,
+            sample=sample, epochs=epochs, concurrency=concurrency,
+            conditions=list(conditions) or None, use_cache=not no_cache,
+            extra_gates=extra_gates, progress=False if no_progress else None)
         return RunRequest(
-            config=path, resume=resume, retry_errors=retry_errors, sample=sample, epochs=epochs,
-            concurrency=concurrency, conditions=list(conditions) or None,
-            use_cache=not no_cache, extra_gates=extra_gates,
-            progress=False if no_progress else None, baseline=baseline,
+            config=path, options=options, baseline=baseline,
             fail_on_regression=fail_on_regression,
             output=Path(output) if output and not is_suite else None,
             output_parent=Path(output) if output and is_suite else None,

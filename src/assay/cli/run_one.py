@@ -7,25 +7,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.config.models import GateConfig
 from assay.errors import RunFailed, UserError
+from assay.runner.options import RunOptions
 
 
 @dataclass
 class RunRequest:
+    """One config to run from the command line: the run's options plus what only the CLI does
+    with a finished run (where its files go, the baseline condition, regression gates, JUnit)."""
+
     config: Path
-    resume: str | None = None
-    retry_errors: bool = False
-    sample: int | None = None
-    epochs: int | None = None
-    concurrency: int | None = None
-    conditions: list[str] | None = None
-    use_cache: bool = True
+    options: RunOptions = field(default_factory=RunOptions)
     output: Path | None = None
     output_parent: Path | None = None
     """Write the files into OUTPUT_PARENT/<run id>/ (a suite's --output)."""
-    extra_gates: list[GateConfig] = field(default_factory=list)
-    progress: bool | None = None
     baseline: str | None = None
     """The condition the others are compared with (the first condition when None)."""
     fail_on_regression: bool = False
@@ -46,20 +41,16 @@ def run_one(request: RunRequest, store: Any, out: Any) -> RunDone:
     """Run a config, compare it, write its files and return its exit code (1 a gate failed)."""
     from assay.config import load_config
     from assay.review import print_review, regression_checks, review_run
-    from assay.runner.session import RunOptions, execute
+    from assay.runner.session import execute
 
     loaded = load_config(request.config)
-    chosen = request.conditions or list(loaded.config.conditions)
+    options = request.options
+    chosen = options.conditions or list(loaded.config.conditions)
     if request.baseline is not None and request.baseline not in chosen:
         raise UserError(f"--baseline '{request.baseline}' is not a condition of this run of "
                         f"{request.config} (conditions: {', '.join(chosen)})")
     regressions = regression_checks(loaded.config.gates, store, loaded.name,
                                     fail_on_regression=request.fail_on_regression)
-    options = RunOptions(
-        resume=True if request.resume == "latest" else request.resume,
-        retry_errors=request.retry_errors, sample=request.sample, epochs=request.epochs,
-        concurrency=request.concurrency, conditions=request.conditions,
-        use_cache=request.use_cache, progress=request.progress, extra_gates=request.extra_gates)
     try:
         outcome = execute(loaded, store, options)
     except RunFailed as exc:

@@ -17,31 +17,16 @@ from pathlib import Path
 from assay._version import __version__
 from assay.analysis.summary import RunSummary, summarize
 from assay.config.loading import LoadedConfig
-from assay.config.models import GateConfig
-from assay.dataset import Dataset
 from assay.errors import RunFailed, UserError
 from assay.gates import GateResult, check_gates
+from assay.runner.options import RunOptions
 from assay.runner.pipeline import PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan
 from assay.runner.progress import Progress
 from assay.services import Services
 from assay.store import RunInfo, Store
 
-
-@dataclass
-class RunOptions:
-    resume: str | bool | None = None
-    """True: the latest unfinished run of this experiment; a string: that run id."""
-    retry_errors: bool = False
-    sample: int | None = None
-    epochs: int | None = None
-    concurrency: int | None = None
-    conditions: list[str] | None = None
-    use_cache: bool = True
-    progress: bool | None = None
-    extra_gates: list[GateConfig] = field(default_factory=list)
-    dataset: Dataset | None = None
-    """Cases given in memory (the Python API) in place of the config's dataset file."""
+__all__ = ["RunOptions", "RunOutcome", "execute", "execute_async", "summarize_run"]
 
 
 @dataclass
