@@ -117,7 +117,8 @@ def test_the_scores_table_shows_the_numbers_of_results_json(quickstart: Path) ->
     for s in stats:
         text = " | ".join(rows[(s["scorer"], s["condition"])])
         assert f"| {s['n']} |" in text
-        assert f"{s['mean']:.3f} ± {(s['mean_ci']['high'] - s['mean_ci']['low']) / 2:.3f}" in text
+        assert (f"{s['mean']:.3f} [{s['mean_ci']['low']:.3f}–{s['mean_ci']['high']:.3f}]"
+                in text)
         assert f"{s['pass_rate']:.1%} [{s['pass_rate_ci']['low']:.0%}–" in text
         assert f"{s['passed']}/{s['judged']}" in text
         assert text.endswith(f"| {s['errors']}")

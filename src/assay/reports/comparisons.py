@@ -99,6 +99,8 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons) -> No
             console.print(line)
     for entry in comps.entries:
         c = entry.comparison
+        if c.significant:
+            continue  # advice on sample size helps where the difference is not yet clear
         advice = next((a for a in entry.advice if (a.metric == "pass_rate")
                        == (c.kind == "pass_fail")), None)
         if advice is not None:

@@ -9,9 +9,8 @@ def fmt_mean(stats: ScoreStats) -> str:
     if stats.mean is None:
         return "-"
     text = _num(stats.mean, stats.scale)
-    if stats.mean_ci is not None:
-        half = (stats.mean_ci.high - stats.mean_ci.low) / 2
-        text += f" ± {_num(half, stats.scale)}"
+    if stats.mean_ci is not None:  # clipped to the scale, so not always symmetric
+        text += f" [{_num(stats.mean_ci.low, stats.scale)}–{_num(stats.mean_ci.high, stats.scale)}]"
     return text
 
 

@@ -29,7 +29,7 @@ def render_markdown(run: RunInfo, summary: RunSummary,
     if run.git_commit:
         lines.append(f"- git commit: `{run.git_commit}`")
     lines += ["", "## Scores", "",
-              "| scorer | condition | n | mean (95% CI) | pass rate [95% CI] | errors |",
+              "| scorer | condition | n | mean [95% CI] | pass rate [95% CI] | errors |",
               "| --- | --- | ---: | ---: | ---: | ---: |"]
     for stats in summary.scores:
         lines.append(f"| {stats.scorer} | {stats.condition} | {stats.n} | {fmt_mean(stats)} | "

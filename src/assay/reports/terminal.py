@@ -16,7 +16,7 @@ def print_summary(console: Any, run: RunInfo, summary: RunSummary,
 
     table = Table(title=f"{run.experiment} · run {run.id}", title_justify="left")
     for column, justify in (("scorer", "left"), ("condition", "left"), ("n", "right"),
-                            ("mean (95% CI)", "right"), ("pass rate [95% CI]", "right"),
+                            ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right"),
                             ("errors", "right")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     previous = None
