@@ -34,8 +34,8 @@ class Case:
             return self.input
         for message in reversed(self.input):
             if message.get("role") == "user":
-                return _content_text(message.get("content"))
-        return _content_text(self.input[-1].get("content")) if self.input else ""
+                return content_text(message.get("content"))
+        return content_text(self.input[-1].get("content")) if self.input else ""
 
     @property
     def messages(self) -> list[Message]:
@@ -73,7 +73,8 @@ class Case:
         )
 
 
-def _content_text(content: Any) -> str:
+def content_text(content: Any) -> str:
+    """The text of a chat message's content: a string, or its text parts joined."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):

@@ -12,6 +12,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+from assay.case import content_text
 from assay.context.pack_config import ContextConfig, PackConfig
 from assay.errors import UserError
 
@@ -70,7 +71,7 @@ def inject_context(case: Any, condition: Any, services: Any,
     updated = copy.deepcopy(messages)
     for message in reversed(updated):
         if message.get("role") == "user":
-            message["content"] = f"{block}\n\nQuestion:\n{_text(message.get('content'))}"
+            message["content"] = f"{block}\n\nQuestion:\n{content_text(message.get('content'))}"
             break
     else:
         updated.append({"role": "user", "content": block})
@@ -88,11 +89,3 @@ def _passages_block(passages: list[Any]) -> str:
         return f"{CONTEXT_INSTRUCTIONS}\n\n(No passage in the pack matched this question.)"
     body = "\n\n".join(f"[{p.source_id}] {p.title}\n{p.text}" for p in passages)
     return f"{CONTEXT_INSTRUCTIONS}\n\n<passages>\n{body}\n</passages>"
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return "" if content is None else str(content)

@@ -15,6 +15,7 @@ from typing import Any
 
 import anthropic
 
+from assay.case import content_text
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 from assay.providers.calling import SDKProvider
@@ -84,12 +85,12 @@ def to_wire_messages(system: str | None,
     for message in messages:
         role = message["role"]
         if role == "system":
-            system_parts.append(_text(message.get("content")))
+            system_parts.append(content_text(message.get("content")))
             continue
         if role == "tool":
             role, blocks = "user", [{
                 "type": "tool_result", "tool_use_id": message["tool_call_id"],
-                "content": _text(message.get("content")),
+                "content": content_text(message.get("content")),
                 **({"is_error": True} if message.get("is_error") else {}),
             }]
         else:
@@ -140,11 +141,3 @@ def _blocks(content: Any) -> list[dict[str, Any]]:
         return [{"type": "text", "text": content}]
     return [part if isinstance(part, dict) else {"type": "text", "text": str(part)}
             for part in content]
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return "" if content is None else str(content)
