@@ -14,17 +14,15 @@ no id: the record's index is its id). Anything else maps its keys with
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import heapq
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from assay.case import Case
+from assay.dataset_files import READERS, Record
 from assay.errors import ProblemList, UserError
 
 CASE_FIELDS = ("id", "input", "expected", "expected_tool_calls", "expected_traits",
@@ -42,8 +40,6 @@ LAYOUTS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
 ALIASES: dict[str, tuple[str, ...]] = {"expected_traits": ("expected_response_traits",)}
 """Other names a Case field goes by in files we read as they are (the agent-suite cases)."""
 
-Record = tuple[int, Any]
-"""(line number, parsed record)."""
 
 
 @dataclass
@@ -143,8 +139,7 @@ class Dataset:
         return _sha256(self.path)
 
     def _records(self, problems: ProblemList) -> Iterator[Record]:
-        reader = {"jsonl": _jsonl_records, "json": _json_records, "yaml": _yaml_records,
-                  "csv": _csv_records}[self.file_format]
+        reader = READERS[self.file_format]
         yield from reader(self.path, problems)
 
     def _layout_for(self, record: Any, line: int, problems: ProblemList
@@ -271,154 +266,6 @@ def _sha256(path: Path) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-# -- formats --------------------------------------------------------------------
-
-
-def _jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]  # a UTF-8 byte order mark
-            if not raw.strip():
-                continue
-            try:
-                yield number, json.loads(raw.decode("utf-8"))
-            except UnicodeDecodeError as exc:
-                problems.add(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
-                             f"{exc.start + 1})", file=str(path), line=number)
-            except json.JSONDecodeError as exc:
-                problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})",
-                             file=str(path), line=number)
-
-
-def _read_text(path: Path, problems: ProblemList, encoding: str = "utf-8-sig") -> str | None:
-    """The whole file as text; bytes that are not UTF-8 are a problem with their line."""
-    raw = path.read_bytes()
-    try:
-        return raw.decode(encoding)
-    except UnicodeDecodeError as exc:
-        problems.add(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", file=str(path),
-                     line=raw.count(b"\n", 0, exc.start) + 1)
-        return None
-
-
-_WRAPPER_KEYS = ("cases", "questions", "data")
-
-
-def _json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
-    text = _read_text(path, problems)
-    if text is None:
-        return
-    decoder = json.JSONDecoder()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path),
-                     line=exc.lineno)
-        return
-    position = _skip(text, 0) + 1  # just inside the top-level array
-    if isinstance(data, dict):
-        key = next((k for k in _WRAPPER_KEYS if isinstance(data.get(k), list)), None)
-        data = data.get(key) if key else None
-        if key is not None:
-            position = _value_start(text, decoder, key) + 1
-    if not isinstance(data, list):
-        problems.add("a JSON dataset is an array of objects (or {\"cases\": [...]})",
-                     file=str(path), line=1)
-        return
-    # Walk the array again by position to know each item's line.
-    for item in data:
-        position = _skip(text, position)
-        line = text.count("\n", 0, position) + 1
-        _value, end = decoder.raw_decode(text, position)
-        position = _skip(text, end)
-        yield line, item
-
-
-def _value_start(text: str, decoder: json.JSONDecoder, key: str) -> int:
-    """Where the value of top-level `key` starts in a JSON object's text."""
-    position = _skip(text, 0) + 1
-    while True:
-        position = _skip(text, position)
-        name, position = decoder.raw_decode(text, position)
-        position = _skip(text, position)
-        if text[position] == ":":
-            position = _skip(text, position + 1)
-        if name == key:
-            return position
-        _value, position = decoder.raw_decode(text, position)
-
-
-def _skip(text: str, position: int) -> int:
-    while position < len(text) and text[position] in " \t\r\n,":
-        position += 1
-    return position
-
-
-def _yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
-    import yaml
-
-    text = _read_text(path, problems)
-    if text is None:
-        return
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        problems.add(f"invalid YAML: {exc.problem}", file=str(path),
-                     line=mark.line + 1 if mark else None)
-        return
-    nodes = root.value if isinstance(root, yaml.SequenceNode) else None
-    if isinstance(data, dict) and isinstance(data.get("cases"), list):
-        for key, value in root.value:
-            if key.value == "cases":
-                nodes = value.value
-        data = data["cases"]
-    if not isinstance(data, list) or nodes is None:
-        problems.add("a YAML dataset is a list of cases (or a mapping with `cases:`)",
-                     file=str(path), line=1)
-        return
-    for node, item in zip(nodes, data, strict=True):
-        yield node.start_mark.line + 1, item
-
-
-_JSON_COLUMNS = {"expected_tool_calls", "expected_traits", "expected_response_traits",
-                 "metadata", "input", "reference", "tags", "expected"}
-
-
-def _csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
-    text = _read_text(path, problems)
-    if text is None:
-        return
-    csv.field_size_limit(1 << 30)  # long reference texts are ordinary in eval datasets
-    with io.StringIO(text, newline="") as handle:
-        reader = csv.DictReader(handle)
-        while True:
-            try:
-                row = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as exc:
-                problems.add(f"invalid CSV: {exc}", file=str(path), line=reader.line_num)
-                continue
-            record: dict[str, Any] = {}
-            for key, value in row.items():
-                if key is None or value is None or value == "":
-                    continue
-                record[key] = _cell(key, value)
-            yield reader.line_num, record
-
-
-def _cell(key: str, value: str) -> Any:
-    if key in _JSON_COLUMNS and value[:1] in "[{":
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError:
-            return value
-    return value
 
 
 def open_dataset(path: Path, *, format: str = "auto", fields: dict[str, str] | None = None,

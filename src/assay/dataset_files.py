@@ -1,0 +1,169 @@
+"""Reading a dataset file's records, each with its line number, in four formats.
+
+Every reader streams what it can (JSONL line by line) and reports what is
+wrong with a record as a located problem instead of raising, so that a
+dataset's problems are all listed at once.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from assay.errors import ProblemList
+
+Record = tuple[int, Any]
+"""(line number, parsed record)."""
+
+
+def jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]  # a UTF-8 byte order mark
+            if not raw.strip():
+                continue
+            try:
+                yield number, json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                problems.add(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
+                             f"{exc.start + 1})", file=str(path), line=number)
+            except json.JSONDecodeError as exc:
+                problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})",
+                             file=str(path), line=number)
+
+
+def _read_text(path: Path, problems: ProblemList, encoding: str = "utf-8-sig") -> str | None:
+    """The whole file as text; bytes that are not UTF-8 are a problem with their line."""
+    raw = path.read_bytes()
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        problems.add(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", file=str(path),
+                     line=raw.count(b"\n", 0, exc.start) + 1)
+        return None
+
+
+_WRAPPER_KEYS = ("cases", "questions", "data")
+
+
+def json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+    text = _read_text(path, problems)
+    if text is None:
+        return
+    decoder = json.JSONDecoder()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path),
+                     line=exc.lineno)
+        return
+    position = _skip(text, 0) + 1  # just inside the top-level array
+    if isinstance(data, dict):
+        key = next((k for k in _WRAPPER_KEYS if isinstance(data.get(k), list)), None)
+        data = data.get(key) if key else None
+        if key is not None:
+            position = _value_start(text, decoder, key) + 1
+    if not isinstance(data, list):
+        problems.add("a JSON dataset is an array of objects (or {\"cases\": [...]})",
+                     file=str(path), line=1)
+        return
+    # Walk the array again by position to know each item's line.
+    for item in data:
+        position = _skip(text, position)
+        line = text.count("\n", 0, position) + 1
+        _value, end = decoder.raw_decode(text, position)
+        position = _skip(text, end)
+        yield line, item
+
+
+def _value_start(text: str, decoder: json.JSONDecoder, key: str) -> int:
+    """Where the value of top-level `key` starts in a JSON object's text."""
+    position = _skip(text, 0) + 1
+    while True:
+        position = _skip(text, position)
+        name, position = decoder.raw_decode(text, position)
+        position = _skip(text, position)
+        if text[position] == ":":
+            position = _skip(text, position + 1)
+        if name == key:
+            return position
+        _value, position = decoder.raw_decode(text, position)
+
+
+def _skip(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n,":
+        position += 1
+    return position
+
+
+def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+    import yaml
+
+    text = _read_text(path, problems)
+    if text is None:
+        return
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        problems.add(f"invalid YAML: {exc.problem}", file=str(path),
+                     line=mark.line + 1 if mark else None)
+        return
+    nodes = root.value if isinstance(root, yaml.SequenceNode) else None
+    if isinstance(data, dict) and isinstance(data.get("cases"), list):
+        for key, value in root.value:
+            if key.value == "cases":
+                nodes = value.value
+        data = data["cases"]
+    if not isinstance(data, list) or nodes is None:
+        problems.add("a YAML dataset is a list of cases (or a mapping with `cases:`)",
+                     file=str(path), line=1)
+        return
+    for node, item in zip(nodes, data, strict=True):
+        yield node.start_mark.line + 1, item
+
+
+_JSON_COLUMNS = {"expected_tool_calls", "expected_traits", "expected_response_traits",
+                 "metadata", "input", "reference", "tags", "expected"}
+
+
+def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+    text = _read_text(path, problems)
+    if text is None:
+        return
+    csv.field_size_limit(1 << 30)  # long reference texts are ordinary in eval datasets
+    with io.StringIO(text, newline="") as handle:
+        reader = csv.DictReader(handle)
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                problems.add(f"invalid CSV: {exc}", file=str(path), line=reader.line_num)
+                continue
+            record: dict[str, Any] = {}
+            for key, value in row.items():
+                if key is None or value is None or value == "":
+                    continue
+                record[key] = _cell(key, value)
+            yield reader.line_num, record
+
+
+def _cell(key: str, value: str) -> Any:
+    if key in _JSON_COLUMNS and value[:1] in "[{":
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value
+
+
+READERS = {"jsonl": jsonl_records, "json": json_records, "yaml": yaml_records,
+           "csv": csv_records}
