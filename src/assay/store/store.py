@@ -11,17 +11,16 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
 from sqlalchemy import Engine, and_, create_engine, delete, event, func, select, update
 
 from assay.errors import UserError
 from assay.store import schema
 from assay.store.migrations import migrate
+from assay.store.rows import RunInfo, dumps, loads, score_dict, trial_dict
 from assay.trial import TrialKey, TrialResult
 
 DEFAULT_STORE = ".assay/assay.db"
@@ -39,57 +38,6 @@ def store_url(url: str | None = None) -> str:
     path = Path(target).expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path}"
-
-
-def _dumps(value: Any) -> str | None:
-    """JSON text for a column; anything JSON cannot hold is stored as its `str()`."""
-    if value is None:
-        return None
-    return orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-_loads = orjson.loads
-
-
-@dataclass
-class RunInfo:
-    """A run's row, as plain data."""
-
-    id: str
-    experiment: str
-    kind: str
-    status: str
-    started_at: str
-    finished_at: str | None
-    config: dict[str, Any] | None
-    config_hash: str | None
-    config_path: str | None
-    dataset_path: str | None
-    dataset_hash: str | None
-    git_commit: str | None
-    assay_version: str | None
-    total_trials: int | None
-    summary: dict[str, Any] | None
-    error: str | None
-    options: dict[str, Any] | None = None
-    """What the command line changed for this run (sample, epochs, conditions); resume reuses it."""
-
-    @classmethod
-    def from_row(cls, row: Any) -> RunInfo:
-        data = dict(row._mapping)
-        return cls(
-            id=data["id"], experiment=data["experiment"], kind=data["kind"],
-            status=data["status"], started_at=data["started_at"],
-            finished_at=data["finished_at"],
-            config=_loads(data["config_json"]) if data["config_json"] else None,
-            config_hash=data["config_hash"], config_path=data["config_path"],
-            dataset_path=data["dataset_path"], dataset_hash=data["dataset_hash"],
-            git_commit=data["git_commit"], assay_version=data["assay_version"],
-            total_trials=data["total_trials"],
-            summary=_loads(data["summary_json"]) if data["summary_json"] else None,
-            error=data["error"],
-            options=_loads(data["options_json"]) if data.get("options_json") else None,
-        )
 
 
 class Store:
@@ -111,9 +59,9 @@ class Store:
 
     def create_run(self, **fields: Any) -> None:
         row = dict(fields)
-        row["config_json"] = _dumps(row.pop("config", None))
-        row["summary_json"] = _dumps(row.pop("summary", None))
-        row["options_json"] = _dumps(row.pop("options", None))
+        row["config_json"] = dumps(row.pop("config", None))
+        row["summary_json"] = dumps(row.pop("summary", None))
+        row["options_json"] = dumps(row.pop("options", None))
         row.setdefault("started_at", now_iso())
         row.setdefault("kind", "eval")
         row.setdefault("status", "running")
@@ -123,9 +71,9 @@ class Store:
     def update_run(self, run_id: str, **fields: Any) -> None:
         values = dict(fields)
         if "summary" in values:
-            values["summary_json"] = _dumps(values.pop("summary"))
+            values["summary_json"] = dumps(values.pop("summary"))
         if "config" in values:
-            values["config_json"] = _dumps(values.pop("config"))
+            values["config_json"] = dumps(values.pop("config"))
         with self.engine.begin() as conn:
             conn.execute(update(schema.runs).where(schema.runs.c.id == run_id).values(**values))
 
@@ -206,12 +154,12 @@ class Store:
             usage = output.usage
             trial_rows.append({
                 **key,
-                "input_json": _dumps(case.input),
-                "expected_json": _dumps(case.expected),
-                "tags_json": _dumps(case.tags) if case.tags else None,
+                "input_json": dumps(case.input),
+                "expected_json": dumps(case.expected),
+                "tags_json": dumps(case.tags) if case.tags else None,
                 "difficulty": case.difficulty,
                 "output_text": output.text,
-                "output_json": _dumps(output.to_dict()),
+                "output_json": dumps(output.to_dict()),
                 "error": output.error,
                 "latency_ms": output.latency_ms,
                 "input_tokens": usage.input_tokens or None,
@@ -230,7 +178,7 @@ class Store:
                     "scale_max": score.scale[1],
                     "passed": None if score.passed is None else int(score.passed),
                     "reason": score.reason or None,
-                    "details_json": _dumps(score.details) if score.details else None,
+                    "details_json": dumps(score.details) if score.details else None,
                     "error": score.error,
                     "input_tokens": spent.input_tokens if spent else None,
                     "output_tokens": spent.output_tokens if spent else None,
@@ -311,10 +259,10 @@ class Store:
                 for score in conn.execute(score_query):
                     m = score._mapping
                     by_key.setdefault((m["case_id"], m["condition"], m["epoch"]), {})[
-                        m["scorer"]] = _score_dict(m)
+                        m["scorer"]] = score_dict(m)
                 for row in rows:
                     row["scores"] = by_key.get((row["case_id"], row["condition"], row["epoch"]), {})
-                    yield _trial_dict(row)
+                    yield trial_dict(row)
                 last = (final["case_id"], final["condition"], final["epoch"])
 
     def iter_score_rows(self, run_id: str) -> Iterator[dict[str, Any]]:
@@ -336,7 +284,7 @@ class Store:
                     "scorer": m["scorer"], "value": m["value"],
                     "passed": None if m["passed"] is None else bool(m["passed"]),
                     "error": m["error"], "scale": (m["scale_min"], m["scale_max"]),
-                    "tags": _loads(m["tags_json"]) if m["tags_json"] else [],
+                    "tags": loads(m["tags_json"]) if m["tags_json"] else [],
                     "difficulty": m["difficulty"],
                     "input_tokens": m["input_tokens"], "output_tokens": m["output_tokens"],
                     "cost_usd": m["cost_usd"],
@@ -359,12 +307,12 @@ class Store:
             schema.response_cache.c.key == key)
         with self.engine.connect() as conn:
             value = conn.execute(query).scalar()
-        return _loads(value) if value else None
+        return loads(value) if value else None
 
     def cache_put(self, key: str, value: dict[str, Any], *, provider: str | None = None,
                   model: str | None = None) -> None:
         row = {"key": key, "provider": provider, "model": model,
-               "response_json": _dumps(value), "created_at": now_iso()}
+               "response_json": dumps(value), "created_at": now_iso()}
         with self._lock, self.engine.begin() as conn:
             conn.execute(delete(schema.response_cache).where(schema.response_cache.c.key == key))
             conn.execute(schema.response_cache.insert().values(**row))
@@ -386,36 +334,6 @@ def _at_or_before(columns: tuple[Any, ...], values: tuple[Any, ...]) -> Any:
     from sqlalchemy import tuple_
 
     return tuple_(*columns) <= tuple_(*values)
-
-
-def _score_dict(m: Any) -> dict[str, Any]:
-    return {
-        "value": m["value"],
-        "scale": [m["scale_min"], m["scale_max"]],
-        "passed": None if m["passed"] is None else bool(m["passed"]),
-        "reason": m["reason"],
-        "details": _loads(m["details_json"]) if m["details_json"] else {},
-        "error": m["error"],
-    }
-
-
-def _trial_dict(row: dict[str, Any]) -> dict[str, Any]:
-    output = _loads(row["output_json"]) if row["output_json"] else {}
-    return {
-        "case_id": row["case_id"],
-        "condition": row["condition"],
-        "epoch": row["epoch"],
-        "input": _loads(row["input_json"]) if row["input_json"] else None,
-        "expected": _loads(row["expected_json"]) if row["expected_json"] else None,
-        "tags": _loads(row["tags_json"]) if row["tags_json"] else [],
-        "difficulty": row["difficulty"],
-        "output": output,
-        "error": row["error"],
-        "latency_ms": row["latency_ms"],
-        "usage": {"input_tokens": row["input_tokens"], "output_tokens": row["output_tokens"],
-                  "cost_usd": row["cost_usd"], "cache_hits": row["cache_hits"]},
-        "scores": row["scores"],
-    }
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
