@@ -28,6 +28,9 @@ def compare_run_conditions(store: Any, run: Any, *, conditions: Sequence[str] | 
 
     `conditions` and `scorers` give the order to show them in (the config's order).
     """
+    if conditions is not None and len(conditions) < 2:
+        # One condition: nothing to pair, and no reason to hold every case's values.
+        return compare_conditions({}, list(conditions), baseline=baseline, seed=_seed(run))
     cases = _ordered(collect_cases(store.iter_score_rows(run.id)), scorers)
     order = list(conditions or [])
     for entry in cases.values():
