@@ -41,13 +41,16 @@ scorers:
   - {{type: contains}}
   - {{type: token_f1}}
 run: {{concurrency: {concurrency}, batch_size: 1000}}
-"""
+{conditions}"""
 
 
-def write_workload(root: Path, cases: int, threaded: bool, concurrency: int) -> None:
+def write_workload(root: Path, cases: int, threaded: bool, concurrency: int,
+                   conditions: int) -> None:
     (root / "target.py").write_text(TARGET)
+    block = ("conditions: {" + ", ".join(f"c{i}: {{}}" for i in range(conditions)) + "}\n"
+             if conditions > 1 else "")
     (root / "assay.yaml").write_text(CONFIG.format(threaded=str(threaded).lower(),
-                                                   concurrency=concurrency))
+                                                   concurrency=concurrency, conditions=block))
     with (root / "cases.jsonl").open("w") as handle:
         for i in range(cases):
             handle.write(json.dumps({"id": f"case-{i:06d}", "input": f"What is item {i}?",
@@ -62,11 +65,14 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--threaded", action="store_true",
                         help="run the sync target in worker threads (the default for python targets)")
+    parser.add_argument("--conditions", type=int, default=1,
+                        help="conditions per case (trials = cases x conditions; 2 or more adds "
+                             "the paired comparison of conditions)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     args = parser.parse_args()
 
     root = Path(tempfile.mkdtemp(prefix="assay-bench-"))
-    write_workload(root, args.cases, args.threaded, args.concurrency)
+    write_workload(root, args.cases, args.threaded, args.concurrency, args.conditions)
     command = [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"]
     if shutil.which("taskset") and args.cores:
         command = ["taskset", "-c", args.cores, *command]
@@ -82,11 +88,12 @@ def main() -> None:
         started_at, finished_at = conn.execute("select started_at, finished_at from runs").fetchone()
     run_seconds = (datetime.fromisoformat(finished_at)
                    - datetime.fromisoformat(started_at)).total_seconds()
-    print(f"cases:        {args.cases:,}  (cores: {args.cores or 'all'}, "
+    print(f"cases:        {args.cases:,} x {args.conditions} condition(s)  (cores: {args.cores or 'all'}, "
           f"concurrency {args.concurrency}, threaded target: {args.threaded})")
-    print(f"run:          {run_seconds:.2f} s  = {args.cases / run_seconds:,.0f} trials/s "
+    trials = args.cases * args.conditions
+    print(f"run:          {run_seconds:.2f} s  = {trials / run_seconds:,.0f} trials/s "
           "(first trial to last commit)")
-    print(f"whole process {elapsed:.2f} s  = {args.cases / elapsed:,.0f} trials/s "
+    print(f"whole process {elapsed:.2f} s  = {trials / elapsed:,.0f} trials/s "
           "(start-up, scan, run, summary, comparisons, results.json, report.md, report.html)")
     print(f"peak RSS:     {peak_mb:,.0f} MB")
     if args.keep:

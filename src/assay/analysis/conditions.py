@@ -31,10 +31,10 @@ class ScorerCases:
     scale: tuple[float, float] = (0.0, 1.0)
     has_verdicts: bool = False
     """True when any result carried a pass/fail verdict: the pass rate heads its comparisons."""
-    values: dict[str, dict[str, list[Value]]] = field(default_factory=dict)
-    """condition -> case id -> per-epoch values."""
-    passed: dict[str, dict[str, list[Value]]] = field(default_factory=dict)
-    """condition -> case id -> per-epoch verdicts (None where there is none)."""
+    values: dict[str, dict[str, Value | list[Value]]] = field(default_factory=dict)
+    """condition -> case id -> the value, or per-epoch values when a case ran more than once."""
+    passed: dict[str, dict[str, Value | list[Value]]] = field(default_factory=dict)
+    """condition -> case id -> the verdict(s), like `values` (None where there is none)."""
 
     @property
     def kind(self) -> Kind:
@@ -56,9 +56,22 @@ def collect_cases(score_rows: Iterable[Mapping[str, Any]]) -> dict[str, ScorerCa
         if not failed:
             entry.scale = (float(row["scale"][0]), float(row["scale"][1]))
             entry.has_verdicts = entry.has_verdicts or verdict is not None
-        entry.values.setdefault(row["condition"], {}).setdefault(row["case_id"], []).append(value)
-        entry.passed.setdefault(row["condition"], {}).setdefault(row["case_id"], []).append(verdict)
+        _add(entry.values.setdefault(row["condition"], {}), row["case_id"], value)
+        _add(entry.passed.setdefault(row["condition"], {}), row["case_id"], verdict)
     return out
+
+
+def _add(table: dict[str, Value | list[Value]], case_id: str, value: Value) -> None:
+    """A single epoch stays a plain value: a list per case would cost ~100 bytes x cases x
+    conditions x scorers (hundreds of MB on a 100k-case run with two conditions)."""
+    if case_id not in table:
+        table[case_id] = value
+        return
+    current = table[case_id]
+    if isinstance(current, list):
+        current.append(value)
+    else:
+        table[case_id] = [current, value]
 
 
 @dataclass(frozen=True)
