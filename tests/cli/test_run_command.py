@@ -153,3 +153,19 @@ def test_a_tag_filter_that_matches_nothing_is_an_error_not_a_pass(cli: Cli, tmp_
         result = cli(command, str(config))
         assert result.returncode == 2, command
         assert "nothing to run" in result.stderr and "no-such-tag" in result.stderr
+
+
+def test_validate_names_an_unknown_provider_and_warns_of_a_missing_key(
+        cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
+    config = ("name: m\ndataset: {path: cases.jsonl}\ntarget: {type: model, model: foo/bar}\n"
+              "judge: {model: anthropic/claude-haiku-4-5}\nscorers: [{type: judge_score}]\n")
+    (tmp_path / "assay.yaml").write_text(config)
+    env = {"ANTHROPIC_API_KEY": "", "OPENAI_API_KEY": ""}
+    result = cli("validate", "assay.yaml", env=env)
+    assert result.returncode == 2
+    assert "assay.yaml:3 [target.model]: unknown provider 'foo'" in result.stderr
+    (tmp_path / "assay.yaml").write_text(config.replace("foo/bar", "openai/gpt-4.1"))
+    result = cli("validate", "assay.yaml", env=env)
+    assert result.returncode == 0
+    assert "needs an API key: set the environment variable ANTHROPIC_API_KEY" in result.stdout

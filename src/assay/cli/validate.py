@@ -31,6 +31,7 @@ def command(configs: tuple[str, ...]) -> None:
         scan = plan.dataset.scan()
         plan.check_not_empty()
         _check_templates(loaded, plan)
+        _check_models(loaded, plan, services)
         asyncio.run(_check(plan))
         out.print(f"[green]ok[/green] {config_path}: experiment '{loaded.name}', "
                   f"{scan.count} cases ({scan.layout}), {len(plan.conditions)} condition(s), "
@@ -42,6 +43,43 @@ def command(configs: tuple[str, ...]) -> None:
 async def _check(plan: object) -> None:
     for target in plan.targets.values():  # type: ignore[attr-defined]
         await target.check()
+
+
+def _check_models(loaded: LoadedConfig, plan: Plan, services: object) -> None:
+    """Every model a run would call names a known provider (exit 2, located, if not);
+    a missing API key is only a warning: a run needs it, a check does not."""
+    from assay.errors import Problem, UserError
+    from assay.providers.pool import get_pool
+
+    models: dict[str, tuple[object, ...]] = {}  # model string -> where the config names it
+    for condition in loaded.conditions:
+        model = getattr(loaded.target_params.get(condition.name), "model", None)
+        if model:
+            overridden = "model" in (loaded.config.conditions[condition.name].overrides())
+            models.setdefault(model, ("conditions", condition.name, "model") if overridden
+                              else ("target", "model"))
+    for index, scorer in enumerate(plan.scorers):
+        if "model" in type(scorer.params).model_fields:
+            own = getattr(scorer.params, "model", None)
+            model = own or loaded.config.judge.model
+            if model:
+                models.setdefault(model, ("scorers", index, "model") if own
+                                  else ("judge", "model"))
+    if not models:
+        return
+    pool = get_pool(services)
+    problems = []
+    for model, where in models.items():
+        try:
+            warning = pool.check(model)
+        except UserError as exc:
+            problems.append(Problem(str(exc), str(loaded.path), loaded.source.line(where),
+                                    ".".join(map(str, where))))
+            continue
+        if warning:
+            services.warn(warning)  # type: ignore[attr-defined]
+    if problems:
+        raise UserError(f"invalid config {loaded.path}", problems)
 
 
 def _check_templates(loaded: LoadedConfig, plan: Plan) -> None:

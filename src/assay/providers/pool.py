@@ -62,6 +62,20 @@ class ProviderPool:
             )
         return self.provider(name), model
 
+    def check(self, model_string: str) -> str | None:
+        """Check a model string without opening anything: an unknown provider or a malformed
+        string raises `UserError`; a missing API key is returned as a warning (a run needs it,
+        a check does not)."""
+        name, sep, model = model_string.partition("/")
+        if not sep or not name or not model:
+            self.resolve(model_string)  # raises the same message a run would
+        config = self._config(name)
+        try:
+            self._api_key(config)
+        except UserError as exc:
+            return f"{model_string}: {exc}"
+        return None
+
     def provider(self, name: str) -> Provider:
         if name not in self._providers:
             self._providers[name] = self._create(self._config(name))
