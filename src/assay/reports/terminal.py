@@ -26,6 +26,12 @@ def print_summary(console: Any, run: RunInfo, summary: RunSummary,
                       f"[red]{stats.errors}[/red]" if stats.errors else "0")
         previous = stats.scorer
     console.print(table)
+    failed = sum(c.errors for c in summary.conditions)
+    if failed:
+        total = sum(c.trials for c in summary.conditions)
+        example = next((e for c in summary.conditions for e in c.error_examples), "")
+        console.print(f"[yellow]warning:[/yellow] {failed} of {total} trials ended in an error "
+                      f"and were not scored (first: {example}); see Errors in report.md")
     costs = [c for c in summary.conditions if _spent_or_cached(c)]
     if costs:
         cost_table = Table(title="cost and behaviour per condition", title_justify="left")
