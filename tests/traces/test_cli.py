@@ -126,3 +126,20 @@ def test_export_with_a_filter_writes_only_the_chosen_sessions(
     sessions = {json.loads(line)["metadata"]["source"]["session"]
                 for line in target.read_text(encoding="utf-8").splitlines()}
     assert len(sessions) == 1
+
+
+def test_export_gives_unique_ids_to_sessions_that_share_a_file_name(
+        sessions_dir: Path, tmp_path: Path) -> None:
+    """Regression: two projects' `subagent.jsonl` exported the same case ids."""
+    import shutil
+
+    from assay.dataset import open_dataset
+
+    source = sessions_dir / "claude-code" / "spotter" / "subagent.jsonl"
+    for project in ("a", "b"):
+        (tmp_path / "logs" / project).mkdir(parents=True)
+        shutil.copy(source, tmp_path / "logs" / project / "subagent.jsonl")
+    out = tmp_path / "drafts.jsonl"
+    assert _run(["traces", "export", str(tmp_path / "logs"), "-o", str(out)]) == 0
+    cases = list(open_dataset(out))
+    assert len(cases) == 2 and len({c.id for c in cases}) == 2  # one answered question each

@@ -15,6 +15,7 @@ question is counted in the parse statistics, not attached to it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -100,7 +101,11 @@ class Exchange:
 
     @property
     def id(self) -> str:
-        return f"{Path(self.session.path).stem}:{self.line}"
+        """`<file stem>-<path digest>:<line>`: session files of different projects often share
+        a name, so the digest of the full path keeps exported case ids unique."""
+        path = Path(self.session.path)
+        digest = hashlib.blake2b(str(path.resolve()).encode(), digest_size=3).hexdigest()
+        return f"{path.stem}-{digest}:{self.line}"
 
     @property
     def answered(self) -> bool:
