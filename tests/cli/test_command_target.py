@@ -42,12 +42,16 @@ def test_command_target_runs_per_condition_flags_and_records_failures(
 
 
 def test_a_slow_target_times_out_as_an_error(cli: Cli, tmp_path: Path) -> None:
-    (tmp_path / "agent.py").write_text("import time\ntime.sleep(30)\n")
-    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "y"}\n')
+    (tmp_path / "agent.py").write_text(
+        "import json, sys, time\nif json.load(sys.stdin)['id'] == 'slow':\n"
+        "    time.sleep(30)\nprint('y')\n")
+    (tmp_path / "cases.jsonl").write_text('{"id": "slow", "input": "q", "expected": "y"}\n'
+                                          '{"id": "quick", "input": "q", "expected": "y"}\n')
     (tmp_path / "assay.yaml").write_text(
         "name: slow\ndataset: {path: cases.jsonl}\n"
         f"target: {{type: command, command: ['{sys.executable}', agent.py]}}\n"
         "scorers: [{type: contains}]\nrun: {timeout: 0.5}\n")
     assert cli("run", "assay.yaml", "-o", "out", timeout=20).returncode == 0
-    (trial,) = json.loads((tmp_path / "out" / "results.json").read_text())["trials"]
-    assert trial["error"] == "timeout: no answer within 0.5s"
+    trials = json.loads((tmp_path / "out" / "results.json").read_text())["trials"]
+    errors = {t["case_id"]: t["error"] for t in trials}
+    assert errors == {"slow": "timeout: no answer within 0.5s", "quick": None}

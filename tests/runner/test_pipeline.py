@@ -140,3 +140,11 @@ def test_sync_targets_get_as_many_threads_as_trials_in_flight(tmp_path: Path) ->
     committed = run(plan, concurrency=12)
     assert len(committed) == 12 and all(r.output.error is None for r in committed)
     assert clock.monotonic() - started < 5
+
+
+def test_a_run_in_which_every_trial_failed_could_not_complete(tmp_path: Path) -> None:
+    """Regression: a small run whose every trial failed used to exit 0 as completed."""
+    target = CountingTarget(fail={f"c{i}" for i in range(3)})
+    with pytest.raises(RunFailed, match=r"every trial failed \(6 of 6\)"):
+        asyncio.run(run_pipeline(make_plan(tmp_path, 3, target), lambda batch: None,
+                                 concurrency=2, timeout=5.0, batch_size=100))

@@ -124,6 +124,10 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
             task.cancel()
         flush()  # what finished is kept, even on Ctrl-C or an error
         executor.shutdown(wait=False, cancel_futures=True)
+    if not stats.stopped_reason and stats.done and stats.errors == stats.done:
+        stats.stopped_reason = (f"every trial failed ({stats.errors} of {stats.done}), so there "
+                                f"is nothing to score; first error: "
+                                f"{(stats.first_error or '')[:300]}")
     if stats.stopped_reason:
         raise RunFailed(stats.stopped_reason)
     return stats
