@@ -12,13 +12,17 @@ from assay.store import RunInfo
 
 def print_summary(console: Any, run: RunInfo, summary: RunSummary,
                   gates: list[GateResult], usage: dict[str, Any] | None = None) -> None:
+    from rich import box
     from rich.table import Table
 
-    table = Table(title=f"{run.experiment} · run {run.id}", title_justify="left")
+    # A light box and unwrapped numbers: the table must read in an 80-column CI log.
+    table = Table(title=f"{run.experiment} · run {run.id}", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for column, justify in (("scorer", "left"), ("condition", "left"), ("n", "right"),
                             ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right"),
                             ("errors", "right")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        table.add_column(column, justify=justify,  # type: ignore[arg-type]
+                         no_wrap=column not in ("scorer", "condition"))
     previous = None
     for stats in summary.scores:
         table.add_row(stats.scorer if stats.scorer != previous else "", stats.condition,
