@@ -102,12 +102,10 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
 
 
 def _import_foreign(data: dict[str, Any]) -> dict[str, Any]:
-    """Accept a k-eval config as is: it has `agent:` and `execution:` where we have `target:`."""
-    if "agent" in data and "target" not in data:
-        from assay.context.keval_import import convert_keval
+    """Accept a k-eval config as is (see `assay.context.keval_import`)."""
+    from assay.context.keval_import import convert_keval, is_keval_config
 
-        return convert_keval(data)
-    return data
+    return convert_keval(data) if is_keval_config(data) else data
 
 
 def _kind_model(registry: Any, kind: Any, where: tuple[Any, ...], source: SourceMap,
