@@ -113,3 +113,15 @@ def test_a_malformed_latest_reference_is_a_clear_error(store: Store) -> None:
     store.create_run(id="r1", experiment="e")
     with pytest.raises(UserError, match="latest~N with a whole number"):
         store.resolve_run("latest~abc")
+
+
+def test_judged_scores_carry_the_judge_identity_and_nothing_else(store: Store) -> None:
+    from assay.analysis.run_diff import judge_identities
+
+    store.create_run(id="r1", experiment="e")
+    judged = trial("c1")
+    judged.scores["judge_score"] = Score(value=8, scale=(0, 10), passed=True, details={
+        "judge_model": "openai/gpt-4.1", "prompt_hash": "abc123"})
+    store.write_trials("r1", [judged, trial("c2")])
+    assert judge_identities(store.iter_judged_scores("r1")) == {
+        "judge_score": {("openai/gpt-4.1", "abc123")}}

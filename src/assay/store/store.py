@@ -290,6 +290,19 @@ class Store:
                     "cost_usd": m["cost_usd"],
                 }
 
+    def iter_judged_scores(self, run_id: str) -> Iterator[dict[str, Any]]:
+        """Trials reduced to the scores that carry a judge's identity, for comparability checks.
+
+        Only score rows whose details name a judge are read, so a run graded by
+        deterministic scorers costs one indexed scan and no JSON decoding.
+        """
+        s = schema.scores
+        query = select(s.c.scorer, s.c.details_json).where(and_(
+            s.c.run_id == run_id, s.c.details_json.like('%"judge_model"%')))
+        with self.engine.connect() as conn:
+            for scorer, details in conn.execution_options(stream_results=True).execute(query):
+                yield {"scores": {scorer: {"details": loads(details)}}}
+
     def iter_trial_rows(self, run_id: str) -> Iterator[dict[str, Any]]:
         """Flat trial rows (no scores): errors, latency, tokens and cost, for analysis."""
         t = schema.trials
