@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from assay._version import __version__
 
 if TYPE_CHECKING:
-    from assay.api import EvalResult, evaluate, evaluate_async
+    from assay.api.evaluate import EvalResult, evaluate, evaluate_async
     from assay.case import Case
     from assay.condition import Condition
     from assay.output import Output, ToolCall, Usage
@@ -33,9 +33,9 @@ _LAZY = {
     "TargetParams": "assay.targets.base",
     "scorer": "assay.registry",
     "target": "assay.registry",
-    "evaluate": "assay.api",
-    "evaluate_async": "assay.api",
-    "EvalResult": "assay.api",
+    "evaluate": "assay.api.evaluate",
+    "evaluate_async": "assay.api.evaluate",
+    "EvalResult": "assay.api.evaluate",
 }
 
 __all__ = ["__version__", *_LAZY]

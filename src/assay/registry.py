@@ -80,10 +80,10 @@ scorers: Registry = Registry(
         "json_schema": "assay.scorers.structured",
         "tool_calls": "assay.scorers.tool_calls",
         "python": "assay.scorers.custom",
-        "judge_score": "assay.scorers.judges",
-        "rubric": "assay.scorers.judges",
-        "traits": "assay.scorers.judges",
-        "judge": "assay.scorers.judges",
+        "judge_score": "assay.scorers.judges.kinds",
+        "rubric": "assay.scorers.judges.kinds",
+        "traits": "assay.scorers.judges.kinds",
+        "judge": "assay.scorers.judges.kinds",
     },
 )
 

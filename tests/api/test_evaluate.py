@@ -14,7 +14,7 @@ import assay
 from assay import Case, Condition, Output, Score
 from assay.analysis.run_diff import flips
 from assay.errors import UserError
-from assay.memory_dataset import records_sha256
+from assay.datasets.memory import records_sha256
 from assay.store import Store
 
 WORDS = ["hello", "world", "assay", "golden", "trial", "judge", "epoch", "store"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from types import SimpleNamespace
 
-from assay.gates import GateResult
+from assay.review.gates import GateResult
 from assay.reports.junit import render_junit
 
 RUN = SimpleNamespace(id="r1", experiment="exp", started_at="2026-01-01T00:00:00")

@@ -9,7 +9,7 @@ import pytest
 
 from assay.case import Case
 from assay.condition import Condition
-from assay.dataset import open_dataset
+from assay.datasets.dataset import open_dataset
 from assay.errors import RunFailed
 from assay.output import Output
 from assay.runner.pipeline import run_pipeline

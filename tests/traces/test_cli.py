@@ -133,7 +133,7 @@ def test_export_gives_unique_ids_to_sessions_that_share_a_file_name(
     """Regression: two projects' `subagent.jsonl` exported the same case ids."""
     import shutil
 
-    from assay.dataset import open_dataset
+    from assay.datasets.dataset import open_dataset
 
     source = sessions_dir / "claude-code" / "spotter" / "subagent.jsonl"
     for project in ("a", "b"):

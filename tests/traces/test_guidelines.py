@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assay.traces.analysis import TraceAnalysis
+from assay.traces.result import TraceAnalysis
 from assay.traces.exchanges import Exchange, FileRead, SessionMeta
 from assay.traces.findings import Finding, Judgement
 from assay.traces.guidelines import HEADING, render_insights, update_guidelines

@@ -23,7 +23,7 @@ import numpy as np
 from assay.analysis.bootstrap import DEFAULT_RESAMPLES, Interval
 from assay.analysis.intervals import difference_interval
 from assay.analysis.pairing import Exclusions, PairedData, PerCase, Value, pair_cases
-from assay.analysis.reading import Reading, pack_reading
+from assay.knowledge_packs.bands import Reading, pack_reading
 from assay.analysis.significance import PairedTest, paired_test, snap
 from assay.analysis.verdict import describe
 from assay.errors import UserError

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assay.analysis.reading import labelled
+from assay.knowledge_packs.bands import labelled
 
 if TYPE_CHECKING:
     from assay.analysis.bootstrap import Interval

@@ -31,7 +31,7 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     """
     import json
 
-    from assay.comparing import diff_stored_runs
+    from assay.review.comparing import diff_stored_runs
     from assay.errors import UserError
 
     store = open_store(store_url)

@@ -67,7 +67,7 @@ def _summary(store: Any, run: Any) -> Any:
 
 def _html(store: Any, run: Any, summary: Any) -> str:
     """The HTML page, with the conditions compared and the run against the previous one."""
-    from assay.comparing import compare_run_conditions, diff_with_previous
+    from assay.review.comparing import compare_run_conditions, diff_with_previous
     from assay.reports.html import render_html
 
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
@@ -83,7 +83,7 @@ def _gates(run: Any, summary: Any) -> list[Any]:
     Regression gates depend on which runs existed when it ran, so they are not re-judged here.
     """
     from assay.config.models import GateConfig
-    from assay.gates import check_gates
+    from assay.review.gates import check_gates
 
     items = ((run.config or {}).get("gates") or []) if isinstance(run.config, dict) else []
     gates = [GateConfig.model_validate(item) for item in items

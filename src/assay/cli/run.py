@@ -51,8 +51,8 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     from assay.cli.run_one import RunRequest, run_one
     from assay.runner.options import RunOptions
     from assay.errors import UserError
-    from assay.gates import parse_fail_under
-    from assay.suite import check_suite, expand_configs
+    from assay.review.gates import parse_fail_under
+    from assay.review.suite import check_suite, expand_configs
 
     paths, is_suite = expand_configs(configs)
     if resume and is_suite:
@@ -117,7 +117,7 @@ def _run_suite(paths: list[Path], request: Any, store: Any, out: Any, *, sample:
     from assay.cli.run_one import run_one
     from assay.errors import AssayError
     from assay.reports.suite import print_grand_summary
-    from assay.suite import SuiteEntry, grand_summary
+    from assay.review.suite import SuiteEntry, grand_summary
 
     entries: list[SuiteEntry] = []
     done = []

@@ -40,7 +40,7 @@ class RunDone:
 def run_one(request: RunRequest, store: Any, out: Any) -> RunDone:
     """Run a config, compare it, write its files and return its exit code (1 a gate failed)."""
     from assay.config import load_config
-    from assay.review import print_review, regression_checks, review_run
+    from assay.review.finish import print_review, regression_checks, review_run
     from assay.runner.session import execute
 
     loaded = load_config(request.config)

@@ -102,8 +102,8 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
 
 
 def _import_foreign(data: dict[str, Any]) -> dict[str, Any]:
-    """Accept a k-eval config as is (see `assay.context.keval_import`)."""
-    from assay.context.keval_import import convert_keval, is_keval_config
+    """Accept a k-eval config as is (see `assay.config.keval`)."""
+    from assay.config.keval import convert_keval, is_keval_config
 
     return convert_keval(data) if is_keval_config(data) else data
 

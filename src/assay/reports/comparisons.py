@@ -17,7 +17,7 @@ from typing import Any
 from assay.analysis.bootstrap import Interval
 from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
-from assay.analysis.reading import labelled
+from assay.knowledge_packs.bands import labelled
 from assay.analysis.verdict import format_p
 
 MAX_IDS_TERMINAL = 10

@@ -27,7 +27,7 @@ from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
 from assay.analysis.run_diff import RunDiff, condition_of
 from assay.analysis.summary import ConditionStats, Interval, RunSummary, ScoreStats
-from assay.gates import GateResult
+from assay.review.gates import GateResult
 from assay.reports.comparisons import MAX_IDS_MARKDOWN, evidence, headline, p_text
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
 from assay.reports.trial_table import (

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from assay.gates import GateResult
+from assay.review.gates import GateResult
 
 MAX_MESSAGE = 500
 

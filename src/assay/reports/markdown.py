@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from assay.analysis.summary import RunSummary
-from assay.gates import GateResult
+from assay.review.gates import GateResult
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
 from assay.store import RunInfo
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.analysis.summary import ConditionStats, RunSummary
-from assay.gates import GateResult
+from assay.review.gates import GateResult
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
 from assay.store import RunInfo
 

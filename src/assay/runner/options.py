@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from assay.config.models import GateConfig
-    from assay.dataset import Dataset
+    from assay.datasets.dataset import Dataset
 
 
 @dataclass

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from assay.case import Case
 from assay.condition import Condition
 from assay.config.loading import LoadedConfig
-from assay.dataset import Dataset, open_dataset
+from assay.datasets.dataset import Dataset, open_dataset
 from assay.errors import Problem, UserError
 from assay.registry import scorers as scorer_registry
 from assay.registry import targets as target_registry

@@ -18,7 +18,7 @@ from assay._version import __version__
 from assay.analysis.summary import RunSummary, summarize
 from assay.config.loading import LoadedConfig
 from assay.errors import RunFailed, UserError
-from assay.gates import GateResult, check_gates
+from assay.review.gates import GateResult, check_gates
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan

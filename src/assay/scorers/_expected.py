@@ -17,7 +17,7 @@ from assay.case import Case
 from assay.errors import UserError
 from assay.score import Score
 from assay.scorers.base import ScorerParams, param_error
-from assay.templates import case_variables, check_template, is_template, render
+from assay.config.templates import case_variables, check_template, is_template, render
 
 
 class CheckParams(ScorerParams):

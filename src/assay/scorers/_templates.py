@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from assay.errors import UserError
-from assay.templates import check_template, render
+from assay.config.templates import check_template, render
 
 _UNDEFINED = re.compile(r"'([^']+)' is undefined")
 

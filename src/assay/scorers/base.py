@@ -56,7 +56,7 @@ class Scorer:
 
     def template_variables(self, case: Case) -> dict[str, Any]:
         """The names this scorer's templates may use for `case`."""
-        from assay.templates import case_variables
+        from assay.config.templates import case_variables
 
         return case_variables(case)
 

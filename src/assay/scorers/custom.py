@@ -21,7 +21,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from assay.case import Case
 from assay.errors import UserError
-from assay.imports import import_object, reference_of
+from assay.config.user_code import import_object, reference_of
 from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score

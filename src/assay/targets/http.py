@@ -10,7 +10,7 @@ from assay.case import Case
 from assay.output import Output
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
-from assay.templates import case_variables, render
+from assay.config.templates import case_variables, render
 
 
 class HttpParams(TargetParams):

@@ -18,7 +18,7 @@ from assay.output import Output
 from assay.providers.base import ChatRequest, Provider
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
-from assay.templates import case_variables, check_template, render
+from assay.config.templates import case_variables, check_template, render
 
 
 class ModelParams(TargetParams):

@@ -13,7 +13,7 @@ from pydantic.json_schema import SkipJsonSchema
 from assay.case import Case
 from assay.condition import Condition
 from assay.errors import UserError
-from assay.imports import import_object
+from assay.config.user_code import import_object
 from assay.output import Output
 from assay.registry import target
 from assay.services import Services

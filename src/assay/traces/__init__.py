@@ -7,7 +7,7 @@ into a report for people and guidelines for the agent. Exchanges stream:
 memory does not grow with the size of the logs.
 """
 
-from assay.traces.analysis import TraceAnalysis
+from assay.traces.result import TraceAnalysis
 from assay.traces.exchanges import Exchange, FileRead, SessionMeta
 from assay.traces.findings import Finding, Judgement, parse_findings
 from assay.traces.judging import StreamingJudge, Verdicts, judge_all

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from assay.traces.analysis import TraceAnalysis
+from assay.traces.result import TraceAnalysis
 
 HEADING = "## Eval Insights"
 MAX_GAPS = 15

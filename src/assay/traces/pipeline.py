@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from assay.providers.base import Provider
-from assay.traces.analysis import TraceAnalysis
+from assay.traces.result import TraceAnalysis
 from assay.traces.guidelines import render_insights, update_guidelines
 from assay.traces.judging import StreamingJudge, Verdicts
 from assay.traces.metrics import MetricsTally

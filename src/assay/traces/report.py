@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from assay.traces.analysis import TraceAnalysis
+from assay.traces.result import TraceAnalysis
 from assay.traces.findings import Finding
 from assay.traces.formats import ParseStats
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from assay.traces.analysis import TraceAnalysis
+from assay.traces.result import TraceAnalysis
 
 RUN_KIND = "traces"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.analysis.reading import pack_reading
+from assay.knowledge_packs.bands import pack_reading
 
 
 @pytest.mark.parametrize("delta_pp, reading", [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
 from assay.config.models import GateConfig
-from assay.gates import check_gates, parse_fail_under
+from assay.review.gates import check_gates, parse_fail_under
 
 
 def summary(**stats: object) -> RunSummary:

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from assay.errors import UserError
 from assay.registry import scorers
 from assay.score import Score
-from assay.scorers.judge_base import JudgeScorer
+from assay.scorers.judges.base import JudgeScorer
 
 from .judge_fakes import ScriptedProvider, answer, case, make_judge
 

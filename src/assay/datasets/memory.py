@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.case import Case
-from assay.dataset import Dataset, Record, Scan
+from assay.datasets.dataset import Dataset, Record, Scan
 from assay.errors import Problem, ProblemList, UserError
 
 MEMORY_PATH = Path("<memory>")

@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from assay.scorers.judge_parse import (
+from assay.scorers.judges.parse import (
     SCORE_KEYS,
     as_number,
     extract_json,
@@ -22,7 +22,7 @@ from assay.scorers.judge_parse import (
     extract_reason,
     pick,
 )
-from assay.scorers.judge_verdict import (
+from assay.scorers.judges.judgement import (
     JudgeConfigError,
     Reduction,
     Verdict,

@@ -18,7 +18,7 @@ from assay.analysis.conditions import (
 from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs, judge_identities
 from assay.config.models import GateConfig, RegressionGateConfig
 from assay.errors import UserError
-from assay.gates import GateResult, check_regression
+from assay.review.gates import GateResult, check_regression
 
 
 def compare_run_conditions(store: Any, run: Any, *, conditions: Sequence[str] | None = None,

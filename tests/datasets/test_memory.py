@@ -6,7 +6,7 @@ import pytest
 
 from assay.case import Case
 from assay.errors import UserError
-from assay.memory_dataset import memory_dataset, records_sha256
+from assay.datasets.memory import memory_dataset, records_sha256
 
 
 def test_cases_go_through_unchanged_and_dicts_are_read_like_a_file() -> None:

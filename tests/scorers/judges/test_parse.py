@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from assay.scorers.judge_formats import LabelFormat, NumberFormat, SchemaFormat
-from assay.scorers.judge_parse import extract_json, extract_label, extract_number
-from assay.scorers.judge_rubric import DEFAULT_METRICS, DEFAULT_PASS_RULE, RubricFormat
-from assay.scorers.judge_verdict import VerdictParseError
+from assay.scorers.judges.formats import LabelFormat, NumberFormat, SchemaFormat
+from assay.scorers.judges.parse import extract_json, extract_label, extract_number
+from assay.scorers.judges.rubric import DEFAULT_METRICS, DEFAULT_PASS_RULE, RubricFormat
+from assay.scorers.judges.judgement import VerdictParseError
 
 
 @pytest.mark.parametrize("reply, expected", [

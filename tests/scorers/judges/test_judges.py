@@ -18,9 +18,9 @@ from assay.errors import RunFailed, UserError
 from assay.output import Usage
 from assay.providers.base import ChatResponse, RequestedToolCall
 from assay.score import Score
-from assay.scorers.judge_base import JudgeScorer
+from assay.scorers.judges.base import JudgeScorer
 from assay.services import Services
-from assay.templates import template_hash
+from assay.config.templates import template_hash
 
 from .judge_fakes import ScriptedProvider, answer, case, make_judge
 
@@ -234,7 +234,7 @@ def test_a_judge_whose_model_is_the_target_model_warns_when_set_up() -> None:
 
 
 def test_self_grading_is_recognised_across_providers_and_condition_overrides() -> None:
-    from assay.scorers.judge_base import warn_if_self_grading
+    from assay.scorers.judges.base import warn_if_self_grading
 
     services = Services(config=config(target={"type": "model", "model": "openai/gpt-4.1"}))
     warn_if_self_grading("judge_score", "openai/gpt-4.1", services)
@@ -254,4 +254,4 @@ def test_the_four_judge_kinds_are_found_by_the_lazy_registry() -> None:
 
     for kind in ("judge_score", "rubric", "traits", "judge"):
         cls = scorers.get(kind)
-        assert cls.__module__ == "assay.scorers.judges" and cls.kind == kind
+        assert cls.__module__ == "assay.scorers.judges.kinds" and cls.kind == kind

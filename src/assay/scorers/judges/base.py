@@ -26,10 +26,10 @@ from assay.providers.base import ChatRequest, ChatResponse, Provider
 from assay.score import Score
 from assay.scorers._templates import templates_compile
 from assay.scorers.base import Scorer, ScorerParams, param_error
-from assay.scorers.judge_formats import VerdictFormat
-from assay.scorers.judge_verdict import Reduction, Verdict, VerdictParseError, agreement
+from assay.scorers.judges.formats import VerdictFormat
+from assay.scorers.judges.judgement import Reduction, Verdict, VerdictParseError, agreement
 from assay.services import Services
-from assay.templates import case_variables, check_template, render, template_hash
+from assay.config.templates import case_variables, check_template, render, template_hash
 
 
 class JudgeParams(ScorerParams):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from assay.context.keval_import import convert_keval, is_keval_config
+from assay.config.keval import convert_keval, is_keval_config
 from assay.errors import UserError
 
 # Real k-eval configs, copied from its repository into `../shared/fixtures` (see tests/conftest.py).

@@ -15,7 +15,7 @@ from assay.config.models import GateConfig, RegressionGateConfig
 if TYPE_CHECKING:
     from assay.analysis.conditions import ConditionComparisons
     from assay.analysis.run_diff import RunDiff
-    from assay.gates import GateResult
+    from assay.review.gates import GateResult
     from assay.runner.session import RunOutcome
 
 
@@ -37,8 +37,8 @@ def regression_checks(gates: Sequence[GateConfig | RegressionGateConfig], store:
                       experiment: str, *, fail_on_regression: bool = False
                       ) -> list[RegressionGateConfig]:
     """The run's regression gates; a named baseline that does not exist fails before any work."""
-    from assay.comparing import regression_gates
-    from assay.gates import fail_on_regression as any_regression
+    from assay.review.comparing import regression_gates
+    from assay.review.gates import fail_on_regression as any_regression
 
     regressions = regression_gates(gates)
     if fail_on_regression:
@@ -52,7 +52,7 @@ def regression_checks(gates: Sequence[GateConfig | RegressionGateConfig], store:
 def review_run(store: Any, outcome: RunOutcome, regressions: Sequence[RegressionGateConfig], *,
                baseline: str | None = None) -> Review:
     """Compare the finished run's conditions and diff it with the previous run; judge the gates."""
-    from assay.comparing import check_regression_gates, compare_run_conditions, diff_with_previous
+    from assay.review.comparing import check_regression_gates, compare_run_conditions, diff_with_previous
 
     run, summary = outcome.run, outcome.summary
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,

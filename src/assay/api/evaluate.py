@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from assay.api_config import Data, ScorerSpec, Task, config_data
+from assay.api.arguments import Data, ScorerSpec, Task, config_data
 from assay.errors import UserError
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from assay.analysis.conditions import ConditionComparisons
     from assay.analysis.run_diff import RunDiff
     from assay.analysis.summary import RunSummary
-    from assay.gates import GateResult
+    from assay.review.gates import GateResult
     from assay.store import RunInfo, Store
 
 SOURCE = "assay.evaluate"
@@ -143,8 +143,8 @@ async def evaluate_async(
     """
     from assay.config.loading import load_config_data
     from assay.config.yaml_source import SourceMap
-    from assay.memory_dataset import memory_dataset
-    from assay.review import print_review, regression_checks, review_run
+    from assay.datasets.memory import memory_dataset
+    from assay.review.finish import print_review, regression_checks, review_run
     from assay.runner.session import RunOptions, execute_async
     from assay.store import Store
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from assay.scorers.judge_formats import VerdictFormat, _object
-from assay.scorers.judge_parse import REASON_KEYS, SCORE_KEYS, as_number, extract_object, pick
-from assay.scorers.judge_verdict import (
+from assay.scorers.judges.formats import VerdictFormat, _object
+from assay.scorers.judges.parse import REASON_KEYS, SCORE_KEYS, as_number, extract_object, pick
+from assay.scorers.judges.judgement import (
     JudgeConfigError,
     Reduction,
     Verdict,

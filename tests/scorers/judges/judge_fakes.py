@@ -11,7 +11,7 @@ from assay.output import Output, Usage
 from assay.providers.base import ChatRequest, ChatResponse
 from assay.providers.pool import EXTRAS_KEY
 from assay.registry import scorers
-from assay.scorers.judge_base import JudgeScorer
+from assay.scorers.judges.base import JudgeScorer
 from assay.services import Services
 
 Answer = str | ChatResponse | Exception

@@ -15,8 +15,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from assay.errors import UserError
-from assay.imports import reference_of
-from assay.memory_dataset import MEMORY_PATH
+from assay.config.user_code import reference_of
+from assay.datasets.memory import MEMORY_PATH
 
 Task = Callable[..., Any] | Mapping[str, Any] | str
 """A function `(case)` or `(case, condition)` (sync or async), a target spec such as

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.case import Case
-from assay.dataset_files import READERS, Record
+from assay.datasets.files import READERS, Record
 from assay.errors import ProblemList, UserError
 
 CASE_FIELDS = ("id", "input", "expected", "expected_tool_calls", "expected_traits",

@@ -14,9 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from assay.case import Case
 from assay.registry import scorer
-from assay.scorers.judge_base import JudgeParams, JudgeScorer
-from assay.scorers.judge_formats import LabelFormat, NumberFormat, SchemaFormat, VerdictFormat
-from assay.scorers.judge_prompts import (
+from assay.scorers.judges.base import JudgeParams, JudgeScorer
+from assay.scorers.judges.formats import LabelFormat, NumberFormat, SchemaFormat, VerdictFormat
+from assay.scorers.judges.prompts import (
     CUSTOM_SYSTEM,
     RUBRIC_PROMPT,
     SCORE_PROMPT,
@@ -24,14 +24,14 @@ from assay.scorers.judge_prompts import (
     TRAITS_PROMPT,
     TRAITS_SYSTEM,
 )
-from assay.scorers.judge_rubric import (
+from assay.scorers.judges.rubric import (
     DEFAULT_METRICS,
     DEFAULT_PASS_RULE,
     PassRule,
     RubricFormat,
     RubricMetric,
 )
-from assay.scorers.judge_verdict import JudgeConfigError
+from assay.scorers.judges.judgement import JudgeConfigError
 
 __all__ = ["CustomJudge", "JudgeScore", "RubricJudge", "TraitsJudge"]
 

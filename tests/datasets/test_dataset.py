@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.dataset import open_dataset
+from assay.datasets.dataset import open_dataset
 from assay.errors import UserError
 
 
