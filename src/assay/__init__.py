@@ -38,7 +38,25 @@ _LAZY = {
     "EvalResult": "assay.api.evaluate",
 }
 
-__all__ = ["__version__", *_LAZY]
+__all__ = [
+    "Case",
+    "CheckScorer",
+    "Condition",
+    "EvalResult",
+    "Output",
+    "Score",
+    "Scorer",
+    "ScorerParams",
+    "Target",
+    "TargetParams",
+    "ToolCall",
+    "Usage",
+    "__version__",
+    "evaluate",
+    "evaluate_async",
+    "scorer",
+    "target",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -74,11 +74,30 @@ class Case:
 
 
 def content_text(content: Any) -> str:
-    """The text of a chat message's content: a string, or its text parts joined."""
+    """The text of a chat message's content: a string, or its text blocks joined by newlines.
+
+    Content may be a list of blocks, as the OpenAI and Anthropic APIs and agent
+    logs write it: text blocks give their text, images a `[image]` placeholder,
+    bare strings themselves; other blocks (tool calls, thinking) carry no text.
+    """
+    if content is None:
+        return ""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(
-            part.get("text", "") for part in content if isinstance(part, dict)
-        )
-    return "" if content is None else str(content)
+        parts: list[str] = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict):
+                kind, text = block.get("type"), block.get("text")
+                if isinstance(text, str) and kind in TEXT_BLOCKS:
+                    parts.append(text)
+                elif kind in IMAGE_BLOCKS:
+                    parts.append("[image]")
+        return "\n".join(parts)
+    return str(content)
+
+
+TEXT_BLOCKS = (None, "text", "input_text", "output_text")
+IMAGE_BLOCKS = ("image", "image_url", "input_image")

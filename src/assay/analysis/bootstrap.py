@@ -7,43 +7,14 @@ Seeded, so the same data and seed give the same interval on every machine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import numpy as np
 
+from assay.analysis.interval import Interval
 from assay.errors import UserError
 
 DEFAULT_RESAMPLES = 10_000
 _CELLS_PER_CHUNK = 2_000_000
 """Bounds memory (~16 MB of indices) when resampling many cases many times."""
-
-
-@dataclass(frozen=True, slots=True)
-class Interval:
-    """A confidence interval [low, high] at `confidence` (0.95 for a 95% CI)."""
-
-    low: float
-    high: float
-    confidence: float
-    method: str = "bootstrap"
-    """How it was computed: `bootstrap`, or for few cases `Newcombe`, `t-interval` or
-    `zero-spread bound` (see `intervals`)."""
-
-    @property
-    def half_width(self) -> float:
-        return (self.high - self.low) / 2
-
-    def contains(self, value: float) -> bool:
-        return self.low <= value <= self.high
-
-    def scaled(self, factor: float) -> Interval:
-        """The same interval in other units (fractions -> percentage points)."""
-        return Interval(self.low * factor, self.high * factor, self.confidence, self.method)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"low": self.low, "high": self.high, "confidence": self.confidence,
-                "method": self.method}
 
 
 def paired_bootstrap_ci(diffs: np.ndarray, *, confidence: float = 0.95,
@@ -56,7 +27,7 @@ def paired_bootstrap_ci(diffs: np.ndarray, *, confidence: float = 0.95,
     resamples x distinct values instead of resamples x cases, so 100k cases
     stay fast. The percentile interval is too narrow for few cases, and a
     point when every difference is the same; comparisons use
-    `intervals.difference_interval`, which computes the interval there instead.
+    `paired_interval.difference_interval`, which computes the interval there instead.
     """
     if not 0 < confidence < 1:
         raise UserError(f"confidence must be between 0 and 1, got {confidence}")
@@ -73,7 +44,7 @@ def paired_bootstrap_ci(diffs: np.ndarray, *, confidence: float = 0.95,
         means = _means_by_indices(d, resamples, rng)
     tail = (1 - confidence) / 2
     low, high = np.quantile(means, [tail, 1 - tail])
-    return Interval(float(low), float(high), confidence)
+    return Interval(float(low), float(high), confidence, method="bootstrap")
 
 
 def _means_by_counts(values: np.ndarray, counts: np.ndarray, resamples: int,

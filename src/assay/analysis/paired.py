@@ -6,7 +6,7 @@ earlier run, B the candidate or the newer run, and higher values are better.
 
 Per scorer the comparison gives the delta of the mean and, when the scorer
 has pass/fail verdicts, of the pass rate in percentage points; a CI of each
-(a paired bootstrap, computed instead for few cases: see `intervals`); the
+(a paired bootstrap, computed instead for few cases: see `paired_interval`); the
 paired test the data call for (see `significance`); the cases B won, lost
 and tied; and the Knowledge Packs reading of the delta beside the test's
 verdict, so "+5pp" within noise says so.
@@ -20,8 +20,9 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import numpy as np
 
-from assay.analysis.bootstrap import DEFAULT_RESAMPLES, Interval
-from assay.analysis.intervals import difference_interval
+from assay.analysis.bootstrap import DEFAULT_RESAMPLES
+from assay.analysis.interval import Interval
+from assay.analysis.paired_interval import difference_interval
 from assay.analysis.pairing import Exclusions, PairedData, PerCase, Value, pair_cases
 from assay.knowledge_packs.bands import Reading, pack_reading
 from assay.analysis.significance import PairedTest, paired_test, snap

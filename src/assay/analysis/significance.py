@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from assay.analysis.interval import is_binary
+
 SIGNED_RANK_MIN_TIED = 20
 """Below this many differing cases, tied magnitudes switch the test to the exact sign test.
 
@@ -59,7 +61,7 @@ def paired_test(a: np.ndarray, b: np.ndarray) -> PairedTest:
     b = np.asarray(b, dtype=float)
     if a.shape != b.shape:
         raise ValueError(f"paired arrays differ in shape: {a.shape} vs {b.shape}")
-    if _is_binary(a) and _is_binary(b):
+    if is_binary(a) and is_binary(b):
         return mcnemar_exact(a.astype(bool), b.astype(bool))
     return signed_rank_test(b - a)
 
@@ -116,6 +118,3 @@ def snap(diffs: np.ndarray) -> np.ndarray:
     """Round away floating-point dust so equal per-case means tie and equal gaps rank as ties."""
     return np.round(np.asarray(diffs, dtype=float), _DECIMALS)
 
-
-def _is_binary(x: np.ndarray) -> bool:
-    return bool(np.all((x == 0) | (x == 1)))

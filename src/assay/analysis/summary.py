@@ -14,14 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass
-class Interval:
-    low: float
-    high: float
-
-    def to_dict(self) -> dict[str, float]:
-        return {"low": self.low, "high": self.high}
+from assay.analysis.interval import Interval, wilson
 
 
 @dataclass
@@ -160,7 +153,7 @@ class _Accumulator:
                 result.stderr = math.sqrt(variance / n)
                 half = _t975(n - 1) * result.stderr
                 low, high = self.scale
-                result.mean_ci = Interval(max(low, mean - half), min(high, mean + half))
+                result.mean_ci = Interval(max(low, mean - half), min(high, mean + half), method="t")
         if self.judged:
             result.pass_rate = self.passed / self.judged
             if self.by_case is not None and rates:
@@ -257,15 +250,6 @@ def _condition_stats(trial_rows: Iterable[dict[str, Any]]
             entry.latency_ms_mean = math.fsum(values) / len(values)
             entry.latency_ms_p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
     return list(stats.values()), {name: s.errors for name, s in stats.items()}
-
-
-def wilson(successes: int, n: int, z: float = 1.959963984540054) -> Interval:
-    """Wilson score interval for a proportion: sane at 0%, 100% and small n."""
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return Interval(max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _t975(df: int) -> float:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from assay.knowledge_packs.bands import labelled
 
 if TYPE_CHECKING:
-    from assay.analysis.bootstrap import Interval
+    from assay.analysis.interval import Interval
     from assay.analysis.paired import PairedComparison
     from assay.analysis.significance import PairedTest
 

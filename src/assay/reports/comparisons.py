@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from assay.analysis.bootstrap import Interval
+from assay.analysis.interval import Interval
 from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
 from assay.knowledge_packs.bands import labelled

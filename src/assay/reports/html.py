@@ -26,7 +26,8 @@ from typing import Any
 from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
 from assay.analysis.run_diff import RunDiff, condition_of
-from assay.analysis.summary import ConditionStats, Interval, RunSummary, ScoreStats
+from assay.analysis.interval import Interval
+from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
 from assay.review.gates import GateResult
 from assay.reports.comparisons import MAX_IDS_MARKDOWN, evidence, headline, p_text
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate

@@ -8,13 +8,13 @@ reply is never taken to mean "no findings".
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
 from assay.output import Usage
 from assay.providers.base import ChatRequest, Provider
+from assay.scorers.judges.parse import extract_json
 from assay.traces.exchanges import Exchange
 
 FINDING_TYPES = ("citation", "contradiction", "wiki-gap", "wasted-read")
@@ -110,7 +110,10 @@ def build_prompt(exchange: Exchange) -> str:
 
 def parse_findings(text: str, exchange_id: str = "") -> list[Finding]:
     """Read the judge's reply; raise JudgeReplyError on anything but the asked-for JSON."""
-    data = _extract_json(text)
+    data = extract_json(text)
+    if data is None:
+        snippet = text.strip().replace("\n", " ")[:120]
+        raise JudgeReplyError(f"reply is not JSON: {snippet!r}")
     items = data.get("findings") if isinstance(data, dict) else data
     if not isinstance(items, list):
         raise JudgeReplyError("reply has no `findings` list")
@@ -131,26 +134,6 @@ def parse_findings(text: str, exchange_id: str = "") -> list[Finding]:
                                 recommendation.strip() if isinstance(recommendation, str) else "",
                                 exchange_id))
     return findings
-
-
-def _extract_json(text: str) -> Any:
-    body = text.strip()
-    fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
-    if fenced:
-        body = fenced.group(1).strip()
-    try:
-        return json.loads(body)
-    except json.JSONDecodeError:
-        pass
-    start = min((i for i in (body.find("{"), body.find("[")) if i >= 0), default=-1)
-    if start >= 0:
-        try:
-            value, _ = json.JSONDecoder().raw_decode(body[start:])
-            return value
-        except json.JSONDecodeError:
-            pass
-    snippet = text.strip().replace("\n", " ")[:120]
-    raise JudgeReplyError(f"reply is not JSON: {snippet!r}")
 
 
 async def judge_exchange(provider: Provider, model: str, exchange: Exchange,

@@ -96,23 +96,3 @@ class Compaction:
 
 
 Event = SessionInfo | Question | AssistantText | Thinking | ToolUse | ToolOutput | Turn | Compaction
-
-
-def content_text(content: Any) -> str:
-    """The text of a message `content`: a string, or the text blocks of a block list."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts: list[str] = []
-        for block in content:
-            if isinstance(block, dict):
-                if block.get("type") == "text" and isinstance(block.get("text"), str):
-                    parts.append(block["text"])
-                elif block.get("type") == "image":
-                    parts.append("[image]")
-            elif isinstance(block, str):
-                parts.append(block)
-        return "\n".join(parts)
-    return str(content)

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from assay.case import content_text
 from assay.traces.formats.base import Line, ParseStats, as_int
 from assay.traces.records import (
     AssistantText,
@@ -34,7 +35,6 @@ from assay.traces.records import (
     ToolOutput,
     ToolUse,
     Turn,
-    content_text,
 )
 
 # Top-level line types that carry nothing for exchanges.

@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from assay.case import content_text
 from assay.traces.formats.base import Line, ParseStats, as_int
 from assay.traces.records import (
     AssistantText,
@@ -26,7 +27,6 @@ from assay.traces.records import (
     ToolOutput,
     ToolUse,
     Turn,
-    content_text,
 )
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})

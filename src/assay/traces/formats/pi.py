@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from assay.case import content_text
 from assay.traces.formats.base import Line, ParseStats, as_int
 from assay.traces.records import (
     AssistantText,
@@ -24,7 +25,6 @@ from assay.traces.records import (
     ToolOutput,
     ToolUse,
     Turn,
-    content_text,
 )
 
 KNOWN_VERSIONS = (1, 2, 3)

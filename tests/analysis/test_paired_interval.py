@@ -12,7 +12,7 @@ from scipy import stats
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from assay.analysis.bootstrap import paired_bootstrap_ci
-from assay.analysis.intervals import (
+from assay.analysis.paired_interval import (
     SMALL_SAMPLE,
     difference_interval,
     newcombe_paired,

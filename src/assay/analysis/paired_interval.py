@@ -32,8 +32,8 @@ import math
 import numpy as np
 from scipy import stats
 
-from assay.analysis.bootstrap import DEFAULT_RESAMPLES, Interval, paired_bootstrap_ci
-from assay.analysis.summary import wilson
+from assay.analysis.bootstrap import DEFAULT_RESAMPLES, paired_bootstrap_ci
+from assay.analysis.interval import Interval, is_binary, wilson
 from assay.errors import UserError
 
 SMALL_SAMPLE = 30
@@ -56,7 +56,7 @@ def difference_interval(a: np.ndarray, b: np.ndarray, *, span: float | None,
     degenerate = bool(np.all(diffs == diffs[0]))
     if diffs.size >= SMALL_SAMPLE and not degenerate:
         return paired_bootstrap_ci(diffs, confidence=confidence, resamples=resamples, seed=seed)
-    if _is_binary(a) and _is_binary(b):
+    if is_binary(a) and is_binary(b):
         return newcombe_paired(a.astype(bool), b.astype(bool), confidence=confidence)
     if span is None:
         span = float(max(a.max(), b.max()) - min(a.min(), b.min()))
@@ -126,9 +126,6 @@ def _zero_spread_bound(common: float, n: int, span: float, confidence: float) ->
     return Interval(common - p * (common + span), common + p * (span - common), confidence,
                     method="zero-spread bound")
 
-
-def _is_binary(x: np.ndarray) -> bool:
-    return bool(np.all((x == 0) | (x == 1)))
 
 
 def _check_confidence(confidence: float) -> None:

@@ -1,0 +1,59 @@
+"""The confidence interval: one type for every interval assay prints.
+
+A mean's t-interval, a pass rate's Wilson interval and a paired difference's
+bootstrap, Newcombe or t interval are all an `Interval`, which says its
+level and how it was computed, so a report can name the method beside it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Z_95 = 1.959963984540054
+"""The 97.5% quantile of the standard normal: the 95% two-sided critical value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A confidence interval [low, high] at `confidence` (0.95 for a 95% CI)."""
+
+    low: float
+    high: float
+    confidence: float = 0.95
+    method: str = ""
+    """How it was computed: `t`, `Wilson`, `bootstrap`, `Newcombe`, `t-interval`,
+    `zero-spread bound` (see `paired_interval`)."""
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+    def contains(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+    def scaled(self, factor: float) -> Interval:
+        """The same interval in other units (fractions -> percentage points)."""
+        return Interval(self.low * factor, self.high * factor, self.confidence, self.method)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"low": self.low, "high": self.high, "confidence": self.confidence,
+                "method": self.method}
+
+
+def wilson(successes: float, n: int, z: float = Z_95) -> Interval:
+    """Wilson score interval for a proportion: sane at 0%, 100% and small n."""
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return Interval(max(0.0, centre - half), min(1.0, centre + half), method="Wilson")
+
+
+def is_binary(x: np.ndarray) -> bool:
+    """True when every value is 0 or 1: pass/fail data, which gets proportion methods."""
+    return bool(((x == 0) | (x == 1)).all())
