@@ -1,6 +1,13 @@
-"""Test helpers that ship with assay: a fake LLM server speaking the real wire protocols."""
+"""Test helpers that ship with assay: a fake LLM server speaking the real wire protocols.
 
+Besides scripted rules, the server can play the judge (`FakeJudge`), giving a
+plausible verdict in whatever format a judge asks for, with optional planted
+biases (`JudgeBiases`).
+"""
+
+from assay.testing.biases import JudgeBiases
 from assay.testing.fake_llm import FakeLLM
+from assay.testing.judge import FakeJudge
 from assay.testing.script import FakeRequest, Fault, Reply, Rule
 
-__all__ = ["FakeLLM", "FakeRequest", "Fault", "Reply", "Rule"]
+__all__ = ["FakeJudge", "FakeLLM", "FakeRequest", "Fault", "JudgeBiases", "Reply", "Rule"]

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from assay.testing.judge import FakeJudge
 from assay.testing.script import FakeRequest, Fault, FaultKind, Reply, ReplySource, Rule
 from assay.testing.script import resolve_reply
 from assay.testing.wire import parse_request, render_fault, render_reply
@@ -38,6 +39,8 @@ class FakeLLM:
     """A scripted LLM endpoint. See the module docstring for use.
 
     - `rules`: tried in order; the first match answers. `default` answers the rest.
+    - `judge`: a `FakeJudge` answering, after the rules, every request that asks for a
+      structured verdict (see `assay.testing.judge`).
     - `latency`: seconds before each answer, fixed or a `(low, high)` uniform range.
     - `fault_rates`: e.g. `{"rate_limit": 0.15, "server_error": 0.15}`: the share of
       requests answered with that fault instead (drawn with `seed`).
@@ -51,6 +54,7 @@ class FakeLLM:
         rules: Sequence[Rule] = (),
         *,
         default: ReplySource = "ok",
+        judge: FakeJudge | None = None,
         latency: float | tuple[float, float] = 0.0,
         fault_rates: dict[FaultKind, float] | None = None,
         retry_after: float | None = 0.01,
@@ -61,6 +65,7 @@ class FakeLLM:
     ) -> None:
         self.rules = list(rules)
         self.default = default
+        self.judge = judge
         self.latency = latency
         self.fault_rates = dict(fault_rates or {})
         self.retry_after = retry_after
@@ -219,6 +224,8 @@ class FakeLLM:
         for rule in self.rules:
             if rule.matches(request):
                 return rule.take(request)
+        if self.judge is not None and self.judge.recognises(request):
+            return self.judge(request)
         return resolve_reply(self.default, request)
 
     def _auth_fault(self, request: FakeRequest) -> Fault | None:

@@ -1,0 +1,93 @@
+"""Labels for the fake judge: what a label's words mean, and true labels read from a file.
+
+A judge that answers with a label (`correct` / `partially_correct` /
+`incorrect`, `pass` / `fail`, `grounded` / `hallucinated`) must know which
+labels are good news. The fake reads it from the words: `polarity` gives
+1 for a passing word, 0.5 for a partial one, 0 for a failing one (a
+negation such as "not" turns it around), and None when the words say
+nothing.
+
+True labels, for a judge with planted agreement, come as a mapping from a
+key to a label, or from a file: a JSON object `{key: label}`, or records
+(a JSON array, JSONL or CSV) each with a key field (`key`, `input`,
+`question`, `output`, `answer`, `id` or `case_id`: the first present) and a
+label field (`label`, `human`, `verdict`, `score`, `passed` or `preference`).
+A key applies to every judge request whose message contains it, so the
+question text (or a case id the prompt shows) is a good key.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+PASSING = frozenset({
+    "pass", "passed", "passing", "correct", "right", "yes", "true", "good", "accurate",
+    "acceptable", "accept", "accepted", "grounded", "supported", "faithful", "relevant", "helpful",
+    "safe", "complete", "consistent", "valid", "success", "ok", "okay", "approve", "approved",
+    "excellent", "great", "fine"
+})
+FAILING = frozenset({
+    "fail", "failed", "failing", "incorrect", "wrong", "no", "false", "bad", "inaccurate",
+    "unacceptable", "reject", "rejected", "ungrounded", "unsupported", "unfaithful", "irrelevant",
+    "unhelpful", "unsafe", "harmful", "incomplete", "inconsistent", "invalid", "hallucinated",
+    "hallucination", "hallucinates", "contradiction", "contradicts", "contradictory", "poor",
+    "toxic", "error", "errors", "failure"
+})
+PARTIAL = frozenset({
+    "partial", "partially", "partly", "mixed", "somewhat", "borderline", "unsure", "unclear",
+    "maybe", "neutral", "ambiguous"
+})
+NEGATIONS = frozenset({"not", "non", "never"})
+
+KEY_FIELDS = ("key", "input", "question", "output", "answer", "id", "case_id")
+LABEL_FIELDS = ("label", "human", "verdict", "score", "passed", "preference")
+
+
+def polarity(label: Any) -> float | None:
+    """1.0 when `label` means a pass, 0.0 a fail, 0.5 partly; None when it says neither."""
+    if isinstance(label, bool):
+        return 1.0 if label else 0.0
+    words = re.findall(r"[a-z]+", str(label).lower())
+    if any(word in PARTIAL for word in words):
+        return 0.5
+    negated = any(word in NEGATIONS for word in words)
+    for word in words:
+        if word in PASSING:
+            return 0.0 if negated else 1.0
+        if word in FAILING:
+            return 1.0 if negated else 0.0
+    return None
+
+
+def load_labels(path: str | Path) -> dict[str, Any]:
+    """True labels by key, from a JSON object, a JSON array, JSONL or CSV file."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".csv":
+        records: list[Any] = list(csv.DictReader(text.splitlines()))
+    elif path.suffix.lower() == ".jsonl":
+        records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    else:
+        data = json.loads(text)
+        if isinstance(data, dict):
+            return {str(key): value for key, value in data.items()}
+        records = data
+    labels: dict[str, Any] = {}
+    for number, record in enumerate(records, start=1):
+        key = _first(record, KEY_FIELDS)
+        label = _first(record, LABEL_FIELDS)
+        if key is None or label is None:
+            raise ValueError(f"{path}: record {number} needs a key field ({', '.join(KEY_FIELDS)})"
+                             f" and a label field ({', '.join(LABEL_FIELDS)})")
+        labels[str(key)] = label
+    return labels
+
+
+def _first(record: Any, names: tuple[str, ...]) -> Any:
+    if not isinstance(record, dict):
+        return None
+    return next((record[name] for name in names if record.get(name) not in (None, "")), None)
