@@ -11,7 +11,7 @@ import pytest
 from assay.case import Case
 from assay.condition import Condition
 from assay.output import Output, ToolCall, Usage
-from assay.runner.pipeline import run_trial
+from assay.runner.trial import run_trial
 from assay.scorers.text import Contains
 from assay.services import Services
 from assay.targets.python import PythonParams, PythonTarget
@@ -85,7 +85,7 @@ def answer_of(function: Any) -> Any:
     async def go() -> Any:
         await target.start()
         return await run_trial(target, Case(id="a", input="q", expected="x"),
-                               Condition(name="default"), 0, [scorer], [], None)
+                               Condition(name="default"), 0, [scorer], None)
 
     return asyncio.run(go())
 

@@ -51,6 +51,14 @@ def evaluate(tmp_path: Path, experiment: str = "uppercase", **arguments: Any) ->
     return assay.evaluate(experiment, store=tmp_path / "assay.db", **arguments)
 
 
+async def evaluate_async(tmp_path: Path, experiment: str = "uppercase",
+                         **arguments: Any) -> assay.EvalResult:
+    arguments.setdefault("data", DATA)
+    arguments.setdefault("task", shout)
+    arguments.setdefault("scorers", ["exact_match"])
+    return await assay.evaluate_async(experiment, store=tmp_path / "assay.db", **arguments)
+
+
 def stored_runs(tmp_path: Path) -> list[Any]:
     store = Store(str(tmp_path / "assay.db"))
     try:
@@ -218,6 +226,50 @@ def test_a_scorer_that_raises_is_an_error_on_the_trial_never_a_zero(tmp_path: Pa
     assert "picky raised ValueError: cannot read this one" in hello["scores"]["picky"]["error"]
 
 
+def test_a_scorer_raising_on_every_case_leaves_the_run_and_its_outputs_complete(
+        tmp_path: Path) -> None:
+    """Regression: a scorer that raised on every case aborted the whole run (exit 3, the
+    target's outputs lost) although the other scorer had scored every trial."""
+    def broken(case: Case, output: Output) -> bool:
+        raise ValueError("no")
+
+    result = evaluate(tmp_path, scorers=["exact_match", broken])
+    assert result.run.status == "completed"
+    assert result.summary.get("broken", "default").errors == len(WORDS)
+    assert result.summary.get("exact_match", "default").n == len(WORDS)
+    assert all(t["output"]["text"] for t in result.trials())
+
+
+def test_a_scorer_function_gets_the_text_when_it_asks_for_str_else_the_output(
+        tmp_path: Path) -> None:
+    def shouted_text(case: Case, output: str) -> bool:
+        return output == output.upper()
+
+    def shouted_output(case: Case, output: Output) -> bool:
+        return output.text == output.text.upper()
+
+    def unannotated(case, output):  # type: ignore[no-untyped-def]
+        return output.upper() == output
+
+    result = evaluate(tmp_path, scorers=[shouted_text, shouted_output, unannotated])
+    assert result.summary.get("shouted_text", "default").pass_rate == 1.0
+    assert result.summary.get("shouted_output", "default").pass_rate == 1.0
+    assert result.summary.get("unannotated", "default").errors == len(WORDS)
+    [trial] = [t for t in result.trials() if t["case_id"] == "hello"]
+    error = trial["scores"]["unannotated"]["error"]
+    assert "annotate the parameter `output: str`" in error and "output.text" in error
+
+
+def test_the_callers_event_loop_keeps_its_default_executor(tmp_path: Path) -> None:
+    """Regression: the run replaced the loop's default executor and shut it down, so the
+    caller's next `asyncio.to_thread` failed."""
+    async def caller() -> int:
+        await evaluate_async(tmp_path)
+        return await asyncio.to_thread(lambda: 42)
+
+    assert asyncio.run(caller()) == 42
+
+
 def test_it_prints_nothing_unless_verbose(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     evaluate(tmp_path)
@@ -253,12 +305,15 @@ def test_an_open_store_is_used_and_left_open(tmp_path: Path) -> None:
 
 CALLS: list[str] = []
 STOP_AFTER: list[int] = []
+RUNNING: list[asyncio.Task[Any]] = []
 
 
 async def interruptible(case: Case) -> str:
-    """Answers until it has answered STOP_AFTER[0] cases, then acts as a Ctrl-C."""
+    """Answers until it has answered STOP_AFTER[0] cases, then stops the run as Ctrl-C does
+    (by cancelling it: a KeyboardInterrupt raised here would be this trial's error)."""
     if STOP_AFTER and len(CALLS) >= STOP_AFTER[0]:
-        raise KeyboardInterrupt
+        RUNNING[0].cancel()
+        await asyncio.sleep(10)
     CALLS.append(case.id)
     return case.input_text.upper()
 
@@ -267,8 +322,13 @@ def test_an_interrupted_run_resumes_with_only_its_missing_trials(tmp_path: Path)
     CALLS.clear()
     STOP_AFTER[:] = [3]
     arguments: dict[str, Any] = {"task": interruptible, "concurrency": 1}
-    with pytest.raises(KeyboardInterrupt):
-        evaluate(tmp_path, **arguments)
+
+    async def interrupted_run() -> None:
+        RUNNING[:] = [asyncio.create_task(evaluate_async(tmp_path, **arguments))]
+        await RUNNING[0]
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(interrupted_run())
     [interrupted] = stored_runs(tmp_path)
     assert interrupted.status == "interrupted"
 

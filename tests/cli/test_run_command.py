@@ -169,3 +169,38 @@ def test_validate_names_an_unknown_provider_and_warns_of_a_missing_key(
     result = cli("validate", "assay.yaml", env=env)
     assert result.returncode == 0
     assert "needs an API key: set the environment variable ANTHROPIC_API_KEY" in result.stdout
+
+
+def test_a_target_calling_sys_exit_0_cannot_make_the_run_exit_0(cli: Cli, tmp_path: Path) -> None:
+    """Regression: `sys.exit(0)` in a python target for one case ended `assay run` with exit 0
+    (a 100% gate unmet, half the trials lost, no report)."""
+    (tmp_path / "agent.py").write_text(
+        "import sys\n\ndef answer(case):\n    if case.id == 'c3':\n        sys.exit(0)\n"
+        "    return case.expected\n")
+    (tmp_path / "cases.jsonl").write_text("".join(
+        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(10)))
+    (tmp_path / "assay.yaml").write_text(
+        "name: exits\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n"
+        "gates: [{scorer: contains, max_error_rate: 0}]\n")
+    result = cli("run", "assay.yaml", "--no-progress", "-o", "out")
+    assert result.returncode == 1, result.stderr  # the gate failed: one trial is an error
+    stats = json.loads((tmp_path / "out" / "results.json").read_text())["stats"]["scores"][0]
+    assert (stats["n"], stats["errors"]) == (9, 1)
+    assert "agent:answer called sys.exit(0)" in (tmp_path / "out" / "report.md").read_text()
+    assert "Traceback" not in result.stderr
+
+
+def test_a_target_module_calling_sys_exit_on_import_is_a_clear_exit_2(
+        cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text("import sys\nsys.exit(0)\n\ndef answer(case):\n"
+                                       "    return 'a'\n")
+    (tmp_path / "cases.jsonl").write_text('{"id": "c0", "input": "q", "expected": "a"}\n')
+    (tmp_path / "assay.yaml").write_text(
+        "name: exits\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n")
+    for command in ("run", "validate"):
+        result = cli(command, "assay.yaml")
+        assert result.returncode == 2, (command, result.stderr)
+        assert "cannot import function 'agent:answer'" in result.stderr
+        assert "called sys.exit(0) while being imported" in result.stderr

@@ -14,6 +14,7 @@ from assay.errors import RunFailed
 from assay.output import Output
 from assay.runner.pipeline import run_pipeline
 from assay.runner.plan import Plan
+from assay.score import Score
 from assay.trial import TrialResult
 
 
@@ -109,7 +110,7 @@ def test_scorer_errors_count_towards_the_error_budget(tmp_path: Path) -> None:
 def test_a_run_of_consecutive_failures_stops_the_run(tmp_path: Path) -> None:
     target = CountingTarget(fail={f"c{i}" for i in range(5, 100)})
     committed: list[TrialResult] = []
-    with pytest.raises(RunFailed, match="the last 10 trials all failed"):
+    with pytest.raises(RunFailed, match="the last 10 trials all ended in an error"):
         asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
                                  concurrency=1, timeout=5.0, batch_size=1,
                                  max_consecutive_errors=10))
@@ -148,3 +149,30 @@ def test_a_run_in_which_every_trial_failed_could_not_complete(tmp_path: Path) ->
     with pytest.raises(RunFailed, match=r"every trial failed \(6 of 6\)"):
         asyncio.run(run_pipeline(make_plan(tmp_path, 3, target), lambda batch: None,
                                  concurrency=2, timeout=5.0, batch_size=100))
+
+
+def test_a_judge_unreadable_on_every_case_beside_a_valid_scorer_is_not_a_failed_run(
+        tmp_path: Path) -> None:
+    """Regression: a judge whose replies never parsed made the run exit 3 "every trial failed,
+    nothing to score" although exact_match had scored every trial."""
+    class UnreadableJudge:
+        name, is_sync = "judge", False
+
+        async def score(self, case: Case, output: Output) -> Score:
+            return Score.failure("unreadable judge reply: no score")
+
+    class Exact:
+        name, is_sync, bounded = "exact", True, True
+
+        def check(self, case: Case, output: Output) -> Score:
+            return Score.binary(True)
+
+    plan = make_plan(tmp_path, 3, CountingTarget())
+    plan.scorers = [UnreadableJudge(), Exact()]  # type: ignore[list-item]
+    committed = run(plan)
+    assert len(committed) == 6
+    assert all(r.scores["exact"].passed and r.scores["judge"].error for r in committed)
+
+    plan.scorers = [UnreadableJudge()]  # type: ignore[list-item]
+    with pytest.raises(RunFailed, match="every trial failed"):
+        run(plan)

@@ -83,8 +83,9 @@ def test_sigkill_then_resume_runs_only_the_missing_trials(tmp_path: Path) -> Non
 def test_resume_refuses_a_changed_variable_and_reuses_the_sample(tmp_path: Path) -> None:
     """Regression: a resume used to mix two models (a ${VAR} changed) or grow past --sample."""
     (tmp_path / "agent.py").write_text(
-        "import os\n\ndef answer(case):\n    if os.environ.get('FAIL'):\n"
-        "        raise KeyboardInterrupt\n    return case.expected\n")
+        "import os, signal, time\n\ndef answer(case):\n    if os.environ.get('FAIL'):\n"
+        "        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C\n        time.sleep(10)\n"
+        "    return case.expected\n")
     (tmp_path / "assay.yaml").write_text(
         "name: careful\ndataset: {path: cases.jsonl}\n"
         "target: {type: python, function: 'agent:answer', args: {}}\n"
@@ -95,7 +96,7 @@ def test_resume_refuses_a_changed_variable_and_reuses_the_sample(tmp_path: Path)
     first = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "--sample", "10",
                             "--no-progress"], cwd=tmp_path, env={**env, "FAIL": "1"},
                            capture_output=True, text=True)
-    assert first.returncode != 0  # interrupted on the first trial
+    assert first.returncode == 130, first.stderr  # interrupted on the first trial
 
     changed = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "--resume"],
                              cwd=tmp_path, env={**env, "FLAVOUR": "two"}, capture_output=True,

@@ -137,8 +137,23 @@ def test_allow_extra_calls_unordered(make_scorer):
     assert scorer.check(case([CANCEL]), made).passed is True
 
 
-def test_no_expected_tool_calls_means_no_calls_by_default(make_scorer):
+def test_a_case_without_expected_tool_calls_is_not_applicable_by_default(make_scorer):
+    """Regression: a missing key used to mean "no calls allowed", so an agent that used its
+    tools on questions that named none failed every one of them."""
     scorer = make_scorer("tool_calls")
+    assert scorer.check(case(None), calls(("get_order_status", {"order_id": "1"}))) is None
+    assert scorer.check(case(None), calls()) is None
+
+
+def test_an_explicit_empty_list_means_no_calls_allowed(make_scorer):
+    scorer = make_scorer("tool_calls")
+    assert scorer.check(case([]), calls()).reason == "no tool calls, as expected"
+    assert scorer.check(case([]), calls(("get_order_status", {"order_id": "1"}))).passed \
+        is False
+
+
+def test_no_calls_can_still_be_what_a_missing_key_means(make_scorer):
+    scorer = make_scorer("tool_calls", if_missing="no_calls")
     assert scorer.check(case(None), calls()).reason == "no tool calls, as expected"
     assert scorer.check(case(None), calls(("get_order_status", {"order_id": "1"}))).passed \
         is False

@@ -1,14 +1,64 @@
-"""Import user code named in a config: `module:function` or `path/to/file.py:function`."""
+"""User code named in a config (`module:function`, `path/to/file.py:function`): import and call it.
+
+User code may raise what Python reserves for leaving the interpreter:
+`sys.exit()` (SystemExit), KeyboardInterrupt, GeneratorExit. Left alone, these
+pass through asyncio and the CLI as assay's own exit, so a target that calls
+`sys.exit(0)` for one case would end the whole run with exit code 0.
+`import_object`, `guarded` and `await_guarded` are the one boundary where
+they become ordinary errors: an import problem (exit 2) or that trial's error.
+"""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from assay.errors import UserError
+
+EXITS = (SystemExit, KeyboardInterrupt, GeneratorExit)
+"""What user code can raise to leave the interpreter: never assay's own exit."""
+
+
+class UserCodeExit(Exception):
+    """User code raised SystemExit, KeyboardInterrupt or GeneratorExit: that call failed."""
+
+
+def describe_exit(exc: BaseException) -> str:
+    """`called sys.exit(0)` / `raised KeyboardInterrupt`: what the user code did."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})" if exc.code is not None else "called sys.exit()"
+    return f"raised {type(exc).__name__}"
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def guarded(function: Callable[P, R], named: Any = None) -> Callable[P, R]:
+    """`function`, with the interpreter's exits turned into `UserCodeExit` where it runs
+    (in a worker thread too, so they never travel through the event loop). The error names
+    `named` (the user's function, when `function` wraps it)."""
+    label = reference_of(named if named is not None else function)
+
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return function(*args, **kwargs)
+        except EXITS as exc:
+            raise UserCodeExit(f"{label} {describe_exit(exc)}") from None
+
+    return call
+
+
+async def await_guarded(awaitable: Awaitable[R], function: Any) -> R:
+    """Await user code's coroutine; its exits become `UserCodeExit` naming `function`."""
+    try:
+        return await awaitable
+    except EXITS as exc:
+        raise UserCodeExit(f"{reference_of(function)} {describe_exit(exc)}") from None
 
 
 def import_object(reference: str, base_dir: Path, *, what: str = "function") -> Any:
@@ -26,6 +76,9 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function") -> 
             module = importlib.import_module(module_name)
     except UserError:
         raise
+    except EXITS as exc:  # `sys.exit()` at import time is the module's failure, not ours
+        raise UserError(f"cannot import {what} '{reference}': the module "
+                        f"{describe_exit(exc)} while being imported") from None
     except Exception as exc:  # an import error in user code: say which and why
         raise UserError(f"cannot import {what} '{reference}': {type(exc).__name__}: {exc}") from None
     try:
@@ -48,7 +101,11 @@ def _import_file(path: Path) -> Any:
         raise UserError(f"cannot import {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]  # a failed import is not cached half-done
+        raise
     return module
 
 

@@ -9,20 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from concurrent.futures import ThreadPoolExecutor
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from assay.case import Case
-from assay.condition import Condition
 from assay.errors import RunFailed
-from assay.output import Output
 from assay.runner.plan import Plan
-from assay.score import Score
-from assay.scorers.base import Scorer
-from assay.targets.base import Target
+from assay.runner.trial import run_trial
 from assay.trial import TrialResult
+from assay.workers import WorkerPool, using
+
+__all__ = ["PipelineStats", "run_pipeline", "run_trial", "trial_error", "trial_unusable"]
 
 FLUSH_SECONDS = 0.25
 
@@ -32,6 +28,8 @@ class PipelineStats:
     done: int = 0
     errors: int = 0
     """Trials with an error: the target's, or any scorer's."""
+    unusable: int = 0
+    """Trials that produced nothing to score: the target failed, or every scorer did."""
     consecutive_errors: int = 0
     first_error: str | None = None
     started: float = field(default_factory=time.monotonic)
@@ -43,10 +41,19 @@ OnCommitted = Callable[[PipelineStats], None]
 
 
 def trial_error(result: TrialResult) -> str | None:
-    """The trial's error, or its first scorer's error: either makes the trial count as failed."""
+    """The trial's error, or its first scorer's error: either counts against the error budget."""
     if result.output.error:
         return result.output.error
     return next((f"{name}: {s.error}" for name, s in result.scores.items() if s.error), None)
+
+
+def trial_unusable(result: TrialResult) -> bool:
+    """True when the trial gave no verdict at all: the target failed, or every scorer that
+    judged it did. A judge whose reply could not be read beside a valid exact-match score
+    leaves the trial usable."""
+    if result.output.error:
+        return True
+    return bool(result.scores) and all(s.error for s in result.scores.values())
 
 
 async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout: float | None,
@@ -64,8 +71,6 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
     trials = plan.trials()
     buffer: list[TrialResult] = []
     last_flush = time.monotonic()
-    sync_scorers = [s for s in plan.scorers if s.is_sync]
-    async_scorers = [s for s in plan.scorers if not s.is_sync]
     stop = False
 
     def flush() -> None:
@@ -81,12 +86,13 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                 stats.consecutive_errors = 0
                 continue
             stats.errors += 1
+            stats.unusable += trial_unusable(result)
             stats.consecutive_errors += 1
             stats.first_error = stats.first_error or error
             if (max_consecutive_errors is not None and not stats.stopped_reason
                     and stats.consecutive_errors >= max_consecutive_errors):
                 stats.stopped_reason = (
-                    f"the last {stats.consecutive_errors} trials all failed "
+                    f"the last {stats.consecutive_errors} trials all ended in an error "
                     f"(run.max_consecutive_errors = {max_consecutive_errors}); "
                     f"latest error: {error[:300]}")
         buffer.clear()
@@ -107,78 +113,27 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
             except StopIteration:
                 return
             result = await run_trial(plan.targets[condition.name], case, condition, epoch,
-                                     sync_scorers, async_scorers, timeout)
+                                     plan.scorers, timeout)
             buffer.append(result)
             if len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS:
                 flush()
 
-    loop = asyncio.get_running_loop()
-    # Sync targets and scorers run in threads: as many as there are trials in flight.
-    executor = ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="assay")
-    loop.set_default_executor(executor)
-    workers = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
+    # Sync targets and scorers run in threads of the run's own pool (never the loop's
+    # default executor, which belongs to the caller): as many as there are trials in flight.
+    pool = WorkerPool(max(1, concurrency), name="assay-trial")
+    with using(pool):
+        workers = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
     try:
         await asyncio.gather(*workers)
     finally:
         for task in workers:
             task.cancel()
         flush()  # what finished is kept, even on Ctrl-C or an error
-        executor.shutdown(wait=False, cancel_futures=True)
-    if not stats.stopped_reason and stats.done and stats.errors == stats.done:
-        stats.stopped_reason = (f"every trial failed ({stats.errors} of {stats.done}), so there "
-                                f"is nothing to score; first error: "
+        pool.shutdown(wait=False, cancel_futures=True)
+    if not stats.stopped_reason and stats.done and stats.unusable == stats.done:
+        stats.stopped_reason = (f"every trial failed ({stats.unusable} of {stats.done}), so "
+                                f"there is nothing to score; first error: "
                                 f"{(stats.first_error or '')[:300]}")
     if stats.stopped_reason:
         raise RunFailed(stats.stopped_reason)
     return stats
-
-
-async def run_trial(target: Target, case: Case, condition: Condition, epoch: int,
-                    sync_scorers: list[Scorer], async_scorers: list[Scorer],
-                    timeout: float | None) -> TrialResult:
-    """Answer one case and score it. Failures become errors on the trial, never scores."""
-    started = time.perf_counter()
-    try:
-        if timeout is None:
-            output = await target.answer(case)
-        else:
-            async with asyncio.timeout(timeout):
-                output = await target.answer(case)
-    except TimeoutError:
-        output = Output(error=f"timeout: no answer within {timeout:g}s")
-    except RunFailed:
-        raise
-    except Exception as exc:  # the target's own failure belongs to this trial
-        output = Output(error=_describe(exc))
-    if output.latency_ms is None:
-        output.latency_ms = (time.perf_counter() - started) * 1000
-    scores: dict[str, Score] = {}
-    if output.error is None:
-        for scorer in sync_scorers:
-            try:
-                scores[scorer.name] = scorer.check(case, output)
-            except Exception as exc:
-                scores[scorer.name] = Score.failure(f"scorer failed: {_describe(exc)}")
-        if async_scorers:
-            results = await asyncio.gather(
-                *(scorer.score(case, output) for scorer in async_scorers), return_exceptions=True)
-            for scorer, value in zip(async_scorers, results, strict=True):
-                if isinstance(value, RunFailed):
-                    raise value
-                if isinstance(value, BaseException):
-                    if not isinstance(value, Exception):
-                        raise value
-                    value = Score.failure(f"scorer failed: {_describe(value)}")
-                scores[scorer.name] = value
-    return TrialResult(case=case, condition=condition.name, epoch=epoch, output=output,
-                       scores=scores)
-
-
-def _describe(exc: BaseException) -> str:
-    text = str(exc).strip()
-    name = type(exc).__name__
-    if not text:
-        frame = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
-        where = f" at {frame[0].filename}:{frame[0].lineno}" if frame else ""
-        return f"{name}{where}"
-    return f"{name}: {text}"

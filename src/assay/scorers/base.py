@@ -35,6 +35,10 @@ class Scorer:
     Params: ClassVar[type[ScorerParams]] = ScorerParams
     is_sync: ClassVar[bool] = False
     """True when `check` is implemented: the runner calls it without a coroutine."""
+    bounded: ClassVar[bool] = False
+    """True when `check` takes time bounded by the size of the case and output (no user
+    code, no backtracking regex): the runner then calls it inline. Any other sync scorer
+    runs in a worker thread under the trial's deadline."""
 
     def __init__(self, params: ScorerParams, services: Services) -> None:
         self.params = params
@@ -44,10 +48,13 @@ class Scorer:
     async def setup(self) -> None:
         """Prepare shared resources before the first trial (clients, compiled schemas)."""
 
-    async def score(self, case: Case, output: Output) -> Score:
+    async def score(self, case: Case, output: Output) -> Score | None:
         return self.check(case, output)
 
-    def check(self, case: Case, output: Output) -> Score:
+    def check(self, case: Case, output: Output) -> Score | None:
+        """The verdict; None when the case gives this scorer nothing to judge (e.g. a
+        tool-call check on a case with no expected calls): no verdict is stored, so the
+        case is outside this scorer's n, pass rate, gates and comparisons."""
         raise NotImplementedError
 
     def identity(self) -> dict[str, Any]:
@@ -84,7 +91,7 @@ class CheckScorer(Scorer):
 
     is_sync = True
 
-    def check(self, case: Case, output: Output) -> Score:  # pragma: no cover - abstract
+    def check(self, case: Case, output: Output) -> Score | None:  # pragma: no cover
         raise NotImplementedError
 
 

@@ -1,9 +1,15 @@
 """Custom scorers: a user's Python function `(case, output, **args)`, named `module:function`.
 
+What `output` is depends on how the function declares it: a parameter
+annotated `str` receives the answer text; otherwise (annotated `Output`, or not
+annotated) it receives the whole `assay.Output` (text, tool calls, usage,
+metadata), whose `.text` is the answer.
+
 The function is imported when the scorer is built, before the first trial,
 so a typo fails at once with exit code 2 instead of after the first paid answer. It may be sync or
 async and may return a Score, a bool, a number or a dict; an exception it
-raises while scoring is that trial's scorer error, never a score of 0. So is a
+raises while scoring (`sys.exit()` too) is that trial's scorer error, never a
+score of 0 and never the end of the run. So is a
 result that cannot be a score: a value that is not a finite number inside its
 scale (a mean of 7.0 on a 0..1 scale would mislead every report after it).
 """
@@ -21,7 +27,13 @@ from pydantic.json_schema import SkipJsonSchema
 
 from assay.case import Case
 from assay.errors import UserError
-from assay.config.user_code import import_object, reference_of
+from assay.config.user_code import (
+    UserCodeExit,
+    await_guarded,
+    guarded,
+    import_object,
+    reference_of,
+)
 from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
@@ -38,8 +50,9 @@ class PythonScorer(CheckScorer):
         function: (Annotated[str, Field(pattern=r"^[^:]+:[^:]+$")]
                    | SkipJsonSchema[Callable[..., Any]])
         """`module:function` (or `file.py:function`); modules are found in the config's directory
-        first. The function receives `(case, output, **args)`, may be async, and returns a Score,
-        a bool, a number or a dict with value, passed, reason and details. From Python
+        first. The function receives `(case, output, **args)` (`output` is the answer text when
+        the parameter is annotated `str`, else the `assay.Output`), may be async, and returns a
+        Score, a bool, a number or a dict with value, passed, reason and details. From Python
         (`assay.evaluate`), the function itself."""
 
         args: dict[str, Any] = Field(default_factory=dict)
@@ -83,13 +96,15 @@ class PythonScorer(CheckScorer):
         if inspect.iscoroutinefunction(self.function):
             # An async function cannot run on the synchronous path; the runner awaits `score`.
             setattr(self, "is_sync", False)  # noqa: B010
+        self.wants_text = wants_text(self.function)
+        self._call = guarded(self.function)
 
     def identity(self) -> dict[str, Any]:
         return {"type": self.params.type, "function": self.label}
 
     def check(self, case: Case, output: Output) -> Score:
         try:
-            result = self.function(case, output, **self.params.args)
+            result = self._call(case, self._argument(output), **self.params.args)
         except Exception as exc:
             return self._raised(exc)
         if inspect.isawaitable(result):
@@ -101,15 +116,26 @@ class PythonScorer(CheckScorer):
 
     async def score(self, case: Case, output: Output) -> Score:
         try:
-            result = self.function(case, output, **self.params.args)
+            result = self._call(case, self._argument(output), **self.params.args)
             if inspect.isawaitable(result):
-                result = await result
+                result = await await_guarded(result, self.function)
         except Exception as exc:
             return self._raised(exc)
         return self._to_score(result)
 
+    def _argument(self, output: Output) -> Output | str:
+        return output.text if self.wants_text else output
+
     def _raised(self, exc: Exception) -> Score:
-        return Score.failure(f"{self.label} raised {type(exc).__name__}: {exc}")
+        if isinstance(exc, UserCodeExit):
+            return Score.failure(str(exc))
+        message = f"{self.label} raised {type(exc).__name__}: {exc}"
+        if (isinstance(exc, AttributeError) and not self.wants_text
+                and isinstance(getattr(exc, "obj", None), Output)
+                and hasattr(str, getattr(exc, "name", None) or "")):
+            message += ("; the function receives an assay.Output (its answer is `output.text`): "
+                        "annotate the parameter `output: str` to receive the text itself")
+        return Score.failure(message)
 
     def _to_score(self, result: Any) -> Score:
         """Read what the function returned; anything unreadable is an error, not a guess."""
@@ -181,6 +207,24 @@ class PythonScorer(CheckScorer):
 
 
 _DEFAULT_SCALE = Score(value=None).scale
+
+
+def wants_text(function: Any) -> bool:
+    """True when the function's second parameter (the output) is annotated `str`."""
+    try:
+        signature = inspect.signature(function, eval_str=True)
+    except (NameError, TypeError, ValueError, SyntaxError):
+        try:
+            signature = inspect.signature(function)  # annotations left as written
+        except (TypeError, ValueError):
+            return False
+    positional = [p for p in signature.parameters.values()
+                  if p.kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    if len(positional) < 2:
+        return False
+    annotation = positional[1].annotation
+    return annotation is str or annotation == "str"
 
 
 def _scale_problem(scale: Any) -> str:

@@ -13,7 +13,7 @@ from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
 from assay.scorers._expected import CheckParams, clip, no_expected
-from assay.scorers._regex import RegexPattern
+from assay.scorers._regex import MATCH_SECONDS, RegexPattern, compile_pattern, timed_out
 from assay.scorers.base import CheckScorer
 from assay.services import Services
 
@@ -48,6 +48,8 @@ class Numeric(CheckScorer):
     exactly one number, or a list of acceptable numbers) unless `value` is set.
     """
 
+    bounded = True
+
     class Params(CheckParams):
         value: float | None = None
         """Compare with this number instead of the case's `expected`."""
@@ -69,13 +71,16 @@ class Numeric(CheckScorer):
 
     def __init__(self, params: Params, services: Services) -> None:
         super().__init__(params, services)
-        self.pattern = re.compile(params.pattern) if params.pattern else None
+        self.pattern = compile_pattern(params.pattern) if params.pattern else None
 
     def check(self, case: Case, output: Output) -> Score:
         expected = self._expected(case)
         if isinstance(expected, Score):
             return expected
-        candidates = self._candidates(output.text)
+        try:
+            candidates = self._candidates(output.text)
+        except TimeoutError:
+            return Score.failure(timed_out(self.params.pattern or ""))
         if not candidates:
             where = f"matching /{self.params.pattern}/ " if self.pattern else ""
             return Score.binary(False, f"no number {where}found in the output {clip(output.text)}",
@@ -96,7 +101,7 @@ class Numeric(CheckScorer):
         if self.pattern is None:
             return numbers_in(text)
         found: list[float] = []
-        for match in self.pattern.finditer(text):
+        for match in self.pattern.finditer(text, timeout=MATCH_SECONDS):
             if "value" in self.pattern.groupindex:
                 captured = match.group("value")
             else:

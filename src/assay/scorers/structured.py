@@ -59,6 +59,7 @@ class JsonParams(CheckParams):
 class JsonValid(CheckScorer):
     """Passes when the output parses as JSON."""
 
+    bounded = True
     Params = JsonParams
     params: JsonParams
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import ClassVar, Literal
 
+import regex
 from pydantic import Field, field_validator
 
 from assay.case import Case
@@ -14,7 +14,7 @@ from assay.registry import scorer
 from assay.score import Score
 from assay.scorers._expected import CheckParams, Reference, clip
 from assay.scorers._normalize import SQUAD, Normalization, Whitespace
-from assay.scorers._regex import RegexPattern
+from assay.scorers._regex import MATCH_SECONDS, RegexPattern, compile_pattern, timed_out
 from assay.scorers._templates import templates_compile
 from assay.scorers.base import CheckScorer
 from assay.services import Services
@@ -35,6 +35,8 @@ class ReferenceParams(CheckParams):
 @scorer("exact_match")
 class ExactMatch(CheckScorer):
     """Passes when the normalised output equals the normalised reference (any one, for a list)."""
+
+    bounded = True
 
     class Params(ReferenceParams):
         ignore_case: bool = False
@@ -85,6 +87,8 @@ class ExactMatch(CheckScorer):
 class Contains(CheckScorer):
     """Passes when the output contains the value(s): any one of them, or all of them."""
 
+    bounded = True
+
     class Params(ReferenceParams):
         mode: Literal["any", "all"] = "any"
         """`any`: one of the values must appear; `all`: every value must appear."""
@@ -125,18 +129,20 @@ def _listing(values: list[str]) -> str:
 
 RegexFlag = Literal["ignorecase", "multiline", "dotall", "verbose", "ascii"]
 
-_FLAGS: dict[str, re.RegexFlag] = {
-    "ignorecase": re.IGNORECASE,
-    "multiline": re.MULTILINE,
-    "dotall": re.DOTALL,
-    "verbose": re.VERBOSE,
-    "ascii": re.ASCII,
+_FLAGS: dict[str, int] = {
+    "ignorecase": regex.IGNORECASE,
+    "multiline": regex.MULTILINE,
+    "dotall": regex.DOTALL,
+    "verbose": regex.VERBOSE,
+    "ascii": regex.ASCII,
 }
 
 
 @scorer("regex")
 class Regex(CheckScorer):
     """Passes when the pattern occurs in the output (with `must_match: false`, when it does not)."""
+
+    bounded = True
 
     class Params(CheckParams):
         pattern: RegexPattern
@@ -158,12 +164,15 @@ class Regex(CheckScorer):
         flags = 0
         for name in params.flags:
             flags |= _FLAGS[name]
-        compiled = re.compile(params.pattern, flags)
+        compiled = compile_pattern(params.pattern, flags)
         self.find = compiled.fullmatch if params.full_match else compiled.search
 
     def check(self, case: Case, output: Output) -> Score:
         text = output.text.strip() if self.params.full_match else output.text
-        match = self.find(text)
+        try:
+            match = self.find(text, timeout=MATCH_SECONDS)
+        except TimeoutError:
+            return Score.failure(timed_out(self.params.pattern))
         shown = f"/{self.params.pattern}/"
         if match is None:
             passed = not self.params.must_match
@@ -177,6 +186,8 @@ class Regex(CheckScorer):
 @scorer("token_f1")
 class TokenF1(CheckScorer):
     """SQuAD-style token overlap F1 between output and reference; the best over a list."""
+
+    bounded = True
 
     class Params(ReferenceParams):
         threshold: float = Field(default=0.5, ge=0.0, le=1.0)

@@ -6,6 +6,11 @@ calls, and a reason naming the first mismatch the way a person reads it:
 `call 1: arg 'order_id' expected '12345', got '999'`. Calls are numbered from 1.
 An unordered mode matches the calls as a multiset, and `allow_extra_calls`
 lets the agent make calls beyond the expected ones.
+
+A case without `expected_tool_calls` says nothing about tools, so the check
+does not apply to it: no verdict (see `Scorer.check`), rather than a pass or a
+fail that would count in the pass rate and the comparisons. Only an explicit
+`expected_tool_calls: []` means "no tool may be called".
 """
 
 from __future__ import annotations
@@ -32,12 +37,15 @@ class ExpectedCall:
         return {"name": self.name, "arguments": self.arguments}
 
 
-def parse_expected_calls(case: Case, if_missing: str) -> list[ExpectedCall] | Score:
-    """The case's expected calls, or a `Score.failure` saying what is wrong with them."""
+def parse_expected_calls(case: Case, if_missing: str) -> list[ExpectedCall] | Score | None:
+    """The case's expected calls, a `Score.failure` saying what is wrong with them, or None
+    when the case has none and `if_missing` is `not_applicable`."""
     raw = case.expected_tool_calls
     if raw is None:
         if if_missing == "error":
             return Score.failure(f"case '{case.id}' has no expected_tool_calls")
+        if if_missing == "not_applicable":
+            return None
         return []
     if not isinstance(raw, list):
         return Score.failure(f"case '{case.id}' expected_tool_calls is not a list")
@@ -111,6 +119,8 @@ class Pairing:
 class ToolCalls(CheckScorer):
     """Passes when the output's tool calls match the case's `expected_tool_calls`."""
 
+    bounded = True
+
     class Params(CheckParams):
         ordered: bool = True
         """Calls must come in the expected order; `false` matches them as an unordered multiset."""
@@ -119,15 +129,16 @@ class ToolCalls(CheckScorer):
         """Allow calls beyond the expected ones (in order mode the expected calls must still
         appear in order, with other calls between or around them)."""
 
-        if_missing: Literal["no_calls", "error"] = "no_calls"
-        """What a case without `expected_tool_calls` means: `no_calls`, the agent must call no
-        tool (the agent-suite convention); or `error`, the case cannot be scored."""
+        if_missing: Literal["not_applicable", "no_calls", "error"] = "not_applicable"
+        """What a case without `expected_tool_calls` means: `not_applicable`, the check does not
+        apply (no verdict, outside the pass rate); `no_calls`, the agent must call no tool;
+        or `error`, the case cannot be scored. `expected_tool_calls: []` always means no calls."""
 
     params: Params
 
-    def check(self, case: Case, output: Output) -> Score:
+    def check(self, case: Case, output: Output) -> Score | None:
         expected = parse_expected_calls(case, self.params.if_missing)
-        if isinstance(expected, Score):
+        if expected is None or isinstance(expected, Score):
             return expected
         actual = output.tool_calls
         if not self.params.ordered:

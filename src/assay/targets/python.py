@@ -1,8 +1,11 @@
-"""The `python` target: a function of yours, sync or async, called once per trial."""
+"""The `python` target: a function of yours, sync or async, called once per trial.
+
+Whatever the function raises, `sys.exit()` and KeyboardInterrupt included, is
+that trial's error (see `assay.config.user_code`), never the run's end.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -13,11 +16,12 @@ from pydantic.json_schema import SkipJsonSchema
 from assay.case import Case
 from assay.condition import Condition
 from assay.errors import UserError
-from assay.config.user_code import import_object
+from assay.config.user_code import await_guarded, guarded, import_object
 from assay.output import Output
 from assay.registry import target
 from assay.services import Services
 from assay.targets.base import Target, TargetParams
+from assay.workers import run_blocking
 
 
 class PythonParams(TargetParams):
@@ -43,6 +47,7 @@ class PythonTarget(Target):
     def __init__(self, params: PythonParams, condition: Condition, services: Services) -> None:
         super().__init__(params, condition, services)
         self._call: Callable[[Case], Any] | None = None
+        self._function: Any = None
         self._is_async = False
 
     async def check(self) -> None:
@@ -55,16 +60,19 @@ class PythonTarget(Target):
         if not callable(function):
             raise UserError(f"python target '{self.params.function}' is not callable")
         self._is_async = inspect.iscoroutinefunction(function)
-        self._call = _bind(function, self.condition, self.params.args)
+        self._function = function
+        self._call = guarded(_bind(function, self.condition, self.params.args), function)
 
     async def answer(self, case: Case) -> Output:
         assert self._call is not None, "start() was not called"
         if self._is_async:
-            value = await self._call(case)
+            value = await await_guarded(self._call(case), self._function)
         elif self.params.threaded:
-            value = await asyncio.to_thread(self._call, case)
+            value = await run_blocking(self._call, case)
         else:
             value = self._call(case)
+        if inspect.isawaitable(value):  # a sync function that returned a coroutine
+            value = await await_guarded(value, self._function)
         return Output.from_value(value)
 
 

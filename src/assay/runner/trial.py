@@ -1,0 +1,143 @@
+"""One trial: the target answers, then the scorers score, each phase under a deadline.
+
+Whatever goes wrong belongs to this trial. The target's exception or timeout
+is the trial's error; a scorer's exception or timeout is that scorer's error
+on the trial. Nothing the target or a scorer raises ends the run (not even
+`sys.exit()` in user code), except `RunFailed` (an unreachable provider) and
+cancellation (Ctrl-C).
+
+Deadlines: `timeout` seconds for the answer, and `timeout` again for the
+scoring. Async scorers are cancelled at the deadline. A sync scorer runs
+inline only when its kind declares itself `bounded` (linear-time checks, and
+the regex checks, which bound themselves with the `regex` package's timeout);
+any other (a user's function, a JSON schema) runs in a worker thread of the
+run's pool. Python cannot stop a thread, so at the deadline the trial records
+a timeout for each scorer that had not finished and moves on; the thread
+finishes unseen, and the pool lends another in its place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import traceback
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from assay.case import Case
+from assay.condition import Condition
+from assay.config.user_code import UserCodeExit
+from assay.errors import RunFailed
+from assay.output import Output
+from assay.score import Score
+from assay.scorers.base import Scorer
+from assay.targets.base import Target
+from assay.trial import TrialResult
+from assay.workers import run_blocking
+
+T = TypeVar("T")
+
+LEAVING = (SystemExit, GeneratorExit)
+"""Exceptions Python reserves for leaving the interpreter. Raised inside a trial they
+are the trial's failure: assay's own exit is decided by the CLI, never by a target."""
+
+
+async def run_trial(target: Target, case: Case, condition: Condition, epoch: int,
+                    scorers: list[Scorer], timeout: float | None) -> TrialResult:
+    """Answer one case and score it. Failures become errors on the trial, never scores."""
+    started = time.perf_counter()
+    try:
+        output = await _within(timeout, lambda: target.answer(case))
+    except TimeoutError:
+        output = Output(error=f"timeout: no answer within {timeout:g}s")
+    except RunFailed:
+        raise
+    except (Exception, *LEAVING) as exc:  # the target's own failure belongs to this trial
+        output = Output(error=describe(exc))
+    if output.latency_ms is None:
+        output.latency_ms = (time.perf_counter() - started) * 1000
+    scores: dict[str, Score] = {}
+    if output.error is None and scorers:
+        scores = await score_output(scorers, case, output, timeout)
+    return TrialResult(case=case, condition=condition.name, epoch=epoch, output=output,
+                       scores=scores)
+
+
+async def score_output(scorers: list[Scorer], case: Case, output: Output,
+                       timeout: float | None) -> dict[str, Score]:
+    """Every scorer's verdict, in the scorers' order; one that does not apply to the case
+    (it returned None) has no verdict, and the output's metadata says why."""
+    inline = [s for s in scorers if s.is_sync and getattr(s, "bounded", False)]
+    threaded = [s for s in scorers if s.is_sync and not getattr(s, "bounded", False)]
+    awaited = [s for s in scorers if not s.is_sync]
+    results: dict[str, Score | None] = {s.name: check(s, case, output) for s in inline}
+    jobs: list[Awaitable[Any]] = []
+    if threaded:
+        jobs.append(run_blocking(_check_each, threaded, case, output, results))
+    jobs += [_scored(s, case, output, results) for s in awaited]
+    if jobs:
+        try:
+            await _within(timeout, lambda: asyncio.gather(*jobs))
+        except TimeoutError:
+            pass  # the scorers that finished keep their verdicts
+    scores: dict[str, Score] = {}
+    for scorer in scorers:
+        if scorer.name not in results:
+            scores[scorer.name] = Score.failure(
+                f"timeout: the scorer did not finish within {timeout:g}s")
+            continue
+        score = results[scorer.name]
+        if score is None:
+            output.metadata.setdefault("not_applicable", []).append(scorer.name)
+        else:
+            scores[scorer.name] = score
+    return scores
+
+
+def check(scorer: Scorer, case: Case, output: Output) -> Score | None:
+    """One sync scorer's verdict; whatever it raises is its error on this trial."""
+    try:
+        return scorer.check(case, output)
+    except RunFailed:
+        raise
+    except (Exception, *LEAVING) as exc:
+        return Score.failure(f"scorer failed: {describe(exc)}")
+
+
+def _check_each(scorers: list[Scorer], case: Case, output: Output,
+                results: dict[str, Score | None]) -> None:
+    """Run in a worker thread: each verdict lands in `results` as soon as it is known."""
+    for scorer in scorers:
+        results[scorer.name] = check(scorer, case, output)
+
+
+async def _scored(scorer: Scorer, case: Case, output: Output,
+                  results: dict[str, Score | None]) -> None:
+    try:
+        results[scorer.name] = await scorer.score(case, output)
+    except RunFailed:
+        raise
+    except (Exception, *LEAVING) as exc:
+        results[scorer.name] = Score.failure(f"scorer failed: {describe(exc)}")
+
+
+async def _within(timeout: float | None, start: Callable[[], Awaitable[T]]) -> T:
+    if timeout is None:
+        return await start()
+    async with asyncio.timeout(timeout):
+        return await start()
+
+
+def describe(exc: BaseException) -> str:
+    """`ValueError: text`, or the type and where it was raised when it says nothing."""
+    text = str(exc).strip()
+    name = type(exc).__name__
+    if isinstance(exc, UserCodeExit):
+        return text
+    if isinstance(exc, SystemExit):
+        return f"{name}: sys.exit({exc.code!r}) was called"
+    if not text:
+        frame = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+        where = f" at {frame[0].filename}:{frame[0].lineno}" if frame else ""
+        return f"{name}{where}"
+    return f"{name}: {text}"

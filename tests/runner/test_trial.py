@@ -1,0 +1,139 @@
+"""One trial keeps whatever its target or scorers do to themselves: an error, a timeout,
+`sys.exit()`, a catastrophic regex; none of it ends the run or hangs it."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from assay.case import Case
+from assay.condition import Condition
+from assay.output import Output
+from assay.score import Score
+from assay.scorers.custom import PythonScorer
+from assay.scorers.text import Contains, Regex
+from assay.scorers.tool_calls import ToolCalls
+from assay.runner.trial import run_trial
+from assay.services import Services
+from assay.targets.python import PythonParams, PythonTarget
+from assay.trial import TrialResult
+from assay.workers import WorkerPool, using
+
+CASE = Case(id="c1", input="q", expected="x")
+
+
+def trial(function: Callable[..., Any], scorers: list[Any] | None = None, *,
+          threaded: bool = True, timeout: float | None = 5.0) -> TrialResult:
+    target = PythonTarget(PythonParams(type="python", function=function, threaded=threaded),
+                          Condition(name="default"), Services())
+    chosen = scorers if scorers is not None else [Contains(Contains.Params(type="contains"),
+                                                           Services())]
+
+    async def go() -> TrialResult:
+        pool = WorkerPool(2)
+        with using(pool):
+            await target.start()
+            result = await run_trial(target, CASE, Condition(name="default"), 0, chosen,
+                                     timeout)
+        pool.shutdown(wait=False)
+        return result
+
+    return asyncio.run(go())
+
+
+def python_scorer(function: Callable[..., Any], **params: Any) -> PythonScorer:
+    return PythonScorer(PythonScorer.Params(type="python", function=function, **params),
+                        Services())
+
+
+def exits_zero(case: Case) -> str:
+    sys.exit(0)
+
+
+async def exits_async(case: Case) -> str:
+    sys.exit(3)
+
+
+def presses_ctrl_c(case: Case) -> str:
+    raise KeyboardInterrupt
+
+
+def closes_a_generator(case: Case) -> str:
+    raise GeneratorExit
+
+
+@pytest.mark.parametrize(("function", "threaded", "said"), [
+    (exits_zero, True, "called sys.exit(0)"),
+    (exits_zero, False, "called sys.exit(0)"),
+    (exits_async, True, "called sys.exit(3)"),
+    (presses_ctrl_c, True, "raised KeyboardInterrupt"),
+    (closes_a_generator, False, "raised GeneratorExit"),
+])
+def test_a_target_leaving_the_interpreter_is_that_trials_error_not_the_runs_exit(
+        function: Callable[..., Any], threaded: bool, said: str) -> None:
+    result = trial(function, threaded=threaded)
+    assert result.output.error is not None and said in result.output.error
+    assert function.__name__ in result.output.error
+    assert result.scores == {}
+
+
+def test_a_scorer_function_calling_sys_exit_is_a_scorer_error_on_the_trial() -> None:
+    def judge(case: Case, output: Output) -> bool:
+        sys.exit(0)
+
+    result = trial(lambda case: "x", [python_scorer(judge)])
+    assert result.output.error is None
+    assert "judge called sys.exit(0)" in (result.scores["python"].error or "")
+
+
+def test_a_scorer_that_never_returns_times_out_and_the_other_scorers_keep_their_verdicts(
+) -> None:
+    release = threading.Event()
+
+    def stuck(case: Case, output: Output) -> bool:
+        release.wait(30)
+        return True
+
+    started = time.monotonic()
+    scorers = [Contains(Contains.Params(type="contains"), Services()),
+               python_scorer(stuck, name="stuck")]
+    result = trial(lambda case: "x", scorers, timeout=0.5)
+    release.set()
+    assert time.monotonic() - started < 10
+    assert result.scores["contains"].passed is True
+    assert "timeout: the scorer did not finish within 0.5s" in (result.scores["stuck"].error
+                                                                 or "")
+
+
+def test_a_catastrophic_regex_is_a_scorer_error_not_a_hang() -> None:
+    regex = Regex(Regex.Params(type="regex", pattern=r"(a+)+$"), Services())
+    started = time.monotonic()
+    result = trial(lambda case: "a" * 5000 + "!", [regex], timeout=None)
+    assert time.monotonic() - started < 15
+    assert "catastrophic backtracking" in (result.scores["regex"].error or "")
+
+
+def test_a_scorer_with_nothing_to_judge_gives_no_verdict_and_says_so() -> None:
+    tool_calls = ToolCalls(ToolCalls.Params(type="tool_calls"), Services())
+    result = trial(lambda case: "x", [tool_calls])
+    assert result.scores == {}
+    assert result.output.metadata["not_applicable"] == ["tool_calls"]
+
+
+def test_a_scorer_returning_a_score_inline_is_not_sent_to_a_thread() -> None:
+    seen: list[str] = []
+
+    class Inline(Contains):
+        def check(self, case: Case, output: Output) -> Score:
+            seen.append(threading.current_thread().name)
+            return Score.binary(True)
+
+    result = trial(lambda case: "x", [Inline(Contains.Params(type="contains"), Services())])
+    assert result.scores["contains"].passed is True
+    assert seen == [threading.main_thread().name]
