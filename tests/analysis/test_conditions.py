@@ -6,14 +6,14 @@ import pytest
 
 from assay.analysis.conditions import collect_cases, compare_conditions
 from assay.errors import UserError
+from assay.records import ScoreRow
 
 
 def row(case: str, condition: str, value: float | None, passed: bool | None = None, *,
         scorer: str = "judge", epoch: int = 0, error: str | None = None,
-        scale: tuple[float, float] = (0, 10)) -> dict:
-    return {"case_id": case, "condition": condition, "epoch": epoch, "scorer": scorer,
-            "value": value, "passed": passed, "error": error, "scale": scale, "tags": [],
-            "difficulty": None}
+        scale: tuple[float, float] = (0, 10)) -> ScoreRow:
+    return ScoreRow(case_id=case, condition=condition, epoch=epoch, scorer=scorer, value=value,
+                    passed=passed, error=error, scale=scale)
 
 
 def test_rows_become_per_case_epoch_lists_with_errors_kept_as_none() -> None:

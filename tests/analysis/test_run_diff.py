@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assay.analysis.conditions import collect_cases
-from assay.analysis.run_diff import RunRef, comparability, diff_runs, judge_identities
+from assay.analysis.run_diff import RunRef, comparability, diff_runs
 
 from .test_conditions import row
 
@@ -36,21 +36,19 @@ def test_scorers_and_conditions_in_one_run_only_are_noted_not_compared() -> None
                                          "judge: condition old only in run run-a"])
 
 
-def trial(model: str, prompt: str) -> dict:
-    return {"scores": {"judge": {"details": {"judge_model": model, "prompt_hash": prompt}},
-                       "exact": {"details": {}}}}
+def judged(model: str, prompt: str) -> dict[str, set[tuple[str | None, str | None]]]:
+    return {"judge": {(model, prompt)}}
 
 
 def test_the_same_dataset_and_judge_are_comparable() -> None:
-    judges = judge_identities([trial("openai/gpt-4.1", "abc")] * 3)
-    assert judges == {"judge": {("openai/gpt-4.1", "abc")}}
+    judges = judged("openai/gpt-4.1", "abc")
     assert comparability(A, B, judges, judges) == []
 
 
 def test_a_different_dataset_judge_model_or_prompt_is_named() -> None:
     other = RunRef("run-b", "exp", "2026-01-02T00:00:00", "hash-2")
-    problems = comparability(A, other, judge_identities([trial("openai/gpt-4.1", "abc")]),
-                             judge_identities([trial("anthropic/claude", "def")]))
+    problems = comparability(A, other, judged("openai/gpt-4.1", "abc"),
+                             judged("anthropic/claude", "def"))
     assert len(problems) == 3
     assert problems[0].startswith("different dataset: sha256 hash-1 in run run-a, hash-2")
     assert "judge: different judge model: openai/gpt-4.1 in run run-a" in problems[1]

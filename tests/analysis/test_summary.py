@@ -3,24 +3,22 @@
 from __future__ import annotations
 
 from assay.analysis.summary import summarize
+from assay.records import ScoreRow, TrialRow
 
 
-def rows(values: dict[str, list[float | None]], condition: str = "a") -> list[dict]:
+def rows(values: dict[str, list[float | None]], condition: str = "a") -> list[ScoreRow]:
     out = []
     for case_id, epochs in values.items():
         for epoch, value in enumerate(epochs):
-            out.append({"case_id": case_id, "condition": condition, "epoch": epoch,
-                        "scorer": "s", "value": value,
-                        "passed": None if value is None else value >= 0.5,
-                        "error": "boom" if value is None else None, "scale": (0.0, 1.0),
-                        "tags": [], "difficulty": None})
+            out.append(ScoreRow(case_id=case_id, condition=condition, epoch=epoch, scorer="s",
+                                value=value, passed=None if value is None else value >= 0.5,
+                                error="boom" if value is None else None))
     return out
 
 
-def trials(score_rows: list[dict]) -> list[dict]:
-    return [{"case_id": r["case_id"], "condition": r["condition"], "error": None,
-             "latency_ms": None, "input_tokens": None, "output_tokens": None,
-             "cost_usd": None, "cache_hits": None} for r in score_rows]
+def trials(score_rows: list[ScoreRow]) -> list[TrialRow]:
+    return [TrialRow(case_id=r.case_id, condition=r.condition, epoch=r.epoch)
+            for r in score_rows]
 
 
 def test_an_error_is_counted_as_an_error_not_as_zero() -> None:

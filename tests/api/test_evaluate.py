@@ -86,10 +86,10 @@ def test_a_sync_task_with_registered_and_callable_scorers_is_run_scored_and_stor
     assert ratio.mean == pytest.approx(1.0)
     [run] = stored_runs(tmp_path)
     assert (run.id, run.experiment, run.status) == (result.run_id, "uppercase", "completed")
-    trials = {t["case_id"]: t for t in result.trials()}
-    assert trials["world"]["output"]["text"] == "world"
-    assert trials["world"]["scores"]["is_shouted"]["passed"] is False
-    assert trials["hello"]["scores"]["length_ratio"]["reason"] == "length vs expected"
+    trials = {t.case_id: t for t in result.trials()}
+    assert trials["world"].output.text == "world"
+    assert trials["world"].scores["is_shouted"].passed is False
+    assert trials["hello"].scores["length_ratio"].reason == "length vs expected"
     assert result.passed and result.gates == [] and result.previous is None
 
 
@@ -222,8 +222,8 @@ def test_a_scorer_that_raises_is_an_error_on_the_trial_never_a_zero(tmp_path: Pa
     result = evaluate(tmp_path, scorers=[picky])
     stats = result.summary.get("picky", "default")
     assert stats is not None and (stats.n, stats.errors, stats.pass_rate) == (7, 1, 1.0)
-    [hello] = [t for t in result.trials() if t["case_id"] == "hello"]
-    assert "picky raised ValueError: cannot read this one" in hello["scores"]["picky"]["error"]
+    [hello] = [t for t in result.trials() if t.case_id == "hello"]
+    assert "picky raised ValueError: cannot read this one" in hello.scores["picky"].error
 
 
 def test_a_scorer_raising_on_every_case_leaves_the_run_and_its_outputs_complete(

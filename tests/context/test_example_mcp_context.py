@@ -69,7 +69,7 @@ def stored_trials(tmp_path: Path) -> list[dict]:
     store = Store(str(tmp_path / "assay.db"))
     try:
         [run] = store.list_runs("mcp-context")
-        return list(store.iter_trials(run.id))
+        return [trial.to_dict() for trial in store.iter_trials(run.id)]  # as results.json
     finally:
         store.close()
 

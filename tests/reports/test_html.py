@@ -20,7 +20,10 @@ from typing import Any
 import pytest
 
 from assay.analysis.summary import summarize
+from assay.output import Output
+from assay.records import TrialRecord
 from assay.reports.html import MAX_FAILING_ROWS, MAX_TRIAL_ROWS, render_html
+from assay.score import Score
 from assay.store import Store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -208,7 +211,7 @@ def test_assay_report_renders_the_same_page_from_the_store(quickstart: Path) -> 
 
 
 @pytest.fixture(scope="module")
-def stored(quickstart: Path) -> tuple[Any, Any, list[dict[str, Any]]]:
+def stored(quickstart: Path) -> tuple[Any, Any, list[TrialRecord]]:
     store = Store(f"sqlite:///{quickstart / 'assay.db'}")
     try:
         run = store.resolve_run("latest")
@@ -218,22 +221,21 @@ def stored(quickstart: Path) -> tuple[Any, Any, list[dict[str, Any]]]:
         store.close()
 
 
-def crafted(index: int, *, passed: bool, text: str = "an answer") -> dict[str, Any]:
-    score = {"value": float(passed), "scale": [0.0, 1.0], "passed": passed,
-             "reason": "ok" if passed else "wrong", "details": {}, "error": None}
-    return {"case_id": f"case-{index:05d}", "condition": "docs", "epoch": 0, "input": "q?",
-            "expected": "e", "tags": [], "difficulty": None, "output": {"text": text},
-            "error": None, "latency_ms": 1.0, "usage": {}, "scores": {"contains": score}}
+def crafted(index: int, *, passed: bool, text: str = "an answer") -> TrialRecord:
+    score = Score(value=float(passed), passed=passed, reason="ok" if passed else "wrong")
+    return TrialRecord(case_id=f"case-{index:05d}", condition="docs", epoch=0, input="q?",
+                       expected="e", output=Output(text=text, latency_ms=1.0),
+                       scores={"contains": score})
 
 
 def test_outputs_expected_answers_and_reasons_are_escaped(stored: Any) -> None:
     run, summary, _ = stored
     attack = "<script>alert('x')</script><img src=x onerror=alert(1)>"
     trial = crafted(1, passed=False, text=attack)
-    trial["expected"] = attack
-    trial["input"] = [{"role": "user", "content": attack}]
-    trial["scores"]["contains"]["reason"] = attack
-    trial["case_id"] = '"><b>case</b>'
+    trial.expected = attack
+    trial.input = [{"role": "user", "content": attack}]
+    trial.scores["contains"].reason = attack
+    trial.case_id = '"><b>case</b>'
     page = render_html(run, summary, [trial])
     assert page.count("<script>") == 1  # the page's own filter script, nothing injected
     assert "<img" not in page and "<b>case</b>" not in page
@@ -272,7 +274,7 @@ def test_passing_trials_fill_the_table_up_to_the_cap_when_few_fail(stored: Any) 
 def test_an_errored_trial_shows_its_error_and_counts_as_failing(stored: Any) -> None:
     run, summary, _ = stored
     trial = crafted(1, passed=True)
-    trial["error"], trial["scores"] = "TimeoutError: the target took longer than 30 s", {}
+    trial.output.error, trial.scores = "TimeoutError: the target took longer than 30 s", {}
     page = render_html(run, summary, [trial])
     [(attrs, cells)] = [r for r in rows_of(page, "trials-section") if "data-s" in r[0]]
     assert attrs["data-s"] == "error"

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from types import SimpleNamespace
 
-from assay.review.gates import GateResult
+from assay.output import Output
+from assay.records import RunRecord, TrialRecord
 from assay.reports.junit import render_junit
+from assay.review.gates import GateResult
+from assay.score import Score
 
-RUN = SimpleNamespace(id="r1", experiment="exp", started_at="2026-01-01T00:00:00")
-
-
-def trial(case: str, condition: str, scores: dict, *, epoch: int = 0,
-          error: str | None = None) -> dict:
-    return {"case_id": case, "condition": condition, "epoch": epoch, "error": error,
-            "latency_ms": 1500, "scores": scores}
+RUN = RunRecord(id="r1", experiment="exp", kind="eval", status="completed",
+                started_at="2026-01-01T00:00:00")
 
 
-def score(passed: bool | None, reason: str = "", error: str | None = None) -> dict:
-    return {"passed": passed, "reason": reason, "error": error}
+def trial(case: str, condition: str, scores: dict[str, Score], *, epoch: int = 0,
+          error: str | None = None) -> TrialRecord:
+    return TrialRecord(case_id=case, condition=condition, epoch=epoch, input="q", expected=None,
+                       output=Output(error=error, latency_ms=1500), scores=scores)
+
+
+def score(passed: bool | None, reason: str = "", error: str | None = None) -> Score:
+    return Score(value=None if passed is None else float(passed), passed=passed, reason=reason,
+                 error=error)
 
 
 def test_cases_failures_errors_and_gates_become_junit() -> None:

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from assay.output import Output
+from assay.records import TrialRecord
 from assay.reports.trial_table import EXCERPT, select_trials
+from assay.score import Score
 
 
 def trial(index: int, *, passed: bool | None, value: float | None = None,
-          scale: tuple[float, float] = (0.0, 1.0), **fields: Any) -> dict[str, Any]:
-    score = {"value": float(bool(passed)) if value is None else value, "scale": list(scale),
-             "passed": passed, "reason": "ok" if passed else "wrong", "details": {},
-             "error": None}
-    return {"case_id": f"c{index:04d}", "condition": "a", "epoch": 0, "input": "q",
-            "expected": "e", "output": {"text": "answer"}, "error": None,
-            "scores": {"judge": score}, **fields}
+          scale: tuple[float, float] = (0.0, 1.0), text: str = "answer",
+          error: str | None = None, **fields: Any) -> TrialRecord:
+    score = Score(value=float(bool(passed)) if value is None else value, scale=scale,
+                  passed=passed, reason="ok" if passed else "wrong")
+    return TrialRecord(case_id=f"c{index:04d}", condition="a", epoch=0,
+                       input=fields.pop("input", "q"), expected="e",
+                       output=Output(text=text, error=error), scores={"judge": score}, **fields)
 
 
 def test_failing_trials_come_first_and_the_totals_count_every_trial() -> None:
@@ -34,9 +37,9 @@ def test_passing_trials_take_the_room_failures_leave() -> None:
 
 def test_a_target_error_or_a_scorer_error_makes_an_errored_row() -> None:
     broken = trial(1, passed=None, error="ConnectionError: refused")
-    broken["scores"] = {}
+    broken.scores = {}
     judged = trial(2, passed=None)
-    judged["scores"]["judge"].update(value=None, error="judge reply was not JSON")
+    judged.scores["judge"] = Score.failure("judge reply was not JSON")
     table = select_trials([broken, judged], ["judge"], ["a"])
     assert [r.status for r in table.rows] == ["error", "error"]
     assert table.rows[0].error == "ConnectionError: refused"
@@ -56,7 +59,7 @@ def test_marks_show_the_value_unless_the_score_is_a_plain_pass_or_fail() -> None
 
 def test_long_texts_become_one_line_excerpts_and_chat_input_shows_its_last_message() -> None:
     long = "word " * 200
-    row = select_trials([trial(1, passed=True, output={"text": long},
+    row = select_trials([trial(1, passed=True, text=long,
                                input=[{"role": "system", "content": "be brief"},
                                       {"role": "user", "content": "what\nis  it?"}])],
                         ["judge"], ["a"]).rows[0]

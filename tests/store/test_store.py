@@ -66,9 +66,9 @@ def test_trials_and_scores_round_trip(store: Store) -> None:
     store.create_run(id="r1", experiment="e")
     store.write_trials("r1", [trial("c1"), trial("c2", error="boom")])
     trials = list(store.iter_trials("r1", batch_size=1))
-    assert [t["case_id"] for t in trials] == ["c1", "c2"]
-    assert trials[0]["scores"]["check"]["passed"] is True
-    assert trials[1]["error"] == "boom" and trials[1]["scores"] == {}
+    assert [t.case_id for t in trials] == ["c1", "c2"]
+    assert trials[0].scores["check"].passed is True
+    assert trials[1].error == "boom" and trials[1].scores == {}
     assert store.done_keys("r1") == {("c1", "a", 0), ("c2", "a", 0)}
     assert store.count_trials("r1") == (2, 1)
 
@@ -116,12 +116,10 @@ def test_a_malformed_latest_reference_is_a_clear_error(store: Store) -> None:
 
 
 def test_judged_scores_carry_the_judge_identity_and_nothing_else(store: Store) -> None:
-    from assay.analysis.run_diff import judge_identities
-
     store.create_run(id="r1", experiment="e")
     judged = trial("c1")
     judged.scores["judge_score"] = Score(value=8, scale=(0, 10), passed=True, details={
         "judge_model": "openai/gpt-4.1", "prompt_hash": "abc123"})
     store.write_trials("r1", [judged, trial("c2")])
-    assert judge_identities(store.iter_judged_scores("r1")) == {
+    assert store.judge_identities("r1") == {
         "judge_score": {("openai/gpt-4.1", "abc123")}}

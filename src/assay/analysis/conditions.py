@@ -19,6 +19,7 @@ from assay.analysis.paired import Kind, PairedComparison, compare_paired
 from assay.analysis.pairing import Value
 from assay.analysis.power import SampleSizeAdvice, advise_sample_size
 from assay.errors import UserError
+from assay.records import ScoreRow
 
 DEFAULT_ALPHA = 0.05
 
@@ -45,19 +46,19 @@ class ScorerCases:
         return list(self.values)
 
 
-def collect_cases(score_rows: Iterable[Mapping[str, Any]]) -> dict[str, ScorerCases]:
-    """Per scorer, the per-case values of every condition (rows as `Store.iter_score_rows` yields)."""
+def collect_cases(score_rows: Iterable[ScoreRow]) -> dict[str, ScorerCases]:
+    """Per scorer, the per-case values of every condition."""
     out: dict[str, ScorerCases] = {}
     for row in score_rows:
-        entry = out.get(row["scorer"]) or out.setdefault(row["scorer"], ScorerCases(row["scorer"]))
-        failed = row["error"] is not None or row["value"] is None
-        value = None if failed else row["value"]
-        verdict = None if failed else row["passed"]
+        entry = out.get(row.scorer) or out.setdefault(row.scorer, ScorerCases(row.scorer))
+        failed = row.failed
+        value = None if failed else row.value
+        verdict = None if failed else row.passed
         if not failed:
-            entry.scale = (float(row["scale"][0]), float(row["scale"][1]))
+            entry.scale = (float(row.scale[0]), float(row.scale[1]))
             entry.has_verdicts = entry.has_verdicts or verdict is not None
-        _add(entry.values.setdefault(row["condition"], {}), row["case_id"], value)
-        _add(entry.passed.setdefault(row["condition"], {}), row["case_id"], verdict)
+        _add(entry.values.setdefault(row.condition, {}), row.case_id, value)
+        _add(entry.passed.setdefault(row.condition, {}), row.case_id, verdict)
     return out
 
 

@@ -26,6 +26,7 @@ from assay.analysis.conditions import (
     pair_scorer,
 )
 from assay.errors import UserError
+from assay.records import JudgeIdentity
 
 
 @dataclass(frozen=True)
@@ -123,22 +124,6 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
 
 
 # -- comparability ---------------------------------------------------------------------------
-
-JudgeIdentity = tuple[str | None, str | None]
-"""(judge model, prompt hash) as a judged score records them in its details."""
-
-
-def judge_identities(trials: Iterable[Mapping[str, Any]]) -> dict[str, set[JudgeIdentity]]:
-    """Per judged scorer, every (judge model, prompt hash) its scores carry (trials as stored)."""
-    out: dict[str, set[JudgeIdentity]] = {}
-    for trial in trials:
-        for scorer, score in (trial.get("scores") or {}).items():
-            details = score.get("details") or {}
-            if "judge_model" in details or "prompt_hash" in details:
-                out.setdefault(scorer, set()).add(
-                    (details.get("judge_model"), details.get("prompt_hash")))
-    return out
-
 
 def comparability(run_a: RunRef, run_b: RunRef, judges_a: Mapping[str, set[JudgeIdentity]],
                   judges_b: Mapping[str, set[JudgeIdentity]]) -> list[str]:

@@ -6,7 +6,6 @@ rows in, the reports render what comes out.
 
 from __future__ import annotations
 
-import json
 import math
 from array import array
 from collections import defaultdict
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.analysis.interval import Interval, wilson
+from assay.records import ScoreRow, TrialRow
 
 
 @dataclass
@@ -164,12 +164,12 @@ class _Accumulator:
         return result
 
 
-def summarize(score_rows: Iterable[dict[str, Any]],
-              trial_rows: Iterable[dict[str, Any]],
+def summarize(score_rows: Iterable[ScoreRow],
+              trial_rows: Iterable[TrialRow],
               scorer_order: list[str] | None = None,
               condition_order: list[str] | None = None, *,
               per_case: bool = False) -> RunSummary:
-    """Aggregate a run's rows (as `Store.iter_score_rows` / `iter_trial_rows` yield them).
+    """Aggregate a run's score and trial rows.
 
     `per_case` (a run with several epochs): each case's epochs are averaged first, so
     `n` counts cases and the intervals are not narrowed by repeats of the same case.
@@ -183,15 +183,15 @@ def summarize(score_rows: Iterable[dict[str, Any]],
     tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(accumulator)
     levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(accumulator)
     for row in score_rows:
-        if row.get("input_tokens") or row.get("cost_usd") is not None:
+        if row.input_tokens or row.cost_usd is not None:
             _add_judge_usage(conditions, row)
-        key = (row["scorer"], row["condition"])
-        args = (row["value"], row["passed"], row["error"], tuple(row["scale"]), row["case_id"])
+        key = (row.scorer, row.condition)
+        args = (row.value, row.passed, row.error, row.scale, row.case_id)
         main[key].add(*args)
-        for tag in row["tags"]:
+        for tag in row.tags:
             tags[(tag, *key)].add(*args)
-        if row["difficulty"]:
-            levels[(row["difficulty"], *key)].add(*args)
+        if row.difficulty:
+            levels[(row.difficulty, *key)].add(*args)
     scorer_names = list(scorer_order or sorted({s for s, _ in main}))
     condition_names = list(condition_order or [c.condition for c in conditions])
     # A trial whose target failed has no score rows; it is an error for every scorer.
@@ -209,41 +209,38 @@ def summarize(score_rows: Iterable[dict[str, Any]],
                       by_difficulty=by_difficulty, values=values)
 
 
-def _add_judge_usage(conditions: list[ConditionStats], row: dict[str, Any]) -> None:
-    entry = next((c for c in conditions if c.condition == row["condition"]), None)
+def _add_judge_usage(conditions: list[ConditionStats], row: ScoreRow) -> None:
+    entry = next((c for c in conditions if c.condition == row.condition), None)
     if entry is None:
         return
-    entry.judge_input_tokens += row.get("input_tokens") or 0
-    entry.judge_output_tokens += row.get("output_tokens") or 0
-    if row.get("cost_usd") is not None:
-        entry.judge_cost_usd = (entry.judge_cost_usd or 0.0) + row["cost_usd"]
+    entry.judge_input_tokens += row.input_tokens or 0
+    entry.judge_output_tokens += row.output_tokens or 0
+    if row.cost_usd is not None:
+        entry.judge_cost_usd = (entry.judge_cost_usd or 0.0) + row.cost_usd
 
 
-def _condition_stats(trial_rows: Iterable[dict[str, Any]]
+def _condition_stats(trial_rows: Iterable[TrialRow]
                      ) -> tuple[list[ConditionStats], dict[str, int]]:
     stats: dict[str, ConditionStats] = {}
-    latencies: dict[str, array] = defaultdict(lambda: array("d"))
+    latencies: dict[str, array[float]] = defaultdict(lambda: array("d"))
     for row in trial_rows:
-        name = row["condition"]
+        name = row.condition
         entry = stats.get(name) or stats.setdefault(name, ConditionStats(condition=name))
         entry.trials += 1
-        if row["error"]:
+        if row.error:
             entry.errors += 1
             if len(entry.error_examples) < 3:
-                entry.error_examples.append(f"{row['case_id']}: {row['error'][:200]}")
-        if row["latency_ms"] is not None:
-            latencies[name].append(row["latency_ms"])
-        entry.input_tokens += row["input_tokens"] or 0
-        entry.output_tokens += row["output_tokens"] or 0
-        entry.cache_hits += row["cache_hits"] or 0
-        if row["cost_usd"] is not None:
-            entry.cost_usd = (entry.cost_usd or 0.0) + row["cost_usd"]
-        output_json = row.get("output_json")
-        if output_json and '"agent"' in output_json:
-            agent = (json.loads(output_json).get("metadata") or {}).get("agent") or {}
-            entry.tool_calls += int(agent.get("tool_calls") or 0)
-            entry.tool_errors += int(agent.get("tool_errors") or 0)
-            entry.turns += int(agent.get("turns") or 0)
+                entry.error_examples.append(f"{row.case_id}: {row.error[:200]}")
+        if row.latency_ms is not None:
+            latencies[name].append(row.latency_ms)
+        entry.input_tokens += row.input_tokens or 0
+        entry.output_tokens += row.output_tokens or 0
+        entry.cache_hits += row.cache_hits or 0
+        if row.cost_usd is not None:
+            entry.cost_usd = (entry.cost_usd or 0.0) + row.cost_usd
+        entry.tool_calls += row.tool_calls
+        entry.tool_errors += row.tool_errors
+        entry.turns += row.turns
     for name, entry in stats.items():
         values = sorted(latencies[name])
         if values:

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from assay.analysis.run_diff import RunDiff
     from assay.analysis.summary import RunSummary
     from assay.review.gates import GateResult
-    from assay.store import RunInfo, Store
+    from assay.records import RunRecord, TrialRecord
+from assay.store import Store
 
 SOURCE = "assay.evaluate"
 """How problems with the arguments are located, in place of a config file's name."""
@@ -37,7 +38,7 @@ SOURCE = "assay.evaluate"
 class EvalResult:
     """One finished run of an experiment, read back from the store."""
 
-    run: RunInfo
+    run: RunRecord
     summary: RunSummary
     """Per scorer and condition: mean, pass rate, interval, errors (what `assay run` prints)."""
     comparisons: ConditionComparisons
@@ -64,7 +65,7 @@ class EvalResult:
         """The diff against the previous run (the same as `previous`)."""
         return self.previous
 
-    def trials(self) -> Iterator[dict[str, Any]]:
+    def trials(self) -> Iterator[TrialRecord]:
         """Every stored trial of the run (case, condition, output, scores), streamed."""
         from assay.store import Store
 
@@ -75,10 +76,8 @@ class EvalResult:
             store.close()
 
     def to_dict(self) -> dict[str, Any]:
-        from assay.reports.results_json import run_header
-
         return {
-            "run": run_header(self.run),
+            "run": self.run.header(),
             "summary": self.summary.to_dict(),
             "gates": [g.to_dict() for g in self.gates],
             "passed": self.passed,

@@ -10,7 +10,7 @@ import click
 from assay.cli.common import console, open_store, store_option
 
 if TYPE_CHECKING:
-    from assay.store import RunInfo
+    from assay.records import RunRecord
 
 
 STALE_AFTER = timedelta(minutes=10)
@@ -68,7 +68,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
                       f"{format_span(quiet)}: killed? resume with --resume {run.id})")
 
 
-def quiet_for(run: RunInfo, last_trial_at: str | None, now: datetime) -> timedelta | None:
+def quiet_for(run: RunRecord, last_trial_at: str | None, now: datetime) -> timedelta | None:
     """How long a `running` run has made no progress, when that is over STALE_AFTER; else None.
 
     Progress is the newest stored trial, or the start for a run with none yet.

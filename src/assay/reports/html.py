@@ -37,7 +37,7 @@ from assay.reports.trial_table import (
     TrialSelector,
     select_trials,
 )
-from assay.store import RunInfo
+from assay.records import RunRecord
 
 MAX_GROUPS = 100
 """Tags (or difficulty levels) shown per breakdown; the rest are counted, not drawn."""
@@ -89,7 +89,7 @@ class DeltaTable:
     """The axis runs from -axis to +axis percent of scale."""
 
 
-def render_html(run: RunInfo, summary: RunSummary,
+def render_html(run: RunRecord, summary: RunSummary,
                 trials: Iterable[dict[str, Any]] | TrialSelector, *,
                 gates: Sequence[GateResult] | None = None,
                 comparisons: ConditionComparisons | None = None,

@@ -12,20 +12,20 @@ from __future__ import annotations
 import itertools
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from typing import Any
-
+from assay.records import RunRecord, TrialRecord
 from assay.review.gates import GateResult
 
 MAX_MESSAGE = 500
 
 
-def render_junit(run: Any, trials: Iterable[dict[str, Any]],
+def render_junit(run: RunRecord, trials: Iterable[TrialRecord],
                  gates: Sequence[GateResult] = ()) -> str:
-    """The JUnit XML document for a stored run (trials as `Store.iter_trials` streams them)."""
+    """The JUnit XML document for a stored run, its trials in key order."""
     return render_junit_runs([(run, trials, gates)], name=f"assay {run.experiment}")
 
 
-def render_junit_runs(runs: Sequence[tuple[Any, Iterable[dict[str, Any]], Sequence[GateResult]]],
+def render_junit_runs(runs: Sequence[tuple[RunRecord, Iterable[TrialRecord],
+                                           Sequence[GateResult]]],
                       *, name: str = "assay") -> str:
     """One document for several runs (a suite): two testsuites per run, cases and gates."""
     root = ET.Element("testsuites", name=name)
@@ -37,11 +37,11 @@ def render_junit_runs(runs: Sequence[tuple[Any, Iterable[dict[str, Any]], Sequen
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def _run_suites(root: ET.Element, run: Any, trials: Iterable[dict[str, Any]],
+def _run_suites(root: ET.Element, run: RunRecord, trials: Iterable[TrialRecord],
                 gates: Sequence[GateResult]) -> None:
     suite = ET.SubElement(root, "testsuite", name=run.experiment, timestamp=run.started_at,
                           id=run.id)
-    grouped = itertools.groupby(trials, key=lambda t: (t["case_id"], t["condition"]))
+    grouped = itertools.groupby(trials, key=lambda t: (t.case_id, t.condition))
     for (case_id, condition), epochs in grouped:
         _testcase(suite, f"{run.experiment}.{condition}", case_id, list(epochs))
     if gates:
@@ -56,22 +56,22 @@ def _run_suites(root: ET.Element, run: Any, trials: Iterable[dict[str, Any]],
 
 
 def _testcase(suite: ET.Element, classname: str, case_id: str,
-              epochs: list[dict[str, Any]]) -> None:
-    seconds = sum((t.get("latency_ms") or 0) for t in epochs) / 1000
+              epochs: list[TrialRecord]) -> None:
+    seconds = sum((t.latency_ms or 0) for t in epochs) / 1000
     case = ET.SubElement(suite, "testcase", classname=classname, name=case_id,
                          time=f"{seconds:.3f}")
     errors: list[str] = []
     failures: list[tuple[str, str]] = []
     for trial in epochs:
-        where = f"epoch {trial['epoch']}: " if len(epochs) > 1 else ""
-        if trial.get("error"):
-            errors.append(f"{where}target: {trial['error']}")
+        where = f"epoch {trial.epoch}: " if len(epochs) > 1 else ""
+        if trial.error:
+            errors.append(f"{where}target: {trial.error}")
             continue
-        for name, score in (trial.get("scores") or {}).items():
-            if score.get("error"):
-                errors.append(f"{where}{name}: {score['error']}")
-            elif score.get("passed") is False:
-                failures.append((name, f"{where}{name}: {score.get('reason') or 'failed'}"))
+        for name, score in trial.scores.items():
+            if score.error:
+                errors.append(f"{where}{name}: {score.error}")
+            elif score.passed is False:
+                failures.append((name, f"{where}{name}: {score.reason or 'failed'}"))
     if errors:
         ET.SubElement(case, "error", message=_clip(errors[0]), type="error").text = "\n".join(
             errors)

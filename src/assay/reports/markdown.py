@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
 from assay.analysis.summary import RunSummary
 from assay.review.gates import GateResult
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
-from assay.store import RunInfo
+from assay.records import RunRecord, TrialRecord
 
 MAX_FAILURES = 50
 
 
-def render_markdown(run: RunInfo, summary: RunSummary,
-                    trials: Iterable[dict[str, Any]] | FailureList, *,
+def render_markdown(run: RunRecord, summary: RunSummary,
+                    trials: Iterable[TrialRecord] | FailureList, *,
                     gates: list[GateResult] | None = None,
                     sections: list[str] | None = None) -> str:
     """The whole report. `trials` are the stored trials, or a `FailureList` already fed with
@@ -74,20 +72,20 @@ class FailureList:
         self.total_failed = 0
         self.total_errors = 0
 
-    def add(self, trial: dict[str, Any]) -> None:
-        where = f"`{trial['case_id']}` · {trial['condition']}"
-        if trial["epoch"]:
-            where += f" · epoch {trial['epoch']}"
-        if trial["error"]:
-            self._error(f"- {where}: {_one_line(trial['error'])}")
+    def add(self, trial: TrialRecord) -> None:
+        where = f"`{trial.case_id}` · {trial.condition}"
+        if trial.epoch:
+            where += f" · epoch {trial.epoch}"
+        if trial.error:
+            self._error(f"- {where}: {_one_line(trial.error)}")
             return
-        for name, score in trial["scores"].items():
-            if score["error"]:
-                self._error(f"- {where} · {name}: {_one_line(score['error'])}")
-            elif score["passed"] is False:
+        for name, score in trial.scores.items():
+            if score.error:
+                self._error(f"- {where} · {name}: {_one_line(score.error)}")
+            elif score.passed is False:
                 self.total_failed += 1
                 if len(self.failures) < MAX_FAILURES:
-                    reason = _one_line(score["reason"] or "failed")
+                    reason = _one_line(score.reason or "failed")
                     self.failures.append(f"- {where} · {name}: {reason}")
 
     def _error(self, line: str) -> None:
@@ -107,7 +105,7 @@ class FailureList:
         return out
 
 
-def _collect(trials: Iterable[dict[str, Any]]) -> FailureList:
+def _collect(trials: Iterable[TrialRecord]) -> FailureList:
     failures = FailureList()
     for trial in trials:
         failures.add(trial)

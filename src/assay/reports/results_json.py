@@ -13,20 +13,9 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from assay.analysis.summary import RunSummary
-from assay.store import RunInfo
+from assay.records import RunRecord, TrialRecord
 
 SCHEMA_VERSION = 1
-
-
-def run_header(run: RunInfo) -> dict[str, Any]:
-    return {
-        "id": run.id, "experiment": run.experiment, "status": run.status,
-        "started_at": run.started_at, "finished_at": run.finished_at,
-        "config_hash": run.config_hash, "config_path": run.config_path,
-        "dataset_path": run.dataset_path, "dataset_hash": run.dataset_hash,
-        "git_commit": run.git_commit, "assay_version": run.assay_version,
-        "total_trials": run.total_trials, "config": run.config,
-    }
 
 
 def knowledge_packs_summary(summary: RunSummary) -> dict[str, Any]:
@@ -48,13 +37,13 @@ def knowledge_packs_summary(summary: RunSummary) -> dict[str, Any]:
     return out
 
 
-def write_results_json(handle: IO[str], run: RunInfo, summary: RunSummary,
-                       trials: Iterable[dict[str, Any]], *,
+def write_results_json(handle: IO[str], run: RunRecord, summary: RunSummary,
+                       trials: Iterable[TrialRecord], *,
                        extra: dict[str, Any] | None = None) -> int:
     """Stream the document to `handle`; returns the number of trials written."""
     head = {
         "schema_version": SCHEMA_VERSION,
-        "run": run_header(run),
+        "run": run.header(),
         "summary": knowledge_packs_summary(summary),
         "stats": summary.to_dict(),
         **(extra or {}),
@@ -64,7 +53,7 @@ def write_results_json(handle: IO[str], run: RunInfo, summary: RunSummary,
     count = 0
     for trial in trials:
         handle.write(",\n    " if count else "\n    ")
-        handle.write(json.dumps(trial, ensure_ascii=False, default=str))
+        handle.write(json.dumps(trial.to_dict(), ensure_ascii=False, default=str))
         count += 1
     handle.write("\n  ]\n}\n" if count else "]\n}\n")
     return count

@@ -7,10 +7,10 @@ from typing import Any
 from assay.analysis.summary import ConditionStats, RunSummary
 from assay.review.gates import GateResult
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
-from assay.store import RunInfo
+from assay.records import RunRecord
 
 
-def print_summary(console: Any, run: RunInfo, summary: RunSummary,
+def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                   gates: list[GateResult], usage: dict[str, Any] | None = None) -> None:
     from rich import box
     from rich.table import Table

@@ -14,6 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.records import TrialRecord
+from assay.score import Score
+
 MAX_FAILING_ROWS = 2000
 MAX_TRIAL_ROWS = 3000
 EXCERPT = 280
@@ -58,7 +61,7 @@ class TrialSelector:
         self._failing: list[TrialRow] = []
         self._passing: list[TrialRow] = []
 
-    def add(self, trial: dict[str, Any]) -> None:
+    def add(self, trial: TrialRecord) -> None:
         status = _status(trial)
         if status == "pass":
             self._table.passing_total += 1
@@ -76,7 +79,7 @@ class TrialSelector:
         return self._table
 
 
-def select_trials(trials: Iterable[dict[str, Any]], scorers: list[str], conditions: list[str],
+def select_trials(trials: Iterable[TrialRecord], scorers: list[str], conditions: list[str],
                   *, max_rows: int = MAX_TRIAL_ROWS,
                   max_failing: int = MAX_FAILING_ROWS) -> TrialTable:
     """Failing and errored trials first (up to `max_failing`), then passing up to `max_rows`."""
@@ -86,44 +89,43 @@ def select_trials(trials: Iterable[dict[str, Any]], scorers: list[str], conditio
     return selector.table()
 
 
-def _status(trial: dict[str, Any]) -> str:
-    scores = (trial.get("scores") or {}).values()
-    if trial.get("error") or any(s.get("error") for s in scores):
+def _status(trial: TrialRecord) -> str:
+    scores = trial.scores.values()
+    if trial.error or any(s.error for s in scores):
         return "error"
-    return "fail" if any(s.get("passed") is False for s in scores) else "pass"
+    return "fail" if any(s.passed is False for s in scores) else "pass"
 
 
-def _trial_row(trial: dict[str, Any], status: str, scorers: list[str]) -> TrialRow:
-    scores = trial.get("scores") or {}
+def _trial_row(trial: TrialRecord, status: str, scorers: list[str]) -> TrialRow:
+    scores = trial.scores
     marks = [_mark(scores.get(name)) for name in scorers]
-    reasons = [(name, _excerpt(score["error"] or "", 200), True) if score.get("error")
-               else (name, _excerpt(score.get("reason") or "failed", 200), False)
+    reasons = [(name, _excerpt(score.error, 200), True) if score.error
+               else (name, _excerpt(score.reason or "failed", 200), False)
                for name, score in scores.items()
-               if score.get("error") or score.get("passed") is False]
-    output = trial.get("output") or {}
-    text = output.get("text") or ""
-    if not text and output.get("tool_calls"):
-        text = "tool calls: " + ", ".join(str(c.get("name")) for c in output["tool_calls"])
+               if score.error or score.passed is False]
+    text = trial.output.text
+    if not text and trial.output.tool_calls:
+        text = "tool calls: " + ", ".join(call.name for call in trial.output.tool_calls)
     return TrialRow(
-        case_id=str(trial["case_id"]), condition=str(trial["condition"]),
-        epoch=int(trial.get("epoch") or 0), status=status, marks=marks,
-        reasons=reasons, input=_excerpt(_as_text(trial.get("input")), 160),
-        expected=_excerpt(_as_text(trial.get("expected")), 160), output=_excerpt(text),
-        error=_excerpt(trial.get("error") or ""))
+        case_id=str(trial.case_id), condition=str(trial.condition), epoch=trial.epoch,
+        status=status, marks=marks, reasons=reasons,
+        input=_excerpt(_as_text(trial.input), 160),
+        expected=_excerpt(_as_text(trial.expected), 160), output=_excerpt(text),
+        error=_excerpt(trial.error or ""))
 
 
-def _mark(score: dict[str, Any] | None) -> tuple[str, str, str]:
+def _mark(score: Score | None) -> tuple[str, str, str]:
     if score is None:
         return "none", "–", "not scored"
-    if score.get("error"):
+    if score.error:
         return "err", "!", "error"
-    value = score.get("value")
+    value = score.value
     shown = "-" if value is None else f"{value:.3g}"
-    low, high = score.get("scale") or (0.0, 1.0)
+    low, high = score.scale
     binary = value in (low, high) and (low, high) == (0.0, 1.0)
-    if score.get("passed") is True:
+    if score.passed is True:
         return "pass", "✓" if binary else f"✓ {shown}", f"passed, value {shown}"
-    if score.get("passed") is False:
+    if score.passed is False:
         return "fail", "✗" if binary else f"✗ {shown}", f"failed, value {shown}"
     return "value", shown, f"value {shown}"
 

@@ -15,7 +15,7 @@ from assay.analysis.conditions import (
     collect_cases,
     compare_conditions,
 )
-from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs, judge_identities
+from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs
 from assay.config.models import GateConfig, RegressionGateConfig
 from assay.errors import UserError
 from assay.review.gates import GateResult, check_regression
@@ -45,8 +45,8 @@ def diff_stored_runs(store: Any, run_a: Any, run_b: Any) -> RunDiff:
             raise UserError(f"run {run.id} is a {run.kind} run; compare works on eval runs "
                             "(see `assay history` for how its metrics moved)")
     ref_a, ref_b = RunRef.of(run_a), RunRef.of(run_b)
-    problems = comparability(ref_a, ref_b, judge_identities(store.iter_judged_scores(run_a.id)),
-                             judge_identities(store.iter_judged_scores(run_b.id)))
+    problems = comparability(ref_a, ref_b, store.judge_identities(run_a.id),
+                             store.judge_identities(run_b.id))
     order = (run_b.summary or {}).get("scores") or []
     scorers = list(dict.fromkeys(entry["scorer"] for entry in order))
     return diff_runs(collect_cases(store.iter_score_rows(run_a.id)),

@@ -24,14 +24,15 @@ from assay.runner.pipeline import PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan
 from assay.runner.progress import Progress
 from assay.services import Services
-from assay.store import RunInfo, Store
+from assay.records import RunRecord
+from assay.store import Store
 
 __all__ = ["RunOptions", "RunOutcome", "execute", "execute_async", "summarize_run"]
 
 
 @dataclass
 class RunOutcome:
-    run: RunInfo
+    run: RunRecord
     summary: RunSummary
     gates: list[GateResult]
     stats: PipelineStats
@@ -141,7 +142,7 @@ def _recorded(options: RunOptions) -> dict[str, object]:
             "conditions": options.conditions}
 
 
-def _resume_options(run: RunInfo, options: RunOptions) -> RunOptions:
+def _resume_options(run: RunRecord, options: RunOptions) -> RunOptions:
     """The options of the run being resumed; a different explicit choice is refused."""
     stored = run.options or {}
     merged: dict[str, object] = {}
@@ -155,7 +156,7 @@ def _resume_options(run: RunInfo, options: RunOptions) -> RunOptions:
     return replace(options, **merged)  # type: ignore[arg-type]
 
 
-def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunInfo | None:
+def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunRecord | None:
     if not options.resume:
         return None
     if isinstance(options.resume, str):

@@ -1,11 +1,18 @@
-"""Rows as plain data: JSON columns in and out, and the shapes the store hands back."""
+"""Rows in and out: JSON columns, and database rows turned into the typed records.
+
+The records themselves (`assay.records`) know nothing of the database;
+this is the one place that maps columns to their fields.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
+
+from assay.output import Output, ToolCall, Usage
+from assay.records import RunRecord, ScoreRow, TrialRecord, TrialRow
+from assay.score import Score
 
 
 def dumps(value: Any) -> str | None:
@@ -18,72 +25,91 @@ def dumps(value: Any) -> str | None:
 loads = orjson.loads
 
 
-@dataclass
-class RunInfo:
-    """A run's row, as plain data."""
-
-    id: str
-    experiment: str
-    kind: str
-    status: str
-    started_at: str
-    finished_at: str | None
-    config: dict[str, Any] | None
-    config_hash: str | None
-    config_path: str | None
-    dataset_path: str | None
-    dataset_hash: str | None
-    git_commit: str | None
-    assay_version: str | None
-    total_trials: int | None
-    summary: dict[str, Any] | None
-    error: str | None
-    options: dict[str, Any] | None = None
-    """What the command line changed for this run (sample, epochs, conditions); resume reuses it."""
-
-    @classmethod
-    def from_row(cls, row: Any) -> RunInfo:
-        data = dict(row._mapping)
-        return cls(
-            id=data["id"], experiment=data["experiment"], kind=data["kind"],
-            status=data["status"], started_at=data["started_at"],
-            finished_at=data["finished_at"],
-            config=loads(data["config_json"]) if data["config_json"] else None,
-            config_hash=data["config_hash"], config_path=data["config_path"],
-            dataset_path=data["dataset_path"], dataset_hash=data["dataset_hash"],
-            git_commit=data["git_commit"], assay_version=data["assay_version"],
-            total_trials=data["total_trials"],
-            summary=loads(data["summary_json"]) if data["summary_json"] else None,
-            error=data["error"],
-            options=loads(data["options_json"]) if data.get("options_json") else None,
-        )
+def run_record(row: Any) -> RunRecord:
+    data = row._mapping
+    return RunRecord(
+        id=data["id"], experiment=data["experiment"], kind=data["kind"],
+        status=data["status"], started_at=data["started_at"],
+        finished_at=data["finished_at"],
+        config=loads(data["config_json"]) if data["config_json"] else None,
+        config_hash=data["config_hash"], config_path=data["config_path"],
+        dataset_path=data["dataset_path"], dataset_hash=data["dataset_hash"],
+        git_commit=data["git_commit"], assay_version=data["assay_version"],
+        total_trials=data["total_trials"],
+        summary=loads(data["summary_json"]) if data["summary_json"] else None,
+        error=data["error"],
+        options=loads(data["options_json"]) if data.get("options_json") else None,
+    )
 
 
-def score_dict(m: Any) -> dict[str, Any]:
-    return {
-        "value": m["value"],
-        "scale": [m["scale_min"], m["scale_max"]],
-        "passed": None if m["passed"] is None else bool(m["passed"]),
-        "reason": m["reason"],
-        "details": loads(m["details_json"]) if m["details_json"] else {},
-        "error": m["error"],
-    }
+def stored_score(m: Any) -> Score:
+    """A `scores` row as the Score it was."""
+    spent = None
+    if m["input_tokens"] is not None or m["output_tokens"] is not None or \
+            m["cost_usd"] is not None:
+        spent = Usage(input_tokens=m["input_tokens"] or 0, output_tokens=m["output_tokens"] or 0,
+                      cost_usd=m["cost_usd"])
+    return Score(
+        value=m["value"],
+        scale=(_float(m["scale_min"], 0.0), _float(m["scale_max"], 1.0)),
+        passed=None if m["passed"] is None else bool(m["passed"]),
+        reason=m["reason"] or "",
+        details=loads(m["details_json"]) if m["details_json"] else {},
+        error=m["error"],
+        usage=spent,
+    )
 
 
-def trial_dict(row: dict[str, Any]) -> dict[str, Any]:
-    output = loads(row["output_json"]) if row["output_json"] else {}
-    return {
-        "case_id": row["case_id"],
-        "condition": row["condition"],
-        "epoch": row["epoch"],
-        "input": loads(row["input_json"]) if row["input_json"] else None,
-        "expected": loads(row["expected_json"]) if row["expected_json"] else None,
-        "tags": loads(row["tags_json"]) if row["tags_json"] else [],
-        "difficulty": row["difficulty"],
-        "output": output,
-        "error": row["error"],
-        "latency_ms": row["latency_ms"],
-        "usage": {"input_tokens": row["input_tokens"], "output_tokens": row["output_tokens"],
-                  "cost_usd": row["cost_usd"], "cache_hits": row["cache_hits"]},
-        "scores": row["scores"],
-    }
+def trial_record(m: Any, scores: dict[str, Score]) -> TrialRecord:
+    """A `trials` row (and its scores) as the TrialRecord it stores."""
+    stored = loads(m["output_json"]) if m["output_json"] else {}
+    output = Output(
+        text=stored.get("text") or "",
+        tool_calls=[ToolCall.from_dict(call) for call in stored.get("tool_calls") or []],
+        transcript=stored.get("transcript"),
+        metadata=stored.get("metadata") or {},
+        error=m["error"],
+        latency_ms=m["latency_ms"],
+        usage=Usage(input_tokens=m["input_tokens"] or 0, output_tokens=m["output_tokens"] or 0,
+                    cost_usd=m["cost_usd"], cache_hits=m["cache_hits"] or 0),
+    )
+    return TrialRecord(
+        case_id=m["case_id"], condition=m["condition"], epoch=m["epoch"],
+        input=loads(m["input_json"]) if m["input_json"] else None,
+        expected=loads(m["expected_json"]) if m["expected_json"] else None,
+        output=output,
+        tags=loads(m["tags_json"]) if m["tags_json"] else [],
+        difficulty=m["difficulty"],
+        scores=scores,
+    )
+
+
+def score_row(m: Any) -> ScoreRow:
+    return ScoreRow(
+        case_id=m["case_id"], condition=m["condition"], epoch=m["epoch"], scorer=m["scorer"],
+        value=m["value"], passed=None if m["passed"] is None else bool(m["passed"]),
+        error=m["error"], scale=(_float(m["scale_min"], 0.0), _float(m["scale_max"], 1.0)),
+        tags=tuple(loads(m["tags_json"])) if m["tags_json"] else (),
+        difficulty=m["difficulty"], input_tokens=m["input_tokens"],
+        output_tokens=m["output_tokens"], cost_usd=m["cost_usd"],
+    )
+
+
+def trial_row(m: Any) -> TrialRow:
+    calls = errors = turns = 0
+    output_json = m["output_json"]
+    if output_json and '"agent"' in output_json:  # decode only what an agent target wrote
+        agent = (loads(output_json).get("metadata") or {}).get("agent") or {}
+        calls = int(agent.get("tool_calls") or 0)
+        errors = int(agent.get("tool_errors") or 0)
+        turns = int(agent.get("turns") or 0)
+    return TrialRow(
+        case_id=m["case_id"], condition=m["condition"], epoch=m["epoch"], error=m["error"],
+        latency_ms=m["latency_ms"], input_tokens=m["input_tokens"],
+        output_tokens=m["output_tokens"], cost_usd=m["cost_usd"], cache_hits=m["cache_hits"],
+        tool_calls=calls, tool_errors=errors, turns=turns,
+    )
+
+
+def _float(value: Any, default: float) -> float:
+    return default if value is None else float(value)

@@ -20,7 +20,17 @@ from sqlalchemy import Engine, and_, create_engine, delete, event, func, select,
 from assay.errors import UserError
 from assay.store import schema
 from assay.store.migrations import migrate
-from assay.store.rows import RunInfo, dumps, loads, score_dict, trial_dict
+from assay.records import JudgeIdentity, RunRecord, ScoreRow, TrialRecord, TrialRow
+from assay.score import Score
+from assay.store.rows import (
+    dumps,
+    loads,
+    run_record,
+    score_row,
+    stored_score,
+    trial_record,
+    trial_row,
+)
 from assay.trial import TrialKey, TrialResult
 
 DEFAULT_STORE = ".assay/assay.db"
@@ -77,13 +87,13 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(schema.runs).where(schema.runs.c.id == run_id).values(**values))
 
-    def get_run(self, run_id: str) -> RunInfo | None:
+    def get_run(self, run_id: str) -> RunRecord | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(schema.runs).where(schema.runs.c.id == run_id)).first()
-        return RunInfo.from_row(row) if row else None
+        return run_record(row) if row else None
 
     def list_runs(self, experiment: str | None = None, *, kind: str | None = None,
-                  status: str | None = None, limit: int | None = 50) -> list[RunInfo]:
+                  status: str | None = None, limit: int | None = 50) -> list[RunRecord]:
         """Runs newest first, optionally of one experiment, kind or status."""
         query = select(schema.runs).order_by(schema.runs.c.started_at.desc(),
                                              schema.runs.c.id.desc())
@@ -96,9 +106,9 @@ class Store:
         if limit:
             query = query.limit(limit)
         with self.engine.connect() as conn:
-            return [RunInfo.from_row(row) for row in conn.execute(query)]
+            return [run_record(row) for row in conn.execute(query)]
 
-    def resolve_run(self, ref: str, experiment: str | None = None) -> RunInfo:
+    def resolve_run(self, ref: str, experiment: str | None = None) -> RunRecord:
         """A run by id, unique id prefix, `latest` or `latest~N` (of an experiment, if given)."""
         if ref == "latest" or ref.startswith("latest~"):
             steps = ref.partition("~")[2] or "0"
@@ -124,7 +134,7 @@ class Store:
             raise UserError(f"run id '{ref}' is ambiguous: {', '.join(ids)} ...")
         raise UserError(f"no run '{ref}' in {self.url}")
 
-    def previous_run(self, run: RunInfo) -> RunInfo | None:
+    def previous_run(self, run: RunRecord) -> RunRecord | None:
         """The last completed run of the same experiment that started before `run`."""
         query = (
             select(schema.runs)
@@ -138,7 +148,7 @@ class Store:
         )
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
-        return RunInfo.from_row(row) if row else None
+        return run_record(row) if row else None
 
     # -- trials ---------------------------------------------------------------
 
@@ -234,7 +244,7 @@ class Store:
         with self.engine.connect() as conn:
             return conn.execute(query).scalar()
 
-    def iter_trials(self, run_id: str, *, batch_size: int = 2000) -> Iterator[dict[str, Any]]:
+    def iter_trials(self, run_id: str, *, batch_size: int = 2000) -> Iterator[TrialRecord]:
         """Every stored trial of a run with its scores, streamed in key order."""
         t, s = schema.trials, schema.scores
         order = (t.c.case_id, t.c.condition, t.c.epoch)
@@ -255,17 +265,17 @@ class Store:
                     _at_or_before((s.c.case_id, s.c.condition, s.c.epoch),
                                   (final["case_id"], final["condition"], final["epoch"])),
                 ))
-                by_key: dict[TrialKey, dict[str, dict[str, Any]]] = {}
+                by_key: dict[TrialKey, dict[str, Score]] = {}
                 for score in conn.execute(score_query):
                     m = score._mapping
                     by_key.setdefault((m["case_id"], m["condition"], m["epoch"]), {})[
-                        m["scorer"]] = score_dict(m)
+                        m["scorer"]] = stored_score(m)
                 for row in rows:
-                    row["scores"] = by_key.get((row["case_id"], row["condition"], row["epoch"]), {})
-                    yield trial_dict(row)
+                    yield trial_record(row, by_key.get(
+                        (row["case_id"], row["condition"], row["epoch"]), {}))
                 last = (final["case_id"], final["condition"], final["epoch"])
 
-    def iter_score_rows(self, run_id: str) -> Iterator[dict[str, Any]]:
+    def iter_score_rows(self, run_id: str) -> Iterator[ScoreRow]:
         """Flat score rows with the trial's tags and difficulty, for analysis."""
         t, s = schema.trials, schema.scores
         query = (
@@ -278,20 +288,10 @@ class Store:
         )
         with self.engine.connect() as conn:
             for row in conn.execution_options(stream_results=True).execute(query):
-                m = row._mapping
-                yield {
-                    "case_id": m["case_id"], "condition": m["condition"], "epoch": m["epoch"],
-                    "scorer": m["scorer"], "value": m["value"],
-                    "passed": None if m["passed"] is None else bool(m["passed"]),
-                    "error": m["error"], "scale": (m["scale_min"], m["scale_max"]),
-                    "tags": loads(m["tags_json"]) if m["tags_json"] else [],
-                    "difficulty": m["difficulty"],
-                    "input_tokens": m["input_tokens"], "output_tokens": m["output_tokens"],
-                    "cost_usd": m["cost_usd"],
-                }
+                yield score_row(row._mapping)
 
-    def iter_judged_scores(self, run_id: str) -> Iterator[dict[str, Any]]:
-        """Trials reduced to the scores that carry a judge's identity, for comparability checks.
+    def judge_identities(self, run_id: str) -> dict[str, set[JudgeIdentity]]:
+        """Per judged scorer, every (judge model, prompt hash) its scores carry.
 
         Only score rows whose details name a judge are read, so a run graded by
         deterministic scorers costs one indexed scan and no JSON decoding.
@@ -299,19 +299,23 @@ class Store:
         s = schema.scores
         query = select(s.c.scorer, s.c.details_json).where(and_(
             s.c.run_id == run_id, s.c.details_json.like('%"judge_model"%')))
+        out: dict[str, set[JudgeIdentity]] = {}
         with self.engine.connect() as conn:
-            for scorer, details in conn.execution_options(stream_results=True).execute(query):
-                yield {"scores": {scorer: {"details": loads(details)}}}
+            for scorer, text in conn.execution_options(stream_results=True).execute(query):
+                details = loads(text)
+                out.setdefault(scorer, set()).add(
+                    (details.get("judge_model"), details.get("prompt_hash")))
+        return out
 
-    def iter_trial_rows(self, run_id: str) -> Iterator[dict[str, Any]]:
-        """Flat trial rows (no scores): errors, latency, tokens and cost, for analysis."""
+    def iter_trial_rows(self, run_id: str) -> Iterator[TrialRow]:
+        """Flat trial rows (no texts, no scores): errors, latency, tokens, cost, tool use."""
         t = schema.trials
         query = select(t.c.case_id, t.c.condition, t.c.epoch, t.c.error, t.c.latency_ms,
                        t.c.input_tokens, t.c.output_tokens, t.c.cost_usd, t.c.cache_hits,
                        t.c.output_json).where(t.c.run_id == run_id)
         with self.engine.connect() as conn:
             for row in conn.execution_options(stream_results=True).execute(query):
-                yield dict(row._mapping)
+                yield trial_row(row._mapping)
 
     # -- response cache -------------------------------------------------------
 

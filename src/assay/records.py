@@ -1,0 +1,183 @@
+"""What the store keeps, read back as typed values: a run, a trial, a score row.
+
+The store hands these out and everything after it (review, analysis,
+reports, the Python API) takes them in. They are plain data with no
+database behind them, so a report can render them without loading the
+store's ORM layer.
+
+- `RunRecord`: one run's row: what ran, on what, when, how it ended.
+- `TrialRecord`: one stored trial whole: the case as asked, the `Output`,
+  and each scorer's `Score`. What `results.json`, `report.md`,
+  `report.html` and JUnit list.
+- `ScoreRow`: one scorer's value on one trial, flat, without reasons or
+  details: what the summary and the paired comparisons aggregate.
+- `TrialRow`: one trial's figures without its texts (error, latency,
+  tokens, cost, tool use): what the summary's cost table adds up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.output import Output, Usage
+from assay.score import Score
+from assay.trial import TrialKey
+
+JudgeIdentity = tuple[str | None, str | None]
+"""(judge model, prompt hash) as a judged score records them in its details."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    """A run's row: what ran, on which data, when, and how it ended."""
+
+    id: str
+    experiment: str
+    kind: str
+    """`eval` for a run of a config; `traces` for an analysis of session logs."""
+    status: str
+    """`running`, `completed`, `interrupted`, `aborted` or `failed` (`finished` for traces)."""
+    started_at: str
+    finished_at: str | None = None
+    config: dict[str, Any] | None = None
+    """The config as written (`${VAR}` kept as references, literal secrets masked)."""
+    config_hash: str | None = None
+    config_path: str | None = None
+    dataset_path: str | None = None
+    dataset_hash: str | None = None
+    git_commit: str | None = None
+    assay_version: str | None = None
+    total_trials: int | None = None
+    summary: dict[str, Any] | None = None
+    error: str | None = None
+    options: dict[str, Any] | None = None
+    """What the command line changed for this run (sample, epochs, conditions); resume reuses it."""
+
+    @property
+    def seed(self) -> int:
+        """The run's configured seed (`run.seed`, 0 when unset), so its intervals reproduce."""
+        settings = (self.config or {}).get("run") if isinstance(self.config, dict) else None
+        seed = settings.get("seed", 0) if isinstance(settings, dict) else 0
+        return seed if isinstance(seed, int) and not isinstance(seed, bool) else 0
+
+    @property
+    def description(self) -> str | None:
+        value = (self.config or {}).get("description") if isinstance(self.config, dict) else None
+        return value if isinstance(value, str) else None
+
+    def header(self) -> dict[str, Any]:
+        """The run as the head of `results.json` shows it."""
+        return {
+            "id": self.id, "experiment": self.experiment, "status": self.status,
+            "started_at": self.started_at, "finished_at": self.finished_at,
+            "config_hash": self.config_hash, "config_path": self.config_path,
+            "dataset_path": self.dataset_path, "dataset_hash": self.dataset_hash,
+            "git_commit": self.git_commit, "assay_version": self.assay_version,
+            "total_trials": self.total_trials, "config": self.config,
+        }
+
+
+@dataclass(slots=True)
+class TrialRecord:
+    """A stored trial: the case as it was asked, what the target produced, each score."""
+
+    case_id: str
+    condition: str
+    epoch: int
+    input: Any
+    """Text, or a list of chat messages."""
+    expected: Any
+    output: Output
+    """The answer, tool calls, transcript and metadata; its `error`, `latency_ms` and
+    `usage` come from the trial's own columns."""
+    tags: list[str] = field(default_factory=list)
+    difficulty: str | None = None
+    scores: dict[str, Score] = field(default_factory=dict)
+
+    @property
+    def key(self) -> TrialKey:
+        return (self.case_id, self.condition, self.epoch)
+
+    @property
+    def error(self) -> str | None:
+        """The target's error: the trial was not scored."""
+        return self.output.error
+
+    @property
+    def latency_ms(self) -> float | None:
+        return self.output.latency_ms
+
+    @property
+    def usage(self) -> Usage:
+        return self.output.usage
+
+    def to_dict(self) -> dict[str, Any]:
+        """The trial as `results.json` lists it."""
+        usage = self.output.usage
+        return {
+            "case_id": self.case_id,
+            "condition": self.condition,
+            "epoch": self.epoch,
+            "input": self.input,
+            "expected": self.expected,
+            "tags": list(self.tags),
+            "difficulty": self.difficulty,
+            "output": self.output.to_dict(),
+            "error": self.output.error,
+            "latency_ms": self.output.latency_ms,
+            "usage": {"input_tokens": usage.input_tokens or None,
+                      "output_tokens": usage.output_tokens or None,
+                      "cost_usd": usage.cost_usd, "cache_hits": usage.cache_hits or None},
+            "scores": {name: score_dict(score) for name, score in self.scores.items()},
+        }
+
+
+def score_dict(score: Score) -> dict[str, Any]:
+    """A stored score as `results.json` shows it."""
+    return {"value": score.value, "scale": list(score.scale), "passed": score.passed,
+            "reason": score.reason or None, "details": score.details, "error": score.error}
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    """One scorer's result on one trial, flat: what aggregates and paired tests read."""
+
+    case_id: str
+    condition: str
+    epoch: int
+    scorer: str
+    value: float | None
+    passed: bool | None
+    error: str | None
+    scale: tuple[float, float] = (0.0, 1.0)
+    tags: tuple[str, ...] = ()
+    difficulty: str | None = None
+    input_tokens: int | None = None
+    """Tokens and cost the scorer itself spent (an LLM judge)."""
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+
+    @property
+    def failed(self) -> bool:
+        """No value to count: the scorer erred or gave none."""
+        return self.error is not None or self.value is None
+
+
+@dataclass(frozen=True, slots=True)
+class TrialRow:
+    """One trial's figures without its texts: what the cost and behaviour table adds up."""
+
+    case_id: str
+    condition: str
+    epoch: int
+    error: str | None = None
+    latency_ms: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+    cache_hits: int | None = None
+    tool_calls: int = 0
+    """Tool calls, tool errors and turns of an agent target (0 for other targets)."""
+    tool_errors: int = 0
+    turns: int = 0
