@@ -237,7 +237,7 @@ def test_a_scorer_raising_on_every_case_leaves_the_run_and_its_outputs_complete(
     assert result.run.status == "completed"
     assert result.summary.get("broken", "default").errors == len(WORDS)
     assert result.summary.get("exact_match", "default").n == len(WORDS)
-    assert all(t["output"]["text"] for t in result.trials())
+    assert all(t.output.text for t in result.trials())
 
 
 def test_a_scorer_function_gets_the_text_when_it_asks_for_str_else_the_output(
@@ -255,8 +255,8 @@ def test_a_scorer_function_gets_the_text_when_it_asks_for_str_else_the_output(
     assert result.summary.get("shouted_text", "default").pass_rate == 1.0
     assert result.summary.get("shouted_output", "default").pass_rate == 1.0
     assert result.summary.get("unannotated", "default").errors == len(WORDS)
-    [trial] = [t for t in result.trials() if t["case_id"] == "hello"]
-    error = trial["scores"]["unannotated"]["error"]
+    [trial] = [t for t in result.trials() if t.case_id == "hello"]
+    error = trial.scores["unannotated"].error or ""
     assert "annotate the parameter `output: str`" in error and "output.text" in error
 
 
