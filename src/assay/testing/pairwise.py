@@ -1,17 +1,41 @@
 """Pairwise requests: which of two answers shown is better, by position.
 
-A request is pairwise when its message shows two answers headed by position
-(see `judge_prompt`: "Answer A" / "Answer B", "Response 1" / "Response 2",
-"First answer" / "Second answer", `<answer_a>`...) and its reply has a
-choice field (a JSON Schema `enum`, or `A | B | tie` in the instructions'
-example) whose options name the positions: `A`/`B`, `1`/`2`,
-`first`/`second`, `answer_a`/`response_b`..., optionally with a tie option
-(`tie`, `equal`, `both`, `neither`, `draw`, `same`, or `C` beside `A` and
-`B`).
+The shape a pairwise judge's request must have for the fake to play it:
 
-The judge prefers the answer of higher quality (against the reference when
-the prompt gives one, else the question), says tie when they are equal and
-a tie option exists, and otherwise draws between them.
+- the message shows two answers headed by position (see `judge_prompt`):
+  "Answer A" / "Answer B", "Response 1" / "Response 2", "First answer" /
+  "Second answer", "[The Start of Assistant A's Answer]" ... "[The End of
+  ...]", or tags `<answer_a>...</answer_a>`; a "Question" and a "Reference
+  answer" part are read when present;
+- the reply has a choice field, as a JSON Schema `enum` (structured output)
+  or as `"A | B | tie"` in the JSON example that ends the instructions,
+  whose options name the positions: `A`/`B`, `1`/`2`, `first`/`second`,
+  `answer_a`/`response_b`..., with an optional tie option (`tie`, `equal`,
+  `both`, `neither`, `draw`, `same`, or `C` beside `A` and `B`). Any other
+  fields (a reason, a confidence) are filled in too.
+
+For example, with the schema
+`{"reason": string, "winner": enum ["A", "B", "tie"]}`:
+
+    Question:
+    How often does the compactor run?
+
+    Reference answer:
+    Every 15 minutes.
+
+    Answer A:
+    From time to time.
+
+    Answer B:
+    Every 15 minutes, by default.
+
+gets `{"reason": "The second answer is better: ...", "winner": "B"}`.
+
+On merit the judge prefers the answer of higher quality (against the
+reference when there is one, else the question), says tie when they are
+equal and a tie option exists, and otherwise draws between them. A planted
+position bias (`biases.JudgeBiases.first_position_rate`) overrides merit
+for a share of verdicts.
 """
 
 from __future__ import annotations
