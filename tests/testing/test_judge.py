@@ -24,7 +24,7 @@ CASE = Case(id="contains", input="What does slices.Contains do?",
             expected="slices.Contains reports whether the value v is present in the slice s.",
             expected_traits=["names slices.Contains", "says whether the value is present"])
 RIGHT = "slices.Contains reports whether the value v is present in the slice s."
-PARTLY = "It reports whether the value v is there."
+PARTLY = "It reports whether it is there."
 WRONG = "I don't know."
 
 CUSTOM_PROMPT = ("Question: {{ input }}\n\nReference: {{ expected }}\n\n"

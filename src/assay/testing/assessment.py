@@ -1,7 +1,9 @@
 """The fake judge's opinion of an answer: a quality between 0 and 1, and why.
 
-With a reference, quality is the share of the reference's content words the
-answer uses; with expected traits, the share of traits whose words it uses;
+With a reference, quality is the square root of the share of the
+reference's content words the answer uses (a right answer put in other
+words shares only part of the reference's words, so half of them already
+reads as a 7 of 10); with expected traits, the share of traits whose words it uses;
 with neither, how much of the question it takes up. Every verdict shape
 (a 0-10 score, 1-3 traits, rubric metrics, labels, a pairwise preference)
 is read from this one number, so the judge's formats agree with each other
@@ -60,7 +62,7 @@ def _against_reference(reference: str, answer: str) -> Assessment:
     missing = missing_words(reference, answer)
     if missing:
         reason += f"; it lacks {', '.join(missing)}"
-    return Assessment(share, reason, answer, reference)
+    return Assessment(math.sqrt(share), reason, answer, reference)
 
 
 def _against_traits(traits: list[str], answer: str) -> Assessment:
@@ -76,10 +78,10 @@ def metric_quality(metric: str, assessment: Assessment) -> tuple[float, str]:
     """The quality of one rubric metric, by what its name says it measures, with a reasoning.
 
     Clarity-like metrics (helpfulness, clarity, concision, format, style)
-    read the answer's length against the reference's; completeness-like
-    ones the share of reference terms; every other metric (factual
-    adherence, accuracy, faithfulness, relevance...) the same share, more
-    leniently, since missing a term is not stating a falsehood.
+    read the answer's length against the reference's; every other metric
+    (completeness, factual adherence, accuracy, relevance...) the quality,
+    though a factual metric never falls below a quarter of its scale, since
+    missing a fact is not stating a falsehood.
     """
     name = metric.lower()
     share = assessment.quality
@@ -88,7 +90,7 @@ def metric_quality(metric: str, assessment: Assessment) -> tuple[float, str]:
         return _brevity(assessment), f"{_length_note(assessment)}; {assessment.reason}"
     if any(word in name for word in ("complete", "coverage", "recall", "thorough")):
         return share, assessment.reason
-    return max(0.25, math.sqrt(share)), assessment.reason
+    return max(0.25, share), assessment.reason
 
 
 def unverified_claims(assessment: Assessment, limit: int = 5) -> list[str]:
