@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import sys
 
-from assay.testing.answerer import FakeAnswerer
+from assay.testing.answerer import FakeAnswerer, load_answers
 from assay.testing.biases import JudgeBiases
 from assay.testing.fake_llm import FakeLLM
 from assay.testing.judge import FakeJudge
@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--reply", default=None,
                         help="the text every non-judge request gets (default: answer from "
                              "the context in the prompt)")
+    parser.add_argument("--answers", metavar="FILE",
+                        help="scripted answers: JSON {question: answer}, or a dataset-like "
+                             "JSON/JSONL/CSV file (input or question, and answer or expected)")
     parser.add_argument("--fault", action="append", default=[], metavar="KIND=RATE",
                         help="inject a fault at a rate, e.g. rate_limit=0.1 (repeatable)")
     parser.add_argument("--seed", type=int, default=0,
@@ -68,7 +71,8 @@ def build_server(args: argparse.Namespace) -> FakeLLM:
         judge = FakeJudge(JudgeBiases(
             first_position_rate=args.first_position_rate, label_agreement=args.label_agreement,
             labels=labels, score_noise=args.score_noise, seed=args.seed))
-    default: ReplySource = FakeAnswerer() if args.reply is None else args.reply
+    answers = load_answers(args.answers) if args.answers else {}
+    default: ReplySource = FakeAnswerer(answers) if args.reply is None else args.reply
     return FakeLLM(default=default, judge=judge, latency=args.latency, fault_rates=rates,
                    seed=args.seed, record=False)
 

@@ -5,7 +5,8 @@ knowledge of its own, so a difference between conditions comes only from
 the context a condition gives it, which is what an eval of context
 (knowledge packs, MCP servers, retrieval) is meant to show:
 
-- a scripted answer, when one of `answers`' keys is in the question;
+- a scripted answer, when one of `answers`' keys is in the question (see
+  `load_answers` for a file of them);
 - offered tools and no tool result yet: it calls the tool that fits the
   question best (a search-like tool first), its text parameter set to the
   question;
@@ -17,10 +18,13 @@ the context a condition gives it, which is what an eval of context
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from assay.testing.labels import load_mapping
 from assay.testing.script import FakeRequest, Reply
 from assay.testing.similarity import best_sentences, word_set
 
@@ -53,6 +57,20 @@ class FakeAnswerer:
                 return Reply(tool_calls=[call])
         chosen = best_sentences(question, [context, *results], self.sentences)
         return Reply(text=" ".join(chosen) if chosen else self.unknown)
+
+
+ANSWER_KEYS = ("key", "input", "question", "id")
+ANSWER_FIELDS = ("answer", "output", "expected", "reply")
+
+
+def load_answers(path: str | Path) -> dict[str, str]:
+    """Scripted answers by question text: a JSON object `{question: answer}`, or records
+    (JSON array, JSONL or CSV) with `input` or `question` and `answer`, `output` or
+    `expected`: a dataset file makes a model that always answers as expected."""
+    loaded = load_mapping(path, ANSWER_KEYS, ANSWER_FIELDS)
+    return {key: value if isinstance(value, str) else
+            "; ".join(map(str, value)) if isinstance(value, list) else json.dumps(value)
+            for key, value in loaded.items()}
 
 
 def split_question(message: str) -> tuple[str, str]:

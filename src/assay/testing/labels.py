@@ -65,6 +65,13 @@ def polarity(label: Any) -> float | None:
 
 def load_labels(path: str | Path) -> dict[str, Any]:
     """True labels by key, from a JSON object, a JSON array, JSONL or CSV file."""
+    return load_mapping(path, KEY_FIELDS, LABEL_FIELDS)
+
+
+def load_mapping(path: str | Path, key_fields: tuple[str, ...],
+                 value_fields: tuple[str, ...]) -> dict[str, Any]:
+    """Values by key from a JSON object `{key: value}`, or from records (a JSON array,
+    JSONL or CSV) each read through the first present of `key_fields` and `value_fields`."""
     path = Path(path)
     text = path.read_text(encoding="utf-8")
     if path.suffix.lower() == ".csv":
@@ -76,15 +83,16 @@ def load_labels(path: str | Path) -> dict[str, Any]:
         if isinstance(data, dict):
             return {str(key): value for key, value in data.items()}
         records = data
-    labels: dict[str, Any] = {}
+    mapping: dict[str, Any] = {}
     for number, record in enumerate(records, start=1):
-        key = _first(record, KEY_FIELDS)
-        label = _first(record, LABEL_FIELDS)
-        if key is None or label is None:
-            raise ValueError(f"{path}: record {number} needs a key field ({', '.join(KEY_FIELDS)})"
-                             f" and a label field ({', '.join(LABEL_FIELDS)})")
-        labels[str(key)] = label
-    return labels
+        key = _first(record, key_fields)
+        value = _first(record, value_fields)
+        if key is None or value is None:
+            raise ValueError(f"{path}: record {number} needs a key field "
+                             f"({', '.join(key_fields)}) and a value field "
+                             f"({', '.join(value_fields)})")
+        mapping[str(key)] = value
+    return mapping
 
 
 def _first(record: Any, names: tuple[str, ...]) -> Any:
