@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from assay.analysis.multiple import adjust_comparisons, holm
+from assay.analysis.multiple import adjust_comparisons, holm, step_levels
 from assay.analysis.paired import compare_paired
 from assay.errors import UserError
 
@@ -44,7 +44,7 @@ def test_a_family_of_comparisons_carries_holm_adjusted_verdicts():
     def pair(a_only: int, b_only: int):
         a = {f"q{i}": i < 30 + a_only for i in range(60)}
         b = {f"q{i}": i < 30 or 30 + a_only <= i < 30 + a_only + b_only for i in range(60)}
-        return compare_paired(a, b, kind="pass_fail", resamples=200)
+        return compare_paired(a, b, kind="pass_fail")
 
     family = [pair(2, 10), pair(0, 3), pair(1, 11)]  # raw p: 0.039, 0.25, 0.0063
     raw = [c.test.p_value for c in family]
@@ -52,8 +52,39 @@ def test_a_family_of_comparisons_carries_holm_adjusted_verdicts():
     assert [c.p_adjusted for c in adjusted] == pytest.approx(list(holm(raw).adjusted))
     assert all(c.family_size == 3 for c in adjusted)
     assert family[0].significant and not adjusted[0].significant
-    assert "Holm-adjusted over 3" in adjusted[0].verdict
+    assert "(Holm, family of 3), within noise" in adjusted[0].verdict
+    assert "Holm-adjusted" in adjusted[0].verdict
     assert family[0].p_adjusted is None  # the originals are untouched
+    # the rejected one was decided at the first step (alpha/3), the others where Holm stopped
+    assert [c.headline.level for c in adjusted] == pytest.approx([0.025, 0.025, 0.05 / 3])
+    assert adjusted[2].significant and adjusted[2].headline.interval.confidence == (
+        pytest.approx(1 - 0.05 / 3))
+    assert "98.3% CI" in adjusted[2].verdict
+
+
+def test_step_levels_follow_holm_step_by_step():
+    # sorted 0.005 (step 0: a/4) 0.01 (step 1: a/3) 0.03 fails a/2: stop; 0.04 stays at a/2
+    assert step_levels([0.01, 0.04, 0.03, 0.005]) == pytest.approx(
+        (0.05 / 3, 0.05 / 2, 0.05 / 2, 0.05 / 4))
+    assert step_levels([0.001, 0.002]) == pytest.approx((0.025, 0.05))
+    assert step_levels([0.5]) == (0.05,)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_every_verdict_in_a_family_agrees_with_holm_and_with_its_own_interval(seed):
+    rng = np.random.default_rng(seed)
+    family = []
+    for _ in range(int(rng.integers(2, 7))):
+        n = int(rng.integers(10, 80))
+        a = {f"q{i}": bool(x) for i, x in enumerate(rng.random(n) < 0.5)}
+        lift = rng.uniform(0, 0.5)
+        b = {k: v or bool(rng.random() < lift) for k, v in a.items()}
+        family.append(compare_paired(a, b, kind="pass_fail"))
+    adjusted = adjust_comparisons(family)
+    rejected = holm([c.test.p_value for c in family]).rejected
+    for c, holm_says in zip(adjusted, rejected):
+        assert c.significant == holm_says == (not c.headline.interval.contains(0.0))
+        assert ("within noise" in c.verdict) == (not holm_says)
 
 
 @pytest.mark.parametrize("p", [[0.2, 1.5], [float("nan")], [-0.1]])

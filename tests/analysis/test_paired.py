@@ -1,23 +1,17 @@
-"""Paired comparison: the tests agree with scipy/statsmodels, the CI covers, noise is called noise."""
+"""Paired comparison: the tests agree with scipy/statsmodels, one quantity per line, noise is noise."""
 
 from __future__ import annotations
 
 import itertools
 import json
-import time
 
 import numpy as np
 import pytest
 from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 
-from assay.analysis.bootstrap import paired_bootstrap_ci
 from assay.analysis.paired import compare_paired
-from assay.analysis.significance import (
-    SIGNED_RANK_MIN_TIED,
-    paired_test,
-    signed_rank_test,
-)
+from assay.analysis.significance import SIGNED_RANK_MIN_TIED, signed_rank_test
 from assay.errors import UserError
 
 
@@ -41,7 +35,7 @@ def by_id(values: np.ndarray) -> dict[str, float]:
 def test_exact_mcnemar_matches_statsmodels(table):
     both, a_only, b_only, neither = table
     a, b = table_cases(*table)
-    result = compare_paired(a, b, kind="pass_fail", resamples=200)
+    result = compare_paired(a, b, kind="pass_fail")
     reference = mcnemar([[both, a_only], [b_only, neither]], exact=True)
     assert result.test.name == "exact McNemar"
     assert result.test.p_value == pytest.approx(reference.pvalue, rel=1e-12)
@@ -75,13 +69,14 @@ def test_signed_rank_on_tied_scores_matches_scipy_with_zeros_dropped():
     rng = np.random.default_rng(7)
     a = rng.integers(0, 11, 80).astype(float)
     b = np.clip(a + rng.integers(-2, 4, 80), 0, 10)
-    result = compare_paired(by_id(a), by_id(b), kind="score", resamples=200)
+    shift = compare_paired(by_id(a), by_id(b), kind="score").shift_test
     reference = stats.wilcoxon(b, a, zero_method="wilcox", correction=False,
                                method="asymptotic")
-    assert result.test.name == "Wilcoxon signed-rank (normal approximation)"
-    assert result.test.p_value == pytest.approx(reference.pvalue, rel=1e-12)
-    assert result.test.statistic == reference.statistic
-    assert result.test.n_used == int(np.sum(a != b))
+    assert shift is not None
+    assert shift.name == "Wilcoxon signed-rank (normal approximation)"
+    assert shift.p_value == pytest.approx(reference.pvalue, rel=1e-12)
+    assert shift.statistic == reference.statistic
+    assert shift.n_used == int(np.sum(a != b))
 
 
 def test_few_tied_differences_use_the_exact_sign_test():
@@ -107,77 +102,18 @@ def test_identical_sides_have_no_test_to_run_and_p_one_and_an_interval_around_ze
     assert len(result.ties) == 10
     # ten ties do not prove the sides equal on every other case: the interval has width
     assert result.ci_mean.method == "zero-spread bound"
+    assert result.test.name == "zero-spread bound"
     assert result.ci_mean.low == pytest.approx(-result.ci_mean.high)
     assert 0 < result.ci_mean.high < 10
 
 
-def test_binary_values_are_tested_with_mcnemar_whatever_the_kind():
-    a, b = table_cases(10, 3, 9, 10)
-    assert paired_test(np.array(list(a.values()), float),
-                       np.array(list(b.values()), float)).name == "exact McNemar"
-
-
-# --- the bootstrap ----------------------------------------------------------------------
-
-def _coverage(simulate, true_delta: float, simulations: int = 400) -> float:
-    rng = np.random.default_rng(2024)
-    covered = 0
-    for i in range(simulations):
-        ci = paired_bootstrap_ci(simulate(rng), resamples=2000, seed=i)
-        covered += ci.contains(true_delta)
-    return covered / simulations
-
-
-# 400 simulations at a true coverage of 0.95 have SD sqrt(.95 * .05 / 400) = 0.011;
-# three SDs either side, [0.917, 0.983], fails a correct interval about 3 times in 1000.
-COVERAGE_BAND = (0.95 - 3 * 0.0109, 0.95 + 3 * 0.0109)
-
-
-def test_bootstrap_ci_covers_a_known_pass_rate_effect_about_95_percent_of_the_time():
-    n = 120
-    # each case independently: both pass, only A, only B, neither; correlated like real pairs
-    cells = np.array([[1, 1], [1, 0], [0, 1], [0, 0]], dtype=float)
-    p_cells = [0.50, 0.05, 0.20, 0.25]
-    p_a, p_b = 0.50 + 0.05, 0.50 + 0.20  # B's pass rate is 15pp higher
-
-    def simulate(rng):
-        pairs = cells[rng.choice(4, size=n, p=p_cells)]
-        return pairs[:, 1] - pairs[:, 0]
-
-    coverage = _coverage(simulate, p_b - p_a)
-    assert COVERAGE_BAND[0] <= coverage <= COVERAGE_BAND[1]
-
-
-def test_bootstrap_ci_covers_a_known_mean_effect_about_95_percent_of_the_time():
-    n, delta = 80, 0.6
-
-    def simulate(rng):
-        case = rng.normal(6, 2, n)
-        return (case + delta + rng.normal(0, 1.5, n)) - (case + rng.normal(0, 1.5, n))
-
-    coverage = _coverage(simulate, delta)
-    assert COVERAGE_BAND[0] <= coverage <= COVERAGE_BAND[1]
-
-
-def test_bootstrap_is_reproducible_by_seed():
-    d = np.random.default_rng(3).normal(0.2, 1, 200)
-    assert paired_bootstrap_ci(d, seed=11) == paired_bootstrap_ci(d, seed=11)
-    assert paired_bootstrap_ci(d, seed=11) != paired_bootstrap_ci(d, seed=12)
-
-
-def test_bootstrap_of_few_distinct_values_agrees_with_normal_theory():
-    d = np.random.default_rng(5).choice([-1.0, 0.0, 1.0], size=4000, p=[0.1, 0.7, 0.2])
-    ci = paired_bootstrap_ci(d, seed=0)
-    half = 1.959964 * d.std(ddof=1) / np.sqrt(d.size)
-    assert ci.low == pytest.approx(d.mean() - half, abs=0.1 * half)
-    assert ci.high == pytest.approx(d.mean() + half, abs=0.1 * half)
-
-
-def test_default_bootstrap_of_a_thousand_continuous_cases_is_fast():
-    d = np.random.default_rng(0).normal(size=1000)
-    start = time.perf_counter()
-    paired_bootstrap_ci(d)
-    assert time.perf_counter() - start < 1.0
+def test_pass_shares_over_epochs_are_tested_as_a_mean_of_per_case_shares():
+    a = {"q1": [True, False], "q2": [True, True], "q3": [False, False], "q4": [True, False]}
+    b = {"q1": [True, True], "q2": [True, True], "q3": [True, False], "q4": [True, True]}
+    result = compare_paired(a, b, kind="pass_fail")
+    assert result.delta_pp == pytest.approx(37.5)
+    assert result.test.name == "skew-corrected t (Hall)"
+    assert result.pass_rate is not None and result.pass_rate.metric == "pass_rate"
 
 
 # --- noise is noise, a real effect is real ---------------------------------------------------
@@ -189,7 +125,7 @@ def test_two_conditions_differing_only_by_noise_report_no_significant_difference
     b = {f"q{i}": bool(x < 0.6) for i, x in enumerate(difficulty + rng.normal(0, .15, 100))}
     result = compare_paired(a, b, kind="pass_fail", label_a="training", label_b="pack")
     assert not result.significant
-    assert "no significant difference" in result.verdict
+    assert "within noise" in result.verdict and "significant" not in result.verdict
     assert result.ci_pp is not None and result.ci_pp.contains(0.0)
 
 
@@ -200,7 +136,7 @@ def test_noise_is_called_significant_no_more_often_than_alpha():
         difficulty = rng.random(100)
         a = by_id((difficulty + rng.normal(0, .2, 100) < .5).astype(float))
         b = by_id((difficulty + rng.normal(0, .2, 100) < .5).astype(float))
-        false_alarms += compare_paired(a, b, kind="pass_fail", resamples=100).significant
+        false_alarms += compare_paired(a, b, kind="pass_fail").significant
     # alpha 0.05 over 200 tries: SD 0.015; the exact test is conservative, so only the top matters
     assert false_alarms / 200 <= 0.05 + 3 * 0.0154
 
@@ -210,8 +146,8 @@ def test_a_real_twenty_point_gain_on_100_cases_is_significant():
     result = compare_paired(a, b, kind="pass_fail", label_a="training", label_b="pack")
     assert result.delta_pp == pytest.approx(20.0)
     assert result.significant and result.reading == "strong"
-    assert result.verdict.startswith("+20.0pp: significant (exact McNemar p<0.001)")
-    assert result.verdict.endswith("; pack reading: strong")
+    assert result.verdict.startswith("pass rate +20.0pp, 95% CI +")
+    assert result.verdict.endswith(", significant (exact McNemar p<0.001); size: strong gain")
     assert result.ci_pp is not None and result.ci_pp.low > 0
     assert len(result.wins) == 25 and len(result.losses) == 5 and len(result.ties) == 70
 
@@ -221,10 +157,9 @@ def test_a_strong_looking_gain_within_noise_says_so():
     result = compare_paired(a, b, kind="pass_fail")
     ci = result.ci_pp
     assert ci is not None and ci.low < 0 < ci.high
-    assert ci.method == "bootstrap"  # 50 cases: at or above the small-sample cut-off
     assert result.verdict == (
-        f"+6.0pp: no significant difference (exact McNemar p={result.test.p_value:.2g}); "
-        f"95% CI {ci.low:+.1f}..{ci.high:+.1f}pp; pack reading: strong")
+        f"pass rate +6.0pp, 95% CI {ci.low:+.1f}..{ci.high:+.1f}pp, within noise "
+        f"(exact McNemar p={result.test.p_value:.2g}); size: strong gain")
 
 
 # --- alignment, epochs, outcomes ---------------------------------------------------------
@@ -232,7 +167,7 @@ def test_a_strong_looking_gain_within_noise_says_so():
 def test_epochs_are_averaged_per_case_before_comparing():
     a = {"x": [7, 8, 9], "y": [2, 2, 2], "z": [5, None, 7]}
     b = {"x": [8, 8, 8], "y": [4, 4, 5], "z": [5, 6, 7]}
-    result = compare_paired(a, b, kind="score", resamples=200)
+    result = compare_paired(a, b, kind="score")
     assert result.mean_a == pytest.approx((8 + 2 + 6) / 3)
     assert result.mean_b == pytest.approx((8 + 13 / 3 + 6) / 3)
     assert result.ties == ("x", "z") and result.wins == ("y",)
@@ -242,7 +177,7 @@ def test_epochs_are_averaged_per_case_before_comparing():
 def test_cases_on_one_side_only_or_without_values_are_excluded_and_counted():
     a = {"q1": 1.0, "q2": 0.0, "only_a": 1.0, "broken": [None, None]}
     b = {"q1": 1.0, "q2": 1.0, "only_b": 0.0, "broken": 1.0}
-    result = compare_paired(a, b, kind="pass_fail", resamples=200)
+    result = compare_paired(a, b, kind="pass_fail")
     assert result.n == 2
     assert result.excluded.only_in_a == ("only_a",)
     assert result.excluded.only_in_b == ("only_b",)
@@ -254,29 +189,30 @@ def test_numpy_values_from_stored_arrays_are_accepted():
     passed = np.array([True, False, True, True])
     a = {f"q{i}": v for i, v in enumerate(passed)}
     b = {f"q{i}": np.float64(1.0) for i in range(4)}
-    result = compare_paired(a, b, kind="pass_fail", resamples=200)
+    result = compare_paired(a, b, kind="pass_fail")
     assert result.pass_rate_a == 0.75 and result.wins == ("q1",)
 
 
 def test_scores_with_verdicts_report_both_the_mean_and_the_pass_rate():
     scores_a = {"q1": 5, "q2": 8, "q3": 6, "q4": 9}
     scores_b = {"q1": 7, "q2": 9, "q3": 6, "q4": 8}
-    result = compare_paired(scores_a, scores_b, kind="score",
+    result = compare_paired(scores_a, scores_b, kind="score", scale=(0, 10),
                             passed_a={k: v >= 7 for k, v in scores_a.items()},
-                            passed_b={k: v >= 7 for k, v in scores_b.items()}, resamples=200)
+                            passed_b={k: v >= 7 for k, v in scores_b.items()})
     assert result.delta_mean == pytest.approx(0.5)
     assert (result.pass_rate_a, result.pass_rate_b) == (0.5, 0.75)
     assert result.delta_pp == pytest.approx(25.0)
-    assert result.test is result.mean_test and result.pass_test is not None
+    assert result.test is result.mean.test and result.pass_rate is not None
     assert (result.wins, result.losses, result.ties) == (("q1", "q2"), ("q4",), ("q3",))
-    assert "; pass rate +25.0pp, 95% CI " in result.verdict
-    assert result.verdict.endswith("exact McNemar p=1; pack reading: strong")
+    # one quantity per line: the verdict is about the mean only
+    assert result.verdict.startswith("mean +0.50 (+5.0pp of the scale), 95% CI ")
+    assert "pass rate" not in result.verdict
 
 
 def test_a_scale_gives_verdictless_scores_a_pack_reading():
     a = by_id(np.full(20, 0.50))
     b = by_id(np.full(20, 0.53))
-    result = compare_paired(a, b, kind="score", scale=(0.0, 1.0), resamples=200)
+    result = compare_paired(a, b, kind="score", scale=(0.0, 1.0))
     assert result.reading_delta_pp == pytest.approx(3.0)
     assert result.reading == "moderate"
 

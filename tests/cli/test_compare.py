@@ -106,7 +106,7 @@ def test_fail_on_regression_exits_0_on_noise(
     code, _, data = run(capsys, project, 0.7, "--fail-on-regression", stream="two")
     assert code == 0
     [gate] = [g for g in data["gates"] if g["gate"].startswith("regression")]
-    assert gate["passed"] is True and "not significant" in gate["detail"]
+    assert gate["passed"] is True and "within noise" in gate["detail"]
     diff = data["previous_run"]["comparisons"][0]
     assert diff["newly_failing"] and diff["newly_passing"]  # cases moved both ways
 

@@ -1,7 +1,7 @@
-"""Comparison lines and tables: the test's verdict and the pack reading can never be confused.
+"""Comparison lines and tables: one quantity per line, and no word "significant" twice.
 
-Regression: a line read "no significant difference · significant regression";
-the second phrase is the Knowledge Packs size band, not a second test.
+Regression: a line read "no significant difference · pack reading: significant
+regression"; the band's name is a size, and now reads as one ("large drop").
 """
 
 from __future__ import annotations
@@ -19,33 +19,48 @@ def all_flipped(n: int = 4):
     return entry
 
 
-def test_the_terminal_line_labels_the_pack_reading_apart_from_the_test():
+def test_a_large_drop_within_noise_reads_as_a_size_and_says_within_noise():
     entry = all_flipped()
     [line] = comparison_lines([entry], lambda e: "exact · pack")
-    assert "no significant difference · pack reading: significant regression" in line
-    assert "difference · significant regression" not in line
+    assert "-100.0pp[/red] (large drop)" in line
+    assert line.count("significant") == 0 and "within noise" in line
 
 
-def test_a_computed_small_sample_interval_is_shown_with_its_method_never_as_a_point():
+def test_four_flipped_cases_get_an_interval_that_reaches_zero_never_a_point():
     entry = all_flipped()
     _, _, delta, ci = headline(entry.comparison)
     assert delta == "-100.0pp"
-    assert ci == "-100.0..-30.7pp (Newcombe)"
+    assert ci == "-100.0..0.0pp"
     [line] = comparison_lines([entry], lambda e: "exact · pack")
-    assert "95% CI -100.0..-30.7pp (Newcombe)" in line
+    assert "95% CI -100.0..0.0pp  p=0.12  within noise" in line
 
 
-def test_the_markdown_table_heads_the_two_columns_as_test_verdict_and_size_band():
+def test_the_markdown_table_has_a_size_column_and_one_verdict_column():
     header, _, row = markdown_table([all_flipped()], "scorer", "condition",
                                     lambda e: ("exact", "pack"))
     columns = [cell.strip() for cell in header.strip("|").split("|")]
     cells = [cell.strip() for cell in row.strip("|").split("|")]
-    assert columns[-2:] == ["test verdict", "pack reading (size band)"]
-    assert cells[-2:] == ["no significant difference", "significant regression"]
+    assert columns[-4:] == ["size", "CI", "p", "verdict"]
+    assert cells[-4] == "large drop" and cells[-1] == "within noise"
+    assert "significant" not in row
 
 
-def test_the_verdict_sentence_puts_the_test_first_and_the_labelled_reading_last():
+def test_the_verdict_sentence_is_about_one_quantity_and_its_size():
     verdict = all_flipped().comparison.verdict
-    assert verdict.startswith("-100.0pp: no significant difference (exact McNemar")
-    assert verdict.endswith("; pack reading: significant regression")
-    assert "significant regression by" not in verdict
+    assert verdict == ("pass rate -100.0pp, 95% CI -100.0..0.0pp, within noise "
+                       "(exact McNemar p=0.12); size: large drop")
+
+
+def test_a_significant_line_names_its_correction_and_its_level():
+    def pair(b_only: int):
+        a = {f"q{i}": i < 20 for i in range(60)}
+        b = {f"q{i}": i < 20 + b_only for i in range(60)}
+        return compare_paired(a, b, kind="pass_fail", scorer="s", label_b=f"c{b_only}")
+
+    entries = finish_family([pair(15), pair(1), pair(2)])
+    strong = entries[0].comparison
+    assert strong.significant
+    assert "98.3% CI" in strong.verdict  # decided at Holm's first step: alpha / 3
+    assert "(Holm, family of 3), significant" in strong.verdict
+    lines = comparison_lines(entries, lambda e: e.comparison.label_b)
+    assert "98.3% CI" in lines[0] and "97.5% CI" in lines[1] and "97.5% CI" in lines[2]

@@ -113,8 +113,7 @@ class ConditionComparisons(ComparisonFamily):
 def pair_scorer(cases: ScorerCases, side_a: tuple[str, Mapping[str, list[Value]],
                                                    Mapping[str, list[Value]]],
                 side_b: tuple[str, Mapping[str, list[Value]], Mapping[str, list[Value]]], *,
-                kind: Kind | None = None, alpha: float = DEFAULT_ALPHA,
-                seed: int = 0) -> PairedComparison:
+                kind: Kind | None = None, alpha: float = DEFAULT_ALPHA) -> PairedComparison:
     """Compare side B with side A, each given as (label, values by case, verdicts by case)."""
     kind = kind or cases.kind
     label_a, values_a, passed_a = side_a
@@ -123,7 +122,7 @@ def pair_scorer(cases: ScorerCases, side_a: tuple[str, Mapping[str, list[Value]]
     return compare_paired(
         values_a, values_b, kind=kind,
         passed_a=passed_a if verdicts else None, passed_b=passed_b if verdicts else None,
-        scale=cases.scale, alpha=alpha, seed=seed,
+        scale=cases.scale, alpha=alpha,
         label_a=label_a, label_b=label_b, scorer=cases.scorer)
 
 
@@ -135,8 +134,8 @@ def finish_family(comparisons: Sequence[PairedComparison], *,
 
 
 def compare_conditions(cases: Mapping[str, ScorerCases], conditions: Sequence[str], *,
-                       baseline: str | None = None, alpha: float = DEFAULT_ALPHA,
-                       seed: int = 0) -> ConditionComparisons:
+                       baseline: str | None = None,
+                       alpha: float = DEFAULT_ALPHA) -> ConditionComparisons:
     """Every other condition against the baseline (the first by default), for every scorer."""
     conditions = list(conditions)
     if baseline is not None and baseline not in conditions:
@@ -153,7 +152,7 @@ def compare_conditions(cases: Mapping[str, ScorerCases], conditions: Sequence[st
                     entry,
                     (base, entry.values.get(base, {}), entry.passed.get(base, {})),
                     (candidate, entry.values.get(candidate, {}), entry.passed.get(candidate, {})),
-                    alpha=alpha, seed=seed))
+                    alpha=alpha))
             except UserError as exc:
                 skipped.append(f"{scorer}: {candidate} vs {base} not compared: {exc}")
     return ConditionComparisons(entries=finish_family(comparisons), skipped=skipped, alpha=alpha,

@@ -4,6 +4,23 @@ Compare five scorers across three conditions and, at alpha 0.05, one of the
 fifteen p-values will likely fall under 0.05 by luck alone. Holm's step-down
 method keeps the chance of any false alarm in the family under alpha, and is
 uniformly more powerful than plain Bonferroni.
+
+Holm tests step by step: the smallest p-value against alpha/m, the next
+against alpha/(m-1), and so on, stopping at the first that fails. A verdict
+must agree with the interval printed beside it, so each comparison's
+interval is set at the level of the step at which Holm tested it:
+
+- a hypothesis Holm rejected at step j (from 0) gets the 1 - alpha/(m-j)
+  interval, which leaves out 0 because its p-value passed that step;
+- a hypothesis Holm did not reject gets the interval of the step where Holm
+  stopped, 1 - alpha/(m-k) with k the number rejected: its p-value is at
+  least the one that failed there, so that interval holds 0.
+
+So "significant" is exactly "Holm rejects", and exactly "the printed
+interval leaves out 0". The level of each interval is printed with it. They
+are not simultaneous intervals for the whole family (the intervals that are,
+for Holm, say little more than the sign of a rejected difference); each is
+the interval of the one test that decided its line.
 """
 
 from __future__ import annotations
@@ -61,19 +78,44 @@ def holm(p_values: Sequence[float], *, alpha: float = 0.05) -> HolmResult:
     )
 
 
-def adjust_comparisons(comparisons: Sequence[PairedComparison]) -> list[PairedComparison]:
-    """The same comparisons with Holm-adjusted headline p-values, treated as one family.
+def step_levels(p_values: Sequence[float], *, alpha: float = 0.05) -> tuple[float, ...]:
+    """The alpha of the Holm step each hypothesis was decided at (see the module notes)."""
+    p = np.asarray(p_values, dtype=float)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    rejected = 0
+    while rejected < m and p[order[rejected]] * (m - rejected) < alpha:  # as in `holm`
+        rejected += 1
+    levels = np.full(m, alpha / (m - rejected) if rejected < m else alpha)
+    for step in range(rejected):
+        levels[order[step]] = alpha / (m - step)
+    return tuple(float(v) for v in levels)
 
-    Each comparison keeps its own alpha for the verdict; the family must agree on it,
-    since a family-wise error rate only means something at one level.
+
+def adjust_comparisons(comparisons: Sequence[PairedComparison]) -> list[PairedComparison]:
+    """The same comparisons as one Holm family: adjusted p-values, and each headline
+    interval set at the level of its Holm step, so verdict and interval agree.
+
+    The family must share one alpha, since a family-wise error rate only means
+    something at one level.
     """
     if not comparisons:
         return []
     alphas = {c.alpha for c in comparisons}
     if len(alphas) > 1:
         raise UserError(f"comparisons in one family must share alpha; got {sorted(alphas)}")
-    result = holm([c.test.p_value for c in comparisons], alpha=alphas.pop())
-    return [
-        dataclasses.replace(c, p_adjusted=adjusted, family_size=len(comparisons))
-        for c, adjusted in zip(comparisons, result.adjusted)
-    ]
+    alpha = alphas.pop()
+    raw = [c.test.p_value for c in comparisons]
+    result = holm(raw, alpha=alpha)
+    return [_at_step(c, adjusted, level, len(comparisons))
+            for c, adjusted, level in zip(comparisons, result.adjusted,
+                                          step_levels(raw, alpha=alpha))]
+
+
+def _at_step(c: PairedComparison, adjusted: float, level: float,
+             family: int) -> PairedComparison:
+    headline = c.headline.at(level)
+    if c.kind == "pass_fail":
+        return dataclasses.replace(c, pass_rate=headline, p_adjusted=adjusted,
+                                   family_size=family)
+    return dataclasses.replace(c, mean=headline, p_adjusted=adjusted, family_size=family)

@@ -4,12 +4,15 @@ Everyone shows two averages side by side; this says whether their difference
 is real. B is read relative to A (B - A): A is the baseline condition or the
 earlier run, B the candidate or the newer run, and higher values are better.
 
-Per scorer the comparison gives the delta of the mean and, when the scorer
-has pass/fail verdicts, of the pass rate in percentage points; a CI of each
-(a paired bootstrap, computed instead for few cases: see `paired_interval`); the
-paired test the data call for (see `significance`); the cases B won, lost
-and tied; and the Knowledge Packs reading of the delta beside the test's
-verdict, so "+5pp" within noise says so.
+Per scorer the comparison gives two effects (see `effect`): the mean delta
+(tested as a mean, `mean_delta`) and, when the scorer has pass/fail
+verdicts, the pass-rate delta in percentage points (exact McNemar,
+`pass_rate_delta`). One of them heads the comparison: the pass rate when
+there are verdicts, else the mean. Only the headline carries a verdict, and
+its interval and test are set at one level (the alpha, or its Holm step in
+a family: `multiple`), so "significant" is exactly "the interval leaves out
+0". Beside them: the cases B won, lost and tied, the Wilcoxon test of shift
+for scores, and the Knowledge Packs size band of the delta.
 """
 
 from __future__ import annotations
@@ -20,17 +23,18 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import numpy as np
 
-from assay.analysis.bootstrap import DEFAULT_RESAMPLES
-from assay.analysis.interval import Interval
-from assay.analysis.paired_interval import difference_interval
+from assay.analysis.effect import Effect, Evidence, measure
+from assay.analysis.interval import Interval, is_binary
+from assay.analysis.mean_delta import Differences
 from assay.analysis.pairing import Exclusions, PairedData, PerCase, Value, pair_cases
-from assay.knowledge_packs.bands import Reading, pack_reading
-from assay.analysis.significance import PairedTest, paired_test, snap
+from assay.analysis.pass_rate_delta import DiscordantPairs
+from assay.analysis.significance import PairedTest, signed_rank_test, snap
 from assay.analysis.verdict import describe
 from assay.errors import UserError
+from assay.knowledge_packs.bands import Reading, pack_reading
 
 Kind: TypeAlias = Literal["pass_fail", "score"]
-"""Which metric heads the comparison: the pass rate (McNemar) or the mean score (signed-rank)."""
+"""Which metric heads the comparison: the pass rate or the mean score."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,22 +47,17 @@ class PairedComparison:
     n: int
     mean_a: float
     mean_b: float
-    delta_mean: float
-    ci_mean: Interval
-    sd_diff: float | None
-    """Standard deviation of per-case B - A (None below two cases); drives sample-size advice."""
-    mean_test: PairedTest
+    mean: Effect
+    """The mean delta; the headline for kind "score"."""
     pass_rate_a: float | None
     pass_rate_b: float | None
-    delta_pp: float | None
-    ci_pp: Interval | None
-    pass_test: PairedTest | None
-    pass_gain: float | None
-    """Share of cases passing only with B (mean per-case gain in pass fraction)."""
-    pass_loss: float | None
-    """Share of cases passing only with A."""
+    pass_rate: Effect | None
+    """The pass-rate delta in pp (None without verdicts); the headline for kind "pass_fail"."""
+    shift_test: PairedTest | None
+    """Wilcoxon signed-rank on the per-case differences of a score: a test of shift, shown
+    beside the mean's verdict and never deciding it."""
     reading: Reading | None
-    """Knowledge Packs band of the pass-rate delta (or of the mean as a share of `scale`)."""
+    """Knowledge Packs band of the headline delta (a mean's as a share of `scale`)."""
     reading_delta_pp: float | None
     wins: tuple[str, ...]
     """Cases where B beat A on the headline metric."""
@@ -72,12 +71,16 @@ class PairedComparison:
     family_size: int = 1
 
     @property
-    def test(self) -> PairedTest:
-        """The headline test: McNemar-style for pass_fail, signed-rank-style for score."""
+    def headline(self) -> Effect:
+        """The effect the verdict is about: the pass rate for pass_fail, the mean for score."""
         if self.kind == "pass_fail":
-            assert self.pass_test is not None
-            return self.pass_test
-        return self.mean_test
+            assert self.pass_rate is not None
+            return self.pass_rate
+        return self.mean
+
+    @property
+    def test(self) -> PairedTest:
+        return self.headline.test
 
     @property
     def p_value(self) -> float:
@@ -86,11 +89,39 @@ class PairedComparison:
 
     @property
     def significant(self) -> bool:
-        return self.p_value < self.alpha
+        """The headline interval leaves out 0 (which is: the test rejects at its level)."""
+        return self.headline.significant
+
+    @property
+    def correction(self) -> str | None:
+        """`Holm, family of 3`, or None for a comparison made alone."""
+        return f"Holm, family of {self.family_size}" if self.family_size > 1 else None
+
+    @property
+    def delta_mean(self) -> float:
+        return self.mean.estimate
+
+    @property
+    def ci_mean(self) -> Interval:
+        return self.mean.interval
+
+    @property
+    def delta_pp(self) -> float | None:
+        return None if self.pass_rate is None else self.pass_rate.estimate
+
+    @property
+    def ci_pp(self) -> Interval | None:
+        return None if self.pass_rate is None else self.pass_rate.interval
+
+    @property
+    def sd_diff(self) -> float | None:
+        """Standard deviation of per-case B - A (None below two cases)."""
+        evidence = self.mean.evidence
+        return evidence.sd if isinstance(evidence, Differences) and self.n > 1 else None
 
     @property
     def verdict(self) -> str:
-        """One line a person can act on: size, the pack reading, the test's verdict and the CI."""
+        """One line a person can act on: size, interval and verdict of one quantity."""
         return describe(self)
 
     def to_dict(self) -> dict[str, Any]:
@@ -99,14 +130,16 @@ class PairedComparison:
             "label_a": self.label_a, "label_b": self.label_b, "n": self.n,
             "mean_a": self.mean_a, "mean_b": self.mean_b, "delta_mean": self.delta_mean,
             "ci_mean": self.ci_mean.to_dict(), "sd_diff": self.sd_diff,
-            "mean_test": self.mean_test.to_dict(),
             "pass_rate_a": self.pass_rate_a, "pass_rate_b": self.pass_rate_b,
             "delta_pp": self.delta_pp, "ci_pp": self.ci_pp.to_dict() if self.ci_pp else None,
-            "pass_test": self.pass_test.to_dict() if self.pass_test else None,
-            "pass_gain": self.pass_gain, "pass_loss": self.pass_loss,
+            "headline": self.headline.metric,
+            "mean_effect": self.mean.to_dict(),
+            "pass_rate_effect": self.pass_rate.to_dict() if self.pass_rate else None,
+            "shift_test": self.shift_test.to_dict() if self.shift_test else None,
             "test": self.test.name, "p_value": self.test.p_value,
             "p_adjusted": self.p_adjusted, "family_size": self.family_size,
-            "alpha": self.alpha, "significant": self.significant,
+            "correction": self.correction, "alpha": self.alpha, "level": self.headline.level,
+            "significant": self.significant,
             "reading": self.reading, "reading_delta_pp": self.reading_delta_pp,
             "verdict": self.verdict,
             "wins": list(self.wins), "losses": list(self.losses), "ties": list(self.ties),
@@ -118,17 +151,17 @@ def compare_paired(
     a: PerCase, b: PerCase, *, kind: Kind,
     passed_a: PerCase | None = None, passed_b: PerCase | None = None,
     scale: tuple[float, float] | None = None, alpha: float = 0.05,
-    confidence: float = 0.95, resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
     label_a: str = "A", label_b: str = "B", scorer: str | None = None,
 ) -> PairedComparison:
-    """Compare B with A over their common cases.
+    """Compare B with A over their common cases, both effects at level `alpha`.
 
     `a`/`b` map case id -> value, or -> per-epoch values (averaged per case
     first; None marks an errored epoch and is left out). `passed_a`/`passed_b`
     give pass/fail verdicts the same way; with kind="pass_fail" they default
-    to the values, which must then be 0/1 or booleans. `scale` (min, max) lets
-    a scorer without verdicts get the pack reading of its mean delta as a
-    share of the scale. The same `seed` gives the same intervals every time.
+    to the values, which must then be 0/1 or booleans. `scale` (min, max)
+    bounds how far one case can move (its width bounds the intervals) and
+    gives a scorer without verdicts the pack reading of its mean delta as a
+    share of the scale.
     """
     if kind not in get_args(Kind):
         raise UserError(f"unknown comparison kind {kind!r}; expected one of {get_args(Kind)}")
@@ -145,27 +178,20 @@ def compare_paired(
             f"{scorer or 'comparison'}: no case has a usable result on both sides "
             f"({len(a)} cases in {label_a}, "
             f"{len(b)} in {label_b}, {data.excluded.count} excluded)")
-    passes = _pass_figures(data, confidence, resamples, seed)
+    pass_rate = _pass_rate_effect(data, alpha)
     headline_a, headline_b = (
         (data.pass_a, data.pass_b) if kind == "pass_fail" else (data.a, data.b))
     assert headline_a is not None and headline_b is not None
     wins, losses, ties = _outcomes(data.case_ids, headline_a, headline_b)
-    delta_mean = float(np.mean(data.b) - np.mean(data.a))
-    reading_pp = passes.delta_pp
-    if reading_pp is None and scale is not None:
-        reading_pp = _share_of_scale(delta_mean, scale)
-    diffs = data.b - data.a
-    span = None if scale is None else _span(scale)
+    mean = measure("mean", Differences.of(data.b - data.a, _span(scale, data)), alpha)
+    reading_pp = _reading_pp(kind, pass_rate, mean, scale, data)
     return PairedComparison(
         kind=kind, label_a=label_a, label_b=label_b, n=data.n,
-        mean_a=float(np.mean(data.a)), mean_b=float(np.mean(data.b)), delta_mean=delta_mean,
-        ci_mean=difference_interval(data.a, data.b, span=span, confidence=confidence,
-                                    resamples=resamples, seed=seed),
-        sd_diff=float(np.std(diffs, ddof=1)) if data.n > 1 else None,
-        mean_test=paired_test(data.a, data.b),
-        pass_rate_a=passes.rate_a, pass_rate_b=passes.rate_b,
-        delta_pp=passes.delta_pp, ci_pp=passes.ci, pass_test=passes.test,
-        pass_gain=passes.gain, pass_loss=passes.loss,
+        mean_a=float(np.mean(data.a)), mean_b=float(np.mean(data.b)), mean=mean,
+        pass_rate_a=None if data.pass_a is None else float(np.mean(data.pass_a)),
+        pass_rate_b=None if data.pass_b is None else float(np.mean(data.pass_b)),
+        pass_rate=pass_rate,
+        shift_test=signed_rank_test(data.b - data.a) if kind == "score" else None,
         reading=pack_reading(reading_pp) if reading_pp is not None else None,
         reading_delta_pp=reading_pp,
         wins=wins, losses=losses, ties=ties, excluded=data.excluded,
@@ -173,33 +199,26 @@ def compare_paired(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _PassFigures:
-    """The pass-rate half of a comparison; every field None when the scorer has no verdicts."""
-
-    rate_a: float | None = None
-    rate_b: float | None = None
-    delta_pp: float | None = None
-    ci: Interval | None = None
-    test: PairedTest | None = None
-    gain: float | None = None
-    loss: float | None = None
+def _reading_pp(kind: Kind, pass_rate: Effect | None, mean: Effect,
+                scale: tuple[float, float] | None, data: PairedData) -> float | None:
+    """The headline delta in points for the size band: the pass rate's, or the mean's as a
+    share of the scale (None for a mean without a scale)."""
+    if kind == "pass_fail":
+        return None if pass_rate is None else pass_rate.estimate
+    return None if scale is None else mean.estimate / _span(scale, data) * 100
 
 
-def _pass_figures(data: PairedData, confidence: float, resamples: int,
-                  seed: int) -> _PassFigures:
+def _pass_rate_effect(data: PairedData, level: float) -> Effect | None:
+    """Exact McNemar on 0/1 verdicts; per-case pass shares (epochs) are tested as a mean."""
     if data.pass_a is None or data.pass_b is None:
-        return _PassFigures()
-    diffs = data.pass_b - data.pass_a
-    ci = difference_interval(data.pass_a, data.pass_b, span=1.0, confidence=confidence,
-                             resamples=resamples, seed=seed)
-    return _PassFigures(
-        rate_a=float(np.mean(data.pass_a)), rate_b=float(np.mean(data.pass_b)),
-        delta_pp=float(np.mean(diffs)) * 100, ci=ci.scaled(100),
-        test=paired_test(data.pass_a, data.pass_b),
-        gain=float(np.mean(np.clip(diffs, 0, None))),
-        loss=float(np.mean(np.clip(-diffs, 0, None))),
-    )
+        return None
+    evidence: Evidence
+    if is_binary(data.pass_a) and is_binary(data.pass_b):
+        a, b = data.pass_a.astype(bool), data.pass_b.astype(bool)
+        evidence = DiscordantPairs(data.n, int(np.sum(b & ~a)), int(np.sum(a & ~b)))
+    else:
+        evidence = Differences.of(data.pass_b - data.pass_a, 1.0)
+    return measure("pass_rate", evidence, level)
 
 
 def _outcomes(case_ids: tuple[str, ...], a: np.ndarray,
@@ -213,15 +232,19 @@ def _outcomes(case_ids: tuple[str, ...], a: np.ndarray,
     return pick(d > 0), pick(d < 0), pick(d == 0)
 
 
-def _share_of_scale(delta: float, scale: tuple[float, float]) -> float:
-    return delta / _span(scale) * 100
-
-
-def _span(scale: tuple[float, float]) -> float:
-    low, high = scale
-    if not high > low:
-        raise UserError(f"scale must be (min, max) with max > min, got {scale}")
-    return float(high - low)
+def _span(scale: tuple[float, float] | None, data: PairedData) -> float:
+    """How far one case's difference can go: the scale's width, else the range of values seen."""
+    if scale is not None:
+        low, high = scale
+        if not high > low:
+            raise UserError(f"scale must be (min, max) with max > min, got {scale}")
+        return float(high - low)
+    span = float(max(data.a.max(), data.b.max()) - min(data.a.min(), data.b.min()))
+    if not span > 0:
+        raise UserError(
+            f"every value on both sides is {data.a[0]:g}: with {data.n} cases the interval "
+            "of the difference has no bound without the scale; give scale=(min, max)")
+    return span
 
 
 def _check_verdicts(verdicts: PerCase, side: str) -> None:

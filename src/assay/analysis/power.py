@@ -1,135 +1,262 @@
-"""Sample-size advice from the data: how precise is this comparison, and how many cases would do?
+"""Sample-size advice from the power of the test that was actually run, at the level it used.
 
-Two figures per metric: the half-width of the CI now (what "+6pp" could
-really be), and roughly how many cases would detect the observed effect at
-the chosen power with a two-sided test at alpha. The observed effect is
-itself an estimate, so read the count as an order of magnitude, not a quote.
+Two figures per effect: the half-width of its interval now (what "+6pp"
+could really be), and, for a difference not yet significant, how many cases
+would detect the observed effect with the asked power. The observed effect
+is itself an estimate, so read the count as an order of magnitude.
 
-- Pass rates (paired proportions): Connor (1987), from the discordant rates,
-  n = (z_a sqrt(psi) + z_b sqrt(psi - delta^2))^2 / delta^2, where psi is the
-  share of cases passing on one side only and delta = B-only minus A-only.
-- Mean scores (paired means): the normal formula on the SD of the per-case
-  differences, n = ((z_a + z_b) sd / delta)^2 + z_a^2 / 2, the last term
-  (Guenther, 1981) allowing for estimating the SD from the sample.
+The power is that of the test the comparison ran, at the level its verdict
+used (the Holm step in a family), not a normal approximation:
 
-Both are normal approximations. The exact McNemar test is conservative, so
-at the advised count it reaches a little less than the asked power (about
-75% for 80% in simulation); add a tenth or so when it matters.
+- exact McNemar: with B-only share g and A-only share l, the number of
+  discordant cases m is Binomial(n, g + l) and, given m, the B-only count is
+  Binomial(m, g / (g + l)); the power is the chance the exact test's
+  p-value falls below the level, summed over m exactly. The power of an
+  exact test is not monotone in n (it saws up), so the advice is the
+  smallest count found above which it reached the target, and the power
+  printed is the exact power at that count.
+- a mean (and pass shares over epochs): the paired t test's power under
+  normal differences with the observed SD, from the noncentral t
+  distribution (the skew-corrected test is the t test when the differences
+  are symmetric). When every case moved by the same amount, the test is the
+  zero-spread bound, which rejects once 2 (w / (w + |d|))^n < level.
+
+A comparison that was not significant never gets advice of fewer cases than
+it already has: the search starts one case above.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
+import numpy as np
 from scipy import stats
 
+from assay.analysis.effect import Effect
+from assay.analysis.mean_delta import Differences
 from assay.analysis.paired import PairedComparison
+from assay.analysis.pass_rate_delta import DiscordantPairs
 from assay.errors import UserError
+
+MAX_CASES = 20_000
+"""Advice stops here: past it, the effect is too small to be worth sizing a dataset for."""
+
+_SCAN_BACK = 50
+"""How many counts below the first crossing are checked for an earlier peak of the exact power."""
 
 
 class UndefinedEffect(ValueError):
-    """The data give no effect to size a study for (zero effect, no spread, too few cases)."""
+    """The data give no effect to size a study for (zero effect, or already significant)."""
 
 
 @dataclass(frozen=True, slots=True)
 class SampleSizeAdvice:
-    """Precision now and cases needed, for one metric of one comparison."""
+    """Precision now and cases needed, for one effect of one comparison."""
 
     metric: Literal["pass_rate", "mean"]
     n: int
     ci_half_width: float
-    """Half the CI width: in percentage points for pass_rate, in score units for mean."""
+    """Half the interval's width: in percentage points for pass_rate, in score units for mean."""
     confidence: float
     effect: float
     """The observed delta the count is sized for, in the same units."""
-    power: float
+    target_power: float
     alpha: float
+    """The level the test used (the Holm step in a family)."""
+    test: str
+    """Whose power the count comes from."""
     cases_needed: int | None
+    power: float | None
+    """The test's power at `cases_needed`, as its formula gives it."""
     reason: str | None = None
     """Why cases_needed is None."""
 
     def summary(self) -> str:
         unit, digits = ("pp", 1) if self.metric == "pass_rate" else ("", 2)
-        now = (f"{self.confidence:.0%} CI ±{self.ci_half_width:.{digits}f}{unit} "
+        now = (f"{self.confidence * 100:.3g}% CI ±{self.ci_half_width:.{digits}f}{unit} "
                f"with {self.n} cases")
         if self.cases_needed is None:
             return f"{now}; no case count advised: {self.reason}"
+        assert self.power is not None
         return (f"{now}; about {self.cases_needed} cases would detect "
-                f"{self.effect:+.{digits}f}{unit} at {self.power:.0%} power (alpha {self.alpha:g})")
+                f"{self.effect:+.{digits}f}{unit} with {self.power:.0%} power "
+                f"({self.test}, alpha {self.alpha:.3g})")
 
     def to_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "n": self.n, "ci_half_width": self.ci_half_width,
-                "confidence": self.confidence, "effect": self.effect, "power": self.power,
-                "alpha": self.alpha, "cases_needed": self.cases_needed, "reason": self.reason,
-                "summary": self.summary()}
+                "confidence": self.confidence, "effect": self.effect,
+                "target_power": self.target_power, "alpha": self.alpha, "test": self.test,
+                "cases_needed": self.cases_needed, "power": self.power,
+                "reason": self.reason, "summary": self.summary()}
 
 
-def advise_sample_size(comparison: PairedComparison, *, power: float = 0.8,
-                       alpha: float | None = None) -> list[SampleSizeAdvice]:
+def advise_sample_size(comparison: PairedComparison, *,
+                       power: float = 0.8) -> list[SampleSizeAdvice]:
     """Advice for the pass rate (when the scorer has verdicts) and for the mean, in that order."""
-    alpha = comparison.alpha if alpha is None else alpha
-    advice: list[SampleSizeAdvice] = []
-    c = comparison
-    if c.delta_pp is not None and c.ci_pp is not None:
-        gain, loss = c.pass_gain or 0.0, c.pass_loss or 0.0
-        needed = _attempt(lambda: cases_for_paired_proportions(
-            gain, loss, alpha=alpha, power=power))
-        advice.append(SampleSizeAdvice("pass_rate", c.n, c.ci_pp.half_width, c.ci_pp.confidence,
-                                       c.delta_pp, power, alpha, *needed))
-    needed = _attempt(lambda: cases_for_paired_means(
-        c.delta_mean, c.sd_diff, alpha=alpha, power=power))
-    advice.append(SampleSizeAdvice("mean", c.n, c.ci_mean.half_width, c.ci_mean.confidence,
-                                   c.delta_mean, power, alpha, *needed))
-    return advice
+    effects = [e for e in (comparison.pass_rate, comparison.mean) if e is not None]
+    return [advise(effect, power=power) for effect in effects]
 
 
-def cases_for_paired_proportions(gain: float, loss: float, *, alpha: float = 0.05,
-                                 power: float = 0.8) -> int:
-    """Cases for a paired pass-rate difference: `gain`/`loss` are the B-only and A-only pass shares."""
-    z_a, z_b = _z(alpha, power)
-    if not (0 <= gain <= 1 and 0 <= loss <= 1 and gain + loss <= 1):
-        raise UserError(f"discordant shares must lie in [0, 1] and sum to at most 1: {gain}, {loss}")
-    delta = gain - loss
-    if _is_zero(delta):
+def advise(effect: Effect, *, power: float = 0.8) -> SampleSizeAdvice:
+    """Cases the effect's own test would need, at the effect's level, to reach `power`."""
+    _check_power(power)
+    evidence = effect.evidence
+    needed: int | None = None
+    achieved: float | None = None
+    reason: str | None = None
+    try:
+        if effect.significant:
+            raise UndefinedEffect(f"already significant with {evidence.n} cases")
+        if isinstance(evidence, DiscordantPairs):
+            needed, achieved = cases_for_mcnemar(
+                evidence.gain, evidence.loss, level=effect.level, power=power,
+                start=evidence.n + 1)
+        else:
+            assert isinstance(evidence, Differences)
+            needed, achieved = cases_for_mean(evidence, level=effect.level, power=power,
+                                              start=evidence.n + 1)
+    except UndefinedEffect as exc:
+        reason = str(exc)
+    return SampleSizeAdvice(
+        effect.metric, evidence.n, effect.interval.half_width, effect.interval.confidence,
+        effect.estimate, power, effect.level, _power_formula(evidence), needed, achieved, reason)
+
+
+def _power_formula(evidence: object) -> str:
+    """Which test's power the count comes from, as the advice names it."""
+    if isinstance(evidence, DiscordantPairs):
+        return "exact McNemar"
+    if isinstance(evidence, Differences) and evidence.zero_spread:
+        return "the zero-spread bound"
+    return "the paired t test (normal differences)"
+
+
+# -- exact McNemar ---------------------------------------------------------------------------
+
+def mcnemar_power(n: int, gain: float, loss: float, *, level: float) -> float:
+    """Power of the two-sided exact McNemar test with n cases, B-only share `gain`, A-only `loss`."""
+    _check_shares(gain, loss)
+    discordant = gain + loss
+    if n < 1 or discordant == 0:
+        return 0.0
+    return _power_given(n, discordant, _reject_given_discordant(n, gain / discordant, level))
+
+
+def _power_given(n: int, discordant: float, rejection: np.ndarray) -> float:
+    """Sum over the number of discordant cases m ~ Binomial(n, discordant)."""
+    weights = stats.binom.pmf(np.arange(n + 1), n, discordant)
+    return float(weights @ rejection[: n + 1])
+
+
+def _reject_given_discordant(top: int, share: float, level: float) -> np.ndarray:
+    """P(exact McNemar rejects | m discordant) for m = 0..top, B-only share of them `share`."""
+    m = np.arange(top + 1)
+    # the largest k with 2 P(X <= k) < level under p = 1/2, -1 when there is none
+    k = _critical_counts(level)[: top + 1]
+    low_tail = np.where(k >= 0, stats.binom.cdf(k, m, share), 0.0)
+    high_tail = np.where(k >= 0, stats.binom.sf(m - k - 1, m, share), 0.0)
+    return np.asarray(low_tail + high_tail)
+
+
+@lru_cache(maxsize=16)
+def _critical_counts(level: float) -> np.ndarray:
+    """Per number of discordant cases m (0..MAX_CASES), the largest rejecting count."""
+    m = np.arange(MAX_CASES + 1)
+    k = stats.binom.ppf(level / 2, m, 0.5) - 1
+    k = np.where(m == 0, -1, k)
+    # guard the edge: the count must really reject (2 F(k) < level), as `mcnemar_exact` decides
+    k = np.where((k >= 0) & (2 * stats.binom.cdf(k, m, 0.5) >= level), k - 1, k)
+    return np.asarray(k, dtype=np.int64)
+
+
+def cases_for_mcnemar(gain: float, loss: float, *, level: float = 0.05, power: float = 0.8,
+                      start: int = 1) -> tuple[int, float]:
+    """The smallest count from `start` found at which exact McNemar reaches `power`, and its power."""
+    _check_shares(gain, loss)
+    _check_power(power)
+    if _is_zero(gain - loss):
         raise UndefinedEffect("the observed pass-rate difference is 0; there is no effect to detect")
-    psi = gain + loss
-    n = (z_a * math.sqrt(psi) + z_b * math.sqrt(psi - delta**2)) ** 2 / delta**2
-    return math.ceil(n)
+
+    discordant = gain + loss
+    rejection = _reject_given_discordant(MAX_CASES, gain / discordant, level)
+
+    def at(n: int) -> float:
+        return _power_given(n, discordant, rejection)
+
+    return _smallest(at, power, start, scan_back=_SCAN_BACK)
 
 
-def cases_for_paired_means(delta: float, sd_diff: float | None, *, alpha: float = 0.05,
-                           power: float = 0.8) -> int:
-    """Cases for a paired difference of means `delta`, given the SD of per-case differences."""
-    z_a, z_b = _z(alpha, power)
+# -- means -----------------------------------------------------------------------------------
+
+def t_power(n: int, delta: float, sd: float, *, level: float) -> float:
+    """Power of the two-sided paired t test with n cases for a mean difference `delta`."""
+    if n < 2:
+        return 0.0
+    df = n - 1
+    critical = float(stats.t.ppf(1 - level / 2, df))
+    shift = delta / sd * math.sqrt(n)
+    return float(stats.nct.sf(critical, df, shift) + stats.nct.cdf(-critical, df, shift))
+
+
+def zero_spread_power(n: int, delta: float, span: float, *, level: float) -> float:
+    """1 when n cases that all moved by `delta` make the zero-spread bound leave out 0, else 0."""
+    return 1.0 if 2 * (span / (span + abs(delta))) ** n < level else 0.0
+
+
+def cases_for_mean(evidence: Differences, *, level: float = 0.05, power: float = 0.8,
+                   start: int = 2) -> tuple[int, float]:
+    """The smallest count from `start` at which the mean's test reaches `power`, and its power."""
+    _check_power(power)
+    delta = evidence.mean
     if _is_zero(delta):
         raise UndefinedEffect("the observed mean difference is 0; there is no effect to detect")
-    if sd_diff is None:
-        raise UndefinedEffect("the spread of differences needs at least two cases")
-    if _is_zero(sd_diff):
-        raise UndefinedEffect(
-            "every case moved by the same amount, so the spread of differences is 0 "
-            "and the formula does not apply")
-    n = ((z_a + z_b) * sd_diff / delta) ** 2 + z_a**2 / 2
-    return math.ceil(n)
+    if evidence.zero_spread:
+        def at(n: int) -> float:
+            return zero_spread_power(n, delta, evidence.span, level=level)
+    else:
+        def at(n: int) -> float:
+            return t_power(n, delta, evidence.sd, level=level)
+    return _smallest(at, power, max(2, start), scan_back=0)
 
 
-def _attempt(size: Callable[[], int]) -> tuple[int | None, str | None]:
-    """The count, or None and the reason it is undefined."""
-    try:
-        return size(), None
-    except UndefinedEffect as exc:
-        return None, str(exc)
+def _smallest(power_at: Any, target: float, start: int, *, scan_back: int) -> tuple[int, float]:
+    """Bisect for a count reaching `target` (power rises with n), then look a little lower for
+    an earlier count that reached it too (the exact test's power saws)."""
+    if start > MAX_CASES:
+        raise UndefinedEffect(f"more than {MAX_CASES:,} cases would be needed")
+    if power_at(start) >= target:
+        return start, power_at(start)
+    low, high = start, start
+    while power_at(high) < target:
+        if high >= MAX_CASES:
+            raise UndefinedEffect(
+                f"even {MAX_CASES:,} cases would not reach {target:.0%} power")
+        low, high = high, min(MAX_CASES, high * 2)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if power_at(middle) >= target:
+            high = middle
+        else:
+            low = middle
+    best = high
+    for n in range(max(start, high - scan_back), high):
+        if power_at(n) >= target:
+            best = n
+            break
+    return best, power_at(best)
 
 
-def _z(alpha: float, power: float) -> tuple[float, float]:
-    if not 0 < alpha < 1:
-        raise UserError(f"alpha must be between 0 and 1, got {alpha}")
+def _check_shares(gain: float, loss: float) -> None:
+    if not (0 <= gain <= 1 and 0 <= loss <= 1 and gain + loss <= 1 + 1e-12):
+        raise UserError(f"discordant shares must lie in [0, 1] and sum to at most 1: {gain}, {loss}")
+
+
+def _check_power(power: float) -> None:
     if not 0 < power < 1:
         raise UserError(f"power must be between 0 and 1, got {power}")
-    return float(stats.norm.ppf(1 - alpha / 2)), float(stats.norm.ppf(power))
 
 
 def _is_zero(x: float) -> bool:

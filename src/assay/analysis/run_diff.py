@@ -84,8 +84,8 @@ def flips(entry: ComparisonEntry) -> tuple[list[str], list[str]]:
 
 def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCases], *,
               run_a: RunRef, run_b: RunRef, problems: list[str] | None = None,
-              scorers: Iterable[str] | None = None, alpha: float = DEFAULT_ALPHA,
-              seed: int = 0) -> RunDiff:
+              scorers: Iterable[str] | None = None,
+              alpha: float = DEFAULT_ALPHA) -> RunDiff:
     """Compare B with A per scorer and condition present in both (optionally only `scorers`)."""
     wanted = list(scorers) if scorers is not None else None
     for name in wanted or []:
@@ -114,7 +114,7 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
                      entry_a.passed[condition]),
                     (f"{run_b.id}@{condition}", entry_b.values[condition],
                      entry_b.passed[condition]),
-                    alpha=alpha, seed=seed))
+                    alpha=alpha))
             except UserError as exc:
                 skipped.append(f"{name}@{condition} not compared: {exc}")
         notes += [f"{name}: condition {c} only in run {run_a.id}"

@@ -1,13 +1,15 @@
-"""Paired significance tests, chosen by the data: is B's difference from A more than chance?
+"""The result type of a paired test, and the test of shift shown beside a mean's verdict.
 
-- Pass/fail per case (0/1 on both sides): the exact McNemar test, a binomial
-  test on the discordant pairs (cases one side passed and the other failed).
-- Graded scores: the Wilcoxon signed-rank test on the per-case differences, or
-  the exact sign test when few cases differ and their magnitudes tie.
+The verdict on a mean comes from a test of the mean (`mean_delta`), on a
+pass rate from exact McNemar (`pass_rate_delta`). The Wilcoxon signed-rank
+test answers another question: do B's scores tend to sit above A's (is the
+distribution of differences symmetric about 0)? With skewed differences a
+zero mean and a clear shift go together, so its p-value is reported beside
+the mean's, named as a test of shift, and never decides a verdict. It is the
+exact sign test when few cases differ and their magnitudes tie.
 
-Zeros are handled one way everywhere: a case where A and B are equal says
-nothing about which is better, so it is dropped before testing (Wilcoxon's own
-"wilcox" zero method, which is also what McNemar and the sign test do).
+Zeros are dropped before testing (Wilcoxon's own "wilcox" zero method): a
+case where A and B are equal says nothing about which tends to be higher.
 """
 
 from __future__ import annotations
@@ -17,8 +19,6 @@ from typing import Any
 
 import numpy as np
 from scipy import stats
-
-from assay.analysis.interval import is_binary
 
 SIGNED_RANK_MIN_TIED = 20
 """Below this many differing cases, tied magnitudes switch the test to the exact sign test.
@@ -53,33 +53,6 @@ class PairedTest:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "statistic": self.statistic, "p_value": self.p_value,
                 "n_used": self.n_used, "note": self.note}
-
-
-def paired_test(a: np.ndarray, b: np.ndarray) -> PairedTest:
-    """The fitting paired test of B against A: McNemar for 0/1 data, else signed-rank or sign test."""
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    if a.shape != b.shape:
-        raise ValueError(f"paired arrays differ in shape: {a.shape} vs {b.shape}")
-    if is_binary(a) and is_binary(b):
-        return mcnemar_exact(a.astype(bool), b.astype(bool))
-    return signed_rank_test(b - a)
-
-
-def mcnemar_exact(passed_a: np.ndarray, passed_b: np.ndarray) -> PairedTest:
-    """Exact McNemar: a two-sided binomial test (p = 1/2) on the discordant pairs.
-
-    Matches statsmodels' `mcnemar(table, exact=True)`; the statistic is the
-    smaller discordant count, as there.
-    """
-    a_only = int(np.sum(passed_a & ~passed_b))
-    b_only = int(np.sum(passed_b & ~passed_a))
-    discordant = a_only + b_only
-    note = f"{b_only} cases pass only with B, {a_only} only with A"
-    if discordant == 0:
-        return PairedTest("exact McNemar", 0.0, 1.0, 0, note + "; no discordant pairs")
-    p = stats.binomtest(min(a_only, b_only), discordant, 0.5).pvalue
-    return PairedTest("exact McNemar", float(min(a_only, b_only)), float(p), discordant, note)
 
 
 def signed_rank_test(diffs: np.ndarray) -> PairedTest:

@@ -1,50 +1,53 @@
-"""The plain-language verdict of a paired comparison: effect size, test, CI, then pack reading.
+"""The one line a comparison reads as: one quantity's size, its interval and the verdict.
 
-The test's verdict comes right after the size, and the Knowledge Packs
-reading last, labelled as such, so a reader sees at once when a "strong"
-size is also within noise, and never takes the band's name ("significant
-regression") for the test's call:
+Everything on the line is about the same quantity (the headline effect), at
+the same level, so it cannot contradict itself: "significant" exactly when
+the printed interval leaves out 0, and the interval's level says which
+correction set it:
 
-    +6.0pp: no significant difference (exact McNemar p=0.21);
-    95% CI -2.0..+14.0pp; pack reading: strong
+    pass rate +6.0pp, 98.3% CI -8.1..+19.6pp (Holm, family of 3), within noise
+    (exact McNemar p=0.63, Holm-adjusted); size: strong gain
 
-An interval computed for few cases names its method, since it is wider, and
-may be lopsided, for a reason the reader should see:
-`95% CI -100.0..-30.7pp (Newcombe)`.
+The Knowledge Packs band is given as a size ("strong gain", "large drop"),
+never by its name "significant regression", which `results.json` keeps.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assay.knowledge_packs.bands import labelled
+from assay.knowledge_packs.bands import size_words
 
 if TYPE_CHECKING:
     from assay.analysis.interval import Interval
     from assay.analysis.paired import PairedComparison
-    from assay.analysis.significance import PairedTest
+
+WITHIN_NOISE = "within noise"
+SIGNIFICANT = "significant"
 
 
 def describe(c: PairedComparison) -> str:
     """The one-line verdict for a comparison (B relative to A)."""
-    if c.kind == "pass_fail":
-        assert c.delta_pp is not None and c.ci_pp is not None
-        size = f"{c.delta_pp:+.1f}pp"
-        ci = interval_text(c.ci_pp, "pp")
-    else:
-        size = f"mean {c.delta_mean:+.2f}"
-        if c.reading is not None and c.delta_pp is None:
-            size += f" = {c.reading_delta_pp:+.1f}pp of the scale"
-        ci = interval_text(c.ci_mean, "")
-    evidence = "significant" if c.significant else "no significant difference"
-    line = f"{size}: {evidence} ({_p(c.test, c.p_adjusted, c.family_size)}); {ci}"
-    if c.kind == "score" and c.delta_pp is not None and c.ci_pp is not None:
-        assert c.pass_test is not None
-        line += (f"; pass rate {c.delta_pp:+.1f}pp, {interval_text(c.ci_pp, 'pp')}, "
-                 f"{_p(c.pass_test, None, 1)}")  # the reading below is of this delta
+    effect = c.headline
+    name = "pass rate" if effect.metric == "pass_rate" else "mean"
+    digits = 1 if effect.unit == "pp" else 2
+    size = f"{name} {effect.estimate:+.{digits}f}{effect.unit}"
+    if effect.metric == "mean" and c.reading_delta_pp is not None:
+        size += f" ({c.reading_delta_pp:+.1f}pp of the scale)"
+    interval = interval_text(effect.interval, effect.unit)
+    if c.correction:
+        interval += f" ({c.correction})"
+    p = format_p(c.p_value) + (", Holm-adjusted" if c.p_adjusted is not None
+                               and c.family_size > 1 else "")
+    line = f"{size}, {interval}, {evidence(c)} ({effect.test.name} {p})"
     if c.reading is not None:
-        line += f"; {labelled(c.reading)}"
+        line += f"; size: {size_words(c.reading)}"
     return line
+
+
+def evidence(c: PairedComparison) -> str:
+    """`significant` or `within noise`: the headline interval leaves out 0, or holds it."""
+    return SIGNIFICANT if c.significant else WITHIN_NOISE
 
 
 def format_p(p: float) -> str:
@@ -52,15 +55,20 @@ def format_p(p: float) -> str:
     return "p<0.001" if p < 0.001 else f"p={p:.2g}"
 
 
-def _p(test: PairedTest, adjusted: float | None, family: int) -> str:
-    if adjusted is None:
-        return f"{test.name} {format_p(test.p_value)}"
-    return f"{test.name}, Holm-adjusted over {family}: {format_p(adjusted)}"
+def level_text(confidence: float) -> str:
+    """95% -> `95%`, 1 - 0.05/3 -> `98.3%`."""
+    return f"{confidence * 100:.3g}%"
 
 
 def interval_text(interval: Interval, unit: str) -> str:
-    """`95% CI -2.0..+14.0pp`, with the method when it is not the bootstrap."""
+    """`95% CI -2.0..+14.0pp` (the level is the one the verdict used)."""
     digits = 1 if unit == "pp" else 2
-    method = f" ({interval.method})" if interval.method != "bootstrap" else ""
-    return (f"{interval.confidence:.0%} CI "
-            f"{interval.low:+.{digits}f}..{interval.high:+.{digits}f}{unit}{method}")
+    return f"{level_text(interval.confidence)} CI {bounds_text(interval, digits)}{unit}"
+
+
+def bounds_text(interval: Interval, digits: int) -> str:
+    """`-2.0..+14.0`; a bound at exactly 0 (where the verdict put it) reads `0.0`."""
+    def bound(x: float) -> str:
+        return f"{0.0:.{digits}f}" if x == 0 else f"{x:+.{digits}f}"
+
+    return f"{bound(interval.low)}..{bound(interval.high)}"

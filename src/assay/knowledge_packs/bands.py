@@ -10,11 +10,11 @@ significant regression. Its rows are whole points, so two edges need a rule:
   "slight regression" (the table's band runs to -5pp, and only "below" is
   significant); +1pp and -1pp belong to their named bands.
 
-"significant regression" is the table's name for a size. Whether a delta is
-statistically significant is the paired test's call; reports show both, and
-print the reading as `pack reading: <band>` (`labelled`) so that
-"no significant difference" beside "significant regression" is never read as
-two verdicts that disagree.
+"significant regression" is the table's name for a size, not a test's call.
+`results.json` keeps the band names; on screen and in reports a band reads
+as a size (`size_words`: "large drop"), beside the test's own verdict
+("significant" or "within noise"), so no line says "significant" twice with
+two meanings.
 """
 
 from __future__ import annotations
@@ -48,6 +48,11 @@ def pack_reading(delta_pp: float) -> Reading:
     return "significant regression"
 
 
-def labelled(reading: Reading | None) -> str:
-    """A reading as printed next to a test's verdict: `pack reading: significant regression`."""
-    return f"pack reading: {reading or '-'}"
+SIZE_WORDS: Final[dict[Reading, str]] = {
+    "strong": "strong gain", "moderate": "moderate gain", "neutral": "about even",
+    "slight regression": "slight drop", "significant regression": "large drop"}
+
+
+def size_words(reading: Reading | None) -> str:
+    """A band as a size, for people: "large drop" for the band "significant regression"."""
+    return SIZE_WORDS[reading] if reading is not None else "-"

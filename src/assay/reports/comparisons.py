@@ -1,12 +1,12 @@
 """Paired comparisons for people: the terminal table and the report.md section.
 
 One row per comparison shows the headline metric (pass rate when the scorer
-gives verdicts, else the mean) on both sides, the delta with its CI, the
-p-value (Holm-adjusted over everything shown), the test's verdict and,
-labelled `pack reading: ...`, the Knowledge Packs size band: its
-"significant regression" is a size, not the test's call. Deltas are green
-when B is higher and red when lower; bold when the test says the
-difference is real.
+gives verdicts, else the mean) on both sides, the delta with its size in
+words (the Knowledge Packs band read as a size: "large drop"), its interval
+at the level the verdict used (the Holm step in a family), the p-value
+(Holm-adjusted over everything shown) and the verdict: "significant" when
+the interval leaves out 0, else "within noise". Deltas are green when B is
+higher and red when lower; bold when significant.
 """
 
 from __future__ import annotations
@@ -14,34 +14,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from assay.analysis.interval import Interval
 from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
-from assay.knowledge_packs.bands import labelled
-from assay.analysis.verdict import format_p
+from assay.analysis.verdict import bounds_text, evidence, format_p, level_text
+from assay.knowledge_packs.bands import size_words
 
 MAX_IDS_TERMINAL = 10
 MAX_IDS_MARKDOWN = 200
 
 
 def headline(c: PairedComparison) -> tuple[str, str, str, str]:
-    """(A, B, delta, CI) of the headline metric, as text."""
-    if c.kind == "pass_fail" and c.pass_rate_a is not None and c.pass_rate_b is not None:
-        assert c.delta_pp is not None and c.ci_pp is not None
-        return (f"{c.pass_rate_a:.1%}", f"{c.pass_rate_b:.1%}", f"{c.delta_pp:+.1f}pp",
-                f"{c.ci_pp.low:+.1f}..{c.ci_pp.high:+.1f}pp{_method(c.ci_pp)}")
+    """(A, B, delta, interval) of the headline metric, as text."""
+    effect = c.headline
+    if effect.metric == "pass_rate" and c.pass_rate_a is not None and c.pass_rate_b is not None:
+        return (f"{c.pass_rate_a:.1%}", f"{c.pass_rate_b:.1%}", f"{effect.estimate:+.1f}pp",
+                f"{bounds_text(effect.interval, 1)}pp")
     digits = 2 if abs(c.mean_a) >= 10 or abs(c.mean_b) >= 10 else 3
-    return (f"{c.mean_a:.{digits}f}", f"{c.mean_b:.{digits}f}", f"{c.delta_mean:+.{digits}f}",
-            f"{c.ci_mean.low:+.{digits}f}..{c.ci_mean.high:+.{digits}f}{_method(c.ci_mean)}")
+    return (f"{c.mean_a:.{digits}f}", f"{c.mean_b:.{digits}f}", f"{effect.estimate:+.{digits}f}",
+            bounds_text(effect.interval, digits))
 
 
-def _method(interval: Interval) -> str:
-    """A computed small-sample interval says so; the bootstrap is the unmarked default."""
-    return "" if interval.method == "bootstrap" else f" ({interval.method})"
+def ci_label(c: PairedComparison) -> str:
+    """`95% CI`, or `98.3% CI` for a comparison decided at a Holm step."""
+    return f"{level_text(c.headline.interval.confidence)} CI"
 
 
 def headline_delta(c: PairedComparison) -> float:
-    return c.delta_pp if c.kind == "pass_fail" and c.delta_pp is not None else c.delta_mean
+    return c.headline.estimate
 
 
 def p_text(c: PairedComparison) -> str:
@@ -50,8 +49,9 @@ def p_text(c: PairedComparison) -> str:
                    else "")
 
 
-def evidence(c: PairedComparison) -> str:
-    return "significant" if c.significant else "no significant difference"
+def size_text(c: PairedComparison) -> str:
+    """The Knowledge Packs band as a size: `strong gain`, `large drop` (never "significant")."""
+    return size_words(c.reading)
 
 
 def coloured_delta(c: PairedComparison, text: str) -> str:
@@ -82,8 +82,9 @@ def comparison_lines(entries: Sequence[ComparisonEntry], label: Any) -> list[str
     for name, entry in zip(names, entries):
         c = entry.comparison
         a, b, delta, ci = headline(c)
-        lines.append(f"  {name:<{width}}  {a} → {b}  {coloured_delta(c, delta)}  95% CI {ci}  "
-                     f"{format_p(c.p_value)}  {evidence(c)} · {labelled(c.reading)}  n={c.n}")
+        lines.append(f"  {name:<{width}}  {a} → {b}  {coloured_delta(c, delta)} "
+                     f"({size_text(c)})  {ci_label(c)} {ci}  {format_p(c.p_value)}  "
+                     f"{evidence(c)}  n={c.n}")
     return lines
 
 
@@ -93,7 +94,7 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons) -> No
         return
     if comps.entries:
         console.print(f"[bold]conditions vs baseline '{comps.baseline}'[/bold] (paired by case; "
-                      f"p Holm-adjusted over {len(comps.entries)})")
+                      f"{family_note(len(comps.entries), short=True)})")
         for line in comparison_lines(
                 comps.entries, lambda e: f"{e.comparison.scorer} · {e.comparison.label_b}"):
             console.print(line)
@@ -112,17 +113,18 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons) -> No
 def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
     """The report.md section: the table, the verdicts, wins and losses per case, and advice."""
     lines = [f"## Conditions compared with `{comps.baseline}`", "",
-             (f"Paired over the cases both conditions answered; p-values Holm-adjusted over "
-              f"the {len(comps.entries)} comparisons shown (alpha {comps.alpha:g})."), ""]
+             (f"Paired over the cases both conditions answered; "
+              f"{family_note(len(comps.entries))} (alpha {comps.alpha:g})."), ""]
     if comps.entries:
         lines += markdown_table(comps.entries, "scorer", "condition",
                                 lambda e: (e.comparison.scorer or "", e.comparison.label_b))
     for entry in comps.entries:
         c = entry.comparison
         lines += ["", f"### {c.scorer}: {c.label_b} vs {c.label_a}", "", f"- {c.verdict}"]
+        lines += detail_lines(c)
         lines += case_lines(c, f"{c.label_b} wins", f"{c.label_b} loses")
         lines += [f"- sample size ({a.metric.replace('_', ' ')}): {a.summary()}"
-                  for a in entry.advice]
+                  for a in entry.advice if a.cases_needed is not None]
         lines += excluded_line(c)
     lines += [f"- not compared: {line}" for line in comps.skipped]
     return "\n".join(lines)
@@ -130,16 +132,48 @@ def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
 
 def markdown_table(entries: Sequence[ComparisonEntry], first: str, second: str,
                    label: Any) -> list[str]:
-    rows = [(f"| {first} | {second} | n | before | after | delta | 95% CI | p | test verdict "
-             "| pack reading (size band) |"),
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
+    rows = [(f"| {first} | {second} | n | before | after | delta | size | CI | p | verdict |"),
+            "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |"]
     for entry in entries:
         c = entry.comparison
         a, b, delta, ci = headline(c)
         one, two = label(entry)
-        rows.append(f"| {one} | {two} | {c.n} | {a} | {b} | {delta} | {ci} | {p_text(c)} | "
-                    f"{evidence(c)} | {c.reading or '-'} |")
+        rows.append(f"| {one} | {two} | {c.n} | {a} | {b} | {delta} | {size_text(c)} | "
+                    f"{ci_label(c)} {ci} | {p_text(c)} | {evidence(c)} |")
     return rows
+
+
+def family_note(size: int, *, short: bool = False) -> str:
+    """How the verdicts of `size` comparisons shown together were corrected."""
+    if size <= 1:
+        return "one comparison, no correction"
+    if short:
+        return f"Holm, family of {size}; each CI at its Holm step"
+    return (f"Holm, family of {size}: p-values Holm-adjusted, each interval at the level "
+            "of the Holm step that decided it")
+
+
+def detail_lines(c: PairedComparison) -> list[str]:
+    """What the verdict line leaves out: the interval's method, the test of shift, the
+    other metric (described, not tested in the family)."""
+    effect = c.headline
+    test = (f"- interval: {effect.interval.method}; test: {effect.test.name} "
+            f"(unadjusted {format_p(effect.test.p_value)}; {effect.test.note})")
+    lines = [test]
+    if c.shift_test is not None and c.shift_test.n_used:
+        lines.append(f"- shift (does B tend to score higher? a test of shift, not of the "
+                     f"mean): {c.shift_test.name} {format_p(c.shift_test.p_value)}")
+    other = c.mean if effect.metric == "pass_rate" else c.pass_rate
+    if other is not None:
+        name = "mean" if other.metric == "mean" else "pass rate"
+        digits = 1 if other.unit == "pp" else 2
+        lines.append(f"- {name}: {other.estimate:+.{digits}f}{other.unit} "
+                     f"(described only; the verdict is on the {_name(effect.metric)})")
+    return lines
+
+
+def _name(metric: str) -> str:
+    return "pass rate" if metric == "pass_rate" else "mean"
 
 
 def case_lines(c: PairedComparison, win_label: str, loss_label: str) -> list[str]:

@@ -7,7 +7,8 @@ from the network and follows the reader's light or dark preference.
 
 Intervals are drawn, not only printed, so a difference shows at a glance:
 a bar per mean and pass rate with its 95% CI as a whisker, and a dot with
-its CI on a shared axis around zero per comparison.
+its interval (at the level its verdict used) on a shared axis around zero
+per comparison.
 
 The trial table is capped so a 100k-trial run still gives a page a browser
 opens: failing and errored trials first (up to `MAX_FAILING_ROWS`), then
@@ -24,12 +25,21 @@ from functools import lru_cache
 from typing import Any
 
 from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
+from assay.analysis.interval import Interval
 from assay.analysis.paired import PairedComparison
 from assay.analysis.run_diff import RunDiff, condition_of
-from assay.analysis.interval import Interval
 from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
-from assay.review.gates import GateResult
-from assay.reports.comparisons import MAX_IDS_MARKDOWN, evidence, headline, p_text
+from assay.analysis.verdict import evidence
+from assay.records import RunRecord
+from assay.reports.comparisons import (
+    MAX_IDS_MARKDOWN,
+    ci_label,
+    detail_lines,
+    family_note,
+    headline,
+    p_text,
+    size_text,
+)
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
 from assay.reports.trial_table import (
     MAX_FAILING_ROWS,
@@ -37,7 +47,7 @@ from assay.reports.trial_table import (
     TrialSelector,
     select_trials,
 )
-from assay.records import RunRecord
+from assay.review.gates import GateResult
 
 MAX_GROUPS = 100
 """Tags (or difficulty levels) shown per breakdown; the rest are counted, not drawn."""
@@ -76,6 +86,7 @@ class DeltaRow:
     ci: str
     p: str
     evidence: str
+    size: str
     direction: str
     point: float
     low: float
@@ -131,6 +142,8 @@ def render_html(run: RunRecord, summary: RunSummary,
         "max_ids": MAX_IDS_MARKDOWN,
         "fmt_cost": fmt_cost,
         "outcomes": _outcomes,
+        "family_note": family_note,
+        "detail_lines": detail_lines,
     }
     return _template().render(**context)
 
@@ -193,8 +206,8 @@ def _delta_table(entries: Sequence[ComparisonEntry], label: Any,
         c = entry.comparison
         a, b, delta_text, ci = headline(c)
         direction = "up" if delta > 1e-12 else "down" if delta < -1e-12 else "flat"
-        rows.append(DeltaRow(entry, label(entry), a, b, delta_text, ci, p_text(c), evidence(c),
-                             direction, _axis_at(delta, axis), _axis_at(low, axis),
+        rows.append(DeltaRow(entry, label(entry), a, b, delta_text, f"{ci_label(c)} {ci}",
+                             p_text(c), evidence(c), size_text(c), direction, _axis_at(delta, axis), _axis_at(low, axis),
                              _axis_at(high, axis)))
     return DeltaTable(rows, axis)
 

@@ -14,7 +14,9 @@ from assay.reports.comparisons import (
     MAX_IDS_TERMINAL,
     case_lines,
     comparison_lines,
+    detail_lines,
     excluded_line,
+    family_note,
     id_list,
     markdown_table,
     outcome_names,
@@ -29,7 +31,7 @@ def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> 
         console.print(f"[bold red]NOT COMPARABLE:[/bold red] [red]{problem}[/red]")
     if diff.entries:
         console.print(f"[bold]{title}[/bold] (before → after, paired by case; "
-                      f"p Holm-adjusted over {len(diff.entries)})")
+                      f"{family_note(len(diff.entries), short=True)})")
         for line in comparison_lines(
                 diff.entries, lambda e: f"{e.comparison.scorer}@{condition_of(e)}"):
             console.print(line)
@@ -55,8 +57,7 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
     a, b = diff.run_a, diff.run_b
     lines = [f"## {title or f'Compared with run `{a.id}`'}", "",
              (f"Run `{a.id}` (before, started {a.started_at}) → run `{b.id}` (after), "
-              "paired by case; "
-              f"p-values Holm-adjusted over the {len(diff.entries)} metrics shown."), ""]
+              f"paired by case; {family_note(len(diff.entries))}."), ""]
     lines += [f"- **not comparable:** {problem}" for problem in diff.problems]
     if diff.problems:
         lines.append("")
@@ -73,6 +74,7 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
             continue
         ups, downs = outcome_names(c)
         lines += ["", f"### {c.scorer}@{condition_of(entry)}", "", f"- {c.verdict}"]
+        lines += detail_lines(c)
         lines += case_lines(c, f"newly {'passing' if ups == 'passes' else ups}",
                             f"newly {'failing' if downs == 'fails' else downs}")
         lines += excluded_line(c)

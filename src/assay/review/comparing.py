@@ -30,12 +30,12 @@ def compare_run_conditions(store: Any, run: Any, *, conditions: Sequence[str] | 
     """
     if conditions is not None and len(conditions) < 2:
         # One condition: nothing to pair, and no reason to hold every case's values.
-        return compare_conditions({}, list(conditions), baseline=baseline, seed=_seed(run))
+        return compare_conditions({}, list(conditions), baseline=baseline)
     cases = _ordered(collect_cases(store.iter_score_rows(run.id)), scorers)
     order = list(conditions or [])
     for entry in cases.values():
         order += [c for c in entry.conditions if c not in order]
-    return compare_conditions(cases, order, baseline=baseline, seed=_seed(run))
+    return compare_conditions(cases, order, baseline=baseline)
 
 
 def diff_stored_runs(store: Any, run_a: Any, run_b: Any) -> RunDiff:
@@ -51,7 +51,7 @@ def diff_stored_runs(store: Any, run_a: Any, run_b: Any) -> RunDiff:
     scorers = list(dict.fromkeys(entry["scorer"] for entry in order))
     return diff_runs(collect_cases(store.iter_score_rows(run_a.id)),
                      _ordered(collect_cases(store.iter_score_rows(run_b.id)), scorers),
-                     run_a=ref_a, run_b=ref_b, problems=problems, seed=_seed(run_b))
+                     run_a=ref_a, run_b=ref_b, problems=problems)
 
 
 def diff_with_previous(store: Any, run: Any) -> RunDiff | None:
@@ -88,9 +88,3 @@ def _ordered(cases: dict[str, ScorerCases], scorers: Sequence[str] | None
     order = [s for s in scorers or [] if s in cases] + [s for s in cases if s not in (scorers or [])]
     return {name: cases[name] for name in order}
 
-
-def _seed(run: Any) -> int:
-    """The run's configured seed, so its intervals are reproducible."""
-    settings = ((run.config or {}).get("run") or {}) if isinstance(run.config, dict) else {}
-    seed = settings.get("seed", 0)
-    return seed if isinstance(seed, int) else 0

@@ -140,7 +140,7 @@ def check_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
         name = f"regression {c.scorer}@{c.label_b.rpartition('@')[2]} {metric}"
         failed = drop > spec.max_drop_pp and (c.significant or not spec.significant)
         evidence = (f"p={c.p_value:.2g}" + (" significant" if c.significant else
-                                             " not significant"))
+                                             " within noise"))
         results.append(GateResult(name, not failed,
                                   f"{-drop:+.1f}pp {against} (max drop {spec.max_drop_pp:g}pp"
                                   f"{', significant only' if spec.significant else ''}; "

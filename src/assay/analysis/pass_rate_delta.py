@@ -1,0 +1,118 @@
+"""B's pass rate minus A's over the same cases: the exact McNemar test and an interval that agrees.
+
+Only the discordant cases (passed on one side only) carry evidence: with
+`b_only` cases passing only with B and `a_only` only with A out of `n`, the
+delta is (b_only - a_only) / n.
+
+- The test is exact McNemar: a two-sided binomial test (p = 1/2) of b_only
+  among the discordant cases, as statsmodels' `mcnemar(table, exact=True)`.
+- The interval is Tango's score interval (Tango 1998, Statistics in
+  Medicine 17:891): every delta d0 whose score test, with the discordant
+  probabilities re-estimated under d0, does not reject. It keeps close to
+  its nominal coverage down to a handful of cases and never collapses to a
+  point. At d0 = 0 its score test is McNemar's uncorrected chi-square.
+- Agreement: when the exact test does not reject at the level, the
+  interval is widened to reach 0. When the exact test rejects, Tango's
+  interval already leaves out 0, because exact McNemar is the stricter of
+  the two (checked for every table up to 3,000 discordant cases at every
+  Holm step of alpha 0.05 up to a family of 30, and in the tests). So the
+  interval leaves out 0 exactly when exact McNemar's p is below the level.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from scipy import optimize, special
+
+from assay.analysis.interval import Interval
+from assay.analysis.significance import PairedTest
+
+METHOD = "Tango score, exact McNemar at 0"
+_EDGE = 1e-12
+"""How close to +-1 the interval's search goes: at +-1 the variance under the null is 0."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordantPairs:
+    """The counts a paired pass-rate comparison rests on."""
+
+    n: int
+    b_only: int
+    """Cases passing with B only."""
+    a_only: int
+    """Cases passing with A only."""
+
+    @property
+    def estimate(self) -> float:
+        return (self.b_only - self.a_only) / self.n
+
+    @property
+    def gain(self) -> float:
+        """Share of cases passing only with B."""
+        return self.b_only / self.n
+
+    @property
+    def loss(self) -> float:
+        return self.a_only / self.n
+
+    def test(self) -> PairedTest:
+        return mcnemar_exact(self.b_only, self.a_only)
+
+    def interval(self, level: float, test: PairedTest) -> Interval:
+        low, high = tango_interval(self.n, self.b_only, self.a_only, 1 - level)
+        if test.p_value >= level:
+            low, high = min(low, 0.0), max(high, 0.0)
+        return Interval(low, high, 1 - level, method=METHOD)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "b_only": self.b_only, "a_only": self.a_only}
+
+
+def mcnemar_exact(b_only: int, a_only: int) -> PairedTest:
+    """Exact McNemar; the statistic is the smaller discordant count, as in statsmodels."""
+    discordant = b_only + a_only
+    note = f"{b_only} cases pass only with B, {a_only} only with A"
+    if discordant == 0:
+        return PairedTest("exact McNemar", 0.0, 1.0, 0, note + "; no discordant pairs")
+    smaller = min(a_only, b_only)
+    p = min(1.0, 2 * float(special.bdtr(smaller, discordant, 0.5)))  # binomial CDF
+    return PairedTest("exact McNemar", float(smaller), p, discordant, note)
+
+
+def tango_interval(n: int, b_only: int, a_only: int, confidence: float) -> tuple[float, float]:
+    """Tango's score interval for (b_only - a_only) / n, as fractions."""
+    critical = float(special.ndtri(0.5 + confidence / 2))  # normal quantile
+    estimate = (b_only - a_only) / n
+
+    def score(d0: float) -> float:
+        return tango_score(n, b_only, a_only, d0)
+
+    high = 1.0
+    if score(1 - _EDGE) < -critical:
+        high = optimize.brentq(lambda d: score(d) + critical, estimate, 1 - _EDGE, xtol=1e-12)
+    low = -1.0
+    if score(-1 + _EDGE) > critical:
+        low = optimize.brentq(lambda d: score(d) - critical, -1 + _EDGE, estimate, xtol=1e-12)
+    return float(low), float(high)
+
+
+def tango_score(n: int, b_only: int, a_only: int, d0: float) -> float:
+    """The score statistic of H0: delta = d0, with the discordant probabilities fitted under H0.
+
+    Under H0 the A-only probability q and the B-only probability q + d0 maximise the
+    multinomial likelihood where 2n q^2 + B q + C = 0 (its larger root), and
+    Var(b_only - a_only) = n (2q + d0 - d0^2).
+    """
+    concordant = n - b_only - a_only
+    slope = -(b_only * (1 - d0) + a_only * (1 - 3 * d0) - 2 * concordant * d0)
+    constant = -a_only * d0 * (1 - d0)
+    root = math.sqrt(max(0.0, slope * slope - 8 * n * constant))
+    q = (-slope + root) / (4 * n)
+    variance = n * (2 * q + d0 - d0 * d0)
+    gap = b_only - a_only - n * d0
+    if variance <= 0:
+        return math.copysign(math.inf, gap) if gap else 0.0
+    return gap / math.sqrt(variance)

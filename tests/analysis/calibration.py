@@ -1,0 +1,182 @@
+"""Calibration of the comparison verdicts by simulation: false alarms, coverage, agreement.
+
+For pass rates (paired 0/1 verdicts) and for means of skewed per-case
+differences, at 20, 30 and 100 cases, with and without a true difference,
+it counts how often the verdict says "significant", how often the 95%
+interval holds the true delta, and how many lines have a verdict that
+disagrees with their own interval. Seeded, so the numbers are the same on
+every machine. `test_calibration.py` asserts on them; run this file to
+print them:
+
+    uv run python tests/analysis/calibration.py
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from assay.analysis.effect import Effect, measure
+from assay.analysis.mean_delta import Differences
+from assay.analysis.paired import PairedComparison, compare_paired
+from assay.analysis.pass_rate_delta import DiscordantPairs
+
+SIZES = (20, 30, 100)
+ALPHA = 0.05
+REPLICATES = 1000
+LINES = 100
+"""Replicates per scenario and size that go through `compare_paired` whole."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    true_delta: float
+    """In the units the effect reports: pp for pass rates, score units for means."""
+    draw: Callable[[np.random.Generator, int], tuple[np.ndarray, np.ndarray]]
+    """n paired cases (A, B)."""
+
+
+@dataclass(frozen=True)
+class Rates:
+    scenario: str
+    n: int
+    significant: float
+    coverage: float
+    disagreements: int
+
+
+def pass_scenario(name: str, both: float, a_only: float, b_only: float) -> Scenario:
+    """Cases fall in the 2x2 table's cells with these probabilities (the rest: neither)."""
+    cells = np.array([both, a_only, b_only, 1 - both - a_only - b_only])
+    sides = np.array([[1, 1], [1, 0], [0, 1], [0, 0]], dtype=bool)
+
+    def draw(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+        pairs = sides[rng.choice(4, size=n, p=cells)]
+        return pairs[:, 0], pairs[:, 1]
+
+    return Scenario(name, (b_only - a_only) * 100, draw)
+
+
+def mean_scenario(name: str, differences: Callable[[np.random.Generator, int], np.ndarray],
+                  true_delta: float) -> Scenario:
+    """A judge score out of 10 for A; B = A + a skewed difference."""
+    def draw(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+        a = rng.integers(3, 8, n).astype(float)
+        return a, a + differences(rng, n)
+
+    return Scenario(name, true_delta, draw)
+
+
+def _judge_like(values: list[float], weights: list[float]
+                ) -> Callable[[np.random.Generator, int], np.ndarray]:
+    """Integer differences: most cases gain a point, a few lose several."""
+    return lambda rng, n: rng.choice(values, size=n, p=weights)
+
+
+def _gamma(shift: float) -> Callable[[np.random.Generator, int], np.ndarray]:
+    """Right-skewed continuous differences (gamma, shape 2), mean `shift`."""
+    return lambda rng, n: rng.gamma(2.0, 1.0, n) - 2.0 + shift
+
+
+PASS_SCENARIOS = (
+    pass_scenario("pass: no difference, 30% discordant", 0.45, 0.15, 0.15),
+    pass_scenario("pass: no difference, 10% discordant", 0.60, 0.05, 0.05),
+    pass_scenario("pass: +10pp", 0.45, 0.10, 0.20),
+    pass_scenario("pass: +25pp", 0.40, 0.05, 0.30),
+)
+MEAN_SCENARIOS = (
+    mean_scenario("mean: no difference, skewed integers {-3,0,+1}",
+                  _judge_like([-3, 0, 1], [0.2, 0.2, 0.6]), 0.0),
+    mean_scenario("mean: no difference, gamma(2)-2", _gamma(0.0), 0.0),
+    mean_scenario("mean: +0.2, skewed integers {-3,0,+1}",
+                  _judge_like([-3, 0, 1], [0.15, 0.2, 0.65]), 0.2),
+    mean_scenario("mean: +0.5, gamma(2)-1.5", _gamma(0.5), 0.5),
+)
+
+
+def pass_rate_effect(a: np.ndarray, b: np.ndarray) -> Effect:
+    """The headline of a pass/fail comparison, as `compare_paired` builds it."""
+    return _effect(len(a), int(np.sum(~a & b)), int(np.sum(a & ~b)))
+
+
+@cache
+def _effect(n: int, b_only: int, a_only: int) -> Effect:
+    """Once per distinct table: the effect depends on nothing else."""
+    return measure("pass_rate", DiscordantPairs(n, b_only, a_only), ALPHA)
+
+
+def pass_rate_comparison(a: np.ndarray, b: np.ndarray) -> PairedComparison:
+    """The full comparison, with its verdict line."""
+    return _comparison(len(a), int(np.sum(a & b)), int(np.sum(a & ~b)), int(np.sum(~a & b)))
+
+
+@cache
+def _comparison(n: int, both: int, a_only: int, b_only: int) -> PairedComparison:
+    cells = [(True, True)] * both + [(True, False)] * a_only + [(False, True)] * b_only
+    cells += [(False, False)] * (n - both - a_only - b_only)
+    a = {f"q{i}": x for i, (x, _) in enumerate(cells)}
+    b = {f"q{i}": y for i, (_, y) in enumerate(cells)}
+    return compare_paired(a, b, kind="pass_fail", alpha=ALPHA)
+
+
+def mean_effect(a: np.ndarray, b: np.ndarray) -> Effect:
+    """The headline of a score comparison, as `compare_paired` builds it (scale 0..10)."""
+    return measure("mean", Differences.of(b - a, 10.0), ALPHA)
+
+
+def mean_comparison(a: np.ndarray, b: np.ndarray) -> PairedComparison:
+    """The full comparison, with its verdict line."""
+    return compare_paired({f"q{i}": x for i, x in enumerate(a)},
+                          {f"q{i}": y for i, y in enumerate(b)}, kind="score", scale=(0, 10),
+                          alpha=ALPHA)
+
+
+def disagrees(effect: Effect, verdict: str | None = None) -> bool:
+    """A line whose verdict and interval tell different stories."""
+    says_significant = effect.test.p_value < effect.level
+    if verdict is not None:
+        says_significant = "within noise" not in verdict
+        if ("significant" in verdict) == ("within noise" in verdict):
+            return True
+    return says_significant != (not effect.interval.contains(0.0))
+
+
+def run(scenario: Scenario, n: int, *, replicates: int = REPLICATES, lines: int = LINES,
+        seed: int = 0) -> Rates:
+    """`lines` of the replicates go through the whole comparison, verdict line and all."""
+    rng = np.random.default_rng([seed, n, zlib.crc32(scenario.name.encode())])
+    significant = covered = disagreements = 0
+    for i in range(replicates):
+        a, b = scenario.draw(rng, n)
+        binary = a.dtype == bool
+        verdict = None
+        if i < lines:
+            comparison = (pass_rate_comparison if binary else mean_comparison)(a, b)
+            effect, verdict = comparison.headline, comparison.verdict
+        else:
+            effect = (pass_rate_effect if binary else mean_effect)(a, b)
+        significant += effect.significant
+        covered += effect.interval.contains(scenario.true_delta)
+        disagreements += disagrees(effect, verdict)
+    return Rates(scenario.name, n, significant / replicates, covered / replicates, disagreements)
+
+
+def all_rates(replicates: int = REPLICATES) -> list[Rates]:
+    return [run(s, n, replicates=replicates)
+            for s in PASS_SCENARIOS + MEAN_SCENARIOS for n in SIZES]
+
+
+def main() -> None:
+    print(f"{'scenario':50} {'n':>4} {'significant':>12} {'95% coverage':>13} {'disagree':>9}")
+    for r in all_rates():
+        print(f"{r.scenario:50} {r.n:>4} {r.significant:>12.1%} {r.coverage:>13.1%} "
+              f"{r.disagreements:>9}")
+
+
+if __name__ == "__main__":
+    main()

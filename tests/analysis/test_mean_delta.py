@@ -1,0 +1,97 @@
+"""Mean deltas: a test of the mean (skew-corrected t) and the interval that inverts it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import optimize, stats
+
+from assay.analysis.effect import measure
+from assay.analysis.mean_delta import SKEW_T, ZERO_SPREAD, Differences, skewness
+
+
+def test_skewness_is_scipys_adjusted_estimator():
+    d = np.random.default_rng(0).gamma(2.0, 1.0, 40)
+    assert skewness(d) == pytest.approx(stats.skew(d, bias=False), rel=1e-12)
+
+
+def test_symmetric_differences_get_exactly_the_paired_t_test_and_interval():
+    d = np.array([-2.0, -1.0, 0.0, 1.0, 2.0, 3.0, -3.0, 0.5, -0.5, 4.0, -4.0]) + 0.4
+    assert skewness(d) == pytest.approx(0.0, abs=1e-12)
+    b = d + 5.0
+    effect = measure("mean", Differences.of(b - 5.0, 10.0), 0.05)
+    reference = stats.ttest_rel(b, np.full_like(b, 5.0))
+    ci = reference.confidence_interval(0.95)
+    assert effect.test.p_value == pytest.approx(reference.pvalue, rel=1e-9)
+    assert (effect.interval.low, effect.interval.high) == pytest.approx((ci.low, ci.high))
+
+
+def test_the_skew_corrected_interval_is_the_set_of_means_its_test_does_not_reject():
+    d = np.random.default_rng(4).choice([-3.0, 0.0, 1.0], size=25, p=[0.2, 0.2, 0.6])
+    evidence = Differences.of(d, 10.0)
+    effect = measure("mean", evidence, 0.05)
+    assert effect.interval.method == SKEW_T
+
+    def p_at(mu: float) -> float:
+        return measure("mean", Differences.of(d - mu, 10.0), 0.05).test.p_value
+
+    for bound in (effect.interval.low, effect.interval.high):
+        assert p_at(bound) == pytest.approx(0.05, abs=1e-6)
+    assert p_at(d.mean()) > 0.05
+
+
+def test_with_skew_the_interval_leans_away_from_the_long_tail():
+    d = np.random.default_rng(1).gamma(2.0, 1.0, 30) - 2.0  # long right tail
+    interval = measure("mean", Differences.of(d, 10.0), 0.05).interval
+    assert interval.high - d.mean() > d.mean() - interval.low
+
+
+@pytest.mark.parametrize("level", [0.05, 0.025, 0.0125])
+def test_verdict_and_interval_agree_at_every_level(level):
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        d = rng.choice([-4.0, -1.0, 0.0, 1.0, 2.0], size=int(rng.integers(3, 40)))
+        effect = measure("mean", Differences.of(d, 10.0), level)
+        assert effect.significant == (effect.test.p_value < level)
+
+
+def test_every_case_moving_alike_gets_the_zero_spread_bound_and_its_p_value():
+    effect = measure("mean", Differences.of(np.full(4, -1.0), 10.0), 0.05)
+    assert effect.test.name == effect.interval.method == ZERO_SPREAD
+    assert effect.test.p_value == min(1.0, 2 * (10 / 11) ** 4) == 1.0
+    assert measure("mean", Differences.of(np.full(12, -1.0), 10.0), 0.05).test.p_value == (
+        pytest.approx(2 * (10 / 11) ** 12))
+    assert effect.interval.low < -1 < effect.interval.high
+    assert not effect.significant  # 4 cases cannot show it
+    many = measure("mean", Differences.of(np.full(80, -1.0), 10.0), 0.05)
+    assert many.significant and many.test.p_value < 0.05
+
+
+def test_the_zero_spread_p_value_is_where_its_bound_reaches_zero():
+    d = np.full(30, 0.5)
+    p = measure("mean", Differences.of(d, 10.0), 0.05).test.p_value
+    at_p = measure("mean", Differences.of(d, 10.0), p).interval
+    assert at_p.low == pytest.approx(0.0, abs=1e-9)
+
+
+def test_the_interval_never_leaves_the_scale():
+    d = np.array([10.0, 10.0, 9.0])
+    interval = measure("mean", Differences.of(d, 10.0), 0.05).interval
+    assert -10 <= interval.low and interval.high <= 10
+
+
+def test_a_bound_found_numerically_matches_the_closed_form_inverse():
+    d = np.random.default_rng(2).gamma(1.5, 1.0, 20)
+    evidence = Differences.of(d, 20.0)
+    effect = measure("mean", evidence, 0.05)
+    critical = stats.t.ppf(0.975, 19)
+    se, n, g = evidence.sd / np.sqrt(20), 20, evidence.skewness
+
+    def h(mu: float) -> float:
+        t = (d.mean() - mu) / se
+        a = g / (3 * np.sqrt(n))
+        return t + a * t * t + a * a * t**3 / 3 + g / (6 * np.sqrt(n))
+
+    low = optimize.brentq(lambda mu: h(mu) - critical, d.mean() - 10, d.mean())
+    high = optimize.brentq(lambda mu: h(mu) + critical, d.mean(), d.mean() + 10)
+    assert (effect.interval.low, effect.interval.high) == pytest.approx((low, high), rel=1e-9)

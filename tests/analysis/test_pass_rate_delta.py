@@ -1,0 +1,97 @@
+"""Pass-rate deltas: exact McNemar, Tango's interval, and the two can never disagree."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import optimize, stats
+from statsmodels.stats.contingency_tables import mcnemar
+
+from assay.analysis.effect import measure
+from assay.analysis.pass_rate_delta import (
+    DiscordantPairs,
+    mcnemar_exact,
+    tango_interval,
+    tango_score,
+)
+
+
+@pytest.mark.parametrize("table", [(30, 2, 8, 10), (40, 5, 25, 30), (10, 0, 6, 4),
+                                   (20, 7, 7, 20), (5, 12, 3, 0), (50, 0, 0, 50)])
+def test_exact_mcnemar_matches_statsmodels(table):
+    both, a_only, b_only, neither = table
+    reference = mcnemar([[both, a_only], [b_only, neither]], exact=True)
+    result = mcnemar_exact(b_only, a_only)
+    assert result.p_value == pytest.approx(reference.pvalue, rel=1e-12)
+    assert result.statistic == reference.statistic
+
+
+@pytest.mark.parametrize("b_only, a_only", [(8, 2), (1, 6), (12, 12), (30, 0)])
+def test_tango_at_zero_is_mcnemars_uncorrected_chi_square(b_only, a_only):
+    reference = mcnemar([[10, a_only], [b_only, 10]], exact=False, correction=False)
+    n = 20 + a_only + b_only
+    assert tango_score(n, b_only, a_only, 0.0) ** 2 == pytest.approx(reference.statistic)
+
+
+def _constrained_variance(n: int, b_only: int, a_only: int, d0: float) -> float:
+    """Var(b - a) at the likelihood maximum under delta = d0, found numerically."""
+    rest = n - a_only - b_only
+
+    def minus_loglik(q: float) -> float:
+        return -(b_only * np.log(q + d0) + a_only * np.log(q) + rest * np.log(1 - 2 * q - d0))
+
+    low, high = max(0.0, -d0) + 1e-12, (1 - d0) / 2 - 1e-12
+    q = optimize.minimize_scalar(minus_loglik, bounds=(low, high), method="bounded",
+                                 options={"xatol": 1e-12}).x
+    return n * (2 * q + d0 - d0 * d0)
+
+
+@pytest.mark.parametrize("d0", [-0.3, -0.05, 0.1, 0.4])
+def test_tangos_closed_form_fits_the_discordant_probabilities_by_maximum_likelihood(d0):
+    n, b_only, a_only = 40, 9, 3
+    variance = _constrained_variance(n, b_only, a_only, d0)
+    expected = (b_only - a_only - n * d0) / np.sqrt(variance)
+    assert tango_score(n, b_only, a_only, d0) == pytest.approx(expected, rel=1e-5)
+
+
+def test_tangos_interval_is_where_the_score_test_stops_rejecting():
+    low, high = tango_interval(50, 12, 4, 0.95)
+    assert tango_score(50, 12, 4, low) == pytest.approx(1.959964, abs=1e-6)
+    assert tango_score(50, 12, 4, high) == pytest.approx(-1.959964, abs=1e-6)
+    assert low < 8 / 50 < high
+
+
+def test_no_discordant_case_still_leaves_an_interval_that_shrinks_with_n():
+    for n in (5, 50):
+        low, high = tango_interval(n, 0, 0, 0.95)
+        z2 = 1.959964**2
+        assert high == pytest.approx(z2 / (n + z2), rel=1e-6) and low == pytest.approx(-high)
+
+
+@pytest.mark.parametrize("level", [0.05, 0.025, 0.05 / 3, 0.01, 0.005])
+def test_the_interval_leaves_out_zero_exactly_when_exact_mcnemar_rejects(level):
+    for m in range(1, 80):
+        for b_only in range(m + 1):
+            pairs = DiscordantPairs(m + 10, b_only, m - b_only)
+            effect = measure("pass_rate", pairs, level)
+            assert effect.significant == (effect.test.p_value < level), (m, b_only)
+
+
+@pytest.mark.parametrize("level", [0.05, 0.05 / 2, 0.05 / 5, 0.05 / 10, 0.05 / 30])
+def test_exact_mcnemar_is_stricter_than_tango_so_the_interval_is_only_ever_widened(level):
+    # the module's claim: exact rejection implies the score test's rejection at 0, whose
+    # statistic is McNemar's uncorrected chi-square (b - a)^2 / (b + a) (tested above)
+    critical = stats.norm.ppf(1 - level / 2) ** 2
+    for m in range(1, 2001):
+        smaller = np.arange(m // 2 + 1)
+        exact_rejects = 2 * stats.binom.cdf(smaller, m, 0.5) < level
+        score_rejects = (m - 2 * smaller) ** 2 / m > critical
+        assert not np.any(exact_rejects & ~score_rejects), m
+
+
+def test_five_to_nothing_is_not_significant_and_the_interval_says_so():
+    # issue case: 5 vs 0 discordant cases gave "+62.5pp 95% CI +13.9..+83.1pp ... p=0.19"
+    effect = measure("pass_rate", DiscordantPairs(8, 5, 0), 0.05)
+    assert effect.test.p_value == pytest.approx(0.0625)
+    assert not effect.significant
+    assert effect.interval.low == 0.0 and effect.interval.high > 62.5
