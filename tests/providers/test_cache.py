@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from assay.providers.base import ChatRequest
+from assay.providers.cache import cache_key, trial_epoch
 from assay.testing import FakeLLM
+from assay.testing.script import Fault, Reply, Rule
 
 
 class DictStore:
@@ -150,3 +152,64 @@ def test_cache_keys_stay_what_earlier_versions_stored():
     earlier = hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False,
                                         default=str).encode()).hexdigest()
     assert cache_key("p", "http://e/v1", request) == earlier
+
+
+def test_each_epoch_is_its_own_call_and_its_own_entry(make_pool):
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm, store=DictStore())
+            provider, model = pool.resolve("openai/gpt-4.1")
+            answers = []
+            for _ in range(2):  # the second pass is a re-run: every epoch is in the cache
+                for epoch in (1, 2, 3):
+                    with trial_epoch(epoch):
+                        answers.append(await provider.chat(ask(model, temperature=0)))
+            await pool.aclose()
+            return llm.received, answers
+
+    received, answers = asyncio.run(scenario())
+    assert received == 3
+    assert [a.cached for a in answers] == [False] * 3 + [True] * 3
+
+
+def test_epoch_one_keeps_the_key_it_had_before_epochs_were_keyed():
+    request = ask("gpt-4.1", temperature=0)
+    outside = cache_key("openai", "http://x", request)
+    with trial_epoch(1):
+        assert cache_key("openai", "http://x", request) == outside
+    with trial_epoch(2):
+        assert cache_key("openai", "http://x", request) != outside
+
+
+def test_identical_requests_in_flight_at_once_are_sent_once(make_pool):
+    async def scenario():
+        async with FakeLLM(default="4", latency=0.2) as llm:
+            pool = make_pool(llm)
+            provider, model = pool.resolve("anthropic/claude-haiku-4-5")
+            answers = await asyncio.gather(
+                *(provider.chat(ask(model, temperature=0)) for _ in range(5)))
+            await pool.aclose()
+            return llm.received, answers, pool.stats()
+
+    received, answers, stats = asyncio.run(scenario())
+    assert received == 1
+    assert {a.text for a in answers} == {"4"}
+    assert sorted(a.cached for a in answers) == [False, True, True, True, True]
+    assert (stats.total.calls, stats.total.cache_hits) == (1, 4)
+
+
+def test_a_failed_call_in_flight_leaves_the_waiters_to_ask_themselves(make_pool):
+    async def scenario():
+        refusal = Rule(reply=Reply(fault=Fault("bad_request")), times=1)
+        async with FakeLLM(rules=[refusal], default="4", latency=0.1) as llm:
+            pool = make_pool(llm, max_retries=0)
+            provider, model = pool.resolve("openai/gpt-4.1")
+            results = await asyncio.gather(
+                *(provider.chat(ask(model, temperature=0)) for _ in range(2)),
+                return_exceptions=True)
+            await pool.aclose()
+            return llm.received, results
+
+    received, results = asyncio.run(scenario())
+    assert received == 2
+    assert isinstance(results[0], Exception) and results[1].text == "4"

@@ -2,24 +2,53 @@
 
 The key is a sha256 over everything that shapes the answer: the provider
 (name and endpoint), model, sampling parameters, system prompt, messages,
-tools and response schema. Only deterministic calls are cached by default
-(temperature 0 or unset). Entries live in the run's store
+tools, response schema, the request's own tag (a judge repeat, a retry) and
+the epoch of the trial that asks. Only deterministic calls are cached by
+default (temperature 0 or unset). Entries live in the run's store
 (`store.cache_get` / `store.cache_put`), or in memory when there is none.
+
+Epochs are independent samples: epoch e of a case gets its own entry, so
+`epochs: 3` makes three real calls per case, and a resumed or re-run run
+gets each epoch's own stored answer. The epoch reaches the key through a
+context variable the runner sets around each trial (`trial_epoch`), so no
+target or scorer has to pass it along; calls made outside a trial count as
+epoch 1, whose key is the one it always was.
+
+Identical requests in flight at the same moment are sent once
+(`ResponseCache.single_flight`): the others wait for the first and take its
+answer from the cache, as a cache hit. If the first fails, the next waiter
+makes its own call.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict
 from typing import Any
 
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 
+_EPOCH: ContextVar[int] = ContextVar("assay_trial_epoch", default=1)
+
+
+@contextmanager
+def trial_epoch(epoch: int) -> Iterator[None]:
+    """Every call made inside is keyed on this epoch (the runner wraps each trial in it)."""
+    token = _EPOCH.set(epoch)
+    try:
+        yield
+    finally:
+        _EPOCH.reset(token)
+
 
 def cache_key(provider: str, endpoint: str, request: ChatRequest) -> str:
-    payload = {
+    payload: dict[str, Any] = {
         "provider": provider,
         "endpoint": endpoint,
         "model": request.model,
@@ -34,6 +63,9 @@ def cache_key(provider: str, endpoint: str, request: ChatRequest) -> str:
         "response_schema": request.response_schema,
         "cache_tag": request.cache_tag,
     }
+    epoch = _EPOCH.get()
+    if epoch != 1:  # epoch 1 keeps the key it had before epochs were keyed
+        payload["epoch"] = epoch
     canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -49,6 +81,24 @@ class ResponseCache:
     def __init__(self, store: Any = None) -> None:
         self.store = store
         self._memory: dict[str, dict[str, Any]] = {}
+        self._in_flight: dict[str, asyncio.Event] = {}
+
+    @asynccontextmanager
+    async def single_flight(self, key: str) -> AsyncIterator[ChatResponse | None]:
+        """The cached answer if there is one (after waiting for an identical call in flight),
+        else None, and the caller makes the call: identical ones wait for it meanwhile."""
+        while (pending := self._in_flight.get(key)) is not None:
+            await pending.wait()
+        hit = self.get(key)
+        if hit is not None:
+            yield hit
+            return
+        done = self._in_flight[key] = asyncio.Event()
+        try:
+            yield None
+        finally:
+            del self._in_flight[key]
+            done.set()
 
     def get(self, key: str) -> ChatResponse | None:
         value = self.store.cache_get(key) if self.store is not None else self._memory.get(key)

@@ -1,7 +1,8 @@
 """The call path every SDK provider shares: cache, budget, limit, retry, cost.
 
     chat(request)
-      -> cache hit?            return it (no HTTP, counted as a cache hit)
+      -> cache hit?            return it (no HTTP, counted as a cache hit); an
+                               identical request in flight is waited for, then hit
       -> budget left?          else RunFailed
       -> endpoint semaphore    at most max_connections in flight
       -> bounded retries       429 / 5xx / timeout / connection / malformed body
@@ -89,13 +90,17 @@ class SDKProvider:
 
     async def chat(self, request: ChatRequest, *, use_cache: bool = True) -> ChatResponse:
         label = f"{self.name}/{request.model}"
-        key = None
-        if use_cache and self.use_cache and is_cacheable(request):
-            key = cache_key(self.name, self.endpoint, request)
-            hit = self.cache.get(key)
+        if not (use_cache and self.use_cache and is_cacheable(request)):
+            return await self._call(label, request, None)
+        key = cache_key(self.name, self.endpoint, request)
+        async with self.cache.single_flight(key) as hit:
             if hit is not None:
                 self.ledger.record(label, hit.usage)
                 return hit
+            return await self._call(label, request, key)
+
+    async def _call(self, label: str, request: ChatRequest, key: str | None) -> ChatResponse:
+        """Budget, retries, pricing, and the answer cached under `key` (None: not cached)."""
         self.ledger.check_budget()
         try:
             response = await call_with_retries(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from assay.errors import RunFailed
+from assay.providers.cache import trial_epoch
 from assay.runner.plan import Plan
 from assay.runner.trial import run_trial
 from assay.trial import TrialResult
@@ -112,8 +113,9 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                 case, condition, epoch = next(trials)
             except StopIteration:
                 return
-            result = await run_trial(plan.targets[condition.name], case, condition, epoch,
-                                     plan.scorers, timeout)
+            with trial_epoch(epoch):  # each epoch is its own sample, in the cache too
+                result = await run_trial(plan.targets[condition.name], case, condition, epoch,
+                                         plan.scorers, timeout)
             buffer.append(result)
             if len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS:
                 flush()
