@@ -180,3 +180,37 @@ async def _start_and_close(servers: McpServers, names: list[str]) -> None:
         await servers.start(names)
     finally:
         await servers.aclose()
+
+
+def _failing_server(code: str, **fields: object) -> object:
+    from assay.context.mcp_config import McpServerConfig
+    import sys
+
+    return McpServerConfig(command=sys.executable, args=["-c", code], startup_timeout=20,
+                           **fields)
+
+
+def test_a_secret_in_env_is_masked_in_the_stderr_of_a_failed_start(tmp_path: Path) -> None:
+    """Regression: the stderr printed on a failed start showed the secret passed in `env`."""
+    server = _failing_server("import os, sys; sys.stderr.write('token is ' + "
+                             "os.environ['GRAPH_TOKEN']); sys.exit(1)",
+                             env={"GRAPH_TOKEN": "s3cr3t-graph-token-42"})
+    with pytest.raises(RunFailed) as caught:
+        run(_start_and_close(make_servers(tmp_path, graph=server), ["graph"]))
+    assert "token is ***" in str(caught.value)
+    assert "s3cr3t-graph-token-42" not in str(caught.value)
+
+
+def test_a_stdio_server_inherits_the_environment_unless_asked_for_a_clean_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: servers started with the SDK's reduced environment lost SSL_CERT_FILE and
+    the proxy variables, and failed behind a custom certificate authority."""
+    monkeypatch.setenv("SSL_CERT_FILE", "/etc/company-ca.pem")
+    code = ("import os, sys; sys.stderr.write('cert=' + os.environ.get('SSL_CERT_FILE', "
+            "'none') + ' extra=' + os.environ.get('EXTRA', 'none')); sys.exit(1)")
+    for clean, seen in ((False, "cert=/etc/company-ca.pem extra=yes"),
+                        (True, "cert=none extra=yes")):
+        server = _failing_server(code, env={"EXTRA": "yes"}, clean_env=clean)
+        with pytest.raises(RunFailed) as caught:
+            run(_start_and_close(make_servers(tmp_path, graph=server), ["graph"]))
+        assert seen in str(caught.value)

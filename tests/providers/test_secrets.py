@@ -10,7 +10,8 @@ import pytest
 
 from assay.errors import RunFailed
 from assay.providers.base import ChatRequest
-from assay.providers.failures import ProviderError, redact
+from assay.providers.failures import ProviderError
+from assay.redaction import redact
 from assay.testing import FakeLLM, Fault, Reply, Rule
 
 

@@ -137,3 +137,35 @@ def test_a_scorer_returning_a_score_inline_is_not_sent_to_a_thread() -> None:
     result = trial(lambda case: "x", [Inline(Contains.Params(type="contains"), Services())])
     assert result.scores["contains"].passed is True
     assert seen == [threading.main_thread().name]
+
+
+def test_an_answer_longer_than_max_output_bytes_is_cut_and_the_cut_recorded() -> None:
+    target = PythonTarget(PythonParams(type="python", function=lambda case: "ab" * 1_000_000),
+                          Condition(name="default"), Services())
+
+    async def go() -> TrialResult:
+        await target.start()
+        return await run_trial(target, CASE, Condition(name="default"), 0, [], 5.0,
+                               max_output_bytes=1_000)
+
+    result = asyncio.run(go())
+    assert result.output.text == "ab" * 500
+    assert result.output.metadata["truncated"]["bytes"] == 2_000_000
+
+
+def test_a_lone_surrogate_in_an_answer_is_replaced_and_noted() -> None:
+    """Regression: a reply cut in the middle of an emoji could not be stored."""
+    result = trial(lambda case: "half an emoji \ud83d")
+    assert result.output.text == "half an emoji \ufffd"
+    assert result.output.metadata["replaced_surrogates"] == 1
+    result.output.text.encode("utf-8")  # storable
+
+
+def test_a_secret_in_a_trial_error_is_masked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-live-abcdef123456")
+
+    def leaky(case: Case) -> str:
+        raise RuntimeError("401 for key sk-live-abcdef123456")
+
+    result = trial(leaky)
+    assert result.output.error == "RuntimeError: 401 for key ***"

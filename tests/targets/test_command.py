@@ -67,13 +67,58 @@ def test_a_timeout_kills_the_children_of_the_command_too(tmp_path: Path) -> None
     assert is_gone(sleeper)
 
 
-def test_a_timeout_returns_even_when_a_grandchild_holds_stdout(tmp_path: Path) -> None:
-    # the script itself exits at once; the backgrounded sleep keeps the pipe open
-    write_script(tmp_path / "agent.sh", "#!/bin/sh\nsleep 30 &\necho partial\n")
+def wait_gone(pid: int, seconds: float = 3) -> bool:
+    deadline = time.monotonic() + seconds
+    while not is_gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return is_gone(pid)
+
+
+def test_a_finished_answer_is_kept_when_a_background_child_holds_stdout(tmp_path: Path) -> None:
+    """Regression: `sleep 777 & echo answer` turned a finished answer into a timeout, because
+    the trial waited for the pipe the sleep still held."""
+    write_script(tmp_path / "agent.sh", "#!/bin/sh\nsleep 777 &\necho $! > sleep.pid\n"
+                                        "echo answer\n")
+    started = time.monotonic()
+    output = answer_within(make_target(tmp_path, "./agent.sh"), 20)
+    assert output.error is None and output.text == "answer"
+    assert time.monotonic() - started < 5
+    assert wait_gone(int((tmp_path / "sleep.pid").read_text()))
+
+
+def test_a_daemon_that_left_the_session_is_ended_with_the_trial(tmp_path: Path) -> None:
+    """Regression: `setsid sleep 778 &` left a process running after the run."""
+    write_script(tmp_path / "agent.sh", "#!/bin/sh\nsetsid sleep 778 > /dev/null 2>&1 &\n"
+                                        "echo $! > daemon.pid\necho answer\n")
+    output = answer_within(make_target(tmp_path, "./agent.sh"), 20)
+    assert output.text == "answer"
+    daemon = int((tmp_path / "daemon.pid").read_text())
+    assert wait_gone(daemon)
+
+
+def test_a_command_printing_without_end_still_times_out(tmp_path: Path) -> None:
+    """Regression: `yes` ignored run.timeout and grew to gigabytes of memory."""
     started = time.monotonic()
     with pytest.raises(TimeoutError):
-        answer_within(make_target(tmp_path, "./agent.sh"), 1)
-    assert time.monotonic() - started < 5
+        answer_within(make_target(tmp_path, "yes", stdin="none"), 1.5)
+    assert time.monotonic() - started < 6
+
+
+def test_stdout_beyond_max_output_bytes_is_dropped_and_the_cut_recorded(tmp_path: Path) -> None:
+    from assay.config.models import EvalConfig
+
+    config = EvalConfig.model_validate({"name": "x", "dataset": {"path": "d.jsonl"},
+                                        "target": {"type": "command"},
+                                        "scorers": [{"type": "contains"}],
+                                        "run": {"max_output_bytes": 10_000}})
+    target = CommandTarget(CommandParams(type="command", command=[
+        sys.executable, "-c", "import sys; sys.stdout.write('é' * 3_000_000)"], stdin="none"),
+        Condition(name="default"), Services(base_dir=tmp_path, config=config))
+    output = answer_within(target, 30)
+    assert output.error is None
+    assert output.text == "é" * 5_000
+    assert output.metadata["truncated"] == {"bytes": 6_000_000, "kept_bytes": 10_000,
+                                            "limit": "run.max_output_bytes"}
 
 
 def test_a_missing_program_is_a_user_error_at_check(tmp_path: Path) -> None:

@@ -70,3 +70,56 @@ def test_the_body_template_is_rendered_and_the_answer_read_by_path(server: str) 
 def test_an_http_error_is_an_error_on_the_trial(server: str) -> None:
     output = ask(server, "fail")
     assert output.error == "HTTP 503: overloaded"
+
+
+class EchoingHandler(BaseHTTPRequestHandler):
+    """A careless service: its 401 page quotes the request's headers."""
+
+    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+        self.rfile.read(int(self.headers["Content-Length"]))
+        status = 401 if self.path == "/denied" else 200
+        data = f"denied for X-Api-Key: {self.headers.get('X-Api-Key')}".encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_header_from_a_variable_echoed_in_a_body_is_masked(
+        tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a `${VAR}` header echoed back in a 401 body was stored and printed."""
+    from pathlib import Path
+
+    from assay.config.loading import load_config
+
+    monkeypatch.setenv("SERVICE_KEY", "k-8f3a9c2e7d")
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), EchoingHandler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}"
+    root = Path(str(tmp_path))
+    (root / "assay.yaml").write_text(
+        "name: echo\ndataset: {path: d.jsonl}\n"
+        f"target: {{type: http, url: '{base}/denied', headers: {{X-Api-Key: '${{SERVICE_KEY}}'}}}}\n"
+        "scorers: [{type: contains}]\n")
+    loaded = load_config(root / "assay.yaml")
+    try:
+        for path in ("/denied", "/ok"):
+            params = loaded.target_params["default"].model_copy(update={"url": base + path})
+            target = HttpTarget(params, Condition(name="default"), Services())
+
+            async def go() -> object:
+                await target.start()
+                try:
+                    return await target.answer(Case(id="1", input="q"))
+                finally:
+                    await target.close()
+
+            output = asyncio.run(go())
+            shown = f"{output.error} {output.text}"  # type: ignore[attr-defined]
+            assert "k-8f3a9c2e7d" not in shown and "X-Api-Key: ***" in shown, shown
+    finally:
+        httpd.shutdown()

@@ -58,6 +58,7 @@ def app() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI and turn assay's errors into exit codes."""
     from assay.errors import AssayError
+    from assay.redaction import redact
 
     try:
         app.main(args=argv, prog_name="assay", standalone_mode=False)
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(2)
     except AssayError as exc:
-        click.secho(f"error: {exc}", fg="red", err=True)
+        click.secho(redact(f"error: {exc}"), fg="red", err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
@@ -81,7 +82,8 @@ def main(argv: list[str] | None = None) -> None:
 
         if os.environ.get("ASSAY_DEBUG"):
             traceback.print_exc()
-        click.secho(f"internal error: {type(exc).__name__}: {exc}\n  this is a bug in assay; "
+        click.secho(redact(f"internal error: {type(exc).__name__}: {exc}\n")
+                    + "  this is a bug in assay; "
                     "ASSAY_DEBUG=1 shows the traceback", fg="red", err=True)
         sys.exit(3)
     sys.exit(0)

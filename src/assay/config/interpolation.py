@@ -1,4 +1,13 @@
-"""`${VAR}` and `${VAR:-default}` from the environment, every missing name reported at once."""
+"""`${VAR}` and `${VAR:-default}` from the environment, every missing name reported at once.
+
+A value taken from the environment becomes a known secret (see
+`assay.redaction`) when it is used as a credential: the variable's name says
+so (`SEARCH_API_KEY`, `GITHUB_TOKEN`), or it lands under a secret-looking key
+(`api_key`, `Authorization`) or in a `headers:` or `env:` mapping, which is
+how secrets reach services and servers. Such a value is masked wherever assay
+prints or stores text. A default (`${VAR:-text}`) is written in the file and
+is not a secret. `$${` is a literal `${`.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from assay.errors import Problem
+from assay.redaction import is_secret_name, register
 
 _PATTERN = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
@@ -23,6 +33,8 @@ def interpolate(value: Any, env: Mapping[str, str] | None = None, *,
             def replace(match: re.Match[str]) -> str:
                 name, default = match.group(1), match.group(2)
                 if name in environ:
+                    if is_credential(name, where):
+                        register(environ[name])
                     return environ[name]
                 if default is not None:
                     return default
@@ -48,24 +60,15 @@ def missing_problems(missing: list[tuple[tuple[Any, ...], str]], file: str,
     ]
 
 
-_SECRET_KEY = re.compile(r"(api[_-]?key|token|secret|password|authorization|auth)", re.I)
+CREDENTIAL_MAPPINGS = frozenset({"headers", "env"})
+"""Mappings whose every value is a credential as far as masking goes."""
 
 
-def redact(value: Any) -> Any:
-    """A copy safe to store: values under secret-looking keys are replaced.
-
-    The stored config is the one *before* interpolation, so `${VAR}`
-    references stay references; this catches literal secrets typed in.
-    """
-    if isinstance(value, dict):
-        out: dict[str, Any] = {}
-        for key, sub in value.items():
-            if (isinstance(key, str) and _SECRET_KEY.search(key) and isinstance(sub, str)
-                    and not key.endswith("_env") and not _PATTERN.fullmatch(sub.strip())):
-                out[key] = "***"
-            else:
-                out[key] = redact(sub)
-        return out
-    if isinstance(value, list):
-        return [redact(sub) for sub in value]
-    return value
+def is_credential(variable: str, where: tuple[Any, ...]) -> bool:
+    """True when `${variable}` at config path `where` carries a secret (see the module doc)."""
+    if is_secret_name(variable):
+        return True
+    keys = [part for part in where if isinstance(part, str)]
+    if keys and is_secret_name(keys[-1]):
+        return True
+    return len(keys) >= 2 and keys[-2] in CREDENTIAL_MAPPINGS

@@ -17,7 +17,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from assay.condition import Condition
-from assay.config.interpolation import interpolate, missing_problems, redact
+from assay.config.interpolation import interpolate, missing_problems
+from assay.redaction import redact_structure
 from assay.config.models import EvalConfig
 from assay.config.validation import problems_from
 from assay.config.yaml_source import SourceMap, load_yaml
@@ -77,7 +78,7 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
         raise UserError("invalid config", [Problem("the top level must be a mapping of keys",
                                                    str(path), 1)])
     data = _import_foreign(data)
-    stored = redact(data if described is None else described)
+    stored = redact_structure(data if described is None else described)
     resolved, missing = interpolate(data, env)
     problems = missing_problems(missing, source.file, source.line)
     try:
@@ -93,7 +94,7 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
         raise UserError(f"invalid config {path}", problems)
     # The hash covers the values the run will really use (`${VAR}` resolved), so resuming
     # with another ASSAY_MODEL is refused; secret-looking values are masked first.
-    hashed = redact(interpolate(data if described is None else described, env)[0])
+    hashed = redact_structure(interpolate(data if described is None else described, env)[0])
     digest = hashlib.sha256(
         json.dumps(hashed, sort_keys=True, default=str).encode()).hexdigest()
     return LoadedConfig(path=path.resolve(), config=config, stored=stored, hash=digest,

@@ -47,8 +47,13 @@ class RunSettings(_Strict):
     seed: int = 0
     """Seed for sampling and anything else random in the run."""
 
-    timeout: float | None = Field(default=300.0, gt=0)
-    """Seconds a target may take on one trial before it is recorded as a timeout error."""
+    timeout: float | None = Field(default=300.0, gt=0, le=7 * 86400)
+    """Seconds a target may take on one trial before it is recorded as a timeout error;
+    the trial's scorers get as long again. `null`: no deadline."""
+
+    max_output_bytes: int = Field(default=1_000_000, ge=1_000, le=1 << 30)
+    """The longest answer kept, in bytes of UTF-8: a longer one is cut, and the trial's
+    output metadata says so (`truncated`). A command or HTTP body is read no further."""
 
     max_errors: int | None = Field(default=None, ge=1)
     """Stop the run (exit 3) once this many trials have ended in an error."""

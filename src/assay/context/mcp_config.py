@@ -26,8 +26,12 @@ class McpServerConfig(BaseModel):
     """stdio: arguments passed to `command`."""
 
     env: dict[str, str] = Field(default_factory=dict)
-    """stdio: extra environment variables for the server process. Only a safe
-    minimum of the parent's environment (PATH, HOME, ...) is inherited."""
+    """stdio: environment variables for the server process, on top of the environment
+    assay runs in (certificates, proxies and the like reach the server)."""
+
+    clean_env: bool = False
+    """stdio: start the server with only a safe minimum of assay's environment (PATH, HOME,
+    ...) plus `env`, instead of all of it."""
 
     cwd: str | None = None
     """stdio: working directory of the server process, relative to the config file."""
@@ -57,9 +61,10 @@ class McpServerConfig(BaseModel):
         else:
             if not self.url:
                 raise ValueError(f"an {self.type} server needs `url`")
-            if self.command or self.args or self.env or self.cwd:
+            if self.command or self.args or self.env or self.cwd or self.clean_env:
                 raise ValueError(
-                    f"`command`, `args`, `env` and `cwd` apply to stdio servers, not {self.type}"
+                    f"`command`, `args`, `env`, `clean_env` and `cwd` apply to stdio servers, "
+                    f"not {self.type}"
                 )
         return self
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import tempfile
 from collections.abc import Callable
 from contextlib import AsyncExitStack
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.context.mcp_config import McpServerConfig
+from assay.redaction import redact
 
 STDERR_TAIL_CHARS = 2000
 
@@ -30,10 +32,12 @@ class Connection:
     """A started server: its tools, and `call` for any task."""
 
     def __init__(self, name: str, open_client: Callable[[AsyncExitStack], Any],
-                 stderr_path: Path | None = None) -> None:
+                 stderr_path: Path | None = None, secrets: list[str] | None = None) -> None:
         self.name = name
         self._open_client = open_client
         self.stderr_path = stderr_path
+        self._secrets = list(secrets or [])
+        """Values given to the server (its `env`): masked in the stderr we show."""
         self.tools: list[Any] = []
         """The server's `mcp.types.Tool` list, read once at start."""
         self.dead = False
@@ -108,7 +112,7 @@ class Connection:
         if self.stderr_path is None or not self.stderr_path.exists():
             return ""
         text = self.stderr_path.read_text(encoding="utf-8", errors="replace")
-        return text[-STDERR_TAIL_CHARS:].strip()
+        return redact(text[-STDERR_TAIL_CHARS:].strip(), self._secrets)
 
     def stderr_note(self) -> str:
         tail = self.stderr_tail()
@@ -126,15 +130,18 @@ def connect(name: str, config: McpServerConfig, base_dir: Path, stderr_dir: Path
         stderr_path = Path(tempfile.mkstemp(prefix=f"{_safe(name)}-", suffix=".stderr",
                                             dir=stderr_dir)[1])
         cwd = str((base_dir / config.cwd).resolve()) if config.cwd else str(base_dir)
+        # The SDK adds its safe minimum of the environment to `env`; by default the server
+        # gets all of assay's environment, so certificates and proxies reach it too.
+        env = dict(config.env) if config.clean_env else {**os.environ, **config.env}
         params = StdioServerParameters(command=config.command or "", args=list(config.args),
-                                       env=dict(config.env) or None, cwd=cwd)
+                                       env=env or None, cwd=cwd)
 
         async def open_stdio(stack: AsyncExitStack) -> Any:
             # Append mode: the child writes at the end while we read the file by path.
             errlog = stack.enter_context(stderr_path.open("a", encoding="utf-8"))
             return await stack.enter_async_context(Client(stdio_client(params, errlog=errlog)))
 
-        return Connection(name, open_stdio, stderr_path)
+        return Connection(name, open_stdio, stderr_path, secrets=list(config.env.values()))
 
     if config.type == "http":
         from mcp.client.streamable_http import streamable_http_client

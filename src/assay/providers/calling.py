@@ -31,7 +31,6 @@ from assay.providers.failures import (
     CallFailure,
     ProviderError,
     parse_retry_after,
-    redact,
     status_failure,
 )
 from assay.providers.ledger import Ledger
@@ -39,6 +38,7 @@ from assay.providers.limits import EndpointLimits
 from assay.providers.pricing import cost_usd, find_price
 from assay.providers.retry import RetryPolicy, call_with_retries
 from assay.providers.transport import transport_failure
+from assay.redaction import redact
 
 
 class SDKProvider:

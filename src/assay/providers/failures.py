@@ -2,19 +2,13 @@
 
 Each SDK adapter turns its exceptions into a `CallFailure` (retryable or
 not, with any Retry-After); the retry loop decides from that alone. Text that
-reaches an error message or a log goes through `redact` first: SDK messages
-may quote response bodies, and a careless server may echo the key back.
+reaches an error message or a log goes through `assay.redaction.redact` first:
+SDK messages may quote response bodies, and a careless server may echo the key back.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
 from typing import Literal
-
-_BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",}]+")
-_KEY_FIELD = re.compile(r"(?i)((?:x-api-key|api[_-]?key|authorization)['\"]?\s*[:=]\s*['\"]?)[^\s'\",}]+")
-_KEY_SHAPE = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
 
 FailureKind = Literal["status", "timeout", "connection", "malformed", "error"]
 """What went wrong: an HTTP error status, no answer in time, no connection to the
@@ -52,16 +46,6 @@ class CallFailure(Exception):
         self.status = status
         self.retry_after = retry_after
         self.kind: FailureKind = kind or ("status" if status is not None else "error")
-
-
-def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
-    """`text` with every known secret and anything shaped like a key replaced by `***`."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "***")
-    text = _BEARER.sub(r"\1***", text)
-    text = _KEY_FIELD.sub(r"\1***", text)
-    return _KEY_SHAPE.sub("***", text)
 
 
 def status_failure(status: int, detail: str, retry_after: float | None) -> CallFailure:

@@ -14,7 +14,8 @@ import socket
 import sys
 from urllib.parse import urlsplit, urlunsplit
 
-from assay.providers.failures import CallFailure, redact
+from assay.providers.failures import CallFailure
+from assay.redaction import redact
 
 _MAX_CHAIN = 16
 """How deep the cause chain is followed (chains are short; this only bounds a cycle)."""

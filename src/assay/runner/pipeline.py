@@ -58,7 +58,7 @@ def trial_unusable(result: TrialResult) -> bool:
 
 
 async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout: float | None,
-                       batch_size: int, max_errors: int | None = None,
+                       batch_size: int, max_output_bytes: int | None = None, max_errors: int | None = None,
                        max_consecutive_errors: int | None = None,
                        on_committed: OnCommitted | None = None,
                        budget_exceeded: Callable[[], str | None] | None = None) -> PipelineStats:
@@ -115,7 +115,8 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                 return
             with trial_epoch(epoch):  # each epoch is its own sample, in the cache too
                 result = await run_trial(plan.targets[condition.name], case, condition, epoch,
-                                         plan.scorers, timeout)
+                                         plan.scorers, timeout,
+                                         max_output_bytes=max_output_bytes)
             buffer.append(result)
             if len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS:
                 flush()

@@ -204,6 +204,7 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
         return await run_pipeline(
             plan, lambda batch: store.write_trials(run_id, batch), concurrency=concurrency,
             timeout=settings.timeout, batch_size=settings.batch_size,
+            max_output_bytes=settings.max_output_bytes,
             max_errors=settings.max_errors,
             max_consecutive_errors=settings.max_consecutive_errors, on_committed=progress.update,
             budget_exceeded=_cost_check(plan, settings.max_cost_usd))

@@ -6,7 +6,9 @@ on the trial. Nothing the target or a scorer raises ends the run (not even
 `sys.exit()` in user code), except `RunFailed` (an unreachable provider) and
 cancellation (Ctrl-C).
 
-Deadlines: `timeout` seconds for the answer, and `timeout` again for the
+Bounds: the answer's text is made storable and cut at `max_output_bytes`
+(`bound_output`), the cut recorded in its metadata. Deadlines: `timeout`
+seconds for the answer, and `timeout` again for the
 scoring. Async scorers are cancelled at the deadline. A sync scorer runs
 inline only when its kind declares itself `bounded` (linear-time checks, and
 the regex checks, which bound themselves with the `regex` package's timeout);
@@ -29,13 +31,17 @@ from assay.condition import Condition
 from assay.config.user_code import UserCodeExit
 from assay.errors import RunFailed
 from assay.output import Output
+from assay.redaction import redact
 from assay.score import Score
 from assay.scorers.base import Scorer
 from assay.targets.base import Target
 from assay.trial import TrialResult
+from assay.valid_text import cut_to_bytes, valid_text
 from assay.workers import run_blocking
 
 T = TypeVar("T")
+ERROR_BYTES = 20_000
+"""An error message longer than this is cut: it explains, it does not carry data."""
 
 LEAVING = (SystemExit, GeneratorExit)
 """Exceptions Python reserves for leaving the interpreter. Raised inside a trial they
@@ -43,7 +49,8 @@ are the trial's failure: assay's own exit is decided by the CLI, never by a targ
 
 
 async def run_trial(target: Target, case: Case, condition: Condition, epoch: int,
-                    scorers: list[Scorer], timeout: float | None) -> TrialResult:
+                    scorers: list[Scorer], timeout: float | None, *,
+                    max_output_bytes: int | None = None) -> TrialResult:
     """Answer one case and score it. Failures become errors on the trial, never scores."""
     started = time.perf_counter()
     try:
@@ -56,6 +63,7 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
         output = Output(error=describe(exc))
     if output.latency_ms is None:
         output.latency_ms = (time.perf_counter() - started) * 1000
+    bound_output(output, max_output_bytes)
     scores: dict[str, Score] = {}
     if output.error is None and scorers:
         scores = await score_output(scorers, case, output, timeout)
@@ -87,11 +95,29 @@ async def score_output(scorers: list[Scorer], case: Case, output: Output,
                 f"timeout: the scorer did not finish within {timeout:g}s")
             continue
         score = results[scorer.name]
+        if score is not None and score.error is not None:
+            score.error = redact(cut_to_bytes(valid_text(score.error)[0], ERROR_BYTES)[0])
         if score is None:
             output.metadata.setdefault("not_applicable", []).append(scorer.name)
         else:
             scores[scorer.name] = score
     return scores
+
+
+def bound_output(output: Output, max_bytes: int | None) -> None:
+    """Make the output storable: text valid, and no longer than `max_bytes` of UTF-8; the
+    output's metadata records what was changed (`truncated`, `replaced_surrogates`)."""
+    text, replaced = valid_text(output.text)
+    if replaced:
+        output.metadata["replaced_surrogates"] = replaced
+    if max_bytes is not None:
+        text, size = cut_to_bytes(text, max_bytes)
+        if size > max_bytes and "truncated" not in output.metadata:
+            output.metadata["truncated"] = {"bytes": size, "kept_bytes": max_bytes,
+                                            "limit": "run.max_output_bytes"}
+    output.text = text
+    if output.error is not None:
+        output.error = redact(cut_to_bytes(valid_text(output.error)[0], ERROR_BYTES)[0])
 
 
 def check(scorer: Scorer, case: Case, output: Output) -> Score | None:

@@ -1,8 +1,12 @@
 """The `command` target: a process per case, the case as JSON on stdin, the answer on stdout.
 
-Each process starts in a session of its own, so a timeout or Ctrl-C ends the
-whole process group: a shell script's children (`sleep`, a model client) go
-with it instead of holding the trial open until they finish.
+The answer is what the command printed by the time it exited: a child it left
+running (`sleep 777 &`) and that still holds stdout does not turn a finished
+answer into a timeout. At the trial's end (an answer, a timeout or Ctrl-C)
+every process the command started is killed, daemons included (see
+`process_tree`). stdout is read up to `run.max_output_bytes` and the rest is
+dropped and counted, so a command that prints without end fills no memory
+and still ends at `run.timeout`.
 """
 
 from __future__ import annotations
@@ -13,7 +17,6 @@ import json
 import os
 import shlex
 import shutil
-import signal
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,8 +25,11 @@ from pydantic import Field
 from assay.case import Case
 from assay.errors import UserError
 from assay.output import Output
+from assay.redaction import redact
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
+from assay.targets.capture import Captured, output_limit
+from assay.targets.process_tree import ProcessTree
 
 
 class CommandParams(TargetParams):
@@ -103,55 +109,100 @@ class CommandTarget(Target):
         params = self.params
         argv = self._argv()
         stdin = _stdin_bytes(case, params.stdin, self.condition.name)
+        tree = ProcessTree()
         try:
             process = await asyncio.create_subprocess_exec(
-                *argv, cwd=self._cwd(), env=self._env(), start_new_session=True,
+                *argv, cwd=self._cwd(), env=tree.env(self._env()), start_new_session=True,
                 stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         except OSError as exc:
             return Output(error=f"cannot start {argv[0]!r}: {exc.strerror or exc}")
+        tree.adopt(process.pid)
+        out = Captured(output_limit(self.services))
+        err = Captured(STDERR_TAIL_BYTES, keep="tail")
+        tasks = [asyncio.create_task(_read(process.stdout, out)),
+                 asyncio.create_task(_read(process.stderr, err))]
+        if stdin is not None:
+            tasks.append(asyncio.create_task(_feed(process.stdin, stdin)))
         try:
-            out, err = await process.communicate(stdin)
-        except asyncio.CancelledError:  # timeout or Ctrl-C: never leave a process behind
-            await _end_group(process)
-            raise
-        if process.returncode != 0:
-            tail = err.decode(errors="replace").strip()[-500:]
-            return Output(error=f"exit code {process.returncode}" + (f": {tail}" if tail else ""))
-        text = out.decode(errors="replace")
+            code = await _exit_code(process)
+            # Children left running (`sleep 777 &`) may hold the pipes open: the answer is
+            # what the command wrote by the time it exited, plus a moment to drain the pipes.
+            await asyncio.wait(tasks[:2], timeout=DRAIN_SECONDS)
+        finally:  # an answer, a timeout or Ctrl-C: nothing the command started outlives it
+            tree.end()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await _reaped(process)
+        if code != 0:
+            tail = redact(err.text().strip()[-500:], self.params.env.values())
+            return Output(error=f"exit code {code}" + (f": {tail}" if tail else ""))
+        text = out.text()
         if params.stdout == "json":
+            if out.cut:
+                return Output(text=text, error=f"stdout is not JSON: more than "
+                              f"{out.limit:,} bytes (run.max_output_bytes)")
             try:
                 value = json.loads(text)
             except json.JSONDecodeError as exc:
                 return Output(text=text, error=f"stdout is not JSON: {exc.msg}")
             try:
-                return Output.from_value(value)
+                output = Output.from_value(value)
             except (TypeError, ValueError) as exc:
                 return Output(text=text, error=f"stdout JSON: {exc}")
-        return Output(text=text.rstrip("\n"))
+        else:
+            output = Output(text=text.rstrip("\n"))
+        if out.cut:
+            output.metadata["truncated"] = out.note()
+        return output
 
 
-async def _end_group(process: asyncio.subprocess.Process) -> None:
-    """Kill the group, then let its pipes reach end of file so nothing outlives the trial."""
-    _kill_group(process)
-    await process.wait()
-    for stream in (process.stdout, process.stderr):
-        if stream is not None:
-            with contextlib.suppress(TimeoutError, OSError, RuntimeError):
-                async with asyncio.timeout(1):
-                    await stream.read()
-    await asyncio.sleep(0)  # the transport closes on the next turn of the loop
+DRAIN_SECONDS = 0.5
+"""How long the pipes may still deliver output after the command exited."""
+STDERR_TAIL_BYTES = 64_000
+"""The end of stderr kept to explain a failure."""
 
 
-def _kill_group(process: asyncio.subprocess.Process) -> None:
-    """Kill the process and everything it started: its own session, so its own group."""
+async def _exit_code(process: asyncio.subprocess.Process) -> int:
+    """The command's exit code as soon as it exits. `process.wait()` would also wait for
+    every child that holds its pipes, so the return code is polled instead."""
+    delay = 0.001
+    while process.returncode is None:
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.05)
+    return process.returncode
+
+
+async def _read(stream: asyncio.StreamReader | None, into: Captured) -> None:
+    if stream is None:
+        return
+    while chunk := await stream.read(1 << 16):
+        into.add(chunk)
+
+
+async def _feed(stream: asyncio.StreamWriter | None, data: bytes) -> None:
+    """Write the case to stdin and close it; a command that does not read it is fine."""
+    if stream is None:
+        return
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        stream.write(data)
+        await stream.drain()
+        stream.close()
+
+
+async def _reaped(process: asyncio.subprocess.Process) -> None:
+    """Reap the process and release its pipes, even if a process that escaped its tree
+    (a cleared environment and a new session) still holds them."""
     try:
-        if hasattr(os, "killpg"):
-            os.killpg(process.pid, signal.SIGKILL)
-        elif process.returncode is None:  # pragma: no cover - no process groups on Windows
-            process.kill()
-    except (ProcessLookupError, PermissionError):
-        pass  # the whole group is already gone
+        async with asyncio.timeout(2):
+            await process.wait()
+    except TimeoutError:
+        transport = getattr(process, "_transport", None)
+        if transport is not None:
+            transport.close()
 
 
 def _stdin_bytes(case: Case, mode: str, condition: str) -> bytes | None:

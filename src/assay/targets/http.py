@@ -1,7 +1,14 @@
-"""The `http` target: POST each case to your service and read its answer."""
+"""The `http` target: POST each case to your service and read its answer.
+
+The body is read up to `run.max_output_bytes` and no further. Text that comes
+back from the service (an answer, an error body) passes through
+`assay.redaction` first: a service that echoes a `${VAR}` header in its 401
+page must not put the secret into the store.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import Field
@@ -9,7 +16,9 @@ from pydantic import Field
 from assay.case import Case
 from assay.output import Output
 from assay.registry import target
+from assay.redaction import redact, redact_known
 from assay.targets.base import Target, TargetParams
+from assay.targets.capture import Captured, output_limit
 from assay.config.templates import case_variables, render
 
 
@@ -49,13 +58,30 @@ class HttpTarget(Target):
         params = self.params
         payload = (_render_body(params.body, case) if params.body is not None
                    else {**case.to_dict(), "condition": self.condition.name})
-        response = await self._client.request(
-            params.method, params.url, json=None if params.method == "GET" else payload)
+        body = Captured(output_limit(self.services))
+        async with self._client.stream(
+                params.method, params.url,
+                json=None if params.method == "GET" else payload) as response:
+            async for chunk in response.aiter_bytes():
+                body.add(chunk)
+                if body.cut:
+                    break  # the rest is not read: the output says it was cut
+        text = redact_known(body.text(), self.params.headers.values())
         if response.status_code >= 400:
-            return Output(error=f"HTTP {response.status_code}: {response.text[:300]}")
+            return Output(error=redact(f"HTTP {response.status_code}: {text[:300]}",
+                                       self.params.headers.values()))
         if "json" not in response.headers.get("content-type", ""):
-            return Output(text=response.text)
-        data = response.json()
+            output = Output(text=text)
+            if body.cut:
+                output.metadata["truncated"] = body.note()
+            return output
+        if body.cut:
+            return Output(error=f"the JSON response is larger than {body.limit:,} bytes "
+                                "(run.max_output_bytes)")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            return Output(text=text, error=f"the response is not JSON: {exc.msg}")
         if params.answer_path:
             try:
                 return Output(text=str(_dig(data, params.answer_path)))

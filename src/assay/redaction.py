@@ -1,0 +1,99 @@
+"""Secrets masked in everything assay prints or stores: one registry, one set of shapes.
+
+A secret is known in two ways:
+- by value: the environment's key variables (ANTHROPIC_API_KEY, OPENAI_API_KEY,
+  any variable whose name says KEY, TOKEN, SECRET, PASSWORD, ...), and every
+  value `${VAR}` put into a config where it is used as a credential (see
+  `assay.config.interpolation`); these are masked wherever they appear,
+  including in a service's reply that echoes a header back;
+- by shape: a bearer token, an `api_key=...` or `Authorization: ...` pair,
+  an `sk-...` key, masked in error text and logs.
+
+`redact(text)` masks both in text (error messages, response bodies, server
+stderr); `redact_known(text)` masks only the known values, for text whose
+key-like shapes may be content (an agent's answer quoting `api_key=...`);
+`redact_structure(value)` masks a config-like structure for storing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+MASK = "***"
+MIN_SECRET_CHARS = 6
+"""Shorter values are not masked: masking `abc` everywhere would garble text and hide
+nothing worth hiding."""
+
+SECRET_NAME = re.compile(
+    r"(?i)(api[_-]?key|token(?!s)|secret|passw(or)?d|credential|private[_-]?key"
+    r"|authori[sz]ation|(^|[^a-z])auth([^a-z]|$)|cookie|access[_-]?key)")
+"""A variable or config key whose value is a secret."""
+
+_BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",}]+")
+_KEY_FIELD = re.compile(
+    r"(?i)((?:x-api-key|api[_-]?key|authorization)['\"]?\s*[:=]\s*['\"]?)[^\s'\",}]+")
+_KEY_SHAPE = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
+_REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}")
+
+_registered: set[str] = set()
+_lock = threading.Lock()
+
+
+def register(*values: str | None) -> None:
+    """Treat these values as secrets from now on, in this process."""
+    with _lock:
+        _registered.update(v for v in values if v and len(v) >= MIN_SECRET_CHARS)
+
+
+def is_secret_name(name: str) -> bool:
+    """True for a variable or key name that holds a secret (`OPENAI_API_KEY`, `password`)."""
+    return bool(SECRET_NAME.search(name)) and not name.lower().endswith("_env")
+
+
+def known_secrets() -> list[str]:
+    """Every secret known by value, longest first (so a key is masked before its prefix)."""
+    found = {value for name, value in os.environ.items()
+             if value and len(value) >= MIN_SECRET_CHARS and is_secret_name(name)}
+    with _lock:
+        found |= _registered
+    return sorted(found, key=len, reverse=True)
+
+
+def redact_known(text: str, extra: Iterable[str | None] = ()) -> str:
+    """`text` with every known secret (and each of `extra`) replaced by `***`."""
+    secrets = known_secrets() + [v for v in extra if v and len(v) >= MIN_SECRET_CHARS]
+    for secret in secrets:
+        if secret in text:
+            text = text.replace(secret, MASK)
+    return text
+
+
+def redact(text: str, extra: Iterable[str | None] = ()) -> str:
+    """`text` with every known secret and anything shaped like a key replaced by `***`."""
+    text = redact_known(text, extra)
+    text = _BEARER.sub(rf"\1{MASK}", text)
+    text = _KEY_FIELD.sub(rf"\1{MASK}", text)
+    return _KEY_SHAPE.sub(MASK, text)
+
+
+def redact_structure(value: Any) -> Any:
+    """A copy safe to store: a value under a secret-looking key is masked (unless it is a
+    `${VAR}` reference, which stays a reference), and known secrets anywhere in a string."""
+    if isinstance(value, dict):
+        out: dict[Any, Any] = {}
+        for key, sub in value.items():
+            if (isinstance(key, str) and isinstance(sub, str) and is_secret_name(key)
+                    and not _REFERENCE.fullmatch(sub.strip())):
+                out[key] = MASK
+            else:
+                out[key] = redact_structure(sub)
+        return out
+    if isinstance(value, list):
+        return [redact_structure(sub) for sub in value]
+    if isinstance(value, str):
+        return redact_known(value)
+    return value

@@ -1,0 +1,99 @@
+"""All the processes a command started, found and ended when its trial ends.
+
+A command runs in a session of its own, so its process group and session hold
+the shell script's children. A daemon leaves both (`setsid sleep 778 &`), so
+each command also gets a token in its environment (`ASSAY_PROCESS_TOKEN`),
+which every descendant inherits unless it clears its environment. At the
+trial's end every process of the group, of the session, or carrying the token
+is killed. No cgroup is needed: on Linux the members are found in /proc; where
+there is no /proc only the process group is ended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TOKEN_VARIABLE = "ASSAY_PROCESS_TOKEN"
+PROC = Path("/proc")
+
+
+@dataclass
+class ProcessTree:
+    """The processes of one command: its session (led by `leader`) and its token."""
+
+    token: str = field(default_factory=lambda: secrets.token_hex(12))
+    leader: int | None = None
+    started: int | None = None
+    """The leader's start time (clock ticks since boot): only processes started after it
+    can carry the token, so only their environments are read."""
+
+    def env(self, base: dict[str, str]) -> dict[str, str]:
+        """`base` with this tree's token, for the command's environment."""
+        return {**base, TOKEN_VARIABLE: self.token}
+
+    def adopt(self, pid: int) -> None:
+        """The command was started as `pid`, the leader of a new session."""
+        self.leader = pid
+        stat = _stat(pid)
+        self.started = stat[3] if stat else None
+
+    def members(self) -> set[int]:
+        """Every live process of the tree (zombies are already dead and not listed)."""
+        if self.leader is None or not PROC.is_dir():
+            return set()
+        found: set[int] = set()
+        own = os.getpid()
+        for entry in os.scandir(PROC):
+            if not entry.name.isdigit() or int(entry.name) == own:
+                continue
+            pid = int(entry.name)
+            stat = _stat(pid)
+            if stat is None or stat[0] in "ZX":
+                continue
+            _state, group, session, start = stat
+            if self.leader in (group, session):
+                found.add(pid)
+            elif (self.started is None or start >= self.started) and self._carries_token(pid):
+                found.add(pid)
+        return found
+
+    def end(self) -> None:
+        """Kill every process of the tree (repeated while forks keep appearing)."""
+        if self.leader is None:
+            return
+        if hasattr(os, "killpg"):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.leader, signal.SIGKILL)
+        for _ in range(10):
+            members = self.members()
+            if not members:
+                return
+            for pid in members:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+
+    def _carries_token(self, pid: int) -> bool:
+        try:
+            environ = (PROC / str(pid) / "environ").read_bytes()
+        except OSError:
+            return False
+        return f"{TOKEN_VARIABLE}={self.token}".encode() in environ.split(b"\0")
+
+
+def _stat(pid: int) -> tuple[str, int, int, int] | None:
+    """(state, process group, session, start time) of `pid` from /proc; None if unknown."""
+    try:
+        text = (PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return None
+    # The command name is in parentheses and may hold spaces or parentheses itself.
+    fields = text[text.rfind(")") + 2:].split()
+    try:
+        return fields[0], int(fields[2]), int(fields[3]), int(fields[19])
+    except (IndexError, ValueError):
+        return None

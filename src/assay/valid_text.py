@@ -1,0 +1,32 @@
+"""Text that can be stored: no lone surrogates, and a length cut at a byte limit.
+
+A Python string may hold a surrogate code point on its own (`json.loads`
+accepts `"\\ud800"`; a reply cut in the middle of an emoji can end in one),
+but no UTF-8 encoder, database or file accepts it. Text from outside (dataset
+fields, targets' answers) passes through here first: each lone surrogate
+becomes U+FFFD, the replacement character, and the caller notes that it did.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
+
+
+def valid_text(text: str) -> tuple[str, int]:
+    """`text` with each lone surrogate replaced by U+FFFD, and how many there were."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.subn(REPLACEMENT, text)
+    return text, 0
+
+
+def cut_to_bytes(text: str, limit: int) -> tuple[str, int]:
+    """`text` cut to at most `limit` bytes of UTF-8 (never inside a character), and its size."""
+    encoded = text.encode("utf-8", errors="surrogatepass")
+    if len(encoded) <= limit:
+        return text, len(encoded)
+    return encoded[:limit].decode("utf-8", errors="ignore"), len(encoded)

@@ -1,0 +1,38 @@
+"""One module masks secrets for everything assay prints or stores."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.config.interpolation import interpolate
+from assay.redaction import redact, redact_known, redact_structure
+
+
+def test_a_known_key_variable_is_masked_anywhere_in_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "ant-7c1d9e0f2a")
+    assert redact("the server said: bad key ant-7c1d9e0f2a!") == "the server said: bad key ***!"
+
+
+def test_shapes_are_masked_in_text_but_not_by_redact_known() -> None:
+    text = "Authorization: Bearer abc.def and api_key=xyz123 and sk-abcdefghij"
+    assert redact(text) == "Authorization: *** *** and api_key=*** and ***"
+    assert redact_known(text) == text  # an answer may quote such text as content
+
+
+def test_a_variable_used_as_a_credential_becomes_a_known_secret() -> None:
+    env = {"SEARCH_KEY": "v-search-123456", "REGION_NAME": "eu-west-central",
+           "PLAIN": "value-in-a-header"}
+    config = {"headers": {"X-Custom": "${PLAIN}"}, "api_key": "${SEARCH_KEY}",
+              "region": "${REGION_NAME}"}
+    resolved, missing = interpolate(config, env)
+    assert not missing and resolved["region"] == "eu-west-central"
+    assert redact("v-search-123456 value-in-a-header") == "*** ***"
+    assert redact("eu-west-central") == "eu-west-central"  # not a credential
+
+
+def test_a_structure_masks_secret_keys_but_keeps_references() -> None:
+    stored = redact_structure({"providers": {"p": {"api_key": "literal-key-123",
+                                                   "token": "${TOKEN}"}},
+                               "max_tokens": 100, "author": "someone"})
+    assert stored == {"providers": {"p": {"api_key": "***", "token": "${TOKEN}"}},
+                      "max_tokens": 100, "author": "someone"}
