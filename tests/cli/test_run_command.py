@@ -204,3 +204,21 @@ def test_a_target_module_calling_sys_exit_on_import_is_a_clear_exit_2(
         assert result.returncode == 2, (command, result.stderr)
         assert "cannot import function 'agent:answer'" in result.stderr
         assert "called sys.exit(0) while being imported" in result.stderr
+
+
+def test_a_utf16_config_and_an_unknown_template_variable_exit_2_in_run_as_in_validate(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: both were exit 2 in `validate` but an internal error or exit 3 in `run`."""
+    (tmp_path / "cases.jsonl").write_text('{"id": "c0", "input": "q", "expected": "a"}\n')
+    (tmp_path / "agent.py").write_text("def answer(case):\n    return 'a'\n")
+    config = ("name: t\ndataset: {path: cases.jsonl}\n"
+              "target: {type: python, function: 'agent:answer'}\n"
+              "scorers: [{type: contains, value: '{{ expcted }}'}]\n")
+    (tmp_path / "typo.yaml").write_text(config)
+    (tmp_path / "wide.yaml").write_bytes(config.encode("utf-16"))
+    for name, words in (("typo.yaml", "typo.yaml:4 [scorers.0.value]"),
+                        ("wide.yaml", "is UTF-16 text")):
+        for command in ("validate", "run"):
+            result = cli(command, name)
+            assert result.returncode == 2, (name, command, result.stderr)
+            assert words in result.stderr and "Traceback" not in result.stderr

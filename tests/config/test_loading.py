@@ -124,3 +124,61 @@ def test_a_value_from_the_environment_is_never_echoed(tmp_path: Path) -> None:
     text = BASE + "run: {concurrency: '${SECRET}'}\n"
     found = problems(tmp_path, text, env={"SECRET": "sk-live-123"})
     assert "sk-live-123" not in repr(found) and "${SECRET}" in found[0][2]
+
+
+BOMB = "".join(f"{chr(97 + i)}: &{chr(97 + i)} [" + ", ".join(
+    [f"*{chr(96 + i)}"] * 9 if i else ['"lol"'] * 9) + "]\n" for i in range(10))
+
+
+def test_an_alias_bomb_is_refused_quickly_with_its_line(tmp_path: Path) -> None:
+    """Regression: a "billion laughs" config used 3.5 GB and hung `validate` and `run`."""
+    import time
+
+    started = time.monotonic()
+    found = problems(tmp_path, BASE + BOMB)
+    assert time.monotonic() - started < 2
+    assert found[0][0] is not None and "expands to more than 100,000 values" in found[0][2]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    (BASE + "deep: " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+    (BASE + "run: {seed: " + "9" * 5000 + "}\n", "(5000 digits) is too large"),
+    (BASE + "run: {epochs: 100000000000000000000}\n", "(21 digits) is too large"),
+    (BASE + "run: {epochs: 100000}\n", "less than or equal to 10000"),
+    (BASE + "description: ${\n", "`${` starts no `${NAME}` reference"),
+    (BASE.replace("  a: {}", "  '': {}"), "condition name '' is empty"),
+    (BASE.replace("  a: {}", "  a/../b: {}"), "may not be '.' or '..' or hold a slash"),
+    (BASE + "providers: {local: {base_url: 'not a url'}}\n", "is not an http:// or https://"),
+])
+def test_bad_values_are_located_errors_not_internal_ones(tmp_path: Path, text: str,
+                                                         words: str) -> None:
+    found = problems(tmp_path, text)
+    assert any(words in message and line is not None for line, _field, message in found), found
+
+
+def test_a_dollar_brace_is_written_as_dollar_dollar_brace(tmp_path: Path) -> None:
+    loaded = load_config(write(tmp_path, BASE + "description: 'costs $${PRICE}'\n"), env={})
+    assert loaded.config.description == "costs ${PRICE}"
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    ("name: x\n".encode("utf-16"), "is UTF-16 text; save it as UTF-8"),
+    (b"name: caf\xe9\n", "is not UTF-8 text"),
+])
+def test_a_config_that_is_not_utf8_is_refused_clearly(tmp_path: Path, content: bytes,
+                                                      words: str) -> None:
+    path = tmp_path / "assay.yaml"
+    path.write_bytes(content)
+    with pytest.raises(UserError, match=words):
+        load_config(path)
+
+
+def test_a_fifo_or_a_directory_as_config_is_refused_without_blocking(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "pipe.yaml")
+    with pytest.raises(UserError, match="not a regular file"):
+        load_config(tmp_path / "pipe.yaml")
+    (tmp_path / "dir.yaml").mkdir()
+    with pytest.raises(UserError, match="is a directory"):
+        load_config(tmp_path / "dir.yaml")

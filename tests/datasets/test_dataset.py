@@ -192,3 +192,45 @@ def test_csv_cells_may_be_long(tmp_path: Path) -> None:
     path.write_text("id,input,reference\na,q," + "x" * 300_000 + "\n")
     (case,) = list(open_dataset(path))
     assert len(case.reference) == 300_000
+
+
+def scan_problems(path: Path) -> list[str]:
+    with pytest.raises(UserError) as info:
+        open_dataset(path).scan()
+    return [str(problem) for problem in info.value.problems] or [str(info.value)]
+
+
+def test_an_unterminated_csv_quote_is_an_error_at_its_line(tmp_path: Path) -> None:
+    """Regression: the quote swallowed the rest of the file into one field, silently."""
+    path = tmp_path / "cases.csv"
+    path.write_text('id,input,expected\n1,ok,a\n2,"never closed,b\n3,more,c\n4,rows,d\n')
+    assert scan_problems(path) == [f"{path}:3: a quoted field that starts here is never closed"]
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ('{"id": "1", "input": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    ('{"id": "1", "input": "q", "expected": ' + "7" * 5000 + "}", "Exceeds the limit"),
+])
+def test_json_beyond_the_parsers_limits_is_a_located_problem(tmp_path: Path, line: str,
+                                                             words: str) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"id": "0", "input": "q"}\n' + line + "\n")
+    [problem] = scan_problems(path)
+    assert problem.startswith(f"{path}:2: invalid JSON") and words in problem
+
+
+def test_a_lone_surrogate_in_a_field_is_replaced_so_the_case_can_be_stored(
+        tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"id": "1", "input": "half \\ud83d", "expected": "x"}\n')
+    [case] = list(open_dataset(path))
+    assert case.input == "half \ufffd"
+
+
+def test_a_fifo_or_a_directory_as_dataset_is_named_as_such_not_not_found(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    assert "is not a regular file" in scan_problems(tmp_path / "pipe.jsonl")[0]
+    (tmp_path / "dir.jsonl").mkdir()
+    assert "is a directory" in scan_problems(tmp_path / "dir.jsonl")[0]

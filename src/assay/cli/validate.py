@@ -30,7 +30,7 @@ def command(configs: tuple[str, ...]) -> None:
         plan = build_plan(loaded, services)
         scan = plan.dataset.scan()
         plan.check_not_empty()
-        _check_templates(loaded, plan)
+        plan.check_templates(loaded)
         _check_models(loaded, plan, services)
         asyncio.run(_check(plan))
         out.print(f"[green]ok[/green] {config_path}: experiment '{loaded.name}', "
@@ -78,21 +78,5 @@ def _check_models(loaded: LoadedConfig, plan: Plan, services: object) -> None:
             continue
         if warning:
             services.warn(warning)  # type: ignore[attr-defined]
-    if problems:
-        raise UserError(f"invalid config {loaded.path}", problems)
-
-
-def _check_templates(loaded: LoadedConfig, plan: Plan) -> None:
-    """Render every scorer's templates for the first case: a misspelt variable
-    (`{{ expcted }}`) is reported now, with file, line and field, not per trial later."""
-    from assay.errors import UserError
-    from assay.runner.plan import scorer_problem
-
-    first = next(iter(plan.dataset), None)
-    if first is None:
-        return
-    problems = [scorer_problem(loaded, index, problem)
-                for index, scorer in enumerate(plan.scorers)
-                for problem in scorer.template_problems(first)]
     if problems:
         raise UserError(f"invalid config {loaded.path}", problems)

@@ -19,7 +19,11 @@ from typing import Any
 from assay.errors import Problem
 from assay.redaction import is_secret_name, register
 
-_PATTERN = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_PATTERN = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{")
+"""`$${` (a literal `${`), a reference `${NAME}` / `${NAME:-default}`, or a `${` that starts
+none: the last is an error, never text taken as it is."""
+MALFORMED = ""
+"""The name recorded for a `${` that is not a reference."""
 
 
 def interpolate(value: Any, env: Mapping[str, str] | None = None, *,
@@ -32,6 +36,11 @@ def interpolate(value: Any, env: Mapping[str, str] | None = None, *,
         if isinstance(item, str):
             def replace(match: re.Match[str]) -> str:
                 name, default = match.group(1), match.group(2)
+                if match.group(0) == "$${":
+                    return "${"
+                if name is None:
+                    missing.append((where, MALFORMED))
+                    return match.group(0)
                 if name in environ:
                     if is_credential(name, where):
                         register(environ[name])
@@ -54,7 +63,9 @@ def interpolate(value: Any, env: Mapping[str, str] | None = None, *,
 def missing_problems(missing: list[tuple[tuple[Any, ...], str]], file: str,
                      line_of: Any) -> list[Problem]:
     return [
-        Problem(f"environment variable ${{{name}}} is not set", file, line_of(where),
+        Problem(f"environment variable ${{{name}}} is not set" if name != MALFORMED else
+                "`${` starts no `${NAME}` reference (a name of letters, digits and _, then "
+                "`}`); write `$${` for a literal `${`", file, line_of(where),
                 ".".join(str(p) for p in where))
         for where, name in missing
     ]

@@ -9,7 +9,33 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    field_validator,
+    model_validator,
+)
+
+
+MAX_COUNT = 1_000_000_000
+"""The largest count a config may give (cases, errors): every count is bounded, so a typo
+of twenty digits is a located error, not an overflow deep in a run."""
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with a condition's name (it names files, rows and report columns)."""
+    if not name.strip():
+        return "is empty"
+    if name != name.strip():
+        return "starts or ends with a space"
+    if name in (".", "..") or any(c in name for c in "/\\") or not name.isprintable():
+        return "may not be '.' or '..' or hold a slash, a backslash or a control character"
+    if len(name) > 100:
+        return "is longer than 100 characters"
+    return None
 
 
 class _Strict(BaseModel):
@@ -27,7 +53,7 @@ class DatasetConfig(_Strict):
     """Map Case fields to the file's keys, e.g. `{input: question, expected: ground_truth}`.
     Known formats (Knowledge Packs questions, k-eval, agent-suite cases) need no mapping."""
 
-    sample: int | None = Field(default=None, ge=1)
+    sample: int | None = Field(default=None, ge=1, le=MAX_COUNT)
     """Evaluate a seeded, stable sample of this many cases (see also `run.sample`)."""
 
     tags: list[str] = Field(default_factory=list)
@@ -38,13 +64,13 @@ class RunSettings(_Strict):
     concurrency: int = Field(default=8, ge=1, le=1024)
     """Trials in flight at once."""
 
-    epochs: int = Field(default=1, ge=1)
+    epochs: int = Field(default=1, ge=1, le=10_000)
     """How many times every case runs under every condition."""
 
-    sample: int | None = Field(default=None, ge=1)
+    sample: int | None = Field(default=None, ge=1, le=MAX_COUNT)
     """Evaluate a seeded, stable sample of this many cases."""
 
-    seed: int = 0
+    seed: int = Field(default=0, ge=-(2**63), le=2**63 - 1)
     """Seed for sampling and anything else random in the run."""
 
     timeout: float | None = Field(default=300.0, gt=0, le=7 * 86400)
@@ -55,17 +81,17 @@ class RunSettings(_Strict):
     """The longest answer kept, in bytes of UTF-8: a longer one is cut, and the trial's
     output metadata says so (`truncated`). A command or HTTP body is read no further."""
 
-    max_errors: int | None = Field(default=None, ge=1)
+    max_errors: int | None = Field(default=None, ge=1, le=MAX_COUNT)
     """Stop the run (exit 3) once this many trials have ended in an error."""
 
-    max_consecutive_errors: int | None = Field(default=20, ge=1)
+    max_consecutive_errors: int | None = Field(default=20, ge=1, le=MAX_COUNT)
     """Stop the run (exit 3) once this many trials in a row have failed: the provider is
     unreachable or the target is down, and going on would only record errors. `null` never stops."""
 
-    max_cost_usd: float | None = Field(default=None, gt=0)
+    max_cost_usd: float | None = Field(default=None, gt=0, le=1e9)
     """Stop the run before LLM spending exceeds this many US dollars."""
 
-    batch_size: int = Field(default=200, ge=1)
+    batch_size: int = Field(default=200, ge=1, le=100_000)
     """Finished trials committed to the store per transaction."""
 
 
@@ -218,6 +244,16 @@ class EvalConfig(_Strict):
 
     gates: list[GateItem] = Field(default_factory=list)
     """Thresholds and regression checks that decide the exit code (1 when one fails)."""
+
+    @field_validator("conditions")
+    @classmethod
+    def _condition_names(cls, conditions: dict[str, ConditionConfig]
+                         ) -> dict[str, ConditionConfig]:
+        for name in conditions:
+            problem = name_problem(name)
+            if problem:
+                raise ValueError(f"condition name {name!r} {problem}")
+        return conditions
 
     @model_validator(mode="before")
     @classmethod

@@ -2,6 +2,13 @@
 
 Errors in a config must name the line. PyYAML's composed node tree knows
 the line of every key and value; `SourceMap.line(path)` walks it.
+
+The node tree is also checked before any value is built from it (`check_nodes`):
+aliases that would expand past `MAX_NODES` values ("billion laughs": each
+level repeats the one below, 9 aliases deep is a billion strings), nesting past
+`MAX_DEPTH`, and integers too large to store are refused with their line. A
+file that is not a regular file (a directory, a FIFO that would block) or not
+text is refused before it is read.
 """
 
 from __future__ import annotations
@@ -86,16 +93,45 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+MAX_NODES = 100_000
+"""Values a config may hold once its aliases are expanded."""
+MAX_DEPTH = 100
+"""How deeply a config's mappings and lists may nest."""
+MAX_INT_DIGITS = 18
+"""Integers up to 18 digits fit the store's 64-bit columns."""
+
+
+def read_text_file(path: Path, what: str) -> str:
+    """The text of a regular UTF-8 file (a BOM is allowed); a `UserError` saying why not."""
+    if not path.exists():
+        raise UserError(f"{what} not found: {path}")
+    if path.is_dir():
+        raise UserError(f"{what} {path} is a directory, not a file")
+    if not path.is_file():
+        raise UserError(f"{what} {path} is not a regular file (a pipe or a device): "
+                        "reading it could block forever")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise UserError(f"{what} {path} is UTF-16 text; save it as UTF-8")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise UserError(f"{what} {path} is not UTF-8 text",
+                        [Problem(f"byte 0x{raw[exc.start]:02x} is not UTF-8", str(path),
+                                 line)]) from None
+
+
 def load_yaml(path: Path) -> tuple[Any, SourceMap]:
     """Parse a YAML file; a syntax error is a `UserError` naming the line."""
+    text = read_text_file(path, "config file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"config file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read config file {path}: {exc}") from None
-    try:
+        check_depth(text, str(path))
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+        check_nodes(node, str(path))
         data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -104,4 +140,61 @@ def load_yaml(path: Path) -> tuple[Any, SourceMap]:
         raise UserError("invalid YAML", [Problem(what, str(path), line)]) from None
     except yaml.YAMLError as exc:
         raise UserError("invalid YAML", [Problem(str(exc), str(path))]) from None
+    except RecursionError:
+        raise UserError("invalid YAML", [Problem(f"nested too deeply (more than {MAX_DEPTH} "
+                                                 "levels)", str(path))]) from None
     return data, SourceMap(str(path), node)
+
+
+def check_depth(text: str, file: str) -> None:
+    """Refuse nesting past `MAX_DEPTH` before composing, which recurses once per level."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise UserError("invalid YAML", [Problem(
+                    f"nested too deeply (more than {MAX_DEPTH} levels)", file,
+                    event.start_mark.line + 1)])
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def check_nodes(root: Any, file: str) -> None:
+    """Refuse a document that would expand past `MAX_NODES` values, nest past `MAX_DEPTH`, or
+    hold an integer too large to store; each named with its line. Shared (aliased) nodes
+    are measured once, so the check itself stays linear in the file."""
+    sizes: dict[int, int] = {}
+
+    def size(node: Any, depth: int) -> int:
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        line = node.start_mark.line + 1
+        if depth > MAX_DEPTH:
+            raise UserError("invalid YAML", [Problem(
+                f"nested too deeply (more than {MAX_DEPTH} levels)", file, line)])
+        if isinstance(node, yaml.ScalarNode):
+            total = 1
+            if node.tag == "tag:yaml.org,2002:int" and _digits(node.value) > MAX_INT_DIGITS:
+                raise UserError("invalid config", [Problem(
+                    f"the integer {node.value[:20]}... ({_digits(node.value)} digits) is too "
+                    f"large: at most {MAX_INT_DIGITS} digits", file, line)])
+        elif isinstance(node, yaml.SequenceNode):
+            total = 1 + sum(size(child, depth + 1) for child in node.value)
+        else:
+            total = 1 + sum(size(key, depth + 1) + size(value, depth + 1)
+                            for key, value in node.value)
+        if total > MAX_NODES:
+            raise UserError("invalid YAML", [Problem(
+                f"this value expands to more than {MAX_NODES:,} values through aliases "
+                "(an alias bomb?)", file, line)])
+        sizes[id(node)] = total
+        return total
+
+    if root is not None:
+        size(root, 0)
+
+
+def _digits(value: str) -> int:
+    return sum(ch.isdigit() for ch in value)

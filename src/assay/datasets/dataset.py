@@ -132,8 +132,13 @@ class Dataset:
     # -- reading ----------------------------------------------------------------
 
     def _require_source(self) -> None:
-        if not self.path.is_file():
+        if not self.path.exists():
             raise UserError(f"dataset not found: {self.path}")
+        if self.path.is_dir():
+            raise UserError(f"dataset {self.path} is a directory, not a file")
+        if not self.path.is_file():
+            raise UserError(f"dataset {self.path} is not a regular file (a pipe or a device): "
+                            "reading it could block forever")
 
     def _sha256(self) -> str:
         return _sha256(self.path)

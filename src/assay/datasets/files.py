@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import ProblemList
+from assay.valid_text import valid_text
 
 Record = tuple[int, Any]
 """(line number, parsed record)."""
@@ -28,13 +29,19 @@ def jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
             if not raw.strip():
                 continue
             try:
-                yield number, json.loads(raw.decode("utf-8"))
+                record = json.loads(raw.decode("utf-8"))
             except UnicodeDecodeError as exc:
                 problems.add(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
                              f"{exc.start + 1})", file=str(path), line=number)
+                continue
             except json.JSONDecodeError as exc:
                 problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})",
                              file=str(path), line=number)
+                continue
+            except (RecursionError, ValueError) as exc:  # nesting too deep, a huge integer
+                problems.add(f"invalid JSON: {_beyond_limits(exc)}", file=str(path), line=number)
+                continue
+            yield number, valid_record(record)
 
 
 def _read_text(path: Path, problems: ProblemList, encoding: str = "utf-8-sig") -> str | None:
@@ -62,6 +69,9 @@ def json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path),
                      line=exc.lineno)
         return
+    except (RecursionError, ValueError) as exc:
+        problems.add(f"invalid JSON: {_beyond_limits(exc)}", file=str(path))
+        return
     position = _skip(text, 0) + 1  # just inside the top-level array
     if isinstance(data, dict):
         key = next((k for k in _WRAPPER_KEYS if isinstance(data.get(k), list)), None)
@@ -78,7 +88,7 @@ def json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         line = text.count("\n", 0, position) + 1
         _value, end = decoder.raw_decode(text, position)
         position = _skip(text, end)
-        yield line, item
+        yield line, valid_record(item)
 
 
 def _value_start(text: str, decoder: json.JSONDecoder, key: str) -> int:
@@ -115,6 +125,12 @@ def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         problems.add(f"invalid YAML: {exc.problem}", file=str(path),
                      line=mark.line + 1 if mark else None)
         return
+    except yaml.YAMLError as exc:
+        problems.add(f"invalid YAML: {exc}", file=str(path))
+        return
+    except (RecursionError, ValueError) as exc:
+        problems.add(f"invalid YAML: {_beyond_limits(exc)}", file=str(path))
+        return
     nodes = root.value if isinstance(root, yaml.SequenceNode) else None
     if isinstance(data, dict) and isinstance(data.get("cases"), list):
         for key, value in root.value:
@@ -126,7 +142,7 @@ def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                      file=str(path), line=1)
         return
     for node, item in zip(nodes, data, strict=True):
-        yield node.start_mark.line + 1, item
+        yield node.start_mark.line + 1, valid_record(item)
 
 
 _JSON_COLUMNS = {"expected_tool_calls", "expected_traits", "expected_response_traits",
@@ -139,28 +155,52 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         return
     csv.field_size_limit(1 << 30)  # long reference texts are ordinary in eval datasets
     with io.StringIO(text, newline="") as handle:
-        reader = csv.DictReader(handle)
+        # strict: a quote never closed is an error, not a field that swallows the file's rest
+        reader = csv.DictReader(handle, strict=True)
+        start = 2  # the line a record starts on (after the header)
         while True:
             try:
                 row = next(reader)
             except StopIteration:
                 return
             except csv.Error as exc:
-                problems.add(f"invalid CSV: {exc}", file=str(path), line=reader.line_num)
+                message = ("a quoted field that starts here is never closed"
+                           if "unexpected end of data" in str(exc) else f"invalid CSV: {exc}")
+                problems.add(message, file=str(path), line=start)
+                start = reader.line_num + 1
                 continue
             record: dict[str, Any] = {}
             for key, value in row.items():
                 if key is None or value is None or value == "":
                     continue
                 record[key] = _cell(key, value)
-            yield reader.line_num, record
+            yield start, record
+            start = reader.line_num + 1
+
+
+def valid_record(value: Any) -> Any:
+    """`value` with every string made storable (a lone surrogate, which JSON's `\\ud800`
+    escape can produce, becomes U+FFFD), keys included."""
+    if isinstance(value, str):
+        return valid_text(value)[0]
+    if isinstance(value, dict):
+        return {valid_record(k): valid_record(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [valid_record(item) for item in value]
+    return value
+
+
+def _beyond_limits(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc).split(";")[0]  # e.g. "Exceeds the limit (4300 digits) for integer ..."
 
 
 def _cell(key: str, value: str) -> Any:
     if key in _JSON_COLUMNS and value[:1] in "[{":
         try:
             return json.loads(value)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError, ValueError):
             return value
     return value
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from assay.config.urls import http_url
 
 ProviderKind = Literal["anthropic", "openai", "openai_compatible"]
 
@@ -72,6 +74,9 @@ class ProviderConfig(BaseModel):
     """The SDK's HTTP client: aiohttp (cheaper per request at high concurrency) or httpx."""
     prices: dict[str, Price] = Field(default_factory=dict)
     """Price per model name (without the provider prefix); overrides the built-in defaults."""
+
+    _base_url_is_http = field_validator("base_url")(
+        lambda value: None if value is None else http_url(value))
 
     def key_env(self) -> str | None:
         return self.api_key_env or DEFAULT_KEY_ENV[self.kind]

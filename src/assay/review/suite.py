@@ -23,18 +23,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from assay.analysis.summary import RunSummary
 from assay.errors import Problem, UserError
 
 
 def is_suite_file(path: Path) -> bool:
     """True when the YAML file at `path` has a top-level `suite:` key."""
+    from assay.config.yaml_source import load_yaml
+
     try:
-        with path.open(encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
-    except (OSError, yaml.YAMLError):
+        data, _source = load_yaml(path)
+    except UserError:
         return False  # not ours to report: loading it as a config says what is wrong
     return isinstance(data, dict) and "suite" in data
 
@@ -94,7 +93,9 @@ def _check_config(path: Path, sample: int | None, conditions: list[str] | None) 
 
 
 def _suite_entries(suite: Path, seen: set[Path]) -> list[Path]:
-    data = yaml.safe_load(suite.read_text(encoding="utf-8"))
+    from assay.config.yaml_source import load_yaml
+
+    data, _source = load_yaml(suite)
     entries = data.get("suite")
     extra = sorted(set(data) - {"suite", "name", "description"})
     if extra:

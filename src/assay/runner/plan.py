@@ -49,6 +49,23 @@ class Plan:
                    if cases == 0 else "no condition is selected")
             raise UserError(f"nothing to run: {why}")
 
+    def check_templates(self, loaded: LoadedConfig) -> None:
+        """Render every template of the target and the scorers for the first case: a misspelt
+        variable (`{{ expcted }}`) is a config error (exit 2) with file, line and field, found
+        by `assay validate` and `assay run` alike, not an error on every trial later."""
+        first = next(iter(self.dataset), None)
+        if first is None:
+            return
+        problems = [scorer_problem(loaded, index, problem)
+                    for index, scorer in enumerate(self.scorers)
+                    for problem in scorer.template_problems(first)]
+        for target in self.targets.values():
+            problems += [target_problem(loaded, target.condition.name, problem)
+                         for problem in target.template_problems(first)]
+        if problems:
+            unique = {str(problem): problem for problem in problems}  # conditions share a target
+            raise UserError(f"invalid config {loaded.path}", list(unique.values()))
+
     def trials(self) -> Iterator[tuple[Case, Condition, int]]:
         """The trials still to run, streamed in dataset order."""
         skip = self.skip
@@ -105,6 +122,18 @@ def _build_scorers(loaded: LoadedConfig, services: Services) -> list[Scorer]:
     if problems:
         raise UserError(f"invalid config {loaded.path}", problems)
     return built
+
+
+def target_problem(loaded: LoadedConfig, condition: str, problem: Problem) -> Problem:
+    """`problem` about a target param (`field` e.g. `prompt`), located where it is set: in the
+    condition when it overrides the key, else under `target:`."""
+    key = problem.field or ""
+    overrides = loaded.config.conditions[condition].overrides() if (
+        condition in loaded.config.conditions) else {}
+    where = ("conditions", condition, key) if key in overrides else ("target", key)
+    line = loaded.source.line(where) if loaded.source is not None else None
+    file = loaded.source.file if loaded.source is not None else str(loaded.path)
+    return Problem(problem.message, file, line, ".".join(map(str, where)))
 
 
 def scorer_problem(loaded: LoadedConfig, index: int, problem: Problem) -> Problem:

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from assay.case import Case
 from assay.condition import Condition
+from assay.errors import Problem
 from assay.output import Output
 from assay.services import Services
 
@@ -43,6 +44,11 @@ class Target:
 
     async def close(self) -> None:
         """Release what `start` acquired."""
+
+    def template_problems(self, case: Case) -> list[Problem]:
+        """One Problem per template param that does not render for `case` (`field` names the
+        param, e.g. `prompt`); `assay validate` and `assay run` check them before any trial."""
+        return []
 
     def describe(self) -> dict[str, Any]:
         """A short, secret-free description for reports (model name, function, command)."""

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from assay.case import Case
+from assay.config.urls import http_url
 from assay.output import Output
 from assay.registry import target
 from assay.redaction import redact, redact_known
@@ -25,6 +26,8 @@ from assay.config.templates import case_variables, render
 class HttpParams(TargetParams):
     url: str
     """The endpoint. Conditions may point at another one (a staging build, a new version)."""
+
+    _url_is_http = field_validator("url")(http_url)
 
     method: Literal["POST", "PUT", "GET"] = "POST"
     """HTTP method; GET sends no body."""

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import Field
 
 from assay.case import Case
+from assay.errors import Problem
 from assay.output import Output
 from assay.providers.base import ChatRequest, Provider
 from assay.registry import target
@@ -108,6 +109,19 @@ class ModelTarget(Target):
         from assay.context.pack_context import inject_context
 
         return inject_context(case, self.condition, self.services, messages)
+
+    def template_problems(self, case: Case) -> list[Problem]:
+        from assay.scorers._templates import render_problem
+
+        variables = case_variables(case)
+        problems = []
+        for name in ("system", "prompt"):
+            source = getattr(self.params, name)
+            problem = render_problem(source, variables) if source else None
+            if problem is not None:
+                problems.append(Problem(f"{problem} (rendered for case '{case.id}')",
+                                        field=name))
+        return problems
 
     def describe(self) -> dict[str, Any]:
         return self.params.model_dump(exclude_none=True, exclude_defaults=True) | {
