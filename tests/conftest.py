@@ -2,20 +2,45 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_FIXTURES = REPO.parent / "shared" / "fixtures"
+
+
+def _find_shared_fixtures() -> Path:
+    """`shared/fixtures` beside the repository (as in CI), or beside one of its parents (a
+    checkout nested one level deeper, e.g. a git worktree)."""
+    for parent in list(REPO.parents)[:3]:
+        candidate = parent / "shared" / "fixtures"
+        if candidate.is_dir():
+            return candidate
+    return REPO.parent / "shared" / "fixtures"
+
+
+SHARED_FIXTURES = _find_shared_fixtures()
+
+
+def require_shared_fixtures(*parts: str) -> Path:
+    """`shared/fixtures/<parts>`: real datasets, configs and sessions from public projects.
+
+    Missing, a test that needs them fails in CI (`CI=true`: a CI that silently skipped
+    them would pass without testing anything real) and is skipped elsewhere."""
+    path = SHARED_FIXTURES.joinpath(*parts)
+    if not path.exists():
+        message = f"real-world fixtures not found at {path}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message + " (CI=true: they must be there)")
+        pytest.skip(message)
+    return path
 
 
 @pytest.fixture
 def shared_fixtures() -> Path:
-    """`../shared/fixtures`: real datasets, configs and sessions from public projects."""
-    if not SHARED_FIXTURES.is_dir():
-        pytest.skip(f"shared fixtures not found at {SHARED_FIXTURES}")
-    return SHARED_FIXTURES
+    """`shared/fixtures`: real datasets, configs and sessions from public projects."""
+    return require_shared_fixtures()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

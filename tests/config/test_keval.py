@@ -10,14 +10,18 @@ import yaml
 from assay.config.keval import convert_keval, is_keval_config
 from assay.errors import UserError
 
-# Real k-eval configs, copied from its repository into `../shared/fixtures` (see tests/conftest.py).
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "configs" / "k-eval"
+# Real k-eval configs, copied from its repository into `shared/fixtures` (see tests/conftest.py).
+FIXTURES: list[Path] = []
 
-pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"k-eval fixtures not at {FIXTURES}")
+
+@pytest.fixture(autouse=True)
+def keval_configs(shared_fixtures: Path) -> None:
+    """Every test here reads the real k-eval configs: skipped without them, failed in CI."""
+    FIXTURES[:] = [shared_fixtures / "configs" / "k-eval"]
 
 
 def load(name: str) -> dict:
-    return yaml.safe_load((FIXTURES / name).read_text())
+    return yaml.safe_load((FIXTURES[0] / name).read_text())
 
 
 def test_valid_config_maps_every_section() -> None:

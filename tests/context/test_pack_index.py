@@ -70,3 +70,21 @@ def test_an_empty_or_missing_folder_is_a_user_error(tmp_path: Path) -> None:
 def test_tokens_fold_case_plurals_and_drop_stopwords() -> None:
     assert tokenize("The Goroutines and a channel's errors") == [
         "goroutine", "channel", "error"]
+
+
+def test_a_symlink_pointing_outside_the_pack_is_neither_indexed_nor_read(
+        docs: Path, tmp_path: Path) -> None:
+    """Regression: `assay pack serve` served a symlinked file that pointed outside the pack
+    (the system password file was found by `search`)."""
+    secret = tmp_path / "outside" / "passwords.md"
+    secret.parent.mkdir()
+    secret.write_text("# Passwords\n\nroot hunter2 zebracorn\n")
+    (docs / "leak.md").symlink_to(secret)
+    (docs / "notes").mkdir(exist_ok=True)
+    (docs / "notes" / "inside.md").write_text("# Inside\n\nzebracorn grazing notes\n")
+    (docs / "alias.md").symlink_to(docs / "notes" / "inside.md")  # inside: still served
+    index = PackIndex.open(docs, name="larkspur", cache_root=tmp_path / "cache")
+    assert all("hunter2" not in passage.text for passage in index.search("zebracorn", 10))
+    with pytest.raises(KeyError):
+        index.read("leak.md")
+    assert "zebracorn grazing" in index.read("alias.md").text

@@ -115,7 +115,7 @@ def test_a_catastrophic_regex_is_a_scorer_error_not_a_hang() -> None:
     regex = Regex(Regex.Params(type="regex", pattern=r"(a+)+$"), Services())
     started = time.monotonic()
     result = trial(lambda case: "a" * 5000 + "!", [regex], timeout=None)
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < 30  # `re` would never return
     assert "catastrophic backtracking" in (result.scores["regex"].error or "")
 
 

@@ -253,3 +253,27 @@ def test_an_invalid_pattern_is_reported_on_the_pattern_field_the_same_way(make_s
     (error,) = raised.value.errors()
     assert error["loc"] == ("pattern",)
     assert error["msg"].startswith("Value error, invalid regular expression: unterminated")
+
+
+def test_a_template_of_a_missing_expected_is_an_error_naming_the_case_not_none(make_scorer):
+    """Regression: `value: "{{ expected }}"` with no expected rendered the text `None`, so the
+    case failed, or passed when the answer happened to say None."""
+    score = make_scorer("contains", value="{{ expected }}").check(case(None), out("None"))
+    assert score.value is None and score.error is not None and "case 'q1'" in score.error
+    compound = make_scorer("contains", value="It is {{ expected }}").check(case(None), out("x"))
+    assert compound.error is not None and "missing value" in compound.error
+
+
+def test_a_template_of_a_list_expected_means_each_item_never_its_python_repr(make_scorer):
+    """Regression: a list rendered as "['Phobos', 'Deimos']", so a correct answer failed."""
+    moons = case(["Phobos", "Deimos"])
+    answer = out("Mars has two moons, Phobos and Deimos.")
+    assert make_scorer("contains", value="{{ expected }}", mode="all").check(
+        moons, answer).passed is True
+    assert make_scorer("contains", value="{{ expected }}", mode="all").check(
+        moons, out("Only Phobos")).passed is False
+    assert make_scorer("exact_match", value="{{ expected }}").check(
+        moons, out("Deimos")).passed is True
+    rendered = make_scorer("contains", value="moons: {{ expected }}").check(
+        moons, out('moons: ["Phobos", "Deimos"]'))
+    assert rendered.passed is True  # inside text, a list renders as JSON

@@ -14,16 +14,11 @@ from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse
 from assay.traces.exchanges import Exchange, FileRead, SessionMeta
 
-# The repository's parent directory holds `shared/fixtures` (real files copied from public
-# repositories, read-only). They are referenced in place, never copied into the repository.
-FIXTURES = Path(__file__).parents[2] / ".." / "shared" / "fixtures" / "sessions"
-
-
 @pytest.fixture
-def sessions_dir() -> Path:
-    if not FIXTURES.is_dir():
-        pytest.skip(f"real session fixtures not found at {FIXTURES.resolve()}")
-    return FIXTURES
+def sessions_dir(shared_fixtures: Path) -> Path:
+    """The real session logs in `shared/fixtures/sessions` (see tests/conftest.py), referenced
+    in place, never copied into the repository."""
+    return shared_fixtures / "sessions"
 
 
 @pytest.fixture

@@ -3,11 +3,20 @@
 Templates come from config files that may be shared, so they render in
 jinja2's sandbox. A string without `{{` or `{%` is returned as is, without
 importing jinja2 at all: most values are plain.
+
+What an expression renders as: text as it is; a list, a mapping or a boolean
+as JSON (`["Phobos", "Deimos"]`, `true`), never a Python repr; a missing
+value (None) is an error naming the case's missing field, never the text
+`None`, which would silently fail a case (or pass it, for an answer that
+happens to say "None"). `value_of` gives a lone `{{ name }}`'s value itself,
+for a check that compares with each item of a list.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -18,16 +27,58 @@ def is_template(text: str) -> bool:
     return "{{" in text or "{%" in text
 
 
-@lru_cache(maxsize=256)
-def _compile(source: str) -> Any:
-    from jinja2 import StrictUndefined, TemplateSyntaxError
+class _Missing(Exception):
+    """An expression rendered None."""
+
+
+def _finalize(value: Any) -> Any:
+    if value is None:
+        raise _Missing
+    if isinstance(value, list | tuple | dict | bool):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return value
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Any:
+    from jinja2 import StrictUndefined
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, keep_trailing_newline=True)
+    return ImmutableSandboxedEnvironment(undefined=StrictUndefined, keep_trailing_newline=True,
+                                         finalize=_finalize)
+
+
+@lru_cache(maxsize=256)
+def _compile(source: str) -> Any:
+    from jinja2 import TemplateSyntaxError
+
     try:
-        return env.from_string(source)
+        return _environment().from_string(source)
     except TemplateSyntaxError as exc:
         raise UserError(f"template syntax error on line {exc.lineno}: {exc.message}") from None
+
+
+_LONE = re.compile(r"^\s*\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\}\}\s*$")
+
+
+def lone_variable(source: str) -> str | None:
+    """`expected` for `"{{ expected }}"` (a template that is one variable and nothing else)."""
+    match = _LONE.match(source)
+    return match.group(1) if match else None
+
+
+def value_of(name: str, variables: dict[str, Any]) -> Any:
+    """The value of the dotted `name` (`metadata.answer`) among `variables`, as it is (a list
+    stays a list); an unknown name is a `UserError`, a missing one is None."""
+    from jinja2 import Undefined, UndefinedError
+
+    try:
+        value = _environment().compile_expression(name, undefined_to_none=False)(**variables)
+        if isinstance(value, Undefined):
+            value._fail_with_undefined_error()
+    except UndefinedError as exc:
+        raise UserError(f"template refers to an unknown variable: {exc.message}") from None
+    return value
 
 
 def check_template(source: str) -> None:
@@ -46,6 +97,9 @@ def render(source: str, variables: dict[str, Any]) -> str:
         return _compile(source).render(**variables)
     except UndefinedError as exc:
         raise UserError(f"template refers to an unknown variable: {exc.message}") from None
+    except _Missing:
+        raise UserError("template renders a missing value: a field it names is empty (None) "
+                        "for this case") from None
 
 
 def case_variables(case: Any, **extra: Any) -> dict[str, Any]:

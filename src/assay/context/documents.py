@@ -37,11 +37,25 @@ class Chunk:
 
 
 def list_files(folder: Path, patterns: list[str]) -> list[Path]:
-    """The pack's files, sorted, so hashing and ids do not depend on the file system's order."""
+    """The pack's files, sorted, so hashing and ids do not depend on the file system's order.
+
+    A symlink whose target lies outside the folder is left out: a pack is served to
+    agents (and over `assay pack serve` to anyone who connects), and a link to
+    `/etc/passwd` inside it must not serve that file."""
     if not folder.is_dir():
         raise UserError(f"pack folder not found: {folder}")
-    found = {p for pattern in patterns for p in folder.glob(pattern) if p.is_file()}
+    root = folder.resolve()
+    found = {p for pattern in patterns for p in folder.glob(pattern)
+             if p.is_file() and _inside(p, root)}
     return sorted(found, key=lambda p: p.relative_to(folder).as_posix())
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """True when `path`, with every symlink followed, is within `root`."""
+    try:
+        return path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a broken or looping link
+        return False
 
 
 def read_document(folder: Path, file: Path) -> Document:

@@ -17,7 +17,14 @@ from assay.case import Case
 from assay.errors import UserError
 from assay.score import Score
 from assay.scorers.base import ScorerParams, param_error
-from assay.config.templates import case_variables, check_template, is_template, render
+from assay.config.templates import (
+    case_variables,
+    check_template,
+    is_template,
+    lone_variable,
+    render,
+    value_of,
+)
 
 
 class CheckParams(ScorerParams):
@@ -66,20 +73,35 @@ class Reference:
             if not self.templated:
                 return list(sources)
             variables = case_variables(case)
+            texts: list[str] = []
             try:
-                return [render(source, variables) for source in sources]
+                for source in sources:
+                    name = lone_variable(source)
+                    if name is None:
+                        texts.append(render(source, variables))
+                    else:
+                        found = _values(case, name, value_of(name, variables))
+                        if isinstance(found, Score):
+                            return found
+                        texts += found
             except UserError as exc:  # e.g. a field this one case lacks
                 return Score.failure(f"case '{case.id}': {exc}")
-        expected = case.expected
-        if expected is None or expected == [] or expected == "":
-            return no_expected(case)
-        if isinstance(expected, dict):
-            return Score.failure(
-                f"case '{case.id}' has a mapping as expected value; this check compares text"
-            )
-        if isinstance(expected, list):
-            return [as_text(item) for item in expected]
-        return [as_text(expected)]
+            return texts
+        return _values(case, "expected", case.expected)
+
+
+def _values(case: Case, name: str, value: Any) -> list[str] | Score:
+    """The texts a reference value stands for: each item of a list (so `contains` looks for
+    each, per its `mode`), else the value as text; a missing value is an error naming it."""
+    if value is None or value == [] or value == "":
+        return no_expected(case) if name == "expected" else Score.failure(
+            f"case '{case.id}' has no {name} (`{{{{ {name} }}}}` is empty)")
+    if isinstance(value, dict):
+        return Score.failure(f"case '{case.id}' has a mapping as {name}; this check compares "
+                             "text")
+    if isinstance(value, list):
+        return [as_text(item) for item in value]
+    return [as_text(value)]
 
 
 def clip(text: str, limit: int = 80) -> str:

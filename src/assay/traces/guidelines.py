@@ -1,7 +1,10 @@
 """`guidelines.md`: rules for the agent, learned from its own sessions.
 
 The "Eval Insights" section is rewritten on every analysis; everything
-else in the file (rules a person wrote) is kept as it was.
+else in the file (rules a person wrote) is kept as it was. Text taken from
+logs (file names, the judge's findings) is made one line of literal
+Markdown first (`traces.markdown.inline`), so it cannot start a heading of
+its own outside the section.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from assay.traces.markdown import inline
 from assay.traces.result import TraceAnalysis
 
 HEADING = "## Eval Insights"
@@ -25,7 +29,7 @@ def render_insights(analysis: TraceAnalysis) -> str:
     gaps = analysis.findings_of("wiki-gap")
     if gaps:
         lines += ["### Wiki gaps: add these topics to the wiki", ""]
-        lines += [f"- {' '.join(g.detail.split())}" for g in gaps[:MAX_GAPS]] + [""]
+        lines += [f"- {inline(g.detail)}" for g in gaps[:MAX_GAPS]] + [""]
     fixes: list[str] = []
     if analysis.findings_of("contradiction"):
         fixes.append("Check every claim against the source text before answering; recent "
@@ -40,7 +44,8 @@ def render_insights(analysis: TraceAnalysis) -> str:
     heavy = [(path, n) for path, n in m.most_read if n >= HEAVY_READS]
     if heavy:
         lines += ["### Heavily-read files: move their key facts into the wiki", ""]
-        lines += [f"- {PurePosixPath(path).name} (read in {n} questions)" for path, n in heavy[:5]]
+        lines += [f"- {inline(PurePosixPath(path).name, 120)} (read in {n} questions)"
+                  for path, n in heavy[:5]]
         lines.append("")
     target = round(analysis.hit_rate_target * 100)
     rate = m.wiki_hit_rate

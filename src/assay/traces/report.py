@@ -8,6 +8,7 @@ from pathlib import PurePosixPath
 from assay.traces.result import TraceAnalysis
 from assay.traces.findings import Finding
 from assay.traces.formats import ParseStats
+from assay.traces.markdown import inline
 
 
 def _pct(value: float | None) -> str:
@@ -18,9 +19,9 @@ def _num(value: float | None, digits: int = 1) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f}"
 
 
-def _cell(text: str, limit: int = 120) -> str:
-    flat = " ".join(text.split()).replace("|", "\\|")
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+def _cell(text: object, limit: int = 120) -> str:
+    """Text from a log as one escaped line, fit for a table cell or a list item."""
+    return inline(text, limit)
 
 
 def render_report(analysis: TraceAnalysis) -> str:
@@ -64,8 +65,8 @@ def _findings_table(findings: Sequence[Finding]) -> list[str]:
     if not findings:
         return ["None.", ""]
     lines = ["| question | type | detail | recommendation |", "| --- | --- | --- | --- |"]
-    lines += [f"| {f.exchange_id} | {f.type} | {_cell(f.detail)} | {_cell(f.recommendation)} |"
-              for f in findings]
+    lines += [f"| {_cell(f.exchange_id)} | {_cell(f.type)} | {_cell(f.detail)} "
+              f"| {_cell(f.recommendation)} |" for f in findings]
     return lines + [""]
 
 
@@ -93,7 +94,8 @@ def _judged(analysis: TraceAnalysis) -> list[str]:
     if analysis.judge_errors:
         lines += ["### Not judged", "",
                   "These questions have no verdict (not the same as no findings):", ""]
-        lines += [f"- {j.exchange_id}: {_cell(j.error or '', 200)}" for j in analysis.judge_errors]
+        lines += [f"- {_cell(j.exchange_id)}: {_cell(j.error or '', 200)}"
+                  for j in analysis.judge_errors]
         lines.append("")
     return lines
 
@@ -104,11 +106,12 @@ def _sources(analysis: TraceAnalysis) -> list[str]:
     for session in analysis.sessions:
         stats = session.meta.stats
         skipped = "" if stats is None else _skips(stats)
-        lines.append(f"| {_cell(PurePosixPath(session.meta.path).name)} | {session.meta.format} "
+        lines.append(f"| {_cell(PurePosixPath(session.meta.path).name)} "
+                     f"| {_cell(session.meta.format)} "
                      f"| {session.questions} | {skipped or 'none'} |")
     lines.append("")
     for bad in analysis.unreadable:
-        lines.append(f"- not a session file: {bad.path}: {bad.reason}")
+        lines.append(f"- not a session file: {_cell(bad.path)}: {_cell(bad.reason)}")
     return lines + ([""] if analysis.unreadable else [])
 
 
@@ -116,5 +119,5 @@ def _skips(stats: ParseStats) -> str:
     parts = [f"line {n}: {_cell(reason, 60)}" for n, reason in stats.malformed[:3]]
     if stats.malformed_count > 3:
         parts.append(f"and {stats.malformed_count - 3} more malformed")
-    parts += [f"unknown `{kind}` (first at line {n})" for kind, n in stats.unknown.items()]
+    parts += [f"unknown {_cell(kind, 60)} (first at line {n})" for kind, n in stats.unknown.items()]
     return "; ".join(parts)

@@ -25,6 +25,7 @@ from typing import Any
 
 from assay.case import content_text
 from assay.traces.formats.base import Line, ParseStats, as_int
+from assay.traces.formats.shapes import BLOCK, CONTENT, OBJECT, TEXT, TIME, Shape, shape_problem
 from assay.traces.records import (
     AssistantText,
     Compaction,
@@ -75,6 +76,23 @@ def classify_user_text(text: str) -> tuple[str, str]:
     return "question", text
 
 
+MESSAGE: Shape = {
+    "message": OBJECT, "message.id": TEXT, "message.model": TEXT, "message.stop_reason": TEXT,
+    "message.usage": OBJECT, "message.content": CONTENT, "message.content[]": BLOCK,
+    "message.content[].type": TEXT, "message.content[].text": TEXT,
+    "message.content[].thinking": TEXT, "message.content[].id": TEXT,
+    "message.content[].name": TEXT, "message.content[].input": OBJECT,
+    "message.content[].tool_use_id": TEXT, "message.content[].content": CONTENT,
+}
+LINE: Shape = {
+    "type": TEXT, "timestamp": TIME, "sessionId": TEXT, "cwd": TEXT, "subtype": TEXT,
+    "summary": TEXT, "customTitle": TEXT, **MESSAGE,
+    "data": OBJECT, "data.type": TEXT, "data.message": OBJECT,
+}
+"""The fields this reader uses and their JSON types; a subagent line mirrored in a
+`progress` line (`data.message`) is itself checked against `LINE`."""
+
+
 class ClaudeCodeReader:
     name = "claude-code"
 
@@ -87,6 +105,13 @@ class ClaudeCodeReader:
     def events(self, lines: Iterable[Line], stats: ParseStats) -> Iterator[Event]:
         state = _State()
         for number, obj in lines:
+            problem = shape_problem(obj, LINE)
+            if problem is None and isinstance(obj.get("data"), dict) and isinstance(
+                    obj["data"].get("message"), dict):
+                problem = shape_problem(obj["data"]["message"], LINE)
+            if problem is not None:
+                stats.bad_line(number, problem)
+                continue
             kind = obj.get("type")
             if kind == "assistant":
                 yield from state.assistant(number, obj, bool(obj.get("isSidechain")))

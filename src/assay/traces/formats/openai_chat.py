@@ -19,6 +19,16 @@ import orjson
 
 from assay.case import content_text
 from assay.traces.formats.base import Line, ParseStats, as_int
+from assay.traces.formats.shapes import (
+    BLOCK,
+    CONTENT,
+    LIST,
+    OBJECT,
+    TEXT,
+    TIME,
+    Shape,
+    shape_problem,
+)
 from assay.traces.records import (
     AssistantText,
     Event,
@@ -30,6 +40,16 @@ from assay.traces.records import (
 )
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+
+
+MESSAGE: Shape = {
+    "role": TEXT, "content": CONTENT, "content[]": BLOCK, "content[].type": TEXT,
+    "timestamp": TIME, "model": TEXT, "usage": OBJECT, "finish_reason": TEXT,
+    "tool_calls": LIST, "tool_calls[]": OBJECT, "tool_calls[].id": TEXT,
+    "tool_calls[].name": TEXT, "tool_calls[].function": OBJECT,
+    "tool_calls[].function.name": TEXT, "tool_call_id": TEXT, "name": TEXT,
+}
+"""The fields of one message this reader uses and their JSON types."""
 
 
 class OpenAIChatReader:
@@ -54,6 +74,10 @@ class OpenAIChatReader:
                 stats.unknown_kind("line without role or messages", number)
 
     def _message(self, number: int, message: dict[str, Any], stats: ParseStats) -> Iterator[Event]:
+        problem = shape_problem(message, MESSAGE)
+        if problem is not None:
+            stats.bad_line(number, problem)
+            return
         role = message.get("role")
         timestamp = message.get("timestamp")
         if role == "user":

@@ -15,6 +15,16 @@ from typing import Any
 
 from assay.case import content_text
 from assay.traces.formats.base import Line, ParseStats, as_int
+from assay.traces.formats.shapes import (
+    BLOCK,
+    CONTENT,
+    NUMBER,
+    OBJECT,
+    TEXT,
+    TIME,
+    Shape,
+    shape_problem,
+)
 from assay.traces.records import (
     AssistantText,
     Compaction,
@@ -38,6 +48,20 @@ IGNORED_ROLES = frozenset({
 })
 
 
+LINE: Shape = {
+    "type": TEXT, "timestamp": TIME, "id": TEXT, "modelId": TEXT, "cwd": TEXT, "name": TEXT,
+    "version": NUMBER,
+    "message": OBJECT, "message.role": TEXT, "message.content": CONTENT,
+    "message.content[]": BLOCK, "message.content[].type": TEXT,
+    "message.content[].text": TEXT, "message.content[].thinking": TEXT,
+    "message.content[].id": TEXT, "message.content[].name": TEXT,
+    "message.content[].arguments": OBJECT, "message.usage": OBJECT,
+    "message.model": TEXT, "message.stopReason": TEXT, "message.errorMessage": TEXT,
+    "message.toolCallId": TEXT,
+}
+"""The fields this reader uses and their JSON types."""
+
+
 class PiReader:
     name = "pi"
 
@@ -49,6 +73,10 @@ class PiReader:
 
     def events(self, lines: Iterable[Line], stats: ParseStats) -> Iterator[Event]:
         for number, entry in lines:
+            problem = shape_problem(entry, LINE)
+            if problem is not None:
+                stats.bad_line(number, problem)
+                continue
             kind = entry.get("type")
             if kind == "message":
                 message = entry.get("message")
