@@ -43,15 +43,15 @@ def convert_keval(data: dict[str, Any]) -> dict[str, Any]:
     so the config loader reports them with their line.
     """
     problems: list[Problem] = []
-    for key in sorted(set(data) - KNOWN_KEYS):
+    for key in sorted(set(map(str, data)) - KNOWN_KEYS):
         problems.append(Problem(f"unknown k-eval key '{key}'", field=key))
     dataset = _mapping(data, "dataset", problems)
     agent = _mapping(data, "agent", problems)
     judge = _mapping(data, "judge", problems)
     execution = _mapping(data, "execution", problems)
-    retry = execution.get("retry") or {}
+    retry = _mapping(execution, "retry", problems, "execution.")
     agent_type = agent.get("type", "claude_code_sdk")
-    if agent_type not in KNOWN_AGENT_TYPES:
+    if not isinstance(agent_type, str) or agent_type not in KNOWN_AGENT_TYPES:
         problems.append(Problem(f"unknown k-eval agent type '{agent_type}'", field="agent.type"))
     model = _model_name(agent.get("model"), "agent.model", problems)
     judge_model = _model_name(judge.get("model"), "judge.model", problems)
@@ -70,9 +70,8 @@ def convert_keval(data: dict[str, Any]) -> dict[str, Any]:
         },
         "target": target,
         "scorers": [{"type": "rubric"}],
-        "mcp_servers": dict(data.get("mcp_servers") or {}),
-        "conditions": {name: _condition(spec or {})
-                       for name, spec in (data.get("conditions") or {}).items()},
+        "mcp_servers": data.get("mcp_servers") or {},
+        "conditions": _conditions(data.get("conditions")),
     }
     if data.get("version") is not None:
         converted["description"] = f"k-eval config, version {data['version']}"
@@ -88,10 +87,24 @@ def convert_keval(data: dict[str, Any]) -> dict[str, Any]:
     return converted
 
 
-def _condition(spec: dict[str, Any]) -> dict[str, Any]:
-    condition: dict[str, Any] = {"mcp_servers": list(spec.get("mcp_servers") or [])}
-    if spec.get("system_prompt") is not None:
-        condition["system"] = spec["system_prompt"].strip()
+def _conditions(conditions: Any) -> Any:
+    """The conditions converted; a value of the wrong shape is passed on as it is, for the
+    config loader to report with its line."""
+    if not isinstance(conditions, dict):
+        return conditions if conditions is not None else {}
+    return {name: _condition(spec) for name, spec in conditions.items()}
+
+
+def _condition(spec: Any) -> Any:
+    if spec is None:
+        spec = {}
+    if not isinstance(spec, dict):
+        return spec
+    servers = spec.get("mcp_servers") or []
+    condition: dict[str, Any] = {"mcp_servers": servers}
+    prompt = spec.get("system_prompt")
+    if prompt is not None:
+        condition["system"] = prompt.strip() if isinstance(prompt, str) else prompt
     for key in ("require_mcp_tool_use", "require_mcp_tool_success"):
         if key in spec:
             condition[key] = spec[key]
@@ -101,12 +114,13 @@ def _condition(spec: dict[str, Any]) -> dict[str, Any]:
     return condition
 
 
-def _mapping(data: dict[str, Any], key: str, problems: list[Problem]) -> dict[str, Any]:
+def _mapping(data: dict[str, Any], key: str, problems: list[Problem],
+             prefix: str = "") -> dict[str, Any]:
     value = data.get(key)
     if value is None:
         return {}
     if not isinstance(value, dict):
-        problems.append(Problem(f"'{key}' must be a mapping", field=key))
+        problems.append(Problem(f"'{prefix}{key}' must be a mapping", field=prefix + key))
         return {}
     return value
 

@@ -225,7 +225,11 @@ def _check_references(config: EvalConfig, scorer_params: list[BaseModel], source
                 _unknown(problems, source, ("conditions", name, "mcp_servers", index),
                          f"MCP server '{server}'", config.mcp_servers)
         pack = (condition.context or {}).get("pack")
-        if pack is not None and pack not in config.packs:
+        if pack is not None and not isinstance(pack, str):
+            where = ("conditions", name, "context", "pack")
+            problems.append(Problem(f"context.pack must be a pack's name, not {pack!r:.40}",
+                                    source.file, source.line(where), ".".join(where)))
+        elif pack is not None and pack not in config.packs:
             _unknown(problems, source, ("conditions", name, "context", "pack"),
                      f"pack '{pack}'", config.packs)
     scorer_names = {getattr(p, "name", None) or getattr(p, "type") for p in scorer_params}

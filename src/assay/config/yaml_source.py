@@ -103,8 +103,12 @@ MAX_INT_DIGITS = 18
 
 def read_text_file(path: Path, what: str) -> str:
     """The text of a regular UTF-8 file (a BOM is allowed); a `UserError` saying why not."""
-    if not path.exists():
-        raise UserError(f"{what} not found: {path}")
+    try:
+        path.stat()
+    except FileNotFoundError:
+        raise UserError(f"{what} not found: {path}") from None
+    except OSError as exc:  # a name too long, a loop of links, no permission
+        raise UserError(f"cannot open {what} {path}: {exc.strerror or exc}") from None
     if path.is_dir():
         raise UserError(f"{what} {path} is a directory, not a file")
     if not path.is_file():

@@ -132,8 +132,12 @@ class Dataset:
     # -- reading ----------------------------------------------------------------
 
     def _require_source(self) -> None:
-        if not self.path.exists():
-            raise UserError(f"dataset not found: {self.path}")
+        try:
+            self.path.stat()
+        except FileNotFoundError:
+            raise UserError(f"dataset not found: {self.path}") from None
+        except OSError as exc:  # a name too long, a loop of links, no permission
+            raise UserError(f"cannot open dataset {self.path}: {exc.strerror or exc}") from None
         if self.path.is_dir():
             raise UserError(f"dataset {self.path} is a directory, not a file")
         if not self.path.is_file():

@@ -41,7 +41,9 @@ def jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
             except (RecursionError, ValueError) as exc:  # nesting too deep, a huge integer
                 problems.add(f"invalid JSON: {_beyond_limits(exc)}", file=str(path), line=number)
                 continue
-            yield number, valid_record(record)
+            record = _storable(record, problems, path, number)
+            if record is not _NESTED:
+                yield number, record
 
 
 def _read_text(path: Path, problems: ProblemList, encoding: str = "utf-8-sig") -> str | None:
@@ -88,7 +90,9 @@ def json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         line = text.count("\n", 0, position) + 1
         _value, end = decoder.raw_decode(text, position)
         position = _skip(text, end)
-        yield line, valid_record(item)
+        item = _storable(item, problems, path, line)
+        if item is not _NESTED:
+            yield line, item
 
 
 def _value_start(text: str, decoder: json.JSONDecoder, key: str) -> int:
@@ -142,7 +146,9 @@ def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                      file=str(path), line=1)
         return
     for node, item in zip(nodes, data, strict=True):
-        yield node.start_mark.line + 1, valid_record(item)
+        item = _storable(item, problems, path, node.start_mark.line + 1)
+        if item is not _NESTED:
+            yield node.start_mark.line + 1, item
 
 
 _JSON_COLUMNS = {"expected_tool_calls", "expected_traits", "expected_response_traits",
@@ -188,6 +194,19 @@ def valid_record(value: Any) -> Any:
     if isinstance(value, list):
         return [valid_record(item) for item in value]
     return value
+
+
+_NESTED = object()
+
+
+def _storable(record: Any, problems: ProblemList, path: Path, line: int) -> Any:
+    """`valid_record(record)`, or `_NESTED` (a problem added) when it nests too deeply to
+    be stored or compared."""
+    try:
+        return valid_record(record)
+    except RecursionError:
+        problems.add("nested too deeply", file=str(path), line=line)
+        return _NESTED
 
 
 def _beyond_limits(exc: BaseException) -> str:

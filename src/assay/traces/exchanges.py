@@ -258,10 +258,10 @@ def parse_time(value: str | float | None) -> datetime | None:
     """An ISO-8601 string or epoch milliseconds as an aware datetime; None if unknown."""
     if value is None:
         return None
-    if isinstance(value, int | float):
-        return datetime.fromtimestamp(value / 1000, tz=UTC)
     try:
+        if isinstance(value, int | float):
+            return datetime.fromtimestamp(value / 1000, tz=UTC)
         parsed = datetime.fromisoformat(value)
-    except ValueError:
+    except (ValueError, TypeError, OverflowError, OSError):  # not a time, or out of range
         return None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

@@ -98,6 +98,8 @@ class ClaudeCodeReader:
 
     def sniff(self, first: dict[str, Any]) -> bool:
         kind = first.get("type")
+        if not isinstance(kind, str):
+            return False
         if kind in MARKER_TYPES:
             return True
         return kind in LINE_TYPES and "sessionId" in first
@@ -231,7 +233,7 @@ class _State:
             elif btype in ("tool_use", "server_tool_use"):
                 yield ToolUse(str(block.get("id")), str(block.get("name")),
                               block.get("input") or {}, number, timestamp, subagent)
-            elif btype.endswith("_tool_result") and block.get("tool_use_id"):
+            elif (btype or "").endswith("_tool_result") and block.get("tool_use_id"):
                 yield ToolOutput(str(block["tool_use_id"]), content_text(block.get("content")),
                                  False, number, timestamp)
 

@@ -58,7 +58,8 @@ class OpenAIChatReader:
     def sniff(self, first: dict[str, Any]) -> bool:
         if isinstance(first.get("messages"), list):
             return True
-        return first.get("role") in ROLES and "type" not in first
+        role = first.get("role")
+        return isinstance(role, str) and role in ROLES and "type" not in first
 
     def events(self, lines: Iterable[Line], stats: ParseStats) -> Iterator[Event]:
         for number, obj in lines:

@@ -1,0 +1,95 @@
+"""Fuzz: 1,000 damaged copies of real configs go through what `assay validate` does (load,
+plan, dataset scan, templates, models, target checks) with no internal error and no hang.
+
+The seeds are the k-eval configs in shared/fixtures/configs and this repository's example
+configs, each in a copy of its folder. Every input either validates or raises a UserError
+(exit 2, a clear message); anything else is a bug this test reports with its seed index.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+import yaml
+from fuzzing import Hang, Mutator, describe_failure, within
+
+from assay.config import load_config
+from assay.errors import AssayError
+from assay.runner.plan import build_plan
+from assay.services import Services
+
+INPUTS = 1_000
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _validate(path: Path) -> None:
+    from assay.cli.validate import _check, _check_models
+
+    loaded = load_config(path, env={"SEARCH_API_KEY": "k-123456789"})
+    services = Services(base_dir=loaded.base_dir, config=loaded.config)
+    plan = build_plan(loaded, services)
+    plan.dataset.scan()
+    plan.check_not_empty()
+    plan.check_templates(loaded)
+    _check_models(loaded, plan, services)
+    asyncio.run(_check(plan))
+
+
+def _seeds(shared_fixtures: Path, tmp_path: Path) -> list[tuple[Path, str]]:
+    """(folder to write the config in, the config's text) for every seed config."""
+    seeds = []
+    keval = tmp_path / "k-eval"
+    keval.mkdir()
+    shutil.copy(shared_fixtures / "datasets" / "k-eval" / "simple_dataset.jsonl",
+                keval / "questions.jsonl")
+    for config in sorted((shared_fixtures / "configs" / "k-eval").glob("*.yaml")):
+        seeds.append((keval, config.read_text(encoding="utf-8", errors="replace")))
+    for example in ("quickstart", "knowledge-packs", "mcp-context"):
+        folder = tmp_path / example
+        shutil.copytree(REPO / "examples" / example, folder)
+        seeds.append((folder, (folder / "assay.yaml").read_text()))
+    return seeds
+
+
+def test_a_thousand_damaged_configs_validate_or_fail_clearly(
+        shared_fixtures: Path, tmp_path: Path) -> None:
+    seeds = _seeds(shared_fixtures, tmp_path)
+    mutator = Mutator(seed=7)
+    failures: list[str] = []
+    outcomes = {"valid": 0, "clear error": 0}
+    for index in range(INPUTS):
+        folder, text = mutator.random.choice(seeds)
+        data = _loaded(text)
+        if data is not None and mutator.random.random() < 0.75:
+            try:
+                mutated = yaml.safe_dump(mutator.mutate(data, mutator.random.randint(1, 3)),
+                                         allow_unicode=False, sort_keys=False).encode()
+            except (yaml.YAMLError, RecursionError, ValueError):
+                mutated = mutator.damage(text.encode())
+        else:
+            mutated = mutator.damage(text.encode())
+        path = folder / f"fuzz-{index}.yaml"
+        path.write_bytes(mutated)
+        try:
+            with within(10):
+                _validate(path)
+        except AssayError:
+            outcomes["clear error"] += 1
+        except Hang as exc:
+            failures.append(f"input {index}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - an internal error is what this test finds
+            failures.append(f"input {index}: {describe_failure(exc)}")
+        else:
+            outcomes["valid"] += 1
+        path.unlink()
+    assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])
+    assert outcomes["valid"] > 50 and outcomes["clear error"] > 50, outcomes
+
+
+def _loaded(text: str) -> object:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None

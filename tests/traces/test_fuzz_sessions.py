@@ -1,0 +1,71 @@
+"""Fuzz: 1,000 damaged copies of the real session logs go through the whole analysis (read,
+exchanges, metrics, eval-report.md, guidelines.md) with no internal error and no hang.
+
+Each input is a window of lines from a real log in shared/fixtures/sessions with one to
+three lines damaged: a field of the wrong type, a key dropped or added, deep nesting,
+hostile text, bytes cut or flipped. A damaged line may be counted as malformed, and a
+damaged file may be "not a session file" (a clear error); nothing may raise anything else.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fuzzing import Hang, Mutator, describe_failure, dump_json, within
+
+from assay.errors import UserError
+from assay.traces.guidelines import render_insights, update_guidelines
+from assay.traces.options import TraceOptions
+from assay.traces.pipeline import analyze
+from assay.traces.report import render_report
+
+INPUTS = 1_000
+WINDOW = 40
+
+
+def _lines(sessions_dir: Path) -> list[list[bytes]]:
+    return [path.read_bytes().splitlines() for path in sorted(sessions_dir.rglob("*.jsonl"))]
+
+
+def test_a_thousand_damaged_session_logs_end_in_results_or_clear_errors(
+        sessions_dir: Path, tmp_path: Path) -> None:
+    logs = _lines(sessions_dir)
+    mutator = Mutator(seed=12)
+    failures: list[str] = []
+    outcomes = {"analysed": 0, "malformed lines": 0, "not a session": 0}
+    for index in range(INPUTS):
+        lines = mutator.random.choice(logs)
+        start = mutator.random.randrange(max(1, len(lines) - WINDOW))
+        window = list(lines[start:start + WINDOW])
+        for _ in range(mutator.random.randint(1, 3)):
+            at = mutator.random.randrange(len(window))
+            if mutator.random.random() < 0.7:
+                try:
+                    window[at] = dump_json(mutator.mutate(json.loads(window[at]))).encode()
+                except (ValueError, RecursionError):
+                    window[at] = mutator.damage(window[at])
+            else:
+                window[at] = mutator.damage(window[at])
+        path = tmp_path / f"s{index % 10}" / f"session-{index}.jsonl"
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(b"\n".join(window) + b"\n")
+        try:
+            with within(10):
+                analysis = analyze([path], TraceOptions())
+                render_report(analysis)
+                update_guidelines("# Rules\n", render_insights(analysis))
+        except UserError:
+            outcomes["not a session"] += 1
+        except Hang as exc:
+            failures.append(f"input {index} ({path.name}): {exc}")
+        except Exception as exc:  # noqa: BLE001 - an internal error is what this test finds
+            failures.append(f"input {index}: {describe_failure(exc)}")
+        else:
+            outcomes["analysed"] += 1
+            outcomes["malformed lines"] += sum(
+                s.meta.stats.malformed_count for s in analysis.sessions if s.meta.stats)
+            outcomes["not a session"] += len(analysis.unreadable)
+        path.unlink()
+    assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])
+    assert outcomes["analysed"] > INPUTS // 2 and outcomes["malformed lines"] > 0, outcomes
