@@ -122,8 +122,9 @@ def test_missing_command_is_a_clear_start_failure(tmp_path: Path) -> None:
 
 
 def test_a_server_that_hangs_at_start_times_out(tmp_path: Path) -> None:
-    from assay.context.mcp_config import McpServerConfig
     import sys
+
+    from assay.context.mcp_config import McpServerConfig
 
     hang = McpServerConfig(command=sys.executable, args=["-c", "import time; time.sleep(60)"],
                            startup_timeout=0.5)
@@ -183,8 +184,9 @@ async def _start_and_close(servers: McpServers, names: list[str]) -> None:
 
 
 def _failing_server(code: str, **fields: object) -> object:
-    from assay.context.mcp_config import McpServerConfig
     import sys
+
+    from assay.context.mcp_config import McpServerConfig
 
     return McpServerConfig(command=sys.executable, args=["-c", code], startup_timeout=20,
                            **fields)

@@ -15,11 +15,11 @@ import pytest
 from assay.case import Case
 from assay.condition import Condition
 from assay.output import Output
+from assay.runner.trial import run_trial
 from assay.score import Score
 from assay.scorers.custom import PythonScorer
 from assay.scorers.text import Contains, Regex
 from assay.scorers.tool_calls import ToolCalls
-from assay.runner.trial import run_trial
 from assay.services import Services
 from assay.targets.python import PythonParams, PythonTarget
 from assay.trial import TrialResult

@@ -17,7 +17,7 @@ from assay.targets.http import HttpParams, HttpTarget
 
 
 class Handler(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         if body.get("question") == "fail":
             self.send_response(503)
@@ -75,7 +75,7 @@ def test_an_http_error_is_an_error_on_the_trial(server: str) -> None:
 class EchoingHandler(BaseHTTPRequestHandler):
     """A careless service: its 401 page quotes the request's headers."""
 
-    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+    def do_POST(self) -> None:
         self.rfile.read(int(self.headers["Content-Length"]))
         status = 401 if self.path == "/denied" else 200
         data = f"denied for X-Api-Key: {self.headers.get('X-Api-Key')}".encode()

@@ -14,6 +14,7 @@ from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse
 from assay.traces.exchanges import Exchange, FileRead, SessionMeta
 
+
 @pytest.fixture
 def sessions_dir(shared_fixtures: Path) -> Path:
     """The real session logs in `shared/fixtures/sessions` (see tests/conftest.py), referenced

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from assay.traces.result import TraceAnalysis
 from assay.traces.exchanges import Exchange, FileRead, SessionMeta
 from assay.traces.findings import Finding, Judgement
 from assay.traces.guidelines import HEADING, render_insights, update_guidelines
 from assay.traces.judging import Verdicts
 from assay.traces.metrics import compute_metrics
+from assay.traces.result import TraceAnalysis
 
 HUMAN = "# Guidelines\n\n## Tone\n\n- Be brief.\n"
 

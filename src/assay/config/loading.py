@@ -18,11 +18,11 @@ from pydantic import BaseModel, ValidationError
 
 from assay.condition import Condition
 from assay.config.interpolation import interpolate, missing_problems
-from assay.redaction import redact_structure
 from assay.config.models import EvalConfig
 from assay.config.validation import problems_from
 from assay.config.yaml_source import SourceMap, load_yaml
 from assay.errors import Problem, UserError
+from assay.redaction import redact_structure
 
 # Sections whose entries are validated by a model that lives with the code that uses them.
 SECTION_MODELS: dict[str, tuple[str, str]] = {

@@ -19,7 +19,6 @@ from pydantic import (
     model_validator,
 )
 
-
 MAX_COUNT = 1_000_000_000
 """The largest count a config may give (cases, errors): every count is bounded, so a typo
 of twenty digits is a located error, not an overflow deep in a run."""

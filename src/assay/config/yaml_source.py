@@ -136,7 +136,7 @@ def load_yaml(path: Path) -> tuple[Any, SourceMap]:
         check_depth(text, str(path))
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         check_nodes(node, str(path))
-        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader
+        data = yaml.load(text, Loader=_UniqueKeyLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None

@@ -66,7 +66,7 @@ class Connection:
                 self._client = client
                 ready.set_result(None)
                 await self._stop.wait()
-        except BaseException as exc:  # noqa: BLE001 - handed to the opener, or the server died
+        except BaseException as exc:
             self.dead = True
             if not ready.done():
                 if isinstance(exc, Exception):
@@ -78,10 +78,9 @@ class Connection:
 
     async def call(self, tool: str, arguments: dict[str, Any], timeout: float) -> Any:
         """Call one tool; `ServerDied` if the connection is gone, `TimeoutError` if too slow."""
+        import anyio
         from mcp import MCPError
         from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
-
-        import anyio
 
         if self.dead or self._client is None:
             raise ServerDied(f"server is not running{self.stderr_note()}")

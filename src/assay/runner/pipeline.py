@@ -58,7 +58,8 @@ def trial_unusable(result: TrialResult) -> bool:
 
 
 async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout: float | None,
-                       batch_size: int, max_output_bytes: int | None = None, max_errors: int | None = None,
+                       batch_size: int, max_output_bytes: int | None = None,
+                       max_errors: int | None = None,
                        max_consecutive_errors: int | None = None,
                        on_committed: OnCommitted | None = None,
                        budget_exceeded: Callable[[], str | None] | None = None) -> PipelineStats:

@@ -18,13 +18,13 @@ from assay._version import __version__
 from assay.analysis.summary import RunSummary, summarize
 from assay.config.loading import LoadedConfig
 from assay.errors import RunFailed, UserError
+from assay.records import RunRecord
 from assay.review.gates import GateResult, check_gates
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan
 from assay.runner.progress import Progress
 from assay.services import Services
-from assay.records import RunRecord
 from assay.store import Store
 
 __all__ = ["RunOptions", "RunOutcome", "execute", "execute_async", "summarize_run"]

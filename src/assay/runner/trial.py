@@ -59,7 +59,7 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
         output = Output(error=f"timeout: no answer within {timeout:g}s")
     except RunFailed:
         raise
-    except (Exception, *LEAVING) as exc:  # the target's own failure belongs to this trial
+    except (Exception, *LEAVING) as exc:  # noqa: BLE001 - the target's failure is the trial's
         output = Output(error=describe(exc))
     if output.latency_ms is None:
         output.latency_ms = (time.perf_counter() - started) * 1000
@@ -126,7 +126,7 @@ def check(scorer: Scorer, case: Case, output: Output) -> Score | None:
         return scorer.check(case, output)
     except RunFailed:
         raise
-    except (Exception, *LEAVING) as exc:
+    except (Exception, *LEAVING) as exc:  # noqa: BLE001 - a scorer's failure is its error
         return Score.failure(f"scorer failed: {describe(exc)}")
 
 
@@ -143,7 +143,7 @@ async def _scored(scorer: Scorer, case: Case, output: Output,
         results[scorer.name] = await scorer.score(case, output)
     except RunFailed:
         raise
-    except (Exception, *LEAVING) as exc:
+    except (Exception, *LEAVING) as exc:  # noqa: BLE001 - a scorer's failure is its error
         results[scorer.name] = Score.failure(f"scorer failed: {describe(exc)}")
 
 

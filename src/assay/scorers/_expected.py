@@ -14,9 +14,6 @@ from typing import Any
 from pydantic import ConfigDict
 
 from assay.case import Case
-from assay.errors import UserError
-from assay.score import Score
-from assay.scorers.base import ScorerParams, param_error
 from assay.config.templates import (
     case_variables,
     check_template,
@@ -25,6 +22,9 @@ from assay.config.templates import (
     render,
     value_of,
 )
+from assay.errors import UserError
+from assay.score import Score
+from assay.scorers.base import ScorerParams, param_error
 
 
 class CheckParams(ScorerParams):

@@ -14,13 +14,13 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from assay.case import Case
+from assay.config.templates import case_variables, render
 from assay.config.urls import http_url
 from assay.output import Output
-from assay.registry import target
 from assay.redaction import redact, redact_known
+from assay.registry import target
 from assay.targets.base import Target, TargetParams
 from assay.targets.capture import Captured, output_limit
-from assay.config.templates import case_variables, render
 
 
 class HttpParams(TargetParams):

@@ -14,12 +14,12 @@ from typing import Any
 from pydantic import Field
 
 from assay.case import Case
+from assay.config.templates import case_variables, check_template, render
 from assay.errors import Problem
 from assay.output import Output
 from assay.providers.base import ChatRequest, Provider
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
-from assay.config.templates import case_variables, check_template, render
 
 
 class ModelParams(TargetParams):

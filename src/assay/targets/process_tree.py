@@ -56,9 +56,9 @@ class ProcessTree:
             if stat is None or stat[0] in "ZX":
                 continue
             _state, group, session, start = stat
-            if self.leader in (group, session):
-                found.add(pid)
-            elif (self.started is None or start >= self.started) and self._carries_token(pid):
+            in_session = self.leader in (group, session)
+            newer = self.started is None or start >= self.started
+            if in_session or (newer and self._carries_token(pid)):
                 found.add(pid)
         return found
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from assay.traces.result import TraceAnalysis
 from assay.traces.findings import Finding
 from assay.traces.formats import ParseStats
 from assay.traces.markdown import inline
+from assay.traces.result import TraceAnalysis
 
 
 def _pct(value: float | None) -> str:
