@@ -16,7 +16,7 @@ def http_url(value: str) -> str:
         return value
     try:
         parts = urlsplit(value.strip())
-        parts.port
+        _port = parts.port  # raises on a port that is not a number
     except ValueError as exc:
         raise ValueError(f"{value!r} is not a valid URL ({exc})") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
