@@ -13,12 +13,12 @@ import shutil
 from pathlib import Path
 
 import yaml
-from fuzzing import Hang, Mutator, describe_failure, within
 
 from assay.config import load_config
 from assay.errors import AssayError
 from assay.runner.plan import build_plan
 from assay.services import Services
+from tests.fuzzing import Hang, Mutator, describe_failure, within
 
 INPUTS = 1_000
 REPO = Path(__file__).resolve().parents[2]

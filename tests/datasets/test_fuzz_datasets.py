@@ -14,10 +14,10 @@ import json
 from pathlib import Path
 
 import yaml
-from fuzzing import Hang, Mutator, describe_failure, dump_json, within
 
 from assay.datasets.dataset import open_dataset
 from assay.errors import UserError
+from tests.fuzzing import Hang, Mutator, describe_failure, dump_json, within
 
 INPUTS = 1_000
 RECORDS = 12

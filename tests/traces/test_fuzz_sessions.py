@@ -12,13 +12,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fuzzing import Hang, Mutator, describe_failure, dump_json, within
-
 from assay.errors import UserError
 from assay.traces.guidelines import render_insights, update_guidelines
 from assay.traces.options import TraceOptions
 from assay.traces.pipeline import analyze
 from assay.traces.report import render_report
+from tests.fuzzing import Hang, Mutator, describe_failure, dump_json, within
 
 INPUTS = 1_000
 WINDOW = 40
