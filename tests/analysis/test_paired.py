@@ -181,7 +181,7 @@ def test_cases_on_one_side_only_or_without_values_are_excluded_and_counted():
     assert result.n == 2
     assert result.excluded.only_in_a == ("only_a",)
     assert result.excluded.only_in_b == ("only_b",)
-    assert result.excluded.no_value == ("broken",)
+    assert result.excluded.errored_in_a == ("broken",) and result.excluded.errored_in_b == ()
     assert result.excluded.count == 3
 
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
+from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats, summarize
 from assay.config.models import GateConfig
+from assay.records import ScoreRow, TrialRow
 from assay.review.gates import check_gates, parse_fail_under
 
 
 def summary(**stats: object) -> RunSummary:
     base = {"scorer": "contains", "condition": "a", "n": 10, "errors": 0, "mean": 0.9,
-            "passed": 9, "judged": 10, "pass_rate": 0.9}
+            "passed": 9, "judged": 10, "pass_rate": 0.9, "pass_rate_with_errors": 0.9}
     return RunSummary(scores=[ScoreStats(**{**base, **stats})],
                       conditions=[ConditionStats(condition="a")], by_tag=[],
                       by_difficulty=[], values={})
@@ -17,9 +18,10 @@ def summary(**stats: object) -> RunSummary:
 
 def test_a_pass_rate_gate_counts_errored_trials_as_not_passed() -> None:
     (result,) = check_gates([GateConfig(scorer="contains", min_pass_rate=0.8)],
-                            summary(n=1, passed=1, judged=1, pass_rate=1.0, errors=14))
+                            summary(n=1, passed=1, judged=1, pass_rate=1.0, errors=14,
+                                    pass_rate_with_errors=1 / 15))
     assert not result.passed
-    assert "1/15 passed" in result.detail and "14 errored trials" in result.detail
+    assert "6.7% passed" in result.detail and "14 errored trials" in result.detail
 
 
 def test_a_mean_gate_fails_on_errors_unless_it_tolerates_them() -> None:
@@ -38,4 +40,24 @@ def test_a_gate_over_no_trials_fails() -> None:
 
 def test_a_clean_run_passes_and_says_by_how_much() -> None:
     (result,) = check_gates([parse_fail_under("contains@a=0.8")], summary())
-    assert result.passed and result.detail == "90.0% = 9/10 passed (min 80.0%)"
+    assert result.passed and result.detail == "90.0% passed over 10 cases (min 80.0%)"
+
+
+def test_with_epochs_the_gate_and_the_table_read_the_same_per_case_pass_rate() -> None:
+    # issue case: a target errored on 2 of 3 epochs of one case; the table said 48.6%
+    # (over trials) while the mean and the comparison said 50.0% (per case first)
+    rows = [ScoreRow(f"c{i}", "a", e, "contains", float(p), bool(p), None)
+            for i, pattern in enumerate([[1, 1, 1], [0, 0, 0], [1, 0, 1], [0, 1, 0]])
+            for e, p in enumerate(pattern, start=1)]
+    rows = [r for r in rows if not (r.case_id == "c0" and r.epoch > 1)]
+    errored = [TrialRow("c0", "a", 2, error="boom"), TrialRow("c0", "a", 3, error="boom")]
+    trials = [TrialRow(r.case_id, "a", r.epoch) for r in rows] + errored
+    stats = summarize(rows, trials, per_case=True).get("contains", "a")
+    assert stats is not None
+    assert stats.pass_rate == stats.mean == 0.5  # (1 + 0 + 2/3 + 1/3) / 4
+    assert stats.errors == 2
+    # the gate counts the errored epochs as not passed, per case first: (1/3 + 0 + 2/3 + 1/3) / 4
+    assert stats.pass_rate_with_errors == 1 / 3
+    (gate,) = check_gates([GateConfig(scorer="contains", min_pass_rate=0.3)],
+                          summarize(rows, trials, per_case=True))
+    assert gate.passed and "33.3% passed over 4 cases" in gate.detail

@@ -19,7 +19,7 @@ from assay.analysis.paired import Kind, PairedComparison, compare_paired
 from assay.analysis.pairing import Value
 from assay.analysis.power import SampleSizeAdvice, advise_sample_size
 from assay.errors import UserError
-from assay.records import ScoreRow
+from assay.records import ScoreRow, TrialRow
 
 DEFAULT_ALPHA = 0.05
 
@@ -46,8 +46,14 @@ class ScorerCases:
         return list(self.values)
 
 
-def collect_cases(score_rows: Iterable[ScoreRow]) -> dict[str, ScorerCases]:
-    """Per scorer, the per-case values of every condition."""
+def collect_cases(score_rows: Iterable[ScoreRow],
+                  failed_trials: Iterable[TrialRow] = ()) -> dict[str, ScorerCases]:
+    """Per scorer, the per-case values of every condition.
+
+    A trial whose target failed has no score rows; `failed_trials` (the trials with an
+    error) put it in as an errored epoch for every scorer, so a comparison names the
+    case as errored and counts the epoch as dropped, never as a case only one side has.
+    """
     out: dict[str, ScorerCases] = {}
     for row in score_rows:
         entry = out.get(row.scorer) or out.setdefault(row.scorer, ScorerCases(row.scorer))
@@ -59,6 +65,10 @@ def collect_cases(score_rows: Iterable[ScoreRow]) -> dict[str, ScorerCases]:
             entry.has_verdicts = entry.has_verdicts or verdict is not None
         _add(entry.values.setdefault(row.condition, {}), row.case_id, value)
         _add(entry.passed.setdefault(row.condition, {}), row.case_id, verdict)
+    for trial in failed_trials:
+        for entry in out.values():
+            _add(entry.values.setdefault(trial.condition, {}), trial.case_id, None)
+            _add(entry.passed.setdefault(trial.condition, {}), trial.case_id, None)
     return out
 
 

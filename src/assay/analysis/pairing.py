@@ -28,22 +28,31 @@ class Exclusions:
     """The cases left out of a paired comparison, and why."""
 
     only_in_a: tuple[str, ...] = ()
+    """Cases side B never ran: the two sides did not ask the same questions."""
     only_in_b: tuple[str, ...] = ()
-    no_value: tuple[str, ...] = ()
-    """Cases on both sides where one side has no usable value or verdict (every epoch errored)."""
+    errored_in_a: tuple[str, ...] = ()
+    """Cases with no usable value or verdict on side A: every epoch errored (the target
+    or the scorer failed)."""
+    errored_in_b: tuple[str, ...] = ()
     epoch_values_ignored: int = 0
-    """Errored epochs dropped from per-case means of cases that were kept."""
+    """Errored epochs dropped from per-case means of cases that were kept, whatever failed."""
+
+    @property
+    def errored(self) -> tuple[str, ...]:
+        """Cases left out because a side errored (on either side, each case once)."""
+        return tuple(dict.fromkeys(self.errored_in_a + self.errored_in_b))
 
     @property
     def count(self) -> int:
-        return len(self.only_in_a) + len(self.only_in_b) + len(self.no_value)
+        return len(self.only_in_a) + len(self.only_in_b) + len(self.errored)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "count": self.count,
             "only_in_a": list(self.only_in_a),
             "only_in_b": list(self.only_in_b),
-            "no_value": list(self.no_value),
+            "errored_in_a": list(self.errored_in_a),
+            "errored_in_b": list(self.errored_in_b),
             "epoch_values_ignored": self.epoch_values_ignored,
         }
 
@@ -79,7 +88,7 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
     with_pass = passed_a is not None and passed_b is not None
     kept: list[str] = []
     columns: list[list[float]] = [[], [], [], []]
-    no_value: list[str] = []
+    errored: tuple[list[str], list[str]] = ([], [])
     ignored = 0
     for cid in a:
         if cid not in b:
@@ -89,7 +98,9 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
             sides += [passed_a.get(cid), passed_b.get(cid)]
         means = [_case_mean(side, cid) for side in sides]
         if any(mean is None for mean, _ in means):
-            no_value.append(cid)
+            for index, side_errored in enumerate(errored):
+                if any(mean is None for mean, _ in means[index::2]):  # value or verdict
+                    side_errored.append(cid)
             continue
         kept.append(cid)
         ignored += sum(dropped for _, dropped in means)
@@ -101,7 +112,7 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
         a=arrays[0], b=arrays[1],
         pass_a=arrays[2] if with_pass else None,
         pass_b=arrays[3] if with_pass else None,
-        excluded=Exclusions(only_a, only_b, tuple(no_value), ignored),
+        excluded=Exclusions(only_a, only_b, tuple(errored[0]), tuple(errored[1]), ignored),
     )
 
 

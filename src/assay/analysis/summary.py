@@ -34,7 +34,11 @@ class ScoreStats:
     judged: int = 0
     """Trials with a pass/fail verdict."""
     pass_rate: float | None = None
+    """Share of verdicts that passed, per case first with several epochs (like the mean)."""
     pass_rate_ci: Interval | None = None
+    pass_rate_with_errors: float | None = None
+    """The pass rate counting every errored trial as not passed, per case first: what a
+    pass-rate gate reads, so errors cannot help it pass."""
     scale: tuple[float, float] = (0.0, 1.0)
 
     def to_dict(self) -> dict[str, Any]:
@@ -44,6 +48,7 @@ class ScoreStats:
             "mean_ci": self.mean_ci.to_dict() if self.mean_ci else None,
             "passed": self.passed, "judged": self.judged, "pass_rate": self.pass_rate,
             "pass_rate_ci": self.pass_rate_ci.to_dict() if self.pass_rate_ci else None,
+            "pass_rate_with_errors": self.pass_rate_with_errors,
             "scale": list(self.scale),
         }
 
@@ -121,7 +126,7 @@ class _Accumulator:
     def add(self, value: float | None, passed: bool | None, error: Any,
             scale: tuple[float, float], case_id: str = "") -> None:
         if error is not None or value is None:
-            self.errors += 1
+            self.add_error(case_id)
             return
         self.values.append(value)
         self.scale = scale
@@ -129,19 +134,29 @@ class _Accumulator:
             self.judged += 1
             self.passed += bool(passed)
         if self.by_case is not None:
-            entry = self.by_case.setdefault(case_id, [0.0, 0.0, 0.0, 0.0])
+            entry = self.by_case.setdefault(case_id, [0.0, 0.0, 0.0, 0.0, 0.0])
             entry[0] += value
             entry[1] += 1
             if passed is not None:
                 entry[2] += bool(passed)
                 entry[3] += 1
 
+    def add_error(self, case_id: str) -> None:
+        """A trial with no value (the target or the scorer failed): never a 0."""
+        self.errors += 1
+        if self.by_case is not None:
+            self.by_case.setdefault(case_id, [0.0, 0.0, 0.0, 0.0, 0.0])[4] += 1
+
     def stats(self, scorer: str, condition: str) -> ScoreStats:
         if self.by_case is not None:
-            values = [total / count for total, count, _, _ in self.by_case.values()]
-            rates = [p / j for _, _, p, j in self.by_case.values() if j]
+            cases = self.by_case.values()
+            values = [total / count for total, count, _, _, _ in cases if count]
+            rates = [p / j for _, _, p, j, _ in cases if j]
+            with_errors = [p / (j + e) for _, _, p, j, e in cases if j + e]
         else:
             values, rates = list(self.values), []
+            judged = self.judged + self.errors
+            with_errors = [self.passed / judged] if judged else []
         n = len(values)
         result = ScoreStats(scorer=scorer, condition=condition, n=n, errors=self.errors,
                             passed=self.passed, judged=self.judged, scale=self.scale)
@@ -155,12 +170,16 @@ class _Accumulator:
                 low, high = self.scale
                 result.mean_ci = Interval(max(low, mean - half), min(high, mean + half), method="t")
         if self.judged:
-            result.pass_rate = self.passed / self.judged
-            if self.by_case is not None and rates:
-                # Wilson on the cases, each weighing its share of passed epochs.
+            if self.by_case is not None:
+                # per case first, like the mean; Wilson on the cases, each weighing its
+                # share of passed epochs
+                result.pass_rate = math.fsum(rates) / len(rates)
                 result.pass_rate_ci = wilson(result.pass_rate * len(rates), len(rates))
             else:
+                result.pass_rate = self.passed / self.judged
                 result.pass_rate_ci = wilson(self.passed, self.judged)
+        if self.judged and with_errors:
+            result.pass_rate_with_errors = math.fsum(with_errors) / len(with_errors)
         return result
 
 
@@ -174,7 +193,7 @@ def summarize(score_rows: Iterable[ScoreRow],
     `per_case` (a run with several epochs): each case's epochs are averaged first, so
     `n` counts cases and the intervals are not narrowed by repeats of the same case.
     """
-    conditions, trial_errors = _condition_stats(trial_rows)
+    conditions, errored = _condition_stats(trial_rows)
 
     def accumulator() -> _Accumulator:
         return _Accumulator(per_case)
@@ -197,7 +216,8 @@ def summarize(score_rows: Iterable[ScoreRow],
     # A trial whose target failed has no score rows; it is an error for every scorer.
     for scorer in scorer_names:
         for condition in condition_names:
-            main[(scorer, condition)].errors += trial_errors.get(condition, 0)
+            for case_id in errored.get(condition, ()):
+                main[(scorer, condition)].add_error(case_id)
     scores = [main[(s, c)].stats(s, c) for s in scorer_names for c in condition_names]
     by_tag = [(t, acc.stats(s, c)) for (t, s, c), acc in sorted(tags.items())]
     by_difficulty = [(d, acc.stats(s, c)) for (d, s, c), acc in sorted(
@@ -220,8 +240,10 @@ def _add_judge_usage(conditions: list[ConditionStats], row: ScoreRow) -> None:
 
 
 def _condition_stats(trial_rows: Iterable[TrialRow]
-                     ) -> tuple[list[ConditionStats], dict[str, int]]:
+                     ) -> tuple[list[ConditionStats], dict[str, list[str]]]:
+    """Cost and behaviour per condition, and the case of every trial whose target failed."""
     stats: dict[str, ConditionStats] = {}
+    errored: dict[str, list[str]] = defaultdict(list)
     latencies: dict[str, array[float]] = defaultdict(lambda: array("d"))
     for row in trial_rows:
         name = row.condition
@@ -229,6 +251,7 @@ def _condition_stats(trial_rows: Iterable[TrialRow]
         entry.trials += 1
         if row.error:
             entry.errors += 1
+            errored[name].append(row.case_id)
             if len(entry.error_examples) < 3:
                 entry.error_examples.append(f"{row.case_id}: {row.error[:200]}")
         if row.latency_ms is not None:
@@ -246,7 +269,7 @@ def _condition_stats(trial_rows: Iterable[TrialRow]
         if values:
             entry.latency_ms_mean = math.fsum(values) / len(values)
             entry.latency_ms_p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
-    return list(stats.values()), {name: s.errors for name, s in stats.items()}
+    return list(stats.values()), errored
 
 
 def _t975(df: int) -> float:

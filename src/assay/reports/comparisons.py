@@ -190,6 +190,15 @@ def excluded_line(c: PairedComparison) -> list[str]:
     ex = c.excluded
     if not ex.count:
         return []
-    return [(f"- left out: {ex.count} cases ({len(ex.only_in_a)} only in {c.label_a}, "
-             f"{len(ex.only_in_b)} only in {c.label_b}, {len(ex.no_value)} without a usable "
-             "result)")]
+    return [f"- left out: {ex.count} cases ({excluded_text(c)})"]
+
+
+def excluded_text(c: PairedComparison) -> str:
+    """`2 errored in a (every epoch), 3 errored in b`; cases one side never ran come last."""
+    ex = c.excluded
+    parts = [f"{len(ids)} errored in {label} (every epoch)"
+             for ids, label in ((ex.errored_in_a, c.label_a), (ex.errored_in_b, c.label_b))
+             if ids]
+    parts += [f"{len(ids)} only in {label}"
+              for ids, label in ((ex.only_in_a, c.label_a), (ex.only_in_b, c.label_b)) if ids]
+    return ", ".join(parts)

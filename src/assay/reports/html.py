@@ -35,6 +35,7 @@ from assay.reports.comparisons import (
     MAX_IDS_MARKDOWN,
     ci_label,
     detail_lines,
+    excluded_text,
     family_note,
     headline,
     p_text,
@@ -144,6 +145,7 @@ def render_html(run: RunRecord, summary: RunSummary,
         "outcomes": _outcomes,
         "family_note": family_note,
         "detail_lines": detail_lines,
+        "excluded_text": excluded_text,
     }
     return _template().render(**context)
 

@@ -31,7 +31,7 @@ def compare_run_conditions(store: Any, run: Any, *, conditions: Sequence[str] | 
     if conditions is not None and len(conditions) < 2:
         # One condition: nothing to pair, and no reason to hold every case's values.
         return compare_conditions({}, list(conditions), baseline=baseline)
-    cases = _ordered(collect_cases(store.iter_score_rows(run.id)), scorers)
+    cases = _ordered(_cases(store, run.id), scorers)
     order = list(conditions or [])
     for entry in cases.values():
         order += [c for c in entry.conditions if c not in order]
@@ -49,8 +49,7 @@ def diff_stored_runs(store: Any, run_a: Any, run_b: Any) -> RunDiff:
                              store.judge_identities(run_b.id))
     order = (run_b.summary or {}).get("scores") or []
     scorers = list(dict.fromkeys(entry["scorer"] for entry in order))
-    return diff_runs(collect_cases(store.iter_score_rows(run_a.id)),
-                     _ordered(collect_cases(store.iter_score_rows(run_b.id)), scorers),
+    return diff_runs(_cases(store, run_a.id), _ordered(_cases(store, run_b.id), scorers),
                      run_a=ref_a, run_b=ref_b, problems=problems)
 
 
@@ -80,6 +79,12 @@ def check_regression_gates(gates: Sequence[RegressionGateConfig], store: Any, ru
             diff = diff_stored_runs(store, base, run)
         results += check_regression(spec, diff)
     return results
+
+
+def _cases(store: Any, run_id: str) -> dict[str, ScorerCases]:
+    """Every scorer's per-case values, with the trials whose target failed as errors."""
+    failed = (trial for trial in store.iter_trial_rows(run_id) if trial.error)
+    return collect_cases(store.iter_score_rows(run_id), failed)
 
 
 def _ordered(cases: dict[str, ScorerCases], scorers: Sequence[str] | None

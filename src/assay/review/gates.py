@@ -78,12 +78,14 @@ def check_gates(gates: list[GateConfig | RegressionGateConfig],
 
 
 def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult:
-    """An errored trial did not pass: it counts against the rate, so errors cannot hide."""
-    judged = stats.judged + stats.errors
-    if stats.judged == 0 and stats.errors == 0:
-        return GateResult(f"{label} pass rate", False, "this scorer gives no pass/fail verdicts")
-    rate = stats.passed / judged if judged else 0.0
-    detail = f"{rate:.1%} = {stats.passed}/{judged} passed (min {minimum:.1%})"
+    """An errored trial did not pass: it counts against the rate, so errors cannot hide.
+    With several epochs the rate is per case first, like every other pass rate."""
+    if stats.judged == 0:
+        reason = (f"no trial got a verdict ({stats.errors} errored)" if stats.errors
+                  else "this scorer gives no pass/fail verdicts")
+        return GateResult(f"{label} pass rate", False, reason)
+    rate = stats.pass_rate_with_errors or 0.0
+    detail = f"{rate:.1%} passed over {stats.n} cases (min {minimum:.1%})"
     if stats.errors:
         detail += f"; {stats.errors} errored trials count as not passed"
     return GateResult(f"{label} pass rate", rate >= minimum, detail)
