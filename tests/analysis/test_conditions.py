@@ -6,7 +6,8 @@ import pytest
 
 from assay.analysis.conditions import collect_cases, compare_conditions
 from assay.errors import UserError
-from assay.records import ScoreRow
+from assay.records import ScoreRow, TrialRow
+from assay.reports.comparisons import excluded_text
 
 
 def row(case: str, condition: str, value: float | None, passed: bool | None = None, *,
@@ -84,3 +85,19 @@ def test_a_comparison_without_common_cases_is_skipped_and_said_so() -> None:
 def test_one_condition_has_nothing_to_compare() -> None:
     result = compare_conditions(collect_cases([row("q1", "only", 5, False)]), ["only"])
     assert result.entries == [] and result.skipped == []
+
+
+def test_target_errors_are_named_errored_and_every_dropped_epoch_is_counted() -> None:
+    # issue cases: target-errored epochs were not counted in epoch_values_ignored, and a
+    # case whose trials all errored read as "only in A", like a dataset mismatch
+    rows = [row(f"q{i}", c, 8.0, True, epoch=e) for i in range(4) for c in ("a", "b")
+            for e in (1, 2, 3)]
+    rows = [r for r in rows if not (r.condition == "b" and r.case_id in ("q0", "q1")
+                                    and (r.case_id == "q0" or r.epoch > 1))]
+    failed = [TrialRow("q0", "b", e, error="boom") for e in (1, 2, 3)]
+    failed += [TrialRow("q1", "b", e, error="boom") for e in (2, 3)]
+    comps = compare_conditions(collect_cases(rows, failed), ["a", "b"])
+    excluded = comps.entries[0].comparison.excluded
+    assert excluded.errored_in_b == ("q0",) and excluded.only_in_a == ()
+    assert excluded.epoch_values_ignored == 2
+    assert excluded_text(comps.entries[0].comparison) == "1 errored in b (every epoch)"

@@ -103,7 +103,8 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
                     side_errored.append(cid)
             continue
         kept.append(cid)
-        ignored += sum(dropped for _, dropped in means)
+        # an errored epoch lacks its value and its verdict: count it once per side
+        ignored += sum(max(dropped for _, dropped in means[side::2]) for side in (0, 1))
         for column, (mean, _) in zip(columns, means):
             column.append(float(mean))  # type: ignore[arg-type]
     arrays = [np.asarray(column, dtype=float) for column in columns]
