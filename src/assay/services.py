@@ -1,16 +1,26 @@
-"""Shared things a run hands to its targets and scorers.
+"""What a run hands to its targets and scorers: paths, the store's cache, shared resources.
 
-Targets and scorers never reach for globals: what they may use (the base
-directory for relative paths, the store for the response cache, the LLM
-providers, the MCP servers, the knowledge packs) comes through `Services`.
-Heavy parts are created on first use.
+Targets and scorers never reach for globals: the base directory for
+relative paths, the store (for the response cache), the LLM providers, the
+MCP servers and the knowledge packs all come through `Services`. The heavy
+ones are created on first use by the package that owns them
+(`providers.pool.get_pool`, `context.mcp_servers.get_mcp_servers`,
+`context.pack_context.get_pack`) and kept here for the rest of the run.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assay.config.models import EvalConfig
+    from assay.context.mcp_servers import McpServers
+    from assay.context.pack_index import PackIndex
+    from assay.providers.pool import ProviderPool
+    from assay.store import Store
 
 
 @dataclass
@@ -18,11 +28,11 @@ class Services:
     base_dir: Path = field(default_factory=Path.cwd)
     """Directory that relative paths in the config are resolved against."""
 
-    config: Any = None
-    """The validated `EvalConfig`, when running from a config file."""
+    config: EvalConfig | None = None
+    """The validated config, when running from one (None for `assay traces`)."""
 
-    store: Any = None
-    """The `Store` of this run (also holds the response cache), if any."""
+    store: Store | None = None
+    """The run's store, which also holds the response cache; None to cache nothing."""
 
     use_cache: bool = True
     """False when the user passed --no-cache."""
@@ -30,8 +40,14 @@ class Services:
     warnings: list[str] = field(default_factory=list)
     """Things worth telling the user that do not stop the run."""
 
-    extras: dict[str, Any] = field(default_factory=dict)
-    """Lazily created shared resources (provider pool, MCP servers, packs), by name."""
+    providers: ProviderPool | None = None
+    """The run's LLM providers, created on first use (`providers.pool.get_pool`)."""
+
+    mcp_servers: McpServers | None = None
+    """The run's MCP servers, started on first use (`context.mcp_servers.get_mcp_servers`)."""
+
+    packs: dict[str, PackIndex] = field(default_factory=dict)
+    """Knowledge packs opened so far, by name (`context.pack_context.get_pack`)."""
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -42,9 +58,12 @@ class Services:
         return candidate if candidate.is_absolute() else (self.base_dir / candidate)
 
     async def aclose(self) -> None:
-        """Close every shared resource that knows how to close itself."""
-        for resource in list(self.extras.values()):
-            closer = getattr(resource, "aclose", None)
-            if closer is not None:
-                await closer()
-        self.extras.clear()
+        """Stop the MCP servers, then close the providers; each closes even if another fails."""
+        servers, providers = self.mcp_servers, self.providers
+        self.mcp_servers = self.providers = None
+        self.packs.clear()
+        if servers is not None:
+            with contextlib.suppress(Exception):
+                await servers.aclose()
+        if providers is not None:
+            await providers.aclose()

@@ -27,4 +27,8 @@ def test_the_example_passes_then_reports_the_cases_version_1_breaks(tmp_path: Pa
     assert second.returncode == 1, second.stderr  # the gate fails
     assert "vs previous run" in second.stdout
     assert "newly failing apostrophes@candidate (2): dont, its" in second.stdout
-    assert (tmp_path / "assay.db").exists() and not (tmp_path / ".assay").exists()
+    assert (tmp_path / "assay.db").exists()
+    # Like `assay run`, each run wrote its files under .assay/runs/<run id>/.
+    written = sorted(p.name for p in (tmp_path / ".assay" / "runs").glob("*/*"))
+    assert written == ["report.html", "report.html", "report.md", "report.md",
+                       "results.json", "results.json"]

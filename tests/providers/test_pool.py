@@ -71,7 +71,7 @@ def test_get_pool_builds_once_per_run_from_the_config_block():
 
     services = Services(config=Config(), use_cache=False)
     pool = get_pool(services)
-    assert get_pool(services) is pool and services.extras["providers"] is pool
+    assert get_pool(services) is pool and services.providers is pool
     assert pool.configs["local"].name == "local" and pool.configs["local"].max_connections == 2
     assert pool.stats().max_cost_usd == 1.5 and pool.use_cache is False
     asyncio.run(services.aclose())

@@ -19,12 +19,13 @@ from typing import Any
 
 import pytest
 
-from assay.analysis.summary import summarize
 from assay.knowledge_packs.bands import SIZE_WORDS
 from assay.output import Output
 from assay.records import TrialRecord
 from assay.reports.html import MAX_FAILING_ROWS, MAX_TRIAL_ROWS, render_html
 from assay.score import Score
+from assay.review.finish import review_stored
+from assay.review.result import Review
 from assay.store import Store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -213,12 +214,10 @@ def test_assay_report_renders_the_same_page_from_the_store(quickstart: Path) -> 
 
 
 @pytest.fixture(scope="module")
-def stored(quickstart: Path) -> tuple[Any, Any, list[TrialRecord]]:
+def stored(quickstart: Path) -> Review:
     store = Store(f"sqlite:///{quickstart / 'assay.db'}")
     try:
-        run = store.resolve_run("latest")
-        summary = summarize(store.iter_score_rows(run.id), store.iter_trial_rows(run.id))
-        return run, summary, list(store.iter_trials(run.id))
+        return review_stored(store, store.resolve_run("latest"))
     finally:
         store.close()
 
@@ -230,15 +229,14 @@ def crafted(index: int, *, passed: bool, text: str = "an answer") -> TrialRecord
                        scores={"contains": score})
 
 
-def test_outputs_expected_answers_and_reasons_are_escaped(stored: Any) -> None:
-    run, summary, _ = stored
+def test_outputs_expected_answers_and_reasons_are_escaped(stored: Review) -> None:
     attack = "<script>alert('x')</script><img src=x onerror=alert(1)>"
     trial = crafted(1, passed=False, text=attack)
     trial.expected = attack
     trial.input = [{"role": "user", "content": attack}]
     trial.scores["contains"].reason = attack
     trial.case_id = '"><b>case</b>'
-    page = render_html(run, summary, [trial])
+    page = render_html(stored, [trial])
     assert page.count("<script>") == 1  # the page's own filter script, nothing injected
     assert "<img" not in page and "<b>case</b>" not in page
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
@@ -246,12 +244,11 @@ def test_outputs_expected_answers_and_reasons_are_escaped(stored: Any) -> None:
     assert attack in " ".join(cells) and cells[0].startswith('"><b>case</b>')
 
 
-def test_a_big_run_shows_failures_first_and_says_what_was_cut(stored: Any) -> None:
-    run, summary, _ = stored
+def test_a_big_run_shows_failures_first_and_says_what_was_cut(stored: Review) -> None:
     failing, passing = MAX_FAILING_ROWS + 500, MAX_TRIAL_ROWS
     trials = [crafted(i, passed=i % 2 == 1) for i in range(2 * failing)]
     trials += [crafted(2 * failing + i, passed=True) for i in range(passing - failing)]
-    page = render_html(run, summary, iter(trials))
+    page = render_html(stored, iter(trials))
     rows = [a["data-s"] for a, _ in rows_of(page, "trials-section") if "data-s" in a]
     assert rows.count("fail") == MAX_FAILING_ROWS
     assert rows.count("pass") == MAX_TRIAL_ROWS - MAX_FAILING_ROWS
@@ -261,10 +258,9 @@ def test_a_big_run_shows_failures_first_and_says_what_was_cut(stored: Any) -> No
             f"{MAX_TRIAL_ROWS - MAX_FAILING_ROWS:,} passing") in page
 
 
-def test_passing_trials_fill_the_table_up_to_the_cap_when_few_fail(stored: Any) -> None:
-    run, summary, _ = stored
+def test_passing_trials_fill_the_table_up_to_the_cap_when_few_fail(stored: Review) -> None:
     trials = [crafted(i, passed=i >= 3) for i in range(40)]
-    page = render_html(run, summary, trials, max_rows=10, max_failing=5)
+    page = render_html(stored, trials, max_rows=10, max_failing=5)
     rows = [(a["data-s"], cells[0]) for a, cells in rows_of(page, "trials-section")
             if "data-s" in a]
     assert [s for s, _ in rows] == ["fail"] * 3 + ["pass"] * 7
@@ -273,11 +269,10 @@ def test_passing_trials_fill_the_table_up_to_the_cap_when_few_fail(stored: Any) 
     assert "the first 3 failing or errored and 7 passing" in page
 
 
-def test_an_errored_trial_shows_its_error_and_counts_as_failing(stored: Any) -> None:
-    run, summary, _ = stored
+def test_an_errored_trial_shows_its_error_and_counts_as_failing(stored: Review) -> None:
     trial = crafted(1, passed=True)
     trial.output.error, trial.scores = "TimeoutError: the target took longer than 30 s", {}
-    page = render_html(run, summary, [trial])
+    page = render_html(stored, [trial])
     [(attrs, cells)] = [r for r in rows_of(page, "trials-section") if "data-s" in r[0]]
     assert attrs["data-s"] == "error"
     assert "TimeoutError: the target took longer than 30 s" in cells

@@ -5,7 +5,7 @@ from __future__ import annotations
 from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats, summarize
 from assay.config.models import GateConfig
 from assay.records import ScoreRow, TrialRow
-from assay.review.gates import check_gates, parse_fail_under
+from assay.review.gates import threshold_results, parse_fail_under
 
 
 def summary(**stats: object) -> RunSummary:
@@ -17,7 +17,7 @@ def summary(**stats: object) -> RunSummary:
 
 
 def test_a_pass_rate_gate_counts_errored_trials_as_not_passed() -> None:
-    (result,) = check_gates([GateConfig(scorer="contains", min_pass_rate=0.8)],
+    (result,) = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.8)],
                             summary(n=1, passed=1, judged=1, pass_rate=1.0, errors=14,
                                     pass_rate_with_errors=1 / 15))
     assert not result.passed
@@ -25,21 +25,21 @@ def test_a_pass_rate_gate_counts_errored_trials_as_not_passed() -> None:
 
 
 def test_a_mean_gate_fails_on_errors_unless_it_tolerates_them() -> None:
-    strict, = check_gates([GateConfig(scorer="contains", min_mean=0.5)], summary(errors=2))
+    strict, = threshold_results([GateConfig(scorer="contains", min_mean=0.5)], summary(errors=2))
     assert not strict.passed and "2 trials errored" in strict.detail
-    tolerant = check_gates([GateConfig(scorer="contains", min_mean=0.5, max_error_rate=0.2)],
+    tolerant = threshold_results([GateConfig(scorer="contains", min_mean=0.5, max_error_rate=0.2)],
                            summary(errors=2))
     assert [g.passed for g in tolerant] == [True, True]
 
 
 def test_a_gate_over_no_trials_fails() -> None:
-    (result,) = check_gates([GateConfig(scorer="contains", min_pass_rate=0.1)],
+    (result,) = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.1)],
                             summary(n=0, errors=0, passed=0, judged=0, pass_rate=None, mean=None))
     assert not result.passed and "no trials" in result.detail
 
 
 def test_a_clean_run_passes_and_says_by_how_much() -> None:
-    (result,) = check_gates([parse_fail_under("contains@a=0.8")], summary())
+    (result,) = threshold_results([parse_fail_under("contains@a=0.8")], summary())
     assert result.passed and result.detail == "90.0% passed over 10 cases (min 80.0%)"
 
 
@@ -58,6 +58,6 @@ def test_with_epochs_the_gate_and_the_table_read_the_same_per_case_pass_rate() -
     assert stats.errors == 2
     # the gate counts the errored epochs as not passed, per case first: (1/3 + 0 + 2/3 + 1/3) / 4
     assert stats.pass_rate_with_errors == 1 / 3
-    (gate,) = check_gates([GateConfig(scorer="contains", min_pass_rate=0.3)],
+    (gate,) = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.3)],
                           summarize(rows, trials, per_case=True))
     assert gate.passed and "33.3% passed over 4 cases" in gate.detail

@@ -7,7 +7,7 @@ from typing import Any
 from assay.case import Case
 from assay.output import Output
 from assay.providers.config import ProviderConfig
-from assay.providers.pool import EXTRAS_KEY, ProviderPool
+from assay.providers.pool import ProviderPool
 from assay.registry import scorers
 from assay.score import Score
 from assay.services import Services
@@ -22,7 +22,7 @@ def services_for(llm: FakeLLM) -> Services:
                                     backoff=0.001, max_backoff=0.05, timeout=5.0)
                for name in ("anthropic", "openai")}
     services = Services()
-    services.extras[EXTRAS_KEY] = ProviderPool(
+    services.providers = ProviderPool(
         configs, environ={"ANTHROPIC_API_KEY": "sk-ant-fake", "OPENAI_API_KEY": "sk-fake"},
         warn=services.warn)
     return services

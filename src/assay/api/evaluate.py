@@ -1,9 +1,10 @@
 """`assay.evaluate`: an eval from Python code, on the same engine as `assay run`.
 
-The arguments become a config (`api_config`), validated by the same loader
-as a YAML file; the run goes through the same session, runner and store;
-it ends with the same review (conditions compared, the diff with the
-previous run of the experiment, gates). Nothing is printed unless asked:
+The arguments become a config (`arguments`), validated by the same loader
+as a YAML file; the run goes through the same runner and store, and ends
+with the same review (`assay.review`): conditions compared, the diff with
+the previous run of the experiment, gates, and the same `results.json`,
+`report.md` and `report.html`. Nothing is printed unless asked:
 `verbose=True` prints what `assay run` prints.
 """
 
@@ -13,52 +14,38 @@ import asyncio
 import functools
 import os
 from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from assay.api.arguments import Data, ScorerSpec, Task, config_data
 from assay.errors import UserError
+from assay.review.result import Review
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from assay.analysis.conditions import ConditionComparisons
     from assay.analysis.run_diff import RunDiff
-    from assay.analysis.summary import RunSummary
-    from assay.review.gates import GateResult
-    from assay.records import RunRecord, TrialRecord
-from assay.store import Store
+    from assay.records import TrialRecord
+    from assay.store import Store
 
 SOURCE = "assay.evaluate"
 """How problems with the arguments are located, in place of a config file's name."""
 
 
 @dataclass
-class EvalResult:
-    """One finished run of an experiment, read back from the store."""
+class EvalResult(Review):
+    """One finished run of an experiment, reviewed: what `assay run` prints and writes.
 
-    run: RunRecord
-    summary: RunSummary
-    """Per scorer and condition: mean, pass rate, interval, errors (what `assay run` prints)."""
-    comparisons: ConditionComparisons
-    """Every condition against the baseline condition, paired per case."""
-    previous: RunDiff | None
-    """This run against the previous completed run of the experiment; None for the first."""
-    gates: list[GateResult]
-    warnings: list[str] = field(default_factory=list)
-    usage: dict[str, Any] = field(default_factory=dict)
-    """LLM calls, tokens and cost of the run, when it used providers."""
+    `files` names the `results.json`, `report.md` and `report.html` written for it
+    (None with `reports=False`).
+    """
+
     store_url: str = ""
 
     @property
     def run_id(self) -> str:
         return self.run.id
-
-    @property
-    def passed(self) -> bool:
-        """True when every gate passed (and trivially when there are none)."""
-        return all(g.passed for g in self.gates)
 
     @property
     def compare_previous(self) -> RunDiff | None:
@@ -74,18 +61,6 @@ class EvalResult:
             yield from store.iter_trials(self.run.id)
         finally:
             store.close()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "run": self.run.header(),
-            "summary": self.summary.to_dict(),
-            "gates": [g.to_dict() for g in self.gates],
-            "passed": self.passed,
-            "comparisons": self.comparisons.to_dict(),
-            "previous_run": None if self.previous is None else self.previous.to_dict(),
-            "warnings": list(self.warnings),
-            "usage": dict(self.usage),
-        }
 
 
 async def evaluate_async(
@@ -113,6 +88,8 @@ async def evaluate_async(
     resume: bool | str = False,
     use_cache: bool = True,
     base_dir: str | os.PathLike[str] | None = None,
+    output: str | os.PathLike[str] | None = None,
+    reports: bool = True,
     verbose: bool = False,
 ) -> EvalResult:
     """Run `task` on every case of `data` under every condition, score it, store the run.
@@ -132,6 +109,9 @@ async def evaluate_async(
     - gates: thresholds (`{"scorer": ..., "min_pass_rate": 0.8}`) or regressions
       (`{"regression": {...}}`); `fail_on_regression` adds one over every metric.
 
+    The run's `results.json`, `report.md` and `report.html` are written as `assay run`
+    writes them: into `output` (default `.assay/runs/<run id>/`), unless `reports=False`.
+
     `resume=True` finishes the latest unfinished run of the experiment (a run id: that run)
     when the arguments and data are unchanged, running only its missing trials.
 
@@ -140,11 +120,12 @@ async def evaluate_async(
     problem; a run that cannot complete raises `RunFailed`. Use this coroutine inside a
     running event loop (Jupyter, async code); `evaluate` is its blocking form.
     """
+    from assay.api.running import run_and_review
     from assay.config.loading import load_config_data
     from assay.config.yaml_source import SourceMap
     from assay.datasets.memory import memory_dataset
-    from assay.review.finish import print_review, regression_checks, review_run
-    from assay.runner.session import RunOptions, execute_async
+    from assay.review.finish import ReviewRequest
+    from assay.runner.options import RunOptions
     from assay.store import Store
 
     built = config_data(
@@ -156,32 +137,29 @@ async def evaluate_async(
     root = Path(base_dir) if base_dir is not None else Path.cwd()
     loaded = load_config_data(built.data, SourceMap(SOURCE, None), root / SOURCE,
                               described=built.described)
-    if baseline is not None and baseline not in loaded.config.conditions:
-        raise UserError(f"baseline '{baseline}' is not a condition of this run "
-                        f"(conditions: {', '.join(loaded.config.conditions)})")
     settings = loaded.config.run
     dataset = None if built.records is None else memory_dataset(
         built.records, sample=settings.sample, seed=settings.seed)
+    options = RunOptions(resume=resume or None, use_cache=use_cache,
+                         progress=None if verbose else False, dataset=dataset)
+    request = ReviewRequest(baseline=baseline, fail_on_regression=fail_on_regression,
+                            output=None if output is None else Path(output),
+                            write_files=reports)
     opened = store if isinstance(store, Store) else Store(
         None if store is None else os.fspath(store))
     try:
-        regressions = regression_checks(loaded.config.gates, opened, loaded.name,
-                                        fail_on_regression=fail_on_regression)
-        options = RunOptions(resume=resume or None, use_cache=use_cache,
-                             progress=None if verbose else False, dataset=dataset)
-        outcome = await execute_async(loaded, opened, options)
-        review = review_run(opened, outcome, regressions, baseline=baseline)
+        review = await run_and_review(loaded, opened, options, request)
     finally:
         if opened is not store:
             opened.close()
     if verbose:
         from rich.console import Console
 
-        print_review(Console(highlight=False), outcome, review)
-    return EvalResult(run=outcome.run, summary=outcome.summary,
-                      comparisons=review.comparisons, previous=review.previous,
-                      gates=review.gates, warnings=list(outcome.warnings),
-                      usage=dict(outcome.usage), store_url=opened.url)
+        from assay.reports.terminal import print_review
+
+        print_review(Console(highlight=False), review)
+    return EvalResult(**{f.name: getattr(review, f.name) for f in fields(Review)},
+                      store_url=opened.url)
 
 
 P = ParamSpec("P")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -23,69 +22,40 @@ FORMATS = ("md", "json", "junit", "html")
 @click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
 def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
             experiment: str | None) -> None:
-    """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown, JSON, JUnit or HTML."""
+    """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown, JSON, JUnit or HTML.
+
+    The run is reviewed again from the store as `assay run` reviewed it: its summary,
+    conditions compared, the diff with the run before it, and its threshold gates.
+    """
+    import contextlib
+
+    from assay.reports.atomic import atomic_writer
+    from assay.review.finish import review_stored
+
     store = open_store(store_url)
     try:
         run = store.resolve_run(run_ref, experiment)
-        summary = _summary(store, run)
-        handle = open(output, "w", encoding="utf-8") if output else sys.stdout
-        try:
-            if fmt == "junit":
-                from assay.reports.junit import render_junit
-
-                handle.write(render_junit(run, store.iter_trials(run.id),
-                                          _gates(run, summary)))
-            elif fmt == "html":
-                handle.write(_html(store, run, summary))
-            elif fmt == "json":
+        review = review_stored(store, run)
+        trials = store.iter_trials(run.id)
+        target = atomic_writer(Path(output)) if output else contextlib.nullcontext(sys.stdout)
+        with target as handle:  # streamed: a 100k-trial results.json is never held whole
+            if fmt == "json":
                 from assay.reports.results_json import write_results_json
 
-                write_results_json(handle, run, summary, store.iter_trials(run.id))
+                write_results_json(handle, review, trials)
+            elif fmt == "junit":
+                from assay.reports.junit import render_junit
+
+                handle.write(render_junit(run, trials, review.gates))
+            elif fmt == "html":
+                from assay.reports.html import render_html
+
+                handle.write(render_html(review, trials))
             else:
                 from assay.reports.markdown import render_markdown
 
-                handle.write(render_markdown(run, summary, store.iter_trials(run.id)))
-        finally:
-            if output:
-                handle.close()
-                click.echo(f"wrote {Path(output)}", err=True)
+                handle.write(render_markdown(review, trials))
     finally:
         store.close()
-
-
-def _summary(store: Any, run: Any) -> Any:
-    """The run's summary, its scorers and conditions in the order the run itself reported them."""
-    from assay.analysis.summary import summarize
-
-    stored = run.summary if isinstance(run.summary, dict) else {}
-    scorers = list(dict.fromkeys(s["scorer"] for s in stored.get("scores") or []))
-    conditions = [c["condition"] for c in stored.get("conditions") or []]
-    return summarize(store.iter_score_rows(run.id), store.iter_trial_rows(run.id),
-                     per_case=store.epochs(run.id) > 1,
-                     scorer_order=scorers or None, condition_order=conditions or None)
-
-
-def _html(store: Any, run: Any, summary: Any) -> str:
-    """The HTML page, with the conditions compared and the run against the previous one."""
-    from assay.review.comparing import compare_run_conditions, diff_with_previous
-    from assay.reports.html import render_html
-
-    comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
-                                         scorers=summary.scorer_names)
-    previous = diff_with_previous(store, run) if run.kind == "eval" else None
-    return render_html(run, summary, store.iter_trials(run.id), gates=_gates(run, summary),
-                       comparisons=comparisons, previous=previous)
-
-
-def _gates(run: Any, summary: Any) -> list[Any]:
-    """The run's threshold gates from its stored config, judged again on its results.
-
-    Regression gates depend on which runs existed when it ran, so they are not re-judged here.
-    """
-    from assay.config.models import GateConfig
-    from assay.review.gates import check_gates
-
-    items = ((run.config or {}).get("gates") or []) if isinstance(run.config, dict) else []
-    gates = [GateConfig.model_validate(item) for item in items
-             if isinstance(item, dict) and "regression" not in item]
-    return check_gates(list(gates), summary)
+    if output:
+        click.echo(f"wrote {Path(output)}", err=True)

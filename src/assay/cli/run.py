@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from assay.cli.common import console, open_store, store_option
+
+if TYPE_CHECKING:
+    from assay.review.finish import ReviewRequest
+    from assay.runner.options import RunOptions
+    from assay.store import Store
 
 
 @click.command("run")
@@ -48,41 +53,37 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     Exit codes: 0 all gates pass, 1 a gate failed, 2 bad config, dataset or
     arguments, 3 the run could not complete (for a suite: the worst of its runs).
     """
-    from assay.cli.run_one import RunRequest, run_one
-    from assay.runner.options import RunOptions
+    from assay.config.suite_file import expand_configs
     from assay.errors import UserError
+    from assay.review.finish import ReviewRequest
     from assay.review.gates import parse_fail_under
-    from assay.review.suite import check_suite, expand_configs
+    from assay.runner.options import RunOptions
+    from assay.runner.preflight import preflight_suite
 
     paths, is_suite = expand_configs(configs)
     if resume and is_suite:
         raise UserError("--resume works with one config at a time")
-    extra_gates = [parse_fail_under(spec) for spec in fail_under]
+    options = RunOptions(
+        resume=True if resume == "latest" else resume, retry_errors=retry_errors,
+        sample=sample, epochs=epochs, concurrency=concurrency,
+        conditions=list(conditions) or None, use_cache=not no_cache,
+        progress=False if no_progress else None)
+    request = ReviewRequest(
+        extra_gates=[parse_fail_under(spec) for spec in fail_under], baseline=baseline,
+        fail_on_regression=fail_on_regression,
+        output=Path(output) if output and not is_suite else None,
+        output_parent=Path(output) if output and is_suite else None,
+        junit=Path(junit) if junit and not is_suite else None)
     if is_suite:  # every config is checked before the first one spends anything
-        check_suite(paths, sample=sample, conditions=list(conditions) or None)
+        preflight_suite(paths, sample=sample, conditions=list(conditions) or None)
     store = open_store(store_url)
     out = console()
     running = [paths[0]]  # the config being run, for the resume hint after Ctrl-C
-
-    def request(path: Path) -> RunRequest:
-        running[0] = path
-        options = RunOptions(
-            resume=True if resume == "latest" else resume, retry_errors=retry_errors,
-            sample=sample, epochs=epochs, concurrency=concurrency,
-            conditions=list(conditions) or None, use_cache=not no_cache,
-            extra_gates=extra_gates, progress=False if no_progress else None)
-        return RunRequest(
-            config=path, options=options, baseline=baseline,
-            fail_on_regression=fail_on_regression,
-            output=Path(output) if output and not is_suite else None,
-            output_parent=Path(output) if output and is_suite else None,
-            junit=Path(junit) if junit and not is_suite else None)
-
     try:
         if not is_suite:
-            exit_code = run_one(request(paths[0]), store, out).exit_code
+            exit_code = _run_one(paths[0], store, options, request, out)
         else:
-            exit_code = _run_suite(paths, request, store, out, sample=sample,
+            exit_code = _run_suite(paths, running, store, options, request, out,
                                    output=Path(output) if output else None,
                                    junit=Path(junit) if junit else None)
     except KeyboardInterrupt:
@@ -93,7 +94,65 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     sys.exit(exit_code)
 
 
-def interrupted_message(store: Any, config: Path) -> str:
+def _run_one(path: Path, store: Store, options: RunOptions, request: ReviewRequest,
+             out: Any) -> int:
+    """Run and review one config, print it; 0 when every gate passed, else 1."""
+    from assay.reports.terminal import print_review
+
+    review = _run(path, store, options, request)
+    print_review(out, review)
+    return 0 if review.passed else 1
+
+
+def _run(path: Path, store: Store, options: RunOptions, request: ReviewRequest) -> Any:
+    """`run_config`, with how to resume the run when it could not finish."""
+    from assay.api.running import run_config
+    from assay.config import load_config
+    from assay.errors import RunFailed
+
+    try:
+        return run_config(path, store, options, request)
+    except RunFailed as exc:
+        unfinished = store.list_runs(load_config(path).name, limit=1)
+        hint = ""
+        if unfinished and unfinished[0].status != "completed":
+            hint = f"\n  resume with: assay run {path} --resume {unfinished[0].id}"
+        raise RunFailed(f"{exc}{hint}") from None
+
+
+def _run_suite(paths: list[Path], running: list[Path], store: Store, options: RunOptions,
+               request: ReviewRequest, out: Any, *, output: Path | None,
+               junit: Path | None) -> int:
+    """Run every (already checked) config, keep going past one that fails, end with the summary."""
+    from assay.errors import AssayError
+    from assay.reports.suite import print_grand_summary
+    from assay.reports.terminal import print_review
+    from assay.review.suite import entry_of, write_suite
+
+    entries, reviews = [], []
+    for index, path in enumerate(paths, 1):
+        running[0] = path
+        out.rule(f"[bold]{path}[/bold] ({index}/{len(paths)})")
+        try:
+            review = _run(path, store, options, request)
+        except AssayError as exc:
+            out.print(f"[red]error:[/red] {path}: {exc}")
+            entries.append(entry_of(path, exc.exit_code, error=str(exc)))
+            continue
+        print_review(out, review)
+        reviews.append(review)
+        entries.append(entry_of(path, 0 if review.passed else 1, review))
+    document, target = write_suite(store, entries, reviews, sample=options.sample,
+                                   output=output, junit=junit)
+    out.rule("[bold]suite[/bold]")
+    print_grand_summary(out, document)
+    out.print(f"suite:   {target}")
+    if junit is not None:
+        out.print(f"junit:   {junit}")
+    return int(document["exit_code"])
+
+
+def interrupted_message(store: Store, config: Path) -> str:
     """What to say after Ctrl-C: how to resume the run it stopped, when one was stored."""
     from assay.config import load_config
     from assay.errors import AssayError
@@ -106,47 +165,3 @@ def interrupted_message(store: Any, config: Path) -> str:
     if latest and latest[0].status == "interrupted":
         return f"interrupted; resume with: assay run {config} --resume {latest[0].id}"
     return "interrupted"
-
-
-def _run_suite(paths: list[Path], request: Any, store: Any, out: Any, *, sample: int | None,
-               output: Path | None, junit: Path | None) -> int:
-    """Run every (already checked) config, keep going past one that fails, end with the summary."""
-    import json
-    from datetime import UTC, datetime
-
-    from assay.cli.run_one import run_one
-    from assay.errors import AssayError
-    from assay.reports.suite import print_grand_summary
-    from assay.review.suite import SuiteEntry, grand_summary
-
-    entries: list[SuiteEntry] = []
-    done = []
-    for index, path in enumerate(paths, 1):
-        out.rule(f"[bold]{path}[/bold] ({index}/{len(paths)})")
-        try:
-            result = run_one(request(path), store, out)
-        except AssayError as exc:
-            out.print(f"[red]error:[/red] {path}: {exc}")
-            entries.append(SuiteEntry(path, exc.exit_code, error=str(exc)))
-            continue
-        run = result.outcome.run
-        done.append(result)
-        entries.append(SuiteEntry(path, result.exit_code, run.experiment, run.id,
-                                  result.outcome.summary))
-    document = grand_summary(entries, sample=sample)
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    target = (output or Path(".assay") / "suites" / stamp) / "suite.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
-    out.rule("[bold]suite[/bold]")
-    print_grand_summary(out, document)
-    out.print(f"suite:   {target}")
-    if junit is not None:
-        from assay.reports.junit import render_junit_runs
-
-        junit.parent.mkdir(parents=True, exist_ok=True)
-        junit.write_text(render_junit_runs(
-            [(r.outcome.run, store.iter_trials(r.outcome.run.id), r.gates) for r in done]),
-            encoding="utf-8")
-        out.print(f"junit:   {junit}")
-    return int(document["exit_code"])

@@ -1,6 +1,6 @@
 """The MCP servers of a run: started once, shared by every trial, restarted if they die.
 
-`McpServers` lives in `services.extras["mcp"]` (see `get_mcp_servers`).
+`McpServers` lives in `services.mcp_servers` (see `get_mcp_servers`).
 Targets call `start(names)` before the first trial: a server that cannot
 start or list its tools raises `RunFailed` with its stderr, so the run stops
 before any trial. A server that dies mid-run fails the calls in flight (their
@@ -15,13 +15,15 @@ import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.context.mcp_config import McpServerConfig, pack_server_name
 from assay.context.mcp_connection import Connection, ServerDied, connect, connect_in_process
 from assay.errors import RunFailed, UserError
 
-EXTRAS_KEY = "mcp"
+if TYPE_CHECKING:
+    from assay.services import Services
+
 
 
 class ManagedServer:
@@ -145,17 +147,15 @@ class McpServers:
         shutil.rmtree(self._stderr_dir, ignore_errors=True)
 
 
-def get_mcp_servers(services: Any) -> McpServers:
+def get_mcp_servers(services: Services) -> McpServers:
     """The run's shared `McpServers`, created from `services.config` on first use."""
-    existing = services.extras.get(EXTRAS_KEY)
-    if existing is None:
+    if services.mcp_servers is None:
         from assay.context.pack_context import get_pack
 
         config = services.config
-        declared = dict(getattr(config, "mcp_servers", None) or {})
+        declared = dict(config.mcp_servers if config is not None else {})
         configs = {name: value if isinstance(value, McpServerConfig)
                    else McpServerConfig.model_validate(value) for name, value in declared.items()}
-        existing = McpServers(configs, base_dir=Path(services.base_dir),
-                              packs=lambda name: get_pack(services, name))
-        services.extras[EXTRAS_KEY] = existing
-    return existing
+        services.mcp_servers = McpServers(configs, base_dir=Path(services.base_dir),
+                                          packs=lambda name: get_pack(services, name))
+    return services.mcp_servers

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.case import content_text
 from assay.context.pack_config import ContextConfig, PackConfig
 from assay.errors import UserError
 
-EXTRAS_KEY = "packs"
+if TYPE_CHECKING:
+    from assay.context.pack_index import PackIndex
+    from assay.services import Services
 
 CONTEXT_INSTRUCTIONS = (
     "Use the reference passages below to answer the question. Each passage is "
@@ -24,13 +26,13 @@ CONTEXT_INSTRUCTIONS = (
 )
 
 
-def get_pack(services: Any, name: str) -> Any:
+def get_pack(services: Services, name: str) -> PackIndex:
     """The `PackIndex` of a pack declared under `packs:`, built or loaded once per run."""
     from assay.context.pack_index import DEFAULT_CACHE_ROOT, PackIndex
 
-    opened: dict[str, Any] = services.extras.setdefault(EXTRAS_KEY, _PackCache())
+    opened = services.packs
     if name not in opened:
-        declared = dict(getattr(services.config, "packs", None) or {})
+        declared = dict(services.config.packs if services.config is not None else {})
         if name not in declared:
             known = ", ".join(sorted(declared)) or "none declared"
             raise UserError(f"unknown knowledge pack '{name}' (declared: {known})")
@@ -43,10 +45,6 @@ def get_pack(services: Any, name: str) -> Any:
                                       chunk_chars=config.chunk_chars,
                                       cache_root=DEFAULT_CACHE_ROOT)
     return opened[name]
-
-
-class _PackCache(dict):
-    """The opened packs of a run (a dict, so `Services.aclose` can skip it)."""
 
 
 def context_config(condition: Any) -> ContextConfig | None:

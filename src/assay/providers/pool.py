@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.errors import UserError
 from assay.providers.base import Provider
@@ -26,8 +26,10 @@ from assay.providers.ledger import Ledger, Stats
 from assay.providers.limits import EndpointLimits
 from assay.providers.pricing import DEFAULT_PRICES
 
+if TYPE_CHECKING:
+    from assay.services import Services
+
 BUILT_IN_KINDS = {"anthropic": "anthropic", "openai": "openai"}
-EXTRAS_KEY = "providers"
 
 
 class ProviderPool:
@@ -146,20 +148,18 @@ class ProviderPool:
             await provider.aclose()
 
 
-def get_pool(services: Any) -> ProviderPool:
+def get_pool(services: Services) -> ProviderPool:
     """The run's pool, created on first use from the config and the environment."""
-    pool = services.extras.get(EXTRAS_KEY)
-    if pool is None:
+    if services.providers is None:
         config = services.config
-        pool = ProviderPool(
-            _provider_configs(getattr(config, "providers", None)),
+        services.providers = ProviderPool(
+            _provider_configs(config.providers if config is not None else None),
             store=services.store,
             use_cache=services.use_cache,
-            max_cost_usd=getattr(getattr(config, "run", None), "max_cost_usd", None),
+            max_cost_usd=config.run.max_cost_usd if config is not None else None,
             warn=services.warn,
         )
-        services.extras[EXTRAS_KEY] = pool
-    return pool
+    return services.providers
 
 
 def _provider_configs(block: Any) -> dict[str, ProviderConfig]:

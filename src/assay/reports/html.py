@@ -24,13 +24,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
-from assay.analysis.interval import Interval
-from assay.analysis.paired import PairedComparison
-from assay.analysis.run_diff import RunDiff, condition_of
-from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
+from typing import TYPE_CHECKING
+
+from assay.analysis.run_diff import condition_of
 from assay.analysis.verdict import evidence
-from assay.records import RunRecord
 from assay.reports.comparisons import (
     MAX_IDS_MARKDOWN,
     ci_label,
@@ -48,7 +45,14 @@ from assay.reports.trial_table import (
     TrialSelector,
     select_trials,
 )
-from assay.review.gates import GateResult
+
+if TYPE_CHECKING:
+    from assay.analysis.conditions import ComparisonEntry
+    from assay.analysis.interval import Interval
+    from assay.analysis.paired import PairedComparison
+    from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
+    from assay.records import TrialRecord
+    from assay.review.result import Review
 
 MAX_GROUPS = 100
 """Tags (or difficulty levels) shown per breakdown; the rest are counted, not drawn."""
@@ -101,22 +105,17 @@ class DeltaTable:
     """The axis runs from -axis to +axis percent of scale."""
 
 
-def render_html(run: RunRecord, summary: RunSummary,
-                trials: Iterable[dict[str, Any]] | TrialSelector, *,
-                gates: Sequence[GateResult] | None = None,
-                comparisons: ConditionComparisons | None = None,
-                previous: RunDiff | None = None,
-                max_rows: int = MAX_TRIAL_ROWS,
-                max_failing: int = MAX_FAILING_ROWS) -> str:
+def render_html(review: Review, trials: Iterable[TrialRecord] | TrialSelector, *,
+                max_rows: int = MAX_TRIAL_ROWS, max_failing: int = MAX_FAILING_ROWS) -> str:
     """The whole page. `trials` are the stored trials, or a `TrialSelector` already fed with
-    them. `previous` None reads as "the first completed run of its experiment"."""
+    them. No previous run reads as "the first completed run of its experiment"."""
+    run, summary, gates = review.run, review.summary, list(review.gates)
+    comparisons, previous = review.comparisons, review.previous
     colours = {name: i % 6 for i, name in enumerate(summary.condition_names)}
-    gates = list(gates or [])
     scales = {s.scorer: s.scale for s in summary.scores if s.n}
     context = {
         "run": run,
-        "description": (run.config or {}).get("description") if isinstance(run.config, dict)
-        else None,
+        "description": run.description,
         "trial_count": sum(c.trials for c in summary.conditions),
         "duration": _duration(run.started_at, run.finished_at),
         "gates": gates,

@@ -12,8 +12,11 @@ from __future__ import annotations
 import itertools
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from assay.records import RunRecord, TrialRecord
-from assay.review.gates import GateResult
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assay.records import RunRecord, TrialRecord
+    from assay.review.result import GateResult
 
 MAX_MESSAGE = 500
 

@@ -3,20 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from assay.analysis.summary import RunSummary
-from assay.review.gates import GateResult
+from typing import TYPE_CHECKING
+
+from assay.reports.comparisons import condition_comparisons_markdown
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
-from assay.records import RunRecord, TrialRecord
+from assay.reports.run_diff import run_diff_markdown
+
+if TYPE_CHECKING:
+    from assay.records import TrialRecord
+    from assay.review.result import Review
 
 MAX_FAILURES = 50
 
 
-def render_markdown(run: RunRecord, summary: RunSummary,
-                    trials: Iterable[TrialRecord] | FailureList, *,
-                    gates: list[GateResult] | None = None,
-                    sections: list[str] | None = None) -> str:
+def render_markdown(review: Review, trials: Iterable[TrialRecord] | FailureList) -> str:
     """The whole report. `trials` are the stored trials, or a `FailureList` already fed with
-    them; `sections` are extra Markdown blocks (e.g. comparisons) to include."""
+    them (in the pass over the trials that writes `results.json`)."""
+    run, summary, gates = review.run, review.summary, review.gates
+    sections: list[str] = []
+    comparisons = review.comparisons
+    if comparisons.entries or comparisons.skipped:
+        sections.append(condition_comparisons_markdown(comparisons))
+    if review.previous is not None and review.previous.run_a is not None:
+        sections.append(run_diff_markdown(
+            review.previous, title=f"Compared with the previous run `{review.previous.run_a.id}`"))
     lines = [f"# {run.experiment}", ""]
     lines += [
         f"- run: `{run.id}` ({run.status})",
@@ -52,7 +62,7 @@ def render_markdown(run: RunRecord, summary: RunSummary,
     if gates:
         lines += ["", "## Gates", ""]
         lines += [f"- {'PASS' if g.passed else 'FAIL'} {g.gate}: {g.detail}" for g in gates]
-    for section in sections or []:
+    for section in sections:
         lines += ["", section.rstrip()]
     failures = trials if isinstance(trials, FailureList) else _collect(trials)
     lines += ["", *failures.lines()]

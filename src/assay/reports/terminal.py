@@ -1,17 +1,41 @@
-"""The summary table printed at the end of `assay run`."""
+"""The run on the terminal at the end of `assay run`: warnings, summary, comparisons, diff."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from assay.analysis.summary import ConditionStats, RunSummary
-from assay.review.gates import GateResult
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
-from assay.records import RunRecord
+
+if TYPE_CHECKING:
+    from assay.analysis.summary import ConditionStats, RunSummary
+    from assay.records import RunRecord
+    from assay.review.result import GateResult, Review
+
+
+def print_review(out: Any, review: Review) -> None:
+    """Everything `assay run` prints about one finished run, in reading order."""
+    from assay.reports.comparisons import print_condition_comparisons
+    from assay.reports.run_diff import print_run_diff
+
+    for warning in review.warnings:
+        out.print(f"[yellow]warning:[/yellow] {warning}")
+    print_summary(out, review.run, review.summary, review.gates, review.usage)
+    print_condition_comparisons(out, review.comparisons)
+    previous = review.previous
+    if previous is None or previous.run_a is None:
+        out.print("[dim]first completed run of this experiment: nothing to compare with yet[/dim]")
+    else:
+        print_run_diff(out, previous, title=f"vs previous run {previous.run_a.id}")
+    if review.files is not None:
+        files = review.files
+        out.print(f"results: {files.results}\nreport:  {files.markdown}\nhtml:    {files.html}")
+        if files.junit is not None:
+            out.print(f"junit:   {files.junit}")
 
 
 def print_summary(console: Any, run: RunRecord, summary: RunSummary,
-                  gates: list[GateResult], usage: dict[str, Any] | None = None) -> None:
+                  gates: Sequence[GateResult], usage: dict[str, Any] | None = None) -> None:
     from rich import box
     from rich.table import Table
 

@@ -1,13 +1,14 @@
-"""Comparisons read from the store: conditions of a run, two runs, and the regression gates.
+"""Comparisons read from the store: the conditions of one run, and two runs.
 
-The analysis modules are pure; this is where they meet stored rows, so the
-CLI commands (`run`, `compare`, `report`) share one way of loading them.
+The analysis modules are pure; this is where they meet stored rows, so
+`assay run`, `assay compare`, `assay report` and the regression gates share
+one way of loading them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from assay.analysis.conditions import (
     ConditionComparisons,
@@ -16,12 +17,14 @@ from assay.analysis.conditions import (
     compare_conditions,
 )
 from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs
-from assay.config.models import GateConfig, RegressionGateConfig
 from assay.errors import UserError
-from assay.review.gates import GateResult, check_regression
+from assay.records import RunRecord
+
+if TYPE_CHECKING:
+    from assay.store import Store
 
 
-def compare_run_conditions(store: Any, run: Any, *, conditions: Sequence[str] | None = None,
+def compare_run_conditions(store: Store, run: RunRecord, *, conditions: Sequence[str] | None = None,
                            scorers: Sequence[str] | None = None,
                            baseline: str | None = None) -> ConditionComparisons:
     """Every condition of `run` against the baseline condition, per scorer, one Holm family.
@@ -38,7 +41,7 @@ def compare_run_conditions(store: Any, run: Any, *, conditions: Sequence[str] | 
     return compare_conditions(cases, order, baseline=baseline)
 
 
-def diff_stored_runs(store: Any, run_a: Any, run_b: Any) -> RunDiff:
+def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord) -> RunDiff:
     """Run B against run A, with every reason they are not comparable."""
     for run in (run_a, run_b):
         if run.kind != "eval":
@@ -53,32 +56,10 @@ def diff_stored_runs(store: Any, run_a: Any, run_b: Any) -> RunDiff:
                      run_a=ref_a, run_b=ref_b, problems=problems)
 
 
-def diff_with_previous(store: Any, run: Any) -> RunDiff | None:
+def diff_with_previous(store: Store, run: RunRecord) -> RunDiff | None:
     """This run against the previous completed run of its experiment; None for the first run."""
     previous = store.previous_run(run)
     return None if previous is None else diff_stored_runs(store, previous, run)
-
-
-def regression_gates(gates: Sequence[GateConfig | RegressionGateConfig]
-                     ) -> list[RegressionGateConfig]:
-    return [g for g in gates if isinstance(g, RegressionGateConfig)]
-
-
-def check_regression_gates(gates: Sequence[RegressionGateConfig], store: Any, run: Any,
-                           previous: RunDiff | None) -> list[GateResult]:
-    """Judge each regression gate against the previous run's diff or its named baseline run."""
-    results: list[GateResult] = []
-    for gate in gates:
-        spec = gate.regression
-        diff = previous
-        if spec.baseline is not None:
-            base = store.resolve_run(spec.baseline, run.experiment)
-            if base.id == run.id:
-                raise UserError(f"regression gate baseline '{spec.baseline}' is this run "
-                                f"({run.id}); name an earlier run")
-            diff = diff_stored_runs(store, base, run)
-        results += check_regression(spec, diff)
-    return results
 
 
 def _cases(store: Any, run_id: str) -> dict[str, ScorerCases]:

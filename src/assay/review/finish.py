@@ -1,80 +1,100 @@
-"""After a run: its conditions compared, the diff with the previous run, every gate judged.
+"""After a run: summary, condition comparisons, the previous-run diff, gates, then the files.
 
-`assay run` and `assay.evaluate` both end here, so a run reads the same
-whichever way it was started.
+`assay run`, suites and `assay.evaluate` all end with `finish_run`, so a run
+reads the same whichever way it was started; `assay report` rebuilds the
+same review of a stored run with `review_stored`. The run is marked
+`completed` only once its files are written: a run killed while writing
+them stays `reviewing`, and `--resume` reviews it again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from assay.config.models import GateConfig, RegressionGateConfig
+from assay.review.comparing import compare_run_conditions, diff_with_previous
+from assay.review.files import write_reports
+from assay.review.gates import Gate, regression_gates, regression_results, threshold_results
+from assay.review.result import Review
+from assay.review.summary import stored_order, summarize_run
 
 if TYPE_CHECKING:
-    from assay.analysis.conditions import ConditionComparisons
-    from assay.analysis.run_diff import RunDiff
-    from assay.review.gates import GateResult
+    from assay.records import RunRecord
     from assay.runner.session import RunOutcome
+    from assay.store import Store
+
+COMPLETED = "completed"
+DEFAULT_RUNS_DIR = Path(".assay") / "runs"
 
 
 @dataclass
-class Review:
-    comparisons: ConditionComparisons
-    """Every condition against the baseline condition."""
-    previous: RunDiff | None
-    """This run against the previous completed run of its experiment; None for the first."""
-    gates: list[GateResult]
-    """The threshold gates the run judged, then the regression gates."""
+class ReviewRequest:
+    """What the caller asks of a review beyond the config: more gates, the baseline, files."""
 
-    @property
-    def passed(self) -> bool:
-        return all(g.passed for g in self.gates)
+    extra_gates: list[Gate] = field(default_factory=list)
+    """Gates added to the config's own (`--fail-under`)."""
+    baseline: str | None = None
+    """The condition the others are compared with (the first condition when None)."""
+    fail_on_regression: bool = False
+    """Fail when any metric dropped significantly since the previous run."""
+    output: Path | None = None
+    """The directory for the run's files (default `.assay/runs/<run id>/`)."""
+    output_parent: Path | None = None
+    """Put the files in OUTPUT_PARENT/<run id>/ instead (a suite's `--output`)."""
+    junit: Path | None = None
+    write_files: bool = True
 
-
-def regression_checks(gates: Sequence[GateConfig | RegressionGateConfig], store: Any,
-                      experiment: str, *, fail_on_regression: bool = False
-                      ) -> list[RegressionGateConfig]:
-    """The run's regression gates; a named baseline that does not exist fails before any work."""
-    from assay.review.comparing import regression_gates
-    from assay.review.gates import fail_on_regression as any_regression
-
-    regressions = regression_gates(gates)
-    if fail_on_regression:
-        regressions.append(any_regression())
-    for gate in regressions:
-        if gate.regression.baseline is not None:
-            store.resolve_run(gate.regression.baseline, experiment)
-    return regressions
+    def directory(self, run_id: str) -> Path:
+        return self.output or (self.output_parent or DEFAULT_RUNS_DIR) / run_id
 
 
-def review_run(store: Any, outcome: RunOutcome, regressions: Sequence[RegressionGateConfig], *,
-               baseline: str | None = None) -> Review:
-    """Compare the finished run's conditions and diff it with the previous run; judge the gates."""
-    from assay.review.comparing import check_regression_gates, compare_run_conditions, diff_with_previous
+def prepare(store: Store, experiment: str, gates: list[Gate], request: ReviewRequest) -> None:
+    """Check, before any trial is paid for, what the review will need (named baseline runs)."""
+    regression_gates([*gates, *request.extra_gates], store, experiment,
+                     fail_on_any=request.fail_on_regression)
 
-    run, summary = outcome.run, outcome.summary
+
+def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Review:
+    """Review a run whose trials are all stored, write its files, and mark it completed."""
+    gates = [*outcome.config.gates, *request.extra_gates]
+    summary = summarize_run(store, outcome.run.id, scorers=outcome.scorers,
+                            conditions=outcome.conditions)
+    store.update_run(outcome.run.id, summary=summary.to_dict())
+    run = replace(outcome.run, summary=summary.to_dict())
+    results = threshold_results(gates, summary)
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
-                                         scorers=summary.scorer_names, baseline=baseline)
+                                         scorers=summary.scorer_names, baseline=request.baseline)
     previous = diff_with_previous(store, run)
-    gates = list(outcome.gates) + check_regression_gates(list(regressions), store, run, previous)
-    return Review(comparisons=comparisons, previous=previous, gates=gates)
+    regressions = regression_gates(gates, store, run.experiment,
+                                   fail_on_any=request.fail_on_regression)
+    results += regression_results(regressions, store, run, previous)
+    # The files describe the run as it will be once they are written: completed.
+    review = Review(run=replace(run, status=COMPLETED),
+                    summary=summary, comparisons=comparisons, previous=previous, gates=results,
+                    warnings=list(outcome.warnings), usage=dict(outcome.usage))
+    if request.write_files:
+        review.files = write_reports(store, review, request.directory(run.id),
+                                     junit=request.junit)
+    store.update_run(run.id, status=COMPLETED)
+    return review
 
 
-def print_review(out: Any, outcome: RunOutcome, review: Review) -> None:
-    """The run on the terminal: warnings, the summary table, the comparisons, the diff."""
-    from assay.reports.comparisons import print_condition_comparisons
-    from assay.reports.run_diff import print_run_diff
-    from assay.reports.terminal import print_summary
+def review_stored(store: Store, run: RunRecord) -> Review:
+    """The review of a stored run, as `assay report` renders it.
 
-    for warning in outcome.warnings:
-        out.print(f"[yellow]warning:[/yellow] {warning}")
-    print_summary(out, outcome.run, outcome.summary, review.gates, outcome.usage)
-    print_condition_comparisons(out, review.comparisons)
-    previous = review.previous
-    if previous is None:
-        out.print("[dim]first completed run of this experiment: nothing to compare with yet[/dim]")
-    else:
-        assert previous.run_a is not None
-        print_run_diff(out, previous, title=f"vs previous run {previous.run_a.id}")
+    Threshold gates are judged again from the run's stored config. Regression
+    gates are not: they depend on which runs existed when it ran.
+    """
+    from assay.config.models import GateConfig
+
+    scorers, conditions = stored_order(run)
+    summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
+    items = ((run.config or {}).get("gates") or []) if isinstance(run.config, dict) else []
+    gates = [GateConfig.model_validate(item) for item in items
+             if isinstance(item, dict) and "regression" not in item]
+    comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
+                                         scorers=summary.scorer_names)
+    previous = diff_with_previous(store, run) if run.kind == "eval" else None
+    return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
+                  gates=threshold_results(list(gates), summary))

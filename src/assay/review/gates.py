@@ -1,27 +1,28 @@
-"""Gates: thresholds on a run's summary, and regressions against an earlier run, that decide the exit code."""
+"""Gates: thresholds on a run's summary and regressions against an earlier run, judged in one place.
+
+A threshold gate reads the summary (a pass rate, a mean, an error rate per
+condition). A regression gate reads the paired diff of an earlier run (the
+previous completed run of the experiment, or a named baseline run) against
+this one. Together they decide the exit code: 1 when any gate failed.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from assay.analysis.summary import RunSummary, ScoreStats
 from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import UserError
+from assay.review.result import GateResult
 
 if TYPE_CHECKING:
     from assay.analysis.run_diff import RunDiff
+    from assay.records import RunRecord
+    from assay.store import Store
 
-
-@dataclass
-class GateResult:
-    gate: str
-    passed: bool
-    detail: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"gate": self.gate, "passed": self.passed, "detail": self.detail}
+Gate = GateConfig | RegressionGateConfig
 
 
 _FAIL_UNDER = re.compile(r"^(?P<scorer>[^=@.]+)(?:\.(?P<metric>mean|pass_rate))?"
@@ -42,12 +43,8 @@ def parse_fail_under(spec: str) -> GateConfig:
     return GateConfig(scorer=match["scorer"], condition=match["condition"], min_pass_rate=value)
 
 
-def check_gates(gates: list[GateConfig | RegressionGateConfig],
-                summary: RunSummary) -> list[GateResult]:
-    """Evaluate every threshold gate on every condition it covers.
-
-    Regression gates need an earlier run and are judged by `check_regression`.
-    """
+def threshold_results(gates: Sequence[Gate], summary: RunSummary) -> list[GateResult]:
+    """Every threshold gate on every condition it covers (regression gates are skipped here)."""
     results: list[GateResult] = []
     for gate in gates:
         if isinstance(gate, RegressionGateConfig):
@@ -110,7 +107,39 @@ def fail_on_regression() -> RegressionGateConfig:
     return RegressionGateConfig(regression=RegressionSpec())
 
 
-def check_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateResult]:
+def regression_gates(gates: Sequence[Gate], store: Store, experiment: str, *,
+                     fail_on_any: bool = False) -> list[RegressionGateConfig]:
+    """The regression gates of a run about to start. A named baseline run that does not
+    exist fails now, before any trial is paid for."""
+    regressions = [g for g in gates if isinstance(g, RegressionGateConfig)]
+    if fail_on_any:
+        regressions.append(fail_on_regression())
+    for gate in regressions:
+        if gate.regression.baseline is not None:
+            store.resolve_run(gate.regression.baseline, experiment)
+    return regressions
+
+
+def regression_results(gates: Sequence[RegressionGateConfig], store: Store, run: RunRecord,
+                       previous: RunDiff | None) -> list[GateResult]:
+    """Each regression gate against the previous run's diff, or against its named baseline."""
+    from assay.review.comparing import diff_stored_runs
+
+    results: list[GateResult] = []
+    for gate in gates:
+        spec = gate.regression
+        diff = previous
+        if spec.baseline is not None:
+            base = store.resolve_run(spec.baseline, run.experiment)
+            if base.id == run.id:
+                raise UserError(f"regression gate baseline '{spec.baseline}' is this run "
+                                f"({run.id}); name an earlier run")
+            diff = diff_stored_runs(store, base, run)
+        results += judge_regression(spec, diff)
+    return results
+
+
+def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateResult]:
     """Judge a regression gate on a diff of the earlier run (A) against this run (B).
 
     No earlier run means nothing to regress from: the gate passes and says so.

@@ -1,12 +1,11 @@
-"""What a run may change from its config: sample, epochs, conditions, resume, cache, gates."""
+"""What a run may change from its config: sample, epochs, conditions, resume, cache, progress."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from assay.config.models import GateConfig
     from assay.datasets.dataset import Dataset
 
 
@@ -21,6 +20,5 @@ class RunOptions:
     conditions: list[str] | None = None
     use_cache: bool = True
     progress: bool | None = None
-    extra_gates: list[GateConfig] = field(default_factory=list)
     dataset: Dataset | None = None
     """Cases given in memory (the Python API) in place of the config's dataset file."""

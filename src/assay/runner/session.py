@@ -1,8 +1,11 @@
-"""One run from start to finish: plan, start, resume, execute, summarise, record.
+"""One run from start to finish: plan, start, resume, execute, record.
 
-This is the only place that decides a run's status in the store:
-`running` while it goes, then `completed`, `interrupted` (Ctrl-C),
-`aborted` (error or cost budget) or `failed` (an unexpected error).
+This is the only place that decides how a run's trials ended, in its status:
+`running` while it goes, then `reviewing` once every trial is stored (the
+review marks it `completed` when its report files are written),
+`interrupted` (Ctrl-C), `aborted` (error or cost budget) or `failed` (an
+unexpected error). The runner stops once the trials are committed: it never
+summarises or judges them.
 """
 
 from __future__ import annotations
@@ -15,11 +18,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from assay._version import __version__
-from assay.analysis.summary import RunSummary, summarize
 from assay.config.loading import LoadedConfig
+from assay.config.models import EvalConfig
 from assay.errors import RunFailed, UserError
 from assay.records import RunRecord
-from assay.review.gates import GateResult, check_gates
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan
@@ -27,21 +29,25 @@ from assay.runner.progress import Progress
 from assay.services import Services
 from assay.store import Store
 
-__all__ = ["RunOptions", "RunOutcome", "execute", "execute_async", "summarize_run"]
+__all__ = ["RunOptions", "RunOutcome", "execute", "execute_async"]
+
+REVIEWING = "reviewing"
+"""Every trial is stored; the review has not yet written the run's files."""
 
 
 @dataclass
 class RunOutcome:
-    run: RunRecord
-    summary: RunSummary
-    gates: list[GateResult]
-    stats: PipelineStats
-    warnings: list[str]
-    usage: dict[str, object] = field(default_factory=dict)
+    """A run whose trials are all stored, and what the review needs to know of it."""
 
-    @property
-    def gates_passed(self) -> bool:
-        return all(g.passed for g in self.gates)
+    run: RunRecord
+    config: EvalConfig
+    stats: PipelineStats
+    scorers: list[str]
+    """The scorers' names in the config's order."""
+    conditions: list[str]
+    """The conditions that ran, in the config's order."""
+    warnings: list[str] = field(default_factory=list)
+    usage: dict[str, object] = field(default_factory=dict)
 
 
 def new_run_id() -> str:
@@ -104,7 +110,7 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
                 git_commit=git_commit(loaded.base_dir), assay_version=__version__,
                 total_trials=plan.total, options=_recorded(options))
         stats = await _run_trials(plan, store, run_id, loaded, options)
-        status = "completed"
+        status = REVIEWING
     except RunFailed as exc:
         status, error = "aborted", str(exc)
         raise
@@ -118,23 +124,13 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
         await _close(plan, services)
         if run_id is not None:
             _finish(store, run_id, status, error)
-    summary = summarize_run(store, run_id, plan)
-    store.update_run(run_id, summary=summary.to_dict())
     run = store.get_run(run_id)
     assert run is not None
-    gates = check_gates(list(config.gates) + list(options.extra_gates), summary)
-    pool = services.extras.get("providers")
-    usage = pool.stats() if pool is not None and hasattr(pool, "stats") else {}
-    return RunOutcome(run=run, summary=summary, gates=gates, stats=stats,
+    usage: dict[str, object] = dict(services.providers.stats()) if services.providers else {}
+    return RunOutcome(run=run, config=config, stats=stats,
+                      scorers=[s.name for s in plan.scorers],
+                      conditions=[c.name for c in plan.conditions],
                       warnings=list(services.warnings), usage=usage)
-
-
-def summarize_run(store: Store, run_id: str, plan: Plan | None = None) -> RunSummary:
-    """The summary of a stored run, in the plan's scorer and condition order when known."""
-    return summarize(store.iter_score_rows(run_id), store.iter_trial_rows(run_id),
-                     per_case=store.epochs(run_id) > 1,
-                     scorer_order=[s.name for s in plan.scorers] if plan else None,
-                     condition_order=[c.name for c in plan.conditions] if plan else None)
 
 
 def _recorded(options: RunOptions) -> dict[str, object]:
@@ -217,8 +213,8 @@ def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def
     services = next(iter(plan.targets.values())).services if plan.targets else None
 
     def exceeded() -> str | None:
-        pool = services.extras.get("providers") if services else None
-        spent = pool.spent_usd() if pool is not None and hasattr(pool, "spent_usd") else 0.0
+        pool = services.providers if services else None
+        spent = pool.spent_usd() if pool is not None else 0.0
         if spent >= limit:
             return f"cost budget reached: ${spent:.4f} spent (run.max_cost_usd = {limit:g})"
         return None

@@ -9,7 +9,7 @@ from typing import Any
 from assay.case import Case
 from assay.output import Output, Usage
 from assay.providers.base import ChatRequest, ChatResponse
-from assay.providers.pool import EXTRAS_KEY
+
 from assay.registry import scorers
 from assay.scorers.judges.base import JudgeScorer
 from assay.services import Services
@@ -67,7 +67,7 @@ def make_judge(kind: str, provider: Any, *, config: Any = None,
     cls = scorers.get(kind)
     validated = cls.Params.model_validate({"type": kind, **params})
     services = services or Services(config=config)
-    services.extras[EXTRAS_KEY] = FakePool(provider)  # what get_pool(services) returns
+    services.providers = FakePool(provider)  # what get_pool(services) returns
     return cls(validated, services)
 
 

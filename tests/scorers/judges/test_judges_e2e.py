@@ -15,7 +15,7 @@ import pytest
 from assay.case import Case
 from assay.output import Output
 from assay.providers.config import ProviderConfig
-from assay.providers.pool import EXTRAS_KEY, ProviderPool
+from assay.providers.pool import ProviderPool
 from assay.registry import scorers
 from assay.score import Score
 from assay.services import Services
@@ -51,7 +51,7 @@ def judge_services(llm: FakeLLM) -> Services:
                                     backoff=0.001, max_backoff=0.05, timeout=5.0)
                for name in ("anthropic", "openai")}
     services = Services()
-    services.extras[EXTRAS_KEY] = ProviderPool(configs, environ=ENVIRON, warn=services.warn)
+    services.providers = ProviderPool(configs, environ=ENVIRON, warn=services.warn)
     return services
 
 

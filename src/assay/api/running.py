@@ -1,0 +1,45 @@
+"""One config run and reviewed: what `assay run`, suites and `assay.evaluate` share.
+
+Run (the runner stores every trial), then review (summary, comparisons,
+previous-run diff, gates, files). The command line and the Python API
+differ only in how they build the config and what they print.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from assay.errors import UserError
+from assay.review.finish import ReviewRequest, finish_run, prepare
+from assay.runner.options import RunOptions
+
+if TYPE_CHECKING:
+    from assay.config.loading import LoadedConfig
+    from assay.review.result import Review
+    from assay.store import Store
+
+
+async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions,
+                         request: ReviewRequest) -> Review:
+    """Run a loaded config to the end and review it; raises `RunFailed` when it cannot finish."""
+    from assay.runner.session import execute_async
+
+    chosen = options.conditions or list(loaded.config.conditions)
+    if request.baseline is not None and request.baseline not in chosen:
+        raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
+                        f"{loaded.path.name} (conditions: {', '.join(chosen)})")
+    prepare(store, loaded.name, list(loaded.config.gates), request)
+    outcome = await execute_async(loaded, store, options)
+    return finish_run(store, outcome, request)
+
+
+def run_config(path: Path, store: Store, options: RunOptions | None = None,
+               request: ReviewRequest | None = None) -> Review:
+    """Load the config at `path`, run it and review it (blocking)."""
+    from assay.config import load_config
+
+    loaded = load_config(path)
+    return asyncio.run(run_and_review(loaded, store, options or RunOptions(),
+                                      request or ReviewRequest()))

@@ -1,0 +1,39 @@
+"""Report files reach the disk whole or not at all.
+
+Each file is written to a temporary file beside it and renamed over the
+old one, so a kill, a full disk or a crash mid-write leaves the previous
+file (or none), never a truncated one that reads as a complete report.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+
+@contextlib.contextmanager
+def atomic_writer(path: Path) -> Iterator[IO[str]]:
+    """A text handle whose content replaces `path` only when the block ends without error."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                             dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically (see the module notes)."""
+    with atomic_writer(path) as handle:
+        handle.write(text)

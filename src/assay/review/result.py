@@ -1,0 +1,78 @@
+"""What a review hands back: the run as stored and everything concluded after it.
+
+Plain typed values, so renderers take them in without loading the store or
+the analysis code that produced them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from assay.analysis.conditions import ConditionComparisons
+    from assay.analysis.run_diff import RunDiff
+    from assay.analysis.summary import RunSummary
+    from assay.records import RunRecord
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    """One gate on one condition (or one metric, for a regression gate): passed or not, and why."""
+
+    gate: str
+    passed: bool
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"gate": self.gate, "passed": self.passed, "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class ReportFiles:
+    """Where a review wrote the run's files."""
+
+    directory: Path
+    results: Path
+    markdown: Path
+    html: Path
+    junit: Path | None = None
+
+
+@dataclass
+class Review:
+    """A finished run, reviewed: its summary, comparisons, diff with the previous run, gates."""
+
+    run: RunRecord
+    summary: RunSummary
+    """Per scorer and condition: mean, pass rate, intervals, errors."""
+    comparisons: ConditionComparisons
+    """Every condition against the baseline condition, paired per case."""
+    previous: RunDiff | None
+    """This run against the previous completed run of its experiment; None for the first."""
+    gates: list[GateResult]
+    """The threshold gates, then the regression gates."""
+    warnings: list[str] = field(default_factory=list)
+    """What the run found worth telling that did not stop it."""
+    usage: dict[str, Any] = field(default_factory=dict)
+    """LLM calls, tokens and cost of the run, when it used providers."""
+    files: ReportFiles | None = None
+    """The report files written for the run; None when none were asked for."""
+
+    @property
+    def passed(self) -> bool:
+        """True when every gate passed (and trivially when there are none)."""
+        return all(g.passed for g in self.gates)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run": self.run.header(),
+            "summary": self.summary.to_dict(),
+            "gates": [g.to_dict() for g in self.gates],
+            "passed": self.passed,
+            "comparisons": self.comparisons.to_dict(),
+            "previous_run": None if self.previous is None else self.previous.to_dict(),
+            "warnings": list(self.warnings),
+            "usage": dict(self.usage),
+        }

@@ -1,0 +1,31 @@
+"""A stored run's summary: its score and trial rows aggregated, in the order the run reported."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from assay.analysis.summary import RunSummary, summarize
+from assay.records import RunRecord
+
+if TYPE_CHECKING:
+    from assay.store import Store
+
+
+def summarize_run(store: Store, run_id: str, *, scorers: Sequence[str] | None = None,
+                  conditions: Sequence[str] | None = None) -> RunSummary:
+    """The summary of a stored run; scorers and conditions in the given (config's) order."""
+    return summarize(store.iter_score_rows(run_id), store.iter_trial_rows(run_id),
+                     per_case=store.epochs(run_id) > 1,
+                     scorer_order=list(scorers) if scorers else None,
+                     condition_order=list(conditions) if conditions else None)
+
+
+def stored_order(run: RunRecord) -> tuple[list[str], list[str]]:
+    """The scorers and conditions in the order the run's stored summary lists them."""
+    stored = run.summary if isinstance(run.summary, dict) else {}
+    scorers = list(dict.fromkeys(str(s.get("scorer")) for s in stored.get("scores") or []
+                                 if isinstance(s, dict)))
+    conditions = [str(c.get("condition")) for c in stored.get("conditions") or []
+                  if isinstance(c, dict)]
+    return scorers, conditions

@@ -1,0 +1,101 @@
+"""Preflight: everything that can be checked before a run spends anything.
+
+The config's keys and references, every dataset line, the user code it
+names, each scorer's templates rendered on the first case, the provider of
+every model, and each target's own checks. `assay validate` is exactly
+this; `assay run` of a suite does it for every config before the first one
+runs, so a broken config is found before the others have spent money.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from assay.config.loading import LoadedConfig
+from assay.datasets.dataset import Scan
+from assay.errors import Problem, UserError
+from assay.runner.plan import Plan, build_plan
+from assay.services import Services
+
+
+@dataclass
+class Preflight:
+    """A config that passed every check, and what the checks found out."""
+
+    loaded: LoadedConfig
+    plan: Plan
+    scan: Scan
+    warnings: list[str] = field(default_factory=list)
+
+
+def preflight(loaded: LoadedConfig, *, sample: int | None = None,
+              conditions: list[str] | None = None) -> Preflight:
+    """Check a loaded config without running a trial; raises `UserError` naming each problem."""
+    services = Services(base_dir=loaded.base_dir, config=loaded.config)
+    plan = build_plan(loaded, services, sample=sample, conditions=conditions)
+    scan = plan.dataset.scan()
+    plan.check_not_empty()
+    plan.check_templates(loaded)
+    _check_models(loaded, plan, services)
+    asyncio.run(_check_targets(plan))
+    return Preflight(loaded, plan, scan, list(services.warnings))
+
+
+def preflight_suite(paths: Sequence[Path], *, sample: int | None = None,
+                    conditions: list[str] | None = None) -> None:
+    """Preflight every config of a suite; one UserError names every invalid config."""
+    from assay.config import load_config
+
+    problems: list[Problem] = []
+    for path in paths:
+        try:
+            preflight(load_config(path), sample=sample, conditions=conditions)
+        except UserError as exc:
+            problems.append(Problem(str(exc).replace("\n", "\n    "), file=str(path)))
+    if problems:
+        raise UserError(f"{len(problems)} of {len(paths)} configs of the suite are invalid; "
+                        "nothing was run", problems)
+
+
+async def _check_targets(plan: Plan) -> None:
+    for target in plan.targets.values():
+        await target.check()
+
+
+def _check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> None:
+    """Every model a run would call names a known provider (exit 2, located, if not);
+    a missing API key is only a warning: a run needs it, a check does not."""
+    from assay.providers.pool import get_pool
+
+    models: dict[str, tuple[object, ...]] = {}  # model string -> where the config names it
+    for condition in loaded.conditions:
+        model = getattr(loaded.target_params.get(condition.name), "model", None)
+        if model:
+            overridden = "model" in (loaded.config.conditions[condition.name].overrides())
+            models.setdefault(model, ("conditions", condition.name, "model") if overridden
+                              else ("target", "model"))
+    for index, scorer in enumerate(plan.scorers):
+        if "model" in type(scorer.params).model_fields:
+            own = getattr(scorer.params, "model", None)
+            model = own or loaded.config.judge.model
+            if model:
+                models.setdefault(model, ("scorers", index, "model") if own
+                                  else ("judge", "model"))
+    if not models:
+        return
+    pool = get_pool(services)
+    problems = []
+    for model, where in models.items():
+        try:
+            warning = pool.check(model)
+        except UserError as exc:
+            problems.append(Problem(str(exc), str(loaded.path), loaded.source.line(where),
+                                    ".".join(map(str, where))))
+            continue
+        if warning:
+            services.warn(warning)
+    if problems:
+        raise UserError(f"invalid config {loaded.path}", problems)
