@@ -11,6 +11,7 @@ from assay.providers.base import ChatRequest
 from assay.providers.config import ProviderConfig
 from assay.providers.pool import ProviderPool, get_pool
 from assay.services import Services
+from assay.testing.config import eval_config
 from assay.testing import FakeLLM
 
 
@@ -61,15 +62,10 @@ def test_a_configured_provider_uses_its_own_key_variable():
 
 
 def test_get_pool_builds_once_per_run_from_the_config_block():
-    class Run:
-        max_cost_usd = 1.5
-
-    class Config:
-        providers = {"local": {"kind": "openai_compatible", "base_url": "http://127.0.0.1:9/v1",
-                               "max_connections": 2}}
-        run = Run()
-
-    services = Services(config=Config(), use_cache=False)
+    config = eval_config(providers={"local": {"kind": "openai_compatible", "max_connections": 2,
+                                              "base_url": "http://127.0.0.1:9/v1"}},
+                         run={"max_cost_usd": 1.5})
+    services = Services(config=config, use_cache=False)
     pool = get_pool(services)
     assert get_pool(services) is pool and services.providers is pool
     assert pool.configs["local"].name == "local" and pool.configs["local"].max_connections == 2

@@ -13,7 +13,6 @@ import json
 import socket
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -24,6 +23,7 @@ from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 from assay.registry import scorers
 from assay.services import Services
+from assay.testing.config import eval_config
 from assay.targets.agent import AgentParams, AgentTarget
 
 REPO = Path(__file__).resolve().parents[2]
@@ -64,8 +64,8 @@ def calls(*pairs: tuple[str, dict[str, Any]], text: str = "") -> ChatResponse:
 def make_agent(tmp_path: Path, model: ScriptedModel, *, mcp_servers: list[str] = (),
                context: dict | None = None, require_use: bool = False,
                require_success: bool = False, **params: Any) -> AgentTarget:
-    config = SimpleNamespace(mcp_servers={"time": TIME, "flaky": CRASHING},
-                             packs={"larkspur": {"path": str(DOCS)}})
+    config = eval_config(mcp_servers={"time": TIME, "flaky": CRASHING},
+                         packs={"larkspur": {"path": str(DOCS)}})
     services = Services(base_dir=tmp_path, config=config)
     condition = Condition(name="c", mcp_servers=list(mcp_servers), context=context,
                           require_tool_use=require_use, require_tool_success=require_success)

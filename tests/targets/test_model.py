@@ -14,7 +14,9 @@ from assay.errors import UserError
 from assay.providers.failures import ProviderError
 from assay.providers.pool import get_pool
 from assay.registry import targets
+from assay.config.models import EvalConfig
 from assay.services import Services
+from assay.testing.config import eval_config
 from assay.testing import FakeLLM, Fault, Reply, Rule
 
 QUESTION = Case(id="ge_003", input="What Go version introduced range-over-func iterators?",
@@ -22,17 +24,17 @@ QUESTION = Case(id="ge_003", input="What Go version introduced range-over-func i
                                                           "range-over-func iterators?"})
 
 
-class Config:
-    def __init__(self, base_url: str) -> None:
-        self.providers = {"local": {"kind": "openai_compatible", "base_url": base_url,
-                                    "backoff": 0.001, "max_retries": 1}}
+def local(base_url: str, **sections: Any) -> EvalConfig:
+    """A config whose `local` provider is the server at `base_url`."""
+    return eval_config(providers={"local": {"kind": "openai_compatible", "base_url": base_url,
+                                            "backoff": 0.001, "max_retries": 1}}, **sections)
 
 
 async def answer(llm: FakeLLM, params: dict[str, Any], case: Case = QUESTION, *,
                  condition: Condition | None = None, use_cache: bool = True,
                  times: int = 1) -> list[Any]:
     kind = targets.get("model")
-    services = Services(config=Config(llm.base_url), use_cache=use_cache)
+    services = Services(config=local(llm.base_url), use_cache=use_cache)
     target = kind(kind.Params.model_validate({"type": "model", **params}),
                   condition or Condition(name="training"), services)
     await target.start()
@@ -111,7 +113,7 @@ def test_a_provider_failure_raises_for_the_runner_to_record():
 def test_an_unreachable_endpoint_raises_a_connection_failure_for_the_runner():
     async def scenario(port: int) -> ProviderError:
         kind = targets.get("model")
-        services = Services(config=Config(f"http://127.0.0.1:{port}/v1"))
+        services = Services(config=local(f"http://127.0.0.1:{port}/v1"))
         target = kind(kind.Params.model_validate({"type": "model", "model": "local/m"}),
                       Condition(name="training"), services)
         await target.start()
@@ -158,15 +160,11 @@ def test_a_pack_condition_puts_retrieved_passages_before_the_question(tmp_path, 
     (docs / "maps.md").write_text("# maps\n\nThe maps package arrived in Go 1.21.\n")
     monkeypatch.chdir(tmp_path)
 
-    class PackConfig(Config):
-        def __init__(self, base_url: str) -> None:
-            super().__init__(base_url)
-            self.packs = {"go-docs": {"path": str(docs)}}
-
     async def scenario():
         async with FakeLLM() as llm:
             kind = targets.get("model")
-            services = Services(config=PackConfig(llm.base_url), base_dir=tmp_path)
+            services = Services(config=local(llm.base_url, packs={"go-docs": {"path": str(docs)}}),
+                                base_dir=tmp_path)
             condition = Condition(name="pack", context={"pack": "go-docs", "top_k": 1})
             target = kind(kind.Params.model_validate({"type": "model", "model": "local/m"}),
                           condition, services)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import statistics
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,7 +18,9 @@ from assay.output import Usage
 from assay.providers.base import ChatResponse, RequestedToolCall
 from assay.score import Score
 from assay.scorers.judges.base import JudgeScorer
+from assay.config.models import EvalConfig
 from assay.services import Services
+from assay.testing.config import eval_config
 from assay.config.templates import template_hash
 
 from .judge_fakes import ScriptedProvider, answer, case, make_judge
@@ -202,16 +203,14 @@ def test_one_unreadable_repeat_makes_the_whole_score_a_judge_error() -> None:
 
 # --- model, temperature and self-grading --------------------------------------------------------
 
-def config(**sections: Any) -> SimpleNamespace:
-    base: dict[str, Any] = {"judge": SimpleNamespace(model=None, temperature=0.0),
-                            "target": {"type": "model"}, "conditions": {}}
-    base.update(sections)
-    return SimpleNamespace(**base)
+def config(**sections: Any) -> EvalConfig:
+    sections.setdefault("target", {"type": "model"})
+    return eval_config(**sections)
 
 
 def test_the_judge_model_and_temperature_default_to_the_config_judge_section() -> None:
     provider = ScriptedProvider(["8"])
-    cfg = config(judge=SimpleNamespace(model="anthropic/claude-judge", temperature=0.2))
+    cfg = config(judge={"model": "anthropic/claude-judge", "temperature": 0.2})
     judge = make_judge("judge_score", provider, config=cfg, model=None)
     run(judge)
     assert judge.model == "anthropic/claude-judge"
