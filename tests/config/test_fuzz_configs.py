@@ -8,7 +8,6 @@ configs, each in a copy of its folder. Every input either validates or raises a 
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 from pathlib import Path
 
@@ -16,8 +15,7 @@ import yaml
 
 from assay.config import load_config
 from assay.errors import AssayError
-from assay.runner.plan import build_plan
-from assay.services import Services
+from assay.runner.preflight import preflight
 from tests.fuzzing import Hang, Mutator, describe_failure, within
 
 INPUTS = 1_000
@@ -25,16 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _validate(path: Path) -> None:
-    from assay.cli.validate import _check, _check_models
-
-    loaded = load_config(path, env={"SEARCH_API_KEY": "k-123456789"})
-    services = Services(base_dir=loaded.base_dir, config=loaded.config)
-    plan = build_plan(loaded, services)
-    plan.dataset.scan()
-    plan.check_not_empty()
-    plan.check_templates(loaded)
-    _check_models(loaded, plan, services)
-    asyncio.run(_check(plan))
+    preflight(load_config(path, env={"SEARCH_API_KEY": "k-123456789"}))
 
 
 def _seeds(shared_fixtures: Path, tmp_path: Path) -> list[tuple[Path, str]]:

@@ -62,7 +62,7 @@ def diff_with_previous(store: Store, run: RunRecord) -> RunDiff | None:
     return None if previous is None else diff_stored_runs(store, previous, run)
 
 
-def _cases(store: Any, run_id: str) -> dict[str, ScorerCases]:
+def _cases(store: Store, run_id: str) -> dict[str, ScorerCases]:
     """Every scorer's per-case values, with the trials whose target failed as errors."""
     failed = (trial for trial in store.iter_trial_rows(run_id) if trial.error)
     return collect_cases(store.iter_score_rows(run_id), failed)
