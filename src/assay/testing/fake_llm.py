@@ -12,8 +12,10 @@ faults drawn from a seeded random generator.
     with FakeLLM(default="ok") as llm:     # in a background thread, for sync code
         ...
 
-`base_url` ends in `/v1` and serves both protocols: a path ending in
-`/chat/completions` is OpenAI, one ending in `/messages` is Anthropic.
+`base_url` ends in `/v1` and serves every protocol: a path ending in
+`/chat/completions` is OpenAI, one ending in `/messages` is Anthropic, and
+the cloud platforms' own paths (Vertex AI, Bedrock, Azure OpenAI, Gemini)
+are told apart as `platforms` describes.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.testing.judge import FakeJudge
+from assay.testing.platforms import route_of
 from assay.testing.script import FakeRequest, Fault, FaultKind, Reply, ReplySource, Rule
 from assay.testing.script import resolve_reply
 from assay.testing.wire import parse_request, render_fault, render_reply
@@ -184,14 +187,16 @@ class FakeLLM:
     async def _answer(self, method: str, path: str, headers: dict[str, str], raw: bytes,
                       writer: asyncio.StreamWriter) -> bool:
         """Write one response; False when the connection should be dropped."""
-        if method != "POST" or not path.endswith(("/chat/completions", "/messages")):
+        path, _, query = path.partition("?")
+        route = route_of(path)
+        if method != "POST" or route is None:
             _write(writer, 404, {}, b'{"error": {"message": "not found"}}')
             return True
         self.received += 1
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
-            request = parse_request(path, headers, json.loads(raw or b"{}"))
+            request = parse_request(path, headers, json.loads(raw or b"{}"), route, query)
             if self.record:
                 self.requests.append(request)
             reply = self._choose(request)
@@ -250,7 +255,7 @@ def _parse_head(head: bytes) -> tuple[str, str, dict[str, str]]:
         if ":" in line:
             name, value = line.split(":", 1)
             headers[name.strip().lower()] = value.strip()
-    return method, path.split("?", 1)[0], headers
+    return method, path, headers
 
 
 def _write(writer: asyncio.StreamWriter, status: int, headers: dict[str, str],

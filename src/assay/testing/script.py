@@ -61,7 +61,7 @@ class Reply:
 class FakeRequest:
     """A received request, parsed the same way for both wire protocols."""
 
-    protocol: Literal["openai", "anthropic"]
+    protocol: Literal["openai", "anthropic", "gemini"]
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
@@ -74,6 +74,10 @@ class FakeRequest:
     forced_tool: str | None = None
     response_schema: dict[str, Any] | None = None
     received_at: float = 0.0
+    platform: str = ""
+    """Who serves this wire shape here: openai, anthropic, vertex, bedrock, azure or gemini."""
+    query: str = ""
+    """The URL's query string (Azure sends `api-version=` there)."""
 
     @property
     def last_user(self) -> str:
@@ -89,10 +93,17 @@ class FakeRequest:
 
     @property
     def api_key(self) -> str | None:
+        """The credential sent: a bearer token, an API key header, or (AWS SigV4) the
+        access key id; the signature itself is not checked."""
         auth = self.headers.get("authorization", "")
         if auth.lower().startswith("bearer "):
             return auth[7:]
-        return self.headers.get("x-api-key")
+        if auth.startswith("AWS4-HMAC-SHA256 "):
+            return auth.partition("Credential=")[2].partition("/")[0] or None
+        for header in ("x-api-key", "api-key", "x-goog-api-key"):
+            if header in self.headers:
+                return self.headers[header]
+        return None
 
 
 TextMatch = str | re.Pattern[str] | None
@@ -115,7 +126,7 @@ class Rule:
     model: TextMatch = None
     has_tools: bool | None = None
     after_tool_result: bool | None = None
-    protocol: Literal["openai", "anthropic"] | None = None
+    protocol: Literal["openai", "anthropic", "gemini"] | None = None
     when: Callable[[FakeRequest], bool] | None = None
     times: int | None = None
     matched: int = field(default=0, init=False)

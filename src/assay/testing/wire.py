@@ -1,4 +1,5 @@
-"""The two wire protocols the fake server speaks: OpenAI Chat Completions and Anthropic Messages.
+"""The wire protocols the fake server speaks: OpenAI Chat Completions, Anthropic Messages
+and Gemini `generateContent`, on the paths each platform uses (see `platforms`).
 
 Requests are parsed into one neutral `FakeRequest` so rules match the same
 way whichever SDK sent them; replies are rendered back in the protocol that
@@ -12,6 +13,8 @@ import json
 import time
 from typing import Any
 
+from assay.testing.gemini_wire import gemini_body, gemini_error, parse_gemini
+from assay.testing.platforms import Route, route_of
 from assay.testing.script import FakeRequest, Fault, Reply
 
 _ids = itertools.count(1)
@@ -19,10 +22,20 @@ _ids = itertools.count(1)
 FINGERPRINT = "fp_fake_llm"
 
 
-def parse_request(path: str, headers: dict[str, str], body: dict[str, Any]) -> FakeRequest:
-    if path.endswith("/messages"):
-        return _parse_anthropic(path, headers, body)
-    return _parse_openai(path, headers, body)
+def parse_request(path: str, headers: dict[str, str], body: dict[str, Any],
+                  route: Route | None = None, query: str = "") -> FakeRequest:
+    route = route or route_of(path) or Route("openai", "openai")
+    if route.protocol == "gemini":
+        request = parse_gemini(path, headers, body, route.model or "")
+    elif route.protocol == "anthropic":
+        request = _parse_anthropic(path, headers, body)
+    else:
+        request = _parse_openai(path, headers, body)
+    if route.model is not None:
+        request.model = route.model
+    request.platform = route.platform
+    request.query = query
+    return request
 
 
 def render_reply(request: FakeRequest, reply: Reply) -> dict[str, Any]:
@@ -35,6 +48,8 @@ def render_reply(request: FakeRequest, reply: Reply) -> dict[str, Any]:
         input_tokens = max(1, _request_chars(request) // 4)
     if request.protocol == "anthropic":
         return _anthropic_body(request, reply, text, input_tokens, output_tokens)
+    if request.protocol == "gemini":
+        return gemini_body(request, reply, text, input_tokens, output_tokens)
     return _openai_body(request, reply, text, input_tokens, output_tokens)
 
 
@@ -47,6 +62,8 @@ def render_fault(request: FakeRequest, fault: Fault) -> tuple[int, dict[str, str
                          f"Invalid API key: {request.api_key or '(none)'}"),
         "bad_request": (400, "invalid_request_error", "Bad request: the request was rejected."),
     }[fault.kind]
+    if request.protocol == "gemini":
+        return status, {}, gemini_error(status, message, fault.retry_after)
     headers: dict[str, str] = {}
     if fault.kind == "rate_limit" and fault.retry_after is not None:
         headers["retry-after"] = f"{fault.retry_after:g}"
