@@ -48,6 +48,16 @@ def test_dated_model_names_find_their_family_price():
     assert cost_usd(None, 10, 10) is None
 
 
+def test_platform_model_ids_find_their_family_price():
+    sonnet, opus = DEFAULT_PRICES["claude-sonnet-4-5"], DEFAULT_PRICES["claude-opus-4-5"]
+    assert find_price("us.anthropic.claude-sonnet-4-5-20250929-v1:0", DEFAULT_PRICES) == sonnet
+    assert find_price("anthropic.claude-opus-4-5-20251101-v1:0", DEFAULT_PRICES) == opus
+    assert find_price("claude-opus-4-5@20251101", DEFAULT_PRICES) == opus
+    assert find_price("gemini-2.5-flash-lite-preview-06-17", DEFAULT_PRICES) == DEFAULT_PRICES[
+        "gemini-2.5-flash-lite"]
+    assert find_price("meta.llama3-1-70b-instruct-v1:0", DEFAULT_PRICES) is None
+
+
 def test_an_unpriced_model_has_unknown_cost_and_a_warning(make_pool):
     warnings: list[str] = []
 

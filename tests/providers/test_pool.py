@@ -34,7 +34,8 @@ def test_built_in_providers_come_from_the_environment():
 @pytest.mark.parametrize("model_string, message", [
     ("gpt-4.1", "must be written <provider>/<model>"),
     ("openai/", "must be written <provider>/<model>"),
-    ("mistral/large", "unknown provider 'mistral'"),
+    ("nosuch/large", "unknown provider 'nosuch'"),
+    ("antropic/claude-haiku-4-5", "did you mean 'anthropic'?"),
     ("anthropic/claude-haiku-4-5", "set the environment variable ANTHROPIC_API_KEY"),
     ("openai/gpt-4.1", "set the environment variable OPENAI_API_KEY"),
 ])

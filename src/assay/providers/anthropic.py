@@ -34,14 +34,18 @@ class AnthropicProvider(SDKProvider):
         super().__init__(config, api_key=api_key, base_url=base_url, **kwargs)
         http_client = (anthropic.DefaultAioHttpClient() if config.http_backend == "aiohttp"
                        else anthropic.DefaultAsyncHttpxClient())
-        self.client = anthropic.AsyncAnthropic(
-            api_key=api_key,
-            base_url=base_url,
-            timeout=config.timeout,
-            max_retries=0,  # our retries are the only ones, and bounded
-            default_headers=config.headers or None,
-            http_client=http_client,
-        )
+        self.client = self._client(api_key, base_url, {
+            "timeout": config.timeout,
+            "max_retries": 0,  # our retries are the only ones, and bounded
+            "default_headers": config.headers or None,
+            "http_client": http_client,
+        })
+
+    def _client(self, api_key: str | None, base_url: str | None,
+                common: dict[str, Any]) -> anthropic.AsyncAnthropic:
+        """The SDK client; the cloud platforms' subclasses build their own (`common` holds
+        the settings every client shares: timeout, no SDK retries, headers, HTTP client)."""
+        return anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, **common)
 
     async def _send(self, request: ChatRequest) -> ChatResponse:
         system, messages = to_wire_messages(request.system, request.messages)

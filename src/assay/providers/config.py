@@ -14,18 +14,21 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assay.config.urls import http_url
 
-ProviderKind = Literal["anthropic", "openai", "openai_compatible"]
+ProviderKind = Literal["anthropic", "openai", "openai_compatible", "anthropic_vertex",
+                       "anthropic_bedrock", "azure_openai", "gemini", "gemini_vertex", "litellm"]
 
 DEFAULT_KEY_ENV: dict[str, str | None] = {
     "anthropic": "ANTHROPIC_API_KEY",
     "openai": "OPENAI_API_KEY",
     "openai_compatible": None,
+    "anthropic_vertex": "GOOGLE_OAUTH_ACCESS_TOKEN",
+    "gemini_vertex": "GOOGLE_OAUTH_ACCESS_TOKEN",
+    "anthropic_bedrock": None,
+    "azure_openai": "AZURE_OPENAI_API_KEY",
+    "gemini": "GEMINI_API_KEY",
+    "litellm": None,
 }
-DEFAULT_BASE_URL_ENV: dict[str, str | None] = {
-    "anthropic": "ANTHROPIC_BASE_URL",
-    "openai": "OPENAI_BASE_URL",
-    "openai_compatible": None,
-}
+"""The variable named when a key is missing or refused (see `endpoints` for every one read)."""
 
 
 class Price(BaseModel):
@@ -47,14 +50,26 @@ class ProviderConfig(BaseModel):
     name: str = Field(default="", pattern=r"^[A-Za-z0-9_.-]*$")
     """The prefix of model strings served here: `<name>/<model>`. Under the config's
     `providers:` mapping it defaults to the entry's key."""
-    kind: ProviderKind = "openai_compatible"
-    """Wire protocol: `anthropic` (Messages API), `openai` or `openai_compatible`
-    (Chat Completions; Ollama, vLLM, llama.cpp server, LM Studio)."""
+    kind: ProviderKind | None = None
+    """Wire protocol and SDK: `anthropic` (Messages API), `openai` or `openai_compatible`
+    (Chat Completions; Ollama, vLLM, llama.cpp server, LM Studio), `anthropic_vertex`,
+    `anthropic_bedrock`, `azure_openai`, `gemini`, `gemini_vertex` or `litellm`. Left out,
+    a built-in name (`vertex_ai`, `bedrock`, `azure`, `gemini`, ...) picks the kind by model,
+    and any other name is `openai_compatible`."""
     base_url: str | None = None
-    """Endpoint URL; defaults to the SDK's (or `ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`)."""
+    """Endpoint URL; defaults to the SDK's, or the environment variable it reads
+    (`ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL`, `AZURE_OPENAI_ENDPOINT`, ...)."""
     api_key_env: str | None = None
-    """Environment variable holding the API key; defaults to `ANTHROPIC_API_KEY` or
-    `OPENAI_API_KEY` by kind. An `openai_compatible` server may need none."""
+    """Environment variable holding the API key (or access token); defaults to the one the
+    kind's SDK reads, e.g. `ANTHROPIC_API_KEY`. An `openai_compatible` server may need none."""
+    region: str | None = None
+    """Cloud region: Vertex AI's location or Bedrock's AWS region (default: the environment's,
+    e.g. `CLOUD_ML_REGION`, `VERTEXAI_LOCATION`, `AWS_REGION`)."""
+    project: str | None = None
+    """Google Cloud project for Vertex AI (default: `ANTHROPIC_VERTEX_PROJECT_ID`,
+    `VERTEXAI_PROJECT` or `GOOGLE_CLOUD_PROJECT`)."""
+    api_version: str | None = None
+    """Azure OpenAI `api-version` (default: `OPENAI_API_VERSION`, else a recent GA version)."""
     headers: dict[str, str] = Field(default_factory=dict)
     """Extra HTTP headers sent with every request (treated as secret in errors)."""
     max_connections: int = Field(default=32, ge=1)
@@ -79,4 +94,4 @@ class ProviderConfig(BaseModel):
         lambda value: None if value is None else http_url(value))
 
     def key_env(self) -> str | None:
-        return self.api_key_env or DEFAULT_KEY_ENV[self.kind]
+        return self.api_key_env or DEFAULT_KEY_ENV[self.kind or "openai_compatible"]

@@ -28,17 +28,22 @@ class OpenAIProvider(SDKProvider):
         super().__init__(config, api_key=api_key, base_url=base_url, **kwargs)
         http_client = (openai.DefaultAioHttpClient() if config.http_backend == "aiohttp"
                        else openai.DefaultAsyncHttpxClient())
-        self.client = openai.AsyncOpenAI(
-            api_key=api_key or "unused",  # compatible servers may need no key; the SDK wants one
-            base_url=base_url,
-            timeout=config.timeout,
-            max_retries=0,  # our retries are the only ones, and bounded
-            default_headers=config.headers or None,
-            http_client=http_client,
-        )
+        self.client = self._client(api_key, base_url, {
+            "timeout": config.timeout,
+            "max_retries": 0,  # our retries are the only ones, and bounded
+            "default_headers": config.headers or None,
+            "http_client": http_client,
+        })
         self.max_tokens_field = config.max_tokens_field or (
             "max_completion_tokens" if base_url is None else "max_tokens"
         )
+
+    def _client(self, api_key: str | None, base_url: str | None,
+                common: dict[str, Any]) -> openai.AsyncOpenAI:
+        """The SDK client; Azure's subclass builds its own (`common` holds the settings every
+        client shares: timeout, no SDK retries, headers, HTTP client)."""
+        # compatible servers may need no key; the SDK wants one
+        return openai.AsyncOpenAI(api_key=api_key or "unused", base_url=base_url, **common)
 
     async def _send(self, request: ChatRequest) -> ChatResponse:
         params: dict[str, Any] = {

@@ -4,16 +4,21 @@
     provider, model = pool.resolve("anthropic/claude-sonnet-4-5")
     response = await provider.chat(ChatRequest(model=model, messages=[...]))
 
-A model string is `<provider>/<model>`. `anthropic` and `openai` work from
-the environment alone (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`,
-`OPENAI_API_KEY`, `OPENAI_BASE_URL`); any other prefix must be a name under
-the config's `providers:` (which may also redefine `anthropic` or `openai`).
-All providers of a run share one ledger (calls, cache hits, tokens, cost and
-the `run.max_cost_usd` budget), one response cache and the endpoint limits.
+A model string is `<provider>/<model>`, named the LiteLLM way (see `routes`):
+`anthropic/`, `openai/`, `vertex_ai/`, `bedrock/`, `azure/` and `gemini/`
+work from the environment alone (see `endpoints` for the variables each
+reads); a name under the config's `providers:` is served as declared (it
+may also redefine a built-in name); any other prefix is LiteLLM's provider
+of that name, when the `litellm` extra is installed. All providers of a
+run share one ledger (calls, cache hits, tokens, cost and the
+`run.max_cost_usd` budget), one response cache and the endpoint limits.
 """
 
 from __future__ import annotations
 
+import difflib
+import importlib
+import importlib.util
 import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -21,15 +26,28 @@ from typing import TYPE_CHECKING, Any
 from assay.errors import UserError
 from assay.providers.base import Provider
 from assay.providers.cache import ResponseCache
-from assay.providers.config import DEFAULT_BASE_URL_ENV, ProviderConfig
+from assay.providers.config import ProviderConfig, ProviderKind
+from assay.providers.endpoints import Environment, MissingSetting, resolve_endpoint
 from assay.providers.ledger import Ledger, Stats
 from assay.providers.limits import EndpointLimits
 from assay.providers.pricing import DEFAULT_PRICES
+from assay.providers.routes import BUILT_IN_ROUTES, route
 
 if TYPE_CHECKING:
     from assay.services import Services
 
-BUILT_IN_KINDS = {"anthropic": "anthropic", "openai": "openai"}
+PROVIDER_CLASSES: dict[str, str] = {
+    "anthropic": "assay.providers.anthropic:AnthropicProvider",
+    "openai": "assay.providers.openai:OpenAIProvider",
+    "openai_compatible": "assay.providers.openai:OpenAIProvider",
+    "anthropic_vertex": "assay.providers.anthropic_cloud:AnthropicVertexProvider",
+    "anthropic_bedrock": "assay.providers.anthropic_cloud:AnthropicBedrockProvider",
+    "azure_openai": "assay.providers.azure:AzureOpenAIProvider",
+    "gemini": "assay.providers.gemini:GeminiProvider",
+    "gemini_vertex": "assay.providers.gemini:GeminiProvider",
+    "litellm": "assay.providers.litellm:LiteLLMProvider",
+}
+"""The class serving each kind, imported when the kind is first used."""
 
 
 class ProviderPool:
@@ -50,83 +68,78 @@ class ProviderPool:
         self.cache = ResponseCache(store)
         self.limits = EndpointLimits()
         self._warn = warn
-        self._providers: dict[str, Provider] = {}
+        self._providers: dict[tuple[str, str | None], Provider] = {}
+        """By (name, kind): `vertex_ai/claude-...` and `vertex_ai/gemini-...` differ in kind."""
 
     # -- finding providers -----------------------------------------------------
 
     def resolve(self, model_string: str) -> tuple[Provider, str]:
         """The provider for `<provider>/<model>` and the model name it knows."""
+        config, model = self._route(model_string)
+        key = (config.name, config.kind)
+        if key not in self._providers:
+            self._providers[key] = self._create(config)
+        return self._providers[key], model
+
+    def check(self, model_string: str) -> str | None:
+        """Check a model string without calling anything: an unknown provider, a malformed
+        string or a missing extra raises `UserError`; a setting the environment lacks (a key,
+        a region) is returned as a warning (a run needs it, a check does not)."""
+        config, model = self._route(model_string)
+        try:
+            resolve_endpoint(config, Environment(self.environ))
+        except MissingSetting as exc:
+            return f"{model_string}: {exc}"
+        if config.kind == "litellm" and not config.api_key_env:
+            return _litellm_missing_keys(config, model_string, model)
+        return None
+
+    def _route(self, model_string: str) -> tuple[ProviderConfig, str]:
+        """The config (its kind decided) serving a model string, and the model name it knows."""
         name, sep, model = model_string.partition("/")
         if not sep or not name or not model:
             raise UserError(
                 f"model '{model_string}' must be written <provider>/<model>, "
                 "e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1"
             )
-        return self.provider(name), model
+        config = self.configs.get(name) or ProviderConfig(name=name)
+        if config.kind is not None:
+            return config, model
+        kind: ProviderKind
+        routed = route(name, model)
+        if routed is not None:
+            kind, model = routed
+        elif name in self.configs:
+            kind = "openai_compatible"
+        else:
+            kind = "litellm"
+            self._require_litellm_provider(name)
+        return config.model_copy(update={"kind": kind}), model
 
-    def check(self, model_string: str) -> str | None:
-        """Check a model string without opening anything: an unknown provider or a malformed
-        string raises `UserError`; a missing API key is returned as a warning (a run needs it,
-        a check does not)."""
-        name, sep, model = model_string.partition("/")
-        if not sep or not name or not model:
-            self.resolve(model_string)  # raises the same message a run would
-        config = self._config(name)
-        try:
-            self._api_key(config)
-        except UserError as exc:
-            return f"{model_string}: {exc}"
-        return None
+    def _require_litellm_provider(self, name: str) -> None:
+        """Any other prefix is LiteLLM's provider of that name, when LiteLLM knows it."""
+        known = sorted({*BUILT_IN_ROUTES, *self.configs})
+        hint = difflib.get_close_matches(name, known, n=1)
+        unknown = (f"unknown provider '{name}'" + (f" (did you mean '{hint[0]}'?)" if hint else "")
+                   + f": use one of {', '.join(known)}, or declare it under `providers:`")
+        if importlib.util.find_spec("litellm") is None:
+            raise UserError(f"{unknown}; LiteLLM's providers need "
+                            "pip install 'assay-eval[litellm]'")
+        from assay.providers.litellm import load_litellm
 
-    def provider(self, name: str) -> Provider:
-        if name not in self._providers:
-            self._providers[name] = self._create(self._config(name))
-        return self._providers[name]
-
-    def _config(self, name: str) -> ProviderConfig:
-        if name in self.configs:
-            return self.configs[name]
-        if name in BUILT_IN_KINDS:
-            return ProviderConfig(name=name, kind=BUILT_IN_KINDS[name])  # type: ignore[arg-type]
-        known = ", ".join(sorted({*BUILT_IN_KINDS, *self.configs}))
-        raise UserError(
-            f"unknown provider '{name}': use one of {known}, or declare it under `providers:`"
-        )
+        if name not in load_litellm().provider_list:
+            raise UserError(f"{unknown}; LiteLLM knows no provider of that name either")
 
     def _create(self, config: ProviderConfig) -> Provider:
-        api_key = self._api_key(config)
-        base_url = config.base_url or self._env(DEFAULT_BASE_URL_ENV[config.kind])
-        if config.kind == "openai_compatible" and not base_url:
-            raise UserError(f"provider '{config.name}' (openai_compatible) needs a base_url")
-        prices = {**DEFAULT_PRICES, **config.prices}
-        common: dict[str, Any] = dict(
-            api_key=api_key, base_url=base_url, limits=self.limits, cache=self.cache,
-            ledger=self.ledger, prices=prices, use_cache=self.use_cache, warn=self._warn,
-        )
-        if config.kind == "anthropic":
-            from assay.providers.anthropic import AnthropicProvider
-
-            return AnthropicProvider(config, **common)
-        from assay.providers.openai import OpenAIProvider
-
-        return OpenAIProvider(config, **common)
-
-    def _api_key(self, config: ProviderConfig) -> str | None:
-        env = config.key_env()
-        key = self._env(env)
-        if key:
-            return key
-        custom_endpoint = config.base_url or self._env(DEFAULT_BASE_URL_ENV[config.kind])
-        if config.kind == "openai_compatible" and config.api_key_env is None:
-            return None
-        if config.kind == "openai" and custom_endpoint and config.api_key_env is None:
-            return None  # a local OpenAI-compatible server named by OPENAI_BASE_URL
-        raise UserError(
-            f"provider '{config.name}' needs an API key: set the environment variable {env}"
-        )
-
-    def _env(self, name: str | None) -> str | None:
-        return (self.environ.get(name) or None) if name else None
+        assert config.kind is not None
+        endpoint = resolve_endpoint(config, Environment(self.environ))
+        module, _, class_name = PROVIDER_CLASSES[config.kind].partition(":")
+        provider_class = getattr(importlib.import_module(module), class_name)
+        provider: Provider = provider_class(
+            config, api_key=endpoint.api_key, base_url=endpoint.base_url, limits=self.limits,
+            cache=self.cache, ledger=self.ledger, prices={**DEFAULT_PRICES, **config.prices},
+            use_cache=self.use_cache, warn=self._warn, **endpoint.options)
+        return provider
 
     # -- what the run spent ----------------------------------------------------
 
@@ -170,3 +183,14 @@ def _provider_configs(block: Any) -> dict[str, ProviderConfig]:
             dict(item or {}))
         configs[key] = config.model_copy(update={"name": config.name or key})
     return configs
+
+
+def _litellm_missing_keys(config: ProviderConfig, model_string: str, model: str) -> str | None:
+    """A warning naming the variables LiteLLM will look for and not find, if any."""
+    from assay.providers.litellm import load_litellm
+
+    name = model if config.name == "litellm" else f"{config.name}/{model}"
+    missing = load_litellm().validate_environment(model=name).get("missing_keys") or []
+    if not missing:
+        return None
+    return f"{model_string}: LiteLLM needs the environment variable(s) {', '.join(missing)}"

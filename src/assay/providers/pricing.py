@@ -10,9 +10,13 @@ in the config to use your own; a model with no price has an unknown cost
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from assay.providers.config import Price
+
+_PLATFORM_PREFIX = re.compile(r"^(?:[a-z]{2,6}\.)?(?:anthropic|meta|mistral|amazon|cohere)\.")
+"""Bedrock's `[region.]vendor.` before a model id (`us.anthropic.claude-sonnet-4-5-...`)."""
 
 DEFAULT_PRICES: dict[str, Price] = {
     name: Price(input_per_mtok=i, output_per_mtok=o)
@@ -36,6 +40,13 @@ DEFAULT_PRICES: dict[str, Price] = {
         "gpt-5-nano": (0.05, 0.4),
         "o3": (2.0, 8.0),
         "o4-mini": (1.1, 4.4),
+        # Google (prompts up to 200k tokens; thinking is billed as output)
+        "gemini-3-pro-preview": (2.0, 12.0),
+        "gemini-2.5-pro": (1.25, 10.0),
+        "gemini-2.5-flash": (0.30, 2.50),
+        "gemini-2.5-flash-lite": (0.10, 0.40),
+        "gemini-2.0-flash": (0.10, 0.40),
+        "gemini-2.0-flash-lite": (0.075, 0.30),
     }.items()
 }
 
@@ -43,12 +54,17 @@ DEFAULT_PRICES: dict[str, Price] = {
 def find_price(model: str, table: Mapping[str, Price]) -> Price | None:
     """The price of `model`: an exact entry, else the longest entry it starts with.
 
-    Prefix matching lets `claude-sonnet-4-5-20250929` find `claude-sonnet-4-5`.
+    Prefix matching lets `claude-sonnet-4-5-20250929` find `claude-sonnet-4-5` (and Vertex
+    AI's `claude-sonnet-4-5@20250929`); Bedrock's `us.anthropic.claude-sonnet-4-5-...-v1:0`
+    is looked up without its region and vendor.
     """
     if model in table:
         return table[model]
     candidates = [name for name in table if model.startswith(name)]
-    return table[max(candidates, key=len)] if candidates else None
+    if candidates:
+        return table[max(candidates, key=len)]
+    bare = _PLATFORM_PREFIX.sub("", model)
+    return find_price(bare, table) if bare != model else None
 
 
 def cost_usd(price: Price | None, input_tokens: int, output_tokens: int) -> float | None:
