@@ -42,10 +42,24 @@ class _Strict(BaseModel):
 
 
 class DatasetConfig(_Strict):
-    path: str
-    """The dataset file, relative to the config file: JSONL (default), JSON array, YAML or CSV."""
+    path: str | None = None
+    """The dataset file, relative to the config file: JSONL (default), JSON array, YAML, CSV
+    or Parquet (the `parquet` extra)."""
 
-    format: Literal["auto", "jsonl", "json", "yaml", "csv"] = "auto"
+    hf: str | None = None
+    """A Hugging Face dataset instead of a file (the `hf` extra): a Hub name such as
+    `rajpurkar/squad`, or a folder written by `save_to_disk` or holding data files."""
+
+    split: str | None = None
+    """The Hugging Face split to read (`train`, `test`, ...); needed when there are several."""
+
+    revision: str | None = None
+    """The Hugging Face revision (a branch, tag or commit); recorded with the run."""
+
+    subset: str | None = None
+    """The Hugging Face configuration (subset) name, for datasets that have several."""
+
+    format: Literal["auto", "jsonl", "json", "yaml", "csv", "parquet"] = "auto"
     """File format; `auto` decides by extension."""
 
     fields: dict[str, str] = Field(default_factory=dict)
@@ -57,6 +71,17 @@ class DatasetConfig(_Strict):
 
     tags: list[str] = Field(default_factory=list)
     """Only cases carrying at least one of these tags."""
+
+    @model_validator(mode="after")
+    def _one_source(self) -> DatasetConfig:
+        if (self.path is None) == (self.hf is None):
+            raise ValueError("give the dataset either `path:` (a file) or `hf:` "
+                             "(a Hugging Face dataset)")
+        hub_keys = [key for key in ("split", "revision", "subset")
+                    if getattr(self, key) is not None]
+        if self.path is not None and hub_keys:
+            raise ValueError(f"`{hub_keys[0]}:` belongs to a Hugging Face dataset (`hf:`)")
+        return self
 
 
 class RunSettings(_Strict):

@@ -68,8 +68,8 @@ class Dataset:
         if self.format != "auto":
             return self.format
         suffix = self.path.suffix.lower()
-        return {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv"}.get(
-            suffix, "jsonl")
+        return {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv",
+                ".parquet": "parquet"}.get(suffix, "jsonl")
 
     def scan(self) -> Scan:
         """Check every record; raise `UserError` listing all problems (file, line, field)."""
@@ -281,5 +281,11 @@ def open_dataset(path: Path, *, format: str = "auto", fields: dict[str, str] | N
                  sample: int | None = None, seed: int = 0,
                  tags: list[str] | None = None) -> Dataset:
     """A Dataset over `path`; nothing is read until `scan()` or iteration."""
-    return Dataset(path=path, format=format, fields=dict(fields or {}), sample=sample,
-                   seed=seed, tags=list(tags or []))
+    dataset = Dataset(path=path, format=format, fields=dict(fields or {}), sample=sample,
+                      seed=seed, tags=list(tags or []))
+    if dataset.file_format == "parquet":
+        from assay.datasets.parquet import ParquetDataset  # pyarrow only when asked for
+
+        return ParquetDataset(path=path, fields=dataset.fields, sample=sample, seed=seed,
+                              tags=dataset.tags)
+    return dataset

@@ -224,5 +224,12 @@ def _cell(key: str, value: str) -> Any:
     return value
 
 
+def parquet_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+    """Parquet rows, by record batch (see `assay.datasets.parquet`; pyarrow is optional)."""
+    from assay.datasets.parquet import parquet_records as read
+
+    yield from read(path, problems)
+
+
 READERS = {"jsonl": jsonl_records, "json": json_records, "yaml": yaml_records,
-           "csv": csv_records}
+           "csv": csv_records, "parquet": parquet_records}

@@ -83,7 +83,17 @@ def build_plan(loaded: LoadedConfig, services: Services, *, sample: int | None =
     A `dataset` given (cases held in memory) is used as built, in place of the config's file.
     """
     config = loaded.config
+    if dataset is None and config.dataset.hf is not None:
+        from assay.datasets.hub import open_hub_dataset
+
+        dataset = open_hub_dataset(
+            config.dataset.hf, base_dir=services.base_dir, split=config.dataset.split,
+            revision=config.dataset.revision, subset=config.dataset.subset,
+            fields=config.dataset.fields,
+            sample=sample or config.run.sample or config.dataset.sample,
+            seed=config.run.seed, tags=config.dataset.tags)
     if dataset is None:
+        assert config.dataset.path is not None  # the config holds `path:` or `hf:`
         dataset = open_dataset(
             services.resolve_path(config.dataset.path),
             format=config.dataset.format,
