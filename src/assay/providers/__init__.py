@@ -2,7 +2,11 @@
 
 `get_pool(services).resolve("anthropic/claude-sonnet-4-5")` gives a
 `Provider` and the model name it knows; `Provider.chat(ChatRequest)` gives
-a `ChatResponse`. SDKs are imported only when a provider is first created.
+a `ChatResponse`. Model strings are LiteLLM's names (`routes`: Anthropic,
+OpenAI, Claude on Vertex AI and Bedrock, Azure OpenAI, Gemini, the rest
+through LiteLLM); each kind finds its endpoint and credentials in the
+config and the environment (`endpoints`). SDKs are imported only when a
+provider is first created.
 """
 
 from assay.providers.base import ChatRequest, ChatResponse, Provider, RequestedToolCall, ToolSpec
