@@ -31,10 +31,10 @@ from assay.providers.failures import (
     CallFailure,
     malformed_body,
     parse_retry_after,
-    redact,
     status_failure,
 )
 from assay.providers.transport import transport_failure
+from assay.redaction import redact
 
 MAX_SIGNATURES = 100_000
 """Thought signatures kept at most (the oldest are dropped first)."""

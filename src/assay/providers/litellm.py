@@ -24,7 +24,12 @@ import openai
 from assay.providers.base import ChatRequest, ChatResponse
 from assay.providers.calling import SDKProvider
 from assay.providers.config import Price
-from assay.providers.openai import from_wire, to_wire_messages
+from assay.providers.openai import (
+    from_wire,
+    to_wire_messages,
+    wire_response_format,
+    wire_tools,
+)
 
 
 def load_litellm() -> Any:
@@ -66,15 +71,9 @@ class LiteLLMProvider(SDKProvider):
         if request.temperature is not None:
             params["temperature"] = request.temperature
         if request.tools:
-            params["tools"] = [
-                {"type": "function", "function": {"name": tool.name,
-                                                  "description": tool.description,
-                                                  "parameters": tool.input_schema}}
-                for tool in request.tools]
+            params["tools"] = wire_tools(request.tools)
         if request.response_schema is not None:
-            params["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "response", "schema": request.response_schema}}
+            params["response_format"] = wire_response_format(request.response_schema)
         if self.base_url:
             params["api_base"] = self.base_url
         if self.api_key:

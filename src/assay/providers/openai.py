@@ -14,7 +14,7 @@ from typing import Any
 import openai
 
 from assay.output import Usage
-from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
+from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall, ToolSpec
 from assay.providers.calling import SDKProvider
 from assay.providers.failures import CallFailure, malformed_body
 
@@ -54,17 +54,9 @@ class OpenAIProvider(SDKProvider):
         if request.temperature is not None:
             params["temperature"] = request.temperature
         if request.tools:
-            params["tools"] = [
-                {"type": "function", "function": {"name": tool.name,
-                                                  "description": tool.description,
-                                                  "parameters": tool.input_schema}}
-                for tool in request.tools
-            ]
+            params["tools"] = wire_tools(request.tools)
         if request.response_schema is not None:
-            params["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "response", "schema": request.response_schema},
-            }
+            params["response_format"] = wire_response_format(request.response_schema)
         params.update(request.extra)
         # `client.post` is the SDK's documented way to send a body as is. `create()` would
         # first walk every key and nested JSON Schema through its TypedDict transform: about
@@ -77,6 +69,18 @@ class OpenAIProvider(SDKProvider):
 
     async def aclose(self) -> None:
         await self.client.close()
+
+
+def wire_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
+    """Tools as Chat Completions functions."""
+    return [{"type": "function", "function": {"name": tool.name, "description": tool.description,
+                                              "parameters": tool.input_schema}}
+            for tool in tools]
+
+
+def wire_response_format(schema: dict[str, Any]) -> dict[str, Any]:
+    """Structured output as Chat Completions asks for it."""
+    return {"type": "json_schema", "json_schema": {"name": "response", "schema": schema}}
 
 
 def to_wire_messages(system: str | None, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
