@@ -136,7 +136,7 @@ def test_a_server_that_hangs_at_start_times_out(tmp_path: Path) -> None:
 def test_unknown_server_name_is_a_user_error(tmp_path: Path) -> None:
     servers = make_servers(tmp_path, time=time_server())
     with pytest.raises(UserError, match="unknown MCP server 'graph' \\(declared: time\\)"):
-        servers.check_names(["time", "graph"])
+        servers.validate_names(["time", "graph"])
 
 
 def test_concurrent_trials_share_one_server_process(tmp_path: Path) -> None:

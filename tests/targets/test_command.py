@@ -124,7 +124,7 @@ def test_stdout_beyond_max_output_bytes_is_dropped_and_the_cut_recorded(tmp_path
 def test_a_missing_program_is_a_user_error_at_check(tmp_path: Path) -> None:
     target = make_target(tmp_path, ["./nonexistent-agent", "--json"])
     with pytest.raises(UserError, match=r"'./nonexistent-agent' not found"):
-        asyncio.run(target.check())
+        asyncio.run(target.validate())
     with pytest.raises(UserError, match="not found"):
         asyncio.run(target.start())
 
@@ -133,23 +133,23 @@ def test_a_program_without_the_execute_bit_is_a_user_error(tmp_path: Path) -> No
     (tmp_path / "agent.sh").write_text("#!/bin/sh\necho hi\n")
     (tmp_path / "agent.sh").chmod(0o644)
     with pytest.raises(UserError, match=r"not executable \(chmod \+x"):
-        asyncio.run(make_target(tmp_path, "./agent.sh").check())
+        asyncio.run(make_target(tmp_path, "./agent.sh").validate())
 
 
 def test_a_bare_name_is_looked_up_on_the_path_the_process_gets(tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     write_script(bin_dir / "my-agent", "#!/bin/sh\necho from-path\n")
-    asyncio.run(make_target(tmp_path, "my-agent", env={"PATH": str(bin_dir)}).check())
+    asyncio.run(make_target(tmp_path, "my-agent", env={"PATH": str(bin_dir)}).validate())
     with pytest.raises(UserError, match="'my-agent' not found on PATH"):
-        asyncio.run(make_target(tmp_path, "my-agent", env={"PATH": str(tmp_path)}).check())
-    asyncio.run(make_target(tmp_path, [sys.executable, "-c", "pass"]).check())
+        asyncio.run(make_target(tmp_path, "my-agent", env={"PATH": str(tmp_path)}).validate())
+    asyncio.run(make_target(tmp_path, [sys.executable, "-c", "pass"]).validate())
 
 
 def test_a_bare_name_of_a_file_next_to_the_config_suggests_dot_slash(tmp_path: Path) -> None:
     write_script(tmp_path / "agent.sh", "#!/bin/sh\necho hi\n")
     with pytest.raises(UserError, match=r"write \./agent\.sh"):
-        asyncio.run(make_target(tmp_path, "agent.sh", env={"PATH": "/nonexistent"}).check())
+        asyncio.run(make_target(tmp_path, "agent.sh", env={"PATH": "/nonexistent"}).validate())
 
 
 def test_relative_programs_resolve_against_the_working_directory(tmp_path: Path) -> None:

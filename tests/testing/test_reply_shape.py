@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from assay.scorers.judges.formats import LabelFormat, NumberFormat, SchemaFormat, VerdictFormat
+from assay.scorers.judges.formats import LabelFormat, NumberFormat, SchemaFormat, ReplyFormat
 from assay.scorers.judges.rubric import DEFAULT_METRICS, DEFAULT_PASS_RULE, RubricFormat
 from assay.testing.reply_shape import classify, closing_example, schema_of_example
 
-FORMATS: dict[str, tuple[VerdictFormat, str]] = {
+FORMATS: dict[str, tuple[ReplyFormat, str]] = {
     "judge_score": (NumberFormat(0, 10, 7), "number"),
     "traits": (NumberFormat(1, 3, 2), "number"),
     "fractional": (NumberFormat(0, 1, 0.5, integer=False), "number"),
@@ -22,11 +22,11 @@ FORMATS: dict[str, tuple[VerdictFormat, str]] = {
 
 @pytest.mark.parametrize("name", list(FORMATS))
 def test_the_instructions_example_reads_back_as_the_same_shape_as_the_schema(name: str) -> None:
-    verdict_format, kind = FORMATS[name]
-    system = "You grade answers.\n\n" + verdict_format.instructions()
+    reply_format, kind = FORMATS[name]
+    system = "You grade answers.\n\n" + reply_format.instructions()
     example = closing_example(system)
     assert example is not None
-    from_schema = classify(verdict_format.response_schema())
+    from_schema = classify(reply_format.response_schema())
     from_example = classify(schema_of_example(example))
     assert from_schema.kind == from_example.kind == kind
     for attribute in ("value_field", "scale", "integer", "choices", "metrics"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from assay.traces.exchanges import Exchange, FileRead, SessionMeta
 from assay.traces.findings import Finding, Judgement
 from assay.traces.guidelines import HEADING, render_insights, update_guidelines
-from assay.traces.judging import Verdicts
+from assay.traces.judging import Judgements
 from assay.traces.metrics import compute_metrics
 from assay.traces.result import TraceAnalysis
 
@@ -21,12 +21,12 @@ def _exchange(line: int) -> Exchange:
 def _analysis(gap: str = "Electronic evidence certificates") -> TraceAnalysis:
     exchanges = [_exchange(n) for n in range(3)]
     metrics = compute_metrics(exchanges, sessions=1)
-    verdicts = Verdicts("judge-1")
-    verdicts.add(Judgement(exchanges[0].id, [
+    judgements = Judgements("judge-1")
+    judgements.add(Judgement(exchanges[0].id, [
         Finding("wiki-gap", "warning", gap, "add a wiki section"),
         Finding("contradiction", "error", "says 303, file says 304", "check"),
     ]))
-    return TraceAnalysis([], metrics, verdicts=verdicts)
+    return TraceAnalysis([], metrics, judgements=judgements)
 
 
 def test_insights_hold_gaps_fixes_heavy_files_and_hit_rate() -> None:
@@ -63,7 +63,7 @@ def test_text_from_a_log_cannot_plant_sections_outside_the_insights() -> None:
     for exchange in exchanges:
         exchange.files_read = [FileRead(f"docs/{planted}", "x", 2)]
     analysis = TraceAnalysis([], compute_metrics(exchanges, sessions=1),
-                             verdicts=_analysis(gap="gap\n## Also planted").verdicts)
+                             judgements=_analysis(gap="gap\n## Also planted").judgements)
     first = update_guidelines(HUMAN, render_insights(analysis))
     again = update_guidelines(first, render_insights(analysis))
     assert again == first  # each run leaves the same file

@@ -10,7 +10,7 @@ import pytest
 
 from assay.traces.exchanges import Exchange
 from assay.traces.findings import Finding, Judgement
-from assay.traces.judging import WINDOW_PER_CALL, StreamingJudge, Verdicts, judge_all
+from assay.traces.judging import WINDOW_PER_CALL, StreamingJudge, Judgements, judge_all
 
 
 def _exchanges(make_exchange: Callable[..., Exchange], count: int) -> list[Exchange]:
@@ -62,7 +62,7 @@ def test_leaving_early_cancels_the_calls_in_flight(
 
 
 def test_verdicts_count_findings_and_errors_apart() -> None:
-    verdicts = Verdicts("judge-1")
+    verdicts = Judgements("judge-1")
     verdicts.add(Judgement("s:1", [Finding("citation", "error", "wrong clause", "quote it")]))
     verdicts.add(Judgement("s:5", []))
     verdicts.add(Judgement("s:9", error="judge call failed: timeout"))

@@ -41,10 +41,10 @@ def test_the_judge_sees_each_answered_question_once_in_log_order(
                                           concurrency=2))
     expected = ["leases 0", "leases 1", "leases 2", "fuel 0", "fuel 1"]
     assert sorted(judge.questions) == sorted(expected)
-    assert analysis.verdicts is not None
-    assert (analysis.verdicts.asked, analysis.metrics.answered) == (5, 5)
+    assert analysis.judgements is not None
+    assert (analysis.judgements.asked, analysis.metrics.answered) == (5, 5)
     assert [f.detail for f in analysis.findings] == [f"gap: {q}" for q in expected]
-    assert analysis.verdicts.usage.calls == 5
+    assert analysis.judgements.usage.calls == 5
     assert judge.max_in_flight == 2
 
 

@@ -139,10 +139,10 @@ def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url
     finally:
         if store is not None:
             store.close()
-    verdicts = analysis.verdicts
-    if verdicts.asked and verdicts.judged == 0:
+    judgements = analysis.judgements
+    if judgements is not None and judgements.asked and judgements.judged == 0:
         raise RunFailed("the judge failed on every question; first error: "
-                        f"{verdicts.errors[0].error}")
+                        f"{judgements.errors[0].error}")
     return analysis
 
 
@@ -159,7 +159,7 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
         if stats is not None and (stats.malformed_count or stats.unknown):
             click.echo(f"{session.meta.path}: {stats.malformed_count} malformed lines, "
                        f"unknown kinds {dict(stats.unknown)}", err=True)
-    if analysis.verdicts is not None:
+    if analysis.judgements is not None:
         click.echo(f"findings {len(analysis.findings)}, not judged {len(analysis.judge_errors)}")
     click.echo(f"report: {report}")
     click.echo(f"guidelines: {guide}")

@@ -81,7 +81,7 @@ def value_of(name: str, variables: dict[str, Any]) -> Any:
     return value
 
 
-def check_template(source: str) -> None:
+def validate_template(source: str) -> None:
     """Raise `UserError` now if `source` will not compile later."""
     if is_template(source):
         _compile(source)

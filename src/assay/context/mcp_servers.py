@@ -98,7 +98,7 @@ class McpServers:
         self._servers: dict[str, ManagedServer] = {}
         self._stderr_dir = Path(tempfile.mkdtemp(prefix="assay-mcp-"))
 
-    def check_names(self, names: Iterable[str]) -> None:
+    def validate_names(self, names: Iterable[str]) -> None:
         """A `UserError` for any name that is neither a declared server nor `pack:NAME`."""
         for name in names:
             if pack_server_name(name) is None and name not in self.configs:
@@ -107,7 +107,7 @@ class McpServers:
 
     def server(self, name: str) -> ManagedServer:
         if name not in self._servers:
-            self.check_names([name])
+            self.validate_names([name])
             self._servers[name] = self._make(name)
         return self._servers[name]
 

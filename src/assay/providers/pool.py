@@ -81,7 +81,7 @@ class ProviderPool:
             self._providers[key] = self._create(config)
         return self._providers[key], model
 
-    def check(self, model_string: str) -> str | None:
+    def validate_model(self, model_string: str) -> str | None:
         """Check a model string without calling anything: an unknown provider, a malformed
         string or a missing extra raises `UserError`; a setting the environment lacks (a key,
         a region) is returned as a warning (a run needs it, a check does not)."""

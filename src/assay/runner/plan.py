@@ -38,7 +38,7 @@ class Plan:
     def remaining(self) -> int:
         return self.total - len(self.skip)
 
-    def check_not_empty(self) -> None:
+    def require_trials(self) -> None:
         """A plan with no trial is a mistake (a tag filter that matches nothing), never a pass."""
         if self.total == 0:
             from assay.errors import UserError
@@ -49,7 +49,7 @@ class Plan:
                    if cases == 0 else "no condition is selected")
             raise UserError(f"nothing to run: {why}")
 
-    def check_templates(self, loaded: LoadedConfig) -> None:
+    def validate_templates(self, loaded: LoadedConfig) -> None:
         """Render every template of the target and the scorers for the first case: a misspelt
         variable (`{{ expcted }}`) is a config error (exit 2) with file, line and field, found
         by `assay validate` and `assay run` alike, not an error on every trial later."""

@@ -37,8 +37,8 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
     services = Services(base_dir=loaded.base_dir, config=loaded.config)
     plan = build_plan(loaded, services, sample=sample, conditions=conditions)
     scan = plan.dataset.scan()
-    plan.check_not_empty()
-    plan.check_templates(loaded)
+    plan.require_trials()
+    plan.validate_templates(loaded)
     _check_models(loaded, plan, services)
     asyncio.run(_check_targets(plan))
     return Preflight(loaded, plan, scan, list(services.warnings))
@@ -62,7 +62,7 @@ def preflight_suite(paths: Sequence[Path], *, sample: int | None = None,
 
 async def _check_targets(plan: Plan) -> None:
     for target in plan.targets.values():
-        await target.check()
+        await target.validate()
 
 
 def _check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> None:
@@ -90,7 +90,7 @@ def _check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> None:
     problems = []
     for model, where in models.items():
         try:
-            warning = pool.check(model)
+            warning = pool.validate_model(model)
         except UserError as exc:
             problems.append(Problem(str(exc), str(loaded.path), loaded.source.line(where),
                                     ".".join(map(str, where))))

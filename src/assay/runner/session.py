@@ -86,8 +86,8 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
     plan = build_plan(loaded, services, sample=options.sample, conditions=options.conditions,
                       dataset=options.dataset)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
-    plan.check_not_empty()
-    plan.check_templates(loaded)
+    plan.require_trials()
+    plan.validate_templates(loaded)
     if resumed and resumed.dataset_hash != scan.sha256:
         raise UserError(f"cannot resume run {resumed.id}: the dataset changed since it started")
     run_id: str | None = None

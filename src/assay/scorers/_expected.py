@@ -16,7 +16,7 @@ from pydantic import ConfigDict
 from assay.case import Case
 from assay.config.templates import (
     case_variables,
-    check_template,
+    validate_template,
     is_template,
     lone_variable,
     render,
@@ -61,7 +61,7 @@ class Reference:
         self.templated = any(is_template(source) for source in sources)
         for index, source in enumerate(sources):
             try:
-                check_template(source)
+                validate_template(source)
             except UserError as exc:
                 field = "value" if isinstance(value, str) else f"value.{index}"
                 raise param_error(field, str(exc)) from None

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from assay.errors import UserError
-from assay.config.templates import check_template, render
+from assay.config.templates import validate_template, render
 
 _UNDEFINED = re.compile(r"'([^']+)' is undefined")
 
@@ -21,7 +21,7 @@ _UNDEFINED = re.compile(r"'([^']+)' is undefined")
 def template_compiles(source: str) -> str:
     """`source` unchanged if it compiles; a ValueError (for a pydantic validator) if not."""
     try:
-        check_template(source)
+        validate_template(source)
     except UserError as exc:
         raise ValueError(str(exc)) from None
     return source

@@ -96,7 +96,7 @@ class AgentTarget(Target):
 
             self.provider, self.model_name = get_pool(self.services).resolve(self.params.model)
         servers = get_mcp_servers(self.services)
-        servers.check_names(self.condition.mcp_servers)
+        servers.validate_names(self.condition.mcp_servers)
         self.toolbox = Toolbox(await servers.start(self.condition.mcp_servers))
         for exposed, original in self.toolbox.renamed.items():
             self.services.warn(f"condition '{self.condition.name}': two MCP servers offer a tool "

@@ -33,7 +33,7 @@ class Target:
         self.condition = condition
         self.services = services
 
-    async def check(self) -> None:
+    async def validate(self) -> None:
         """Validate what can be validated without acquiring resources (`assay validate`)."""
 
     async def start(self) -> None:

@@ -57,7 +57,7 @@ class CommandTarget(Target):
     Params = CommandParams
     params: CommandParams
 
-    async def check(self) -> None:
+    async def validate(self) -> None:
         self._program()
 
     async def start(self) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import Field
 
 from assay.case import Case
-from assay.config.templates import case_variables, check_template, render
+from assay.config.templates import case_variables, validate_template, render
 from assay.errors import Problem
 from assay.output import Output
 from assay.providers.base import ChatRequest, Provider
@@ -55,7 +55,7 @@ class ModelTarget(Target):
         super().__init__(params, condition, services)
         for template in (params.system, params.prompt):
             if template is not None:
-                check_template(template)
+                validate_template(template)
         self._provider: Provider | None = None
         self._model = ""
 

@@ -50,7 +50,7 @@ class PythonTarget(Target):
         self._function: Any = None
         self._is_async = False
 
-    async def check(self) -> None:
+    async def validate(self) -> None:
         await self.start()
 
     async def start(self) -> None:

@@ -10,7 +10,7 @@ memory does not grow with the size of the logs.
 from assay.traces.result import TraceAnalysis
 from assay.traces.exchanges import Exchange, FileRead, SessionMeta
 from assay.traces.findings import Finding, Judgement, parse_findings
-from assay.traces.judging import StreamingJudge, Verdicts, judge_all
+from assay.traces.judging import StreamingJudge, Judgements, judge_all
 from assay.traces.metrics import MetricsTally, TraceMetrics, compute_metrics
 from assay.traces.options import TraceOptions
 from assay.traces.pipeline import analyze, analyze_judged, write_outputs
@@ -20,6 +20,6 @@ from assay.traces.stream import ExchangeStream
 __all__ = [
     "Exchange", "ExchangeStream", "FileRead", "Finding", "Judgement", "MetricsTally", "Session",
     "SessionFilter", "SessionMeta", "StreamingJudge", "TraceAnalysis", "TraceMetrics",
-    "TraceOptions", "Verdicts", "analyze", "analyze_judged", "compute_metrics",
+    "TraceOptions", "Judgements", "analyze", "analyze_judged", "compute_metrics",
     "iter_exchanges", "judge_all", "load_sessions", "parse_findings", "write_outputs",
 ]

@@ -53,9 +53,9 @@ def render_insights(analysis: TraceAnalysis) -> str:
     if rate is None:
         lines.append(f"- Wiki hit rate: no answered questions yet (target {target}%).")
     else:
-        verdict = "meets" if rate >= analysis.hit_rate_target else "is below"
+        judgement = "meets" if rate >= analysis.hit_rate_target else "is below"
         lines.append(f"- Wiki hit rate: {rate * 100:.0f}% of {m.answered} answered questions, "
-                     f"which {verdict} the target of {target}%.")
+                     f"which {judgement} the target of {target}%.")
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -1,8 +1,8 @@
-"""Judging exchanges while they stream: a few calls in flight, verdicts folded in log order.
+"""Judging exchanges while they stream: a few calls in flight, judgements folded in log order.
 
 Reading goes on while the judge works, until `WINDOW_PER_CALL` exchanges per
 allowed call are queued; then it waits for the oldest. So at most that window
-of exchanges is held, however many sessions are read, and verdicts arrive in
+of exchanges is held, however many sessions are read, and judgements arrive in
 the order of the logs whatever order the calls finish in.
 """
 
@@ -24,7 +24,7 @@ WINDOW_PER_CALL = 4
 
 
 @dataclass
-class Verdicts:
+class Judgements:
     """What the judge said: every finding, and the questions it could not judge."""
 
     model: str
@@ -32,7 +32,7 @@ class Verdicts:
     """Answered questions sent to the judge."""
     findings: list[Finding] = field(default_factory=list)
     errors: list[Judgement] = field(default_factory=list)
-    """Questions with no verdict (not the same as no findings), with the reason."""
+    """Questions with no judgement (not the same as no findings), with the reason."""
     usage: Usage = field(default_factory=Usage)
 
     @property
@@ -78,7 +78,7 @@ class StreamingJudge:
             self._fold(self._queue.popleft().result())
 
     async def finish(self) -> None:
-        """Wait for every queued exchange and fold its verdict."""
+        """Wait for every queued exchange and fold its judgement."""
         while self._queue:
             self._fold(await self._queue[0])
             self._queue.popleft()

@@ -13,7 +13,7 @@ from pathlib import Path
 from assay.providers.base import Provider
 from assay.traces.result import TraceAnalysis
 from assay.traces.guidelines import render_insights, update_guidelines
-from assay.traces.judging import StreamingJudge, Verdicts
+from assay.traces.judging import StreamingJudge, Judgements
 from assay.traces.metrics import MetricsTally
 from assay.traces.options import TraceOptions
 from assay.traces.report import render_report
@@ -38,19 +38,19 @@ async def analyze_judged(paths: Sequence[str | Path], options: TraceOptions,
     """`analyze`, with each answered exchange judged as it streams past."""
     stream = ExchangeStream(paths, options)
     tally = MetricsTally(options.wiki_paths)
-    verdicts = Verdicts(model)
-    async with StreamingJudge(provider, model, verdicts.add, concurrency,
+    judgements = Judgements(model)
+    async with StreamingJudge(provider, model, judgements.add, concurrency,
                               use_cache) as judging:
         for exchange in stream:
             tally.add(exchange)
             await judging.submit(exchange)
-    return _analysis(stream, tally, verdicts)
+    return _analysis(stream, tally, judgements)
 
 
 def _analysis(stream: ExchangeStream, tally: MetricsTally,
-              verdicts: Verdicts | None = None) -> TraceAnalysis:
+              judgements: Judgements | None = None) -> TraceAnalysis:
     return TraceAnalysis(stream.sessions, tally.result(len(stream.sessions)), stream.unreadable,
-                         verdicts, hit_rate_target=stream.options.hit_rate_target)
+                         judgements, hit_rate_target=stream.options.hit_rate_target)
 
 
 def write_outputs(analysis: TraceAnalysis, output: Path,

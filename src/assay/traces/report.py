@@ -71,14 +71,14 @@ def _findings_table(findings: Sequence[Finding]) -> list[str]:
 
 
 def _judged(analysis: TraceAnalysis) -> list[str]:
-    verdicts = analysis.verdicts
-    if verdicts is None:
+    judgements = analysis.judgements
+    if judgements is None:
         return ["## Findings", "",
                 ("No judge model was configured (`--judge-model`), so answers were not checked "
                 "against the files read. The figures above need no model."), ""]
     lines = ["## Findings", "",
-             (f"Judge `{verdicts.model}` checked {verdicts.judged} of "
-             f"{verdicts.asked} answered questions."), ""]
+             (f"Judge `{judgements.model}` checked {judgements.judged} of "
+             f"{judgements.asked} answered questions."), ""]
     citations = analysis.findings_of("citation", "contradiction")
     lines += ["### Citations", ""]
     lines += [f"{len(citations)} citation or contradiction problems.", ""] if citations else [
@@ -93,7 +93,7 @@ def _judged(analysis: TraceAnalysis) -> list[str]:
     lines.append("")
     if analysis.judge_errors:
         lines += ["### Not judged", "",
-                  "These questions have no verdict (not the same as no findings):", ""]
+                  "These questions have no judgement (not the same as no findings):", ""]
         lines += [f"- {_cell(j.exchange_id)}: {_cell(j.error or '', 200)}"
                   for j in analysis.judge_errors]
         lines.append("")

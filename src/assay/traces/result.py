@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assay.traces.findings import Finding, Judgement
-from assay.traces.judging import Verdicts
+from assay.traces.judging import Judgements
 from assay.traces.metrics import HIT_RATE_TARGET, TraceMetrics
 from assay.traces.sessions import Session, Unreadable
 
@@ -18,21 +18,21 @@ class TraceAnalysis:
     sessions: list[Session]
     metrics: TraceMetrics
     unreadable: list[Unreadable] = field(default_factory=list)
-    verdicts: Verdicts | None = None
+    judgements: Judgements | None = None
     """None when no judge model was configured (metrics only)."""
     hit_rate_target: float = HIT_RATE_TARGET
 
     @property
     def judge_model(self) -> str | None:
-        return self.verdicts.model if self.verdicts is not None else None
+        return self.judgements.model if self.judgements is not None else None
 
     @property
     def findings(self) -> list[Finding]:
-        return self.verdicts.findings if self.verdicts is not None else []
+        return self.judgements.findings if self.judgements is not None else []
 
     def findings_of(self, *types: str) -> list[Finding]:
         return [f for f in self.findings if f.type in types]
 
     @property
     def judge_errors(self) -> list[Judgement]:
-        return self.verdicts.errors if self.verdicts is not None else []
+        return self.judgements.errors if self.judgements is not None else []

@@ -12,7 +12,7 @@ RUN_KIND = "traces"
 
 def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
     """What is stored: the metrics, finding counts, and the sessions read."""
-    judged = analysis.verdicts is not None
+    judged = analysis.judgements is not None
     return {
         "metrics": analysis.metrics.to_dict(),
         "hit_rate_target": analysis.hit_rate_target,
@@ -21,7 +21,7 @@ def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
         "findings": {kind: len(analysis.findings_of(kind)) for kind in
                      ("citation", "contradiction", "wiki-gap", "wasted-read")} if judged else None,
         "not_judged": len(analysis.judge_errors) if judged else None,
-        "judge_usage": analysis.verdicts.usage.to_dict() if analysis.verdicts else None,
+        "judge_usage": analysis.judgements.usage.to_dict() if analysis.judgements else None,
         "sessions": [s.meta.path for s in analysis.sessions],
     }
 

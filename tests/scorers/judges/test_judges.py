@@ -77,7 +77,7 @@ def test_identity_is_the_judge_model_and_prompt_hash_and_changes_with_the_prompt
     assert reworded.identity()["prompt_hash"] != default.identity()["prompt_hash"]
     assert other_model.identity()["model"] == "anthropic/other"
     assert default.prompt_hash == template_hash(
-        "\n\x1e\n".join((default.system, default.reply_format, default.template)))
+        "\n\x1e\n".join((default.system, default.reply_instructions, default.template)))
 
 
 @pytest.mark.parametrize(("kind", "stored_hash"), [
@@ -114,7 +114,7 @@ def test_an_unreadable_reply_is_re_asked_as_a_new_request_then_recorded_as_a_jud
     assert [r.cache_tag for r in provider.requests] == [None, "repeat-1/retry-1",
                                                         "repeat-1/retry-2"]
     assert score.details["judge_errors"] == 1
-    [record] = score.details["verdicts"]
+    [record] = score.details["judgements"]
     assert record["raw_replies"] == ["Looks fine.", "Good answer overall.", "I agree with it."]
     assert score.details["usage"]["calls"] == 3
 
@@ -166,8 +166,8 @@ def test_repeats_record_every_verdict_the_spread_and_an_unstable_flip() -> None:
     assert score.value == pytest.approx(statistics.fmean([8, 5, 9]))
     assert score.passed is True
     details = score.details
-    assert [v["value"] for v in details["verdicts"]] == [8.0, 5.0, 9.0]
-    assert [v["passed"] for v in details["verdicts"]] == [True, False, True]
+    assert [v["value"] for v in details["judgements"]] == [8.0, 5.0, 9.0]
+    assert [v["passed"] for v in details["judgements"]] == [True, False, True]
     assert (details["repeats"], details["reduce"], details["spread"]) == (3, "mean", 4.0)
     assert details["unstable"] is True and details["pass_votes"] == 2
     assert details["usage"]["calls"] == 3
@@ -197,8 +197,8 @@ def test_one_unreadable_repeat_makes_the_whole_score_a_judge_error() -> None:
     score = run(make_judge("judge_score", provider, repeats=2, parse_retries=0))
     assert score.error is not None and score.value is None
     assert score.details["judge_errors"] == 1
-    assert score.details["verdicts"][0]["value"] == 8.0
-    assert score.details["verdicts"][1]["raw_replies"] == ["no idea"]
+    assert score.details["judgements"][0]["value"] == 8.0
+    assert score.details["judgements"][1]["raw_replies"] == ["no idea"]
 
 
 # --- model, temperature and self-grading --------------------------------------------------------

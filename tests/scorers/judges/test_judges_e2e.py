@@ -115,7 +115,7 @@ def test_an_unparseable_judge_reply_is_recorded_as_a_judge_error(model: str) -> 
     assert score.value is None and score.passed is None
     assert score.error is not None and score.error.startswith("unreadable judge reply")
     assert score.details["judge_errors"] == 1
-    assert score.details["verdicts"][0]["raw_replies"] == [
+    assert score.details["judgements"][0]["raw_replies"] == [
         "I would rather not put a number on it."] * 2
 
 
@@ -132,7 +132,7 @@ def test_judge_repeats_over_the_wire_record_an_unstable_verdict(model: str) -> N
 
     score, received = asyncio.run(scenario())
     assert received == 3
-    assert sorted(v["value"] for v in score.details["verdicts"]) == [5.0, 8.0, 9.0]
+    assert sorted(v["value"] for v in score.details["judgements"]) == [5.0, 8.0, 9.0]
     assert (score.value, score.passed) == (8.0, True)
     assert score.details["unstable"] is True
     assert score.details["spread"] == 4.0
@@ -153,10 +153,10 @@ def test_a_second_judging_is_answered_from_the_cache_repeats_included() -> None:
 
     first, again, received = asyncio.run(scenario())
     assert received == 2
-    assert [v["cached"] for v in again.details["verdicts"]] == [True, True]
+    assert [v["cached"] for v in again.details["judgements"]] == [True, True]
     assert again.details["usage"]["cache_hits"] == 2
-    assert [v["value"] for v in again.details["verdicts"]] == [
-        v["value"] for v in first.details["verdicts"]]
+    assert [v["value"] for v in again.details["judgements"]] == [
+        v["value"] for v in first.details["judgements"]]
 
 
 def test_a_rate_limited_judge_still_gets_its_verdict() -> None:

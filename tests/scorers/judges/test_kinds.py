@@ -174,7 +174,7 @@ def test_custom_number_judge_renders_the_template_and_scores_in_its_range() -> N
 def test_custom_label_judge_passes_on_its_passing_labels_and_reduces_by_majority() -> None:
     output = {"type": "label", "labels": ["correct", "partially correct", "incorrect"],
               "pass": ["correct"]}
-    provider = ScriptedProvider(["correct", "partially correct", "Verdict: correct."])
+    provider = ScriptedProvider(["correct", "partially correct", "Judgement: correct."])
     score = run(make_judge("judge", provider, prompt=PROMPT, output=output, repeats=3),
                 case(metadata={"audience": "x"}))
     assert score.details["reduce"] == "majority"  # the only reduction a label has

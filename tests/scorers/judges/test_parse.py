@@ -7,7 +7,7 @@ import pytest
 from assay.scorers.judges.formats import LabelFormat, NumberFormat, SchemaFormat
 from assay.scorers.judges.parse import extract_json, extract_label, extract_number
 from assay.scorers.judges.rubric import DEFAULT_METRICS, DEFAULT_PASS_RULE, RubricFormat
-from assay.scorers.judges.judgement import VerdictParseError
+from assay.scorers.judges.judgement import ReplyParseError
 
 
 @pytest.mark.parametrize("reply, expected", [
@@ -49,7 +49,7 @@ def test_a_denominator_other_than_the_scale_is_not_read_as_a_score() -> None:
 def test_json_is_found_bare_fenced_or_inside_prose() -> None:
     assert extract_json('[1, 2]') == [1, 2]
     assert extract_json("```json\n{\"a\": 1}\n```") == {"a": 1}
-    assert extract_json('Verdict: {"a": {"b": 2}} done') == {"a": {"b": 2}}
+    assert extract_json('Judgement: {"a": {"b": 2}} done') == {"a": {"b": 2}}
     assert extract_json("no json at all {oops}") is None
 
 
@@ -62,7 +62,7 @@ LABELS = ["correct", "partially correct", "incorrect"]
     ("Partially_Correct.", "partially correct"),
     ('{"label": "partially correct", "reason": "misses one step"}', "partially correct"),
     ("The answer is partially correct: it misses the flag.", "partially correct"),
-    ("Verdict: incorrect, it names the wrong function.", "incorrect"),
+    ("Judgement: incorrect, it names the wrong function.", "incorrect"),
 ])
 def test_a_label_is_read_exactly_or_from_prose(reply: str, expected: str) -> None:
     assert extract_label(reply, LABELS) == expected
@@ -79,9 +79,9 @@ def test_two_labels_or_none_named_is_no_label(reply: str) -> None:
 
 def test_number_format_refuses_a_score_outside_its_range() -> None:
     fmt = NumberFormat(0, 10, 7)
-    with pytest.raises(VerdictParseError, match="outside the range 0..10"):
+    with pytest.raises(ReplyParseError, match="outside the range 0..10"):
         fmt.parse('{"score": 11}')
-    with pytest.raises(VerdictParseError, match="no score"):
+    with pytest.raises(ReplyParseError, match="no score"):
         fmt.parse("Looks right to me.")
 
 
@@ -116,9 +116,9 @@ def test_schema_format_validates_and_reads_the_named_fields() -> None:
     assert fmt.scale == (1.0, 4.0)
     assert (verdict.value, verdict.passed, verdict.reason) == (3.0, False, "leaks a key")
     assert verdict.data["object"]["safe"] is False
-    with pytest.raises(VerdictParseError, match="does not match the schema at quality"):
+    with pytest.raises(ReplyParseError, match="does not match the schema at quality"):
         fmt.parse('{"quality": 9, "safe": true}')
-    with pytest.raises(VerdictParseError, match="no JSON"):
+    with pytest.raises(ReplyParseError, match="no JSON"):
         fmt.parse("quality 3, safe")
 
 
@@ -157,7 +157,7 @@ def test_rubric_format_accepts_plain_numbers_per_metric() -> None:
     ("4, 5, 4", "no JSON object"),
 ])
 def test_rubric_format_refuses_incomplete_replies(reply: str, problem: str) -> None:
-    with pytest.raises(VerdictParseError, match=problem):
+    with pytest.raises(ReplyParseError, match=problem):
         RubricFormat(DEFAULT_METRICS, DEFAULT_PASS_RULE).parse(reply)
 
 

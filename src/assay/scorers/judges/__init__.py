@@ -1,4 +1,4 @@
-"""LLM judges: scorers whose verdict comes from a model.
+"""LLM judges: scorers whose judgement comes from a model.
 
 Owns the judge kinds (`kinds`: judge_score, rubric, traits, judge), what
 they share (`base`: asking, re-asking, repeats, recording), the reply

@@ -1,12 +1,12 @@
 """What every LLM judge shares: its model, its prompt, asking, re-asking and recording.
 
-A judge kind supplies its verdict format, its instructions and its message
+A judge kind supplies its judgement format, its instructions and its message
 template; this module asks the judge model (with structured output where
-the provider has it), retries a reply that holds no readable verdict a
+the provider has it), retries a reply that holds no readable judgement a
 bounded number of times, repeats the question `repeats` times and reduces
-the verdicts, and writes into the Score everything needed to trust or
+the judgements, and writes into the Score everything needed to trust or
 distrust it later: the judge model, the prompt hash, the provider's system
-fingerprint, token usage and cost, every verdict, and whether the verdicts
+fingerprint, token usage and cost, every judgement, and whether the judgements
 disagreed across the pass line.
 """
 
@@ -26,10 +26,10 @@ from assay.providers.base import ChatRequest, ChatResponse, Provider
 from assay.score import Score
 from assay.scorers._templates import templates_compile
 from assay.scorers.base import Scorer, ScorerParams, param_error
-from assay.scorers.judges.formats import VerdictFormat
-from assay.scorers.judges.judgement import Reduction, Verdict, VerdictParseError, agreement
+from assay.scorers.judges.formats import ReplyFormat
+from assay.scorers.judges.judgement import Reduction, Judgement, ReplyParseError, agreement
 from assay.services import Services
-from assay.config.templates import case_variables, check_template, render, template_hash
+from assay.config.templates import case_variables, validate_template, render, template_hash
 
 
 class JudgeParams(ScorerParams):
@@ -48,19 +48,19 @@ class JudgeParams(ScorerParams):
     """Longest reply the judge may give."""
 
     repeats: int = Field(default=1, ge=1, le=25)
-    """Ask the judge this many times and reduce the verdicts. Each ask is cached under its
+    """Ask the judge this many times and reduce the judgements. Each ask is cached under its
     own key, so the 2nd and later asks are real re-asks, yet a resumed run pays for none."""
 
     reduce: Reduction | None = None
-    """How repeated verdicts become one: mean, median or majority (the most common
-    verdict; a tie goes to the failing side). Default: mean for scores, majority for
-    labels and pass/fail verdicts (which reduce by majority only)."""
+    """How repeated judgements become one: mean, median or majority (the most common
+    judgement; a tie goes to the failing side). Default: mean for scores, majority for
+    labels and pass/fail judgements (which reduce by majority only)."""
 
     parse_retries: int = Field(default=2, ge=0, le=5)
-    """Re-asks after a reply with no readable verdict, before it is recorded as a judge error."""
+    """Re-asks after a reply with no readable judgement, before it is recorded as a judge error."""
 
     structured_output: bool = True
-    """Ask the provider for JSON matching the verdict's schema. Turn off for servers that
+    """Ask the provider for JSON matching the judgement's schema. Turn off for servers that
     reject a response format; replies are then read tolerantly."""
 
     system: str | None = None
@@ -76,9 +76,9 @@ class JudgeParams(ScorerParams):
 
 @dataclass(slots=True)
 class Ask:
-    """One asking of the judge, with the replies it took to get a verdict (or not)."""
+    """One asking of the judge, with the replies it took to get a judgement (or not)."""
 
-    verdict: Verdict | None = None
+    judgement: Judgement | None = None
     error: str | None = None
     replies: list[str] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
@@ -87,8 +87,8 @@ class Ask:
 
     def record(self) -> dict[str, Any]:
         """This asking as stored in the Score's details."""
-        out: dict[str, Any] = self.verdict.to_dict() if self.verdict else {"error": self.error}
-        if self.verdict is None:
+        out: dict[str, Any] = self.judgement.to_dict() if self.judgement else {"error": self.error}
+        if self.judgement is None:
             out["raw_replies"] = list(self.replies)
         out["attempts"] = len(self.replies)
         out["cached"] = self.cached
@@ -99,7 +99,7 @@ class Ask:
 
 
 class JudgeScorer(Scorer):
-    """Base of the judge kinds. Subclasses build `verdict_format`, instructions and template."""
+    """Base of the judge kinds. Subclasses build `reply_format`, instructions and template."""
 
     Params: ClassVar[type[ScorerParams]] = JudgeParams
     params: JudgeParams
@@ -108,23 +108,23 @@ class JudgeScorer(Scorer):
 
     def __init__(self, params: JudgeParams, services: Services) -> None:
         super().__init__(params, services)
-        self.verdict_format = self.build_format()
-        self.reduction = self.verdict_format.reduction(params.reduce)
+        self.reply_format = self.build_format()
+        self.reduction = self.reply_format.reduction(params.reduce)
         self.model = judge_model(params.model, services, scorer_name=self.name)
         self.temperature = _judge_temperature(params.temperature, services)
         self.system = self.instructions()
-        self.reply_format = self.verdict_format.instructions()
+        self.reply_instructions = self.reply_format.instructions()
         self.template = params.prompt or self.default_prompt
-        check_template(self.system)
-        check_template(self.template)
+        validate_template(self.system)
+        validate_template(self.template)
         self.prompt_hash = template_hash(
-            "\n\x1e\n".join((self.system, self.reply_format, self.template)))
-        self.response_schema = (self.verdict_format.response_schema()
+            "\n\x1e\n".join((self.system, self.reply_instructions, self.template)))
+        self.response_schema = (self.reply_format.response_schema()
                                 if params.structured_output else None)
         self._provider: Provider | None = None
         self._model_name = ""
 
-    def build_format(self) -> VerdictFormat:
+    def build_format(self) -> ReplyFormat:
         raise NotImplementedError
 
     def instructions(self) -> str:
@@ -158,7 +158,7 @@ class JudgeScorer(Scorer):
         request = ChatRequest(
             model=self._model_name,
             messages=[{"role": "user", "content": render(self.template, variables)}],
-            system=render(self.system, variables) + "\n\n" + self.reply_format,
+            system=render(self.system, variables) + "\n\n" + self.reply_instructions,
             temperature=self.temperature,
             max_tokens=self.params.max_tokens,
             response_schema=self.response_schema,
@@ -169,7 +169,7 @@ class JudgeScorer(Scorer):
         return self._score(list(asks))
 
     async def _ask(self, request: ChatRequest, *, repeat: int) -> Ask:
-        """Ask once; re-ask while the reply holds no verdict.
+        """Ask once; re-ask while the reply holds no judgement.
 
         Every repeat and every retry carries its own cache tag: it is never
         answered from another's cached reply (so it is a real re-ask), yet
@@ -183,7 +183,7 @@ class JudgeScorer(Scorer):
                 response = await self._provider.chat(  # type: ignore[union-attr]
                     tagged, use_cache=self.services.use_cache)
             except AssayError:
-                raise  # a run-stopping condition (bad key, budget spent) is not a verdict
+                raise  # a run-stopping condition (bad key, budget spent) is not a judgement
             except Exception as exc:  # noqa: BLE001 - the provider already retried
                 ask.error = f"judge call failed: {type(exc).__name__}: {exc}"
                 return ask
@@ -191,10 +191,10 @@ class JudgeScorer(Scorer):
             reply = reply_text(response)
             ask.replies.append(reply)
             try:
-                ask.verdict = self.verdict_format.parse(reply)
+                ask.judgement = self.reply_format.parse(reply)
                 ask.error = None
                 return ask
-            except VerdictParseError as exc:
+            except ReplyParseError as exc:
                 ask.error = f"unreadable judge reply: {exc}"
         return ask
 
@@ -208,9 +208,9 @@ class JudgeScorer(Scorer):
         if fingerprints:
             details["system_fingerprint"] = (fingerprints[0] if len(fingerprints) == 1
                                              else fingerprints)
-        failed = [ask for ask in asks if ask.verdict is None]
+        failed = [ask for ask in asks if ask.judgement is None]
         if len(asks) > 1 or failed:
-            details["verdicts"] = [ask.record() for ask in asks]
+            details["judgements"] = [ask.record() for ask in asks]
         if failed:
             details["judge_errors"] = len(failed)
             attempts = len(failed[0].replies)
@@ -218,19 +218,19 @@ class JudgeScorer(Scorer):
             if attempts:
                 error += f" (after {attempts} attempt{'s' if attempts != 1 else ''})"
             return Score.failure(error, details=details, usage=usage)
-        verdicts = [ask.verdict for ask in asks if ask.verdict is not None]
-        if len(verdicts) == 1:
-            final = verdicts[0]
+        judgements = [ask.judgement for ask in asks if ask.judgement is not None]
+        if len(judgements) == 1:
+            final = judgements[0]
             details["cached"] = asks[0].cached
         else:
-            final = self.verdict_format.reduce(verdicts, self.reduction)
-            details.update(repeats=len(verdicts), reduce=self.reduction,
-                           **agreement(verdicts))
+            final = self.reply_format.reduce(judgements, self.reduction)
+            details.update(repeats=len(judgements), reduce=self.reduction,
+                           **agreement(judgements))
         record = final.to_dict()
         for key in ("passed", "value", "reason"):
             record.pop(key, None)
         details.update(record)
-        return Score(value=final.value, scale=self.verdict_format.scale, passed=final.passed,
+        return Score(value=final.value, scale=self.reply_format.scale, passed=final.passed,
                      reason=final.reason, details=details, usage=usage)
 
     def _base_details(self) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """What a judge must answer: a number in a range, a label from a set, or a JSON object.
 
-A format knows three things about its verdicts: the JSON Schema to ask the
-provider for (structured output), how to read a reply into a `Verdict`
-(tolerantly, but never by guessing), and how k repeated verdicts reduce
+A format knows three things about its judgements: the JSON Schema to ask the
+provider for (structured output), how to read a reply into a `Judgement`
+(tolerantly, but never by guessing), and how k repeated judgements reduce
 to one. The rubric format lives in `judge_rubric`.
 """
 
@@ -25,15 +25,15 @@ from assay.scorers.judges.parse import (
 from assay.scorers.judges.judgement import (
     JudgeConfigError,
     Reduction,
-    Verdict,
-    VerdictParseError,
+    Judgement,
+    ReplyParseError,
     majority,
     reduce_numbers,
 )
 
 
-class VerdictFormat:
-    """The shape of a verdict. Subclasses implement `parse`, `reduce` and `response_schema`."""
+class ReplyFormat:
+    """The shape of a judgement. Subclasses implement `parse`, `reduce` and `response_schema`."""
 
     scale: tuple[float, float] = (0.0, 1.0)
     reductions: tuple[Reduction, ...] = ("mean", "median", "majority")
@@ -46,10 +46,10 @@ class VerdictFormat:
         example = json.dumps(_example(self.response_schema()))
         return f"Reply with a single JSON object and nothing else, shaped like: {example}"
 
-    def parse(self, text: str) -> Verdict:
+    def parse(self, text: str) -> Judgement:
         raise NotImplementedError
 
-    def reduce(self, verdicts: Sequence[Verdict], how: Reduction) -> Verdict:
+    def reduce(self, judgements: Sequence[Judgement], how: Reduction) -> Judgement:
         raise NotImplementedError
 
     def reduction(self, how: Reduction | None) -> Reduction:
@@ -58,12 +58,12 @@ class VerdictFormat:
             return self.reductions[0]
         if how not in self.reductions:
             allowed = ", ".join(self.reductions)
-            raise JudgeConfigError(f"reduce: {how!r} does not apply to this judge's verdicts "
+            raise JudgeConfigError(f"reduce: {how!r} does not apply to this judge's judgements "
                                    f"(allowed: {allowed})")
         return how
 
 
-class NumberFormat(VerdictFormat):
+class NumberFormat(ReplyFormat):
     """A score in [low, high], passing at `threshold` or above."""
 
     def __init__(self, low: float, high: float, threshold: float, *, integer: bool = True,
@@ -86,7 +86,7 @@ class NumberFormat(VerdictFormat):
         return _object({"reason": {"type": "string", "description": self.reason_hint},
                         "score": number})
 
-    def parse(self, text: str) -> Verdict:
+    def parse(self, text: str) -> Judgement:
         low, high = self.scale
         data = extract_object(text)
         if data is not None:
@@ -95,23 +95,23 @@ class NumberFormat(VerdictFormat):
         else:
             value = extract_number(text, high=high)
         if value is None:
-            raise VerdictParseError(f"no score between {_plain(low)} and {_plain(high)} "
+            raise ReplyParseError(f"no score between {_plain(low)} and {_plain(high)} "
                                     "found in the reply")
         if not low <= value <= high:
-            raise VerdictParseError(f"score {_plain(value)} is outside the range "
+            raise ReplyParseError(f"score {_plain(value)} is outside the range "
                                     f"{_plain(low)}..{_plain(high)}")
-        return Verdict(passed=value >= self.threshold, value=value,
+        return Judgement(passed=value >= self.threshold, value=value,
                        reason=extract_reason(data, text))
 
-    def reduce(self, verdicts: Sequence[Verdict], how: Reduction) -> Verdict:
-        values = [v.value for v in verdicts if v.value is not None]
+    def reduce(self, judgements: Sequence[Judgement], how: Reduction) -> Judgement:
+        values = [v.value for v in judgements if v.value is not None]
         value = reduce_numbers(values, how)
-        return Verdict(passed=value >= self.threshold, value=value,
-                       reason=_nearest(verdicts, value).reason)
+        return Judgement(passed=value >= self.threshold, value=value,
+                       reason=_nearest(judgements, value).reason)
 
 
-class LabelFormat(VerdictFormat):
-    """A label from a fixed set; the verdict passes when the label is one of `passing`.
+class LabelFormat(ReplyFormat):
+    """A label from a fixed set; the judgement passes when the label is one of `passing`.
 
     The score's value is 1 for a passing label and 0 otherwise, so the mean
     of values is the pass rate; the label itself is kept in the details.
@@ -135,33 +135,33 @@ class LabelFormat(VerdictFormat):
         return _object({"reason": {"type": "string", "description": "one sentence"},
                         "label": {"type": "string", "enum": list(self.labels)}})
 
-    def parse(self, text: str) -> Verdict:
+    def parse(self, text: str) -> Judgement:
         label = extract_label(text, self.labels)
         if label is None:
-            raise VerdictParseError(f"no single label of {', '.join(self.labels)} "
+            raise ReplyParseError(f"no single label of {', '.join(self.labels)} "
                                     "found in the reply")
-        return self._verdict(label, extract_reason(extract_object(text), text))
+        return self._judgement(label, extract_reason(extract_object(text), text))
 
-    def reduce(self, verdicts: Sequence[Verdict], how: Reduction) -> Verdict:
-        labels = [v.label for v in verdicts if v.label is not None]
+    def reduce(self, judgements: Sequence[Judgement], how: Reduction) -> Judgement:
+        labels = [v.label for v in judgements if v.label is not None]
         label = majority(labels, prefer=lambda item: (item in self.passing,
                                                       self.labels.index(item)))
-        reason = next(v.reason for v in verdicts if v.label == label)
-        return self._verdict(label, reason)
+        reason = next(v.reason for v in judgements if v.label == label)
+        return self._judgement(label, reason)
 
-    def _verdict(self, label: str, reason: str) -> Verdict:
+    def _judgement(self, label: str, reason: str) -> Judgement:
         passed = label in self.passing
-        return Verdict(passed=passed, value=1.0 if passed else 0.0, label=label, reason=reason)
+        return Judgement(passed=passed, value=1.0 if passed else 0.0, label=label, reason=reason)
 
 
-class SchemaFormat(VerdictFormat):
+class SchemaFormat(ReplyFormat):
     """A JSON object valid against a user's schema.
 
     `value_field` names a number in the object that becomes the score (the
     scale comes from `scale` or the field's minimum/maximum); `passed_field`
     names a boolean that decides pass/fail; otherwise `threshold` on the
     value does. One of `passed_field` and `threshold` is required, so every
-    verdict has a pass reading.
+    judgement has a pass reading.
     """
 
     def __init__(self, schema: dict[str, Any], *, value_field: str | None,
@@ -181,7 +181,7 @@ class SchemaFormat(VerdictFormat):
         self.threshold = threshold
         if value_field is None and passed_field is None:
             raise JudgeConfigError("a json output needs value_field (a number) or passed_field "
-                            "(a boolean) to read a verdict from")
+                            "(a boolean) to read a judgement from")
         if passed_field is None and threshold is None:
             raise JudgeConfigError("a json output without passed_field needs a threshold")
         if value_field is None:
@@ -193,22 +193,22 @@ class SchemaFormat(VerdictFormat):
     def response_schema(self) -> dict[str, Any]:
         return self.schema
 
-    def parse(self, text: str) -> Verdict:
+    def parse(self, text: str) -> Judgement:
         data = extract_json(text)
         if data is None:
-            raise VerdictParseError("no JSON found in the reply")
+            raise ReplyParseError("no JSON found in the reply")
         errors = sorted(self._validator.iter_errors(data), key=lambda e: list(e.path))
         if errors:
             where = "/".join(str(p) for p in errors[0].path) or "(root)"
-            raise VerdictParseError(f"reply does not match the schema at {where}: "
+            raise ReplyParseError(f"reply does not match the schema at {where}: "
                                     f"{errors[0].message}")
         if not isinstance(data, dict):
-            raise VerdictParseError("the reply is valid JSON but not an object")
+            raise ReplyParseError("the reply is valid JSON but not an object")
         value = self._value(data)
         passed = self._passed(data, value)
         if value is None:
             value = 1.0 if passed else 0.0
-        return Verdict(passed=passed, value=value, reason=extract_reason(data, text),
+        return Judgement(passed=passed, value=value, reason=extract_reason(data, text),
                        data={"object": data})
 
     def _value(self, data: dict[str, Any]) -> float | None:
@@ -216,32 +216,32 @@ class SchemaFormat(VerdictFormat):
             return None
         value = as_number(data.get(self.value_field))
         if value is None:
-            raise VerdictParseError(f"field {self.value_field!r} is missing or not a number")
+            raise ReplyParseError(f"field {self.value_field!r} is missing or not a number")
         return value
 
     def _passed(self, data: dict[str, Any], value: float | None) -> bool:
         if self.passed_field is not None:
             flag = data.get(self.passed_field)
             if not isinstance(flag, bool):
-                raise VerdictParseError(f"field {self.passed_field!r} is missing or not "
+                raise ReplyParseError(f"field {self.passed_field!r} is missing or not "
                                         "true/false")
             return flag
         assert value is not None and self.threshold is not None
         return value >= self.threshold
 
-    def reduce(self, verdicts: Sequence[Verdict], how: Reduction) -> Verdict:
-        votes = [v.passed for v in verdicts]
+    def reduce(self, judgements: Sequence[Judgement], how: Reduction) -> Judgement:
+        votes = [v.passed for v in judgements]
         if self.value_field is None:
             passed = majority(votes, prefer=lambda vote: vote)
-            return Verdict(passed=passed, value=1.0 if passed else 0.0,
-                           reason=next(v.reason for v in verdicts if v.passed == passed))
-        value = reduce_numbers([v.value for v in verdicts if v.value is not None], how)
+            return Judgement(passed=passed, value=1.0 if passed else 0.0,
+                           reason=next(v.reason for v in judgements if v.passed == passed))
+        value = reduce_numbers([v.value for v in judgements if v.value is not None], how)
         if self.passed_field is not None:
             passed = majority(votes, prefer=lambda vote: vote)
         else:
             assert self.threshold is not None
             passed = value >= self.threshold
-        return Verdict(passed=passed, value=value, reason=_nearest(verdicts, value).reason)
+        return Judgement(passed=passed, value=value, reason=_nearest(judgements, value).reason)
 
 
 def _field_scale(schema: dict[str, Any], name: str) -> tuple[float, float]:
@@ -253,9 +253,9 @@ def _field_scale(schema: dict[str, Any], name: str) -> tuple[float, float]:
     return (float(low), float(high))
 
 
-def _nearest(verdicts: Sequence[Verdict], value: float) -> Verdict:
-    """The verdict closest to the reduced value, whose reason best stands for the result."""
-    return min(verdicts, key=lambda v: abs((v.value if v.value is not None else value) - value))
+def _nearest(judgements: Sequence[Judgement], value: float) -> Judgement:
+    """The judgement closest to the reduced value, whose reason best stands for the result."""
+    return min(judgements, key=lambda v: abs((v.value if v.value is not None else value) - value))
 
 
 def _object(properties: dict[str, Any]) -> dict[str, Any]:

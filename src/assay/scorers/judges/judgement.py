@@ -1,9 +1,9 @@
-"""One judge verdict, and how several verdicts of a repeated judge become one.
+"""One judge judgement, and how several judgements of a repeated judge become one.
 
 A judge asked k times may not agree with itself. The reductions here
-(mean, median, majority) make one verdict of the k, and `agreement`
+(mean, median, majority) make one judgement of the k, and `agreement`
 describes how far apart they were and whether they fell on both sides
-of the pass line ("unstable"), so a reader can tell a firm verdict from
+of the pass line ("unstable"), so a reader can tell a firm judgement from
 a coin toss.
 """
 
@@ -30,16 +30,16 @@ class JudgeConfigError(UserError, ValueError):
     """
 
 
-class VerdictParseError(ValueError):
-    """The judge's reply holds no readable verdict (the message says what was missing)."""
+class ReplyParseError(ValueError):
+    """The judge's reply holds no readable judgement (the message says what was missing)."""
 
 
 @dataclass(slots=True)
-class Verdict:
+class Judgement:
     """What one judge reply said, read into numbers.
 
-    `value` is on the format's scale (None for label verdicts); `label` is
-    set for label verdicts; `metrics` holds per-metric values of a rubric;
+    `value` is on the format's scale (None for label judgements); `label` is
+    set for label judgements; `metrics` holds per-metric values of a rubric;
     `data` keeps the other fields worth storing (reasoning, unverified claims).
     """
 
@@ -78,7 +78,7 @@ def reduce_numbers(values: Sequence[float], how: Reduction) -> float:
 def majority(items: Sequence[H], *, prefer: Callable[[H], Any]) -> H:
     """The most common item; among tied items the one with the smallest `prefer` key.
 
-    Callers pass a key that ranks failing verdicts first, so a tie is
+    Callers pass a key that ranks failing judgements first, so a tie is
     broken toward the stricter reading rather than by chance.
     """
     counts = Counter(items)
@@ -88,27 +88,27 @@ def majority(items: Sequence[H], *, prefer: Callable[[H], Any]) -> H:
 
 
 def spread(values: Sequence[float]) -> float:
-    """The distance between the highest and the lowest verdict."""
+    """The distance between the highest and the lowest judgement."""
     return max(values) - min(values) if values else 0.0
 
 
-def agreement(verdicts: Sequence[Verdict]) -> dict[str, Any]:
-    """How repeated verdicts agree: their spread and whether they flip across the pass line."""
-    values = [v.value for v in verdicts if v.value is not None]
+def agreement(judgements: Sequence[Judgement]) -> dict[str, Any]:
+    """How repeated judgements agree: their spread and whether they flip across the pass line."""
+    values = [v.value for v in judgements if v.value is not None]
     info: dict[str, Any] = {
-        "unstable": len({v.passed for v in verdicts}) > 1,
-        "pass_votes": sum(v.passed for v in verdicts),
+        "unstable": len({v.passed for v in judgements}) > 1,
+        "pass_votes": sum(v.passed for v in judgements),
     }
     if values:
         info["spread"] = spread(values)
         info["stdev"] = statistics.pstdev(values) if len(values) > 1 else 0.0
-    labels = [v.label for v in verdicts if v.label is not None]
+    labels = [v.label for v in judgements if v.label is not None]
     if labels:
         info["label_counts"] = dict(Counter(labels))
-    metric_names = [name for v in verdicts for name in v.metrics]
+    metric_names = [name for v in judgements for name in v.metrics]
     if metric_names:
         info["metric_spread"] = {
-            name: spread([v.metrics[name] for v in verdicts if name in v.metrics])
+            name: spread([v.metrics[name] for v in judgements if name in v.metrics])
             for name in dict.fromkeys(metric_names)
         }
     return info

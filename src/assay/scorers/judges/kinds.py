@@ -1,7 +1,7 @@
 """The LLM judges: `judge_score` (0-10), `rubric` (multi-metric), `traits` (1-3), `judge` (custom).
 
 The asking, re-asking, repeating and recording live in `judge_base`; the
-verdict shapes in `judge_formats` and `judge_rubric`; the built-in prompts
+judgement shapes in `judge_formats` and `judge_rubric`; the built-in prompts
 in `judge_prompts`. This module only says what each kind asks and when a
 case cannot be judged by it.
 """
@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from assay.case import Case
 from assay.registry import scorer
 from assay.scorers.judges.base import JudgeParams, JudgeScorer
-from assay.scorers.judges.formats import LabelFormat, NumberFormat, SchemaFormat, VerdictFormat
+from assay.scorers.judges.formats import LabelFormat, NumberFormat, SchemaFormat, ReplyFormat
 from assay.scorers.judges.prompts import (
     CUSTOM_SYSTEM,
     RUBRIC_PROMPT,
@@ -51,13 +51,13 @@ class JudgeScore(JudgeScorer):
 
     class Params(JudgeParams):
         threshold: float = Field(default=7, ge=0, le=10)
-        """A verdict at or above this passes."""
+        """A judgement at or above this passes."""
 
     params: Params
     default_system = SCORE_SYSTEM
     default_prompt = SCORE_PROMPT
 
-    def build_format(self) -> VerdictFormat:
+    def build_format(self) -> ReplyFormat:
         return NumberFormat(0, 10, self.params.threshold)
 
     def missing(self, case: Case) -> str | None:
@@ -79,7 +79,7 @@ class RubricJudge(JudgeScorer):
         """Custom metrics (name, title, description, levels); the default three when omitted."""
 
         pass_if: PassRule | None = None
-        """When a verdict passes: `{all_at_least: 4}`, `{mean_at_least: 4}`, `{min: {metric: 4}}`
+        """When a judgement passes: `{all_at_least: 4}`, `{mean_at_least: 4}`, `{min: {metric: 4}}`
         (every condition given must hold). Default `{all_at_least: 4}` for the default rubric;
         required with custom metrics."""
 
@@ -91,12 +91,12 @@ class RubricJudge(JudgeScorer):
     params: Params
     default_prompt = RUBRIC_PROMPT
 
-    def build_format(self) -> VerdictFormat:
+    def build_format(self) -> ReplyFormat:
         return rubric_format(self.params)
 
     def instructions(self) -> str:
-        assert isinstance(self.verdict_format, RubricFormat)
-        return self.params.system or self.verdict_format.system_prompt()
+        assert isinstance(self.reply_format, RubricFormat)
+        return self.params.system or self.reply_format.system_prompt()
 
     def missing(self, case: Case) -> str | None:
         return _needs_expected(case, "rubric")
@@ -117,13 +117,13 @@ class TraitsJudge(JudgeScorer):
 
     class Params(JudgeParams):
         threshold: float = Field(default=2, ge=1, le=3)
-        """A verdict at or above this passes."""
+        """A judgement at or above this passes."""
 
     params: Params
     default_system = TRAITS_SYSTEM
     default_prompt = TRAITS_PROMPT
 
-    def build_format(self) -> VerdictFormat:
+    def build_format(self) -> ReplyFormat:
         return NumberFormat(1, 3, self.params.threshold)
 
     def missing(self, case: Case) -> str | None:
@@ -144,11 +144,11 @@ class NumberOutput(_OutputSpec):
     min: float
     max: float
     threshold: float
-    """A verdict at or above this passes."""
+    """A judgement at or above this passes."""
     integer: bool = False
     """Ask for a whole number."""
 
-    def build(self) -> VerdictFormat:
+    def build(self) -> ReplyFormat:
         return NumberFormat(self.min, self.max, self.threshold, integer=self.integer)
 
 
@@ -160,12 +160,12 @@ class LabelOutput(_OutputSpec):
     passing: list[str] = Field(alias="pass")
     """The labels that count as a pass."""
 
-    def build(self) -> VerdictFormat:
+    def build(self) -> ReplyFormat:
         return LabelFormat(self.labels, self.passing)
 
 
 class JsonOutput(_OutputSpec):
-    """A JSON object valid against `schema`; its verdict read from named fields."""
+    """A JSON object valid against `schema`; its judgement read from named fields."""
 
     type: Literal["json"]
     json_schema: dict[str, Any] = Field(alias="schema")
@@ -175,11 +175,11 @@ class JsonOutput(_OutputSpec):
     passed_field: str | None = None
     """A boolean field that decides pass/fail."""
     threshold: float | None = None
-    """Without `passed_field`: the value at or above which the verdict passes."""
+    """Without `passed_field`: the value at or above which the judgement passes."""
     scale: tuple[float, float] | None = None
     """The value's range; read from the field's minimum/maximum when omitted."""
 
-    def build(self) -> VerdictFormat:
+    def build(self) -> ReplyFormat:
         return SchemaFormat(self.json_schema, value_field=self.value_field,
                             passed_field=self.passed_field, threshold=self.threshold,
                             scale=self.scale)
@@ -209,5 +209,5 @@ class CustomJudge(JudgeScorer):
     params: Params
     default_system = CUSTOM_SYSTEM
 
-    def build_format(self) -> VerdictFormat:
+    def build_format(self) -> ReplyFormat:
         return self.params.output.build()

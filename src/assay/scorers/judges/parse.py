@@ -1,9 +1,9 @@
 """Tolerant reading of a judge's reply: JSON, a number, or a label.
 
 Judges asked for JSON sometimes wrap it in a code fence, add a sentence
-before it, or answer "Score: 8/10". These functions find the verdict in
+before it, or answer "Score: 8/10". These functions find the judgement in
 those shapes and return None when the reply is ambiguous or absent: a
-guess is never made, because a guessed verdict would be a lie in the
+guess is never made, because a guessed judgement would be a lie in the
 results. Callers turn None into a retry and, in the end, a judge error.
 """
 
@@ -78,7 +78,7 @@ def as_number(value: Any) -> float | None:
 
 def extract_number(text: str, *, high: float | None = None,
                    keys: Iterable[str] = SCORE_KEYS) -> float | None:
-    """The one verdict number in `text`, or None when there is none or several disagree.
+    """The one judgement number in `text`, or None when there is none or several disagree.
 
     Accepted shapes, in order: JSON (`{"score": 8}`, a bare `8`), "8/10" or
     "8 out of 10" (the denominator must be `high` when given), "Score: 8",

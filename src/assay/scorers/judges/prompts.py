@@ -1,6 +1,6 @@
 """The built-in judges' instructions and message templates.
 
-Each prompt is hashed (with its reply format) into the verdicts it
+Each prompt is hashed (with its reply format) into the judgements it
 produces, so changing a word here makes old and new scores visibly
 incomparable rather than silently mixed.
 """

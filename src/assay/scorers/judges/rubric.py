@@ -16,13 +16,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from assay.scorers.judges.formats import VerdictFormat, _object
+from assay.scorers.judges.formats import ReplyFormat, _object
 from assay.scorers.judges.parse import REASON_KEYS, SCORE_KEYS, as_number, extract_object, pick
 from assay.scorers.judges.judgement import (
     JudgeConfigError,
     Reduction,
-    Verdict,
-    VerdictParseError,
+    Judgement,
+    ReplyParseError,
     reduce_numbers,
 )
 
@@ -51,7 +51,7 @@ class RubricMetric(BaseModel):
 
 
 class PassRule(BaseModel):
-    """When a rubric verdict passes. Every condition given must hold.
+    """When a rubric judgement passes. Every condition given must hold.
 
     `all_at_least`: every metric scores at least this; `mean_at_least`: the
     mean of the metrics is at least this; `min`: per-metric minimums.
@@ -148,10 +148,10 @@ DEFAULT_METRICS: list[RubricMetric] = [
 DEFAULT_PASS_RULE = PassRule(all_at_least=4)
 
 
-class RubricFormat(VerdictFormat):
+class RubricFormat(ReplyFormat):
     """A score per metric with a reasoning each, plus a list of unverified claims.
 
-    The verdict's value is the mean of the metric scores, on the metrics'
+    The judgement's value is the mean of the metric scores, on the metrics'
     common scale; `metrics` keeps each score.
     """
 
@@ -198,10 +198,10 @@ class RubricFormat(VerdictFormat):
         properties["unverified_claims"] = {"type": "array", "items": {"type": "string"}}
         return _object(properties)
 
-    def parse(self, text: str) -> Verdict:
+    def parse(self, text: str) -> Judgement:
         data = extract_object(text)
         if data is None:
-            raise VerdictParseError("no JSON object found in the reply")
+            raise ReplyParseError("no JSON object found in the reply")
         scores: dict[str, float] = {}
         reasoning: dict[str, str] = {}
         for metric in self.metrics:
@@ -210,13 +210,13 @@ class RubricFormat(VerdictFormat):
         if claims is None:
             claims = []
         if not isinstance(claims, list):
-            raise VerdictParseError("unverified_claims is not a list")
-        return self._verdict(scores, reasoning, [str(claim) for claim in claims])
+            raise ReplyParseError("unverified_claims is not a list")
+        return self._judgement(scores, reasoning, [str(claim) for claim in claims])
 
     def _metric(self, data: dict[str, Any], name: str) -> tuple[float, str]:
         entry = pick(data, (name,))
         if entry is None:
-            raise VerdictParseError(f"metric {name!r} is missing from the reply")
+            raise ReplyParseError(f"metric {name!r} is missing from the reply")
         reason = ""
         if isinstance(entry, dict):
             reason = str(pick(entry, REASON_KEYS) or "")
@@ -224,27 +224,27 @@ class RubricFormat(VerdictFormat):
         value = as_number(entry)
         low, high = self.scale
         if value is None or not low <= value <= high:
-            raise VerdictParseError(f"metric {name!r} has no score between {low:g} and "
+            raise ReplyParseError(f"metric {name!r} has no score between {low:g} and "
                                     f"{high:g}")
         return value, reason
 
-    def reduce(self, verdicts: Sequence[Verdict], how: Reduction) -> Verdict:
+    def reduce(self, judgements: Sequence[Judgement], how: Reduction) -> Judgement:
         scores: dict[str, float] = {}
         reasoning: dict[str, str] = {}
         for metric in self.metrics:
-            values = [v.metrics[metric.name] for v in verdicts]
+            values = [v.metrics[metric.name] for v in judgements]
             scores[metric.name] = reduce_numbers(values, how)
-            nearest = min(verdicts, key=lambda v: abs(v.metrics[metric.name]
+            nearest = min(judgements, key=lambda v: abs(v.metrics[metric.name]
                                                       - scores[metric.name]))
             reasoning[metric.name] = nearest.data["reasoning"][metric.name]
-        claims = list(dict.fromkeys(c for v in verdicts for c in v.data["unverified_claims"]))
-        return self._verdict(scores, reasoning, claims)
+        claims = list(dict.fromkeys(c for v in judgements for c in v.data["unverified_claims"]))
+        return self._judgement(scores, reasoning, claims)
 
-    def _verdict(self, scores: dict[str, float], reasoning: dict[str, str],
-                 claims: list[str]) -> Verdict:
+    def _judgement(self, scores: dict[str, float], reasoning: dict[str, str],
+                 claims: list[str]) -> Judgement:
         value = statistics.fmean(scores.values())
         low_metric = min(scores, key=lambda name: scores[name])
         reason = f"lowest: {low_metric} {scores[low_metric]:g} ({reasoning[low_metric]})"
-        return Verdict(passed=self.rule.passes(scores), value=value, metrics=scores,
+        return Judgement(passed=self.rule.passes(scores), value=value, metrics=scores,
                        reason=reason,
                        data={"reasoning": reasoning, "unverified_claims": claims})
