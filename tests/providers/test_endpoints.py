@@ -108,7 +108,7 @@ def test_a_missing_setting_names_where_to_give_it(kind, environ, words):
 
 def test_validate_warns_of_a_missing_setting_and_a_run_stops_on_it():
     pool = ProviderPool(environ={"GOOGLE_OAUTH_ACCESS_TOKEN": "t"})
-    warning = pool.check("vertex_ai/claude-opus-4-5")
+    warning = pool.validate_model("vertex_ai/claude-opus-4-5")
     assert warning is not None and warning.startswith("vertex_ai/claude-opus-4-5: ")
     assert "needs a region" in warning
     with pytest.raises(UserError, match="needs a region"):

@@ -48,7 +48,7 @@ def test_prices_come_from_the_table_first_then_from_litellms_list():
 
 def test_validate_names_the_key_litellm_will_look_for(monkeypatch):
     monkeypatch.delenv("MISTRAL_API_KEY", raising=False)
-    warning = ProviderPool(environ={}).check("mistral/mistral-small-latest")
+    warning = ProviderPool(environ={}).validate_model("mistral/mistral-small-latest")
     assert warning == ("mistral/mistral-small-latest: LiteLLM needs the environment variable(s) "
                        "MISTRAL_API_KEY")
 
