@@ -11,7 +11,11 @@ from __future__ import annotations
 import difflib
 import importlib
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from assay.scorers.base import Scorer
+    from assay.targets.base import Target
 
 T = TypeVar("T")
 
@@ -68,7 +72,7 @@ class Registry(Generic[T]):
             entry.load()
 
 
-scorers: Registry = Registry(
+scorers: Registry[Scorer] = Registry(
     "scorer",
     {
         "exact_match": "assay.scorers.text",
@@ -87,7 +91,7 @@ scorers: Registry = Registry(
     },
 )
 
-targets: Registry = Registry(
+targets: Registry[Target] = Registry(
     "target",
     {
         "python": "assay.targets.python",
@@ -99,11 +103,15 @@ targets: Registry = Registry(
 )
 
 
-def scorer(name: str) -> Callable[[type[T]], type[T]]:
+S = TypeVar("S", bound="Scorer")
+G = TypeVar("G", bound="Target")
+
+
+def scorer(name: str) -> Callable[[type[S]], type[S]]:
     """Register a scorer class under `name`."""
-    return scorers.register(name)
+    return scorers.register(name)  # type: ignore[return-value]  # narrows to the subclass
 
 
-def target(name: str) -> Callable[[type[T]], type[T]]:
+def target(name: str) -> Callable[[type[G]], type[G]]:
     """Register a target class under `name`."""
-    return targets.register(name)
+    return targets.register(name)  # type: ignore[return-value]  # narrows to the subclass

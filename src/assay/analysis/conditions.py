@@ -16,7 +16,7 @@ from typing import Any
 
 from assay.analysis.multiple import adjust_comparisons
 from assay.analysis.paired import Kind, PairedComparison, compare_paired
-from assay.analysis.pairing import Value
+from assay.analysis.pairing import PerCase, Value
 from assay.analysis.power import SampleSizeAdvice, advise_sample_size
 from assay.errors import UserError
 from assay.records import ScoreRow, TrialRow
@@ -120,9 +120,8 @@ class ConditionComparisons(ComparisonFamily):
                 **super().to_dict()}
 
 
-def pair_scorer(cases: ScorerCases, side_a: tuple[str, Mapping[str, list[Value]],
-                                                   Mapping[str, list[Value]]],
-                side_b: tuple[str, Mapping[str, list[Value]], Mapping[str, list[Value]]], *,
+def pair_scorer(cases: ScorerCases, side_a: tuple[str, PerCase, PerCase],
+                side_b: tuple[str, PerCase, PerCase], *,
                 kind: Kind | None = None, alpha: float = DEFAULT_ALPHA) -> PairedComparison:
     """Compare side B with side A, each given as (label, values by case, verdicts by case)."""
     kind = kind or cases.kind

@@ -123,7 +123,7 @@ def skewness(d: np.ndarray) -> float:
     if m2 == 0:
         return 0.0
     m3 = float(np.mean(centred**3))
-    return math.sqrt(n * (n - 1)) / (n - 2) * m3 / m2**1.5
+    return float(math.sqrt(n * (n - 1)) / (n - 2) * m3 / m2**1.5)
 
 
 def _corrected(t: float, a: float, c: float) -> float:

@@ -119,7 +119,7 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
 
 def _case_mean(raw: Value | Sequence[Value], case_id: str) -> tuple[float | None, int]:
     """The mean of a case's usable epoch values, and how many errored epochs were dropped."""
-    values = list(raw) if isinstance(raw, Sequence) and not isinstance(raw, str) else [raw]
+    values = list(raw) if isinstance(raw, Sequence) else [raw]
     usable: list[float] = []
     for value in values:
         if value is None:

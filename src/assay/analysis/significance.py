@@ -69,7 +69,7 @@ def signed_rank_test(diffs: np.ndarray) -> PairedTest:
                           float(res.pvalue), m, "zeros dropped (zero_method='wilcox')")
     if has_ties and m < SIGNED_RANK_MIN_TIED:
         return sign_test(d)
-    res = stats.wilcoxon(d, zero_method="wilcox", correction=False, method="asymptotic")
+    res = stats.wilcoxon(d, zero_method="wilcox", correction=False, method="approx")
     return PairedTest("Wilcoxon signed-rank (normal approximation)", float(res.statistic),
                       float(res.pvalue), m, "zeros dropped (zero_method='wilcox'), ties corrected")
 

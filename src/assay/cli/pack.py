@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from assay.context.pack_index import PackIndex
 
 
 @click.group("pack")
@@ -12,7 +16,8 @@ def command() -> None:
     """Knowledge packs: folders of Markdown, text and HTML documents."""
 
 
-def _open(directory: Path, name: str | None, cache: Path | None, chunk_chars: int):
+def _open(directory: Path, name: str | None, cache: Path | None,
+          chunk_chars: int) -> PackIndex:
     from assay.context.pack_index import PackIndex
 
     return PackIndex.open(directory, name=name, chunk_chars=chunk_chars, cache_root=cache)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -94,7 +94,7 @@ def _parse(stamp: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def headline(summary: dict | None) -> str:
+def headline(summary: dict[str, Any] | None) -> str:
     """The first scorer's pass rate (or mean) per condition, e.g. `contains: a 80% · b 90%`."""
     if not summary or not summary.get("scores"):
         return "-"

@@ -116,7 +116,8 @@ def _kind_model(registry: Any, kind: Any, where: tuple[Any, ...], source: Source
                                 ".".join(map(str, where))))
         return None
     try:
-        return registry.get(kind).Params
+        params: type[BaseModel] = registry.get(kind).Params
+        return params
     except KeyError as exc:
         problems.append(Problem(str(exc.args[0]), source.file, source.line((*where, "type")),
                                 ".".join(map(str, (*where, "type")))))

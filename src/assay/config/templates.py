@@ -94,7 +94,7 @@ def render(source: str, variables: dict[str, Any]) -> str:
     from jinja2 import UndefinedError
 
     try:
-        return _compile(source).render(**variables)
+        return str(_compile(source).render(**variables))
     except UndefinedError as exc:
         raise UserError(f"template refers to an unknown variable: {exc.message}") from None
     except _Missing:

@@ -159,7 +159,7 @@ def check_depth(text: str, file: str) -> None:
             if depth > MAX_DEPTH:
                 raise UserError("invalid YAML", [Problem(
                     f"nested too deeply (more than {MAX_DEPTH} levels)", file,
-                    event.start_mark.line + 1)])
+                    event.start_mark.line + 1 if event.start_mark else None)])
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
 

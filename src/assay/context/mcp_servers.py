@@ -73,7 +73,7 @@ class ManagedServer:
                                  "not restarting again")
             await current.close()
             self.restarts += 1
-            fresh = self._factory()
+            fresh: Connection = self._factory()
             try:
                 await fresh.open(self.startup_timeout)
             except ServerDied as exc:
@@ -154,8 +154,8 @@ def get_mcp_servers(services: Services) -> McpServers:
 
         config = services.config
         declared = dict(config.mcp_servers if config is not None else {})
-        configs = {name: value if isinstance(value, McpServerConfig)
-                   else McpServerConfig.model_validate(value) for name, value in declared.items()}
+        configs = {name: McpServerConfig.model_validate(value)
+                   for name, value in declared.items()}
         services.mcp_servers = McpServers(configs, base_dir=Path(services.base_dir),
                                           packs=lambda name: get_pack(services, name))
     return services.mcp_servers

@@ -36,9 +36,7 @@ def get_pack(services: Services, name: str) -> PackIndex:
         if name not in declared:
             known = ", ".join(sorted(declared)) or "none declared"
             raise UserError(f"unknown knowledge pack '{name}' (declared: {known})")
-        config = declared[name]
-        if not isinstance(config, PackConfig):
-            config = PackConfig.model_validate(config)
+        config = PackConfig.model_validate(declared[name])
         folder: Path = services.resolve_path(config.path)
         # The index cache sits beside the store: `.assay/packs/` in the working directory.
         opened[name] = PackIndex.open(folder, name=name, patterns=config.include,

@@ -136,9 +136,10 @@ def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         problems.add(f"invalid YAML: {_beyond_limits(exc)}", file=str(path))
         return
     nodes = root.value if isinstance(root, yaml.SequenceNode) else None
-    if isinstance(data, dict) and isinstance(data.get("cases"), list):
+    if (isinstance(data, dict) and isinstance(data.get("cases"), list)
+            and isinstance(root, yaml.MappingNode)):
         for key, value in root.value:
-            if key.value == "cases":
+            if getattr(key, "value", None) == "cases":
                 nodes = value.value
         data = data["cases"]
     if not isinstance(data, list) or nodes is None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.datasets.dataset import Record
+from assay.datasets.files import Record
 from assay.datasets.parquet import RowDataset, plain
 from assay.errors import ProblemList, UserError
 
@@ -72,7 +72,7 @@ class HubDataset(RowDataset):
 
     def _load(self) -> Any:
         try:
-            import datasets  # type: ignore[import-untyped]
+            import datasets
         except ModuleNotFoundError:
             raise UserError(MISSING_EXTRA) from None
         try:

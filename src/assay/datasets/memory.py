@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from assay.case import Case
-from assay.datasets.dataset import Dataset, Record, Scan
+from assay.datasets.dataset import Dataset, Scan
+from assay.datasets.files import Record
 from assay.errors import Problem, ProblemList, UserError
 
 MEMORY_PATH = Path("<memory>")

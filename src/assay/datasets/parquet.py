@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assay.datasets.dataset import Dataset, Record, Scan
+from assay.datasets.dataset import Dataset, Scan
+from assay.datasets.files import Record
 from assay.errors import Problem, ProblemList, UserError
 
 BATCH_ROWS = 1024
@@ -30,8 +31,8 @@ MISSING_EXTRA = "reading Parquet needs pyarrow: pip install 'assay-eval[parquet]
 def parquet_records(path: Path, problems: ProblemList) -> Iterator[Record]:
     """Each row as a record, numbered from 0, read in record batches."""
     try:
-        import pyarrow as pa  # type: ignore[import-untyped]
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        import pyarrow as pa
+        import pyarrow.parquet as pq
     except ModuleNotFoundError:
         raise UserError(MISSING_EXTRA) from None
     try:

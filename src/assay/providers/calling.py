@@ -169,5 +169,5 @@ def _error_detail(exc: Any) -> str:
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return inner["message"]
+            return str(inner["message"])
     return str(getattr(exc, "message", "") or exc)

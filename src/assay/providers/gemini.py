@@ -180,7 +180,7 @@ def _access_token(token: str | None) -> Any:
         return None
     from google.oauth2.credentials import Credentials
 
-    return Credentials(token=token)
+    return Credentials(token=token)  # type: ignore[no-untyped-call]
 
 
 def _retry_delay(details: Any) -> float | None:

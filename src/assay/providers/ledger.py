@@ -85,7 +85,9 @@ class Ledger:
         self._model(model).failures += 1
 
     def snapshot(self) -> Stats:
-        copy = lambda tally: Tally(**asdict(tally))  # noqa: E731
+        def copy(tally: Tally) -> Tally:
+            return Tally(**asdict(tally))
+
         return Stats(
             total=copy(self._total),
             by_model={name: copy(tally) for name, tally in sorted(self._by_model.items())},

@@ -22,9 +22,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assay.analysis.run_diff import condition_of
 from assay.analysis.verdict import evidence
@@ -146,7 +144,7 @@ def render_html(review: Review, trials: Iterable[TrialRecord] | TrialSelector, *
         "detail_lines": detail_lines,
         "excluded_text": excluded_text,
     }
-    return _template().render(**context)
+    return str(_template().render(**context))
 
 
 @lru_cache(maxsize=1)

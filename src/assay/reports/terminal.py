@@ -74,7 +74,8 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                                str(c.tool_errors))
         console.print(cost_table)
     if usage:
-        parts = [f"{k.replace('_', ' ')}: {v}" for k, v in usage.items() if v not in (None, 0)]
+        parts = [f"{k.replace('_', ' ')}: {v}" for k, v in usage.items()
+                 if v not in (None, 0) and not isinstance(v, dict)]
         if parts:
             console.print("calls: " + ", ".join(parts))
     for gate in gates:

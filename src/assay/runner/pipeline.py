@@ -37,7 +37,7 @@ class PipelineStats:
     stopped_reason: str | None = None
 
 
-Commit = Callable[[list[TrialResult]], None]
+Commit = Callable[[list[TrialResult]], object]
 OnCommitted = Callable[[PipelineStats], None]
 
 

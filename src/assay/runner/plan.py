@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 from assay.case import Case
 from assay.condition import Condition
@@ -12,9 +13,9 @@ from assay.datasets.dataset import Dataset, open_dataset
 from assay.errors import Problem, UserError
 from assay.registry import scorers as scorer_registry
 from assay.registry import targets as target_registry
-from assay.scorers.base import Scorer
+from assay.scorers.base import Scorer, ScorerParams
 from assay.services import Services
-from assay.targets.base import Target
+from assay.targets.base import Target, TargetParams
 from assay.trial import TrialKey
 
 
@@ -111,7 +112,9 @@ def build_plan(loaded: LoadedConfig, services: Services, *, sample: int | None =
             names = ", ".join(c.name for c in loaded.conditions)
             raise UserError(f"unknown condition(s) {', '.join(unknown)} (known: {names})")
     target_cls = target_registry.get(config.target["type"])
-    targets = {c.name: target_cls(loaded.target_params[c.name], c, services) for c in chosen}
+    # The loader validated each entry with its kind's own Params class.
+    targets = {c.name: target_cls(cast("TargetParams", loaded.target_params[c.name]), c, services)
+               for c in chosen}
     scorers = _build_scorers(loaded, services)
     return Plan(dataset=dataset, conditions=chosen, targets=targets, scorers=scorers,
                 epochs=config.run.epochs)
@@ -125,7 +128,7 @@ def _build_scorers(loaded: LoadedConfig, services: Services) -> list[Scorer]:
     for index, params in enumerate(loaded.scorer_params):
         try:
             kind: str = params.type  # type: ignore[attr-defined]
-            built.append(scorer_registry.get(kind)(params, services))
+            built.append(scorer_registry.get(kind)(cast("ScorerParams", params), services))
         except UserError as exc:
             problems.extend(scorer_problem(loaded, index, problem)
                             for problem in exc.problems or [Problem(str(exc))])

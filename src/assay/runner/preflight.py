@@ -92,8 +92,8 @@ def _check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> None:
         try:
             warning = pool.validate_model(model)
         except UserError as exc:
-            problems.append(Problem(str(exc), str(loaded.path), loaded.source.line(where),
-                                    ".".join(map(str, where))))
+            line = loaded.source.line(where) if loaded.source is not None else None
+            problems.append(Problem(str(exc), str(loaded.path), line, ".".join(map(str, where))))
             continue
         if warning:
             services.warn(warning)

@@ -126,7 +126,7 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
             _finish(store, run_id, status, error)
     run = store.get_run(run_id)
     assert run is not None
-    usage: dict[str, object] = dict(services.providers.stats()) if services.providers else {}
+    usage = services.providers.stats().to_dict() if services.providers else {}
     return RunOutcome(run=run, config=config, stats=stats,
                       scorers=[s.name for s in plan.scorers],
                       conditions=[c.name for c in plan.conditions],

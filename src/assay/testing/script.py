@@ -83,7 +83,7 @@ class FakeRequest:
     def last_user(self) -> str:
         for message in reversed(self.messages):
             if message["role"] == "user":
-                return message["content"]
+                return str(message["content"])
         return ""
 
     @property
