@@ -3,7 +3,10 @@
 A config names a kind (`type: contains`); the kind is looked up here. Built-in
 kinds are imported lazily, the first time they are asked for, so the CLI
 starts fast. Third-party packages add kinds through the `assay.scorers` and
-`assay.targets` entry-point groups, or by calling the decorators.
+`assay.targets` entry-point groups, or by calling the decorators. A plugin
+that fails to load is skipped and remembered in `broken`: it breaks neither
+`assay schema` nor a run that does not use it, and a config that names a
+kind it would have registered is told which plugin failed and why.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ class Registry(Generic[T]):
         self._builtins = builtins  # kind name -> module that registers it
         self._kinds: dict[str, type[T]] = {}
         self._entry_points_loaded = False
+        self.broken: dict[str, str] = {}
+        """Plugins (entry-point name -> why) that failed to load and were skipped."""
 
     def register(self, name: str) -> Callable[[type[T]], type[T]]:
         """Class decorator: make `name` usable as `type: name` in a config."""
@@ -49,7 +54,10 @@ class Registry(Generic[T]):
             hint = difflib.get_close_matches(name, self.names(), n=1)
             suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
             known = ", ".join(self.names())
-            raise KeyError(f"unknown {self.sort} type '{name}'{suggestion} (known: {known})")
+            failed = "".join(f"; plugin '{plugin}' failed to load: {why}"
+                             for plugin, why in self.broken.items())
+            raise KeyError(f"unknown {self.sort} type '{name}'{suggestion} (known: {known})"
+                           f"{failed}")
         return self._kinds[name]
 
     def names(self) -> list[str]:
@@ -69,7 +77,11 @@ class Registry(Generic[T]):
         from importlib.metadata import entry_points
 
         for entry in entry_points(group=f"assay.{self.sort}s"):
-            entry.load()
+            try:
+                entry.load()
+            except Exception as exc:  # a third party's bug must not stop assay
+                self.broken[entry.name] = (f"{entry.value}: {type(exc).__name__}: "
+                                           f"{str(exc).strip()[:300]}")
 
 
 scorers: Registry[Scorer] = Registry(

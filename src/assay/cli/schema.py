@@ -16,8 +16,13 @@ def command(output: str | None) -> None:
     `# yaml-language-server: $schema=assay.schema.json`.
     """
     from assay.config.schema import config_schema
+    from assay.registry import scorers, targets
 
     text = json.dumps(config_schema(), indent=2)
+    for registry in (targets, scorers):
+        for plugin, why in registry.broken.items():
+            click.secho(f"warning: {registry.sort} plugin '{plugin}' was skipped: {why}",
+                        fg="yellow", err=True)
     if output:
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")

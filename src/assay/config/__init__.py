@@ -1,6 +1,28 @@
-"""The config file: models, loading with located errors, and the JSON Schema."""
+"""The config file: pydantic models, loading with located errors, and the JSON Schema.
 
-from assay.config.loading import LoadedConfig, load_config
-from assay.config.models import EvalConfig
+Owns reading YAML with line numbers (`yaml_source`), `${VAR}` interpolation,
+validation into `models`, the k-eval import (`keval`), suite files
+(`suite_file`), sandboxed templates (`templates`) and importing the user code
+a config names (`user_code`). The lowest layer: imports only the root nouns,
+errors and the registry.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from assay.config.loading import LoadedConfig, load_config
+    from assay.config.models import EvalConfig
 
 __all__ = ["EvalConfig", "LoadedConfig", "load_config"]
+
+_HOMES = {"EvalConfig": "assay.config.models", "LoadedConfig": "assay.config.loading",
+          "load_config": "assay.config.loading"}
+
+
+def __getattr__(name: str) -> Any:
+    """Import on first use: `assay.config.templates` must not load the whole loader."""
+    if name in _HOMES:
+        import importlib
+
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'assay.config' has no attribute {name!r}")

@@ -1,1 +1,8 @@
-"""The runner: plan, schedule, resume, progress."""
+"""The runner: the only place that schedules work.
+
+Owns the plan (cases x conditions x epochs), preflight (everything checked
+before a run spends anything), the bounded pipeline that answers, scores and
+commits trials, resume, and progress. It stops once the trials are stored:
+it never imports review or analysis. May import config, datasets, targets,
+scorers, providers, context and the store.
+"""

@@ -1,4 +1,10 @@
-"""Scorers: deterministic checks and LLM judges, registered by kind name."""
+"""Scorers: checks (deterministic) and judges (LLM), registered by kind name.
+
+Owns what every scorer is (`base`), the checks (`text`, `numeric`,
+`structured`, `tool_calls`, `custom` for your Python function) and the
+judges (`judges/`). May import config (templates), providers (judges) and
+the root nouns.
+"""
 
 from assay.scorers.base import CheckScorer, Scorer, ScorerParams
 

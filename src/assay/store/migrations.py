@@ -15,17 +15,16 @@ from assay.store import schema
 
 
 def _m001_initial(conn: Connection) -> None:
-    for table in (schema.runs, schema.trials, schema.scores, schema.response_cache):
-        table.create(conn, checkfirst=True)
-    for index in schema.scores.indexes:
-        index.create(conn, checkfirst=True)
+    from assay.store import initial_schema
+
+    initial_schema.metadata.create_all(conn, checkfirst=True)
 
 
 def _m002_scorer_usage(conn: Connection) -> None:
     columns = {c["name"] for c in inspect(conn).get_columns("scores")}
     for name, kind in (("input_tokens", "INTEGER"), ("output_tokens", "INTEGER"),
                        ("cost_usd", "FLOAT")):
-        if name not in columns:  # a database created by this version already has them
+        if name not in columns:  # a database made before migrations were frozen has them
             conn.execute(text(f"ALTER TABLE scores ADD COLUMN {name} {kind}"))
 
 

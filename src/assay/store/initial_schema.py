@@ -1,0 +1,100 @@
+"""The store's tables as assay first shipped them: what migration 1 creates, frozen.
+
+Later columns and tables come from later migrations. This module is a copy
+taken when the schema first shipped and is never edited: building
+migration 1 from today's `schema` would give an old database and a new one
+different histories, and an upgrade test could not tell.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+runs = Table(
+    "runs",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("experiment", String(200), nullable=False, index=True),
+    Column("kind", String(20), nullable=False, default="eval"),
+    Column("status", String(20), nullable=False),
+    Column("started_at", String(40), nullable=False),
+    Column("finished_at", String(40)),
+    Column("config_json", Text),
+    Column("config_hash", String(64)),
+    Column("config_path", Text),
+    Column("dataset_path", Text),
+    Column("dataset_hash", String(64)),
+    Column("git_commit", String(64)),
+    Column("assay_version", String(40)),
+    Column("total_trials", Integer),
+    Column("summary_json", Text),
+    Column("error", Text),
+)
+
+trials = Table(
+    "trials",
+    metadata,
+    Column("run_id", String(64), primary_key=True),
+    Column("case_id", String(300), primary_key=True),
+    Column("condition", String(200), primary_key=True),
+    Column("epoch", Integer, primary_key=True),
+    Column("input_json", Text),
+    Column("expected_json", Text),
+    Column("tags_json", Text),
+    Column("difficulty", String(40)),
+    Column("output_text", Text),
+    Column("output_json", Text),
+    Column("error", Text),
+    Column("latency_ms", Float),
+    Column("input_tokens", Integer),
+    Column("output_tokens", Integer),
+    Column("cost_usd", Float),
+    Column("cache_hits", Integer),
+    Column("finished_at", String(40)),
+    ForeignKeyConstraint(["run_id"], ["runs.id"], ondelete="CASCADE"),
+)
+
+scores = Table(
+    "scores",
+    metadata,
+    Column("run_id", String(64), primary_key=True),
+    Column("case_id", String(300), primary_key=True),
+    Column("condition", String(200), primary_key=True),
+    Column("epoch", Integer, primary_key=True),
+    Column("scorer", String(200), primary_key=True),
+    Column("value", Float),
+    Column("scale_min", Float),
+    Column("scale_max", Float),
+    Column("passed", Integer),
+    Column("reason", Text),
+    Column("details_json", Text),
+    Column("error", Text),
+    ForeignKeyConstraint(
+        ["run_id", "case_id", "condition", "epoch"],
+        ["trials.run_id", "trials.case_id", "trials.condition", "trials.epoch"],
+        ondelete="CASCADE",
+    ),
+)
+Index("scores_by_scorer", scores.c.run_id, scores.c.condition, scores.c.scorer)
+
+response_cache = Table(
+    "response_cache",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("provider", String(100)),
+    Column("model", String(200)),
+    Column("response_json", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+)

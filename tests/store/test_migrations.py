@@ -1,0 +1,74 @@
+"""A database made by the first release of the store upgrades in place and reads back whole."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sqlalchemy import create_engine, inspect
+
+from assay.store import Store, initial_schema, schema
+from assay.store.migrations import MIGRATIONS, SCHEMA_VERSION, current_version
+
+
+def first_release_database(path: Path) -> str:
+    """A SQLite file as the first release left it: the frozen tables, migration 1 recorded."""
+    url = f"sqlite:///{path}"
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        schema.schema_migrations.create(conn)
+        initial_schema.metadata.create_all(conn)
+        conn.execute(schema.schema_migrations.insert().values(
+            version=1, name=MIGRATIONS[0][0], applied_at="2026-01-01T00:00:00+00:00"))
+        conn.execute(initial_schema.runs.insert().values(
+            id="r1", experiment="geo", kind="eval", status="completed",
+            started_at="2026-01-01T00:00:00+00:00", finished_at="2026-01-01T00:01:00+00:00",
+            config_json=json.dumps({"name": "geo", "run": {"seed": 3}}),
+            summary_json=json.dumps({"scores": [{"scorer": "contains"}]}), total_trials=1))
+        conn.execute(initial_schema.trials.insert().values(
+            run_id="r1", case_id="mars", condition="base", epoch=0,
+            input_json=json.dumps("Which planet is red?"), expected_json=json.dumps("Mars"),
+            output_text="Mars", output_json=json.dumps({"text": "Mars"}), latency_ms=12.5,
+            finished_at="2026-01-01T00:00:30+00:00"))
+        conn.execute(initial_schema.scores.insert().values(
+            run_id="r1", case_id="mars", condition="base", epoch=0, scorer="contains",
+            value=1.0, scale_min=0.0, scale_max=1.0, passed=1, reason="found 'Mars'"))
+    engine.dispose()
+    return url
+
+
+def test_the_first_schema_upgrades_and_its_runs_read_back(tmp_path: Path) -> None:
+    url = first_release_database(tmp_path / "old.db")
+    store = Store(url)
+    try:
+        with store.engine.connect() as conn:
+            assert current_version(conn) == SCHEMA_VERSION
+            columns = {c["name"] for c in inspect(conn).get_columns("scores")}
+        assert {"input_tokens", "output_tokens", "cost_usd"} <= columns
+        run = store.get_run("r1")
+        assert run is not None and run.experiment == "geo" and run.seed == 3
+        assert run.options is None  # a column the first release did not have
+        [trial] = list(store.iter_trials("r1"))
+        assert (trial.case_id, trial.output.text, trial.expected) == ("mars", "Mars", "Mars")
+        assert trial.scores["contains"].passed is True
+        assert trial.scores["contains"].usage is None  # no judge spend recorded back then
+        [row] = list(store.iter_score_rows("r1"))
+        assert (row.scorer, row.value, row.cost_usd) == ("contains", 1.0, None)
+    finally:
+        store.close()
+
+
+def test_a_new_database_and_an_upgraded_one_end_with_the_same_tables(tmp_path: Path) -> None:
+    upgraded = Store(first_release_database(tmp_path / "old.db"))
+    fresh = Store(str(tmp_path / "new.db"))
+    try:
+        def shape(store: Store) -> dict[str, set[str]]:
+            with store.engine.connect() as conn:
+                found = inspect(conn)
+                return {table: {c["name"] for c in found.get_columns(table)}
+                        for table in found.get_table_names()}
+
+        assert shape(upgraded) == shape(fresh)
+    finally:
+        upgraded.close()
+        fresh.close()
