@@ -50,8 +50,8 @@ def test_a_slow_target_times_out_as_an_error(cli: Cli, tmp_path: Path) -> None:
     (tmp_path / "assay.yaml").write_text(
         "name: slow\ndataset: {path: cases.jsonl}\n"
         f"target: {{type: command, command: ['{sys.executable}', agent.py]}}\n"
-        "scorers: [{type: contains}]\nrun: {timeout: 0.5}\n")
-    assert cli("run", "assay.yaml", "-o", "out", timeout=20).returncode == 0
+        "scorers: [{type: contains}]\nrun: {timeout: 3}\n")
+    assert cli("run", "assay.yaml", "-o", "out", timeout=90).returncode == 0
     trials = json.loads((tmp_path / "out" / "results.json").read_text())["trials"]
     errors = {t["case_id"]: t["error"] for t in trials}
-    assert errors == {"slow": "timeout: no answer within 0.5s", "quick": None}
+    assert errors == {"slow": "timeout: no answer within 3s", "quick": None}

@@ -14,11 +14,17 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from assay.reports.text import one_line
+
 if TYPE_CHECKING:
     from assay.records import RunRecord, TrialRecord
     from assay.review.result import GateResult
 
 MAX_MESSAGE = 500
+
+
+def _message(text: str) -> str:
+    return one_line(text, MAX_MESSAGE)
 
 
 def render_junit(run: RunRecord, trials: Iterable[TrialRecord],
@@ -54,7 +60,7 @@ def _run_suites(root: ET.Element, run: RunRecord, trials: Iterable[TrialRecord],
             case = ET.SubElement(gate_suite, "testcase", classname=f"{run.experiment}.gates",
                                  name=gate.gate)
             if not gate.passed:
-                ET.SubElement(case, "failure", message=_clip(gate.detail),
+                ET.SubElement(case, "failure", message=_message(gate.detail),
                               type="gate").text = gate.detail
 
 
@@ -76,11 +82,11 @@ def _testcase(suite: ET.Element, classname: str, case_id: str,
             elif score.passed is False:
                 failures.append((name, f"{where}{name}: {score.reason or 'failed'}"))
     if errors:
-        ET.SubElement(case, "error", message=_clip(errors[0]), type="error").text = "\n".join(
+        ET.SubElement(case, "error", message=_message(errors[0]), type="error").text = "\n".join(
             errors)
     elif failures:
         scorers = ", ".join(dict.fromkeys(name for name, _ in failures))
-        ET.SubElement(case, "failure", message=_clip(f"failed: {scorers}"),
+        ET.SubElement(case, "failure", message=_message(f"failed: {scorers}"),
                       type=scorers).text = "\n".join(text for _, text in failures)
 
 
@@ -94,8 +100,3 @@ def _count(element: ET.Element) -> None:
     element.set("tests", str(tests))
     element.set("failures", str(failures))
     element.set("errors", str(errors))
-
-
-def _clip(text: str) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= MAX_MESSAGE else flat[: MAX_MESSAGE - 1] + "…"

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from assay.reports.comparisons import condition_comparisons_markdown
 from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
 from assay.reports.run_diff import run_diff_markdown
+from assay.reports.text import inline
 
 if TYPE_CHECKING:
     from assay.records import TrialRecord
@@ -87,15 +88,15 @@ class FailureList:
         if trial.epoch:
             where += f" · epoch {trial.epoch}"
         if trial.error:
-            self._error(f"- {where}: {_one_line(trial.error)}")
+            self._error(f"- {where}: {inline(trial.error)}")
             return
         for name, score in trial.scores.items():
             if score.error:
-                self._error(f"- {where} · {name}: {_one_line(score.error)}")
+                self._error(f"- {where} · {name}: {inline(score.error)}")
             elif score.passed is False:
                 self.total_failed += 1
                 if len(self.failures) < MAX_FAILURES:
-                    reason = _one_line(score.reason or "failed")
+                    reason = inline(score.reason or "failed")
                     self.failures.append(f"- {where} · {name}: {reason}")
 
     def _error(self, line: str) -> None:
@@ -120,8 +121,3 @@ def _collect(trials: Iterable[TrialRecord]) -> FailureList:
     for trial in trials:
         failures.add(trial)
     return failures
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

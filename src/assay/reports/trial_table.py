@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.records import TrialRecord
+from assay.reports.text import one_line
 from assay.score import Score
 
 MAX_FAILING_ROWS = 2000
@@ -99,8 +100,8 @@ def _status(trial: TrialRecord) -> str:
 def _trial_row(trial: TrialRecord, status: str, scorers: list[str]) -> TrialRow:
     scores = trial.scores
     marks = [_mark(scores.get(name)) for name in scorers]
-    reasons = [(name, _excerpt(score.error, 200), True) if score.error
-               else (name, _excerpt(score.reason or "failed", 200), False)
+    reasons = [(name, one_line(score.error, 200), True) if score.error
+               else (name, one_line(score.reason or "failed", 200), False)
                for name, score in scores.items()
                if score.error or score.passed is False]
     text = trial.output.text
@@ -109,9 +110,9 @@ def _trial_row(trial: TrialRecord, status: str, scorers: list[str]) -> TrialRow:
     return TrialRow(
         case_id=str(trial.case_id), condition=str(trial.condition), epoch=trial.epoch,
         status=status, marks=marks, reasons=reasons,
-        input=_excerpt(_as_text(trial.input), 160),
-        expected=_excerpt(_as_text(trial.expected), 160), output=_excerpt(text),
-        error=_excerpt(trial.error or ""))
+        input=one_line(_as_text(trial.input), 160),
+        expected=one_line(_as_text(trial.expected), 160), output=one_line(text, EXCERPT),
+        error=one_line(trial.error or "", EXCERPT))
 
 
 def _mark(score: Score | None) -> tuple[str, str, str]:
@@ -139,8 +140,3 @@ def _as_text(value: Any) -> str:
     if isinstance(value, list) and value and all(isinstance(m, dict) for m in value):
         return str(value[-1].get("content", ""))
     return json.dumps(value, ensure_ascii=False, default=str)
-
-
-def _excerpt(text: str, limit: int = EXCERPT) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -3,7 +3,7 @@
 The "Eval Insights" section is rewritten on every analysis; everything
 else in the file (rules a person wrote) is kept as it was. Text taken from
 logs (file names, the judge's findings) is made one line of literal
-Markdown first (`traces.markdown.inline`), so it cannot start a heading of
+Markdown first (`reports.text.inline`), so it cannot start a heading of
 its own outside the section.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from assay.traces.markdown import inline
+from assay.reports.text import inline
 from assay.traces.result import TraceAnalysis
 
 HEADING = "## Eval Insights"

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from assay.traces.findings import Finding
 from assay.traces.formats import ParseStats
-from assay.traces.markdown import inline
+from assay.reports.text import inline
 from assay.traces.result import TraceAnalysis
 
 

@@ -1,0 +1,29 @@
+"""Text someone else wrote, made to fit one line of a report: flattened, capped, escaped.
+
+A case's input, an answer, a scorer's reason, a file path or a question from
+a session log can hold anything. Put into Markdown as it is, a newline
+followed by `## ...` would start a section of its own (in `guidelines.md`,
+outside the "Eval Insights" section assay manages, added again on every
+run). `one_line` flattens and caps text for any format that escapes on its
+own (HTML, XML); `inline` also escapes it for Markdown.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SPECIAL = re.compile(r"([\\`*|<>\[\]])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u0085]+")
+
+
+def one_line(text: object, limit: int = 300) -> str:
+    """`text` on one line: line breaks and control characters become single spaces, and
+    the result is cut at `limit` characters (ending with `…`)."""
+    flat = " ".join(_CONTROL.sub(" ", str(text)).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def inline(text: object, limit: int = 200) -> str:
+    """`text` as one line of Markdown that renders as the literal text: `one_line`, with
+    Markdown's special characters escaped."""
+    return _SPECIAL.sub(r"\\\1", one_line(text, limit))
