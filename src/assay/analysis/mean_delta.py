@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import special
 
+from assay.analysis.distributions import t_cdf, t_ppf
 from assay.analysis.interval import Interval
 from assay.analysis.significance import PairedTest, snap
 from assay.errors import UserError
@@ -80,7 +80,7 @@ class Differences:
             return PairedTest(ZERO_SPREAD, None, p, self.n,
                               "every case moved by the same amount")
         statistic = _corrected(self.mean / self._se, self._a, self._c)
-        p = 2 * float(special.stdtr(self.n - 1, -abs(statistic)))  # Student t tail
+        p = 2 * t_cdf(-abs(statistic), self.n - 1)
         return PairedTest(SKEW_T, statistic, p, self.n, f"skewness {self.skewness:+.2f}")
 
     def interval(self, level: float, test: PairedTest) -> Interval:
@@ -88,7 +88,7 @@ class Differences:
             low, high = _zero_spread_bound(self.mean, self.n, self.span, level)
             method = ZERO_SPREAD
         else:
-            critical = float(special.stdtrit(self.n - 1, 1 - level / 2))  # t quantile
+            critical = t_ppf(1 - level / 2, self.n - 1)
             low = self.mean - self._se * _uncorrected(critical, self._a, self._c)
             high = self.mean - self._se * _uncorrected(-critical, self._a, self._c)
             method = SKEW_T
@@ -115,7 +115,7 @@ class Differences:
 
 def skewness(d: np.ndarray) -> float:
     """The adjusted Fisher-Pearson skewness G1 (scipy's `skew(d, bias=False)`); 0 below 3 cases."""
-    n = d.size
+    n = int(d.size)
     if n < 3:
         return 0.0
     centred = d - d.mean()
@@ -123,7 +123,7 @@ def skewness(d: np.ndarray) -> float:
     if m2 == 0:
         return 0.0
     m3 = float(np.mean(centred**3))
-    return float(math.sqrt(n * (n - 1)) / (n - 2) * m3 / m2**1.5)
+    return math.sqrt(n * (n - 1)) / (n - 2) * m3 / math.pow(m2, 1.5)
 
 
 def _corrected(t: float, a: float, c: float) -> float:

@@ -22,11 +22,11 @@ delta is (b_only - a_only) / n.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scipy import optimize, special
-
+from assay.analysis.distributions import binom_two_sided_half, normal_ppf
 from assay.analysis.interval import Interval
 from assay.analysis.significance import PairedTest
 
@@ -78,13 +78,13 @@ def mcnemar_exact(b_only: int, a_only: int) -> PairedTest:
     if discordant == 0:
         return PairedTest("exact McNemar", 0.0, 1.0, 0, note + "; no discordant pairs")
     smaller = min(a_only, b_only)
-    p = min(1.0, 2 * float(special.bdtr(smaller, discordant, 0.5)))  # binomial CDF
-    return PairedTest("exact McNemar", float(smaller), p, discordant, note)
+    return PairedTest("exact McNemar", float(smaller), binom_two_sided_half(smaller, discordant),
+                      discordant, note)
 
 
 def tango_interval(n: int, b_only: int, a_only: int, confidence: float) -> tuple[float, float]:
     """Tango's score interval for (b_only - a_only) / n, as fractions."""
-    critical = float(special.ndtri(0.5 + confidence / 2))  # normal quantile
+    critical = normal_ppf(0.5 + confidence / 2)
     estimate = (b_only - a_only) / n
 
     def score(d0: float) -> float:
@@ -92,11 +92,26 @@ def tango_interval(n: int, b_only: int, a_only: int, confidence: float) -> tuple
 
     high = 1.0
     if score(1 - _EDGE) < -critical:
-        high = optimize.brentq(lambda d: score(d) + critical, estimate, 1 - _EDGE, xtol=1e-12)
+        high = _root(lambda d: score(d) + critical, estimate, 1 - _EDGE)
     low = -1.0
     if score(-1 + _EDGE) > critical:
-        low = optimize.brentq(lambda d: score(d) - critical, -1 + _EDGE, estimate, xtol=1e-12)
+        low = _root(lambda d: score(d) - critical, -1 + _EDGE, estimate)
     return float(low), float(high)
+
+
+def _root(f: Callable[[float], float], low: float, high: float) -> float:
+    """The root of f between low and high (where f changes sign), by bisection to 1e-13."""
+    f_low = f(low)
+    while high - low > 1e-13:
+        middle = (low + high) / 2
+        f_middle = f(middle)
+        if f_middle == 0:
+            return middle
+        if (f_middle < 0) == (f_low < 0):
+            low, f_low = middle, f_middle
+        else:
+            high = middle
+    return (low + high) / 2
 
 
 def tango_score(n: int, b_only: int, a_only: int, d0: float) -> float:

@@ -28,13 +28,17 @@ it already has: the search starts one case above.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-import numpy as np
-from scipy import stats
-
+from assay.analysis.distributions import (
+    binom_pmf,
+    binom_two_sided_half,
+    t_ppf,
+    t_test_power,
+)
 from assay.analysis.effect import Effect
 from assay.analysis.mean_delta import Differences
 from assay.analysis.paired import PairedComparison
@@ -145,31 +149,68 @@ def mcnemar_power(n: int, gain: float, loss: float, *, level: float) -> float:
     return _power_given(n, discordant, _reject_given_discordant(n, gain / discordant, level))
 
 
-def _power_given(n: int, discordant: float, rejection: np.ndarray) -> float:
+def _power_given(n: int, discordant: float, rejection: Sequence[float]) -> float:
     """Sum over the number of discordant cases m ~ Binomial(n, discordant)."""
-    weights = stats.binom.pmf(np.arange(n + 1), n, discordant)
-    return float(weights @ rejection[: n + 1])
+    return math.fsum(binom_pmf(m, n, discordant) * rejection[m] for m in range(n + 1)
+                     if rejection[m] > 0.0)
 
 
-def _reject_given_discordant(top: int, share: float, level: float) -> np.ndarray:
-    """P(exact McNemar rejects | m discordant) for m = 0..top, B-only share of them `share`."""
-    m = np.arange(top + 1)
-    # the largest k with 2 P(X <= k) < level under p = 1/2, -1 when there is none
-    k = _critical_counts(level)[: top + 1]
-    low_tail = np.where(k >= 0, stats.binom.cdf(k, m, share), 0.0)
-    high_tail = np.where(k >= 0, stats.binom.sf(m - k - 1, m, share), 0.0)
-    return np.asarray(low_tail + high_tail)
+def _reject_given_discordant(top: int, share: float, level: float) -> list[float]:
+    """P(exact McNemar rejects | m discordant) for m = 0..top, B-only share of them `share`:
+    P(X <= k_m) + P(X >= m - k_m) for X ~ Binomial(m, share), k_m the critical count."""
+    critical = _critical_counts(level, top)
+    low_tail = _lower_tails(critical, share)
+    high_tail = _lower_tails(critical, 1.0 - share)  # P(X >= m - k) = P(m - X <= k)
+    return [low + high for low, high in zip(low_tail, high_tail)]
+
+
+def _lower_tails(critical: Sequence[int], p: float) -> list[float]:
+    """P(X_m <= k_m) for X_m ~ Binomial(m, p), m = 0..len - 1, by one pass over m:
+    P(X_{m+1} <= k) = P(X_m <= k) - p P(X_m = k), and k_m grows by at most 1 per step."""
+    tails = [0.0] * len(critical)
+    k, tail = -1, 0.0
+    for m, k_m in enumerate(critical):
+        if m > 0 and k >= 0:
+            tail -= p * binom_pmf(k, m - 1, p)
+        while k < k_m:
+            k += 1
+            tail += binom_pmf(k, m, p)
+        tails[m] = min(1.0, max(0.0, tail)) if k_m >= 0 else 0.0
+    return tails
+
+
+def _critical_counts(level: float, top: int) -> tuple[int, ...]:
+    """Per number of discordant cases m (0..top), the largest rejecting count, -1 for none."""
+    counts = _critical_counts_to(level, _grown(top))
+    return counts[: top + 1]
+
+
+def _grown(top: int) -> int:
+    """`top` rounded up to a power of two (at most MAX_CASES), so one cached table serves a search."""
+    return min(MAX_CASES, 1 << max(6, top).bit_length())
 
 
 @lru_cache(maxsize=16)
-def _critical_counts(level: float) -> np.ndarray:
-    """Per number of discordant cases m (0..MAX_CASES), the largest rejecting count."""
-    m = np.arange(MAX_CASES + 1)
-    k = stats.binom.ppf(level / 2, m, 0.5) - 1
-    k = np.where(m == 0, -1, k)
-    # guard the edge: the count must really reject (2 F(k) < level), as `mcnemar_exact` decides
-    k = np.where((k >= 0) & (2 * stats.binom.cdf(k, m, 0.5) >= level), k - 1, k)
-    return np.asarray(k, dtype=np.int64)
+def _critical_counts_to(level: float, top: int) -> tuple[int, ...]:
+    """The largest k with 2 P(X <= k) < level for X ~ Binomial(m, 1/2), as `mcnemar_exact`
+    decides it; found in one pass, since k_m grows by at most 1 from m to m + 1."""
+    counts = [-1]
+    k, tail = -1, 0.0  # tail = P(X_m <= k)
+    for m in range(1, top + 1):
+        if k >= 0:
+            tail -= 0.5 * binom_pmf(k, m - 1, 0.5)
+        candidate = tail + binom_pmf(k + 1, m, 0.5)
+        if _rejects(2 * candidate, level, k + 1, m):
+            k, tail = k + 1, candidate
+        counts.append(k)
+    return tuple(counts)
+
+
+def _rejects(p_value: float, level: float, k: int, m: int) -> bool:
+    """p < level; near the edge, decided by the p-value `mcnemar_exact` itself computes."""
+    if abs(p_value - level) < 1e-9 * level:
+        return binom_two_sided_half(k, m) < level
+    return p_value < level
 
 
 def cases_for_mcnemar(gain: float, loss: float, *, level: float = 0.05, power: float = 0.8,
@@ -181,10 +222,13 @@ def cases_for_mcnemar(gain: float, loss: float, *, level: float = 0.05, power: f
         raise UndefinedEffect("the observed pass-rate difference is 0; there is no effect to detect")
 
     discordant = gain + loss
-    rejection = _reject_given_discordant(MAX_CASES, gain / discordant, level)
+    rejections: dict[int, list[float]] = {}
 
     def at(n: int) -> float:
-        return _power_given(n, discordant, rejection)
+        top = _grown(n)
+        if top not in rejections:
+            rejections[top] = _reject_given_discordant(top, gain / discordant, level)
+        return _power_given(n, discordant, rejections[top])
 
     return _smallest(at, power, start, scan_back=_SCAN_BACK)
 
@@ -196,9 +240,7 @@ def t_power(n: int, delta: float, sd: float, *, level: float) -> float:
     if n < 2:
         return 0.0
     df = n - 1
-    critical = float(stats.t.ppf(1 - level / 2, df))
-    shift = delta / sd * math.sqrt(n)
-    return float(stats.nct.sf(critical, df, shift) + stats.nct.cdf(-critical, df, shift))
+    return t_test_power(t_ppf(1 - level / 2, df), df, delta / sd * math.sqrt(n))
 
 
 def zero_spread_power(n: int, delta: float, span: float, *, level: float) -> float:

@@ -14,18 +14,25 @@ case where A and B are equal says nothing about which tends to be higher.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
+
+from assay.analysis.distributions import (
+    average_ranks,
+    binom_two_sided_half,
+    normal_cdf,
+    signed_rank_exact_p,
+)
 
 SIGNED_RANK_MIN_TIED = 20
 """Below this many differing cases, tied magnitudes switch the test to the exact sign test.
 
 The signed-rank test has two ways to get a p-value. Its exact null
-distribution assumes no ties among the |differences|, and scipy tabulates it
-up to 50 cases; judge scores are small integers, so ties are the rule. The
+distribution assumes no ties among the |differences| (counted exactly here up
+to 50 cases); judge scores are small integers, so ties are the rule. The
 other way, the normal approximation with tie correction, is the textbook
 choice from about 20 non-zero differences (Siegel & Castellan; Conover), and
 noticeably off below that. The sign test uses only the direction of each
@@ -33,7 +40,7 @@ difference, so ties cannot hurt it and its binomial p-value is exact at any n.
 """
 
 EXACT_SIGNED_RANK_MAX = 50
-"""Without ties, scipy's exact signed-rank distribution is used up to this many differing cases."""
+"""Without ties, the exact signed-rank distribution is used up to this many differing cases."""
 
 _DECIMALS = 9
 """(7+8+9)/3 on one side and 8 on the other is a tie, not a win by 1e-16."""
@@ -62,16 +69,29 @@ def signed_rank_test(diffs: np.ndarray) -> PairedTest:
     m = int(d.size)
     if m == 0:
         return PairedTest("none", None, 1.0, 0, "every case scored the same on both sides")
-    has_ties = np.unique(np.abs(d)).size < m
+    magnitudes = np.abs(d).tolist()
+    ranks, groups = average_ranks(magnitudes)
+    r_plus = sum(rank for rank, value in zip(ranks, d.tolist()) if value > 0)
+    statistic = min(r_plus, m * (m + 1) / 2 - r_plus)
+    has_ties = len(groups) < m
     if not has_ties and m <= EXACT_SIGNED_RANK_MAX:
-        res = stats.wilcoxon(d, zero_method="wilcox", method="exact")
-        return PairedTest("Wilcoxon signed-rank (exact)", float(res.statistic),
-                          float(res.pvalue), m, "zeros dropped (zero_method='wilcox')")
+        return PairedTest("Wilcoxon signed-rank (exact)", float(statistic),
+                          signed_rank_exact_p(r_plus, m), m,
+                          "zeros dropped (zero_method='wilcox')")
     if has_ties and m < SIGNED_RANK_MIN_TIED:
         return sign_test(d)
-    res = stats.wilcoxon(d, zero_method="wilcox", correction=False, method="approx")
-    return PairedTest("Wilcoxon signed-rank (normal approximation)", float(res.statistic),
-                      float(res.pvalue), m, "zeros dropped (zero_method='wilcox'), ties corrected")
+    return PairedTest("Wilcoxon signed-rank (normal approximation)", float(statistic),
+                      _signed_rank_normal_p(r_plus, m, groups), m,
+                      "zeros dropped (zero_method='wilcox'), ties corrected")
+
+
+def _signed_rank_normal_p(r_plus: float, m: int, groups: list[int]) -> float:
+    """Two-sided p of the signed-rank sum by the normal approximation, ties corrected, no
+    continuity correction (scipy's `wilcoxon(correction=False, method="asymptotic")`)."""
+    mean = m * (m + 1) / 4
+    ties = sum(t ** 3 - t for t in groups)
+    se = math.sqrt((m * (m + 1) * (2 * m + 1) - ties / 2) / 24)
+    return 2 * normal_cdf(-abs(r_plus - mean) / se)
 
 
 def sign_test(diffs: np.ndarray) -> PairedTest:
@@ -83,8 +103,8 @@ def sign_test(diffs: np.ndarray) -> PairedTest:
     note = f"{ups} cases better with B, {downs} worse; zeros dropped"
     if m == 0:
         return PairedTest("exact sign test", 0.0, 1.0, 0, note)
-    p = stats.binomtest(ups, m, 0.5).pvalue
-    return PairedTest("exact sign test", float(min(ups, downs)), float(p), m, note)
+    return PairedTest("exact sign test", float(min(ups, downs)), binom_two_sided_half(ups, m),
+                      m, note)
 
 
 def snap(diffs: np.ndarray) -> np.ndarray:

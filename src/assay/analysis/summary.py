@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.analysis.distributions import t_ppf
 from assay.analysis.interval import Interval, wilson
 from assay.records import ScoreRow, TrialRow
 
@@ -276,9 +277,7 @@ def _t975(df: int) -> float:
     """The 97.5% quantile of Student's t (the 95% two-sided critical value)."""
     if df > 1000:
         return 1.959963984540054
-    from scipy.stats import t
-
-    return float(t.ppf(0.975, df))
+    return t_ppf(0.975, df)
 
 
 def _difficulty_rank(level: str) -> int:
