@@ -152,8 +152,11 @@ def _template() -> Any:
     """The compiled page (jinja2 is imported here, so only a render pays for it)."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
+    from assay.reports.template_cache import TemplateCache
+
     env = Environment(loader=PackageLoader("assay.reports", "templates"), autoescape=True,
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      bytecode_cache=TemplateCache())
     env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
     return env.get_template("report.html.j2")
 
