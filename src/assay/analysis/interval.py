@@ -8,11 +8,9 @@ level and how it was computed, so a report can name the method beside it.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    import numpy as np
+from typing import Any
 
 Z_95 = 1.959963984540054
 """The 97.5% quantile of the standard normal: the 95% two-sided critical value."""
@@ -54,6 +52,6 @@ def wilson(successes: float, n: int, z: float = Z_95) -> Interval:
     return Interval(max(0.0, centre - half), min(1.0, centre + half), method="Wilson")
 
 
-def is_binary(x: np.ndarray) -> bool:
+def is_binary(x: Iterable[float]) -> bool:
     """True when every value is 0 or 1: pass/fail data, which gets proportion methods."""
-    return bool(((x == 0) | (x == 1)).all())
+    return all(v == 0 or v == 1 for v in x)

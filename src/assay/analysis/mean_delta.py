@@ -26,10 +26,9 @@ scale, and the p-value is the level at which that bound reaches 0.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from assay.analysis.distributions import t_cdf, t_ppf
 from assay.analysis.interval import Interval
@@ -54,16 +53,16 @@ class Differences:
     """How far one case's difference can go: the width of the scale."""
 
     @classmethod
-    def of(cls, diffs: np.ndarray, span: float) -> Differences:
+    def of(cls, diffs: Iterable[float], span: float) -> Differences:
         d = snap(diffs)
-        n = int(d.size)
+        n = len(d)
         if n == 0:
             raise UserError("cannot compare zero cases")
         if not span > 0:
             raise UserError(f"the scale's width must be positive, got {span}")
-        mean = float(d.mean())
-        spread = n > 1 and not bool(np.all(d == d[0]))
-        sd = float(d.std(ddof=1)) if spread else 0.0
+        mean = math.fsum(d) / n
+        spread = n > 1 and any(v != d[0] for v in d)
+        sd = math.sqrt(math.fsum((v - mean) ** 2 for v in d) / (n - 1)) if spread else 0.0
         return cls(n, mean, sd, skewness(d) if spread else 0.0, float(span))
 
     @property
@@ -113,16 +112,17 @@ class Differences:
                 "span": self.span}
 
 
-def skewness(d: np.ndarray) -> float:
+def skewness(d: Sequence[float]) -> float:
     """The adjusted Fisher-Pearson skewness G1 (scipy's `skew(d, bias=False)`); 0 below 3 cases."""
-    n = int(d.size)
+    n = len(d)
     if n < 3:
         return 0.0
-    centred = d - d.mean()
-    m2 = float(np.mean(centred**2))
+    mean = math.fsum(d) / n
+    centred = [v - mean for v in d]
+    m2 = math.fsum(c * c for c in centred) / n
     if m2 == 0:
         return 0.0
-    m3 = float(np.mean(centred**3))
+    m3 = math.fsum(c * c * c for c in centred) / n
     return math.sqrt(n * (n - 1)) / (n - 2) * m3 / math.pow(m2, 1.5)
 
 
@@ -135,7 +135,7 @@ def _uncorrected(h: float, a: float, c: float) -> float:
     """The T with h(T) = h (h is a monotone cubic, so there is exactly one)."""
     if abs(a) < 1e-12:
         return h - c
-    return (float(np.cbrt(1 + 3 * a * (h - c))) - 1) / a
+    return (math.cbrt(1 + 3 * a * (h - c)) - 1) / a
 
 
 def _zero_spread_bound(common: float, n: int, span: float, level: float) -> tuple[float, float]:

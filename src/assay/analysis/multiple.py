@@ -31,8 +31,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from assay.analysis.paired import PairedComparison
 from assay.errors import UserError
 
@@ -61,18 +59,19 @@ def holm(p_values: Sequence[float], *, alpha: float = 0.05) -> HolmResult:
     """
     if not 0 < alpha < 1:
         raise UserError(f"alpha must be between 0 and 1, got {alpha}")
-    p = np.asarray(p_values, dtype=float)
-    bad = [v for v in p_values if not (math.isfinite(v) and 0 <= v <= 1)]
+    p = [float(v) for v in p_values]
+    bad = [v for v in p if not (math.isfinite(v) and 0 <= v <= 1)]
     if bad:
         raise UserError(f"p-values must lie in [0, 1]; got {bad[:3]}")
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    scaled = np.minimum(1.0, p[order] * (m - np.arange(m)))
-    adjusted = np.empty(m)
-    adjusted[order] = np.maximum.accumulate(scaled) if m else scaled
+    m = len(p)
+    adjusted = [0.0] * m
+    running = 0.0
+    for step, index in enumerate(_ascending(p)):
+        running = max(running, min(1.0, p[index] * (m - step)))
+        adjusted[index] = running
     return HolmResult(
-        p_values=tuple(float(v) for v in p),
-        adjusted=tuple(float(v) for v in adjusted),
+        p_values=tuple(p),
+        adjusted=tuple(adjusted),
         rejected=tuple(bool(v < alpha) for v in adjusted),
         alpha=alpha,
     )
@@ -80,16 +79,21 @@ def holm(p_values: Sequence[float], *, alpha: float = 0.05) -> HolmResult:
 
 def step_levels(p_values: Sequence[float], *, alpha: float = 0.05) -> tuple[float, ...]:
     """The alpha of the Holm step each hypothesis was decided at (see the module notes)."""
-    p = np.asarray(p_values, dtype=float)
-    m = p.size
-    order = np.argsort(p, kind="stable")
+    p = [float(v) for v in p_values]
+    m = len(p)
+    order = _ascending(p)
     rejected = 0
     while rejected < m and p[order[rejected]] * (m - rejected) < alpha:  # as in `holm`
         rejected += 1
-    levels = np.full(m, alpha / (m - rejected) if rejected < m else alpha)
+    levels = [alpha / (m - rejected) if rejected < m else alpha] * m
     for step in range(rejected):
         levels[order[step]] = alpha / (m - step)
-    return tuple(float(v) for v in levels)
+    return tuple(levels)
+
+
+def _ascending(p: Sequence[float]) -> list[int]:
+    """Indices of `p` from the smallest value up; ties keep their order (a stable sort)."""
+    return sorted(range(len(p)), key=p.__getitem__)
 
 
 def adjust_comparisons(comparisons: Sequence[PairedComparison]) -> list[PairedComparison]:

@@ -17,11 +17,10 @@ for scores, and the Knowledge Packs size band of the delta.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
-
-import numpy as np
 
 from assay.analysis.effect import Effect, Evidence, measure
 from assay.analysis.interval import Interval, is_binary
@@ -183,15 +182,15 @@ def compare_paired(
         (data.pass_a, data.pass_b) if kind == "pass_fail" else (data.a, data.b))
     assert headline_a is not None and headline_b is not None
     wins, losses, ties = _outcomes(data.case_ids, headline_a, headline_b)
-    mean = measure("mean", Differences.of(data.b - data.a, _span(scale, data)), alpha)
+    mean = measure("mean", Differences.of(_minus(data.b, data.a), _span(scale, data)), alpha)
     reading_pp = _reading_pp(kind, pass_rate, mean, scale, data)
     return PairedComparison(
         kind=kind, label_a=label_a, label_b=label_b, n=data.n,
-        mean_a=float(np.mean(data.a)), mean_b=float(np.mean(data.b)), mean=mean,
-        pass_rate_a=None if data.pass_a is None else float(np.mean(data.pass_a)),
-        pass_rate_b=None if data.pass_b is None else float(np.mean(data.pass_b)),
+        mean_a=_mean(data.a), mean_b=_mean(data.b), mean=mean,
+        pass_rate_a=None if data.pass_a is None else _mean(data.pass_a),
+        pass_rate_b=None if data.pass_b is None else _mean(data.pass_b),
         pass_rate=pass_rate,
-        shift_test=signed_rank_test(data.b - data.a) if kind == "score" else None,
+        shift_test=signed_rank_test(_minus(data.b, data.a)) if kind == "score" else None,
         reading=pack_reading(reading_pp) if reading_pp is not None else None,
         reading_delta_pp=reading_pp,
         wins=wins, losses=losses, ties=ties, excluded=data.excluded,
@@ -214,22 +213,30 @@ def _pass_rate_effect(data: PairedData, level: float) -> Effect | None:
         return None
     evidence: Evidence
     if is_binary(data.pass_a) and is_binary(data.pass_b):
-        a, b = data.pass_a.astype(bool), data.pass_b.astype(bool)
-        evidence = DiscordantPairs(data.n, int(np.sum(b & ~a)), int(np.sum(a & ~b)))
+        pairs = list(zip(data.pass_a, data.pass_b))
+        evidence = DiscordantPairs(data.n, sum(1 for a, b in pairs if b and not a),
+                                   sum(1 for a, b in pairs if a and not b))
     else:
-        evidence = Differences.of(data.pass_b - data.pass_a, 1.0)
+        evidence = Differences.of(_minus(data.pass_b, data.pass_a), 1.0)
     return measure("pass_rate", evidence, level)
 
 
-def _outcomes(case_ids: tuple[str, ...], a: np.ndarray,
-              b: np.ndarray) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def _outcomes(case_ids: tuple[str, ...], a: Sequence[float],
+              b: Sequence[float]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Cases B won, lost and tied, by case id."""
-    d = snap(b - a)
+    d = snap(_minus(b, a))
+    return (tuple(cid for cid, v in zip(case_ids, d) if v > 0),
+            tuple(cid for cid, v in zip(case_ids, d) if v < 0),
+            tuple(cid for cid, v in zip(case_ids, d) if v == 0))
 
-    def pick(mask: np.ndarray) -> tuple[str, ...]:
-        return tuple(cid for cid, keep in zip(case_ids, mask) if keep)
 
-    return pick(d > 0), pick(d < 0), pick(d == 0)
+def _minus(b: Sequence[float], a: Sequence[float]) -> list[float]:
+    """Per-case B - A."""
+    return [y - x for x, y in zip(a, b)]
+
+
+def _mean(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values)
 
 
 def _span(scale: tuple[float, float] | None, data: PairedData) -> float:
@@ -239,7 +246,7 @@ def _span(scale: tuple[float, float] | None, data: PairedData) -> float:
         if not high > low:
             raise UserError(f"scale must be (min, max) with max > min, got {scale}")
         return float(high - low)
-    span = float(max(data.a.max(), data.b.max()) - min(data.a.min(), data.b.min()))
+    span = float(max(max(data.a), max(data.b)) - min(min(data.a), min(data.b)))
     if not span > 0:
         raise UserError(
             f"every value on both sides is {data.a[0]:g}: with {data.n} cases the interval "

@@ -9,11 +9,10 @@ by id, every case it had to leave out so reports can say so.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
-
-import numpy as np
 
 from assay.errors import UserError
 
@@ -59,14 +58,14 @@ class Exclusions:
 
 @dataclass(frozen=True, slots=True)
 class PairedData:
-    """Per-case means on both sides, aligned: row i of every array is case_ids[i]."""
+    """Per-case means on both sides, aligned: item i of every column is case_ids[i]."""
 
     case_ids: tuple[str, ...]
-    a: np.ndarray
-    b: np.ndarray
-    pass_a: np.ndarray | None
+    a: tuple[float, ...]
+    b: tuple[float, ...]
+    pass_a: tuple[float, ...] | None
     """Per-case pass fraction (0/1 with one epoch), or None when the scorer has no verdict."""
-    pass_b: np.ndarray | None
+    pass_b: tuple[float, ...] | None
     excluded: Exclusions = field(default_factory=Exclusions)
 
     @property
@@ -107,7 +106,7 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
         ignored += sum(max(dropped for _, dropped in means[side::2]) for side in (0, 1))
         for column, (mean, _) in zip(columns, means):
             column.append(float(mean))  # type: ignore[arg-type]
-    arrays = [np.asarray(column, dtype=float) for column in columns]
+    arrays = [tuple(column) for column in columns]
     return PairedData(
         case_ids=tuple(kept),
         a=arrays[0], b=arrays[1],
@@ -124,12 +123,24 @@ def _case_mean(raw: Value | Sequence[Value], case_id: str) -> tuple[float | None
     for value in values:
         if value is None:
             continue
-        if isinstance(value, bool | np.bool_):
+        if _is_bool(value):
             usable.append(1.0 if value else 0.0)
             continue
-        if not isinstance(value, int | float | np.integer | np.floating) or not math.isfinite(value):
+        if not _is_number(value) or not math.isfinite(value):
             raise UserError(f"case {case_id!r}: value {value!r} is not a finite number")
         usable.append(float(value))
     if not usable:
         return None, 0
     return sum(usable) / len(usable), len(values) - len(usable)
+
+
+def _is_bool(value: object) -> bool:
+    """A Python or numpy boolean (numpy's is not a `bool`), without importing numpy."""
+    kind = type(value)
+    return isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool",
+                                                                                      "bool_"))
+
+
+def _is_number(value: object) -> bool:
+    """An int or float, numpy's scalars included (`numbers.Real` knows them once loaded)."""
+    return isinstance(value, int | float | numbers.Real)

@@ -15,10 +15,9 @@ case where A and B are equal says nothing about which tends to be higher.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from assay.analysis.distributions import (
     average_ranks,
@@ -44,6 +43,7 @@ EXACT_SIGNED_RANK_MAX = 50
 
 _DECIMALS = 9
 """(7+8+9)/3 on one side and 8 on the other is a tie, not a win by 1e-16."""
+_SCALE = 10.0 ** _DECIMALS
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +62,14 @@ class PairedTest:
                 "n_used": self.n_used, "note": self.note}
 
 
-def signed_rank_test(diffs: np.ndarray) -> PairedTest:
+def signed_rank_test(diffs: Iterable[float]) -> PairedTest:
     """Wilcoxon signed-rank on B - A, zeros dropped; the exact sign test for few tied differences."""
-    d = snap(diffs)
-    d = d[d != 0]
-    m = int(d.size)
+    d = [v for v in snap(diffs) if v != 0]
+    m = len(d)
     if m == 0:
         return PairedTest("none", None, 1.0, 0, "every case scored the same on both sides")
-    magnitudes = np.abs(d).tolist()
-    ranks, groups = average_ranks(magnitudes)
-    r_plus = sum(rank for rank, value in zip(ranks, d.tolist()) if value > 0)
+    ranks, groups = average_ranks([abs(v) for v in d])
+    r_plus = sum(rank for rank, value in zip(ranks, d) if value > 0)
     statistic = min(r_plus, m * (m + 1) / 2 - r_plus)
     has_ties = len(groups) < m
     if not has_ties and m <= EXACT_SIGNED_RANK_MAX:
@@ -94,11 +92,11 @@ def _signed_rank_normal_p(r_plus: float, m: int, groups: list[int]) -> float:
     return 2 * normal_cdf(-abs(r_plus - mean) / se)
 
 
-def sign_test(diffs: np.ndarray) -> PairedTest:
+def sign_test(diffs: Iterable[float]) -> PairedTest:
     """Exact sign test: how many cases B improved, against a fair coin over the differing cases."""
     d = snap(diffs)
-    ups = int(np.sum(d > 0))
-    downs = int(np.sum(d < 0))
+    ups = sum(1 for v in d if v > 0)
+    downs = sum(1 for v in d if v < 0)
     m = ups + downs
     note = f"{ups} cases better with B, {downs} worse; zeros dropped"
     if m == 0:
@@ -107,7 +105,13 @@ def sign_test(diffs: np.ndarray) -> PairedTest:
                       m, note)
 
 
-def snap(diffs: np.ndarray) -> np.ndarray:
+def snap(diffs: Iterable[float]) -> list[float]:
     """Round away floating-point dust so equal per-case means tie and equal gaps rank as ties."""
-    return np.round(np.asarray(diffs, dtype=float), _DECIMALS)
+    return [_snap_one(float(v)) for v in diffs]
+
+
+def _snap_one(value: float) -> float:
+    """`value` to 9 decimals as numpy's `round` does it: scale, round half to even, unscale."""
+    scaled = value * _SCALE
+    return round(scaled) / _SCALE if math.isfinite(scaled) else value
 

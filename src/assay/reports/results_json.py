@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
+
+import orjson
 
 from assay.knowledge_packs.summary import knowledge_packs_summary
 
@@ -38,7 +40,16 @@ def write_results_json(handle: IO[str], review: Review, trials: Iterable[TrialRe
     count = 0
     for trial in trials:
         handle.write(",\n    " if count else "\n    ")
-        handle.write(json.dumps(trial.to_dict(), ensure_ascii=False, default=str))
+        handle.write(trial_json(trial.to_dict()))
         count += 1
     handle.write("\n  ]\n}\n" if count else "]\n}\n")
     return count
+
+
+def trial_json(record: dict[str, Any]) -> str:
+    """One trial as one line of JSON. orjson writes it several times faster than `json`, which
+    matters at 100k trials; it refuses integers past 64 bits, and those go through `json`."""
+    try:
+        return orjson.dumps(record, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(record, ensure_ascii=False, default=str)
