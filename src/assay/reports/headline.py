@@ -1,0 +1,217 @@
+"""The one sentence a reviewed run opens with: which condition is better, and whether that is real.
+
+Reports, the console and the viewer all lead with it, so a person gets the
+answer before the tables. The sentence is read off one paired comparison
+(the first scorer's, the config's order) and agrees with it by construction:
+"better" or "worse" only when its interval leaves out 0 (the comparison's
+`significant`), with that interval quoted in the sentence; otherwise the
+difference is "within noise". The other comparisons are counted in a tail,
+so a real change elsewhere is never hidden.
+
+    'pack' is better than 'training' on judge_score, and the difference is real:
+    pass rate 50.0% → 62.0%, +12.0pp (95% CI +4.1..+19.9pp).
+
+The text is plain (names in single quotes); each renderer escapes it for
+its own format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, TypeAlias
+
+from assay.analysis.run_diff import condition_of
+from assay.reports.comparisons import ci_label, headline
+
+if TYPE_CHECKING:
+    from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
+    from assay.analysis.paired import PairedComparison
+    from assay.analysis.run_diff import RunDiff
+    from assay.analysis.summary import RunSummary, ScoreStats
+    from assay.review.result import Review
+
+Outcome: TypeAlias = Literal["better", "worse", "within noise", "no comparison",
+                             "not comparable"]
+"""What the sentence concludes, for a renderer that colours it: a real gain, a real drop,
+a difference that may be noise, nothing to compare, or two runs that cannot be compared."""
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """One sentence of plain text, what it concludes, and the comparison it is read from."""
+
+    text: str
+    outcome: Outcome
+    comparison: PairedComparison | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def review_headline(review: Review) -> Headline:
+    """A reviewed run's sentence: its conditions compared; with one condition, the change
+    since the previous run; with neither, its first score."""
+    found = conditions_headline(review.comparisons)
+    if found is not None:
+        return found
+    previous = review.previous
+    if previous is not None and previous.run_a is not None and previous.entries:
+        return diff_headline(previous, this="this run",
+                             other=f"the previous run ({previous.run_a.id})")
+    return summary_headline(review.summary)
+
+
+def conditions_headline(comparisons: ConditionComparisons) -> Headline | None:
+    """Which condition beats the baseline on the first scorer, and whether that is real;
+    None when the run has no comparison (one condition, or none could be paired)."""
+    if not comparisons.entries:
+        return None
+    scorer = comparisons.entries[0].comparison.scorer
+    main = [e for e in comparisons.entries if e.comparison.scorer == scorer]
+    chosen = _pick(main)
+    c = chosen.comparison
+    rest = [e for e in comparisons.entries if e is not chosen]
+    where = f"on {scorer}" if scorer else ""
+    b, a = _quote(c.label_b), _quote(c.label_a)
+    if len(main) > 1 and not c.significant:
+        sentence = (f"No condition is clearly better or worse than {a} {where}: the largest "
+                    f"difference, {b}'s {_change(c)}, is within noise")
+        rest = [e for e in rest if e.comparison.scorer != scorer or e.comparison.significant]
+    else:
+        sentence = _clause(c, subject=b, other=a, where=where)
+    return Headline(_sentence(sentence, _tail(rest)), _outcome(c), c)
+
+
+def diff_headline(diff: RunDiff, *, this: str | None = None,
+                  other: str | None = None) -> Headline:
+    """Run B against run A (`this` and `other` name them; `run <id>` by default)."""
+    assert diff.run_a is not None and diff.run_b is not None
+    this = this or f"run {diff.run_b.id}"
+    other = other or f"run {diff.run_a.id}"
+    if diff.problems:
+        more = len(diff.problems) - 1
+        reasons = diff.problems[0] + (f" (and {more} more reason{'s' * (more > 1)})"
+                                      if more else "")
+        return Headline(_sentence(f"{_capital(this)} cannot be compared with {other}: "
+                                  f"{reasons}", ""), "not comparable")
+    if not diff.entries:
+        return Headline(_sentence(f"{_capital(this)} has no metric in common with {other}", ""),
+                        "no comparison")
+    conditions = {condition_of(e) for e in diff.entries}
+    chosen = _pick([e for e in diff.entries
+                    if e.comparison.scorer == diff.entries[0].comparison.scorer])
+    c = chosen.comparison
+    where = f"on {c.scorer}"
+    if len(conditions) > 1:
+        where += f" under {_quote(condition_of(chosen))}"
+    sentence = _clause(c, subject=this, other=other, where=where, change_word="change")
+    rest = [e for e in diff.entries if e is not chosen]
+    return Headline(_sentence(_capital(sentence), _tail(rest)), _outcome(c), c)
+
+
+def summary_headline(summary: RunSummary) -> Headline:
+    """A run with nothing to compare: its first score, with its interval."""
+    stats = next((s for s in summary.scores if s.n), None)
+    if stats is None:
+        errored = sum(s.errors for s in summary.scores)
+        text = ("No scores: every trial ended in an error" if errored
+                else "No scores: the run has no scored trial")
+        return Headline(_sentence(text, ""), "no comparison")
+    return Headline(_sentence(f"One condition ({_quote(stats.condition)}) and no earlier run, "
+                              f"so nothing to compare yet: {stats.scorer} has "
+                              f"{_score_text(stats)}", ""), "no comparison")
+
+
+# -- the parts of a sentence -------------------------------------------------------------------
+
+def _pick(entries: Sequence[ComparisonEntry]) -> ComparisonEntry:
+    """The comparison to lead with: the largest real gain, else the largest real drop, else
+    the largest difference (which is then within noise)."""
+    def size(e: ComparisonEntry) -> float:
+        return e.comparison.headline.estimate
+
+    gains = [e for e in entries if _outcome(e.comparison) == "better"]
+    if gains:
+        return max(gains, key=size)
+    drops = [e for e in entries if _outcome(e.comparison) == "worse"]
+    if drops:
+        return min(drops, key=size)
+    return max(entries, key=lambda e: abs(size(e)))
+
+
+def _outcome(c: PairedComparison) -> Outcome:
+    """Read from the interval, as the comparison's verdict is: it leaves out 0 or it does not."""
+    if not c.significant:
+        return "within noise"
+    return "better" if c.headline.interval.low > 0 else "worse"
+
+
+def _clause(c: PairedComparison, *, subject: str, other: str, where: str,
+            change_word: str = "difference") -> str:
+    outcome = _outcome(c)
+    if outcome == "better":
+        return f"{subject} is better than {other} {where}, and the {change_word} is real: {_change(c)}"
+    if outcome == "worse":
+        return f"{subject} is worse than {other} {where}, and the drop is real: {_change(c)}"
+    if c.headline.estimate == 0:
+        return f"{subject} and {other} score the same {where}: {_change(c)}, within noise"
+    direction = "better" if c.headline.estimate > 0 else "worse"
+    return (f"{subject} is not clearly {direction} than {other} {where}: {_change(c)} "
+            "is within noise")
+
+
+def _change(c: PairedComparison) -> str:
+    """`pass rate 50.0% → 62.0%, +12.0pp (95% CI +4.1..+19.9pp)`: the verdict's own numbers."""
+    a, b, delta, interval = headline(c)
+    name = "pass rate" if c.headline.metric == "pass_rate" else "mean"
+    return f"{name} {a} → {b}, {delta} ({ci_label(c)} {interval})"
+
+
+def _tail(rest: Sequence[ComparisonEntry]) -> str:
+    """`of the 3 other comparisons, 1 is a real gain and 2 are within noise`."""
+    if not rest:
+        return ""
+    counts = {"better": 0, "worse": 0, "within noise": 0}
+    for entry in rest:
+        counts[_outcome(entry.comparison)] += 1
+    words = {"better": ("is a real gain", "are real gains"),
+             "worse": ("is a real drop", "are real drops"),
+             "within noise": ("is within noise", "are within noise")}
+    shown = [(n, words[key][n != 1]) for key, n in counts.items() if n]
+    if len(rest) == 1:
+        return f"the other comparison {shown[0][1]}"
+    parts = [f"{n} {text}" for n, text in shown]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"of the {len(rest)} other comparisons, {listed}"
+
+
+def _score_text(stats: ScoreStats) -> str:
+    if stats.pass_rate is not None:
+        text = f"pass rate {stats.pass_rate:.1%}"
+        if stats.pass_rate_ci is not None:
+            text += (f" (95% CI {stats.pass_rate_ci.low:.1%}..{stats.pass_rate_ci.high:.1%}, "
+                     f"n={stats.n})")
+        return text
+    assert stats.mean is not None
+    digits = 3 if stats.scale[1] - stats.scale[0] <= 1 else 2
+    text = f"mean {stats.mean:.{digits}f}"
+    if stats.mean_ci is not None:
+        text += (f" (95% CI {stats.mean_ci.low:.{digits}f}..{stats.mean_ci.high:.{digits}f}, "
+                 f"n={stats.n})")
+    return text
+
+
+def _sentence(main: str, tail: str) -> str:
+    text = " ".join(main.split())
+    if tail:
+        text += "; " + tail
+    return _capital(text) + "."
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _quote(name: str) -> str:
+    return f"'{name}'"

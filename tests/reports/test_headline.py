@@ -1,0 +1,194 @@
+"""The one-sentence verdict: which condition is better, whether that is real, in plain words.
+
+It must agree with the comparison it is read from: "better" or "worse" only
+when the comparison is significant, and it quotes the same interval the
+comparison line prints.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from assay.analysis.conditions import collect_cases, compare_conditions
+from assay.analysis.run_diff import RunRef, diff_runs
+from assay.analysis.summary import summarize
+from assay.records import RunRecord, ScoreRow, TrialRow
+from assay.reports.comparisons import ci_label, headline
+from assay.reports.headline import (
+    conditions_headline,
+    diff_headline,
+    review_headline,
+    summary_headline,
+)
+from assay.review.result import Review
+
+A = RunRef("run-a", "exp", "2026-01-01T00:00:00", "hash-1")
+B = RunRef("run-b", "exp", "2026-01-02T00:00:00", "hash-1")
+
+
+def rows(condition: str, passing: int, n: int = 60, *, scorer: str = "judge",
+         offset: int = 0) -> list[ScoreRow]:
+    """`n` cases of which the first `passing` (counted from `offset`, wrapping) pass."""
+    return [ScoreRow(case_id=f"q{i}", condition=condition, epoch=0, scorer=scorer,
+                     value=float((i - offset) % n < passing),
+                     passed=(i - offset) % n < passing, error=None)
+            for i in range(n)]
+
+
+def compare(*conditions: tuple[str, int], scorers: tuple[str, ...] = ("judge",)):
+    cases = collect_cases([r for scorer in scorers for name, passing in conditions
+                           for r in rows(name, passing, scorer=scorer)])
+    return compare_conditions(cases, [name for name, _ in conditions])
+
+
+def test_a_real_gain_names_the_better_condition_and_quotes_its_interval() -> None:
+    comps = compare(("training", 20), ("pack", 40))
+    found = conditions_headline(comps)
+    assert found is not None and found.outcome == "better"
+    c = comps.entries[0].comparison
+    _, _, delta, interval = headline(c)
+    assert found.text == (f"'pack' is better than 'training' on judge, and the difference is "
+                          f"real: pass rate 33.3% → 66.7%, {delta} ({ci_label(c)} {interval}).")
+
+
+def test_a_real_drop_says_worse_and_real() -> None:
+    found = conditions_headline(compare(("training", 40), ("pack", 20)))
+    assert found is not None and found.outcome == "worse"
+    assert found.text.startswith("'pack' is worse than 'training' on judge, and the drop is real:")
+
+
+def test_a_small_difference_is_within_noise_and_never_called_better() -> None:
+    found = conditions_headline(compare(("training", 30), ("pack", 32)))
+    assert found is not None and found.outcome == "within noise"
+    assert found.text.startswith("'pack' is not clearly better than 'training' on judge:")
+    assert found.text.endswith("is within noise.")
+    assert " is better" not in found.text
+
+
+def test_equal_conditions_score_the_same() -> None:
+    found = conditions_headline(compare(("training", 30), ("pack", 30)))
+    assert found is not None
+    assert found.text.startswith("'pack' and 'training' score the same on judge:")
+
+
+def test_the_sentence_agrees_with_the_comparison_on_random_runs() -> None:
+    rng = random.Random(7)
+    for _ in range(40):
+        base, other, n = rng.randint(0, 40), rng.randint(0, 40), 40
+        cases = collect_cases(rows("base", base, n) + rows("cand", other, n,
+                                                          offset=rng.randint(0, n)))
+        comps = compare_conditions(cases, ["base", "cand"])
+        found = conditions_headline(comps)
+        assert found is not None
+        c = comps.entries[0].comparison
+        assert (found.outcome in ("better", "worse")) == c.significant, found.text
+        assert ("real" in found.text) == c.significant
+        _, _, _, interval = headline(c)
+        assert f"{ci_label(c)} {interval}" in found.text
+        if found.outcome == "better":
+            assert c.headline.interval.low > 0
+        if found.outcome == "worse":
+            assert c.headline.interval.high < 0
+
+
+def test_with_several_candidates_the_largest_real_gain_leads_and_the_rest_are_counted() -> None:
+    comps = compare(("training", 20), ("small", 22), ("pack", 45), ("worse", 2))
+    found = conditions_headline(comps)
+    assert found is not None and found.outcome == "better"
+    assert found.text.startswith("'pack' is better than 'training'")
+    assert found.text.endswith("; of the 2 other comparisons, 1 is a real drop and 1 is "
+                               "within noise.")
+
+
+def test_when_no_candidate_is_real_the_sentence_says_so() -> None:
+    found = conditions_headline(compare(("training", 30), ("a", 32), ("b", 27)))
+    assert found is not None and found.outcome == "within noise"
+    assert found.text.startswith("No condition is clearly better or worse than 'training' on "
+                                 "judge: the largest difference, 'b''s pass rate 50.0% → 45.0%")
+
+
+def test_other_scorers_are_counted_in_the_tail() -> None:
+    found = conditions_headline(compare(("training", 20), ("pack", 40),
+                                        scorers=("judge", "exact")))
+    assert found is not None
+    assert "on judge" in found.text and "on exact" not in found.text  # the first scorer leads
+    assert found.text.endswith("; the other comparison is a real gain.")
+
+
+def test_one_condition_has_no_condition_headline() -> None:
+    assert conditions_headline(compare(("only", 20))) is None
+
+
+def diff(before: int, after: int, *, conditions: tuple[str, ...] = ("pack",), problems=()):
+    cases_a = collect_cases([r for c in conditions for r in rows(c, before)])
+    cases_b = collect_cases([r for c in conditions for r in rows(c, after)])
+    return diff_runs(cases_a, cases_b, run_a=A, run_b=B, problems=list(problems))
+
+
+def test_a_run_diff_reads_as_run_b_against_run_a() -> None:
+    found = diff_headline(diff(20, 40))
+    assert found.outcome == "better"
+    assert found.text.startswith("Run run-b is better than run run-a on judge, and the change "
+                                 "is real: pass rate 33.3% → 66.7%")
+
+
+def test_a_run_diff_names_the_condition_when_there_are_several() -> None:
+    found = diff_headline(diff(40, 20, conditions=("pack", "plain")),
+                          this="this run", other="the previous run (run-a)")
+    assert found.outcome == "worse"
+    assert found.text.startswith("This run is worse than the previous run (run-a) on judge "
+                                 "under 'pack', and the drop is real")
+    assert found.text.endswith("; the other comparison is a real drop.")
+
+
+def test_runs_that_cannot_be_compared_get_no_verdict() -> None:
+    found = diff_headline(diff(20, 40, problems=("different dataset: sha256 a, b",
+                                                 "judge: different judge model")))
+    assert found.outcome == "not comparable" and found.comparison is None
+    assert found.text == ("Run run-b cannot be compared with run run-a: different dataset: "
+                          "sha256 a, b (and 1 more reason).")
+    assert "better" not in found.text and "worse" not in found.text
+
+
+def test_a_single_condition_run_states_its_score_with_its_interval() -> None:
+    summary = summarize(rows("default", 45), [TrialRow(f"q{i}", "default", 0)
+                                              for i in range(60)], ["judge"], ["default"])
+    found = summary_headline(summary)
+    assert found.outcome == "no comparison"
+    stats = summary.scores[0]
+    assert stats.pass_rate_ci is not None
+    assert found.text == ("One condition ('default') and no earlier run, so nothing to "
+                          f"compare yet: judge has pass rate 75.0% (95% CI "
+                          f"{stats.pass_rate_ci.low:.1%}..{stats.pass_rate_ci.high:.1%}, n=60).")
+
+
+def test_a_run_where_every_trial_errored_says_so() -> None:
+    errored = [ScoreRow(f"q{i}", "default", 0, "judge", None, None, "boom") for i in range(3)]
+    summary = summarize(errored, [TrialRow(f"q{i}", "default", 0) for i in range(3)])
+    assert summary_headline(summary).text == "No scores: every trial ended in an error."
+
+
+@pytest.mark.parametrize("name", ["<script>", "a'b", "[bold]x[/bold]"])
+def test_names_are_kept_as_plain_text_for_each_renderer_to_escape(name: str) -> None:
+    found = conditions_headline(compare(("training", 20), (name, 40)))
+    assert found is not None and f"'{name}'" in found.text
+
+
+def review(conditions: tuple[str, ...], *, previous=None) -> Review:
+    score_rows = [r for c in conditions for r in rows(c, 20 + 20 * (c != conditions[0]))]
+    trials = [TrialRow(f"q{i}", c, 0) for c in conditions for i in range(60)]
+    summary = summarize(score_rows, trials, ["judge"], list(conditions))
+    comps = compare_conditions(collect_cases(score_rows), list(conditions))
+    run = RunRecord("run-b", "exp", "eval", "completed", "2026-01-02T00:00:00")
+    return Review(run=run, summary=summary, comparisons=comps, previous=previous, gates=[])
+
+
+def test_a_review_leads_with_its_conditions_then_the_previous_run_then_its_score() -> None:
+    assert review_headline(review(("training", "pack"), previous=diff(40, 20))).text.startswith(
+        "'pack' is better than 'training'")
+    since = review_headline(review(("pack",), previous=diff(40, 20)))
+    assert since.outcome == "worse"
+    assert since.text.startswith("This run is worse than the previous run (run-a) on judge")
+    assert review_headline(review(("pack",))).text.startswith("One condition ('pack')")
