@@ -13,6 +13,7 @@ print them:
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -137,13 +138,33 @@ def mean_comparison(a: np.ndarray, b: np.ndarray) -> PairedComparison:
 
 
 def disagrees(effect: Effect, verdict: str | None = None) -> bool:
-    """A line whose verdict and interval tell different stories."""
+    """A line whose verdict and interval tell different stories, in its numbers or as
+    printed: the bounds and the p-value as a reader sees them, rounded."""
     says_significant = effect.test.p_value < effect.level
     if verdict is not None:
         says_significant = "within noise" not in verdict
         if ("significant" in verdict) == ("within noise" in verdict):
             return True
+        low, high = printed_bounds(verdict)
+        if says_significant != (low > 0 or high < 0):
+            return True
+        if says_significant != (printed_p(verdict) < effect.level):
+            return True
     return says_significant != (not effect.interval.contains(0.0))
+
+
+def printed_bounds(line: str) -> tuple[float, float]:
+    """The interval as printed: `95% CI -0.0047..+0.52` -> (-0.0047, 0.52)."""
+    match = re.search(r"CI ([-+]?[\d.]+(?:e[-+]?\d+)?)\.\.([-+]?[\d.]+(?:e[-+]?\d+)?)", line)
+    assert match, line
+    return float(match[1]), float(match[2])
+
+
+def printed_p(line: str) -> float:
+    """The p-value as printed; `p<0.001` reads as just under its bound."""
+    match = re.search(r"p([=<])([\d.]+(?:e-\d+)?)", line)
+    assert match, line
+    return float(match[2]) - (1e-12 if match[1] == "<" else 0.0)
 
 
 def run(scenario: Scenario, n: int, *, replicates: int = REPLICATES, lines: int = LINES,

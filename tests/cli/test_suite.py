@@ -139,3 +139,45 @@ def test_a_glob_that_matches_nothing_is_a_usage_error(
         suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, text = assay(capsys, "run", "nothing/*.yaml", "--store", str(suite_dir / "s.db"))
     assert code == 2 and "no config file matches 'nothing/*.yaml'" in text
+
+
+GRADER = '''
+def grade(case, output: str):
+    """10 for the expected answer, 2 for anything else (a 0-10 grade)."""
+    return 10.0 if output == case.expected else 2.0
+'''
+
+
+def test_regression_configs_led_by_different_scales_get_a_total_each_and_a_warning(
+        suite_dir: Path, shared_fixtures: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the suite averaged a 0-10 grade with a 0-1 check, and warned on the terminal only
+    (suite_dir / "grader.py").write_text(GRADER, encoding="utf-8")
+    go = suite_dir / "configs" / "go-expert.yaml"
+    document = yaml.safe_load(go.read_text())
+    document["scorers"] = [{"type": "python", "name": "grade", "function": "../grader.py:grade",
+                            "scale": [0, 10], "threshold": 7}, *document["scorers"]]
+    go.write_text(yaml.safe_dump(document, sort_keys=False))
+    code, text = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
+                       "--output", str(suite_dir / "out"), "--no-progress")
+    assert code == 0
+    summary = json.loads((suite_dir / "out" / "suite.json").read_text())
+    assert summary["grand_summary"] is None
+    totals = {g["scorer"]: g for g in summary["grand_summary_by_scorer"]}
+    assert totals["grade"]["scale"] == [0, 10] and totals["grade"]["experiments"] == ["go-expert"]
+    assert totals["exact_match"]["experiments"] == ["docker-expert", "rust-expert"]
+    ids = {pack: ids_of(shared_fixtures, pack) for pack in PACKS}
+    go_right = sum(knows(i, 2) for i in ids["go-expert"])
+    grade = totals["grade"]["conditions"]["pack"]
+    assert grade["n"] == len(ids["go-expert"])
+    assert grade["avg"] == pytest.approx((10 * go_right + 2 * (grade["n"] - go_right)) / grade["n"])
+    check = totals["exact_match"]["conditions"]["pack"]
+    others = ids["docker-expert"] + ids["rust-expert"]
+    assert check["n"] == check["accuracy_n"] == len(others)
+    assert check["avg"] == pytest.approx(sum(knows(i, 2) for i in others) / len(others))
+    [warning] = summary["warnings"]
+    assert "grade (0–10): go-expert" in warning and "no total pools them" in warning
+    report = (suite_dir / "out" / "suite.md").read_text()
+    assert warning in report and "| total of 2 | exact_match (0–1) | training |" in report
+    flat = " ".join(text.split())
+    assert "warning: the configs lead with different scorers or scales" in flat
+    assert "no total pools them" in flat

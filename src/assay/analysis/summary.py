@@ -34,6 +34,8 @@ class ScoreStats:
     passed: int = 0
     judged: int = 0
     """Trials with a pass/fail verdict."""
+    judged_cases: int = 0
+    """Cases with a pass/fail verdict on at least one epoch: the pass rate's n."""
     pass_rate: float | None = None
     """Share of verdicts that passed, per case first with several epochs (like the mean)."""
     pass_rate_ci: Interval | None = None
@@ -47,7 +49,8 @@ class ScoreStats:
             "scorer": self.scorer, "condition": self.condition, "n": self.n,
             "errors": self.errors, "mean": self.mean, "stderr": self.stderr,
             "mean_ci": self.mean_ci.to_dict() if self.mean_ci else None,
-            "passed": self.passed, "judged": self.judged, "pass_rate": self.pass_rate,
+            "passed": self.passed, "judged": self.judged, "judged_cases": self.judged_cases,
+            "pass_rate": self.pass_rate,
             "pass_rate_ci": self.pass_rate_ci.to_dict() if self.pass_rate_ci else None,
             "pass_rate_with_errors": self.pass_rate_with_errors,
             "scale": list(self.scale),
@@ -176,8 +179,10 @@ class _Accumulator:
                 # share of passed epochs
                 result.pass_rate = math.fsum(rates) / len(rates)
                 result.pass_rate_ci = wilson(result.pass_rate * len(rates), len(rates))
+                result.judged_cases = len(rates)
             else:
                 result.pass_rate = self.passed / self.judged
+                result.judged_cases = self.judged
                 result.pass_rate_ci = wilson(self.passed, self.judged)
         if self.judged and with_errors:
             result.pass_rate_with_errors = math.fsum(with_errors) / len(with_errors)

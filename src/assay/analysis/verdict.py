@@ -37,7 +37,7 @@ def describe(c: PairedComparison) -> str:
     interval = interval_text(effect.interval, effect.unit)
     if c.correction:
         interval += f" ({c.correction})"
-    p = format_p(c.p_value) + (", Holm-adjusted" if c.p_adjusted is not None
+    p = format_p(c.p_value, c.alpha) + (", Holm-adjusted" if c.p_adjusted is not None
                                and c.family_size > 1 else "")
     line = f"{size}, {interval}, {evidence(c)} ({effect.test.name} {p})"
     if c.reading is not None:
@@ -50,9 +50,25 @@ def evidence(c: PairedComparison) -> str:
     return SIGNIFICANT if c.significant else WITHIN_NOISE
 
 
-def format_p(p: float) -> str:
-    """p-values to two significant digits, floored at 0.001: precision beyond that is noise."""
-    return "p<0.001" if p < 0.001 else f"p={p:.2g}"
+def format_p(p: float, alpha: float | None = None) -> str:
+    """p-values to two significant digits, floored at 0.001: precision beyond that is noise.
+
+    Beside a verdict at `alpha`, a p-value that two digits would round onto alpha, or
+    across it, gets the digits that show its side: `p=0.0496` (significant), `p=0.0504`.
+    """
+    if p < 0.001:
+        return "p<0.001"
+    digits = 2
+    while alpha is not None and _misleads(float(f"{p:.{digits}g}"), p, alpha):
+        if digits == 6:
+            return f"p<{alpha:g}" if p < alpha else f"p={alpha:g}"
+        digits += 1
+    return f"p={p:.{digits}g}"
+
+
+def _misleads(shown: float, p: float, alpha: float) -> bool:
+    """The rounded p-value sits at alpha or on the other side of it from the true one."""
+    return shown == alpha or (shown < alpha) != (p < alpha)
 
 
 def level_text(confidence: float) -> str:
@@ -67,8 +83,18 @@ def interval_text(interval: Interval, unit: str) -> str:
 
 
 def bounds_text(interval: Interval, digits: int) -> str:
-    """`-2.0..+14.0`; a bound at exactly 0 (where the verdict put it) reads `0.0`."""
-    def bound(x: float) -> str:
-        return f"{0.0:.{digits}f}" if x == 0 else f"{x:+.{digits}f}"
+    """`-2.0..+14.0`; a bound at exactly 0 (where the verdict put it) reads `0.0`.
 
-    return f"{bound(interval.low)}..{bound(interval.high)}"
+    Only a bound at 0 may read as 0: one that misses 0 by less than the last digit
+    shown gets the digits it needs (`+0.0047..+0.52`), or "significant" would sit
+    beside an interval that seems to reach 0.
+    """
+    return f"{bound_text(interval.low, digits)}..{bound_text(interval.high, digits)}"
+
+
+def bound_text(x: float, digits: int) -> str:
+    """One bound, signed, never rounded onto 0 unless it is 0."""
+    if x == 0:
+        return f"{0.0:.{digits}f}"
+    text = f"{x:+.{digits}f}"
+    return f"{x:+.2g}" if float(text) == 0 else text

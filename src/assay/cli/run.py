@@ -147,6 +147,7 @@ def _run_suite(paths: list[Path], running: list[Path], store: Store, options: Ru
     out.rule("[bold]suite[/bold]")
     print_grand_summary(out, document)
     out.print(f"suite:   {target}")
+    out.print(f"report:  {target.with_name('suite.md')}")
     if junit is not None:
         out.print(f"junit:   {junit}")
     return int(document["exit_code"])

@@ -13,7 +13,9 @@ from assay.analysis.summary import RunSummary
 
 
 def knowledge_packs_summary(summary: RunSummary) -> dict[str, Any]:
-    """scorer -> {conditions: {condition: {avg, accuracy (%), n, errors}}, scores: arrays}."""
+    """scorer -> {conditions: {condition: {avg, accuracy (%), n, accuracy_n, errors}}, scores}.
+
+    `n` counts the cases with a value (the avg's), `accuracy_n` those with a verdict."""
     out: dict[str, Any] = {}
     for scorer in summary.scorer_names:
         block: dict[str, Any] = {}
@@ -25,6 +27,7 @@ def knowledge_packs_summary(summary: RunSummary) -> dict[str, Any]:
                 "avg": stats.mean,
                 "accuracy": None if stats.pass_rate is None else stats.pass_rate * 100,
                 "n": stats.n,
+                "accuracy_n": stats.judged_cases,
                 "errors": stats.errors,
             }
         out[scorer] = {"conditions": block, "scores": summary.values.get(scorer, {})}

@@ -44,7 +44,7 @@ def headline_delta(c: PairedComparison) -> float:
 
 
 def p_text(c: PairedComparison) -> str:
-    text = format_p(c.p_value)
+    text = format_p(c.p_value, c.alpha)
     return text + (f" (Holm, {c.family_size})" if c.p_adjusted is not None and c.family_size > 1
                    else "")
 
@@ -83,7 +83,7 @@ def comparison_lines(entries: Sequence[ComparisonEntry], label: Any) -> list[str
         c = entry.comparison
         a, b, delta, ci = headline(c)
         lines.append(f"  {name:<{width}}  {a} → {b}  {coloured_delta(c, delta)} "
-                     f"({size_text(c)})  {ci_label(c)} {ci}  {format_p(c.p_value)}  "
+                     f"({size_text(c)})  {ci_label(c)} {ci}  {format_p(c.p_value, c.alpha)}  "
                      f"{evidence(c)}  n={c.n}")
     return lines
 
@@ -158,7 +158,7 @@ def detail_lines(c: PairedComparison) -> list[str]:
     other metric (described, not tested in the family)."""
     effect = c.headline
     test = (f"- interval: {effect.interval.method}; test: {effect.test.name} "
-            f"(unadjusted {format_p(effect.test.p_value)}; {effect.test.note})")
+            f"(unadjusted {format_p(effect.test.p_value, effect.level)}; {effect.test.note})")
     lines = [test]
     if c.shift_test is not None and c.shift_test.n_used:
         lines.append(f"- shift (does B tend to score higher? a test of shift, not of the "

@@ -1,40 +1,93 @@
-"""The grand summary printed at the end of a suite: per experiment and condition, then totals."""
+"""The grand summary of a suite for people: per experiment and condition, then totals.
+
+The terminal table and `suite.md` show the same rows from the `suite.json`
+document: each experiment under its headline scorer, then one total per
+scorer and scale (a 0-10 judge score is never averaged with a 0-1 check),
+each naming how many experiments and cases it covers, then the warnings.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from assay.knowledge_packs.all_packs import scale_text
+
+COLUMNS = ("experiment", "scorer", "condition", "n", "avg", "accuracy", "exit")
+RIGHT = {"n", "avg", "accuracy", "exit"}
+
+
+def experiment_rows(document: dict[str, Any]) -> list[tuple[str, ...]]:
+    """One row per experiment and condition, the experiment's name on its first row."""
+    rows: list[tuple[str, ...]] = []
+    for name, pack in document["per_pack"].items():
+        scorer = f"{pack['scorer']} ({scale_text(pack['scale'])})"
+        for index, (condition, figures) in enumerate(pack["summary"].items()):
+            first = index == 0
+            rows.append((name if first else "", scorer if first else "", condition,
+                         *_figures(figures), str(pack["exit_code"]) if first else ""))
+    return rows
+
+
+def total_rows(document: dict[str, Any]) -> list[tuple[str, ...]]:
+    """One row per scorer total and condition: `total of 2` experiments, and its scorer."""
+    rows: list[tuple[str, ...]] = []
+    for group in document["grand_summary_by_scorer"]:
+        scorer = f"{group['scorer']} ({scale_text(group['scale'])})"
+        for index, (condition, figures) in enumerate(group["conditions"].items()):
+            covers = f"total of {len(figures['experiments'])}"
+            rows.append((covers, scorer if index == 0 else "", condition, *_figures(figures), ""))
+    return rows
+
+
+def title(document: dict[str, Any]) -> str:
+    sample = document["sample_per_pack"]
+    return (f"suite: {document['packs_evaluated']} experiments"
+            + (f", sample {sample} each" if sample else ""))
+
 
 def print_grand_summary(console: Any, document: dict[str, Any]) -> None:
     from rich.table import Table
 
-    table = Table(title=f"suite: {document['packs_evaluated']} experiments"
-                        + (f", sample {document['sample_per_pack']} each"
-                           if document["sample_per_pack"] else ""), title_justify="left")
-    for column, justify in (("experiment", "left"), ("scorer", "left"), ("condition", "left"),
-                            ("n", "right"), ("avg", "right"), ("accuracy", "right"),
-                            ("exit", "right")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for name, pack in document["per_pack"].items():
-        first = True
-        for condition, figures in pack["summary"].items():
-            table.add_row(name if first else "", pack["scorer"] if first else "", condition,
-                          *_figures(figures), str(pack["exit_code"]) if first else "")
-            first = False
+    table = Table(title=title(document), title_justify="left")
+    for column in COLUMNS:
+        table.add_column(column, justify="right" if column in RIGHT else "left")
+    for row in experiment_rows(document):
+        table.add_row(*row)
     table.add_section()
-    for condition, figures in document["grand_summary"].items():
-        table.add_row("[bold]total[/bold]", "", condition, *_figures(figures), "")
+    for row in total_rows(document):
+        table.add_row(*(f"[bold]{cell}[/bold]" if i == 0 and cell else cell
+                        for i, cell in enumerate(row)))
     console.print(table)
-    if len(document["scorers"]) > 1:
-        console.print(f"[yellow]warning:[/yellow] the totals pool different headline scorers "
-                      f"({', '.join(document['scorers'])}); list the same scorer first in every "
-                      "config for totals that mean one thing")
+    for warning in document["warnings"]:
+        console.print(f"[yellow]warning:[/yellow] {warning}")
     for failed in document["failed"]:
         console.print(f"[red]not summarised:[/red] {failed['config']} "
                       f"(exit {failed['exit_code']}): {failed['error']}")
 
 
+def suite_markdown(document: dict[str, Any]) -> str:
+    """`suite.md`: the same table, totals and warnings as the terminal."""
+    def table(rows: list[tuple[str, ...]]) -> list[str]:
+        lines = ["| " + " | ".join(COLUMNS) + " |",
+                 "| " + " | ".join("---:" if c in RIGHT else "---" for c in COLUMNS) + " |"]
+        return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+    lines = [f"# {title(document)}", "", *table(experiment_rows(document)), "", "## Totals", "",
+             "One total per headline scorer and scale; `total of k` covers k experiments.", ""]
+    lines += table(total_rows(document)) if document["grand_summary_by_scorer"] else ["none"]
+    if document["warnings"]:
+        lines += ["", "## Warnings", "", *(f"- {w}" for w in document["warnings"])]
+    if document["failed"]:
+        lines += ["", "## Not summarised", ""]
+        lines += [f"- `{f['config']}` (exit {f['exit_code']}): {f['error']}"
+                  for f in document["failed"]]
+    return "\n".join(lines) + "\n"
+
+
 def _figures(figures: dict[str, Any]) -> tuple[str, str, str]:
+    """n, avg and accuracy; the accuracy names its own count when fewer cases had a verdict."""
     avg = "-" if figures["avg"] is None else f"{figures['avg']:.3g}"
     accuracy = "-" if figures["accuracy"] is None else f"{figures['accuracy']:.1f}%"
+    if figures["accuracy"] is not None and figures["accuracy_n"] != figures["n"]:
+        accuracy += f" (of {figures['accuracy_n']})"
     return str(figures["n"]), avg, accuracy

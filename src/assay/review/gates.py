@@ -149,6 +149,8 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
     """
     from assay.analysis.multiple import adjust_comparisons
     from assay.analysis.run_diff import condition_of
+    from assay.analysis.verdict import evidence as evidence_of
+    from assay.analysis.verdict import format_p
 
     label = "regression" + (f" {spec.scorer}" if spec.scorer else "") + (
         f"@{spec.condition}" if spec.condition else "")
@@ -170,8 +172,8 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
         metric = "pass rate" if c.delta_pp is not None else "mean"
         name = f"regression {c.scorer}@{c.label_b.rpartition('@')[2]} {metric}"
         failed = drop > spec.max_drop_pp and (c.significant or not spec.significant)
-        evidence = (f"p={c.p_value:.2g}" + (" significant" if c.significant else
-                                             " within noise"))
+        evidence = f"{format_p(c.p_value, c.alpha)} {evidence_of(c)}" + (
+            f", {c.correction}" if c.correction else "")
         results.append(GateResult(name, not failed,
                                   f"{-drop:+.1f}pp {against} (max drop {spec.max_drop_pp:g}pp"
                                   f"{', significant only' if spec.significant else ''}; "

@@ -1,4 +1,5 @@
-"""The end of a suite: the grand summary over its runs, written to `suite.json` (and JUnit).
+"""The end of a suite: the grand summary over its runs, written to `suite.json`, `suite.md`
+(and JUnit).
 
 Each config of a suite is run and reviewed on its own (`finish_run`); this
 gathers how each one ended into the all-packs document of
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.knowledge_packs.all_packs import SuiteEntry, grand_summary
 from assay.reports.atomic import write_text
+from assay.reports.suite import suite_markdown
 
 if TYPE_CHECKING:
     from assay.review.result import Review
@@ -35,12 +37,13 @@ def entry_of(config: Path, exit_code: int, review: Review | None = None, *,
 def write_suite(store: Store, entries: Sequence[SuiteEntry], reviews: Sequence[Review], *,
                 sample: int | None, output: Path | None = None,
                 junit: Path | None = None) -> tuple[dict[str, Any], Path]:
-    """Write `suite.json` (into `output`, default `.assay/suites/<time>/`) and JUnit XML for
-    every reviewed run; returns the document and where it went."""
+    """Write `suite.json` and `suite.md` (into `output`, default `.assay/suites/<time>/`) and
+    JUnit XML for every reviewed run; returns the document and where `suite.json` went."""
     document = grand_summary(entries, sample=sample)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     target = (output or DEFAULT_SUITES_DIR / stamp) / "suite.json"
     write_text(target, json.dumps(document, indent=2, ensure_ascii=False))
+    write_text(target.with_name("suite.md"), suite_markdown(document))
     if junit is not None:
         from assay.reports.junit import render_junit_runs
 
