@@ -7,7 +7,7 @@ import pytest
 from assay.analysis.conditions import collect_cases, compare_conditions
 from assay.errors import UserError
 from assay.records import ScoreRow, TrialRow
-from assay.reports.comparisons import excluded_text
+from assay.reports.comparisons import excluded_line
 
 
 def row(case: str, condition: str, value: float | None, passed: bool | None = None, *,
@@ -100,4 +100,6 @@ def test_target_errors_are_named_errored_and_every_dropped_epoch_is_counted() ->
     excluded = comps.entries[0].comparison.excluded
     assert excluded.errored_in_b == ("q0",) and excluded.only_in_a == ()
     assert excluded.epoch_values_ignored == 2
-    assert excluded_text(comps.entries[0].comparison) == "1 errored in b (every epoch)"
+    assert excluded_line(comps.entries[0].comparison) == [
+        "- left out, errored in b (every epoch) (1): `q0`",
+        "- 2 errored epochs left out of the per-case means of cases kept"]

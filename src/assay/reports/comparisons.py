@@ -99,6 +99,9 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons) -> No
                 comps.entries, lambda e: f"{e.comparison.scorer} · {e.comparison.label_b}"):
             console.print(line)
     for entry in comps.entries:
+        print_exclusions(console, f"{entry.comparison.scorer} · {entry.comparison.label_b}",
+                         entry.comparison)
+    for entry in comps.entries:
         c = entry.comparison
         if c.significant:
             continue  # advice on sample size helps where the difference is not yet clear
@@ -186,19 +189,38 @@ def case_lines(c: PairedComparison, win_label: str, loss_label: str) -> list[str
     return lines
 
 
-def excluded_line(c: PairedComparison) -> list[str]:
+def exclusions(c: PairedComparison) -> list[tuple[str, tuple[str, ...]]]:
+    """Why cases were left out, each reason with its cases: errored first (named as
+    errored, never as a case one side lacks), then cases one side never ran."""
     ex = c.excluded
-    if not ex.count:
-        return []
-    return [f"- left out: {ex.count} cases ({excluded_text(c)})"]
-
-
-def excluded_text(c: PairedComparison) -> str:
-    """`2 errored in a (every epoch), 3 errored in b`; cases one side never ran come last."""
-    ex = c.excluded
-    parts = [f"{len(ids)} errored in {label} (every epoch)"
+    parts = [(f"errored in {label} (every epoch)", ids)
              for ids, label in ((ex.errored_in_a, c.label_a), (ex.errored_in_b, c.label_b))
              if ids]
-    parts += [f"{len(ids)} only in {label}"
+    parts += [(f"only in {label}", ids)
               for ids, label in ((ex.only_in_a, c.label_a), (ex.only_in_b, c.label_b)) if ids]
-    return ", ".join(parts)
+    return parts
+
+
+def ignored_epochs_text(c: PairedComparison) -> str | None:
+    """Errored epochs of cases that were kept: left out of those cases' means."""
+    ignored = c.excluded.epoch_values_ignored
+    return (f"{ignored} errored epoch{'s' if ignored != 1 else ''} left out of the "
+            "per-case means of cases kept") if ignored else None
+
+
+def excluded_line(c: PairedComparison) -> list[str]:
+    """report.md: each reason cases were left out, with the cases named."""
+    lines = []
+    for reason, ids in exclusions(c):
+        shown = ", ".join(f"`{i}`" for i in ids[:MAX_IDS_MARKDOWN])
+        more = f" … and {len(ids) - MAX_IDS_MARKDOWN} more" if len(ids) > MAX_IDS_MARKDOWN else ""
+        lines.append(f"- left out, {reason} ({len(ids)}): {shown}{more}")
+    ignored = ignored_epochs_text(c)
+    return lines + ([f"- {ignored}"] if ignored else [])
+
+
+def print_exclusions(console: Any, name: str, c: PairedComparison) -> None:
+    """The terminal's note under a comparison that left cases out, naming them."""
+    for reason, ids in exclusions(c):
+        console.print(f"  [yellow]{name}: left out, {reason} ({len(ids)}):[/yellow] "
+                      f"{id_list(ids, MAX_IDS_TERMINAL)}")

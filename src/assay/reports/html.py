@@ -30,9 +30,10 @@ from assay.reports.comparisons import (
     MAX_IDS_MARKDOWN,
     ci_label,
     detail_lines,
-    excluded_text,
+    exclusions,
     family_note,
     headline,
+    ignored_epochs_text,
     p_text,
     size_text,
 )
@@ -142,7 +143,8 @@ def render_html(review: Review, trials: Iterable[TrialRecord] | TrialSelector, *
         "outcomes": _outcomes,
         "family_note": family_note,
         "detail_lines": detail_lines,
-        "excluded_text": excluded_text,
+        "exclusions": exclusions,
+        "ignored_epochs_text": ignored_epochs_text,
     }
     return str(_template().render(**context))
 

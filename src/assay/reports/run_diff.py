@@ -20,6 +20,7 @@ from assay.reports.comparisons import (
     id_list,
     markdown_table,
     outcome_names,
+    print_exclusions,
 )
 
 
@@ -47,6 +48,7 @@ def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> 
         if c.wins:
             console.print(f"  [green]newly {'passing' if ups == 'passes' else ups} "
                           f"{where} ({len(c.wins)}):[/green] {id_list(c.wins, MAX_IDS_TERMINAL)}")
+        print_exclusions(console, where, c)
     for line in diff.skipped + diff.notes:
         console.print(f"[yellow]note:[/yellow] {line}")
 

@@ -1,0 +1,80 @@
+"""Cases whose trials errored are named as errored everywhere a run reports, after a real run.
+
+Regression: report.md listed cases whose trials errored as "2 only in A,
+3 only in B", which reads like a dataset mismatch. The target is a model
+called through the real OpenAI SDK; the fake LLM server rejects some
+questions under one condition or the other (HTTP 400), so those trials end
+in an error, never a score.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from assay.testing import FakeLLM
+from assay.testing.script import Fault, Reply, Rule
+
+CASES = {"c0": "What is 2+2?", "c1": "Two plus two, please", "c2": "broken one",
+         "c3": "Sum of 2 and 2?", "c4": "broken two", "c5": "2*2?"}
+CONFIG = """name: errored
+dataset: {path: cases.jsonl}
+target: {type: model, model: openai/gpt-4.1-mini}
+conditions:
+  plain: {}
+  careful: {system: "Be careful."}
+scorers: [{type: contains}]
+"""
+REJECTED = Reply(fault=Fault("bad_request"))
+RULES = [Rule(user="broken", system="careful", reply=REJECTED),  # c2, c4 under careful
+         Rule(user="Two plus", when=lambda r: not r.system, reply=REJECTED)]  # c1 under plain
+
+
+def run_assay(root: Path, llm: FakeLLM) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "OPENAI_BASE_URL": llm.base_url, "OPENAI_API_KEY": "sk-test-e2e-key",
+           "ASSAY_STORE": str(root / "assay.db"), "COLUMNS": "200"}
+    return subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "-o", "out",
+                           "--no-progress"], check=False, cwd=root, env=env, capture_output=True,
+                          text=True,
+                          timeout=180)
+
+
+def test_errored_cases_are_named_as_errored_in_every_report(tmp_path: Path) -> None:
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": cid, "input": q, "expected": "4"}) + "\n" for cid, q in CASES.items()))
+    (tmp_path / "assay.yaml").write_text(CONFIG)
+    with FakeLLM(RULES, default="4") as llm:
+        done = run_assay(tmp_path, llm)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "out"
+
+    results = json.loads((out / "results.json").read_text())
+    [comparison] = results["comparisons"]["comparisons"]
+    assert comparison["excluded"]["errored_in_a"] == ["c1"]
+    assert comparison["excluded"]["errored_in_b"] == ["c2", "c4"]
+    assert comparison["excluded"]["only_in_a"] == comparison["excluded"]["only_in_b"] == []
+    assert comparison["n"] == 3
+    errored = sorted((t["case_id"], t["condition"]) for t in results["trials"] if t["error"])
+    assert errored == [("c1", "plain"), ("c2", "careful"), ("c4", "careful")]
+    errors = {s["condition"]: s["errors"] for s in results["stats"]["scores"]}
+    assert errors == {"plain": 1, "careful": 2}
+
+    markdown = (out / "report.md").read_text()
+    assert "- left out, errored in plain (every epoch) (1): `c1`" in markdown
+    assert "- left out, errored in careful (every epoch) (2): `c2`, `c4`" in markdown
+    assert "- `c1` · plain: ProviderError" in markdown.split("## Errors", 1)[1]
+    assert "- `c4` · careful: ProviderError" in markdown.split("## Errors", 1)[1]
+
+    html = (out / "report.html").read_text()
+    assert "left out, errored in plain (every epoch) (1): <code>c1</code>" in html
+    assert "left out, errored in careful (every epoch) (2): <code>c2</code>, <code>c4</code>" in html
+
+    terminal = done.stdout
+    assert "contains · careful: left out, errored in plain (every epoch) (1): c1" in terminal
+    assert "contains · careful: left out, errored in careful (every epoch) (2): c2, c4" in terminal
+    assert "3 of 12 trials ended in an error" in terminal
+    for text in (markdown, html, terminal):
+        assert "only in" not in text

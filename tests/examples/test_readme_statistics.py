@@ -1,0 +1,142 @@
+"""The README's statistics say what assay prints: its comparison block and its SQL recipe.
+
+"Is the difference real?" shows what the quickstart prints when it compares
+its conditions; this runs the command it names and finds every line of the
+block in the output. "Results and the store" gives a SQL recipe for the
+means and case counts of the summary table; this runs it on a run with
+epochs, scorer errors and target errors, and checks it against the summary.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+import yaml
+
+from assay.analysis.conditions import ComparisonEntry
+from assay.analysis.paired import compare_paired
+from assay.reports.comparisons import comparison_lines
+from tests.cli.evalproject import assay
+
+REPO = Path(__file__).resolve().parents[2]
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def section(title: str) -> str:
+    text = README.split(f"## {title}\n", 1)[1]
+    return text.split("\n## ", 1)[0]
+
+
+def first_block(text: str, language: str = "") -> str:
+    match = re.search(rf"```{language}\n(.*?)```", text, re.DOTALL)
+    assert match, f"no ```{language} block"
+    return match[1]
+
+
+def squeeze(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_comparison_block_is_what_the_quickstart_prints(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = section("Is the difference real?")
+    command = re.search(r"`uv run assay run (examples/\S+/assay\.yaml)`", text)
+    assert command, "the section names the command whose output it shows"
+    example = (REPO / command[1]).parent
+    shutil.copytree(example, tmp_path / example.name)
+    monkeypatch.chdir(tmp_path / example.name)
+    monkeypatch.setenv("COLUMNS", "200")
+    code, output = assay(capsys, "run", "assay.yaml", "--store", str(tmp_path / "s.db"),
+                         "--no-progress")
+    assert code == 0
+    printed = [squeeze(line) for line in output.splitlines()]
+    for line in first_block(text).strip().splitlines():
+        assert squeeze(line) in printed, f"the README shows a line the run does not print:\n{line}"
+
+
+def test_each_printed_comparison_line_says_significant_exactly_when_its_interval_leaves_out_0(
+) -> None:
+    lines = [line for line in first_block(section("Is the difference real?")).splitlines()
+             if " CI " in line and (" significant " in line or " within noise " in line)]
+    assert len(lines) == 3
+    for line in lines:
+        low, high = (float(x) for x in re.search(r"CI ([-+]?[\d.]+)\.\.([-+]?[\d.]+)pp", line)
+                     .groups())  # type: ignore[union-attr]
+        assert (" significant " in line) == (low > 0 or high < 0), line
+
+
+def test_a_large_drop_within_noise_reads_as_the_readme_says() -> None:
+    # "A large drop within noise reads `-6.7pp (large drop) ... within noise`"
+    quoted = re.search(r"`(-6\.7pp \(large drop\)) \.\.\. (within noise)`", squeeze(README))
+    assert quoted, "the README quotes how a large drop within noise reads"
+    a = {f"q{i}": i == 0 for i in range(15)}
+    b = {f"q{i}": False for i in range(15)}
+    comparison = compare_paired(a, b, kind="pass_fail", label_a="a", label_b="b",
+                                scale=(0, 1))
+    [line] = comparison_lines([ComparisonEntry(comparison, [])], lambda e: "x")
+    plain = re.sub(r"\[/?[^\]]*\]", "", line)
+    assert quoted[1] in plain and quoted[2] in plain
+
+
+SCORER = '''
+def length_score(case, output: str):
+    """Fails as a scorer (raises) on cases ending in 3; else a share of the answer's length."""
+    if case.id.endswith("3"):
+        raise ValueError("no score for this one")
+    return min(1.0, len(output) / 20)
+'''
+
+FLAKY = '''
+import itertools
+
+_calls = itertools.count()
+
+
+def answer(case):
+    """Errors on every third call; the answer's length changes from call to call."""
+    n = next(_calls)
+    if n % 3 == 2:
+        raise RuntimeError("flaky")
+    return case.expected + "!" * (n % 5)
+'''
+
+
+def test_the_sql_recipe_gives_the_summary_tables_means_and_case_counts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "agent.py").write_text(FLAKY, encoding="utf-8")
+    (tmp_path / "scoring.py").write_text(SCORER, encoding="utf-8")
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"q{i}", "input": f"question {i}", "expected": f"answer {i}"}) + "\n"
+        for i in range(12)))
+    config = {"name": "recipe", "dataset": {"path": "cases.jsonl"},
+              "target": {"type": "python", "function": "agent.py:answer", "threaded": False},
+              "scorers": [{"type": "python", "name": "length", "function": "scoring.py:length_score"},
+                          {"type": "contains"}],
+              "run": {"epochs": 3, "concurrency": 1}}
+    (tmp_path / "assay.yaml").write_text(yaml.safe_dump(config))
+    store = tmp_path / ".assay" / "assay.db"
+    code, _ = assay(capsys, "run", "assay.yaml", "--store", str(store), "-o", "out",
+                    "--no-progress")
+    assert code == 0
+    stats = json.loads((tmp_path / "out" / "results.json").read_text())["stats"]["scores"]
+    assert sum(s["errors"] for s in stats) > 0  # target and scorer errors both happened
+
+    block = first_block(section("Results and the store"), "bash")
+    query = re.search(r'sqlite3 \.assay/assay\.db "(.*)"', block, re.DOTALL)
+    assert query, "the recipe is one sqlite3 command on .assay/assay.db"
+    with sqlite3.connect(store) as conn:
+        rows = conn.execute(query[1]).fetchall()
+    recipe = {(condition, scorer): (mean, cases) for condition, scorer, mean, cases in rows}
+    summary = {(s["condition"], s["scorer"]): (s["mean"], s["n"]) for s in stats if s["n"]}
+    assert recipe.keys() == summary.keys()
+    for key, (mean, cases) in summary.items():
+        assert recipe[key][1] == cases, key
+        assert recipe[key][0] == pytest.approx(mean), key
