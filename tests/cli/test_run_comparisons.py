@@ -105,5 +105,8 @@ def test_four_cases_that_all_flip_read_as_a_large_drop_within_noise(
     report = (project / "out" / "report.md").read_text()
     assert "size: large drop" in report and "significant regression" not in report
     assert "±0.0pp" not in report
+    html = (project / "out" / "report.html").read_text()
+    assert "large drop" in html and "within noise" in html
+    assert "significant regression" not in html and ">significant<" not in html
     [advice] = [a for a in c["advice"] if a["metric"] == "pass_rate"]
     assert advice["cases_needed"] > 4 and advice["test"] == "exact McNemar"

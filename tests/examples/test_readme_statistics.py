@@ -58,6 +58,26 @@ def test_the_comparison_block_is_what_the_quickstart_prints(
     printed = [squeeze(line) for line in output.splitlines()]
     for line in first_block(text).strip().splitlines():
         assert squeeze(line) in printed, f"the README shows a line the run does not print:\n{line}"
+    # report.md and report.html of the same run: each row's verdict agrees with its interval
+    [run_dir] = (tmp_path / example.name / ".assay" / "runs").iterdir()
+    markdown = (run_dir / "report.md").read_text()
+    rows = [r for r in markdown.splitlines() if r.startswith("| ") and "% CI " in r]
+    html = (run_dir / "report.html").read_text()
+    cells = re.findall(r'<td class="num">([\d.]+% CI [^<]+)</td><td class="num">[^<]+</td>\s*'
+                       r'<td>(?:<span class="pill [a-z]+">(significant)</span>|'
+                       r'<span class="muted">(within noise)</span>)', html)
+    assert len(rows) == len(cells) == 3
+    for interval, verdict in [(r.split(" | ")[-3], r.split(" | ")[-1]) for r in rows] + [
+            (ci, sig or noise) for ci, sig, noise in cells]:
+        low, high = bounds(interval)
+        assert verdict.strip(" |") == ("significant" if low > 0 or high < 0 else "within noise")
+
+
+def bounds(text: str) -> tuple[float, float]:
+    """`98.3% CI +30.2..+94.3pp` -> (30.2, 94.3)."""
+    match = re.search(r"CI ([-+]?[\d.]+(?:e[-+]?\d+)?)\.\.([-+]?[\d.]+(?:e[-+]?\d+)?)", text)
+    assert match, text
+    return float(match[1]), float(match[2])
 
 
 def test_each_printed_comparison_line_says_significant_exactly_when_its_interval_leaves_out_0(
@@ -66,8 +86,7 @@ def test_each_printed_comparison_line_says_significant_exactly_when_its_interval
              if " CI " in line and (" significant " in line or " within noise " in line)]
     assert len(lines) == 3
     for line in lines:
-        low, high = (float(x) for x in re.search(r"CI ([-+]?[\d.]+)\.\.([-+]?[\d.]+)pp", line)
-                     .groups())  # type: ignore[union-attr]
+        low, high = bounds(line)
         assert (" significant " in line) == (low > 0 or high < 0), line
 
 

@@ -10,7 +10,8 @@ from assay.review.gates import threshold_results, parse_fail_under
 
 def summary(**stats: object) -> RunSummary:
     base = {"scorer": "contains", "condition": "a", "n": 10, "errors": 0, "mean": 0.9,
-            "passed": 9, "judged": 10, "pass_rate": 0.9, "pass_rate_with_errors": 0.9}
+            "passed": 9, "judged": 10, "pass_rate": 0.9, "pass_rate_with_errors": 0.9,
+            "pass_rate_with_errors_n": 10}
     return RunSummary(scores=[ScoreStats(**{**base, **stats})],
                       conditions=[ConditionStats(condition="a")], by_tag=[],
                       by_difficulty=[], values={})
@@ -19,9 +20,9 @@ def summary(**stats: object) -> RunSummary:
 def test_a_pass_rate_gate_counts_errored_trials_as_not_passed() -> None:
     (result,) = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.8)],
                             summary(n=1, passed=1, judged=1, pass_rate=1.0, errors=14,
-                                    pass_rate_with_errors=1 / 15))
+                                    pass_rate_with_errors=1 / 15, pass_rate_with_errors_n=15))
     assert not result.passed
-    assert "6.7% passed" in result.detail and "14 errored trials" in result.detail
+    assert "6.7% passed over 15 cases" in result.detail and "14 errored trials" in result.detail
 
 
 def test_a_mean_gate_fails_on_errors_unless_it_tolerates_them() -> None:
@@ -61,3 +62,14 @@ def test_with_epochs_the_gate_and_the_table_read_the_same_per_case_pass_rate() -
     (gate,) = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.3)],
                           summarize(rows, trials, per_case=True))
     assert gate.passed and "33.3% passed over 4 cases" in gate.detail
+
+
+def test_regression_a_pass_rate_gate_counts_the_cases_its_rate_is_over() -> None:
+    # "66.7% passed over 4 cases": the rate was over 6 cases, 2 of which errored on every trial
+    rows = [ScoreRow(f"c{i}", "a", 1, "contains", float(p), bool(p), None)
+            for i, p in enumerate([1, 1, 1, 1])]
+    trials = [TrialRow(r.case_id, "a", 1) for r in rows]
+    trials += [TrialRow("c4", "a", 1, error="boom"), TrialRow("c5", "a", 1, error="boom")]
+    (gate,) = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.5)],
+                                summarize(rows, trials))
+    assert "66.7% passed over 6 cases" in gate.detail and "2 errored trials" in gate.detail

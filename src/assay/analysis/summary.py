@@ -42,6 +42,8 @@ class ScoreStats:
     pass_rate_with_errors: float | None = None
     """The pass rate counting every errored trial as not passed, per case first: what a
     pass-rate gate reads, so errors cannot help it pass."""
+    pass_rate_with_errors_n: int = 0
+    """The cases it is over: those with a verdict or an error (trials with one epoch)."""
     scale: tuple[float, float] = (0.0, 1.0)
 
     def to_dict(self) -> dict[str, Any]:
@@ -53,6 +55,7 @@ class ScoreStats:
             "pass_rate": self.pass_rate,
             "pass_rate_ci": self.pass_rate_ci.to_dict() if self.pass_rate_ci else None,
             "pass_rate_with_errors": self.pass_rate_with_errors,
+            "pass_rate_with_errors_n": self.pass_rate_with_errors_n,
             "scale": list(self.scale),
         }
 
@@ -186,6 +189,8 @@ class _Accumulator:
                 result.pass_rate_ci = wilson(self.passed, self.judged)
         if self.judged and with_errors:
             result.pass_rate_with_errors = math.fsum(with_errors) / len(with_errors)
+            result.pass_rate_with_errors_n = (len(with_errors) if self.by_case is not None
+                                              else self.judged + self.errors)
         return result
 
 

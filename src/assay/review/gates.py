@@ -82,7 +82,7 @@ def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult
                   else "this scorer gives no pass/fail verdicts")
         return GateResult(f"{label} pass rate", False, reason)
     rate = stats.pass_rate_with_errors or 0.0
-    detail = f"{rate:.1%} passed over {stats.n} cases (min {minimum:.1%})"
+    detail = f"{rate:.1%} passed over {stats.pass_rate_with_errors_n} cases (min {minimum:.1%})"
     if stats.errors:
         detail += f"; {stats.errors} errored trials count as not passed"
     return GateResult(f"{label} pass rate", rate >= minimum, detail)
@@ -94,7 +94,7 @@ def _mean_gate(label: str, stats: ScoreStats, minimum: float,
     if stats.mean is None:
         return GateResult(f"{label} mean", False, f"no trial was scored ({stats.errors} errors)")
     ok = stats.mean >= minimum
-    detail = f"{stats.mean:.3g} over {stats.n} scored trials (min {minimum:g})"
+    detail = f"{stats.mean:.3g} over {stats.n} scored cases (min {minimum:g})"
     if stats.errors and max_error_rate is None:
         ok = False
         detail += (f"; {stats.errors} trials errored and a mean over the rest would hide "
