@@ -112,11 +112,30 @@ def check_python_api(result: subprocess.CompletedProcess[str],
     assert "first completed run of this experiment" in result.stdout
 
 
+def check_pytest(result: subprocess.CompletedProcess[str],
+                 results: dict[str, Any] | None) -> None:
+    """The tests pass and fail as their thresholds say, and the failure names its cases."""
+    assert results is not None, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert re.search(r"^=+ 1 failed, 2 passed|^1 failed, 2 passed", result.stdout, re.MULTILINE)
+    found = conditions(results, "contains")
+    assert found["v1"]["accuracy"] < 80 <= found["v2"]["accuracy"]  # the thresholds' 0.8
+    missed = [t for t in results["trials"]
+              if t["condition"] == "v1" and not t["scores"]["contains"]["passed"]]
+    assert missed
+    asked = sum(t["condition"] == "v1" for t in results["trials"])
+    assert f"contains @ v1: {len(missed)} of {asked} trials did not pass" in result.stdout
+    for trial in missed:
+        reason = trial["scores"]["contains"]["reason"]
+        assert f"{trial['case_id']}: {reason}" in result.stdout
+
+
 CHECKS: dict[str, Callable[[subprocess.CompletedProcess[str], dict[str, Any] | None], None]] = {
     "knowledge-packs": check_knowledge_packs,
     "mcp-context": check_mcp_context,
     "quickstart": check_quickstart,
     "python-api": check_python_api,
+    "pytest": check_pytest,
 }
 SLOW = {"knowledge-packs", "mcp-context"}
 

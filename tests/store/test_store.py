@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,38 @@ def test_a_new_store_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
     assert mode == "wal"
     assert {"runs", "trials", "scores", "response_cache"} <= tables
     Store(str(tmp_path / "assay.db")).close()  # opening again migrates nothing twice
+
+
+def _open_store_when_released(path: str, start: Any, outcomes: Any) -> None:
+    start.wait()
+    try:
+        Store(path).close()
+    except Exception as exc:  # noqa: BLE001 - the test reports what each process saw
+        outcomes.put(f"{type(exc).__name__}: {exc}")
+    else:
+        outcomes.put("ok")
+
+
+def test_processes_opening_a_new_store_at_once_all_migrate_it(tmp_path: Path) -> None:
+    """Regression: pytest-xdist workers (or parallel runs) opening a new store at the same
+    moment each tried to create its tables, and all but one failed with 'table already
+    exists'."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    for attempt in range(3):
+        path = str(tmp_path / f"assay-{attempt}.db")
+        start, outcomes = context.Barrier(3), context.Queue()
+        processes = [context.Process(target=_open_store_when_released,
+                                     args=(path, start, outcomes)) for _ in range(3)]
+        for process in processes:
+            process.start()
+        for process in processes:
+            process.join(timeout=60)
+        assert sorted(outcomes.get(timeout=5) for _ in processes) == ["ok"] * 3
+        with sqlite3.connect(path) as conn:
+            versions = conn.execute("select version from schema_migrations").fetchall()
+        assert versions == [(v,) for v in range(1, SCHEMA_VERSION + 1)]
 
 
 def test_a_store_made_by_the_first_schema_is_migrated_in_place(tmp_path: Path) -> None:

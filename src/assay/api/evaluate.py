@@ -43,6 +43,12 @@ class EvalResult(Review):
 
     store_url: str = ""
 
+    @classmethod
+    def of(cls, review: Review, store_url: str) -> EvalResult:
+        """The result of a review of a run kept in the store at `store_url`."""
+        return cls(**{f.name: getattr(review, f.name) for f in fields(Review)},
+                   store_url=store_url)
+
     @property
     def run_id(self) -> str:
         return self.run.id
@@ -158,8 +164,7 @@ async def evaluate_async(
         from assay.reports.terminal import print_review
 
         print_review(Console(highlight=False), review)
-    return EvalResult(**{f.name: getattr(review, f.name) for f in fields(Review)},
-                      store_url=opened.url)
+    return EvalResult.of(review, opened.url)
 
 
 P = ParamSpec("P")

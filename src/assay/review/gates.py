@@ -29,17 +29,18 @@ _FAIL_UNDER = re.compile(r"^(?P<scorer>[^=@.]+)(?:\.(?P<metric>mean|pass_rate))?
                          r"(?:@(?P<condition>[^=]+))?=(?P<value>[-+0-9.eE]+)$")
 
 
-def parse_fail_under(spec: str) -> GateConfig:
-    """`SCORER[.mean|.pass_rate][@CONDITION]=VALUE` -> a gate (pass rate by default)."""
+def parse_fail_under(spec: str, *, source: str = "--fail-under") -> GateConfig:
+    """`SCORER[.mean|.pass_rate][@CONDITION]=VALUE` -> a gate (pass rate by default).
+    `source` names where the spec came from in error messages."""
     match = _FAIL_UNDER.match(spec.strip())
     if not match:
-        raise UserError(f"--fail-under '{spec}': expected SCORER[.mean|.pass_rate][@CONDITION]="
+        raise UserError(f"{source} '{spec}': expected SCORER[.mean|.pass_rate][@CONDITION]="
                         "VALUE, e.g. contains=0.8 or judge_score.mean@pack=7")
     value = float(match["value"])
     if match["metric"] == "mean":
         return GateConfig(scorer=match["scorer"], condition=match["condition"], min_mean=value)
     if not 0 <= value <= 1:
-        raise UserError(f"--fail-under '{spec}': a pass rate is between 0 and 1")
+        raise UserError(f"{source} '{spec}': a pass rate is between 0 and 1")
     return GateConfig(scorer=match["scorer"], condition=match["condition"], min_pass_rate=value)
 
 

@@ -59,8 +59,10 @@ class Store:
         self._lock = threading.Lock()
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        with self.engine.begin() as conn:
+        with self.engine.connect() as conn:
+            _lock_for_migration(conn)
             migrate(conn)
+            conn.commit()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -351,6 +353,19 @@ def _at_or_before(columns: tuple[Any, ...], values: tuple[Any, ...]) -> Any:
     from sqlalchemy import tuple_
 
     return tuple_(*columns) <= tuple_(*values)
+
+
+MIGRATION_LOCK = 0x61737361  # "assa": the PostgreSQL advisory lock migrations hold
+
+
+def _lock_for_migration(conn: Any) -> None:
+    """Hold the database's write lock while migrating, so processes opening a new store at
+    once (pytest-xdist workers, parallel `assay run`s) migrate it one after the other
+    instead of both creating its tables."""
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("BEGIN IMMEDIATE")  # waits up to busy_timeout for the lock
+    elif conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

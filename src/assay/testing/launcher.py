@@ -4,9 +4,9 @@ The server starts on 127.0.0.1, the command runs with the OpenAI and
 Anthropic SDKs pointed at it (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`) and
 placeholder API keys (a real key in the environment is replaced, so it is
 never sent anywhere), and the launcher exits with the command's exit code.
-A command starting with `assay` or `python` runs with this interpreter, so
-it sees the same installation whether or not a virtual environment is
-activated.
+A command starting with `assay`, `python` or `pytest` runs with this
+interpreter, so it sees the same installation whether or not a virtual
+environment is activated.
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ def fake_environment(llm: FakeLLM, base: Mapping[str, str] | None = None) -> dic
 
 
 def resolve_command(command: Sequence[str]) -> list[str]:
-    """`command` with a leading `assay` or `python` bound to this interpreter."""
+    """`command` with a leading `assay`, `python` or `pytest` bound to this interpreter."""
     if not command:
         raise ValueError("no command to run: give one after `--`")
     head, *rest = command
-    if head == "assay":
-        return [sys.executable, "-m", "assay", *rest]
+    if head in ("assay", "pytest"):
+        return [sys.executable, "-m", head, *rest]
     if head in ("python", "python3"):
         return [sys.executable, *rest]
     return list(command)
