@@ -13,6 +13,8 @@ store's ORM layer.
   details: what the summary and the paired comparisons aggregate.
 - `TrialRow`: one trial's figures without its texts (error, latency,
   tokens, cost, tool use): what the summary's cost table adds up.
+- `ExportRecord`: where a run was exported to in another format
+  (`assay export`), so its `results.json` can link to the files.
 """
 
 from __future__ import annotations
@@ -181,3 +183,19 @@ class TrialRow:
     """Tool calls, tool errors and turns of an agent target (0 for other targets)."""
     tool_errors: int = 0
     turns: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRecord:
+    """A run written out in another format (`assay export RUN --format eee`)."""
+
+    format: str
+    location: str
+    """The directory the files were written under."""
+    files: list[str]
+    """The files written, relative to `location`."""
+    created_at: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": self.format, "location": self.location, "files": list(self.files),
+                "created_at": self.created_at}

@@ -63,7 +63,7 @@ def conditions(results: dict[str, Any], scorer: str) -> dict[str, dict[str, Any]
 
 
 def check_knowledge_packs(result: subprocess.CompletedProcess[str],
-                          results: dict[str, Any] | None) -> None:
+                          results: dict[str, Any] | None, _workdir: Path) -> None:
     """The judge reads every answer; the pack beats training, significantly."""
     assert results is not None, result.stderr
     scores = conditions(results, "judge_score")
@@ -82,7 +82,7 @@ def check_knowledge_packs(result: subprocess.CompletedProcess[str],
 
 
 def check_mcp_context(result: subprocess.CompletedProcess[str],
-                      results: dict[str, Any] | None) -> None:
+                      results: dict[str, Any] | None, _workdir: Path) -> None:
     """Context makes the difference, and only the MCP condition calls a tool."""
     assert result.returncode == 0, result.stderr
     assert results is not None
@@ -96,7 +96,7 @@ def check_mcp_context(result: subprocess.CompletedProcess[str],
 
 
 def check_quickstart(result: subprocess.CompletedProcess[str],
-                     results: dict[str, Any] | None) -> None:
+                     results: dict[str, Any] | None, _workdir: Path) -> None:
     """Looking things up beats memory, and the gate passes."""
     assert result.returncode == 0, result.stderr
     assert results is not None
@@ -106,18 +106,22 @@ def check_quickstart(result: subprocess.CompletedProcess[str],
 
 
 def check_python_api(result: subprocess.CompletedProcess[str],
-                     results: dict[str, Any] | None) -> None:
+                     results: dict[str, Any] | None, _workdir: Path) -> None:
     """The script's eval completes and its gates pass."""
     assert result.returncode == 0, result.stderr
     assert "first completed run of this experiment" in result.stdout
 
 
 def check_pytest(result: subprocess.CompletedProcess[str],
-                 results: dict[str, Any] | None) -> None:
+                 results: dict[str, Any] | None, workdir: Path) -> None:
     """The tests pass and fail as their thresholds say, and the failure names its cases."""
     assert results is not None, result.stdout + result.stderr
     assert result.returncode == 1, result.stdout + result.stderr
     assert re.search(r"^=+ 1 failed, 2 passed|^1 failed, 2 passed", result.stdout, re.MULTILINE)
+    # three runs, the last two maybe in the same second: take a run of assay.yaml
+    results = next(found for found in map(json.loads, map(Path.read_text, sorted(
+        workdir.glob(".assay/runs/*/results.json")))) if found["run"]["experiment"] ==
+        "support-bot")
     found = conditions(results, "contains")
     assert found["v1"]["accuracy"] < 80 <= found["v2"]["accuracy"]  # the thresholds' 0.8
     missed = [t for t in results["trials"]
@@ -130,12 +134,48 @@ def check_pytest(result: subprocess.CompletedProcess[str],
         assert f"{trial['case_id']}: {reason}" in result.stdout
 
 
-CHECKS: dict[str, Callable[[subprocess.CompletedProcess[str], dict[str, Any] | None], None]] = {
+def check_replay(result: subprocess.CompletedProcess[str],
+                 results: dict[str, Any] | None, workdir: Path) -> None:
+    """Every question of the sessions is asked again; an answer is worse than the recorded
+    one exactly when its condition lacks the docs the agent read then, and the printed
+    section lists each of those with the recorded answer."""
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert results is not None, result.stdout + result.stderr
+    example = workdir / "examples" / "replay"
+    cases = {case["id"]: case for case in map(json.loads, (example / "cases.jsonl").open())}
+    recorded = [json.loads(line) for path in sorted((example / "sessions").glob("*.jsonl"))
+                for line in path.open()]
+    answers = [m["content"] for m in recorded if m["role"] == "assistant" and m["content"]
+               and not m.get("tool_calls")]
+    assert sorted(case["reference"] for case in cases.values()) == sorted(answers)
+    docs = {path.relative_to(example).as_posix() for path in (example / "docs").glob("*.md")}
+    assert len(results["trials"]) == 2 * len(cases)
+    worse = []
+    for trial in results["trials"]:
+        score = trial["scores"]["vs_recorded"]
+        assert score["error"] is None
+        read = cases[trial["case_id"]]["metadata"]["files_read"]
+        has_docs = trial["condition"] == "docs" and set(read) <= docs
+        assert score["passed"] == has_docs, (trial["case_id"], trial["condition"], read)
+        if not score["passed"]:
+            worse.append(trial)
+    assert worse and any(t["condition"] == "docs" for t in worse)  # power.md is gone
+    shown = result.stdout[result.stdout.index("## Worse than the recorded answer"):]
+    assert f"{len(worse)} of {len(results['trials'])} replayed answers are worse" in shown
+    for trial in worse:
+        assert f"### `{trial['case_id']}` · {trial['condition']} · vs_recorded" in shown
+        assert f"- then: {cases[trial['case_id']]['reference']}" in shown
+
+
+Check = Callable[[subprocess.CompletedProcess[str], dict[str, Any] | None, Path], None]
+"""What an example's run must show: its process, its results.json, the folder it ran in."""
+CHECKS: dict[str, Check] = {
     "knowledge-packs": check_knowledge_packs,
     "mcp-context": check_mcp_context,
     "quickstart": check_quickstart,
     "python-api": check_python_api,
     "pytest": check_pytest,
+    "replay": check_replay,
 }
 SLOW = {"knowledge-packs", "mcp-context"}
 
@@ -150,4 +190,4 @@ def test_every_example_has_an_offline_command_and_checks() -> None:
     pytest.param(name, marks=[pytest.mark.slow] if name in SLOW else []) for name in EXAMPLES])
 def test_the_example_runs_offline_with_its_readme_command(example: str, tmp_path: Path) -> None:
     result, results = run_offline(example, tmp_path)
-    CHECKS[example](result, results)
+    CHECKS[example](result, results, tmp_path)

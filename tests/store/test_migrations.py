@@ -54,6 +54,7 @@ def test_the_first_schema_upgrades_and_its_runs_read_back(tmp_path: Path) -> Non
         assert trial.scores["contains"].usage is None  # no judge spend recorded back then
         [row] = list(store.iter_score_rows("r1"))
         assert (row.scorer, row.value, row.cost_usd) == ("contains", 1.0, None)
+        assert store.exports("r1") == []  # a table added since, empty
     finally:
         store.close()
 

@@ -67,7 +67,10 @@ def test_export_writes_cases_a_dataset_can_load(sessions_dir: Path, tmp_path: Pa
     cases = [Case.from_dict(row) for row in rows]
     parser_case = next(c for c in cases if c.id.endswith(":2"))
     assert parser_case.expected == "The parser trims whitespace before processing."
-    assert "export function parseInput" in parser_case.reference
+    assert parser_case.reference == parser_case.expected  # the answer recorded then
+    assert parser_case.metadata["files_read"] == ["src/parser.ts"]
+    assert "export function parseInput" in parser_case.metadata["file_excerpts"]["src/parser.ts"]
+    assert parser_case.metadata["tools"] == [{"name": "read", "calls": 1}]
     assert parser_case.metadata["source"]["line"] == 2
     assert all(c.expected for c in cases)
     answered = sum(e.answered for path in sorted((sessions_dir / "pi").glob("*.jsonl"))

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "init": ("assay.cli.init", "Write a working starter config and dataset."),
     "pack": ("assay.cli.pack", "Index a knowledge pack or serve it as an MCP server."),
     "traces": ("assay.cli.traces", "Analyse agent session logs into a report and guidelines."),
+    "export": ("assay.cli.export", "Write a stored run as Every Eval Ever files."),
 }
 
 

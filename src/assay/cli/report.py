@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from assay.cli.common import open_store, store_option
+
+if TYPE_CHECKING:
+    from assay.records import TrialRecord
 
 FORMATS = ("md", "json", "junit", "html")
 
@@ -53,9 +58,25 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
                 handle.write(render_html(review, trials))
             else:
                 from assay.reports.markdown import render_markdown
+                from assay.reports.recorded import (
+                    RecordedComparisons,
+                    worse_than_recorded_markdown,
+                )
 
-                handle.write(render_markdown(review, trials))
+                recorded = RecordedComparisons()
+                handle.write(render_markdown(review, _feeding(trials, recorded.add)))
+                section = worse_than_recorded_markdown(recorded)
+                if section:
+                    handle.write("\n" + section)
     finally:
         store.close()
     if output:
         click.echo(f"wrote {Path(output)}", err=True)
+
+
+def _feeding(trials: Iterator[TrialRecord],
+             add: Callable[[TrialRecord], None]) -> Iterator[TrialRecord]:
+    """`trials`, each also handed to `add` as it passes (one pass feeds two readers)."""
+    for trial in trials:
+        add(trial)
+        yield trial

@@ -2,7 +2,9 @@
 
 The `summary` block has the shape of the Knowledge Packs all-packs output
 (see `knowledge_packs.summary`); `stats` has every figure of the summary;
-`gates`, `comparisons` and `previous_run` are the review's conclusions.
+`gates`, `comparisons` and `previous_run` are the review's conclusions;
+`exports` lists where the run was written in other formats (`assay export`),
+and `link_exports` adds a later export to a file already written.
 Trials are streamed into the file, so a 100k-trial run is never held in
 memory to be written.
 """
@@ -10,7 +12,9 @@ memory to be written.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterable
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import orjson
@@ -18,10 +22,12 @@ import orjson
 from assay.knowledge_packs.summary import knowledge_packs_summary
 
 if TYPE_CHECKING:
-    from assay.records import TrialRecord
+    from assay.records import ExportRecord, TrialRecord
     from assay.review.result import Review
 
 SCHEMA_VERSION = 1
+TRIALS_KEY = ',\n  "trials": ['
+"""Where the head of the document ends: JSON strings hold no raw newline, so this is the key."""
 
 
 def write_results_json(handle: IO[str], review: Review, trials: Iterable[TrialRecord]) -> int:
@@ -34,9 +40,10 @@ def write_results_json(handle: IO[str], review: Review, trials: Iterable[TrialRe
         "gates": [g.to_dict() for g in review.gates],
         "comparisons": review.comparisons.to_dict(),
         "previous_run": None if review.previous is None else review.previous.to_dict(),
+        "exports": [export.to_dict() for export in review.exports],
     }
     text = json.dumps(head, ensure_ascii=False, indent=2, default=str)
-    handle.write(text[:-2] + ',\n  "trials": [')  # reopen the object to stream the trials
+    handle.write(text[:-2] + TRIALS_KEY)  # reopen the object to stream the trials
     count = 0
     for trial in trials:
         handle.write(",\n    " if count else "\n    ")
@@ -53,3 +60,24 @@ def trial_json(record: dict[str, Any]) -> str:
         return orjson.dumps(record, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
     except orjson.JSONEncodeError:
         return json.dumps(record, ensure_ascii=False, default=str)
+
+
+def link_exports(path: Path, exports: list[ExportRecord]) -> None:
+    """Set the `exports` block of the `results.json` at `path`, keeping the rest as it is
+    (its gates were judged when the run ended); the trials are copied, never loaded whole."""
+    from assay.reports.atomic import atomic_writer
+
+    with path.open(encoding="utf-8") as source:
+        head_text = ""
+        while TRIALS_KEY not in head_text:
+            chunk = source.read(1 << 16)
+            if not chunk:
+                raise ValueError(f"{path} is not a results.json assay wrote (no trials list)")
+            head_text += chunk
+        cut = head_text.index(TRIALS_KEY)
+        head = json.loads(head_text[:cut] + "\n}")
+        head["exports"] = [export.to_dict() for export in exports]
+        with atomic_writer(path) as handle:
+            text = json.dumps(head, ensure_ascii=False, indent=2, default=str)
+            handle.write(text[:-2] + head_text[cut:])
+            shutil.copyfileobj(source, handle)

@@ -1,8 +1,9 @@
 """A reviewed run's files: `results.json`, `report.md`, `report.html`, and JUnit when asked.
 
 The three files come from one pass over the stored trials, streamed: the
-trials go into `results.json` as they are read, while the failure list of
-`report.md` and the trial table of `report.html` are fed from the same pass.
+trials go into `results.json` as they are read, while the failure list and
+the replayed answers worse than recorded of `report.md`, and the trial table
+of `report.html`, are fed from the same pass.
 Every file is written atomically (see `reports.atomic`).
 """
 
@@ -25,16 +26,19 @@ def write_reports(store: Store, review: Review, directory: Path, *,
     """Write the run's files into `directory` (and JUnit XML to `junit`); returns their paths."""
     from assay.reports.html import render_html
     from assay.reports.markdown import FailureList, render_markdown
+    from assay.reports.recorded import RecordedComparisons, worse_than_recorded_markdown
     from assay.reports.results_json import write_results_json
     from assay.reports.trial_table import TrialSelector
 
     run, summary = review.run, review.summary
     failures = FailureList()
+    recorded = RecordedComparisons()
     selector = TrialSelector(summary.scorer_names, summary.condition_names)
 
     def trials() -> Iterator[TrialRecord]:
         for trial in store.iter_trials(run.id):
             failures.add(trial)
+            recorded.add(trial)
             selector.add(trial)
             yield trial
 
@@ -43,10 +47,16 @@ def write_reports(store: Store, review: Review, directory: Path, *,
                         junit=junit)
     with atomic_writer(files.results) as handle:
         write_results_json(handle, review, trials())
-    write_text(files.markdown, render_markdown(review, failures))
+    write_text(files.markdown, _joined(render_markdown(review, failures),
+                                       worse_than_recorded_markdown(recorded)))
     write_text(files.html, render_html(review, selector))
     if junit is not None:
         from assay.reports.junit import render_junit
 
         write_text(junit, render_junit(run, store.iter_trials(run.id), review.gates))
     return files
+
+
+def _joined(report: str, *sections: str) -> str:
+    """`report.md` with the sections that have something to say appended."""
+    return "\n".join([report.rstrip("\n"), *(s.rstrip("\n") for s in sections if s)]) + "\n"

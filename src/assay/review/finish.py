@@ -72,7 +72,8 @@ def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Rev
     # The files describe the run as it will be once they are written: completed.
     review = Review(run=replace(run, status=COMPLETED),
                     summary=summary, comparisons=comparisons, previous=previous, gates=results,
-                    warnings=list(outcome.warnings), usage=dict(outcome.usage))
+                    warnings=list(outcome.warnings), usage=dict(outcome.usage),
+                    exports=store.exports(run.id))
     if request.write_files:
         review.files = write_reports(store, review, request.directory(run.id),
                                      junit=request.junit)
@@ -97,4 +98,4 @@ def review_stored(store: Store, run: RunRecord) -> Review:
                                          scorers=summary.scorer_names)
     previous = diff_with_previous(store, run) if run.kind == "eval" else None
     return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
-                  gates=threshold_results(list(gates), summary))
+                  gates=threshold_results(list(gates), summary), exports=store.exports(run.id))

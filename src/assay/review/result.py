@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from assay.analysis.conditions import ConditionComparisons
     from assay.analysis.run_diff import RunDiff
     from assay.analysis.summary import RunSummary
-    from assay.records import RunRecord
+    from assay.records import ExportRecord, RunRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +59,8 @@ class Review:
     """LLM calls, tokens and cost of the run, when it used providers."""
     files: ReportFiles | None = None
     """The report files written for the run; None when none were asked for."""
+    exports: list[ExportRecord] = field(default_factory=list)
+    """Where the run was written in other formats (`assay export`)."""
 
     @property
     def passed(self) -> bool:

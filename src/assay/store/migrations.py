@@ -34,10 +34,17 @@ def _m003_run_options(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE runs ADD COLUMN options_json TEXT"))
 
 
+def _m004_exports(conn: Connection) -> None:
+    schema.exports.create(conn, checkfirst=True)
+    for index in schema.exports.indexes:
+        index.create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
     ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
     ("runs: the options a run was started with (sample, epochs, conditions)", _m003_run_options),
+    ("exports: where a run was written in other formats (assay export)", _m004_exports),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

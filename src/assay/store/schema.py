@@ -109,3 +109,15 @@ response_cache = Table(
     Column("response_json", Text, nullable=False),
     Column("created_at", String(40), nullable=False),
 )
+
+exports = Table(
+    "exports",
+    metadata,
+    Column("run_id", String(64), nullable=False),
+    Column("format", String(40), nullable=False),
+    Column("location", Text, nullable=False),
+    Column("files_json", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    ForeignKeyConstraint(["run_id"], ["runs.id"], ondelete="CASCADE"),
+)
+Index("exports_by_run", exports.c.run_id)

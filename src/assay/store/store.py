@@ -18,10 +18,17 @@ from typing import Any
 from sqlalchemy import Engine, and_, create_engine, delete, event, func, select, update
 
 from assay.errors import UserError
+from assay.records import (
+    ExportRecord,
+    JudgeIdentity,
+    RunRecord,
+    ScoreRow,
+    TrialRecord,
+    TrialRow,
+)
+from assay.score import Score
 from assay.store import schema
 from assay.store.migrations import migrate
-from assay.records import JudgeIdentity, RunRecord, ScoreRow, TrialRecord, TrialRow
-from assay.score import Score
 from assay.store.rows import (
     dumps,
     loads,
@@ -318,6 +325,26 @@ class Store:
         with self.engine.connect() as conn:
             for row in conn.execution_options(stream_results=True).execute(query):
                 yield trial_row(row._mapping)
+
+    # -- exports --------------------------------------------------------------
+
+    def record_export(self, run_id: str, format: str, location: str,
+                      files: list[str]) -> ExportRecord:
+        """Remember that `run_id` was written as `format` under `location`."""
+        record = ExportRecord(format, location, list(files), now_iso())
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(schema.exports.insert().values(
+                run_id=run_id, format=format, location=location, files_json=dumps(files),
+                created_at=record.created_at))
+        return record
+
+    def exports(self, run_id: str) -> list[ExportRecord]:
+        """Where the run was exported, oldest first."""
+        e = schema.exports
+        query = select(e).where(e.c.run_id == run_id).order_by(e.c.created_at)
+        with self.engine.connect() as conn:
+            return [ExportRecord(row.format, row.location, list(loads(row.files_json)),
+                                 row.created_at) for row in conn.execute(query)]
 
     # -- response cache -------------------------------------------------------
 

@@ -10,9 +10,12 @@ it shows) and writes it in the shape asked for:
   quality placed on the scale, with a one-sentence reason;
 - a rubric: each metric's score and reasoning, and the answer's sentences
   the reference does not support as `unverified_claims`;
-- a label (a custom `judge` label): the passing, partial or failing label
-  that fits the quality, read from the labels' words (`labels.polarity`),
-  or by their order (best first) when the words say nothing;
+- a label (a custom `judge` label, `vs_recorded`): the passing, partial or
+  failing label that fits the quality, read from the labels' words
+  (`labels.polarity`), or by their order (best first) when the words say
+  nothing; of a comparison's labels (`better` / `same` / `worse`) an answer
+  that says what the reference says is `same`, since the fake cannot tell
+  when saying more is better;
 - a pairwise choice (see `pairwise`): the better answer, or a tie;
 - any other schema: a valid instance, its numbers on their ranges, its
   pass flags and choices from the quality.
@@ -35,7 +38,7 @@ from typing import Any
 from assay.testing.assessment import Assessment, assess, metric_quality, unverified_claims
 from assay.testing.biases import JudgeBiases
 from assay.testing.judge_prompt import PromptParts, read_parts
-from assay.testing.labels import polarity
+from assay.testing.labels import is_equal, polarity
 from assay.testing.pairwise import (
     Preference,
     is_positional,
@@ -232,7 +235,7 @@ def _label_for(quality: float, options: list[str]) -> str:
         wanted = 0.5
     else:
         wanted = 0.0
-    return min(known, key=lambda item: abs(item[1] - wanted))[0]
+    return min(known, key=lambda item: (abs(item[1] - wanted), not is_equal(item[0])))[0]
 
 
 def _enums(schema: Any) -> list[list[str]]:

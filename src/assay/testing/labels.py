@@ -1,11 +1,13 @@
 """Labels for the fake judge: what a label's words mean, and true labels read from a file.
 
 A judge that answers with a label (`correct` / `partially_correct` /
-`incorrect`, `pass` / `fail`, `grounded` / `hallucinated`) must know which
-labels are good news. The fake reads it from the words: `polarity` gives
-1 for a passing word, 0.5 for a partial one, 0 for a failing one (a
-negation such as "not" turns it around), and None when the words say
-nothing.
+`incorrect`, `pass` / `fail`, `grounded` / `hallucinated`, `better` /
+`same` / `worse`) must know which labels are good news. The fake reads it
+from the words: `polarity` gives 1 for a passing word, 0.5 for a partial
+one, 0 for a failing one (a negation such as "not" turns it around), and
+None when the words say nothing. A label saying two answers are equal
+(`same`, `equivalent`) passes: as good as the other one; `is_equal` tells
+it apart from a label saying better.
 
 True labels, for a judge with planted agreement, come as a mapping from a
 key to a label, or from a file: a JSON object `{key: label}`, or records
@@ -28,19 +30,21 @@ PASSING = frozenset({
     "pass", "passed", "passing", "correct", "right", "yes", "true", "good", "accurate",
     "acceptable", "accept", "accepted", "grounded", "supported", "faithful", "relevant", "helpful",
     "safe", "complete", "consistent", "valid", "success", "ok", "okay", "approve", "approved",
-    "excellent", "great", "fine"
+    "excellent", "great", "fine", "better", "improved"
 })
 FAILING = frozenset({
     "fail", "failed", "failing", "incorrect", "wrong", "no", "false", "bad", "inaccurate",
     "unacceptable", "reject", "rejected", "ungrounded", "unsupported", "unfaithful", "irrelevant",
     "unhelpful", "unsafe", "harmful", "incomplete", "inconsistent", "invalid", "hallucinated",
     "hallucination", "hallucinates", "contradiction", "contradicts", "contradictory", "poor",
-    "toxic", "error", "errors", "failure"
+    "toxic", "error", "errors", "failure", "worse", "worsened", "regressed", "regression"
 })
 PARTIAL = frozenset({
     "partial", "partially", "partly", "mixed", "somewhat", "borderline", "unsure", "unclear",
     "maybe", "neutral", "ambiguous"
 })
+EQUAL = frozenset({"same", "equal", "equally", "equivalent", "unchanged"})
+"""Words of a comparison saying the two answers are as good as each other."""
 NEGATIONS = frozenset({"not", "non", "never"})
 
 KEY_FIELDS = ("key", "input", "question", "output", "answer", "id", "case_id")
@@ -56,11 +60,17 @@ def polarity(label: Any) -> float | None:
         return 0.5
     negated = any(word in NEGATIONS for word in words)
     for word in words:
-        if word in PASSING:
+        if word in PASSING or word in EQUAL:
             return 0.0 if negated else 1.0
         if word in FAILING:
             return 1.0 if negated else 0.0
     return None
+
+
+def is_equal(label: Any) -> bool:
+    """Whether `label` says two answers are as good as each other (`same`, `equivalent`)."""
+    words = re.findall(r"[a-z]+", str(label).lower())
+    return any(word in EQUAL for word in words) and not any(w in NEGATIONS for w in words)
 
 
 def load_labels(path: str | Path) -> dict[str, Any]:

@@ -1,13 +1,22 @@
 """Real questions as regression cases: exchanges written as a dataset draft.
 
-Each row is a Case (`id`, `input`, `expected`, `reference`, `metadata`).
-`expected` is the agent's own answer, there for a person to review and
-correct before the dataset is trusted as ground truth.
+Each row is a Case (`id`, `input`, `expected`, `reference`, `metadata`):
+
+- `reference` is the answer recorded in the session: what the agent said
+  then, the answer a replay compares each new answer with (the
+  `vs_recorded` judge). It stays as it was.
+- `expected` starts as the same answer, there for a person to review and
+  correct before the dataset is trusted as ground truth.
+- `metadata` keeps where the question came from (`source`: session file,
+  line, id, format), the `model` that answered, the `files_read` (paths)
+  with the start of what each read returned (`file_excerpts`), and the
+  `tools` the agent called, in the order first used, with how often.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -17,18 +26,23 @@ from assay.traces.exchanges import Exchange
 
 
 def exchange_case(exchange: Exchange) -> Case:
-    reference = "\n\n".join(f"[{read.path}]\n{read.content}" for read in exchange.files_read)
+    excerpts: dict[str, str] = {}
+    for read in exchange.files_read:
+        excerpts.setdefault(read.path, read.content)
+    tools = Counter(call.name for call in exchange.tool_calls)
     return Case(
         id=exchange.id,
         input=exchange.question,
         expected=exchange.answer,
-        reference=reference or None,
+        reference=exchange.answer,
         tags=["from-traces", "needs-review"],
         metadata={
             "source": {"session": exchange.session.path, "line": exchange.line,
                        "session_id": exchange.session.id, "format": exchange.session.format},
             "model": exchange.model,
-            "files_read": [read.path for read in exchange.files_read],
+            "files_read": list(excerpts),
+            "file_excerpts": excerpts,
+            "tools": [{"name": name, "calls": count} for name, count in tools.items()],
         },
     )
 

@@ -1,0 +1,124 @@
+"""`assay export RUN --format eee`: a stored run written as Every Eval Ever files.
+
+For each condition of the run, under `DIR/data/<experiment>/<developer>/<model>/`:
+`<uuid>.json`, the aggregate (every scorer's pass rate and mean with their
+intervals), and `<uuid>_samples.jsonl`, one instance record per trial and
+scorer with a verdict. Every document is checked against the vendored
+schemas before it is written; the trials are streamed from the store in
+one pass. The export is recorded with the run, so `results.json` links to
+the files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Literal
+
+from assay.errors import UserError
+from assay.export.eee_aggregate import PASS_RATE, Evaluation, aggregate_document, metrics_of
+from assay.export.eee_identity import condition_identity, dataset_source
+from assay.export.eee_instances import instance_records
+from assay.export.eee_schema import Kind, schema_errors
+
+if TYPE_CHECKING:
+    from assay.records import ExportRecord, RunRecord
+    from assay.store import Store
+
+Relationship = Literal["first_party", "third_party", "collaborative", "other"]
+RELATIONSHIPS: tuple[Relationship, ...] = ("first_party", "third_party", "collaborative", "other")
+
+
+class ExportInvalid(RuntimeError):
+    """A document failed the format's schema: a bug of ours, never a file shipped."""
+
+
+@dataclass
+class _Condition:
+    """One condition's evaluation being written: its files and running counts."""
+
+    evaluation: Evaluation
+    folder: Path
+    file_id: str
+    verdict_scorers: set[str]
+    handle: IO[str] | None = None
+    rows: int = 0
+    digest: Any = field(default_factory=hashlib.sha256)
+
+
+def export_eee(store: Store, run: RunRecord, directory: Path, *,
+               organization: str = "unknown", relationship: Relationship = "other",
+               now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> ExportRecord:
+    """Write `run` as Every Eval Ever files under `directory`; the export, as recorded."""
+    from assay.review.summary import stored_order, summarize_run
+
+    if run.kind != "eval":
+        raise UserError(f"run {run.id} is a {run.kind} analysis, not an eval run: only eval "
+                        "runs export to Every Eval Ever")
+    scorers, conditions = stored_order(run)
+    summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
+    if not summary.condition_names:
+        raise UserError(f"run {run.id} has no stored trials to export")
+    judges = store.judge_identities(run.id)
+    source = dataset_source(run.config, run.dataset_path, run.dataset_hash)
+    started = str(int(datetime.fromisoformat(run.started_at).timestamp()))
+    plans: dict[str, _Condition] = {}
+    for condition in summary.condition_names:
+        identity = condition_identity(run.config, condition)
+        evaluation = Evaluation(run, condition, identity,
+                                f"{run.experiment}/{identity.id.replace('/', '_')}/"
+                                f"{condition}/{started}", source)
+        verdicts = {stats.scorer for stats in summary.scores
+                    if stats.condition == condition and PASS_RATE in metrics_of(stats)}
+        plans[condition] = _Condition(evaluation, directory / identity.folder(run.experiment),
+                                      str(uuid.uuid4()), verdicts)
+    written: list[str] = []
+    with ExitStack() as stack:
+        for trial in store.iter_trials(run.id):
+            plan = plans.get(trial.condition)
+            if plan is None:
+                continue
+            for record in instance_records(plan.evaluation, trial,
+                                           verdict_scorers=plan.verdict_scorers):
+                _check(record, "instance", f"{trial.case_id} · {trial.condition}")
+                line = json.dumps(record, ensure_ascii=False) + "\n"
+                if plan.handle is None:
+                    plan.folder.mkdir(parents=True, exist_ok=True)
+                    plan.handle = stack.enter_context(
+                        (plan.folder / f"{plan.file_id}_samples.jsonl").open(
+                            "w", encoding="utf-8", newline=""))
+                plan.handle.write(line)
+                plan.digest.update(line.encode())
+                plan.rows += 1
+    for condition, plan in plans.items():
+        samples = None
+        if plan.rows:
+            name = f"{plan.file_id}_samples.jsonl"
+            relative = (plan.folder / name).relative_to(directory).as_posix()
+            samples = {"format": "jsonl", "file_path": relative, "hash_algorithm": "sha256",
+                       "checksum": plan.digest.hexdigest(), "total_rows": plan.rows}
+            written.append(relative)
+        document = aggregate_document(
+            plan.evaluation, [s for s in summary.scores if s.condition == condition], judges,
+            organization=organization, relationship=relationship, retrieved=now(),
+            samples=samples)
+        _check(document, "aggregate", condition)
+        plan.folder.mkdir(parents=True, exist_ok=True)
+        path = plan.folder / f"{plan.file_id}.json"
+        path.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n",
+                        encoding="utf-8")
+        written.append(path.relative_to(directory).as_posix())
+    return store.record_export(run.id, "eee", str(directory.resolve()), sorted(written))
+
+
+def _check(document: dict[str, Any], kind: Kind, where: str) -> None:
+    problems = schema_errors(document, kind)
+    if problems:
+        raise ExportInvalid(f"the Every Eval Ever {kind} record for {where} breaks the "
+                            f"schema (a bug in assay's export): {'; '.join(problems[:5])}")

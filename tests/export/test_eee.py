@@ -1,0 +1,225 @@
+"""`assay export RUN --format eee`: Every Eval Ever files that the format's schemas accept.
+
+Each test makes a real run (through `assay.evaluate`, or a model target and
+judge on the fake LLM server), exports it with the CLI, and checks every file
+against the vendored schemas and the format's rules for files: the
+`data/<collection>/<developer>/<model>/<uuid4>.json` layout, the samples
+file beside its aggregate with the declared checksum and row count, and
+instance records that join their aggregate result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import assay
+from assay import Case, Output
+from assay.cli import main
+from assay.export.eee_schema import schema, schema_errors
+from assay.store import Store
+
+UUID4 = r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
+CAPITALS = [{"id": "fr", "input": "Capital of France?", "expected": "Paris", "tags": ["eu"]},
+            {"id": "de", "input": "Capital of Germany?", "expected": "Berlin"},
+            {"id": "it", "input": "Capital of Italy?", "expected": "Rome"},
+            {"id": "es", "input": "Capital of Spain?", "expected": "Madrid"}]
+
+
+def answer(case: Case, version: int = 2) -> str:
+    if case.id == "es":
+        raise ConnectionError("the service did not answer")
+    known = {"fr": "Paris", "de": "Berlin", "it": "Rome"} if version == 2 else {"fr": "Paris"}
+    return known.get(case.id, "I don't know")
+
+
+def length(case: Case, output: str) -> float:
+    """A scorer without verdicts: a value, no pass/fail."""
+    return min(len(output) / 20, 1.0)
+
+
+def export(store: Path, out: Path, *arguments: str) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["export", "latest", "--store", str(store), "-o", str(out), *arguments])
+    assert exited.value.code == 0
+
+
+def exported(directory: Path) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Every aggregate under `directory` with its instance records, each checked against
+    the schemas and the format's rules for files."""
+    found = []
+    for path in sorted(directory.rglob("*.json")):
+        relative = path.relative_to(directory).as_posix()
+        assert re.fullmatch(rf"data/[^/]+/[^/]+/[^/]+/{UUID4}\.json", relative), relative
+        document = json.loads(path.read_text(encoding="utf-8"))
+        assert schema_errors(document, "aggregate") == []
+        records: list[dict[str, Any]] = []
+        detail = document.get("detailed_evaluation_results")
+        if detail is not None:
+            assert detail["file_path"] == relative[:-len(".json")] + "_samples.jsonl"
+            samples = directory / detail["file_path"]
+            data = samples.read_bytes()
+            assert detail["checksum"] == hashlib.sha256(data).hexdigest()
+            records = [json.loads(line) for line in data.decode().splitlines()]
+            assert detail["total_rows"] == len(records) > 0
+            result_ids = {r["evaluation_result_id"] for r in document["evaluation_results"]}
+            for record in records:
+                assert schema_errors(record, "instance") == []
+                assert record["evaluation_id"] == document["evaluation_id"]
+                assert record["model_id"] == document["model_info"]["id"]
+                assert record["evaluation_result_id"] in result_ids
+        found.append((document, records))
+    return found
+
+
+def by_condition(found: list[tuple[dict[str, Any], list[dict[str, Any]]]]) -> dict[str, Any]:
+    return {doc["source_metadata"]["additional_details"]["condition"]: (doc, records)
+            for doc, records in found}
+
+
+def test_an_exported_run_validates_and_carries_the_runs_numbers(tmp_path: Path) -> None:
+    store = tmp_path / "assay.db"
+    result = assay.evaluate("capitals", data=CAPITALS, task=answer,
+                            conditions={"v1": {"args": {"version": 1}}, "v2": {}},
+                            scorers=["exact_match", length], store=str(store),
+                            output=tmp_path / "run")
+    export(store, tmp_path / "eee", "--organization", "Example Labs")
+    conditions = by_condition(exported(tmp_path / "eee"))
+    assert sorted(conditions) == ["v1", "v2"]
+    for name, (document, records) in conditions.items():
+        assert document["source_metadata"]["source_organization_name"] == "Example Labs"
+        assert document["source_metadata"]["additional_details"]["assay_run_id"] == \
+            result.run_id
+        assert document["model_info"]["id"] == f"python/{__name__}:answer"
+        results = {r["evaluation_result_id"]: r for r in document["evaluation_results"]}
+        assert sorted(results) == ["exact_match:pass_rate", "length:mean"]
+        stats = result.summary.get("exact_match", name)
+        assert stats is not None
+        scored = results["exact_match:pass_rate"]["score_details"]
+        assert scored["score"] == stats.pass_rate
+        assert scored["uncertainty"]["num_samples"] == stats.judged == 3
+        assert scored["uncertainty"]["confidence_interval"]["lower"] == stats.pass_rate_ci.low
+        length_stats = result.summary.get("length", name)
+        assert results["length:mean"]["score_details"]["score"] == length_stats.mean
+        # one record per case for the scorer with verdicts; none for `length`, which has none
+        assert sorted(r["sample_id"] for r in records) == ["de", "es", "fr", "it"]
+        assert {r["evaluation_name"] for r in records} == {"exact_match"}
+        [errored] = [r for r in records if r["sample_id"] == "es"]
+        assert errored["error"] == "ConnectionError: the service did not answer"
+        assert errored["evaluation"] == {"score": 0.0, "is_correct": False}
+        passed = sum(r["evaluation"]["is_correct"] for r in records)
+        assert passed == stats.passed
+    [france] = [r for r in conditions["v2"][1] if r["sample_id"] == "fr"]
+    assert france["input"] == {"raw": "Capital of France?", "reference": ["Paris"]}
+    assert france["output"] == {"raw": ["Paris"]}
+    assert france["metadata"]["tags"] == "eu"
+
+
+def test_results_json_links_to_the_exported_files(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = assay.evaluate("capitals", data=CAPITALS, task=answer, scorers=["exact_match"])
+    results = tmp_path / ".assay" / "runs" / result.run_id / "results.json"
+    before = json.loads(results.read_text(encoding="utf-8"))
+    assert before["exports"] == []
+    with pytest.raises(SystemExit) as exited:
+        main(["export", result.run_id])
+    assert exited.value.code == 0
+    after = json.loads(results.read_text(encoding="utf-8"))
+    [link] = after["exports"]
+    location = tmp_path / ".assay" / "runs" / result.run_id / "eee"
+    assert link["format"] == "eee" and Path(link["location"]) == location.resolve()
+    assert sorted(link["files"]) == sorted(p.relative_to(location).as_posix()
+                                           for p in location.rglob("*.json*"))
+    assert {key: value for key, value in after.items() if key != "exports"} == \
+        {key: value for key, value in before.items() if key != "exports"}
+    # and every later results.json of the run lists it too
+    store = Store(None)
+    try:
+        assert [e.location for e in store.exports(result.run_id)] == [link["location"]]
+    finally:
+        store.close()
+    with pytest.raises(SystemExit):
+        main(["report", result.run_id, "--format", "json", "-o", str(tmp_path / "again.json")])
+    assert json.loads((tmp_path / "again.json").read_text())["exports"] == [link]
+
+
+def test_an_agents_trial_is_an_agentic_record_with_its_messages(tmp_path: Path) -> None:
+    def agent(case: Case) -> Output:
+        call = assay.ToolCall("get_order_status", {"order_id": "12345"},
+                              result={"status": "shipped"})
+        return Output(text="Your order has shipped.", tool_calls=[call])
+
+    store = tmp_path / "assay.db"
+    assay.evaluate("orders", data=[{"input": "Where is order 12345?", "expected": "shipped",
+                                    "expected_tool_calls": [{"name": "get_order_status"}]}],
+                   task=agent, scorers=["contains", "tool_calls"], store=str(store),
+                   reports=False)
+    export(store, tmp_path / "eee")
+    [(_, records)] = exported(tmp_path / "eee")
+    assert {r["interaction_type"] for r in records} == {"agentic"}
+    messages = records[0]["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant", "tool", "assistant"]
+    assert messages[1]["tool_calls"] == [{"id": "call-0", "name": "get_order_status",
+                                          "arguments": {"order_id": "12345"}}]
+    assert messages[2]["tool_call_id"] == ["call-0"]
+    assert records[0]["output"] is None
+    assert records[0]["evaluation"]["tool_calls_count"] == 1
+
+
+def test_a_judged_model_run_names_its_model_and_judge(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay.testing import FakeAnswerer, FakeJudge, FakeLLM
+
+    store = tmp_path / "assay.db"
+    with FakeLLM(default=FakeAnswerer({"France": "Paris is the capital of France."}),
+                 judge=FakeJudge()) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        assay.evaluate("capitals-llm", data=CAPITALS[:2],
+                       task={"type": "model", "model": "openai/gpt-4.1-mini"},
+                       scorers=["judge_score"], judge={"model": "openai/gpt-4.1"},
+                       store=str(store), reports=False)
+    export(store, tmp_path / "eee", "--relationship", "first_party")
+    [(document, records)] = exported(tmp_path / "eee")
+    assert document["model_info"]["id"] == "openai/gpt-4.1-mini"
+    assert document["model_info"]["developer"] == "openai"
+    [path] = (tmp_path / "eee").rglob("*_samples.jsonl")
+    assert path.parent.relative_to(tmp_path / "eee").as_posix() == \
+        "data/capitals-llm/openai/gpt-4.1-mini"
+    results = {r["evaluation_result_id"]: r for r in document["evaluation_results"]}
+    assert sorted(results) == ["judge_score:mean", "judge_score:pass_rate"]
+    mean = results["judge_score:mean"]["metric_config"]
+    assert (mean["min_score"], mean["max_score"]) == (0.0, 10.0)
+    assert mean["additional_details"]["judge_model"] == "openai/gpt-4.1"
+    assert re.fullmatch(r"[0-9a-f]{16}", mean["additional_details"]["judge_prompt_hash"])
+    assert document["source_metadata"]["evaluator_relationship"] == "first_party"
+    assert all(r["token_usage"]["total_tokens"] > 0 for r in records)
+    france = next(r for r in records if r["sample_id"] == "fr")
+    assert france["metadata"]["judge_model"] == "openai/gpt-4.1"
+    assert float(france["metadata"]["value"]) >= 7 and france["evaluation"]["is_correct"]
+
+
+def test_the_vendored_schemas_are_the_published_version() -> None:
+    assert schema("aggregate")["version"] == schema("instance")["version"] == "0.3.0"
+    source = (Path(assay.__file__).parent / "export" / "schemas")
+    for name in ("eval.schema.json", "instance_level_eval.schema.json"):
+        digest = hashlib.sha256((source / name).read_bytes()).hexdigest()
+        assert digest in (source / "SOURCE.md").read_text(encoding="utf-8")
+    assert "MIT License" in (source / "LICENSE").read_text(encoding="utf-8")
+
+
+def test_a_traces_analysis_is_not_exported(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    store = Store(str(tmp_path / "assay.db"))
+    store.create_run(id="t1", experiment="traces", kind="traces", status="finished")
+    store.close()
+    with pytest.raises(SystemExit) as exited:
+        main(["export", "t1", "--store", str(tmp_path / "assay.db"), "-o", str(tmp_path)])
+    assert exited.value.code == 2
+    assert "t1 is a traces analysis, not an eval run" in capsys.readouterr().err
