@@ -15,6 +15,8 @@ store's ORM layer.
   tokens, cost, tool use): what the summary's cost table adds up.
 - `ExportRecord`: where a run was exported to in another format
   (`assay export`), so its `results.json` can link to the files.
+- `TrialPreview`: one trial with its texts cut short and its scores flat:
+  a cell of the viewer's cases side by side.
 """
 
 from __future__ import annotations
@@ -199,3 +201,32 @@ class ExportRecord:
     def to_dict(self) -> dict[str, Any]:
         return {"format": self.format, "location": self.location, "files": list(self.files),
                 "created_at": self.created_at}
+
+
+@dataclass(frozen=True, slots=True)
+class TrialPreview:
+    """A trial as a row of cases side by side shows it: texts cut to a preview, scores flat.
+
+    The previews are the start of the stored text; `*_chars` say how long the whole is,
+    so a reader knows what the trial's own page adds."""
+
+    run_id: str
+    case_id: str
+    condition: str
+    epoch: int
+    input: str
+    input_chars: int
+    expected: str
+    output: str
+    output_chars: int
+    tags: tuple[str, ...] = ()
+    error: str | None = None
+    latency_ms: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+    scores: dict[str, ScoreRow] = field(default_factory=dict)
+
+    @property
+    def key(self) -> TrialKey:
+        return (self.case_id, self.condition, self.epoch)

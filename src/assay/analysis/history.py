@@ -30,6 +30,8 @@ class HistoryPoint:
     git_commit: str | None
     metrics: dict[str, float]
     """metric name -> value; absent when the run has no value for it."""
+    intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """metric name -> its 95% CI (low, high) in the metric's unit, where the run stored one."""
 
 
 @dataclass
@@ -75,6 +77,23 @@ def eval_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
     return out
 
 
+def eval_intervals(summary: Mapping[str, Any] | None) -> dict[str, tuple[float, float]]:
+    """The stored 95% CI of each metric `eval_metrics` names, in the same unit."""
+    out: dict[str, tuple[float, float]] = {}
+    for entry in (summary or {}).get("scores") or []:
+        where = f"@{entry['condition']}"
+        if entry.get("pass_rate") is not None:
+            ci = entry.get("pass_rate_ci")
+            if isinstance(ci, Mapping):
+                out[f"{entry['scorer']}{where}"] = (float(ci["low"]) * 100,
+                                                    float(ci["high"]) * 100)
+        elif entry.get("mean") is not None:
+            ci = entry.get("mean_ci")
+            if isinstance(ci, Mapping):
+                out[f"{entry['scorer']}.mean{where}"] = (float(ci["low"]), float(ci["high"]))
+    return out
+
+
 def trace_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
     """The numbers of a traces run's stored metrics, and its finding counts."""
     summary = summary or {}
@@ -93,9 +112,10 @@ def build_history(runs: Iterable[Any]) -> list[ExperimentHistory]:
         key = (run.experiment, run.kind)
         history = groups.get(key) or groups.setdefault(key, ExperimentHistory(*key))
         metrics = (trace_metrics if run.kind == "traces" else eval_metrics)(run.summary)
+        intervals = eval_intervals(run.summary) if run.kind != "traces" else {}
         history.metrics += [m for m in metrics if m not in history.metrics]
         history.points.append(HistoryPoint(run.id, run.started_at, run.status,
-                                           run.git_commit, metrics))
+                                           run.git_commit, metrics, intervals))
     return sorted(groups.values(), key=lambda h: (h.experiment, h.kind))
 
 

@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "pack": ("assay.cli.pack", "Index a knowledge pack or serve it as an MCP server."),
     "traces": ("assay.cli.traces", "Analyse agent session logs into a report and guidelines."),
     "export": ("assay.cli.export", "Write a stored run as Every Eval Ever files."),
+    "view": ("assay.cli.view", "Browse runs, cases and trials in a local web app."),
 }
 
 

@@ -1,8 +1,10 @@
 """Persistence of runs, trials, scores and the response cache (SQLite or PostgreSQL).
 
 Owns the tables (`schema`), their numbered migrations, and the mapping from
-rows to the typed records of `assay.records`. May import the root nouns
-only; everything after the runner reads runs through it.
+rows to the typed records of `assay.records`; the paged, read-only queries
+`assay view` browses with (`browsing`, `case_query`, `filters`), and opening
+a store so that the database itself refuses writes (`read_only`). May import
+the root nouns only; everything after the runner reads runs through it.
 """
 
 from assay.store.store import Store, store_url

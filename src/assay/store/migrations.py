@@ -40,11 +40,24 @@ def _m004_exports(conn: Connection) -> None:
         index.create(conn, checkfirst=True)
 
 
+def _m005_browsing_indexes(conn: Connection) -> None:
+    inspector = inspect(conn)
+    tables = set(inspector.get_table_names())
+    for index in schema.BROWSING_INDEXES:
+        table = index.table
+        if table is None or table.name not in tables:
+            continue
+        present = {c["name"] for c in inspector.get_columns(table.name)}
+        if {c.name for c in index.columns} <= present:  # a hand-made old table may lack some
+            index.create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
     ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
     ("runs: the options a run was started with (sample, epochs, conditions)", _m003_run_options),
     ("exports: where a run was written in other formats (assay export)", _m004_exports),
+    ("indexes for browsing a run's cases by tag, error and verdict", _m005_browsing_indexes),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from assay.output import Output, ToolCall, Usage
-from assay.records import RunRecord, ScoreRow, TrialRecord, TrialRow
+from assay.records import RunRecord, ScoreRow, TrialPreview, TrialRecord, TrialRow
 from assay.score import Score
 
 
@@ -109,6 +109,48 @@ def trial_row(m: Any) -> TrialRow:
         output_tokens=m["output_tokens"], cost_usd=m["cost_usd"], cache_hits=m["cache_hits"],
         tool_calls=calls, tool_errors=errors, turns=turns,
     )
+
+
+PREVIEW_CHARS = 600
+"""How much of an input, expected answer or output a preview reads from the database."""
+
+
+def trial_preview(m: Any, scores: dict[str, ScoreRow]) -> TrialPreview:
+    """A row of `Browsing.trial_previews` (texts already cut by the query) as a TrialPreview."""
+    return TrialPreview(
+        run_id=m["run_id"], case_id=m["case_id"], condition=m["condition"], epoch=m["epoch"],
+        input=preview_text(m["input_json"], m["input_chars"]),
+        input_chars=int(m["input_chars"] or 0),
+        expected=preview_text(m["expected_json"], m["expected_chars"]),
+        output=m["output_text"] or "", output_chars=int(m["output_chars"] or 0),
+        tags=tuple(loads(m["tags_json"])) if m["tags_json"] else (),
+        error=m["error"], latency_ms=m["latency_ms"], input_tokens=m["input_tokens"],
+        output_tokens=m["output_tokens"], cost_usd=m["cost_usd"], scores=scores,
+    )
+
+
+def preview_text(json_start: str | None, total_chars: int | None) -> str:
+    """Readable text from the start of a JSON column: a string as itself, chat messages as
+    `role: content` lines, anything else as JSON; a value cut short stays raw JSON text."""
+    if not json_start:
+        return ""
+    if total_chars is not None and total_chars > len(json_start):
+        if json_start.startswith('"'):
+            try:
+                return str(loads(json_start.rstrip("\\") + '"'))
+            except orjson.JSONDecodeError:
+                return json_start
+        return json_start
+    value = loads(json_start)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(m, dict) and "role" in m for m in value):
+        return "\n".join(f"{m.get('role')}: {_text(m.get('content'))}" for m in value)
+    return orjson.dumps(value).decode()
+
+
+def _text(content: Any) -> str:
+    return content if isinstance(content, str) else orjson.dumps(content, default=str).decode()
 
 
 def _float(value: Any, default: float) -> float:

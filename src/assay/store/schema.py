@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    literal_column,
 )
 
 metadata = MetaData()
@@ -99,6 +100,35 @@ scores = Table(
     ),
 )
 Index("scores_by_scorer", scores.c.run_id, scores.c.condition, scores.c.scorer)
+
+UNSTABLE_JUDGE = scores.c.details_json.like(literal_column("""'%"unstable":true%'"""))
+"""A score whose repeated judge disagreed with itself (a literal, so its index serves it)."""
+LATER_EPOCH = trials.c.epoch > literal_column("0")
+"""A trial past the first epoch (a literal, so its index serves it)."""
+
+# What `assay view` filters cases by, in case order, without reading the wide rows:
+# each index holds every column its query reads (migration 5). SQLite uses a partial
+# index only when it also holds the column of its condition, so the errored ones hold
+# the error on SQLite (few rows); PostgreSQL, whose index entries are bounded in size,
+# does without.
+BROWSING_INDEXES = (
+    Index("trials_tags", trials.c.run_id, trials.c.case_id, trials.c.tags_json),
+    Index("trials_errored", trials.c.run_id, trials.c.case_id, trials.c.error,
+          sqlite_where=trials.c.error.is_not(None)).ddl_if(dialect="sqlite"),
+    Index("trials_errored_pg", trials.c.run_id, trials.c.case_id,
+          postgresql_where=trials.c.error.is_not(None)).ddl_if(dialect="postgresql"),
+    Index("scores_verdicts", scores.c.run_id, scores.c.case_id, scores.c.scorer,
+          scores.c.condition, scores.c.passed),
+    Index("scores_errored", scores.c.run_id, scores.c.case_id, scores.c.error,
+          sqlite_where=scores.c.error.is_not(None)).ddl_if(dialect="sqlite"),
+    Index("scores_errored_pg", scores.c.run_id, scores.c.case_id,
+          postgresql_where=scores.c.error.is_not(None)).ddl_if(dialect="postgresql"),
+    Index("scores_unstable", scores.c.run_id, scores.c.case_id,
+          sqlite_where=UNSTABLE_JUDGE, postgresql_where=UNSTABLE_JUDGE),
+    Index("trials_later_epochs", trials.c.run_id, trials.c.epoch,
+          sqlite_where=LATER_EPOCH, postgresql_where=LATER_EPOCH),
+    Index("runs_by_start", runs.c.started_at, runs.c.id),
+)
 
 response_cache = Table(
     "response_cache",

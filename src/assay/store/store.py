@@ -28,7 +28,9 @@ from assay.records import (
 )
 from assay.score import Score
 from assay.store import schema
+from assay.store.browsing import Browsing
 from assay.store.migrations import migrate
+from assay.store.read_only import open_read_only
 from assay.store.rows import (
     dumps,
     loads,
@@ -47,23 +49,34 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def store_url(url: str | None = None) -> str:
-    """The store to use: an explicit URL or path, else `ASSAY_STORE`, else `.assay/assay.db`."""
+def store_url(url: str | None = None, *, create: bool = True) -> str:
+    """The store to use: an explicit URL or path, else `ASSAY_STORE`, else `.assay/assay.db`.
+
+    A SQLite path's folder is made unless `create` is False (a reader makes nothing)."""
     target = url or os.environ.get("ASSAY_STORE") or DEFAULT_STORE
     if "://" in target:
         return target
     path = Path(target).expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if create:
+        path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path}"
 
 
-class Store:
-    """Runs, trials, scores and cached responses behind one SQLAlchemy engine."""
+class Store(Browsing):
+    """Runs, trials, scores and cached responses behind one SQLAlchemy engine.
 
-    def __init__(self, url: str | None = None) -> None:
-        self.url = store_url(url)
-        self.engine: Engine = create_engine(self.url, future=True)
+    `read_only=True` opens an existing store for reading only (`assay view`): the
+    database refuses every write, and nothing is created or migrated.
+    """
+
+    def __init__(self, url: str | None = None, *, read_only: bool = False) -> None:
+        self.url = store_url(url, create=not read_only)
+        self.read_only = read_only
         self._lock = threading.Lock()
+        if read_only:
+            self.engine: Engine = open_read_only(self.url)
+            return
+        self.engine = create_engine(self.url, future=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         with self.engine.connect() as conn:

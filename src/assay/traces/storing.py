@@ -8,10 +8,13 @@ from typing import Any
 from assay.traces.result import TraceAnalysis
 
 RUN_KIND = "traces"
+MAX_STORED_FINDINGS = 2_000
+"""Findings kept whole with the run (for `assay view`); the counts always cover them all."""
 
 
 def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
-    """What is stored: the metrics, finding counts, and the sessions read."""
+    """What is stored: the metrics, the findings (counts, and each one for the viewer), and
+    the sessions read."""
     judged = analysis.judgements is not None
     return {
         "metrics": analysis.metrics.to_dict(),
@@ -20,6 +23,8 @@ def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
         "judge_model": analysis.judge_model,
         "findings": {kind: len(analysis.findings_of(kind)) for kind in
                      ("citation", "contradiction", "wiki-gap", "wasted-read")} if judged else None,
+        "finding_list": [f.to_dict() for f in analysis.findings[:MAX_STORED_FINDINGS]]
+        if judged else None,
         "not_judged": len(analysis.judge_errors) if judged else None,
         "judge_usage": analysis.judgements.usage.to_dict() if analysis.judgements else None,
         "sessions": [s.meta.path for s in analysis.sessions],

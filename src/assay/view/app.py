@@ -1,0 +1,78 @@
+"""The app: its routes, the guard in front of them, and what they share (store, reviews)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from assay.errors import UserError
+from assay.view.cases_page import compare_cases_page, run_cases_page
+from assay.view.compare_page import compare_page, diff_part
+from assay.view.guard import LOCAL_NAMES, Guard
+from assay.view.history_page import history_page
+from assay.view.pages import error_page
+from assay.view.params import BadRequest
+from assay.view.reviews import Reviews
+from assay.view.run_page import review_part, run_page
+from assay.view.runs_page import progress, runs_page
+from assay.view.trial_page import trial_page
+
+if TYPE_CHECKING:
+    from assay.store import Store
+
+STATIC = Path(__file__).parent / "static"
+REVIEW_WAIT_S = 0.15
+
+
+def create_app(store: Store, *, allowed_hosts: Iterable[str] = LOCAL_NAMES,
+               review_wait_s: float = REVIEW_WAIT_S) -> Starlette:
+    """The viewer over `store` (opened read-only by the caller), answering to `allowed_hosts`.
+
+    A page waits up to `review_wait_s` for a review computed in the background before it
+    shows the review as on its way (and fetches it when it is ready)."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        yield
+        app.state.reviews.close()
+
+    routes = [
+        Route("/", runs_page, name="runs"),
+        Route("/api/progress", progress, name="progress"),
+        Route("/runs/{run_id}", run_page, name="run"),
+        Route("/runs/{run_id}/review", review_part, name="review"),
+        Route("/runs/{run_id}/cases", run_cases_page, name="cases"),
+        Route("/runs/{run_id}/trial", trial_page, name="trial"),
+        Route("/compare", compare_page, name="compare"),
+        Route("/compare/review", diff_part, name="diff"),
+        Route("/compare/cases", compare_cases_page, name="compare_cases"),
+        Route("/history", history_page, name="history"),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(Guard, allowed_hosts=list(allowed_hosts))],
+                    exception_handlers={BadRequest: _bad_request, UserError: _bad_request,
+                                        HTTPException: _http_error})
+    app.state.store = store
+    app.state.reviews = Reviews(store)
+    app.state.review_wait_s = review_wait_s
+    return app
+
+
+async def _bad_request(request: Request, exc: Exception) -> Response:
+    return error_page(str(exc), status=400)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return error_page(exc.detail, status=exc.status_code)

@@ -1,0 +1,81 @@
+"""Cases side by side, for one run (its conditions) or two runs (each condition in both).
+
+A page holds `PAGE_SIZE` cases, chosen by the store in case-id order with
+the filter applied there (flipped, regressed, errored, unstable, a tag,
+text in the id), so the page costs the same on the first case or the
+100,000th.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from assay.records import RunRecord
+from assay.store.filters import SHOWS
+from assay.view.pages import error_page, render
+from assay.view.params import case_filter, text
+from assay.view.side_by_side import Side, arrange
+
+PAGE_SIZE = 25
+
+
+def run_cases_page(request: Request) -> Response:
+    store = request.app.state.store
+    run = store.get_run(request.path_params["run_id"])
+    if run is None or run.kind != "eval":
+        return error_page(f"no eval run {request.path_params['run_id']!r} in this store",
+                          status=404)
+    sides = [Side(run.id, name, name) for name in conditions_of(store, run)]
+    return _page(request, [run], sides)
+
+
+def compare_cases_page(request: Request) -> Response:
+    from assay.view.compare_page import two_runs
+
+    runs = two_runs(request)
+    if isinstance(runs, Response):
+        return runs
+    run_a, run_b = runs
+    store = request.app.state.store
+    names_a, names_b = conditions_of(store, run_a), conditions_of(store, run_b)
+    sides = []
+    for name in [*names_b, *(n for n in names_a if n not in names_b)]:
+        if name in names_a:
+            sides.append(Side(run_a.id, name, f"A · {name}"))
+        if name in names_b:
+            sides.append(Side(run_b.id, name, f"B · {name}"))
+    return _page(request, [run_a, run_b], sides)
+
+
+def conditions_of(store: object, run: RunRecord) -> list[str]:
+    """The run's conditions in its summary's order (by name for a run not yet summarised)."""
+    summary = run.summary if isinstance(run.summary, dict) else {}
+    listed = [str(c.get("condition")) for c in summary.get("conditions") or []
+              if isinstance(c, dict)]
+    return listed or list(store.condition_counts(run.id))  # type: ignore[attr-defined]
+
+
+def scorers_of(run: RunRecord) -> list[str]:
+    summary = run.summary if isinstance(run.summary, dict) else {}
+    return list(dict.fromkeys(str(s.get("scorer")) for s in summary.get("scores") or []
+                              if isinstance(s, dict)))
+
+
+def _page(request: Request, runs: Sequence[RunRecord], sides: list[Side]) -> Response:
+    store = request.app.state.store
+    query = request.query_params
+    wanted = case_filter(query)
+    page = store.case_page([r.id for r in runs], wanted, after=text(query, "after"),
+                           before=text(query, "before"), limit=PAGE_SIZE)
+    previews = store.trial_previews([r.id for r in runs], page.case_ids)
+    scorers = list(dict.fromkeys(name for run in runs for name in scorers_of(run)))
+    scorers += [n for n in dict.fromkeys(s for p in previews for s in p.scores)
+                if n not in scorers]
+    rows = arrange(page.case_ids, sides, previews, scorers)
+    return render("cases.html.j2", runs=list(runs), sides=sides, rows=rows, page=page,
+                  wanted=wanted, shows=SHOWS, scorers=scorers,
+                  conditions=list(dict.fromkeys(s.condition for s in sides)),
+                  here=request.url.path, query=dict(query))

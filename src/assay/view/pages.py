@@ -1,0 +1,61 @@
+"""Rendering a page: the templates, their filters, and the responses they become.
+
+Every template is autoescaped (jinja2's `autoescape=True`): a case input, an
+output, a tool result, a judge's reason, a run or experiment name is text
+on the page, never markup. Nothing is marked safe.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from starlette.responses import HTMLResponse
+
+from assay.reports.formatting import fmt_cost
+from assay.view import links
+
+
+def render(template: str, *, status: int = 200, **context: Any) -> HTMLResponse:
+    return HTMLResponse(environment().get_template(template).render(**context),
+                        status_code=status)
+
+
+def error_page(message: str, *, status: int) -> HTMLResponse:
+    return render("error.html.j2", status=status, message=message, status_code=status)
+
+
+@lru_cache(maxsize=1)
+def environment() -> Any:
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    env = Environment(loader=PackageLoader("assay.view", "templates"), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters.update(cost=fmt_cost, ms=milliseconds, when=when, pretty=pretty,
+                       count=lambda n: f"{n:,}")
+    env.globals.update(link=links.link, runs_link=links.runs_link, run_link=links.run_link,
+                       cases_link=links.cases_link, trial_link=links.trial_link,
+                       compare_link=links.compare_link, history_link=links.history_link,
+                       compare_cases_link=links.compare_cases_link)
+    return env
+
+
+def milliseconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if value >= 1000:
+        return f"{value / 1000:,.2f} s"
+    return f"{value:,.0f} ms" if value >= 10 else f"{value:.2g} ms"
+
+
+def when(iso: str | None) -> str:
+    """`2025-01-31 10:04` from a stored ISO time (UTC as stored)."""
+    return "-" if not iso else iso[:16].replace("T", " ")
+
+
+def pretty(value: Any) -> str:
+    """A stored value as indented JSON text (a string stays itself)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)

@@ -1,0 +1,77 @@
+"""A run: its verdict in one sentence first, then scores with their CIs, the conditions
+compared, the gates, the change since the previous run, and cost.
+
+The review behind it is computed once in the background (`reviews`); a page
+asked for before it is ready says so and fills in when it is. A run still in
+flight shows its progress per condition instead, and reloads when it ends.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+from assay.errors import UserError
+from assay.view.pages import error_page, render
+
+if TYPE_CHECKING:
+    from assay.review.result import Review
+
+LIVE = ("running",)
+SHOWS = (("flipped", "flipped"), ("regressed", "regressed"), ("errored", "errored"),
+         ("unstable", "unstable verdict"))
+
+
+def run_page(request: Request) -> Response:
+    store = request.app.state.store
+    run = store.get_run(request.path_params["run_id"])
+    if run is None:
+        return error_page(f"no run {request.path_params['run_id']!r} in this store", status=404)
+    if run.kind == "traces":
+        from assay.view.traces_page import traces_page
+
+        return traces_page(request, run)
+    live = run.status in LIVE
+    review = None if live else request.app.state.reviews.review(run, wait_s=request.app.state.review_wait_s)
+    return render("run.html.j2", run=run, live=live, shows=SHOWS,
+                  counts=store.condition_counts(run.id) if live else {},
+                  done=store.trial_counts([run.id]).get(run.id, 0) if live else None,
+                  **(review_context(review) if review is not None else {"review": None}))
+
+
+def review_part(request: Request) -> Response:
+    """The review section alone, for a page that waited for it: 202 while it is computed."""
+    store = request.app.state.store
+    run = store.get_run(request.path_params["run_id"])
+    if run is None or run.kind != "eval":
+        return error_page("no eval run by that id", status=404)
+    try:
+        review = request.app.state.reviews.review(run, wait_s=request.app.state.review_wait_s)
+    except UserError as exc:
+        return error_page(str(exc), status=400)
+    if review is None:
+        return PlainTextResponse("reviewing", status_code=202,
+                                 headers={"Cache-Control": "no-store"})
+    return render("review_part.html.j2", run=run, shows=SHOWS, **review_context(review))
+
+
+def review_context(review: Review) -> dict[str, Any]:
+    # The analysis (scipy) is imported with the first review, not when the app starts.
+    from assay.analysis.run_diff import condition_of
+    from assay.reports.headline import review_headline
+    from assay.view.review_parts import comparison_lines, score_table
+
+    previous = review.previous
+    return {
+        "review": review,
+        "headline": review_headline(review),
+        "scores": score_table(review.summary),
+        "comparisons": comparison_lines(review.comparisons.entries,
+                                        lambda e: e.comparison.label_b),
+        "previous_lines": comparison_lines(previous.entries, condition_of) if previous else [],
+        "baseline": review.comparisons.baseline,
+        "conditions": review.summary.conditions,
+        "tags": [tag for tag in dict.fromkeys(tag for tag, _ in review.summary.by_tag)][:50],
+    }

@@ -1,0 +1,43 @@
+"""The run list: newest first, filtered by experiment, kind, status and dates, with live
+progress for the runs still in flight (the page asks `/api/progress` every few seconds)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from assay.view.pages import render
+from assay.view.params import run_filter, whole
+
+PAGE_SIZE = 50
+STATUSES = ("running", "reviewing", "completed", "interrupted", "aborted", "failed", "finished")
+KINDS = ("eval", "traces")
+MAX_PROGRESS_RUNS = 100
+
+
+def runs_page(request: Request) -> Response:
+    store = request.app.state.store
+    wanted = run_filter(request.query_params)
+    page = whole(request.query_params, "page", default=1, most=100_000) or 1
+    runs = store.runs_page(wanted, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    total = store.count_runs(wanted)
+    live = [run.id for run in runs if run.status == "running"]
+    # Preselected for "compare": the two newest finished eval runs on the page (B, then A).
+    pair = [run.id for run in runs if run.kind == "eval" and run.status != "running"][:2]
+    return render("runs.html.j2", runs=runs, pair=pair, wanted=wanted, page=page, total=total,
+                  pages=max(1, -(-total // PAGE_SIZE)), experiments=store.experiments(),
+                  statuses=STATUSES, kinds=KINDS,
+                  done=store.trial_counts(live) if live else {})
+
+
+def progress(request: Request) -> Response:
+    """`{run id: {status, done, total}}` for the runs named by `?run=ID` (repeatable)."""
+    store = request.app.state.store
+    ids = request.query_params.getlist("run")[:MAX_PROGRESS_RUNS]
+    runs = [run for run in (store.get_run(i) for i in ids) if run is not None]
+    done = store.trial_counts([run.id for run in runs]) if runs else {}
+    body: dict[str, Any] = {run.id: {"status": run.status, "done": done.get(run.id, 0),
+                                     "total": run.total_trials} for run in runs}
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})

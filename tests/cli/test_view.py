@@ -1,0 +1,62 @@
+"""`assay view` from the command line: it serves the store on 127.0.0.1 unless told otherwise,
+and a store that is not there is a clear error, not a new empty store."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.cli.conftest import Cli
+from tests.view.stores import build
+
+START_TIMEOUT_S = 60
+
+
+def test_view_serves_the_store_on_the_loopback_address_by_default(tmp_path: Path) -> None:
+    browsable = build(str(tmp_path / "assay.db"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "assay", "view", "--port", "0"], cwd=tmp_path,
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "ASSAY_STORE": browsable.url})
+    try:
+        assert process.stderr is not None
+        deadline, line = time.monotonic() + START_TIMEOUT_S, ""
+        while "assay view:" not in line and time.monotonic() < deadline:
+            line = process.stderr.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert found, line
+        url = found.group(0)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            try:
+                response = httpx.get(url + f"runs/{browsable.run_b}", timeout=30)
+                break
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline, "the viewer did not answer"
+                time.sleep(0.1)
+        assert response.status_code == 200
+        assert "cases side by side" in response.text.lower()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+def test_view_of_a_missing_store_says_so_and_creates_nothing(cli: Cli) -> None:
+    result = cli("view", "--store", str(cli.cwd / "none" / "assay.db"), "--port", "0")
+    assert result.returncode == 2
+    assert "no store at" in result.stderr and "Traceback" not in result.stderr
+    assert not (cli.cwd / "none").exists()
+
+
+def test_view_help_names_the_default_address_and_that_it_is_read_only(cli: Cli) -> None:
+    result = cli("view", "--help")
+    assert result.returncode == 0
+    assert "127.0.0.1" in result.stdout and "Read-only" in result.stdout

@@ -1,0 +1,50 @@
+"""Every request passes the guard: only GET and HEAD, only a Host the app is bound to (which
+defeats DNS rebinding), and every response carries a Content Security Policy."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from assay.view.guard import host_name
+from tests.view.stores import Browsable
+
+
+def test_pages_answer_with_a_csp_that_allows_only_the_apps_own_scripts(viewer: str) -> None:
+    response = httpx.get(viewer)
+    assert response.status_code == 200
+    policy = response.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "default-src 'none'" in policy
+    assert "unsafe-inline" not in policy
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["x-frame-options"] == "DENY"
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8321", "127.0.0.1.evil.example",
+                                  ""])
+def test_a_host_header_naming_another_site_is_refused(viewer: str, host: str) -> None:
+    """A page on evil.example whose name was re-pointed at 127.0.0.1 gets nothing."""
+    response = httpx.get(viewer, headers={"Host": host})
+    assert response.status_code == 421
+    assert "run-b" not in response.text
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1:1234", "LOCALHOST:80"])
+def test_local_host_names_are_served(viewer: str, host: str) -> None:
+    assert httpx.get(viewer, headers={"Host": host}).status_code == 200
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+def test_the_app_refuses_every_method_that_could_change_something(
+        viewer: str, browsable: Browsable, method: str) -> None:
+    response = httpx.request(method, f"{viewer}runs/{browsable.run_b}")
+    assert response.status_code == 405
+    assert response.headers["allow"] == "GET, HEAD"
+
+
+@pytest.mark.parametrize(("header", "name"), [
+    ("127.0.0.1:8321", "127.0.0.1"), ("[::1]:8321", "::1"), ("[::1]", "::1"),
+    ("LocalHost", "localhost"), ("::1", "::1"), ("example.org", "example.org"),
+])
+def test_host_name_drops_the_port(header: str, name: str) -> None:
+    assert host_name(header) == name

@@ -1,0 +1,88 @@
+"""The pages over HTTP: live progress of a run in flight, paging through cases, and a bad
+address answered with a page that says what is wrong, never a traceback."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import httpx
+import pytest
+
+from tests.view.stores import AGENT, CASES, Browsable, case_id
+
+
+def test_progress_reports_done_and_total_of_runs_in_flight(viewer: str,
+                                                           browsable: Browsable) -> None:
+    response = httpx.get(f"{viewer}api/progress",
+                         params=[("run", browsable.running), ("run", "no-such-run")])
+    assert response.json() == {browsable.running: {"status": "running", "done": 3,
+                                                    "total": 40}}
+    assert response.headers["cache-control"] == "no-store"
+
+
+def test_a_run_in_flight_shows_what_is_stored_so_far_and_follows_its_progress(
+        viewer: str, browsable: Browsable) -> None:
+    page = httpx.get(f"{viewer}runs/{browsable.running}").text
+    assert "Still running" in page
+    assert f'data-progress-run="{browsable.running}"' in page
+    assert "3/40" in page
+
+
+def test_cases_page_through_the_run_and_back(viewer: str, browsable: Browsable,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("assay.view.cases_page.PAGE_SIZE", 4)
+    first = httpx.get(f"{viewer}runs/{browsable.run_b}/cases").text
+    assert _cases(first) == [case_id(i) for i in range(4)]
+    assert 'rel="prev"' not in first
+    second = httpx.get(viewer.rstrip("/") + html.unescape(_link(first, "next"))).text
+    assert _cases(second) == [case_id(i) for i in range(4, CASES)]
+    assert 'rel="next"' not in second
+    back = httpx.get(viewer.rstrip("/") + html.unescape(_link(second, "prev"))).text
+    assert _cases(back) == _cases(first)
+
+
+def _cases(page: str) -> list[str]:
+    return [html.unescape(c) for c in re.findall(r'<tr class="case-row[^"]*" data-case="([^"]*)"',
+                                                 page)]
+
+
+def _link(page: str, rel: str) -> str:
+    found = re.search(rf'<a rel="{rel}" href="([^"]*)"', page)
+    assert found, f"no {rel} link"
+    return found.group(1)
+
+
+@pytest.mark.parametrize(("path", "status", "message"), [
+    ("runs/nope", 404, "no run &#39;nope&#39;"),
+    ("runs/run-b/cases?show=sideways", 400, "show=&#39;sideways&#39;: use one of"),
+    ("runs/run-b/trial?case=case-1", 400, "a trial is named by case, condition and epoch"),
+    ("runs/run-b/trial?case=case-1&condition=x&epoch=-1", 400, "epoch="),
+    ("runs/run-b/trial?case=case-1&condition=none", 404, "has no trial of case"),
+    ("compare?a=run-a", 400, "compare two runs"),
+    ("compare?a=run-a&b=run-a", 400, "the same run"),
+    ("compare?a=run-a&b=traces-1", 400, "only eval runs compare"),
+    ("?since=yesterday", 400, "write a date like"),
+    ("history", 400, "name the experiment"),
+])
+def test_a_bad_address_gets_a_page_saying_what_is_wrong(viewer: str, path: str, status: int,
+                                                        message: str) -> None:
+    response = httpx.get(viewer + path)
+    assert response.status_code == status
+    assert message in response.text
+    assert "Traceback" not in response.text
+
+
+def test_a_trial_page_names_its_case_and_condition(viewer: str, browsable: Browsable) -> None:
+    response = httpx.get(f"{viewer}runs/{browsable.run_b}/trial",
+                         params={"case": case_id(5), "condition": AGENT, "epoch": 0})
+    assert response.status_code == 200
+    assert "Trajectory" in response.text
+
+
+def test_a_traces_analysis_lists_each_finding_with_its_question(viewer: str,
+                                                               browsable: Browsable) -> None:
+    page = html.unescape(httpx.get(f"{viewer}runs/{browsable.traces}").text)
+    assert "How do refunds work?" in page
+    assert "2025-03-04T09:01:00" in page
+    assert "1 citation" in page
