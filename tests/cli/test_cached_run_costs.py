@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,13 +26,20 @@ def fake_llm_url() -> Iterator[str]:
         server.wait(timeout=10)
 
 
-def cost_table(stdout: str) -> list[str]:
-    """The rows of the cost table, split into cells; [] when it was not printed."""
+def cost_table(stdout: str) -> list[list[str]]:
+    """The rows of the cost table (after its header's rule), split into cells; [] when it was
+    not printed. Piped, a table has no borders: cells are two or more spaces apart."""
     if "cost and behaviour per condition" not in stdout:
         return []
-    section = stdout.split("cost and behaviour per condition", 1)[1]
-    return [[cell.strip() for cell in line.strip("│").split("│")]
-            for line in section.splitlines() if line.startswith("│")]
+    section = stdout.split("cost and behaviour per condition", 1)[1].splitlines()
+    start = next(i for i, line in enumerate(section) if set(line.strip()) == {"─"})
+    rows = []
+    for line in section[start + 1:]:
+        cells = re.split(r"\s{2,}", line.strip())
+        if len(cells) != 7:
+            break
+        rows.append(cells)
+    return rows
 
 
 def test_a_fully_cached_run_shows_its_cache_hits(

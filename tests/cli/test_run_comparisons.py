@@ -99,7 +99,7 @@ def test_four_cases_that_all_flip_read_as_a_large_drop_within_noise(
     assert (c["delta_pp"], c["significant"], c["reading"]) == (-100.0, False,
                                                                "significant regression")
     assert c["ci_pp"]["low"] == -100.0 and c["ci_pp"]["high"] == 0.0
-    line = next(line for line in text.splitlines() if "after" in line and "95% CI" in line)
+    line = next(line for line in text.splitlines() if "· after" in line and "95% CI" in line)
     assert "-100.0pp (large drop)  95% CI -100.0..0.0pp  p=0.12  within noise" in line
     assert "significant" not in line
     report = (project / "out" / "report.md").read_text()

@@ -22,15 +22,15 @@ import pytest
 from assay.knowledge_packs.bands import SIZE_WORDS
 from assay.output import Output
 from assay.records import TrialRecord
-from assay.reports.html import MAX_FAILING_ROWS, MAX_TRIAL_ROWS, render_html
+from assay.reports.html import render_html
 from assay.score import Score
 from assay.review.finish import review_stored
 from assay.review.result import Review
 from assay.store import Store
 
 REPO = Path(__file__).resolve().parents[2]
-SECTIONS = ("overview", "gates", "scores", "conditions", "previous", "cost", "breakdowns",
-            "trials-section")
+SECTIONS = ("overview", "verdict", "gates", "scores", "conditions", "previous", "cost",
+            "breakdowns", "trials-section", "trial-data")
 
 
 class Rows(HTMLParser):
@@ -64,6 +64,13 @@ class Rows(HTMLParser):
     def in_section(self, section: str) -> list[tuple[dict[str, str], list[str]]]:
         return [(attrs, [" ".join(c.split()) for c in cells])
                 for where, attrs, cells in self.rows if where == section]
+
+
+def page_data(page: str) -> dict[str, Any]:
+    """The trials embedded in the page, as its script reads them."""
+    start = page.index('<script type="application/json" id="trial-data">')
+    body = page[page.index(">", start) + 1:page.index("</script>", start)]
+    return json.loads(body)
 
 
 def rows_of(page: str, section: str) -> list[tuple[dict[str, str], list[str]]]:
@@ -186,15 +193,29 @@ def test_cost_breakdowns_and_gates_are_shown(quickstart: Path) -> None:
         assert f"{'PASS' if gate['passed'] else 'FAIL'}</span> <b>{gate['gate']}</b>" in page
 
 
-def test_the_trial_table_shows_every_trial_of_a_small_run_failures_first(quickstart: Path) -> None:
+def test_every_trial_of_the_run_is_on_the_page(quickstart: Path) -> None:
     page, results = page_and_results(quickstart, "first")
-    rows = [(a, cells) for a, cells in rows_of(page, "trials-section") if "data-s" in a]
-    assert len(rows) == len(results["trials"])
-    statuses = [a["data-s"] for a, _ in rows]
-    assert statuses == sorted(statuses, key=lambda s: s == "pass")
+    data = page_data(page)
+    assert len(data["trials"]) == len(results["trials"])
+    case_ids = [case[0] for case in data["cases"]]
+    assert sorted(case_ids) == sorted({t["case_id"] for t in results["trials"]})
     failing = sum(1 for t in results["trials"]
                   if any(s["passed"] is False or s["error"] for s in t["scores"].values()))
-    assert statuses.count("pass") == len(results["trials"]) - failing
+    assert sum(t[3] != "p" for t in data["trials"]) == failing
+    for stored, row in zip(results["trials"], data["trials"]):
+        assert case_ids[row[0]] == stored["case_id"]
+        assert data["conditions"][row[1]] == stored["condition"]
+        assert row[4] == stored["output"]["text"]
+
+
+def test_the_page_opens_with_the_verdict_and_folds_the_run_facts(quickstart: Path) -> None:
+    page, results = page_and_results(quickstart, "second")
+    verdict = page.index('id="verdict"')
+    assert verdict < page.index('id="gates"') < page.index('id="scores"')
+    facts = page.index('class="facts"')
+    assert page.rindex("<details", 0, facts) > verdict
+    sentence = unescape(page[verdict:page.index("</p>", verdict)].split(">", 1)[1])
+    assert "is better than" in sentence or "not clearly" in sentence or "worse" in sentence
 
 
 def test_assay_report_renders_the_same_page_from_the_store(quickstart: Path) -> None:
@@ -237,46 +258,29 @@ def test_outputs_expected_answers_and_reasons_are_escaped(stored: Review) -> Non
     trial.scores["contains"].reason = attack
     trial.case_id = '"><b>case</b>'
     page = render_html(stored, [trial])
-    assert page.count("<script>") == 1  # the page's own filter script, nothing injected
+    # the JSON block and the page's own script, nothing injected
+    assert page.count("<script") == 2 and page.count("</script") == 2
     assert "<img" not in page and "<b>case</b>" not in page
-    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
-    [(_, cells)] = [r for r in rows_of(page, "trials-section") if "data-s" in r[0]]
-    assert attack in " ".join(cells) and cells[0].startswith('"><b>case</b>')
+    data = page_data(page)
+    [row] = data["trials"]
+    assert row[4] == attack and row[8][0][2] == attack
+    assert data["cases"][0][:3] == ['"><b>case</b>', f"user: {attack}", attack]
 
 
-def test_a_big_run_shows_failures_first_and_says_what_was_cut(stored: Review) -> None:
-    failing, passing = MAX_FAILING_ROWS + 500, MAX_TRIAL_ROWS
-    trials = [crafted(i, passed=i % 2 == 1) for i in range(2 * failing)]
-    trials += [crafted(2 * failing + i, passed=True) for i in range(passing - failing)]
+def test_a_big_run_keeps_every_trial_failures_counted(stored: Review) -> None:
+    trials = [crafted(i, passed=i % 2 == 1) for i in range(5_000)]
     page = render_html(stored, iter(trials))
-    rows = [a["data-s"] for a, _ in rows_of(page, "trials-section") if "data-s" in a]
-    assert rows.count("fail") == MAX_FAILING_ROWS
-    assert rows.count("pass") == MAX_TRIAL_ROWS - MAX_FAILING_ROWS
-    assert rows == sorted(rows, key=lambda s: s == "pass")
-    assert (f"{failing:,} failing or errored and {passing:,} passing trials") in page
-    assert (f"the first {MAX_FAILING_ROWS:,} failing or errored and "
-            f"{MAX_TRIAL_ROWS - MAX_FAILING_ROWS:,} passing") in page
+    data = page_data(page)
+    assert len(data["trials"]) == 5_000
+    assert data["cases"][-1][0] == "case-04999"
+    assert "5,000 cases, 5,000 trials (2,500 failing or errored)" in page
 
 
-def test_passing_trials_fill_the_table_up_to_the_cap_when_few_fail(stored: Review) -> None:
-    trials = [crafted(i, passed=i >= 3) for i in range(40)]
-    page = render_html(stored, trials, max_rows=10, max_failing=5)
-    rows = [(a["data-s"], cells[0]) for a, cells in rows_of(page, "trials-section")
-            if "data-s" in a]
-    assert [s for s, _ in rows] == ["fail"] * 3 + ["pass"] * 7
-    shown = [case.removesuffix("q?") for _, case in rows]
-    assert shown[3:] == [f"case-{i:05d}" for i in range(3, 10)]
-    assert "the first 3 failing or errored and 7 passing" in page
-
-
-def test_an_errored_trial_shows_its_error_and_counts_as_failing(stored: Review) -> None:
+def test_an_errored_trial_keeps_its_error_and_counts_as_errored(stored: Review) -> None:
     trial = crafted(1, passed=True)
     trial.output.error, trial.scores = "TimeoutError: the target took longer than 30 s", {}
-    page = render_html(stored, [trial])
-    [(attrs, cells)] = [r for r in rows_of(page, "trials-section") if "data-s" in r[0]]
-    assert attrs["data-s"] == "error"
-    assert "TimeoutError: the target took longer than 30 s" in cells
-    assert "1 failing or errored and 0 passing trials" in page
+    [row] = page_data(render_html(stored, [trial]))["trials"]
+    assert row[3] == "e" and row[5] == "TimeoutError: the target took longer than 30 s"
 
 
 def test_importing_the_renderer_does_not_import_jinja2() -> None:

@@ -159,11 +159,10 @@ async def evaluate_async(
         if opened is not store:
             opened.close()
     if verbose:
-        from rich.console import Console
-
+        from assay.reports.console import make_console
         from assay.reports.terminal import print_review
 
-        print_review(Console(highlight=False), review)
+        print_review(make_console(), review)
     return EvalResult.of(review, opened.url)
 
 

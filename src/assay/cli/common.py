@@ -24,6 +24,7 @@ def open_store(url: str | None) -> Any:
 
 
 def console(stderr: bool = False) -> Any:
-    from rich.console import Console
+    """A console that wraps on a terminal and never wraps or cuts in a log or a pipe."""
+    from assay.reports.console import make_console
 
-    return Console(stderr=stderr, highlight=False)
+    return make_console(stderr=stderr)

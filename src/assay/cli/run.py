@@ -11,6 +11,7 @@ import click
 from assay.cli.common import console, open_store, store_option
 
 if TYPE_CHECKING:
+    from assay.reports.terminal import Detail
     from assay.review.finish import ReviewRequest
     from assay.runner.options import RunOptions
     from assay.store import Store
@@ -39,12 +40,18 @@ if TYPE_CHECKING:
               help="Exit 1 when any metric dropped significantly since the previous run.")
 @click.option("--junit", type=click.Path(dir_okay=False),
               help="Also write JUnit XML here: a test per case and condition, and the gates.")
-@click.option("--no-progress", is_flag=True, help="Do not show the live progress bar.")
+@click.option("--no-progress", is_flag=True,
+              help="Show no progress (by default: a live bar on a terminal, else a line "
+                   "every 5 s, or every ASSAY_PROGRESS_SECONDS).")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Print only the verdict, the gates, errors and where the reports are.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Also print each comparison's method and the calls and cost per model.")
 def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
             retry_errors: bool, sample: int | None, epochs: int | None, concurrency: int | None,
             conditions: tuple[str, ...], no_cache: bool, output: str | None,
             fail_under: tuple[str, ...], baseline: str | None, fail_on_regression: bool,
-            junit: str | None, no_progress: bool) -> None:
+            junit: str | None, no_progress: bool, quiet: bool, verbose: bool) -> None:
     """Run the eval described by CONFIG (a YAML file) and report.
 
     Several configs, globs or a suite file (a YAML file with a `suite:` list of
@@ -60,6 +67,9 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     from assay.runner.options import RunOptions
     from assay.runner.preflight import preflight_suite
 
+    if quiet and verbose:
+        raise UserError("--quiet and --verbose cannot be used together")
+    detail: Detail = "quiet" if quiet else "verbose" if verbose else "normal"
     paths, is_suite = expand_configs(configs)
     if resume and is_suite:
         raise UserError("--resume works with one config at a time")
@@ -67,7 +77,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         resume=True if resume == "latest" else resume, retry_errors=retry_errors,
         sample=sample, epochs=epochs, concurrency=concurrency,
         conditions=list(conditions) or None, use_cache=not no_cache,
-        progress=False if no_progress else None)
+        progress=False if no_progress or quiet else True)
     request = ReviewRequest(
         extra_gates=[parse_fail_under(spec) for spec in fail_under], baseline=baseline,
         fail_on_regression=fail_on_regression,
@@ -81,9 +91,9 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     running = [paths[0]]  # the config being run, for the resume hint after Ctrl-C
     try:
         if not is_suite:
-            exit_code = _run_one(paths[0], store, options, request, out)
+            exit_code = _run_one(paths[0], store, options, request, out, detail)
         else:
-            exit_code = _run_suite(paths, running, store, options, request, out,
+            exit_code = _run_suite(paths, running, store, options, request, out, detail,
                                    output=Path(output) if output else None,
                                    junit=Path(junit) if junit else None)
     except KeyboardInterrupt:
@@ -95,12 +105,12 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
 
 
 def _run_one(path: Path, store: Store, options: RunOptions, request: ReviewRequest,
-             out: Any) -> int:
+             out: Any, detail: Detail) -> int:
     """Run and review one config, print it; 0 when every gate passed, else 1."""
     from assay.reports.terminal import print_review
 
     review = _run(path, store, options, request)
-    print_review(out, review)
+    print_review(out, review, detail=detail)
     return 0 if review.passed else 1
 
 
@@ -121,10 +131,11 @@ def _run(path: Path, store: Store, options: RunOptions, request: ReviewRequest) 
 
 
 def _run_suite(paths: list[Path], running: list[Path], store: Store, options: RunOptions,
-               request: ReviewRequest, out: Any, *, output: Path | None,
+               request: ReviewRequest, out: Any, detail: Detail, *, output: Path | None,
                junit: Path | None) -> int:
     """Run every (already checked) config, keep going past one that fails, end with the summary."""
     from assay.errors import AssayError
+    from assay.reports.console import print_rule
     from assay.reports.suite import print_grand_summary
     from assay.reports.terminal import print_review
     from assay.review.suite import entry_of, write_suite
@@ -132,19 +143,19 @@ def _run_suite(paths: list[Path], running: list[Path], store: Store, options: Ru
     entries, reviews = [], []
     for index, path in enumerate(paths, 1):
         running[0] = path
-        out.rule(f"[bold]{path}[/bold] ({index}/{len(paths)})")
+        print_rule(out, f"[bold]{path}[/bold] ({index}/{len(paths)})")
         try:
             review = _run(path, store, options, request)
         except AssayError as exc:
             out.print(f"[red]error:[/red] {path}: {exc}")
             entries.append(entry_of(path, exc.exit_code, error=str(exc)))
             continue
-        print_review(out, review)
+        print_review(out, review, detail=detail)
         reviews.append(review)
         entries.append(entry_of(path, 0 if review.passed else 1, review))
     document, target = write_suite(store, entries, reviews, sample=options.sample,
                                    output=output, junit=junit)
-    out.rule("[bold]suite[/bold]")
+    print_rule(out, "[bold]suite[/bold]")
     print_grand_summary(out, document)
     out.print(f"suite:   {target}")
     out.print(f"report:  {target.with_name('suite.md')}")

@@ -88,8 +88,10 @@ def comparison_lines(entries: Sequence[ComparisonEntry], label: Any) -> list[str
     return lines
 
 
-def print_condition_comparisons(console: Any, comps: ConditionComparisons) -> None:
-    """The comparison of each condition with the baseline, printed after the run's table."""
+def print_condition_comparisons(console: Any, comps: ConditionComparisons, *,
+                                methods: bool = False) -> None:
+    """The comparison of each condition with the baseline, printed after the run's table;
+    `methods` adds each comparison's interval method, test and other metric."""
     if not comps.entries and not comps.skipped:
         return
     if comps.entries:
@@ -98,6 +100,12 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons) -> No
         for line in comparison_lines(
                 comps.entries, lambda e: f"{e.comparison.scorer} · {e.comparison.label_b}"):
             console.print(line)
+    if methods:
+        for entry in comps.entries:
+            c = entry.comparison
+            console.print(f"  [dim]{c.scorer} · {c.label_b}:[/dim]")
+            for line in detail_lines(c):
+                console.print(f"    [dim]{line[2:]}[/dim]")
     for entry in comps.entries:
         print_exclusions(console, f"{entry.comparison.scorer} · {entry.comparison.label_b}",
                          entry.comparison)

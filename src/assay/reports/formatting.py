@@ -24,6 +24,7 @@ def fmt_pass_rate(stats: ScoreStats) -> str:
 
 
 def fmt_cost(value: float | None) -> str:
+    """`$0.0123`, or `-` when no cost is known (see `reports.costs` for `unknown`)."""
     return "-" if value is None else f"${value:.4f}"
 
 

@@ -1,28 +1,35 @@
-"""`report.html`: the run as one self-contained page people like to read.
+"""`report.html`: the run as one self-contained page that leads with its answer.
 
-A pure renderer like the others: it takes the run, its summary, the
-comparisons and the stored trials, and returns text. The page carries its
-own CSS and a few lines of JS (filtering the trial table), loads nothing
+A pure renderer like the others: it takes the review and the stored trials
+and writes text. The page carries its own CSS and a little JS, loads nothing
 from the network and follows the reader's light or dark preference.
 
-Intervals are drawn, not only printed, so a difference shows at a glance:
-a bar per mean and pass rate with its 95% CI as a whisker, and a dot with
-its interval (at the level its verdict used) on a shared axis around zero
-per comparison.
+The page opens with the run's one-sentence verdict (`headline`), the gates
+and the cost; the run's facts sit in a collapsed card below. Then each
+section in `SECTIONS` order: gates, scores, conditions compared, the previous
+run, cost, breakdowns, and the cases. A section is a function of the review
+that returns its template's context (None leaves it out) plus a template in
+`templates/sections/`, so adding one is a function, a file and a line here.
 
-The trial table is capped so a 100k-trial run still gives a page a browser
-opens: failing and errored trials first (up to `MAX_FAILING_ROWS`), then
-passing ones up to `MAX_TRIAL_ROWS`; the page says what it left out. Every
-text from a case, an output or a reason goes through jinja2's autoescaping.
+Intervals are drawn, not only printed: a bar per mean and pass rate with its
+95% CI as a whisker, and a dot with its interval (at the level its verdict
+used) on a shared axis around zero per comparison.
+
+Every trial is on the page, as compact JSON (`html_trials`) that the page's
+script pages through, 50 cases at a time, each case with its conditions side
+by side and a drill-down per trial; search reaches every trial by id, text
+or tag. Text in the markup goes through jinja2's autoescaping; text in the
+JSON is escaped for its script block and drawn by the script as text only.
 """
 
 from __future__ import annotations
 
+import io
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from assay.analysis.run_diff import condition_of
 from assay.analysis.verdict import evidence
@@ -37,13 +44,10 @@ from assay.reports.comparisons import (
     p_text,
     size_text,
 )
-from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
-from assay.reports.trial_table import (
-    MAX_FAILING_ROWS,
-    MAX_TRIAL_ROWS,
-    TrialSelector,
-    select_trials,
-)
+from assay.reports.costs import judge_cost, run_cost_text, target_cost
+from assay.reports.formatting import fmt_mean, fmt_pass_rate
+from assay.reports.headline import review_headline
+from assay.reports.html_trials import TextCaps, TrialData
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry
@@ -57,6 +61,8 @@ MAX_GROUPS = 100
 """Tags (or difficulty levels) shown per breakdown; the rest are counted, not drawn."""
 READING_TONE = {"strong": "good", "moderate": "good", "neutral": "plain",
                 "slight regression": "warn", "significant regression": "bad"}
+VERDICT_TONE = {"better": "good", "worse": "bad", "within noise": "plain",
+                "no comparison": "plain", "not comparable": "warn"}
 
 
 @dataclass
@@ -104,54 +110,66 @@ class DeltaTable:
     """The axis runs from -axis to +axis percent of scale."""
 
 
-def render_html(review: Review, trials: Iterable[TrialRecord] | TrialSelector, *,
-                max_rows: int = MAX_TRIAL_ROWS, max_failing: int = MAX_FAILING_ROWS) -> str:
-    """The whole page. `trials` are the stored trials, or a `TrialSelector` already fed with
-    them. No previous run reads as "the first completed run of its experiment"."""
-    run, summary, gates = review.run, review.summary, list(review.gates)
-    comparisons, previous = review.comparisons, review.previous
+@dataclass(frozen=True)
+class Section:
+    """One part of the page: its anchor, its name in the top bar, its template, its context."""
+
+    id: str
+    title: str | None
+    """The link in the top bar (None: no link)."""
+    template: str
+    context: Callable[[Review, dict[str, int]], dict[str, Any] | None]
+    """What the template needs, from the review and the conditions' colours; None: no section."""
+
+
+def render_html(review: Review, trials: Iterable[TrialRecord] | TrialData, *,
+                caps: TextCaps | None = None) -> str:
+    """The whole page as text. `trials` are the stored trials, or a `TrialData` already fed
+    with them. No previous run reads as "the first completed run of its experiment"."""
+    out = io.StringIO()
+    write_html(out, review, trials, caps=caps)
+    return out.getvalue()
+
+
+def write_html(handle: IO[str], review: Review, trials: Iterable[TrialRecord] | TrialData, *,
+               caps: TextCaps | None = None) -> None:
+    """Write the page to `handle`; the trials' JSON is streamed, never held as one string."""
+    summary = review.summary
+    if isinstance(trials, TrialData):
+        data = trials
+    else:
+        data = trial_data(review, caps=caps)
+        for trial in trials:
+            data.add(trial)
     colours = {name: i % 6 for i, name in enumerate(summary.condition_names)}
-    scales = {s.scorer: s.scale for s in summary.scores if s.n}
-    context = {
-        "run": run,
-        "description": run.description,
-        "trial_count": sum(c.trials for c in summary.conditions),
-        "duration": _duration(run.started_at, run.finished_at),
-        "gates": gates,
-        "gates_passed": sum(g.passed for g in gates),
-        "colours": colours,
-        "scores": _score_rows(summary, colours),
-        "comparisons": comparisons,
-        "comparison_table": _delta_table(comparisons.entries, lambda e: e.comparison.label_b,
-                                         scales) if comparisons else None,
-        "previous": previous,
-        "previous_table": _delta_table(previous.entries, condition_of, scales)
-        if previous else None,
-        "costs": _cost_rows(summary.conditions),
-        "cost_columns": _cost_columns(summary.conditions),
-        "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),
-                        ("cache", "cache hits"), ("tools", "tool calls")],
-        "reading_tone": READING_TONE,
-        "breakdowns": [(title, *_breakdown(rows, summary, colours)) for title, rows in
-                       (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag))
-                       if rows],
-        "table": trials.table() if isinstance(trials, TrialSelector) else select_trials(
-            trials, summary.scorer_names, summary.condition_names, max_rows=max_rows,
-            max_failing=max_failing),
-        "max_ids": MAX_IDS_MARKDOWN,
-        "fmt_cost": fmt_cost,
-        "outcomes": _outcomes,
-        "family_note": family_note,
-        "detail_lines": detail_lines,
-        "exclusions": exclusions,
-        "ignored_epochs_text": ignored_epochs_text,
-    }
-    return str(_template().render(**context))
+    parts = [(section, section.context(review, colours)) for section in SECTIONS]
+    shown = [(section, context) for section, context in parts if context is not None]
+    nav = [(s.id, s.title) for s, _ in shown if s.title]
+    nav.append(("trials-section", "Cases"))
+    env = _environment()
+    common = {"run": review.run, "colours": colours}
+    handle.write(env.get_template("page_top.html.j2").render(nav=nav, **common))
+    for section, context in shown:
+        handle.write(env.get_template(section.template).render(**common, **context))
+    handle.write(env.get_template("sections/cases.html.j2").render(
+        trials=data, conditions=data.conditions, **common))
+    handle.write('<script type="application/json" id="trial-data">')
+    data.write(handle)
+    handle.write("</script>\n")
+    handle.write(env.get_template("page_end.html.j2").render(**common))
+
+
+def trial_data(review: Review, *, caps: TextCaps | None = None) -> TrialData:
+    """An empty `TrialData` for the review's run, its text caps set by the run's size."""
+    summary = review.summary
+    count = sum(c.trials for c in summary.conditions)
+    return TrialData(summary.scorer_names, summary.condition_names,
+                     caps=caps or TextCaps.for_trials(count))
 
 
 @lru_cache(maxsize=1)
-def _template() -> Any:
-    """The compiled page (jinja2 is imported here, so only a render pays for it)."""
+def _environment() -> Any:
+    """The templates (jinja2 is imported here, so only a render pays for it)."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     from assay.reports.template_cache import TemplateCache
@@ -160,7 +178,80 @@ def _template() -> Any:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       bytecode_cache=TemplateCache())
     env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
-    return env.get_template("report.html.j2")
+    env.globals.update(max_ids=MAX_IDS_MARKDOWN, reading_tone=READING_TONE,
+                       target_cost=target_cost, judge_cost=judge_cost,
+                       outcomes=_outcomes, family_note=family_note, detail_lines=detail_lines,
+                       exclusions=exclusions,
+                       ignored_epochs_text=ignored_epochs_text)
+    return env
+
+
+# -- the sections, in page order ------------------------------------------------------------
+
+
+def _overview(review: Review, colours: dict[str, int]) -> dict[str, Any]:
+    run, summary, gates = review.run, review.summary, review.gates
+    verdict = review_headline(review)
+    return {"description": run.description, "verdict": verdict,
+            "verdict_tone": VERDICT_TONE[verdict.outcome],
+            "trial_count": sum(c.trials for c in summary.conditions),
+            "duration": _duration(run.started_at, run.finished_at),
+            "gates": gates, "gates_passed": sum(g.passed for g in gates),
+            "total_cost": run_cost_text(summary, review.usage)}
+
+
+def _gates(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
+    return {"gates": review.gates} if review.gates else None
+
+
+def _scores(review: Review, colours: dict[str, int]) -> dict[str, Any]:
+    return {"scores": _score_rows(review.summary, colours)}
+
+
+def _conditions(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
+    comparisons = review.comparisons
+    if not comparisons.entries and not comparisons.skipped:
+        return None
+    table = _delta_table(comparisons.entries, lambda e: e.comparison.label_b,
+                         _scales(review.summary))
+    return {"comparisons": comparisons, "comparison_table": table}
+
+
+def _previous(review: Review, colours: dict[str, int]) -> dict[str, Any]:
+    previous = review.previous
+    table = (_delta_table(previous.entries, condition_of, _scales(review.summary))
+             if previous else None)
+    return {"previous": previous, "previous_table": table}
+
+
+def _cost(review: Review, colours: dict[str, int]) -> dict[str, Any]:
+    conditions = review.summary.conditions
+    return {"costs": _cost_rows(conditions), "cost_columns": _cost_columns(conditions),
+            "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),
+                            ("cache", "cache hits"), ("tools", "tool calls")]}
+
+
+def _breakdowns(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
+    summary = review.summary
+    found = [(title, *_breakdown(rows, summary, colours)) for title, rows in
+             (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag)) if rows]
+    return {"breakdowns": found} if found else None
+
+
+SECTIONS: list[Section] = [
+    Section("overview", None, "sections/overview.html.j2", _overview),
+    Section("gates", "Gates", "sections/gates.html.j2", _gates),
+    Section("scores", "Scores", "sections/scores.html.j2", _scores),
+    Section("conditions", "Conditions", "sections/conditions.html.j2", _conditions),
+    Section("previous", "Previous run", "sections/previous.html.j2", _previous),
+    Section("cost", "Cost", "sections/cost.html.j2", _cost),
+    Section("breakdowns", "Breakdowns", "sections/breakdowns.html.j2", _breakdowns),
+]
+"""The page's sections before the cases, in order."""
+
+
+def _scales(summary: RunSummary) -> dict[str, tuple[float, float]]:
+    return {s.scorer: s.scale for s in summary.scores if s.n}
 
 
 # -- scores --------------------------------------------------------------------------------
@@ -251,7 +342,8 @@ def _cost_columns(conditions: list[ConditionStats]) -> dict[str, bool]:
     """Which groups of columns have anything to say (a run without LLM calls has no tokens)."""
     return {
         "tokens": any(c.input_tokens or c.output_tokens for c in conditions),
-        "cost": any(c.cost_usd is not None or c.judge_cost_usd is not None for c in conditions),
+        "cost": any(c.cost_usd is not None or c.judge_cost_usd is not None or c.input_tokens
+                    or c.judge_input_tokens for c in conditions),
         "judge": any(c.judge_input_tokens or c.judge_cost_usd is not None for c in conditions),
         "cache": any(c.cache_hits for c in conditions),
         "tools": any(c.tool_calls or c.tool_errors or c.turns for c in conditions),

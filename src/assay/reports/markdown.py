@@ -1,12 +1,22 @@
-"""`report.md`: the run for people: summary, per-condition tables, failures with reasons."""
+"""`report.md`: the run for people, answer first.
+
+It opens with the one-sentence verdict (`headline`), the gates and the cost,
+then the run's facts, scores, conditions and breakdowns, the comparisons,
+and the failures with their reasons. Each part is a function returning its
+lines, and `SECTIONS` gives their order, so a new part is one function and
+one line.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from assay.reports.comparisons import condition_comparisons_markdown
-from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
+from assay.reports.headline import review_headline
+from assay.reports.text import inline
+from assay.reports.costs import judge_cost, run_cost_text, target_cost
+from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.run_diff import run_diff_markdown
 from assay.reports.text import inline
 
@@ -20,16 +30,33 @@ MAX_FAILURES = 50
 def render_markdown(review: Review, trials: Iterable[TrialRecord] | FailureList) -> str:
     """The whole report. `trials` are the stored trials, or a `FailureList` already fed with
     them (in the pass over the trials that writes `results.json`)."""
-    run, summary, gates = review.run, review.summary, review.gates
-    sections: list[str] = []
-    comparisons = review.comparisons
-    if comparisons.entries or comparisons.skipped:
-        sections.append(condition_comparisons_markdown(comparisons))
-    if review.previous is not None and review.previous.run_a is not None:
-        sections.append(run_diff_markdown(
-            review.previous, title=f"Compared with the previous run `{review.previous.run_a.id}`"))
-    lines = [f"# {run.experiment}", ""]
-    lines += [
+    lines = [f"# {review.run.experiment}", ""]
+    for section in SECTIONS:
+        part = section(review)
+        if part:
+            lines += [*part, ""]
+    failures = trials if isinstance(trials, FailureList) else _collect(trials)
+    lines += failures.lines()
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def verdict_lines(review: Review) -> list[str]:
+    """The answer: the one-sentence verdict, the gates' outcome and the run's cost."""
+    lines = [f"**{inline(review_headline(review).text, limit=2000)}**", ""]
+    gates = review.gates
+    if gates:
+        passed = sum(g.passed for g in gates)
+        lines.append(f"- gates: {'PASS' if passed == len(gates) else 'FAIL'} "
+                     f"({passed} of {len(gates)} passed)")
+    cost = run_cost_text(review.summary, review.usage)
+    if cost:
+        lines.append(f"- {cost}")
+    return lines
+
+
+def run_lines(review: Review) -> list[str]:
+    run, summary = review.run, review.summary
+    lines = [
         f"- run: `{run.id}` ({run.status})",
         f"- started: {run.started_at}" + (f", finished: {run.finished_at}" if run.finished_at else ""),
         f"- dataset: `{run.dataset_path}` (sha256 `{(run.dataset_hash or '')[:12]}`)",
@@ -37,37 +64,74 @@ def render_markdown(review: Review, trials: Iterable[TrialRecord] | FailureList)
     ]
     if run.git_commit:
         lines.append(f"- git commit: `{run.git_commit}`")
-    lines += ["", "## Scores", "",
-              "| scorer | condition | n | mean [95% CI] | pass rate [95% CI] | errors |",
-              "| --- | --- | ---: | ---: | ---: | ---: |"]
-    for stats in summary.scores:
+    return lines
+
+
+def gate_lines(review: Review) -> list[str]:
+    if not review.gates:
+        return []
+    return ["## Gates", "", *(f"- {'PASS' if g.passed else 'FAIL'} {g.gate}: {g.detail}"
+                              for g in review.gates)]
+
+
+def score_lines(review: Review) -> list[str]:
+    lines = ["## Scores", "",
+             "| scorer | condition | n | mean [95% CI] | pass rate [95% CI] | errors |",
+             "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for stats in review.summary.scores:
         lines.append(f"| {stats.scorer} | {stats.condition} | {stats.n} | {fmt_mean(stats)} | "
                      f"{fmt_pass_rate(stats)} | {stats.errors} |")
-    lines += ["", "## Conditions", "",
-              "| condition | trials | errors | mean latency | tokens in/out | cost | judge cost "
-              "| cache hits | tool calls | tool errors |",
-              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for c in summary.conditions:
+    return lines
+
+
+def condition_lines(review: Review) -> list[str]:
+    lines = ["## Conditions", "",
+             "| condition | trials | errors | mean latency | tokens in/out | cost | judge cost "
+             "| cache hits | tool calls | tool errors |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for c in review.summary.conditions:
         latency = "-" if c.latency_ms_mean is None else f"{c.latency_ms_mean:,.0f} ms"
         lines.append(f"| {c.condition} | {c.trials} | {c.errors} | {latency} | "
-                     f"{c.input_tokens:,}/{c.output_tokens:,} | {fmt_cost(c.cost_usd)} | "
-                     f"{fmt_cost(c.judge_cost_usd)} | {c.cache_hits} | {c.tool_calls} | "
+                     f"{c.input_tokens:,}/{c.output_tokens:,} | {target_cost(c)} | "
+                     f"{judge_cost(c)} | {c.cache_hits} | {c.tool_calls} | "
                      f"{c.tool_errors} |")
+    return lines
+
+
+def breakdown_lines(review: Review) -> list[str]:
+    summary = review.summary
+    lines: list[str] = []
     for title, rows in (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag)):
         if rows:
-            lines += ["", f"## {title}", "", "| group | scorer | condition | n | mean | pass rate |",
+            lines += [*([""] if lines else []), f"## {title}", "",
+                      "| group | scorer | condition | n | mean | pass rate |",
                       "| --- | --- | --- | ---: | ---: | ---: |"]
             for group, stats in rows:
                 lines.append(f"| {group} | {stats.scorer} | {stats.condition} | {stats.n} | "
                              f"{fmt_mean(stats)} | {fmt_pass_rate(stats)} |")
-    if gates:
-        lines += ["", "## Gates", ""]
-        lines += [f"- {'PASS' if g.passed else 'FAIL'} {g.gate}: {g.detail}" for g in gates]
-    for section in sections:
-        lines += ["", section.rstrip()]
-    failures = trials if isinstance(trials, FailureList) else _collect(trials)
-    lines += ["", *failures.lines()]
-    return "\n".join(lines).rstrip() + "\n"
+    return lines
+
+
+def comparison_lines(review: Review) -> list[str]:
+    comparisons = review.comparisons
+    if not comparisons.entries and not comparisons.skipped:
+        return []
+    return condition_comparisons_markdown(comparisons).rstrip().split("\n")
+
+
+def previous_lines(review: Review) -> list[str]:
+    previous = review.previous
+    if previous is None or previous.run_a is None:
+        return []
+    return run_diff_markdown(
+        previous, title=f"Compared with the previous run `{previous.run_a.id}`"
+    ).rstrip().split("\n")
+
+
+SECTIONS: list[Callable[[Review], list[str]]] = [
+    verdict_lines, run_lines, gate_lines, score_lines, condition_lines, breakdown_lines,
+    comparison_lines, previous_lines]
+"""The report's parts before the failures, in order; an empty list leaves a part out."""
 
 
 class FailureList:

@@ -1,86 +1,167 @@
-"""The run on the terminal at the end of `assay run`: warnings, summary, comparisons, diff."""
+"""The run on the terminal at the end of `assay run`: the verdict first, then the evidence.
+
+`print_review` prints, in reading order: the one-sentence verdict, the
+warnings, the scores, the cost, the gates, the conditions compared and the
+previous-run diff, then where the files are. `--quiet` keeps the verdict,
+the gates, the errors and the files; `--verbose` adds each comparison's
+method lines and the calls per model. Each part is a function of the
+review, listed in `SECTIONS`, so a new part is a function and a line.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from assay.reports.formatting import fmt_cost, fmt_mean, fmt_pass_rate
+from assay.reports.console import print_table
+from assay.reports.costs import judge_cost, run_cost_text, target_cost
+from assay.reports.formatting import fmt_mean, fmt_pass_rate
 
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary
     from assay.records import RunRecord
-    from assay.review.result import GateResult, Review
+    from assay.review.result import Review
+
+Detail: TypeAlias = Literal["quiet", "normal", "verbose"]
+VERDICT_STYLE = {"better": "bold green", "worse": "bold red", "within noise": "bold",
+                 "no comparison": "bold", "not comparable": "bold yellow"}
 
 
-def print_review(out: Any, review: Review) -> None:
+def print_review(out: Any, review: Review, *, detail: Detail = "normal") -> None:
     """Everything `assay run` prints about one finished run, in reading order."""
-    from assay.reports.comparisons import print_condition_comparisons
-    from assay.reports.run_diff import print_run_diff
+    for level, part in SECTIONS:
+        if _shown(level, detail):
+            part(out, review, detail)
 
+
+def print_verdict(out: Any, review: Review, detail: Detail = "normal") -> None:
+    from rich.markup import escape
+
+    from assay.reports.headline import review_headline
+
+    found = review_headline(review)
+    style = VERDICT_STYLE[found.outcome]
+    out.print(f"[{style}]{escape(found.text)}[/{style}]")
+
+
+def print_warnings(out: Any, review: Review, detail: Detail = "normal") -> None:
     for warning in review.warnings:
         out.print(f"[yellow]warning:[/yellow] {warning}")
-    print_summary(out, review.run, review.summary, review.gates, review.usage)
-    print_condition_comparisons(out, review.comparisons)
+
+
+def print_scores(out: Any, review: Review, detail: Detail = "normal") -> None:
+    print_summary(out, review.run, review.summary, review.usage)
+
+
+def print_errors(out: Any, review: Review, detail: Detail = "normal") -> None:
+    summary = review.summary
+    failed = sum(c.errors for c in summary.conditions)
+    if failed:
+        total = sum(c.trials for c in summary.conditions)
+        example = next((e for c in summary.conditions for e in c.error_examples), "")
+        out.print(f"[yellow]warning:[/yellow] {failed} of {total} trials ended in an error "
+                  f"and were not scored (first: {example}); see Errors in report.md")
+
+
+def print_gates(out: Any, review: Review, detail: Detail = "normal") -> None:
+    for gate in review.gates:
+        mark = "[green]PASS[/green]" if gate.passed else "[red]FAIL[/red]"
+        out.print(f"{mark} gate {gate.gate}: {gate.detail}")
+
+
+def print_comparisons(out: Any, review: Review, detail: Detail = "normal") -> None:
+    from assay.reports.comparisons import print_condition_comparisons
+
+    print_condition_comparisons(out, review.comparisons, methods=detail == "verbose")
+
+
+def print_previous(out: Any, review: Review, detail: Detail = "normal") -> None:
+    from assay.reports.run_diff import print_run_diff
+
     previous = review.previous
     if previous is None or previous.run_a is None:
         out.print("[dim]first completed run of this experiment: nothing to compare with yet[/dim]")
     else:
         print_run_diff(out, previous, title=f"vs previous run {previous.run_a.id}")
-    if review.files is not None:
-        files = review.files
-        out.print(f"results: {files.results}\nreport:  {files.markdown}\nhtml:    {files.html}")
-        if files.junit is not None:
-            out.print(f"junit:   {files.junit}")
+
+
+def print_calls_by_model(out: Any, review: Review, detail: Detail = "normal") -> None:
+    """The call ledger per model: calls, cache hits, tokens, cost, retries, failures."""
+    models = review.usage.get("by_model") or {}
+    if not models:
+        return
+    rows = [(name, f"{m['calls']:,}", f"{m['cache_hits']:,}",
+             f"{m['input_tokens']:,}/{m['output_tokens']:,}",
+             "unknown" if m.get("unpriced_calls") else f"${m['cost_usd']:.4f}",
+             f"{m['retries']:,}", f"{m['failures']:,}") for name, m in models.items()]
+    print_table(out, "calls per model", [("model", "left"), ("calls", "right"),
+                                         ("cache hits", "right"), ("tokens in/out", "right"),
+                                         ("cost", "right"), ("retries", "right"),
+                                         ("failures", "right")], rows)
+
+
+def print_files(out: Any, review: Review, detail: Detail = "normal") -> None:
+    if review.files is None:
+        return
+    files = review.files
+    out.print(f"results: {files.results}\nreport:  {files.markdown}\nhtml:    {files.html}")
+    if files.junit is not None:
+        out.print(f"junit:   {files.junit}")
+
+
+Part: TypeAlias = Callable[[Any, "Review", Detail], None]
+
+SECTIONS: list[tuple[Detail, Part]] = [
+    ("quiet", print_verdict), ("normal", print_warnings), ("normal", print_scores),
+    ("quiet", print_errors), ("quiet", print_gates), ("normal", print_comparisons),
+    ("normal", print_previous), ("verbose", print_calls_by_model), ("quiet", print_files)]
+"""(the least detail that shows it, the part), in the order they print."""
+
+
+def _shown(level: Detail, detail: Detail) -> bool:
+    order = ("quiet", "normal", "verbose")
+    return order.index(level) <= order.index(detail)
 
 
 def print_summary(console: Any, run: RunRecord, summary: RunSummary,
-                  gates: Sequence[GateResult], usage: dict[str, Any] | None = None) -> None:
-    from rich import box
-    from rich.table import Table
-
-    # A light box and unwrapped numbers: the table must read in an 80-column CI log.
-    table = Table(title=f"{run.experiment} · run {run.id}", title_justify="left",
-                  box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for column, justify in (("scorer", "left"), ("condition", "left"), ("n", "right"),
-                            ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right"),
-                            ("errors", "right")):
-        table.add_column(column, justify=justify,  # type: ignore[arg-type]
-                         no_wrap=column not in ("scorer", "condition"))
-    previous = None
-    for stats in summary.scores:
-        table.add_row(stats.scorer if stats.scorer != previous else "", stats.condition,
-                      str(stats.n), fmt_mean(stats), fmt_pass_rate(stats),
-                      f"[red]{stats.errors}[/red]" if stats.errors else "0")
-        previous = stats.scorer
-    console.print(table)
-    failed = sum(c.errors for c in summary.conditions)
-    if failed:
-        total = sum(c.trials for c in summary.conditions)
-        example = next((e for c in summary.conditions for e in c.error_examples), "")
-        console.print(f"[yellow]warning:[/yellow] {failed} of {total} trials ended in an error "
-                      f"and were not scored (first: {example}); see Errors in report.md")
+                  usage: dict[str, Any] | None = None) -> None:
+    """The scores per scorer and condition, the cost per condition, the run's calls."""
+    rows = [(s.scorer, s.condition, str(s.n), fmt_mean(s), fmt_pass_rate(s),
+             f"[red]{s.errors}[/red]" if s.errors else "0") for s in summary.scores]
+    print_table(console, f"{run.experiment} · run {run.id}",
+                [("scorer", "left"), ("condition", "left"), ("n", "right"),
+                 ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right"),
+                 ("errors", "right")], rows, keys=2, group_first=True)
     costs = [c for c in summary.conditions if _spent_or_cached(c)]
     if costs:
-        cost_table = Table(title="cost and behaviour per condition", title_justify="left")
-        for column in ("condition", "tokens in/out", "cost", "judge cost", "cache hits",
-                       "tool calls",
-                       "tool errors"):
-            cost_table.add_column(column, justify="left" if column == "condition" else "right")
-        for c in costs:
-            cost_table.add_row(c.condition, f"{c.input_tokens:,}/{c.output_tokens:,}",
-                               fmt_cost(c.cost_usd), fmt_cost(c.judge_cost_usd),
-                               str(c.cache_hits), str(c.tool_calls),
-                               str(c.tool_errors))
-        console.print(cost_table)
-    if usage:
-        parts = [f"{k.replace('_', ' ')}: {v}" for k, v in usage.items()
-                 if v not in (None, 0) and not isinstance(v, dict)]
-        if parts:
-            console.print("calls: " + ", ".join(parts))
-    for gate in gates:
-        mark = "[green]PASS[/green]" if gate.passed else "[red]FAIL[/red]"
-        console.print(f"{mark} gate {gate.gate}: {gate.detail}")
+        print_table(console, "cost and behaviour per condition",
+                    [("condition", "left"), ("tokens in/out", "right"), ("cost", "right"),
+                     ("judge cost", "right"), ("cache hits", "right"),
+                     ("tool calls", "right"), ("tool errors", "right")],
+                    [(c.condition, f"{c.input_tokens:,}/{c.output_tokens:,}", target_cost(c),
+                      judge_cost(c), f"{c.cache_hits:,}", f"{c.tool_calls:,}",
+                      f"{c.tool_errors:,}") for c in costs])
+    total = run_cost_text(summary, usage)
+    calls = usage_text(usage or {})
+    if total or calls:
+        console.print("; ".join(part for part in (total, calls) if part))
+
+
+def usage_text(usage: dict[str, Any]) -> str:
+    """`120 LLM calls (30 from the cache), 14 retries, 1 failed`, from the run's ledger."""
+    calls = int(usage.get("calls") or 0)
+    hits = int(usage.get("cache_hits") or 0)
+    if not calls and not hits:
+        return ""
+    text = f"{calls:,} LLM call{'s' * (calls != 1)}"
+    if hits:
+        text += f" ({hits:,} answered from the cache)"
+    retries, failures = int(usage.get("retries") or 0), int(usage.get("failures") or 0)
+    if retries:
+        text += f", {retries:,} retr{'ies' if retries != 1 else 'y'}"
+    if failures:
+        text += f", {failures:,} failed"
+    return text
 
 
 def _spent_or_cached(c: ConditionStats) -> bool:

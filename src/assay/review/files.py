@@ -2,8 +2,8 @@
 
 The three files come from one pass over the stored trials, streamed: the
 trials go into `results.json` as they are read, while the failure list and
-the replayed answers worse than recorded of `report.md`, and the trial table
-of `report.html`, are fed from the same pass.
+the replayed answers worse than recorded of `report.md`, and the trials of
+`report.html`, are fed from the same pass.
 Every file is written atomically (see `reports.atomic`).
 """
 
@@ -24,22 +24,21 @@ if TYPE_CHECKING:
 def write_reports(store: Store, review: Review, directory: Path, *,
                   junit: Path | None = None) -> ReportFiles:
     """Write the run's files into `directory` (and JUnit XML to `junit`); returns their paths."""
-    from assay.reports.html import render_html
+    from assay.reports.html import trial_data, write_html
     from assay.reports.markdown import FailureList, render_markdown
     from assay.reports.recorded import RecordedComparisons, worse_than_recorded_markdown
     from assay.reports.results_json import write_results_json
-    from assay.reports.trial_table import TrialSelector
 
-    run, summary = review.run, review.summary
+    run = review.run
     failures = FailureList()
     recorded = RecordedComparisons()
-    selector = TrialSelector(summary.scorer_names, summary.condition_names)
+    page_trials = trial_data(review)
 
     def trials() -> Iterator[TrialRecord]:
         for trial in store.iter_trials(run.id):
             failures.add(trial)
             recorded.add(trial)
-            selector.add(trial)
+            page_trials.add(trial)
             yield trial
 
     files = ReportFiles(directory=directory, results=directory / "results.json",
@@ -49,7 +48,8 @@ def write_reports(store: Store, review: Review, directory: Path, *,
         write_results_json(handle, review, trials())
     write_text(files.markdown, _joined(render_markdown(review, failures),
                                        worse_than_recorded_markdown(recorded)))
-    write_text(files.html, render_html(review, selector))
+    with atomic_writer(files.html) as handle:
+        write_html(handle, review, page_trials)
     if junit is not None:
         from assay.reports.junit import render_junit
 

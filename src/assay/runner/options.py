@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from assay.datasets.dataset import Dataset
+    from assay.runner.progress import Mode
 
 
 @dataclass
@@ -19,6 +20,8 @@ class RunOptions:
     concurrency: int | None = None
     conditions: list[str] | None = None
     use_cache: bool = True
-    progress: bool | None = None
+    progress: bool | Mode | None = None
+    """None: the live bar on a terminal, else nothing; True: the bar on a terminal, else plain
+    lines on stdout; False: nothing; or a mode by name (see `runner.progress`)."""
     dataset: Dataset | None = None
     """Cases given in memory (the Python API) in place of the config's dataset file."""

@@ -1,57 +1,197 @@
-"""A live progress bar on the terminal: done/total, errors, rate and ETA."""
+"""Progress of a run as it goes: a live bar on a terminal, plain lines in a CI log or a pipe.
+
+On a terminal (stderr is one) the bar shows done/total, errors, rate and
+ETA, and from the run's call ledger the cost so far, retries and cache hits.
+Elsewhere a bar would be noise, and silence looks like a hang, so a line
+goes to stdout every few seconds (`ASSAY_PROGRESS_SECONDS`, default 5), in
+the same stream as the report that follows:
+
+    go-expert: 120/400 trials (30%), 2 errors, 14 retries, 3.1 trials/s, ETA 1m30s, $0.0123 so far
+
+The lines come from a timer thread, so a run whose trials are all slow still
+shows it is alive.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import IO, Any, Literal, TypeAlias
 
 from assay.runner.pipeline import PipelineStats
 
+Mode: TypeAlias = Literal["bar", "lines", "off"]
+DEFAULT_INTERVAL = 5.0
+"""Seconds between two progress lines (`ASSAY_PROGRESS_SECONDS` changes it)."""
+Ledger: TypeAlias = Callable[[], Any]
+"""The run's call ledger so far (`providers.ledger.Stats`), or None before the first call."""
+
+
+def choose_mode(progress: bool | Mode | None) -> Mode:
+    """None: the bar on a terminal, else nothing (the Python API's default); True: the bar on a
+    terminal, else lines; False: nothing; or a mode by name."""
+    if progress is None or progress is True:
+        if sys.stderr.isatty():
+            return "bar"
+        return "lines" if progress else "off"
+    if progress is False:
+        return "off"
+    return progress
+
+
+def interval() -> float:
+    """Seconds between progress lines: `ASSAY_PROGRESS_SECONDS`, or 5."""
+    try:
+        value = float(os.environ.get("ASSAY_PROGRESS_SECONDS", DEFAULT_INTERVAL))
+    except ValueError:
+        return DEFAULT_INTERVAL
+    return value if value > 0 else DEFAULT_INTERVAL
+
 
 class Progress:
-    """Shows progress with rich when stderr is a terminal; stays silent otherwise."""
+    """Shows a run's progress in the chosen `Mode`; use as a context manager around the run."""
 
-    def __init__(self, total: int, label: str, *, enabled: bool | None = None,
-                 already_done: int = 0) -> None:
+    def __init__(self, total: int, label: str, *, mode: Mode = "off", already_done: int = 0,
+                 ledger: Ledger | None = None, stream: IO[str] | None = None) -> None:
         self.total = total
         self.label = label
+        self.mode = mode
         self.already_done = already_done
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self._progress: Any = None
-        self._task: Any = None
+        self.ledger = ledger
+        self.stream = stream
+        self.stats = PipelineStats()
         self._started = time.monotonic()
+        self._bar: Any = None
+        self._task: Any = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def __enter__(self) -> Progress:
-        if self.enabled:
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-            from rich.progress import Progress as RichProgress
-
-            self._progress = RichProgress(
-                TextColumn("[bold]{task.description}"), BarColumn(bar_width=30), MofNCompleteColumn(),
-                TextColumn("[red]{task.fields[errors]} errors"),
-                TextColumn("{task.fields[rate]} trials/s"), TimeElapsedColumn(),
-                TextColumn("ETA"), TimeRemainingColumn(),
-                console=Console(stderr=True), refresh_per_second=8, transient=False)
-            self._progress.start()
-            self._task = self._progress.add_task(self.label, total=self.total,
-                                                 completed=self.already_done, errors=0, rate="-")
+        if self.mode == "bar":
+            self._start_bar()
+        elif self.mode == "lines":
+            self._write(self.line())
+            self._thread = threading.Thread(target=self._tick, name="assay-progress",
+                                            daemon=True)
+            self._thread.start()
         return self
 
     def update(self, stats: PipelineStats) -> None:
-        if self._progress is None:
-            return
-        elapsed = max(time.monotonic() - self._started, 1e-9)
-        self._progress.update(self._task, completed=self.already_done + stats.done,
-                              errors=stats.errors, rate=f"{stats.done / elapsed:,.0f}")
+        self.stats = stats
+        if self._bar is not None:
+            self._bar.update(self._task, completed=self.already_done + stats.done,
+                             **self._fields())
 
     def __exit__(self, *exc: object) -> None:
-        if self._progress is not None:
-            self._progress.stop()
+        if self._bar is not None:
+            self._bar.update(self._task, **self._fields())
+            self._bar.stop()
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join(timeout=5)
+            self._write(self.line())
+
+    # -- what is shown -------------------------------------------------------------------------
+
+    def line(self) -> str:
+        """One plain line: done/total, errors, retries, rate, ETA, cost so far."""
+        done = self.already_done + self.stats.done
+        parts = [f"{done:,}/{self.total:,} trials"
+                 + (f" ({done / self.total:.0%})" if self.total else ""),
+                 f"{self.stats.errors:,} error{'s' * (self.stats.errors != 1)}"]
+        ledger = self._ledger()
+        if ledger is not None:
+            total = ledger.total
+            if total.retries:
+                parts.append(f"{total.retries:,} retr{'ies' if total.retries != 1 else 'y'}")
+            if total.cache_hits:
+                parts.append(f"{total.cache_hits:,} cache hits")
+        rate = self._rate()
+        parts.append(f"{rate:,.1f} trials/s")
+        remaining = self.total - done
+        if remaining > 0 and rate > 0:
+            parts.append(f"ETA {duration(remaining / rate)}")
+        cost = self._cost(ledger)
+        if cost:
+            parts.append(f"{cost} so far")
+        return f"{self.label}: " + ", ".join(parts)
+
+    def _fields(self) -> dict[str, str]:
+        ledger = self._ledger()
+        extra = []
+        if ledger is not None:
+            total = ledger.total
+            cost = self._cost(ledger)
+            if cost:
+                extra.append(cost)
+            if total.retries:
+                extra.append(f"[yellow]{total.retries} retries[/yellow]")
+            if total.cache_hits:
+                extra.append(f"{total.cache_hits} cached")
+        return {"errors": str(self.stats.errors), "rate": f"{self._rate():,.1f}",
+                "calls": " · ".join(extra)}
+
+    def _cost(self, ledger: Any) -> str:
+        if ledger is None or not (ledger.total.calls or ledger.total.cache_hits):
+            return ""
+        if ledger.total.unpriced_calls:
+            return f"${ledger.total.cost_usd:.4f} + unknown"
+        return f"${ledger.total.cost_usd:.4f}"
+
+    def _ledger(self) -> Any:
+        if self.ledger is None:
+            return None
+        try:
+            return self.ledger()
+        except Exception:  # noqa: BLE001 - progress must never stop a run
+            return None
+
+    def _rate(self) -> float:
+        elapsed = max(time.monotonic() - self._started, 1e-9)
+        return self.stats.done / elapsed
+
+    # -- where it goes -------------------------------------------------------------------------
+
+    def _start_bar(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as RichProgress
+        from rich.progress import TimeRemainingColumn
+
+        self._bar = RichProgress(
+            TextColumn("[bold]{task.description}"), BarColumn(bar_width=30),
+            MofNCompleteColumn(), TextColumn("[red]{task.fields[errors]} errors"),
+            TextColumn("{task.fields[rate]} trials/s"), TimeElapsedColumn(),
+            TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[calls]}"),
+            console=Console(stderr=True), refresh_per_second=8, transient=False)
+        self._bar.start()
+        self._task = self._bar.add_task(self.label, total=self.total,
+                                        completed=self.already_done, **self._fields())
+
+    def _tick(self) -> None:
+        every = interval()
+        while not self._stop.wait(every):
+            self._write(self.line())
+
+    def _write(self, text: str) -> None:
+        stream = self.stream or sys.stdout
+        try:
+            stream.write(text + "\n")
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe must not stop the run
+            pass
+
+
+def duration(seconds: float) -> str:
+    """`45s`, `1m30s`, `2h05m`."""
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"

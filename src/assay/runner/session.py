@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import secrets
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from assay._version import __version__
 from assay.config.loading import LoadedConfig
@@ -25,7 +27,7 @@ from assay.records import RunRecord
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan
-from assay.runner.progress import Progress
+from assay.runner.progress import Progress, choose_mode
 from assay.services import Services
 from assay.store import Store
 
@@ -92,6 +94,7 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
         raise UserError(f"cannot resume run {resumed.id}: the dataset changed since it started")
     run_id: str | None = None
     status, error = "failed", None
+    usage: dict[str, object] = {}
     try:
         await _start(plan)
         if resumed:
@@ -121,12 +124,13 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
         error = f"{type(exc).__name__}: {exc}"
         raise
     finally:
+        if services.providers is not None:  # read before the providers close
+            usage = services.providers.stats().to_dict()
         await _close(plan, services)
         if run_id is not None:
             _finish(store, run_id, status, error)
     run = store.get_run(run_id)
     assert run is not None
-    usage = services.providers.stats().to_dict() if services.providers else {}
     return RunOutcome(run=run, config=config, stats=stats,
                       scorers=[s.name for s in plan.scorers],
                       conditions=[c.name for c in plan.conditions],
@@ -196,8 +200,8 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
     settings = loaded.config.run
     concurrency = options.concurrency or settings.concurrency
     label = loaded.name
-    with Progress(plan.total, label, enabled=options.progress,
-                  already_done=len(plan.skip)) as progress:
+    with Progress(plan.total, label, mode=choose_mode(options.progress),
+                  already_done=len(plan.skip), ledger=_ledger(plan)) as progress:
         return await run_pipeline(
             plan, lambda batch: store.write_trials(run_id, batch), concurrency=concurrency,
             timeout=settings.timeout, batch_size=settings.batch_size,
@@ -205,6 +209,17 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             max_errors=settings.max_errors,
             max_consecutive_errors=settings.max_consecutive_errors, on_committed=progress.update,
             budget_exceeded=_cost_check(plan, settings.max_cost_usd))
+
+
+def _ledger(plan: Plan) -> Callable[[], Any]:
+    """The run's call ledger so far, for the progress display (None before any provider)."""
+    services = next(iter(plan.targets.values())).services if plan.targets else None
+
+    def read() -> Any:
+        pool = services.providers if services else None
+        return pool.stats() if pool is not None else None
+
+    return read
 
 
 def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def]

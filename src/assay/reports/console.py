@@ -1,0 +1,83 @@
+"""The console the reports print to, and tables that never cut a cell.
+
+On a terminal, rich wraps text at the terminal's width, which is what a
+reader wants. In a CI log or a pipe there is no width: rich would assume 80
+columns, break sentences mid-phrase and cut table cells (`3,366/3…`). So
+when the stream is not a terminal, text is never wrapped (`soft_wrap`), and
+the console is wide (`PIPE_WIDTH`, or `COLUMNS` when set) so tables take
+their natural width. A table too wide for the console is printed as a list,
+one line per row, rather than cut.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+PIPE_WIDTH = 200
+"""Columns assumed for a stream that is not a terminal (a table wider than this is a list)."""
+RULE_WIDTH = 80
+
+
+def make_console(*, stderr: bool = False) -> Any:
+    """A rich Console for stdout (or stderr) that reads well on a terminal and in a log."""
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    if _is_terminal(stream):
+        return Console(stderr=stderr, highlight=False)
+    columns = os.environ.get("COLUMNS", "")
+    width = int(columns) if columns.isdigit() and int(columns) > 0 else PIPE_WIDTH
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def print_rule(console: Any, title: str) -> None:
+    """A heading line, as wide as a terminal's or `RULE_WIDTH` in a log."""
+    from rich.rule import Rule
+
+    console.print(Rule(title), width=min(console.width, RULE_WIDTH) if console.soft_wrap
+                  else None)
+
+
+def print_table(console: Any, title: str, columns: Sequence[tuple[str, str]],
+                rows: Sequence[Sequence[str]], *, keys: int = 1, group_first: bool = False,
+                box: Any = None) -> None:
+    """`rows` as a table when it fits the console, else as a list of `key: name value` lines.
+
+    `columns` are (name, justify); the first `keys` cells name a row in the list layout.
+    `group_first` leaves a first cell blank in the table when it repeats the row above.
+    """
+    from rich import box as boxes
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", box=box or boxes.SIMPLE_HEAD,
+                  pad_edge=False, show_edge=False)
+    for name, justify in columns:
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    previous = None
+    for row in rows:
+        cells = list(row)
+        if group_first and cells and cells[0] == previous:
+            cells[0] = ""
+        else:
+            previous = cells[0] if cells else None
+        table.add_row(*cells)
+    if console.measure(table).maximum <= console.width:
+        console.print(table)
+        return
+    console.print(title)
+    names = [name for name, _ in columns]
+    for row in rows:
+        key = " · ".join(str(cell) for cell in row[:keys])
+        rest = ", ".join(f"{name} {cell}" for name, cell in zip(names[keys:], row[keys:])
+                         if str(cell).strip())
+        console.print(f"  {key}: {rest}")
