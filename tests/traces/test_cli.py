@@ -34,7 +34,9 @@ def test_traces_writes_report_and_guidelines_without_a_model(
     assert "| pi-mono__large-session.jsonl | pi | 88 | none |" in report
     text = guidelines.read_text(encoding="utf-8")
     assert text.startswith("# Rules\n\n- Answer in English.")
-    assert "## Eval Insights" in text and "target of 80%" in text
+    # coding sessions, no --knowledge: no advice about a wiki they do not have
+    assert "## Eval Insights" in text and "wiki" not in text.lower()
+    assert "wiki hit rate" not in report
     out = capsys.readouterr().out
     assert "sessions 5, questions 95" in out
     runs = Store(store).list_runs("traces", kind="traces")
@@ -90,8 +92,10 @@ def test_with_a_judge_model_findings_reach_the_report_and_guidelines(
     with FakeLLM(default=Reply(json={"findings": [finding]})) as llm:
         monkeypatch.setenv("OPENAI_BASE_URL", llm.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        (tmp_path / "kb").mkdir()
         code = _run(["traces", str(sessions_dir / "pi"), "--judge-model", "openai/judge-small",
                      "--output", str(tmp_path / "out"), "--guidelines", str(guidelines),
+                     "--knowledge", str(tmp_path / "kb"),
                      "--store", f"sqlite:///{tmp_path / 'assay.db'}"])
         judged = llm.answered
     answered = sum(e.answered for path in sorted((sessions_dir / "pi").glob("*.jsonl"))

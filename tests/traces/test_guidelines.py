@@ -18,7 +18,8 @@ def _exchange(line: int) -> Exchange:
     return exchange
 
 
-def _analysis(gap: str = "Electronic evidence certificates") -> TraceAnalysis:
+def _analysis(gap: str = "Electronic evidence certificates", *,
+              knowledge: bool = True) -> TraceAnalysis:
     exchanges = [_exchange(n) for n in range(3)]
     metrics = compute_metrics(exchanges, sessions=1)
     judgements = Judgements("judge-1")
@@ -26,7 +27,7 @@ def _analysis(gap: str = "Electronic evidence certificates") -> TraceAnalysis:
         Finding("wiki-gap", "warning", gap, "add a wiki section"),
         Finding("contradiction", "error", "says 303, file says 304", "check"),
     ]))
-    return TraceAnalysis([], metrics, judgements=judgements)
+    return TraceAnalysis([], metrics, judgements=judgements, knowledge=knowledge)
 
 
 def test_insights_hold_gaps_fixes_heavy_files_and_hit_rate() -> None:
@@ -70,3 +71,11 @@ def test_text_from_a_log_cannot_plant_sections_outside_the_insights() -> None:
     assert "\n## Planted" not in first and "\n## Also planted" not in first
     assert [line for line in first.splitlines() if line.startswith("## ")] == [
         "## Tone", render_insights(analysis).splitlines()[0]]
+
+
+def test_coding_sessions_without_a_knowledge_base_get_no_wiki_advice() -> None:
+    """Regression: "move heavily-read files into the wiki" and an 80% wiki-hit target were
+    given for coding sessions with no knowledge base."""
+    text = render_insights(_analysis(knowledge=False))
+    assert "wiki" not in text.lower() and "target" not in text
+    assert "Check every claim against the source text" in text

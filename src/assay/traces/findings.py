@@ -65,6 +65,24 @@ RESPONSE_SCHEMA: dict[str, Any] = {
 }
 
 
+@dataclass(frozen=True)
+class Asked:
+    """Where a finding comes from, as a person recognises it: the question (not an id like
+    `…-770abc:13`), the session it was asked in, and when."""
+
+    question: str = ""
+    session: str = ""
+    """The session's name, else its file's name."""
+    at: str | None = None
+    """When the question was asked, as the log wrote it."""
+
+    @classmethod
+    def of(cls, exchange: Exchange) -> Asked:
+        meta = exchange.session
+        return cls(exchange.question, meta.name or PurePosixPath(meta.path).name,
+                   exchange.started)
+
+
 @dataclass
 class Finding:
     type: str
@@ -72,10 +90,13 @@ class Finding:
     detail: str
     recommendation: str
     exchange_id: str = ""
+    asked: Asked = field(default_factory=Asked)
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> dict[str, str | None]:
         return {"type": self.type, "severity": self.severity, "detail": self.detail,
-                "recommendation": self.recommendation, "exchange": self.exchange_id}
+                "recommendation": self.recommendation, "exchange": self.exchange_id,
+                "question": self.asked.question, "session": self.asked.session,
+                "asked_at": self.asked.at}
 
 
 @dataclass
@@ -85,6 +106,7 @@ class Judgement:
     error: str | None = None
     """Set when the exchange could not be judged; `findings` is then meaningless."""
     usage: Usage = field(default_factory=Usage)
+    asked: Asked = field(default_factory=Asked)
 
 
 class JudgeReplyError(ValueError):
@@ -108,7 +130,8 @@ def build_prompt(exchange: Exchange) -> str:
     )
 
 
-def parse_findings(text: str, exchange_id: str = "") -> list[Finding]:
+def parse_findings(text: str, exchange_id: str = "", asked: Asked | None = None
+                   ) -> list[Finding]:
     """Read the judge's reply; raise JudgeReplyError on anything but the asked-for JSON."""
     data = extract_json(text)
     if data is None:
@@ -132,7 +155,7 @@ def parse_findings(text: str, exchange_id: str = "") -> list[Finding]:
         recommendation = item.get("recommendation")
         findings.append(Finding(kind, severity, detail.strip(),
                                 recommendation.strip() if isinstance(recommendation, str) else "",
-                                exchange_id))
+                                exchange_id, asked or Asked()))
     return findings
 
 
@@ -143,13 +166,16 @@ async def judge_exchange(provider: Provider, model: str, exchange: Exchange,
         messages=[{"role": "user", "content": build_prompt(exchange)}],
         response_schema=RESPONSE_SCHEMA,
     )
+    asked = Asked.of(exchange)
     try:
         response = await provider.chat(request, use_cache=use_cache)
     except Exception as exc:  # noqa: BLE001 - any failure is recorded against the exchange
-        return Judgement(exchange.id, error=f"judge call failed: {type(exc).__name__}: {exc}")
+        return Judgement(exchange.id, error=f"judge call failed: {type(exc).__name__}: {exc}",
+                         asked=asked)
     try:
-        findings = parse_findings(response.text, exchange.id)
+        findings = parse_findings(response.text, exchange.id, asked)
     except JudgeReplyError as exc:
-        return Judgement(exchange.id, error=f"unreadable judge reply: {exc}", usage=response.usage)
-    return Judgement(exchange.id, findings, usage=response.usage)
+        return Judgement(exchange.id, error=f"unreadable judge reply: {exc}", usage=response.usage,
+                         asked=asked)
+    return Judgement(exchange.id, findings, usage=response.usage, asked=asked)
 

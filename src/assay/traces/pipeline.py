@@ -50,7 +50,9 @@ async def analyze_judged(paths: Sequence[str | Path], options: TraceOptions,
 def _analysis(stream: ExchangeStream, tally: MetricsTally,
               judgements: Judgements | None = None) -> TraceAnalysis:
     return TraceAnalysis(stream.sessions, tally.result(len(stream.sessions)), stream.unreadable,
-                         judgements, hit_rate_target=stream.options.hit_rate_target)
+                         judgements, hit_rate_target=stream.options.hit_rate_target,
+                         knowledge=stream.options.knowledge is not None,
+                         subagent_files=len(stream.subagent_files))
 
 
 def write_outputs(analysis: TraceAnalysis, output: Path,

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from assay.traces.findings import Finding
+from assay.traces.findings import Asked, Finding
 from assay.traces.formats import ParseStats
 from assay.reports.text import inline
 from assay.traces.result import TraceAnalysis
 
+
+QUESTION_CHARS = 100
+"""A question is cut to about a line in the report's tables."""
 
 def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value * 100:.0f}%"
@@ -26,17 +29,23 @@ def _cell(text: object, limit: int = 120) -> str:
 
 def render_report(analysis: TraceAnalysis) -> str:
     m = analysis.metrics
+    folded = analysis.subagent_files
     lines = [
         "# Eval report",
         "",
-        f"{m.sessions} sessions, {m.exchanges} questions ({m.answered} answered).",
+        f"{m.sessions} sessions, {m.exchanges} questions ({m.answered} answered)"
+        + (f"; {folded} subagent file{'s' * (folded != 1)} counted with the session that "
+           "started it" if folded else "") + ".",
         "",
         "## Performance",
         "",
         "| metric | value |",
         "| --- | --- |",
-        (f"| wiki hit rate (answered without reading source files) | {_pct(m.wiki_hit_rate)} "
-         f"(target {_pct(analysis.hit_rate_target)}) |"),
+    ]
+    if analysis.knowledge:
+        lines.append(f"| wiki hit rate (answered without reading source files) "
+                     f"| {_pct(m.wiki_hit_rate)} (target {_pct(analysis.hit_rate_target)}) |")
+    lines += [
         f"| source files read | {m.source_reads} |",
         f"| wasted reads (read, never cited in the answer) | {m.wasted_reads} |",
         f"| tool calls | {m.tool_calls} |",
@@ -61,12 +70,24 @@ def _most_read(most_read: Sequence[tuple[str, int]]) -> list[str]:
     return lines + [""]
 
 
+def _question(asked: Asked, fallback: str) -> str:
+    """The question cut to a line, or the exchange id when the question is unknown."""
+    return _cell(asked.question or fallback, QUESTION_CHARS)
+
+
+def _where(asked: Asked) -> str:
+    """`session name, 2026-03-01 14:02`: the session and when the question was asked."""
+    when = asked.at[:16].replace("T", " ") if asked.at else ""
+    return _cell(", ".join(part for part in (asked.session, when) if part) or "-")
+
+
 def _findings_table(findings: Sequence[Finding]) -> list[str]:
     if not findings:
         return ["None.", ""]
-    lines = ["| question | type | detail | recommendation |", "| --- | --- | --- | --- |"]
-    lines += [f"| {_cell(f.exchange_id)} | {_cell(f.type)} | {_cell(f.detail)} "
-              f"| {_cell(f.recommendation)} |" for f in findings]
+    lines = ["| question | session, asked | type | detail | recommendation |",
+             "| --- | --- | --- | --- | --- |"]
+    lines += [f"| {_question(f.asked, f.exchange_id)} | {_where(f.asked)} | {_cell(f.type)} "
+              f"| {_cell(f.detail)} | {_cell(f.recommendation)} |" for f in findings]
     return lines + [""]
 
 
@@ -87,15 +108,17 @@ def _judged(analysis: TraceAnalysis) -> list[str]:
     warnings = [f for f in analysis.findings if f.severity == "warning"]
     lines += ["### Errors", ""] + _findings_table(errors)
     lines += ["### Warnings", ""] + _findings_table(warnings)
-    gaps = analysis.findings_of("wiki-gap")
-    lines += ["### Wiki gaps", ""]
-    lines += [f"- {_cell(g.detail, 200)}" for g in gaps] or ["None."]
-    lines.append("")
+    if analysis.knowledge:
+        gaps = analysis.findings_of("wiki-gap")
+        lines += ["### Wiki gaps", ""]
+        lines += [f"- {_cell(g.detail, 200)} ({_question(g.asked, g.exchange_id)})"
+                  for g in gaps] or ["None."]
+        lines.append("")
     if analysis.judge_errors:
         lines += ["### Not judged", "",
                   "These questions have no judgement (not the same as no findings):", ""]
-        lines += [f"- {_cell(j.exchange_id)}: {_cell(j.error or '', 200)}"
-                  for j in analysis.judge_errors]
+        lines += [f"- {_question(j.asked, j.exchange_id)} ({_where(j.asked)}): "
+                  f"{_cell(j.error or '', 200)}" for j in analysis.judge_errors]
         lines.append("")
     return lines
 

@@ -21,6 +21,11 @@ class TraceAnalysis:
     judgements: Judgements | None = None
     """None when no judge model was configured (metrics only)."""
     hit_rate_target: float = HIT_RATE_TARGET
+    knowledge: bool = False
+    """Whether the agent answers from a knowledge base (`--knowledge` was given): only then
+    do the wiki hit rate, its target and advice about the wiki apply."""
+    subagent_files: int = 0
+    """Subagent session files counted with their parent session, not as sessions."""
 
     @property
     def judge_model(self) -> str | None:

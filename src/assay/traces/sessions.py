@@ -8,6 +8,7 @@ judge and are gone, so memory does not grow with the size of the logs.
 from __future__ import annotations
 
 import fnmatch
+import json
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -52,6 +53,42 @@ def discover(paths: Sequence[str | Path]) -> list[Path]:
         else:
             raise UserError(f"{path}: no such file or directory")
     return found
+
+
+def subagent_parent(path: Path, lines: int = 5) -> str | None:
+    """The session id of the parent, when `path` is a Claude Code subagent file (2.x writes
+    each subagent to a file of its own, every line `isSidechain: true` with the parent's
+    `sessionId`); None for any other file."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            for _, raw in zip(range(lines), handle):
+                try:
+                    obj = json.loads(raw)
+                except (ValueError, RecursionError):
+                    continue
+                if isinstance(obj, dict) and "sessionId" in obj:
+                    parent = obj.get("sessionId")
+                    return parent if obj.get("isSidechain") is True and isinstance(
+                        parent, str) and parent != path.stem else None
+    except OSError:
+        return None
+    return None
+
+
+def fold_subagents(files: Sequence[Path]) -> tuple[list[Path], list[Path]]:
+    """Split `files` into sessions and the subagent files of a parent session among them.
+
+    A subagent's lines are mirrored into its parent's file (`agent_progress`), so the
+    parent already counts its reads and tool calls: the subagent file is counted with
+    its parent, not as a session of its own. A subagent file whose parent is not among
+    `files` is read as a session, since there is nothing else to count it with."""
+    stems = {path.stem for path in files}
+    sessions: list[Path] = []
+    folded: list[Path] = []
+    for path in files:
+        parent = subagent_parent(path)
+        (folded if parent is not None and parent in stems else sessions).append(path)
+    return sessions, folded
 
 
 def readable(files: Sequence[Path], format: str | None = None

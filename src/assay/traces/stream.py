@@ -1,7 +1,8 @@
 """The exchanges of the chosen session files, streamed one at a time.
 
-Files are found, sniffed, filtered (`--name`, `--since`, `--last`), then
-read one after another. A filter needs each session's facts before its
+Files are found, sniffed, the subagent files of a session among them set
+aside (`fold_subagents`: their activity is in the parent's file), filtered
+(`--name`, `--since`, `--last`), then read one after another. A filter needs each session's facts before its
 exchanges are used (a judge call cannot be taken back), so filtering reads
 the files twice: a survey first, stopping at the header unless the name is
 needed, then the real pass over the kept files.
@@ -19,6 +20,7 @@ from assay.traces.options import TraceOptions
 from assay.traces.sessions import (
     Session,
     discover,
+    fold_subagents,
     iter_exchanges,
     readable,
     survey,
@@ -29,7 +31,8 @@ class ExchangeStream:
     """Iterate once for the exchanges; `sessions` gains one row per file as it is read."""
 
     def __init__(self, paths: Sequence[str | Path], options: TraceOptions) -> None:
-        files, self.unreadable = readable(discover(paths), options.format)
+        found, self.unreadable = readable(discover(paths), options.format)
+        files, self.subagent_files = fold_subagents(found)
         if not files:
             detail = "; ".join(f"{u.path}: {u.reason}" for u in self.unreadable[:5])
             raise UserError(f"no session files found in {', '.join(map(str, paths))}"
