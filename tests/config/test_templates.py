@@ -1,0 +1,45 @@
+"""Templates of text and `{{ name }}` render exactly as jinja2 renders them, only faster."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.config.templates import _compile, _plain_parts, render, value_of
+from assay.errors import UserError
+
+VARIABLES = {"expected": "Paris", "answers": ["Phobos", "Deimos"], "flag": True, "n": 3,
+             "x": 1.5, "meta": {"k": "v"}, "text": "multi\nline ✓", "empty": ""}
+SOURCES = ["The answer is {{ expected }}", "{{expected}}", "{{ answers }} / {{ flag }}",
+           "{{ n }}{{ x }} {{ meta }}", "a }} b {{ text }}", "{{ empty }}!",
+           "line one\n{{ expected }}\n", "  {{ expected }}  "]
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_text_and_names_render_as_jinja2_renders_them(source):
+    assert _plain_parts(source) is not None  # the fast way is taken
+    assert render(source, VARIABLES) == str(_compile(source).render(**VARIABLES))
+
+
+@pytest.mark.parametrize("source", ["{{ expected | upper }}", "{% if n %}{{ n }}{% endif %}",
+                                    "{# note #}{{ n }}", "{{ meta.k }}", "{{ true }}",
+                                    "a\r\n{{ n }}", "{{- n }}"])
+def test_anything_else_is_left_to_jinja2(source):
+    assert _plain_parts(source) is None
+    assert render(source, VARIABLES) == str(_compile(source).render(**VARIABLES))
+
+
+def test_a_missing_value_is_an_error_either_way():
+    with pytest.raises(UserError, match="missing value"):
+        render("The answer is {{ expected }}", {"expected": None})
+    with pytest.raises(UserError, match="missing value"):
+        render("{{ expected | default(none) }}", {"expected": None})
+
+
+def test_an_unknown_name_is_named_in_the_error():
+    with pytest.raises(UserError, match="'nowhere' is undefined"):
+        render("The answer is {{ nowhere }}", VARIABLES)
+
+
+def test_a_lone_name_gives_its_value_itself():
+    assert value_of("answers", VARIABLES) == ["Phobos", "Deimos"]
+    assert value_of("meta.k", VARIABLES) == "v"
