@@ -17,6 +17,8 @@ REPLACEMENT = "\ufffd"
 
 def valid_text(text: str) -> tuple[str, int]:
     """`text` with each lone surrogate replaced by U+FFFD, and how many there were."""
+    if text.isascii():  # most text, checked without building its UTF-8 bytes
+        return text, 0
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

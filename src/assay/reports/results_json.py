@@ -42,7 +42,7 @@ def write_results_json(handle: IO[str], review: Review, trials: Iterable[TrialRe
         "previous_run": None if review.previous is None else review.previous.to_dict(),
         "exports": [export.to_dict() for export in review.exports],
     }
-    text = json.dumps(head, ensure_ascii=False, indent=2, default=str)
+    text = _json(head, indent=True)
     handle.write(text[:-2] + TRIALS_KEY)  # reopen the object to stream the trials
     count = 0
     for trial in trials:
@@ -54,12 +54,23 @@ def write_results_json(handle: IO[str], review: Review, trials: Iterable[TrialRe
 
 
 def trial_json(record: dict[str, Any]) -> str:
-    """One trial as one line of JSON. orjson writes it several times faster than `json`, which
-    matters at 100k trials; it refuses integers past 64 bits, and those go through `json`."""
+    """One trial as one line of JSON (see `_json`)."""
+    return _json(record)
+
+
+_OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+            | orjson.OPT_PASSTHROUGH_DATACLASS)
+
+
+def _json(value: Any, *, indent: bool = False) -> str:
+    """`value` as `json.dumps(value, ensure_ascii=False, default=str)` writes it, by orjson:
+    several times faster, which matters at 100k trials and for the score arrays of the
+    summary. orjson refuses integers past 64 bits; those documents go through `json`."""
     try:
-        return orjson.dumps(record, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(value, default=str,
+                            option=_OPTIONS | (orjson.OPT_INDENT_2 if indent else 0)).decode()
     except orjson.JSONEncodeError:
-        return json.dumps(record, ensure_ascii=False, default=str)
+        return json.dumps(value, ensure_ascii=False, default=str, indent=2 if indent else None)
 
 
 def link_exports(path: Path, exports: list[ExportRecord]) -> None:
@@ -78,6 +89,5 @@ def link_exports(path: Path, exports: list[ExportRecord]) -> None:
         head = json.loads(head_text[:cut] + "\n}")
         head["exports"] = [export.to_dict() for export in exports]
         with atomic_writer(path) as handle:
-            text = json.dumps(head, ensure_ascii=False, indent=2, default=str)
-            handle.write(text[:-2] + head_text[cut:])
+            handle.write(_json(head, indent=True)[:-2] + head_text[cut:])
             shutil.copyfileobj(source, handle)
