@@ -65,11 +65,32 @@ def known_secrets() -> list[str]:
 
 def redact_known(text: str, extra: Iterable[str | None] = ()) -> str:
     """`text` with every known secret (and each of `extra`) replaced by `***`."""
-    secrets = known_secrets() + [v for v in extra if v and len(v) >= MIN_SECRET_CHARS]
+    return _mask(text, known_secrets() + [v for v in extra if v and len(v) >= MIN_SECRET_CHARS])
+
+
+def _mask(text: str, secrets: list[str]) -> str:
     for secret in secrets:
         if secret in text:
             text = text.replace(secret, MASK)
     return text
+
+
+def redact_rows(rows: Iterable[dict[str, Any]], fields: Iterable[str]) -> None:
+    """Mask every known secret in these text fields of rows about to be stored.
+
+    A target may echo a key it was given, a scorer may quote it in a reason: what is
+    stored (and so every report rendered from the store) never holds it. Known values
+    only, so an answer that talks about `api_key=...` stays as it was.
+    """
+    secrets = known_secrets()
+    if not secrets:
+        return
+    names = tuple(fields)
+    for row in rows:
+        for name in names:
+            value = row.get(name)
+            if isinstance(value, str):
+                row[name] = _mask(value, secrets)
 
 
 def redact(text: str, extra: Iterable[str | None] = ()) -> str:

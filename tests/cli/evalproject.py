@@ -21,7 +21,9 @@ AGENT = '''
 import hashlib
 
 
-def answer(case, rate, stream=""):
+def answer(case, rate, stream="", broken=0):
+    if 0 < int(case.id[1:]) <= broken:  # the first `broken` cases after q000 raise
+        raise RuntimeError("the target broke")
     digest = hashlib.sha256(f"{stream}:{case.id}".encode()).digest()
     u = int.from_bytes(digest[:8], "big") / 2**64
     return case.expected if u < rate else "no idea"

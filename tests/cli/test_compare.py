@@ -100,6 +100,28 @@ def test_fail_on_regression_exits_1_on_a_planted_regression(
     assert 'name="regression exact_match@agent pass rate"' in (project / "junit.xml").read_text()
 
 
+def test_fail_on_regression_fails_when_cases_that_answered_before_now_error(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue case: 9 of 10 trials errored, the paired test kept the one case both runs
+    # answered, printed +0.0pp "within noise" and the gate passed with exit 0
+    run(capsys, project, 1.0)
+    config = write_project(project, {"agent": {"rate": 1.0, "broken": 9}})
+    code, text = assay(capsys, "run", str(config), "--store", str(project / "s.db"),
+                       "--output", str(project / "out"), "--no-progress",
+                       "--fail-on-regression")
+    assert code == 1
+    [gate] = [g for g in results(project / "out")["gates"] if g["gate"].startswith("regression")]
+    assert gate["passed"] is False
+    assert "9 cases errored in this run" in gate["detail"] and "q001" in gate["detail"]
+    assert "FAIL gate regression exact_match@agent" in text
+    assert "errored in this run exact_match@agent (9): q001" in text
+    report = (project / "out" / "report.md").read_text()
+    assert "No case changed its result" not in report
+    assert "- errored in " in report and "`q009`" in report
+    page = (project / "out" / "report.html").read_text()
+    assert "errored in this run (9)" in page and "No case changed its result" not in page
+
+
 def test_fail_on_regression_exits_0_on_noise(
         project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, project, 0.7, stream="one")

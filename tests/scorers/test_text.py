@@ -277,3 +277,13 @@ def test_a_template_of_a_list_expected_means_each_item_never_its_python_repr(mak
     rendered = make_scorer("contains", value="moons: {{ expected }}").check(
         moons, out('moons: ["Phobos", "Deimos"]'))
     assert rendered.passed is True  # inside text, a list renders as JSON
+
+
+def test_token_f1_exactly_at_the_threshold_passes(make_scorer):
+    # 1 token in common, 9 answer tokens, 1 expected: F1 = 2/10. Computed as 2PR/(P+R)
+    # in floats this was 0.19999999999999998 and failed a threshold of 0.2.
+    answer = out("Apollo eleven landed crew members walked on lunar ground")
+    score = make_scorer("token_f1", threshold=0.2).check(case("Apollo"), answer)
+    assert score.details["precision"] == pytest.approx(1 / 9)
+    assert score.value == 0.2
+    assert score.passed is True

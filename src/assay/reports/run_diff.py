@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from assay.analysis.conditions import ComparisonEntry
 from assay.analysis.run_diff import RunDiff, condition_of
 from assay.reports.comparisons import (
     MAX_IDS_TERMINAL,
@@ -66,7 +67,7 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
     if diff.entries:
         lines += markdown_table(diff.entries, "scorer", "condition",
                                 lambda e: (e.comparison.scorer or "", condition_of(e)))
-    unchanged = [e for e in diff.entries if not e.comparison.wins and not e.comparison.losses]
+    unchanged = [e for e in diff.entries if not _changed(e)]
     if unchanged:
         lines += ["", "No case changed its result for: " + ", ".join(
             f"{e.comparison.scorer}@{condition_of(e)}" for e in unchanged) + "."]
@@ -82,3 +83,14 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
         lines += excluded_line(c)
     lines += [f"- note: {line}" for line in diff.skipped + diff.notes]
     return "\n".join(lines)
+
+
+def _newly_errored(entry: ComparisonEntry) -> list[str]:
+    """Cases that errored in the later run but not in the earlier one."""
+    ex = entry.comparison.excluded
+    return [cid for cid in ex.errored_in_b if cid not in ex.errored_in_a]
+
+
+def _changed(entry: ComparisonEntry) -> bool:
+    c = entry.comparison
+    return bool(c.wins or c.losses or _newly_errored(entry))

@@ -175,8 +175,16 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
         failed = drop > spec.max_drop_pp and (c.significant or not spec.significant)
         evidence = f"{format_p(c.p_value, c.alpha)} {evidence_of(c)}" + (
             f", {c.correction}" if c.correction else "")
-        results.append(GateResult(name, not failed,
-                                  f"{-drop:+.1f}pp {against} (max drop {spec.max_drop_pp:g}pp"
-                                  f"{', significant only' if spec.significant else ''}; "
-                                  f"{evidence})"))
+        detail = (f"{-drop:+.1f}pp {against} (max drop {spec.max_drop_pp:g}pp"
+                  f"{', significant only' if spec.significant else ''}; {evidence})")
+        # The paired test can only use cases both runs answered: a case that errored now
+        # but not before would drop out of it and could hide a regression.
+        errored_now = [cid for cid in c.excluded.errored_in_b
+                       if cid not in c.excluded.errored_in_a]
+        if errored_now:
+            failed = True
+            detail += (f"; {len(errored_now)} cases errored in this run and count as a "
+                       f"regression: {', '.join(errored_now[:10])}"
+                       f"{', …' if len(errored_now) > 10 else ''}")
+        results.append(GateResult(name, not failed, detail))
     return results

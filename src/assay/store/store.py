@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, and_, create_engine, delete, event, func, select, update
 
 from assay.errors import UserError
+from assay.redaction import redact_rows
 from assay.records import (
     ExportRecord,
     JudgeIdentity,
@@ -218,6 +219,8 @@ class Store(Browsing):
                 })
         if not trial_rows:
             return 0
+        redact_rows(trial_rows, ("output_text", "output_json", "error"))
+        redact_rows(score_rows, ("reason", "details_json", "error"))
         with self._lock, self.engine.begin() as conn:
             conn.execute(schema.trials.insert(), trial_rows)
             if score_rows:

@@ -1,0 +1,55 @@
+"""What a run stores never holds a known secret, whoever put it in the text."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.cli.evalproject import assay
+
+SECRET = "sk-test-SECRET123456"
+
+AGENT = '''
+import os
+
+def answer(case):
+    return "Paris " + os.environ["OPENAI_API_KEY"]
+
+def grade(case, output):
+    return {"value": 1.0, "passed": True,
+            "reason": "the answer quoted " + os.environ["OPENAI_API_KEY"]}
+'''
+
+
+def test_a_key_echoed_by_the_target_or_quoted_by_a_scorer_is_masked_everywhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # issue case: the key reached trials.output_text, results.json and report.html
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
+    (tmp_path / "cases.jsonl").write_text(
+        json.dumps({"id": "a", "input": "capital of France?", "expected": "Paris"}) + "\n",
+        encoding="utf-8")
+    config = tmp_path / "assay.yaml"
+    config.write_text(yaml.safe_dump({
+        "name": "secrets", "dataset": {"path": "cases.jsonl"},
+        "target": {"type": "python", "function": "agent.py:answer"},
+        "scorers": [{"type": "contains"}, {"type": "python", "function": "agent.py:grade"}],
+    }), encoding="utf-8")
+    store, out = tmp_path / "s.db", tmp_path / "out"
+    code, text = assay(capsys, "run", str(config), "--store", str(store), "--output", str(out),
+                       "--no-progress")
+    assert code == 0
+    with sqlite3.connect(store) as db:
+        stored = [str(v) for row in db.execute("SELECT * FROM trials") for v in row]
+        stored += [str(v) for row in db.execute("SELECT * FROM scores") for v in row]
+    assert any("Paris ***" in v for v in stored)  # the answer is kept, the key is not
+    assert any("quoted ***" in v for v in stored)
+    assert not any(SECRET in v for v in stored)
+    for name in ("results.json", "report.md", "report.html"):
+        assert SECRET not in (out / name).read_text(encoding="utf-8"), name
+    assert SECRET not in text
