@@ -222,3 +222,11 @@ def test_a_utf16_config_and_an_unknown_template_variable_exit_2_in_run_as_in_val
             result = cli(command, name)
             assert result.returncode == 2, (name, command, result.stderr)
             assert words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_retry_errors_without_resume_is_a_usage_error(cli: Cli, tmp_path: Path) -> None:
+    # issue case: the flag was ignored and a fresh run started
+    result = cli("run", str(copy_quickstart(tmp_path)), "--retry-errors")
+    assert result.returncode == 2
+    assert "--retry-errors" in result.stderr and "--resume" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -57,6 +57,14 @@ def test_bad_since_is_a_usage_error(sessions_dir: Path, tmp_path: Path) -> None:
                  "--output", str(tmp_path)]) == 2
 
 
+def test_last_zero_is_a_usage_error_not_an_empty_report(sessions_dir: Path,
+                                                        tmp_path: Path) -> None:
+    # issue case: --last 0 analysed nothing, overwrote the report with an empty one, exit 0
+    assert _run(["traces", str(sessions_dir), "--last", "0", "--no-store",
+                 "--output", str(tmp_path)]) == 2
+    assert not (tmp_path / "eval-report.md").exists()
+
+
 def test_a_folder_without_sessions_is_a_user_error(tmp_path: Path) -> None:
     (tmp_path / "notes.jsonl").write_text('{"question": "q"}\n', encoding="utf-8")
     assert _run(["traces", str(tmp_path), "--no-store", "--output", str(tmp_path / "o")]) == 2

@@ -70,6 +70,9 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     if quiet and verbose:
         raise UserError("--quiet and --verbose cannot be used together")
     detail: Detail = "quiet" if quiet else "verbose" if verbose else "normal"
+    if retry_errors and not resume:
+        raise UserError("--retry-errors runs the errored trials of a stopped run again: "
+                        "give it with --resume (for example --resume --retry-errors)")
     paths, is_suite = expand_configs(configs)
     if resume and is_suite:
         raise UserError("--resume works with one config at a time")

@@ -35,7 +35,7 @@ def _session_options(func: Any) -> Any:
         click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path)),
         click.option("--format", "format_", type=click.Choice(FORMATS),
                      help="Read every file as this format instead of detecting it."),
-        click.option("--last", type=click.IntRange(min=0), help="Only the N most recent sessions."),
+        click.option("--last", type=click.IntRange(min=1), help="Only the N most recent sessions."),
         click.option("--since", help="Only sessions started on or after this date (YYYY-MM-DD)."),
         click.option("--name", "name_pattern",
                      help="Only sessions whose name matches this glob, e.g. 'query:*'."),

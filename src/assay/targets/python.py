@@ -36,7 +36,9 @@ class PythonParams(TargetParams):
 
     threaded: bool = True
     """Run a sync function in a worker thread so it cannot block other trials. Set false
-    for fast, CPU-only functions to save the thread hop."""
+    for fast, CPU-only functions to save the thread hop: the function then runs on the
+    run's event loop, where nothing can interrupt it, so `run.timeout` cannot stop it
+    and Ctrl-C waits for it. Only for functions that cannot hang."""
 
 
 @target("python")
