@@ -234,3 +234,18 @@ def test_a_fifo_or_a_directory_as_dataset_is_named_as_such_not_not_found(tmp_pat
     assert "is not a regular file" in scan_problems(tmp_path / "pipe.jsonl")[0]
     (tmp_path / "dir.jsonl").mkdir()
     assert "is a directory" in scan_problems(tmp_path / "dir.jsonl")[0]
+
+
+def test_a_message_in_an_unknown_role_or_with_non_text_content_is_named(tmp_path: Path) -> None:
+    # issue case: {"role": "bogus", "content": 3} passed validation and failed every trial
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({"id": "a", "input": [{"role": "user", "content": "hi"},
+                                                     {"role": "bogus", "content": "x"}]}) + "\n"
+                    + json.dumps({"id": "b", "input": [{"role": "user", "content": 3}]}) + "\n"
+                    + json.dumps({"id": "c", "input": [{"role": "user", "content": [
+                        {"type": "text", "text": "parts are fine"}]}]}) + "\n")
+    with pytest.raises(UserError) as info:
+        open_dataset(path).scan()
+    first, second = info.value.problems
+    assert (first.line, first.field) == (1, "input") and "input[1].role is 'bogus'" in first.message
+    assert second.line == 2 and "input[0].content must be text" in second.message

@@ -203,9 +203,9 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     case_id = str(raw_id) if raw_id is not None and raw_id != "" else str(index)
     used.add("id")
     input_value = values["input"]
-    if not _valid_input(input_value):
-        problems.add("input must be text or a list of {role, content} messages",
-                     file=file, line=line, field=mapping.get("input", "input"))
+    wrong = _input_problem(input_value)
+    if wrong:
+        problems.add(wrong, file=file, line=line, field=mapping.get("input", "input"))
         return None
     metadata = {k: v for k, v in record.items() if k not in used}
     if isinstance(values.get("metadata"), dict):
@@ -256,11 +256,25 @@ def _lookup(record: dict[str, Any], key: str) -> Any:
     return value
 
 
-def _valid_input(value: Any) -> bool:
-    if isinstance(value, (str, int, float)):
-        return True
-    return isinstance(value, list) and bool(value) and all(
-        isinstance(m, dict) and "role" in m and "content" in m for m in value)
+ROLES = ("system", "developer", "user", "assistant", "tool")
+"""The chat roles the providers accept: a message in another role would fail every trial."""
+
+
+def _input_problem(value: Any) -> str | None:
+    """Why `value` is not an input (text, or a list of chat messages), or None."""
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return None
+    if not (isinstance(value, list) and value and all(
+            isinstance(m, dict) and "role" in m and "content" in m for m in value)):
+        return "input must be text or a list of {role, content} messages"
+    for index, message in enumerate(value):
+        if message["role"] not in ROLES:
+            return (f"input[{index}].role is {message['role']!r}; a message's role is one of "
+                    f"{', '.join(ROLES)}")
+        if not isinstance(message["content"], (str, list)) and message["content"] is not None:
+            return (f"input[{index}].content must be text or a list of content parts, "
+                    f"not {type(message['content']).__name__}")
+    return None
 
 
 def _rank(seed: int, case_id: str) -> int:
