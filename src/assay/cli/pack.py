@@ -38,7 +38,8 @@ _chunk = click.option("--chunk-chars", type=click.IntRange(min=200), default=120
 @_cache
 @_chunk
 @click.option("--query", "-q", help="Also run one search and print the hits.")
-@click.option("--top-k", type=click.IntRange(1, 50), default=5, show_default=True)
+@click.option("--top-k", type=click.IntRange(1, 50), default=5, show_default=True,
+              help="How many passages to print for --query.")
 def index_command(directory: Path, name: str | None, cache: Path | None, chunk_chars: int,
                   query: str | None, top_k: int) -> None:
     """Build (or reuse) the pack's index and say where it is."""

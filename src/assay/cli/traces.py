@@ -33,7 +33,7 @@ def _since(value: str | None) -> datetime | None:
 def _session_options(func: Any) -> Any:
     for option in reversed([
         click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path)),
-        click.option("--format", "format_", type=click.Choice(FORMATS),
+        click.option("--log-format", "format_", type=click.Choice(FORMATS),
                      help="Read every file as this format instead of detecting it."),
         click.option("--last", type=click.IntRange(min=1), help="Only the N most recent sessions."),
         click.option("--since", help="Only sessions started on or after this date (YYYY-MM-DD)."),
@@ -67,7 +67,7 @@ def command() -> None:
 @click.option("--wiki-path", "wiki_paths", multiple=True,
               help="A file (glob) that counts as the wiki, not a source. "
                    "Repeatable; default index.md and wiki.md.")
-@click.option("--output", type=click.Path(file_okay=False, path_type=Path),
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
               default=Path(".assay/traces"), show_default=True,
               help="Where eval-report.md and guidelines.md are written.")
 @click.option("--guidelines", type=click.Path(dir_okay=False, path_type=Path),
