@@ -53,3 +53,10 @@ def test_a_different_dataset_judge_model_or_prompt_is_named() -> None:
     assert problems[0].startswith("different dataset: sha256 hash-1 in run run-a, hash-2")
     assert "judge: different judge model: openai/gpt-4.1 in run run-a" in problems[1]
     assert "judge: different judge prompt: hash abc in run run-a, def in run run-b" == problems[2]
+
+
+def test_a_diff_prints_as_what_it_compared_and_found_not_as_every_field() -> None:
+    # issue case: `result.previous` printed as a raw dump of every nested dataclass
+    cases = collect_cases([row(f"q{i}", "pack", 8, True) for i in range(4)])
+    diff = diff_runs(cases, cases, run_a=A, run_b=B)
+    assert repr(diff) == "<RunDiff run run-a -> run-b: 1 comparisons, 0 significant>"

@@ -216,3 +216,33 @@ def test_a_stdio_server_inherits_the_environment_unless_asked_for_a_clean_one(
         with pytest.raises(RunFailed) as caught:
             run(_start_and_close(make_servers(tmp_path, graph=server), ["graph"]))
         assert seen in str(caught.value)
+
+
+def test_a_wrong_http_url_names_the_url_it_tried(tmp_path: Path) -> None:
+    # issue case: a wrong MCP HTTP URL said "MCPError: Not Found" and nothing else
+    import http.server
+    import threading
+
+    from assay.context.mcp_config import McpServerConfig
+
+    class NotFound(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+            self.send_error(404)
+
+        do_GET = do_POST  # noqa: N815
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NotFound)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/wrong/mcp"
+    try:
+        servers = make_servers(tmp_path, web=McpServerConfig(type="http", url=url,
+                                                             startup_timeout=10))
+        with pytest.raises(RunFailed) as caught:
+            run(_start_and_close(servers, ["web"]))
+    finally:
+        server.shutdown()
+    assert str(caught.value).startswith("MCP server 'web' failed to start")
+    assert f"(at {url})" in str(caught.value)

@@ -96,7 +96,7 @@ class ComparisonEntry:
         return {**self.comparison.to_dict(), "advice": [a.to_dict() for a in self.advice]}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ComparisonFamily:
     """Comparisons reported together, Holm-adjusted as one family, plus those that could not run."""
 
@@ -109,11 +109,24 @@ class ComparisonFamily:
         return {"alpha": self.alpha, "correction": "holm", "family_size": len(self.entries),
                 "comparisons": [e.to_dict() for e in self.entries], "skipped": self.skipped}
 
+    def __repr__(self) -> str:
+        """What a notebook shows: what was compared and what it found, not every field."""
+        significant = sum(bool(e.comparison.significant) for e in self.entries)
+        skipped = f", {len(self.skipped)} not compared" if self.skipped else ""
+        return (f"<{type(self).__name__} {self.title()}: {len(self.entries)} comparisons, "
+                f"{significant} significant{skipped}>")
 
-@dataclass(frozen=True)
+    def title(self) -> str:
+        return "Holm family"
+
+
+@dataclass(frozen=True, repr=False)
 class ConditionComparisons(ComparisonFamily):
     baseline: str = ""
     conditions: tuple[str, ...] = ()
+
+    def title(self) -> str:
+        return f"vs baseline {self.baseline!r}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"baseline": self.baseline, "conditions": list(self.conditions),

@@ -43,7 +43,7 @@ class RunRef:
         return cls(run.id, run.experiment, run.started_at, run.dataset_hash)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RunDiff(ComparisonFamily):
     run_a: RunRef | None = None
     run_b: RunRef | None = None
@@ -55,6 +55,11 @@ class RunDiff(ComparisonFamily):
     @property
     def comparable(self) -> bool:
         return not self.problems
+
+    def title(self) -> str:
+        a = self.run_a.id if self.run_a else "?"
+        b = self.run_b.id if self.run_b else "?"
+        return f"run {a} -> {b}" + ("" if self.comparable else " (not comparable)")
 
     def to_dict(self) -> dict[str, Any]:
         def ref(r: RunRef | None) -> dict[str, Any] | None:

@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from assay.cli.common import store_option
+
 FORMATS = ("pi", "claude-code", "openai-chat")
 
 
@@ -75,8 +77,7 @@ def command() -> None:
 @click.option("--judge-model", help="Check each answer against the files read with this model.")
 @click.option("--experiment", default="traces", show_default=True,
               help="The name history groups these analyses under.")
-@click.option("--store", "store_url", envvar="ASSAY_STORE",
-              help="Store URL (default .assay/assay.db).")
+@store_option
 @click.option("--no-store", is_flag=True, help="Do not record this analysis as a run.")
 def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | None,
                     since: str | None, name_pattern: str | None, knowledge: Path | None,

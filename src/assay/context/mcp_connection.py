@@ -32,9 +32,12 @@ class Connection:
     """A started server: its tools, and `call` for any task."""
 
     def __init__(self, name: str, open_client: Callable[[AsyncExitStack], Any],
-                 stderr_path: Path | None = None, secrets: list[str] | None = None) -> None:
+                 stderr_path: Path | None = None, secrets: list[str] | None = None,
+                 url: str | None = None) -> None:
         self.name = name
         self._open_client = open_client
+        self.url = url
+        """Where an HTTP or SSE server was looked for: named when it cannot be reached."""
         self.stderr_path = stderr_path
         self._secrets = list(secrets or [])
         """Values given to the server (its `env`): masked in the stderr we show."""
@@ -53,10 +56,14 @@ class Connection:
             await asyncio.wait_for(asyncio.shield(ready), timeout)
         except TimeoutError:
             await self.close()
-            raise ServerDied(f"did not start within {timeout:g}s{self.stderr_note()}") from None
+            raise ServerDied(f"did not start within {timeout:g}s{self._where()}"
+                             f"{self.stderr_note()}") from None
         except Exception as exc:
             await self.close()
-            raise ServerDied(f"{describe_error(exc)}{self.stderr_note()}") from None
+            raise ServerDied(f"{describe_error(exc)}{self._where()}{self.stderr_note()}") from None
+
+    def _where(self) -> str:
+        return f" (at {redact(self.url, self._secrets)})" if self.url else ""
 
     async def _own(self, ready: asyncio.Future[None]) -> None:
         try:
@@ -152,7 +159,8 @@ def connect(name: str, config: McpServerConfig, base_dir: Path, stderr_dir: Path
             transport = streamable_http_client(config.url or "", http_client=http)
             return await stack.enter_async_context(Client(transport))
 
-        return Connection(name, open_http)
+        return Connection(name, open_http, url=config.url,
+                          secrets=list(config.headers.values()))
 
     from mcp.client.sse import sse_client
 
@@ -160,7 +168,7 @@ def connect(name: str, config: McpServerConfig, base_dir: Path, stderr_dir: Path
         transport = sse_client(config.url or "", headers=dict(config.headers) or None)
         return await stack.enter_async_context(Client(transport))
 
-    return Connection(name, open_sse)
+    return Connection(name, open_sse, url=config.url, secrets=list(config.headers.values()))
 
 
 def connect_in_process(name: str, server: Any) -> Connection:
