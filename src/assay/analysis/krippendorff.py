@@ -1,0 +1,133 @@
+"""Krippendorff's alpha: agreement of any number of raters, with items some raters skipped.
+
+Kappa pairs two raters. When several people label an item (and not every
+person labels every item), alpha is the measure: 1 - observed / expected
+disagreement, where both come from the coincidence matrix of values given
+to the same item (Krippendorff 2011, "Computing Krippendorff's Alpha-
+Reliability"). The level of measurement sets how far apart two values are:
+
+- nominal: any two different labels are equally far apart;
+- ordinal: by how many values lie between them (ranks, not distances);
+- interval: by the squared difference (scores).
+
+It is also how a judge's repeats are read: k asks of the same item are k
+raters, and alpha says how far the judge agrees with itself beyond chance.
+
+The interval is a percentile bootstrap over items (seeded): items are drawn
+with replacement and alpha recomputed from their coincidences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+import numpy as np
+
+from assay.analysis.interval import Interval
+
+Level: TypeAlias = Literal["nominal", "ordinal", "interval"]
+BOOTSTRAP = 2000
+METHOD = "bootstrap over items"
+
+
+@dataclass(frozen=True, slots=True)
+class Alpha:
+    """Krippendorff's alpha over the items with at least two values; None when undefined."""
+
+    value: float | None
+    interval: Interval | None
+    level: Level
+    items: int
+    """Items that had two or more values (the others carry no information on agreement)."""
+    values: int
+    """Pairable values: the values given to those items."""
+    raters: int
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": "Krippendorff's alpha", "value": self.value, "level": self.level,
+                "interval": self.interval.to_dict() if self.interval else None,
+                "items": self.items, "values": self.values, "raters": self.raters,
+                "note": self.note}
+
+
+def krippendorff_alpha(ratings: Sequence[Sequence[Hashable | None]], *, level: Level = "nominal",
+                       categories: Sequence[Hashable] | None = None, seed: int = 0,
+                       bootstrap: int = BOOTSTRAP) -> Alpha:
+    """Alpha of `ratings`: one row per item, one column per rater, None where a rater gave
+    nothing. `categories` orders the values (needed for ordinal labels that are not numbers;
+    numbers are sorted)."""
+    raters = max((len(row) for row in ratings), default=0)
+    present = [[value for value in row if value is not None] for row in ratings]
+    units = [row for row in present if len(row) >= 2]
+    if categories is None:
+        categories = sorted({value for row in units for value in row},
+                            key=lambda v: (not isinstance(v, (int, float)), v if isinstance(
+                                v, (int, float)) else str(v)))
+    index = {category: i for i, category in enumerate(categories)}
+    per_unit = np.zeros((len(units), len(categories), len(categories)))
+    for u, row in enumerate(units):
+        counts = np.zeros(len(categories))
+        for value in row:
+            counts[index[value]] += 1
+        per_unit[u] = (np.outer(counts, counts) - np.diag(counts)) / (len(row) - 1)
+    pairable = sum(len(row) for row in units)
+    if not units:
+        return Alpha(None, None, level, 0, 0, raters, "no item has two values")
+    distance = _distances(categories, per_unit.sum(axis=0).sum(axis=1), level)
+    value = _alpha(per_unit.sum(axis=0), distance, level, categories)
+    if value is None:
+        return Alpha(None, None, level, len(units), pairable, raters,
+                     "undefined: every value given is the same")
+    interval = _bootstrap(per_unit, distance, level, categories, seed, bootstrap)
+    return Alpha(value, interval, level, len(units), pairable, raters)
+
+
+def _alpha(coincidence: np.ndarray, distance: np.ndarray | None, level: Level,
+           categories: Sequence[Hashable]) -> float | None:
+    totals = coincidence.sum(axis=1)
+    n = totals.sum()
+    if distance is None:  # ordinal distances depend on the margins of this sample
+        distance = _distances(categories, totals, level)
+    expected = (np.outer(totals, totals) * distance).sum()
+    if n <= 1 or expected <= 0:
+        return None
+    observed = (coincidence * distance).sum()
+    return float(1.0 - (n - 1) * observed / expected)
+
+
+def _distances(categories: Sequence[Hashable], totals: np.ndarray,
+               level: Level) -> np.ndarray:
+    size = len(categories)
+    if level == "nominal":
+        return 1.0 - np.eye(size)
+    if level == "interval":
+        numbers = np.asarray([float(c) for c in categories])  # type: ignore[arg-type]
+        return (numbers[:, None] - numbers[None, :]) ** 2
+    cumulative = np.concatenate([[0.0], np.cumsum(totals)])
+    out = np.zeros((size, size))
+    for c in range(size):
+        for k in range(c + 1, size):
+            between = cumulative[k + 1] - cumulative[c] - (totals[c] + totals[k]) / 2
+            out[c, k] = out[k, c] = between ** 2
+    return out
+
+
+def _bootstrap(per_unit: np.ndarray, distance: np.ndarray, level: Level,
+               categories: Sequence[Hashable], seed: int, draws: int) -> Interval | None:
+    if draws <= 0 or len(per_unit) < 2:
+        return None
+    rng = np.random.default_rng(seed)
+    flat = per_unit.reshape(len(per_unit), -1)
+    weights = rng.multinomial(len(per_unit), np.full(len(per_unit), 1 / len(per_unit)),
+                              size=draws)
+    samples = (weights @ flat).reshape(draws, *per_unit.shape[1:])
+    fixed = None if level == "ordinal" else distance
+    values = [_alpha(sample, fixed, level, categories) for sample in samples]
+    finite = np.asarray([v for v in values if v is not None])
+    if finite.size < draws * 0.9:
+        return None
+    low, high = np.quantile(finite, [0.025, 0.975])
+    return Interval(float(low), float(high), method=METHOD)
