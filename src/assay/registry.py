@@ -100,6 +100,7 @@ scorers: Registry[Scorer] = Registry(
         "rubric": "assay.scorers.judges.kinds",
         "traits": "assay.scorers.judges.kinds",
         "judge": "assay.scorers.judges.kinds",
+        "pairwise": "assay.scorers.judges.pairwise",
         "vs_recorded": "assay.replay.judge",
     },
 )

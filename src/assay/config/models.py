@@ -19,6 +19,8 @@ from pydantic import (
     model_validator,
 )
 
+from assay.config.calibration import CalibrationSpec
+
 MAX_COUNT = 1_000_000_000
 """The largest count a config may give (cases, errors): every count is bounded, so a typo
 of twenty digits is a located error, not an overflow deep in a run."""
@@ -159,6 +161,10 @@ class JudgeDefaults(_Strict):
     temperature: float = 0.0
     """Judges run at temperature 0 unless told otherwise."""
 
+    require_calibration: bool = False
+    """Refuse to run (exit 2) a judged scorer whose judge model, prompt or rubric has no
+    passing calibration (`assay calibrate`), saying what changed since the last one."""
+
 
 class GateConfig(_Strict):
     scorer: str
@@ -268,6 +274,9 @@ class EvalConfig(_Strict):
 
     gates: list[GateItem] = Field(default_factory=list)
     """Thresholds and regression checks that decide the exit code (1 when one fails)."""
+
+    calibration: CalibrationSpec | None = None
+    """People's labels to calibrate the judge against (`assay calibrate CONFIG`)."""
 
     @field_validator("conditions")
     @classmethod

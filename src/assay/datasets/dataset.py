@@ -183,7 +183,7 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     ok = True
     for name in required:
         key = mapping.get(name, name)
-        if _lookup(record, key) is None:
+        if lookup(record, key) is None:
             mapped = "" if key == name else f" (the case's {name})"
             problems.add(f"missing key '{key}'{mapped}", file=file, line=line, field=key)
             ok = False
@@ -192,7 +192,7 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     values: dict[str, Any] = {}
     used = set()
     for name, key in mapping.items():
-        value = _lookup(record, key)
+        value = lookup(record, key)
         if value is None and key == name:
             key = next((alias for alias in ALIASES.get(name, ()) if alias in record), key)
             value = record.get(key)
@@ -245,14 +245,26 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     )
 
 
-def _lookup(record: dict[str, Any], key: str) -> Any:
+def lookup(record: dict[str, Any], key: str) -> Any:
+    """`record[key]`, or the value at a dotted path: `human.verdict`; `annotations.0.label`
+    (a number steps into a list); `annotations.*.label` (every item's, as a list). None when
+    a step is missing."""
     if key in record:
         return record[key]
-    value: Any = record
-    for part in key.split("."):
-        if not isinstance(value, dict) or part not in value:
+    return _walk(record, key.split("."))
+
+
+def _walk(value: Any, parts: list[str]) -> Any:
+    for index, part in enumerate(parts):
+        if part == "*" and isinstance(value, list):
+            found = [_walk(item, parts[index + 1:]) for item in value]
+            return [item for item in found if item is not None]
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
             return None
-        value = value[part]
     return value
 
 

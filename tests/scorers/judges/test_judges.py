@@ -73,8 +73,12 @@ def test_identity_is_the_judge_model_and_prompt_hash_and_changes_with_the_prompt
     reworded = make_judge("judge_score", provider, system="Grade harshly, 0 to 10.")
     other_model = make_judge("judge_score", provider, model="anthropic/other")
     assert default.identity() == same.identity() == {
-        "type": "judge_score", "model": "openai/judge-model", "prompt_hash": default.prompt_hash}
+        "type": "judge_score", "model": "openai/judge-model", "prompt_hash": default.prompt_hash,
+        "rubric_version": default.rubric_version}
     assert reworded.identity()["prompt_hash"] != default.identity()["prompt_hash"]
+    assert reworded.rubric_version == default.rubric_version  # the same pass line
+    assert make_judge("judge_score", provider, threshold=8).rubric_version != \
+        default.rubric_version
     assert other_model.identity()["model"] == "anthropic/other"
     assert default.prompt_hash == template_hash(
         "\n\x1e\n".join((default.system, default.reply_instructions, default.template)))

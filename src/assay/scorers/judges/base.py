@@ -121,6 +121,9 @@ class JudgeScorer(Scorer):
             "\n\x1e\n".join((self.system, self.reply_instructions, self.template)))
         self.response_schema = (self.reply_format.response_schema()
                                 if params.structured_output else None)
+        self.rubric_version = rubric_version(params)
+        self.cache_namespace: str | None = None
+        """Set to judge again for real (`assay rejudge`): every ask gets a fresh cache tag."""
         self._provider: Provider | None = None
         self._model_name = ""
 
@@ -136,7 +139,8 @@ class JudgeScorer(Scorer):
         return None
 
     def identity(self) -> dict[str, Any]:
-        return {"type": self.params.type, "model": self.model, "prompt_hash": self.prompt_hash}
+        return {"type": self.params.type, "model": self.model, "prompt_hash": self.prompt_hash,
+                "rubric_version": self.rubric_version}
 
     def template_variables(self, case: Case) -> dict[str, Any]:
         return case_variables(case, output="")
@@ -178,7 +182,7 @@ class JudgeScorer(Scorer):
         """
         ask = Ask()
         for attempt in range(1 + self.params.parse_retries):
-            tagged = replace(request, cache_tag=ask_tag(repeat, attempt))
+            tagged = replace(request, cache_tag=ask_tag(repeat, attempt, self.cache_namespace))
             try:
                 response = await self._provider.chat(  # type: ignore[union-attr]
                     tagged, use_cache=self.services.use_cache)
@@ -234,14 +238,33 @@ class JudgeScorer(Scorer):
                      reason=final.reason, details=details, usage=usage)
 
     def _base_details(self) -> dict[str, Any]:
-        return {"judge_model": self.model, "prompt_hash": self.prompt_hash}
+        return {"judge_model": self.model, "prompt_hash": self.prompt_hash,
+                "rubric_version": self.rubric_version}
 
 
-def ask_tag(repeat: int, attempt: int) -> str | None:
-    """The cache tag of one asking: none for the first ask, `repeat-2`, `repeat-1/retry-1`..."""
-    if repeat == 1 and attempt == 0:
+def ask_tag(repeat: int, attempt: int, namespace: str | None = None) -> str | None:
+    """The cache tag of one asking: none for the first ask, `repeat-2`, `repeat-1/retry-1`...;
+    under a namespace (a rejudge) every ask, the first too, is tagged `NAMESPACE/repeat-1`."""
+    if repeat == 1 and attempt == 0 and namespace is None:
         return None
-    return f"repeat-{repeat}" + (f"/retry-{attempt}" if attempt else "")
+    tag = f"repeat-{repeat}" + (f"/retry-{attempt}" if attempt else "")
+    return tag if namespace is None else f"{namespace}/{tag}"
+
+
+VERSION_EXCLUDED = frozenset({"type", "name", "model", "temperature", "max_tokens",
+                              "parse_retries", "structured_output", "system", "prompt",
+                              "repeats"})
+"""Params that do not decide what a verdict means (the model and prompt are hashed apart)."""
+
+
+def rubric_version(params: JudgeParams) -> str:
+    """A short hash of what turns a reply into a verdict: thresholds, metrics, the pass rule,
+    the output spec, the reduction. Changing a pass line changes it; rewording does not."""
+    import hashlib
+
+    shaping = params.model_dump(mode="json", exclude=set(VERSION_EXCLUDED))
+    text = json.dumps(shaping, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def reply_text(response: ChatResponse) -> str:

@@ -57,3 +57,23 @@ Expected traits:
 RUBRIC_PROMPT = SCORE_PROMPT
 
 CUSTOM_SYSTEM = "You are a careful, impartial grader. Follow the grading instructions exactly."
+
+PAIRWISE_SYSTEM = """\
+You compare two answers to the same question and say which is better. Judge what the
+answers say: correctness first (against the reference answer when one is given), then
+completeness, then clarity. The order in which the answers are shown and their length say
+nothing about their quality. Answer "A" or "B" for the better answer, or "tie" when neither
+is better, with a reason of one sentence."""
+
+PAIRWISE_PROMPT = """\
+Question:
+{{ input }}
+{% if reference %}
+Reference answer:
+{{ reference }}
+{% endif %}
+Answer A:
+{{ answer_a }}
+
+Answer B:
+{{ answer_b }}"""

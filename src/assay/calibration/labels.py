@@ -1,0 +1,130 @@
+"""People's labels read from a file: one or several raters per item, and the item itself.
+
+Each record gives an item's id and a judgement (`label`). Several raters
+come either as several records of one item (with a `rater` field, or
+simply repeated ids) or as a list of values in one record. To judge the
+items now, the record also holds what the judge needs to see: the input,
+the expected answer and the output people labelled (or the two outputs of
+a preference).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay.calibration.values import (
+    UnreadableValue,
+    as_choice,
+    as_label,
+    as_pass,
+    as_score,
+    guess_kind,
+)
+from assay.case import Case
+from assay.config.calibration import LabelsFile
+from assay.datasets.mapped import MappedRecord, read_mapped
+from assay.errors import ProblemList, UserError
+
+ITEM_FIELDS = ("input", "expected", "output", "output_a", "output_b", "expected_traits",
+               "reference", "condition", "epoch", "rater")
+READERS: dict[str, Callable[[Any], Any]] = {
+    "pass_fail": as_pass, "score": as_score, "label": as_label, "preference": as_choice}
+
+
+@dataclass
+class LabelledItem:
+    """One item people judged: their values, and the trial or answer they judged."""
+
+    id: str
+    values: list[Any] = field(default_factory=list)
+    raters: list[str] = field(default_factory=list)
+    fields: dict[str, Any] = field(default_factory=dict)
+    line: int = 0
+
+    def case(self) -> Case:
+        """The item as a case for a judge to grade."""
+        traits = self.fields.get("expected_traits")
+        if isinstance(traits, str):
+            traits = [traits]
+        return Case(id=self.id, input=_text_or_messages(self.fields.get("input", "")),
+                    expected=self.fields.get("expected"), expected_traits=traits,
+                    reference=self.fields.get("reference"))
+
+    @property
+    def condition(self) -> str | None:
+        value = self.fields.get("condition")
+        return None if value is None else str(value)
+
+    @property
+    def epoch(self) -> int:
+        try:
+            return int(self.fields.get("epoch", 0))
+        except (TypeError, ValueError):
+            return 0
+
+
+@dataclass
+class HumanLabels:
+    """Every labelled item, its values read as `kind`."""
+
+    kind: str
+    items: dict[str, LabelledItem]
+    path: Path
+
+    @property
+    def raters(self) -> int:
+        return max((len(item.values) for item in self.items.values()), default=0)
+
+    def values(self) -> dict[str, list[Any]]:
+        return {item_id: list(item.values) for item_id, item in self.items.items()}
+
+
+def read_labels(spec: LabelsFile, base_dir: Path, *, kind: str = "auto") -> HumanLabels:
+    """The labels file as items; raises `UserError` naming every unreadable record."""
+    path = (base_dir / spec.path).expanduser() if not Path(spec.path).is_absolute() \
+        else Path(spec.path)
+    records = read_mapped(path, spec.fields, required=("id", "label"), names=ITEM_FIELDS,
+                          format=spec.format, what="labels")
+    if kind == "auto":
+        kind = guess_kind(v for record in records for v in _raw_values(record))
+    reader = READERS[kind]
+    problems = ProblemList()
+    items: dict[str, LabelledItem] = {}
+    label_key = spec.fields.get("label", "label")
+    for record in records:
+        item_id = str(record.get("id"))
+        item = items.setdefault(item_id, LabelledItem(item_id, line=record.line))
+        for name in ITEM_FIELDS:
+            if name in record.values and name != "rater":
+                item.fields.setdefault(name, record.values[name])
+        for value in _raw_values(record):
+            try:
+                item.values.append(reader(value))
+            except UnreadableValue as exc:
+                problems.add(f"{exc} (the labels are read as {kind.replace('_', '/')})",
+                             file=str(path), line=record.line, field=label_key)
+        rater = record.get("rater")
+        if rater is not None:
+            if str(rater) in item.raters:
+                problems.add(f"rater {rater!r} labels item {item_id!r} twice",
+                             file=str(path), line=record.line, field=spec.fields.get("rater",
+                                                                                    "rater"))
+            item.raters.append(str(rater))
+    problems.raise_if_any(f"invalid labels file {path}")
+    if not items:
+        raise UserError(f"labels file {path} has no labelled item")
+    return HumanLabels(kind, items, path)
+
+
+def _raw_values(record: MappedRecord) -> list[Any]:
+    value = record.get("label")
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _text_or_messages(value: Any) -> Any:
+    if isinstance(value, list) and all(isinstance(m, dict) and "role" in m for m in value):
+        return value
+    return str(value)

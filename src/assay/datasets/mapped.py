@@ -1,0 +1,77 @@
+"""Records of any layout read into named fields: what label and verdict files are made of.
+
+A file of human labels, or of verdicts another tool recorded, is read the
+way a dataset is: JSONL, a JSON array, YAML or CSV, by the same readers,
+with `fields:` naming where each value sits (a key or a dotted path such
+as `annotation.verdict` or `judgments.0.winner`). Every record that lacks a
+required field is a problem naming the file, the line and the key, and
+all problems are reported together.
+
+    rows = read_mapped(Path("labels.csv"), {"id": "item", "label": "gold"},
+                       required=("id", "label"), what="labels")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assay.datasets.dataset import Dataset, lookup
+from assay.datasets.files import READERS
+from assay.errors import ProblemList, UserError
+
+
+@dataclass(frozen=True, slots=True)
+class MappedRecord:
+    """One record's values under the field names asked for (absent fields left out)."""
+
+    line: int
+    values: dict[str, Any]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name, default)
+
+
+def read_mapped(path: Path, fields: Mapping[str, str], *, required: Sequence[str],
+                names: Sequence[str] = (), format: str = "auto",
+                what: str = "records") -> list[MappedRecord]:
+    """Every record of `path` as its named fields; raises `UserError` listing each problem.
+
+    A field not in `fields` is read from the key of its own name. `names`
+    are the optional fields worth reading that way; `required` must be
+    present in every record.
+    """
+    dataset = Dataset(path=path, format=format)
+    if dataset.file_format == "parquet":
+        raise UserError(f"{what} file {path}: read JSONL, JSON, YAML or CSV, not Parquet")
+    _require_file(path, what)
+    mapping = {name: fields.get(name, name) for name in (*required, *names)}
+    mapping.update(fields)
+    problems = ProblemList()
+    out: list[MappedRecord] = []
+    for line, record in READERS[dataset.file_format](path, problems):
+        if not isinstance(record, dict):
+            problems.add("each record must be an object", file=str(path), line=line)
+            continue
+        values = {name: value for name, key in mapping.items()
+                  if (value := lookup(record, key)) is not None and value != ""}
+        missing = [name for name in required if name not in values]
+        for name in missing:
+            key = mapping[name]
+            named = "" if key == name else f" (the {name})"
+            problems.add(f"missing key '{key}'{named}", file=str(path), line=line, field=key)
+        if not missing:
+            out.append(MappedRecord(line, values))
+    if not out and not problems:
+        problems.add(f"the {what} file has no records", file=str(path))
+    problems.raise_if_any(f"invalid {what} file {path}")
+    return out
+
+
+def _require_file(path: Path, what: str) -> None:
+    if not path.exists():
+        raise UserError(f"{what} file not found: {path}")
+    if not path.is_file():
+        raise UserError(f"{what} file {path} is not a regular file")
