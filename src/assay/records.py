@@ -230,3 +230,37 @@ class TrialPreview:
     @property
     def key(self) -> TrialKey:
         return (self.case_id, self.condition, self.epoch)
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationRecord:
+    """One stored calibration: a judge against people's labels, the bar, and the outcome."""
+
+    id: str
+    created_at: str
+    kind: str
+    """`pass_fail`, `score`, `label` or `preference`."""
+    n: int
+    passed: bool
+    """Whether the judge cleared the bar (`min_agreement`, `min_kappa`)."""
+    judge_model: str | None = None
+    prompt_hash: str | None = None
+    rubric_version: str | None = None
+    experiment: str | None = None
+    scorer: str | None = None
+    agreement: float | None = None
+    kappa: float | None = None
+    min_agreement: float | None = None
+    min_kappa: float | None = None
+    labels_path: str | None = None
+    labels_hash: str | None = None
+    source: str | None = None
+    """Where the judge's verdicts came from: `run <id>`, `judged now`, or a file."""
+    result: dict[str, Any] | None = None
+
+    @property
+    def judge(self) -> JudgeIdentity:
+        return (self.judge_model, self.prompt_hash)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}  # type: ignore[attr-defined]

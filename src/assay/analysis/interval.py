@@ -8,7 +8,7 @@ level and how it was computed, so a report can name the method beside it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +50,28 @@ def wilson(successes: float, n: int, z: float = Z_95) -> Interval:
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     return Interval(max(0.0, centre - half), min(1.0, centre + half), method="Wilson")
+
+
+def t_interval(values: Sequence[float], scale: tuple[float, float] | None = None
+               ) -> Interval | None:
+    """Student's t interval of the mean (95%), clipped to `scale`; None below two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = math.fsum(values) / n
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t975(n - 1) * math.sqrt(variance / n)
+    low, high = scale if scale is not None else (-math.inf, math.inf)
+    return Interval(max(low, mean - half), min(high, mean + half), method="t")
+
+
+def t975(df: int) -> float:
+    """The 97.5% quantile of Student's t (the 95% two-sided critical value)."""
+    if df > 1000:
+        return Z_95
+    from assay.analysis.distributions import t_ppf
+
+    return t_ppf(0.975, df)
 
 
 def is_binary(x: Iterable[float]) -> bool:

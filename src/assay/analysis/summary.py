@@ -13,8 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.analysis.distributions import t_ppf
-from assay.analysis.interval import Interval, wilson
+from assay.analysis.interval import Interval, t_interval, wilson
 from assay.records import ScoreRow, TrialRow
 
 
@@ -173,9 +172,7 @@ class _Accumulator:
             if n > 1:
                 variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
                 result.stderr = math.sqrt(variance / n)
-                half = _t975(n - 1) * result.stderr
-                low, high = self.scale
-                result.mean_ci = Interval(max(low, mean - half), min(high, mean + half), method="t")
+                result.mean_ci = t_interval(values, self.scale)
         if self.judged:
             if self.by_case is not None:
                 # per case first, like the mean; Wilson on the cases, each weighing its
@@ -281,13 +278,6 @@ def _condition_stats(trial_rows: Iterable[TrialRow]
             entry.latency_ms_mean = math.fsum(values) / len(values)
             entry.latency_ms_p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
     return list(stats.values()), errored
-
-
-def _t975(df: int) -> float:
-    """The 97.5% quantile of Student's t (the 95% two-sided critical value)."""
-    if df > 1000:
-        return 1.959963984540054
-    return t_ppf(0.975, df)
 
 
 def _difficulty_rank(level: str) -> int:

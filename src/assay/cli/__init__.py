@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "traces": ("assay.cli.traces", "Analyse agent session logs into a report and guidelines."),
     "export": ("assay.cli.export", "Write a stored run as Every Eval Ever files."),
     "view": ("assay.cli.view", "Browse runs, cases and trials in a local web app."),
+    "calibrate": ("assay.cli.calibrate", "Measure a judge against people's labels; gate on it."),
+    "rejudge": ("assay.cli.rejudge", "Judge a stored run's outputs again: the judge's own noise."),
 }
 
 

@@ -6,10 +6,10 @@ from the network and follows the reader's light or dark preference.
 
 The page opens with the run's one-sentence verdict (`headline`), the gates
 and the cost; the run's facts sit in a collapsed card below. Then each
-section in `SECTIONS` order: gates, scores, conditions compared, the previous
-run, cost, breakdowns, and the cases. A section is a function of the review
-that returns its template's context (None leaves it out) plus a template in
-`templates/sections/`, so adding one is a function, a file and a line here.
+section in `SECTIONS` order: gates, scores, judges, conditions compared, the
+previous run, cost, breakdowns, and the cases. A section is a function of the
+review that returns its template's context (None leaves it out) plus a template
+in `templates/sections/`, so adding one is a function, a file and a line here.
 
 Intervals are drawn, not only printed: a bar per mean and pass rate with its
 95% CI as a whisker, and a dot with its interval (at the level its verdict
@@ -48,6 +48,7 @@ from assay.reports.costs import judge_cost, run_cost_text, target_cost
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
+from assay.reports.judges import judge_sections
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry
@@ -208,6 +209,11 @@ def _scores(review: Review, colours: dict[str, int]) -> dict[str, Any]:
     return {"scores": _score_rows(review.summary, colours)}
 
 
+def _judges(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
+    tables = judge_sections(review.judges)
+    return {"judge_tables": tables} if tables else None
+
+
 def _conditions(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
     comparisons = review.comparisons
     if not comparisons.entries and not comparisons.skipped:
@@ -242,6 +248,7 @@ SECTIONS: list[Section] = [
     Section("overview", None, "sections/overview.html.j2", _overview),
     Section("gates", "Gates", "sections/gates.html.j2", _gates),
     Section("scores", "Scores", "sections/scores.html.j2", _scores),
+    Section("judges", "Judges", "sections/judges.html.j2", _judges),
     Section("conditions", "Conditions", "sections/conditions.html.j2", _conditions),
     Section("previous", "Previous run", "sections/previous.html.j2", _previous),
     Section("cost", "Cost", "sections/cost.html.j2", _cost),

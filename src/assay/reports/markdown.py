@@ -1,10 +1,10 @@
 """`report.md`: the run for people, answer first.
 
 It opens with the one-sentence verdict (`headline`), the gates and the cost,
-then the run's facts, scores, conditions and breakdowns, the comparisons,
-and the failures with their reasons. Each part is a function returning its
-lines, and `SECTIONS` gives their order, so a new part is one function and
-one line.
+then the run's facts, scores, conditions and breakdowns, the judges, the
+comparisons, and the failures with their reasons. Each part is a function
+returning its lines, and `SECTIONS` gives their order, so a new part is one
+function and one line.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from assay.reports.headline import review_headline
 from assay.reports.text import inline
 from assay.reports.costs import judge_cost, run_cost_text, target_cost
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
+from assay.reports.judges import judges_markdown
 from assay.reports.run_diff import run_diff_markdown
 from assay.reports.text import inline
 
@@ -112,6 +113,11 @@ def breakdown_lines(review: Review) -> list[str]:
     return lines
 
 
+def judge_lines(review: Review) -> list[str]:
+    judges = judges_markdown(review.judges)
+    return judges.split("\n") if judges else []
+
+
 def comparison_lines(review: Review) -> list[str]:
     comparisons = review.comparisons
     if not comparisons.entries and not comparisons.skipped:
@@ -130,7 +136,7 @@ def previous_lines(review: Review) -> list[str]:
 
 SECTIONS: list[Callable[[Review], list[str]]] = [
     verdict_lines, run_lines, gate_lines, score_lines, condition_lines, breakdown_lines,
-    comparison_lines, previous_lines]
+    judge_lines, comparison_lines, previous_lines]
 """The report's parts before the failures, in order; an empty list leaves a part out."""
 
 

@@ -41,6 +41,7 @@ def write_results_json(handle: IO[str], review: Review, trials: Iterable[TrialRe
         "comparisons": review.comparisons.to_dict(),
         "previous_run": None if review.previous is None else review.previous.to_dict(),
         "exports": [export.to_dict() for export in review.exports],
+        "judges": review.judges.to_dict(),
     }
     text = _json(head, indent=True)
     handle.write(text[:-2] + TRIALS_KEY)  # reopen the object to stream the trials

@@ -1,10 +1,10 @@
 """The run on the terminal at the end of `assay run`: the verdict first, then the evidence.
 
 `print_review` prints, in reading order: the one-sentence verdict, the
-warnings, the scores, the cost, the gates, the conditions compared and the
-previous-run diff, then where the files are. `--quiet` keeps the verdict,
-the gates, the errors and the files; `--verbose` adds each comparison's
-method lines and the calls per model. Each part is a function of the
+warnings, the scores, the cost, the gates, the judges, the conditions
+compared and the previous-run diff, then where the files are. `--quiet`
+keeps the verdict, the gates, the errors and the files; `--verbose` adds
+each comparison's method lines and the calls per model. Each part is a function of the
 review, listed in `SECTIONS`, so a new part is a function and a line.
 """
 
@@ -69,6 +69,12 @@ def print_gates(out: Any, review: Review, detail: Detail = "normal") -> None:
         out.print(f"{mark} gate {gate.gate}: {gate.detail}")
 
 
+def print_judge_findings(out: Any, review: Review, detail: Detail = "normal") -> None:
+    from assay.reports.judges import print_judges
+
+    print_judges(out, review.judges)
+
+
 def print_comparisons(out: Any, review: Review, detail: Detail = "normal") -> None:
     from assay.reports.comparisons import print_condition_comparisons
 
@@ -113,7 +119,8 @@ Part: TypeAlias = Callable[[Any, "Review", Detail], None]
 
 SECTIONS: list[tuple[Detail, Part]] = [
     ("quiet", print_verdict), ("normal", print_warnings), ("normal", print_scores),
-    ("quiet", print_errors), ("quiet", print_gates), ("normal", print_comparisons),
+    ("quiet", print_errors), ("quiet", print_gates), ("normal", print_judge_findings),
+    ("normal", print_comparisons),
     ("normal", print_previous), ("verbose", print_calls_by_model), ("quiet", print_files)]
 """(the least detail that shows it, the part), in the order they print."""
 

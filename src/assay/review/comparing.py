@@ -26,15 +26,18 @@ if TYPE_CHECKING:
 
 def compare_run_conditions(store: Store, run: RunRecord, *, conditions: Sequence[str] | None = None,
                            scorers: Sequence[str] | None = None,
-                           baseline: str | None = None) -> ConditionComparisons:
+                           baseline: str | None = None,
+                           exclude: Sequence[str] = ()) -> ConditionComparisons:
     """Every condition of `run` against the baseline condition, per scorer, one Holm family.
 
-    `conditions` and `scorers` give the order to show them in (the config's order).
+    `conditions` and `scorers` give the order to show them in (the config's order);
+    `exclude` names scorers that are comparisons themselves (pairwise across conditions).
     """
     if conditions is not None and len(conditions) < 2:
         # One condition: nothing to pair, and no reason to hold every case's values.
         return compare_conditions({}, list(conditions), baseline=baseline)
-    cases = _ordered(_cases(store, run.id), scorers)
+    cases = {name: entry for name, entry in _ordered(_cases(store, run.id), scorers).items()
+             if name not in exclude}
     order = list(conditions or [])
     for entry in cases.values():
         order += [c for c in entry.conditions if c not in order]
@@ -44,7 +47,7 @@ def compare_run_conditions(store: Store, run: RunRecord, *, conditions: Sequence
 def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord) -> RunDiff:
     """Run B against run A, with every reason they are not comparable."""
     for run in (run_a, run_b):
-        if run.kind != "eval":
+        if run.kind not in ("eval", "rejudge"):
             raise UserError(f"run {run.id} is a {run.kind} run; compare works on eval runs "
                             "(see `assay history` for how its metrics moved)")
     ref_a, ref_b = RunRef.of(run_a), RunRef.of(run_b)
@@ -57,8 +60,10 @@ def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord) -> RunDif
 
 
 def diff_with_previous(store: Store, run: RunRecord) -> RunDiff | None:
-    """This run against the previous completed run of its experiment; None for the first run."""
-    previous = store.previous_run(run)
+    """This run against the previous completed run of its experiment (a rejudged run: against
+    the run whose outputs it judged again); None for the first run."""
+    origin = (run.options or {}).get("rejudge_of") if run.kind == "rejudge" else None
+    previous = store.get_run(str(origin)) if origin else store.previous_run(run)
     return None if previous is None else diff_stored_runs(store, previous, run)
 
 

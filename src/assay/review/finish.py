@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING
 from assay.review.comparing import compare_run_conditions, diff_with_previous
 from assay.review.files import write_reports
 from assay.review.gates import Gate, regression_gates, regression_results, threshold_results
+from assay.review.judges import JudgeReview, review_judges
 from assay.review.result import Review
 from assay.review.summary import stored_order, summarize_run
 
 if TYPE_CHECKING:
+    from assay.analysis.summary import RunSummary
     from assay.records import RunRecord
     from assay.runner.session import RunOutcome
     from assay.store import Store
@@ -60,11 +62,14 @@ def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Rev
     gates = [*outcome.config.gates, *request.extra_gates]
     summary = summarize_run(store, outcome.run.id, scorers=outcome.scorers,
                             conditions=outcome.conditions)
+    judges = review_judges(store, outcome.run, summary.condition_names)
+    summary = without_pair_baselines(summary, judges)
     store.update_run(outcome.run.id, summary=summary.to_dict())
     run = replace(outcome.run, summary=summary.to_dict())
     results = threshold_results(gates, summary)
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
-                                         scorers=summary.scorer_names, baseline=request.baseline)
+                                         scorers=summary.scorer_names, baseline=request.baseline,
+                                         exclude=pair_scorers(judges))
     previous = diff_with_previous(store, run)
     regressions = regression_gates(gates, store, run.experiment,
                                    fail_on_any=request.fail_on_regression)
@@ -73,7 +78,7 @@ def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Rev
     review = Review(run=replace(run, status=COMPLETED),
                     summary=summary, comparisons=comparisons, previous=previous, gates=results,
                     warnings=list(outcome.warnings), usage=dict(outcome.usage),
-                    exports=store.exports(run.id))
+                    exports=store.exports(run.id), judges=judges)
     if request.write_files:
         review.files = write_reports(store, review, request.directory(run.id),
                                      junit=request.junit)
@@ -94,8 +99,28 @@ def review_stored(store: Store, run: RunRecord) -> Review:
     items = ((run.config or {}).get("gates") or []) if isinstance(run.config, dict) else []
     gates = [GateConfig.model_validate(item) for item in items
              if isinstance(item, dict) and "regression" not in item]
+    judges = review_judges(store, run, summary.condition_names)
+    summary = without_pair_baselines(summary, judges)
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
-                                         scorers=summary.scorer_names)
-    previous = diff_with_previous(store, run) if run.kind == "eval" else None
+                                         scorers=summary.scorer_names,
+                                         exclude=pair_scorers(judges))
+    previous = diff_with_previous(store, run) if run.kind in ("eval", "rejudge") else None
     return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
-                  gates=threshold_results(list(gates), summary), exports=store.exports(run.id))
+                  gates=threshold_results(list(gates), summary), exports=store.exports(run.id),
+                  judges=judges)
+
+
+def pair_scorers(judges: JudgeReview) -> list[str]:
+    """Scorers that pair conditions: they are comparisons, not compared again."""
+    return sorted({r.scorer for r in judges.findings.pairwise
+                   if r.scorer is not None and r.label_a != "reference"})
+
+
+def without_pair_baselines(summary: RunSummary, judges: JudgeReview) -> RunSummary:
+    """The summary without the rows of a pairing scorer's baseline, which has no verdicts
+    of its own (its answers are the other side of every pair)."""
+    baselines = {(r.scorer, r.label_a) for r in judges.findings.pairwise}
+    if not baselines:
+        return summary
+    return replace(summary, scores=[s for s in summary.scores
+                                    if (s.scorer, s.condition) not in baselines])

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from assay.analysis.run_diff import RunDiff
     from assay.analysis.summary import RunSummary
     from assay.records import ExportRecord, RunRecord
+    from assay.review.judges import JudgeReview
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,8 @@ class Review:
     """The report files written for the run; None when none were asked for."""
     exports: list[ExportRecord] = field(default_factory=list)
     """Where the run was written in other formats (`assay export`)."""
+    judges: JudgeReview = field(default_factory=lambda: _no_judges())
+    """The run's judges: calibrated or not, rubric metrics, unstable verdicts, pairwise."""
 
     @property
     def passed(self) -> bool:
@@ -77,4 +80,11 @@ class Review:
             "previous_run": None if self.previous is None else self.previous.to_dict(),
             "warnings": list(self.warnings),
             "usage": dict(self.usage),
+            "judges": self.judges.to_dict(),
         }
+
+
+def _no_judges() -> JudgeReview:
+    from assay.review.judges import JudgeReview
+
+    return JudgeReview()

@@ -116,7 +116,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                 return
             with trial_epoch(epoch):  # each epoch is its own sample, in the cache too
                 result = await run_trial(plan.targets[condition.name], case, condition, epoch,
-                                         plan.scorers, timeout,
+                                         plan.trial_scorers, timeout,
                                          max_output_bytes=max_output_bytes)
             buffer.append(result)
             if len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS:

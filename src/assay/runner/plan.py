@@ -32,6 +32,17 @@ class Plan:
     """Trials already stored (when resuming)."""
 
     @property
+    def trial_scorers(self) -> list[Scorer]:
+        """The scorers that score each trial as it finishes."""
+        return [s for s in self.scorers if not getattr(s, "deferred", False)]
+
+    @property
+    def pair_scorers(self) -> list[Scorer]:
+        """The scorers that need two conditions' outputs at once (`pairwise` against the
+        baseline condition): the runner judges them once every trial is stored."""
+        return [s for s in self.scorers if getattr(s, "deferred", False)]
+
+    @property
     def total(self) -> int:
         return len(self.dataset) * len(self.conditions) * self.epochs
 
@@ -116,8 +127,29 @@ def build_plan(loaded: LoadedConfig, services: Services, *, sample: int | None =
     targets = {c.name: target_cls(cast("TargetParams", loaded.target_params[c.name]), c, services)
                for c in chosen}
     scorers = _build_scorers(loaded, services)
+    _check_pair_scorers(loaded, scorers, [c.name for c in chosen])
     return Plan(dataset=dataset, conditions=chosen, targets=targets, scorers=scorers,
                 epochs=config.run.epochs)
+
+
+def _check_pair_scorers(loaded: LoadedConfig, scorers: list[Scorer], chosen: list[str]) -> None:
+    """A scorer that pairs conditions needs two of them, and its baseline among them."""
+    problems = []
+    for index, scorer in enumerate(scorers):
+        if not getattr(scorer, "deferred", False):
+            continue
+        baseline = getattr(scorer.params, "baseline", None)
+        if len(chosen) < 2:
+            problems.append(scorer_problem(loaded, index, Problem(
+                f"scorer '{scorer.name}' compares conditions, but this run has "
+                f"{len(chosen)} ({', '.join(chosen)}); add a condition or use "
+                "`against: reference`", field="against")))
+        elif baseline is not None and baseline not in chosen:
+            problems.append(scorer_problem(loaded, index, Problem(
+                f"baseline '{baseline}' is not a condition of this run (conditions: "
+                f"{', '.join(chosen)})", field="baseline")))
+    if problems:
+        raise UserError(f"invalid config {loaded.path}", problems)
 
 
 def _build_scorers(loaded: LoadedConfig, services: Services) -> list[Scorer]:

@@ -90,6 +90,11 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
     plan.require_trials()
     plan.validate_templates(loaded)
+    if config.judge.require_calibration:
+        from assay.calibration.requirement import require_calibrations
+
+        require_calibrations(plan.scorers, store, experiment=config.name,
+                             config_path=str(loaded.path))
     if resumed and resumed.dataset_hash != scan.sha256:
         raise UserError(f"cannot resume run {resumed.id}: the dataset changed since it started")
     run_id: str | None = None
@@ -113,6 +118,7 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
                 git_commit=git_commit(loaded.base_dir), assay_version=__version__,
                 total_trials=plan.total, options=_recorded(options))
         stats = await _run_trials(plan, store, run_id, loaded, options)
+        await _judge_pairs(plan, store, run_id, options.concurrency or config.run.concurrency)
         status = REVIEWING
     except RunFailed as exc:
         status, error = "aborted", str(exc)
@@ -220,6 +226,16 @@ def _ledger(plan: Plan) -> Callable[[], Any]:
         return pool.stats() if pool is not None else None
 
     return read
+
+
+async def _judge_pairs(plan: Plan, store: Store, run_id: str, concurrency: int) -> None:
+    """The scorers that pair conditions, once every trial is stored (see `judging.pairs`)."""
+    if not plan.pair_scorers:
+        return
+    from assay.judging.pairs import judge_condition_pairs
+
+    await judge_condition_pairs(store, run_id, plan.pair_scorers,  # type: ignore[arg-type]
+                                [c.name for c in plan.conditions], concurrency=concurrency)
 
 
 def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def]

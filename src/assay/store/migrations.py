@@ -52,12 +52,19 @@ def _m005_browsing_indexes(conn: Connection) -> None:
             index.create(conn, checkfirst=True)
 
 
+def _m006_calibrations(conn: Connection) -> None:
+    schema.calibrations.create(conn, checkfirst=True)
+    for index in schema.calibrations.indexes:
+        index.create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
     ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
     ("runs: the options a run was started with (sample, epochs, conditions)", _m003_run_options),
     ("exports: where a run was written in other formats (assay export)", _m004_exports),
     ("indexes for browsing a run's cases by tag, error and verdict", _m005_browsing_indexes),
+    ("calibrations: judges measured against people's labels", _m006_calibrations),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

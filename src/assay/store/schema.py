@@ -151,3 +151,28 @@ exports = Table(
     ForeignKeyConstraint(["run_id"], ["runs.id"], ondelete="CASCADE"),
 )
 Index("exports_by_run", exports.c.run_id)
+
+calibrations = Table(
+    "calibrations",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("created_at", String(40), nullable=False),
+    Column("experiment", String(200)),
+    Column("scorer", String(200)),
+    Column("judge_model", String(200), index=True),
+    Column("prompt_hash", String(64)),
+    Column("rubric_version", String(64)),
+    Column("kind", String(20), nullable=False),
+    Column("n", Integer, nullable=False),
+    Column("agreement", Float),
+    Column("kappa", Float),
+    Column("min_agreement", Float),
+    Column("min_kappa", Float),
+    Column("passed", Integer, nullable=False),
+    Column("labels_path", Text),
+    Column("labels_hash", String(64)),
+    Column("source", Text),
+    Column("result_json", Text),
+)
+"""One row per `assay calibrate`: a judge (model, prompt hash, rubric version) against
+people's labels, with the bar it was held to and whether it passed."""

@@ -30,8 +30,10 @@ from assay.records import (
 from assay.score import Score
 from assay.store import schema
 from assay.store.browsing import Browsing
+from assay.store.calibrations import Calibrations
 from assay.store.migrations import migrate
 from assay.store.read_only import open_read_only
+from assay.store.scores import ScoreAccess
 from assay.store.rows import (
     dumps,
     loads,
@@ -63,8 +65,8 @@ def store_url(url: str | None = None, *, create: bool = True) -> str:
     return f"sqlite:///{path}"
 
 
-class Store(Browsing):
-    """Runs, trials, scores and cached responses behind one SQLAlchemy engine.
+class Store(Browsing, ScoreAccess):
+    """Runs, trials, scores, calibrations and cached responses behind one SQLAlchemy engine.
 
     `read_only=True` opens an existing store for reading only (`assay view`): the
     database refuses every write, and nothing is created or migrated.
@@ -76,6 +78,7 @@ class Store(Browsing):
         self._lock = threading.Lock()
         if read_only:
             self.engine: Engine = open_read_only(self.url)
+            self.calibrations = Calibrations(self.engine, self._lock)
             return
         self.engine = create_engine(self.url, future=True)
         if self.engine.dialect.name == "sqlite":
@@ -84,6 +87,7 @@ class Store(Browsing):
             _lock_for_migration(conn)
             migrate(conn)
             conn.commit()
+        self.calibrations = Calibrations(self.engine, self._lock)
 
     def close(self) -> None:
         self.engine.dispose()

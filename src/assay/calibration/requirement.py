@@ -1,0 +1,77 @@
+"""`judge: {require_calibration: true}`: no run with a judge that people have not checked.
+
+Before a run spends anything, every judged scorer's judge (model, prompt
+hash, rubric version) must have a passing calibration in the store. When
+it has none, the run stops (exit 2) and says what changed since the
+scorer's last passing calibration: the model, the prompt, the rubric or
+pass rule, so the user knows why the old calibration no longer speaks for
+this judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from assay.errors import Problem, UserError
+
+if TYPE_CHECKING:
+    from assay.records import CalibrationRecord
+    from assay.store import Store
+
+
+def require_calibrations(scorers: Sequence[Any], store: Store, *, experiment: str,
+                         config_path: str) -> None:
+    """Raise `UserError` naming every judged scorer without a passing calibration."""
+    problems = []
+    for scorer in scorers:
+        identity = _identity(scorer)
+        if identity is None:
+            continue
+        model, prompt_hash, version = identity
+        if store.calibrations.passing(model, prompt_hash, version) is not None:
+            continue
+        problems.append(Problem(_why(scorer.name, identity, _last_passing(
+            store, scorer.name, experiment)), config_path, field=f"scorers.{scorer.name}"))
+    if problems:
+        raise UserError(f"judge.require_calibration: {len(problems)} judged scorer"
+                        f"{'s have' if len(problems) > 1 else ' has'} no passing calibration "
+                        f"(calibrate with: assay calibrate {config_path})", problems)
+
+
+def _identity(scorer: Any) -> tuple[str, str, str | None] | None:
+    model, prompt_hash = getattr(scorer, "model", None), getattr(scorer, "prompt_hash", None)
+    if not model or not prompt_hash:
+        return None  # not an LLM judge
+    return str(model), str(prompt_hash), getattr(scorer, "rubric_version", None)
+
+
+def _last_passing(store: Store, scorer: str, experiment: str) -> CalibrationRecord | None:
+    for found in (store.calibrations.list(scorer=scorer, experiment=experiment, passed=True,
+                                          limit=1),
+                  store.calibrations.list(scorer=scorer, passed=True, limit=1)):
+        if found:
+            return found[0]
+    return None
+
+
+def _why(name: str, identity: tuple[str, str, str | None],
+         last: CalibrationRecord | None) -> str:
+    model, prompt_hash, version = identity
+    if last is None:
+        return (f"scorer '{name}': its judge ({model}, prompt {prompt_hash}) has never passed "
+                "a calibration")
+    changes = []
+    if last.judge_model != model:
+        changes.append(f"judge model {last.judge_model} -> {model}")
+    if last.prompt_hash != prompt_hash:
+        changes.append(f"prompt hash {last.prompt_hash} -> {prompt_hash} (the judge's "
+                       "instructions or message template changed)")
+    if last.rubric_version not in (None, version):
+        changes.append(f"rubric version {last.rubric_version} -> {version} (a threshold, "
+                       "metric or pass rule changed)")
+    what = "; ".join(changes) or "its judge differs"
+    return (f"scorer '{name}': changed since its last passing calibration {last.id} "
+            f"({last.created_at[:10]}, agreement {last.agreement:.1%}): {what}"
+            if last.agreement is not None else
+            f"scorer '{name}': changed since its last passing calibration {last.id}: {what}")

@@ -1,0 +1,128 @@
+"""Pairwise judging of stored outputs: the conditions of one run, or two runs over the same cases.
+
+The `pairwise` scorer against conditions cannot score a trial alone, so the
+runner calls `judge_condition_pairs` once every trial is stored: the run's
+trials are read back in case order (one case's trials at a time, never the
+whole run), each condition's answer is paired with the baseline
+condition's answer of the same case and epoch, and the verdict is stored
+as the scorer's score on the candidate's trial. Pairs already judged are
+skipped, so a resumed run judges only what is missing.
+
+`judge_run_pairs` pairs run A's and run B's answers of the same case,
+condition and epoch the same way, for `assay compare --pairwise`; it
+stores nothing (the response cache keeps what was paid for).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import groupby
+from typing import TYPE_CHECKING
+
+from assay.case import Case
+from assay.errors import AssayError
+from assay.judging.bounded import bounded_map
+from assay.providers.cache import trial_epoch
+from assay.records import TrialRecord
+from assay.score import Score
+from assay.trial import TrialKey
+
+if TYPE_CHECKING:
+    from assay.scorers.judges.pairwise import PairwiseJudge
+    from assay.store import Store
+
+BATCH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class PairJob:
+    """Answer B against answer A for one case and epoch; the verdict belongs to `key`."""
+
+    scorer: PairwiseJudge
+    case: Case
+    key: TrialKey
+    answer_a: str
+    answer_b: str
+    against: str
+
+
+def trial_case(trial: TrialRecord) -> Case:
+    """The stored trial's case as the judge needs it (its input and expected answer)."""
+    return Case(id=trial.case_id, input=trial.input, expected=trial.expected,
+                tags=list(trial.tags), difficulty=trial.difficulty)
+
+
+def usable(trial: TrialRecord | None) -> bool:
+    return trial is not None and trial.error is None
+
+
+def condition_pair_jobs(trials: Iterable[TrialRecord], scorers: list[PairwiseJudge],
+                        conditions: list[str], done: dict[str, set[TrialKey]]
+                        ) -> Iterator[PairJob]:
+    """The pairs still to judge, one case's trials at a time (`trials` in case order)."""
+    for _case_id, group in groupby(trials, key=lambda t: t.case_id):
+        by_key = {(t.condition, t.epoch): t for t in group}
+        for scorer in scorers:
+            baseline = scorer.params.baseline or conditions[0]
+            for (condition, epoch), trial in by_key.items():
+                base = by_key.get((baseline, epoch))
+                if condition == baseline or condition not in conditions or \
+                        trial.key in done[scorer.name]:
+                    continue
+                if base is None or not usable(base) or not usable(trial):
+                    continue
+                yield PairJob(scorer, trial_case(trial), trial.key, base.output.text,
+                              trial.output.text, baseline)
+
+
+async def judge_condition_pairs(store: Store, run_id: str, scorers: list[PairwiseJudge],
+                                conditions: list[str], *, concurrency: int) -> int:
+    """Judge every pair of the run still missing a verdict; returns how many were stored."""
+    if not scorers:
+        return 0
+    done = {scorer.name: store.scored_keys(run_id, scorer.name) for scorer in scorers}
+    jobs = condition_pair_jobs(store.iter_trials(run_id), scorers, conditions, done)
+    stored = 0
+    buffer: list[tuple[TrialKey, str, Score]] = []
+
+    def flush() -> None:
+        nonlocal stored
+        stored += store.write_scores(run_id, buffer)
+        buffer.clear()
+
+    try:
+        async for job, score in bounded_map(jobs, judge_one, concurrency=concurrency):
+            buffer.append((job.key, job.scorer.name, score))
+            if len(buffer) >= BATCH:
+                flush()
+    finally:
+        flush()  # what was judged is kept, even on Ctrl-C
+    return stored
+
+
+def run_pair_jobs(trials_a: Iterable[TrialRecord], trials_b: Iterable[TrialRecord],
+                  scorer: PairwiseJudge, label_a: str) -> Iterator[PairJob]:
+    """Run A's and run B's trials of the same case, condition and epoch (both streams in
+    key order, merged as they come)."""
+    iter_a = iter(trials_a)
+    current = next(iter_a, None)
+    for trial in trials_b:
+        while current is not None and current.key < trial.key:
+            current = next(iter_a, None)
+        if current is not None and current.key == trial.key and usable(current) \
+                and usable(trial):
+            yield PairJob(scorer, trial_case(trial), trial.key, current.output.text,
+                          trial.output.text, label_a)
+
+
+async def judge_one(job: PairJob) -> Score:
+    """One pair's verdict; a failure of the judge is the pair's error, never a verdict."""
+    with trial_epoch(job.key[2]):  # each epoch's pair is its own sample, in the cache too
+        try:
+            return await job.scorer.judge_pair(job.case, job.answer_a, job.answer_b,
+                                               against=job.against)
+        except AssayError:
+            raise  # a bad key or a spent budget stops the judging
+        except Exception as exc:  # noqa: BLE001 - the provider already retried
+            return Score.failure(f"pairwise judge failed: {type(exc).__name__}: {exc}")

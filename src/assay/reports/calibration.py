@@ -1,0 +1,277 @@
+"""A calibration for people: the verdict on the bar first, then every measure, in four formats.
+
+Terminal, Markdown and HTML show the same rows (`measure_rows`): the
+measure, its value, its 95% interval and a note; then the confusion
+matrix, per-label precision and recall, and the items the judge got wrong.
+JSON is the calibration's own `to_dict`. `assay calibrate --list` shows
+stored calibrations as a table (`print_calibration_list`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from assay.analysis.verdict import format_p
+
+if TYPE_CHECKING:
+    from assay.analysis.interval import Interval
+    from assay.analysis.kappa import Kappa
+    from assay.calibration.measure import Calibration
+    from assay.records import CalibrationRecord
+
+MAX_IDS = 30
+
+Row = tuple[str, str, str, str]
+"""(measure, value, 95% interval, note)."""
+
+
+def headline(cal: Calibration) -> str:
+    """`PASS`/`BELOW THE BAR` and why, in one line."""
+    bar = []
+    if cal.min_agreement is not None:
+        bar.append(f"agreement >= {cal.min_agreement:.0%}")
+    if cal.min_kappa is not None:
+        bar.append(f"kappa >= {cal.min_kappa:g}")
+    kappa = "-" if cal.kappa is None else f"{cal.kappa:.2f}"
+    line = f"agreement {cal.agreement:.1%}, {cal.measures.kappa.name} {kappa} over {cal.n} items"
+    if not bar:
+        return f"{line} (no bar set)"
+    if cal.passed:
+        return f"PASS: {line} (bar: {', '.join(bar)})"
+    return f"BELOW THE BAR: {'; '.join(cal.shortfalls)} ({line})"
+
+
+def judge_line(cal: Calibration) -> str:
+    who = cal.identity
+    parts = [f"model {who.model or 'unknown'}"]
+    if who.prompt_hash:
+        parts.append(f"prompt {who.prompt_hash}")
+    if who.rubric_version:
+        parts.append(f"rubric {who.rubric_version}")
+    name = f"scorer '{cal.scorer}'" if cal.scorer else "judge"
+    return f"{name} ({', '.join(parts)})"
+
+
+def measure_rows(cal: Calibration) -> list[Row]:
+    """Every measure of the calibration as (name, value, interval, note)."""
+    from assay.analysis.pairwise_agreement import PairwiseAgreement
+
+    m = cal.measures
+    if isinstance(m, PairwiseAgreement):
+        positions = m.positions
+        rows: list[Row] = [
+            ("items", str(m.n), "", f"{m.human_ties} preferred neither"),
+            ("accuracy, A shown first", _rate(m.a_first.rate), _ci(m.a_first.interval), ""),
+            ("accuracy, B shown first", _rate(m.b_first.rate), _ci(m.b_first.interval), ""),
+            ("accuracy when both orders agree", _rate(m.consistent.rate),
+             _ci(m.consistent.interval), f"{m.consistent.n} of {m.n} items"),
+            ("accuracy of the reconciled verdict", _rate(m.reconciled.rate),
+             _ci(m.reconciled.interval), "a position-inconsistent pair reads as a tie"),
+            _kappa_row(m.kappa, "over preferred A / B / tie"),
+            ("positional consistency", _rate(positions.consistency),
+             _ci(positions.consistency_ci), "the same winner in both orders"),
+            ("first-position rate", _rate(positions.first_position_rate),
+             _ci(positions.first_position_ci), "0.5 is no lean; of verdicts naming an answer"),
+            ("tie rate", _rate(positions.tie_rate), "",
+             f"{positions.tie_verdicts} of {positions.verdicts} single verdicts"),
+        ]
+        return rows
+    rows = [("items", str(m.n), "", f"{m.raters} rater{'s' if m.raters > 1 else ''} per item"
+             + (f"; {len(m.split)} left out (raters split evenly)" if m.split else "")),
+            ("raw agreement", _rate(m.agreement), _ci(m.agreement_ci), ""),
+            _kappa_row(m.kappa, "agreement beyond chance; 1 perfect, 0 chance")]
+    if m.unweighted_kappa is not None:
+        rows.append(_kappa_row(m.unweighted_kappa, "every miss a full miss"))
+    if m.within_one is not None:
+        rows.append(("within one point", _rate(m.within_one), "", ""))
+    if m.human_pass_rate is not None and m.judge_pass_rate is not None:
+        rows.append(("pass rate: people / judge",
+                     f"{m.human_pass_rate:.1%} / {m.judge_pass_rate:.1%}", "", ""))
+    if m.leniency is not None:
+        effect = m.leniency
+        unit = "pp" if effect.metric == "pass_rate" else ""
+        digits = 1 if unit else 2
+        lean = ("more lenient than people" if effect.estimate > 0 else "stricter than people")
+        note = (f"{lean}, significant" if effect.significant else "within noise") + \
+            f" ({effect.test.name} {format_p(effect.test.p_value)})"
+        rows.append((f"leniency (judge - people{' pass rate' if unit else ' mean'})",
+                     f"{effect.estimate:+.{digits}f}{unit}",
+                     f"{effect.interval.low:+.{digits}f}..{effect.interval.high:+.{digits}f}"
+                     f"{unit}", note))
+    for title, alpha in (("Krippendorff's alpha among people", m.human_alpha),
+                         ("Krippendorff's alpha with the judge", m.alpha_with_judge)):
+        if alpha is not None:
+            value = "-" if alpha.value is None else f"{alpha.value:.2f}"
+            rows.append((title, value, _ci(alpha.interval, digits=2),
+                         f"{alpha.level}, {alpha.raters} raters, {alpha.items} items"))
+    return rows
+
+
+def confusion_rows(cal: Calibration) -> tuple[list[str], list[list[str]]] | None:
+    """(column headings, rows) of the confusion matrix: rows people, columns the judge."""
+    from assay.analysis.judge_agreement import JudgeAgreement
+
+    if not isinstance(cal.measures, JudgeAgreement):
+        return None
+    confusion = cal.measures.confusion
+    heads = ["people \\ judge", *confusion.categories]
+    rows = [[category, *(str(v) for v in counts)]
+            for category, counts in zip(confusion.categories, confusion.counts)]
+    return heads, rows
+
+
+def label_rows(cal: Calibration) -> list[list[str]]:
+    from assay.analysis.judge_agreement import JudgeAgreement
+
+    if not isinstance(cal.measures, JudgeAgreement):
+        return []
+    return [[label.label, _rate(label.precision), _rate(label.recall), str(label.human),
+             str(label.judge)] for label in cal.measures.labels]
+
+
+def problem_lines(cal: Calibration) -> list[str]:
+    """The items to look at and what was left out."""
+    out = []
+    wrong = cal.measures.disagreements
+    if wrong:
+        out.append(f"the judge disagrees with people on {len(wrong)} items: {_ids(wrong)}")
+    if cal.only_labelled:
+        out.append(f"{len(cal.only_labelled)} labelled items have no verdict and are left out: "
+                   f"{_ids(cal.only_labelled)}")
+    if cal.judge_errors:
+        first_id, first = next(iter(cal.judge_errors.items()))
+        out.append(f"{len(cal.judge_errors)} items got a judge error and are left out "
+                   f"(first: {first_id}: {first[:200]})")
+    if cal.only_judged:
+        out.append(f"{len(cal.only_judged)} judged items have no label: {_ids(cal.only_judged)}")
+    return out + [f"note: {note}" for note in cal.notes]
+
+
+# -- the four formats ------------------------------------------------------------------------
+
+
+def calibration_json(cal: Calibration) -> str:
+    return json.dumps(cal.to_dict(), indent=2, ensure_ascii=False, default=str)
+
+
+def calibration_markdown(cal: Calibration) -> str:
+    lines = [f"# Calibration of {judge_line(cal)}", "",
+             f"**{headline(cal)}**", "",
+             f"- labels: `{cal.labels_path}` ({cal.kind.replace('_', '/')})",
+             f"- verdicts: {cal.source}", "",
+             "| measure | value | 95% CI | note |", "| --- | ---: | ---: | --- |"]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in measure_rows(cal)]
+    table = confusion_rows(cal)
+    if table is not None:
+        heads, rows = table
+        lines += ["", "## Confusion matrix", "", "| " + " | ".join(heads) + " |",
+                  "| --- |" + " ---: |" * (len(heads) - 1)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+    labels = label_rows(cal)
+    if labels:
+        lines += ["", "## Per label", "", "| label | precision | recall | people | judge |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        lines += ["| " + " | ".join(row) + " |" for row in labels]
+    problems = problem_lines(cal)
+    if problems:
+        lines += ["", "## Items", ""] + [f"- {line}" for line in problems]
+    return "\n".join(lines) + "\n"
+
+
+def print_calibration(out: Any, cal: Calibration) -> None:
+    from rich import box
+    from rich.table import Table
+
+    colour = "green" if cal.passed else "red"
+    out.print(f"[bold]calibration of {judge_line(cal)}[/bold]")
+    out.print(f"labels: {cal.labels_path} ({cal.kind.replace('_', '/')}); "
+              f"verdicts: {cal.source}")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for column, justify in (("measure", "left"), ("value", "right"), ("95% CI", "right"),
+                            ("note", "left")):
+        table.add_column(column, justify=justify, no_wrap=column != "note")  # type: ignore[arg-type]
+    for row in measure_rows(cal):
+        table.add_row(*row)
+    out.print(table)
+    matrix = confusion_rows(cal)
+    if matrix is not None:
+        heads, rows = matrix
+        grid = Table(title="confusion (rows: people, columns: judge)", title_justify="left",
+                     box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        for index, head in enumerate(heads):
+            grid.add_column(head, justify="left" if index == 0 else "right", no_wrap=True)
+        for row in rows:
+            grid.add_row(*row)
+        out.print(grid)
+    labels = label_rows(cal)
+    if labels:
+        per_label = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        for index, head in enumerate(("label", "precision", "recall", "people", "judge")):
+            per_label.add_column(head, justify="left" if index == 0 else "right", no_wrap=True)
+        for row in labels:
+            per_label.add_row(*row)
+        out.print(per_label)
+    for line in problem_lines(cal):
+        out.print(f"[dim]{line}[/dim]")
+    out.print(f"[bold {colour}]{headline(cal)}[/bold {colour}]")
+
+
+def calibration_html(cal: Calibration) -> str:
+    from assay.reports.pages import template_environment
+
+    return template_environment().get_template("calibration.html.j2").render(
+        cal=cal, judge=judge_line(cal), headline=headline(cal), rows=measure_rows(cal),
+        confusion=confusion_rows(cal), labels=label_rows(cal), problems=problem_lines(cal))
+
+
+def print_calibration_list(out: Any, records: Sequence[CalibrationRecord]) -> None:
+    from rich import box
+    from rich.table import Table
+
+    if not records:
+        out.print("no calibrations stored yet: run `assay calibrate CONFIG`")
+        return
+    table = Table(title="calibrations, newest first", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for column in ("id", "date", "scorer", "judge model", "prompt", "rubric", "kind", "n",
+                   "agreement", "kappa", "bar", "result"):
+        table.add_column(column, justify="right" if column in ("n", "agreement", "kappa")
+                         else "left", no_wrap=True)
+    for r in records:
+        bar = ", ".join(part for part in (
+            f">={r.min_agreement:.0%}" if r.min_agreement is not None else "",
+            f"k>={r.min_kappa:g}" if r.min_kappa is not None else "") if part) or "-"
+        table.add_row(r.id, r.created_at[:16].replace("T", " "), r.scorer or "-",
+                      r.judge_model or "-", (r.prompt_hash or "-")[:12],
+                      (r.rubric_version or "-")[:12], r.kind, str(r.n),
+                      "-" if r.agreement is None else f"{r.agreement:.1%}",
+                      "-" if r.kappa is None else f"{r.kappa:.2f}", bar,
+                      "[green]pass[/green]" if r.passed else "[red]below the bar[/red]")
+    out.print(table)
+
+
+# -- small things ----------------------------------------------------------------------------
+
+
+def _kappa_row(kappa: Kappa, note: str) -> Row:
+    value = "-" if kappa.value is None else f"{kappa.value:.2f}"
+    return (kappa.name, value, _ci(kappa.interval, digits=2), kappa.note or note)
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def _ci(interval: Interval | None, *, digits: int | None = None) -> str:
+    if interval is None:
+        return ""
+    if digits is None:
+        return f"{interval.low:.1%}–{interval.high:.1%}"
+    return f"{interval.low:.{digits}f}–{interval.high:.{digits}f}"
+
+
+def _ids(ids: Sequence[str]) -> str:
+    shown = ", ".join(ids[:MAX_IDS])
+    return shown + (f" ... and {len(ids) - MAX_IDS} more" if len(ids) > MAX_IDS else "")

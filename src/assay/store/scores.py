@@ -1,0 +1,80 @@
+"""Scores read and written apart from their trials: what judging stored outputs needs.
+
+The runner writes a trial and its scores together. Judging after the
+trials are stored (pairwise across conditions, `assay rejudge`,
+`assay calibrate --run`) adds scores to stored trials, and reads one
+scorer's scores, or the details of judged scores, without loading the
+trials' texts.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from sqlalchemy import Engine, and_, select
+
+from assay.score import Score
+from assay.store import schema
+from assay.store.rows import dumps, stored_score
+from assay.trial import TrialKey
+
+ScoredKey = tuple[str, str, int, str]
+"""(case id, condition, epoch, scorer)."""
+
+
+class ScoreAccess:
+    """Store methods over the `scores` table alone (mixed into `Store`)."""
+
+    engine: Engine
+    _lock: threading.Lock
+
+    def write_scores(self, run_id: str, scores: Iterable[tuple[TrialKey, str, Score]]) -> int:
+        """Add scores to stored trials in one transaction: (trial key, scorer, score)."""
+        rows = [_score_row(run_id, key, name, score) for key, name, score in scores]
+        if not rows:
+            return 0
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(schema.scores.insert(), rows)
+        return len(rows)
+
+    def scored_keys(self, run_id: str, scorer: str) -> set[TrialKey]:
+        """The trials that already have a score of `scorer`."""
+        s = schema.scores
+        query = select(s.c.case_id, s.c.condition, s.c.epoch).where(
+            and_(s.c.run_id == run_id, s.c.scorer == scorer))
+        with self.engine.connect() as conn:
+            return {(row[0], row[1], row[2]) for row in conn.execute(query)}
+
+    def iter_scores(self, run_id: str, scorer: str | None = None, *,
+                    judged: bool = False) -> Iterator[tuple[TrialKey, str, Score]]:
+        """(trial key, scorer, score) of a run, of one scorer, or of LLM judges only."""
+        s = schema.scores
+        where = [s.c.run_id == run_id]
+        if scorer is not None:
+            where.append(s.c.scorer == scorer)
+        if judged:
+            where.append(s.c.details_json.like('%"judge_model"%'))
+        query = select(s).where(and_(*where)).order_by(s.c.case_id, s.c.condition, s.c.epoch)
+        with self.engine.connect() as conn:
+            for row in conn.execution_options(stream_results=True).execute(query):
+                m = row._mapping
+                yield (m["case_id"], m["condition"], m["epoch"]), m["scorer"], stored_score(m)
+
+
+def _score_row(run_id: str, key: TrialKey, name: str, score: Score) -> dict[str, Any]:
+    case_id, condition, epoch = key
+    spent = score.usage
+    return {
+        "run_id": run_id, "case_id": case_id, "condition": condition, "epoch": epoch,
+        "scorer": name, "value": score.value, "scale_min": score.scale[0],
+        "scale_max": score.scale[1],
+        "passed": None if score.passed is None else int(score.passed),
+        "reason": score.reason or None,
+        "details_json": dumps(score.details) if score.details else None,
+        "error": score.error,
+        "input_tokens": spent.input_tokens if spent else None,
+        "output_tokens": spent.output_tokens if spent else None,
+        "cost_usd": spent.cost_usd if spent else None,
+    }
