@@ -34,11 +34,21 @@ READERS: dict[str, Callable[[Any], Any]] = {
     "pass_fail": as_pass, "score": as_score, "label": as_label, "preference": as_choice}
 
 
+def item_key(case_id: str, condition: Any = None, epoch: Any = None) -> str:
+    """An item's key: its case id, with its condition (`case@condition`) and a later epoch
+    (`case@condition#2`) when the labels give them, so one case's answers under two
+    conditions are two items."""
+    key = case_id if condition in (None, "") else f"{case_id}@{condition}"
+    return key if epoch in (None, "", 0, "0") else f"{key}#{epoch}"
+
+
 @dataclass
 class LabelledItem:
     """One item people judged: their values, and the trial or answer they judged."""
 
     id: str
+    """The item's key (see `item_key`)."""
+    case_id: str = ""
     values: list[Any] = field(default_factory=list)
     raters: list[str] = field(default_factory=list)
     fields: dict[str, Any] = field(default_factory=dict)
@@ -49,7 +59,8 @@ class LabelledItem:
         traits = self.fields.get("expected_traits")
         if isinstance(traits, str):
             traits = [traits]
-        return Case(id=self.id, input=_text_or_messages(self.fields.get("input", "")),
+        return Case(id=self.case_id or self.id,
+                    input=_text_or_messages(self.fields.get("input", "")),
                     expected=self.fields.get("expected"), expected_traits=traits,
                     reference=self.fields.get("reference"))
 
@@ -95,8 +106,9 @@ def read_labels(spec: LabelsFile, base_dir: Path, *, kind: str = "auto") -> Huma
     items: dict[str, LabelledItem] = {}
     label_key = spec.fields.get("label", "label")
     for record in records:
-        item_id = str(record.get("id"))
-        item = items.setdefault(item_id, LabelledItem(item_id, line=record.line))
+        case_id = str(record.get("id"))
+        item_id = item_key(case_id, record.get("condition"), record.get("epoch"))
+        item = items.setdefault(item_id, LabelledItem(item_id, case_id, line=record.line))
         for name in ITEM_FIELDS:
             if name in record.values and name != "rater":
                 item.fields.setdefault(name, record.values[name])

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay.analysis.pairwise_verdicts import OrderedVerdicts
-from assay.calibration.labels import READERS, HumanLabels
+from assay.calibration.labels import READERS, HumanLabels, item_key
 from assay.calibration.values import UnreadableValue, as_choice, swap
 from assay.config.calibration import JudgeIdentity, VerdictsFile
 from assay.datasets.mapped import read_mapped
@@ -54,25 +54,29 @@ def verdicts_from_file(spec: VerdictsFile, base_dir: Path, kind: str,
     pairwise = kind == "preference"
     required = ("id", "a_first", "b_first") if pairwise else ("id", "verdict")
     records = read_mapped(path, spec.fields, required=required,
-                          names=("judge_model", "prompt_hash"), format=spec.format,
+                          names=("judge_model", "prompt_hash", "condition", "epoch"),
+                          format=spec.format,
                           what="verdicts")
     problems = ProblemList()
     found = JudgeVerdicts(identity or JudgeIdentity(), f"file {path}")
+    reader = as_choice if pairwise else READERS[kind]
     for record in records:
-        item_id = str(record.get("id"))
-        try:
-            if pairwise:
-                a_first = as_choice(record.get("a_first"))
-                b_first = as_choice(record.get("b_first"))
-                if spec.order_labels == "position":
-                    b_first = swap(b_first)
-                found.ordered[item_id] = OrderedVerdicts(item_id, a_first, b_first)
-            else:
-                found.values[item_id] = READERS[kind](record.get("verdict"))
-        except UnreadableValue as exc:
-            field_name = "verdict" if not pairwise else "a_first or b_first"
-            problems.add(f"{exc} (read as {kind.replace('_', '/')})", file=str(path),
-                         line=record.line, field=spec.fields.get(field_name, field_name))
+        item_id = item_key(str(record.get("id")), record.get("condition"), record.get("epoch"))
+        values = {}
+        for name in required[1:]:
+            try:
+                values[name] = reader(record.get(name))
+            except UnreadableValue as exc:
+                problems.add(f"{exc} (read as {kind.replace('_', '/')})", file=str(path),
+                             line=record.line, field=spec.fields.get(name, name))
+        if len(values) < len(required) - 1:
+            continue
+        if pairwise:
+            b_first = swap(values["b_first"]) if spec.order_labels == "position" \
+                else values["b_first"]
+            found.ordered[item_id] = OrderedVerdicts(item_id, values["a_first"], b_first)
+        else:
+            found.values[item_id] = values["verdict"]
         if identity is None and record.get("judge_model") is not None:
             found.identity = JudgeIdentity(model=str(record.get("judge_model")),
                                            prompt_hash=_text(record.get("prompt_hash")))
@@ -103,7 +107,7 @@ def verdicts_from_run(store: Store, run: RunRecord, scorer: str, labels: HumanLa
     found = JudgeVerdicts(JudgeIdentity(), f"run {run.id}")
     identities: set[tuple[Any, Any, Any]] = set()
     for item in labels.items.values():
-        key = (item.id, item.condition or chosen, item.epoch)
+        key = (item.case_id, item.condition or chosen, item.epoch)
         score = scores.get(key)
         if score is None:
             continue

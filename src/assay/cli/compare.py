@@ -19,8 +19,14 @@ from assay.cli.common import console, open_store, store_option
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False),
               help="Also write the comparison as Markdown to this file.")
+@click.option("--pairwise", is_flag=True,
+              help="Also have a judge compare B's answer with A's for every case, asked in "
+                   "both orders: wins, ties, losses and the win rate per condition.")
+@click.option("--judge-model", metavar="MODEL",
+              help="With --pairwise: the judge (`provider/model`; default run B's pairwise "
+                   "scorer's model, or its config's judge.model).")
 def command(run_a: str, run_b: str, store_url: str | None, experiment: str | None, force: bool,
-            as_json: bool, output: str | None) -> None:
+            as_json: bool, output: str | None, pairwise: bool, judge_model: str | None) -> None:
     """Compare RUN_A (before) with RUN_B (after): ids, id prefixes, `latest` or `latest~N`.
 
     By default the run before the latest, then the latest. Per scorer and
@@ -35,12 +41,15 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     from assay.errors import UserError
 
     store = open_store(store_url)
+    pairs = None
     try:
         first = store.resolve_run(run_a, experiment)
         second = store.resolve_run(run_b, experiment)
         if first.id == second.id:
             raise UserError(f"RUN_A and RUN_B are the same run ({first.id})")
         diff = diff_stored_runs(store, first, second)
+        if diff.comparable or force:
+            pairs = _pairwise(store, first, second, judge_model) if pairwise else None
     finally:
         store.close()
     out, notes = console(), console(stderr=True)  # notes stay out of --json
@@ -55,16 +64,38 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
         raise UserError(f"runs {first.id} and {second.id} are not comparable:\n{reasons}\n"
                         "  (--force compares them anyway)")
     if as_json:
-        click.echo(json.dumps(diff.to_dict(), indent=2, ensure_ascii=False, default=str))
+        document = diff.to_dict()
+        if pairs is not None:
+            document["pairwise"] = [result.to_dict() for result in pairs]
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False, default=str))
     else:
         from assay.reports.run_diff import print_run_diff
 
         print_run_diff(out, diff)
+        if pairs is not None:
+            from assay.reports.judges import print_pairwise
+
+            print_pairwise(out, pairs)
     if output:
         from pathlib import Path
 
         from assay.reports.run_diff import run_diff_markdown
 
-        Path(output).write_text(run_diff_markdown(diff) + "\n", encoding="utf-8")
+        text = run_diff_markdown(diff)
+        if pairs is not None:
+            from assay.reports.judges import pairwise_markdown
+
+            text += "\n\n" + pairwise_markdown(pairs)
+        Path(output).write_text(text + "\n", encoding="utf-8")
         click.echo(f"wrote {output}", err=True)
     sys.exit(0)
+
+
+def _pairwise(store: object, first: object, second: object, judge_model: str | None) -> list:
+    """Run B's answers judged against run A's, in both orders, per condition."""
+    import asyncio
+
+    from assay.judging.pairs import compare_runs_pairwise
+
+    return asyncio.run(compare_runs_pairwise(store, first, second,  # type: ignore[arg-type]
+                                             judge_model=judge_model))

@@ -21,7 +21,13 @@ from itertools import groupby
 from typing import TYPE_CHECKING
 
 from assay.case import Case
-from assay.errors import AssayError
+from assay.analysis.pairwise_verdicts import (
+    OrderedVerdicts,
+    PairwiseResult,
+    adjust_pairwise,
+    pairwise_result,
+)
+from assay.errors import AssayError, UserError
 from assay.judging.bounded import bounded_map
 from assay.providers.cache import trial_epoch
 from assay.records import TrialRecord
@@ -29,7 +35,10 @@ from assay.score import Score
 from assay.trial import TrialKey
 
 if TYPE_CHECKING:
+    from assay.config.loading import LoadedConfig
+    from assay.records import RunRecord
     from assay.scorers.judges.pairwise import PairwiseJudge
+    from assay.services import Services
     from assay.store import Store
 
 BATCH = 100
@@ -126,3 +135,56 @@ async def judge_one(job: PairJob) -> Score:
             raise  # a bad key or a spent budget stops the judging
         except Exception as exc:  # noqa: BLE001 - the provider already retried
             return Score.failure(f"pairwise judge failed: {type(exc).__name__}: {exc}")
+
+
+async def compare_runs_pairwise(store: Store, run_a: RunRecord, run_b: RunRecord, *,
+                                judge_model: str | None, concurrency: int | None = None
+                                ) -> list[PairwiseResult]:
+    """Run B's answers against run A's, case by case, per condition, asked in both orders.
+
+    The judge is run B's `pairwise` scorer when its config has one (its model, prompt and
+    repeats), else the built-in pairwise judge with run B's judge model; `judge_model`
+    replaces the model either way.
+    """
+    from assay.judging.stored_config import stored_config
+    from assay.services import Services
+
+    loaded = stored_config(run_b)
+    services = Services(base_dir=loaded.base_dir, config=loaded.config, store=store)
+    judge = pair_judge(loaded, services, judge_model)
+    verdicts: dict[str, list[OrderedVerdicts]] = {}
+    try:
+        await judge.setup()
+        jobs = run_pair_jobs(store.iter_trials(run_a.id), store.iter_trials(run_b.id), judge,
+                             run_a.id)
+        async for job, score in bounded_map(jobs, judge_one,
+                                            concurrency=concurrency or loaded.config.run
+                                            .concurrency):
+            details = score.details or {}
+            name = job.key[0] if job.key[2] == 0 else f"{job.key[0]}#{job.key[2]}"
+            verdicts.setdefault(job.key[1], []).append(OrderedVerdicts(
+                name, details.get("a_first") if score.error is None else None,
+                details.get("b_first") if score.error is None else None))
+    finally:
+        await services.aclose()
+    if not verdicts:
+        raise UserError(f"runs {run_a.id} and {run_b.id} share no answered case, condition "
+                        "and epoch to compare")
+    return adjust_pairwise([pairwise_result(found, label_a=f"{condition} in {run_a.id}",
+                                            label_b=f"{condition} in {run_b.id}",
+                                            scorer=judge.name)
+                            for condition, found in verdicts.items()])
+
+
+def pair_judge(loaded: LoadedConfig, services: Services, judge_model: str | None
+               ) -> PairwiseJudge:
+    """The config's pairwise scorer, or the built-in one; with `judge_model` if given."""
+    from assay.scorers.judges.pairwise import PairwiseJudge
+
+    params = next((p for p in loaded.scorer_params if getattr(p, "type", None) == "pairwise"),
+                  None)
+    data = params.model_dump(exclude_unset=True) if params is not None else {"type": "pairwise"}
+    if judge_model:
+        data["model"] = judge_model
+    data["against"] = "conditions"
+    return PairwiseJudge(PairwiseJudge.Params.model_validate(data), services)

@@ -81,7 +81,7 @@ def measure_rows(cal: Calibration) -> list[Row]:
     rows = [("items", str(m.n), "", f"{m.raters} rater{'s' if m.raters > 1 else ''} per item"
              + (f"; {len(m.split)} left out (raters split evenly)" if m.split else "")),
             ("raw agreement", _rate(m.agreement), _ci(m.agreement_ci), ""),
-            _kappa_row(m.kappa, "agreement beyond chance; 1 perfect, 0 chance")]
+            _kappa_row(m.kappa, "beyond chance: 1 perfect, 0 chance")]
     if m.unweighted_kappa is not None:
         rows.append(_kappa_row(m.unweighted_kappa, "every miss a full miss"))
     if m.within_one is not None:

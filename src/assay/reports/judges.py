@@ -183,8 +183,12 @@ def _variance(judges: JudgeReview) -> Table:
 
 def judges_markdown(judges: JudgeReview) -> str:
     """The judges' sections of `report.md` ("" without a judge)."""
+    return _markdown(judge_sections(judges))
+
+
+def _markdown(tables: list[Table]) -> str:
     lines: list[str] = []
-    for table in judge_sections(judges):
+    for table in tables:
         lines += [f"## {table.title}", "", "| " + " | ".join(table.columns) + " |",
                   "| " + " | ".join("---:" if i >= table.right else "---"
                                     for i in range(len(table.columns))) + " |"]
@@ -215,6 +219,25 @@ def print_judges(out: Any, judges: JudgeReview) -> None:
             out.print(f"  {escape(label)}: {escape(fields)}")
         for note in table.notes:
             out.print(f"  [dim]{escape(note)}[/dim]")
+
+
+def print_pairwise(out: Any, results: list[PairwiseResult]) -> None:
+    """`assay compare --pairwise` on the console."""
+    from rich.markup import escape
+
+    table = _pairwise(results)
+    out.print(f"[bold]{escape(table.title.lower())}[/bold]")
+    for row in table.rows:
+        fields = ", ".join(f"{column} {cell}" for column, cell in
+                           zip(table.columns[2:], row[2:]))
+        out.print(f"  {escape(row[1])}: {escape(fields)}")
+    for note in table.notes:
+        out.print(f"  [dim]{escape(note)}[/dim]")
+
+
+def pairwise_markdown(results: list[PairwiseResult]) -> str:
+    """`assay compare --pairwise -o FILE`: the pairwise table in Markdown."""
+    return _markdown([_pairwise(results)])
 
 
 def _ci(interval: Interval | None, percent: bool = False) -> str:

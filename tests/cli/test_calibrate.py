@@ -1,0 +1,109 @@
+"""`assay calibrate` on the command line: the bar and its exit code, the four formats, the
+list, a stored run's verdicts, and `judge: {require_calibration: true}` refusing a changed judge.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from assay.testing import FakeJudge, FakeLLM, JudgeBiases
+from assay.testing.launcher import fake_environment
+
+from tests.calibration.planted import PASS_FAIL_FIELDS, pass_fail_labels, truth_of, write_project
+from tests.cli.evalproject import assay
+
+LABELS = pass_fail_labels(60, seed=2)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    config = write_project(tmp_path, LABELS, scorers=[{"type": "judge_score"}],
+                           calibration={"labels": {"path": "labels.jsonl",
+                                                   "fields": PASS_FAIL_FIELDS}})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("COLUMNS", "200")
+    with FakeLLM(judge=FakeJudge(JudgeBiases(labels=truth_of(LABELS), label_agreement=0.8,
+                                             seed=3))) as llm:
+        for name, value in fake_environment(llm, {}).items():
+            monkeypatch.setenv(name, value)
+        yield config
+
+
+def test_below_the_bar_exits_1_and_a_lower_bar_passes_and_both_are_listed(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = assay(capsys, "calibrate", str(project))
+    assert code == 1, out
+    assert "BELOW THE BAR: agreement" in out and "raw agreement" in out
+    assert "Cohen's kappa" in out and "confusion" in out
+    code, out = assay(capsys, "calibrate", str(project), "--min-agreement", "0.6")
+    assert code == 0, out
+    assert "PASS: agreement" in out
+    code, out = assay(capsys, "calibrate", "--list")
+    assert code == 0
+    assert out.count("openai/gpt-judge") == 2 and "below the bar" in out and "pass" in out
+
+
+def test_json_markdown_and_html_say_the_same_numbers(
+        project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out = assay(capsys, "calibrate", str(project), "--format", "json", "--no-save")
+    document = json.loads(out)
+    assert code == 1 and document["n"] == 60 and document["passed"] is False
+    agreement = document["agreement"]
+    code, out = assay(capsys, "calibrate", str(project), "--format", "md", "--no-save")
+    assert f"| raw agreement | {agreement:.1%} |" in out
+    code, _ = assay(capsys, "calibrate", str(project), "--format", "html", "-o",
+                    str(tmp_path / "cal.html"), "--no-save")
+    page = (tmp_path / "cal.html").read_text()
+    assert f"{agreement:.1%}" in page and "below the bar" in page and "<script" not in page
+    code, out = assay(capsys, "calibrate", "--list")
+    assert "no calibrations stored yet" in out  # --no-save kept them out
+
+
+def test_a_stored_runs_verdicts_are_joined_to_the_labels_by_case_id(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = assay(capsys, "run", str(project))
+    assert code == 0, out
+    code, out = assay(capsys, "calibrate", str(project), "--run", "latest", "--format", "json",
+                      "--min-agreement", "0.5")
+    document = json.loads(out)
+    assert code == 0, out
+    assert document["n"] == 60 and document["source"].startswith("run ")
+    assert document["judge"]["model"] == "openai/gpt-judge"
+
+
+def test_require_calibration_refuses_a_judge_changed_since_its_passing_calibration(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = yaml.safe_load(project.read_text())
+    config["judge"]["require_calibration"] = True
+    project.write_text(yaml.safe_dump(config))
+    code, out = assay(capsys, "run", str(project))
+    assert code == 2 and "has never passed a calibration" in out, out
+    assert assay(capsys, "calibrate", str(project), "--min-agreement", "0.6")[0] == 0
+    code, out = assay(capsys, "run", str(project))
+    assert code == 0, out
+    assert "uncalibrated judge" not in out
+    config["judge"]["model"] = "openai/gpt-other"
+    config["scorers"] = [{"type": "judge_score", "threshold": 8}]
+    project.write_text(yaml.safe_dump(config))
+    code, out = assay(capsys, "run", str(project))
+    assert code == 2, out
+    assert "changed since its last passing calibration" in out
+    assert "judge model openai/gpt-judge -> openai/gpt-other" in out
+    assert "rubric version" in out  # the pass line moved from 7 to 8
+
+
+def test_a_run_whose_judge_has_no_passing_calibration_says_so_in_every_report(
+        project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out = assay(capsys, "run", str(project), "-o", str(tmp_path / "out"))
+    assert code == 0
+    assert "uncalibrated judge: judge_score (openai/gpt-judge)" in out
+    assert "uncalibrated judge" in (tmp_path / "out" / "report.md").read_text()
+    assert "uncalibrated judge" in (tmp_path / "out" / "report.html").read_text()
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert results["judges"]["judges"][0]["calibrated"] is False

@@ -1,0 +1,49 @@
+"""Files of any layout read into named fields, with the datasets' readers and located errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.datasets.mapped import read_mapped
+from assay.errors import UserError
+
+
+def test_dotted_paths_list_indexes_and_a_star_reach_into_nested_records(tmp_path: Path) -> None:
+    path = tmp_path / "export.jsonl"
+    path.write_text(json.dumps({"task": {"id": 7}, "runs": [{"pick": "A"}, {"pick": "B"}],
+                                "notes": [{"by": "ana", "ok": True}, {"by": "ben", "ok": False}]})
+                    + "\n")
+    [record] = read_mapped(path, {"id": "task.id", "first": "runs.0.pick",
+                                  "second": "runs.1.pick", "label": "notes.*.ok"},
+                           required=("id", "first", "second", "label"))
+    assert record.values == {"id": 7, "first": "A", "second": "B", "label": [True, False]}
+    assert record.line == 1
+
+
+def test_csv_and_json_arrays_are_read_by_the_same_readers(tmp_path: Path) -> None:
+    (tmp_path / "labels.csv").write_text("item,gold\nq1,pass\nq2,fail\n")
+    (tmp_path / "labels.json").write_text(json.dumps([{"item": "q1", "gold": "pass"}]))
+    fields = {"id": "item", "label": "gold"}
+    assert [r.values for r in read_mapped(tmp_path / "labels.csv", fields,
+                                          required=("id", "label"))] == [
+        {"id": "q1", "label": "pass"}, {"id": "q2", "label": "fail"}]
+    assert len(read_mapped(tmp_path / "labels.json", fields, required=("id", "label"))) == 1
+
+
+def test_every_record_missing_a_field_is_named_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"item": "q1", "gold": "pass"}\n{"item": "q2"}\n{"gold": "fail"}\n')
+    with pytest.raises(UserError) as raised:
+        read_mapped(path, {"id": "item", "label": "gold"}, required=("id", "label"),
+                    what="labels")
+    problems = raised.value.problems
+    assert [(p.line, p.field) for p in problems] == [(2, "gold"), (3, "item")]
+    assert "missing key 'gold' (the label)" in problems[0].message
+
+
+def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="labels file not found"):
+        read_mapped(tmp_path / "nope.jsonl", {}, required=("id",), what="labels")

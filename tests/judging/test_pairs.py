@@ -1,0 +1,131 @@
+"""Pairwise judging of stored outputs: a run's conditions after its trials, and two runs.
+
+A python target answers well under one condition and poorly under the other; the fake
+LLM server's judge compares the answers, with or without a planted position bias.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from assay.judging.pairs import judge_condition_pairs
+from assay.judging.stored_config import stored_config
+from assay.registry import scorers
+from assay.services import Services
+from assay.store import Store
+from assay.testing import FakeJudge, FakeLLM, JudgeBiases
+from assay.testing.launcher import fake_environment
+
+from tests.cli.evalproject import assay
+
+REFERENCE = "Jupiter is the largest planet of the Solar System, a gas giant."
+AGENT = '''
+def answer(case, good):
+    if good:
+        return "Jupiter, a gas giant, is the largest planet of the Solar System."
+    return "It is a planet."
+'''
+
+
+def write(root: Path, scorer: dict[str, object], **run: object) -> Path:
+    (root / "agent.py").write_text(AGENT)
+    (root / "questions.jsonl").write_text("".join(json.dumps(
+        {"id": f"q{i:02d}", "input": f"Which planet is the largest? ({i})",
+         "expected": REFERENCE}) + "\n" for i in range(30)))
+    config = {"name": "pairs", "dataset": {"path": "questions.jsonl"},
+              "target": {"type": "python", "function": "agent.py:answer"},
+              "conditions": {"poor": {"args": {"good": False}}, "good": {"args": {"good": True}}},
+              "judge": {"model": "openai/gpt-judge"}, "scorers": [scorer],
+              "run": {"concurrency": 8, **run}}
+    (root / "assay.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    return root / "assay.yaml"
+
+
+@pytest.fixture
+def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+           request: pytest.FixtureRequest) -> Iterator[FakeLLM]:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("COLUMNS", "200")
+    rate = getattr(request, "param", 0.5)
+    with FakeLLM(judge=FakeJudge(JudgeBiases(first_position_rate=rate, seed=1))) as llm:
+        for name, value in fake_environment(llm, {}).items():
+            monkeypatch.setenv(name, value)
+        yield llm
+
+
+def test_a_run_judges_each_condition_against_the_baseline_after_its_trials(
+        served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write(tmp_path, {"type": "pairwise"})
+    code, out = assay(capsys, "run", str(config), "-o", "out")
+    assert code == 0, out
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    [pair] = results["judges"]["pairwise"]
+    assert (pair["label_b"], pair["label_a"]) == ("good", "poor")
+    assert (pair["wins"], pair["ties"], pair["losses"]) == (30, 0, 0)
+    assert pair["significant"] and pair["preferred"] == "good"
+    assert pair["positions"]["consistency"] == 1.0
+    assert pair["positions"]["first_position_rate"] == 0.5  # the good answer came first once
+    rows = {(s["scorer"], s["condition"]) for s in results["stats"]["scores"]}
+    assert ("pairwise", "poor") not in rows and ("pairwise", "good") in rows
+    assert all("pairwise" not in c["scorer"] for c in results["comparisons"]["comparisons"])
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "| pairwise | good vs poor | 30 | 30/0/0 |" in report
+    assert "pairwise verdicts" in out and "good vs poor" in out
+    # each pair asked twice, once per order; the baseline's trials carry no pairwise score
+    judged = [t for t in results["trials"] if "pairwise" in t["scores"]]
+    assert {t["condition"] for t in judged} == {"good"} and len(judged) == 30
+
+
+@pytest.mark.parametrize("served", [1.0], indirect=True)
+def test_a_judge_that_always_picks_the_first_answer_wins_nothing(
+        served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write(tmp_path, {"type": "pairwise"})
+    assert assay(capsys, "run", str(config), "-o", "out")[0] == 0
+    [pair] = json.loads((tmp_path / "out" / "results.json").read_text())["judges"]["pairwise"]
+    assert (pair["wins"], pair["ties"], pair["inconsistent"]) == (0, 30, 30)
+    assert pair["positions"]["first_position_rate"] == 1.0
+    assert not pair["significant"]
+
+
+def test_pairs_already_judged_are_not_judged_again(
+        served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write(tmp_path, {"type": "pairwise"})
+    assert assay(capsys, "run", str(config))[0] == 0
+    store = Store(str(tmp_path / "assay.db"))
+    run = store.resolve_run("latest")
+    loaded = stored_config(run)
+    judge = scorers.get("pairwise")(loaded.scorer_params[0], Services(config=loaded.config))
+    calls = served.received
+    stored = asyncio.run(judge_condition_pairs(store, run.id, [judge], ["poor", "good"],
+                                               concurrency=4))
+    assert stored == 0 and served.received == calls
+
+
+def test_a_config_that_pairs_conditions_needs_two_of_them(
+        served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write(tmp_path, {"type": "pairwise"})
+    code, out = assay(capsys, "run", str(config), "--condition", "good")
+    assert code == 2 and "compares conditions, but this run has 1 (good)" in out
+
+
+def test_compare_pairwise_judges_run_b_against_run_a_case_by_case(
+        served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write(tmp_path, {"type": "judge_score"})
+    assert assay(capsys, "run", str(config))[0] == 0
+    text = config.read_text().replace("good: false", "good: true")
+    config.write_text(text)  # the "poor" condition now answers well too
+    assert assay(capsys, "run", str(config))[0] == 0
+    code, out = assay(capsys, "compare", "latest~1", "latest", "--pairwise", "--json")
+    assert code == 0, out
+    pairs = {p["label_b"].split(" ")[0]: p for p in json.loads(out)["pairwise"]}
+    assert (pairs["poor"]["wins"], pairs["poor"]["losses"]) == (30, 0)
+    assert pairs["good"]["ties"] == 30 and not pairs["good"]["significant"]
+    code, out = assay(capsys, "compare", "latest~1", "latest", "--pairwise")
+    assert "pairwise verdicts" in out
