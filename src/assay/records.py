@@ -263,4 +263,4 @@ class CalibrationRecord:
         return (self.judge_model, self.prompt_hash)
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}  # type: ignore[attr-defined]
+        return {name: getattr(self, name) for name in self.__slots__}

@@ -81,6 +81,54 @@ def check_knowledge_packs(result: subprocess.CompletedProcess[str],
     assert all(gate["gate"].startswith("judge_score@pack") for gate in failed)
 
 
+def walkthrough_step(stdout: str, command: str) -> str:
+    """The output of the walkthrough's one command (printed as `$ assay ...`) that contains
+    `command`."""
+    parts = re.split(r"^\$ (assay .*)$", stdout, flags=re.MULTILINE)
+    found = [parts[i + 1] for i in range(1, len(parts), 2) if command in parts[i]]
+    assert len(found) == 1, f"{len(found)} commands with '{command}' in:\n{stdout}"
+    return found[0]
+
+
+def percent_interval(text: str, label: str) -> tuple[float, float, float]:
+    """`label  93.8%  83.2%–97.9%` (or `label 70.8% [57%–82%]`) as fractions."""
+    found = re.search(re.escape(label) + r"\s+([\d.]+)%\s+\[?([\d.]+)%–([\d.]+)%", text)
+    assert found, f"no '{label}' with an interval in:\n{text}"
+    value, low, high = (float(number) / 100 for number in found.groups())
+    return value, low, high
+
+
+def check_judge_calibration(result: subprocess.CompletedProcess[str],
+                            results: dict[str, Any] | None, _workdir: Path) -> None:
+    """The planted judge (90% agreement with its true labels, 70% first position) is
+    measured so; the re-judged run called no model and found the judge's own noise."""
+    assert result.returncode == 0, result.stderr
+    calibration = walkthrough_step(result.stdout, "calibrate examples/judge-calibration/assay")
+    assert "PASS: agreement" in calibration and "3 raters per item" in calibration
+    _, low, high = percent_interval(calibration, "raw agreement")
+    assert low <= 0.9 <= high
+    # the run: pack beats training pairwise, and the pairwise judge's first-position lean shows
+    run = walkthrough_step(result.stdout, "assay run ")
+    _, low, high = percent_interval(run, "first-position rate")
+    assert low <= 0.7 <= high and low > 0.5
+    assert "verdict pack preferred" in run and "changed winner with the order" in run
+    # the calibrated 0-10 judge is not called uncalibrated; the pairwise one, unchecked, is
+    assert re.search(r"uncalibrated judge: pairwise \(\S+\) has no passing calibration", run)
+    # the re-judged run: a new run linked to the first
+    assert results is not None
+    judges = results["judges"]
+    assert judges["rejudge_of"] and judges["rejudge_of"] in run
+    [consistency] = [c for c in judges["consistency"] if c["scorer"] == "judge_score"]
+    assert consistency["repeats"] == 3 and 0 < consistency["flip_rate"] < 0.5
+    assert sum(row["unstable"] for row in judges["unstable"]) > 0
+    # another tool's verdicts in both orders: read, measured, held to their bar
+    recorded = walkthrough_step(result.stdout, "recorded.yaml")
+    assert "accuracy, A shown first" in recorded and "accuracy, B shown first" in recorded
+    assert "BELOW THE BAR" in recorded and "(exit 1: below the bar)" in recorded
+    listed = walkthrough_step(result.stdout, "--list")
+    assert "judge_score" in listed and "gpt-4 " in listed and "preference" in listed
+
+
 def check_mcp_context(result: subprocess.CompletedProcess[str],
                       results: dict[str, Any] | None, _workdir: Path) -> None:
     """Context makes the difference, and only the MCP condition calls a tool."""
@@ -170,6 +218,7 @@ def check_replay(result: subprocess.CompletedProcess[str],
 Check = Callable[[subprocess.CompletedProcess[str], dict[str, Any] | None, Path], None]
 """What an example's run must show: its process, its results.json, the folder it ran in."""
 CHECKS: dict[str, Check] = {
+    "judge-calibration": check_judge_calibration,
     "knowledge-packs": check_knowledge_packs,
     "mcp-context": check_mcp_context,
     "quickstart": check_quickstart,
@@ -177,7 +226,7 @@ CHECKS: dict[str, Check] = {
     "pytest": check_pytest,
     "replay": check_replay,
 }
-SLOW = {"knowledge-packs", "mcp-context"}
+SLOW = {"judge-calibration", "knowledge-packs", "mcp-context"}
 
 
 def test_every_example_has_an_offline_command_and_checks() -> None:

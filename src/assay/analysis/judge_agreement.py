@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 import numpy as np
 
@@ -231,7 +231,8 @@ def _leniency(pairs: list[tuple[Hashable, Hashable]], kind: Kind, passes: tuple[
     """Judge minus people, paired over the items, at the 95% level."""
     if kind == "score":
         numbers = np.asarray([[float(h), float(j)] for h, j in pairs])  # type: ignore[arg-type]
-        low, high = float(min(categories)), float(max(categories))  # type: ignore[type-var]
+        scale = [float(cast(float, category)) for category in categories]
+        low, high = min(scale), max(scale)
         if high <= low:
             return None
         return measure("mean", Differences.of(numbers[:, 1] - numbers[:, 0], high - low), ALPHA)

@@ -167,11 +167,11 @@ def read_judgements(scores: Iterable[tuple[TrialKey, str, Score]], *,
             entry.scale = score.scale
             entry.by_case.setdefault(case_id, []).append(float(value))
         if isinstance(details.get("unverified_claims"), list):
-            count = claims[(scorer, condition)]
+            tally = claims[(scorer, condition)]
             listed = len(details["unverified_claims"])
-            count[0] += 1
-            count[1] += listed > 0
-            count[2] += listed
+            tally[0] += 1
+            tally[1] += listed > 0
+            tally[2] += listed
         if "unstable" in details:
             count = unstable[(scorer, condition)]
             count[0] += 1

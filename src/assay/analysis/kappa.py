@@ -73,9 +73,9 @@ def disagreement_weights(size: int, weighting: Weighting) -> np.ndarray:
     """w_ij: 0 on the diagonal, 1 at the farthest categories (all 1 off it for plain kappa)."""
     i, j = np.indices((size, size))
     if weighting == "none" or size < 2:
-        return (i != j).astype(float)
+        return np.asarray(i != j, dtype=float)
     distance = np.abs(i - j) / (size - 1)
-    return distance if weighting == "linear" else distance ** 2
+    return np.asarray(distance if weighting == "linear" else distance ** 2, dtype=float)
 
 
 def cohen_kappa(pairs: Sequence[tuple[Hashable, Hashable]], categories: Sequence[Hashable],

@@ -105,7 +105,7 @@ def _distances(categories: Sequence[Hashable], totals: np.ndarray,
         return 1.0 - np.eye(size)
     if level == "interval":
         numbers = np.asarray([float(c) for c in categories])  # type: ignore[arg-type]
-        return (numbers[:, None] - numbers[None, :]) ** 2
+        return np.asarray((numbers[:, None] - numbers[None, :]) ** 2, dtype=float)
     cumulative = np.concatenate([[0.0], np.cumsum(totals)])
     out = np.zeros((size, size))
     for c in range(size):

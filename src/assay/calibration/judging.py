@@ -10,7 +10,7 @@ of the judge the config will run.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from assay.calibration.labels import HumanLabels, LabelledItem
 from assay.calibration.verdicts import JudgeVerdicts, read_score
@@ -23,6 +23,7 @@ from assay.services import Services
 
 if TYPE_CHECKING:
     from assay.config.loading import LoadedConfig
+    from assay.scorers.base import ScorerParams
     from assay.scorers.judges.base import JudgeScorer
     from assay.store import Store
 
@@ -52,8 +53,9 @@ def build_judge(loaded: LoadedConfig, name: str, services: Services) -> JudgeSco
     """The config's scorer `name`, built as a run builds it."""
     for params in loaded.scorer_params:
         if (getattr(params, "name", None) or getattr(params, "type")) == name:
-            judge: JudgeScorer = scorer_registry.get(getattr(params, "type"))(params, services)
-            return judge
+            built = scorer_registry.get(getattr(params, "type"))(
+                cast("ScorerParams", params), services)
+            return cast("JudgeScorer", built)
     raise UserError(f"{loaded.path}: no scorer '{name}'")
 
 

@@ -92,12 +92,13 @@ def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpe
     """Join the judge's verdicts to people's labels by item id and measure the agreement."""
     human = labels.values()
     notes = list(verdicts.notes)
+    split: list[str] = []
     if labels.kind == "preference":
         if labels.raters > 1:
             human, split = _majority_preferences(human)
             if split:
-                notes.append(f"{len(split)} items left out: their raters' preferences were "
-                             f"evenly split ({', '.join(split[:5])})")
+                notes.append(f"{_items(len(split))} left out: their raters' preferences "
+                             f"were evenly split ({', '.join(split[:5])})")
         truth = {item_id: values[0] for item_id, values in human.items() if values}
         try:
             measures: JudgeAgreement | PairwiseAgreement = pairwise_agreement(
@@ -126,9 +127,13 @@ def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpe
         labels_path=str(labels.path), measures=measures, min_agreement=spec.min_agreement,
         min_kappa=spec.min_kappa,
         only_labelled=[i for i in human if i not in judged and i not in verdicts.errors],
-        only_judged=[i for i in judged if i not in human],
+        only_judged=[i for i in judged if i not in human and i not in split],
         judge_errors={i: e for i, e in verdicts.errors.items() if i in human},
         notes=notes)
+
+
+def _items(n: int) -> str:
+    return f"{n} item" if n == 1 else f"{n} items"
 
 
 def _on_scale(human: dict[str, list[Any]], judged: dict[str, Any],

@@ -97,7 +97,8 @@ def run_calibration(request: CalibrationRequest, store: Store) -> Calibration:
                                       ("min_kappa", request.min_kappa)) if value is not None})
     labels = read_labels(settings.labels, spec.base_dir,
                          kind="score" if settings.metric else settings.kind)
-    scorer = request.scorer or settings.scorer
+    scorer: str | None = request.scorer or settings.scorer
+    experiment: str | None
     if request.run is not None:
         run = store.resolve_run(request.run)
         if scorer is None:
@@ -110,8 +111,8 @@ def run_calibration(request: CalibrationRequest, store: Store) -> Calibration:
                                       settings.judge)
         experiment = spec.loaded.name if spec.loaded else None
     elif spec.loaded is not None:
-        scorer = pick_scorer(spec.loaded, scorer)
-        verdicts = judge_items(spec.loaded, scorer, labels, store, metric=settings.metric,
+        picked = scorer = pick_scorer(spec.loaded, scorer)
+        verdicts = judge_items(spec.loaded, picked, labels, store, metric=settings.metric,
                                use_cache=request.use_cache)
         experiment = spec.loaded.name
     else:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from assay.cli.common import console, open_store, store_option
+
+if TYPE_CHECKING:
+    from assay.calibration.measure import Calibration
 
 FORMATS = ("text", "json", "md", "html")
 
@@ -74,21 +78,21 @@ def command(spec: Path | None, store_url: str | None, run_ref: str | None, score
     sys.exit(0 if result.passed else 1)
 
 
-def _render(result: object, fmt: str, output: Path | None) -> None:
+def _render(result: Calibration, fmt: str, output: Path | None) -> None:
     from assay.reports import calibration as render
 
-    if fmt == "text" and output is None:
-        render.print_calibration(console(), result)  # type: ignore[arg-type]
-        return
     if fmt == "text":
+        if output is None:
+            render.print_calibration(console(), result)
+            return
         from rich.console import Console
 
-        with output.open("w", encoding="utf-8") as handle:  # type: ignore[union-attr]
-            render.print_calibration(Console(file=handle, width=160), result)  # type: ignore[arg-type]
+        with output.open("w", encoding="utf-8") as handle:
+            render.print_calibration(Console(file=handle, width=160), result)
         click.echo(f"wrote {output}", err=True)
         return
     text = {"json": render.calibration_json, "md": render.calibration_markdown,
-            "html": render.calibration_html}[fmt](result)  # type: ignore[operator]
+            "html": render.calibration_html}[fmt](result)
     if output is None:
         click.echo(text)
         return

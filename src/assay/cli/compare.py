@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from assay.cli.common import console, open_store, store_option
+
+if TYPE_CHECKING:
+    from assay.analysis.pairwise_verdicts import PairwiseResult
 
 
 @click.command("compare")
@@ -91,7 +95,8 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     sys.exit(0)
 
 
-def _pairwise(store: object, first: object, second: object, judge_model: str | None) -> list:
+def _pairwise(store: object, first: object, second: object,
+              judge_model: str | None) -> list[PairwiseResult]:
     """Run B's answers judged against run A's, in both orders, per condition."""
     import asyncio
 

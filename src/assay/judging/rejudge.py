@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from assay.errors import UserError
 from assay.judging.bounded import bounded_map
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from assay.records import RunRecord, TrialRecord
     from assay.review.finish import ReviewRequest
     from assay.review.result import Review
-    from assay.scorers.base import Scorer
+    from assay.scorers.base import Scorer, ScorerParams
     from assay.store import Store
 
 KIND = "rejudge"
@@ -107,7 +107,7 @@ async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewReq
     config = loaded.config.model_copy(update={"gates": []})
     outcome = RunOutcome(run=run, config=config, stats=PipelineStats(),
                          scorers=[judge.name for judge in judges], conditions=conditions,
-                         warnings=warnings, usage=dict(services.providers.stats())
+                         warnings=warnings, usage=services.providers.stats().to_dict()
                          if services.providers else {})
     return finish_run(store, outcome, review)
 
@@ -134,7 +134,8 @@ def build_judges(loaded: LoadedConfig, services: Services, request: RejudgeReque
         changed = type(params).model_validate({**params.model_dump(by_alias=True,
                                                                    exclude_unset=True),
                                                **overrides})
-        out.append(scorer_registry.get(getattr(params, "type"))(changed, services))
+        out.append(scorer_registry.get(getattr(params, "type"))(
+            cast("ScorerParams", changed), services))
     return out
 
 

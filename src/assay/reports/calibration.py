@@ -198,20 +198,20 @@ def print_calibration(out: Any, cal: Calibration) -> None:
     matrix = confusion_rows(cal)
     if matrix is not None:
         heads, rows = matrix
-        grid = Table(title="confusion (rows: people, columns: judge)", title_justify="left",
+        grid = Table(title="confusion matrix", title_justify="left",
                      box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         for index, head in enumerate(heads):
             grid.add_column(head, justify="left" if index == 0 else "right", no_wrap=True)
-        for row in rows:
-            grid.add_row(*row)
+        for cells in rows:
+            grid.add_row(*cells)
         out.print(grid)
     labels = label_rows(cal)
     if labels:
         per_label = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         for index, head in enumerate(("label", "precision", "recall", "people", "judge")):
             per_label.add_column(head, justify="left" if index == 0 else "right", no_wrap=True)
-        for row in labels:
-            per_label.add_row(*row)
+        for cells in labels:
+            per_label.add_row(*cells)
         out.print(per_label)
     for line in problem_lines(cal):
         out.print(f"[dim]{line}[/dim]")
@@ -221,9 +221,9 @@ def print_calibration(out: Any, cal: Calibration) -> None:
 def calibration_html(cal: Calibration) -> str:
     from assay.reports.pages import template_environment
 
-    return template_environment().get_template("calibration.html.j2").render(
+    return str(template_environment().get_template("calibration.html.j2").render(
         cal=cal, judge=judge_line(cal), headline=headline(cal), rows=measure_rows(cal),
-        confusion=confusion_rows(cal), labels=label_rows(cal), problems=problem_lines(cal))
+        confusion=confusion_rows(cal), labels=label_rows(cal), problems=problem_lines(cal)))
 
 
 def print_calibration_list(out: Any, records: Sequence[CalibrationRecord]) -> None:
@@ -234,18 +234,17 @@ def print_calibration_list(out: Any, records: Sequence[CalibrationRecord]) -> No
         out.print("no calibrations stored yet: run `assay calibrate CONFIG`")
         return
     table = Table(title="calibrations, newest first", title_justify="left",
-                  box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for column in ("id", "date", "scorer", "judge model", "prompt", "rubric", "kind", "n",
+                  box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=0,
+                  collapse_padding=True)
+    for column in ("id", "scorer", "judge model", "prompt", "kind", "n",
                    "agreement", "kappa", "bar", "result"):
         table.add_column(column, justify="right" if column in ("n", "agreement", "kappa")
                          else "left", no_wrap=True)
-    for r in records:
+    for r in records:  # the id holds the date and time
         bar = ", ".join(part for part in (
             f">={r.min_agreement:.0%}" if r.min_agreement is not None else "",
             f"k>={r.min_kappa:g}" if r.min_kappa is not None else "") if part) or "-"
-        table.add_row(r.id, r.created_at[:16].replace("T", " "), r.scorer or "-",
-                      r.judge_model or "-", (r.prompt_hash or "-")[:12],
-                      (r.rubric_version or "-")[:12], r.kind, str(r.n),
+        table.add_row(r.id, r.scorer or "-", r.judge_model or "-", (r.prompt_hash or "-")[:8], r.kind, str(r.n),
                       "-" if r.agreement is None else f"{r.agreement:.1%}",
                       "-" if r.kappa is None else f"{r.kappa:.2f}", bar,
                       "[green]pass[/green]" if r.passed else "[red]below the bar[/red]")

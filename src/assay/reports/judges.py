@@ -85,7 +85,7 @@ def _calibration(judges: JudgeReview) -> Table:
 
 def _pairwise(results: list[PairwiseResult]) -> Table:
     table = Table("Pairwise verdicts (both orders asked)",
-                  ["scorer", "B vs A", "n", "wins/ties/losses", "win rate [CI]", "p",
+                  ["scorer", "B vs A", "n", "wins/ties/losses", "win rate [CI]", "sign test",
                    "verdict", "consistent", "first-position rate", "tie verdicts"], right=2)
     for r in results:
         p = format_p(r.p_adjusted if r.p_adjusted is not None else r.test.p_value)
