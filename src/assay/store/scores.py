@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from sqlalchemy import Engine, and_, select
 
 from assay.score import Score
 from assay.store import schema
-from assay.store.rows import dumps, stored_score
+from assay.store.rows import score_values, stored_score
 from assay.trial import TrialKey
 
 ScoredKey = tuple[str, str, int, str]
@@ -32,7 +31,7 @@ class ScoreAccess:
 
     def write_scores(self, run_id: str, scores: Iterable[tuple[TrialKey, str, Score]]) -> int:
         """Add scores to stored trials in one transaction: (trial key, scorer, score)."""
-        rows = [_score_row(run_id, key, name, score) for key, name, score in scores]
+        rows = [score_values(run_id, key, name, score) for key, name, score in scores]
         if not rows:
             return 0
         with self._lock, self.engine.begin() as conn:
@@ -61,20 +60,3 @@ class ScoreAccess:
             for row in conn.execution_options(stream_results=True).execute(query):
                 m = row._mapping
                 yield (m["case_id"], m["condition"], m["epoch"]), m["scorer"], stored_score(m)
-
-
-def _score_row(run_id: str, key: TrialKey, name: str, score: Score) -> dict[str, Any]:
-    case_id, condition, epoch = key
-    spent = score.usage
-    return {
-        "run_id": run_id, "case_id": case_id, "condition": condition, "epoch": epoch,
-        "scorer": name, "value": score.value, "scale_min": score.scale[0],
-        "scale_max": score.scale[1],
-        "passed": None if score.passed is None else int(score.passed),
-        "reason": score.reason or None,
-        "details_json": dumps(score.details) if score.details else None,
-        "error": score.error,
-        "input_tokens": spent.input_tokens if spent else None,
-        "output_tokens": spent.output_tokens if spent else None,
-        "cost_usd": spent.cost_usd if spent else None,
-    }

@@ -38,6 +38,7 @@ from assay.store.rows import (
     dumps,
     loads,
     run_record,
+    score_values,
     score_row,
     stored_score,
     trial_record,
@@ -206,21 +207,8 @@ class Store(Browsing, ScoreAccess):
                 "finished_at": finished,
             })
             for name, score in result.scores.items():
-                spent = score.usage
-                score_rows.append({
-                    **key,
-                    "scorer": name,
-                    "value": score.value,
-                    "scale_min": score.scale[0],
-                    "scale_max": score.scale[1],
-                    "passed": None if score.passed is None else int(score.passed),
-                    "reason": score.reason or None,
-                    "details_json": dumps(score.details) if score.details else None,
-                    "error": score.error,
-                    "input_tokens": spent.input_tokens if spent else None,
-                    "output_tokens": spent.output_tokens if spent else None,
-                    "cost_usd": spent.cost_usd if spent else None,
-                })
+                score_rows.append(score_values(run_id, (case.id, result.condition,
+                                                        result.epoch), name, score))
         if not trial_rows:
             return 0
         redact_rows(trial_rows, ("output_text", "output_json", "error"))
