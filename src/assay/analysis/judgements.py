@@ -22,19 +22,17 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.analysis.interval import Interval, t_interval
-from assay.analysis.judge_consistency import JudgeConsistency, Repeats, judge_consistency
-from assay.analysis.pairwise_verdicts import (
-    OrderedVerdicts,
-    PairwiseResult,
-    adjust_pairwise,
-    pairwise_result,
-)
-from assay.analysis.variance_split import DeltaNoise, VarianceSplit, delta_noise, split_variance
-from assay.score import Score
-from assay.trial import TrialKey
+
+if TYPE_CHECKING:
+    # Imported where used: they bring numpy and scipy, which a run without judges never needs.
+    from assay.analysis.judge_consistency import JudgeConsistency, Repeats
+    from assay.analysis.pairwise_verdicts import OrderedVerdicts, PairwiseResult
+    from assay.analysis.variance_split import DeltaNoise, VarianceSplit
+    from assay.score import Score
+    from assay.trial import TrialKey
 
 MAX_LISTED = 200
 """Unstable cases listed per scorer and condition; the rest are counted."""
@@ -149,12 +147,16 @@ def read_judgements(scores: Iterable[tuple[TrialKey, str, Score]], *,
         details = score.details or {}
         asked = details.get("judgements")
         if isinstance(asked, list) and len(asked) > 1 and "a_first" not in details:
+            from assay.analysis.judge_consistency import Repeats
+
             name = case_id if epoch == 0 else f"{case_id}#{epoch}"
             repeated[scorer].append(((case_id, condition, epoch), Repeats(
                 f"{name} · {condition}",
                 tuple(_number(a.get("value")) for a in asked if isinstance(a, dict)),
                 tuple(a.get("passed") if isinstance(a.get("passed"), bool) else None
                       for a in asked if isinstance(a, dict)))))
+        if "a_first" in details or details.get("against") is not None:
+            from assay.analysis.pairwise_verdicts import OrderedVerdicts
         if score.error is None and "a_first" in details:
             pairs[(scorer, condition)].append(OrderedVerdicts(
                 f"{case_id}#{epoch}", details.get("a_first"), details.get("b_first")))
@@ -194,11 +196,16 @@ def read_judgements(scores: Iterable[tuple[TrialKey, str, Score]], *,
                        sorted(claims.items(), key=lambda i: rank(i[0]))]
     findings.unstable = [UnstableStats(s, c, n, k, tuple(cases)) for (s, c), (n, k, cases) in
                          sorted(unstable.items(), key=lambda i: rank(i[0]))]
-    results = [pairwise_result(verdicts, label_a=pair_baselines.get(scorer, "reference"),
-                               label_b=condition, scorer=scorer)
-               for (scorer, condition), verdicts in sorted(pairs.items(),
-                                                           key=lambda i: rank(i[0]))]
-    findings.pairwise = adjust_pairwise(results)
+    if pairs:
+        from assay.analysis.pairwise_verdicts import adjust_pairwise, pairwise_result
+
+        findings.pairwise = adjust_pairwise([
+            pairwise_result(verdicts, label_a=pair_baselines.get(scorer, "reference"),
+                            label_b=condition, scorer=scorer)
+            for (scorer, condition), verdicts in sorted(pairs.items(),
+                                                        key=lambda i: rank(i[0]))])
+    if repeated:
+        from assay.analysis.judge_consistency import judge_consistency
     for scorer, answers in sorted(repeated.items()):
         findings.consistency.append(judge_consistency(scorer, [r for _, r in answers]))
         splits, deltas = _variance(scorer, answers, list(order), (asks or {}).get(scorer))
@@ -211,6 +218,8 @@ def _variance(scorer: str, answers: list[tuple[TrialKey, Repeats]], conditions: 
               asks: int | None) -> tuple[list[tuple[str, VarianceSplit]],
                                          list[tuple[str, DeltaNoise]]]:
     """Per condition the agent/judge split; each condition's delta against the first."""
+    from assay.analysis.variance_split import delta_noise, split_variance
+
     by_condition: dict[str, dict[str, dict[int, list[float]]]] = defaultdict(dict)
     for (case_id, condition, epoch), repeats in answers:
         by_condition[condition].setdefault(case_id, {})[epoch] = repeats.usable_values
