@@ -31,8 +31,8 @@ FORMATS = ("text", "json", "md", "html")
               help="The bar: agreement with people at least RATE (default 0.85); exit 1 below.")
 @click.option("--min-kappa", type=click.FloatRange(-1, 1), metavar="KAPPA",
               help="The bar: Cohen's kappa at least KAPPA; exit 1 below.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="Output format.")
+@click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text",
+              show_default=True, help="Output format.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to this file instead of standard output.")
 @click.option("--no-cache", is_flag=True, help="Judge afresh, bypassing the response cache.")
