@@ -15,6 +15,24 @@ from pathlib import Path
 from typing import IO
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_NEW_FILE_MODE = 0o666 & ~_umask()
+"""What `open(path, "w")` would give a new file; a temporary file starts private (0600)."""
+
+
+def _mode_for(path: Path) -> int:
+    """The replaced file's permissions, or a new file's: never the temporary file's 0600."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        return _NEW_FILE_MODE
+
+
 @contextlib.contextmanager
 def atomic_writer(path: Path) -> Iterator[IO[str]]:
     """A text handle whose content replaces `path` only when the block ends without error."""
@@ -25,6 +43,7 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
             yield handle
             handle.flush()
+            os.fchmod(handle.fileno(), _mode_for(path))
             os.fsync(handle.fileno())
         os.replace(temporary, path)
     except BaseException:
