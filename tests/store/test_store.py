@@ -50,20 +50,21 @@ def _open_store_when_released(path: str, start: Any, outcomes: Any) -> None:
 def test_processes_opening_a_new_store_at_once_all_migrate_it(tmp_path: Path) -> None:
     """Regression: pytest-xdist workers (or parallel runs) opening a new store at the same
     moment each tried to create its tables, and all but one failed with 'table already
-    exists'."""
+    exists', and then switching the new file to WAL answered 'database is locked' at once
+    (SQLite does not wait busy_timeout for a journal-mode change)."""
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
-    for attempt in range(3):
+    for attempt in range(5):
         path = str(tmp_path / f"assay-{attempt}.db")
-        start, outcomes = context.Barrier(3), context.Queue()
+        start, outcomes = context.Barrier(6), context.Queue()
         processes = [context.Process(target=_open_store_when_released,
-                                     args=(path, start, outcomes)) for _ in range(3)]
+                                     args=(path, start, outcomes)) for _ in range(6)]
         for process in processes:
             process.start()
         for process in processes:
             process.join(timeout=60)
-        assert sorted(outcomes.get(timeout=5) for _ in processes) == ["ok"] * 3
+        assert sorted(outcomes.get(timeout=5) for _ in processes) == ["ok"] * 6
         with sqlite3.connect(path) as conn:
             versions = conn.execute("select version from schema_migrations").fetchall()
         assert versions == [(v,) for v in range(1, SCHEMA_VERSION + 1)]

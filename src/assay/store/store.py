@@ -403,12 +403,36 @@ def _lock_for_migration(conn: Any) -> None:
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
 
 
+LOCK_WAIT_SECONDS = 30.0  # how long opening a store waits for another process's lock
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
-    # First the wait for a lock: switching a new file to WAL takes one, and processes
-    # opening the same new store at once would otherwise fail with "database is locked".
-    cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={int(LOCK_WAIT_SECONDS * 1000)}")
+    _switch_to_wal(cursor)
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """Switch the file to WAL, waiting while another process holds its lock.
+
+    SQLite answers "database is locked" to a journal-mode change at once, without
+    consulting busy_timeout, so processes opening the same new store together
+    (pytest-xdist workers, parallel `assay run`s) retry here instead of failing.
+    """
+    import sqlite3
+    import time
+
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
