@@ -1,7 +1,9 @@
 """Errors that carry where they happened, so the CLI can print one clear line.
 
 `UserError` (exit 2) is anything the user can fix in a config, dataset or
-argument. `RunFailed` (exit 3) is a run that could not complete.
+argument. `RunFailed` (exit 3) is a run that could not complete, `StoreError`
+(exit 3) a store that could not be read or written (full, read-only, damaged,
+unreachable), and `RunLocked` (exit 3) a run another process is running.
 """
 
 from __future__ import annotations
@@ -56,11 +58,30 @@ class RunFailed(AssayError):
     exit_code = 3
 
 
+class StoreError(AssayError):
+    """The store could not be opened, read or written: one line saying why, never SQL or
+    the values of a row. Exit code 3."""
+
+    exit_code = 3
+
+
+class RunLocked(AssayError):
+    """Another live process is running (or resuming) this run: exit code 3."""
+
+    exit_code = 3
+
+
 @dataclass
 class ProblemList:
     """Collects problems so every one is reported at once, not the first only."""
 
     problems: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
+    """What was changed without stopping anything (a lone surrogate replaced): warnings."""
+
+    def note(self, message: str, *, file: str | None = None, line: int | None = None,
+             field: str | None = None) -> None:
+        self.notes.append(Problem(message, file, line, field))
 
     def add(self, message: str, *, file: str | None = None, line: int | None = None,
             field: str | None = None) -> None:

@@ -57,6 +57,8 @@ class RunRecord:
     error: str | None = None
     options: dict[str, Any] | None = None
     """What the command line changed for this run (sample, epochs, conditions); resume reuses it."""
+    report_dir: str | None = None
+    """The folder its report files were written to (`results.json`, `report.md`, ...)."""
 
     @property
     def seed(self) -> int:

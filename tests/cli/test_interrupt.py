@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from assay.store import Store
+from tests.terminal import as_at_a_terminal
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -37,7 +38,8 @@ def test_ctrl_c_prints_the_resume_command_and_exits_130(tmp_path: Path) -> None:
     env = {**os.environ, "ASSAY_STORE": str(tmp_path / "s.db"), "COLUMNS": "160"}
     process = subprocess.Popen(
         [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"], cwd=tmp_path,
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=as_at_a_terminal)
     try:
         store = Store(str(tmp_path / "s.db"))
         deadline = time.monotonic() + 60

@@ -227,6 +227,28 @@ def test_a_lone_surrogate_in_a_field_is_replaced_so_the_case_can_be_stored(
     assert case.input == "half \ufffd"
 
 
+def test_a_replaced_surrogate_is_a_warning_naming_its_line_and_field(tmp_path: Path) -> None:
+    """Regression: `validate` passed such a file without a word, and the text stored was not
+    what the file held."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"id": "1", "input": "fine"}\n'
+                    '{"id": "2", "input": "half \\ud83d and \\udc00", "expected": "x"}\n')
+    scan = open_dataset(path).scan()
+    assert scan.count == 2
+    [warning] = scan.warnings()
+    assert warning.startswith(f"{path}:2 [input]: 2 lone surrogates")
+    assert "replaced by U+FFFD" in warning
+
+
+def test_a_case_id_longer_than_the_store_keeps_is_an_error_at_its_line(tmp_path: Path) -> None:
+    """Regression: a 1,000-character id passed `validate`, then every batch holding it failed
+    to store on PostgreSQL."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({"id": "x" * 1000, "input": "q"}) + "\n")
+    [problem] = scan_problems(path)
+    assert problem.startswith(f"{path}:1 [id]: id is 1000 characters long")
+
+
 def test_a_fifo_or_a_directory_as_dataset_is_named_as_such_not_not_found(tmp_path: Path) -> None:
     import os
 

@@ -1,20 +1,32 @@
-"""A run killed with SIGKILL resumes where it stopped: every trial once, none run twice."""
+"""A run killed with SIGKILL resumes where it stopped: every trial once, none run twice, and
+one process at a time. Each test runs on SQLite and on PostgreSQL (the `store_url` fixture)."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, create_engine, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from assay.store import schema
+from assay.store import store_url as normalised_url
+from tests.terminal import as_at_a_terminal
 
 AGENT = '''
 import asyncio, os
 
 async def answer(case, condition):
+    gate = os.environ.get("GATE")
+    while gate and not os.path.exists(gate):  # held until the test opens the gate
+        await asyncio.sleep(0.01)
     with open(os.environ["CALLS_LOG"], "a") as log:
         log.write(f"{case.id} {condition.name}\\n")
     await asyncio.sleep(0.01)
@@ -31,56 +43,124 @@ run: {concurrency: 4, batch_size: 5}
 """
 
 
+@pytest.fixture
+def engine(store_url: str) -> Iterator[Engine]:
+    """The test's store, read directly (the runs under test write it from other processes)."""
+    opened = create_engine(normalised_url(store_url))
+    yield opened
+    opened.dispose()
+
+
+def killable_project(tmp_path: Path, store_url: str, cases: int = 150) -> dict[str, str]:
+    """Write the project; returns the environment its `assay` processes run with."""
+    (tmp_path / "agent.py").write_text(AGENT)
+    (tmp_path / "assay.yaml").write_text(CONFIG)
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i:03d}", "input": "q", "expected": "a"}) + "\n"
+        for i in range(cases)))
+    return {**os.environ, "ASSAY_STORE": store_url, "CALLS_LOG": str(tmp_path / "calls-1.log")}
+
+
 def assay(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "assay", *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def stored_trials(db: Path) -> list[tuple[str, str]]:
-    if not db.exists():
-        return []
+def stored_trials(engine: Engine) -> list[tuple[str, str]]:
     try:
-        with sqlite3.connect(db) as conn:
-            return conn.execute("select case_id, condition from trials").fetchall()
-    except sqlite3.OperationalError:
+        with engine.connect() as conn:
+            rows = conn.execute(select(schema.trials.c.case_id, schema.trials.c.condition))
+            return [(case_id, condition) for case_id, condition in rows]
+    except SQLAlchemyError:  # the tables are not there yet
         return []
 
 
-def test_sigkill_then_resume_runs_only_the_missing_trials(tmp_path: Path) -> None:
-    (tmp_path / "agent.py").write_text(AGENT)
-    (tmp_path / "assay.yaml").write_text(CONFIG)
-    (tmp_path / "cases.jsonl").write_text("".join(
-        json.dumps({"id": f"c{i:03d}", "input": "q", "expected": "a"}) + "\n"
-        for i in range(150)))
-    db = tmp_path / ".assay" / "assay.db"
-    env = {**os.environ, "CALLS_LOG": str(tmp_path / "calls-1.log")}
+def lock_holders(engine: Engine) -> list[int]:
+    try:
+        with engine.connect() as conn:
+            return list(conn.execute(select(schema.run_locks.c.pid)).scalars())
+    except SQLAlchemyError:
+        return []
 
+
+def calls(log: Path) -> set[tuple[str, ...]]:
+    return {tuple(line.split()) for line in log.read_text().splitlines()} if log.exists() \
+        else set()
+
+
+def kill_mid_run(tmp_path: Path, env: dict[str, str], engine: Engine) -> set[tuple[str, str]]:
+    """Start the run, SIGKILL it once 40 trials are stored; what it stored."""
     first = assay("run", "assay.yaml", "--no-progress", cwd=tmp_path, env=env)
     deadline = time.monotonic() + 60
-    while len(stored_trials(db)) < 40 and time.monotonic() < deadline:
+    while len(stored_trials(engine)) < 40 and time.monotonic() < deadline:
         time.sleep(0.02)
     first.send_signal(signal.SIGKILL)
     first.wait()
-    before = set(stored_trials(db))
+    before = set(stored_trials(engine))
     assert 40 <= len(before) < 300, "the kill should land mid-run"
+    return before
+
+
+def test_sigkill_then_resume_runs_only_the_missing_trials(
+        tmp_path: Path, store_url: str, engine: Engine) -> None:
+    env = killable_project(tmp_path, store_url)
+    before = kill_mid_run(tmp_path, env, engine)
+    assert len(lock_holders(engine)) == 1  # the killed process could not give its lock back
 
     env["CALLS_LOG"] = str(tmp_path / "calls-2.log")
     second = assay("run", "assay.yaml", "--resume", "--no-progress", cwd=tmp_path, env=env)
-    out, err = second.communicate(timeout=120)
-    assert second.returncode == 0, err.decode()
+    _, err = second.communicate(timeout=120)
+    assert second.returncode == 0, err.decode()  # the dead holder's lock is taken over
 
-    after = stored_trials(db)
+    after = stored_trials(engine)
     assert len(after) == len(set(after)) == 300  # every trial present exactly once
-    resumed_calls = {tuple(line.split()) for line in
-                     (tmp_path / "calls-2.log").read_text().splitlines()}
+    resumed_calls = calls(tmp_path / "calls-2.log")
     assert not resumed_calls & before  # nothing stored before the kill ran again
     assert len(resumed_calls) == 300 - len(before)
-    with sqlite3.connect(db) as conn:
-        runs = conn.execute("select status from runs").fetchall()
-    assert runs == [("completed",)]  # one run, finished by the resume
+    with engine.connect() as conn:
+        runs = conn.execute(select(schema.runs.c.status)).scalars().all()
+    assert runs == ["completed"]  # one run, finished by the resume
+    assert lock_holders(engine) == []  # and given back
 
 
-def test_resume_refuses_a_changed_variable_and_reuses_the_sample(tmp_path: Path) -> None:
+def test_a_second_resume_of_a_run_being_resumed_is_refused_and_runs_nothing(
+        tmp_path: Path, store_url: str, engine: Engine) -> None:
+    """Regression: two `--resume` of one run both ran every missing trial (paid twice), and
+    one died with an IntegrityError that dumped SQL and case data."""
+    env = killable_project(tmp_path, store_url)
+    before = kill_mid_run(tmp_path, env, engine)
+
+    gate = tmp_path / "gate"
+    first = assay("run", "assay.yaml", "--resume", "--no-progress", cwd=tmp_path,
+                  env={**env, "GATE": str(gate), "CALLS_LOG": str(tmp_path / "calls-2.log")})
+    try:
+        deadline = time.monotonic() + 60
+        while first.pid not in lock_holders(engine):
+            assert first.poll() is None, first.communicate()[1].decode()
+            assert time.monotonic() < deadline, "the first resume never took the lock"
+            time.sleep(0.05)
+
+        second = subprocess.run(
+            [sys.executable, "-m", "assay", "run", "assay.yaml", "--resume", "--no-progress"],
+            cwd=tmp_path, env={**env, "CALLS_LOG": str(tmp_path / "calls-3.log")},
+            capture_output=True, text=True, timeout=120)
+        assert second.returncode == 3, second.stderr
+        [line] = [line for line in second.stderr.splitlines() if line.strip()]
+        assert "is being run by another assay (process " + str(first.pid) in line
+        for leak in ("Traceback", "IntegrityError", "[SQL", "INSERT"):
+            assert leak not in second.stderr
+        assert not (tmp_path / "calls-3.log").exists()  # not one trial paid twice
+    finally:
+        gate.touch()
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err.decode()
+    after = stored_trials(engine)
+    assert len(after) == len(set(after)) == 300
+    assert len(calls(tmp_path / "calls-2.log")) == 300 - len(before)
+
+
+def test_resume_refuses_a_changed_variable_and_reuses_the_sample(
+        tmp_path: Path, store_url: str, engine: Engine) -> None:
     """Regression: a resume used to mix two models (a ${VAR} changed) or grow past --sample."""
     (tmp_path / "agent.py").write_text(
         "import os, signal, time\n\ndef answer(case):\n    if os.environ.get('FAIL'):\n"
@@ -92,10 +172,10 @@ def test_resume_refuses_a_changed_variable_and_reuses_the_sample(tmp_path: Path)
         "conditions: {a: {description: '${FLAVOUR}'}}\nscorers: [{type: exact_match}]\n")
     (tmp_path / "cases.jsonl").write_text("".join(
         json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(40)))
-    env = {**os.environ, "FLAVOUR": "one", "ASSAY_STORE": str(tmp_path / "s.db")}
+    env = {**os.environ, "FLAVOUR": "one", "ASSAY_STORE": store_url}
     first = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "--sample", "10",
                             "--no-progress"], cwd=tmp_path, env={**env, "FAIL": "1"},
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, preexec_fn=as_at_a_terminal)
     assert first.returncode == 130, first.stderr  # interrupted on the first trial
 
     changed = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "--resume"],
@@ -112,5 +192,4 @@ def test_resume_refuses_a_changed_variable_and_reuses_the_sample(tmp_path: Path)
                               "--no-progress"], cwd=tmp_path, env=env, capture_output=True,
                              text=True)
     assert resumed.returncode == 0, resumed.stderr
-    with sqlite3.connect(tmp_path / "s.db") as conn:
-        assert conn.execute("select count(*) from trials").fetchone() == (10,)
+    assert len(stored_trials(engine)) == 10

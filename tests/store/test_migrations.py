@@ -1,11 +1,15 @@
-"""A database made by the first release of the store upgrades in place and reads back whole."""
+"""A database made by the first release of the store upgrades in place and reads back whole;
+a new store is created once, however many processes open it at the same moment."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from pathlib import Path
 
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, select
 
 from assay.store import Store, initial_schema, schema
 from assay.store.migrations import MIGRATIONS, SCHEMA_VERSION, current_version
@@ -73,3 +77,32 @@ def test_a_new_database_and_an_upgraded_one_end_with_the_same_tables(tmp_path: P
     finally:
         upgraded.close()
         fresh.close()
+
+
+OPEN_AT_ONCE = """
+import os, sys, time
+from assay.store import Store
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.001)
+Store(sys.argv[1]).close()
+"""
+
+
+def test_six_processes_opening_a_new_store_at_once_all_succeed_and_migrate_it_once(
+        store_url: str, tmp_path: Path) -> None:
+    """Regression: two processes opening a new store could both create its tables, and one
+    failed on the other's migration record; then SQLite's switch of the new file to WAL
+    answered 'database is locked' at once (it does not wait busy_timeout for it)."""
+    gate = tmp_path / "go"
+    openers = [subprocess.Popen([sys.executable, "-c", OPEN_AT_ONCE, store_url, str(gate)],
+                                stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    time.sleep(1.0)  # every process waiting at the gate, its imports done
+    gate.touch()
+    for opener in openers:
+        _, err = opener.communicate(timeout=120)
+        assert opener.returncode == 0, err
+    store = Store(store_url)
+    with store.engine.connect() as conn:
+        versions = conn.execute(select(schema.schema_migrations.c.version)).scalars().all()
+    store.close()
+    assert sorted(versions) == list(range(1, SCHEMA_VERSION + 1))

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from assay.case import Case
-from assay.errors import UserError
+from assay.errors import StoreError, UserError
 from assay.output import Output
 from assay.score import Score
 from assay.store import Store
@@ -35,39 +35,6 @@ def test_a_new_store_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
     assert mode == "wal"
     assert {"runs", "trials", "scores", "response_cache"} <= tables
     Store(str(tmp_path / "assay.db")).close()  # opening again migrates nothing twice
-
-
-def _open_store_when_released(path: str, start: Any, outcomes: Any) -> None:
-    start.wait()
-    try:
-        Store(path).close()
-    except Exception as exc:  # noqa: BLE001 - the test reports what each process saw
-        outcomes.put(f"{type(exc).__name__}: {exc}")
-    else:
-        outcomes.put("ok")
-
-
-def test_processes_opening_a_new_store_at_once_all_migrate_it(tmp_path: Path) -> None:
-    """Regression: pytest-xdist workers (or parallel runs) opening a new store at the same
-    moment each tried to create its tables, and all but one failed with 'table already
-    exists', and then switching the new file to WAL answered 'database is locked' at once
-    (SQLite does not wait busy_timeout for a journal-mode change)."""
-    import multiprocessing
-
-    context = multiprocessing.get_context("fork")
-    for attempt in range(5):
-        path = str(tmp_path / f"assay-{attempt}.db")
-        start, outcomes = context.Barrier(6), context.Queue()
-        processes = [context.Process(target=_open_store_when_released,
-                                     args=(path, start, outcomes)) for _ in range(6)]
-        for process in processes:
-            process.start()
-        for process in processes:
-            process.join(timeout=60)
-        assert sorted(outcomes.get(timeout=5) for _ in processes) == ["ok"] * 6
-        with sqlite3.connect(path) as conn:
-            versions = conn.execute("select version from schema_migrations").fetchall()
-        assert versions == [(v,) for v in range(1, SCHEMA_VERSION + 1)]
 
 
 def test_a_store_made_by_the_first_schema_is_migrated_in_place(tmp_path: Path) -> None:
@@ -107,13 +74,15 @@ def test_trials_and_scores_round_trip(store: Store) -> None:
     assert store.count_trials("r1") == (2, 1)
 
 
-def test_a_trial_cannot_be_stored_twice(store: Store) -> None:
-    from sqlalchemy.exc import IntegrityError
-
+def test_a_trial_cannot_be_stored_twice_and_the_error_shows_no_sql(store: Store) -> None:
     store.create_run(id="r1", experiment="e")
     store.write_trials("r1", [trial("c1")])
-    with pytest.raises(IntegrityError):
-        store.write_trials("r1", [trial("c1")])
+    with pytest.raises(StoreError) as raised:
+        store.write_trials("r1", [trial("c2"), trial("c1")])
+    message = str(raised.value)
+    assert "case 'c1'" in message and "could not be stored" in message
+    assert "\n" not in message and "INSERT" not in message.upper() and "[SQL" not in message
+    assert store.done_keys("r1") == {("c1", "a", 0), ("c2", "a", 0)}  # c2 was kept
 
 
 def test_errored_trials_can_be_forgotten_for_a_retry(store: Store) -> None:

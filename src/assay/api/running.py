@@ -8,11 +8,13 @@ differ only in how they build the config and what they print.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assay.errors import UserError
-from assay.review.finish import ReviewRequest, finish_run, prepare
+from assay.review.files import damaged_files
+from assay.review.finish import ReviewRequest, finish_run, prepare, report_directory
 from assay.runner.options import RunOptions
 
 if TYPE_CHECKING:
@@ -31,8 +33,25 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
         raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
                         f"{loaded.path.name} (conditions: {', '.join(chosen)})")
     prepare(store, loaded.name, list(loaded.config.gates), request)
-    outcome = await execute_async(loaded, store, options)
-    return finish_run(store, outcome, request)
+    options = _with_damaged_files_resumed(loaded, store, options, request)
+    with store.run_lock() as lock:  # held from the first trial to the last file
+        outcome = await execute_async(loaded, store, options, lock)
+        return finish_run(store, outcome, request)
+
+
+def _with_damaged_files_resumed(loaded: LoadedConfig, store: Store, options: RunOptions,
+                                request: ReviewRequest) -> RunOptions:
+    """`--resume` with no unfinished run: the latest completed run is resumed (nothing runs,
+    its files are written again) when its files are missing or cut short."""
+    if options.resume is not True:
+        return options
+    runs = store.list_runs(loaded.name, kind="eval", limit=20)
+    if not runs or any(run.status != "completed" for run in runs):
+        return options  # the runner resumes the unfinished one, or says there is none
+    latest = runs[0]
+    if not damaged_files(report_directory(latest, request), latest.id):
+        return options
+    return replace(options, resume=latest.id)
 
 
 def run_config(path: Path, store: Store, options: RunOptions | None = None,

@@ -87,7 +87,9 @@ def _render(result: Calibration, fmt: str, output: Path | None) -> None:
             return
         from rich.console import Console
 
-        with output.open("w", encoding="utf-8") as handle:
+        from assay.reports.atomic import atomic_writer
+
+        with atomic_writer(output) as handle:
             render.print_calibration(Console(file=handle, width=160), result)
         click.echo(f"wrote {output}", err=True)
         return

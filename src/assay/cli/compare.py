@@ -83,6 +83,7 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     if output:
         from pathlib import Path
 
+        from assay.reports.atomic import write_text
         from assay.reports.run_diff import run_diff_markdown
 
         text = run_diff_markdown(diff)
@@ -90,7 +91,7 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
             from assay.reports.judges import pairwise_markdown
 
             text += "\n\n" + pairwise_markdown(pairs)
-        Path(output).write_text(text + "\n", encoding="utf-8")
+        write_text(Path(output), text + "\n")
         click.echo(f"wrote {output}", err=True)
     sys.exit(0)
 

@@ -66,6 +66,7 @@ def answer(case: Case, condition: Condition, style: str = "terse") -> str:
 def command(directory: str, name: str | None, force: bool) -> None:
     """Write assay.yaml, cases.jsonl and agent.py into DIRECTORY (default: here)."""
     from assay.errors import UserError
+    from assay.reports.atomic import write_text
 
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)
@@ -80,6 +81,6 @@ def command(directory: str, name: str | None, force: bool) -> None:
     if existing and not force:
         raise UserError(f"not overwriting {', '.join(existing)} (use --force)")
     for path, text in files.items():
-        path.write_text(text, encoding="utf-8")
+        write_text(path, text)
         click.echo(f"wrote {path}")
     click.echo(f"\nnext: assay run {config_path}")

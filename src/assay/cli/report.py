@@ -25,21 +25,30 @@ FORMATS = ("md", "json", "junit", "html")
 @click.option("--output", "-o", type=click.Path(dir_okay=False),
               help="Write to this file instead of standard output.")
 @click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
+@click.option("--rewrite", is_flag=True,
+              help="Write the run's results.json, report.md and report.html again, where "
+                   "they were written (for files lost or damaged).")
 def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
-            experiment: str | None) -> None:
+            experiment: str | None, rewrite: bool) -> None:
     """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown, JSON, JUnit or HTML.
 
     The run is reviewed again from the store as `assay run` reviewed it: its summary,
     conditions compared, the diff with the run before it, and its threshold gates.
+    With --rewrite, its own files are written again instead (each file whole or not at all).
     """
     import contextlib
 
     from assay.reports.atomic import atomic_writer
-    from assay.review.finish import review_stored
+    from assay.review.finish import review_stored, rewrite_files
 
     store = open_store(store_url)
     try:
         run = store.resolve_run(run_ref, experiment)
+        if rewrite:
+            files = rewrite_files(store, run)
+            click.echo(f"rewrote {files.results}, {files.markdown.name} and "
+                       f"{files.html.name}", err=True)
+            return
         review = review_stored(store, run)
         trials = store.iter_trials(run.id)
         target = atomic_writer(Path(output)) if output else contextlib.nullcontext(sys.stdout)

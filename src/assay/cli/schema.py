@@ -24,8 +24,11 @@ def command(output: str | None) -> None:
             click.secho(f"warning: {registry.sort} plugin '{plugin}' was skipped: {why}",
                         fg="yellow", err=True)
     if output:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+        from pathlib import Path
+
+        from assay.reports.atomic import write_text
+
+        write_text(Path(output), text + "\n")
         click.echo(f"wrote {output}", err=True)
     else:
         click.echo(text)

@@ -23,7 +23,7 @@ from typing import Any
 
 from assay.case import Case
 from assay.datasets.files import READERS, Record
-from assay.errors import ProblemList, UserError
+from assay.errors import Problem, ProblemList, UserError
 
 CASE_FIELDS = ("id", "input", "expected", "expected_tool_calls", "expected_traits",
                "reference", "tags", "difficulty", "metadata")
@@ -36,6 +36,9 @@ LAYOUTS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
     "k-eval": (("question", "answer"), {"input": "question", "expected": "answer"}),
     "assay": (("input",), {name: name for name in CASE_FIELDS}),
 }
+
+MAX_ID_CHARS = 300
+"""The longest case id the store keeps (its key column's width on PostgreSQL)."""
 
 ALIASES: dict[str, tuple[str, ...]] = {"expected_traits": ("expected_response_traits",)}
 """Other names a Case field goes by in files we read as they are (the agent-suite cases)."""
@@ -51,6 +54,15 @@ class Scan:
     count: int
     selected: set[str] | None
     sha256: str
+    notes: list[Problem] = field(default_factory=list)
+    """What reading changed without refusing the file (a lone surrogate replaced): warnings."""
+
+    def warnings(self, limit: int = 20) -> list[str]:
+        """The notes as warning lines, at most `limit` of them and a count of the rest."""
+        lines = [str(note) for note in self.notes[:limit]]
+        if len(self.notes) > limit:
+            lines.append(f"... and {len(self.notes) - limit} more changes to the dataset's text")
+        return lines
 
 
 @dataclass
@@ -109,7 +121,7 @@ class Dataset:
         problems.raise_if_any(f"invalid dataset {self.path}")
         selected = {case_id for _, case_id in heap} if self.sample else None
         self._scan = Scan(layout, mapping, len(selected) if selected is not None else count,
-                          selected, self._sha256())
+                          selected, self._sha256(), list(problems.notes))
         return self._scan
 
     def __iter__(self) -> Iterator[Case]:
@@ -202,6 +214,10 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     raw_id = values.get("id", record.get("id"))
     case_id = str(raw_id) if raw_id is not None and raw_id != "" else str(index)
     used.add("id")
+    if len(case_id) > MAX_ID_CHARS:
+        problems.add(f"id is {len(case_id)} characters long; the store keeps ids of up to "
+                     f"{MAX_ID_CHARS}", file=file, line=line, field=mapping.get("id", "id"))
+        return None
     input_value = values["input"]
     wrong = _input_problem(input_value)
     if wrong:

@@ -185,29 +185,58 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
             start = reader.line_num + 1
 
 
-def valid_record(value: Any) -> Any:
+def valid_record(value: Any) -> tuple[Any, int]:
     """`value` with every string made storable (a lone surrogate, which JSON's `\\ud800`
-    escape can produce, becomes U+FFFD), keys included."""
+    escape can produce, becomes U+FFFD), keys included; and how many were replaced."""
     if isinstance(value, str):
-        return valid_text(value)[0]
+        return valid_text(value)
     if isinstance(value, dict):
-        return {valid_record(k): valid_record(v) for k, v in value.items()}
+        replaced, out = 0, {}
+        for key, item in value.items():
+            key, in_key = valid_record(key)
+            out[key], in_item = valid_record(item)
+            replaced += in_key + in_item
+        return out, replaced
     if isinstance(value, list):
-        return [valid_record(item) for item in value]
-    return value
+        replaced, items = 0, []
+        for item in value:
+            item, count = valid_record(item)
+            items.append(item)
+            replaced += count
+        return items, replaced
+    return value, 0
 
 
 _NESTED = object()
 
 
 def _storable(record: Any, problems: ProblemList, path: Path, line: int) -> Any:
-    """`valid_record(record)`, or `_NESTED` (a problem added) when it nests too deeply to
-    be stored or compared."""
+    """`valid_record(record)`, each field it changed noted (a warning of `assay validate`
+    and of the run), or `_NESTED` (a problem added) when it nests too deeply to be stored or
+    compared."""
     try:
-        return valid_record(record)
+        if not isinstance(record, dict):
+            record, replaced = valid_record(record)
+            _note(replaced, problems, path, line, None)
+            return record
+        out = {}
+        for key, value in record.items():
+            key, in_key = valid_record(key)
+            out[key], in_value = valid_record(value)
+            _note(in_key + in_value, problems, path, line, str(key))
+        return out
     except RecursionError:
         problems.add("nested too deeply", file=str(path), line=line)
         return _NESTED
+
+
+def _note(replaced: int, problems: ProblemList, path: Path, line: int,
+          field: str | None) -> None:
+    if replaced:
+        several = f"{replaced} lone surrogates" if replaced > 1 else "a lone surrogate"
+        problems.note(f"{several} (half of a UTF-16 pair, as the escape \\ud800 writes it) "
+                      "replaced by U+FFFD: no file or database can hold one",
+                      file=str(path), line=line, field=field)
 
 
 def _beyond_limits(exc: BaseException) -> str:

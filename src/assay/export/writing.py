@@ -26,6 +26,7 @@ from assay.export.eee_aggregate import PASS_RATE, Evaluation, aggregate_document
 from assay.export.eee_identity import condition_identity, dataset_source
 from assay.export.eee_instances import instance_records
 from assay.export.eee_schema import Kind, schema_errors
+from assay.reports.atomic import atomic_writer, write_text
 
 if TYPE_CHECKING:
     from assay.records import ExportRecord, RunRecord
@@ -89,10 +90,8 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
                 _check(record, "instance", f"{trial.case_id} · {trial.condition}")
                 line = json.dumps(record, ensure_ascii=False) + "\n"
                 if plan.handle is None:
-                    plan.folder.mkdir(parents=True, exist_ok=True)
                     plan.handle = stack.enter_context(
-                        (plan.folder / f"{plan.file_id}_samples.jsonl").open(
-                            "w", encoding="utf-8", newline=""))
+                        atomic_writer(plan.folder / f"{plan.file_id}_samples.jsonl"))
                 plan.handle.write(line)
                 plan.digest.update(line.encode())
                 plan.rows += 1
@@ -111,8 +110,7 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
         _check(document, "aggregate", condition)
         plan.folder.mkdir(parents=True, exist_ok=True)
         path = plan.folder / f"{plan.file_id}.json"
-        path.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n",
-                        encoding="utf-8")
+        write_text(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
         written.append(path.relative_to(directory).as_posix())
     return store.record_export(run.id, "eee", str(directory.resolve()), sorted(written))
 

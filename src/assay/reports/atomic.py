@@ -1,8 +1,14 @@
-"""Report files reach the disk whole or not at all.
+"""Files assay writes reach the disk whole or not at all.
 
-Each file is written to a temporary file beside it and renamed over the
-old one, so a kill, a full disk or a crash mid-write leaves the previous
-file (or none), never a truncated one that reads as a complete report.
+Each file is written to a temporary file beside it, flushed to the disk,
+and renamed over the old one, so a kill, a full disk or a crash mid-write
+leaves the previous file (or none), never a truncated one that reads as a
+complete report. Every file assay writes goes through here: the run's
+reports and JUnit, `suite.json`, `assay traces` outputs, exported
+datasets, `assay init`, `assay compare -o` and `assay schema -o`.
+
+Text is written as UTF-8; a lone surrogate, which no encoder accepts, is
+written as its `\\udXXX` escape instead of failing the write.
 """
 
 from __future__ import annotations
@@ -40,7 +46,8 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
                                              dir=path.parent)
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+        with os.fdopen(descriptor, "w", encoding="utf-8", errors="backslashreplace",
+                       newline="") as handle:
             yield handle
             handle.flush()
             os.fchmod(handle.fileno(), _mode_for(path))

@@ -4,11 +4,14 @@ The three files come from one pass over the stored trials, streamed: the
 trials go into `results.json` as they are read, while the failure list and
 the replayed answers worse than recorded of `report.md`, and the trials of
 `report.html`, are fed from the same pass.
-Every file is written atomically (see `reports.atomic`).
+Every file is written atomically (see `reports.atomic`), and `damaged_files`
+tells which of a run's files are missing or cut short (written by a version
+that wrote in place, or damaged since), so they can be written again.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,9 +44,7 @@ def write_reports(store: Store, review: Review, directory: Path, *,
             page_trials.add(trial)
             yield trial
 
-    files = ReportFiles(directory=directory, results=directory / "results.json",
-                        markdown=directory / "report.md", html=directory / "report.html",
-                        junit=junit)
+    files = report_files(directory, junit)
     with atomic_writer(files.results) as handle:
         write_results_json(handle, review, trials())
     write_text(files.markdown, _joined(render_markdown(review, failures),
@@ -60,3 +61,59 @@ def write_reports(store: Store, review: Review, directory: Path, *,
 def _joined(report: str, *sections: str) -> str:
     """`report.md` with the sections that have something to say appended."""
     return "\n".join([report.rstrip("\n"), *(s.rstrip("\n") for s in sections if s)]) + "\n"
+
+
+def report_files(directory: Path, junit: Path | None = None) -> ReportFiles:
+    """Where a run's files go in `directory`."""
+    return ReportFiles(directory=directory, results=directory / "results.json",
+                       markdown=directory / "report.md", html=directory / "report.html",
+                       junit=junit)
+
+
+FULLY_PARSED_BYTES = 64 * 2**20
+"""A `results.json` up to this size is parsed whole to check it; a larger one by its ends."""
+
+
+def damaged_files(directory: Path, run_id: str) -> list[str]:
+    """The names of the run's files in `directory` that are missing, empty or cut short."""
+    files = report_files(directory)
+    damaged = [] if _whole_results(files.results, run_id) else [files.results.name]
+    if not _nonempty(files.markdown):
+        damaged.append(files.markdown.name)
+    if not _nonempty(files.html) or not _tail(files.html).rstrip().endswith(b"</html>"):
+        damaged.append(files.html.name)
+    return damaged
+
+
+def _nonempty(path: Path) -> bool:
+    try:
+        return path.is_file() and path.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _tail(path: Path, size: int = 4096) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            handle.seek(max(0, path.stat().st_size - size))
+            return handle.read()
+    except OSError:
+        return b""
+
+
+def _whole_results(path: Path, run_id: str) -> bool:
+    """`results.json` is a whole JSON document of this run."""
+    if not _nonempty(path):
+        return False
+    try:
+        if path.stat().st_size <= FULLY_PARSED_BYTES:
+            with path.open("rb") as handle:
+                document = json.load(handle)
+            run = document.get("run") if isinstance(document, dict) else None
+            return isinstance(run, dict) and run.get("id") == run_id
+        with path.open("rb") as handle:
+            head = handle.read(65536)
+    except (OSError, ValueError):
+        return False
+    return head.lstrip().startswith(b"{") and f'"{run_id}"'.encode() in head \
+        and _tail(path).rstrip().endswith(b"}")

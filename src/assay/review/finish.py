@@ -4,7 +4,9 @@
 reads the same whichever way it was started; `assay report` rebuilds the
 same review of a stored run with `review_stored`. The run is marked
 `completed` only once its files are written: a run killed while writing
-them stays `reviewing`, and `--resume` reviews it again.
+them stays `reviewing`, and `--resume` reviews it again. The folder of the
+files is recorded on the run (`report_dir`), so `rewrite_files` (`assay
+report RUN --rewrite`) and a resume write them again where they were.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assay.errors import UserError
 from assay.review.comparing import compare_run_conditions, diff_with_previous
 from assay.review.files import write_reports
 from assay.review.gates import Gate, regression_gates, regression_results, threshold_results
 from assay.review.judges import JudgeReview, review_judges
-from assay.review.result import Review
+from assay.review.result import ReportFiles, Review
 from assay.review.summary import stored_order, summarize_run
 
 if TYPE_CHECKING:
@@ -64,8 +67,10 @@ def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Rev
                             conditions=outcome.conditions)
     judges = review_judges(store, outcome.run, summary.condition_names)
     summary = without_pair_baselines(summary, judges)
-    store.update_run(outcome.run.id, summary=summary.to_dict())
-    run = replace(outcome.run, summary=summary.to_dict())
+    directory = report_directory(outcome.run, request) if request.write_files else None
+    recorded = str(directory.absolute()) if directory else outcome.run.report_dir
+    store.update_run(outcome.run.id, summary=summary.to_dict(), report_dir=recorded)
+    run = replace(outcome.run, summary=summary.to_dict(), report_dir=recorded)
     results = threshold_results(gates, summary)
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
                                          scorers=summary.scorer_names, baseline=request.baseline,
@@ -79,11 +84,37 @@ def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Rev
                     summary=summary, comparisons=comparisons, previous=previous, gates=results,
                     warnings=list(outcome.warnings), usage=dict(outcome.usage),
                     exports=store.exports(run.id), judges=judges)
-    if request.write_files:
-        review.files = write_reports(store, review, request.directory(run.id),
-                                     junit=request.junit)
+    if directory is not None:
+        review.files = write_reports(store, review, directory, junit=request.junit)
     store.update_run(run.id, status=COMPLETED)
     return review
+
+
+def report_directory(run: RunRecord, request: ReviewRequest) -> Path:
+    """Where the run's files go: where the caller asks, else where they were written before
+    (a resumed run), else `.assay/runs/<run id>/`."""
+    if request.output is None and request.output_parent is None and run.report_dir:
+        return Path(run.report_dir)
+    return request.directory(run.id)
+
+
+def rewrite_files(store: Store, run: RunRecord) -> ReportFiles:
+    """Write a completed run's files again, from the store, where they were written before.
+
+    For files lost, damaged, or written by a version that wrote in place. The run is held
+    (`RunLocked` when another process works on it); its threshold gates are judged again,
+    as `review_stored` does."""
+    if run.status != COMPLETED:
+        raise UserError(f"run {run.id} is {run.status}, not completed: its files are written "
+                        f"when it is finished (assay run CONFIG --resume {run.id})")
+    with store.run_lock() as lock:
+        lock.acquire(run.id)
+        review = review_stored(store, run)
+        directory = Path(run.report_dir) if run.report_dir else DEFAULT_RUNS_DIR / run.id
+        files = write_reports(store, review, directory)
+        if run.report_dir is None:
+            store.update_run(run.id, report_dir=str(directory.absolute()))
+    return files
 
 
 def review_stored(store: Store, run: RunRecord) -> Review:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from assay.errors import RunFailed
 from assay.providers.cache import trial_epoch
 from assay.runner.plan import Plan
 from assay.runner.trial import run_trial
-from assay.trial import TrialResult
+from assay.trial import TrialKey, TrialResult
 from assay.workers import WorkerPool, using
 
 __all__ = ["PipelineStats", "run_pipeline", "run_trial", "trial_error", "trial_unusable"]
@@ -37,7 +37,9 @@ class PipelineStats:
     stopped_reason: str | None = None
 
 
-Commit = Callable[[list[TrialResult]], object]
+Commit = Callable[[list[TrialResult]], Mapping[TrialKey, str] | None]
+"""Stores a batch; returns the trials stored as errors instead (the store refused their rows),
+each with why."""
 OnCommitted = Callable[[PipelineStats], None]
 
 
@@ -80,15 +82,16 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
         last_flush = time.monotonic()
         if not buffer:
             return
-        commit(buffer)
+        refused = commit(buffer) or {}
         stats.done += len(buffer)
         for result in buffer:
-            error = trial_error(result)
+            not_stored = refused.get(result.key)
+            error = f"not stored: {not_stored}" if not_stored else trial_error(result)
             if error is None:
                 stats.consecutive_errors = 0
                 continue
             stats.errors += 1
-            stats.unusable += trial_unusable(result)
+            stats.unusable += bool(not_stored) or trial_unusable(result)
             stats.consecutive_errors += 1
             stats.first_error = stats.first_error or error
             if (max_consecutive_errors is not None and not stats.stopped_reason

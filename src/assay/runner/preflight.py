@@ -41,7 +41,7 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
     plan.validate_templates(loaded)
     _check_models(loaded, plan, services)
     asyncio.run(_check_targets(plan))
-    return Preflight(loaded, plan, scan, list(services.warnings))
+    return Preflight(loaded, plan, scan, [*scan.warnings(), *services.warnings])
 
 
 def preflight_suite(paths: Sequence[Path], *, sample: int | None = None,

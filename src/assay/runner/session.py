@@ -22,14 +22,16 @@ from typing import Any
 from assay._version import __version__
 from assay.config.loading import LoadedConfig
 from assay.config.models import EvalConfig
-from assay.errors import RunFailed, UserError
+from assay.errors import RunFailed, StoreError, UserError
 from assay.records import RunRecord
 from assay.runner.options import RunOptions
-from assay.runner.pipeline import PipelineStats, run_pipeline
+from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan
 from assay.runner.progress import Progress, choose_mode
 from assay.services import Services
 from assay.store import Store
+from assay.store.run_lock import RunLock
+from assay.trial import TrialKey, TrialResult
 
 __all__ = ["RunOptions", "RunOutcome", "execute", "execute_async"]
 
@@ -75,11 +77,26 @@ def execute(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutco
     return asyncio.run(execute_async(loaded, store, options))
 
 
-async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutcome:
-    """The run itself, for callers already inside an event loop (`execute` and the Python API)."""
+async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions,
+                        lock: RunLock | None = None) -> RunOutcome:
+    """The run itself, for callers already inside an event loop (`execute` and the Python API).
+
+    The run is held by `lock` from before anything starts, so a second process resuming it
+    is refused (`RunLocked`). A caller that goes on to review the run passes its own lock
+    and releases it afterwards; without one, the lock is released here."""
+    if lock is not None:
+        return await _execute(loaded, store, options, lock)
+    with store.run_lock() as own:
+        return await _execute(loaded, store, options, own)
+
+
+async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
+                   lock: RunLock) -> RunOutcome:
     config = loaded.config
     resumed = _find_resumable(loaded, store, options)
     if resumed:
+        lock.acquire(resumed.id)  # before anything starts or is paid for
+        resumed = store.get_run(resumed.id) or resumed  # as its last holder left it
         options = _resume_options(resumed, options)
     if options.epochs:
         config.run.epochs = options.epochs
@@ -88,6 +105,7 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
     plan = build_plan(loaded, services, sample=options.sample, conditions=options.conditions,
                       dataset=options.dataset)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
+    services.warnings.extend(scan.warnings())
     plan.require_trials()
     plan.validate_templates(loaded)
     if config.judge.require_calibration:
@@ -111,13 +129,14 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
                              total_trials=plan.total)
         else:
             run_id = new_run_id()
+            lock.acquire(run_id)  # before its row exists, so no resume can take it first
             store.create_run(
                 id=run_id, experiment=config.name, config=loaded.stored,
                 config_hash=loaded.hash, config_path=str(loaded.path),
                 dataset_path=str(plan.dataset.path), dataset_hash=scan.sha256,
                 git_commit=git_commit(loaded.base_dir), assay_version=__version__,
                 total_trials=plan.total, options=_recorded(options))
-        stats = await _run_trials(plan, store, run_id, loaded, options)
+        stats = await _run_trials(plan, store, run_id, loaded, options, lock)
         await _judge_pairs(plan, store, run_id, options.concurrency or config.run.concurrency)
         status = REVIEWING
     except RunFailed as exc:
@@ -133,7 +152,7 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions)
         if services.providers is not None:  # read before the providers close
             usage = services.providers.stats().to_dict()
         await _close(plan, services)
-        if run_id is not None:
+        if run_id is not None and lock.lost_to is None:  # a run taken over is not ours to end
             _finish(store, run_id, status, error)
     run = store.get_run(run_id)
     assert run is not None
@@ -202,14 +221,14 @@ async def _close(plan: Plan, services: Services) -> None:
 
 
 async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfig,
-                      options: RunOptions) -> PipelineStats:
+                      options: RunOptions, lock: RunLock) -> PipelineStats:
     settings = loaded.config.run
     concurrency = options.concurrency or settings.concurrency
     label = loaded.name
     with Progress(plan.total, label, mode=choose_mode(options.progress),
                   already_done=len(plan.skip), ledger=_ledger(plan)) as progress:
         return await run_pipeline(
-            plan, lambda batch: store.write_trials(run_id, batch), concurrency=concurrency,
+            plan, _committer(store, run_id, lock), concurrency=concurrency,
             timeout=settings.timeout, batch_size=settings.batch_size,
             max_output_bytes=settings.max_output_bytes,
             max_errors=settings.max_errors,
@@ -238,6 +257,16 @@ async def _judge_pairs(plan: Plan, store: Store, run_id: str, concurrency: int) 
                                 [c.name for c in plan.conditions], concurrency=concurrency)
 
 
+def _committer(store: Store, run_id: str, lock: RunLock) -> Commit:
+    """Store a batch, unless another process took the run over (then stop: `RunLocked`)."""
+
+    def commit(batch: list[TrialResult]) -> dict[TrialKey, str]:
+        lock.check()
+        return store.write_trials(run_id, batch).refused
+
+    return commit
+
+
 def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def]
     if limit is None:
         return None
@@ -254,5 +283,10 @@ def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def
 
 
 def _finish(store: Store, run_id: str, status: str, error: str | None) -> None:
+    """Record how the run ended; when it failed, a store that fails too does not hide why."""
     finished = datetime.now(UTC).isoformat(timespec="microseconds")
-    store.update_run(run_id, status=status, finished_at=finished, error=error)
+    try:
+        store.update_run(run_id, status=status, finished_at=finished, error=error)
+    except StoreError:
+        if status == REVIEWING:
+            raise

@@ -1,7 +1,10 @@
 """Numbered schema migrations, applied in order and recorded in `schema_migrations`.
 
 A migration is a function of a connection. Add new ones at the end of
-`MIGRATIONS`; never edit one that has shipped.
+`MIGRATIONS`; never edit one that has shipped. `migrate_store` runs them
+with the database's write lock held (SQLite's `BEGIN IMMEDIATE`, a
+PostgreSQL advisory lock), so two processes opening a new store at once do
+not both create its tables.
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, inspect, select, text
+from sqlalchemy import Connection, Engine, inspect, select, text
 
 from assay.store import schema
 
@@ -58,6 +61,16 @@ def _m006_calibrations(conn: Connection) -> None:
         index.create(conn, checkfirst=True)
 
 
+def _m007_run_locks(conn: Connection) -> None:
+    schema.run_locks.create(conn, checkfirst=True)
+
+
+def _m008_report_dir(conn: Connection) -> None:
+    columns = {c["name"] for c in inspect(conn).get_columns("runs")}
+    if "report_dir" not in columns:
+        conn.execute(text("ALTER TABLE runs ADD COLUMN report_dir TEXT"))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
     ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
@@ -65,9 +78,28 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("exports: where a run was written in other formats (assay export)", _m004_exports),
     ("indexes for browsing a run's cases by tag, error and verdict", _m005_browsing_indexes),
     ("calibrations: judges measured against people's labels", _m006_calibrations),
+    ("run_locks: one process per run at a time", _m007_run_locks),
+    ("runs: the folder its report files were written to", _m008_report_dir),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+MIGRATION_LOCK = 0x61737361  # "assa": the PostgreSQL advisory lock key of migrations
+
+
+def migrate_store(engine: Engine) -> int:
+    """Bring the store up to `SCHEMA_VERSION`, one process at a time; how many migrations ran."""
+    with engine.connect() as conn:
+        if current_version(conn) >= SCHEMA_VERSION:
+            return 0  # the common case: no write lock taken
+    with engine.begin() as conn:
+        dialect = engine.dialect.name
+        if dialect == "sqlite":
+            conn.exec_driver_sql("BEGIN IMMEDIATE")  # waits for other writers (busy_timeout)
+        elif dialect == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        return migrate(conn)
 
 
 def migrate(conn: Connection) -> int:

@@ -58,6 +58,7 @@ def run_record(row: Any) -> RunRecord:
         summary=loads(data["summary_json"]) if data["summary_json"] else None,
         error=data["error"],
         options=loads(data["options_json"]) if data.get("options_json") else None,
+        report_dir=data.get("report_dir"),
     )
 
 

@@ -50,6 +50,7 @@ runs = Table(
     Column("summary_json", Text),
     Column("error", Text),
     Column("options_json", Text),
+    Column("report_dir", Text),
 )
 
 trials = Table(
@@ -176,3 +177,17 @@ calibrations = Table(
 )
 """One row per `assay calibrate`: a judge (model, prompt hash, rubric version) against
 people's labels, with the bar it was held to and whether it passed."""
+
+run_locks = Table(
+    "run_locks",
+    metadata,
+    Column("run_id", String(64), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("pid", Integer),
+    Column("host", String(255)),
+    Column("pid_scope", String(200)),
+    Column("taken_at", String(40), nullable=False),
+    Column("heartbeat_at", String(40), nullable=False),
+)
+"""One row per run being run, resumed or rewritten: the process that holds it (see
+`assay.store.run_lock`)."""

@@ -3,7 +3,10 @@
 SQLite at `.assay/assay.db` by default (WAL, so readers never block the
 writer); any SQLAlchemy URL (`postgresql+psycopg://...`) via `--store` or
 `ASSAY_STORE`. Writes are batched: the runner hands over finished trials in
-groups, each group one transaction.
+groups, each group one transaction (row by row when the database refuses a
+row, see `batches`). Every value is made storable on the way in (see
+`storable`), every database error comes out as a one-line `StoreError`
+(see `failures`), and `run_lock` keeps a run to one process at a time.
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, and_, create_engine, delete, event, func, select, update
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
-from assay.errors import UserError
-from assay.redaction import redact_rows
+from assay.errors import StoreError, UserError
 from assay.records import (
     ExportRecord,
     JudgeIdentity,
@@ -27,23 +30,27 @@ from assay.records import (
     TrialRecord,
     TrialRow,
 )
+from assay.redaction import redact, redact_rows
 from assay.score import Score
 from assay.store import schema
+from assay.store.batches import StoredBatch, write_batch
 from assay.store.browsing import Browsing
 from assay.store.calibrations import Calibrations
-from assay.store.migrations import migrate
+from assay.store.failures import driver_message, store_name, translate_errors
+from assay.store.migrations import migrate_store
 from assay.store.read_only import open_read_only
 from assay.store.scores import ScoreAccess
 from assay.store.rows import (
-    dumps,
     loads,
     run_record,
-    score_values,
     score_row,
     stored_score,
     trial_record,
     trial_row,
 )
+from assay.store.run_lock import RunLock
+from assay.store.storable import Replacements, Storable
+from assay.store.trial_rows import TrialRows, errored_rows, trial_rows
 from assay.trial import TrialKey, TrialResult
 
 DEFAULT_STORE = ".assay/assay.db"
@@ -56,13 +63,21 @@ def now_iso() -> str:
 def store_url(url: str | None = None, *, create: bool = True) -> str:
     """The store to use: an explicit URL or path, else `ASSAY_STORE`, else `.assay/assay.db`.
 
-    A SQLite path's folder is made unless `create` is False (a reader makes nothing)."""
+    A SQLite path's folder is made unless `create` is False (a reader makes nothing); a
+    path that is a folder is a `UserError`, a folder that cannot be made a `StoreError`."""
     target = url or os.environ.get("ASSAY_STORE") or DEFAULT_STORE
     if "://" in target:
         return target
     path = Path(target).expanduser()
+    if path.is_dir():
+        raise UserError(f"the store {path} is a folder; name a file in it "
+                        f"(e.g. {path / 'assay.db'})")
     if create:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder of the store {path}: "
+                             f"{exc.strerror or exc}") from None
     return f"sqlite:///{path}"
 
 
@@ -79,16 +94,22 @@ class Store(Browsing, ScoreAccess):
         self._lock = threading.Lock()
         if read_only:
             self.engine: Engine = open_read_only(self.url)
-            self.calibrations = Calibrations(self.engine, self._lock)
-            return
-        self.engine = create_engine(self.url, future=True)
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        with self.engine.connect() as conn:
-            _lock_for_migration(conn)
-            migrate(conn)
-            conn.commit()
+        else:
+            try:
+                self.engine = create_engine(self.url, future=True)
+            except (ArgumentError, NoSuchModuleError, ImportError) as exc:  # a driver missing
+                raise StoreError(f"cannot use the store {store_name(self.url)}: "
+                                 f"{driver_message(exc)}") from None
+        translate_errors(self.engine, self.url)
         self.calibrations = Calibrations(self.engine, self._lock)
+        sqlite = self.engine.dialect.name == "sqlite"
+        self.storable = Storable(nul_allowed=sqlite)
+        """PostgreSQL's text columns refuse NUL; SQLite's keep it."""
+        if read_only:
+            return
+        if sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        migrate_store(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -97,23 +118,37 @@ class Store(Browsing, ScoreAccess):
 
     def create_run(self, **fields: Any) -> None:
         row = dict(fields)
-        row["config_json"] = dumps(row.pop("config", None))
-        row["summary_json"] = dumps(row.pop("summary", None))
-        row["options_json"] = dumps(row.pop("options", None))
         row.setdefault("started_at", now_iso())
         row.setdefault("kind", "eval")
         row.setdefault("status", "running")
+        for name in ("config", "summary", "options"):
+            row.setdefault(name, None)
         with self.engine.begin() as conn:
-            conn.execute(schema.runs.insert().values(**row))
+            conn.execute(schema.runs.insert().values(**self._run_values(row)))
 
     def update_run(self, run_id: str, **fields: Any) -> None:
-        values = dict(fields)
-        if "summary" in values:
-            values["summary_json"] = dumps(values.pop("summary"))
-        if "config" in values:
-            values["config_json"] = dumps(values.pop("config"))
+        values = self._run_values(fields)
         with self.engine.begin() as conn:
             conn.execute(update(schema.runs).where(schema.runs.c.id == run_id).values(**values))
+
+    def _run_values(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """A run's columns made storable: `config`, `summary` and `options` as JSON, texts
+        (a path from a file system that is not UTF-8, an error) without what cannot be
+        stored."""
+        notes = Replacements()  # a run has no trial to carry a note; its values are ours
+        values: dict[str, Any] = {}
+        for name, value in fields.items():
+            if name in ("config", "summary", "options"):
+                values[f"{name}_json"] = self.storable.json(value, name, notes)
+            elif isinstance(value, str):
+                values[name] = self.storable.text(value, name, notes)
+            else:
+                values[name] = value
+        return values
+
+    def run_lock(self) -> RunLock:
+        """A lock to hold a run with (`acquire(run_id)`), one process per run at a time."""
+        return RunLock(self.engine)
 
     def get_run(self, run_id: str) -> RunRecord | None:
         with self.engine.connect() as conn:
@@ -180,44 +215,35 @@ class Store(Browsing, ScoreAccess):
 
     # -- trials ---------------------------------------------------------------
 
-    def write_trials(self, run_id: str, results: Iterable[TrialResult]) -> int:
-        """Commit a batch of finished trials and their scores in one transaction."""
-        trial_rows: list[dict[str, Any]] = []
-        score_rows: list[dict[str, Any]] = []
+    def write_trials(self, run_id: str, results: Iterable[TrialResult]) -> StoredBatch:
+        """Commit a batch of finished trials and their scores, in one transaction when the
+        database takes every row; a trial whose row it refuses is stored as an errored trial
+        saying why (`StoredBatch.refused`), and the others as they are. Known secrets a
+        target echoed or a scorer quoted are masked first (`redaction.redact_rows`)."""
         finished = now_iso()
+        batch: list[TrialRows] = []
+        refused: dict[TrialKey, str] = {}
         for result in results:
-            case, output = result.case, result.output
-            key = {"run_id": run_id, "case_id": case.id, "condition": result.condition,
-                   "epoch": result.epoch}
-            usage = output.usage
-            trial_rows.append({
-                **key,
-                "input_json": dumps(case.input),
-                "expected_json": dumps(case.expected),
-                "tags_json": dumps(case.tags) if case.tags else None,
-                "difficulty": case.difficulty,
-                "output_text": output.text,
-                "output_json": dumps(output.to_dict()),
-                "error": output.error,
-                "latency_ms": output.latency_ms,
-                "input_tokens": usage.input_tokens or None,
-                "output_tokens": usage.output_tokens or None,
-                "cost_usd": usage.cost_usd,
-                "cache_hits": usage.cache_hits or None,
-                "finished_at": finished,
-            })
-            for name, score in result.scores.items():
-                score_rows.append(score_values(run_id, (case.id, result.condition,
-                                                        result.epoch), name, score))
-        if not trial_rows:
-            return 0
-        redact_rows(trial_rows, ("output_text", "output_json", "error"))
-        redact_rows(score_rows, ("reason", "details_json", "error"))
-        with self._lock, self.engine.begin() as conn:
-            conn.execute(schema.trials.insert(), trial_rows)
-            if score_rows:
-                conn.execute(schema.scores.insert(), score_rows)
-        return len(trial_rows)
+            try:
+                batch.append(trial_rows(run_id, result, finished, self.storable))
+            except Exception as exc:  # noqa: BLE001 - a value whose str() fails: the trial says why
+                reason = redact(f"its values could not be stored: {type(exc).__name__}: "
+                                f"{str(exc)[:300]}")
+                refused[result.key] = reason
+                batch.append(self._errored(run_id, result.key, reason, finished))
+        if not batch:
+            return StoredBatch()
+        redact_rows([rows.trial for rows in batch], ("output_text", "output_json", "error"))
+        redact_rows([row for rows in batch for row in rows.scores],
+                    ("reason", "details_json", "error"))
+        with self._lock:
+            stored = write_batch(self.engine, batch, lambda key, why: self._errored(
+                run_id, key, why, finished))
+        stored.refused = {**refused, **stored.refused}
+        return stored
+
+    def _errored(self, run_id: str, key: TrialKey, reason: str, finished: str) -> TrialRows:
+        return errored_rows(run_id, key, reason, finished, self.storable)
 
     def done_keys(self, run_id: str) -> set[TrialKey]:
         """Keys of the trials already stored for a run (what `--resume` skips)."""
@@ -340,9 +366,12 @@ class Store(Browsing, ScoreAccess):
                       files: list[str]) -> ExportRecord:
         """Remember that `run_id` was written as `format` under `location`."""
         record = ExportRecord(format, location, list(files), now_iso())
+        notes = Replacements()  # paths the file system gave; nothing to note them on
         with self._lock, self.engine.begin() as conn:
             conn.execute(schema.exports.insert().values(
-                run_id=run_id, format=format, location=location, files_json=dumps(files),
+                run_id=run_id, format=format,
+                location=self.storable.text(location, "location", notes),
+                files_json=self.storable.json(files, "files", notes),
                 created_at=record.created_at))
         return record
 
@@ -365,8 +394,10 @@ class Store(Browsing, ScoreAccess):
 
     def cache_put(self, key: str, value: dict[str, Any], *, provider: str | None = None,
                   model: str | None = None) -> None:
+        notes = Replacements()  # a cached reply kept as it can be stored; nothing to note on
         row = {"key": key, "provider": provider, "model": model,
-               "response_json": dumps(value), "created_at": now_iso()}
+               "response_json": self.storable.json(value, "response", notes),
+               "created_at": now_iso()}
         with self._lock, self.engine.begin() as conn:
             conn.execute(delete(schema.response_cache).where(schema.response_cache.c.key == key))
             conn.execute(schema.response_cache.insert().values(**row))
@@ -388,19 +419,6 @@ def _at_or_before(columns: tuple[Any, ...], values: tuple[Any, ...]) -> Any:
     from sqlalchemy import tuple_
 
     return tuple_(*columns) <= tuple_(*values)
-
-
-MIGRATION_LOCK = 0x61737361  # "assa": the PostgreSQL advisory lock migrations hold
-
-
-def _lock_for_migration(conn: Any) -> None:
-    """Hold the database's write lock while migrating, so processes opening a new store at
-    once (pytest-xdist workers, parallel `assay run`s) migrate it one after the other
-    instead of both creating its tables."""
-    if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql("BEGIN IMMEDIATE")  # waits up to busy_timeout for the lock
-    elif conn.dialect.name == "postgresql":
-        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
 
 
 LOCK_WAIT_SECONDS = 30.0  # how long opening a store waits for another process's lock

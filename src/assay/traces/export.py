@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.case import Case
+from assay.reports.atomic import atomic_writer
 from assay.traces.exchanges import Exchange
 
 
@@ -50,9 +51,8 @@ def exchange_case(exchange: Exchange) -> Case:
 def write_dataset(exchanges: Iterable[Exchange], path: Path,
                   include_unanswered: bool = False) -> int:
     """Write one JSON line per exchange; returns how many were written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     written = 0
-    with path.open("w", encoding="utf-8") as handle:
+    with atomic_writer(path) as handle:  # a dataset half written would read as a whole one
         for exchange in exchanges:
             if not exchange.answered and not include_unanswered:
                 continue

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from assay.providers.base import Provider
+from assay.reports.atomic import write_text
 from assay.traces.result import TraceAnalysis
 from assay.traces.guidelines import render_insights, update_guidelines
 from assay.traces.judging import StreamingJudge, Judgements
@@ -60,10 +61,8 @@ def write_outputs(analysis: TraceAnalysis, output: Path,
     """Write the report and update (not overwrite) the guidelines file."""
     output.mkdir(parents=True, exist_ok=True)
     report_path = output / REPORT_NAME
-    report_path.write_text(render_report(analysis), encoding="utf-8")
+    write_text(report_path, render_report(analysis))
     guidelines_path = guidelines or output / GUIDELINES_NAME
     existing = guidelines_path.read_text(encoding="utf-8") if guidelines_path.exists() else ""
-    guidelines_path.parent.mkdir(parents=True, exist_ok=True)
-    guidelines_path.write_text(update_guidelines(existing, render_insights(analysis)),
-                               encoding="utf-8")
+    write_text(guidelines_path, update_guidelines(existing, render_insights(analysis)))
     return report_path, guidelines_path

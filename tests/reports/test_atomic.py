@@ -1,0 +1,66 @@
+"""Files assay writes reach the disk whole or not at all, readable as any file it writes."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from assay.reports.atomic import atomic_writer, write_text
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "assay"
+
+
+def test_a_write_that_fails_midway_leaves_the_previous_file_whole(tmp_path: Path) -> None:
+    path = tmp_path / "results.json"
+    write_text(path, '{"complete": true}')
+    with pytest.raises(OSError, match="disk full"), atomic_writer(path) as handle:
+        handle.write('{"complete": fa')
+        raise OSError("disk full")
+    assert path.read_text() == '{"complete": true}'
+    assert os.listdir(tmp_path) == ["results.json"]  # no temporary file left beside it
+
+
+def test_a_lone_surrogate_is_written_as_its_escape_instead_of_failing_the_write(
+        tmp_path: Path) -> None:
+    path = tmp_path / "report.md"
+    write_text(path, "half an emoji \ud83d")
+    assert path.read_text(encoding="utf-8") == "half an emoji \\ud83d"
+
+
+def test_a_new_file_gets_the_usual_permissions_and_a_replaced_one_keeps_its_own(
+        tmp_path: Path) -> None:
+    """Regression: files came out private (0600), as the temporary file is created."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    new = tmp_path / "report.html"
+    write_text(new, "<html></html>")
+    assert stat.S_IMODE(new.stat().st_mode) == 0o666 & ~mask
+    shared = tmp_path / "guidelines.md"
+    shared.write_text("old")
+    shared.chmod(0o664)
+    write_text(shared, "new")
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o664
+
+
+WRITES_IN_PLACE = re.compile(r"\.write_text\(|\.write_bytes\(|open\([^)]*[\"'][wa]b?[\"']")
+NOT_DOCUMENTS = {
+    "context/pack_index.py": "written into a temporary folder renamed into place as a whole",
+    "context/mcp_connection.py": "a server's stderr log, appended to as the server writes it",
+}
+
+
+def test_every_file_assay_writes_goes_through_the_atomic_writer() -> None:
+    """A file written in place and cut by a kill or a full disk reads as a whole one."""
+    in_place = []
+    for path in SRC.rglob("*.py"):
+        where = path.relative_to(SRC).as_posix()
+        if where == "reports/atomic.py" or where in NOT_DOCUMENTS:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if WRITES_IN_PLACE.search(line):
+                in_place.append(f"{where}:{number}: {line.strip()}")
+    assert in_place == []

@@ -1,0 +1,125 @@
+"""A store that cannot be used is one clear line and exit 3 (2 for a folder given as the
+store): full, read-only, not a database, unreachable. Never SQL, a traceback or a case's data."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event
+
+from assay.case import Case
+from assay.errors import StoreError
+from assay.output import Output
+from assay.store import Store
+from assay.trial import TrialResult
+
+SECRET_CASE_TEXT = "confidential-case-text"
+
+AGENT = "def answer(case):\n    return case.input * 20\n"
+CONFIG = """name: faults
+dataset: {path: cases.jsonl}
+target: {type: python, function: "agent:answer"}
+scorers: [{type: exact_match}]
+run: {batch_size: 50}
+"""
+
+
+def project(tmp_path: Path, cases: int = 20) -> Path:
+    (tmp_path / "agent.py").write_text(AGENT)
+    (tmp_path / "assay.yaml").write_text(CONFIG)
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i}", "input": f"{SECRET_CASE_TEXT} {i} " + "x" * 200,
+                    "expected": "a"}) + "\n" for i in range(cases)))
+    return tmp_path
+
+
+def assay(cwd: Path, *args: str, **popen: object) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "ASSAY_STORE"}
+    return subprocess.run([sys.executable, "-m", "assay", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, **popen)  # type: ignore[call-overload]
+
+
+def assert_one_clear_line(result: subprocess.CompletedProcess[str], code: int,
+                          words: str) -> None:
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == code, result.stderr
+    assert len(lines) == 1, result.stderr
+    assert words in lines[0], lines[0]
+    for leak in ("Traceback", "[SQL", "INSERT", "SELECT", "parameters", SECRET_CASE_TEXT):
+        assert leak not in result.stderr, result.stderr
+
+
+def test_a_folder_as_the_store_is_named_as_such(tmp_path: Path) -> None:
+    (tmp_path / "store").mkdir()
+    result = assay(project(tmp_path), "run", "assay.yaml", "--store", "store", "--no-progress")
+    assert_one_clear_line(result, 2, "the store store is a folder; name a file in it")
+
+
+def test_a_file_that_is_not_a_database_is_named_as_such(tmp_path: Path) -> None:
+    (tmp_path / "junk.db").write_bytes(os.urandom(8192))
+    result = assay(project(tmp_path), "run", "assay.yaml", "--store", "junk.db", "--no-progress")
+    assert_one_clear_line(result, 3, "junk.db is not a readable SQLite database")
+
+
+def test_a_read_only_store_is_named_as_such(tmp_path: Path) -> None:
+    Store(str(tmp_path / "ro.db")).close()
+    url = f"sqlite:///file:{tmp_path / 'ro.db'}?mode=ro&uri=true"  # what a read-only mount gives
+    result = assay(project(tmp_path), "run", "assay.yaml", "--store", url, "--no-progress")
+    assert_one_clear_line(result, 3, "is read-only: assay cannot write to it")
+
+
+def test_a_store_that_runs_out_of_room_mid_run_is_one_line_and_the_run_resumes_once_freed(
+        tmp_path: Path) -> None:
+    def limit_file_size() -> None:  # the store's file may not grow past 2 MB
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2 * 2**20, 2 * 2**20))
+
+    result = assay(project(tmp_path, cases=2000), "run", "assay.yaml", "--no-progress",
+                   preexec_fn=limit_file_size)
+    assert_one_clear_line(result, 3, "could not be written")
+    store = Store(str(tmp_path / ".assay" / "assay.db"))
+    [run] = store.list_runs("faults")
+    kept = store.count_trials(run.id)[0]
+    store.close()
+    assert 0 < kept < 2000  # the batches stored before the disk filled are kept
+
+    resumed = assay(tmp_path, "run", "assay.yaml", "--no-progress", "--resume")
+    assert resumed.returncode == 0, resumed.stderr  # room again: it goes on where it stopped
+    store = Store(str(tmp_path / ".assay" / "assay.db"))
+    assert [r.id for r in store.list_runs("faults")] == [run.id]
+    assert store.count_trials(run.id)[0] == 2000
+    store.close()
+
+
+def test_a_full_disk_is_named_as_such(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "full.db"))
+
+    @event.listens_for(store.engine, "connect")
+    def cap_size(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+        dbapi_conn.execute("PRAGMA max_page_count = 40")  # SQLite's own "disk is full"
+
+    store.engine.dispose()
+    store.create_run(id="r1", experiment="e")
+    trials = [TrialResult(Case(id=f"c{i}", input=SECRET_CASE_TEXT * 50), "a", 0,
+                          Output(text="x" * 4000)) for i in range(200)]
+    with pytest.raises(StoreError) as raised:
+        store.write_trials("r1", trials)
+    message = str(raised.value)
+    assert "is full: its disk has no room left" in message and "\n" not in message
+    assert SECRET_CASE_TEXT not in message
+    store.close()
+
+
+def test_an_unreachable_postgresql_is_named_without_its_password(tmp_path: Path) -> None:
+    pytest.importorskip("psycopg")
+    url = "postgresql+psycopg://assay:hunter2-password@127.0.0.1:9/assay"
+    result = assay(project(tmp_path), "runs", "--store", url)
+    assert_one_clear_line(result, 3, "cannot be reached")
+    assert "hunter2-password" not in result.stderr
