@@ -39,7 +39,6 @@ from assay.store.calibrations import Calibrations
 from assay.store.failures import driver_message, store_name, translate_errors
 from assay.store.migrations import migrate_store
 from assay.store.read_only import open_read_only
-from assay.store.scores import ScoreAccess
 from assay.store.rows import (
     loads,
     run_record,
@@ -49,6 +48,7 @@ from assay.store.rows import (
     trial_row,
 )
 from assay.store.run_lock import RunLock
+from assay.store.scores import ScoreAccess
 from assay.store.storable import Replacements, Storable
 from assay.store.trial_rows import TrialRows, errored_rows, trial_rows
 from assay.trial import TrialKey, TrialResult
