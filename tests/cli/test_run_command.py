@@ -230,3 +230,41 @@ def test_retry_errors_without_resume_is_a_usage_error(cli: Cli, tmp_path: Path) 
     assert result.returncode == 2
     assert "--retry-errors" in result.stderr and "--resume" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_an_output_folder_that_cannot_be_made_is_refused_before_any_trial(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: `-o` under a file ran every trial, then ended in an internal error
+    (exit 3) when the reports were written."""
+    config = copy_quickstart(tmp_path)
+    (tmp_path / "a-file").write_text("")
+    result = cli("run", str(config), "-o", "a-file/out")
+    assert result.returncode == 2
+    assert "--output a-file/out: cannot make this folder (Not a directory)" in result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    assert "trials" not in result.stdout  # refused before the run started
+    assert cli("runs").stdout.count("quickstart") == 0
+
+
+def test_a_scorer_erroring_on_every_trial_is_a_warning_on_screen_and_in_every_report(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: a scorer that errored on every trial showed only a row of dashes and
+    the run exited 0 with no word about it."""
+    config = copy_quickstart(tmp_path)
+    (config.parent / "broken.py").write_text(
+        "def score(case, output):\n    raise ValueError('boom')\n")
+    text = config.read_text().replace(
+        "scorers:\n", "scorers:\n  - {type: python, name: broken, function: 'broken:score'}\n")
+    (config.parent / "questions.jsonl").write_text(
+        "".join((config.parent / "questions.jsonl").read_text().splitlines(keepends=True)[:5]))
+    config.write_text(text)
+    result = cli("run", str(config), "-o", "out")
+    warning = "scorer broken has no value: it errored on all 10 of its trials"
+    assert result.returncode == 0, result.stderr  # the other scorers' values stand
+    assert f"warning: {warning}" in result.stdout
+    assert f"- warning: {warning}" in (tmp_path / "out" / "report.md").read_text()
+    assert warning in (tmp_path / "out" / "report.html").read_text()
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert any(warning in w for w in results["warnings"])
+    rendered = cli("report", results["run"]["id"])
+    assert warning in rendered.stdout

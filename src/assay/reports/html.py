@@ -198,7 +198,7 @@ def _overview(review: Review, colours: dict[str, int]) -> dict[str, Any]:
             "trial_count": sum(c.trials for c in summary.conditions),
             "duration": _duration(run.started_at, run.finished_at),
             "gates": gates, "gates_passed": sum(g.passed for g in gates),
-            "total_cost": run_cost_text(summary, review.usage)}
+            "total_cost": run_cost_text(summary, review.usage), "warnings": review.warnings}
 
 
 def _gates(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:

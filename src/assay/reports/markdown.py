@@ -52,6 +52,7 @@ def verdict_lines(review: Review) -> list[str]:
     cost = run_cost_text(review.summary, review.usage)
     if cost:
         lines.append(f"- {cost}")
+    lines += [f"- warning: {inline(warning, limit=2000)}" for warning in review.warnings]
     return lines
 
 

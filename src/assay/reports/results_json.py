@@ -38,6 +38,7 @@ def write_results_json(handle: IO[str], review: Review, trials: Iterable[TrialRe
         "summary": knowledge_packs_summary(review.summary),
         "stats": review.summary.to_dict(),
         "gates": [g.to_dict() for g in review.gates],
+        "warnings": list(review.warnings),
         "comparisons": review.comparisons.to_dict(),
         "previous_run": None if review.previous is None else review.previous.to_dict(),
         "exports": [export.to_dict() for export in review.exports],

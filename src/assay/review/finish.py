@@ -21,7 +21,7 @@ from assay.review.files import write_reports
 from assay.review.gates import Gate, regression_gates, regression_results, threshold_results
 from assay.review.judges import JudgeReview, review_judges
 from assay.review.result import ReportFiles, Review
-from assay.review.summary import stored_order, summarize_run
+from assay.review.summary import scorer_warnings, stored_order, summarize_run
 
 if TYPE_CHECKING:
     from assay.analysis.summary import RunSummary
@@ -55,9 +55,29 @@ class ReviewRequest:
 
 
 def prepare(store: Store, experiment: str, gates: list[Gate], request: ReviewRequest) -> None:
-    """Check, before any trial is paid for, what the review will need (named baseline runs)."""
+    """Check, before any trial is paid for, what the review will need: named baseline runs,
+    and a folder the files can be written to."""
     regression_gates([*gates, *request.extra_gates], store, experiment,
                      fail_on_any=request.fail_on_regression)
+    if request.write_files:
+        for folder in (request.output, request.output_parent):
+            if folder is not None:
+                ensure_writable_folder(folder)
+
+
+def ensure_writable_folder(folder: Path) -> None:
+    """Make `folder` (and its parents), or say why the run's files could not go there."""
+    import os
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UserError(f"--output {folder}: a file is in the way; name a folder") from None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise UserError(f"--output {folder}: cannot make this folder ({reason})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"--output {folder}: this folder is not writable")
 
 
 def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Review:
@@ -82,7 +102,8 @@ def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Rev
     # The files describe the run as it will be once they are written: completed.
     review = Review(run=replace(run, status=COMPLETED),
                     summary=summary, comparisons=comparisons, previous=previous, gates=results,
-                    warnings=list(outcome.warnings), usage=dict(outcome.usage),
+                    warnings=[*outcome.warnings, *scorer_warnings(summary)],
+                    usage=dict(outcome.usage),
                     exports=store.exports(run.id), judges=judges)
     if directory is not None:
         review.files = write_reports(store, review, directory, junit=request.junit)
@@ -138,7 +159,7 @@ def review_stored(store: Store, run: RunRecord) -> Review:
     previous = diff_with_previous(store, run) if run.kind in ("eval", "rejudge") else None
     return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
                   gates=threshold_results(list(gates), summary), exports=store.exports(run.id),
-                  judges=judges)
+                  judges=judges, warnings=scorer_warnings(summary))
 
 
 def pair_scorers(judges: JudgeReview) -> list[str]:

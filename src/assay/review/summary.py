@@ -21,6 +21,19 @@ def summarize_run(store: Store, run_id: str, *, scorers: Sequence[str] | None = 
                      condition_order=list(conditions) if conditions else None)
 
 
+def scorer_warnings(summary: RunSummary) -> list[str]:
+    """A scorer with no value anywhere in the run (it errored on every trial) is said out
+    loud: its row of dashes alone is easy to miss, and the run still exits 0."""
+    warnings = []
+    for name in summary.scorer_names:
+        cells = [s for s in summary.scores if s.scorer == name]
+        errors = sum(s.errors for s in cells)
+        if errors and not any(s.n for s in cells):
+            warnings.append(f"scorer {name} has no value: it errored on all {errors} of its "
+                            f"trials (see Errors in report.md)")
+    return warnings
+
+
 def stored_order(run: RunRecord) -> tuple[list[str], list[str]]:
     """The scorers and conditions in the order the run's stored summary lists them."""
     stored = run.summary if isinstance(run.summary, dict) else {}
