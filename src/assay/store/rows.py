@@ -13,7 +13,6 @@ import orjson
 from assay.output import Output, ToolCall, Usage
 from assay.records import RunRecord, ScoreRow, TrialPreview, TrialRecord, TrialRow
 from assay.score import Score
-from assay.trial import TrialKey
 
 
 def dumps(value: Any) -> str | None:
@@ -24,24 +23,6 @@ def dumps(value: Any) -> str | None:
 
 
 loads = orjson.loads
-
-
-def score_values(run_id: str, key: TrialKey, name: str, score: Score) -> dict[str, Any]:
-    """The `scores` row of one scorer's score on one trial, as a dict of its columns."""
-    case_id, condition, epoch = key
-    spent = score.usage
-    return {
-        "run_id": run_id, "case_id": case_id, "condition": condition, "epoch": epoch,
-        "scorer": name, "value": score.value, "scale_min": score.scale[0],
-        "scale_max": score.scale[1],
-        "passed": None if score.passed is None else int(score.passed),
-        "reason": score.reason or None,
-        "details_json": dumps(score.details) if score.details else None,
-        "error": score.error,
-        "input_tokens": spent.input_tokens if spent else None,
-        "output_tokens": spent.output_tokens if spent else None,
-        "cost_usd": spent.cost_usd if spent else None,
-    }
 
 
 def run_record(row: Any) -> RunRecord:

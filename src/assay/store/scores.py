@@ -14,9 +14,12 @@ from collections.abc import Iterable, Iterator
 
 from sqlalchemy import Engine, and_, select
 
+from assay.redaction import redact_rows
 from assay.score import Score
 from assay.store import schema
-from assay.store.rows import score_values, stored_score
+from assay.store.rows import stored_score
+from assay.store.storable import Replacements, Storable
+from assay.store.trial_rows import SCORE_TEXT_COLUMNS, score_row
 from assay.trial import TrialKey
 
 ScoredKey = tuple[str, str, int, str]
@@ -27,13 +30,18 @@ class ScoreAccess:
     """Store methods over the `scores` table alone (mixed into `Store`)."""
 
     engine: Engine
+    storable: Storable
     _lock: threading.Lock
 
     def write_scores(self, run_id: str, scores: Iterable[tuple[TrialKey, str, Score]]) -> int:
-        """Add scores to stored trials in one transaction: (trial key, scorer, score)."""
-        rows = [score_values(run_id, key, name, score) for key, name, score in scores]
+        """Add scores to stored trials in one transaction: (trial key, scorer, score), made
+        storable and with known secrets masked, as the runner's rows are."""
+        rows = [score_row({"run_id": run_id, "case_id": key[0], "condition": key[1],
+                           "epoch": key[2]}, name, score, self.storable, Replacements())
+                for key, name, score in scores]
         if not rows:
             return 0
+        redact_rows(rows, SCORE_TEXT_COLUMNS)
         with self._lock, self.engine.begin() as conn:
             conn.execute(schema.scores.insert(), rows)
         return len(rows)

@@ -50,7 +50,7 @@ from assay.store.rows import (
 from assay.store.run_lock import RunLock
 from assay.store.scores import ScoreAccess
 from assay.store.storable import Replacements, Storable
-from assay.store.trial_rows import TrialRows, errored_rows, trial_rows
+from assay.store.trial_rows import SCORE_TEXT_COLUMNS, TrialRows, errored_rows, trial_rows
 from assay.trial import TrialKey, TrialResult
 
 DEFAULT_STORE = ".assay/assay.db"
@@ -234,8 +234,7 @@ class Store(Browsing, ScoreAccess):
         if not batch:
             return StoredBatch()
         redact_rows([rows.trial for rows in batch], ("output_text", "output_json", "error"))
-        redact_rows([row for rows in batch for row in rows.scores],
-                    ("reason", "details_json", "error"))
+        redact_rows([row for rows in batch for row in rows.scores], SCORE_TEXT_COLUMNS)
         with self._lock:
             stored = write_batch(self.engine, batch, lambda key, why: self._errored(
                 run_id, key, why, finished))

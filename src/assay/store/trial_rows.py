@@ -17,6 +17,9 @@ from assay.store import schema
 from assay.store.storable import Replacements, Storable
 from assay.trial import TrialKey, TrialResult
 
+SCORE_TEXT_COLUMNS = ("reason", "details_json", "error")
+"""The columns of a score row that can quote what a target or judge said (masked for secrets)."""
+
 NOTE_KEY = "made_storable"
 """The output metadata key that records what the store replaced (see the module notes)."""
 
@@ -36,7 +39,7 @@ def trial_rows(run_id: str, result: TrialResult, finished: str, storable: Storab
     notes = Replacements()
     key = {"run_id": run_id, "case_id": case.id, "condition": result.condition,
            "epoch": result.epoch}
-    scores = [_score_row(key, name, score, storable, notes)
+    scores = [score_row(key, name, score, storable, notes)
               for name, score in result.scores.items()]
     trial = {
         **key,
@@ -74,8 +77,10 @@ def errored_rows(run_id: str, key: TrialKey, reason: str, finished: str,
     return TrialRows(key, row)
 
 
-def _score_row(key: dict[str, Any], name: str, score: Score, storable: Storable,
-               notes: Replacements) -> dict[str, Any]:
+def score_row(key: dict[str, Any], name: str, score: Score, storable: Storable,
+              notes: Replacements) -> dict[str, Any]:
+    """The `scores` row of one scorer's score on one trial (`key`: run id, case id,
+    condition, epoch), its texts made storable."""
     spent = score.usage
     where = f"scores.{name}"
     return {
