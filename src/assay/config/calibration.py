@@ -14,6 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from assay.config.field_docs import describe_fields
+
 DEFAULT_MIN_AGREEMENT = 0.85
 """Agreement with people a judge needs before its verdicts stand in for theirs."""
 
@@ -21,7 +23,7 @@ CalibrationKind = Literal["auto", "pass_fail", "score", "label", "preference"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
 
 class LabelsFile(_Strict):

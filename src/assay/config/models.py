@@ -19,6 +19,7 @@ from pydantic import (
     model_validator,
 )
 
+from assay.config.field_docs import describe_fields
 from assay.config.calibration import CalibrationSpec
 
 MAX_COUNT = 1_000_000_000
@@ -40,7 +41,7 @@ def name_problem(name: str) -> str | None:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
 
 class DatasetConfig(_Strict):
@@ -125,7 +126,7 @@ class ConditionConfig(BaseModel):
     """A named variant of the target. Any key the target accepts (model, system,
     args, env, command, ...) may be given here to override it for this condition."""
 
-    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="allow", json_schema_extra=describe_fields)
 
     description: str | None = None
     """What this condition changes, for reports."""

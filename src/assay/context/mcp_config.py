@@ -9,11 +9,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from assay.config.field_docs import describe_fields
+
 
 class McpServerConfig(BaseModel):
     """One MCP server: a local process over stdio, or a remote one over HTTP or SSE."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     type: Literal["stdio", "http", "sse"] = "stdio"
     """How to talk to the server: `stdio` starts `command` as a child process;

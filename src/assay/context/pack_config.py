@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay.config.field_docs import describe_fields
+
 DEFAULT_PATTERNS = ["**/*.md", "**/*.markdown", "**/*.txt", "**/*.html", "**/*.htm"]
 
 
 class PackConfig(BaseModel):
     """A knowledge pack: a folder of documents, chunked and indexed once per content."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     path: str
     """The folder holding the documents, relative to the config file."""
@@ -28,7 +30,7 @@ class PackConfig(BaseModel):
 class ContextConfig(BaseModel):
     """A condition's `context:`: retrieve passages from a pack into the prompt."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     pack: str
     """The name of a pack declared under `packs:`."""

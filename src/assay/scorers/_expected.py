@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ConfigDict
 
+from assay.config.field_docs import describe_fields
 from assay.case import Case
 from assay.config.templates import (
     case_variables,
@@ -30,7 +31,7 @@ from assay.scorers.base import ScorerParams, param_error
 class CheckParams(ScorerParams):
     """Base of the deterministic scorers' params: field docstrings become schema descriptions."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
 
 def no_expected(case: Case, what: str = "expected value") -> Score:

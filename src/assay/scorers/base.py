@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assay.config.field_docs import describe_fields
 from assay.case import Case
 from assay.errors import Problem, UserError
 from assay.output import Output
@@ -16,7 +17,7 @@ from assay.services import Services
 class ScorerParams(BaseModel):
     """Keys every scorer accepts."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     type: str
     """The registered scorer kind, e.g. `contains` or `judge_score`."""

@@ -46,7 +46,7 @@ def _m004_exports(conn: Connection) -> None:
 def _m005_browsing_indexes(conn: Connection) -> None:
     inspector = inspect(conn)
     tables = set(inspector.get_table_names())
-    for index in schema.BROWSING_INDEXES:
+    for index in schema.browsing_indexes(conn.dialect.name):
         table = index.table
         if table is None or table.name not in tables:
             continue

@@ -7,6 +7,9 @@ JSON columns are plain TEXT so the same schema works on SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Any
+
 from sqlalchemy import (
     Column,
     Float,
@@ -19,6 +22,7 @@ from sqlalchemy import (
     Text,
     literal_column,
 )
+from sqlalchemy.sql.elements import ColumnElement
 
 metadata = MetaData()
 
@@ -107,29 +111,43 @@ UNSTABLE_JUDGE = scores.c.details_json.like(literal_column("""'%"unstable":true%
 LATER_EPOCH = trials.c.epoch > literal_column("0")
 """A trial past the first epoch (a literal, so its index serves it)."""
 
-# What `assay view` filters cases by, in case order, without reading the wide rows:
-# each index holds every column its query reads (migration 5). SQLite uses a partial
-# index only when it also holds the column of its condition, so the errored ones hold
-# the error on SQLite (few rows); PostgreSQL, whose index entries are bounded in size,
-# does without.
-BROWSING_INDEXES = (
-    Index("trials_tags", trials.c.run_id, trials.c.case_id, trials.c.tags_json),
-    Index("trials_errored", trials.c.run_id, trials.c.case_id, trials.c.error,
-          sqlite_where=trials.c.error.is_not(None)).ddl_if(dialect="sqlite"),
-    Index("trials_errored_pg", trials.c.run_id, trials.c.case_id,
-          postgresql_where=trials.c.error.is_not(None)).ddl_if(dialect="postgresql"),
-    Index("scores_verdicts", scores.c.run_id, scores.c.case_id, scores.c.scorer,
-          scores.c.condition, scores.c.passed),
-    Index("scores_errored", scores.c.run_id, scores.c.case_id, scores.c.error,
-          sqlite_where=scores.c.error.is_not(None)).ddl_if(dialect="sqlite"),
-    Index("scores_errored_pg", scores.c.run_id, scores.c.case_id,
-          postgresql_where=scores.c.error.is_not(None)).ddl_if(dialect="postgresql"),
-    Index("scores_unstable", scores.c.run_id, scores.c.case_id,
-          sqlite_where=UNSTABLE_JUDGE, postgresql_where=UNSTABLE_JUDGE),
-    Index("trials_later_epochs", trials.c.run_id, trials.c.epoch,
-          sqlite_where=LATER_EPOCH, postgresql_where=LATER_EPOCH),
-    Index("runs_by_start", runs.c.started_at, runs.c.id),
-)
+
+@cache
+def browsing_indexes(dialect: str) -> tuple[Index, ...]:
+    """What `assay view` filters cases by, in case order, without reading the wide rows.
+
+    Each index holds every column its query reads (migration 5). SQLite uses a partial
+    index only when it also holds the column of its condition, so the errored ones hold
+    the error on SQLite (few rows); PostgreSQL, whose index entries are bounded in size,
+    does without. Built for one dialect when migration 5 runs: a partial index's
+    `<dialect>_where` loads that dialect, which a SQLite store never needs.
+    """
+    partial = dialect in ("sqlite", "postgresql")
+
+    def where(condition: ColumnElement[bool]) -> dict[str, Any]:
+        return {f"{dialect}_where": condition} if partial else {}
+
+    errored: tuple[Index, ...] = ()
+    if dialect == "sqlite":
+        errored = (Index("trials_errored", trials.c.run_id, trials.c.case_id, trials.c.error,
+                         **where(trials.c.error.is_not(None))),
+                   Index("scores_errored", scores.c.run_id, scores.c.case_id, scores.c.error,
+                         **where(scores.c.error.is_not(None))))
+    elif dialect == "postgresql":
+        errored = (Index("trials_errored_pg", trials.c.run_id, trials.c.case_id,
+                         **where(trials.c.error.is_not(None))),
+                   Index("scores_errored_pg", scores.c.run_id, scores.c.case_id,
+                         **where(scores.c.error.is_not(None))))
+    return (
+        Index("trials_tags", trials.c.run_id, trials.c.case_id, trials.c.tags_json),
+        Index("scores_verdicts", scores.c.run_id, scores.c.case_id, scores.c.scorer,
+              scores.c.condition, scores.c.passed),
+        *errored,
+        Index("scores_unstable", scores.c.run_id, scores.c.case_id, **where(UNSTABLE_JUDGE)),
+        Index("trials_later_epochs", trials.c.run_id, trials.c.epoch, **where(LATER_EPOCH)),
+        Index("runs_by_start", runs.c.started_at, runs.c.id),
+    )
+
 
 response_cache = Table(
     "response_cache",

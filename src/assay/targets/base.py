@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from assay.config.field_docs import describe_fields
 from assay.case import Case
 from assay.condition import Condition
 from assay.errors import Problem
@@ -16,7 +17,7 @@ from assay.services import Services
 class TargetParams(BaseModel):
     """Keys every target accepts."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     type: str
     """The registered target kind: python, command, model, agent or http."""

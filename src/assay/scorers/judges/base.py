@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field, field_validator
 
+from assay.config.field_docs import describe_fields
 from assay.case import Case
 from assay.errors import AssayError
 from assay.output import Output, Usage
@@ -35,7 +36,7 @@ from assay.config.templates import case_variables, validate_template, render, te
 class JudgeParams(ScorerParams):
     """Keys every LLM judge accepts."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     model: str | None = None
     """Judge model as `provider/model`, e.g. `openai/gpt-4.1`; defaults to the config's

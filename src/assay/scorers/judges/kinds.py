@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from assay.config.field_docs import describe_fields
 from assay.case import Case
 from assay.registry import scorer
 from assay.scorers.judges.base import JudgeParams, JudgeScorer
@@ -134,7 +135,7 @@ class TraitsJudge(JudgeScorer):
 
 class _OutputSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True,
-                              use_attribute_docstrings=True)
+                              json_schema_extra=describe_fields)
 
 
 class NumberOutput(_OutputSpec):

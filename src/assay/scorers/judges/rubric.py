@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from assay.config.field_docs import describe_fields
 from assay.scorers.judges.formats import ReplyFormat, _object
 from assay.scorers.judges.parse import REASON_KEYS, SCORE_KEYS, as_number, extract_object, pick
 from assay.scorers.judges.judgement import (
@@ -30,7 +31,7 @@ from assay.scorers.judges.judgement import (
 class RubricMetric(BaseModel):
     """One metric of a rubric: what it asks and what each score means."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     """Key of the metric in results, e.g. `completeness`."""
@@ -57,7 +58,7 @@ class PassRule(BaseModel):
     mean of the metrics is at least this; `min`: per-metric minimums.
     """
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     all_at_least: float | None = None
     """Every metric must score at least this."""
