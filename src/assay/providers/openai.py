@@ -11,23 +11,27 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import openai
-
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall, ToolSpec
 from assay.providers.calling import SDKProvider
 from assay.providers.failures import CallFailure, malformed_body
+from assay.providers.openai_sdk import (
+    AsyncOpenAI,
+    DefaultAioHttpClient,
+    DefaultAsyncHttpxClient,
+    exceptions,
+)
 
 
 class OpenAIProvider(SDKProvider):
     default_endpoint = "https://api.openai.com/v1"
-    _sdk = openai
+    _sdk = exceptions
 
     def __init__(self, config: Any, *, api_key: str | None, base_url: str | None,
                  **kwargs: Any) -> None:
         super().__init__(config, api_key=api_key, base_url=base_url, **kwargs)
-        http_client = (openai.DefaultAioHttpClient() if config.http_backend == "aiohttp"
-                       else openai.DefaultAsyncHttpxClient())
+        http_client = (DefaultAioHttpClient() if config.http_backend == "aiohttp"
+                       else DefaultAsyncHttpxClient())
         self.client = self._client(api_key, base_url, {
             "timeout": config.timeout,
             "max_retries": 0,  # our retries are the only ones, and bounded
@@ -39,11 +43,11 @@ class OpenAIProvider(SDKProvider):
         )
 
     def _client(self, api_key: str | None, base_url: str | None,
-                common: dict[str, Any]) -> openai.AsyncOpenAI:
+                common: dict[str, Any]) -> AsyncOpenAI:
         """The SDK client; Azure's subclass builds its own (`common` holds the settings every
         client shares: timeout, no SDK retries, headers, HTTP client)."""
         # compatible servers may need no key; the SDK wants one
-        return openai.AsyncOpenAI(api_key=api_key or "unused", base_url=base_url, **common)
+        return AsyncOpenAI(api_key=api_key or "unused", base_url=base_url, **common)
 
     async def _send(self, request: ChatRequest) -> ChatResponse:
         params: dict[str, Any] = {
