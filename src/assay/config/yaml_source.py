@@ -93,6 +93,11 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+_EventLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""Parses for `check_depth` in C where PyYAML has libyaml: the events are the same, and
+this pass only counts nesting (a text the C parser refuses is left to the composer, whose
+error names the line)."""
+
 MAX_NODES = 100_000
 """Values a config may hold once its aliases are expanded."""
 MAX_DEPTH = 100
@@ -134,9 +139,13 @@ def load_yaml(path: Path) -> tuple[Any, SourceMap]:
     text = read_text_file(path, "config file")
     try:
         check_depth(text, str(path))
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        check_nodes(node, str(path))
-        data = yaml.load(text, Loader=_UniqueKeyLoader)
+        loader = _UniqueKeyLoader(text)
+        try:  # compose once; the values are built from that same node tree
+            node = loader.get_single_node()
+            check_nodes(node, str(path))
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -153,15 +162,20 @@ def load_yaml(path: Path) -> tuple[Any, SourceMap]:
 def check_depth(text: str, file: str) -> None:
     """Refuse nesting past `MAX_DEPTH` before composing, which recurses once per level."""
     depth = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise UserError("invalid YAML", [Problem(
-                    f"nested too deeply (more than {MAX_DEPTH} levels)", file,
-                    event.start_mark.line + 1 if event.start_mark else None)])
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
+    try:
+        for event in yaml.parse(text, Loader=_EventLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise UserError("invalid YAML", [Problem(
+                        f"nested too deeply (more than {MAX_DEPTH} levels)", file,
+                        event.start_mark.line + 1 if event.start_mark else None)])
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        if _EventLoader is yaml.SafeLoader:
+            raise
+        # the composer parses the text again and reports the error as it always has
 
 
 def check_nodes(root: Any, file: str) -> None:
