@@ -52,6 +52,8 @@ def test_quickstart_imports_no_scipy_llm_sdk_or_mcp(tmp_path):
     modules = imported_modules(["run", "assay.yaml", "--no-progress"], tmp_path / "quickstart")
     assert {"assay.review.finish", "assay.analysis.power"} <= modules  # it compared conditions
     assert packages_in(modules, (*NEVER_AT_START, "numpy")) == set()
+    # a SQLite store loads no other SQL dialect (a PostgreSQL-only index option did)
+    assert packages_in(modules, ("sqlalchemy.dialects.postgresql",)) == set()
 
 
 def test_a_model_run_imports_only_the_sdk_its_config_names(tmp_path):
