@@ -72,5 +72,6 @@ def test_a_model_run_imports_only_the_sdk_its_config_names(tmp_path):
     # the client only: none of the SDK's API types (`import openai` loads over 700 modules)
     assert packages_in(modules, ("openai.types.chat", "openai.types.responses",
                                  "openai.lib.streaming")) == set()
+    assert packages_in(modules, ("pygments", "rich.syntax")) == set()  # httpx's command line
     assert packages_in(modules, ("scipy", "anthropic", "google.genai", "litellm", "mcp",
                                  "sqlalchemy.orm")) == set()

@@ -64,3 +64,14 @@ def test_an_sdk_imported_before_is_kept_as_it_is():
         print(sys.modules["openai"] is whole, openai_sdk.AsyncOpenAI is openai.AsyncOpenAI)
     """)
     assert out == "True True"
+
+
+def test_httpx_comes_without_its_command_line_which_stays_importable():
+    out = run_fresh("""
+        import sys
+        from assay.providers import openai_sdk
+        print("httpx._main" in sys.modules, "pygments" in sys.modules)
+        from httpx._main import main
+        print(main.name)
+    """)
+    assert out.splitlines() == ["False False", "main"]

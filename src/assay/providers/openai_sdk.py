@@ -5,7 +5,7 @@
 (`openai.types`, over 700 modules): most of a second at every start, longer
 than a one-case run. assay sends wire-shaped bodies with `client.post(...,
 cast_to=object)` and reads the decoded JSON, so it needs the client, its HTTP
-transports and its exceptions, none of those types.
+transports and its exceptions, none of those types (nor httpx's command line).
 
 So `openai` and `openai.types` are registered as packages whose `__init__` has
 not run yet, and the client's own modules are imported: they are the SDK's
@@ -54,6 +54,21 @@ def _deferred_package(name: str) -> None:
     sys.modules[name] = package
 
 
+def _import_httpx_without_its_cli() -> None:
+    """Import httpx without `httpx._main`, its command line (click, rich's progress and syntax
+    highlighting, pygments), which its `__init__` imports whenever it can: httpx then keeps a
+    stub `main`. The block is lifted at once, so `import httpx._main` still works later."""
+    if "httpx" in sys.modules or "httpx._main" in sys.modules:
+        return
+    sys.modules["httpx._main"] = None  # type: ignore[assignment]  # makes its import fail
+    try:
+        import httpx  # noqa: F401
+    finally:
+        if sys.modules.get("httpx._main", 0) is None:
+            del sys.modules["httpx._main"]
+
+
+_import_httpx_without_its_cli()
 _deferred_package("openai")
 _deferred_package("openai.types")
 
