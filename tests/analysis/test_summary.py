@@ -41,3 +41,29 @@ def test_a_mean_interval_stays_inside_the_scale() -> None:
     data = rows({"a": [0.0], "b": [0.0], "c": [0.0], "d": [1.0]})
     (stats,) = summarize(data, trials(data)).scores
     assert 0.0 <= stats.mean_ci.low and stats.mean_ci.high <= 1.0
+
+
+def test_a_pass_fail_scorer_has_one_interval_for_its_mean_and_its_pass_rate() -> None:
+    """Regression: a pass/fail scorer printed `1.000 [1.000–1.000]` (a t interval of zero
+    width, claiming certainty) beside `100.0% [80%–100%]` for the same quantity."""
+    from assay.analysis.interval import wilson
+
+    for values, passed in (([1.0] * 15, 15), ([1.0] * 3 + [0.0] * 12, 3)):
+        data = rows({f"c{i}": [v] for i, v in enumerate(values)})
+        (stats,) = summarize(data, trials(data)).scores
+        assert stats.mean == stats.pass_rate == passed / 15
+        assert stats.mean_ci == stats.pass_rate_ci == wilson(passed, 15)
+        assert stats.mean_ci is not None and stats.mean_ci.low < stats.mean  # never zero width
+
+
+def test_with_epochs_a_pass_fail_scorer_still_has_one_interval() -> None:
+    data = rows({f"c{i}": [float(i % 2), 1.0, 0.0] for i in range(10)})
+    (stats,) = summarize(data, trials(data), per_case=True).scores
+    assert stats.mean == stats.pass_rate and stats.mean_ci == stats.pass_rate_ci
+
+
+def test_a_graded_scorer_keeps_the_t_interval_of_its_mean() -> None:
+    data = rows({"a": [0.2], "b": [0.9], "c": [0.6], "d": [1.0]})
+    (stats,) = summarize(data, trials(data)).scores
+    assert stats.mean_ci is not None and stats.mean_ci.method == "t"
+    assert stats.mean_ci != stats.pass_rate_ci

@@ -117,9 +117,14 @@ class RunSummary:
 
 class _Accumulator:
     """Values of one scorer under one condition; per case when a run has several epochs,
-    so that the n, the standard error and the intervals count cases, not repeats."""
+    so that the n, the standard error and the intervals count cases, not repeats.
 
-    __slots__ = ("values", "errors", "passed", "judged", "scale", "by_case")
+    A pass/fail scorer (every value 1 when passed and 0 when failed) has one quantity, its
+    pass rate, so its mean gets the pass rate's Wilson interval: a t interval beside it
+    would be a second, different interval for the same number, and a zero-width one
+    ("1.000 [1.000–1.000]") when every trial passed."""
+
+    __slots__ = ("values", "errors", "passed", "judged", "scale", "by_case", "verdicts_only")
 
     def __init__(self, per_case: bool = False) -> None:
         self.values = array("d")
@@ -128,6 +133,8 @@ class _Accumulator:
         self.judged = 0
         self.scale: tuple[float, float] = (0.0, 1.0)
         self.by_case: dict[str, list[float]] | None = {} if per_case else None
+        self.verdicts_only = True
+        """Every value so far is its verdict as a number (1 passed, 0 failed)."""
 
     def add(self, value: float | None, passed: bool | None, error: Any,
             scale: tuple[float, float], case_id: str = "") -> None:
@@ -136,6 +143,9 @@ class _Accumulator:
             return
         self.values.append(value)
         self.scale = scale
+        if self.verdicts_only and (passed is None or value != (1.0 if passed else 0.0)
+                                   or scale != (0.0, 1.0)):
+            self.verdicts_only = False
         if passed is not None:
             self.judged += 1
             self.passed += bool(passed)
@@ -184,6 +194,8 @@ class _Accumulator:
                 result.pass_rate = self.passed / self.judged
                 result.judged_cases = self.judged
                 result.pass_rate_ci = wilson(self.passed, self.judged)
+        if self.verdicts_only and result.pass_rate_ci is not None and n > 1:
+            result.mean_ci = result.pass_rate_ci  # the mean is the pass rate (see the class)
         if self.judged and with_errors:
             result.pass_rate_with_errors = math.fsum(with_errors) / len(with_errors)
             result.pass_rate_with_errors_n = (len(with_errors) if self.by_case is not None
