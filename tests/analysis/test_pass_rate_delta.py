@@ -1,4 +1,4 @@
-"""Pass-rate deltas: exact McNemar, Tango's interval, and the two can never disagree."""
+"""Pass-rate deltas: McNemar's score test, Tango's interval inverting it, never in disagreement."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from assay.analysis.effect import measure
 from assay.analysis.pass_rate_delta import (
     DiscordantPairs,
     mcnemar_exact,
+    mcnemar_score,
     tango_interval,
     tango_score,
 )
@@ -24,6 +25,22 @@ def test_exact_mcnemar_matches_statsmodels(table):
     result = mcnemar_exact(b_only, a_only)
     assert result.p_value == pytest.approx(reference.pvalue, rel=1e-12)
     assert result.statistic == reference.statistic
+
+
+@pytest.mark.parametrize("table", [(30, 2, 8, 10), (40, 5, 25, 30), (10, 0, 6, 4),
+                                   (20, 7, 7, 20), (5, 12, 3, 0), (50, 1, 0, 50), (0, 400, 330, 0)])
+def test_the_score_test_is_statsmodels_mcnemar_without_continuity_correction(table):
+    both, a_only, b_only, neither = table
+    reference = mcnemar([[both, a_only], [b_only, neither]], exact=False, correction=False)
+    result = mcnemar_score(b_only, a_only)
+    assert result.p_value == pytest.approx(reference.pvalue, rel=1e-12)
+    assert result.statistic == pytest.approx(reference.statistic, rel=1e-12)
+    assert result.n_used == a_only + b_only
+
+
+def test_the_score_test_of_no_discordant_case_finds_nothing():
+    result = mcnemar_score(0, 0)
+    assert result.p_value == 1.0 and result.n_used == 0
 
 
 @pytest.mark.parametrize("b_only, a_only", [(8, 2), (1, 6), (12, 12), (30, 0)])
@@ -69,29 +86,41 @@ def test_no_discordant_case_still_leaves_an_interval_that_shrinks_with_n():
 
 
 @pytest.mark.parametrize("level", [0.05, 0.025, 0.05 / 3, 0.01, 0.005])
-def test_the_interval_leaves_out_zero_exactly_when_exact_mcnemar_rejects(level):
+def test_the_interval_leaves_out_zero_exactly_when_the_score_test_rejects(level):
     for m in range(1, 80):
         for b_only in range(m + 1):
             pairs = DiscordantPairs(m + 10, b_only, m - b_only)
             effect = measure("pass_rate", pairs, level)
+            assert effect.test.p_value == mcnemar_score(b_only, m - b_only).p_value
             assert effect.significant == (effect.test.p_value < level), (m, b_only)
 
 
-@pytest.mark.parametrize("level", [0.05, 0.05 / 2, 0.05 / 5, 0.05 / 10, 0.05 / 30])
-def test_exact_mcnemar_is_stricter_than_tango_so_the_interval_is_only_ever_widened(level):
-    # the module's claim: exact rejection implies the score test's rejection at 0, whose
-    # statistic is McNemar's uncorrected chi-square (b - a)^2 / (b + a) (tested above)
-    critical = stats.norm.ppf(1 - level / 2) ** 2
-    for m in range(1, 2001):
-        smaller = np.arange(m // 2 + 1)
-        exact_rejects = 2 * stats.binom.cdf(smaller, m, 0.5) < level
-        score_rejects = (m - 2 * smaller) ** 2 / m > critical
-        assert not np.any(exact_rejects & ~score_rejects), m
+@pytest.mark.parametrize("level", [0.05, 0.05 / 3, 0.01])
+def test_the_interval_is_tangos_own_whenever_the_decision_is_not_at_the_edge(level):
+    # no widening: the printed bounds are the score interval's, unless a bound would have to
+    # be moved across 0 to agree with a p-value within rounding of the level
+    for m in range(1, 60):
+        for b_only in range(m + 1):
+            pairs = DiscordantPairs(m + 10, b_only, m - b_only)
+            effect = measure("pass_rate", pairs, level)
+            low, high = tango_interval(m + 10, b_only, m - b_only, 1 - level)
+            assert effect.interval.low == pytest.approx(low * 100, abs=1e-9)
+            assert effect.interval.high == pytest.approx(high * 100, abs=1e-9)
 
 
-def test_five_to_nothing_is_not_significant_and_the_interval_says_so():
-    # issue case: 5 vs 0 discordant cases gave "+62.5pp 95% CI +13.9..+83.1pp ... p=0.19"
+def test_five_to_nothing_reads_the_same_in_the_interval_and_the_verdict():
+    # issue case: 5 vs 0 discordant cases gave "+62.5pp 95% CI +13.9..+83.1pp ... p=0.19";
+    # the score test gives z = 5 / sqrt(5), p = 0.025, and Tango's interval leaves out 0
     effect = measure("pass_rate", DiscordantPairs(8, 5, 0), 0.05)
-    assert effect.test.p_value == pytest.approx(0.0625)
-    assert not effect.significant
-    assert effect.interval.low == 0.0 and effect.interval.high > 62.5
+    assert effect.test.p_value == pytest.approx(2 * stats.norm.sf(np.sqrt(5)))
+    assert effect.significant and 0 < effect.interval.low < 62.5 < effect.interval.high
+    # in a family of three, at Holm's first step (alpha / 3), the same counts are within noise
+    step = effect.at(0.05 / 3)
+    assert not step.significant and step.interval.low < 0 < step.interval.high
+
+
+def test_four_to_nothing_is_the_fewest_discordant_cases_the_test_can_call_significant():
+    assert not measure("pass_rate", DiscordantPairs(4, 3, 0), 0.05).significant
+    assert measure("pass_rate", DiscordantPairs(4, 4, 0), 0.05).test.p_value == pytest.approx(
+        2 * stats.norm.sf(2.0))
+    assert measure("pass_rate", DiscordantPairs(4, 4, 0), 0.05).significant

@@ -112,7 +112,7 @@ def test_verbose_adds_the_method_of_each_comparison(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "-v"],
                           cwd=root, env=piped_env(root), capture_output=True, text=True,
                           timeout=120, check=False)
-    assert "interval: " in done.stdout and "test: exact McNemar" in done.stdout, done.stdout
+    assert "interval: " in done.stdout and "test: asymptotic McNemar" in done.stdout, done.stdout
 
 
 def test_quiet_and_verbose_together_are_refused(tmp_path: Path) -> None:

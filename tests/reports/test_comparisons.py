@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from assay.analysis.conditions import finish_family
 from assay.analysis.paired import compare_paired
+from assay.analysis.pass_rate_delta import tango_interval
 from assay.reports.comparisons import comparison_lines, headline, markdown_table
 
 
-def all_flipped(n: int = 4):
+def all_flipped(n: int = 3):
     a = {f"q{i}": True for i in range(n)}
     b = {f"q{i}": False for i in range(n)}
     [entry] = finish_family([compare_paired(a, b, kind="pass_fail", label_a="base",
@@ -26,13 +27,14 @@ def test_a_large_drop_within_noise_reads_as_a_size_and_says_within_noise():
     assert line.count("significant") == 0 and "within noise" in line
 
 
-def test_four_flipped_cases_get_an_interval_that_reaches_zero_never_a_point():
+def test_three_flipped_cases_get_an_interval_that_holds_zero_never_a_point():
     entry = all_flipped()
     _, _, delta, ci = headline(entry.comparison)
-    assert delta == "-100.0pp"
-    assert ci == "-100.0..0.0pp"
+    low, high = tango_interval(3, 0, 3, 0.95)
+    assert delta == "-100.0pp" and low == -1.0 and high > 0
+    assert ci == f"-100.0..{high * 100:+.1f}pp"
     [line] = comparison_lines([entry], lambda e: "exact · pack")
-    assert "95% CI -100.0..0.0pp  p=0.12  within noise" in line
+    assert f"95% CI {ci}  p=0.083  within noise" in line
 
 
 def test_the_markdown_table_has_a_size_column_and_one_verdict_column():
@@ -46,9 +48,10 @@ def test_the_markdown_table_has_a_size_column_and_one_verdict_column():
 
 
 def test_the_verdict_sentence_is_about_one_quantity_and_its_size():
-    verdict = all_flipped().comparison.verdict
-    assert verdict == ("pass rate -100.0pp, 95% CI -100.0..0.0pp, within noise "
-                       "(exact McNemar p=0.12); size: large drop")
+    entry = all_flipped()
+    ci = headline(entry.comparison)[3]
+    assert entry.comparison.verdict == (f"pass rate -100.0pp, 95% CI {ci}, within noise "
+                                        "(asymptotic McNemar p=0.083); size: large drop")
 
 
 def test_a_significant_line_names_its_correction_and_its_level():

@@ -8,7 +8,7 @@ several) and the judge's. The reading depends on what was judged:
 - scores on an ordinal scale: exact agreement, the quadratic-weighted
   kappa (near misses count as near), and the confusion matrix of scores;
 - leniency: how much more often the judge passes than people do, as a
-  paired difference with the same exact test and interval as a pass-rate
+  paired difference with the same test and interval as a pass-rate
   comparison (`pass_rate_delta`), or for scores the paired mean difference
   (`mean_delta`);
 - with several raters per item, Krippendorff's alpha among the people (how

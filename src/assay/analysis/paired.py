@@ -6,8 +6,8 @@ earlier run, B the candidate or the newer run, and higher values are better.
 
 Per scorer the comparison gives two effects (see `effect`): the mean delta
 (tested as a mean, `mean_delta`) and, when the scorer has pass/fail
-verdicts, the pass-rate delta in percentage points (exact McNemar,
-`pass_rate_delta`). One of them heads the comparison: the pass rate when
+verdicts, the pass-rate delta in percentage points (McNemar's score test
+and Tango's interval, `pass_rate_delta`). One of them heads the comparison: the pass rate when
 there are verdicts, else the mean. Only the headline carries a verdict, and
 its interval and test are set at one level (the alpha, or its Holm step in
 a family: `multiple`), so "significant" is exactly "the interval leaves out
@@ -208,7 +208,7 @@ def _reading_pp(kind: Kind, pass_rate: Effect | None, mean: Effect,
 
 
 def _pass_rate_effect(data: PairedData, level: float) -> Effect | None:
-    """Exact McNemar on 0/1 verdicts; per-case pass shares (epochs) are tested as a mean."""
+    """McNemar on 0/1 verdicts; per-case pass shares (epochs) are tested as a mean."""
     if data.pass_a is None or data.pass_b is None:
         return None
     evidence: Evidence

@@ -8,13 +8,14 @@ is itself an estimate, so read the count as an order of magnitude.
 The power is that of the test the comparison ran, at the level its verdict
 used (the Holm step in a family), not a normal approximation:
 
-- exact McNemar: with B-only share g and A-only share l, the number of
-  discordant cases m is Binomial(n, g + l) and, given m, the B-only count is
-  Binomial(m, g / (g + l)); the power is the chance the exact test's
-  p-value falls below the level, summed over m exactly. The power of an
-  exact test is not monotone in n (it saws up), so the advice is the
-  smallest count found above which it reached the target, and the power
-  printed is the exact power at that count.
+- McNemar (asymptotic, the test a pass-rate comparison runs): with B-only
+  share g and A-only share l, the number of discordant cases m is
+  Binomial(n, g + l) and, given m, the B-only count is Binomial(m, g / (g +
+  l)); the power is the chance the test's p-value falls below the level,
+  summed exactly over every table, not a normal approximation of it. Over
+  counts that discrete the power is not monotone in n (it saws up), so the
+  advice is the smallest count found above which it reached the target, and
+  the power printed is the exact power at that count.
 - a mean (and pass shares over epochs): the paired t test's power under
   normal differences with the observed SD, from the noncentral t
   distribution (the skew-corrected test is the t test when the differences
@@ -33,23 +34,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from assay.analysis.distributions import (
-    binom_pmf,
-    binom_two_sided_half,
-    t_ppf,
-    t_test_power,
-)
+from assay.analysis.distributions import binom_pmf, t_ppf, t_test_power
 from assay.analysis.effect import Effect
 from assay.analysis.mean_delta import Differences
 from assay.analysis.paired import PairedComparison
-from assay.analysis.pass_rate_delta import DiscordantPairs
+from assay.analysis.pass_rate_delta import SCORE_TEST, DiscordantPairs, mcnemar_score
 from assay.errors import UserError
 
 MAX_CASES = 20_000
 """Advice stops here: past it, the effect is too small to be worth sizing a dataset for."""
 
 _SCAN_BACK = 50
-"""How many counts below the first crossing are checked for an earlier peak of the exact power."""
+"""How many counts below the first crossing are checked for an earlier peak of the power."""
 
 
 class UndefinedEffect(ValueError):
@@ -132,16 +128,17 @@ def advise(effect: Effect, *, power: float = 0.8) -> SampleSizeAdvice:
 def _power_formula(evidence: object) -> str:
     """Which test's power the count comes from, as the advice names it."""
     if isinstance(evidence, DiscordantPairs):
-        return "exact McNemar"
+        return SCORE_TEST
     if isinstance(evidence, Differences) and evidence.zero_spread:
         return "the zero-spread bound"
     return "the paired t test (normal differences)"
 
 
-# -- exact McNemar ---------------------------------------------------------------------------
+# -- McNemar ---------------------------------------------------------------------------------
 
 def mcnemar_power(n: int, gain: float, loss: float, *, level: float) -> float:
-    """Power of the two-sided exact McNemar test with n cases, B-only share `gain`, A-only `loss`."""
+    """Power of the two-sided asymptotic McNemar test with n cases, B-only share `gain`,
+    A-only `loss`, summed exactly over the tables it could see."""
     _check_shares(gain, loss)
     discordant = gain + loss
     if n < 1 or discordant == 0:
@@ -156,7 +153,7 @@ def _power_given(n: int, discordant: float, rejection: Sequence[float]) -> float
 
 
 def _reject_given_discordant(top: int, share: float, level: float) -> list[float]:
-    """P(exact McNemar rejects | m discordant) for m = 0..top, B-only share of them `share`:
+    """P(McNemar rejects | m discordant) for m = 0..top, B-only share of them `share`:
     P(X <= k_m) + P(X >= m - k_m) for X ~ Binomial(m, share), k_m the critical count."""
     critical = _critical_counts(level, top)
     low_tail = _lower_tails(critical, share)
@@ -192,30 +189,21 @@ def _grown(top: int) -> int:
 
 @lru_cache(maxsize=16)
 def _critical_counts_to(level: float, top: int) -> tuple[int, ...]:
-    """The largest k with 2 P(X <= k) < level for X ~ Binomial(m, 1/2), as `mcnemar_exact`
-    decides it; found in one pass, since k_m grows by at most 1 from m to m + 1."""
+    """The largest smaller count k of m discordant cases at which `mcnemar_score(k, m - k)`
+    rejects at `level`, or -1. The rejection region is |m - 2k| > z sqrt(m), so k_m is
+    nondecreasing and grows by at most 1 from m to m + 1; each step asks the test itself."""
     counts = [-1]
-    k, tail = -1, 0.0  # tail = P(X_m <= k)
+    k = -1
     for m in range(1, top + 1):
-        if k >= 0:
-            tail -= 0.5 * binom_pmf(k, m - 1, 0.5)
-        candidate = tail + binom_pmf(k + 1, m, 0.5)
-        if _rejects(2 * candidate, level, k + 1, m):
-            k, tail = k + 1, candidate
+        if k + 1 <= m - (k + 1) and mcnemar_score(k + 1, m - k - 1).p_value < level:
+            k += 1
         counts.append(k)
     return tuple(counts)
 
 
-def _rejects(p_value: float, level: float, k: int, m: int) -> bool:
-    """p < level; near the edge, decided by the p-value `mcnemar_exact` itself computes."""
-    if abs(p_value - level) < 1e-9 * level:
-        return binom_two_sided_half(k, m) < level
-    return p_value < level
-
-
 def cases_for_mcnemar(gain: float, loss: float, *, level: float = 0.05, power: float = 0.8,
                       start: int = 1) -> tuple[int, float]:
-    """The smallest count from `start` found at which exact McNemar reaches `power`, and its power."""
+    """The smallest count from `start` found at which McNemar reaches `power`, and its power."""
     _check_shares(gain, loss)
     _check_power(power)
     if _is_zero(gain - loss):
@@ -266,7 +254,7 @@ def cases_for_mean(evidence: Differences, *, level: float = 0.05, power: float =
 
 def _smallest(power_at: Any, target: float, start: int, *, scan_back: int) -> tuple[int, float]:
     """Bisect for a count reaching `target` (power rises with n), then look a little lower for
-    an earlier count that reached it too (the exact test's power saws)."""
+    an earlier count that reached it too (the power of a test on counts saws)."""
     if start > MAX_CASES:
         raise UndefinedEffect(f"more than {MAX_CASES:,} cases would be needed")
     if power_at(start) >= target:

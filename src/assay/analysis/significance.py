@@ -1,9 +1,9 @@
 """The result type of a paired test, and the test of shift shown beside a mean's verdict.
 
 The verdict on a mean comes from a test of the mean (`mean_delta`), on a
-pass rate from exact McNemar (`pass_rate_delta`). The Wilcoxon signed-rank
-test answers another question: do B's scores tend to sit above A's (is the
-distribution of differences symmetric about 0)? With skewed differences a
+pass rate from McNemar's score test (`pass_rate_delta`). The Wilcoxon
+signed-rank test answers another question: do B's scores tend to sit above
+A's (is the distribution of differences symmetric about 0)? With skewed differences a
 zero mean and a clear shift go together, so its p-value is reported beside
 the mean's, named as a test of shift, and never decides a verdict. It is the
 exact sign test when few cases differ and their magnitudes tie.

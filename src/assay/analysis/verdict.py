@@ -6,7 +6,7 @@ the printed interval leaves out 0, and the interval's level says which
 correction set it:
 
     pass rate +6.0pp, 98.3% CI -8.1..+19.6pp (Holm, family of 3), within noise
-    (exact McNemar p=0.63, Holm-adjusted); size: strong gain
+    (asymptotic McNemar p=0.63, Holm-adjusted); size: strong gain
 
 The Knowledge Packs band is given as a size ("strong gain", "large drop"),
 never by its name "significant regression", which `results.json` keeps.
