@@ -22,6 +22,7 @@ disagrees with their own interval.
 from __future__ import annotations
 
 import re
+import warnings
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -200,15 +201,18 @@ def run(scenario: Scenario, n: int, *, replicates: int = REPLICATES, lines: int 
     return Rates(scenario.name, n, significant / replicates, covered / replicates, disagreements)
 
 
-def plain_t_rates(scenario: Scenario, n: int, *, replicates: int = REPLICATES,
+def plain_t_rates(scenario: Scenario, n: int, *, replicates: int = 5 * REPLICATES,
                   seed: int = 0) -> Rates:
-    """The same simulated runs of a mean scenario read by scipy's plain paired t test: what
-    the mean's verdicts would be without Hall's correction for skew."""
+    """Simulated runs of a mean scenario read by scipy's plain paired t test: what the mean's
+    verdicts would be without Hall's correction for skew. Vectorised, so five times the runs
+    (Monte Carlo SD of a rate near 6%: 0.17pp)."""
     rng = np.random.default_rng([seed, n, zlib.crc32(scenario.name.encode())])
     differences = np.array([np.subtract(*scenario.draw(rng, n)[::-1])
                             for _ in range(replicates)])
-    at_zero = stats.ttest_1samp(differences, 0.0, axis=1).pvalue
-    at_truth = stats.ttest_1samp(differences, scenario.true_delta, axis=1).pvalue
+    with warnings.catch_warnings():  # a run whose cases all moved alike has no t: not counted
+        warnings.simplefilter("ignore", RuntimeWarning)
+        at_zero = stats.ttest_1samp(differences, 0.0, axis=1).pvalue
+        at_truth = stats.ttest_1samp(differences, scenario.true_delta, axis=1).pvalue
     return Rates(scenario.name, n, float(np.mean(at_zero < ALPHA)),
                  float(np.mean(at_truth >= ALPHA)), 0)
 
