@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assay.config.interpolation import interpolate
-from assay.redaction import redact, redact_known, redact_structure
+from assay.redaction import masker, redact, redact_known, redact_structure
 
 
 def test_a_known_key_variable_is_masked_anywhere_in_text(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -36,3 +36,15 @@ def test_a_structure_masks_secret_keys_but_keeps_references() -> None:
                                "max_tokens": 100, "author": "someone"})
     assert stored == {"providers": {"p": {"api_key": "***", "token": "${TOKEN}"}},
                       "max_tokens": 100, "author": "someone"}
+
+
+def test_a_masker_masks_known_secrets_and_is_none_when_none_is_known(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("assay.redaction.known_secrets", list)
+    assert masker() is None  # nothing to mask: stored rows are not even looked at
+    monkeypatch.setattr("assay.redaction.known_secrets",
+                        lambda: ["key-123456789", "key-1234"])  # longest first
+    mask = masker()
+    assert mask is not None
+    assert mask("echo key-123456789 and key-1234!") == "echo *** and ***!"
+    assert mask("api_key=whatever") == "api_key=whatever"

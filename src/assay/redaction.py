@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 MASK = "***"
@@ -75,22 +75,38 @@ def _mask(text: str, secrets: list[str]) -> str:
     return text
 
 
-def redact_rows(rows: Iterable[dict[str, Any]], fields: Iterable[str]) -> None:
-    """Mask every known secret in these text fields of rows about to be stored.
+def masker() -> Callable[[str], str] | None:
+    """The function masking every known secret in a text about to be stored, or None when
+    no secret is known (nothing to mask, nothing to pay per row).
 
     A target may echo a key it was given, a scorer may quote it in a reason: what is
     stored (and so every report rendered from the store) never holds it. Known values
-    only, so an answer that talks about `api_key=...` stays as it was.
+    only, so an answer that talks about `api_key=...` stays as it was. One search for all
+    the secrets at once tells whether a text needs masking at all.
     """
     secrets = known_secrets()
     if not secrets:
+        return None
+    anywhere = re.compile("|".join(re.escape(secret) for secret in secrets)).search
+
+    def mask(text: str) -> str:
+        return _mask(text, secrets) if anywhere(text) else text
+
+    return mask
+
+
+def redact_rows(rows: Iterable[dict[str, Any]], fields: Iterable[str]) -> None:
+    """Mask every known secret in these text fields of rows about to be stored (see
+    `masker`); nothing is looked at when no secret is known."""
+    mask = masker()
+    if mask is None:
         return
     names = tuple(fields)
     for row in rows:
         for name in names:
             value = row.get(name)
             if isinstance(value, str):
-                row[name] = _mask(value, secrets)
+                row[name] = mask(value)
 
 
 def redact(text: str, extra: Iterable[str | None] = ()) -> str:

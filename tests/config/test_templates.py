@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from assay.config.templates import _compile, _plain_parts, render, value_of
+from assay.case import Case
+from assay.config.templates import (
+    _compile,
+    _plain_parts,
+    case_renderer,
+    case_variables,
+    render,
+    value_of,
+)
 from assay.errors import UserError
 
 VARIABLES = {"expected": "Paris", "answers": ["Phobos", "Deimos"], "flag": True, "n": 3,
@@ -43,3 +51,25 @@ def test_an_unknown_name_is_named_in_the_error():
 def test_a_lone_name_gives_its_value_itself():
     assert value_of("answers", VARIABLES) == ["Phobos", "Deimos"]
     assert value_of("meta.k", VARIABLES) == "v"
+
+
+CASE = Case(id="c1", input=[{"role": "user", "content": "capital?"}], expected="Paris",
+            tags=["geo"], difficulty="easy", metadata={"question": "capital?", "n": 3})
+
+
+@pytest.mark.parametrize("source", ["The answer is {{ expected }}", "{{ id }}: {{ input }}",
+                                    "{{ tags }} {{ difficulty }} {{ metadata }}",
+                                    "{{ question }} x{{ n }}", "{{ expected | upper }}",
+                                    "plain text"])
+def test_a_case_renderer_renders_as_render_over_the_case_variables(source):
+    assert case_renderer(source)(CASE) == render(source, case_variables(CASE))
+
+
+def test_a_dataset_field_named_like_a_case_field_wins_in_a_case_renderer_too():
+    case = Case(id="c2", input="q", expected="from expected", metadata={"expected": "field"})
+    assert case_renderer("{{ expected }}!")(case) == "field!"
+
+
+def test_a_case_renderer_names_a_missing_value():
+    with pytest.raises(UserError, match="missing value"):
+        case_renderer("The answer is {{ expected }}")(Case(id="c3", input="q"))

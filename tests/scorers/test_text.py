@@ -287,3 +287,25 @@ def test_token_f1_exactly_at_the_threshold_passes(make_scorer):
     assert score.details["precision"] == pytest.approx(1 / 9)
     assert score.value == 0.2
     assert score.passed is True
+
+
+def test_token_f1_overlap_is_the_size_of_the_multisets_intersection():
+    from collections import Counter
+
+    pairs = [(["a", "a", "b", "c"], ["a", "b", "b"]), (["x", "y"], ["y", "y", "y", "x"]),
+             (["p", "q"], ["r", "s"]), (["a"], ["a", "a", "a"])]
+    for predicted, gold in pairs:
+        common = sum((Counter(predicted) & Counter(gold)).values())
+        f1, precision, recall = token_f1(predicted, gold)
+        assert (precision * len(predicted), recall * len(gold)) == (common, common)
+        assert f1 == 2 * common / (len(predicted) + len(gold))
+
+
+def test_collapsed_whitespace_is_every_unicode_space_run_made_one_space():
+    import re
+
+    from assay.scorers._normalize import Normalization
+
+    collapse = Normalization(whitespace="collapse").build()
+    for text in [" a\t\tb\n", "\u00a0x\u2003\u3000y\x1c", "", " \r\n ", "one"]:
+        assert collapse(text) == re.sub(r"\s+", " ", text).strip()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -132,6 +133,47 @@ def render(source: str, variables: dict[str, Any]) -> str:
         raise UserError(f"template refers to an unknown variable: {exc.message}") from None
     except _Missing:
         raise UserError(_MISSING) from None
+
+
+_CASE_NAMES: dict[str, Callable[[Any], Any]] = {
+    "id": lambda case: case.id,
+    "input": lambda case: case.input_text,
+    "messages": lambda case: case.messages,
+    "expected": lambda case: case.expected,
+    "expected_tool_calls": lambda case: case.expected_tool_calls,
+    "expected_traits": lambda case: case.expected_traits,
+    "reference": lambda case: case.reference,
+    "tags": lambda case: case.tags,
+    "difficulty": lambda case: case.difficulty,
+    "metadata": lambda case: case.metadata,
+}
+"""How `case_variables` reads each Case field (a dataset field in `metadata` wins)."""
+
+
+def case_renderer(source: str) -> Callable[[Any], str]:
+    """`render(source, case_variables(case))` as a function of the case, for a template
+    rendered once per case: a template of text and `{{ name }}` placeholders reads just the
+    fields it names, instead of building every variable of the case each time."""
+    if not is_template(source):
+        return lambda case: source
+    parts = _plain_parts(source)
+    if parts is None or any(name not in _CASE_NAMES for name in parts[1::2]):
+        return lambda case: render(source, case_variables(case))
+    slots = [(index, parts[index], _CASE_NAMES[parts[index]])
+             for index in range(1, len(parts), 2)]
+
+    def rendered(case: Any) -> str:
+        pieces = list(parts)
+        metadata = case.metadata
+        try:
+            for index, name, read in slots:
+                value = metadata[name] if name in metadata else read(case)
+                pieces[index] = str(_finalize(value))
+        except _Missing:
+            raise UserError(_MISSING) from None
+        return "".join(pieces)
+
+    return rendered
 
 
 def case_variables(case: Any, **extra: Any) -> dict[str, Any]:

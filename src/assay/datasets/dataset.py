@@ -205,8 +205,8 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     used = set()
     for name, key in mapping.items():
         value = lookup(record, key)
-        if value is None and key == name:
-            key = next((alias for alias in ALIASES.get(name, ()) if alias in record), key)
+        if value is None and key == name and name in ALIASES:
+            key = next((alias for alias in ALIASES[name] if alias in record), key)
             value = record.get(key)
         if value is not None:
             values[name] = value
@@ -267,6 +267,8 @@ def lookup(record: dict[str, Any], key: str) -> Any:
     a step is missing."""
     if key in record:
         return record[key]
+    if "." not in key:  # a plain key that is missing (the common case: no path to walk)
+        return None
     return _walk(record, key.split("."))
 
 

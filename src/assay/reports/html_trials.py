@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import IO, Any
 
+import orjson
+
 from assay.records import TrialRecord
 from assay.score import Score
 
@@ -256,15 +258,26 @@ _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
                               "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
+_UNSAFE = ("<", ">", "&", "\u2028", "\u2029")
+_ORJSON = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+           | orjson.OPT_PASSTHROUGH_DATACLASS)
+
+
 def _dump(value: Any) -> str:
-    """Compact JSON that cannot end a script block or open a tag."""
+    """Compact JSON that cannot end a script block or open a tag.
+
+    By orjson (a page holds every trial of a run); a NaN or an infinity, which JSON.parse
+    would refuse, becomes null, and what orjson refuses (an integer past 64 bits) goes
+    through `json`. Anything else JSON cannot hold is its `str()`, as `json` would write it.
+    """
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str,
-                          allow_nan=False)
-    except ValueError:  # a NaN or an infinity somewhere: JSON.parse would refuse it
+        text = orjson.dumps(value, default=str, option=_ORJSON).decode()
+    except orjson.JSONEncodeError:
         text = json.dumps(_clean(value), ensure_ascii=False, separators=(",", ":"),
                           default=str)
-    return text.translate(_SCRIPT_SAFE)
+    if any(mark in text for mark in _UNSAFE):
+        text = text.translate(_SCRIPT_SAFE)
+    return text
 
 
 def _clean(value: Any) -> Any:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from assay.errors import RunFailed
 from assay.providers.cache import trial_epoch
 from assay.runner.plan import Plan
-from assay.runner.trial import run_trial
+from assay.runner.trial import ScorerGroups, run_trial
 from assay.trial import TrialKey, TrialResult
 from assay.workers import WorkerPool, using
 
@@ -111,6 +111,8 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
         if on_committed:
             on_committed(stats)
 
+    scorers = ScorerGroups.of(plan.trial_scorers)
+
     async def worker() -> None:
         while not stop:
             try:
@@ -119,7 +121,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                 return
             with trial_epoch(epoch):  # each epoch is its own sample, in the cache too
                 result = await run_trial(plan.targets[condition.name], case, condition, epoch,
-                                         plan.trial_scorers, timeout,
+                                         scorers, timeout,
                                          max_output_bytes=max_output_bytes)
             buffer.append(result)
             if len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS:

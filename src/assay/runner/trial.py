@@ -24,6 +24,7 @@ import asyncio
 import time
 import traceback
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from assay.case import Case
@@ -49,7 +50,7 @@ are the trial's failure: assay's own exit is decided by the CLI, never by a targ
 
 
 async def run_trial(target: Target, case: Case, condition: Condition, epoch: int,
-                    scorers: list[Scorer], timeout: float | None, *,
+                    scorers: list[Scorer] | ScorerGroups, timeout: float | None, *,
                     max_output_bytes: int | None = None) -> TrialResult:
     """Answer one case and score it. Failures become errors on the trial, never scores."""
     started = time.perf_counter()
@@ -71,25 +72,46 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
                        scores=scores)
 
 
-async def score_output(scorers: list[Scorer], case: Case, output: Output,
+@dataclass(frozen=True)
+class ScorerGroups:
+    """A run's scorers sorted once by how they run: inline (sync and bounded), in a worker
+    thread (any other sync check) or awaited, instead of sorting them again for every trial."""
+
+    scorers: list[Scorer]
+    inline: list[Scorer]
+    threaded: list[Scorer]
+    awaited: list[Scorer]
+
+    @classmethod
+    def of(cls, scorers: list[Scorer] | ScorerGroups) -> ScorerGroups:
+        """The groups of `scorers` as they are now (after `setup`, which may change how a
+        scorer runs)."""
+        if isinstance(scorers, ScorerGroups):
+            return scorers
+        return cls(scorers=list(scorers),
+                   inline=[s for s in scorers if s.is_sync and getattr(s, "bounded", False)],
+                   threaded=[s for s in scorers
+                             if s.is_sync and not getattr(s, "bounded", False)],
+                   awaited=[s for s in scorers if not s.is_sync])
+
+
+async def score_output(scorers: list[Scorer] | ScorerGroups, case: Case, output: Output,
                        timeout: float | None) -> dict[str, Score]:
     """Every scorer's verdict, in the scorers' order; one that does not apply to the case
     (it returned None) has no verdict, and the output's metadata says why."""
-    inline = [s for s in scorers if s.is_sync and getattr(s, "bounded", False)]
-    threaded = [s for s in scorers if s.is_sync and not getattr(s, "bounded", False)]
-    awaited = [s for s in scorers if not s.is_sync]
-    results: dict[str, Score | None] = {s.name: check(s, case, output) for s in inline}
+    groups = ScorerGroups.of(scorers)
+    results: dict[str, Score | None] = {s.name: check(s, case, output) for s in groups.inline}
     jobs: list[Awaitable[Any]] = []
-    if threaded:
-        jobs.append(run_blocking(_check_each, threaded, case, output, results))
-    jobs += [_scored(s, case, output, results) for s in awaited]
+    if groups.threaded:
+        jobs.append(run_blocking(_check_each, groups.threaded, case, output, results))
+    jobs += [_scored(s, case, output, results) for s in groups.awaited]
     if jobs:
         try:
             await _within(timeout, lambda: asyncio.gather(*jobs))
         except TimeoutError:
             pass  # the scorers that finished keep their verdicts
     scores: dict[str, Score] = {}
-    for scorer in scorers:
+    for scorer in groups.scorers:
         if scorer.name not in results:
             scores[scorer.name] = Score.failure(
                 f"timeout: the scorer did not finish within {timeout:g}s")

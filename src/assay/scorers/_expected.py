@@ -16,11 +16,11 @@ from pydantic import ConfigDict
 from assay.config.field_docs import describe_fields
 from assay.case import Case
 from assay.config.templates import (
+    case_renderer,
     case_variables,
-    validate_template,
     is_template,
     lone_variable,
-    render,
+    validate_template,
     value_of,
 )
 from assay.errors import UserError
@@ -66,29 +66,32 @@ class Reference:
             except UserError as exc:
                 field = "value" if isinstance(value, str) else f"value.{index}"
                 raise param_error(field, str(exc)) from None
+        # Per source, once: a lone `{{ name }}` (its value, a list staying a list), or the
+        # template's renderer.
+        self._sources = [(lone_variable(source), case_renderer(source)) for source in sources]
 
     def texts(self, case: Case) -> list[str] | Score:
         """The acceptable answers as text, or a `Score.failure` when there are none."""
-        if self.value is not None:
-            sources = [self.value] if isinstance(self.value, str) else self.value
-            if not self.templated:
-                return list(sources)
-            variables = case_variables(case)
-            texts: list[str] = []
-            try:
-                for source in sources:
-                    name = lone_variable(source)
-                    if name is None:
-                        texts.append(render(source, variables))
-                    else:
-                        found = _values(case, name, value_of(name, variables))
-                        if isinstance(found, Score):
-                            return found
-                        texts += found
-            except UserError as exc:  # e.g. a field this one case lacks
-                return Score.failure(f"case '{case.id}': {exc}")
-            return texts
-        return _values(case, "expected", case.expected)
+        if self.value is None:
+            return _values(case, "expected", case.expected)
+        if not self.templated:
+            return [self.value] if isinstance(self.value, str) else list(self.value)
+        variables: dict[str, Any] | None = None
+        texts: list[str] = []
+        try:
+            for name, rendered in self._sources:
+                if name is None:
+                    texts.append(rendered(case))
+                    continue
+                if variables is None:
+                    variables = case_variables(case)
+                found = _values(case, name, value_of(name, variables))
+                if isinstance(found, Score):
+                    return found
+                texts += found
+        except UserError as exc:  # e.g. a field this one case lacks
+            return Score.failure(f"case '{case.id}': {exc}")
+        return texts
 
 
 def _values(case: Case, name: str, value: Any) -> list[str] | Score:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import ClassVar, Literal
 
 import regex
@@ -226,7 +225,15 @@ def token_f1(predicted: list[str], gold: list[str]) -> tuple[float, float, float
     if not predicted or not gold:
         same = float(predicted == gold)
         return same, same, same
-    common = sum((Counter(predicted) & Counter(gold)).values())
+    unmatched: dict[str, int] = {}  # the gold tokens not yet matched, counted
+    for token in gold:
+        unmatched[token] = unmatched.get(token, 0) + 1
+    common = 0  # the size of the multisets' intersection
+    for token in predicted:
+        left = unmatched.get(token, 0)
+        if left:
+            unmatched[token] = left - 1
+            common += 1
     if common == 0:
         return 0.0, 0.0, 0.0
     precision = common / len(predicted)

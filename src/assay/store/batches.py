@@ -21,6 +21,7 @@ from sqlalchemy import Engine
 from assay.errors import StoreError
 from assay.store import schema
 from assay.store.failures import RowRejected
+from assay.store.inserts import insert_rows
 from assay.store.trial_rows import TrialRows
 from assay.trial import TrialKey
 
@@ -78,6 +79,5 @@ def _insert(engine: Engine, batch: Sequence[TrialRows]) -> None:
     trials = [rows.trial for rows in batch]
     scores = [row for rows in batch for row in rows.scores]
     with engine.begin() as conn:
-        conn.execute(schema.trials.insert(), trials)
-        if scores:
-            conn.execute(schema.scores.insert(), scores)
+        insert_rows(conn, schema.trials, trials)
+        insert_rows(conn, schema.scores, scores)

@@ -6,6 +6,8 @@ this is the one place that maps columns to their fields.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -43,56 +45,97 @@ def run_record(row: Any) -> RunRecord:
     )
 
 
+SCORE_FIELDS = ("value", "scale_min", "scale_max", "passed", "reason", "details_json",
+                "error", "input_tokens", "output_tokens", "cost_usd")
+"""The `scores` columns a stored Score is read from, in the order `score_of` takes them."""
+
+
 def stored_score(m: Any) -> Score:
     """A `scores` row as the Score it was."""
+    return score_of([m[name] for name in SCORE_FIELDS])
+
+
+def score_of(values: Sequence[Any]) -> Score:
+    """The Score stored in these `SCORE_FIELDS` values (read by position: a run's review
+    reads a score per scorer per trial)."""
+    (value, scale_min, scale_max, passed, reason, details, error, input_tokens, output_tokens,
+     cost_usd) = values
     spent = None
-    if m["input_tokens"] is not None or m["output_tokens"] is not None or \
-            m["cost_usd"] is not None:
-        spent = Usage(input_tokens=m["input_tokens"] or 0, output_tokens=m["output_tokens"] or 0,
-                      cost_usd=m["cost_usd"])
+    if input_tokens is not None or output_tokens is not None or cost_usd is not None:
+        spent = Usage(input_tokens=input_tokens or 0, output_tokens=output_tokens or 0,
+                      cost_usd=cost_usd)
     return Score(
-        value=m["value"],
-        scale=(_float(m["scale_min"], 0.0), _float(m["scale_max"], 1.0)),
-        passed=None if m["passed"] is None else bool(m["passed"]),
-        reason=m["reason"] or "",
-        details=loads(m["details_json"]) if m["details_json"] else {},
-        error=m["error"],
+        value=value,
+        scale=(_float(scale_min, 0.0), _float(scale_max, 1.0)),
+        passed=None if passed is None else bool(passed),
+        reason=reason or "",
+        details=loads(details) if details else {},
+        error=error,
         usage=spent,
     )
 
 
+TRIAL_FIELDS = ("case_id", "condition", "epoch", "input_json", "expected_json", "tags_json",
+                "difficulty", "output_json", "error", "latency_ms", "input_tokens",
+                "output_tokens", "cost_usd", "cache_hits")
+"""The `trials` columns a TrialRecord is read from, in the order `trial_of` takes them."""
+
+
 def trial_record(m: Any, scores: dict[str, Score]) -> TrialRecord:
     """A `trials` row (and its scores) as the TrialRecord it stores."""
-    stored = loads(m["output_json"]) if m["output_json"] else {}
+    return trial_of([m[name] for name in TRIAL_FIELDS], scores)
+
+
+def trial_of(values: Sequence[Any], scores: dict[str, Score]) -> TrialRecord:
+    """The TrialRecord stored in these `TRIAL_FIELDS` values, with its scores."""
+    (case_id, condition, epoch, input_json, expected_json, tags_json, difficulty, output_json,
+     error, latency_ms, input_tokens, output_tokens, cost_usd, cache_hits) = values
+    stored = loads(output_json) if output_json else {}
+    calls = stored.get("tool_calls")
     output = Output(
         text=stored.get("text") or "",
-        tool_calls=[ToolCall.from_dict(call) for call in stored.get("tool_calls") or []],
+        tool_calls=[ToolCall.from_dict(call) for call in calls] if calls else [],
         transcript=stored.get("transcript"),
         metadata=stored.get("metadata") or {},
-        error=m["error"],
-        latency_ms=m["latency_ms"],
-        usage=Usage(input_tokens=m["input_tokens"] or 0, output_tokens=m["output_tokens"] or 0,
-                    cost_usd=m["cost_usd"], cache_hits=m["cache_hits"] or 0),
+        error=error,
+        latency_ms=latency_ms,
+        usage=Usage(input_tokens=input_tokens or 0, output_tokens=output_tokens or 0,
+                    cost_usd=cost_usd, cache_hits=cache_hits or 0),
     )
     return TrialRecord(
-        case_id=m["case_id"], condition=m["condition"], epoch=m["epoch"],
-        input=loads(m["input_json"]) if m["input_json"] else None,
-        expected=loads(m["expected_json"]) if m["expected_json"] else None,
+        case_id=case_id, condition=condition, epoch=epoch,
+        input=loads(input_json) if input_json else None,
+        expected=loads(expected_json) if expected_json else None,
         output=output,
-        tags=loads(m["tags_json"]) if m["tags_json"] else [],
-        difficulty=m["difficulty"],
+        tags=loads(tags_json) if tags_json else [],
+        difficulty=difficulty,
         scores=scores,
     )
 
 
 def score_row(m: Any) -> ScoreRow:
+    return score_row_of([m[name] for name in SCORE_ROW_FIELDS])
+
+
+SCORE_ROW_FIELDS = ("case_id", "condition", "epoch", "scorer", "value", "passed", "error",
+                    "scale_min", "scale_max", "input_tokens", "output_tokens", "cost_usd",
+                    "tags_json", "difficulty")
+"""The columns (of `scores`, and the trial's tags and difficulty) a ScoreRow is read from,
+in the order `score_row_of` takes them."""
+
+
+def score_row_of(values: Sequence[Any]) -> ScoreRow:
+    """The ScoreRow in these `SCORE_ROW_FIELDS` values (read by position: a summary reads
+    one per scorer per trial)."""
+    (case_id, condition, epoch, scorer, value, passed, error, scale_min, scale_max,
+     input_tokens, output_tokens, cost_usd, tags_json, difficulty) = values
     return ScoreRow(
-        case_id=m["case_id"], condition=m["condition"], epoch=m["epoch"], scorer=m["scorer"],
-        value=m["value"], passed=None if m["passed"] is None else bool(m["passed"]),
-        error=m["error"], scale=(_float(m["scale_min"], 0.0), _float(m["scale_max"], 1.0)),
-        tags=tuple(loads(m["tags_json"])) if m["tags_json"] else (),
-        difficulty=m["difficulty"], input_tokens=m["input_tokens"],
-        output_tokens=m["output_tokens"], cost_usd=m["cost_usd"],
+        case_id=case_id, condition=condition, epoch=epoch, scorer=scorer,
+        value=value, passed=None if passed is None else bool(passed),
+        error=error, scale=(_float(scale_min, 0.0), _float(scale_max, 1.0)),
+        tags=_tags(tags_json) if tags_json else (),
+        difficulty=difficulty, input_tokens=input_tokens,
+        output_tokens=output_tokens, cost_usd=cost_usd,
     )
 
 
@@ -152,6 +195,12 @@ def preview_text(json_start: str | None, total_chars: int | None) -> str:
 
 def _text(content: Any) -> str:
     return content if isinstance(content, str) else orjson.dumps(content, default=str).decode()
+
+
+@lru_cache(maxsize=1024)
+def _tags(text: str) -> tuple[str, ...]:
+    """A trial's tags, decoded once for all its scores (and the trials that share them)."""
+    return tuple(loads(text))
 
 
 def _float(value: Any, default: float) -> float:

@@ -40,11 +40,14 @@ from assay.store.failures import driver_message, store_name, translate_errors
 from assay.store.migrations import migrate_store
 from assay.store.read_only import open_read_only
 from assay.store.rows import (
+    SCORE_FIELDS,
+    SCORE_ROW_FIELDS,
+    TRIAL_FIELDS,
     loads,
     run_record,
-    score_row,
-    stored_score,
-    trial_record,
+    score_of,
+    score_row_of,
+    trial_of,
     trial_row,
 )
 from assay.store.run_lock import RunLock
@@ -290,47 +293,46 @@ class Store(Browsing, ScoreAccess):
         """Every stored trial of a run with its scores, streamed in key order."""
         t, s = schema.trials, schema.scores
         order = (t.c.case_id, t.c.condition, t.c.epoch)
+        trial_columns = [t.c[name] for name in TRIAL_FIELDS]
+        score_columns = [s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer,
+                         *(s.c[name] for name in SCORE_FIELDS)]
         with self.engine.connect() as conn:
             last: tuple[Any, ...] | None = None
             while True:
-                query = select(t).where(t.c.run_id == run_id).order_by(*order).limit(batch_size)
+                query = (select(*trial_columns).where(t.c.run_id == run_id).order_by(*order)
+                         .limit(batch_size))
                 if last is not None:
                     query = query.where(_after(order, last))
-                rows = [dict(row._mapping) for row in conn.execute(query)]
+                rows = conn.execute(query).all()
                 if not rows:
                     return
-                first, final = rows[0], rows[-1]
-                score_query = select(s).where(and_(
+                first, final = tuple(rows[0][:3]), tuple(rows[-1][:3])
+                score_query = select(*score_columns).where(and_(
                     s.c.run_id == run_id,
-                    _at_or_after((s.c.case_id, s.c.condition, s.c.epoch),
-                                 (first["case_id"], first["condition"], first["epoch"])),
-                    _at_or_before((s.c.case_id, s.c.condition, s.c.epoch),
-                                  (final["case_id"], final["condition"], final["epoch"])),
+                    _at_or_after((s.c.case_id, s.c.condition, s.c.epoch), first),
+                    _at_or_before((s.c.case_id, s.c.condition, s.c.epoch), final),
                 ))
                 by_key: dict[TrialKey, dict[str, Score]] = {}
                 for score in conn.execute(score_query):
-                    m = score._mapping
-                    by_key.setdefault((m["case_id"], m["condition"], m["epoch"]), {})[
-                        m["scorer"]] = stored_score(m)
+                    by_key.setdefault((score[0], score[1], score[2]), {})[score[3]] = \
+                        score_of(score[4:])
                 for row in rows:
-                    yield trial_record(row, by_key.get(
-                        (row["case_id"], row["condition"], row["epoch"]), {}))
-                last = (final["case_id"], final["condition"], final["epoch"])
+                    yield trial_of(row, by_key.get((row[0], row[1], row[2]), {}))
+                last = final
 
     def iter_score_rows(self, run_id: str) -> Iterator[ScoreRow]:
         """Flat score rows with the trial's tags and difficulty, for analysis."""
         t, s = schema.trials, schema.scores
         query = (
-            select(s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer, s.c.value, s.c.passed,
-                   s.c.error, s.c.scale_min, s.c.scale_max, s.c.input_tokens, s.c.output_tokens,
-                   s.c.cost_usd, t.c.tags_json, t.c.difficulty)
+            select(*(t.c[name] if name in ("tags_json", "difficulty") else s.c[name]
+                     for name in SCORE_ROW_FIELDS))
             .join(t, and_(t.c.run_id == s.c.run_id, t.c.case_id == s.c.case_id,
                           t.c.condition == s.c.condition, t.c.epoch == s.c.epoch))
             .where(s.c.run_id == run_id)
         )
         with self.engine.connect() as conn:
             for row in conn.execution_options(stream_results=True).execute(query):
-                yield score_row(row._mapping)
+                yield score_row_of(row)
 
     def judge_identities(self, run_id: str) -> dict[str, set[JudgeIdentity]]:
         """Per judged scorer, every (judge model, prompt hash) its scores carry.

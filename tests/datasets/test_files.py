@@ -1,0 +1,37 @@
+"""JSONL lines read fast (orjson) and exactly as `json` reads them, odd numbers included."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from assay.datasets.files import jsonl_records
+from assay.errors import ProblemList
+
+LINES = [
+    '{"id": "a", "input": "q", "n": 123456789012345678901234567890}',  # past 64 bits
+    '{"id": "b", "input": "q", "u": 18446744073709551615, "i": -9223372036854775808}',
+    '{"id": "c", "input": "q", "x": 1.5e-7, "inf": 1e400, "nan": NaN}',
+    '{"id": "d", "input": "caf\\u00e9 \\u2603", "dup": 1, "dup": 2}',
+]
+
+
+def test_every_line_reads_as_json_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    problems = ProblemList()
+    records = [record for _line, record in jsonl_records(path, problems)]
+    assert not problems
+    expected = [json.loads(line) for line in LINES]
+    assert repr(records) == repr(expected)  # 123...890 stays an int, not a float
+    assert type(records[0]["n"]) is int
+
+
+def test_a_broken_line_is_named_as_json_names_it(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_bytes(b'{"id": "a", "input": "q"}\n{"id": "b", "input": \n{"id": "\xff"}\n')
+    problems = ProblemList()
+    assert [line for line, _record in jsonl_records(path, problems)] == [1]
+    assert [(p.line, p.message) for p in problems.problems] == [
+        (2, "invalid JSON: Expecting value (column 1)"),
+        (3, "not UTF-8 text (byte 0xff at column 9)")]
