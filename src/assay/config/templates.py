@@ -32,10 +32,14 @@ class _Missing(Exception):
     """An expression rendered None."""
 
 
+_AS_JSON = (list, tuple, dict, bool)
+"""What renders as JSON (a tuple of types: `list | tuple | ...` would be built per call)."""
+
+
 def _finalize(value: Any) -> Any:
     if value is None:
         raise _Missing
-    if isinstance(value, list | tuple | dict | bool):
+    if isinstance(value, _AS_JSON):
         return json.dumps(value, ensure_ascii=False, default=str)
     return value
 

@@ -248,8 +248,11 @@ def _as_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
+_NUMBERS = (int, float)
+
+
 def _round(value: Any) -> int | float | None:
-    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+    if not isinstance(value, _NUMBERS) or isinstance(value, bool) or not math.isfinite(value):
         return None
     return round(value) if value >= 10 else round(value, 2)
 

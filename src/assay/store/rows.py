@@ -139,19 +139,27 @@ def score_row_of(values: Sequence[Any]) -> ScoreRow:
     )
 
 
-def trial_row(m: Any) -> TrialRow:
+TRIAL_ROW_FIELDS = ("case_id", "condition", "epoch", "error", "latency_ms", "input_tokens",
+                    "output_tokens", "cost_usd", "cache_hits", "output_json")
+"""The `trials` columns a TrialRow is read from, in the order `trial_row` takes them
+(`output_json` only for an agent target's trial: the query leaves the others' out)."""
+
+
+def trial_row(values: Sequence[Any]) -> TrialRow:
+    """The TrialRow in these `TRIAL_ROW_FIELDS` values."""
+    (case_id, condition, epoch, error, latency_ms, input_tokens, output_tokens, cost_usd,
+     cache_hits, output_json) = values
     calls = errors = turns = 0
-    output_json = m["output_json"]
     if output_json and '"agent"' in output_json:  # decode only what an agent target wrote
         agent = (loads(output_json).get("metadata") or {}).get("agent") or {}
         calls = int(agent.get("tool_calls") or 0)
         errors = int(agent.get("tool_errors") or 0)
         turns = int(agent.get("turns") or 0)
     return TrialRow(
-        case_id=m["case_id"], condition=m["condition"], epoch=m["epoch"], error=m["error"],
-        latency_ms=m["latency_ms"], input_tokens=m["input_tokens"],
-        output_tokens=m["output_tokens"], cost_usd=m["cost_usd"], cache_hits=m["cache_hits"],
-        tool_calls=calls, tool_errors=errors, turns=turns,
+        case_id=case_id, condition=condition, epoch=epoch, error=error,
+        latency_ms=latency_ms, input_tokens=input_tokens, output_tokens=output_tokens,
+        cost_usd=cost_usd, cache_hits=cache_hits, tool_calls=calls, tool_errors=errors,
+        turns=turns,
     )
 
 

@@ -18,7 +18,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, and_, create_engine, delete, event, func, select, update
+from sqlalchemy import (
+    Engine,
+    and_,
+    case,
+    create_engine,
+    delete,
+    event,
+    func,
+    select,
+    update,
+)
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
 from assay.errors import StoreError, UserError
@@ -43,6 +53,7 @@ from assay.store.rows import (
     SCORE_FIELDS,
     SCORE_ROW_FIELDS,
     TRIAL_FIELDS,
+    TRIAL_ROW_FIELDS,
     loads,
     run_record,
     score_of,
@@ -354,12 +365,14 @@ class Store(Browsing, ScoreAccess):
     def iter_trial_rows(self, run_id: str) -> Iterator[TrialRow]:
         """Flat trial rows (no texts, no scores): errors, latency, tokens, cost, tool use."""
         t = schema.trials
-        query = select(t.c.case_id, t.c.condition, t.c.epoch, t.c.error, t.c.latency_ms,
-                       t.c.input_tokens, t.c.output_tokens, t.c.cost_usd, t.c.cache_hits,
-                       t.c.output_json).where(t.c.run_id == run_id)
+        # an output's JSON is read only where an agent target wrote its tool use there
+        agent_output = case((t.c.output_json.like('%"agent"%'), t.c.output_json),
+                            else_=None).label("output_json")
+        query = select(*(agent_output if name == "output_json" else t.c[name]
+                         for name in TRIAL_ROW_FIELDS)).where(t.c.run_id == run_id)
         with self.engine.connect() as conn:
             for row in conn.execution_options(stream_results=True).execute(query):
-                yield trial_row(row._mapping)
+                yield trial_row(row)
 
     # -- exports --------------------------------------------------------------
 
