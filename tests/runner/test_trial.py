@@ -68,12 +68,29 @@ def closes_a_generator(case: Case) -> str:
     raise GeneratorExit
 
 
+class Abort(BaseException):
+    """A user's own BaseException, not an Exception."""
+
+
+def aborts(case: Case) -> str:
+    raise Abort("stop")
+
+
+async def aborts_async(case: Case) -> str:
+    raise Abort("stop")
+
+
 @pytest.mark.parametrize(("function", "threaded", "said"), [
     (exits_zero, True, "called sys.exit(0)"),
     (exits_zero, False, "called sys.exit(0)"),
     (exits_async, True, "called sys.exit(3)"),
     (presses_ctrl_c, True, "raised KeyboardInterrupt"),
     (closes_a_generator, False, "raised GeneratorExit"),
+    # regression: a BaseException of the user's own escaped with a traceback, exit 1 and
+    # the batch in flight lost
+    (aborts, True, "raised Abort: stop"),
+    (aborts, False, "raised Abort: stop"),
+    (aborts_async, True, "raised Abort: stop"),
 ])
 def test_a_target_leaving_the_interpreter_is_that_trials_error_not_the_runs_exit(
         function: Callable[..., Any], threaded: bool, said: str) -> None:
@@ -90,6 +107,20 @@ def test_a_scorer_function_calling_sys_exit_is_a_scorer_error_on_the_trial() -> 
     result = trial(lambda case: "x", [python_scorer(judge)])
     assert result.output.error is None
     assert "judge called sys.exit(0)" in (result.scores["python"].error or "")
+
+
+@pytest.mark.parametrize("threaded", [True, False])
+def test_a_scorer_raising_its_own_base_exception_is_a_scorer_error_on_the_trial(
+        threaded: bool) -> None:
+    def judge(case: Case, output: Output) -> bool:
+        raise Abort("stop")
+
+    async def judge_async(case: Case, output: Output) -> bool:
+        raise Abort("stop")
+
+    result = trial(lambda case: "x", [python_scorer(judge if threaded else judge_async)],
+                   threaded=threaded)
+    assert "raised Abort: stop" in (result.scores["python"].error or "")
 
 
 def test_a_scorer_that_never_returns_times_out_and_the_other_scorers_keep_their_verdicts(

@@ -1,15 +1,20 @@
 """User code named in a config (`module:function`, `path/to/file.py:function`): import and call it.
 
 User code may raise what Python reserves for leaving the interpreter:
-`sys.exit()` (SystemExit), KeyboardInterrupt, GeneratorExit. Left alone, these
-pass through asyncio and the CLI as assay's own exit, so a target that calls
-`sys.exit(0)` for one case would end the whole run with exit code 0.
-`import_object`, `guarded` and `await_guarded` are the one boundary where
-they become ordinary errors: an import problem (exit 2) or that trial's error.
+`sys.exit()` (SystemExit), KeyboardInterrupt, GeneratorExit, or any other
+BaseException that is not an Exception (`class Abort(BaseException)`). Left
+alone, these pass through asyncio and the CLI as assay's own exit, so a
+target that calls `sys.exit(0)` for one case would end the whole run with
+exit code 0, and one raising its own BaseException would lose the batch in
+flight. `import_object`, `guarded` and `await_guarded` are the one boundary
+where they become ordinary errors: an import problem (exit 2) or that
+trial's error. Only asyncio's CancelledError passes an awaited call: it is how
+a deadline (`run.timeout`) or Ctrl-C stops a trial.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import importlib.util
 import sys
@@ -19,19 +24,17 @@ from typing import Any, ParamSpec, TypeVar
 
 from assay.errors import UserError
 
-EXITS = (SystemExit, KeyboardInterrupt, GeneratorExit)
-"""What user code can raise to leave the interpreter: never assay's own exit."""
-
-
 class UserCodeExit(Exception):
-    """User code raised SystemExit, KeyboardInterrupt or GeneratorExit: that call failed."""
+    """User code raised a BaseException that is not an Exception (SystemExit,
+    KeyboardInterrupt, GeneratorExit, its own): that call failed."""
 
 
 def describe_exit(exc: BaseException) -> str:
     """`called sys.exit(0)` / `raised KeyboardInterrupt`: what the user code did."""
     if isinstance(exc, SystemExit):
         return f"called sys.exit({exc.code!r})" if exc.code is not None else "called sys.exit()"
-    return f"raised {type(exc).__name__}"
+    message = str(exc)
+    return f"raised {type(exc).__name__}" + (f": {message[:300]}" if message else "")
 
 
 P = ParamSpec("P")
@@ -47,7 +50,9 @@ def guarded(function: Callable[P, R], named: Any = None) -> Callable[P, R]:
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return function(*args, **kwargs)
-        except EXITS as exc:
+        except Exception:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay
             raise UserCodeExit(f"{label} {describe_exit(exc)}") from None
 
     return call
@@ -57,7 +62,9 @@ async def await_guarded(awaitable: Awaitable[R], function: Any) -> R:
     """Await user code's coroutine; its exits become `UserCodeExit` naming `function`."""
     try:
         return await awaitable
-    except EXITS as exc:
+    except (Exception, asyncio.CancelledError):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay
         raise UserCodeExit(f"{reference_of(function)} {describe_exit(exc)}") from None
 
 
@@ -76,11 +83,11 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function") -> 
             module = importlib.import_module(module_name)
     except UserError:
         raise
-    except EXITS as exc:  # `sys.exit()` at import time is the module's failure, not ours
-        raise UserError(f"cannot import {what} '{reference}': the module "
-                        f"{describe_exit(exc)} while being imported") from None
     except Exception as exc:  # an import error in user code: say which and why
         raise UserError(f"cannot import {what} '{reference}': {type(exc).__name__}: {exc}") from None
+    except BaseException as exc:  # `sys.exit()` at import time is the module's failure, not ours
+        raise UserError(f"cannot import {what} '{reference}': the module "
+                        f"{describe_exit(exc)} while being imported") from None
     try:
         obj: Any = module
         for part in attr.split("."):

@@ -85,7 +85,8 @@ def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult
     rate = stats.pass_rate_with_errors or 0.0
     detail = f"{rate:.1%} passed over {stats.pass_rate_with_errors_n} cases (min {minimum:.1%})"
     if stats.errors:
-        detail += f"; {stats.errors} errored trials count as not passed"
+        detail += (f"; {stats.errors} errored trial{'s' if stats.errors != 1 else ''} "
+                   f"count{'' if stats.errors != 1 else 's'} as not passed")
     return GateResult(f"{label} pass rate", rate >= minimum, detail)
 
 
