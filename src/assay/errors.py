@@ -65,6 +65,13 @@ class StoreError(AssayError):
     exit_code = 3
 
 
+class FileWriteError(AssayError):
+    """A file assay writes could not be written (disk full, no permission): one line naming
+    the file and the cause, exit code 3. The previous file, if any, is left as it was."""
+
+    exit_code = 3
+
+
 class RunLocked(AssayError):
     """Another live process is running (or resuming) this run: exit code 3."""
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from assay.errors import FileWriteError
 from assay.reports.atomic import atomic_writer, write_text
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "assay"
@@ -17,11 +18,30 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "assay"
 def test_a_write_that_fails_midway_leaves_the_previous_file_whole(tmp_path: Path) -> None:
     path = tmp_path / "results.json"
     write_text(path, '{"complete": true}')
-    with pytest.raises(OSError, match="disk full"), atomic_writer(path) as handle:
+    with pytest.raises(FileWriteError, match="results.json: disk full"), \
+            atomic_writer(path) as handle:
         handle.write('{"complete": fa')
         raise OSError("disk full")
     assert path.read_text() == '{"complete": true}'
     assert os.listdir(tmp_path) == ["results.json"]  # no temporary file left beside it
+
+
+def test_a_full_disk_is_a_clear_error_naming_the_file_not_an_internal_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a full disk while the reports were written was 'internal error: OSError
+    ... this is a bug in assay'."""
+    import errno
+
+    def full(descriptor: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(FileWriteError) as raised:
+        write_text(tmp_path / "report.md", "# a report")
+    assert str(raised.value) == (f"could not write {tmp_path / 'report.md'}: "
+                                 f"{os.strerror(errno.ENOSPC)}")
+    assert raised.value.exit_code == 3
+    assert os.listdir(tmp_path) == []
 
 
 def test_a_lone_surrogate_is_written_as_its_escape_instead_of_failing_the_write(

@@ -41,7 +41,22 @@ def _mode_for(path: Path) -> int:
 
 @contextlib.contextmanager
 def atomic_writer(path: Path) -> Iterator[IO[str]]:
-    """A text handle whose content replaces `path` only when the block ends without error."""
+    """A text handle whose content replaces `path` only when the block ends without error.
+
+    The operating system refusing the write (a full disk, no permission) is a
+    `FileWriteError` naming the file, not an internal error."""
+    try:
+        with _replacing(path) as handle:
+            yield handle
+    except OSError as exc:
+        from assay.errors import FileWriteError
+
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise FileWriteError(f"could not write {path}: {reason}") from None
+
+
+@contextlib.contextmanager
+def _replacing(path: Path) -> Iterator[IO[str]]:
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
                                              dir=path.parent)

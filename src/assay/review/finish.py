@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assay.errors import UserError
+from assay.errors import FileWriteError, UserError
 from assay.review.comparing import compare_run_conditions, diff_with_previous
 from assay.review.files import write_reports
 from assay.review.gates import Gate, regression_gates, regression_results, threshold_results
@@ -106,7 +106,12 @@ def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Rev
                     usage=dict(outcome.usage),
                     exports=store.exports(run.id), judges=judges)
     if directory is not None:
-        review.files = write_reports(store, review, directory, junit=request.junit)
+        try:
+            review.files = write_reports(store, review, directory, junit=request.junit)
+        except FileWriteError as exc:
+            config = run.config_path or "CONFIG"
+            raise FileWriteError(f"{exc}. Every trial is stored; once it can be written, "
+                                 f"`assay run {config} --resume` writes the run's files") from None
     store.update_run(run.id, status=COMPLETED)
     return review
 

@@ -1,0 +1,48 @@
+"""Finishing a run: its files are written before it is completed, and a failure to write
+them is said plainly and repaired by a resume."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import assay
+from assay import Case
+from assay.errors import FileWriteError
+from assay.store import Store
+
+DATA = [{"id": f"c{i}", "input": "q", "expected": "A"} for i in range(5)]
+
+
+def answer(case: Case) -> str:
+    return "A"
+
+
+def test_a_full_disk_while_writing_the_files_keeps_the_run_for_a_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: it ended in 'internal error: OSError ... this is a bug in assay'."""
+    out, store = tmp_path / "out", tmp_path / "assay.db"
+
+    def full(descriptor: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "fsync", full)
+        with pytest.raises(FileWriteError, match=r"results\.json: .*Every trial is stored; "
+                                                 r"once it can be written, `assay run .* "
+                                                 r"--resume` writes the run's files"):
+            assay.evaluate("full-disk", data=DATA, task=answer, scorers=["exact_match"],
+                           store=store, output=out)
+    opened = Store(str(store))
+    [run] = opened.list_runs()
+    assert run.status == "reviewing" and opened.count_trials(run.id) == (5, 0)
+    opened.close()
+
+    resumed = assay.evaluate("full-disk", data=DATA, task=answer, scorers=["exact_match"],
+                             store=store, output=out, resume=True)
+    assert resumed.run.id == run.id and resumed.run.status == "completed"
+    assert len(json.loads((out / "results.json").read_text())["trials"]) == 5
