@@ -72,3 +72,17 @@ def test_get_pool_builds_once_per_run_from_the_config_block():
     assert pool.configs["local"].name == "local" and pool.configs["local"].max_connections == 2
     assert pool.stats().max_cost_usd == 1.5 and pool.use_cache is False
     asyncio.run(services.aclose())
+
+
+@pytest.mark.parametrize("model_string", ["openai/gpt-4.1", "anthropic/claude-haiku-4-5"])
+def test_a_certificate_file_that_is_not_there_is_a_clear_error_naming_its_variable(
+        model_string, tmp_path, monkeypatch):
+    """Regression: SSL_CERT_FILE naming a missing file was 'internal error:
+    FileNotFoundError ... this is a bug in assay' when the provider was made."""
+    missing = str(tmp_path / "corporate-ca.pem")
+    monkeypatch.setenv("SSL_CERT_FILE", missing)  # what the SDKs' HTTP clients read
+    environ = {"SSL_CERT_FILE": missing, "OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k"}
+    with pytest.raises(UserError) as caught:
+        ProviderPool(environ=environ).resolve(model_string)
+    message = str(caught.value)
+    assert "provider's HTTPS client" in message and f"check SSL_CERT_FILE={missing}" in message

@@ -33,6 +33,9 @@ from assay.providers.limits import EndpointLimits
 from assay.providers.pricing import DEFAULT_PRICES
 from assay.providers.routes import BUILT_IN_ROUTES, route
 
+TLS_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+"""Variables the SDKs' HTTP clients (httpx, aiohttp) read their certificates from."""
+
 if TYPE_CHECKING:
     from assay.services import Services
 
@@ -135,11 +138,25 @@ class ProviderPool:
         endpoint = resolve_endpoint(config, Environment(self.environ))
         module, _, class_name = PROVIDER_CLASSES[config.kind].partition(":")
         provider_class = getattr(importlib.import_module(module), class_name)
-        provider: Provider = provider_class(
-            config, api_key=endpoint.api_key, base_url=endpoint.base_url, limits=self.limits,
-            cache=self.cache, ledger=self.ledger, prices={**DEFAULT_PRICES, **config.prices},
-            use_cache=self.use_cache, warn=self._warn, **endpoint.options)
+        try:
+            provider: Provider = provider_class(
+                config, api_key=endpoint.api_key, base_url=endpoint.base_url,
+                limits=self.limits, cache=self.cache, ledger=self.ledger,
+                prices={**DEFAULT_PRICES, **config.prices}, use_cache=self.use_cache,
+                warn=self._warn, **endpoint.options)
+        except OSError as exc:  # the SDK's HTTP client reads the certificates named here
+            raise UserError(self._tls_problem(config, exc)) from None
         return provider
+
+    def _tls_problem(self, config: ProviderConfig, exc: OSError) -> str:
+        """Why the client could not be set up, naming the certificate variable at fault."""
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        settings = {name: self.environ[name] for name in TLS_VARIABLES if self.environ.get(name)}
+        missing = {name: path for name, path in settings.items() if not os.path.exists(path)}
+        named = [f"{name}={path}" for name, path in (missing or settings).items()]
+        where = (f"check {', '.join(named)}" if named
+                 else "the system's certificates could not be read")
+        return f"cannot set up the {config.kind} provider's HTTPS client: {reason}; {where}"
 
     # -- what the run spent ----------------------------------------------------
 
