@@ -149,6 +149,8 @@ def test_an_alias_bomb_is_refused_quickly_with_its_line(tmp_path: Path) -> None:
     (BASE.replace("  a: {}", "  '': {}"), "condition name '' is empty"),
     (BASE.replace("  a: {}", "  a/../b: {}"), "may not be '.' or '..' or hold a slash"),
     (BASE + "providers: {local: {base_url: 'not a url'}}\n", "is not an http:// or https://"),
+    # regression: passed validate, then PostgreSQL refused the run's row (varchar 200)
+    (BASE.replace("name: demo", "name: " + "x" * 201), "at most 200 characters"),
 ])
 def test_bad_values_are_located_errors_not_internal_ones(tmp_path: Path, text: str,
                                                          words: str) -> None:

@@ -239,7 +239,7 @@ GateItem = Annotated[
 
 
 class EvalConfig(_Strict):
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, max_length=200)
     """The experiment: history and compare-to-previous group runs by it."""
 
     description: str | None = None
