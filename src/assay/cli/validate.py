@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from assay.cli.common import console
+from assay.reports.console import print_warning
 
 
 @click.command("validate")
@@ -24,4 +25,4 @@ def command(configs: tuple[str, ...]) -> None:
                   f"{scan.count} cases ({scan.layout}), {len(plan.conditions)} condition(s), "
                   f"{len(plan.scorers)} scorer(s), {plan.total} trials")
         for warning in checked.warnings:
-            out.print(f"[yellow]warning:[/yellow] {warning}")
+            print_warning(out, warning)

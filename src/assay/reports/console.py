@@ -33,6 +33,14 @@ def make_console(*, stderr: bool = False) -> Any:
     return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
 
 
+def print_warning(out: Any, text: str) -> None:
+    """`warning: TEXT`, with TEXT printed as it is: it quotes datasets, user code and error
+    messages, whose brackets (`[input]`, `['a']`) rich would otherwise read as markup."""
+    from rich.markup import escape
+
+    out.print(f"[yellow]warning:[/yellow] {escape(text)}")
+
+
 def _is_terminal(stream: Any) -> bool:
     try:
         return bool(stream.isatty())

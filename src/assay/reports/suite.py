@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.knowledge_packs.all_packs import scale_text
+from assay.reports.console import print_warning
 
 COLUMNS = ("experiment", "scorer", "condition", "n", "avg", "accuracy", "exit")
 RIGHT = {"n", "avg", "accuracy", "exit"}
@@ -59,7 +60,7 @@ def print_grand_summary(console: Any, document: dict[str, Any]) -> None:
                         for i, cell in enumerate(row)))
     console.print(table)
     for warning in document["warnings"]:
-        console.print(f"[yellow]warning:[/yellow] {warning}")
+        print_warning(console, warning)
     for failed in document["failed"]:
         console.print(f"[red]not summarised:[/red] {failed['config']} "
                       f"(exit {failed['exit_code']}): {failed['error']}")

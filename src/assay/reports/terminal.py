@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from assay.reports.console import print_table
+from assay.reports.console import print_table, print_warning
 from assay.reports.costs import judge_cost, run_cost_text, target_cost
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
 
@@ -46,7 +46,7 @@ def print_verdict(out: Any, review: Review, detail: Detail = "normal") -> None:
 
 def print_warnings(out: Any, review: Review, detail: Detail = "normal") -> None:
     for warning in review.warnings:
-        out.print(f"[yellow]warning:[/yellow] {warning}")
+        print_warning(out, warning)
 
 
 def print_scores(out: Any, review: Review, detail: Detail = "normal") -> None:
@@ -59,8 +59,8 @@ def print_errors(out: Any, review: Review, detail: Detail = "normal") -> None:
     if failed:
         total = sum(c.trials for c in summary.conditions)
         example = next((e for c in summary.conditions for e in c.error_examples), "")
-        out.print(f"[yellow]warning:[/yellow] {failed} of {total} trials ended in an error "
-                  f"and were not scored (first: {example}); see Errors in report.md")
+        print_warning(out, f"{failed} of {total} trials ended in an error and were not scored "
+                           f"(first: {example}); see Errors in report.md")
 
 
 def print_gates(out: Any, review: Review, detail: Detail = "normal") -> None:
