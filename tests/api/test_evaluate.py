@@ -240,23 +240,31 @@ def test_a_scorer_raising_on_every_case_leaves_the_run_and_its_outputs_complete(
     assert all(t.output.text for t in result.trials())
 
 
-def test_a_scorer_function_gets_the_text_when_it_asks_for_str_else_the_output(
+def test_a_scorer_function_gets_the_text_the_output_or_unannotated_both(
         tmp_path: Path) -> None:
+    """Regression: an unannotated `output == case.expected` compared an Output with a string
+    and scored 0% without a word; an unannotated `output.upper()` was an error."""
     def shouted_text(case: Case, output: str) -> bool:
         return output == output.upper()
 
     def shouted_output(case: Case, output: Output) -> bool:
         return output.text == output.text.upper()
 
-    def unannotated(case, output):  # type: ignore[no-untyped-def]
-        return output.upper() == output
+    def equals_expected(case, output):  # type: ignore[no-untyped-def]
+        return output == case.expected and output.upper() in output
 
-    result = evaluate(tmp_path, scorers=[shouted_text, shouted_output, unannotated])
-    assert result.summary.get("shouted_text", "default").pass_rate == 1.0
-    assert result.summary.get("shouted_output", "default").pass_rate == 1.0
-    assert result.summary.get("unannotated", "default").errors == len(WORDS)
+    def reads_the_output(case, output):  # type: ignore[no-untyped-def]
+        return output.text == output and output.tool_calls == [] and len(output) > 0
+
+    def output_method_on_an_output(case: Case, output: Output) -> bool:
+        return output.upper() == output  # type: ignore[attr-defined, no-any-return]
+
+    result = evaluate(tmp_path, scorers=[shouted_text, shouted_output, equals_expected,
+                                         reads_the_output, output_method_on_an_output])
+    for name in ("shouted_text", "shouted_output", "equals_expected", "reads_the_output"):
+        assert result.summary.get(name, "default").pass_rate == 1.0, name
     [trial] = [t for t in result.trials() if t.case_id == "hello"]
-    error = trial.scores["unannotated"].error or ""
+    error = trial.scores["output_method_on_an_output"].error or ""
     assert "annotate the parameter `output: str`" in error and "output.text" in error
 
 

@@ -1,9 +1,10 @@
 """Custom scorers: a user's Python function `(case, output, **args)`, named `module:function`.
 
 What `output` is depends on how the function declares it: a parameter
-annotated `str` receives the answer text; otherwise (annotated `Output`, or not
-annotated) it receives the whole `assay.Output` (text, tool calls, usage,
-metadata), whose `.text` is the answer.
+annotated `str` receives the answer text; one annotated `Output` receives the
+whole `assay.Output` (text, tool calls, usage, metadata); an unannotated one
+receives an `AnswerText`, the text itself that also carries the Output's
+fields, so `output == case.expected` and `output.tool_calls` both work.
 
 The function is imported when the scorer is built, before the first trial,
 so a typo fails at once with exit code 2 instead of after the first paid answer. It may be sync or
@@ -20,7 +21,7 @@ import inspect
 import math
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
@@ -38,6 +39,7 @@ from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
 from assay.scorers._expected import CheckParams
+from assay.scorers.answer_text import AnswerText
 from assay.scorers.base import CheckScorer, param_error
 from assay.services import Services
 
@@ -51,7 +53,8 @@ class PythonScorer(CheckScorer):
                    | SkipJsonSchema[Callable[..., Any]])
         """`module:function` (or `file.py:function`); modules are found in the config's directory
         first. The function receives `(case, output, **args)` (`output` is the answer text when
-        the parameter is annotated `str`, else the `assay.Output`), may be async, and returns a
+        the parameter is annotated `str`, the `assay.Output` when annotated `Output`, and
+        unannotated the text carrying the Output's fields), may be async, and returns a
         Score, a bool, a number or a dict with value, passed, reason and details. From Python
         (`assay.evaluate`), the function itself."""
 
@@ -96,7 +99,7 @@ class PythonScorer(CheckScorer):
         if inspect.iscoroutinefunction(self.function):
             # An async function cannot run on the synchronous path; the runner awaits `score`.
             setattr(self, "is_sync", False)  # noqa: B010
-        self.wants_text = wants_text(self.function)
+        self.wants = wanted_output(self.function)
         self._call = guarded(self.function)
 
     def identity(self) -> dict[str, Any]:
@@ -124,13 +127,15 @@ class PythonScorer(CheckScorer):
         return self._to_score(result)
 
     def _argument(self, output: Output) -> Output | str:
-        return output.text if self.wants_text else output
+        if self.wants == "text":
+            return output.text
+        return output if self.wants == "output" else AnswerText(output)
 
     def _raised(self, exc: Exception) -> Score:
         if isinstance(exc, UserCodeExit):
             return Score.failure(str(exc))
         message = f"{self.label} raised {type(exc).__name__}: {exc}"
-        if (isinstance(exc, AttributeError) and not self.wants_text
+        if (isinstance(exc, AttributeError) and self.wants == "output"
                 and isinstance(getattr(exc, "obj", None), Output)
                 and hasattr(str, getattr(exc, "name", None) or "")):
             message += ("; the function receives an assay.Output (its answer is `output.text`): "
@@ -209,22 +214,25 @@ class PythonScorer(CheckScorer):
 _DEFAULT_SCALE = Score(value=None).scale
 
 
-def wants_text(function: Any) -> bool:
-    """True when the function's second parameter (the output) is annotated `str`."""
+def wanted_output(function: Any) -> Literal["text", "output", "either"]:
+    """What the function's second parameter (the output) is annotated as: `str` (the text),
+    anything else (the Output), or nothing (either: an `AnswerText`)."""
     try:
         signature = inspect.signature(function, eval_str=True)
     except (NameError, TypeError, ValueError, SyntaxError):
         try:
             signature = inspect.signature(function)  # annotations left as written
         except (TypeError, ValueError):
-            return False
+            return "either"
     positional = [p for p in signature.parameters.values()
                   if p.kind in (inspect.Parameter.POSITIONAL_ONLY,
                                 inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     if len(positional) < 2:
-        return False
+        return "either"
     annotation = positional[1].annotation
-    return annotation is str or annotation == "str"
+    if annotation is inspect.Parameter.empty:
+        return "either"
+    return "text" if annotation is str or annotation == "str" else "output"
 
 
 def _scale_problem(scale: Any) -> str:
