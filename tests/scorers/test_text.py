@@ -177,6 +177,21 @@ def test_regex_must_match_false_passes_only_when_absent(make_scorer):
     assert "must not match" in failed.reason
 
 
+@pytest.mark.parametrize("pattern", ["{{ expected }}", "moons: {{expected}}$",
+                                     "{{ metadata.city | lower }}"])
+def test_a_regex_pattern_written_as_a_template_is_refused_as_a_config_error(make_scorer,
+                                                                           pattern):
+    """Regression: `pattern: "{{ expected }}"` was matched as those characters, so every case
+    failed without a word."""
+    with pytest.raises(ValidationError, match="a regex pattern is not a template"):
+        make_scorer("regex", pattern=pattern)
+
+
+def test_a_regex_with_escaped_braces_or_counts_is_a_regex(make_scorer):
+    assert make_scorer("regex", pattern=r"\{\{ x \}\}").check(case(), out("{{ x }}")).passed
+    assert make_scorer("regex", pattern=r"\d{2,3}").check(case(), out("42")).passed
+
+
 def test_regex_flags_by_name(make_scorer):
     scorer = make_scorer("regex", pattern=r"^paris$", flags=["ignorecase", "multiline"])
     assert scorer.check(case(), out("Answer:\nParis\n")).passed is True

@@ -137,6 +137,10 @@ _FLAGS: dict[str, int] = {
 }
 
 
+TEMPLATE_LIKE = regex.compile(r"(?<!\\)\{\{\s*[A-Za-z_][\w.\[\]'\"]*\s*(\|[^}]*)?\}\}")
+"""A Jinja variable (`{{ expected }}`, `{{ metadata.city | lower }}`), not escaped braces."""
+
+
 @scorer("regex")
 class Regex(CheckScorer):
     """Passes when the pattern occurs in the output (with `must_match: false`, when it does not)."""
@@ -155,6 +159,17 @@ class Regex(CheckScorer):
 
         full_match: bool = False
         """Require the whole output (ends stripped of whitespace) to match, not only a part."""
+
+        @field_validator("pattern", mode="before")
+        @classmethod
+        def _not_a_template(cls, pattern: object) -> object:
+            # `{{ expected }}` here would be matched as those characters, failing every case
+            if isinstance(pattern, str) and TEMPLATE_LIKE.search(pattern):
+                raise ValueError(
+                    "a regex pattern is not a template: `{{ ... }}` would be matched as those "
+                    "characters. To look for the expected answer use `contains` or `exact_match` "
+                    "(value: \"{{ expected }}\"); to match literal braces write \\{\\{")
+            return pattern
 
     params: Params
 
