@@ -12,8 +12,17 @@ import pytest
 
 from assay.case import Case
 from assay.condition import Condition
+from assay.output import Output
 from assay.services import Services
 from assay.targets.http import HttpParams, HttpTarget
+
+
+def send(handler: BaseHTTPRequestHandler, status: int, content_type: str, data: bytes) -> None:
+    handler.send_response(status)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -26,12 +35,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         reply = {"choices": [{"message": {"content": f"echo: {body.get('question', body)}"}}],
                  "auth": self.headers.get("Authorization")}
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        send(self, 200, "application/json", json.dumps(reply).encode())
 
     def log_message(self, *args: object) -> None:
         pass
@@ -46,13 +50,11 @@ def server() -> Iterator[str]:
     httpd.shutdown()
 
 
-def ask(url: str, question: str) -> object:
-    params = HttpParams(type="http", url=url, headers={"Authorization": "Bearer t"},
-                        body={"question": "{{ input }}"},
-                        answer_path="choices.0.message.content")
+def answer(params: HttpParams, question: str = "q") -> Output:
+    """The target's answer to one case, from a started and then closed target."""
     target = HttpTarget(params, Condition(name="default"), Services())
 
-    async def go() -> object:
+    async def go() -> Output:
         await target.start()
         try:
             return await target.answer(Case(id="1", input=question))
@@ -60,6 +62,12 @@ def ask(url: str, question: str) -> object:
             await target.close()
 
     return asyncio.run(go())
+
+
+def ask(url: str, question: str) -> Output:
+    return answer(HttpParams(type="http", url=url, headers={"Authorization": "Bearer t"},
+                             body={"question": "{{ input }}"},
+                             answer_path="choices.0.message.content"), question)
 
 
 def test_the_body_template_is_rendered_and_the_answer_read_by_path(server: str) -> None:
@@ -78,12 +86,8 @@ class EchoingHandler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers["Content-Length"]))
         status = 401 if self.path == "/denied" else 200
-        data = f"denied for X-Api-Key: {self.headers.get('X-Api-Key')}".encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "text/plain")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        send(self, status, "text/plain",
+             f"denied for X-Api-Key: {self.headers.get('X-Api-Key')}".encode())
 
     def log_message(self, *args: object) -> None:
         pass
@@ -109,17 +113,67 @@ def test_a_header_from_a_variable_echoed_in_a_body_is_masked(
     try:
         for path in ("/denied", "/ok"):
             params = loaded.target_params["default"].model_copy(update={"url": base + path})
-            target = HttpTarget(params, Condition(name="default"), Services())
-
-            async def go() -> object:
-                await target.start()
-                try:
-                    return await target.answer(Case(id="1", input="q"))
-                finally:
-                    await target.close()
-
-            output = asyncio.run(go())
-            shown = f"{output.error} {output.text}"  # type: ignore[attr-defined]
+            output = answer(params)
+            shown = f"{output.error} {output.text}"
             assert "k-8f3a9c2e7d" not in shown and "X-Api-Key: ***" in shown, shown
     finally:
         httpd.shutdown()
+
+
+MISLABELLED_BODIES = {
+    "/json-as-text": json.dumps({"answer": "no", "debug": "classifier said yes"}).encode(),
+    "/prose": b"the classifier said yes",
+    "/json-past-the-limit": json.dumps({"answer": "no", "pad": "yes" * 400_000}).encode(),
+}
+"""Bodies served as text/plain, by path."""
+
+
+class MislabelledHandler(BaseHTTPRequestHandler):
+    """A service whose Content-Type does not say JSON, whatever its body is."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        send(self, 200, "text/plain; charset=utf-8", MISLABELLED_BODIES[self.path])
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def mislabelled() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), MislabelledHandler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def answer_at(url: str, answer_path: str | None = "answer") -> Output:
+    return answer(HttpParams(type="http", url=url, answer_path=answer_path))
+
+
+def test_answer_path_reads_a_json_reply_labelled_text_plain(mislabelled: str) -> None:
+    """Regression: a JSON reply served as text/plain was scored whole, so `contains yes`
+    passed on {"answer": "no", "debug": "classifier said yes"}."""
+    output = answer_at(mislabelled + "/json-as-text")
+    assert output.error is None and output.text == "no"
+
+
+def test_answer_path_on_a_reply_that_is_not_json_is_the_trials_error(mislabelled: str) -> None:
+    output = answer_at(mislabelled + "/prose")
+    assert output.error is not None
+    assert output.error.startswith("answer_path is set but the reply is not JSON "
+                                   "(text/plain; charset=utf-8, 23 bytes): ")
+
+
+def test_answer_path_on_a_reply_cut_at_max_output_bytes_is_an_error_not_its_text(
+        mislabelled: str) -> None:
+    output = answer_at(mislabelled + "/json-past-the-limit")
+    assert output.error is not None and "answer_path is set but the reply" in output.error
+    assert "1,000,000 bytes (run.max_output_bytes)" in output.error
+
+
+def test_without_answer_path_a_text_reply_is_the_answer_and_a_cut_is_recorded(
+        mislabelled: str) -> None:
+    assert answer_at(mislabelled + "/prose", answer_path=None).text == "the classifier said yes"
+    cut = answer_at(mislabelled + "/json-past-the-limit", answer_path=None)
+    assert cut.error is None and cut.metadata["truncated"]["kept_bytes"] == 1_000_000

@@ -39,8 +39,10 @@ class HttpParams(TargetParams):
     """A JSON body whose string values are templates over the case (default: the case as JSON)."""
 
     answer_path: str | None = None
-    """Where the answer is in a JSON response, as a dotted path (`choices.0.message.content`);
-    omitted: the whole response is read as text, or as `{output, tool_calls, usage, metadata}`."""
+    """Where the answer is in a JSON response, as a dotted path (`choices.0.message.content`).
+    Set, the reply is read as JSON whatever its Content-Type, and a reply that is not JSON
+    (or was cut at `run.max_output_bytes`) is the trial's error. Omitted: the whole response
+    is read as text, or, when JSON, as `{output, tool_calls, usage, metadata}`."""
 
     timeout: float = Field(default=120.0, gt=0)
     """Seconds before the request is abandoned."""
@@ -73,18 +75,21 @@ class HttpTarget(Target):
         if response.status_code >= 400:
             return Output(error=redact(f"HTTP {response.status_code}: {text[:300]}",
                                        self.params.headers.values()))
-        if "json" not in response.headers.get("content-type", ""):
+        content_type = response.headers.get("content-type", "")
+        if "json" not in content_type and not params.answer_path:
             output = Output(text=text)
             if body.cut:
                 output.metadata["truncated"] = body.note()
             return output
         if body.cut:
-            return Output(error=f"the JSON response is larger than {body.limit:,} bytes "
-                                "(run.max_output_bytes)")
+            return Output(error=f"{_expected_json(params)} is larger than {body.limit:,} "
+                                "bytes (run.max_output_bytes): cut there, it is not JSON")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            return Output(text=text, error=f"the response is not JSON: {exc.msg}")
+            return Output(text=text, error=(
+                f"{_expected_json(params)} is not JSON ({content_type or 'no Content-Type'}, "
+                f"{body.total:,} bytes): {exc.msg} at line {exc.lineno} column {exc.colno}"))
         if params.answer_path:
             try:
                 return Output(text=str(_dig(data, params.answer_path)))
@@ -96,6 +101,13 @@ class HttpTarget(Target):
         client = getattr(self, "_client", None)
         if client is not None:
             await client.aclose()
+
+
+def _expected_json(params: HttpParams) -> str:
+    """Why the reply must be JSON: its Content-Type said so, or `answer_path` reads it as JSON
+    (whatever the Content-Type says: a wrong header must not make the whole body the answer)."""
+    return ("answer_path is set but the reply" if params.answer_path
+            else "the reply (its Content-Type says JSON)")
 
 
 def _render_body(body: Any, case: Case) -> Any:
