@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import threading
 import time
@@ -43,6 +44,19 @@ def trial(function: Callable[..., Any], scorers: list[Any] | None = None, *,
                                      timeout)
         pool.shutdown(wait=False)
         return result
+
+    return asyncio.run(go())
+
+
+def bounded_trial(function: Callable[..., Any], max_output_bytes: int = 1_000) -> TrialResult:
+    """One trial of `function`, unscored, its output bounded at `max_output_bytes`."""
+    target = PythonTarget(PythonParams(type="python", function=function),
+                          Condition(name="default"), Services())
+
+    async def go() -> TrialResult:
+        await target.start()
+        return await run_trial(target, CASE, Condition(name="default"), 0, [], 5.0,
+                               max_output_bytes=max_output_bytes)
 
     return asyncio.run(go())
 
@@ -171,17 +185,42 @@ def test_a_scorer_returning_a_score_inline_is_not_sent_to_a_thread() -> None:
 
 
 def test_an_answer_longer_than_max_output_bytes_is_cut_and_the_cut_recorded() -> None:
-    target = PythonTarget(PythonParams(type="python", function=lambda case: "ab" * 1_000_000),
-                          Condition(name="default"), Services())
-
-    async def go() -> TrialResult:
-        await target.start()
-        return await run_trial(target, CASE, Condition(name="default"), 0, [], 5.0,
-                               max_output_bytes=1_000)
-
-    result = asyncio.run(go())
+    result = bounded_trial(lambda case: "ab" * 1_000_000)
     assert result.output.text == "ab" * 500
     assert result.output.metadata["truncated"]["bytes"] == 2_000_000
+
+
+def test_metadata_and_tool_call_arguments_past_max_output_bytes_are_cut_and_the_cut_recorded(
+) -> None:
+    """Regression: only the text was cut; a 30 MB metadata string and 20 MB of tool-call
+    arguments were stored whole."""
+    def flooding(case: Case) -> dict[str, Any]:
+        return {"output": "yes", "metadata": {"blob": "m" * 3_000_000, "kind": "x"},
+                "tool_calls": [{"name": "t", "arguments": {"a": "q" * 2_000_000}},
+                               {"name": "u", "arguments": {"b": 1}}]}
+
+    output = bounded_trial(flooding).output
+    assert output.text == "yes"
+    assert len(json.dumps(output.to_dict())) < 3_000
+    assert output.metadata["blob"] == "m" * (1_000 - 2 - 2)
+    cut = output.metadata["truncated_parts"]
+    assert cut["metadata"]["bytes"] > 3_000_000
+    assert cut["metadata"]["kept_bytes"] <= 1_000
+    assert cut["tool_calls"]["bytes"] > 2_000_000
+    assert cut["tool_calls"]["calls"] == 2 and cut["tool_calls"]["kept_calls"] == 1
+    assert output.tool_calls[0].name == "t"
+    assert output.tool_calls[0].arguments["a"].startswith("q" * 900)
+
+
+def test_small_metadata_and_tool_calls_are_kept_as_they_are() -> None:
+    def small(case: Case) -> dict[str, Any]:
+        return {"output": "x", "metadata": {"model": "m1", "steps": [1, 2]},
+                "tool_calls": [{"name": "search", "arguments": {"q": "x"}, "result": "ok"}]}
+
+    output = bounded_trial(small).output
+    assert output.metadata == {"model": "m1", "steps": [1, 2]}
+    assert output.tool_calls[0].arguments == {"q": "x"}
+    assert output.tool_calls[0].result == "ok"
 
 
 def test_a_lone_surrogate_in_an_answer_is_replaced_and_noted() -> None:

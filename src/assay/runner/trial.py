@@ -7,7 +7,8 @@ on the trial. Nothing the target or a scorer raises ends the run (not even
 cancellation (Ctrl-C).
 
 Bounds: the answer's text is made storable and cut at `max_output_bytes`
-(`bound_output`), the cut recorded in its metadata. Deadlines: `timeout`
+(`bound_output`), and so are its metadata, tool calls and transcript, each cut
+recorded in its metadata. Deadlines: `timeout`
 seconds for the answer, and `timeout` again for the
 scoring. Async scorers are cancelled at the deadline. A sync scorer runs
 inline only when its kind declares itself `bounded` (linear-time checks, and
@@ -33,6 +34,7 @@ from assay.config.user_code import UserCodeExit
 from assay.errors import RunFailed
 from assay.output import Output
 from assay.redaction import redact
+from assay.runner.output_bounds import bound_parts
 from assay.score import Score
 from assay.scorers.base import Scorer
 from assay.targets.base import Target
@@ -128,7 +130,11 @@ async def score_output(scorers: list[Scorer] | ScorerGroups, case: Case, output:
 
 def bound_output(output: Output, max_bytes: int | None) -> None:
     """Make the output storable: text valid, and no longer than `max_bytes` of UTF-8; the
-    output's metadata records what was changed (`truncated`, `replaced_surrogates`)."""
+    output's metadata records what was changed (`truncated`, `replaced_surrogates`). Its
+    metadata, tool calls and transcript are kept to about `max_bytes` each
+    (`truncated_parts`)."""
+    if max_bytes is not None:
+        bound_parts(output, max_bytes)  # first: the notes below are never cut
     text, replaced = valid_text(output.text)
     if replaced:
         output.metadata["replaced_surrogates"] = replaced
