@@ -207,6 +207,27 @@ def test_an_unterminated_csv_quote_is_an_error_at_its_line(tmp_path: Path) -> No
     assert scan_problems(path) == [f"{path}:3: a quoted field that starts here is never closed"]
 
 
+def test_a_csv_row_with_more_or_fewer_cells_than_the_header_is_an_error_at_its_line(
+        tmp_path: Path) -> None:
+    """Regression: `c1,hi,yes,extra` lost its 4th cell and `c2,hi` loaded without its
+    expected value, both silently."""
+    path = tmp_path / "cases.csv"
+    path.write_text("id,input,expected\nc1,hi,yes,extra\nc2,hi\nc3,hi,\nc4,hi,yes\n")
+    assert scan_problems(path) == [
+        (f"{path}:2: this row has 4 cells but the header has 3 "
+         "(a value that holds a comma must be quoted)"),
+        (f"{path}:3: this row has 2 cells but the header has 3 "
+         "(an empty value still needs its comma)")]
+
+
+def test_a_csv_row_ending_in_an_empty_cell_keeps_its_width(tmp_path: Path) -> None:
+    path = tmp_path / "cases.csv"
+    path.write_text('id,input,expected\nc3,hi,\nc4,"a, b",yes\n')
+    first, second = open_dataset(path)
+    assert first.id == "c3" and first.expected is None
+    assert second.input == "a, b" and second.expected == "yes"
+
+
 @pytest.mark.parametrize(("line", "words"), [
     ('{"id": "1", "input": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
     ('{"id": "1", "input": "q", "expected": ' + "7" * 5000 + "}", "Exceeds the limit"),

@@ -198,6 +198,12 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                 problems.add(message, file=str(path), line=start)
                 start = reader.line_num + 1
                 continue
+            header = len(reader.fieldnames or [])
+            cells = _cell_count(row, header)
+            if cells != header:  # a cell lost or shifted would be a wrong field, unseen
+                problems.add(_wrong_width(cells, header), file=str(path), line=start)
+                start = reader.line_num + 1
+                continue
             record: dict[str, Any] = {}
             for key, value in row.items():
                 if key is None or value is None or value == "":
@@ -205,6 +211,20 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                 record[key] = _cell(key, value)
             yield start, record
             start = reader.line_num + 1
+
+
+def _cell_count(row: dict[str | Any, Any], header: int) -> int:
+    """How many cells the line had: DictReader puts extra ones under None and fills
+    missing ones with None."""
+    if None in row:
+        return header + len(row[None])
+    return header - sum(1 for key, value in row.items() if key is not None and value is None)
+
+
+def _wrong_width(cells: int, header: int) -> str:
+    hint = ("a value that holds a comma must be quoted" if cells > header
+            else "an empty value still needs its comma")
+    return f"this row has {cells} cell{'s' * (cells != 1)} but the header has {header} ({hint})"
 
 
 def valid_record(value: Any) -> tuple[Any, int]:
