@@ -106,7 +106,9 @@ class RunSettings(_Strict):
 
     max_output_bytes: int = Field(default=1_000_000, ge=1_000, le=1 << 30)
     """The longest answer kept, in bytes of UTF-8: a longer one is cut, and the trial's
-    output metadata says so (`truncated`). A command or HTTP body is read no further."""
+    output metadata says so (`truncated`). A command or HTTP body is read no further. The
+    answer's metadata, tool calls and transcript are each kept to about as much
+    (`truncated_parts`)."""
 
     max_errors: int | None = Field(default=None, ge=1, le=MAX_COUNT)
     """Stop the run (exit 3) once this many trials have ended in an error."""
