@@ -58,6 +58,7 @@ def rejudge(store: Store, request: RejudgeRequest, review: ReviewRequest) -> Rev
 
 async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewRequest) -> Review:
     from assay.review.finish import finish_run
+    from assay.runner.ending import REVIEWING, ending, record_end
     from assay.runner.pipeline import PipelineStats
     from assay.runner.session import RunOutcome, new_run_id
 
@@ -90,16 +91,13 @@ async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewReq
 
             await judge_condition_pairs(store, run_id, pairs, conditions,  # type: ignore[arg-type]
                                         concurrency=_concurrency(request, loaded))
-        status = "reviewing"
-    except (KeyboardInterrupt, asyncio.CancelledError):
-        status, error = "interrupted", "interrupted by the user"
-        raise
-    except Exception as exc:
-        error = f"{type(exc).__name__}: {exc}"
+        status = REVIEWING
+    except BaseException as exc:
+        status, error = ending(exc)
         raise
     finally:
         await services.aclose()
-        store.update_run(run_id, status=status, error=error)
+        record_end(store, run_id, status, error)
     run = store.get_run(run_id)
     assert run is not None
     warnings = list(services.warnings) + ([cases.note] if cases.note else [])

@@ -22,8 +22,9 @@ from typing import Any
 from assay._version import __version__
 from assay.config.loading import LoadedConfig
 from assay.config.models import EvalConfig
-from assay.errors import RunFailed, StoreError, UserError
+from assay.errors import UserError
 from assay.records import RunRecord
+from assay.runner.ending import REVIEWING, ending, record_end
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan
@@ -35,7 +36,6 @@ from assay.trial import TrialKey, TrialResult
 
 __all__ = ["RunOptions", "RunOutcome", "execute", "execute_async"]
 
-REVIEWING = "reviewing"
 """Every trial is stored; the review has not yet written the run's files."""
 
 
@@ -139,21 +139,15 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
         stats = await _run_trials(plan, store, run_id, loaded, options, lock)
         await _judge_pairs(plan, store, run_id, options.concurrency or config.run.concurrency)
         status = REVIEWING
-    except RunFailed as exc:
-        status, error = "aborted", str(exc)
-        raise
-    except (KeyboardInterrupt, asyncio.CancelledError):
-        status, error = "interrupted", "interrupted by the user"
-        raise
-    except Exception as exc:
-        error = f"{type(exc).__name__}: {exc}"
+    except BaseException as exc:
+        status, error = ending(exc)
         raise
     finally:
         if services.providers is not None:  # read before the providers close
             usage = services.providers.stats().to_dict()
         await _close(plan, services)
         if run_id is not None and lock.lost_to is None:  # a run taken over is not ours to end
-            _finish(store, run_id, status, error)
+            record_end(store, run_id, status, error)
     run = store.get_run(run_id)
     assert run is not None
     return RunOutcome(run=run, config=config, stats=stats,
@@ -280,13 +274,3 @@ def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def
         return None
 
     return exceeded
-
-
-def _finish(store: Store, run_id: str, status: str, error: str | None) -> None:
-    """Record how the run ended; when it failed, a store that fails too does not hide why."""
-    finished = datetime.now(UTC).isoformat(timespec="microseconds")
-    try:
-        store.update_run(run_id, status=status, finished_at=finished, error=error)
-    except StoreError:
-        if status == REVIEWING:
-            raise

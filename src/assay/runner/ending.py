@@ -1,0 +1,37 @@
+"""How a run ended, recorded on its row: one mapping from what stopped it to its status.
+
+`assay run` and `assay rejudge` both record their runs this way, so a run
+stopped by the error budget reads `aborted`, one stopped by Ctrl-C reads
+`interrupted`, and anything else `failed` with its cause, whichever command
+made it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+from assay.errors import RunFailed, StoreError
+from assay.store import Store
+
+REVIEWING = "reviewing"
+"""Every trial is stored; the review (summary, comparisons, files) comes next."""
+
+
+def ending(exc: BaseException) -> tuple[str, str]:
+    """(status, error) of a run that `exc` stopped."""
+    if isinstance(exc, RunFailed):
+        return "aborted", str(exc)
+    if isinstance(exc, KeyboardInterrupt | asyncio.CancelledError):
+        return "interrupted", "interrupted by the user"
+    return "failed", f"{type(exc).__name__}: {exc}"
+
+
+def record_end(store: Store, run_id: str, status: str, error: str | None) -> None:
+    """Record how the run ended; when it failed, a store that fails too does not hide why."""
+    finished = datetime.now(UTC).isoformat(timespec="microseconds")
+    try:
+        store.update_run(run_id, status=status, finished_at=finished, error=error)
+    except StoreError:
+        if status == REVIEWING:
+            raise
