@@ -34,6 +34,9 @@ TIME = {"type": "stdio", "command": sys.executable,
         "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
 CRASHING = {"type": "stdio", "command": sys.executable,
             "args": [str(SERVERS / "crashing_server.py")]}
+STEADY = {"type": "stdio", "command": sys.executable,
+          "args": [str(SERVERS / "crashing_server.py"), "--crash-on", "0"]}
+"""The same lookup table, never crashing: a tool whose answer is the same at every call."""
 
 
 class ScriptedModel:
@@ -64,7 +67,7 @@ def calls(*pairs: tuple[str, dict[str, Any]], text: str = "") -> ChatResponse:
 def make_agent(tmp_path: Path, model: ScriptedModel, *, mcp_servers: list[str] = (),
                context: dict | None = None, require_use: bool = False,
                require_success: bool = False, **params: Any) -> AgentTarget:
-    config = eval_config(mcp_servers={"time": TIME, "flaky": CRASHING},
+    config = eval_config(mcp_servers={"time": TIME, "flaky": CRASHING, "steady": STEADY},
                          packs={"larkspur": {"path": str(DOCS)}})
     services = Services(base_dir=tmp_path, config=config)
     condition = Condition(name="c", mcp_servers=list(mcp_servers), context=context,
@@ -183,23 +186,25 @@ def test_requirement_retries_are_real_calls_and_a_rerun_pays_for_none(in_tmp: Pa
     from assay.providers.pool import ProviderPool
     from assay.testing import FakeLLM, Reply, Rule
 
-    rules = [Rule(user="time?", reply=["I just know.", "Still sure.",
-                                       Reply(tool_calls=[{"name": "get_current_time",
-                                                          "arguments": {"timezone": "UTC"}}]),
-                                       "It is noon."])]
+    # The tool must answer alike both times: the time server's answer changes every second,
+    # and a changed tool result is rightly a new request, not a cache hit.
+    rules = [Rule(user="alpha?", reply=["I just know.", "Still sure.",
+                                        Reply(tool_calls=[{"name": "lookup",
+                                                           "arguments": {"key": "alpha"}}]),
+                                        "The first letter."])]
 
     async def scenario():
         async with FakeLLM(rules) as llm:
             pool = ProviderPool({"openai": ProviderConfig(name="openai", kind="openai",
                                                           base_url=llm.base_url)}, environ={})
-            agent = make_agent(in_tmp, ScriptedModel(), mcp_servers=["time"], require_use=True,
+            agent = make_agent(in_tmp, ScriptedModel(), mcp_servers=["steady"], require_use=True,
                                requirement_attempts=3, temperature=0)
             agent.provider, agent.model_name = pool.resolve("openai/gpt-4.1")
             try:
                 await agent.start()
-                first = await agent.answer(Case("q", "time?"))
+                first = await agent.answer(Case("q", "alpha?"))
                 sent_first = llm.received
-                again = await agent.answer(Case("q", "time?"))  # as a resumed run would
+                again = await agent.answer(Case("q", "alpha?"))  # as a resumed run would
             finally:
                 await agent.close()
                 await agent.services.aclose()
@@ -207,7 +212,7 @@ def test_requirement_retries_are_real_calls_and_a_rerun_pays_for_none(in_tmp: Pa
             return first, again, sent_first, llm.received
 
     first, again, sent_first, sent_total = asyncio.run(scenario())
-    assert first.error is None and first.text == "It is noon."
+    assert first.error is None and first.text == "The first letter."
     assert first.metadata["agent"]["attempts"] == 3
     assert sent_first == 4 and first.usage.cache_hits == 0  # 1 + 1 + 2 turns, all asked
     assert sent_total == sent_first  # the rerun came wholly from the cache
