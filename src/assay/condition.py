@@ -23,3 +23,11 @@ class Condition:
     description: str | None = None
     require_tool_use: bool = False
     require_tool_success: bool = False
+
+    def tool_keys(self) -> list[str]:
+        """The config keys of this condition that only some target kinds can honour (MCP
+        servers, pack context, tool-use requirements), as written in the config."""
+        keys = {"mcp_servers": bool(self.mcp_servers), "context": self.context is not None,
+                "require_mcp_tool_use": self.require_tool_use,
+                "require_mcp_tool_success": self.require_tool_success}
+        return [key for key, given in keys.items() if given]

@@ -78,6 +78,28 @@ class Plan:
             unique = {str(problem): problem for problem in problems}  # conditions share a target
             raise UserError(f"invalid config {loaded.path}", list(unique.values()))
 
+    def check_conditions(self, loaded: LoadedConfig) -> list[str]:
+        """Refuse a condition whose tools or context its target kind would ignore (exit 2,
+        located), and return a warning for each declared MCP server no condition uses:
+        either way the conditions would differ less than the config says."""
+        problems = []
+        for target in self.targets.values():
+            condition = target.condition
+            ignored = [key for key in condition.tool_keys() if key not in target.honours]
+            for key in ignored:
+                where = ("conditions", condition.name, key)
+                who = ("only an agent target" if key != "context"
+                       else "only a model or agent target")
+                problems.append(Problem(
+                    f"condition '{condition.name}' sets {key}, but a {target.kind} target "
+                    f"never uses it ({who} does): the condition would differ from the "
+                    "others in name only", *_located(loaded, where)))
+        if problems:
+            raise UserError(f"invalid config {loaded.path}", problems)
+        used = {server for condition in loaded.conditions for server in condition.mcp_servers}
+        return [f"MCP server '{name}' is declared under mcp_servers but no condition uses it"
+                for name in loaded.config.mcp_servers if name not in used]
+
     def trials(self) -> Iterator[tuple[Case, Condition, int]]:
         """The trials still to run, streamed in dataset order."""
         skip = self.skip
@@ -169,6 +191,13 @@ def _build_scorers(loaded: LoadedConfig, services: Services) -> list[Scorer]:
     return built
 
 
+def _located(loaded: LoadedConfig, where: tuple[str | int, ...]) -> tuple[str, int | None, str]:
+    """The file, line and dotted field of a config value, for a Problem."""
+    line = loaded.source.line(where) if loaded.source is not None else None
+    file = loaded.source.file if loaded.source is not None else str(loaded.path)
+    return file, line, ".".join(map(str, where))
+
+
 def target_problem(loaded: LoadedConfig, condition: str, problem: Problem) -> Problem:
     """`problem` about a target param (`field` e.g. `prompt`), located where it is set: in the
     condition when it overrides the key, else under `target:`."""
@@ -176,9 +205,7 @@ def target_problem(loaded: LoadedConfig, condition: str, problem: Problem) -> Pr
     overrides = loaded.config.conditions[condition].overrides() if (
         condition in loaded.config.conditions) else {}
     where = ("conditions", condition, key) if key in overrides else ("target", key)
-    line = loaded.source.line(where) if loaded.source is not None else None
-    file = loaded.source.file if loaded.source is not None else str(loaded.path)
-    return Problem(problem.message, file, line, ".".join(map(str, where)))
+    return Problem(problem.message, *_located(loaded, where))
 
 
 def scorer_problem(loaded: LoadedConfig, index: int, problem: Problem) -> Problem:
@@ -189,6 +216,4 @@ def scorer_problem(loaded: LoadedConfig, index: int, problem: Problem) -> Proble
     relative = tuple(int(part) if part.isdigit() else part
                      for part in (problem.field or "").split(".") if part)
     where = ("scorers", index, *relative)
-    line = loaded.source.line(where) if loaded.source is not None else None
-    file = loaded.source.file if loaded.source is not None else str(loaded.path)
-    return Problem(problem.message, file, line, ".".join(map(str, where)))
+    return Problem(problem.message, *_located(loaded, where))

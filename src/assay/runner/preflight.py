@@ -39,6 +39,7 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
     scan = plan.dataset.scan()
     plan.require_trials()
     plan.validate_templates(loaded)
+    services.warnings.extend(plan.check_conditions(loaded))
     _check_models(loaded, plan, services)
     asyncio.run(_check_targets(plan))
     return Preflight(loaded, plan, scan, [*scan.warnings(), *services.warnings])

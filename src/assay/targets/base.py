@@ -14,6 +14,11 @@ from assay.output import Output
 from assay.services import Services
 
 
+TOOL_KEYS = frozenset({"mcp_servers", "context", "require_mcp_tool_use",
+                       "require_mcp_tool_success"})
+"""A condition's keys that give a model tools or context (see `Condition.tool_keys`)."""
+
+
 class TargetParams(BaseModel):
     """Keys every target accepts."""
 
@@ -28,6 +33,11 @@ class Target:
 
     kind: ClassVar[str] = ""
     Params: ClassVar[type[TargetParams]] = TargetParams
+    honours: ClassVar[frozenset[str]] = TOOL_KEYS
+    """Which of a condition's `tool_keys()` this kind acts on (all, unless a kind says
+    otherwise: a python function or a plugin gets the condition and may read them). A
+    condition setting another is refused before the run: it would differ from its baseline
+    in name only, and the comparison would report "no difference" for a change never made."""
 
     def __init__(self, params: TargetParams, condition: Condition, services: Services) -> None:
         self.params = params

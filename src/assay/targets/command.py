@@ -56,6 +56,7 @@ class CommandParams(TargetParams):
 class CommandTarget(Target):
     Params = CommandParams
     params: CommandParams
+    honours = frozenset[str]()
 
     async def validate(self) -> None:
         self._program()

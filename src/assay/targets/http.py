@@ -52,6 +52,7 @@ class HttpParams(TargetParams):
 class HttpTarget(Target):
     Params = HttpParams
     params: HttpParams
+    honours = frozenset[str]()
 
     async def start(self) -> None:
         import httpx

@@ -50,6 +50,7 @@ class ModelParams(TargetParams):
 class ModelTarget(Target):
     Params = ModelParams
     params: ModelParams
+    honours = frozenset({"context"})
 
     def __init__(self, params: ModelParams, condition: Any, services: Any) -> None:
         super().__init__(params, condition, services)

@@ -1,0 +1,87 @@
+"""A condition is refused when its target would ignore what it changes.
+
+Regression: a condition with `mcp_servers:` under a `model` target (which
+never calls tools) ran, scored exactly like its baseline, and was reported
+as "within noise": evidence that the servers made no difference, for a
+change that was never made. Such a condition is now a config error with
+file, line and field, in `assay validate` and `assay run` alike; a server
+declared but used by no condition is a warning.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.cli.evalproject import assay
+
+SERVERS = """\
+mcp_servers:
+  time: {type: stdio, command: python, args: ["-m", "mcp_server_time"]}
+  spare: {type: stdio, command: python, args: ["-m", "mcp_server_time"]}
+"""
+
+
+def project(root: Path, target: str, condition: str) -> Path:
+    """A config with a `base` condition and a `changed` one on line 10."""
+    (root / "agent.py").write_text("def answer(case):\n    return case.expected\n")
+    (root / "questions.jsonl").write_text(
+        json.dumps({"id": "q1", "input": "2+2?", "expected": "4"}) + "\n")
+    config = root / "assay.yaml"
+    config.write_text(textwrap.dedent(f"""\
+        name: conditions
+        dataset: {{path: questions.jsonl}}
+        target: {target}
+        """) + SERVERS + textwrap.dedent(f"""\
+        scorers: [{{type: contains}}]
+        conditions:
+          base: {{}}
+          changed: {condition}
+        """))
+    assert config.read_text().splitlines()[9].startswith("  changed:")
+    return config
+
+
+MODEL = "{type: model, model: openai/gpt-4.1-mini}"
+COMMAND = "{type: command, command: [echo, '4']}"
+HTTP = "{type: http, url: 'http://127.0.0.1:9/answer'}"
+
+
+@pytest.mark.parametrize("target, condition, key, who", [
+    (MODEL, "{mcp_servers: [time]}", "mcp_servers", "only an agent target does"),
+    (MODEL, "{require_mcp_tool_use: true}", "require_mcp_tool_use", "only an agent target does"),
+    (COMMAND, "{context: {pack: docs}}", "context", "only a model or agent target does"),
+    (HTTP, "{mcp_servers: [time]}", "mcp_servers", "only an agent target does"),
+], ids=["model+mcp_servers", "model+requirement", "command+context", "http+mcp_servers"])
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_a_condition_its_target_would_ignore_is_a_located_config_error(
+        capsys, tmp_path, monkeypatch, target, condition, key, who, command):
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-sent")
+    config = project(tmp_path, target, condition)
+    if key == "context":
+        config.write_text(config.read_text() + "packs: {docs: {path: .}}\n")
+    code, text = assay(capsys, command, str(config))
+    assert code == 2
+    assert f"{config}:10 [conditions.changed.{key}]" in text
+    assert f"condition 'changed' sets {key}" in text and who in text
+    assert "in name only" in text
+
+
+def test_a_model_target_honours_a_pack_context(capsys, tmp_path):
+    config = project(tmp_path, MODEL, "{context: {pack: docs}}")
+    config.write_text(config.read_text() + "packs: {docs: {path: .}}\n")
+    code, text = assay(capsys, "validate", str(config))
+    assert "sets context" not in text, text
+
+
+def test_a_python_function_gets_the_condition_and_may_use_its_servers(capsys, tmp_path):
+    config = project(tmp_path, '{type: python, function: "agent.py:answer"}',
+                     "{mcp_servers: [time]}")
+    code, text = assay(capsys, "validate", str(config))
+    assert code == 0, text
+    assert "MCP server 'spare' is declared under mcp_servers but no condition uses it" in text
+    assert "'time' is declared" not in text
