@@ -22,6 +22,7 @@ import pytest
 from tests.analysis.calibration import (
     MEAN_SCENARIOS,
     PASS_SCENARIOS,
+    RARE_LOSS,
     SIZES,
     discordant_tables,
     plain_t_rates,
@@ -84,3 +85,17 @@ def test_with_two_discordant_cases_expected_no_cut_on_mcnemars_z_lands_in_the_ba
     for cut in sorted({z for z, _ in tables}):
         false_alarms = sum(chance for z, chance in tables if z >= cut)
         assert not 0.03 <= false_alarms <= 0.06, cut
+
+
+def test_no_test_of_the_mean_sees_a_rare_loss_its_sample_does_not_hold():
+    """The README's caveat: when one case in ten loses 4 points and the rest gain 0 or 1,
+    a 20-case sample holds no loss 0.9^20 = 12% of the time and reads as a gain; false
+    alarms follow that chance, for the skew-corrected test and the plain t test alike,
+    and fade as the cases grow."""
+    lacking = 0.9 ** 20
+    at_20 = run(RARE_LOSS, 20, lines=50)
+    plain = plain_t_rates(RARE_LOSS, 20)
+    assert at_20.disagreements == 0
+    for rates in (at_20, plain):  # within two Monte Carlo SDs (0.5pp) of the chance, or above
+        assert lacking - 0.01 <= rates.significant <= lacking + 0.03
+    assert run(RARE_LOSS, 100, replicates=2000, lines=0).significant <= 0.06
