@@ -17,12 +17,19 @@ from __future__ import annotations
 import asyncio
 import importlib
 import importlib.util
+import inspect
 import sys
+import traceback
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from assay.errors import UserError
+
+if TYPE_CHECKING:
+    from assay.case import Case
+    from assay.condition import Condition
+
 
 class UserCodeExit(Exception):
     """User code raised a BaseException that is not an Exception (SystemExit,
@@ -36,6 +43,22 @@ def describe_exit(exc: BaseException) -> str:
     message = str(exc)
     return f"raised {type(exc).__name__}" + (f": {message[:300]}" if message else "")
 
+
+
+def describe_failure(exc: BaseException) -> str:
+    """`ValueError: text`, or the type and where it was raised when it says nothing: how a
+    trial records what user code (or a target) raised."""
+    text = str(exc).strip()
+    name = type(exc).__name__
+    if isinstance(exc, UserCodeExit):
+        return text
+    if isinstance(exc, SystemExit):
+        return f"{name}: sys.exit({exc.code!r}) was called"
+    if not text:
+        frame = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+        where = f" at {frame[0].filename}:{frame[0].lineno}" if frame else ""
+        return f"{name}{where}"
+    return f"{name}: {text}"
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -66,6 +89,31 @@ async def await_guarded(awaitable: Awaitable[R], function: Any) -> R:
         raise
     except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay
         raise UserCodeExit(f"{reference_of(function)} {describe_exit(exc)}") from None
+
+
+def bind_case_call(function: Callable[..., Any], condition: Condition,
+                   args: dict[str, Any]) -> Callable[[Case], Any]:
+    """Fix the condition and args once, so each call is just `f(case)`; a UserError naming
+    the signature if the function cannot take them."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return lambda case: function(case, **args)
+    parameters = signature.parameters
+    wants_condition = "condition" in parameters or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    try:
+        if wants_condition:
+            signature.bind(None, condition=condition, **args)
+        else:
+            signature.bind(None, **args)
+    except TypeError as exc:
+        raise UserError(f"python target {function.__qualname__}{signature} cannot take "
+                        f"(case{', condition' if wants_condition else ''}"
+                        f"{', ' + ', '.join(args) if args else ''}): {exc}") from None
+    if wants_condition:
+        return lambda case: function(case, condition=condition, **args)
+    return lambda case: function(case, **args)
 
 
 def import_object(reference: str, base_dir: Path, *, what: str = "function") -> Any:

@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from assay.case import Case
 from assay.condition import Condition
-from assay.config.user_code import UserCodeExit
+from assay.config.user_code import describe_failure
 from assay.errors import RunFailed
 from assay.output import Output
 from assay.redaction import redact
@@ -63,7 +62,7 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
     except RunFailed:
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - the target's failure is the trial's
-        output = Output(error=describe(exc))
+        output = Output(error=describe_failure(exc))
     if output.latency_ms is None:
         output.latency_ms = (time.perf_counter() - started) * 1000
     bound_output(output, max_output_bytes)
@@ -155,7 +154,7 @@ def check(scorer: Scorer, case: Case, output: Output) -> Score | None:
     except RunFailed:
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - a scorer's failure is its error
-        return Score.failure(f"scorer failed: {describe(exc)}")
+        return Score.failure(f"scorer failed: {describe_failure(exc)}")
 
 
 def _check_each(scorers: list[Scorer], case: Case, output: Output,
@@ -172,7 +171,7 @@ async def _scored(scorer: Scorer, case: Case, output: Output,
     except RunFailed:
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - a scorer's failure is its error
-        results[scorer.name] = Score.failure(f"scorer failed: {describe(exc)}")
+        results[scorer.name] = Score.failure(f"scorer failed: {describe_failure(exc)}")
 
 
 async def _within(timeout: float | None, start: Callable[[], Awaitable[T]]) -> T:
@@ -180,18 +179,3 @@ async def _within(timeout: float | None, start: Callable[[], Awaitable[T]]) -> T
         return await start()
     async with asyncio.timeout(timeout):
         return await start()
-
-
-def describe(exc: BaseException) -> str:
-    """`ValueError: text`, or the type and where it was raised when it says nothing."""
-    text = str(exc).strip()
-    name = type(exc).__name__
-    if isinstance(exc, UserCodeExit):
-        return text
-    if isinstance(exc, SystemExit):
-        return f"{name}: sys.exit({exc.code!r}) was called"
-    if not text:
-        frame = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
-        where = f" at {frame[0].filename}:{frame[0].lineno}" if frame else ""
-        return f"{name}{where}"
-    return f"{name}: {text}"

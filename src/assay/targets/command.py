@@ -29,7 +29,7 @@ from assay.redaction import redact
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
 from assay.targets.capture import Captured, output_limit
-from assay.targets.process_tree import ProcessTree
+from assay.targets.process_tree import ProcessTree, exit_code, reaped
 
 
 class CommandParams(TargetParams):
@@ -126,7 +126,7 @@ class CommandTarget(Target):
         if stdin is not None:
             tasks.append(asyncio.create_task(_feed(process.stdin, stdin)))
         try:
-            code = await _exit_code(process)
+            code = await exit_code(process)
             # Children left running (`sleep 777 &`) may hold the pipes open: the answer is
             # what the command wrote by the time it exited, plus a moment to drain the pipes.
             await asyncio.wait(tasks[:2], timeout=DRAIN_SECONDS)
@@ -137,7 +137,7 @@ class CommandTarget(Target):
             await asyncio.gather(*tasks, return_exceptions=True)
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
-            await _reaped(process)
+            await reaped(process)
         if code != 0:
             tail = redact(err.text().strip()[-500:], self.params.env.values())
             return Output(error=f"exit code {code}" + (f": {tail}" if tail else ""))
@@ -167,16 +167,6 @@ STDERR_TAIL_BYTES = 64_000
 """The end of stderr kept to explain a failure."""
 
 
-async def _exit_code(process: asyncio.subprocess.Process) -> int:
-    """The command's exit code as soon as it exits. `process.wait()` would also wait for
-    every child that holds its pipes, so the return code is polled instead."""
-    delay = 0.001
-    while process.returncode is None:
-        await asyncio.sleep(delay)
-        delay = min(delay * 2, 0.05)
-    return process.returncode
-
-
 async def _read(stream: asyncio.StreamReader | None, into: Captured) -> None:
     if stream is None:
         return
@@ -192,18 +182,6 @@ async def _feed(stream: asyncio.StreamWriter | None, data: bytes) -> None:
         stream.write(data)
         await stream.drain()
         stream.close()
-
-
-async def _reaped(process: asyncio.subprocess.Process) -> None:
-    """Reap the process and release its pipes, even if a process that escaped its tree
-    (a cleared environment and a new session) still holds them."""
-    try:
-        async with asyncio.timeout(2):
-            await process.wait()
-    except TimeoutError:
-        transport = getattr(process, "_transport", None)
-        if transport is not None:
-            transport.close()
 
 
 def _stdin_bytes(case: Case, mode: str, condition: str) -> bytes | None:

@@ -6,15 +6,19 @@ each command also gets a token in its environment (`ASSAY_PROCESS_TOKEN`),
 which every descendant inherits unless it clears its environment. At the
 trial's end every process of the group, of the session, or carrying the token
 is killed. No cgroup is needed: on Linux the members are found in /proc; where
-there is no /proc only the process group is ended.
+there is no /proc only the process group is ended. A long-lived process (the
+worker of a python target with `isolation: process`) keeps its tree between
+trials and has only what each trial started ended (`end_all_but`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import secrets
 import signal
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,12 +81,56 @@ class ProcessTree:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
 
+    def end_all_but(self, keep: Collection[int]) -> None:
+        """Kill every process of the tree except the leader and `keep`: what one trial
+        started, while the long-lived process that ran it (and what it started before) goes on."""
+        spared = {self.leader, *keep}
+        for _ in range(10):
+            members = self.members() - spared
+            if not members:
+                return
+            for pid in members:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+
     def _carries_token(self, pid: int) -> bool:
         try:
             environ = (PROC / str(pid) / "environ").read_bytes()
         except OSError:
             return False
         return f"{TOKEN_VARIABLE}={self.token}".encode() in environ.split(b"\0")
+
+
+def newest_pid() -> int | None:
+    """The pid most recently given to a new process in this pid namespace (None where
+    unknown). Unchanged between two readings, no process was started in between, so there
+    is nothing new to look for in /proc."""
+    try:
+        return int((PROC / "loadavg").read_text().split()[-1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+async def exit_code(process: asyncio.subprocess.Process) -> int:
+    """The process's exit code as soon as it exits. `process.wait()` would also wait for
+    every child that holds its pipes, so the return code is polled instead."""
+    delay = 0.001
+    while process.returncode is None:
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.05)
+    return process.returncode
+
+
+async def reaped(process: asyncio.subprocess.Process) -> None:
+    """Reap the process and release its pipes, even if a process that escaped its tree
+    (a cleared environment and a new session) still holds them."""
+    try:
+        async with asyncio.timeout(2):
+            await process.wait()
+    except TimeoutError:
+        transport = getattr(process, "_transport", None)
+        if transport is not None:
+            transport.close()
 
 
 def _stat(pid: int) -> tuple[str, int, int, int] | None:
