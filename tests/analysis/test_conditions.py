@@ -103,3 +103,21 @@ def test_target_errors_are_named_errored_and_every_dropped_epoch_is_counted() ->
     assert excluded_line(comps.entries[0].comparison) == [
         "- left out, errored in b (every epoch) (1): `q0`",
         "- 2 errored epochs left out of the per-case means of cases kept"]
+
+
+def test_fed_row_by_row_the_cases_put_failed_trials_in_for_every_scorer_seen() -> None:
+    """A failed trial read before the scorers' rows still counts for each of them."""
+    from assay.analysis.conditions import CaseCollector
+
+    rows = [row("q1", "a", 5, True, scorer="s1"), row("q1", "a", 6, True, scorer="s2",
+                                                      epoch=1),
+            row("q2", "b", None, error="boom", scorer="s1")]
+    failed = [TrialRow("q1", "a", 0, error="target failed"), TrialRow("q3", "b", 0, error="x")]
+    collector = CaseCollector()
+    collector.add_failed(failed[0])
+    for score_row in rows:
+        collector.add_score(score_row)
+    collector.add_failed(failed[1])
+    cases = collector.cases()
+    assert cases == collect_cases(rows, failed)
+    assert cases["s2"].values["b"] == {"q3": None} and cases["s1"].values["a"] == {"q1": [5, None]}

@@ -67,3 +67,24 @@ def test_a_graded_scorer_keeps_the_t_interval_of_its_mean() -> None:
     (stats,) = summarize(data, trials(data)).scores
     assert stats.mean_ci is not None and stats.mean_ci.method == "t"
     assert stats.mean_ci != stats.pass_rate_ci
+
+
+def test_fed_a_trial_at_a_time_the_summary_is_the_one_of_all_rows_at_once() -> None:
+    """A review reads each trial with its scores; the figures must not depend on it."""
+    from assay.analysis.summary import SummaryBuilder
+
+    data = [ScoreRow(case_id=r.case_id, condition=r.condition, epoch=r.epoch, scorer=r.scorer,
+                     value=r.value, passed=r.passed, error=r.error, tags=("t",),
+                     difficulty="hard", input_tokens=3, cost_usd=0.5)
+            for r in rows({"x": [1.0, 0.0], "y": [None, 1.0], "z": [0.0, 0.2]})]
+    failed = TrialRow(case_id="w", condition="a", epoch=0, error="target failed",
+                      latency_ms=9.0)
+    at_once = summarize(data, [*trials(data), failed], per_case=True)
+    builder = SummaryBuilder(per_case=True)
+    builder.add_trial(failed)
+    for score_row, trial_row in zip(data, trials(data), strict=True):
+        builder.add_trial(trial_row)
+        builder.add_score(score_row)
+    fed = builder.summary()
+    assert fed.to_dict() == at_once.to_dict() and fed.values == at_once.values
+    assert fed.conditions[0].judge_cost_usd == 3.0 and fed.scores[0].errors == 2

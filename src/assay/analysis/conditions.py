@@ -19,7 +19,7 @@ from assay.analysis.paired import Kind, PairedComparison, compare_paired
 from assay.analysis.pairing import PerCase, Value
 from assay.analysis.power import SampleSizeAdvice, advise_sample_size
 from assay.errors import UserError
-from assay.records import ScoreRow, TrialRow
+from assay.records import ScoreRow, TrialRecord, TrialRow
 
 DEFAULT_ALPHA = 0.05
 
@@ -54,22 +54,57 @@ def collect_cases(score_rows: Iterable[ScoreRow],
     error) put it in as an errored epoch for every scorer, so a comparison names the
     case as errored and counts the epoch as dropped, never as a case only one side has.
     """
-    out: dict[str, ScorerCases] = {}
+    collector = CaseCollector()
     for row in score_rows:
-        entry = out.get(row.scorer) or out.setdefault(row.scorer, ScorerCases(row.scorer))
-        failed = row.failed
-        value = None if failed else row.value
-        verdict = None if failed else row.passed
-        if not failed:
-            entry.scale = (float(row.scale[0]), float(row.scale[1]))
-            entry.has_verdicts = entry.has_verdicts or verdict is not None
-        _add(entry.values.setdefault(row.condition, {}), row.case_id, value)
-        _add(entry.passed.setdefault(row.condition, {}), row.case_id, verdict)
+        collector.add_score(row)
     for trial in failed_trials:
-        for entry in out.values():
-            _add(entry.values.setdefault(trial.condition, {}), trial.case_id, None)
-            _add(entry.passed.setdefault(trial.condition, {}), trial.case_id, None)
-    return out
+        collector.add_failed(trial)
+    return collector.cases()
+
+
+class CaseCollector:
+    """`collect_cases` fed one row at a time, in any mix of score rows and failed trials:
+    the failed trials are put in at the end, for every scorer seen by then."""
+
+    def __init__(self) -> None:
+        self._out: dict[str, ScorerCases] = {}
+        self._failed: list[tuple[str, str]] = []
+
+    def add_score(self, row: ScoreRow) -> None:
+        self._add(row.condition, row.case_id, row.scorer, row.failed, row.value, row.passed,
+                  row.scale)
+
+    def add_scores(self, trial: TrialRecord) -> None:
+        """A stored trial's scores (as many `add_score`s)."""
+        for name, score in trial.scores.items():
+            self._add(trial.condition, trial.case_id, name,
+                      score.error is not None or score.value is None, score.value,
+                      score.passed, score.scale)
+
+    def _add(self, condition: str, case_id: str, scorer: str, failed: bool,
+             value: float | None, passed: bool | None, scale: tuple[float, float]) -> None:
+        out = self._out
+        entry = out.get(scorer) or out.setdefault(scorer, ScorerCases(scorer))
+        value = None if failed else value
+        verdict = None if failed else passed
+        if not failed:
+            entry.scale = (float(scale[0]), float(scale[1]))
+            entry.has_verdicts = entry.has_verdicts or verdict is not None
+        _add(entry.values.setdefault(condition, {}), case_id, value)
+        _add(entry.passed.setdefault(condition, {}), case_id, verdict)
+
+    def add_failed(self, trial: TrialRow) -> None:
+        """A trial whose target failed (it has no score rows)."""
+        self._failed.append((trial.condition, trial.case_id))
+
+    def cases(self) -> dict[str, ScorerCases]:
+        """Per scorer, the per-case values; called once, at the end."""
+        for condition, case_id in self._failed:
+            for entry in self._out.values():
+                _add(entry.values.setdefault(condition, {}), case_id, None)
+                _add(entry.passed.setdefault(condition, {}), case_id, None)
+        self._failed = []
+        return self._out
 
 
 def _add(table: dict[str, Value | list[Value]], case_id: str, value: Value) -> None:

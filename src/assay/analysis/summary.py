@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.analysis.interval import Interval, t_interval, wilson
-from assay.records import ScoreRow, TrialRow
+from assay.records import ScoreRow, TrialRecord, TrialRow
 
 
 @dataclass
@@ -213,69 +213,48 @@ def summarize(score_rows: Iterable[ScoreRow],
     `per_case` (a run with several epochs): each case's epochs are averaged first, so
     `n` counts cases and the intervals are not narrowed by repeats of the same case.
     """
-    conditions, errored = _condition_stats(trial_rows)
-
-    def accumulator() -> _Accumulator:
-        return _Accumulator(per_case)
-
-    main: dict[tuple[str, str], _Accumulator] = defaultdict(accumulator)
-    tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(accumulator)
-    levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(accumulator)
+    builder = SummaryBuilder(scorer_order, condition_order, per_case=per_case)
+    for trial in trial_rows:
+        builder.add_trial(trial)
     for row in score_rows:
-        if row.input_tokens or row.cost_usd is not None:
-            _add_judge_usage(conditions, row)
-        key = (row.scorer, row.condition)
-        args = (row.value, row.passed, row.error, row.scale, row.case_id)
-        main[key].add(*args)
-        for tag in row.tags:
-            tags[(tag, *key)].add(*args)
-        if row.difficulty:
-            levels[(row.difficulty, *key)].add(*args)
-    scorer_names = list(scorer_order or sorted({s for s, _ in main}))
-    condition_names = list(condition_order or [c.condition for c in conditions])
-    # A trial whose target failed has no score rows; it is an error for every scorer.
-    for scorer in scorer_names:
-        for condition in condition_names:
-            for case_id in errored.get(condition, ()):
-                main[(scorer, condition)].add_error(case_id)
-    scores = [main[(s, c)].stats(s, c) for s in scorer_names for c in condition_names]
-    by_tag = [(t, acc.stats(s, c)) for (t, s, c), acc in sorted(tags.items())]
-    by_difficulty = [(d, acc.stats(s, c)) for (d, s, c), acc in sorted(
-        levels.items(), key=lambda item: (_difficulty_rank(item[0][0]), item[0]))]
-    values = {s: {c: list(main[(s, c)].values) for c in condition_names} for s in scorer_names}
-    ordered = sorted(conditions, key=lambda c: condition_names.index(c.condition)
-                     if c.condition in condition_names else len(condition_names))
-    return RunSummary(scores=scores, conditions=ordered, by_tag=by_tag,
-                      by_difficulty=by_difficulty, values=values)
+        builder.add_score(row)
+    return builder.summary()
 
 
-def _add_judge_usage(conditions: list[ConditionStats], row: ScoreRow) -> None:
-    entry = next((c for c in conditions if c.condition == row.condition), None)
-    if entry is None:
-        return
-    entry.judge_input_tokens += row.input_tokens or 0
-    entry.judge_output_tokens += row.output_tokens or 0
-    if row.cost_usd is not None:
-        entry.judge_cost_usd = (entry.judge_cost_usd or 0.0) + row.cost_usd
+class SummaryBuilder:
+    """A run's summary, fed one row at a time: every trial row before its score rows
+    (each trial then its scores, as one pass over the stored trials reads them, or every
+    trial row then every score row, as `summarize` does); the same figures either way."""
 
+    def __init__(self, scorer_order: list[str] | None = None,
+                 condition_order: list[str] | None = None, *, per_case: bool = False) -> None:
+        self.scorer_order = scorer_order
+        self.condition_order = condition_order
+        self._per_case = per_case
+        self._conditions: dict[str, ConditionStats] = {}
+        self._errored: dict[str, list[str]] = defaultdict(list)
+        self._latencies: dict[str, array[float]] = defaultdict(lambda: array("d"))
+        self._main: dict[tuple[str, str], _Accumulator] = defaultdict(self._accumulator)
+        self._tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(self._accumulator)
+        self._levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(self._accumulator)
 
-def _condition_stats(trial_rows: Iterable[TrialRow]
-                     ) -> tuple[list[ConditionStats], dict[str, list[str]]]:
-    """Cost and behaviour per condition, and the case of every trial whose target failed."""
-    stats: dict[str, ConditionStats] = {}
-    errored: dict[str, list[str]] = defaultdict(list)
-    latencies: dict[str, array[float]] = defaultdict(lambda: array("d"))
-    for row in trial_rows:
+    def _accumulator(self) -> _Accumulator:
+        return _Accumulator(self._per_case)
+
+    def add_trial(self, row: TrialRow) -> None:
+        """A trial's cost and behaviour; a failed target counts as an error for every scorer."""
         name = row.condition
-        entry = stats.get(name) or stats.setdefault(name, ConditionStats(condition=name))
+        entry = self._conditions.get(name)
+        if entry is None:
+            entry = self._conditions[name] = ConditionStats(condition=name)
         entry.trials += 1
         if row.error:
             entry.errors += 1
-            errored[name].append(row.case_id)
+            self._errored[name].append(row.case_id)
             if len(entry.error_examples) < 3:
                 entry.error_examples.append(f"{row.case_id}: {row.error[:200]}")
         if row.latency_ms is not None:
-            latencies[name].append(row.latency_ms)
+            self._latencies[name].append(row.latency_ms)
         entry.input_tokens += row.input_tokens or 0
         entry.output_tokens += row.output_tokens or 0
         entry.cache_hits += row.cache_hits or 0
@@ -284,12 +263,78 @@ def _condition_stats(trial_rows: Iterable[TrialRow]
         entry.tool_calls += row.tool_calls
         entry.tool_errors += row.tool_errors
         entry.turns += row.turns
-    for name, entry in stats.items():
-        values = sorted(latencies[name])
-        if values:
-            entry.latency_ms_mean = math.fsum(values) / len(values)
-            entry.latency_ms_p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
-    return list(stats.values()), errored
+
+    def add_score(self, row: ScoreRow) -> None:
+        """One scorer's result on a trial already added."""
+        self._add(row.case_id, row.condition, row.scorer, row.value, row.passed, row.error,
+                  row.scale, row.tags, row.difficulty, row.input_tokens, row.output_tokens,
+                  row.cost_usd)
+
+    def add_scores(self, trial: TrialRecord) -> None:
+        """A stored trial's scores, its row already added (as many `add_score`s)."""
+        tags = trial.tags
+        for name, score in trial.scores.items():
+            usage = score.usage
+            if usage is None:
+                self._add(trial.case_id, trial.condition, name, score.value, score.passed,
+                          score.error, score.scale, tags, trial.difficulty, None, None, None)
+            else:
+                self._add(trial.case_id, trial.condition, name, score.value, score.passed,
+                          score.error, score.scale, tags, trial.difficulty, usage.input_tokens,
+                          usage.output_tokens, usage.cost_usd)
+
+    def _add(self, case_id: str, condition: str, scorer: str, value: float | None,
+             passed: bool | None, error: str | None, scale: tuple[float, float],
+             tags: Iterable[str], difficulty: str | None, input_tokens: int | None,
+             output_tokens: int | None, cost_usd: float | None) -> None:
+        if input_tokens or cost_usd is not None:
+            self._add_judge_usage(condition, input_tokens, output_tokens, cost_usd)
+        key = (scorer, condition)
+        self._main[key].add(value, passed, error, scale, case_id)
+        for tag in tags:
+            self._tags[(tag, scorer, condition)].add(value, passed, error, scale, case_id)
+        if difficulty:
+            self._levels[(difficulty, scorer, condition)].add(value, passed, error, scale,
+                                                              case_id)
+
+    def _add_judge_usage(self, condition: str, input_tokens: int | None,
+                         output_tokens: int | None, cost_usd: float | None) -> None:
+        entry = self._conditions.get(condition)
+        if entry is None:
+            return
+        entry.judge_input_tokens += input_tokens or 0
+        entry.judge_output_tokens += output_tokens or 0
+        if cost_usd is not None:
+            entry.judge_cost_usd = (entry.judge_cost_usd or 0.0) + cost_usd
+
+    def summary(self) -> RunSummary:
+        """The figures of the rows added; called once, at the end (it counts the failed
+        targets in as every scorer's errors)."""
+        main = self._main
+        conditions = list(self._conditions.values())
+        for entry in conditions:
+            latencies = sorted(self._latencies[entry.condition])
+            if latencies:
+                entry.latency_ms_mean = math.fsum(latencies) / len(latencies)
+                entry.latency_ms_p95 = latencies[min(len(latencies) - 1,
+                                                     int(0.95 * len(latencies)))]
+        scorer_names = list(self.scorer_order or sorted({s for s, _ in main}))
+        condition_names = list(self.condition_order or [c.condition for c in conditions])
+        # A trial whose target failed has no score rows; it is an error for every scorer.
+        for scorer in scorer_names:
+            for condition in condition_names:
+                for case_id in self._errored.get(condition, ()):
+                    main[(scorer, condition)].add_error(case_id)
+        scores = [main[(s, c)].stats(s, c) for s in scorer_names for c in condition_names]
+        by_tag = [(t, acc.stats(s, c)) for (t, s, c), acc in sorted(self._tags.items())]
+        by_difficulty = [(d, acc.stats(s, c)) for (d, s, c), acc in sorted(
+            self._levels.items(), key=lambda item: (_difficulty_rank(item[0][0]), item[0]))]
+        values = {s: {c: list(main[(s, c)].values) for c in condition_names}
+                  for s in scorer_names}
+        ordered = sorted(conditions, key=lambda c: condition_names.index(c.condition)
+                         if c.condition in condition_names else len(condition_names))
+        return RunSummary(scores=scores, conditions=ordered, by_tag=by_tag,
+                          by_difficulty=by_difficulty, values=values)
 
 
 def _difficulty_rank(level: str) -> int:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions,
                          request: ReviewRequest) -> Review:
     """Run a loaded config to the end and review it; raises `RunFailed` when it cannot finish."""
+    from assay.runner.heap import long_lived_set_aside
     from assay.runner.session import execute_async
 
     chosen = options.conditions or list(loaded.config.conditions)
@@ -34,7 +35,7 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
                         f"{loaded.path.name} (conditions: {', '.join(chosen)})")
     prepare(store, loaded.name, list(loaded.config.gates), request)
     options = _with_damaged_files_resumed(loaded, store, options, request)
-    with store.run_lock() as lock:  # held from the first trial to the last file
+    with store.run_lock() as lock, long_lived_set_aside():  # from first trial to last file
         outcome = await execute_async(loaded, store, options, lock)
         return finish_run(store, outcome, request)
 

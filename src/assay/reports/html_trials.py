@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -39,6 +40,9 @@ SCORE_FIELDS = ("value", "passed", "reason", "error", "details")
 TOOL_FIELDS = ("name", "arguments", "result", "error", "duration_ms")
 STEP_FIELDS = ("turn", "text", "tool_calls", "latency_ms", "input_tokens", "output_tokens",
                "cached", "stop_reason")
+_JUDGE_KEYS = frozenset(("judge_model", "metrics", "reasoning", "unverified_claims", "label",
+                         "judgements", "unstable"))
+"""The keys of a score's details that `_judge_details` reads."""
 CUT = " … [cut: the whole text is in results.json]"
 SPOOL_BYTES = 32 * 1024 * 1024
 """Trials are kept in memory up to this size, then in a temporary file."""
@@ -74,6 +78,9 @@ class TrialData:
                  caps: TextCaps | None = None) -> None:
         self.scorers = list(scorers)
         self.conditions = list(conditions)
+        # what it was made with; others are added as the trials show them
+        self.initial_scorers = tuple(scorers)
+        self.initial_conditions = tuple(conditions)
         self.caps = caps or TextCaps()
         self.count = 0
         self.failing = 0
@@ -159,6 +166,8 @@ class TrialData:
 
     def _judge_details(self, details: dict[str, Any]) -> dict[str, Any]:
         """What a person reads of a judge: metrics, reasoning, unverified claims, every repeat."""
+        if not details or _JUDGE_KEYS.isdisjoint(details):
+            return {}  # a deterministic scorer's details: nothing of a judge's
         out: dict[str, Any] = {}
         if isinstance(details.get("judge_model"), str):
             out["judge"] = details["judge_model"]
@@ -223,10 +232,15 @@ class TrialData:
 
 def trial_status(trial: TrialRecord) -> str:
     """`e` errored (the target or a scorer), `f` a check failed, `p` passed."""
-    scores = trial.scores.values()
-    if trial.error or any(s.error for s in scores):
+    if trial.error:
         return "e"
-    return "f" if any(s.passed is False for s in scores) else "p"
+    status = "p"
+    for score in trial.scores.values():
+        if score.error:
+            return "e"
+        if score.passed is False:
+            status = "f"
+    return status
 
 
 def collect(trials: Iterable[TrialRecord], scorers: list[str], conditions: list[str], *,
@@ -261,7 +275,7 @@ _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
                               "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
-_UNSAFE = ("<", ">", "&", "\u2028", "\u2029")
+_UNSAFE = re.compile("[<>&\u2028\u2029]")
 _ORJSON = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
            | orjson.OPT_PASSTHROUGH_DATACLASS)
 
@@ -278,7 +292,7 @@ def _dump(value: Any) -> str:
     except orjson.JSONEncodeError:
         text = json.dumps(_clean(value), ensure_ascii=False, separators=(",", ":"),
                           default=str)
-    if any(mark in text for mark in _UNSAFE):
+    if _UNSAFE.search(text):
         text = text.translate(_SCRIPT_SAFE)
     return text
 

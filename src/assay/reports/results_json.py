@@ -6,13 +6,17 @@ The `summary` block has the shape of the Knowledge Packs all-packs output
 `exports` lists where the run was written in other formats (`assay export`),
 and `link_exports` adds a later export to a file already written.
 Trials are streamed into the file, so a 100k-trial run is never held in
-memory to be written.
+memory to be written. A review that reads its trials once for everything
+(summary, comparisons and files) gathers them in `TrialLines` first, since
+the head above them is known only after the last one.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -30,8 +34,11 @@ TRIALS_KEY = ',\n  "trials": ['
 """Where the head of the document ends: JSON strings hold no raw newline, so this is the key."""
 
 
-def write_results_json(handle: IO[str], review: Review, trials: Iterable[TrialRecord]) -> int:
-    """Stream the document to `handle`; returns the number of trials written."""
+def write_results_json(handle: IO[str], review: Review,
+                       trials: Iterable[TrialRecord] | TrialLines) -> int:
+    """Stream the document to `handle`; returns the number of trials written.
+
+    `trials` are the stored trials, or `TrialLines` already fed with them (it is closed)."""
     head = {
         "schema_version": SCHEMA_VERSION,
         "run": review.run.header(),
@@ -46,13 +53,52 @@ def write_results_json(handle: IO[str], review: Review, trials: Iterable[TrialRe
     }
     text = _json(head, indent=True)
     handle.write(text[:-2] + TRIALS_KEY)  # reopen the object to stream the trials
-    count = 0
-    for trial in trials:
-        handle.write(",\n    " if count else "\n    ")
-        handle.write(trial_json(trial.to_dict()))
-        count += 1
+    if isinstance(trials, TrialLines):
+        count = trials.copy_to(handle)
+    else:
+        count = 0
+        for trial in trials:
+            handle.write(_SEPARATOR if count else _FIRST)
+            handle.write(trial_json(trial.to_dict()))
+            count += 1
     handle.write("\n  ]\n}\n" if count else "]\n}\n")
     return count
+
+
+_FIRST = "\n    "
+_SEPARATOR = ",\n    "
+
+
+class TrialLines:
+    """The trials of `results.json`, written as they stream by to a temporary file (in
+    `directory`, beside the file they will go into) and copied in after the head."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.count = 0
+        self._file = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115 - closed in copy_to
+
+    def add(self, trial: TrialRecord) -> None:
+        self._file.write((_SEPARATOR if self.count else _FIRST).encode())
+        self._file.write(_json_bytes(trial.to_dict()))
+        self.count += 1
+
+    def copy_to(self, handle: IO[str]) -> int:
+        """Append every line to `handle`, close the temporary file; returns how many."""
+        self._file.seek(0)
+        try:
+            binary = getattr(handle, "buffer", None)
+            if binary is not None:
+                handle.flush()
+                shutil.copyfileobj(self._file, binary, 1 << 20)
+            else:
+                text = io.TextIOWrapper(self._file, encoding="utf-8", newline="")
+                shutil.copyfileobj(text, handle, 1 << 20)
+        finally:
+            self._file.close()
+        return self.count
+
+    def close(self) -> None:
+        self._file.close()
 
 
 def trial_json(record: dict[str, Any]) -> str:
@@ -73,6 +119,14 @@ def _json(value: Any, *, indent: bool = False) -> str:
                             option=_OPTIONS | (orjson.OPT_INDENT_2 if indent else 0)).decode()
     except orjson.JSONEncodeError:
         return json.dumps(value, ensure_ascii=False, default=str, indent=2 if indent else None)
+
+
+def _json_bytes(value: Any) -> bytes:
+    """`_json(value)` as UTF-8, a lone surrogate as its escape (as `atomic_writer` writes it)."""
+    try:
+        return orjson.dumps(value, default=str, option=_OPTIONS)
+    except orjson.JSONEncodeError:
+        return _json(value).encode("utf-8", "backslashreplace")
 
 
 def link_exports(path: Path, exports: list[ExportRecord]) -> None:

@@ -27,16 +27,19 @@ if TYPE_CHECKING:
 def compare_run_conditions(store: Store, run: RunRecord, *, conditions: Sequence[str] | None = None,
                            scorers: Sequence[str] | None = None,
                            baseline: str | None = None,
-                           exclude: Sequence[str] = ()) -> ConditionComparisons:
+                           exclude: Sequence[str] = (),
+                           cases: dict[str, ScorerCases] | None = None) -> ConditionComparisons:
     """Every condition of `run` against the baseline condition, per scorer, one Holm family.
 
     `conditions` and `scorers` give the order to show them in (the config's order);
-    `exclude` names scorers that are comparisons themselves (pairwise across conditions).
+    `exclude` names scorers that are comparisons themselves (pairwise across conditions);
+    `cases` are the run's per-case values when already read (else they are read here).
     """
     if conditions is not None and len(conditions) < 2:
         # One condition: nothing to pair, and no reason to hold every case's values.
         return compare_conditions({}, list(conditions), baseline=baseline)
-    cases = {name: entry for name, entry in _ordered(_cases(store, run.id), scorers).items()
+    read = _cases(store, run.id) if cases is None else cases
+    cases = {name: entry for name, entry in _ordered(read, scorers).items()
              if name not in exclude}
     order = list(conditions or [])
     for entry in cases.values():
@@ -44,8 +47,10 @@ def compare_run_conditions(store: Store, run: RunRecord, *, conditions: Sequence
     return compare_conditions(cases, order, baseline=baseline)
 
 
-def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord) -> RunDiff:
-    """Run B against run A, with every reason they are not comparable."""
+def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord, *,
+                     cases_b: dict[str, ScorerCases] | None = None) -> RunDiff:
+    """Run B against run A, with every reason they are not comparable (`cases_b`: run B's
+    per-case values when already read)."""
     for run in (run_a, run_b):
         if run.kind not in ("eval", "rejudge"):
             raise UserError(f"run {run.id} is a {run.kind} run; compare works on eval runs "
@@ -55,16 +60,24 @@ def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord) -> RunDif
                              store.judge_identities(run_b.id))
     order = (run_b.summary or {}).get("scores") or []
     scorers = list(dict.fromkeys(entry["scorer"] for entry in order))
-    return diff_runs(_cases(store, run_a.id), _ordered(_cases(store, run_b.id), scorers),
+    read_b = _cases(store, run_b.id) if cases_b is None else cases_b
+    return diff_runs(_cases(store, run_a.id), _ordered(read_b, scorers),
                      run_a=ref_a, run_b=ref_b, problems=problems)
 
 
-def diff_with_previous(store: Store, run: RunRecord) -> RunDiff | None:
+def diff_with_previous(store: Store, run: RunRecord, *,
+                       cases: dict[str, ScorerCases] | None = None) -> RunDiff | None:
     """This run against the previous completed run of its experiment (a rejudged run: against
-    the run whose outputs it judged again); None for the first run."""
+    the run whose outputs it judged again); None for the first run. `cases`: this run's
+    per-case values when already read."""
+    previous = previous_run(store, run)
+    return None if previous is None else diff_stored_runs(store, previous, run, cases_b=cases)
+
+
+def previous_run(store: Store, run: RunRecord) -> RunRecord | None:
+    """The run `diff_with_previous` compares `run` with, if any."""
     origin = (run.options or {}).get("rejudge_of") if run.kind == "rejudge" else None
-    previous = store.get_run(str(origin)) if origin else store.previous_run(run)
-    return None if previous is None else diff_stored_runs(store, previous, run)
+    return store.get_run(str(origin)) if origin else store.previous_run(run)
 
 
 def _cases(store: Store, run_id: str) -> dict[str, ScorerCases]:

@@ -1,9 +1,11 @@
 """A reviewed run's files: `results.json`, `report.md`, `report.html`, and JUnit when asked.
 
-The three files come from one pass over the stored trials, streamed: the
-trials go into `results.json` as they are read, while the failure list and
-the replayed answers worse than recorded of `report.md`, and the trials of
-`report.html`, are fed from the same pass.
+The three files come from one pass over the stored trials, streamed: each
+trial goes to `ReportParts`, which writes its line of `results.json` to a
+temporary file and feeds the failure list and the replayed answers worse
+than recorded of `report.md`, and the trials of `report.html`. When the run
+is being finished, that same pass feeds the summary and comparisons too
+(`review.reading`), so the files are written once the review is known.
 Every file is written atomically (see `reports.atomic`), and `damaged_files`
 tells which of a run's files are missing or cut short (written by a version
 that wrote in place, or damaged since), so they can be written again.
@@ -11,50 +13,105 @@ that wrote in place, or damaged since), so they can be written again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assay.errors import FileWriteError
 from assay.reports.atomic import atomic_writer, write_text
 from assay.review.result import ReportFiles, Review
 
 if TYPE_CHECKING:
     from assay.records import TrialRecord
+    from assay.reports.html_trials import TrialData
     from assay.store import Store
+
+
+class ReportParts:
+    """What the run's files take from its trials, fed one trial at a time."""
+
+    def __init__(self, directory: Path, page: TrialData) -> None:
+        from assay.reports.markdown import FailureList
+        from assay.reports.recorded import RecordedComparisons
+        from assay.reports.results_json import TrialLines
+
+        self.directory = directory
+        self._results = directory / "results.json"
+        with _writing(self._results):
+            directory.mkdir(parents=True, exist_ok=True)
+            self.lines = TrialLines(directory)
+        self.failures = FailureList()
+        self.recorded = RecordedComparisons()
+        self.page = page
+
+    def add(self, trial: TrialRecord) -> None:
+        with _writing(self._results):
+            self.lines.add(trial)
+        self.failures.add(trial)
+        self.recorded.add(trial)
+        self.page.add(trial)
+
+    def close(self) -> None:
+        """Drop what was gathered (the files were not written)."""
+        self.lines.close()
+
+
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """The operating system refusing a write (a full disk, no permission) as a
+    `FileWriteError` naming the file, as `atomic_writer` says it."""
+    try:
+        yield
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise FileWriteError(f"could not write {path}: {reason}") from None
 
 
 def write_reports(store: Store, review: Review, directory: Path, *,
                   junit: Path | None = None) -> ReportFiles:
     """Write the run's files into `directory` (and JUnit XML to `junit`); returns their paths."""
-    from assay.reports.html import trial_data, write_html
-    from assay.reports.markdown import FailureList, render_markdown
-    from assay.reports.recorded import RecordedComparisons, worse_than_recorded_markdown
+    return write_parts(store, review, read_parts(store, review, directory), junit=junit)
+
+
+def read_parts(store: Store, review: Review, directory: Path) -> ReportParts:
+    """The files' parts, from one pass over the run's stored trials."""
+    from assay.reports.html import trial_data
+
+    parts = ReportParts(directory, trial_data(review))
+    try:
+        for trial in store.iter_trials(review.run.id):
+            parts.add(trial)
+    except BaseException:
+        parts.close()
+        raise
+    return parts
+
+
+def write_parts(store: Store, review: Review, parts: ReportParts, *,
+                junit: Path | None = None) -> ReportFiles:
+    """Write the run's files from the parts its trials fed; returns their paths."""
+    from assay.reports.html import write_html
+    from assay.reports.markdown import render_markdown
+    from assay.reports.recorded import worse_than_recorded_markdown
     from assay.reports.results_json import write_results_json
 
-    run = review.run
-    failures = FailureList()
-    recorded = RecordedComparisons()
-    page_trials = trial_data(review)
-
-    def trials() -> Iterator[TrialRecord]:
-        for trial in store.iter_trials(run.id):
-            failures.add(trial)
-            recorded.add(trial)
-            page_trials.add(trial)
-            yield trial
-
-    files = report_files(directory, junit)
-    with atomic_writer(files.results) as handle:
-        write_results_json(handle, review, trials())
-    write_text(files.markdown, _joined(render_markdown(review, failures),
-                                       worse_than_recorded_markdown(recorded)))
+    files = report_files(parts.directory, junit)
+    try:
+        with atomic_writer(files.results) as handle:
+            write_results_json(handle, review, parts.lines)
+    finally:
+        parts.close()
+    write_text(files.markdown, _joined(render_markdown(review, parts.failures),
+                                       worse_than_recorded_markdown(parts.recorded)))
     with atomic_writer(files.html) as handle:
-        write_html(handle, review, page_trials)
+        write_html(handle, review, parts.page)
     if junit is not None:
         from assay.reports.junit import render_junit
 
-        write_text(junit, render_junit(run, store.iter_trials(run.id), review.gates))
+        write_text(junit, render_junit(review.run, store.iter_trials(review.run.id),
+                                       review.gates))
     return files
 
 

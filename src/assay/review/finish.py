@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assay.errors import FileWriteError, UserError
-from assay.review.comparing import compare_run_conditions, diff_with_previous
-from assay.review.files import write_reports
+from assay.review.comparing import compare_run_conditions, diff_with_previous, previous_run
+from assay.review.files import ReportParts, read_parts, write_parts, write_reports
 from assay.review.gates import Gate, regression_gates, regression_results, threshold_results
 from assay.review.judges import JudgeReview, review_judges
+from assay.review.reading import TrialsRead, read_trials
 from assay.review.result import ReportFiles, Review
 from assay.review.summary import scorer_warnings, stored_order, summarize_run
 
@@ -81,39 +82,79 @@ def ensure_writable_folder(folder: Path) -> None:
 
 
 def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Review:
-    """Review a run whose trials are all stored, write its files, and mark it completed."""
+    """Review a run whose trials are all stored, write its files, and mark it completed.
+
+    The stored trials are read once (`review.reading`), for the summary, the comparisons
+    and the three files alike."""
     gates = [*outcome.config.gates, *request.extra_gates]
-    summary = summarize_run(store, outcome.run.id, scorers=outcome.scorers,
-                            conditions=outcome.conditions)
+    directory = report_directory(outcome.run, request) if request.write_files else None
+    try:
+        read = read_trials(store, outcome.run.id, scorers=outcome.scorers,
+                           conditions=outcome.conditions,
+                           keep_cases=_compares(store, outcome, gates, request),
+                           directory=directory)
+        try:
+            review = _concluded(store, outcome, request, read, gates)
+            if read.parts is not None:
+                parts = _page_checked(store, review, read.parts)
+                review.files = write_parts(store, review, parts, junit=request.junit)
+        finally:
+            if read.parts is not None:
+                read.parts.close()
+    except FileWriteError as exc:
+        config = outcome.run.config_path or "CONFIG"
+        raise FileWriteError(f"{exc}. Every trial is stored; once it can be written, "
+                             f"`assay run {config} --resume` writes the run's files") from None
+    store.update_run(outcome.run.id, status=COMPLETED)
+    return review
+
+
+def _compares(store: Store, outcome: RunOutcome, gates: list[Gate],
+              request: ReviewRequest) -> bool:
+    """Whether the review pairs this run's cases: several conditions, a previous run to diff
+    with, or a regression gate's baseline run."""
+    if len(outcome.conditions) > 1 or previous_run(store, outcome.run) is not None:
+        return True
+    return any(gate.regression.baseline is not None for gate in regression_gates(
+        gates, store, outcome.run.experiment, fail_on_any=request.fail_on_regression))
+
+
+def _page_checked(store: Store, review: Review, parts: ReportParts) -> ReportParts:
+    """The parts read with the files, or, when the run's scorers or conditions are not the
+    config's (a resumed run that ran other conditions, a pairing scorer's baseline left
+    out), read again so the page lists them as the summary does."""
+    page = parts.page
+    if (tuple(review.summary.scorer_names), tuple(review.summary.condition_names)) == \
+            (page.initial_scorers, page.initial_conditions):
+        return parts
+    parts.close()
+    return read_parts(store, review, parts.directory)
+
+
+def _concluded(store: Store, outcome: RunOutcome, request: ReviewRequest, read: TrialsRead,
+               gates: list[Gate]) -> Review:
+    """The review of a run whose trials were just read: summary stored on the run first."""
+    summary = read.summary
     judges = review_judges(store, outcome.run, summary.condition_names)
     summary = without_pair_baselines(summary, judges)
-    directory = report_directory(outcome.run, request) if request.write_files else None
+    directory = read.parts.directory if read.parts is not None else None
     recorded = str(directory.absolute()) if directory else outcome.run.report_dir
     store.update_run(outcome.run.id, summary=summary.to_dict(), report_dir=recorded)
     run = replace(outcome.run, summary=summary.to_dict(), report_dir=recorded)
     results = threshold_results(gates, summary)
+    cases = read.cases
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
                                          scorers=summary.scorer_names, baseline=request.baseline,
-                                         exclude=pair_scorers(judges))
-    previous = diff_with_previous(store, run)
+                                         exclude=pair_scorers(judges), cases=cases)
+    previous = diff_with_previous(store, run, cases=cases)
     regressions = regression_gates(gates, store, run.experiment,
                                    fail_on_any=request.fail_on_regression)
-    results += regression_results(regressions, store, run, previous)
+    results += regression_results(regressions, store, run, previous, cases=cases)
     # The files describe the run as it will be once they are written: completed.
-    review = Review(run=replace(run, status=COMPLETED),
-                    summary=summary, comparisons=comparisons, previous=previous, gates=results,
-                    warnings=[*outcome.warnings, *scorer_warnings(summary)],
-                    usage=dict(outcome.usage),
-                    exports=store.exports(run.id), judges=judges)
-    if directory is not None:
-        try:
-            review.files = write_reports(store, review, directory, junit=request.junit)
-        except FileWriteError as exc:
-            config = run.config_path or "CONFIG"
-            raise FileWriteError(f"{exc}. Every trial is stored; once it can be written, "
-                                 f"`assay run {config} --resume` writes the run's files") from None
-    store.update_run(run.id, status=COMPLETED)
-    return review
+    return Review(run=replace(run, status=COMPLETED),
+                  summary=summary, comparisons=comparisons, previous=previous, gates=results,
+                  warnings=[*outcome.warnings, *scorer_warnings(summary)],
+                  usage=dict(outcome.usage), exports=store.exports(run.id), judges=judges)
 
 
 def report_directory(run: RunRecord, request: ReviewRequest) -> Path:

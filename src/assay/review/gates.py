@@ -18,6 +18,7 @@ from assay.errors import UserError
 from assay.review.result import GateResult
 
 if TYPE_CHECKING:
+    from assay.analysis.conditions import ScorerCases
     from assay.analysis.run_diff import RunDiff
     from assay.records import RunRecord
     from assay.store import Store
@@ -123,8 +124,10 @@ def regression_gates(gates: Sequence[Gate], store: Store, experiment: str, *,
 
 
 def regression_results(gates: Sequence[RegressionGateConfig], store: Store, run: RunRecord,
-                       previous: RunDiff | None) -> list[GateResult]:
-    """Each regression gate against the previous run's diff, or against its named baseline."""
+                       previous: RunDiff | None, *,
+                       cases: dict[str, ScorerCases] | None = None) -> list[GateResult]:
+    """Each regression gate against the previous run's diff, or against its named baseline
+    (`cases`: this run's per-case values when already read)."""
     from assay.review.comparing import diff_stored_runs
 
     results: list[GateResult] = []
@@ -136,7 +139,7 @@ def regression_results(gates: Sequence[RegressionGateConfig], store: Store, run:
             if base.id == run.id:
                 raise UserError(f"regression gate baseline '{spec.baseline}' is this run "
                                 f"({run.id}); name an earlier run")
-            diff = diff_stored_runs(store, base, run)
+            diff = diff_stored_runs(store, base, run, cases_b=cases)
         results += judge_regression(spec, diff)
     return results
 

@@ -66,7 +66,8 @@ def score_of(values: Sequence[Any]) -> Score:
                       cost_usd=cost_usd)
     return Score(
         value=value,
-        scale=(_float(scale_min, 0.0), _float(scale_max, 1.0)),
+        scale=(0.0 if scale_min is None else float(scale_min),
+               1.0 if scale_max is None else float(scale_max)),
         passed=None if passed is None else bool(passed),
         reason=reason or "",
         details=loads(details) if details else {},

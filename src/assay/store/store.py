@@ -324,7 +324,7 @@ class Store(Browsing, ScoreAccess):
                     _at_or_before((s.c.case_id, s.c.condition, s.c.epoch), final),
                 ))
                 by_key: dict[TrialKey, dict[str, Score]] = {}
-                for score in conn.execute(score_query):
+                for score in conn.execute(score_query).all():
                     by_key.setdefault((score[0], score[1], score[2]), {})[score[3]] = \
                         score_of(score[4:])
                 for row in rows:

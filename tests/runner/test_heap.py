@@ -1,0 +1,35 @@
+"""A run sets aside, for the collector, what existed before it, and gives the settings back."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from assay.runner.heap import YOUNG_OBJECTS, long_lived_set_aside
+
+
+def test_the_objects_made_before_the_run_are_out_of_the_collectors_walks() -> None:
+    before = gc.get_threshold()
+    with long_lived_set_aside():
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] >= YOUNG_OBJECTS
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
+
+
+def test_settings_come_back_when_the_run_fails() -> None:
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError), long_lived_set_aside():
+        raise RuntimeError("run failed")
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
+
+
+def test_cycles_made_during_the_run_are_still_collected() -> None:
+    class Node:
+        partner: object = None
+
+    with long_lived_set_aside():
+        first, second = Node(), Node()
+        first.partner, second.partner = second, first
+        del first, second
+        assert gc.collect() >= 2
