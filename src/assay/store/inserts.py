@@ -11,8 +11,9 @@ through the engine's error handling (see `store.failures`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Connection, Table
@@ -28,8 +29,17 @@ def insert_rows(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) 
     if names is None:  # named parameters: the dicts as they are
         conn.exec_driver_sql(sql, list(rows))
     else:
-        conn.exec_driver_sql(sql, [tuple([row[name] for name in names]) for row in rows])
+        conn.exec_driver_sql(sql, list(map(_parameters(names), rows)))
     return len(rows)
+
+
+@lru_cache(maxsize=32)
+def _parameters(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """A row's values in the order of `names`, as a tuple (even for a single name)."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda row: (row[name],)
+    return itemgetter(*names)
 
 
 @lru_cache(maxsize=32)
