@@ -268,3 +268,25 @@ def test_a_scorer_erroring_on_every_trial_is_a_warning_on_screen_and_in_every_re
     assert any(warning in w for w in results["warnings"])
     rendered = cli("report", results["run"]["id"])
     assert warning in rendered.stdout
+
+
+def test_retrying_errors_that_fail_again_leaves_a_completed_run_completed(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: `--resume RUN --retry-errors` whose retried trials all failed again turned
+    a completed run into `aborted`, exit 3, "every trial failed (3 of 3)", although 7 of its
+    10 trials had answers."""
+    (tmp_path / "agent.py").write_text(
+        "def answer(case):\n    if case.id in ('c0', 'c1', 'c2'):\n"
+        "        raise RuntimeError('still down')\n    return case.expected\n")
+    (tmp_path / "cases.jsonl").write_text("".join(
+        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(10)))
+    (tmp_path / "assay.yaml").write_text(
+        "name: retried\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n")
+    assert cli("run", "assay.yaml").returncode == 0
+    [run] = json.loads(cli("runs", "--json").stdout)
+    again = cli("run", "assay.yaml", "--resume", run["id"], "--retry-errors")
+    assert again.returncode == 0, again.stderr
+    assert "every trial failed" not in again.stderr
+    [run] = json.loads(cli("runs", "--json").stdout)
+    assert run["status"] == "completed"

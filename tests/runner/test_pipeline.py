@@ -83,12 +83,42 @@ def test_the_error_budget_stops_the_run_and_keeps_what_finished(tmp_path: Path) 
     assert 10 <= len(committed) < 200
 
 
-def test_the_error_budget_is_checked_on_the_last_flush_too(tmp_path: Path) -> None:
-    """Regression: errors committed by the final flush used to slip past `max_errors`."""
-    target = CountingTarget(fail={f"c{i}" for i in range(3)})
-    with pytest.raises(RunFailed, match="error budget reached: 6 trials failed"):
-        asyncio.run(run_pipeline(make_plan(tmp_path, 3, target), lambda batch: None,
-                                 concurrency=1, timeout=5.0, batch_size=100, max_errors=3))
+def test_the_error_budget_stops_the_run_at_the_trial_that_spends_it_not_a_batch_later(
+        tmp_path: Path) -> None:
+    """Regression: the budget was checked only when a batch was committed (every 200 trials),
+    so `max_errors: 10` let 100 trials fail before the run stopped."""
+    target = CountingTarget(fail={f"c{i}" for i in range(100)})
+    committed: list[TrialResult] = []
+    with pytest.raises(RunFailed, match="error budget reached: 3 trials failed"):
+        asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
+                                 concurrency=1, timeout=5.0, batch_size=200, max_errors=3))
+    assert len(committed) == 3
+
+
+@pytest.mark.parametrize("concurrency", [1, 8])
+def test_the_error_budget_message_counts_every_failed_trial_stored(
+        tmp_path: Path, concurrency: int) -> None:
+    """Trials in flight when the budget is spent still finish and are stored: the message
+    counts them too, so it matches the store."""
+    target = CountingTarget(fail={f"c{i}" for i in range(200) if i % 2})
+    committed: list[TrialResult] = []
+    with pytest.raises(RunFailed) as stopped:
+        asyncio.run(run_pipeline(make_plan(tmp_path, 200, target), committed.extend,
+                                 concurrency=concurrency, timeout=5.0, batch_size=200,
+                                 max_errors=10))
+    failed = sum(1 for r in committed if r.output.error)
+    assert 10 <= failed < 10 + concurrency
+    assert f"error budget reached: {failed} trials failed" in str(stopped.value)
+
+
+def test_consecutive_failures_stop_the_run_on_time_with_large_batches(tmp_path: Path) -> None:
+    target = CountingTarget(fail={f"c{i}" for i in range(5, 100)})
+    committed: list[TrialResult] = []
+    with pytest.raises(RunFailed, match="the last 10 trials all ended in an error"):
+        asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
+                                 concurrency=1, timeout=5.0, batch_size=200,
+                                 max_consecutive_errors=10))
+    assert len(committed) == 20
 
 
 def test_scorer_errors_count_towards_the_error_budget(tmp_path: Path) -> None:
@@ -176,3 +206,15 @@ def test_a_judge_unreadable_on_every_case_beside_a_valid_scorer_is_not_a_failed_
     plan.scorers = [UnreadableJudge()]  # type: ignore[list-item]
     with pytest.raises(RunFailed, match="every trial failed"):
         run(plan)
+
+
+def test_a_resume_whose_every_trial_failed_is_not_a_failed_run_when_earlier_ones_answered(
+        tmp_path: Path) -> None:
+    """Regression: after Ctrl-C, a resume that ran only failing trials was stopped as
+    "every trial failed (92 of 92)", exit 3, although the run already had 100 answers."""
+    target = CountingTarget(fail={f"c{i}" for i in range(5, 10)})
+    plan = make_plan(tmp_path, 10, target)
+    plan.skip = {(f"c{i}", c, 0) for i in range(5) for c in "ab"}
+    assert len(run(plan, answered_before=10)) == 10
+    with pytest.raises(RunFailed, match=r"every trial failed \(10 of 10\)"):
+        run(plan, answered_before=0)

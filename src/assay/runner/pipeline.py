@@ -35,12 +35,47 @@ class PipelineStats:
     first_error: str | None = None
     started: float = field(default_factory=time.monotonic)
     stopped_reason: str | None = None
+    error_budget_spent: bool = False
 
 
 Commit = Callable[[list[TrialResult]], Mapping[TrialKey, str] | None]
 """Stores a batch; returns the trials stored as errors instead (the store refused their rows),
 each with why."""
 OnCommitted = Callable[[PipelineStats], None]
+
+
+@dataclass
+class _PendingErrors:
+    """The errors among finished trials not yet committed, so a trial that spends the error
+    budget is committed at once and the run stops there, not up to a batch later."""
+
+    errors: int = 0
+    streak: int = 0
+    """Errors at the end of the buffer, in a row."""
+    only_errors: bool = True
+    """Every trial in the buffer failed, so the streak continues the committed one."""
+
+    def add(self, failed: bool) -> None:
+        self.errors += failed
+        self.streak = self.streak + 1 if failed else 0
+        self.only_errors = self.only_errors and failed
+
+    def clear(self) -> None:
+        self.errors, self.streak, self.only_errors = 0, 0, True
+
+    def reach(self, stats: PipelineStats, max_errors: int | None,
+              max_consecutive: int | None) -> bool:
+        """Whether committing now would stop the run on either error budget."""
+        if self.streak == 0:
+            return False
+        streak = self.streak + (stats.consecutive_errors if self.only_errors else 0)
+        return ((max_errors is not None and stats.errors + self.errors >= max_errors)
+                or (max_consecutive is not None and streak >= max_consecutive))
+
+
+def _error_budget_reason(stats: PipelineStats, max_errors: int) -> str:
+    return (f"error budget reached: {stats.errors} trials failed (run.max_errors = "
+            f"{max_errors}); first error: {(stats.first_error or '')[:300]}")
 
 
 def trial_error(result: TrialResult) -> str | None:
@@ -64,18 +99,22 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                        max_errors: int | None = None,
                        max_consecutive_errors: int | None = None,
                        on_committed: OnCommitted | None = None,
-                       budget_exceeded: Callable[[], str | None] | None = None) -> PipelineStats:
+                       budget_exceeded: Callable[[], str | None] | None = None,
+                       answered_before: int = 0) -> PipelineStats:
     """Run every remaining trial of `plan`; return counts.
 
     Raises `RunFailed` when the error budget (`max_errors` trials failed, or
     `max_consecutive_errors` in a row: an unreachable provider, a dead server)
-    or the cost budget is reached; what finished is committed first.
+    or the cost budget is reached, or when no trial of the whole run gave anything
+    to score (`answered_before`: the trials a resumed run already has with an answer);
+    what finished is committed first.
     """
     stats = PipelineStats()
     trials = plan.trials()
     buffer: list[TrialResult] = []
     last_flush = time.monotonic()
     stop = False
+    pending = _PendingErrors()
 
     def flush() -> None:
         nonlocal last_flush, stop
@@ -101,10 +140,10 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                     f"(run.max_consecutive_errors = {max_consecutive_errors}); "
                     f"latest error: {error[:300]}")
         buffer.clear()
+        pending.clear()
         if max_errors is not None and stats.errors >= max_errors and not stats.stopped_reason:
-            stats.stopped_reason = (f"error budget reached: {stats.errors} trials failed "
-                                    f"(run.max_errors = {max_errors}); first error: "
-                                    f"{(stats.first_error or '')[:300]}")
+            stats.error_budget_spent = True
+            stats.stopped_reason = _error_budget_reason(stats, max_errors)
         if budget_exceeded is not None and not stats.stopped_reason:
             stats.stopped_reason = budget_exceeded()
         stop = stop or stats.stopped_reason is not None
@@ -124,8 +163,10 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                                          scorers, timeout,
                                          max_output_bytes=max_output_bytes)
             buffer.append(result)
-            if len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS:
-                flush()
+            pending.add(trial_error(result) is not None)
+            if (len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS
+                    or pending.reach(stats, max_errors, max_consecutive_errors)):
+                flush()  # at once when this trial spends the error budget: stop on time
 
     # Sync targets and scorers run in threads of the run's own pool (never the loop's
     # default executor, which belongs to the caller): as many as there are trials in flight.
@@ -139,7 +180,10 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
             task.cancel()
         flush()  # what finished is kept, even on Ctrl-C or an error
         pool.shutdown(wait=False, cancel_futures=True)
-    if not stats.stopped_reason and stats.done and stats.unusable == stats.done:
+        if max_errors is not None and stats.error_budget_spent:  # count those in flight too
+            stats.stopped_reason = _error_budget_reason(stats, max_errors)
+    if (not stats.stopped_reason and stats.done and stats.unusable == stats.done
+            and not answered_before):
         stats.stopped_reason = (f"every trial failed ({stats.unusable} of {stats.done}), so "
                                 f"there is nothing to score; first error: "
                                 f"{(stats.first_error or '')[:300]}")

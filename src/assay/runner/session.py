@@ -220,6 +220,7 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
     settings = loaded.config.run
     concurrency = options.concurrency or settings.concurrency
     label = loaded.name
+    stored, errored = store.count_trials(run_id) if plan.skip else (0, 0)
     with Progress(plan.total, label, mode=choose_mode(options.progress),
                   already_done=len(plan.skip), ledger=_ledger(plan)) as progress:
         return await run_pipeline(
@@ -228,7 +229,8 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             max_output_bytes=settings.max_output_bytes,
             max_errors=settings.max_errors,
             max_consecutive_errors=settings.max_consecutive_errors, on_committed=progress.update,
-            budget_exceeded=_cost_check(plan, settings.max_cost_usd))
+            budget_exceeded=_cost_check(plan, settings.max_cost_usd),
+            answered_before=stored - errored)
 
 
 def _ledger(plan: Plan) -> Callable[[], Any]:
