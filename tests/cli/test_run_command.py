@@ -240,7 +240,7 @@ def test_an_output_folder_that_cannot_be_made_is_refused_before_any_trial(
     (tmp_path / "a-file").write_text("")
     result = cli("run", str(config), "-o", "a-file/out")
     assert result.returncode == 2
-    assert "--output a-file/out: cannot make this folder (Not a directory)" in result.stderr
+    assert "--output a-file/out: a-file is a file, not a folder" in result.stderr
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
     assert "trials" not in result.stdout  # refused before the run started
     assert cli("runs").stdout.count("quickstart") == 0

@@ -84,3 +84,10 @@ def test_every_file_assay_writes_goes_through_the_atomic_writer() -> None:
             if WRITES_IN_PLACE.search(line):
                 in_place.append(f"{where}:{number}: {line.strip()}")
     assert in_place == []
+
+
+def test_a_file_in_the_way_of_the_folder_is_named_as_the_cause(tmp_path: Path) -> None:
+    """Regression: `assay report -o a-file/x.md` said "File exists"."""
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(FileWriteError, match="a-file is a file, not a folder"):
+        write_text(tmp_path / "a-file" / "deeper" / "x.md", "text")

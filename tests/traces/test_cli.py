@@ -70,6 +70,22 @@ def test_a_folder_without_sessions_is_a_user_error(tmp_path: Path) -> None:
     assert _run(["traces", str(tmp_path), "--no-store", "--output", str(tmp_path / "o")]) == 2
 
 
+@pytest.mark.parametrize("option", ["--output", "--guidelines"])
+def test_an_output_under_a_file_is_refused_before_any_log_is_read(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        option: str) -> None:
+    """Regression: `-o` under a file ended in "internal error: NotADirectoryError", exit 3."""
+    (tmp_path / "a-file").write_text("")
+    where = tmp_path / "a-file" / ("out" if option == "--output" else "guidelines.md")
+    args = {"--output": str(tmp_path / "out"), option: str(where)}
+    code = _run(["traces", str(sessions_dir), "--no-store", *(x for kv in args.items()
+                                                               for x in kv)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"{tmp_path / 'a-file'} is a file, not a folder" in err
+    assert "internal error" not in err and not (tmp_path / "out").exists()
+
+
 def test_export_writes_cases_a_dataset_can_load(sessions_dir: Path, tmp_path: Path) -> None:
     target = tmp_path / "draft.jsonl"
     assert _run(["traces", "export", str(sessions_dir / "pi"), "-o", str(target)]) == 0

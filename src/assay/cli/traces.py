@@ -85,9 +85,13 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
                     judge_model: str | None, experiment: str, store_url: str | None,
                     no_store: bool) -> None:
     """Analyse session logs and write eval-report.md and guidelines.md."""
+    from assay.reports.atomic import ensure_writable_folder
     from assay.traces import analyze, write_outputs
     from assay.traces.metrics import DEFAULT_WIKI_PATHS
 
+    if guidelines is not None:  # both before any log is read or judge paid
+        ensure_writable_folder(guidelines.parent, "--guidelines")
+    ensure_writable_folder(output)
     extra: dict[str, Any] = {"knowledge": knowledge,
                              "wiki_paths": wiki_paths or DEFAULT_WIKI_PATHS}
     options = _options(format_, last, since, name_pattern, **extra)

@@ -39,6 +39,31 @@ def _mode_for(path: Path) -> int:
         return _NEW_FILE_MODE
 
 
+def ensure_writable_folder(folder: Path, option: str = "--output") -> None:
+    """Make `folder` (and its parents), or say why files cannot go there, naming the
+    command-line `option` that chose it (exit 2): before any work, not after it."""
+    from assay.errors import UserError
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        blocker = _file_in_the_way(folder)
+        if blocker is not None:
+            raise UserError(f"{option} {folder}: {blocker} is a file, not a folder") from None
+        reason = exc.strerror or type(exc).__name__
+        raise UserError(f"{option} {folder}: cannot make this folder ({reason})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"{option} {folder}: this folder is not writable")
+
+
+def _file_in_the_way(folder: Path) -> Path | None:
+    """The first of `folder` and its parents that exists and is not a folder."""
+    for candidate in [*reversed(folder.parents), folder]:
+        if candidate.exists() and not candidate.is_dir():
+            return candidate
+    return None
+
+
 @contextlib.contextmanager
 def atomic_writer(path: Path) -> Iterator[IO[str]]:
     """A text handle whose content replaces `path` only when the block ends without error.
@@ -49,9 +74,11 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
         with _replacing(path) as handle:
             yield handle
     except OSError as exc:
+        blocker = _file_in_the_way(path.parent)
+        reason = (f"{blocker} is a file, not a folder" if blocker is not None
+                  else exc.strerror or str(exc) or type(exc).__name__)
         from assay.errors import FileWriteError
 
-        reason = exc.strerror or str(exc) or type(exc).__name__
         raise FileWriteError(f"could not write {path}: {reason}") from None
 
 

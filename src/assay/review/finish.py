@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assay.errors import FileWriteError, UserError
+from assay.reports.atomic import ensure_writable_folder
 from assay.review.comparing import compare_run_conditions, diff_with_previous, previous_run
 from assay.review.files import ReportParts, read_parts, write_parts, write_reports
 from assay.review.gates import Gate, regression_gates, regression_results, threshold_results
@@ -64,21 +65,6 @@ def prepare(store: Store, experiment: str, gates: list[Gate], request: ReviewReq
         for folder in (request.output, request.output_parent):
             if folder is not None:
                 ensure_writable_folder(folder)
-
-
-def ensure_writable_folder(folder: Path) -> None:
-    """Make `folder` (and its parents), or say why the run's files could not go there."""
-    import os
-
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise UserError(f"--output {folder}: a file is in the way; name a folder") from None
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise UserError(f"--output {folder}: cannot make this folder ({reason})") from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise UserError(f"--output {folder}: this folder is not writable")
 
 
 def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Review:

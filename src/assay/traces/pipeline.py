@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from assay.providers.base import Provider
-from assay.reports.atomic import write_text
+from assay.reports.atomic import ensure_writable_folder, write_text
 from assay.traces.result import TraceAnalysis
 from assay.traces.guidelines import render_insights, update_guidelines
 from assay.traces.judging import StreamingJudge, Judgements
@@ -59,7 +59,7 @@ def _analysis(stream: ExchangeStream, tally: MetricsTally,
 def write_outputs(analysis: TraceAnalysis, output: Path,
                   guidelines: Path | None = None) -> tuple[Path, Path]:
     """Write the report and update (not overwrite) the guidelines file."""
-    output.mkdir(parents=True, exist_ok=True)
+    ensure_writable_folder(output)
     report_path = output / REPORT_NAME
     write_text(report_path, render_report(analysis))
     guidelines_path = guidelines or output / GUIDELINES_NAME
