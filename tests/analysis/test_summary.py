@@ -56,6 +56,16 @@ def test_a_pass_fail_scorer_has_one_interval_for_its_mean_and_its_pass_rate() ->
         assert stats.mean_ci is not None and stats.mean_ci.low < stats.mean  # never zero width
 
 
+def test_a_pass_fail_scorer_on_one_case_shows_its_interval_in_both_columns() -> None:
+    """Regression: at n=1 the mean column read `1.000` with no interval beside the pass
+    rate's `100.0% [21%–100%]`, for the same quantity."""
+    from assay.analysis.interval import wilson
+
+    data = rows({"only": [1.0]})
+    (stats,) = summarize(data, trials(data)).scores
+    assert stats.mean_ci == stats.pass_rate_ci == wilson(1, 1)
+
+
 def test_with_epochs_a_pass_fail_scorer_still_has_one_interval() -> None:
     data = rows({f"c{i}": [float(i % 2), 1.0, 0.0] for i in range(10)})
     (stats,) = summarize(data, trials(data), per_case=True).scores

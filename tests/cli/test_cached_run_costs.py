@@ -1,4 +1,4 @@
-"""A run answered wholly from the response cache still shows its cost table: the cache hits are news."""
+"""A run answered wholly from the response cache still shows its cost table: cached answers are news."""
 
 from __future__ import annotations
 

@@ -290,3 +290,20 @@ def test_retrying_errors_that_fail_again_leaves_a_completed_run_completed(
     assert "every trial failed" not in again.stderr
     [run] = json.loads(cli("runs", "--json").stdout)
     assert run["status"] == "completed"
+
+
+def test_a_resume_with_other_conditions_names_them_as_they_are_typed(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: the refusal read `--conditions ['b']`, a Python list."""
+    (tmp_path / "agent.py").write_text("def answer(case):\n    return case.expected\n")
+    (tmp_path / "cases.jsonl").write_text('{"id": "c0", "input": "q", "expected": "a"}\n')
+    (tmp_path / "assay.yaml").write_text(
+        "name: chosen\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n"
+        "conditions: {a: {}, b: {}}\n")
+    assert cli("run", "assay.yaml", "--condition", "a").returncode == 0
+    [run] = json.loads(cli("runs", "--json").stdout)
+    again = cli("run", "assay.yaml", "--resume", run["id"], "--condition", "b")
+    assert again.returncode == 2
+    assert (f"cannot resume run {run['id']} with --condition b: it was started with "
+            "--condition a") in again.stderr

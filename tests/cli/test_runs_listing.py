@@ -81,6 +81,25 @@ def test_a_running_run_without_progress_shows_as_running_with_a_resume_hint(
     store.close()
 
 
+def test_a_run_that_did_not_complete_shows_how_many_of_its_trials_are_stored(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: an interrupted run with 2 of its 10 trials stored read `10`."""
+    monkeypatch.setenv("COLUMNS", "200")
+    path = str(tmp_path / "s.db")
+    store = Store(path)
+    add_run(store, "20260101-000000-half00", started=ago(hours=1), status="interrupted",
+            trials=2)
+    add_run(store, "20260101-000000-done00", started=ago(days=2), status="completed",
+            trials=10)
+    store.close()
+    code, text = assay(capsys, "runs", "--store", path)
+    assert code == 0
+    rows = {line.split("│")[1].strip(): line for line in text.splitlines() if "│" in line}
+    assert "2 of 10" in rows["20260101-000000-half00"]
+    assert "of" not in rows["20260101-000000-done00"].split("│")[5]
+
+
 def test_progress_is_the_newest_trial_or_the_start() -> None:
     now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 

@@ -39,6 +39,7 @@ def test_traces_writes_report_and_guidelines_without_a_model(
     assert "wiki hit rate" not in report
     out = capsys.readouterr().out
     assert "sessions 5, questions 95" in out
+    assert "wiki hit rate" not in out  # no --knowledge: as in the report, no wiki figures
     runs = Store(store).list_runs("traces", kind="traces")
     assert len(runs) == 1 and runs[0].summary is not None
     assert runs[0].summary["metrics"]["exchanges"] == 95

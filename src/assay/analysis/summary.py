@@ -194,7 +194,7 @@ class _Accumulator:
                 result.pass_rate = self.passed / self.judged
                 result.judged_cases = self.judged
                 result.pass_rate_ci = wilson(self.passed, self.judged)
-        if self.verdicts_only and result.pass_rate_ci is not None and n > 1:
+        if self.verdicts_only and result.pass_rate_ci is not None and n:
             result.mean_ci = result.pass_rate_ci  # the mean is the pass rate (see the class)
         if self.judged and with_errors:
             result.pass_rate_with_errors = math.fsum(with_errors) / len(with_errors)

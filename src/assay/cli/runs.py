@@ -38,6 +38,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
         now = datetime.now(UTC)
         silent = {r.id: quiet_for(r, store.last_trial_at(r.id), now)
                   for r in runs if r.status == "running"}
+        stored = {r.id: store.count_trials(r.id)[0] for r in runs if r.status != "completed"}
     finally:
         store.close()
     if as_json:
@@ -57,7 +58,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     for run in runs:
         status = "running?" if silent.get(run.id) is not None else run.status
         table.add_row(run.id, run.experiment, _status(status),
-                      run.started_at[:16].replace("T", " "), str(run.total_trials or "-"),
+                      run.started_at[:16].replace("T", " "), _trials(run, stored.get(run.id)),
                       headline(run.summary))
     out = console()
     out.print(table if runs else "no runs stored yet")
@@ -66,6 +67,15 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
         if quiet is not None:
             out.print(f"[yellow]running?[/yellow] {run.id} (no progress for "
                       f"{format_span(quiet)}: killed? resume with --resume {run.id})")
+
+
+def _trials(run: RunRecord, stored: int | None) -> str:
+    """The planned trials; of a run that did not complete, how many of them are stored."""
+    if not run.total_trials:
+        return "-" if stored is None else f"{stored:,}"
+    if stored is None or stored == run.total_trials:
+        return f"{run.total_trials:,}"
+    return f"{stored:,} of {run.total_trials:,}"
 
 
 def quiet_for(run: RunRecord, last_trial_at: str | None, now: datetime) -> timedelta | None:

@@ -155,15 +155,16 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
     m = analysis.metrics
     rate = "n/a" if m.wiki_hit_rate is None else f"{m.wiki_hit_rate * 100:.0f}%"
     click.echo(f"sessions {m.sessions}, questions {m.exchanges} ({m.answered} answered)")
-    click.echo(f"wiki hit rate {rate}, wasted reads {m.wasted_reads}, "
-               f"tool errors {m.tool_errors}/{m.tool_calls}")
+    wiki = f"wiki hit rate {rate}, " if analysis.knowledge else ""  # as eval-report.md
+    click.echo(f"{wiki}wasted reads {m.wasted_reads}, tool errors {m.tool_errors}/{m.tool_calls}")
     for bad in analysis.unreadable:
         click.echo(f"skipped {bad.path}: {bad.reason}", err=True)
     for session in analysis.sessions:
         stats = session.meta.stats
         if stats is not None and (stats.malformed_count or stats.unknown):
-            click.echo(f"{session.meta.path}: {stats.malformed_count} malformed lines, "
-                       f"unknown kinds {dict(stats.unknown)}", err=True)
+            kinds = ", ".join(f"{kind} ({count})" for kind, count in stats.unknown.items())
+            click.echo(f"{session.meta.path}: {stats.malformed_count} malformed lines"
+                       + (f", unknown kinds: {kinds}" if kinds else ""), err=True)
     if analysis.judgements is not None:
         click.echo(f"findings {len(analysis.findings)}, not judged {len(analysis.judge_errors)}")
     click.echo(f"report: {report}")

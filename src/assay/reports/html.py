@@ -234,7 +234,7 @@ def _cost(review: Review, colours: dict[str, int]) -> dict[str, Any]:
     conditions = review.summary.conditions
     return {"costs": _cost_rows(conditions), "cost_columns": _cost_columns(conditions),
             "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),
-                            ("cache", "cache hits"), ("tools", "tool calls")]}
+                            ("cache", "cached answers"), ("tools", "tool calls")]}
 
 
 def _breakdowns(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:

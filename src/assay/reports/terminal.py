@@ -143,7 +143,7 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
     if costs:
         print_table(console, "cost and behaviour per condition",
                     [("condition", "left"), ("tokens in/out", "right"), ("cost", "right"),
-                     ("judge cost", "right"), ("cache hits", "right"),
+                     ("judge cost", "right"), ("cached answers", "right"),
                      ("tool calls", "right"), ("tool errors", "right")],
                     [(c.condition, f"{c.input_tokens:,}/{c.output_tokens:,}", target_cost(c),
                       judge_cost(c), f"{c.cache_hits:,}", f"{c.tool_calls:,}",

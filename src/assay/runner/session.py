@@ -163,6 +163,12 @@ def _recorded(options: RunOptions) -> dict[str, object]:
             "conditions": options.conditions}
 
 
+def _as_typed(option: str, value: object) -> str:
+    """An option as it is typed: `--condition a --condition b`, not `['a', 'b']`."""
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return " ".join(f"--{option} {item}" for item in values)
+
+
 def _resume_options(run: RunRecord, options: RunOptions) -> RunOptions:
     """The options of the run being resumed; a different explicit choice is refused."""
     stored = run.options or {}
@@ -170,9 +176,10 @@ def _resume_options(run: RunRecord, options: RunOptions) -> RunOptions:
     for name, value in _recorded(options).items():
         before = stored.get(name)
         if value is not None and value != before:
-            raise UserError(f"cannot resume run {run.id} with --{name} {value}: it was started "
-                            f"with {before if before is not None else 'no --' + name} "
-                            "(resuming would mix two different runs)")
+            option = "condition" if name == "conditions" else name
+            was = _as_typed(option, before) if before is not None else f"no --{option}"
+            raise UserError(f"cannot resume run {run.id} with {_as_typed(option, value)}: it "
+                            f"was started with {was} (resuming would mix two different runs)")
         merged[name] = before
     return replace(options, **merged)  # type: ignore[arg-type]
 

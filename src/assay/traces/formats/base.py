@@ -97,7 +97,7 @@ def iter_objects(path: Path, stats: ParseStats) -> Iterator[Line]:
                 stats.bad_line(number, f"invalid JSON: {exc}")
                 continue
             if not isinstance(obj, dict):
-                stats.bad_line(number, f"a JSON {type(obj).__name__}, not an object")
+                stats.bad_line(number, f"{_json_kind(obj)}, not an object")
                 continue
             yield number, obj
 
@@ -105,3 +105,18 @@ def iter_objects(path: Path, stats: ParseStats) -> Iterator[Line]:
 def as_int(value: Any) -> int:
     """A token count from a usage field that may be missing or null."""
     return value if isinstance(value, int) else 0
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words: `null`, `an array`, `a string`, ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return f"a {type(value).__name__}"
