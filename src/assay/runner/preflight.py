@@ -40,6 +40,7 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
     plan.require_trials()
     plan.validate_templates(loaded)
     services.warnings.extend(plan.check_conditions(loaded))
+    services.warnings.extend(_check_references(loaded, plan))
     _check_models(loaded, plan, services)
     asyncio.run(_check_targets(plan))
     return Preflight(loaded, plan, scan, [*scan.warnings(), *services.warnings])
@@ -59,6 +60,48 @@ def preflight_suite(paths: Sequence[Path], *, sample: int | None = None,
     if problems:
         raise UserError(f"{len(problems)} of {len(paths)} configs of the suite are invalid; "
                         "nothing was run", problems)
+
+
+def _check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
+    """Every case against every check that compares with `expected` (or `value:`): a check
+    with nothing to compare against in any case is a config error; in some cases, a warning
+    naming them, since each of their trials would be that scorer's error. A run checks
+    only the first case; this reads the whole dataset."""
+    from assay.runner.plan import scorer_problem
+    from assay.scorers.base import CheckScorer
+
+    checks = [(index, scorer) for index, scorer in enumerate(plan.scorers)
+              if isinstance(scorer, CheckScorer) and scorer.reference is not None]
+    if not checks:
+        return []
+    lacking: dict[int, list[str]] = {index: [] for index, _ in checks}
+    first: dict[int, str] = {}
+    cases = 0
+    for case in plan.dataset:
+        cases += 1
+        for index, scorer in checks:
+            problem = scorer.reference_problem(case)
+            if problem is not None:
+                lacking[index].append(case.id)
+                first.setdefault(index, problem)
+    problems, warnings = [], []
+    for index, scorer in checks:
+        ids = lacking[index]
+        if not ids:
+            continue
+        if len(ids) == cases:
+            problems.append(scorer_problem(loaded, index, Problem(
+                f"{scorer.name} has nothing to compare against in "
+                f"{'the only case' if cases == 1 else f'any of the {cases} cases'} "
+                f"({first[index]})")))
+            continue
+        shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+        warnings.append(f"{scorer.name}: {len(ids)} of {cases} cases have nothing to compare "
+                        f"against ({shown}); each of their trials will be this scorer's "
+                        f"error. First: {first[index]}")
+    if problems:
+        raise UserError(f"invalid config {loaded.path}", problems)
+    return warnings
 
 
 async def _check_targets(plan: Plan) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -12,6 +12,9 @@ from assay.errors import Problem, UserError
 from assay.output import Output
 from assay.score import Score
 from assay.services import Services
+
+if TYPE_CHECKING:
+    from assay.scorers._expected import Reference
 
 
 class ScorerParams(BaseModel):
@@ -91,9 +94,19 @@ class CheckScorer(Scorer):
     """A deterministic scorer: a plain function of case and output, no I/O."""
 
     is_sync = True
+    reference: Reference | None = None
+    """What a check compares an answer against (`expected`, or `value:`), for checks that do."""
 
     def check(self, case: Case, output: Output) -> Score | None:  # pragma: no cover
         raise NotImplementedError
+
+    def reference_problem(self, case: Case) -> str | None:
+        """Why this check would have nothing to compare `case`'s answer against (no
+        `expected`, no `value:`), or None: `assay validate` asks it of every case."""
+        if self.reference is None:
+            return None
+        found = self.reference.texts(case)
+        return found.error if isinstance(found, Score) else None
 
 
 def param_error(field: str, message: str) -> UserError:

@@ -58,7 +58,7 @@ class ExactMatch(CheckScorer):
 
     def __init__(self, params: Params, services: Services) -> None:
         super().__init__(params, services)
-        self.reference = Reference(params.value)
+        self.reference: Reference = Reference(params.value)
         self.normalize = Normalization(
             ignore_case=params.ignore_case,
             ignore_punctuation=params.ignore_punctuation,
@@ -99,7 +99,7 @@ class Contains(CheckScorer):
 
     def __init__(self, params: Params, services: Services) -> None:
         super().__init__(params, services)
-        self.reference = Reference(params.value)
+        self.reference: Reference = Reference(params.value)
 
     def check(self, case: Case, output: Output) -> Score:
         values = self.reference.texts(case)
@@ -211,7 +211,7 @@ class TokenF1(CheckScorer):
 
     def __init__(self, params: Params, services: Services) -> None:
         super().__init__(params, services)
-        self.reference = Reference(params.value)
+        self.reference: Reference = Reference(params.value)
         self.normalize = SQUAD.build()
 
     def check(self, case: Case, output: Output) -> Score:

@@ -1,0 +1,52 @@
+"""`assay validate` reads every case against every check that compares with `expected`.
+
+Regression: validate said "ok" when some cases had no `expected` for
+`exact_match` (a run then scored each of them as an error), and when no case
+had one (the run then stopped with "every trial failed", exit 3).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.evalproject import assay
+
+
+def project(root: Path, cases: list[dict[str, str]], scorers: str) -> Path:
+    (root / "agent.py").write_text("def answer(case):\n    return 'a'\n")
+    (root / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+    config = root / "assay.yaml"
+    config.write_text("name: refs\ndataset: {path: cases.jsonl}\n"
+                      "target: {type: python, function: 'agent:answer'}\n"
+                      f"scorers: {scorers}\n")
+    return config
+
+
+def test_cases_without_expected_are_named_in_a_warning(capsys, tmp_path):
+    cases = [{"id": f"c{i}", "input": "q", **({"expected": "a"} if i % 3 else {})}
+             for i in range(9)]
+    config = project(tmp_path, cases, "[{type: exact_match}, {type: token_f1}]")
+    code, text = assay(capsys, "validate", str(config))
+    assert code == 0, text
+    for name in ("exact_match", "token_f1"):
+        assert (f"warning: {name}: 3 of 9 cases have nothing to compare against "
+                "(c0, c3, c6)") in text
+    assert "case 'c0' has no expected value" in text
+
+
+def test_a_check_with_nothing_to_compare_in_any_case_is_a_located_config_error(
+        capsys, tmp_path):
+    config = project(tmp_path, [{"id": "c0", "input": "q"}, {"id": "c1", "input": "q"}],
+                     "[{type: exact_match}]")
+    code, text = assay(capsys, "validate", str(config))
+    assert code == 2
+    assert (f"{config}:4 [scorers.0]: exact_match has nothing to compare against in any "
+            "of the 2 cases") in text
+
+
+def test_a_value_on_the_scorer_needs_no_expected(capsys, tmp_path):
+    config = project(tmp_path, [{"id": "c0", "input": "q"}],
+                     "[{type: contains, value: a}, {type: json_valid}]")
+    code, text = assay(capsys, "validate", str(config))
+    assert code == 0 and "warning" not in text, text
