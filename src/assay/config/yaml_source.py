@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from assay.errors import Problem, UserError
+from assay.yaml_core import CoreLoader
 
 
 @dataclass
@@ -77,7 +78,7 @@ class SourceMap:
         return best
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+class _UniqueKeyLoader(CoreLoader):
     """A SafeLoader that refuses a key given twice in one mapping (YAML would keep the last)."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:

@@ -144,8 +144,10 @@ def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
     if text is None:
         return
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        from assay.yaml_core import CoreLoader
+
+        root = yaml.compose(text, Loader=CoreLoader)
+        data = yaml.load(text, Loader=CoreLoader)  # noqa: S506 (a safe loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         problems.add(f"invalid YAML: {exc.problem}", file=str(path),

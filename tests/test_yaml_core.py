@@ -1,0 +1,43 @@
+"""Configs and datasets read YAML 1.2's booleans: only `true` and `false`.
+
+Regression: a YAML dataset's `expected: yes` was read as a boolean and
+compared as the text "true", so the correct answer "yes" failed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from assay.yaml_core import CoreLoader
+from tests.cli.evalproject import assay
+
+
+def test_yes_no_on_off_are_text_and_true_false_are_booleans() -> None:
+    text = "[yes, no, on, off, y, n, Yes, NO, true, false, True, FALSE, 1, null]"
+    assert yaml.load(text, Loader=CoreLoader) == [
+        "yes", "no", "on", "off", "y", "n", "Yes", "NO", True, False, True, False, 1, None]
+
+
+def test_pyyamls_own_safe_loader_is_left_as_it_is() -> None:
+    assert yaml.safe_load("yes") is True
+
+
+def test_a_yaml_dataset_answer_of_yes_is_scored_as_the_text_yes(capsys, tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text("def answer(case):\n    return case.input_text\n")
+    (tmp_path / "cases.yaml").write_text(
+        "- {id: c1, input: 'yes', expected: yes}\n"
+        "- {id: c2, input: 'no', expected: no}\n"
+        "- {id: c3, input: 'true', expected: true}\n")
+    (tmp_path / "assay.yaml").write_text(
+        "name: answers\ndataset: {path: cases.yaml}\n"
+        "target: {type: python, function: 'agent:answer', threaded: no}\n"
+        "scorers: [{type: exact_match}]\n")
+    code, text = assay(capsys, "run", str(tmp_path / "assay.yaml"), "--store",
+                       str(tmp_path / "s.db"), "-o", str(tmp_path / "out"), "--no-progress")
+    assert code == 0, text
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    [stats] = results["stats"]["scores"]
+    assert (stats["n"], stats["pass_rate"]) == (3, 1.0)
