@@ -26,14 +26,14 @@ def test_pyyamls_own_safe_loader_is_left_as_it_is() -> None:
 
 
 def test_a_yaml_dataset_answer_of_yes_is_scored_as_the_text_yes(capsys, tmp_path: Path) -> None:
-    (tmp_path / "agent.py").write_text("def answer(case):\n    return case.input_text\n")
+    (tmp_path / "echo_answer.py").write_text("def answer(case):\n    return case.input_text\n")
     (tmp_path / "cases.yaml").write_text(
         "- {id: c1, input: 'yes', expected: yes}\n"
         "- {id: c2, input: 'no', expected: no}\n"
         "- {id: c3, input: 'true', expected: true}\n")
     (tmp_path / "assay.yaml").write_text(
         "name: answers\ndataset: {path: cases.yaml}\n"
-        "target: {type: python, function: 'agent:answer', threaded: no}\n"
+        "target: {type: python, function: 'echo_answer.py:answer', threaded: no}\n"
         "scorers: [{type: exact_match}]\n")
     code, text = assay(capsys, "run", str(tmp_path / "assay.yaml"), "--store",
                        str(tmp_path / "s.db"), "-o", str(tmp_path / "out"), "--no-progress")

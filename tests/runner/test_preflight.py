@@ -18,7 +18,7 @@ def project(root: Path, cases: list[dict[str, str]], scorers: str) -> Path:
     (root / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
     config = root / "assay.yaml"
     config.write_text("name: refs\ndataset: {path: cases.jsonl}\n"
-                      "target: {type: python, function: 'agent:answer'}\n"
+                      "target: {type: python, function: 'agent.py:answer'}\n"
                       f"scorers: {scorers}\n")
     return config
 
