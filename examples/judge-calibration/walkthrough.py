@@ -25,7 +25,7 @@ STEPS: list[tuple[str, list[str]]] = [
      "the conditions",
      ["run", str(HERE / "assay.yaml")]),
     ("Judge the stored answers three more times, with no calls to the model under test",
-     ["rejudge", "latest", "--repeats", "3"]),
+     ["rejudge", "latest", "-e", "judge-calibration", "--repeats", "3"]),
     ("Calibrate a pairwise judge from verdicts another tool recorded in both orders",
      ["calibrate", str(HERE / "recorded.yaml")]),
     ("The calibrations kept in the store",

@@ -170,6 +170,17 @@ def test_a_run_where_every_trial_errored_says_so() -> None:
     assert summary_headline(summary).text == "No scores: every trial ended in an error."
 
 
+def test_no_scores_with_one_unanswered_trial_does_not_say_every_trial_errored() -> None:
+    """Regression: "every trial ended in an error" sat beside "1 of 4 trials ended in an
+    error": only the scorers failed on the three answered trials."""
+    errored = [ScoreRow(f"q{i}", "default", 0, "judge", None, None, "HTTP 400")
+               for i in range(1, 4)]
+    trials = [TrialRow("q0", "default", 0, error="broke"),
+              *(TrialRow(f"q{i}", "default", 0) for i in range(1, 4))]
+    summary = summarize(errored, trials)
+    assert summary_headline(summary).text == "No scores: every scorer errored on every answer."
+
+
 @pytest.mark.parametrize("name", ["<script>", "a'b", "[bold]x[/bold]"])
 def test_names_are_kept_as_plain_text_for_each_renderer_to_escape(name: str) -> None:
     found = conditions_headline(compare(("training", 20), (name, 40)))

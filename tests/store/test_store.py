@@ -91,6 +91,20 @@ def test_errored_trials_can_be_forgotten_for_a_retry(store: Store) -> None:
     assert store.done_keys("r1") == {("c1", "a", 0)}
 
 
+def test_trials_a_scorer_failed_on_can_be_forgotten_too_and_their_scores_with_them(
+        store: Store) -> None:
+    store.create_run(id="r1", experiment="e")
+    failed = trial("c3")
+    failed.scores["check"] = Score.failure("judge call failed: HTTP 500")
+    store.write_trials("r1", [trial("c1"), trial("c2", error="boom"), failed])
+    assert store.delete_errored_trials("r1", score_errors=True) == 2
+    assert store.done_keys("r1") == {("c1", "a", 0)}
+    [kept] = store.iter_trials("r1")
+    assert kept.scores["check"].passed is True
+    store.write_trials("r1", [trial("c3")])  # judged again: its old score is gone
+    assert store.count_trials("r1") == (2, 0)
+
+
 def test_runs_resolve_by_id_prefix_and_latest(store: Store) -> None:
     for run_id, started in (("20260101-aaa", "2026-01-01"), ("20260102-bbb", "2026-01-02")):
         store.create_run(id=run_id, experiment="e", started_at=started, status="completed")

@@ -4,28 +4,41 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from assay.cli.common import console, open_store, store_option
 
+if TYPE_CHECKING:
+    from assay.store import Store
+
 
 @click.command("rejudge")
-@click.argument("run_ref", default="latest", metavar="[RUN]")
+@click.argument("run_ref", required=False, metavar="[RUN]")
 @store_option
-@click.option("--repeats", "-k", type=click.IntRange(1, 25), default=3, show_default=True,
-              help="Ask the judge this many times about every stored answer.")
+@click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
+@click.option("--repeats", "-k", type=click.IntRange(1, 25),
+              help="Ask the judge this many times about every stored answer (default 3).")
 @click.option("--scorer", "scorers", multiple=True, metavar="NAME",
               help="Judge again with this judged scorer only (repeatable; default all).")
 @click.option("--judge-model", metavar="MODEL",
               help="Judge with this model instead of the run's (`provider/model`).")
 @click.option("--concurrency", "-j", type=click.IntRange(min=1),
               help="Judge calls in flight at once (default the run's concurrency).")
+@click.option("--resume", default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
+              help="Continue an interrupted or stopped rejudge: the latest unfinished one, or "
+                   "RUN_ID. Its stored verdicts are kept; the missing ones are judged.")
 @click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path),
               help="Directory for the new run's results.json, report.md and report.html "
                    "(default .assay/runs/<run-id>/).")
-def command(run_ref: str, store_url: str | None, repeats: int, scorers: tuple[str, ...],
-            judge_model: str | None, concurrency: int | None, output: Path | None) -> None:
+@click.option("--no-progress", is_flag=True,
+              help="Show no progress (by default: a live bar on a terminal, else a line "
+                   "every 5 s, or every ASSAY_PROGRESS_SECONDS).")
+def command(run_ref: str | None, store_url: str | None, experiment: str | None,
+            repeats: int | None, scorers: tuple[str, ...], judge_model: str | None,
+            concurrency: int | None, resume: str | None, output: Path | None,
+            no_progress: bool) -> None:
     """Judge RUN's stored outputs again (an id, an id prefix, `latest` or `latest~N`).
 
     No target is called. Every answer is judged REPEATS times with real judge calls (a
@@ -35,19 +48,43 @@ def command(run_ref: str, store_url: str | None, repeats: int, scorers: tuple[st
     split of each condition's score variance into agent and judge, and the judge's
     share of each delta's uncertainty.
 
-    Exit codes: 0 done, 2 bad arguments, 3 the judging could not complete.
+    Exit codes: 0 done, 2 bad arguments, 3 the judging could not complete (the judges
+    kept failing; continue with --resume once they answer), 130 interrupted.
     """
+    from assay.errors import RunFailed, UserError
     from assay.judging.rejudge import RejudgeRequest, rejudge
     from assay.reports.terminal import print_review
     from assay.review.finish import ReviewRequest
 
+    if resume is not None and run_ref is not None:
+        raise UserError(f"--resume continues a rejudge run: give its id to --resume "
+                        f"(--resume {run_ref}), not as RUN")
+    request = RejudgeRequest(run=run_ref or "latest", experiment=experiment, repeats=repeats,
+                             scorers=list(scorers), judge_model=judge_model,
+                             concurrency=concurrency, resume=resume,
+                             progress=not no_progress)
     store = open_store(store_url)
     try:
-        review = rejudge(store, RejudgeRequest(run=run_ref, repeats=repeats,
-                                               scorers=list(scorers), judge_model=judge_model,
-                                               concurrency=concurrency),
-                         ReviewRequest(output=output))
+        review = rejudge(store, request, ReviewRequest(output=output))
+    except RunFailed as exc:
+        hint = _resume_hint(store, experiment, "aborted")
+        raise RunFailed(f"{exc}\n  resume with: {hint}" if hint else str(exc)) from None
+    except KeyboardInterrupt:
+        hint = _resume_hint(store, experiment, "interrupted")
+        click.echo(f"interrupted; resume with: {hint}" if hint else "interrupted", err=True)
+        sys.exit(130)
     finally:
         store.close()
     print_review(console(), review)
     sys.exit(0)
+
+
+def _resume_hint(store: Store, experiment: str | None, status: str) -> str | None:
+    """The command that continues the rejudge just stopped (the newest rejudge run, when
+    its status is `status`); None when none was stored."""
+    from assay.judging.rejudge_runs import KIND, resume_hint
+
+    latest = store.list_runs(experiment, kind=KIND, limit=1)
+    if latest and latest[0].status == status:
+        return resume_hint(latest[0])
+    return None

@@ -12,6 +12,11 @@ Krippendorff's alpha over the asks, the unstable cases) and, with several
 epochs, how much of each condition's score variance is the agent's and how
 much the judge's, and the judge's share of each delta's uncertainty at the
 original run's asks per answer.
+
+Like a run, a rejudge is checked before its row exists (a bad argument
+leaves no run), stops with `RunFailed` when its judges keep failing, and,
+stopped or interrupted, is continued with `assay rejudge --resume`
+(`rejudge_runs`): the verdicts it stored are kept and the rest are judged.
 """
 
 from __future__ import annotations
@@ -21,34 +26,44 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from assay.errors import UserError
-from assay.judging.bounded import bounded_map
-from assay.judging.stored_config import StoredCases, stored_cases, stored_config
+from assay.judging.rejudge_runs import KIND, original_run, resumed_request, unfinished_rejudge
+from assay.judging.rejudge_trials import JudgeBudget, judge_stored_trials, judging_stored
+from assay.judging.stored_config import stored_cases, stored_config
 from assay.registry import scorers as scorer_registry
 from assay.services import Services
-from assay.trial import TrialResult
 
 if TYPE_CHECKING:
     from assay.config.loading import LoadedConfig
-    from assay.records import RunRecord, TrialRecord
+    from assay.records import RunRecord
     from assay.review.finish import ReviewRequest
     from assay.review.result import Review
+    from assay.runner.progress import Progress
     from assay.scorers.base import Scorer, ScorerParams
     from assay.store import Store
+    from assay.store.run_lock import RunLock
 
-KIND = "rejudge"
+__all__ = ["KIND", "RejudgeRequest", "build_judges", "rejudge", "rejudge_async"]
+
 DEFAULT_REPEATS = 3
 """Asks per answer: three, as judge repeats are usually run."""
 
 
 @dataclass
 class RejudgeRequest:
-    run: str
+    run: str = "latest"
     """The run to judge again (id, prefix, `latest`, `latest~N`)."""
-    repeats: int = DEFAULT_REPEATS
+    experiment: str | None = None
+    """Resolve `latest` within this experiment."""
+    repeats: int | None = None
+    """Asks per answer (default `DEFAULT_REPEATS`)."""
     scorers: list[str] = field(default_factory=list)
     """Only these judged scorers (all of them when empty)."""
     judge_model: str | None = None
     concurrency: int | None = None
+    resume: str | None = None
+    """Continue this unfinished rejudge run instead (`latest`: the newest one)."""
+    progress: bool | None = None
+    """As `RunOptions.progress`: None the bar on a terminal, True also lines, False nothing."""
 
 
 def rejudge(store: Store, request: RejudgeRequest, review: ReviewRequest) -> Review:
@@ -57,34 +72,78 @@ def rejudge(store: Store, request: RejudgeRequest, review: ReviewRequest) -> Rev
 
 
 async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewRequest) -> Review:
-    from assay.review.finish import finish_run
-    from assay.runner.ending import REVIEWING, ending, record_end
-    from assay.runner.pipeline import PipelineStats
-    from assay.runner.session import RunOutcome, new_run_id
+    """The rejudge, held by the run lock from before its row exists to its last file.
 
-    original = store.resolve_run(request.run)
-    if original.kind not in ("eval", KIND):
-        raise UserError(f"run {original.id} is a {original.kind} run; rejudge works on eval "
-                        "runs")
+    Everything that can be checked is checked before the run's row is created (or an
+    unfinished one is taken up again): the runs, the scorers, the judge model and its
+    provider's settings (a missing key), the output folder. A bad argument so leaves no
+    run behind."""
+    from assay.review.finish import finish_run, prepare
+
+    resumed = None
+    if request.resume is not None:
+        resumed = unfinished_rejudge(store, request.resume, request.experiment)
+        request = resumed_request(resumed, request)
+    original = original_run(store, request.run, request.experiment)
     loaded = stored_config(original)
     services = Services(base_dir=loaded.base_dir, config=loaded.config, store=store)
-    judges = build_judges(loaded, services, request)
+    with store.run_lock() as lock:
+        try:
+            judges = build_judges(loaded, services, request)
+            for judge in judges:  # resolves each judge's provider: a missing key stops here
+                await judge.setup()
+            prepare(store, original.experiment, [], review)
+            if resumed is not None:
+                lock.acquire(resumed.id)  # before anything is paid for
+            run_id = resumed.id if resumed else _create(store, original, loaded, request,
+                                                        judges, lock)
+            outcome = await _judge(store, original, run_id, judges, loaded, request, services,
+                                   lock)
+        finally:
+            await services.aclose()
+        return finish_run(store, outcome, review)
+
+
+def _create(store: Store, original: RunRecord, loaded: LoadedConfig, request: RejudgeRequest,
+            judges: list[Scorer], lock: RunLock) -> str:
+    """The new rejudge run's row, linked to `original`; its id."""
+    from assay.runner.session import new_run_id
+
     run_id = new_run_id()
-    for judge in judges:
-        judge.cache_namespace = f"rejudge-{run_id}"  # type: ignore[attr-defined]
-    cases = stored_cases(original, loaded)
-    conditions = _conditions(original, store)
+    lock.acquire(run_id)  # before its row exists, so no resume can take it first
     store.create_run(
         id=run_id, experiment=original.experiment, kind=KIND, config=original.config,
         config_hash=original.config_hash, config_path=original.config_path,
         dataset_path=original.dataset_path, dataset_hash=original.dataset_hash,
         git_commit=original.git_commit, assay_version=original.assay_version,
         total_trials=original.total_trials, options=_options(original, loaded, request, judges))
+    return run_id
+
+
+async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Scorer],
+                 loaded: LoadedConfig, request: RejudgeRequest, services: Services,
+                 lock: RunLock) -> Any:
+    """Judge what the run has not stored yet, record how it ended; its `RunOutcome`."""
+    from assay.runner.ending import REVIEWING, ending, record_end
+    from assay.runner.pipeline import PipelineStats
+    from assay.runner.session import RunOutcome
+
+    for judge in judges:  # every ask is a real call: no reply of another run is reused
+        judge.cache_namespace = f"rejudge-{run_id}"  # type: ignore[attr-defined]
+    cases = stored_cases(original, loaded)
+    conditions = _conditions(original, store)
+    store.delete_errored_trials(run_id, score_errors=True)  # a resume judges them again
+    skip = store.done_keys(run_id)
     status, error = "failed", None
     try:
-        for judge in judges:
-            await judge.setup()
-        await _judge_trials(store, original, run_id, judges, cases, request, loaded)
+        store.update_run(run_id, status="running", finished_at=None, error=None)
+        with _progress(original, services, request, len(skip)) as progress:
+            await judge_stored_trials(
+                store, original.id, run_id, judging_stored(judges, cases, loaded.config.run.timeout),
+                skip=skip, concurrency=_concurrency(request, loaded),
+                batch_size=loaded.config.run.batch_size,
+                budget=JudgeBudget.of(loaded.config.run), commit_check=lock.check,
+                on_committed=progress.update)
         pairs = [judge for judge in judges if getattr(judge, "deferred", False)]
         if pairs:
             from assay.judging.pairs import judge_condition_pairs
@@ -96,18 +155,29 @@ async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewReq
         status, error = ending(exc)
         raise
     finally:
-        await services.aclose()
-        record_end(store, run_id, status, error)
+        if lock.lost_to is None:  # a run taken over is not ours to end
+            record_end(store, run_id, status, error)
     run = store.get_run(run_id)
     assert run is not None
     warnings = list(services.warnings) + ([cases.note] if cases.note else [])
     # The original's gates judged its whole run; a rejudge keeps only its judges' verdicts.
     config = loaded.config.model_copy(update={"gates": []})
-    outcome = RunOutcome(run=run, config=config, stats=PipelineStats(),
-                         scorers=[judge.name for judge in judges], conditions=conditions,
-                         warnings=warnings, usage=services.providers.stats().to_dict()
-                         if services.providers else {})
-    return finish_run(store, outcome, review)
+    return RunOutcome(run=run, config=config, stats=PipelineStats(),
+                      scorers=[judge.name for judge in judges], conditions=conditions,
+                      warnings=warnings, usage=services.providers.stats().to_dict()
+                      if services.providers else {})
+
+
+def _progress(original: RunRecord, services: Services, request: RejudgeRequest,
+              done: int) -> Progress:
+    """The progress display of the judging, as `assay run` shows a run's."""
+    from assay.runner.progress import Progress, choose_mode
+
+    def ledger() -> Any:
+        return services.providers.stats() if services.providers is not None else None
+
+    return Progress(original.total_trials or 0, f"{original.experiment} (rejudge)",
+                    mode=choose_mode(request.progress), already_done=done, ledger=ledger)
 
 
 def build_judges(loaded: LoadedConfig, services: Services, request: RejudgeRequest
@@ -126,7 +196,7 @@ def build_judges(loaded: LoadedConfig, services: Services, request: RejudgeReque
     for params, name in zip(judged, names):
         if request.scorers and name not in request.scorers:
             continue
-        overrides: dict[str, Any] = {"repeats": request.repeats}
+        overrides: dict[str, Any] = {"repeats": request.repeats or DEFAULT_REPEATS}
         if request.judge_model:
             overrides["model"] = request.judge_model
         changed = type(params).model_validate({**params.model_dump(by_alias=True,
@@ -135,36 +205,6 @@ def build_judges(loaded: LoadedConfig, services: Services, request: RejudgeReque
         out.append(scorer_registry.get(getattr(params, "type"))(
             cast("ScorerParams", changed), services))
     return out
-
-
-async def _judge_trials(store: Store, original: RunRecord, run_id: str, judges: list[Scorer],
-                        cases: StoredCases, request: RejudgeRequest,
-                        loaded: LoadedConfig) -> None:
-    """Every stored trial with its output, judged again; committed in batches."""
-    from assay.providers.cache import trial_epoch
-    from assay.runner.trial import score_output
-
-    per_trial = [judge for judge in judges if not getattr(judge, "deferred", False)]
-    timeout = loaded.config.run.timeout
-
-    async def judge(trial: TrialRecord) -> TrialResult:
-        case = cases.case_of(trial)
-        scores = {}
-        if trial.error is None and per_trial:
-            wanted = [j for j in per_trial if j.name in trial.scores]
-            with trial_epoch(trial.epoch):
-                scores = await score_output(wanted, case, trial.output, timeout)
-        return TrialResult(case=case, condition=trial.condition, epoch=trial.epoch,
-                           output=trial.output, scores=scores)
-
-    batch: list[TrialResult] = []
-    async for _trial, result in bounded_map(store.iter_trials(original.id), judge,
-                                            concurrency=_concurrency(request, loaded)):
-        batch.append(result)
-        if len(batch) >= loaded.config.run.batch_size:
-            store.write_trials(run_id, batch)
-            batch.clear()
-    store.write_trials(run_id, batch)
 
 
 def _options(original: RunRecord, loaded: LoadedConfig, request: RejudgeRequest,
@@ -176,7 +216,7 @@ def _options(original: RunRecord, loaded: LoadedConfig, request: RejudgeRequest,
         name = getattr(params, "name", None) or getattr(params, "type")
         if any(judge.name == name for judge in judges):
             asks[name] = int(getattr(params, "repeats", 1) or 1)
-    return {"rejudge_of": original.id, "repeats": request.repeats,
+    return {"rejudge_of": original.id, "repeats": request.repeats or DEFAULT_REPEATS,
             "judge_model": request.judge_model, "scorers": [j.name for j in judges],
             "asks": asks, "epochs": (original.options or {}).get("epochs")}
 

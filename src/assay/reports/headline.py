@@ -115,8 +115,14 @@ def summary_headline(summary: RunSummary) -> Headline:
     stats = next((s for s in summary.scores if s.n), None)
     if stats is None:
         errored = sum(s.errors for s in summary.scores)
-        text = ("No scores: every trial ended in an error" if errored
-                else "No scores: the run has no scored trial")
+        unanswered = sum(c.errors for c in summary.conditions)
+        answered = sum(c.trials for c in summary.conditions) - unanswered
+        if not errored:
+            text = "No scores: the run has no scored trial"
+        elif unanswered and answered:  # not "every trial": some had an answer, some not
+            text = "No scores: every scorer errored on every answer"
+        else:
+            text = "No scores: every trial ended in an error"
         return Headline(_sentence(text, ""), "no comparison")
     return Headline(_sentence(f"One condition ({_quote(stats.condition)}) and no earlier run, "
                               f"so nothing to compare yet: {stats.scorer} has "

@@ -23,14 +23,17 @@ def summarize_run(store: Store, run_id: str, *, scorers: Sequence[str] | None = 
 
 def scorer_warnings(summary: RunSummary) -> list[str]:
     """A scorer with no value anywhere in the run (it errored on every trial) is said out
-    loud: its row of dashes alone is easy to miss, and the run still exits 0."""
+    loud: its row of dashes alone is easy to miss, and the run still exits 0. Only the
+    trials with an answer are counted: one whose target failed gave the scorer nothing to
+    score, and the trial warnings already count it."""
+    unanswered = {c.condition: c.errors for c in summary.conditions}
     warnings = []
     for name in summary.scorer_names:
         cells = [s for s in summary.scores if s.scorer == name]
-        errors = sum(s.errors for s in cells)
-        if errors and not any(s.n for s in cells):
-            warnings.append(f"scorer {name} has no value: it errored on all {errors} of its "
-                            f"trials (see Errors in report.md)")
+        own = sum(s.errors - unanswered.get(s.condition, 0) for s in cells)
+        if own > 0 and not any(s.n for s in cells):
+            warnings.append(f"scorer {name} has no value: it errored on all {own} of its "
+                            f"trials with an answer (see Errors in report.md)")
     return warnings
 
 

@@ -196,6 +196,10 @@ def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> 
             raise UserError(f"nothing to resume: experiment '{loaded.name}' has no unfinished "
                             "run (run without --resume to start a new one)")
         run = unfinished[0]
+    if run.kind != "eval":  # a rejudge calls no target: resumed here it would call one
+        how = (f"continue it with `assay rejudge --resume {run.id}`" if run.kind == "rejudge"
+               else "`assay run --resume` resumes eval runs only")
+        raise UserError(f"run {run.id} is a {run.kind} run, not an eval run: {how}")
     if run.experiment != loaded.name:
         raise UserError(f"run {run.id} belongs to experiment '{run.experiment}', "
                         f"not '{loaded.name}'")

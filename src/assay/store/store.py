@@ -25,11 +25,14 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
     func,
+    or_,
     select,
     update,
 )
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlalchemy.sql.elements import ColumnElement
 
 from assay.errors import StoreError, UserError
 from assay.records import (
@@ -265,17 +268,23 @@ class Store(Browsing, ScoreAccess):
         with self.engine.connect() as conn:
             return {(row[0], row[1], row[2]) for row in conn.execute(query)}
 
-    def delete_errored_trials(self, run_id: str) -> int:
-        """Forget trials that ended in an error, so a resumed run tries them again."""
-        errored = and_(schema.trials.c.run_id == run_id, schema.trials.c.error.is_not(None))
+    def delete_errored_trials(self, run_id: str, *, score_errors: bool = False) -> int:
+        """Forget trials that ended in an error, so a resumed run tries them again; with
+        `score_errors`, also those a scorer failed on (a resumed rejudge judges them again)."""
+        t, s = schema.trials, schema.scores
+        errored: ColumnElement[bool] = t.c.error.is_not(None)
+        if score_errors:
+            errored = or_(errored, exists().where(and_(
+                s.c.run_id == t.c.run_id, s.c.case_id == t.c.case_id,
+                s.c.condition == t.c.condition, s.c.epoch == t.c.epoch, s.c.error.is_not(None))))
         with self.engine.begin() as conn:
-            keys = conn.execute(select(schema.trials.c.case_id, schema.trials.c.condition,
-                                       schema.trials.c.epoch).where(errored)).all()
+            keys = conn.execute(select(t.c.case_id, t.c.condition, t.c.epoch).where(
+                and_(t.c.run_id == run_id, errored))).all()
             for case_id, condition, epoch in keys:
-                conn.execute(delete(schema.scores).where(and_(
-                    schema.scores.c.run_id == run_id, schema.scores.c.case_id == case_id,
-                    schema.scores.c.condition == condition, schema.scores.c.epoch == epoch)))
-            conn.execute(delete(schema.trials).where(errored))
+                for table in (s, t):
+                    conn.execute(delete(table).where(and_(
+                        table.c.run_id == run_id, table.c.case_id == case_id,
+                        table.c.condition == condition, table.c.epoch == epoch)))
         return len(keys)
 
     def epochs(self, run_id: str) -> int:

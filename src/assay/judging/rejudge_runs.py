@@ -1,0 +1,80 @@
+"""Which runs a rejudge works on: the completed run it judges again, or its own unfinished run.
+
+A rejudge is started on a completed run only: an unfinished one has not all
+its answers, and a rejudge stopped part way is continued with
+`assay rejudge --resume`, which keeps the verdicts it stored and judges the
+rest with the options it was started with (its repeats, scorers and judge
+model, recorded on the run). `assay run --resume` refuses it: that would
+call the target and judge once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assay.errors import UserError
+
+if TYPE_CHECKING:
+    from assay.judging.rejudge import RejudgeRequest
+    from assay.records import RunRecord
+    from assay.store import Store
+
+KIND = "rejudge"
+JUDGEABLE = ("eval", KIND)
+
+
+def resume_hint(run: RunRecord) -> str:
+    """The command that continues an unfinished rejudge run."""
+    return f"assay rejudge --resume {run.id}"
+
+
+def original_run(store: Store, ref: str, experiment: str | None) -> RunRecord:
+    """The completed run whose stored answers are to be judged again."""
+    run = store.resolve_run(ref, experiment)
+    if run.kind not in JUDGEABLE:
+        raise UserError(f"run {run.id} is a {run.kind} run; rejudge works on eval runs")
+    if run.status != "completed":
+        how = (f"continue it with `{resume_hint(run)}`" if run.kind == KIND
+               else "finish it with `assay run CONFIG --resume " + run.id + "`")
+        raise UserError(f"run {run.id} is {run.status}, not completed, so not every answer "
+                        f"is stored: {how}, or name a completed run")
+    return run
+
+
+def unfinished_rejudge(store: Store, ref: str, experiment: str | None) -> RunRecord:
+    """The rejudge run to continue: `ref` (an id or prefix), or with `latest` the newest
+    unfinished rejudge run (of `experiment`, when given)."""
+    if ref == "latest":
+        unfinished = [r for r in store.list_runs(experiment, kind=KIND, limit=20)
+                      if r.status != "completed"]
+        if not unfinished:
+            scope = f" of experiment '{experiment}'" if experiment else ""
+            raise UserError(f"nothing to resume: no unfinished rejudge run{scope} (run "
+                            "`assay rejudge RUN` without --resume to start one)")
+        return unfinished[0]
+    run = store.resolve_run(ref, experiment)
+    if run.kind != KIND:
+        raise UserError(f"run {run.id} is a {run.kind} run, not a rejudge: resume it with "
+                        "`assay run CONFIG --resume " + run.id + "`")
+    if run.status == "completed":
+        raise UserError(f"run {run.id} is completed: nothing to resume (`assay report "
+                        f"{run.id}` shows it)")
+    return run
+
+
+def resumed_request(run: RunRecord, request: RejudgeRequest) -> RejudgeRequest:
+    """`request` as the unfinished rejudge `run` was started: its original run, repeats,
+    scorers and judge model; a different choice on the command line is refused."""
+    options = run.options or {}
+    if request.repeats is not None or request.scorers or request.judge_model:
+        raise UserError(f"--resume continues run {run.id} with the repeats, scorers and judge "
+                        "model it was started with: leave out --repeats, --scorer and "
+                        "--judge-model")
+    source = options.get("rejudge_of")
+    if not isinstance(source, str):
+        raise UserError(f"run {run.id} does not say which run it judges again; start a new "
+                        "rejudge instead")
+    return replace(request, run=source, experiment=None, repeats=int(options.get("repeats") or 1),
+                   scorers=[str(name) for name in options.get("scorers") or []],
+                   judge_model=options.get("judge_model"))

@@ -1,0 +1,71 @@
+"""`assay rejudge` on the command line: progress as `assay run` shows it, and Ctrl-C says how to
+continue the rejudge it stopped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from assay.store import Store
+from assay.testing import FakeLLM
+from tests.cli.evalproject import assay
+from tests.judging.rejudge_project import CASES, judged, runs
+from tests.terminal import as_at_a_terminal
+
+__all__ = ["judged"]
+
+
+def test_progress_lines_are_shown_unless_no_progress_is_given(
+        judged: tuple[Path, FakeLLM], capsys: pytest.CaptureFixture[str]) -> None:
+    config, _ = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    code, out = assay(capsys, "rejudge", "latest", "-k", "1")
+    assert code == 0 and f"planets (rejudge): {CASES}/{CASES} trials" in out, out
+    code, out = assay(capsys, "rejudge", "latest~1", "-k", "1", "--no-progress")
+    assert code == 0, out
+    assert "(rejudge):" not in out and "results:" in out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_says_how_to_resume_the_rejudge_and_the_resume_finishes_it(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config, llm = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    llm.latency = 0.1
+    command = [sys.executable, "-m", "assay", "rejudge", "-k", "1", "-j", "1", "--no-progress"]
+    process = subprocess.Popen(command, cwd=tmp_path, env=dict(os.environ),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=as_at_a_terminal)
+    store = Store(str(tmp_path / "assay.db"))
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # wait for the first stored verdicts
+            latest = store.list_runs(kind="rejudge", limit=1)
+            if latest and store.count_trials(latest[0].id)[0] >= 2:
+                break
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, stderr
+    stopped = runs(tmp_path)[0]
+    assert stopped.kind == "rejudge" and stopped.status == "interrupted"
+    assert f"interrupted; resume with: assay rejudge --resume {stopped.id}" in stderr
+    assert "Traceback" not in stderr
+    llm.latency = 0.0
+    code, out = assay(capsys, "rejudge", "--resume", "--no-progress")
+    assert code == 0, out
+    assert store.count_trials(stopped.id) == (CASES, 1)  # the broken case keeps its error
+    resumed = store.get_run(stopped.id)
+    assert resumed is not None and resumed.status == "completed"
+    store.close()

@@ -1,0 +1,122 @@
+"""Which runs a rejudge works on: a bad argument leaves no run behind, an unfinished rejudge
+is continued by `assay rejudge --resume` (never by `assay run --resume`), and `-e` keeps
+`latest` inside one experiment."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from assay.store import Store
+from assay.testing import FakeLLM, Fault, Reply, Rule
+from tests.cli.evalproject import assay
+from tests.judging.rejudge_project import CASES, judged, runs, write_config
+
+__all__ = ["judged"]
+
+
+@pytest.mark.parametrize("arguments", [["--judge-model", "gpt4"], ["--judge-model", "nope/x"],
+                                       ["--scorer", "exact_match"], ["-o", "planets.yaml/reports"]])
+def test_a_bad_argument_exits_2_and_stores_no_run(
+        judged: tuple[Path, FakeLLM], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        arguments: list[str]) -> None:
+    """Regression: it exited 2 but left a `failed` run of 10 trials in `assay runs`."""
+    config, llm = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    before = llm.received
+    code, out = assay(capsys, "rejudge", *arguments)
+    assert code == 2 and out.startswith("error:"), out
+    assert len(runs(tmp_path)) == 1 and llm.received == before
+
+
+def test_a_missing_api_key_exits_2_and_stores_no_run(
+        judged: tuple[Path, FakeLLM], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config, _ = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    monkeypatch.delenv("OPENAI_API_KEY")
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    code, out = assay(capsys, "rejudge")
+    assert code == 2 and "OPENAI_API_KEY" in out, out
+    assert len(runs(tmp_path)) == 1
+
+
+def test_an_aborted_rejudge_is_resumed_keeping_its_verdicts_and_judging_the_rest(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config = write_config(tmp_path, max_consecutive_errors=3)
+    _, llm = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    llm.rules.append(Rule(user=re.compile(r"\(\d*[5-9]\)"), reply=Reply(fault=Fault(
+        "bad_request"))))  # the judge refuses cases q05 to q09
+    code, out = assay(capsys, "rejudge", "--no-progress", "-k", "2")
+    assert code == 3 and "the judges failed on the last 3 answers" in out, out
+    stopped = runs(tmp_path)[0]
+    store = Store(str(tmp_path / "assay.db"))
+    kept = {t.key: t.scores["judge_score"] for t in store.iter_trials(stopped.id)
+            if "judge_score" in t.scores and t.scores["judge_score"].error is None}
+    assert 0 < len(kept) < CASES - 1
+    llm.rules.clear()
+    before = llm.received
+    code, out = assay(capsys, "rejudge", "--resume", stopped.id, "--no-progress")
+    assert code == 0, out
+    missing = CASES - 1 - len(kept)  # the broken case has no answer to judge
+    assert llm.received - before == missing * 2
+    resumed = store.get_run(stopped.id)
+    assert resumed is not None and resumed.status == "completed" and len(runs(tmp_path)) == 2
+    after = {t.key: t.scores["judge_score"] for t in store.iter_trials(stopped.id)
+             if "judge_score" in t.scores}
+    assert len(after) == CASES - 1 and all(s.error is None for s in after.values())
+    assert all(after[key].value == score.value for key, score in kept.items())
+    store.close()
+
+
+def test_run_resume_refuses_a_rejudge_and_names_how_to_continue_it(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay run --resume` took up a rejudge as an eval run, called the target
+    and judged once, its report still saying no target was called."""
+    config, llm = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    llm.fault_rates["bad_request"] = 1.0
+    assert assay(capsys, "rejudge", "--no-progress")[0] == 3
+    stopped = runs(tmp_path)[0]
+    llm.fault_rates.clear()
+    before = llm.received
+    code, out = assay(capsys, "run", str(config), "--resume", stopped.id)
+    assert code == 2, out
+    assert f"is a rejudge run, not an eval run: continue it with `assay rejudge --resume " \
+           f"{stopped.id}`" in out
+    assert llm.received == before and runs(tmp_path)[0].status == "aborted"
+    code, out = assay(capsys, "rejudge")  # latest is the stopped rejudge: not judged again
+    assert code == 2 and f"assay rejudge --resume {stopped.id}" in out
+
+
+def test_resume_keeps_the_options_the_rejudge_was_started_with(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config, llm = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    code, _ = assay(capsys, "rejudge", "--resume")
+    assert code == 2
+    llm.fault_rates["bad_request"] = 1.0
+    assert assay(capsys, "rejudge", "--no-progress", "-k", "2")[0] == 3
+    code, out = assay(capsys, "rejudge", "--resume", "-k", "3")
+    assert code == 2 and "leave out --repeats" in out
+
+
+def test_experiment_option_resolves_latest_within_that_experiment(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `latest` was global, so another experiment's run was judged again."""
+    config, _ = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    other = write_config(tmp_path, name="moons")
+    assert assay(capsys, "run", str(other), "--no-progress")[0] == 0
+    code, out = assay(capsys, "rejudge", "-e", "planets", "-k", "1", "--no-progress")
+    assert code == 0, out
+    newest, moons, planets = runs(tmp_path)
+    assert newest.experiment == "planets" and newest.options["rejudge_of"] == planets.id
+    assert moons.experiment == "moons"

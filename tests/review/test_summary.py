@@ -1,0 +1,22 @@
+"""A stored run's summary: a scorer with no value anywhere is said out loud, counted right."""
+
+from __future__ import annotations
+
+from assay.analysis.summary import summarize
+from assay.records import ScoreRow, TrialRow
+from assay.review.summary import scorer_warnings
+
+
+def test_a_scorer_that_failed_everywhere_is_counted_on_the_trials_with_an_answer() -> None:
+    """Regression: "errored on all 100 of its trials" counted a trial that had no answer."""
+    scores = [ScoreRow(f"q{i}", "default", 0, "judge", None, None, "HTTP 400")
+              for i in range(1, 10)]
+    trials = [TrialRow("q0", "default", 0, error="the target broke"),
+              *(TrialRow(f"q{i}", "default", 0) for i in range(1, 10))]
+    [warning] = scorer_warnings(summarize(scores, trials, ["judge"]))
+    assert "it errored on all 9 of its trials with an answer" in warning
+
+
+def test_a_scorer_that_never_got_an_answer_is_no_scorer_failure() -> None:
+    trials = [TrialRow("q0", "default", 0, error="the target broke")]
+    assert scorer_warnings(summarize([], trials, ["judge"])) == []
