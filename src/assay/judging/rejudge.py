@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 from assay.errors import UserError
 from assay.judging.rejudge_runs import KIND, original_run, resumed_request, unfinished_rejudge
 from assay.judging.rejudge_trials import JudgeBudget, judge_stored_trials, judging_stored
-from assay.judging.stored_config import stored_cases, stored_config
+from assay.judging.stored_config import StoredCases, stored_cases, stored_config
 from assay.registry import scorers as scorer_registry
 from assay.services import Services
 
@@ -95,10 +95,11 @@ async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewReq
             prepare(store, original.experiment, [], review)
             if resumed is not None:
                 lock.acquire(resumed.id)  # before anything is paid for
+            cases = stored_cases(original, loaded)
             run_id = resumed.id if resumed else _create(store, original, loaded, request,
                                                         judges, lock)
-            outcome = await _judge(store, original, run_id, judges, loaded, request, services,
-                                   lock)
+            outcome = await _judge(store, original, run_id, judges, cases, loaded, request,
+                                   services, lock)
         finally:
             await services.aclose()
         return finish_run(store, outcome, review)
@@ -121,8 +122,8 @@ def _create(store: Store, original: RunRecord, loaded: LoadedConfig, request: Re
 
 
 async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Scorer],
-                 loaded: LoadedConfig, request: RejudgeRequest, services: Services,
-                 lock: RunLock) -> Any:
+                 cases: StoredCases, loaded: LoadedConfig, request: RejudgeRequest,
+                 services: Services, lock: RunLock) -> Any:
     """Judge what the run has not stored yet, record how it ended; its `RunOutcome`."""
     from assay.runner.ending import REVIEWING, ending, record_end
     from assay.runner.pipeline import PipelineStats
@@ -130,17 +131,17 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
 
     for judge in judges:  # every ask is a real call: no reply of another run is reused
         judge.cache_namespace = f"rejudge-{run_id}"  # type: ignore[attr-defined]
-    cases = stored_cases(original, loaded)
     conditions = _conditions(original, store)
-    store.delete_errored_trials(run_id, score_errors=True)  # a resume judges them again
-    skip = store.done_keys(run_id)
     status, error = "failed", None
     try:
         store.update_run(run_id, status="running", finished_at=None, error=None)
+        store.delete_errored_trials(run_id, score_errors=True)  # a resume judges them again
+        skip = store.done_keys(run_id)
+        judge_one = judging_stored(judges, cases, loaded.config.run.timeout)
         with _progress(original, services, request, len(skip)) as progress:
             await judge_stored_trials(
-                store, original.id, run_id, judging_stored(judges, cases, loaded.config.run.timeout),
-                skip=skip, concurrency=_concurrency(request, loaded),
+                store, original.id, run_id, judge_one, skip=skip,
+                concurrency=_concurrency(request, loaded),
                 batch_size=loaded.config.run.batch_size,
                 budget=JudgeBudget.of(loaded.config.run), commit_check=lock.check,
                 on_committed=progress.update)
