@@ -8,7 +8,7 @@ never a list of the whole run.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -16,7 +16,7 @@ R = TypeVar("R")
 
 
 async def bounded_map(jobs: Iterator[T], work: Callable[[T], Awaitable[R]], *,
-                      concurrency: int) -> AsyncIterator[tuple[T, R]]:
+                      concurrency: int) -> AsyncGenerator[tuple[T, R], None]:
     """(job, result) for every job, at most `concurrency` at once; the first exception a
     job raises stops the others and is raised here."""
     queue: asyncio.Queue[tuple[T, R] | None] = asyncio.Queue(maxsize=max(1, concurrency) * 2)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -120,13 +121,14 @@ async def judge_stored_trials(store: Store, source_run: str, run_id: str, judge:
         on_committed(tally.stats)
 
     pending = (trial for trial in store.iter_trials(source_run) if trial.key not in skip)
-    try:
-        async for _trial, result in bounded_map(pending, judge, concurrency=concurrency):
-            batch.append(result)
-            if len(batch) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS:
-                flush()
-                if tally.stats.stopped_reason:
-                    break
+    try:  # closed on leaving, so no judge call is still in flight once the budget is spent
+        async with aclosing(bounded_map(pending, judge, concurrency=concurrency)) as results:
+            async for _trial, result in results:
+                batch.append(result)
+                if len(batch) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS:
+                    flush()
+                    if tally.stats.stopped_reason:
+                        break
     finally:
         flush()  # what finished is kept, even on Ctrl-C or an error
     reason = tally.stats.stopped_reason or tally.nothing_judged()
