@@ -59,6 +59,9 @@ class RunRecord:
     """What the command line changed for this run (sample, epochs, conditions); resume reuses it."""
     report_dir: str | None = None
     """The folder its report files were written to (`results.json`, `report.md`, ...)."""
+    review: dict[str, Any] | None = None
+    """What its review concluded once, for every later rendering: gate results, warnings,
+    usage, the baseline condition (see `assay.review.recorded`)."""
 
     @property
     def seed(self) -> int:

@@ -70,6 +70,30 @@ def test_step_levels_follow_holm_step_by_step():
     assert step_levels([0.5]) == (0.05,)
 
 
+def test_tied_p_values_share_the_strictest_level_of_their_steps():
+    """Regression: two scorers that agreed on every case got the same p-value and two
+    intervals for one quantity (97.5% for the first tied step, 95% for the second)."""
+    p = [0.0058, 0.3, 0.0058]
+    assert step_levels(p) == pytest.approx((0.05 / 3, 0.05, 0.05 / 3))
+    _, adjusted, _, _ = multipletests(p, alpha=0.05, method="holm")
+    assert holm(p).adjusted == pytest.approx(tuple(adjusted), rel=1e-12)
+    assert holm(p).adjusted[0] == holm(p).adjusted[2]
+    # a tie Holm stopped at keeps the level where it stopped, like every unrejected one
+    assert step_levels([0.001, 0.04, 0.04]) == pytest.approx((0.05 / 3, 0.025, 0.025))
+
+
+def test_one_comparison_measured_twice_prints_one_interval():
+    a = {f"q{i}": i < 20 for i in range(60)}
+    b = {f"q{i}": i < 35 for i in range(60)}
+    same = compare_paired(a, b, kind="pass_fail")
+    other = compare_paired(a, {k: not v if k == "q0" else v for k, v in a.items()},
+                           kind="pass_fail")
+    first, unrelated, second = adjust_comparisons([same, other, same])
+    assert first.significant and second.significant and not unrelated.significant
+    assert first.headline == second.headline
+    assert first.verdict == second.verdict
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_every_verdict_in_a_family_agrees_with_holm_and_with_its_own_interval(seed):
     rng = np.random.default_rng(seed)

@@ -97,7 +97,7 @@ def test_fail_on_regression_exits_1_on_a_planted_regression(
     [gate] = [g for g in data["gates"] if g["gate"].startswith("regression")]
     assert gate["passed"] is False and "significant" in gate["detail"]
     assert "FAIL gate regression exact_match@agent" in text
-    assert 'name="regression exact_match@agent pass rate"' in (project / "junit.xml").read_text()
+    assert 'name="regression exact_match@agent pass rate (max drop 0pp, significant only)"' in (project / "junit.xml").read_text()
 
 
 def test_fail_on_regression_fails_when_cases_that_answered_before_now_error(
@@ -137,7 +137,8 @@ def test_the_first_run_passes_a_regression_gate_and_says_why(
     code, _, data = run(capsys, project, 0.5, "--fail-on-regression")
     assert code == 0
     assert data["gates"] == [{"gate": "regression", "passed": True,
-                              "detail": "no earlier completed run to compare with"}]
+                              "detail": "no earlier completed run to compare with",
+                              "rule": "max drop 0pp, significant only"}]
 
 
 def test_a_config_regression_gate_against_a_named_baseline_run(

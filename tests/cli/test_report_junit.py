@@ -33,5 +33,5 @@ def test_run_and_report_write_junit_with_a_test_per_case_and_condition(
         assert 0 < len(failed) < 10
         assert failed[0].find("failure").get("type") == "exact_match"
         [gate] = [c for c in cases if c.get("classname") == "coin.gates"]
-        assert gate.get("name") == "exact_match@weak pass rate" and gate.find("failure") is not None
+        assert gate.get("name") == "exact_match@weak pass rate (min 90.0%)" and gate.find("failure") is not None
     assert int(rendered.get("failures")) == int(written.get("failures"))

@@ -53,3 +53,20 @@ def test_cases_failures_errors_and_gates_become_junit() -> None:
     assert gate.get("message") == "50.0% (min 80.0%)"
     assert cases[("exp.gates", "judge@training error rate")].find("failure") is None
 
+
+
+def test_two_gates_on_one_metric_are_two_testcases_named_by_their_rules() -> None:
+    """Regression: a config gate and a --fail-under gate on one mean made two testcases named
+    "token_f1@some mean", one passing and one failing, which CI tools merge into one."""
+    gates = [GateResult("token_f1@some mean", True, "0.61 over 20 scored cases (min 0.5)",
+                        "min 0.5"),
+             GateResult("token_f1@some mean", False, "0.61 over 20 scored cases (min 0.7)",
+                        "min 0.7"),
+             GateResult("regression", True, "no earlier completed run", "max drop 2pp"),
+             GateResult("regression", False, "not comparable", "max drop 2pp")]
+    root = ET.fromstring(render_junit(RUN, [], gates))
+    names = [(c.get("name"), c.find("failure") is not None) for c in root.iter("testcase")]
+    assert names == [("token_f1@some mean (min 0.5)", False),
+                     ("token_f1@some mean (min 0.7)", True),
+                     ("regression (max drop 2pp) #1", False),
+                     ("regression (max drop 2pp) #2", True)]

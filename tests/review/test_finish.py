@@ -39,10 +39,35 @@ def test_a_full_disk_while_writing_the_files_keeps_the_run_for_a_resume(
                            store=store, output=out)
     opened = Store(str(store))
     [run] = opened.list_runs()
-    assert run.status == "reviewing" and opened.count_trials(run.id) == (5, 0)
+    assert run.status == "failed" and "FileWriteError" in (run.error or "")
+    assert opened.count_trials(run.id) == (5, 0)
     opened.close()
 
     resumed = assay.evaluate("full-disk", data=DATA, task=answer, scorers=["exact_match"],
                              store=store, output=out, resume=True)
     assert resumed.run.id == run.id and resumed.run.status == "completed"
     assert len(json.loads((out / "results.json").read_text())["trials"]) == 5
+
+
+def test_a_review_stopped_by_ctrl_c_leaves_the_run_interrupted_not_reviewing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: an exit during the review left the run `reviewing` for good."""
+    from assay.review import finish
+
+    def stopped(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    store = tmp_path / "assay.db"
+    with monkeypatch.context() as patched:
+        patched.setattr(finish, "compare_run_conditions", stopped)
+        with pytest.raises(KeyboardInterrupt):
+            assay.evaluate("stopped", data=DATA, task=answer, scorers=["exact_match"],
+                           store=store, output=tmp_path / "out")
+    opened = Store(str(store))
+    [run] = opened.list_runs()
+    assert (run.status, run.error) == ("interrupted", "interrupted by the user")
+    assert run.finished_at is not None and run.review is None
+    opened.close()
+    resumed = assay.evaluate("stopped", data=DATA, task=answer, scorers=["exact_match"],
+                             store=store, output=tmp_path / "out", resume=True)
+    assert resumed.run.id == run.id and resumed.run.status == "completed"

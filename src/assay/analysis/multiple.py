@@ -16,6 +16,10 @@ interval is set at the level of the step at which Holm tested it:
   stopped, 1 - alpha/(m-k) with k the number rejected: its p-value is at
   least the one that failed there, so that interval holds 0.
 
+Equal p-values are one quantity measured twice (two scorers that agree on
+every case): Holm always decides them alike, and they get the level of the
+first of their steps, the strictest, so they print one interval, not two.
+
 So "significant" is exactly "Holm rejects", and exactly "the printed
 interval leaves out 0". The level of each interval is printed with it. They
 are not simultaneous intervals for the whole family (the intervals that are,
@@ -86,8 +90,11 @@ def step_levels(p_values: Sequence[float], *, alpha: float = 0.05) -> tuple[floa
     while rejected < m and p[order[rejected]] * (m - rejected) < alpha:  # as in `holm`
         rejected += 1
     levels = [alpha / (m - rejected) if rejected < m else alpha] * m
+    first = 0  # the first step of the run of equal p-values the current step belongs to
     for step in range(rejected):
-        levels[order[step]] = alpha / (m - step)
+        if p[order[step]] != p[order[first]]:
+            first = step
+        levels[order[step]] = alpha / (m - first)
     return tuple(levels)
 
 

@@ -33,7 +33,9 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
     if request.baseline is not None and request.baseline not in chosen:
         raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
                         f"{loaded.path.name} (conditions: {', '.join(chosen)})")
-    prepare(store, loaded.name, list(loaded.config.gates), request)
+    scorers = [getattr(p, "name", None) or getattr(p, "type") for p in loaded.scorer_params]
+    prepare(store, loaded.name, list(loaded.config.gates), request, scorers=scorers,
+            conditions=chosen)
     options = _with_damaged_files_resumed(loaded, store, options, request)
     with store.run_lock() as lock, long_lived_set_aside():  # from first trial to last file
         outcome = await execute_async(loaded, store, options, lock)

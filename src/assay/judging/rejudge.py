@@ -92,7 +92,9 @@ async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewReq
             judges = build_judges(loaded, services, request)
             for judge in judges:  # resolves each judge's provider: a missing key stops here
                 await judge.setup()
-            prepare(store, original.experiment, [], review)
+            prepare(store, original.experiment, [], review,
+                    scorers=[judge.name for judge in judges],
+                    conditions=_conditions(original, store))
             if resumed is not None:
                 lock.acquire(resumed.id)  # before anything is paid for
             cases = stored_cases(original, loaded)

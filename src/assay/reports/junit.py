@@ -4,12 +4,14 @@ One testcase per case and condition (epochs folded together: any failing
 epoch fails the testcase), named by case id and classed by experiment and
 condition. A failed scorer becomes a `<failure>` carrying the scorer's
 reasons; a target or scorer error becomes an `<error>`. Gates are testcases
-of their own suite, so a failed threshold or regression shows up by name.
+of their own suite, named by gate and rule ("contains@docs pass rate (min
+80.0%)"), so a failed threshold or regression shows up by a name of its own.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -56,12 +58,26 @@ def _run_suites(root: ET.Element, run: RunRecord, trials: Iterable[TrialRecord],
     if gates:
         gate_suite = ET.SubElement(root, "testsuite", name=f"{run.experiment} gates",
                                    timestamp=run.started_at, id=f"{run.id}-gates")
-        for gate in gates:
+        for gate, name in zip(gates, gate_names(gates), strict=True):
             case = ET.SubElement(gate_suite, "testcase", classname=f"{run.experiment}.gates",
-                                 name=gate.gate)
+                                 name=name)
             if not gate.passed:
                 ET.SubElement(case, "failure", message=_message(gate.detail),
                               type="gate").text = gate.detail
+
+
+def gate_names(gates: Sequence[GateResult]) -> list[str]:
+    """A distinct testcase name per gate: the gate and its rule, numbered when the same gate
+    is given twice. CI tools merge testcases of one name, and a failing gate must not be
+    merged with a passing one."""
+    names = [gate.name for gate in gates]
+    counts = Counter(names)
+    seen: Counter[str] = Counter()
+    unique = []
+    for name in names:
+        seen[name] += 1
+        unique.append(f"{name} #{seen[name]}" if counts[name] > 1 else name)
+    return unique
 
 
 def _testcase(suite: ET.Element, classname: str, case_id: str,

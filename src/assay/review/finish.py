@@ -2,9 +2,11 @@
 
 `assay run`, suites and `assay.evaluate` all end with `finish_run`, so a run
 reads the same whichever way it was started; `assay report` rebuilds the
-same review of a stored run with `review_stored`. The run is marked
+same review of a stored run with `review_stored`, showing the gates the run
+was judged by when it ended (`review.recorded`). The run is marked
 `completed` only once its files are written: a run killed while writing
-them stays `reviewing`, and `--resume` reviews it again. The folder of the
+them stays `reviewing`, one stopped by an error or Ctrl-C is recorded
+`failed` or `interrupted`, and `--resume` reviews either again. The folder of the
 files is recorded on the run (`report_dir`), so `rewrite_files` (`assay
 report RUN --rewrite`) and a resume write them again where they were.
 """
@@ -19,8 +21,15 @@ from assay.errors import FileWriteError, UserError
 from assay.reports.atomic import ensure_writable_folder
 from assay.review.comparing import compare_run_conditions, diff_with_previous, previous_run
 from assay.review.files import ReportParts, read_parts, write_parts, write_reports
-from assay.review.gates import Gate, regression_gates, regression_results, threshold_results
+from assay.review.gates import (
+    Gate,
+    check_thresholds,
+    regression_gates,
+    regression_results,
+    threshold_results,
+)
 from assay.review.judges import JudgeReview, review_judges
+from assay.review.recorded import RecordedReview
 from assay.review.reading import TrialsRead, read_trials
 from assay.review.result import ReportFiles, Review
 from assay.review.summary import scorer_warnings, stored_order, summarize_run
@@ -56,9 +65,11 @@ class ReviewRequest:
         return self.output or (self.output_parent or DEFAULT_RUNS_DIR) / run_id
 
 
-def prepare(store: Store, experiment: str, gates: list[Gate], request: ReviewRequest) -> None:
-    """Check, before any trial is paid for, what the review will need: named baseline runs,
-    and a folder the files can be written to."""
+def prepare(store: Store, experiment: str, gates: list[Gate], request: ReviewRequest, *,
+            scorers: list[str], conditions: list[str]) -> None:
+    """Check, before any trial is paid for, what the review will need: gates on the run's
+    scorers and conditions, named baseline runs, and a folder the files can be written to."""
+    check_thresholds([*gates, *request.extra_gates], scorers, conditions)
     regression_gates([*gates, *request.extra_gates], store, experiment,
                      fail_on_any=request.fail_on_regression)
     if request.write_files:
@@ -70,8 +81,17 @@ def prepare(store: Store, experiment: str, gates: list[Gate], request: ReviewReq
 def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Review:
     """Review a run whose trials are all stored, write its files, and mark it completed.
 
-    The stored trials are read once (`review.reading`), for the summary, the comparisons
-    and the three files alike."""
+    Whatever stops the review records the run as failed (or interrupted), never leaving it
+    `reviewing`: `--resume` reviews it again."""
+    from assay.runner.ending import ended_if_stopped
+
+    with ended_if_stopped(store, outcome.run.id):
+        return _finish(store, outcome, request)
+
+
+def _finish(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Review:
+    """`finish_run`. The stored trials are read once (`review.reading`), for the summary,
+    the comparisons and the three files alike."""
     gates = [*outcome.config.gates, *request.extra_gates]
     directory = report_directory(outcome.run, request) if request.write_files else None
     try:
@@ -119,7 +139,13 @@ def _page_checked(store: Store, review: Review, parts: ReportParts) -> ReportPar
 
 def _concluded(store: Store, outcome: RunOutcome, request: ReviewRequest, read: TrialsRead,
                gates: list[Gate]) -> Review:
-    """The review of a run whose trials were just read: summary stored on the run first."""
+    """The review of a run whose trials were just read: summary stored on the run first.
+
+    The gates, warnings, usage and baseline are concluded once and recorded on the run
+    before its files are written; a resume that ran no trial (its files were lost) reads
+    them back rather than judge again with what that command line gave."""
+    concluded = RecordedReview.of(outcome.run) if outcome.stats.done == 0 else None
+    baseline = concluded.baseline if concluded else request.baseline
     summary = read.summary
     judges = review_judges(store, outcome.run, summary.condition_names)
     summary = without_pair_baselines(summary, judges)
@@ -127,20 +153,24 @@ def _concluded(store: Store, outcome: RunOutcome, request: ReviewRequest, read: 
     recorded = str(directory.absolute()) if directory else outcome.run.report_dir
     store.update_run(outcome.run.id, summary=summary.to_dict(), report_dir=recorded)
     run = replace(outcome.run, summary=summary.to_dict(), report_dir=recorded)
-    results = threshold_results(gates, summary)
     cases = read.cases
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
-                                         scorers=summary.scorer_names, baseline=request.baseline,
+                                         scorers=summary.scorer_names, baseline=baseline,
                                          exclude=pair_scorers(judges), cases=cases)
     previous = diff_with_previous(store, run, cases=cases)
-    regressions = regression_gates(gates, store, run.experiment,
-                                   fail_on_any=request.fail_on_regression)
-    results += regression_results(regressions, store, run, previous, cases=cases)
+    if concluded is None:
+        results = threshold_results(gates, summary)
+        regressions = regression_gates(gates, store, run.experiment,
+                                       fail_on_any=request.fail_on_regression)
+        results += regression_results(regressions, store, run, previous, cases=cases)
+        concluded = RecordedReview(results, [*outcome.warnings, *scorer_warnings(summary)],
+                                   dict(outcome.usage), baseline)
+        store.update_run(run.id, review=concluded.to_dict())
     # The files describe the run as it will be once they are written: completed.
-    return Review(run=replace(run, status=COMPLETED),
-                  summary=summary, comparisons=comparisons, previous=previous, gates=results,
-                  warnings=[*outcome.warnings, *scorer_warnings(summary)],
-                  usage=dict(outcome.usage), exports=store.exports(run.id), judges=judges)
+    return Review(run=replace(run, status=COMPLETED, review=concluded.to_dict()),
+                  summary=summary, comparisons=comparisons, previous=previous,
+                  gates=concluded.gates, warnings=concluded.warnings, usage=concluded.usage,
+                  exports=store.exports(run.id), judges=judges)
 
 
 def report_directory(run: RunRecord, request: ReviewRequest) -> Path:
@@ -155,8 +185,8 @@ def rewrite_files(store: Store, run: RunRecord) -> ReportFiles:
     """Write a completed run's files again, from the store, where they were written before.
 
     For files lost, damaged, or written by a version that wrote in place. The run is held
-    (`RunLocked` when another process works on it); its threshold gates are judged again,
-    as `review_stored` does."""
+    (`RunLocked` when another process works on it); its files show what its review
+    concluded when it ended, as `review_stored` does."""
     if run.status != COMPLETED:
         raise UserError(f"run {run.id} is {run.status}, not completed: its files are written "
                         f"when it is finished (assay run CONFIG --resume {run.id})")
@@ -173,25 +203,33 @@ def rewrite_files(store: Store, run: RunRecord) -> ReportFiles:
 def review_stored(store: Store, run: RunRecord) -> Review:
     """The review of a stored run, as `assay report` renders it.
 
-    Threshold gates are judged again from the run's stored config. Regression
-    gates are not: they depend on which runs existed when it ran.
+    Its gates, warnings, usage and baseline are what its review recorded when it ended
+    (`review.recorded`). A run reviewed before they were recorded has its config's threshold
+    gates judged again; its regression gates and command-line gates are not known.
     """
-    from assay.config.models import GateConfig
-
     scorers, conditions = stored_order(run)
     summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
-    items = ((run.config or {}).get("gates") or []) if isinstance(run.config, dict) else []
-    gates = [GateConfig.model_validate(item) for item in items
-             if isinstance(item, dict) and "regression" not in item]
     judges = review_judges(store, run, summary.condition_names)
     summary = without_pair_baselines(summary, judges)
+    recorded = RecordedReview.of(run) or _judged_again(run, summary)
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
                                          scorers=summary.scorer_names,
+                                         baseline=recorded.baseline,
                                          exclude=pair_scorers(judges))
     previous = diff_with_previous(store, run) if run.kind in ("eval", "rejudge") else None
     return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
-                  gates=threshold_results(list(gates), summary), exports=store.exports(run.id),
-                  judges=judges, warnings=scorer_warnings(summary))
+                  gates=recorded.gates, warnings=recorded.warnings, usage=recorded.usage,
+                  exports=store.exports(run.id), judges=judges)
+
+
+def _judged_again(run: RunRecord, summary: RunSummary) -> RecordedReview:
+    """For a run with no recorded review: its config's threshold gates judged on `summary`."""
+    from assay.config.models import GateConfig
+
+    items = ((run.config or {}).get("gates") or []) if isinstance(run.config, dict) else []
+    gates = [GateConfig.model_validate(item) for item in items
+             if isinstance(item, dict) and "regression" not in item]
+    return RecordedReview(threshold_results(list(gates), summary), scorer_warnings(summary))
 
 
 def pair_scorers(judges: JudgeReview) -> list[str]:

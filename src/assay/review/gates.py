@@ -45,6 +45,30 @@ def parse_fail_under(spec: str, *, source: str = "--fail-under") -> GateConfig:
     return GateConfig(scorer=match["scorer"], condition=match["condition"], min_pass_rate=value)
 
 
+def check_thresholds(gates: Sequence[Gate], scorers: Sequence[str],
+                     conditions: Sequence[str]) -> None:
+    """Refuse, before any trial is paid for, a threshold gate on a scorer or a condition the
+    run will not have: judged after the run, it could only fail (or stop the review)."""
+    for gate in gates:
+        if isinstance(gate, RegressionGateConfig):
+            continue
+        if gate.scorer not in scorers:
+            raise UserError(f"gate on unknown scorer '{gate.scorer}'"
+                            f"{_did_you_mean(gate.scorer, scorers)} "
+                            f"(scorers: {', '.join(scorers)})")
+        if gate.condition is not None and gate.condition not in conditions:
+            raise UserError(f"gate {gate.scorer}@{gate.condition} names a condition this run "
+                            f"does not have{_did_you_mean(gate.condition, conditions)} "
+                            f"(conditions: {', '.join(conditions)})")
+
+
+def _did_you_mean(name: str, known: Sequence[str]) -> str:
+    import difflib
+
+    hint = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean '{hint[0]}'?" if hint else ""
+
+
 def threshold_results(gates: Sequence[Gate], summary: RunSummary) -> list[GateResult]:
     """Every threshold gate on every condition it covers (regression gates are skipped here)."""
     results: list[GateResult] = []
@@ -59,11 +83,13 @@ def threshold_results(gates: Sequence[Gate], summary: RunSummary) -> list[GateRe
             stats = summary.get(gate.scorer, condition)
             label = f"{gate.scorer}@{condition}"
             if stats is None:
-                results.append(GateResult(label, False, "no results for this condition"))
+                results.append(GateResult(label, False, "no results for this condition",
+                                          _rule(gate)))
                 continue
             total = stats.n + stats.errors
             if total == 0:
-                results.append(GateResult(label, False, "no trials ran under this condition"))
+                results.append(GateResult(label, False, "no trials ran under this condition",
+                                          _rule(gate)))
                 continue
             if gate.min_pass_rate is not None:
                 results.append(_pass_rate_gate(label, stats, gate.min_pass_rate))
@@ -72,8 +98,17 @@ def threshold_results(gates: Sequence[Gate], summary: RunSummary) -> list[GateRe
             if gate.max_error_rate is not None:
                 rate = stats.errors / total
                 results.append(GateResult(f"{label} error rate", rate <= gate.max_error_rate,
-                                          f"{rate:.1%} (max {gate.max_error_rate:.1%})"))
+                                          f"{rate:.1%} (max {gate.max_error_rate:.1%})",
+                                          f"max {gate.max_error_rate:.1%}"))
     return results
+
+
+def _rule(gate: GateConfig) -> str:
+    """Every bound of a threshold gate, for a result that could not apply them."""
+    rules = [f"min {gate.min_pass_rate:.1%}" if gate.min_pass_rate is not None else "",
+             f"min mean {gate.min_mean:g}" if gate.min_mean is not None else "",
+             f"max errors {gate.max_error_rate:.1%}" if gate.max_error_rate is not None else ""]
+    return ", ".join(r for r in rules if r)
 
 
 def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult:
@@ -82,27 +117,28 @@ def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult
     if stats.judged == 0:
         reason = (f"no trial got a verdict ({stats.errors} errored)" if stats.errors
                   else "this scorer gives no pass/fail verdicts")
-        return GateResult(f"{label} pass rate", False, reason)
+        return GateResult(f"{label} pass rate", False, reason, f"min {minimum:.1%}")
     rate = stats.pass_rate_with_errors or 0.0
     detail = f"{rate:.1%} passed over {stats.pass_rate_with_errors_n} cases (min {minimum:.1%})"
     if stats.errors:
         detail += (f"; {stats.errors} errored trial{'s' if stats.errors != 1 else ''} "
                    f"count{'' if stats.errors != 1 else 's'} as not passed")
-    return GateResult(f"{label} pass rate", rate >= minimum, detail)
+    return GateResult(f"{label} pass rate", rate >= minimum, detail, f"min {minimum:.1%}")
 
 
 def _mean_gate(label: str, stats: ScoreStats, minimum: float,
                max_error_rate: float | None) -> GateResult:
     """The mean is over scored trials; errors fail the gate unless it tolerates them."""
     if stats.mean is None:
-        return GateResult(f"{label} mean", False, f"no trial was scored ({stats.errors} errors)")
+        return GateResult(f"{label} mean", False, f"no trial was scored ({stats.errors} errors)",
+                          f"min {minimum:g}")
     ok = stats.mean >= minimum
     detail = f"{stats.mean:.3g} over {stats.n} scored cases (min {minimum:g})"
     if stats.errors and max_error_rate is None:
         ok = False
         detail += (f"; {stats.errors} trials errored and a mean over the rest would hide "
                    "them (set max_error_rate to tolerate errors)")
-    return GateResult(f"{label} mean", ok, detail)
+    return GateResult(f"{label} mean", ok, detail, f"min {minimum:g}")
 
 
 def fail_on_regression() -> RegressionGateConfig:
@@ -159,18 +195,21 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
 
     label = "regression" + (f" {spec.scorer}" if spec.scorer else "") + (
         f"@{spec.condition}" if spec.condition else "")
+    rule = f"max drop {spec.max_drop_pp:g}pp{', significant only' if spec.significant else ''}"
     if diff is None:
-        return [GateResult(label, True, "no earlier completed run to compare with")]
+        return [GateResult(label, True, "no earlier completed run to compare with", rule)]
     assert diff.run_a is not None
     against = f"vs run {diff.run_a.id}"
     if not diff.comparable:
-        return [GateResult(label, False, f"{against} not comparable: {'; '.join(diff.problems)}")]
+        return [GateResult(label, False, f"{against} not comparable: {'; '.join(diff.problems)}",
+                           rule)]
     chosen = [e.comparison for e in diff.entries
               if (spec.scorer is None or e.comparison.scorer == spec.scorer)
               and (spec.condition is None or condition_of(e) == spec.condition)]
     if not chosen:
         return [GateResult(label, False, f"{against}: no metric to compare "
-                                         f"({'; '.join(diff.skipped) or 'no common results'})")]
+                                         f"({'; '.join(diff.skipped) or 'no common results'})",
+                           rule)]
     results = []
     for c in adjust_comparisons(chosen):
         drop = -(c.delta_pp if c.delta_pp is not None else c.reading_delta_pp or 0.0)
@@ -179,8 +218,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
         failed = drop > spec.max_drop_pp and (c.significant or not spec.significant)
         evidence = f"{format_p(c.p_value, c.alpha)} {evidence_of(c)}" + (
             f", {c.correction}" if c.correction else "")
-        detail = (f"{-drop:+.1f}pp {against} (max drop {spec.max_drop_pp:g}pp"
-                  f"{', significant only' if spec.significant else ''}; {evidence})")
+        detail = f"{-drop:+.1f}pp {against} ({rule}; {evidence})"
         # The paired test can only use cases both runs answered: a case that errored now
         # but not before would drop out of it and could hide a regression.
         errored_now = [cid for cid in c.excluded.errored_in_b
@@ -190,5 +228,5 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
             detail += (f"; {len(errored_now)} cases errored in this run and count as a "
                        f"regression: {', '.join(errored_now[:10])}"
                        f"{', …' if len(errored_now) > 10 else ''}")
-        results.append(GateResult(name, not failed, detail))
+        results.append(GateResult(name, not failed, detail, rule))
     return results

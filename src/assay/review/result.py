@@ -25,9 +25,24 @@ class GateResult:
     gate: str
     passed: bool
     detail: str
+    rule: str = ""
+    """The bound the gate applies ("min 80.0%", "max drop 2pp"): two gates on one metric
+    differ by it."""
+
+    @property
+    def name(self) -> str:
+        """The gate and its rule: what tells it apart from another gate on the same metric."""
+        return f"{self.gate} ({self.rule})" if self.rule else self.gate
 
     def to_dict(self) -> dict[str, Any]:
-        return {"gate": self.gate, "passed": self.passed, "detail": self.detail}
+        return {"gate": self.gate, "passed": self.passed, "detail": self.detail,
+                "rule": self.rule}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GateResult:
+        """A result as `to_dict` stored it (`rule` is absent from older records)."""
+        return cls(str(data["gate"]), bool(data["passed"]), str(data["detail"]),
+                   str(data.get("rule") or ""))
 
 
 @dataclass(frozen=True, slots=True)

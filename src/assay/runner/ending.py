@@ -9,6 +9,8 @@ made it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from assay.errors import RunFailed, StoreError
@@ -35,3 +37,14 @@ def record_end(store: Store, run_id: str, status: str, error: str | None) -> Non
     except StoreError:
         if status == REVIEWING:
             raise
+
+
+@contextmanager
+def ended_if_stopped(store: Store, run_id: str) -> Iterator[None]:
+    """Whatever stops the review of a run (a bad gate, a file that cannot be written, Ctrl-C)
+    records how the run ended, so no run is left `reviewing`; a resume reviews it again."""
+    try:
+        yield
+    except BaseException as exc:
+        record_end(store, run_id, *ending(exc))
+        raise

@@ -71,6 +71,12 @@ def _m008_report_dir(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE runs ADD COLUMN report_dir TEXT"))
 
 
+def _m009_recorded_review(conn: Connection) -> None:
+    columns = {c["name"] for c in inspect(conn).get_columns("runs")}
+    if "review_json" not in columns:
+        conn.execute(text("ALTER TABLE runs ADD COLUMN review_json TEXT"))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
     ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
@@ -80,6 +86,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("calibrations: judges measured against people's labels", _m006_calibrations),
     ("run_locks: one process per run at a time", _m007_run_locks),
     ("runs: the folder its report files were written to", _m008_report_dir),
+    ("runs: the gates, warnings and usage its review concluded", _m009_recorded_review),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

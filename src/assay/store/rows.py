@@ -42,6 +42,7 @@ def run_record(row: Any) -> RunRecord:
         error=data["error"],
         options=loads(data["options_json"]) if data.get("options_json") else None,
         report_dir=data.get("report_dir"),
+        review=loads(data["review_json"]) if data.get("review_json") else None,
     )
 
 

@@ -55,6 +55,7 @@ runs = Table(
     Column("error", Text),
     Column("options_json", Text),
     Column("report_dir", Text),
+    Column("review_json", Text),
 )
 
 trials = Table(

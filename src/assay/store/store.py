@@ -149,13 +149,13 @@ class Store(Browsing, ScoreAccess):
             conn.execute(update(schema.runs).where(schema.runs.c.id == run_id).values(**values))
 
     def _run_values(self, fields: dict[str, Any]) -> dict[str, Any]:
-        """A run's columns made storable: `config`, `summary` and `options` as JSON, texts
-        (a path from a file system that is not UTF-8, an error) without what cannot be
-        stored."""
+        """A run's columns made storable: `config`, `summary`, `options` and `review` as
+        JSON, texts (a path from a file system that is not UTF-8, an error) without what
+        cannot be stored."""
         notes = Replacements()  # a run has no trial to carry a note; its values are ours
         values: dict[str, Any] = {}
         for name, value in fields.items():
-            if name in ("config", "summary", "options"):
+            if name in ("config", "summary", "options", "review"):
                 values[f"{name}_json"] = self.storable.json(value, name, notes)
             elif isinstance(value, str):
                 values[name] = self.storable.text(value, name, notes)

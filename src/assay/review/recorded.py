@@ -1,0 +1,49 @@
+"""What a run's review concluded once, kept on the run so every later rendering shows it.
+
+Some of a review cannot be had again from the store: the gates given on the
+command line (`--fail-under`, `--fail-on-regression`) or by the pytest
+plugin's thresholds, regression gates (they depend on which runs existed
+when the run ended), the run's warnings, its LLM usage, and the baseline
+condition it was compared against (`--baseline`). `finish_run` stores them
+on the run (`RunRecord.review`); `assay report`, `--rewrite`, the viewer and
+a resume that only writes the files again read them back, so a run that
+failed a gate never later reads as passed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from assay.review.result import GateResult
+
+if TYPE_CHECKING:
+    from assay.records import RunRecord
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedReview:
+    """The gates, warnings, usage and baseline of a run, as its review concluded them."""
+
+    gates: list[GateResult]
+    warnings: list[str] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=dict)
+    baseline: str | None = None
+    """The condition the others were compared with; None for the first condition."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"gates": [g.to_dict() for g in self.gates], "warnings": list(self.warnings),
+                "usage": dict(self.usage), "baseline": self.baseline}
+
+    @classmethod
+    def of(cls, run: RunRecord) -> RecordedReview | None:
+        """The run's recorded review; None for a run not reviewed yet, or reviewed by a
+        version that did not record it."""
+        data = run.review
+        if not isinstance(data, dict):
+            return None
+        baseline = data.get("baseline")
+        return cls(gates=[GateResult.from_dict(g) for g in data.get("gates") or []],
+                   warnings=[str(w) for w in data.get("warnings") or []],
+                   usage=dict(data.get("usage") or {}),
+                   baseline=baseline if isinstance(baseline, str) else None)

@@ -1,0 +1,122 @@
+"""A run's gates are judged once, when it ends, and every later rendering shows them:
+`assay report` in each format, `--rewrite`, and a resume that writes the files again."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from .evalproject import assay, results, write_project
+
+WORSE = '''
+import os
+
+
+def answer(case):
+    wrong = int(os.environ.get("WRONG", "0"))  # the first WRONG cases are answered wrongly
+    return "no idea" if int(case.id[1:]) < wrong else case.expected
+'''
+
+FILES = ("results.json", "report.md", "report.html")
+
+
+def project(root: Path) -> Path:
+    """20 cases, exact_match, a regression gate; the target gets worse as WRONG grows."""
+    (root / "worse.py").write_text(WORSE, encoding="utf-8")
+    return write_project(root, {"only": {}}, cases=20, extra={
+        "target": {"type": "python", "function": "worse.py:answer", "threaded": False},
+        "gates": [{"regression": {"max_drop_pp": 2}}]})
+
+
+def two_runs(root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+             *second: str) -> tuple[str, str, dict[str, object]]:
+    """A good run, then one 6 cases worse with `second` arguments: (store, run id, results)."""
+    config, store = project(root), str(root / "s.db")
+    monkeypatch.setenv("WRONG", "0")
+    code, printed = assay(capsys, "run", str(config), "--store", store, "--no-progress")
+    assert code == 0, printed
+    monkeypatch.setenv("WRONG", "6")
+    code, printed = assay(capsys, "run", str(config), "--store", store, "--no-progress",
+                          "-o", str(root / "out"), *second)
+    assert code == 1 and "FAIL gate regression" in printed, printed
+    written = results(root / "out")
+    return store, str(written["run"]["id"]), written  # type: ignore[index]
+
+
+def failed(gates: object) -> list[str]:
+    assert isinstance(gates, list)
+    return [g["gate"] for g in gates if not g["passed"]]
+
+
+def test_report_in_every_format_shows_the_failed_gates_of_the_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay report RUN` showed no regression or --fail-under gate at all."""
+    monkeypatch.chdir(tmp_path)
+    store, run_id, written = two_runs(tmp_path, monkeypatch, capsys,
+                                      "--fail-under", "exact_match=0.9")
+    assert failed(written["gates"]) == ["exact_match@only pass rate",
+                                        "regression exact_match@only pass rate"]
+
+    code, text = assay(capsys, "report", run_id, "--store", store, "-f", "json")
+    assert code == 0
+    import json
+
+    assert json.loads(text)["gates"] == written["gates"]
+    code, text = assay(capsys, "report", run_id, "--store", store, "-f", "md")
+    assert code == 0 and text == (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    code, text = assay(capsys, "report", run_id, "--store", store, "-f", "junit")
+    gates = [c for c in ET.fromstring(text).iter("testcase") if c.get("classname") == "coin.gates"]
+    assert [c.get("name") for c in gates if c.find("failure") is not None] == [
+        "exact_match@only pass rate (min 90.0%)",
+        "regression exact_match@only pass rate (max drop 2pp, significant only)"]
+
+
+def test_rewrite_of_an_intact_run_writes_the_same_bytes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `--rewrite` wrote `"gates": []`, turning a failed run into a passed one."""
+    monkeypatch.chdir(tmp_path)
+    store, run_id, _ = two_runs(tmp_path, monkeypatch, capsys, "--fail-under", "exact_match=0.9")
+    before = {name: (tmp_path / "out" / name).read_bytes() for name in FILES}
+    code, printed = assay(capsys, "report", run_id, "--store", store, "--rewrite")
+    assert code == 0, printed
+    for name in FILES:
+        assert (tmp_path / "out" / name).read_bytes() == before[name], name
+
+
+def test_a_resume_that_writes_lost_files_keeps_the_gates_of_the_first_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    store, run_id, written = two_runs(tmp_path, monkeypatch, capsys,
+                                      "--fail-under", "exact_match=0.9")
+    (tmp_path / "out" / "results.json").unlink()
+    code, printed = assay(capsys, "run", "assay.yaml", "--store", store, "--no-progress",
+                          "--resume")  # without --fail-under this time
+    assert code == 1 and "FAIL gate exact_match@only pass rate" in printed, printed
+    again = results(tmp_path / "out")
+    assert again["run"]["id"] == run_id and again["gates"] == written["gates"]
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("exact_matc=0.5", "gate on unknown scorer 'exact_matc'; did you mean 'exact_match'?"),
+    ("exact_match@onyl=0.5", "names a condition this run does not have; did you mean 'only'?"),
+])
+def test_a_fail_under_gate_on_an_unknown_name_is_refused_before_anything_runs(
+        spec: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: every trial ran (paid calls), then the review stopped with exit 2 and the
+    run was left `reviewing`, or the gate failed with "no results for this condition"."""
+    monkeypatch.chdir(tmp_path)
+    config = project(tmp_path)
+    code, printed = assay(capsys, "run", str(config), "--store", str(tmp_path / "s.db"),
+                          "--no-progress", "--fail-under", spec)
+    assert code == 2 and message in printed, printed
+    from assay.store import Store
+
+    opened = Store(str(tmp_path / "s.db"))
+    assert opened.list_runs() == []
+    opened.close()
