@@ -1,8 +1,13 @@
-"""Child processes started as from a terminal, whatever state the test runner leaves."""
+"""Child processes started as from a terminal, whatever state the test runner leaves, and
+pressed Ctrl-C."""
 
 from __future__ import annotations
 
 import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
 
 
 def as_at_a_terminal() -> None:
@@ -11,3 +16,23 @@ def as_at_a_terminal() -> None:
     inherited by a child)."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def interrupt_when(command: list[str], ready: Callable[[], bool], *, cwd: Path,
+                   env: dict[str, str] | None = None, wait: float = 60) -> tuple[int, str]:
+    """Start `command` as from a terminal, press Ctrl-C once `ready()` holds (or after
+    `wait` seconds), and return its exit code and stderr; a child that outlives the test
+    is killed."""
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, preexec_fn=as_at_a_terminal)
+    try:
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and not ready():
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return process.returncode, stderr

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from assay.store import Store
-from tests.terminal import as_at_a_terminal
+from tests.terminal import interrupt_when
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -36,25 +34,16 @@ def test_ctrl_c_prints_the_resume_command_and_exits_130(tmp_path: Path) -> None:
         "target: {type: python, function: 'agent.py:answer'}\n"
         "scorers: [{type: exact_match}]\nrun: {concurrency: 1}\n")
     env = {**os.environ, "ASSAY_STORE": str(tmp_path / "s.db"), "COLUMNS": "160"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"], cwd=tmp_path,
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=as_at_a_terminal)
-    try:
-        store = Store(str(tmp_path / "s.db"))
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # wait for the first stored trials
-            runs = store.list_runs("slow", limit=1)
-            if runs and store.count_trials(runs[0].id)[0] >= 3:
-                break
-            time.sleep(0.05)
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    assert process.returncode == 130, stderr
+    store = Store(str(tmp_path / "s.db"))
+
+    def trials_stored() -> bool:
+        runs = store.list_runs("slow", limit=1)
+        return bool(runs) and store.count_trials(runs[0].id)[0] >= 3
+
+    code, stderr = interrupt_when(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"], trials_stored,
+        cwd=tmp_path, env=env)
+    assert code == 130, stderr
     [run] = store.list_runs("slow")
     assert run.status == "interrupted"
     assert f"interrupted; resume with: assay run assay.yaml --resume {run.id}" in stderr

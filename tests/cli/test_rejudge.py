@@ -4,10 +4,7 @@ continue the rejudge it stopped."""
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +13,7 @@ from assay.store import Store
 from assay.testing import FakeLLM
 from tests.cli.evalproject import assay
 from tests.judging.rejudge_project import CASES, judged, runs
-from tests.terminal import as_at_a_terminal
+from tests.terminal import interrupt_when
 
 __all__ = ["judged"]
 
@@ -40,24 +37,14 @@ def test_ctrl_c_says_how_to_resume_the_rejudge_and_the_resume_finishes_it(
     assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
     llm.latency = 0.1
     command = [sys.executable, "-m", "assay", "rejudge", "-k", "1", "-j", "1", "--no-progress"]
-    process = subprocess.Popen(command, cwd=tmp_path, env=dict(os.environ),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=as_at_a_terminal)
     store = Store(str(tmp_path / "assay.db"))
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # wait for the first stored verdicts
-            latest = store.list_runs(kind="rejudge", limit=1)
-            if latest and store.count_trials(latest[0].id)[0] >= 2:
-                break
-            time.sleep(0.05)
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    assert process.returncode == 130, stderr
+
+    def verdicts_stored() -> bool:
+        latest = store.list_runs(kind="rejudge", limit=1)
+        return bool(latest) and store.count_trials(latest[0].id)[0] >= 2
+
+    code, stderr = interrupt_when(command, verdicts_stored, cwd=tmp_path, env=dict(os.environ))
+    assert code == 130, stderr
     stopped = runs(tmp_path)[0]
     assert stopped.kind == "rejudge" and stopped.status == "interrupted"
     assert f"interrupted; resume with: assay rejudge --resume {stopped.id}" in stderr
