@@ -6,6 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+TOOL_KEYS = frozenset({"mcp_servers", "context", "require_mcp_tool_use",
+                       "require_mcp_tool_success"})
+"""A condition's keys that give a model tools or context; only some target kinds honour them."""
+
+
 @dataclass(slots=True)
 class Condition:
     """The same cases under a different context.

@@ -275,13 +275,11 @@ class SummaryBuilder:
         tags = trial.tags
         for name, score in trial.scores.items():
             usage = score.usage
-            if usage is None:
-                self._add(trial.case_id, trial.condition, name, score.value, score.passed,
-                          score.error, score.scale, tags, trial.difficulty, None, None, None)
-            else:
-                self._add(trial.case_id, trial.condition, name, score.value, score.passed,
-                          score.error, score.scale, tags, trial.difficulty, usage.input_tokens,
-                          usage.output_tokens, usage.cost_usd)
+            self._add(trial.case_id, trial.condition, name, score.value, score.passed,
+                      score.error, score.scale, tags, trial.difficulty,
+                      usage.input_tokens if usage else None,
+                      usage.output_tokens if usage else None,
+                      usage.cost_usd if usage else None)
 
     def _add(self, case_id: str, condition: str, scorer: str, value: float | None,
              passed: bool | None, error: str | None, scale: tuple[float, float],

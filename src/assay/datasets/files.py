@@ -146,8 +146,12 @@ def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
     try:
         from assay.yaml_core import CoreLoader
 
-        root = yaml.compose(text, Loader=CoreLoader)
-        data = yaml.load(text, Loader=CoreLoader)  # noqa: S506 (a safe loader)
+        loader = CoreLoader(text)
+        try:  # compose once; the values are built from that same node tree
+            root = loader.get_single_node()
+            data = loader.construct_document(root) if root is not None else None
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         problems.add(f"invalid YAML: {exc.problem}", file=str(path),

@@ -127,7 +127,7 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
                  cases: StoredCases, loaded: LoadedConfig, request: RejudgeRequest,
                  services: Services, lock: RunLock) -> Any:
     """Judge what the run has not stored yet, record how it ended; its `RunOutcome`."""
-    from assay.runner.ending import REVIEWING, ending, record_end
+    from assay.store.run_ending import REVIEWING, ending, record_end
     from assay.runner.pipeline import PipelineStats
     from assay.runner.session import RunOutcome
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from assay.errors import RunFailed
 from assay.judging.bounded import bounded_map
 from assay.output import Usage
-from assay.runner.pipeline import PipelineStats
+from assay.runner.pipeline import PipelineStats, trial_error, trial_unusable
 from assay.trial import TrialKey, TrialResult
 
 if TYPE_CHECKING:
@@ -64,14 +64,14 @@ class JudgeTally:
         if result.output.error is not None or not result.scores:
             return  # not judged: nothing the judges could fail at
         self.judged += 1
-        error = next((f"{name}: {s.error}" for name, s in result.scores.items() if s.error), None)
+        error = trial_error(result)
         if error is None:
             stats.consecutive_errors = 0
             return
         stats.errors += 1
         stats.consecutive_errors += 1
         stats.first_error = stats.first_error or error
-        if all(s.error for s in result.scores.values()):
+        if trial_unusable(result):
             self.unjudged += 1
         if stats.stopped_reason:
             return

@@ -30,6 +30,7 @@ from typing import IO, Any
 import orjson
 
 from assay.records import TrialRecord
+from assay.reports.results_json import ORJSON_OPTIONS
 from assay.score import Score
 
 TRIAL_FIELDS = ("case", "condition", "epoch", "status", "output", "error", "latency_ms",
@@ -276,8 +277,6 @@ _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
 
 
 _UNSAFE = re.compile("[<>&\u2028\u2029]")
-_ORJSON = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
-           | orjson.OPT_PASSTHROUGH_DATACLASS)
 
 
 def _dump(value: Any) -> str:
@@ -288,7 +287,7 @@ def _dump(value: Any) -> str:
     through `json`. Anything else JSON cannot hold is its `str()`, as `json` would write it.
     """
     try:
-        text = orjson.dumps(value, default=str, option=_ORJSON).decode()
+        text = orjson.dumps(value, default=str, option=ORJSON_OPTIONS).decode()
     except orjson.JSONEncodeError:
         text = json.dumps(_clean(value), ensure_ascii=False, separators=(",", ":"),
                           default=str)

@@ -106,8 +106,9 @@ def trial_json(record: dict[str, Any]) -> str:
     return _json(record)
 
 
-_OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
-            | orjson.OPT_PASSTHROUGH_DATACLASS)
+ORJSON_OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+                  | orjson.OPT_PASSTHROUGH_DATACLASS)
+"""How every JSON file assay writes encodes values orjson would refuse (via `default=str`)."""
 
 
 def _json(value: Any, *, indent: bool = False) -> str:
@@ -116,7 +117,7 @@ def _json(value: Any, *, indent: bool = False) -> str:
     summary. orjson refuses integers past 64 bits; those documents go through `json`."""
     try:
         return orjson.dumps(value, default=str,
-                            option=_OPTIONS | (orjson.OPT_INDENT_2 if indent else 0)).decode()
+                            option=ORJSON_OPTIONS | (orjson.OPT_INDENT_2 if indent else 0)).decode()
     except orjson.JSONEncodeError:
         return json.dumps(value, ensure_ascii=False, default=str, indent=2 if indent else None)
 
@@ -124,7 +125,7 @@ def _json(value: Any, *, indent: bool = False) -> str:
 def _json_bytes(value: Any) -> bytes:
     """`_json(value)` as UTF-8, a lone surrogate as its escape (as `atomic_writer` writes it)."""
     try:
-        return orjson.dumps(value, default=str, option=_OPTIONS)
+        return orjson.dumps(value, default=str, option=ORJSON_OPTIONS)
     except orjson.JSONEncodeError:
         return _json(value).encode("utf-8", "backslashreplace")
 

@@ -83,7 +83,7 @@ def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Rev
 
     Whatever stops the review records the run as failed (or interrupted), never leaving it
     `reviewing`: `--resume` reviews it again."""
-    from assay.runner.ending import ended_if_stopped
+    from assay.store.run_ending import ended_if_stopped
 
     with ended_if_stopped(store, outcome.run.id):
         return _finish(store, outcome, request)

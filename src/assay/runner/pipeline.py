@@ -35,7 +35,6 @@ class PipelineStats:
     first_error: str | None = None
     started: float = field(default_factory=time.monotonic)
     stopped_reason: str | None = None
-    error_budget_spent: bool = False
 
 
 Commit = Callable[[list[TrialResult]], Mapping[TrialKey, str] | None]
@@ -71,6 +70,11 @@ class _PendingErrors:
         streak = self.streak + (stats.consecutive_errors if self.only_errors else 0)
         return ((max_errors is not None and stats.errors + self.errors >= max_errors)
                 or (max_consecutive is not None and streak >= max_consecutive))
+
+
+def _failed(result: TrialResult) -> bool:
+    """`trial_error(result) is not None`, without building the message."""
+    return bool(result.output.error) or any(s.error for s in result.scores.values())
 
 
 def _error_budget_reason(stats: PipelineStats, max_errors: int) -> str:
@@ -115,9 +119,10 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
     last_flush = time.monotonic()
     stop = False
     pending = _PendingErrors()
+    budget_spent = False
 
     def flush() -> None:
-        nonlocal last_flush, stop
+        nonlocal last_flush, stop, budget_spent
         last_flush = time.monotonic()
         if not buffer:
             return
@@ -142,7 +147,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
         buffer.clear()
         pending.clear()
         if max_errors is not None and stats.errors >= max_errors and not stats.stopped_reason:
-            stats.error_budget_spent = True
+            budget_spent = True
             stats.stopped_reason = _error_budget_reason(stats, max_errors)
         if budget_exceeded is not None and not stats.stopped_reason:
             stats.stopped_reason = budget_exceeded()
@@ -163,7 +168,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                                          scorers, timeout,
                                          max_output_bytes=max_output_bytes)
             buffer.append(result)
-            pending.add(trial_error(result) is not None)
+            pending.add(_failed(result))
             if (len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS
                     or pending.reach(stats, max_errors, max_consecutive_errors)):
                 flush()  # at once when this trial spends the error budget: stop on time
@@ -180,8 +185,8 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
             task.cancel()
         flush()  # what finished is kept, even on Ctrl-C or an error
         pool.shutdown(wait=False, cancel_futures=True)
-        if max_errors is not None and stats.error_budget_spent:  # count those in flight too
-            stats.stopped_reason = _error_budget_reason(stats, max_errors)
+        if budget_spent:  # count the trials in flight at the stop too
+            stats.stopped_reason = _error_budget_reason(stats, max_errors or 0)
     if (not stats.stopped_reason and stats.done and stats.unusable == stats.done
             and not answered_before):
         stats.stopped_reason = (f"every trial failed ({stats.unusable} of {stats.done}), so "

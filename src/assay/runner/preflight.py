@@ -17,7 +17,7 @@ from pathlib import Path
 from assay.config.loading import LoadedConfig
 from assay.datasets.dataset import Scan
 from assay.errors import Problem, UserError
-from assay.runner.plan import Plan, build_plan
+from assay.runner.plan import Plan, build_plan, scorer_problem
 from assay.services import Services
 
 
@@ -67,7 +67,6 @@ def _check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
     with nothing to compare against in any case is a config error; in some cases, a warning
     naming them, since each of their trials would be that scorer's error. A run checks
     only the first case; this reads the whole dataset."""
-    from assay.runner.plan import scorer_problem
     from assay.scorers.base import CheckScorer
 
     checks = [(index, scorer) for index, scorer in enumerate(plan.scorers)

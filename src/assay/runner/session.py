@@ -24,7 +24,7 @@ from assay.config.loading import LoadedConfig
 from assay.config.models import EvalConfig
 from assay.errors import UserError
 from assay.records import RunRecord
-from assay.runner.ending import REVIEWING, ending, record_end
+from assay.store.run_ending import REVIEWING, ending, record_end
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan
@@ -231,7 +231,7 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
     settings = loaded.config.run
     concurrency = options.concurrency or settings.concurrency
     label = loaded.name
-    stored, errored = store.count_trials(run_id) if plan.skip else (0, 0)
+    errored = store.count_trials(run_id)[1] if plan.skip else 0  # skip: the stored trials
     with Progress(plan.total, label, mode=choose_mode(options.progress),
                   already_done=len(plan.skip), ledger=_ledger(plan)) as progress:
         return await run_pipeline(
@@ -241,7 +241,7 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             max_errors=settings.max_errors,
             max_consecutive_errors=settings.max_consecutive_errors, on_committed=progress.update,
             budget_exceeded=_cost_check(plan, settings.max_cost_usd),
-            answered_before=stored - errored)
+            answered_before=len(plan.skip) - errored)
 
 
 def _ledger(plan: Plan) -> Callable[[], Any]:

@@ -8,15 +8,10 @@ from pydantic import BaseModel, ConfigDict
 
 from assay.config.field_docs import describe_fields
 from assay.case import Case
-from assay.condition import Condition
+from assay.condition import TOOL_KEYS, Condition
 from assay.errors import Problem
 from assay.output import Output
 from assay.services import Services
-
-
-TOOL_KEYS = frozenset({"mcp_servers", "context", "require_mcp_tool_use",
-                       "require_mcp_tool_success"})
-"""A condition's keys that give a model tools or context (see `Condition.tool_keys`)."""
 
 
 class TargetParams(BaseModel):

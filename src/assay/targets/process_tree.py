@@ -73,18 +73,15 @@ class ProcessTree:
         if hasattr(os, "killpg"):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.leader, signal.SIGKILL)
-        for _ in range(10):
-            members = self.members()
-            if not members:
-                return
-            for pid in members:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
+        self._kill_members(spared=set())
 
     def end_all_but(self, keep: Collection[int]) -> None:
         """Kill every process of the tree except the leader and `keep`: what one trial
         started, while the long-lived process that ran it (and what it started before) goes on."""
-        spared = {self.leader, *keep}
+        self._kill_members(spared={self.leader, *keep})
+
+    def _kill_members(self, spared: set[int | None]) -> None:
+        """Kill the members not `spared`, again while forks keep appearing (10 rounds)."""
         for _ in range(10):
             members = self.members() - spared
             if not members:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from assay.errors import RunFailed, StoreError
-from assay.store import Store
+from assay.store.store import Store
 
 REVIEWING = "reviewing"
 """Every trial is stored; the review (summary, comparisons, files) comes next."""
