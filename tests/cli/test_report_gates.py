@@ -101,6 +101,28 @@ def test_a_resume_that_writes_lost_files_keeps_the_gates_of_the_first_command(
     assert again["run"]["id"] == run_id and again["gates"] == written["gates"]
 
 
+def test_a_resume_that_writes_lost_files_judges_the_gates_its_own_command_line_adds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: the resume's `--fail-under` was ignored without a word and it exited 0
+    on a run whose pass rate was below it."""
+    monkeypatch.chdir(tmp_path)
+    config, store = project(tmp_path), str(tmp_path / "s.db")
+    monkeypatch.setenv("WRONG", "6")  # 14 of 20 right: 70%
+    code, printed = assay(capsys, "run", str(config), "--store", store, "--no-progress",
+                          "-o", str(tmp_path / "out"))
+    assert code == 0, printed
+    (tmp_path / "out" / "report.md").unlink()
+    code, printed = assay(capsys, "run", "assay.yaml", "--store", store, "--no-progress",
+                          "--resume", "--fail-under", "exact_match=0.9")
+    assert code == 1 and "FAIL gate exact_match@only pass rate" in printed, printed
+    assert failed(results(tmp_path / "out")["gates"]) == ["exact_match@only pass rate"]
+
+    code, printed = assay(capsys, "report", "latest", "--store", store, "--rewrite")
+    assert code == 0, printed  # what the resume concluded is the run's review from now on
+    assert failed(results(tmp_path / "out")["gates"]) == ["exact_match@only pass rate"]
+
+
 @pytest.mark.parametrize(("spec", "message"), [
     ("exact_matc=0.5", "gate on unknown scorer 'exact_matc'; did you mean 'exact_match'?"),
     ("exact_match@onyl=0.5", "names a condition this run does not have; did you mean 'only'?"),

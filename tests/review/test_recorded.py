@@ -20,6 +20,16 @@ def answer(case: Case) -> str:
     return "A"
 
 
+def test_gates_judged_later_are_added_and_those_already_judged_keep_their_result() -> None:
+    first = GateResult("contains@a pass rate", False, "50.0% (min 80.0%)", "min 80.0%")
+    recorded = RecordedReview([first], ["a warning"], {"calls": 3}, None)
+    again = GateResult("contains@a pass rate", True, "judged again", "min 80.0%")
+    looser = GateResult("contains@a pass rate", True, "50.0% (min 40.0%)", "min 40.0%")
+    added = recorded.adding([again, looser], baseline="b")
+    assert added.gates == [first, looser]
+    assert (added.warnings, added.usage, added.baseline) == (["a warning"], {"calls": 3}, "b")
+
+
 def test_a_recorded_review_reads_back_as_it_was_stored() -> None:
     recorded = RecordedReview([GateResult("contains@a pass rate", False, "50.0% (min 80.0%)",
                                           "min 80.0%")],

@@ -31,10 +31,12 @@ from assay.review.gates import (
 from assay.review.judges import JudgeReview, review_judges
 from assay.review.recorded import RecordedReview
 from assay.review.reading import TrialsRead, read_trials
-from assay.review.result import ReportFiles, Review
+from assay.review.result import GateResult, ReportFiles, Review
 from assay.review.summary import scorer_warnings, stored_order, summarize_run
 
 if TYPE_CHECKING:
+    from assay.analysis.conditions import ScorerCases
+    from assay.analysis.run_diff import RunDiff
     from assay.analysis.summary import RunSummary
     from assay.records import RunRecord
     from assay.runner.session import RunOutcome
@@ -142,10 +144,11 @@ def _concluded(store: Store, outcome: RunOutcome, request: ReviewRequest, read: 
     """The review of a run whose trials were just read: summary stored on the run first.
 
     The gates, warnings, usage and baseline are concluded once and recorded on the run
-    before its files are written; a resume that ran no trial (its files were lost) reads
-    them back rather than judge again with what that command line gave."""
+    before its files are written. A resume that ran no trial (its files were lost) reads
+    them back rather than judge them again, and adds what its own command line asks for
+    (`--fail-under`, `--fail-on-regression`, `--baseline`), so its exit code answers it."""
     concluded = RecordedReview.of(outcome.run) if outcome.stats.done == 0 else None
-    baseline = concluded.baseline if concluded else request.baseline
+    baseline = request.baseline or (concluded.baseline if concluded else None)
     summary = read.summary
     judges = review_judges(store, outcome.run, summary.condition_names)
     summary = without_pair_baselines(summary, judges)
@@ -159,18 +162,31 @@ def _concluded(store: Store, outcome: RunOutcome, request: ReviewRequest, read: 
                                          exclude=pair_scorers(judges), cases=cases)
     previous = diff_with_previous(store, run, cases=cases)
     if concluded is None:
-        results = threshold_results(gates, summary)
-        regressions = regression_gates(gates, store, run.experiment,
-                                       fail_on_any=request.fail_on_regression)
-        results += regression_results(regressions, store, run, previous, cases=cases)
+        results = _judged(gates, request, store, run, summary, previous, cases)
         concluded = RecordedReview(results, [*outcome.warnings, *scorer_warnings(summary)],
                                    dict(outcome.usage), baseline)
+        store.update_run(run.id, review=concluded.to_dict())
+    elif request.extra_gates or request.fail_on_regression or baseline != concluded.baseline:
+        asked = _judged(list(request.extra_gates), request, store, run, summary, previous,
+                        cases)
+        concluded = concluded.adding(asked, baseline=baseline)
         store.update_run(run.id, review=concluded.to_dict())
     # The files describe the run as it will be once they are written: completed.
     return Review(run=replace(run, status=COMPLETED, review=concluded.to_dict()),
                   summary=summary, comparisons=comparisons, previous=previous,
                   gates=concluded.gates, warnings=concluded.warnings, usage=concluded.usage,
                   exports=store.exports(run.id), judges=judges)
+
+
+def _judged(gates: list[Gate], request: ReviewRequest, store: Store, run: RunRecord,
+            summary: RunSummary, previous: RunDiff | None,
+            cases: dict[str, ScorerCases] | None) -> list[GateResult]:
+    """The results of `gates` on this run: thresholds on its summary, regressions since the
+    run before it."""
+    results = threshold_results(gates, summary)
+    regressions = regression_gates(gates, store, run.experiment,
+                                   fail_on_any=request.fail_on_regression)
+    return results + regression_results(regressions, store, run, previous, cases=cases)
 
 
 def report_directory(run: RunRecord, request: ReviewRequest) -> Path:

@@ -12,7 +12,7 @@ failed a gate never later reads as passed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from assay.review.result import GateResult
@@ -34,6 +34,13 @@ class RecordedReview:
     def to_dict(self) -> dict[str, Any]:
         return {"gates": [g.to_dict() for g in self.gates], "warnings": list(self.warnings),
                 "usage": dict(self.usage), "baseline": self.baseline}
+
+    def adding(self, gates: list[GateResult], *, baseline: str | None) -> RecordedReview:
+        """This review with `gates` judged since (those it already has are kept as they
+        were) and the baseline compared with now."""
+        known = {g.name for g in self.gates}
+        return replace(self, gates=[*self.gates, *(g for g in gates if g.name not in known)],
+                       baseline=baseline)
 
     @classmethod
     def of(cls, run: RunRecord) -> RecordedReview | None:
