@@ -142,3 +142,23 @@ def test_a_fail_under_gate_on_an_unknown_name_is_refused_before_anything_runs(
     opened = Store(str(tmp_path / "s.db"))
     assert opened.list_runs() == []
     opened.close()
+
+
+def test_report_of_a_run_where_every_trial_failed_shows_its_errors_and_its_gate_failing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay report` (and `assay view`) of a run aborted with no score at all
+    refused with "gate on unknown scorer 'exact_match' (scorers: )", exit 2."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "down.py").write_text(
+        "def answer(case):\n    raise RuntimeError('the service is down')\n", encoding="utf-8")
+    config = write_project(tmp_path, {"only": {}}, cases=4, extra={
+        "target": {"type": "python", "function": "down.py:answer"},
+        "gates": [{"scorer": "exact_match", "min_pass_rate": 0.5}]})
+    store = str(tmp_path / "s.db")
+    code, printed = assay(capsys, "run", str(config), "--store", store, "--no-progress")
+    assert code == 3 and "every trial failed" in printed, printed
+    code, printed = assay(capsys, "report", "latest", "--store", store)
+    assert code == 0, printed
+    assert "the service is down" in printed
+    assert "- FAIL exact_match@only: no results for this condition" in printed

@@ -124,6 +124,9 @@ MISLABELLED_BODIES = {
     "/json-as-text": json.dumps({"answer": "no", "debug": "classifier said yes"}).encode(),
     "/prose": b"the classifier said yes",
     "/json-past-the-limit": json.dumps({"answer": "no", "pad": "yes" * 400_000}).encode(),
+    "/null": b'{"answer": null}',
+    "/object": b'{"answer": {"city": "Paris", "sure": true}}',
+    "/true": b'{"answer": true}',
 }
 """Bodies served as text/plain, by path."""
 
@@ -177,3 +180,16 @@ def test_without_answer_path_a_text_reply_is_the_answer_and_a_cut_is_recorded(
     assert answer_at(mislabelled + "/prose", answer_path=None).text == "the classifier said yes"
     cut = answer_at(mislabelled + "/json-past-the-limit", answer_path=None)
     assert cut.error is None and cut.metadata["truncated"]["kept_bytes"] == 1_000_000
+
+
+def test_answer_path_at_a_null_is_the_trials_error_not_the_text_none(mislabelled: str) -> None:
+    """Regression: `{"answer": null}` (a refusal, a reply with tool calls only) became the
+    answer text "None", which a judge or `contains: None` then scored."""
+    output = answer_at(mislabelled + "/null")
+    assert output.text == "" and output.error == "the reply has null at 'answer', not an answer"
+
+
+def test_answer_path_at_an_object_or_a_boolean_is_its_json_not_a_python_repr(
+        mislabelled: str) -> None:
+    assert answer_at(mislabelled + "/object").text == '{"city": "Paris", "sure": true}'
+    assert answer_at(mislabelled + "/true").text == "true"

@@ -18,6 +18,7 @@ from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
 from assay.analysis.verdict import bounds_text, evidence, format_p, level_text
 from assay.knowledge_packs.bands import size_words
+from assay.reports.text import code, inline
 
 MAX_IDS_TERMINAL = 10
 MAX_IDS_MARKDOWN = 200
@@ -123,7 +124,7 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons, *,
 
 def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
     """The report.md section: the table, the verdicts, wins and losses per case, and advice."""
-    lines = [f"## Conditions compared with `{comps.baseline}`", "",
+    lines = [f"## Conditions compared with {code(comps.baseline)}", "",
              (f"Paired over the cases both conditions answered; "
               f"{family_note(len(comps.entries))} (alpha {comps.alpha:g})."), ""]
     if comps.entries:
@@ -131,9 +132,10 @@ def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
                                 lambda e: (e.comparison.scorer or "", e.comparison.label_b))
     for entry in comps.entries:
         c = entry.comparison
-        lines += ["", f"### {c.scorer}: {c.label_b} vs {c.label_a}", "", f"- {c.verdict}"]
+        lines += ["", f"### {inline(c.scorer)}: {inline(c.label_b)} vs {inline(c.label_a)}", "",
+                  f"- {inline(c.verdict, limit=2000)}"]
         lines += detail_lines(c)
-        lines += case_lines(c, f"{c.label_b} wins", f"{c.label_b} loses")
+        lines += case_lines(c, f"{inline(c.label_b)} wins", f"{inline(c.label_b)} loses")
         lines += [f"- sample size ({a.metric.replace('_', ' ')}): {a.summary()}"
                   for a in entry.advice if a.cases_needed is not None]
         lines += excluded_line(c)
@@ -149,7 +151,8 @@ def markdown_table(entries: Sequence[ComparisonEntry], first: str, second: str,
         c = entry.comparison
         a, b, delta, ci = headline(c)
         one, two = label(entry)
-        rows.append(f"| {one} | {two} | {c.n} | {a} | {b} | {delta} | {size_text(c)} | "
+        rows.append(f"| {inline(one)} | {inline(two)} | {c.n} | {a} | {b} | {delta} | "
+                    f"{size_text(c)} | "
                     f"{ci_label(c)} {ci} | {p_text(c)} | {evidence(c)} |")
     return rows
 
@@ -190,7 +193,7 @@ def _name(metric: str) -> str:
 def case_lines(c: PairedComparison, win_label: str, loss_label: str) -> list[str]:
     lines = []
     for name, ids in ((win_label, c.wins), (loss_label, c.losses)):
-        shown = ", ".join(f"`{i}`" for i in ids[:MAX_IDS_MARKDOWN])
+        shown = ", ".join(code(i) for i in ids[:MAX_IDS_MARKDOWN])
         more = f" … and {len(ids) - MAX_IDS_MARKDOWN} more" if len(ids) > MAX_IDS_MARKDOWN else ""
         lines.append(f"- {name} ({len(ids)}): {shown or 'none'}{more}")
     lines.append(f"- ties: {len(c.ties)}")
@@ -220,9 +223,9 @@ def excluded_line(c: PairedComparison) -> list[str]:
     """report.md: each reason cases were left out, with the cases named."""
     lines = []
     for reason, ids in exclusions(c):
-        shown = ", ".join(f"`{i}`" for i in ids[:MAX_IDS_MARKDOWN])
+        shown = ", ".join(code(i) for i in ids[:MAX_IDS_MARKDOWN])
         more = f" … and {len(ids) - MAX_IDS_MARKDOWN} more" if len(ids) > MAX_IDS_MARKDOWN else ""
-        lines.append(f"- left out, {reason} ({len(ids)}): {shown}{more}")
+        lines.append(f"- left out, {inline(reason)} ({len(ids)}): {shown}{more}")
     ignored = ignored_epochs_text(c)
     return lines + ([f"- {ignored}"] if ignored else [])
 

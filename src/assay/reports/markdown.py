@@ -13,13 +13,12 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from assay.reports.comparisons import condition_comparisons_markdown
-from assay.reports.headline import review_headline
-from assay.reports.text import inline
 from assay.reports.costs import judge_cost, run_cost_text, target_cost
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
+from assay.reports.headline import review_headline
 from assay.reports.judges import judges_markdown
 from assay.reports.run_diff import run_diff_markdown
-from assay.reports.text import inline
+from assay.reports.text import code, inline
 
 if TYPE_CHECKING:
     from assay.records import TrialRecord
@@ -81,7 +80,8 @@ def score_lines(review: Review) -> list[str]:
              "| scorer | condition | n | mean [95% CI] | pass rate [95% CI] | errors |",
              "| --- | --- | ---: | ---: | ---: | ---: |"]
     for stats in review.summary.scores:
-        lines.append(f"| {stats.scorer} | {stats.condition} | {stats.n} | {fmt_mean(stats)} | "
+        lines.append(f"| {inline(stats.scorer)} | {inline(stats.condition)} | {stats.n} | "
+                     f"{fmt_mean(stats)} | "
                      f"{fmt_pass_rate(stats)} | {stats.errors} |")
     return lines
 
@@ -93,7 +93,7 @@ def condition_lines(review: Review) -> list[str]:
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for c in review.summary.conditions:
         latency = "-" if c.latency_ms_mean is None else f"{c.latency_ms_mean:,.0f} ms"
-        lines.append(f"| {c.condition} | {c.trials} | {c.errors} | {latency} | "
+        lines.append(f"| {inline(c.condition)} | {c.trials} | {c.errors} | {latency} | "
                      f"{c.input_tokens:,}/{c.output_tokens:,} | {target_cost(c)} | "
                      f"{judge_cost(c)} | {c.cache_hits} | {c.tool_calls} | "
                      f"{c.tool_errors} |")
@@ -109,7 +109,8 @@ def breakdown_lines(review: Review) -> list[str]:
                       "| group | scorer | condition | n | mean | pass rate |",
                       "| --- | --- | --- | ---: | ---: | ---: |"]
             for group, stats in rows:
-                lines.append(f"| {group} | {stats.scorer} | {stats.condition} | {stats.n} | "
+                lines.append(f"| {inline(group)} | {inline(stats.scorer)} | "
+                             f"{inline(stats.condition)} | {stats.n} | "
                              f"{fmt_mean(stats)} | {fmt_pass_rate(stats)} |")
     return lines
 
@@ -155,7 +156,7 @@ class FailureList:
         self.total_errors = 0
 
     def add(self, trial: TrialRecord) -> None:
-        where = f"`{trial.case_id}` · {trial.condition}"
+        where = f"{code(trial.case_id)} · {inline(trial.condition)}"
         if trial.epoch:
             where += f" · epoch {trial.epoch}"
         if trial.error:
@@ -163,12 +164,12 @@ class FailureList:
             return
         for name, score in trial.scores.items():
             if score.error:
-                self._error(f"- {where} · {name}: {inline(score.error)}")
+                self._error(f"- {where} · {inline(name)}: {inline(score.error)}")
             elif score.passed is False:
                 self.total_failed += 1
                 if len(self.failures) < MAX_FAILURES:
                     reason = inline(score.reason or "failed")
-                    self.failures.append(f"- {where} · {name}: {reason}")
+                    self.failures.append(f"- {where} · {inline(name)}: {reason}")
 
     def _error(self, line: str) -> None:
         self.total_errors += 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from assay.reports.text import inline
+from assay.reports.text import code, inline
 
 if TYPE_CHECKING:
     from assay.records import TrialRecord
@@ -69,10 +69,10 @@ def worse_than_recorded_markdown(comparisons: RecordedComparisons) -> str:
              (f"{comparisons.worse} of {comparisons.compared} replayed answers are worse than "
               "what was answered in the session.")]
     for item in comparisons.listed:
-        where = f"`{item.case_id}` · {item.condition}"
+        where = f"{code(item.case_id)} · {inline(item.condition)}"
         if item.epoch:
             where += f" · epoch {item.epoch}"
-        lines += ["", f"### {where} · {item.scorer}", "",
+        lines += ["", f"### {where} · {inline(item.scorer)}", "",
                   f"- question: {inline(item.question, TEXT_CHARS)}",
                   f"- then: {inline(item.recorded, TEXT_CHARS)}",
                   f"- now: {inline(item.answer, TEXT_CHARS) or '(no answer)'}",

@@ -23,6 +23,7 @@ from assay.reports.comparisons import (
     outcome_names,
     print_exclusions,
 )
+from assay.reports.text import inline
 
 
 def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> None:
@@ -61,7 +62,7 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
     lines = [f"## {title or f'Compared with run `{a.id}`'}", "",
              (f"Run `{a.id}` (before, started {a.started_at}) → run `{b.id}` (after), "
               f"paired by case; {family_note(len(diff.entries))}."), ""]
-    lines += [f"- **not comparable:** {problem}" for problem in diff.problems]
+    lines += [f"- **not comparable:** {inline(problem, limit=2000)}" for problem in diff.problems]
     if diff.problems:
         lines.append("")
     if diff.entries:
@@ -70,18 +71,19 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
     unchanged = [e for e in diff.entries if not _changed(e)]
     if unchanged:
         lines += ["", "No case changed its result for: " + ", ".join(
-            f"{e.comparison.scorer}@{condition_of(e)}" for e in unchanged) + "."]
+            inline(f"{e.comparison.scorer}@{condition_of(e)}") for e in unchanged) + "."]
     for entry in diff.entries:
         c = entry.comparison
         if any(entry is e for e in unchanged):
             continue
         ups, downs = outcome_names(c)
-        lines += ["", f"### {c.scorer}@{condition_of(entry)}", "", f"- {c.verdict}"]
+        lines += ["", f"### {inline(f'{c.scorer}@{condition_of(entry)}')}", "",
+                  f"- {inline(c.verdict, limit=2000)}"]
         lines += detail_lines(c)
         lines += case_lines(c, f"newly {'passing' if ups == 'passes' else ups}",
                             f"newly {'failing' if downs == 'fails' else downs}")
         lines += excluded_line(c)
-    lines += [f"- note: {line}" for line in diff.skipped + diff.notes]
+    lines += [f"- note: {inline(line, limit=2000)}" for line in diff.skipped + diff.notes]
     return "\n".join(lines)
 
 

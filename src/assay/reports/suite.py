@@ -12,6 +12,7 @@ from typing import Any
 
 from assay.knowledge_packs.all_packs import scale_text
 from assay.reports.console import print_warning
+from assay.reports.text import code, inline
 
 COLUMNS = ("experiment", "scorer", "condition", "n", "avg", "accuracy", "exit")
 RIGHT = {"n", "avg", "accuracy", "exit"}
@@ -71,7 +72,7 @@ def suite_markdown(document: dict[str, Any]) -> str:
     def table(rows: list[tuple[str, ...]]) -> list[str]:
         lines = ["| " + " | ".join(COLUMNS) + " |",
                  "| " + " | ".join("---:" if c in RIGHT else "---" for c in COLUMNS) + " |"]
-        return lines + ["| " + " | ".join(row) + " |" for row in rows]
+        return lines + ["| " + " | ".join(inline(cell) for cell in row) + " |" for row in rows]
 
     lines = [f"# {title(document)}", "", *table(experiment_rows(document)), "", "## Totals", "",
              "One total per headline scorer and scale; `total of k` covers k experiments.", ""]
@@ -80,7 +81,7 @@ def suite_markdown(document: dict[str, Any]) -> str:
         lines += ["", "## Warnings", "", *(f"- {w}" for w in document["warnings"])]
     if document["failed"]:
         lines += ["", "## Not summarised", ""]
-        lines += [f"- `{f['config']}` (exit {f['exit_code']}): {f['error']}"
+        lines += [f"- {code(f['config'])} (exit {f['exit_code']}): {inline(f['error'], 2000)}"
                   for f in document["failed"]]
     return "\n".join(lines) + "\n"
 

@@ -27,3 +27,12 @@ def inline(text: object, limit: int = 200) -> str:
     """`text` as one line of Markdown that renders as the literal text: `one_line`, with
     Markdown's special characters escaped."""
     return _SPECIAL.sub(r"\\\1", one_line(text, limit))
+
+
+def code(text: object, limit: int = 200) -> str:
+    """`text` as one Markdown code span that shows it literally, backticks in it included:
+    the span's fence is one backtick longer than the longest run inside."""
+    flat = one_line(text, limit)
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", flat)), default=0) + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"

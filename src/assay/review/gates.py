@@ -75,10 +75,9 @@ def threshold_results(gates: Sequence[Gate], summary: RunSummary) -> list[GateRe
     for gate in gates:
         if isinstance(gate, RegressionGateConfig):
             continue
-        if gate.scorer not in summary.scorer_names:
-            known = ", ".join(summary.scorer_names)
-            raise UserError(f"gate on unknown scorer '{gate.scorer}' (scorers: {known})")
         conditions = [gate.condition] if gate.condition else summary.condition_names
+        if not conditions:  # a run stopped before any trial was stored
+            results.append(GateResult(gate.scorer, False, "no trials ran", _rule(gate)))
         for condition in conditions:
             stats = summary.get(gate.scorer, condition)
             label = f"{gate.scorer}@{condition}"

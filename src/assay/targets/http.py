@@ -92,10 +92,7 @@ class HttpTarget(Target):
                 f"{_expected_json(params)} is not JSON ({content_type or 'no Content-Type'}, "
                 f"{body.total:,} bytes): {exc.msg} at line {exc.lineno} column {exc.colno}"))
         if params.answer_path:
-            try:
-                return Output(text=str(_dig(data, params.answer_path)))
-            except (KeyError, IndexError, TypeError):
-                return Output(error=f"response has no '{params.answer_path}'")
+            return _answer_at(data, params.answer_path)
         return Output.from_value(data)
 
     async def close(self) -> None:
@@ -119,6 +116,18 @@ def _render_body(body: Any, case: Case) -> Any:
     if isinstance(body, list):
         return [_render_body(value, case) for value in body]
     return body
+
+
+def _answer_at(data: Any, path: str) -> Output:
+    """The value at `path` as the answer: text as it is, any other JSON value as JSON (never a
+    Python repr such as `None` or `True`); a null there is no answer, so an error."""
+    try:
+        value = _dig(data, path)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return Output(error=f"response has no '{path}'")
+    if value is None:
+        return Output(error=f"the reply has null at '{path}', not an answer")
+    return Output(text=value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
 
 
 def _dig(data: Any, path: str) -> Any:

@@ -1,0 +1,47 @@
+"""`report.md`: names from a config or a dataset are shown as written, and never break a table."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import assay
+from assay import Case, Condition
+
+CASES = [{"id": "a|b", "input": "x", "expected": "x", "tags": ["t|1"]},
+         {"id": "back`tick", "input": "y", "expected": "nope"},
+         {"id": "two\nlines", "input": "z", "expected": "nope"}]
+
+
+def answer(case: Case, condition: Condition) -> str:
+    return case.input_text if condition.name == "new|2" else "?"
+
+
+def unescaped_pipes(row: str) -> int:
+    return len(re.findall(r"(?<!\\)\|", row))
+
+
+def report(tmp_path: Path) -> str:
+    assay.evaluate("pipes", data=CASES, task=answer, scorers=["exact_match"],
+                   conditions={"base|1": {}, "new|2": {}},
+                   store=tmp_path / "assay.db", output=tmp_path / "out")
+    return (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+
+
+def test_a_pipe_in_a_condition_scorer_or_tag_name_does_not_shift_a_tables_columns(
+        tmp_path: Path) -> None:
+    """Regression: `| exact_match | base|1 | 3 | ...` rendered the mean under "n" and the
+    pass rate under "mean": every number right of the name sat in the wrong column."""
+    text = report(tmp_path)
+    tables = [block.splitlines() for block in re.split(r"\n\n", text)
+              if block.startswith("| ")]
+    assert len(tables) >= 3
+    for rows in tables:
+        assert {unescaped_pipes(row) for row in rows} == {unescaped_pipes(rows[0])}, rows
+    assert "| exact_match | base\\|1 | 3 |" in text
+
+
+def test_a_case_id_with_a_backtick_or_a_line_break_stays_one_code_span(tmp_path: Path) -> None:
+    text = report(tmp_path)
+    assert "- ``back`tick`` · base\\|1 · exact_match:" in text
+    assert "- `two lines` · base\\|1 · exact_match:" in text
