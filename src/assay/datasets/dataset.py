@@ -99,7 +99,8 @@ class Dataset:
                 layout, mapping = self._layout_for(record, line, problems)
                 if not layout:
                     break
-            case = _to_case(record, index, line, layout, mapping, file, problems)
+                fields = _Fields.of(layout, mapping)
+            case = _to_case(record, index, line, fields, mapping, file, problems)
             if case is None:
                 continue
             if case.id in seen:
@@ -127,8 +128,9 @@ class Dataset:
     def __iter__(self) -> Iterator[Case]:
         scan = self.scan()
         problems = ProblemList()
+        fields = _Fields.of(scan.layout, scan.mapping)
         for index, (line, record) in enumerate(self._records(problems)):
-            case = _to_case(record, index, line, scan.layout, scan.mapping, str(self.path),
+            case = _to_case(record, index, line, fields, scan.mapping, str(self.path),
                             problems)
             if case is None:
                 continue
@@ -184,17 +186,35 @@ class Dataset:
         return "", {}
 
 
-def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str, str],
+@dataclass(frozen=True)
+class _Fields:
+    """A layout's mapping worked out once per pass over the file, not once per record:
+    which keys are required, and where each Case field is read from."""
+
+    required: tuple[tuple[str, str], ...]
+    """(Case field, key) that every record must have."""
+    reads: tuple[tuple[str, str, str, tuple[str, ...]], ...]
+    """(Case field, key, the key's first step, other names of a field read as it is)."""
+
+    @classmethod
+    def of(cls, layout: str, mapping: dict[str, str]) -> _Fields:
+        required = ["input"]
+        if layout in ("knowledge-packs", "k-eval") or (layout == "mapped"
+                                                       and "expected" in mapping):
+            required.append("expected")
+        return cls(
+            tuple((name, mapping.get(name, name)) for name in required),
+            tuple((name, key, key.split(".")[0], ALIASES.get(name, ()) if key == name else ())
+                  for name, key in mapping.items()))
+
+
+def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[str, str],
              file: str, problems: ProblemList) -> Case | None:
     if not isinstance(record, dict):
         problems.add("each record must be an object", file=file, line=line)
         return None
-    required = ["input"]
-    if layout in ("knowledge-packs", "k-eval") or (layout == "mapped" and "expected" in mapping):
-        required.append("expected")
     ok = True
-    for name in required:
-        key = mapping.get(name, name)
+    for name, key in fields.required:
         if lookup(record, key) is None:
             mapped = "" if key == name else f" (the case's {name})"
             problems.add(f"missing key '{key}'{mapped}", file=file, line=line, field=key)
@@ -202,18 +222,21 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
     if not ok:
         return None
     values: dict[str, Any] = {}
-    used = set()
-    for name, key in mapping.items():
-        value = lookup(record, key)
-        if value is None and key == name and name in ALIASES:
-            key = next((alias for alias in ALIASES[name] if alias in record), key)
-            value = record.get(key)
+    used = {"id"}
+    for name, key, root, aliases in fields.reads:
+        value = record.get(key)
+        if value is None:
+            if "." in key and key not in record:  # a path: `human.verdict`
+                value = _walk(record, key.split("."))
+            elif aliases:
+                key = next((alias for alias in aliases if alias in record), key)
+                root = key
+                value = record.get(key)
         if value is not None:
             values[name] = value
-            used.add(key.split(".")[0])
+            used.add(root)
     raw_id = values.get("id", record.get("id"))
     case_id = str(raw_id) if raw_id is not None and raw_id != "" else str(index)
-    used.add("id")
     if len(case_id) > MAX_ID_CHARS:
         problems.add(f"id is {len(case_id)} characters long; the store keeps ids of up to "
                      f"{MAX_ID_CHARS}", file=file, line=line, field=mapping.get("id", "id"))
@@ -248,17 +271,12 @@ def _to_case(record: Any, index: int, line: int, layout: str, mapping: dict[str,
                      file=file, line=line, field=mapping.get("expected_traits"))
         return None
     difficulty = values.get("difficulty")
-    return Case(
-        id=case_id,
-        input=input_value if isinstance(input_value, list) else str(input_value),
-        expected=values.get("expected"),
-        expected_tool_calls=calls,
-        expected_traits=traits,
-        reference=values.get("reference"),
-        tags=[str(t) for t in tags],
-        difficulty=None if difficulty is None else str(difficulty),
-        metadata=metadata,
-    )
+    # by position (a case per record, twice per run): id, input, expected,
+    # expected_tool_calls, expected_traits, reference, tags, difficulty, metadata
+    return Case(case_id, input_value if isinstance(input_value, list) else str(input_value),
+                values.get("expected"), calls, traits, values.get("reference"),
+                [str(t) for t in tags], None if difficulty is None else str(difficulty),
+                metadata)
 
 
 def lookup(record: dict[str, Any], key: str) -> Any:

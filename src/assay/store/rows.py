@@ -58,23 +58,25 @@ def stored_score(m: Any) -> Score:
 
 def score_of(values: Sequence[Any]) -> Score:
     """The Score stored in these `SCORE_FIELDS` values (read by position: a run's review
-    reads a score per scorer per trial)."""
+    reads a score per scorer per trial, so the records are built with positional
+    arguments, in their fields' order, which costs half what keywords do)."""
     (value, scale_min, scale_max, passed, reason, details, error, input_tokens, output_tokens,
      cost_usd) = values
+    if scale_min == 0.0 and scale_max == 1.0:
+        scale = _UNIT
+    else:
+        scale = (0.0 if scale_min is None else float(scale_min),
+                 1.0 if scale_max is None else float(scale_max))
     spent = None
     if input_tokens is not None or output_tokens is not None or cost_usd is not None:
-        spent = Usage(input_tokens=input_tokens or 0, output_tokens=output_tokens or 0,
-                      cost_usd=cost_usd)
-    return Score(
-        value=value,
-        scale=(0.0 if scale_min is None else float(scale_min),
-               1.0 if scale_max is None else float(scale_max)),
-        passed=None if passed is None else bool(passed),
-        reason=reason or "",
-        details=loads(details) if details else {},
-        error=error,
-        usage=spent,
-    )
+        spent = Usage(input_tokens or 0, output_tokens or 0, cost_usd)
+    # Score(value, scale, passed, reason, details, error, usage)
+    return Score(value, scale, None if passed is None else bool(passed), reason or "",
+                 loads(details) if details else {}, error, spent)
+
+
+_UNIT = (0.0, 1.0)
+"""The scale of most scores, one tuple shared by all of them."""
 
 
 TRIAL_FIELDS = ("case_id", "condition", "epoch", "input_json", "expected_json", "tags_json",
@@ -89,30 +91,24 @@ def trial_record(m: Any, scores: dict[str, Score]) -> TrialRecord:
 
 
 def trial_of(values: Sequence[Any], scores: dict[str, Score]) -> TrialRecord:
-    """The TrialRecord stored in these `TRIAL_FIELDS` values, with its scores."""
+    """The TrialRecord stored in these `TRIAL_FIELDS` values, with its scores (built by
+    position, in the records' field order, as `score_of` is)."""
     (case_id, condition, epoch, input_json, expected_json, tags_json, difficulty, output_json,
      error, latency_ms, input_tokens, output_tokens, cost_usd, cache_hits) = values
     stored = loads(output_json) if output_json else {}
     calls = stored.get("tool_calls")
-    output = Output(
-        text=stored.get("text") or "",
-        tool_calls=[ToolCall.from_dict(call) for call in calls] if calls else [],
-        transcript=stored.get("transcript"),
-        metadata=stored.get("metadata") or {},
-        error=error,
-        latency_ms=latency_ms,
-        usage=Usage(input_tokens=input_tokens or 0, output_tokens=output_tokens or 0,
-                    cost_usd=cost_usd, cache_hits=cache_hits or 0),
-    )
-    return TrialRecord(
-        case_id=case_id, condition=condition, epoch=epoch,
-        input=loads(input_json) if input_json else None,
-        expected=loads(expected_json) if expected_json else None,
-        output=output,
-        tags=loads(tags_json) if tags_json else [],
-        difficulty=difficulty,
-        scores=scores,
-    )
+    # Usage(input_tokens, output_tokens, cost_usd, calls, cache_hits)
+    usage = Usage(input_tokens or 0, output_tokens or 0, cost_usd, 0, cache_hits or 0)
+    # Output(text, tool_calls, transcript, usage, metadata, error, latency_ms)
+    output = Output(stored.get("text") or "",
+                    [ToolCall.from_dict(call) for call in calls] if calls else [],
+                    stored.get("transcript"), usage, stored.get("metadata") or {}, error,
+                    latency_ms)
+    # TrialRecord(case_id, condition, epoch, input, expected, output, tags, difficulty, scores)
+    return TrialRecord(case_id, condition, epoch,
+                       loads(input_json) if input_json else None,
+                       loads(expected_json) if expected_json else None,
+                       output, loads(tags_json) if tags_json else [], difficulty, scores)
 
 
 def score_row(m: Any) -> ScoreRow:

@@ -61,6 +61,8 @@ class Storable:
             return None
         if not isinstance(value, str):
             value = str(value)
+        elif value.isascii() and (self.nul_allowed or _NUL not in value):
+            return value  # most text: nothing to replace, known without a walk
         value = _without_surrogates(value, where, notes)
         if not self.nul_allowed and _NUL in value:
             notes.add(where, "nul_characters", value.count(_NUL))

@@ -44,7 +44,6 @@ from assay.records import (
     TrialRow,
 )
 from assay.redaction import redact, redact_rows
-from assay.score import Score
 from assay.store import schema
 from assay.store.batches import StoredBatch, write_batch
 from assay.store.browsing import Browsing
@@ -53,20 +52,17 @@ from assay.store.failures import driver_message, store_name, translate_errors
 from assay.store.migrations import migrate_store
 from assay.store.read_only import open_read_only
 from assay.store.rows import (
-    SCORE_FIELDS,
     SCORE_ROW_FIELDS,
-    TRIAL_FIELDS,
     TRIAL_ROW_FIELDS,
     loads,
     run_record,
-    score_of,
     score_row_of,
-    trial_of,
     trial_row,
 )
 from assay.store.run_lock import RunLock
 from assay.store.scores import ScoreAccess
 from assay.store.storable import Replacements, Storable
+from assay.store.trial_reading import iter_trials
 from assay.store.trial_rows import SCORE_TEXT_COLUMNS, TrialRows, errored_rows, trial_rows
 from assay.trial import TrialKey, TrialResult
 
@@ -310,35 +306,10 @@ class Store(Browsing, ScoreAccess):
             return conn.execute(query).scalar()
 
     def iter_trials(self, run_id: str, *, batch_size: int = 2000) -> Iterator[TrialRecord]:
-        """Every stored trial of a run with its scores, streamed in key order."""
-        t, s = schema.trials, schema.scores
-        order = (t.c.case_id, t.c.condition, t.c.epoch)
-        trial_columns = [t.c[name] for name in TRIAL_FIELDS]
-        score_columns = [s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer,
-                         *(s.c[name] for name in SCORE_FIELDS)]
+        """Every stored trial of a run with its scores, streamed in key order (a trial's
+        scores by scorer name)."""
         with self.engine.connect() as conn:
-            last: tuple[Any, ...] | None = None
-            while True:
-                query = (select(*trial_columns).where(t.c.run_id == run_id).order_by(*order)
-                         .limit(batch_size))
-                if last is not None:
-                    query = query.where(_after(order, last))
-                rows = conn.execute(query).all()
-                if not rows:
-                    return
-                first, final = tuple(rows[0][:3]), tuple(rows[-1][:3])
-                score_query = select(*score_columns).where(and_(
-                    s.c.run_id == run_id,
-                    _at_or_after((s.c.case_id, s.c.condition, s.c.epoch), first),
-                    _at_or_before((s.c.case_id, s.c.condition, s.c.epoch), final),
-                ))
-                by_key: dict[TrialKey, dict[str, Score]] = {}
-                for score in conn.execute(score_query).all():
-                    by_key.setdefault((score[0], score[1], score[2]), {})[score[3]] = \
-                        score_of(score[4:])
-                for row in rows:
-                    yield trial_of(row, by_key.get((row[0], row[1], row[2]), {}))
-                last = final
+            yield from iter_trials(conn, run_id, batch_size)
 
     def iter_score_rows(self, run_id: str) -> Iterator[ScoreRow]:
         """Flat score rows with the trial's tags and difficulty, for analysis."""
@@ -424,24 +395,6 @@ class Store(Browsing, ScoreAccess):
         with self._lock, self.engine.begin() as conn:
             conn.execute(delete(schema.response_cache).where(schema.response_cache.c.key == key))
             conn.execute(schema.response_cache.insert().values(**row))
-
-
-def _after(columns: tuple[Any, ...], values: tuple[Any, ...]) -> Any:
-    from sqlalchemy import tuple_
-
-    return tuple_(*columns) > tuple_(*values)
-
-
-def _at_or_after(columns: tuple[Any, ...], values: tuple[Any, ...]) -> Any:
-    from sqlalchemy import tuple_
-
-    return tuple_(*columns) >= tuple_(*values)
-
-
-def _at_or_before(columns: tuple[Any, ...], values: tuple[Any, ...]) -> Any:
-    from sqlalchemy import tuple_
-
-    return tuple_(*columns) <= tuple_(*values)
 
 
 LOCK_WAIT_SECONDS = 30.0  # how long opening a store waits for another process's lock

@@ -10,6 +10,7 @@ byte for byte what the target or the dataset gave.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from assay.score import Score
@@ -82,7 +83,7 @@ def score_row(key: dict[str, Any], name: str, score: Score, storable: Storable,
     """The `scores` row of one scorer's score on one trial (`key`: run id, case id,
     condition, epoch), its texts made storable."""
     spent = score.usage
-    where = f"scores.{name}"
+    reason, details, error = _score_fields(name)
     return {
         **key,
         "scorer": name,
@@ -90,19 +91,30 @@ def score_row(key: dict[str, Any], name: str, score: Score, storable: Storable,
         "scale_min": score.scale[0],
         "scale_max": score.scale[1],
         "passed": None if score.passed is None else int(score.passed),
-        "reason": storable.text(score.reason or None, f"{where}.reason", notes),
-        "details_json": storable.json(score.details, f"{where}.details", notes)
-        if score.details else None,
-        "error": storable.text(score.error, f"{where}.error", notes),
+        "reason": storable.text(score.reason or None, reason, notes),
+        "details_json": storable.json(score.details, details, notes) if score.details else None,
+        "error": storable.text(score.error, error, notes),
         "input_tokens": spent.input_tokens if spent else None,
         "output_tokens": spent.output_tokens if spent else None,
         "cost_usd": spent.cost_usd if spent else None,
     }
 
 
+@lru_cache(maxsize=256)
+def _score_fields(name: str) -> tuple[str, str, str]:
+    """Where a change to the reason, details or error of scorer `name` is noted (named once
+    per scorer, not once per score)."""
+    return f"scores.{name}.reason", f"scores.{name}.details", f"scores.{name}.error"
+
+
+@lru_cache(maxsize=8)
+def _column_length(column: str) -> int | None:
+    return schema.trials.c[column].type.length  # type: ignore[attr-defined, no-any-return]
+
+
 def _within_column(value: str | None, column: str, notes: Replacements) -> str | None:
     """`value` cut to the length its (non-key) column holds on PostgreSQL, the cut noted."""
-    limit = schema.trials.c[column].type.length  # type: ignore[attr-defined]
+    limit = _column_length(column)
     if value is None or limit is None or len(value) <= limit:
         return value
     notes.add(column, "characters_cut", len(value) - limit)

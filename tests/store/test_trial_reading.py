@@ -1,0 +1,78 @@
+"""Stored trials read back whole: every field as it was written, in key order, in batches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assay.case import Case
+from assay.output import Output, ToolCall, Usage
+from assay.records import TrialRecord
+from assay.score import Score
+from assay.store import Store
+from assay.trial import TrialResult
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    store = Store(str(tmp_path / "assay.db"))
+    store.create_run(id="r1", experiment="e")
+    return store
+
+
+def full_trial(case_id: str, condition: str = "a", epoch: int = 0) -> TrialResult:
+    """A trial with every field a stored trial keeps set to something other than its default."""
+    case = Case(id=case_id, input=[{"role": "user", "content": "q?"}], expected={"answer": 4},
+                tags=["math", "easy-ones"], difficulty="hard")
+    output = Output(text="it is 4", tool_calls=[ToolCall(name="add", arguments={"a": 2},
+                                                         result="4", duration_ms=1.5)],
+                    transcript=[{"role": "assistant", "content": "it is 4"}],
+                    usage=Usage(input_tokens=11, output_tokens=3, cost_usd=0.002, cache_hits=1),
+                    metadata={"agent": {"turns": 2}}, latency_ms=12.5)
+    scores = {
+        "judge": Score(value=7.0, scale=(0.0, 10.0), passed=True, reason="close",
+                       details={"judge_model": "m", "metrics": {"f": 1}},
+                       usage=Usage(input_tokens=20, output_tokens=5, cost_usd=0.01)),
+        "broken": Score.failure("judge call failed: HTTP 500"),
+        "exact": Score.binary(False, "expected 4", normalized_output="it is 4"),
+    }
+    return TrialResult(case, condition, epoch, output, scores)
+
+
+def test_a_stored_trial_reads_back_with_every_field_it_was_written_with(store: Store) -> None:
+    written = full_trial("c1")
+    store.write_trials("r1", [written])
+    [read] = store.iter_trials("r1")
+    output = written.output
+    expected = TrialRecord(
+        case_id="c1", condition="a", epoch=0, input=written.case.input,
+        expected=written.case.expected, tags=["math", "easy-ones"], difficulty="hard",
+        output=Output(text=output.text, tool_calls=output.tool_calls,
+                      transcript=output.transcript,
+                      usage=Usage(input_tokens=11, output_tokens=3, cost_usd=0.002,
+                                  cache_hits=1),
+                      metadata=output.metadata, latency_ms=12.5),
+        scores=written.scores)
+    assert read == expected
+    assert read.scores["exact"].scale == (0.0, 1.0) and read.scores["exact"].usage is None
+
+
+def test_a_trials_scores_come_by_scorer_name_whatever_order_they_were_written_in(
+        store: Store) -> None:
+    store.write_trials("r1", [full_trial("c1")])
+    [read] = store.iter_trials("r1")
+    assert list(read.scores) == ["broken", "exact", "judge"]
+
+
+def test_trials_come_in_key_order_across_batches_each_with_its_own_scores(store: Store) -> None:
+    written = [full_trial(f"c{i}", condition, epoch)
+               for i in (3, 1, 2) for condition in ("b", "a") for epoch in (1, 0)]
+    written[4].scores = {}  # a trial without scores sits among trials with them
+    store.write_trials("r1", written)
+    store.create_run(id="r2", experiment="e")  # another run's trials are not read
+    store.write_trials("r2", [full_trial("c0")])
+    read = list(store.iter_trials("r1", batch_size=5))
+    assert [t.key for t in read] == sorted(t.key for t in written)
+    by_key = {t.key: t.scores for t in written}
+    assert all(t.scores == by_key[t.key] for t in read)
