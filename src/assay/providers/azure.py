@@ -34,3 +34,7 @@ class AzureOpenAIProvider(OpenAIProvider):
                                       else {"api_key": api_key})
         return openai.AsyncAzureOpenAI(azure_endpoint=base_url or "", api_version=self.api_version,
                                        **credential, **common)
+
+    def _chat_path(self) -> str:
+        """Azure's client routes a call to its deployment by the path's text."""
+        return "/chat/completions"

@@ -9,7 +9,7 @@ becomes `response_format: json_schema`.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall, ToolSpec
@@ -41,6 +41,7 @@ class OpenAIProvider(SDKProvider):
         self.max_tokens_field = config.max_tokens_field or (
             "max_completion_tokens" if base_url is None else "max_tokens"
         )
+        self.chat_path = self._chat_path()
 
     def _client(self, api_key: str | None, base_url: str | None,
                 common: dict[str, Any]) -> AsyncOpenAI:
@@ -48,6 +49,15 @@ class OpenAIProvider(SDKProvider):
         client shares: timeout, no SDK retries, headers, HTTP client)."""
         # compatible servers may need no key; the SDK wants one
         return AsyncOpenAI(api_key=api_key or "unused", base_url=base_url, **common)
+
+    def _chat_path(self) -> str:
+        """Where Chat Completions are posted: the SDK's own merge of the client's base URL
+        and `/chat/completions`, done once. The SDK reads the path with `httpx.URL(path)`,
+        which takes a URL as it is; given the text, it parsed and merged it again for every
+        call, a tenth of a millisecond of CPU each."""
+        base = self.client.base_url
+        url = base.copy_with(raw_path=base.raw_path + b"chat/completions")
+        return cast(str, url)
 
     async def _send(self, request: ChatRequest) -> ChatResponse:
         params: dict[str, Any] = {
@@ -68,7 +78,7 @@ class OpenAIProvider(SDKProvider):
         # we build is already the wire shape, so the walk buys nothing. `cast_to=object`
         # returns the decoded JSON: building the SDK's models from it (unvalidated, only to
         # read five fields) cost another tenth of a millisecond per call.
-        body = await self.client.post("/chat/completions", body=params, cast_to=object)
+        body = await self.client.post(self.chat_path, body=params, cast_to=object)
         return from_wire(body)
 
     async def aclose(self) -> None:
