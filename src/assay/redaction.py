@@ -120,6 +120,10 @@ def redact(text: str, extra: Iterable[str | None] = ()) -> str:
 def redact_structure(value: Any) -> Any:
     """A copy safe to store: a value under a secret-looking key is masked (unless it is a
     `${VAR}` reference, which stays a reference), and known secrets anywhere in a string."""
+    return _masked_structure(value, known_secrets())  # looked up once, not once per string
+
+
+def _masked_structure(value: Any, secrets: list[str]) -> Any:
     if isinstance(value, dict):
         out: dict[Any, Any] = {}
         for key, sub in value.items():
@@ -127,10 +131,10 @@ def redact_structure(value: Any) -> Any:
                     and not _REFERENCE.fullmatch(sub.strip())):
                 out[key] = MASK
             else:
-                out[key] = redact_structure(sub)
+                out[key] = _masked_structure(sub, secrets)
         return out
     if isinstance(value, list):
-        return [redact_structure(sub) for sub in value]
+        return [_masked_structure(sub, secrets) for sub in value]
     if isinstance(value, str):
-        return redact_known(value)
+        return _mask(value, secrets)
     return value

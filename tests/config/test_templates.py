@@ -7,10 +7,12 @@ import pytest
 from assay.case import Case
 from assay.config.templates import (
     _compile,
+    _expression,
     _plain_parts,
     case_renderer,
     case_variables,
     render,
+    validate_template,
     value_of,
 )
 from assay.errors import UserError
@@ -34,6 +36,33 @@ def test_text_and_names_render_as_jinja2_renders_them(source):
 def test_anything_else_is_left_to_jinja2(source):
     assert _plain_parts(source) is None
     assert render(source, VARIABLES) == str(_compile(source).render(**VARIABLES))
+
+
+@pytest.mark.parametrize("source", ["{{{ expected }}}", "{{ not }}", "{{ in }}", "{{ é }}",
+                                    "{{ a² }}", "{{ None }}", "x {{{ n }}"])
+def test_a_name_jinja2_reads_otherwise_is_left_to_jinja2(source):
+    assert _plain_parts(source) is None
+    try:
+        _compile(source)
+    except UserError as exc:
+        with pytest.raises(UserError, match="syntax error") as checked:
+            validate_template(source)
+        assert str(checked.value) == str(exc)
+    else:
+        validate_template(source)
+
+
+@pytest.mark.parametrize("source", [*SOURCES, "{{ _x1 }}} and {{ y }}",
+                                    "{ {{ n }}", "{{\n  expected\t}}"])
+def test_text_and_names_are_known_to_compile_without_jinja2(source):
+    assert _plain_parts(source) is not None
+    validate_template(source)  # no error, and none from jinja2 either:
+    _compile(source)
+
+
+@pytest.mark.parametrize("name", ["expected", "answers", "flag", "meta", "empty", "n"])
+def test_a_lone_name_has_the_value_jinja2_gives_it(name):
+    assert value_of(name, VARIABLES) is _expression(name)(**VARIABLES)
 
 
 def test_a_missing_value_is_an_error_either_way():

@@ -1,4 +1,5 @@
-"""A run sets aside, for the collector, what existed before it, and gives the settings back."""
+"""A run sets aside, for the collector, what existed before it, and gives the settings back;
+start-up runs with the collector off, the run with it on."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import gc
 
 import pytest
 
-from assay.runner.heap import YOUNG_OBJECTS, long_lived_set_aside
+from assay.runner.heap import YOUNG_OBJECTS, collector_off_for_start_up, long_lived_set_aside
 
 
 def test_the_objects_made_before_the_run_are_out_of_the_collectors_walks() -> None:
@@ -33,3 +34,18 @@ def test_cycles_made_during_the_run_are_still_collected() -> None:
         first.partner, second.partner = second, first
         del first, second
         assert gc.collect() >= 2
+
+
+def test_a_run_collects_even_when_start_up_turned_the_collector_off() -> None:
+    with collector_off_for_start_up():
+        assert not gc.isenabled()
+        with long_lived_set_aside():
+            assert gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_start_up_gives_the_collector_back_when_the_command_fails() -> None:
+    with pytest.raises(RuntimeError), collector_off_for_start_up():
+        raise RuntimeError("bad config")
+    assert gc.isenabled()

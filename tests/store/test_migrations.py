@@ -106,3 +106,43 @@ def test_six_processes_opening_a_new_store_at_once_all_succeed_and_migrate_it_on
         versions = conn.execute(select(schema.schema_migrations.c.version)).scalars().all()
     store.close()
     assert sorted(versions) == list(range(1, SCHEMA_VERSION + 1))
+
+
+def sqlite_layout(url: str) -> dict[str, object]:
+    """Everything SQLite knows of a database's tables: columns in order (type, not null,
+    default, key), foreign keys, and each index's table and SQL (its columns and WHERE)."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            tables = conn.exec_driver_sql(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").scalars().all()
+            layout: dict[str, object] = {
+                "indexes": conn.exec_driver_sql(
+                    "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' "
+                    "ORDER BY name").all()}
+            for table in tables:
+                layout[table] = (
+                    [tuple(row)[1:] for row in conn.exec_driver_sql(f"PRAGMA table_info({table})")],
+                    sorted(tuple(row)[2:] for row in
+                           conn.exec_driver_sql(f"PRAGMA foreign_key_list({table})")))
+            return layout
+    finally:
+        engine.dispose()
+
+
+def test_a_new_store_made_in_one_step_is_laid_out_as_every_migration_would_leave_it(
+        tmp_path: Path) -> None:
+    stepwise = f"sqlite:///{tmp_path / 'stepwise.db'}"
+    engine = create_engine(stepwise)
+    with engine.begin() as conn:
+        schema.schema_migrations.create(conn)
+        for _, step in MIGRATIONS:
+            step(conn)
+    engine.dispose()
+    Store(str(tmp_path / "new.db")).close()  # empty: made by migrations.create_current
+    new = f"sqlite:///{tmp_path / 'new.db'}"
+    assert sqlite_layout(new) == sqlite_layout(stepwise)
+    with create_engine(new).connect() as conn:
+        recorded = conn.execute(select(schema.schema_migrations.c.version,
+                                       schema.schema_migrations.c.name)).all()
+    assert recorded == [(version, name) for version, (name, _) in enumerate(MIGRATIONS, 1)]

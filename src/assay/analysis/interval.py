@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 Z_95 = 1.959963984540054
@@ -65,6 +66,7 @@ def t_interval(values: Sequence[float], scale: tuple[float, float] | None = None
     return Interval(max(low, mean - half), min(high, mean + half), method="t")
 
 
+@lru_cache(maxsize=None)  # a report asks for the same few df once per scorer and condition
 def t975(df: int) -> float:
     """The 97.5% quantile of Student's t (the 95% two-sided critical value)."""
     if df > 1000:

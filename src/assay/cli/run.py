@@ -60,6 +60,9 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     Exit codes: 0 all gates pass, 1 a gate failed, 2 bad config, dataset or
     arguments, 3 the run could not complete (for a suite: the worst of its runs).
     """
+    from assay.runner.heap import collector_off_for_start_up
+
+    click.get_current_context().with_resource(collector_off_for_start_up())  # see runner.heap
     from assay.config.suite_file import expand_configs
     from assay.errors import UserError
     from assay.review.finish import ReviewRequest

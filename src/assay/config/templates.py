@@ -1,8 +1,9 @@
 """Sandboxed prompt and value templates over case fields (`{{ expected }}`).
 
 Templates come from config files that may be shared, so they render in
-jinja2's sandbox. A string without `{{` or `{%` is returned as is, without
-importing jinja2 at all: most values are plain.
+jinja2's sandbox. A string without `{{` or `{%` is returned as is, and one of
+text and `{{ name }}` placeholders is checked and rendered the way jinja2
+would, without importing jinja2 at all: most values are one or the other.
 
 What an expression renders as: text as it is; a list, a mapping or a boolean
 as JSON (`["Phobos", "Deimos"]`, `true`), never a Python repr; a missing
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import keyword
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -69,16 +71,27 @@ _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
 _LITERALS = frozenset({"true", "false", "none", "True", "False", "None"})
 
 
+def _plain_name(name: str) -> bool:
+    """A name that jinja2 reads as a variable and nothing else: an ASCII identifier that is
+    neither a literal (`true`) nor a keyword (`{{ not }}` does not compile)."""
+    return (name.isidentifier() and name.isascii() and not keyword.iskeyword(name)
+            and name not in _LITERALS)
+
+
 @lru_cache(maxsize=256)
 def _plain_parts(source: str) -> tuple[str, ...] | None:
     """Text and `{{ name }}` placeholders only: (text, name, text, ..., text), rendered by
     joining, at a fraction of jinja2's cost per case. None for any other template (jinja2
     renders those, and any with a carriage return, whose newlines jinja2 rewrites). The output
-    is the same: each value through `_finalize`, then `str`."""
+    is the same: each value through `_finalize`, then `str`. Such a template always compiles,
+    so checking it needs no jinja2 either (`{{{ name }}}` is not one: jinja2 reads its
+    first two braces as the placeholder's)."""
     parts = _PLACEHOLDER.split(source)
     if any(marker in text for text in parts[0::2] for marker in ("{{", "{%", "{#", "\r")):
         return None
-    if any(name in _LITERALS for name in parts[1::2]):
+    if not all(_plain_name(name) for name in parts[1::2]):
+        return None
+    if any(text.endswith("{") for text in parts[:-1:2]):
         return None
     return tuple(parts)
 
@@ -101,6 +114,8 @@ def lone_variable(source: str) -> str | None:
 def value_of(name: str, variables: dict[str, Any]) -> Any:
     """The value of the dotted `name` (`metadata.answer`) among `variables`, as it is (a list
     stays a list); an unknown name is a `UserError`, a missing one is None."""
+    if name in variables and _plain_name(name):
+        return variables[name]  # what jinja2's expression gives, without building it
     from jinja2 import Undefined, UndefinedError
 
     try:
@@ -113,8 +128,9 @@ def value_of(name: str, variables: dict[str, Any]) -> Any:
 
 
 def validate_template(source: str) -> None:
-    """Raise `UserError` now if `source` will not compile later."""
-    if is_template(source):
+    """Raise `UserError` now if `source` will not compile later (text and `{{ name }}`
+    placeholders always compile: see `_plain_parts`)."""
+    if is_template(source) and _plain_parts(source) is None:
         _compile(source)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sqlalchemy import Connection, Engine, inspect, select, text
+from sqlalchemy.schema import CreateTable
 
 from assay.store import schema
 
@@ -111,6 +112,8 @@ def migrate_store(engine: Engine) -> int:
 
 def migrate(conn: Connection) -> int:
     """Bring the database up to `SCHEMA_VERSION`; returns how many migrations ran."""
+    if conn.dialect.name == "sqlite" and not inspect(conn).get_table_names():
+        return create_current(conn)
     schema.schema_migrations.create(conn, checkfirst=True)
     applied = set(conn.execute(select(schema.schema_migrations.c.version)).scalars())
     ran = 0
@@ -125,6 +128,21 @@ def migrate(conn: Connection) -> int:
         )
         ran += 1
     return ran
+
+
+def create_current(conn: Connection) -> int:
+    """An empty database gets today's tables and indexes in one step, as the migrations would
+    leave them, with every migration recorded: a new store is made at every first run, and
+    this takes a quarter of the statements (no table is looked up before it is made)."""
+    for table in schema.metadata.sorted_tables:
+        conn.execute(CreateTable(table))  # the table alone: its indexes are listed below
+    for index in (*schema.DECLARED_INDEXES, *schema.browsing_indexes(conn.dialect.name)):
+        index.create(conn)
+    applied_at = datetime.now(UTC).isoformat()
+    conn.execute(schema.schema_migrations.insert(),
+                 [{"version": version, "name": name, "applied_at": applied_at}
+                  for version, (name, _) in enumerate(MIGRATIONS, start=1)])
+    return len(MIGRATIONS)
 
 
 def current_version(conn: Connection) -> int:

@@ -210,3 +210,6 @@ run_locks = Table(
 )
 """One row per run being run, resumed or rewritten: the process that holds it (see
 `assay.store.run_lock`)."""
+
+DECLARED_INDEXES = tuple(index for table in metadata.sorted_tables for index in table.indexes)
+"""The indexes declared with the tables above (`browsing_indexes`, made per dialect, are not)."""
