@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,6 @@ from typing import Any
 from sqlalchemy import (
     Engine,
     and_,
-    case,
     create_engine,
     delete,
     event,
@@ -37,11 +36,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from assay.errors import StoreError, UserError
 from assay.records import (
     ExportRecord,
-    JudgeIdentity,
     RunRecord,
-    ScoreRow,
-    TrialRecord,
-    TrialRow,
 )
 from assay.redaction import redact, redact_rows
 from assay.store import schema
@@ -52,17 +47,13 @@ from assay.store.failures import driver_message, store_name, translate_errors
 from assay.store.migrations import migrate_store
 from assay.store.read_only import open_read_only
 from assay.store.rows import (
-    SCORE_ROW_FIELDS,
-    TRIAL_ROW_FIELDS,
     loads,
     run_record,
-    score_row_of,
-    trial_row,
 )
 from assay.store.run_lock import RunLock
 from assay.store.scores import ScoreAccess
 from assay.store.storable import Replacements, Storable
-from assay.store.trial_reading import iter_trials
+from assay.store.trial_reading import TrialReading
 from assay.store.trial_rows import SCORE_TEXT_COLUMNS, TrialRows, errored_rows, trial_rows
 from assay.trial import TrialKey, TrialResult
 
@@ -94,7 +85,7 @@ def store_url(url: str | None = None, *, create: bool = True) -> str:
     return f"sqlite:///{path}"
 
 
-class Store(Browsing, ScoreAccess):
+class Store(Browsing, ScoreAccess, TrialReading):
     """Runs, trials, scores, calibrations and cached responses behind one SQLAlchemy engine.
 
     `read_only=True` opens an existing store for reading only (`assay view`): the
@@ -304,55 +295,6 @@ class Store(Browsing, ScoreAccess):
             schema.trials.c.run_id == run_id)
         with self.engine.connect() as conn:
             return conn.execute(query).scalar()
-
-    def iter_trials(self, run_id: str, *, batch_size: int = 2000) -> Iterator[TrialRecord]:
-        """Every stored trial of a run with its scores, streamed in key order (a trial's
-        scores by scorer name)."""
-        with self.engine.connect() as conn:
-            yield from iter_trials(conn, run_id, batch_size)
-
-    def iter_score_rows(self, run_id: str) -> Iterator[ScoreRow]:
-        """Flat score rows with the trial's tags and difficulty, for analysis."""
-        t, s = schema.trials, schema.scores
-        query = (
-            select(*(t.c[name] if name in ("tags_json", "difficulty") else s.c[name]
-                     for name in SCORE_ROW_FIELDS))
-            .join(t, and_(t.c.run_id == s.c.run_id, t.c.case_id == s.c.case_id,
-                          t.c.condition == s.c.condition, t.c.epoch == s.c.epoch))
-            .where(s.c.run_id == run_id)
-        )
-        with self.engine.connect() as conn:
-            for row in conn.execution_options(stream_results=True).execute(query):
-                yield score_row_of(row)
-
-    def judge_identities(self, run_id: str) -> dict[str, set[JudgeIdentity]]:
-        """Per judged scorer, every (judge model, prompt hash) its scores carry.
-
-        Only score rows whose details name a judge are read, so a run graded by
-        deterministic scorers costs one indexed scan and no JSON decoding.
-        """
-        s = schema.scores
-        query = select(s.c.scorer, s.c.details_json).where(and_(
-            s.c.run_id == run_id, s.c.details_json.like('%"judge_model"%')))
-        out: dict[str, set[JudgeIdentity]] = {}
-        with self.engine.connect() as conn:
-            for scorer, text in conn.execution_options(stream_results=True).execute(query):
-                details = loads(text)
-                out.setdefault(scorer, set()).add(
-                    (details.get("judge_model"), details.get("prompt_hash")))
-        return out
-
-    def iter_trial_rows(self, run_id: str) -> Iterator[TrialRow]:
-        """Flat trial rows (no texts, no scores): errors, latency, tokens, cost, tool use."""
-        t = schema.trials
-        # an output's JSON is read only where an agent target wrote its tool use there
-        agent_output = case((t.c.output_json.like('%"agent"%'), t.c.output_json),
-                            else_=None).label("output_json")
-        query = select(*(agent_output if name == "output_json" else t.c[name]
-                         for name in TRIAL_ROW_FIELDS)).where(t.c.run_id == run_id)
-        with self.engine.connect() as conn:
-            for row in conn.execution_options(stream_results=True).execute(query):
-                yield trial_row(row)
 
     # -- exports --------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""A run's stored trials read back whole, streamed in key order, for its review and files.
+"""A run's stored trials read back: whole (its review and files), as flat score and trial
+rows (analysis), and the judges its scores name.
 
 A 100k-trial run is read in batches of trials by key (keyset paging on the
 primary key, never OFFSET), each with one query for the scores of the same
@@ -12,12 +13,22 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Select, and_, bindparam, select, tuple_
+from sqlalchemy import Connection, Engine, Select, and_, bindparam, case, select, tuple_
 
-from assay.records import TrialRecord
+from assay.records import JudgeIdentity, ScoreRow, TrialRecord, TrialRow
 from assay.score import Score
 from assay.store import schema
-from assay.store.rows import SCORE_FIELDS, TRIAL_FIELDS, score_of, trial_of
+from assay.store.rows import (
+    SCORE_FIELDS,
+    SCORE_ROW_FIELDS,
+    TRIAL_FIELDS,
+    TRIAL_ROW_FIELDS,
+    loads,
+    score_of,
+    score_row_of,
+    trial_of,
+    trial_row,
+)
 
 
 @cache
@@ -41,7 +52,7 @@ def _statements() -> tuple[Select[Any], Select[Any], Select[Any]]:
     return trials, after, scores
 
 
-def iter_trials(conn: Connection, run_id: str, batch_size: int) -> Iterator[TrialRecord]:
+def _iter_trials(conn: Connection, run_id: str, batch_size: int) -> Iterator[TrialRecord]:
     """Every stored trial of `run_id` with its scores, in key order."""
     first_batch, after, score_range = _statements()
     params: dict[str, Any] = {"run_id": run_id, "size": batch_size}
@@ -68,3 +79,58 @@ def _joined(rows: Sequence[Any], scores: Sequence[Any]) -> Iterator[TrialRecord]
         found[score[3]] = score_of(score[4:])
     for row in rows:
         yield trial_of(row, by_key.get((row[0], row[1], row[2])) or {})
+
+
+class TrialReading:
+    """Store methods reading a run's stored trials back (mixed into `Store`)."""
+
+    engine: Engine
+
+    def iter_trials(self, run_id: str, *, batch_size: int = 2000) -> Iterator[TrialRecord]:
+        """Every stored trial of a run with its scores, streamed in key order (a trial's
+        scores by scorer name)."""
+        with self.engine.connect() as conn:
+            yield from _iter_trials(conn, run_id, batch_size)
+
+    def iter_score_rows(self, run_id: str) -> Iterator[ScoreRow]:
+        """Flat score rows with the trial's tags and difficulty, for analysis."""
+        t, s = schema.trials, schema.scores
+        query = (
+            select(*(t.c[name] if name in ("tags_json", "difficulty") else s.c[name]
+                     for name in SCORE_ROW_FIELDS))
+            .join(t, and_(t.c.run_id == s.c.run_id, t.c.case_id == s.c.case_id,
+                          t.c.condition == s.c.condition, t.c.epoch == s.c.epoch))
+            .where(s.c.run_id == run_id)
+        )
+        with self.engine.connect() as conn:
+            for row in conn.execution_options(stream_results=True).execute(query):
+                yield score_row_of(row)
+
+    def judge_identities(self, run_id: str) -> dict[str, set[JudgeIdentity]]:
+        """Per judged scorer, every (judge model, prompt hash) its scores carry.
+
+        Only score rows whose details name a judge are read, so a run graded by
+        deterministic scorers costs one indexed scan and no JSON decoding.
+        """
+        s = schema.scores
+        query = select(s.c.scorer, s.c.details_json).where(and_(
+            s.c.run_id == run_id, s.c.details_json.like('%"judge_model"%')))
+        out: dict[str, set[JudgeIdentity]] = {}
+        with self.engine.connect() as conn:
+            for scorer, text in conn.execution_options(stream_results=True).execute(query):
+                details = loads(text)
+                out.setdefault(scorer, set()).add(
+                    (details.get("judge_model"), details.get("prompt_hash")))
+        return out
+
+    def iter_trial_rows(self, run_id: str) -> Iterator[TrialRow]:
+        """Flat trial rows (no texts, no scores): errors, latency, tokens, cost, tool use."""
+        t = schema.trials
+        # an output's JSON is read only where an agent target wrote its tool use there
+        agent_output = case((t.c.output_json.like('%"agent"%'), t.c.output_json),
+                            else_=None).label("output_json")
+        query = select(*(agent_output if name == "output_json" else t.c[name]
+                         for name in TRIAL_ROW_FIELDS)).where(t.c.run_id == run_id)
+        with self.engine.connect() as conn:
+            for row in conn.execution_options(stream_results=True).execute(query):
+                yield trial_row(row)
