@@ -113,3 +113,15 @@ def test_progress_is_the_newest_trial_or_the_start() -> None:
     assert quiet_for(Run(), at_limit, now) is None  # type: ignore[arg-type]
     assert [format_span(timedelta(minutes=m)) for m in (12, 119, 180, 3 * 24 * 60)] == [
         "12m", "119m", "3h", "3d"]
+
+
+@pytest.mark.parametrize("command", [["runs"], ["history"], ["report", "latest"],
+                                     ["compare"], ["export", "latest"], ["rejudge", "latest"]])
+def test_a_store_path_with_a_typo_is_an_error_and_nothing_is_created(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay runs --store team.bd` made `team.bd` (and its folders) and said
+    "no runs stored yet", exit 0, as if the team had never run an eval."""
+    missing = tmp_path / "no" / "such" / "team.bd"
+    code, printed = assay(capsys, *command, "--store", str(missing))
+    assert code == 2 and f"no store at {missing}" in printed, printed
+    assert not (tmp_path / "no").exists()

@@ -17,9 +17,24 @@ def store_option(function: F) -> F:
     )(function)
 
 
-def open_store(url: str | None) -> Any:
-    from assay.store import Store
+def open_store(url: str | None, *, existing: bool = False) -> Any:
+    """The store at `url`. `existing`: for commands that only read runs, a SQLite file that is
+    not there is an error (exit 2), not a new empty store saying "no runs stored yet"."""
+    from assay.store import Store, store_url
 
+    if existing:
+        from pathlib import Path
+
+        from sqlalchemy.engine import make_url
+
+        from assay.errors import UserError
+
+        parsed = make_url(store_url(url, create=False))
+        database = parsed.database or ""
+        if (parsed.get_backend_name() == "sqlite" and database not in ("", ":memory:")
+                and not Path(database).is_file()):
+            raise UserError(f"no store at {database}: run an eval first, or name the store "
+                            "with --store (or ASSAY_STORE)")
     return Store(url)
 
 

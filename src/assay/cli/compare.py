@@ -44,7 +44,7 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     from assay.review.comparing import diff_stored_runs
     from assay.errors import UserError
 
-    store = open_store(store_url)
+    store = open_store(store_url, existing=True)
     pairs = None
     try:
         first = store.resolve_run(run_a, experiment)

@@ -38,7 +38,7 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
     from assay.export.writing import export_eee
     from assay.reports.results_json import link_exports
 
-    store = open_store(store_url)
+    store = open_store(store_url, existing=True)
     try:
         run = store.resolve_run(run_ref, experiment)
         directory = output or RUNS_DIR / run.id / fmt

@@ -27,7 +27,7 @@ def command(experiment: str | None, store_url: str | None, limit: int,
     from assay.analysis.history import build_history
     from assay.errors import UserError
 
-    store = open_store(store_url)
+    store = open_store(store_url, existing=True)
     try:
         runs = store.list_runs(experiment, limit=None)
     finally:

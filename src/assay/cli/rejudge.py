@@ -63,7 +63,7 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
                              scorers=list(scorers), judge_model=judge_model,
                              concurrency=concurrency, resume=resume,
                              progress=not no_progress)
-    store = open_store(store_url)
+    store = open_store(store_url, existing=True)
     try:
         review = rejudge(store, request, ReviewRequest(output=output))
     except RunFailed as exc:

@@ -41,7 +41,7 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     from assay.reports.atomic import atomic_writer
     from assay.review.finish import review_stored, rewrite_files
 
-    store = open_store(store_url)
+    store = open_store(store_url, existing=True)
     try:
         run = store.resolve_run(run_ref, experiment)
         if rewrite:

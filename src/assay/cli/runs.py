@@ -32,7 +32,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
 
     from rich.table import Table
 
-    store = open_store(store_url)
+    store = open_store(store_url, existing=True)
     try:
         runs = store.list_runs(experiment, limit=limit)
         now = datetime.now(UTC)
