@@ -53,5 +53,6 @@ def test_history_shows_a_traces_run_with_the_summary_it_has(
 
 def test_history_of_an_unknown_experiment_is_a_usage_error(
         project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    Store(str(project / "s.db")).close()  # a store with no run of it
     code, text = assay(capsys, "history", "nope", "--store", str(project / "s.db"))
     assert code == 2 and "no runs of experiment 'nope'" in text

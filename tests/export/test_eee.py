@@ -23,6 +23,7 @@ from assay import Case, Output
 from assay.cli import main
 from assay.export.eee_schema import schema, schema_errors
 from assay.store import Store
+from assay.trial import TrialResult
 
 UUID4 = r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
 CAPITALS = [{"id": "fr", "input": "Capital of France?", "expected": "Paris", "tags": ["eu"]},
@@ -223,3 +224,20 @@ def test_a_traces_analysis_is_not_exported(tmp_path: Path,
         main(["export", "t1", "--store", str(tmp_path / "assay.db"), "-o", str(tmp_path)])
     assert exited.value.code == 2
     assert "t1 is a traces analysis, not an eval run" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("status", ["running", "aborted", "interrupted"])
+def test_a_run_that_did_not_complete_is_not_exported_as_an_evaluation(
+        status: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: an aborted run (3 of 40 trials, say) exported with exit 0 as an evaluation
+    whose numbers read like the whole dataset's."""
+    store = Store(str(tmp_path / "assay.db"))
+    store.create_run(id="r1", experiment="capitals", status=status, total_trials=40)
+    store.write_trials("r1", [TrialResult(Case(id=c["id"], input=c["input"]), "default",
+                                           0, Output(text="Paris")) for c in CAPITALS[:3]])
+    store.close()
+    with pytest.raises(SystemExit) as exited:
+        main(["export", "r1", "--store", str(tmp_path / "assay.db"), "-o", str(tmp_path / "x")])
+    assert exited.value.code == 2
+    assert f"run r1 is {status} (3 of 40 trials)" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()

@@ -62,6 +62,12 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
     if run.kind != "eval":
         raise UserError(f"run {run.id} is a {run.kind} analysis, not an eval run: only eval "
                         "runs export to Every Eval Ever")
+    if run.status != "completed":  # a part of the dataset would read as the whole
+        stored = f"{store.count_trials(run.id)[0]:,}"
+        planned = f" of {run.total_trials:,}" if run.total_trials else ""
+        raise UserError(f"run {run.id} is {run.status} ({stored}{planned} trials): only a "
+                        f"completed run is exported; `assay run CONFIG --resume {run.id}` "
+                        "completes it")
     scorers, conditions = stored_order(run)
     summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
     if not summary.condition_names:
