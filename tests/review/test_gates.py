@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+from pydantic import ValidationError
+
 from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats, summarize
 from assay.config.models import GateConfig
+from assay.errors import UserError
 from assay.records import ScoreRow, TrialRow
 from assay.review.gates import threshold_results, parse_fail_under
 
@@ -73,3 +77,17 @@ def test_regression_a_pass_rate_gate_counts_the_cases_its_rate_is_over() -> None
     (gate,) = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.5)],
                                 summarize(rows, trials))
     assert "66.7% passed over 6 cases" in gate.detail and "2 errored trials" in gate.detail
+
+
+@pytest.mark.parametrize("spec", ["contains=1.2.3", "contains=e", "contains=--1",
+                                  "contains.mean=1e999", "contains.mean=-1e999"])
+def test_a_fail_under_value_that_is_not_a_finite_number_is_a_usage_error(spec: str) -> None:
+    """Regression: `--fail-under contains=1.2.3` ended in "internal error: ValueError"
+    (exit 3), and `contains.mean=1e999` made a gate no run could pass ("min inf")."""
+    with pytest.raises(UserError, match="is not a finite number"):
+        parse_fail_under(spec)
+
+
+def test_a_gate_with_a_mean_of_nan_is_a_config_error() -> None:
+    with pytest.raises(ValidationError, match="finite number"):
+        GateConfig(scorer="contains", min_mean=float("nan"))

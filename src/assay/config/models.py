@@ -179,7 +179,7 @@ class GateConfig(_Strict):
     min_pass_rate: float | None = Field(default=None, ge=0, le=1)
     """Fail when the share of passed trials is below this (0..1)."""
 
-    min_mean: float | None = None
+    min_mean: float | None = Field(default=None, allow_inf_nan=False)
     """Fail when the mean score is below this (on the scorer's own scale)."""
 
     max_error_rate: float | None = Field(default=None, ge=0, le=1)

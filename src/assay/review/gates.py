@@ -8,6 +8,7 @@ this one. Together they decide the exit code: 1 when any gate failed.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -37,7 +38,12 @@ def parse_fail_under(spec: str, *, source: str = "--fail-under") -> GateConfig:
     if not match:
         raise UserError(f"{source} '{spec}': expected SCORER[.mean|.pass_rate][@CONDITION]="
                         "VALUE, e.g. contains=0.8 or judge_score.mean@pack=7")
-    value = float(match["value"])
+    try:
+        value = float(match["value"])
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise UserError(f"{source} '{spec}': {match['value']} is not a finite number")
     if match["metric"] == "mean":
         return GateConfig(scorer=match["scorer"], condition=match["condition"], min_mean=value)
     if not 0 <= value <= 1:
