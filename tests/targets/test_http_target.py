@@ -136,6 +136,12 @@ class MislabelledHandler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers["Content-Length"]))
+        if self.path == "/moved":
+            self.send_response(307)
+            self.send_header("Location", "/elsewhere")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         send(self, 200, "text/plain; charset=utf-8", MISLABELLED_BODIES[self.path])
 
     def log_message(self, *args: object) -> None:
@@ -193,3 +199,12 @@ def test_answer_path_at_an_object_or_a_boolean_is_its_json_not_a_python_repr(
         mislabelled: str) -> None:
     assert answer_at(mislabelled + "/object").text == '{"city": "Paris", "sure": true}'
     assert answer_at(mislabelled + "/true").text == "true"
+
+
+@pytest.mark.parametrize("answer_path", ["answer", None])
+def test_a_redirect_is_the_trials_error_naming_it_not_an_empty_answer(
+        mislabelled: str, answer_path: str | None) -> None:
+    """Regression: a 307 (a service moved behind a new path) was read as an empty answer,
+    scored as a wrong one, or said "not JSON (0 bytes)"."""
+    output = answer_at(mislabelled + "/moved", answer_path=answer_path)
+    assert output.error == "HTTP 307: redirected to /elsewhere, which is not followed"

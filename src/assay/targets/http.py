@@ -73,6 +73,10 @@ class HttpTarget(Target):
                 if body.cut:
                     break  # the rest is not read: the output says it was cut
         text = redact_known(body.text(), self.params.headers.values())
+        if response.is_redirect:  # a POST is not re-sent elsewhere behind the user's back
+            where = redact(response.headers.get("location", "?"), self.params.headers.values())
+            return Output(error=f"HTTP {response.status_code}: redirected to {where}, which "
+                                "is not followed")
         if response.status_code >= 400:
             return Output(error=redact(f"HTTP {response.status_code}: {text[:300]}",
                                        self.params.headers.values()))
