@@ -9,7 +9,7 @@ from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats, summa
 from assay.config.models import GateConfig
 from assay.errors import UserError
 from assay.records import ScoreRow, TrialRow
-from assay.review.gates import threshold_results, parse_fail_under
+from assay.review.gates import parse_fail_under, threshold_results
 
 
 def summary(**stats: object) -> RunSummary:
