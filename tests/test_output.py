@@ -105,3 +105,18 @@ def test_openai_usage_names_are_read_as_they_come_from_the_sdk() -> None:
     output = Output.from_value({"output": "hi", "usage": {
         "prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15}})
     assert (output.usage.input_tokens, output.usage.output_tokens) == (12, 3)
+
+
+@pytest.mark.parametrize(("usage", "field"), [
+    ({"input_tokens": 10**20}, "usage.input_tokens"),
+    ({"output_tokens": 2.0**70}, "usage.output_tokens"),
+    ({"cost_usd": float("nan")}, "usage.cost_usd"),
+    ({"cost_usd": float("inf")}, "usage.cost_usd"),
+])
+def test_a_token_count_past_64_bits_or_a_cost_that_is_not_finite_is_the_trials_error(
+        usage: dict[str, object], field: str) -> None:
+    """Regression: a target reporting 10**20 input tokens stopped the whole run ("the store
+    failed: Python int too large to convert to SQLite INTEGER", exit 3, no trial kept); a
+    NaN cost made every cost total NaN, and `run.max_cost_usd` could never stop the run."""
+    with pytest.raises(ValueError, match=field):
+        Output.from_value({"output": "x", "usage": usage})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,8 +91,9 @@ class Usage:
             raise ValueError(f"usage.{unknown[0]} is not a usage field "
                              f"(accepted: {_key_list(USAGE_KEYS)})")
         cost = data.get("cost_usd")
-        if cost is not None and (isinstance(cost, bool) or not isinstance(cost, int | float)):
-            raise ValueError(f"usage.cost_usd must be a number, got {cost!r}")
+        if cost is not None and (isinstance(cost, bool) or not isinstance(cost, int | float)
+                                 or not math.isfinite(cost)):
+            raise ValueError(f"usage.cost_usd must be a finite number, got {cost!r}")
         return cls(
             input_tokens=_count(data, "input_tokens"),
             output_tokens=_count(data, "output_tokens"),
@@ -109,15 +111,19 @@ IGNORED_USAGE_KEYS = frozenset({"total_tokens", "prompt_tokens_details",
 """Derived or finer-grained fields of OpenAI's usage that assay does not record."""
 
 
+MAX_COUNT = 2**63 - 1
+"""The largest count a store's integer column holds."""
+
+
 def _count(data: dict[str, Any], key: str) -> int:
     value = data.get(key)
     if value is None:
         return 0
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT:
         return value
-    if isinstance(value, float) and value.is_integer() and value >= 0:
+    if isinstance(value, float) and value.is_integer() and 0 <= value <= MAX_COUNT:
         return int(value)
-    raise ValueError(f"usage.{key} must be a whole number of at least 0, got {value!r}")
+    raise ValueError(f"usage.{key} must be a whole number from 0 to 2**63-1, got {value!r}")
 
 
 @dataclass(slots=True)
