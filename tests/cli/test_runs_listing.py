@@ -125,3 +125,15 @@ def test_a_store_path_with_a_typo_is_an_error_and_nothing_is_created(
     code, printed = assay(capsys, *command, "--store", str(missing))
     assert code == 2 and f"no store at {missing}" in printed, printed
     assert not (tmp_path / "no").exists()
+
+
+def test_runs_of_an_experiment_with_none_is_a_usage_error_as_in_history(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay runs typo` said "no runs stored yet", exit 0, beside a store full
+    of runs (`assay history typo` said exit 2, no runs of experiment 'typo')."""
+    store = Store(str(tmp_path / "s.db"))
+    add_run(store, "r1", started=ago(minutes=1), status="completed")
+    store.close()
+    for command in ("runs", "history"):
+        code, printed = assay(capsys, command, "agnet", "--store", str(tmp_path / "s.db"))
+        assert code == 2 and "no runs of experiment 'agnet' in the store" in printed, printed

@@ -41,6 +41,10 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
         stored = {r.id: store.count_trials(r.id)[0] for r in runs if r.status != "completed"}
     finally:
         store.close()
+    if experiment and not runs:
+        from assay.errors import UserError
+
+        raise UserError(f"no runs of experiment '{experiment}' in the store")
     if as_json:
         click.echo(json.dumps([{"id": r.id, "experiment": r.experiment, "status": r.status,
                                 "started_at": r.started_at, "finished_at": r.finished_at,
