@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assay.analysis.conditions import collect_cases
-from assay.analysis.run_diff import RunRef, comparability, diff_runs
+from assay.analysis.run_diff import RunRef, comparability, diff_runs, scorer_changes
 
 from .test_conditions import row
 
@@ -60,3 +60,14 @@ def test_a_diff_prints_as_what_it_compared_and_found_not_as_every_field() -> Non
     cases = collect_cases([row(f"q{i}", "pack", 8, True) for i in range(4)])
     diff = diff_runs(cases, cases, run_a=A, run_b=B)
     assert repr(diff) == "<RunDiff run run-a -> run-b: 1 comparisons, 0 significant>"
+
+
+def test_a_scorer_defined_differently_under_the_same_name_is_named() -> None:
+    contains = {"type": "contains", "value": "{{ expected }}"}
+    regex = {"type": "regex", "pattern": "^zzz$"}
+    assert scorer_changes({"quality": contains}, {"quality": contains}, A, B) == []
+    assert scorer_changes({"quality": contains}, {"other": regex}, A, B) == []
+    [problem] = scorer_changes({"quality": contains}, {"quality": regex}, A, B)
+    assert problem == ("quality: defined differently: type 'contains' in run run-a, 'regex' in "
+                       "run run-b; pattern - in run run-a, '^zzz$' in run run-b; value "
+                       "'{{ expected }}' in run run-a, - in run run-b")

@@ -174,3 +174,25 @@ def test_a_misspelt_regression_gate_key_is_reported_with_its_line(
     line = next(i for i, l in enumerate(config.read_text().splitlines(), 1) if "max_drop" in l)
     assert f"assay.yaml:{line}" in text and "unknown key 'max_drop'" in text
     assert yaml.safe_load(config.read_text())["gates"]
+
+
+def test_a_scorer_changed_under_the_same_name_is_not_read_as_the_agent_regressing(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a scorer `quality` changed from contains to a stricter regex read as
+    "worse than the previous run, and the drop is real", and --fail-on-regression
+    blamed the agent for the new yardstick."""
+    def scored(spec: dict[str, object]) -> tuple[int, str]:
+        config = write_project(project, {"agent": {"rate": 0.8}},
+                               extra={"scorers": [{"name": "quality", **spec}]})
+        return assay(capsys, "run", str(config), "--store", str(project / "s.db"),
+                     "--no-progress", "--fail-on-regression")
+
+    assert scored({"type": "contains", "value": "{{ expected }}"})[0] == 0
+    # the same check with a default spelled out is the same yardstick
+    code, text = scored({"type": "contains", "value": "{{ expected }}", "mode": "any"})
+    assert code == 0 and "NOT COMPARABLE" not in text, text
+    code, text = scored({"type": "regex", "pattern": "^never$"})
+    assert code == 1 and "NOT COMPARABLE: quality: defined differently: type" in text, text
+    assert "the drop is real" not in text
+    code, text = assay(capsys, "compare", "--store", str(project / "s.db"))
+    assert code == 2 and "quality: defined differently" in text

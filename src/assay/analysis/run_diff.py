@@ -7,8 +7,8 @@ fails in B "newly fails" (with epochs, its pass share dropped).
 
 Two runs are only comparable when they asked the same questions and were
 graded the same way: `comparability` names every difference that breaks
-that (dataset, judge model, judge prompt), and the caller decides whether to
-refuse or warn.
+that (dataset, judge model, judge prompt, a scorer defined differently), and
+the caller decides whether to refuse or warn.
 """
 
 from __future__ import annotations
@@ -149,6 +149,27 @@ def comparability(run_a: RunRef, run_b: RunRef, judges_a: Mapping[str, set[Judge
             problems.append(f"{scorer}: different judge prompt: hash {_names(prompts_a)} in run "
                             f"{run_a.id}, {_names(prompts_b)} in run {run_b.id}")
     return problems
+
+
+def scorer_changes(definitions_a: Mapping[str, Mapping[str, Any]],
+                   definitions_b: Mapping[str, Mapping[str, Any]],
+                   run_a: RunRef, run_b: RunRef) -> list[str]:
+    """A scorer both runs name but define differently (another check, pattern or threshold):
+    its scores measure something else, so a change in them says nothing about the agent."""
+    problems = []
+    for name in sorted(set(definitions_a) & set(definitions_b)):
+        a, b = definitions_a[name], definitions_b[name]
+        keys = sorted((key for key in set(a) | set(b) if a.get(key) != b.get(key)),
+                      key=lambda key: (key != "type", key))  # the kind first
+        if keys:
+            changes = "; ".join(f"{key} {_value(a, key)} in run {run_a.id}, {_value(b, key)} "
+                                f"in run {run_b.id}" for key in keys[:3])
+            problems.append(f"{name}: defined differently: {changes}")
+    return problems
+
+
+def _value(definition: Mapping[str, Any], key: str) -> str:
+    return repr(definition[key])[:40] if key in definition else "-"
 
 
 def _short(digest: str | None) -> str:

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 @store_option
 @click.option("--experiment", "-e", help="Resolve `latest` and `latest~N` within this experiment.")
 @click.option("--force", is_flag=True,
-              help="Compare even when the runs are not comparable (dataset or judge differ).")
+              help="Compare even when the runs are not comparable (dataset, judge or a "
+                   "scorer's definition differ).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False),
               help="Also write the comparison as Markdown to this file.")
@@ -35,9 +36,10 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
 
     By default the run before the latest, then the latest. Per scorer and
     condition: the delta from A to B with its 95% CI, the paired test and the
-    cases that newly fail or newly pass in B. Runs over a different dataset, or
-    graded by a different judge model or prompt, are refused (exit 2) unless
-    --force, and then every difference is named in red.
+    cases that newly fail or newly pass in B. Runs over a different dataset,
+    graded by a different judge model or prompt, or with a scorer defined
+    differently under the same name, are refused (exit 2) unless --force, and
+    then every difference is named in red.
     """
     import json
 

@@ -8,7 +8,7 @@ one way of loading them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assay.analysis.conditions import (
     ConditionComparisons,
@@ -16,7 +16,7 @@ from assay.analysis.conditions import (
     collect_cases,
     compare_conditions,
 )
-from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs
+from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs, scorer_changes
 from assay.errors import UserError
 from assay.records import RunRecord
 
@@ -58,11 +58,32 @@ def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord, *,
     ref_a, ref_b = RunRef.of(run_a), RunRef.of(run_b)
     problems = comparability(ref_a, ref_b, store.judge_identities(run_a.id),
                              store.judge_identities(run_b.id))
+    problems += scorer_changes(scorer_definitions(run_a), scorer_definitions(run_b),
+                               ref_a, ref_b)
     order = (run_b.summary or {}).get("scores") or []
     scorers = list(dict.fromkeys(entry["scorer"] for entry in order))
     read_b = _cases(store, run_b.id) if cases_b is None else cases_b
     return diff_runs(_cases(store, run_a.id), _ordered(read_b, scorers),
                      run_a=ref_a, run_b=ref_b, problems=problems)
+
+
+def scorer_definitions(run: RunRecord) -> dict[str, dict[str, Any]]:
+    """Each scorer of the run's stored config by name, with its defaults filled in (so
+    spelling a default out is the same scorer); as written when its kind is not known."""
+    from assay.registry import scorers as kinds
+
+    specs = (run.config or {}).get("scorers") if isinstance(run.config, dict) else None
+    definitions = {}
+    for spec in specs if isinstance(specs, list) else []:
+        if not isinstance(spec, dict):
+            continue
+        name = str(spec.get("name") or spec.get("type"))
+        try:
+            params = kinds.get(str(spec.get("type"))).Params.model_validate(spec)
+            definitions[name] = params.model_dump(mode="json", exclude={"name"})
+        except (KeyError, ValueError):  # a plugin not installed, a config of another version
+            definitions[name] = {k: v for k, v in spec.items() if k != "name"}
+    return definitions
 
 
 def diff_with_previous(store: Store, run: RunRecord, *,
