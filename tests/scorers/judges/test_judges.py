@@ -108,6 +108,22 @@ def test_a_case_without_expected_is_a_judge_error_and_asks_nothing() -> None:
 
 # --- unreadable replies, retries, provider failures -------------------------------------------
 
+@pytest.mark.parametrize("stop_reason", ["length", "max_tokens", "MAX_TOKENS"])
+def test_a_reply_cut_at_max_tokens_is_a_judge_error_not_the_number_it_stopped_on(
+        stop_reason: str) -> None:
+    """Regression: "Score: 10" cut after its first digit was read as a 1 (and failed the
+    answer): a reply the provider stopped at max_tokens may hold any part of the verdict."""
+    cut = ChatResponse(text="The answer names the capital correctly. Score: 1", model="m",
+                       stop_reason=stop_reason, usage=Usage(input_tokens=100, output_tokens=64))
+    provider = ScriptedProvider([cut])
+    score = run(make_judge("judge_score", provider, parse_retries=1))
+    assert score.value is None and score.passed is None
+    assert score.error is not None and score.error.startswith(
+        "unreadable judge reply: cut at max_tokens (1024); raise the scorer's max_tokens")
+    assert len(provider.requests) == 2
+
+
+
 def test_an_unreadable_reply_is_re_asked_as_a_new_request_then_recorded_as_a_judge_error() -> None:
     provider = ScriptedProvider(["Looks fine.", "Good answer overall.", "I agree with it."])
     score = run(make_judge("judge_score", provider, parse_retries=2))

@@ -195,6 +195,10 @@ class JudgeScorer(Scorer):
             _account(ask, response)
             reply = reply_text(response)
             ask.replies.append(reply)
+            if str(response.stop_reason).lower() in CUT_AT_MAX_TOKENS:  # any part may be missing
+                ask.error = (f"unreadable judge reply: cut at max_tokens ({request.max_tokens}); "
+                             "raise the scorer's max_tokens")
+                continue
             try:
                 ask.judgement = self.reply_format.parse(reply)
                 ask.error = None
@@ -266,6 +270,10 @@ def rubric_version(params: JudgeParams) -> str:
     shaping = params.model_dump(mode="json", exclude=set(VERSION_EXCLUDED))
     text = json.dumps(shaping, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+CUT_AT_MAX_TOKENS = frozenset({"length", "max_tokens"})
+"""Stop reasons (OpenAI, Anthropic, Gemini's `MAX_TOKENS` lowered) of a reply cut short."""
 
 
 def reply_text(response: ChatResponse) -> str:
