@@ -91,3 +91,29 @@ def test_a_file_in_the_way_of_the_folder_is_named_as_the_cause(tmp_path: Path) -
     (tmp_path / "a-file").write_text("")
     with pytest.raises(FileWriteError, match="a-file is a file, not a folder"):
         write_text(tmp_path / "a-file" / "deeper" / "x.md", "text")
+
+
+def test_writing_to_a_fifo_writes_into_it_and_leaves_it_a_fifo(tmp_path: Path) -> None:
+    """Regression: `assay report -o /dev/null` (or /dev/stdout, a FIFO) renamed a regular
+    file over the device; as root that replaced /dev/null itself for every process."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    write_text(fifo, "# report\n")
+    reader.join(timeout=10)
+    assert received == ["# report\n"]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert os.listdir(tmp_path) == ["pipe"]
+
+
+def test_writing_through_a_symlink_replaces_the_file_it_points_to_and_keeps_the_link(
+        tmp_path: Path) -> None:
+    (tmp_path / "real.md").write_text("old")
+    (tmp_path / "link.md").symlink_to("real.md")
+    write_text(tmp_path / "link.md", "new")
+    assert (tmp_path / "link.md").is_symlink()
+    assert (tmp_path / "real.md").read_text() == "new"

@@ -1,7 +1,8 @@
 """Files assay writes reach the disk whole or not at all.
 
 Each file is written to a temporary file beside it, flushed to the disk,
-and renamed over the old one, so a kill, a full disk or a crash mid-write
+and renamed over the old one (through a symlink, over the file it points to;
+a device or a pipe such as `/dev/null` is written into, never replaced), so a kill, a full disk or a crash mid-write
 leaves the previous file (or none), never a truncated one that reads as a
 complete report. Every file assay writes goes through here: the run's
 reports and JUnit, `suite.json`, `assay traces` outputs, exported
@@ -84,6 +85,12 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
 
 @contextlib.contextmanager
 def _replacing(path: Path) -> Iterator[IO[str]]:
+    if path.exists() and not path.is_file():  # a device or a pipe (/dev/null, /dev/stdout,
+        with path.open("w", encoding="utf-8",  # a FIFO): written into, never replaced
+                       errors="backslashreplace", newline="") as stream:
+            yield stream
+        return
+    path = Path(os.path.realpath(path))  # through a symlink: the link stays, its file is replaced
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
                                              dir=path.parent)
