@@ -107,3 +107,21 @@ def test_a_run_whose_judge_has_no_passing_calibration_says_so_in_every_report(
     assert "uncalibrated judge" in (tmp_path / "out" / "report.html").read_text()
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     assert results["judges"]["judges"][0]["calibrated"] is False
+
+
+def test_a_judge_that_gave_no_readable_verdict_at_all_is_exit_3_not_a_bad_config(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: every reply unreadable ended in exit 2, which CI reads as "fix your config",
+    though the labels and config were fine and the judge could not be used."""
+    config = write_project(tmp_path, LABELS[:6], scorers=[{"type": "judge_score"}],
+                           calibration={"labels": {"path": "labels.jsonl",
+                                                   "fields": PASS_FAIL_FIELDS}})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    with FakeLLM(default="I would rather not say.") as llm:  # plays no judge
+        for name, value in fake_environment(llm, {}).items():
+            monkeypatch.setenv(name, value)
+        code, out = assay(capsys, "calibrate", str(config))
+    assert code == 3, out
+    assert "the judge gave no readable verdict: 6 judge errors" in out

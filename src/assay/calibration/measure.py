@@ -19,7 +19,7 @@ from assay.analysis.pairwise_agreement import PairwiseAgreement, pairwise_agreem
 from assay.calibration.labels import HumanLabels
 from assay.calibration.verdicts import JudgeVerdicts
 from assay.config.calibration import CalibrationSpec, JudgeIdentity
-from assay.errors import UserError
+from assay.errors import RunFailed, UserError
 
 
 @dataclass
@@ -92,6 +92,10 @@ def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpe
     """Join the judge's verdicts to people's labels by item id and measure the agreement."""
     human = labels.values()
     notes = list(verdicts.notes)
+    if verdicts.errors and not verdicts.ids:  # the judge failed, not the labels or the config
+        first, error = next(iter(verdicts.errors.items()))
+        raise RunFailed(f"the judge gave no readable verdict: {len(verdicts.errors)} judge "
+                        f"errors (first: {first}: {error})")
     split: list[str] = []
     if labels.kind == "preference":
         if labels.raters > 1:
