@@ -137,3 +137,14 @@ def test_runs_of_an_experiment_with_none_is_a_usage_error_as_in_history(
     for command in ("runs", "history"):
         code, printed = assay(capsys, command, "agnet", "--store", str(tmp_path / "s.db"))
         assert code == 2 and "no runs of experiment 'agnet' in the store" in printed, printed
+
+
+def test_a_finished_traces_analysis_is_not_listed_as_a_run_stopped_before_its_first_trial(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: an analysis of 90 questions (which stores no trials) read "0 of 90"."""
+    store = Store(str(tmp_path / "s.db"))
+    store.create_run(id="traces-1", experiment="traces", kind="traces", status="finished",
+                     total_trials=90)
+    store.close()
+    code, printed = assay(capsys, "runs", "--store", str(tmp_path / "s.db"))
+    assert code == 0 and "0 of 90" not in printed and " 90 " in printed, printed

@@ -44,6 +44,12 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     store = open_store(store_url, existing=True)
     try:
         run = store.resolve_run(run_ref, experiment)
+        if run.kind == "traces":
+            from assay.errors import UserError
+
+            raise UserError(f"run {run.id} is a traces analysis: its report is the "
+                            "eval-report.md `assay traces` wrote, and `assay history traces` "
+                            "shows its metrics over time")
         if rewrite:
             files = rewrite_files(store, run)
             click.echo(f"rewrote {files.results}, {files.markdown.name} and "

@@ -38,7 +38,8 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
         now = datetime.now(UTC)
         silent = {r.id: quiet_for(r, store.last_trial_at(r.id), now)
                   for r in runs if r.status == "running"}
-        stored = {r.id: store.count_trials(r.id)[0] for r in runs if r.status != "completed"}
+        stored = {r.id: store.count_trials(r.id)[0] for r in runs
+                  if r.kind != "traces" and r.status != "completed"}  # traces store no trials
     finally:
         store.close()
     if experiment and not runs:
