@@ -70,3 +70,19 @@ def test_two_gates_on_one_metric_are_two_testcases_named_by_their_rules() -> Non
                      ("token_f1@some mean (min 0.7)", True),
                      ("regression (max drop 2pp) #1", False),
                      ("regression (max drop 2pp) #2", True)]
+
+
+def test_control_characters_from_a_target_keep_the_document_well_formed() -> None:
+    """Regression: a command's stderr in colour (`\\x1b[31m`) or a case id holding `\\x01`
+    made JUnit XML that no CI parser reads ("not well-formed (invalid token)")."""
+    run = RunRecord(id="r1", experiment="exp\x07", kind="eval", status="completed",
+                    started_at="2026-01-01T00:00:00")
+    trials = [trial("a\x01b", "pack", {}, error="exit code 1: \x1b[31mboom\x1b[0m \x00\ufffe"),
+              trial("c", "pack", {"judge": score(False, "got '\x0b'")})]
+    gates = [GateResult("judge@pack pass rate", False, "\x1b[1m0.0%\x1b[0m")]
+    root = ET.fromstring(render_junit(run, trials, gates))
+    cases = {c.get("name"): c for c in root.iter("testcase")}
+    assert set(cases) >= {"a\\x01b", "c"}
+    error = cases["a\\x01b"].find("error").text
+    assert error == "target: exit code 1: \\x1b[31mboom\\x1b[0m \\x00\\ufffe"
+    assert cases["c"].find("failure").text == "judge: got '\\x0b'"

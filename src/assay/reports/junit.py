@@ -11,8 +11,9 @@ of their own suite, named by gate and rule ("contains@docs pass rate (min
 from __future__ import annotations
 
 import itertools
-from collections import Counter
+import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,15 @@ if TYPE_CHECKING:
     from assay.review.result import GateResult
 
 MAX_MESSAGE = 500
+
+
+_NOT_IN_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters XML 1.0 cannot hold, escaped or not: one makes the whole document unreadable."""
+
+
+def xml_text(text: str) -> str:
+    """`text` with each character XML cannot hold written as its escape (`\\x1b`)."""
+    return _NOT_IN_XML.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def _message(text: str) -> str:
@@ -44,6 +54,10 @@ def render_junit_runs(runs: Sequence[tuple[RunRecord, Iterable[TrialRecord],
         _run_suites(root, run, trials, gates)
     for element in [root, *root]:
         _count(element)
+    for element in root.iter():
+        element.text = None if element.text is None else xml_text(element.text)
+        for key, value in element.attrib.items():
+            element.set(key, xml_text(value))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
