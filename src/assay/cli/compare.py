@@ -60,8 +60,10 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
         store.close()
     out, notes = console(), console(stderr=True)  # notes stay out of --json
     if first.experiment != second.experiment:
-        notes.print(f"[bold yellow]warning:[/bold yellow] different experiments: "
-                    f"'{first.experiment}' and '{second.experiment}'")
+        from assay.reports.text import markup_free
+
+        notes.print("[bold yellow]warning:[/bold yellow] " + markup_free(
+            f"different experiments: '{first.experiment}' and '{second.experiment}'"))
     if first.started_at > second.started_at:
         notes.print(f"[yellow]note:[/yellow] RUN_A {first.id} started after RUN_B {second.id}; "
                     "deltas read from A (before) to B (after) as given")

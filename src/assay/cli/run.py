@@ -144,16 +144,17 @@ def _run_suite(paths: list[Path], running: list[Path], store: Store, options: Ru
     from assay.reports.console import print_rule
     from assay.reports.suite import print_grand_summary
     from assay.reports.terminal import print_review
+    from assay.reports.text import markup_free as escape
     from assay.review.suite import entry_of, write_suite
 
     entries, reviews = [], []
     for index, path in enumerate(paths, 1):
         running[0] = path
-        print_rule(out, f"[bold]{path}[/bold] ({index}/{len(paths)})")
+        print_rule(out, f"[bold]{escape(str(path))}[/bold] ({index}/{len(paths)})")
         try:
             review = _run(path, store, options, request)
         except AssayError as exc:
-            out.print(f"[red]error:[/red] {path}: {exc}")
+            out.print(f"[red]error:[/red] {escape(f'{path}: {exc}')}")
             entries.append(entry_of(path, exc.exit_code, error=str(exc)))
             continue
         print_review(out, review, detail=detail)

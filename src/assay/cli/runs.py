@@ -30,6 +30,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     """
     import json
 
+    from rich.markup import escape
     from rich.table import Table
 
     store = open_store(store_url, existing=True)
@@ -62,9 +63,9 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     table.add_column("headline")
     for run in runs:
         status = "running?" if silent.get(run.id) is not None else run.status
-        table.add_row(run.id, run.experiment, _status(status),
+        table.add_row(run.id, escape(run.experiment), _status(status),
                       run.started_at[:16].replace("T", " "), _trials(run, stored.get(run.id)),
-                      headline(run.summary))
+                      escape(headline(run.summary)))
     out = console()
     out.print(table if runs else "no runs stored yet")
     for run in runs:

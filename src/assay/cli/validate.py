@@ -15,14 +15,16 @@ from assay.reports.console import print_warning
 def command(configs: tuple[str, ...]) -> None:
     """Check CONFIG and its dataset: keys, types, references, every dataset line, user code."""
     from assay.config import load_config
+    from assay.reports.text import markup_free
     from assay.runner.preflight import preflight
 
     out = console()
     for config_path in configs:
         checked = preflight(load_config(Path(config_path)))
         plan, scan = checked.plan, checked.scan
-        out.print(f"[green]ok[/green] {config_path}: experiment '{checked.loaded.name}', "
+        out.print("[green]ok[/green] " + markup_free(
+                  f"{config_path}: experiment '{checked.loaded.name}', "
                   f"{scan.count} cases ({scan.layout}), {len(plan.conditions)} condition(s), "
-                  f"{len(plan.scorers)} scorer(s), {plan.total} trials")
+                  f"{len(plan.scorers)} scorer(s), {plan.total} trials"))
         for warning in checked.warnings:
             print_warning(out, warning)

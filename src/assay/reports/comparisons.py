@@ -19,6 +19,7 @@ from assay.analysis.paired import PairedComparison
 from assay.analysis.verdict import bounds_text, evidence, format_p, level_text
 from assay.knowledge_packs.bands import size_words
 from assay.reports.text import code, inline
+from assay.reports.text import markup_free as escape
 
 MAX_IDS_TERMINAL = 10
 MAX_IDS_MARKDOWN = 200
@@ -63,7 +64,8 @@ def coloured_delta(c: PairedComparison, text: str) -> str:
 
 
 def id_list(ids: Sequence[str], limit: int) -> str:
-    shown = ", ".join(ids[:limit])
+    """Case ids for the terminal, as written (a `[` in an id is not markup)."""
+    shown = escape(", ".join(ids[:limit]))
     return shown + (f" … and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
@@ -83,7 +85,8 @@ def comparison_lines(entries: Sequence[ComparisonEntry], label: Any) -> list[str
     for name, entry in zip(names, entries):
         c = entry.comparison
         a, b, delta, ci = headline(c)
-        lines.append(f"  {name:<{width}}  {a} → {b}  {coloured_delta(c, delta)} "
+        padded = escape(name) + " " * (width - len(name))  # a `[` in a name is not markup
+        lines.append(f"  {padded}  {a} → {b}  {coloured_delta(c, delta)} "
                      f"({size_text(c)})  {ci_label(c)} {ci}  {format_p(c.p_value, c.alpha)}  "
                      f"{evidence(c)}  n={c.n}")
     return lines
@@ -96,7 +99,8 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons, *,
     if not comps.entries and not comps.skipped:
         return
     if comps.entries:
-        console.print(f"[bold]conditions vs baseline '{comps.baseline}'[/bold] (paired by case; "
+        console.print(f"[bold]conditions vs baseline '{escape(comps.baseline)}'[/bold] "
+                      "(paired by case; "
                       f"{family_note(len(comps.entries), short=True)})")
         for line in comparison_lines(
                 comps.entries, lambda e: f"{e.comparison.scorer} · {e.comparison.label_b}"):
@@ -104,9 +108,9 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons, *,
     if methods:
         for entry in comps.entries:
             c = entry.comparison
-            console.print(f"  [dim]{c.scorer} · {c.label_b}:[/dim]")
+            console.print(f"  [dim]{escape(f'{c.scorer} · {c.label_b}')}:[/dim]")
             for line in detail_lines(c):
-                console.print(f"    [dim]{line[2:]}[/dim]")
+                console.print(f"    [dim]{escape(line[2:])}[/dim]")
     for entry in comps.entries:
         print_exclusions(console, f"{entry.comparison.scorer} · {entry.comparison.label_b}",
                          entry.comparison)
@@ -117,9 +121,10 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons, *,
         advice = next((a for a in entry.advice if (a.metric == "pass_rate")
                        == (c.kind == "pass_fail")), None)
         if advice is not None:
-            console.print(f"  [dim]{c.scorer} · {c.label_b}: {advice.summary()}[/dim]")
+            console.print(f"  [dim]{escape(f'{c.scorer} · {c.label_b}: {advice.summary()}')}"
+                          "[/dim]")
     for line in comps.skipped:
-        console.print(f"[yellow]not compared:[/yellow] {line}")
+        console.print(f"[yellow]not compared:[/yellow] {escape(line)}")
 
 
 def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
@@ -233,5 +238,5 @@ def excluded_line(c: PairedComparison) -> list[str]:
 def print_exclusions(console: Any, name: str, c: PairedComparison) -> None:
     """The terminal's note under a comparison that left cases out, naming them."""
     for reason, ids in exclusions(c):
-        console.print(f"  [yellow]{name}: left out, {reason} ({len(ids)}):[/yellow] "
+        console.print(f"  [yellow]{escape(f'{name}: left out, {reason}')} ({len(ids)}):[/yellow] "
                       f"{id_list(ids, MAX_IDS_TERMINAL)}")

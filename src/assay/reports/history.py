@@ -36,17 +36,18 @@ def format_value(metric: str, value: float | None) -> str:
 
 def print_history(console: Any, history: ExperimentHistory) -> None:
     from rich import box
+    from rich.markup import escape
     from rich.table import Table
 
     title = f"{history.experiment}" + (f" ({history.kind})" if history.kind != "eval" else "")
-    table = Table(title=f"{title} · {len(history.points)} runs, oldest first",
+    table = Table(title=f"{escape(title)} · {len(history.points)} runs, oldest first",
                   title_justify="left", box=box.SIMPLE_HEAD)
     room = max(1, (getattr(console, "width", 80) - 55) // 16)
     shown = history.metrics[:room]
     for column in ("run", "started", "status"):
         table.add_column(column, no_wrap=True)
     for column in shown:
-        table.add_column(column, justify="right")
+        table.add_column(escape(column), justify="right")
     for point in history.points:
         table.add_row(point.run_id, point.started_at[:16].replace("T", " "), point.status,
                       *(format_value(m, point.metrics.get(m)) for m in shown))
@@ -54,5 +55,6 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     for metric in history.metrics:
         series = history.series(metric)
         last = next((v for v in reversed(series) if v is not None), None)
-        console.print(f"  {ARROWS[history.trend(metric)]} {metric:<28} {sparkline(series)}  "
+        name = escape(metric) + " " * (28 - len(metric))
+        console.print(f"  {ARROWS[history.trend(metric)]} {name} {sparkline(series)}  "
                       f"{format_value(metric, last)}")

@@ -24,6 +24,7 @@ from assay.reports.comparisons import (
     print_exclusions,
 )
 from assay.reports.text import inline
+from assay.reports.text import markup_free as escape
 
 
 def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> None:
@@ -31,7 +32,7 @@ def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> 
     a, b = diff.run_a, diff.run_b
     title = title or f"run {a.id} → run {b.id}"
     for problem in diff.problems:
-        console.print(f"[bold red]NOT COMPARABLE:[/bold red] [red]{problem}[/red]")
+        console.print(f"[bold red]NOT COMPARABLE:[/bold red] [red]{escape(problem)}[/red]")
     if diff.entries:
         console.print(f"[bold]{title}[/bold] (before → after, paired by case; "
                       f"{family_note(len(diff.entries), short=True)})")
@@ -43,16 +44,16 @@ def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> 
     for entry in diff.entries:
         c = entry.comparison
         ups, downs = outcome_names(c)
-        where = f"{c.scorer}@{condition_of(entry)}"
+        where = escape(f"{c.scorer}@{condition_of(entry)}")
         if c.losses:
             console.print(f"  [red]newly {'failing' if downs == 'fails' else downs} "
                           f"{where} ({len(c.losses)}):[/red] {id_list(c.losses, MAX_IDS_TERMINAL)}")
         if c.wins:
             console.print(f"  [green]newly {'passing' if ups == 'passes' else ups} "
                           f"{where} ({len(c.wins)}):[/green] {id_list(c.wins, MAX_IDS_TERMINAL)}")
-        print_exclusions(console, where, c)
+        print_exclusions(console, f"{c.scorer}@{condition_of(entry)}", c)
     for line in diff.skipped + diff.notes:
-        console.print(f"[yellow]note:[/yellow] {line}")
+        console.print(f"[yellow]note:[/yellow] {escape(line)}")
 
 
 def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:

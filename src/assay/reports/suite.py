@@ -13,6 +13,7 @@ from typing import Any
 from assay.knowledge_packs.all_packs import scale_text
 from assay.reports.console import print_warning
 from assay.reports.text import code, inline
+from assay.reports.text import markup_free as escape
 
 COLUMNS = ("experiment", "scorer", "condition", "n", "avg", "accuracy", "exit")
 RIGHT = {"n", "avg", "accuracy", "exit"}
@@ -50,21 +51,21 @@ def title(document: dict[str, Any]) -> str:
 def print_grand_summary(console: Any, document: dict[str, Any]) -> None:
     from rich.table import Table
 
-    table = Table(title=title(document), title_justify="left")
+    table = Table(title=escape(title(document)), title_justify="left")
     for column in COLUMNS:
         table.add_column(column, justify="right" if column in RIGHT else "left")
     for row in experiment_rows(document):
-        table.add_row(*row)
+        table.add_row(*(escape(cell) for cell in row))
     table.add_section()
     for row in total_rows(document):
-        table.add_row(*(f"[bold]{cell}[/bold]" if i == 0 and cell else cell
+        table.add_row(*(f"[bold]{escape(cell)}[/bold]" if i == 0 and cell else escape(cell)
                         for i, cell in enumerate(row)))
     console.print(table)
     for warning in document["warnings"]:
         print_warning(console, warning)
     for failed in document["failed"]:
-        console.print(f"[red]not summarised:[/red] {failed['config']} "
-                      f"(exit {failed['exit_code']}): {failed['error']}")
+        console.print(f"[red]not summarised:[/red] {escape(failed['config'])} "
+                      f"(exit {failed['exit_code']}): {escape(failed['error'])}")
 
 
 def suite_markdown(document: dict[str, Any]) -> str:

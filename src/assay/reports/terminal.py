@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from assay.reports.console import print_table, print_warning
 from assay.reports.costs import judge_cost, run_cost_text, target_cost
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
+from assay.reports.text import markup_free as escape
 
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary
@@ -35,7 +36,6 @@ def print_review(out: Any, review: Review, *, detail: Detail = "normal") -> None
 
 
 def print_verdict(out: Any, review: Review, detail: Detail = "normal") -> None:
-    from rich.markup import escape
 
     from assay.reports.headline import review_headline
 
@@ -66,7 +66,7 @@ def print_errors(out: Any, review: Review, detail: Detail = "normal") -> None:
 def print_gates(out: Any, review: Review, detail: Detail = "normal") -> None:
     for gate in review.gates:
         mark = "[green]PASS[/green]" if gate.passed else "[red]FAIL[/red]"
-        out.print(f"{mark} gate {gate.gate}: {gate.detail}")
+        out.print(f"{mark} gate {escape(gate.gate)}: {escape(gate.detail)}")
 
 
 def print_judge_findings(out: Any, review: Review, detail: Detail = "normal") -> None:
@@ -96,7 +96,7 @@ def print_calls_by_model(out: Any, review: Review, detail: Detail = "normal") ->
     models = review.usage.get("by_model") or {}
     if not models:
         return
-    rows = [(name, f"{m['calls']:,}", f"{m['cache_hits']:,}",
+    rows = [(escape(name), f"{m['calls']:,}", f"{m['cache_hits']:,}",
              f"{m['input_tokens']:,}/{m['output_tokens']:,}",
              "unknown" if m.get("unpriced_calls") else f"${m['cost_usd']:.4f}",
              f"{m['retries']:,}", f"{m['failures']:,}") for name, m in models.items()]
@@ -110,9 +110,10 @@ def print_files(out: Any, review: Review, detail: Detail = "normal") -> None:
     if review.files is None:
         return
     files = review.files
-    out.print(f"results: {files.results}\nreport:  {files.markdown}\nhtml:    {files.html}")
+    out.print(escape(f"results: {files.results}\nreport:  {files.markdown}\n"
+                     f"html:    {files.html}"))
     if files.junit is not None:
-        out.print(f"junit:   {files.junit}")
+        out.print(escape(f"junit:   {files.junit}"))
 
 
 Part: TypeAlias = Callable[[Any, "Review", Detail], None]
@@ -133,9 +134,9 @@ def _shown(level: Detail, detail: Detail) -> bool:
 def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                   usage: dict[str, Any] | None = None) -> None:
     """The scores per scorer and condition, the cost per condition, the run's calls."""
-    rows = [(s.scorer, s.condition, str(s.n), fmt_mean(s), fmt_pass_rate(s),
+    rows = [(escape(s.scorer), escape(s.condition), str(s.n), fmt_mean(s), fmt_pass_rate(s),
              f"[red]{s.errors}[/red]" if s.errors else "0") for s in summary.scores]
-    print_table(console, f"{run.experiment} · run {run.id}",
+    print_table(console, f"{escape(run.experiment)} · run {run.id}",
                 [("scorer", "left"), ("condition", "left"), ("n", "right"),
                  ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right"),
                  ("errors", "right")], rows, keys=2, group_first=True)
@@ -145,7 +146,8 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                     [("condition", "left"), ("tokens in/out", "right"), ("cost", "right"),
                      ("judge cost", "right"), ("cached answers", "right"),
                      ("tool calls", "right"), ("tool errors", "right")],
-                    [(c.condition, f"{c.input_tokens:,}/{c.output_tokens:,}", target_cost(c),
+                    [(escape(c.condition), f"{c.input_tokens:,}/{c.output_tokens:,}",
+                      target_cost(c),
                       judge_cost(c), f"{c.cache_hits:,}", f"{c.tool_calls:,}",
                       f"{c.tool_errors:,}") for c in costs])
     total = run_cost_text(summary, usage)

@@ -36,3 +36,10 @@ def code(text: object, limit: int = 200) -> str:
     fence = "`" * (max((len(run) for run in re.findall(r"`+", flat)), default=0) + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""
     return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def markup_free(text: object) -> str:
+    """`text` for a rich console, shown as written: a `[` that would open markup is escaped."""
+    from rich.markup import escape
+
+    return escape(str(text))
