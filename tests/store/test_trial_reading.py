@@ -76,3 +76,14 @@ def test_trials_come_in_key_order_across_batches_each_with_its_own_scores(store:
     assert [t.key for t in read] == sorted(t.key for t in written)
     by_key = {t.key: t.scores for t in written}
     assert all(t.scores == by_key[t.key] for t in read)
+
+
+def test_score_rows_come_in_key_order_whatever_order_the_trials_finished_in(
+        store: Store) -> None:
+    """Regression: without an order, two runs of one config listed the previous-run diff's
+    cases (`ties`, `wins`) in the order their trials happened to finish."""
+    written = [full_trial(f"c{i}", condition) for i in (3, 1, 2) for condition in ("b", "a")]
+    for trial in written:  # one commit per trial, as trials finishing one by one are
+        store.write_trials("r1", [trial])
+    keys = [(row.case_id, row.condition, row.scorer) for row in store.iter_score_rows("r1")]
+    assert keys == sorted((t.case.id, t.condition, name) for t in written for name in t.scores)

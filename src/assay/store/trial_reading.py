@@ -93,7 +93,9 @@ class TrialReading:
             yield from _iter_trials(conn, run_id, batch_size)
 
     def iter_score_rows(self, run_id: str) -> Iterator[ScoreRow]:
-        """Flat score rows with the trial's tags and difficulty, for analysis."""
+        """Flat score rows with the trial's tags and difficulty, for analysis, in key order
+        (case, condition, epoch, scorer): whatever order the trials finished in, the
+        analysis lists cases the same way for two runs of one config."""
         t, s = schema.trials, schema.scores
         query = (
             select(*(t.c[name] if name in ("tags_json", "difficulty") else s.c[name]
@@ -101,6 +103,7 @@ class TrialReading:
             .join(t, and_(t.c.run_id == s.c.run_id, t.c.case_id == s.c.case_id,
                           t.c.condition == s.c.condition, t.c.epoch == s.c.epoch))
             .where(s.c.run_id == run_id)
+            .order_by(s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer)
         )
         with self.engine.connect() as conn:
             for row in conn.execution_options(stream_results=True).execute(query):
