@@ -177,6 +177,13 @@ class SessionFilter:
     def active(self) -> bool:
         return self.last is not None or self.since is not None or self.name is not None
 
+    def describe(self) -> str:
+        """The filters as given on the command line: `--name 'query:*' --since 2026-01-01`."""
+        parts = [f"--name {self.name}" if self.name is not None else "",
+                 f"--since {self.since:%Y-%m-%d}" if self.since is not None else "",
+                 f"--last {self.last}" if self.last is not None else ""]
+        return " ".join(part for part in parts if part)
+
     def apply(self, sessions: list[Session]) -> list[Session]:
         kept = sessions
         if self.name is not None:

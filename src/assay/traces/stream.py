@@ -49,7 +49,11 @@ class ExchangeStream:
             return files
         whole = rules.name is not None
         surveyed = [survey(path, self.options.format, whole) for path in files]
-        return [Path(session.meta.path) for session in rules.apply(surveyed)]
+        kept = [Path(session.meta.path) for session in rules.apply(surveyed)]
+        if not kept:  # an analysis of nothing would replace the report and guidelines
+            raise UserError(f"no session of the {len(files)} found matches {rules.describe()}; "
+                            "nothing was analysed")
+        return kept
 
     def __iter__(self) -> Iterator[Exchange]:
         for path in self.files:
