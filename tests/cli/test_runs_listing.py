@@ -116,7 +116,8 @@ def test_progress_is_the_newest_trial_or_the_start() -> None:
 
 
 @pytest.mark.parametrize("command", [["runs"], ["history"], ["report", "latest"],
-                                     ["compare"], ["export", "latest"], ["rejudge", "latest"]])
+                                     ["compare"], ["export", "latest"], ["rejudge", "latest"],
+                                     ["calibrate", "--list"]])
 def test_a_store_path_with_a_typo_is_an_error_and_nothing_is_created(
         command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: `assay runs --store team.bd` made `team.bd` (and its folders) and said

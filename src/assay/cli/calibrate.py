@@ -56,7 +56,7 @@ def command(spec: Path | None, store_url: str | None, run_ref: str | None, score
     """
     from assay.errors import UserError
 
-    store = open_store(store_url)
+    store = open_store(store_url, existing=list_only)
     try:
         if list_only:
             from assay.reports.calibration import print_calibration_list
