@@ -56,3 +56,19 @@ def test_history_of_an_unknown_experiment_is_a_usage_error(
     Store(str(project / "s.db")).close()  # a store with no run of it
     code, text = assay(capsys, "history", "nope", "--store", str(project / "s.db"))
     assert code == 2 and "no runs of experiment 'nope'" in text
+
+
+def test_metric_filter_applies_to_every_run_in_json_too(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `history -m wiki --json` listed only the wiki metrics at the top, but each
+    run still carried every metric."""
+    store = Store(str(project / "s.db"))
+    store.create_run(id="traces-0", experiment="kb", kind="traces", status="finished",
+                     summary={"metrics": {"wiki_hit_rate": 0.5, "wasted_reads": 4}})
+    store.close()
+    code, text = assay(capsys, "history", "kb", "-m", "wiki", "--json",
+                       "--store", str(project / "s.db"))
+    assert code == 0
+    [history] = json.loads(text)
+    assert history["metrics"] == ["wiki_hit_rate"]
+    assert [run["metrics"] for run in history["runs"]] == [{"wiki_hit_rate": 0.5}]

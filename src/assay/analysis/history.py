@@ -60,7 +60,9 @@ class ExperimentHistory:
         return {
             "experiment": self.experiment, "kind": self.kind, "metrics": self.metrics,
             "runs": [{"id": p.run_id, "started_at": p.started_at, "status": p.status,
-                      "git_commit": p.git_commit, "metrics": p.metrics} for p in self.points],
+                      "git_commit": p.git_commit,
+                      "metrics": {m: p.metrics[m] for m in self.metrics if m in p.metrics}}
+                     for p in self.points],
             "trend": {m: self.trend(m) for m in self.metrics},
         }
 
