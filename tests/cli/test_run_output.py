@@ -69,9 +69,9 @@ def test_a_piped_slow_run_prints_progress_lines_while_it_runs(tmp_path: Path) ->
              and not text.startswith("a-slow-experiment-with-a-long-name: 48/48")]
     assert len(early) >= 2, lines  # several lines before the run had finished
     assert progress[-1].startswith("a-slow-experiment-with-a-long-name: 48/48 trials (100%), "
-                                   "0 errors")
+                                   "0 with an error")
     for text in progress:
-        assert re.fullmatch(r"[\w-]+: \d+/48 trials \(\d+%\), \d+ errors?, [\d.]+ trials/s"
+        assert re.fullmatch(r"[\w-]+: \d+/48 trials \(\d+%\), \d+ with an error, [\d.]+ trials/s"
                             r"(, ETA \w+)?", text), text
 
 

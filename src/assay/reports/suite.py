@@ -44,7 +44,8 @@ def total_rows(document: dict[str, Any]) -> list[tuple[str, ...]]:
 
 def title(document: dict[str, Any]) -> str:
     sample = document["sample_per_pack"]
-    return (f"suite: {document['packs_evaluated']} experiments"
+    evaluated = document["packs_evaluated"]
+    return (f"suite: {evaluated} experiment{'s' * (evaluated != 1)}"
             + (f", sample {sample} each" if sample else ""))
 
 

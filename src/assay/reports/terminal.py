@@ -59,8 +59,8 @@ def print_errors(out: Any, review: Review, detail: Detail = "normal") -> None:
     if failed:
         total = sum(c.trials for c in summary.conditions)
         example = next((e for c in summary.conditions for e in c.error_examples), "")
-        print_warning(out, f"{failed} of {total} trials ended in an error and were not scored "
-                           f"(first: {example}); see Errors in report.md")
+        print_warning(out, f"{failed} of {total} trials got no answer from the target and were "
+                           f"not scored (first: {example}); see Errors in report.md")
 
 
 def print_gates(out: Any, review: Review, detail: Detail = "normal") -> None:

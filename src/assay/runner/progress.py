@@ -6,7 +6,7 @@ Elsewhere a bar would be noise, and silence looks like a hang, so a line
 goes to stdout every few seconds (`ASSAY_PROGRESS_SECONDS`, default 5), in
 the same stream as the report that follows:
 
-    go-expert: 120/400 trials (30%), 2 errors, 14 retries, 3.1 trials/s, ETA 1m30s, $0.0123 so far
+    go-expert: 120/400 trials (30%), 2 with an error, 14 retries, 3.1 trials/s, ETA 1m30s, $0.0123 so far
 
 The lines come from a timer thread, so a run whose trials are all slow still
 shows it is alive.
@@ -101,7 +101,7 @@ class Progress:
         done = self.already_done + self.stats.done
         parts = [f"{done:,}/{self.total:,} trials"
                  + (f" ({done / self.total:.0%})" if self.total else ""),
-                 f"{self.stats.errors:,} error{'s' * (self.stats.errors != 1)}"]
+                 f"{self.stats.errors:,} with an error"]  # of the target or of a scorer
         ledger = self._ledger()
         if ledger is not None:
             total = ledger.total
@@ -163,7 +163,7 @@ class Progress:
 
         self._bar = RichProgress(
             TextColumn("[bold]{task.description}"), BarColumn(bar_width=30),
-            MofNCompleteColumn(), TextColumn("[red]{task.fields[errors]} errors"),
+            MofNCompleteColumn(), TextColumn("[red]{task.fields[errors]} with an error"),
             TextColumn("{task.fields[rate]} trials/s"), TimeElapsedColumn(),
             TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[calls]}"),
             console=Console(stderr=True), refresh_per_second=8, transient=False)
