@@ -50,3 +50,21 @@ def test_a_value_on_the_scorer_needs_no_expected(capsys, tmp_path):
                      "[{type: contains, value: a}, {type: json_valid}]")
     code, text = assay(capsys, "validate", str(config))
     assert code == 0 and "warning" not in text, text
+
+
+def test_numeric_cases_whose_expected_is_not_one_finite_number_are_named(capsys, tmp_path):
+    """Regression: validate said "ok" for `numeric` whatever the cases held (a missing
+    expected, "NaN", "1 or 2"); each of those trials was then the scorer's error."""
+    cases = [{"id": "c0", "input": "q", "expected": "42"}, {"id": "c1", "input": "q"},
+             {"id": "c2", "input": "q", "expected": "NaN"},
+             {"id": "c3", "input": "q", "expected": "1 or 2"}]
+    config = project(tmp_path, cases, "[{type: numeric}]")
+    code, text = assay(capsys, "validate", str(config))
+    assert code == 0, text
+    assert "warning: numeric: 3 of 4 cases have nothing to compare against (c1, c2, c3)" in text
+
+
+def test_a_numeric_value_must_be_a_finite_number(capsys, tmp_path):
+    config = project(tmp_path, [{"id": "c0", "input": "q"}], "[{type: numeric, value: .nan}]")
+    code, text = assay(capsys, "validate", str(config))
+    assert code == 2 and f"{config}:4" in text and "value" in text, text

@@ -70,7 +70,7 @@ def _check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
     from assay.scorers.base import CheckScorer
 
     checks = [(index, scorer) for index, scorer in enumerate(plan.scorers)
-              if isinstance(scorer, CheckScorer) and scorer.reference is not None]
+              if isinstance(scorer, CheckScorer) and scorer.compares_with_reference]
     if not checks:
         return []
     lacking: dict[int, list[str]] = {index: [] for index, _ in checks}

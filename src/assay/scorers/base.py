@@ -100,6 +100,11 @@ class CheckScorer(Scorer):
     def check(self, case: Case, output: Output) -> Score | None:  # pragma: no cover
         raise NotImplementedError
 
+    @property
+    def compares_with_reference(self) -> bool:
+        """Whether each case must give this check something to compare against."""
+        return self.reference is not None
+
     def reference_problem(self, case: Case) -> str | None:
         """Why this check would have nothing to compare `case`'s answer against (no
         `expected`, no `value:`), or None: `assay validate` asks it of every case."""

@@ -51,7 +51,7 @@ class Numeric(CheckScorer):
     bounded = True
 
     class Params(CheckParams):
-        value: float | None = None
+        value: float | None = Field(default=None, allow_inf_nan=False)
         """Compare with this number instead of the case's `expected`."""
 
         pattern: RegexPattern | None = None
@@ -96,6 +96,15 @@ class Numeric(CheckScorer):
             reason += f" by {_show(difference)}"
         return Score.binary(passed, reason, actual=actual, expected=target,
                             difference=difference, numbers_found=len(candidates))
+
+    @property
+    def compares_with_reference(self) -> bool:
+        return self.params.value is None
+
+    def reference_problem(self, case: Case) -> str | None:
+        """Why `case` gives no expected number (none, or not one finite number)."""
+        expected = self._expected(case)
+        return expected.error if isinstance(expected, Score) else None
 
     def _candidates(self, text: str) -> list[float]:
         if self.pattern is None:
