@@ -20,21 +20,14 @@ def store_option(function: F) -> F:
 def open_store(url: str | None, *, existing: bool = False) -> Any:
     """The store at `url`. `existing`: for commands that only read runs, a SQLite file that is
     not there is an error (exit 2), not a new empty store saying "no runs stored yet"."""
-    from assay.store import Store, store_url
+    from assay.store import Store
+    from assay.store.store import missing_file
 
-    if existing:
-        from pathlib import Path
-
-        from sqlalchemy.engine import make_url
-
+    if existing and (missing := missing_file(url)) is not None:
         from assay.errors import UserError
 
-        parsed = make_url(store_url(url, create=False))
-        database = parsed.database or ""
-        if (parsed.get_backend_name() == "sqlite" and database not in ("", ":memory:")
-                and not Path(database).is_file()):
-            raise UserError(f"no store at {database}: run an eval first, or name the store "
-                            "with --store (or ASSAY_STORE)")
+        raise UserError(f"no store at {missing}: run an eval first, or name the store "
+                        "with --store (or ASSAY_STORE)")
     return Store(url)
 
 

@@ -30,6 +30,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -83,6 +84,17 @@ def store_url(url: str | None = None, *, create: bool = True) -> str:
             raise StoreError(f"cannot create the folder of the store {path}: "
                              f"{exc.strerror or exc}") from None
     return f"sqlite:///{path}"
+
+
+def missing_file(url: str | None = None) -> str | None:
+    """The SQLite file `url` names when it does not exist (a reader must not create it:
+    `assay runs --store team.bd` would make an empty store and say it holds no runs);
+    None for a file that exists, an in-memory database or another database's URL."""
+    parsed = make_url(store_url(url, create=False))
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:"):
+        return None
+    return None if Path(database).is_file() else database
 
 
 class Store(Browsing, ScoreAccess, TrialReading):
