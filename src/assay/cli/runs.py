@@ -30,7 +30,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     """
     import json
 
-    from rich.markup import escape
+    from assay.reports.text import markup_free as escape
     from rich.table import Table
 
     store = open_store(store_url, existing=True)

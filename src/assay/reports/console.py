@@ -36,7 +36,7 @@ def make_console(*, stderr: bool = False) -> Any:
 def print_warning(out: Any, text: str) -> None:
     """`warning: TEXT`, with TEXT printed as it is: it quotes datasets, user code and error
     messages, whose brackets (`[input]`, `['a']`) rich would otherwise read as markup."""
-    from rich.markup import escape
+    from assay.reports.text import markup_free as escape
 
     out.print(f"[yellow]warning:[/yellow] {escape(text)}")
 

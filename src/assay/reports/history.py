@@ -36,7 +36,7 @@ def format_value(metric: str, value: float | None) -> str:
 
 def print_history(console: Any, history: ExperimentHistory) -> None:
     from rich import box
-    from rich.markup import escape
+    from assay.reports.text import markup_free as escape
     from rich.table import Table
 
     title = f"{history.experiment}" + (f" ({history.kind})" if history.kind != "eval" else "")

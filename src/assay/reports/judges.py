@@ -203,7 +203,7 @@ def _markdown(tables: list[Table]) -> str:
 def print_judges(out: Any, judges: JudgeReview) -> None:
     """The judges' sections on the console, a line per row so nothing is cut at 80 columns
     (nothing without a judge)."""
-    from rich.markup import escape
+    from assay.reports.text import markup_free as escape
 
     for table in judge_sections(judges):
         if table.title == "Judges":
@@ -223,7 +223,7 @@ def print_judges(out: Any, judges: JudgeReview) -> None:
 
 def print_pairwise(out: Any, results: list[PairwiseResult]) -> None:
     """`assay compare --pairwise` on the console."""
-    from rich.markup import escape
+    from assay.reports.text import markup_free as escape
 
     table = _pairwise(results)
     out.print(f"[bold]{escape(table.title.lower())}[/bold]")
