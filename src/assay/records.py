@@ -17,6 +17,7 @@ store's ORM layer.
   (`assay export`), so its `results.json` can link to the files.
 - `TrialPreview`: one trial with its texts cut short and its scores flat:
   a cell of the viewer's cases side by side.
+- `CachedReply`: one LLM reply in the response cache, as the store keeps it.
 """
 
 from __future__ import annotations
@@ -269,3 +270,12 @@ class CalibrationRecord:
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
+
+
+@dataclass(frozen=True, slots=True)
+class CachedReply:
+    """One LLM reply in the response cache: the response as JSON-ready data, and who gave it."""
+
+    response: dict[str, Any]
+    provider: str | None = None
+    model: str | None = None

@@ -3,29 +3,37 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
+from assay.errors import StoreError
 from assay.providers.base import ChatRequest
+from assay.records import CachedReply
 from assay.providers.cache import cache_key, trial_epoch
 from assay.testing import FakeLLM
 from assay.testing.script import Fault, Reply, Rule
 
 
 class DictStore:
-    """The store's cache interface, nothing more."""
+    """The store's cache interface, nothing more; it counts its transactions."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, refuse: bool = False) -> None:
         self.rows: dict[str, tuple[dict[str, Any], str | None, str | None]] = {}
+        self.transactions = 0
+        self.refuse = refuse
 
     def cache_get(self, key: str) -> dict[str, Any] | None:
         row = self.rows.get(key)
         return None if row is None else row[0]
 
-    def cache_put(self, key: str, value: dict[str, Any], *, provider: str | None = None,
-                  model: str | None = None) -> None:
-        self.rows[key] = (value, provider, model)
+    def cache_put(self, replies: Mapping[str, CachedReply]) -> None:
+        if self.refuse:
+            raise StoreError("disk full")
+        self.transactions += 1
+        for key, reply in replies.items():
+            self.rows[key] = (reply.response, reply.provider, reply.model)
 
 
 def ask(model: str, **kwargs: Any) -> ChatRequest:
@@ -213,3 +221,62 @@ def test_a_failed_call_in_flight_leaves_the_waiters_to_ask_themselves(make_pool)
     received, results = asyncio.run(scenario())
     assert received == 2
     assert isinstance(results[0], Exception) and results[1].text == "4"
+
+
+def test_replies_reach_the_store_together_not_one_transaction_per_call(make_pool):
+    """Each stored reply was a transaction of its own: a quarter of a judged run's time."""
+    store = DictStore()
+
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm, store=store)
+            pool.cache.save_after_seconds = 3600.0
+            provider, model = pool.resolve("openai/gpt-4.1")
+            for i in range(10):
+                await provider.chat(ChatRequest(
+                    model=model, messages=[{"role": "user", "content": f"question {i}"}]))
+            held = (len(store.rows), store.transactions)
+            again = await provider.chat(ChatRequest(
+                model=model, messages=[{"role": "user", "content": "question 3"}]))
+            await pool.aclose()
+            return held, again, llm.received
+
+    held, again, received = asyncio.run(scenario())
+    assert held == (0, 0)  # held, not yet written...
+    assert again.cached and received == 10  # ...yet already answering from the cache
+    assert len(store.rows) == 10 and store.transactions == 1  # closing the pool wrote them
+
+
+def test_a_held_reply_is_written_once_enough_time_has_passed(make_pool):
+    store = DictStore()
+
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm, store=store)
+            pool.cache.save_after_seconds = 0.0
+            provider, model = pool.resolve("openai/gpt-4.1")
+            await provider.chat(ask(model))
+            written = len(store.rows)
+            await pool.aclose()
+            return written
+
+    assert asyncio.run(scenario()) == 1
+
+
+def test_replies_the_store_refused_stay_held_and_the_error_reaches_the_caller(make_pool):
+    store = DictStore(refuse=True)
+
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm, store=store)
+            pool.cache.save_after_seconds = 3600.0
+            provider, model = pool.resolve("openai/gpt-4.1")
+            await provider.chat(ask(model))
+            with pytest.raises(StoreError, match="disk full"):
+                pool.cache.save()
+            store.refuse = False
+            await pool.aclose()
+            return llm.received
+
+    assert asyncio.run(scenario()) == 1
+    assert len(store.rows) == 1

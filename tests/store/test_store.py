@@ -10,6 +10,7 @@ import pytest
 from assay.case import Case
 from assay.errors import StoreError, UserError
 from assay.output import Output
+from assay.records import CachedReply
 from assay.score import Score
 from assay.store import Store
 from assay.store.migrations import SCHEMA_VERSION
@@ -120,9 +121,12 @@ def test_runs_resolve_by_id_prefix_and_latest(store: Store) -> None:
 
 def test_the_response_cache_stores_by_key(store: Store) -> None:
     assert store.cache_get("k") is None
-    store.cache_put("k", {"text": "hi"}, provider="openai", model="m")
-    store.cache_put("k", {"text": "again"}, provider="openai", model="m")
+    store.cache_put({"k": CachedReply({"text": "hi"}, "openai", "m"),
+                     "j": CachedReply({"text": "other"})})
+    store.cache_put({"k": CachedReply({"text": "again"}, "openai", "m")})
     assert store.cache_get("k") == {"text": "again"}
+    assert store.cache_get("j") == {"text": "other"}
+    store.cache_put({})
 
 
 def test_a_malformed_latest_reference_is_a_clear_error(store: Store) -> None:

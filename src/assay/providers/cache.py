@@ -14,6 +14,12 @@ context variable the runner sets around each trial (`trial_epoch`), so no
 target or scorer has to pass it along; calls made outside a trial count as
 epoch 1, whose key is the one it always was.
 
+New replies are written to the store in batches, one transaction each
+(`ResponseCache.save`): when `SAVE_EVERY` are held or `SAVE_AFTER_SECONDS`
+have passed at the next reply, before the runner stores each batch of
+trials, and when the pool closes. A trial is never stored before the
+replies it used, so a killed run resumes paying for nothing it kept.
+
 Identical requests in flight at the same moment are sent once
 (`ResponseCache.single_flight`): the others wait for the first and take its
 answer from the cache, as a cache hit. If the first fails, the next waiter
@@ -25,6 +31,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
@@ -33,6 +41,13 @@ from typing import Any
 
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
+from assay.records import CachedReply
+
+SAVE_EVERY = 256
+"""Replies held before they are written to the store together."""
+
+SAVE_AFTER_SECONDS = 1.0
+"""The longest a reply is held while others keep coming."""
 
 _EPOCH: ContextVar[int] = ContextVar("assay_trial_epoch", default=1)
 
@@ -76,11 +91,15 @@ def is_cacheable(request: ChatRequest) -> bool:
 
 
 class ResponseCache:
-    """Cached responses by key, in the store when there is one."""
+    """Cached responses by key, in the store when there is one (see the module's docstring)."""
 
     def __init__(self, store: Any = None) -> None:
         self.store = store
-        self._memory: dict[str, dict[str, Any]] = {}
+        self.save_after_seconds = SAVE_AFTER_SECONDS
+        self._unsaved: dict[str, CachedReply] = {}
+        """Replies not yet in the store; with no store, every reply, for the run's life."""
+        self._saved_at = time.monotonic()
+        self._saving = threading.Lock()
         self._in_flight: dict[str, asyncio.Event] = {}
 
     @asynccontextmanager
@@ -101,15 +120,35 @@ class ResponseCache:
             done.set()
 
     def get(self, key: str) -> ChatResponse | None:
-        value = self.store.cache_get(key) if self.store is not None else self._memory.get(key)
+        held = self._unsaved.get(key)
+        if held is not None:
+            value: dict[str, Any] | None = held.response
+        else:
+            value = self.store.cache_get(key) if self.store is not None else None
         return None if value is None else response_from_dict(value)
 
     def put(self, key: str, response: ChatResponse, *, provider: str, model: str) -> None:
-        value = response_to_dict(response)
-        if self.store is not None:
-            self.store.cache_put(key, value, provider=provider, model=model)
-        else:
-            self._memory[key] = value
+        self._unsaved[key] = CachedReply(response_to_dict(response), provider, model)
+        if self.store is not None and (
+                len(self._unsaved) >= SAVE_EVERY
+                or time.monotonic() - self._saved_at >= self.save_after_seconds):
+            self.save()
+
+    def save(self) -> None:
+        """Write the replies held so far to the store, in one transaction; if the store
+        refuses, they stay held (and the store's error goes to the caller)."""
+        self._saved_at = time.monotonic()
+        if self.store is None:
+            return
+        with self._saving:
+            replies, self._unsaved = self._unsaved, {}
+            if not replies:
+                return
+            try:
+                self.store.cache_put(replies)
+            except BaseException:
+                self._unsaved = {**replies, **self._unsaved}
+                raise
 
 
 def response_to_dict(response: ChatResponse) -> dict[str, Any]:

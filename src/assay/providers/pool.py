@@ -173,9 +173,13 @@ class ProviderPool:
         self.ledger.max_cost_usd = max_cost_usd
 
     async def aclose(self) -> None:
+        """Store the replies the cache still holds, then close every provider's client."""
         providers, self._providers = list(self._providers.values()), {}
-        for provider in providers:
-            await provider.aclose()
+        try:
+            self.cache.save()
+        finally:
+            for provider in providers:
+                await provider.aclose()
 
 
 def get_pool(services: Services) -> ProviderPool:

@@ -235,7 +235,7 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
     with Progress(plan.total, label, mode=choose_mode(options.progress),
                   already_done=len(plan.skip), ledger=_ledger(plan)) as progress:
         return await run_pipeline(
-            plan, _committer(store, run_id, lock), concurrency=concurrency,
+            plan, _committer(plan, store, run_id, lock), concurrency=concurrency,
             timeout=settings.timeout, batch_size=settings.batch_size,
             max_output_bytes=settings.max_output_bytes,
             max_errors=settings.max_errors,
@@ -244,9 +244,14 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             answered_before=len(plan.skip) - errored)
 
 
+def _services(plan: Plan) -> Services | None:
+    """What the run's targets share (its provider pool among them); None with no target."""
+    return next(iter(plan.targets.values())).services if plan.targets else None
+
+
 def _ledger(plan: Plan) -> Callable[[], Any]:
     """The run's call ledger so far, for the progress display (None before any provider)."""
-    services = next(iter(plan.targets.values())).services if plan.targets else None
+    services = _services(plan)
 
     def read() -> Any:
         pool = services.providers if services else None
@@ -265,11 +270,16 @@ async def _judge_pairs(plan: Plan, store: Store, run_id: str, concurrency: int) 
                                 [c.name for c in plan.conditions], concurrency=concurrency)
 
 
-def _committer(store: Store, run_id: str, lock: RunLock) -> Commit:
-    """Store a batch, unless another process took the run over (then stop: `RunLocked`)."""
+def _committer(plan: Plan, store: Store, run_id: str, lock: RunLock) -> Commit:
+    """Store a batch, unless another process took the run over (then stop: `RunLocked`).
+    The LLM replies the batch used are stored first, so a resumed run finds them."""
+    services = _services(plan)
 
     def commit(batch: list[TrialResult]) -> dict[TrialKey, str]:
         lock.check()
+        pool = services.providers if services else None
+        if pool is not None:
+            pool.cache.save()
         return store.write_trials(run_id, batch).refused
 
     return commit
@@ -278,7 +288,7 @@ def _committer(store: Store, run_id: str, lock: RunLock) -> Commit:
 def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def]
     if limit is None:
         return None
-    services = next(iter(plan.targets.values())).services if plan.targets else None
+    services = _services(plan)
 
     def exceeded() -> str | None:
         pool = services.providers if services else None

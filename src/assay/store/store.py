@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import (
     Engine,
     and_,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -35,10 +36,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.sql.elements import ColumnElement
 
 from assay.errors import StoreError, UserError
-from assay.records import (
-    ExportRecord,
-    RunRecord,
-)
+from assay.records import CachedReply, ExportRecord, RunRecord
 from assay.redaction import redact, redact_rows
 from assay.store import schema
 from assay.store.batches import StoredBatch, write_batch
@@ -334,21 +332,28 @@ class Store(Browsing, ScoreAccess, TrialReading):
     # -- response cache -------------------------------------------------------
 
     def cache_get(self, key: str) -> dict[str, Any] | None:
-        query = select(schema.response_cache.c.response_json).where(
-            schema.response_cache.c.key == key)
         with self.engine.connect() as conn:
-            value = conn.execute(query).scalar()
+            value = conn.execute(_CACHED_REPLY, {"key": key}).scalar()
         return loads(value) if value else None
 
-    def cache_put(self, key: str, value: dict[str, Any], *, provider: str | None = None,
-                  model: str | None = None) -> None:
+    def cache_put(self, replies: Mapping[str, CachedReply]) -> None:
+        """Keep `replies` by key, in one transaction; a key stored before gets the new reply."""
+        if not replies:
+            return
         notes = Replacements()  # a cached reply kept as it can be stored; nothing to note on
-        row = {"key": key, "provider": provider, "model": model,
-               "response_json": self.storable.json(value, "response", notes),
-               "created_at": now_iso()}
+        created_at = now_iso()
+        rows = [{"key": key, "provider": reply.provider, "model": reply.model,
+                 "response_json": self.storable.json(reply.response, "response", notes),
+                 "created_at": created_at} for key, reply in replies.items()]
+        cache = schema.response_cache
         with self._lock, self.engine.begin() as conn:
-            conn.execute(delete(schema.response_cache).where(schema.response_cache.c.key == key))
-            conn.execute(schema.response_cache.insert().values(**row))
+            conn.execute(delete(cache).where(cache.c.key.in_(list(replies))))
+            conn.execute(cache.insert(), rows)
+
+
+_CACHED_REPLY = select(schema.response_cache.c.response_json).where(
+    schema.response_cache.c.key == bindparam("key"))
+"""Built once: a run asks the cache before every call."""
 
 
 LOCK_WAIT_SECONDS = 30.0  # how long opening a store waits for another process's lock
