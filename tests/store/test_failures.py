@@ -123,3 +123,16 @@ def test_an_unreachable_postgresql_is_named_without_its_password(tmp_path: Path)
     result = assay(project(tmp_path), "runs", "--store", url)
     assert_one_clear_line(result, 3, "cannot be reached")
     assert "hunter2-password" not in result.stderr
+
+
+def test_a_damaged_store_met_by_a_cache_lookup_is_named_as_such(tmp_path: Path) -> None:
+    """The response cache is read through the driver, past SQLAlchemy's error handling:
+    its errors are the store's one clear line all the same."""
+    store = Store(str(tmp_path / "store.db"))
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("DROP TABLE response_cache")
+        conn.exec_driver_sql("CREATE TABLE response_cache (other TEXT)")
+    with pytest.raises(StoreError) as raised:
+        store.cache_get("k" * 64)
+    assert str(raised.value).startswith(f"the store {tmp_path / 'store.db'} failed: no such column")
+    store.close()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import threading
+from functools import cached_property
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,7 +43,7 @@ from assay.store import schema
 from assay.store.batches import StoredBatch, write_batch
 from assay.store.browsing import Browsing
 from assay.store.calibrations import Calibrations
-from assay.store.failures import driver_message, store_name, translate_errors
+from assay.store.failures import driver_message, store_failure, store_name, translate_errors
 from assay.store.migrations import migrate_store
 from assay.store.read_only import open_read_only
 from assay.store.rows import (
@@ -332,9 +333,27 @@ class Store(Browsing, ScoreAccess, TrialReading):
     # -- response cache -------------------------------------------------------
 
     def cache_get(self, key: str) -> dict[str, Any] | None:
-        with self.engine.connect() as conn:
-            value = conn.execute(_CACHED_REPLY, {"key": key}).scalar()
-        return loads(value) if value else None
+        """The reply cached under `key`, or None. A run asks before every LLM call, so this
+        goes to the driver with the dialect's SQL compiled once: SQLAlchemy's execution of
+        the statement costs twice the lookup itself."""
+        sql, positional = self._cache_lookup
+        conn = self.engine.raw_connection()
+        try:
+            cursor = conn.cursor()
+            cursor.execute(sql, (key,) if positional else {"key": key})
+            row = cursor.fetchone()
+            cursor.close()
+        except self.engine.dialect.loaded_dbapi.Error as exc:
+            raise store_failure(exc, self.url) from None
+        finally:
+            conn.close()
+        return loads(row[0]) if row and row[0] else None
+
+    @cached_property
+    def _cache_lookup(self) -> tuple[str, bool]:
+        """`cache_get`'s SQL in this database's dialect, and whether it takes a tuple."""
+        compiled = _CACHED_REPLY.compile(dialect=self.engine.dialect)
+        return str(compiled), compiled.positional
 
     def cache_put(self, replies: Mapping[str, CachedReply]) -> None:
         """Keep `replies` by key, in one transaction; a key stored before gets the new reply."""
@@ -353,7 +372,7 @@ class Store(Browsing, ScoreAccess, TrialReading):
 
 _CACHED_REPLY = select(schema.response_cache.c.response_json).where(
     schema.response_cache.c.key == bindparam("key"))
-"""Built once: a run asks the cache before every call."""
+"""What `cache_get` asks, compiled once per store for its database."""
 
 
 LOCK_WAIT_SECONDS = 30.0  # how long opening a store waits for another process's lock
