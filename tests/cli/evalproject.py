@@ -53,6 +53,24 @@ def write_project(root: Path, conditions: dict[str, dict[str, Any]], *, cases: i
     return path
 
 
+STOPPING = '''
+def answer(case, answered):
+    if int(case.id[1:]) >= answered:
+        raise RuntimeError("the service went down")
+    return case.expected
+'''
+
+
+def write_stopping_project(root: Path, *, cases: int, answered: int, max_errors: int,
+                           extra: dict[str, Any] | None = None) -> Path:
+    """A project whose target answers its first `answered` cases, then fails on every case,
+    one trial at a time: its error budget of `max_errors` stops the run part-way (exit 3)."""
+    (root / "stopping.py").write_text(STOPPING, encoding="utf-8")
+    return write_project(root, {"only": {"answered": answered}}, cases=cases, extra={
+        "target": {"type": "python", "function": "stopping.py:answer", "threaded": False},
+        "run": {"concurrency": 1, "max_errors": max_errors}, **(extra or {})})
+
+
 def assay(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     """Run the CLI in-process; returns (exit code, what it printed on stdout and stderr)."""
     with pytest.raises(SystemExit) as exited:

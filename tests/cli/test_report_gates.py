@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .evalproject import assay, results, write_project
+from .evalproject import assay, results, write_project, write_stopping_project
 
 WORSE = '''
 import os
@@ -162,3 +162,24 @@ def test_report_of_a_run_where_every_trial_failed_shows_its_errors_and_its_gate_
     assert code == 0, printed
     assert "the service is down" in printed
     assert "- FAIL exact_match@only: no results for this condition" in printed
+
+
+def test_regression_the_gates_of_a_run_that_stopped_part_way_never_read_as_passed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A run aborted by its error budget after 23 of 30 trials (exit 3) rendered as
+    "gates: PASS (1 of 1 passed)" in `assay report`, and its JUnit showed the gate passing:
+    the gate had been judged on the trials that happened to run before it stopped."""
+    monkeypatch.chdir(tmp_path)
+    config = write_stopping_project(tmp_path, cases=30, answered=20, max_errors=3, extra={
+        "gates": [{"scorer": "exact_match", "min_pass_rate": 0.5}]})
+    store = str(tmp_path / "s.db")
+    code, printed = assay(capsys, "run", str(config), "--store", store, "--no-progress")
+    assert code == 3 and "error budget" in printed, printed
+    code, printed = assay(capsys, "report", "latest", "--store", store)
+    assert code == 0, printed
+    assert "(aborted)" in printed and "gates: FAIL (0 of 1 passed)" in printed, printed
+    assert "- FAIL exact_match@only pass rate" in printed and "aborted" in printed
+    code, printed = assay(capsys, "report", "latest", "--store", store, "--format", "junit")
+    gates = next(s for s in ET.fromstring(printed) if s.get("name", "").endswith("gates"))
+    assert gates.get("failures") == "1", printed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -181,3 +182,28 @@ def test_regression_configs_led_by_different_scales_get_a_total_each_and_a_warni
     flat = " ".join(text.split())
     assert "warning: the configs lead with different scorers or scales" in flat
     assert "no total pools them" in flat
+
+
+def test_regression_a_config_that_could_not_complete_is_an_error_in_the_suites_junit(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A suite whose rust-expert run stopped (exit 3) wrote JUnit for the two other runs
+    only: CI showed every test passing, the stopped eval nowhere."""
+    (suite_dir / "down.py").write_text(
+        "def answer(case, knows_every):\n    raise RuntimeError('the service is down')\n",
+        encoding="utf-8")
+    rust = suite_dir / "configs" / "rust-expert.yaml"
+    document = yaml.safe_load(rust.read_text())
+    document["target"]["function"] = "../down.py:answer"
+    rust.write_text(yaml.safe_dump(document, sort_keys=False))
+    code, text = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
+                       "--output", str(suite_dir / "out"), "--no-progress",
+                       "--junit", str(suite_dir / "junit.xml"))
+    assert code == 3, text
+    root = ET.parse(suite_dir / "junit.xml").getroot()
+    names = [s.get("name") for s in root]
+    assert names == ["docker-expert", "go-expert", "configs/rust-expert.yaml"], names
+    [stopped] = [s for s in root if s.get("name") == "configs/rust-expert.yaml"]
+    [case] = stopped.findall("testcase")
+    error = case.find("error")
+    assert error is not None and "the service is down" in error.get("message", "")
+    assert root.get("errors") == "1" and stopped.get("errors") == "1"

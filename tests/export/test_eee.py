@@ -121,6 +121,26 @@ def test_an_exported_run_validates_and_carries_the_runs_numbers(tmp_path: Path) 
     assert france["metadata"]["tags"] == "eu"
 
 
+def test_regression_with_epochs_a_pass_rates_sample_count_is_its_cases_as_its_interval_is(
+        tmp_path: Path) -> None:
+    """With 3 epochs a pass rate over 4 cases (and its Wilson interval over 4) said
+    `num_samples: 12`, the trials: a reader would take the interval as 12 samples' worth."""
+    store = tmp_path / "assay.db"
+    result = assay.evaluate("capitals", data=CAPITALS[:3], task=answer, epochs=3,
+                            scorers=["exact_match", length], store=str(store),
+                            output=tmp_path / "run")
+    export(store, tmp_path / "eee")
+    [(document, _)] = exported(tmp_path / "eee")
+    stats = result.summary.get("exact_match", "default")
+    assert stats is not None and stats.judged == 9 and stats.judged_cases == 3
+    results = {r["evaluation_result_id"]: r["score_details"]
+               for r in document["evaluation_results"]}
+    rate = results["exact_match:pass_rate"]
+    assert rate["score"] == stats.pass_rate
+    assert rate["uncertainty"]["num_samples"] == stats.judged_cases == stats.n
+    assert results["length:mean"]["uncertainty"]["num_samples"] == 3
+
+
 def test_results_json_links_to_the_exported_files(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

@@ -9,7 +9,7 @@ from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats, summa
 from assay.config.models import GateConfig
 from assay.errors import UserError
 from assay.records import ScoreRow, TrialRow
-from assay.review.gates import parse_fail_under, threshold_results
+from assay.review.gates import beside_bound, parse_fail_under, threshold_results
 
 
 def summary(**stats: object) -> RunSummary:
@@ -91,3 +91,53 @@ def test_a_fail_under_value_that_is_not_a_finite_number_is_a_usage_error(spec: s
 def test_a_gate_with_a_mean_of_nan_is_a_config_error() -> None:
     with pytest.raises(ValidationError, match="finite number"):
         GateConfig(scorer="contains", min_mean=float("nan"))
+
+
+def _shown_numbers(detail: str) -> list[float]:
+    """The numbers a gate's detail shows, in order (a percentage as its fraction)."""
+    import re
+
+    return [float(n) / 100 if pct else float(n)
+            for n, pct in re.findall(r"(\d+(?:\.\d+)?)(%)?", detail.split(";")[0])]
+
+
+@pytest.mark.parametrize(("mean", "minimum"), [(12.345, 12.34), (6.4996, 6.5), (84.96, 85.0),
+                                               (0.12349, 0.1235)])
+def test_regression_a_mean_gate_never_shows_its_mean_on_the_wrong_side_of_its_minimum(
+        mean: float, minimum: float) -> None:
+    """A mean of 12.345 read "12.3 over 3 scored cases (min 12.34)" beside PASS, and one of
+    6.4996 "6.5 (min 6.5)" beside FAIL: three significant digits rounded it across the bound."""
+    (gate,) = threshold_results([GateConfig(scorer="contains", min_mean=minimum)],
+                                summary(mean=mean))
+    shown, _cases, bound = _shown_numbers(gate.detail)
+    assert bound == minimum
+    assert gate.passed == (mean >= minimum) == (shown >= bound), gate.detail
+
+
+@pytest.mark.parametrize(("rate", "minimum"), [(0.79996, 0.8), (0.8333, 0.83333),
+                                               (0.83336, 0.8333)])
+def test_regression_a_pass_rate_gate_never_rounds_its_rate_onto_its_minimum(
+        rate: float, minimum: float) -> None:
+    """79.996% read "80.0% passed over 10 cases (min 80.0%)" beside FAIL."""
+    (gate,) = threshold_results([GateConfig(scorer="contains", min_pass_rate=minimum)],
+                                summary(pass_rate=rate, pass_rate_with_errors=rate))
+    shown, _cases, bound = _shown_numbers(gate.detail)
+    assert gate.passed == (rate >= minimum) == (shown >= bound), gate.detail
+
+
+def test_regression_an_error_rate_gate_never_rounds_its_rate_onto_its_maximum() -> None:
+    """1 error in 1,999 trials read "0.1% (max 0.1%)" beside FAIL."""
+    gates = threshold_results([GateConfig(scorer="contains", min_mean=0.5,
+                                          max_error_rate=0.0005)],
+                              summary(n=1998, errors=1))
+    (gate,) = [g for g in gates if g.gate.endswith("error rate")]
+    shown, bound = _shown_numbers(gate.detail)
+    assert not gate.passed and shown > bound, gate.detail
+
+
+@pytest.mark.parametrize(("change", "max_drop", "shown"), [(-2.04, 2, "-2.04"), (-1.96, 2, "-2.0"),
+                                                          (-1.999, 2, "-2.0"), (3.0, 2, "+3.0")])
+def test_a_regression_gates_change_is_shown_on_its_side_of_the_largest_drop_allowed(
+        change: float, max_drop: float, shown: str) -> None:
+    """A drop of 2.04pp read "-2.0pp (max drop 2pp)" beside the FAIL it caused."""
+    assert beside_bound(change, -max_drop, signed=True) == (shown, f"{-max_drop:g}")

@@ -72,7 +72,7 @@ def build(url: str) -> Browsable:
         store.create_run(id="run-live", experiment="live", status="running",
                          started_at="2025-03-03T09:00:00+00:00", total_trials=40,
                          config={"name": "live"})
-        store.write_trials("run-live", [_trial(i, "baseline", passed=True) for i in range(3)])
+        store.write_trials("run-live", [trial(i, "baseline", passed=True) for i in range(3)])
         store.create_run(
             id="traces-1", experiment="sessions", kind="traces", status="finished",
             started_at="2025-03-04T09:00:00+00:00", finished_at="2025-03-04T09:05:00+00:00",
@@ -102,7 +102,7 @@ def _run(store: Store, run_id: str, *, started: str, flips: set[str],
     for i in range(CASES):
         for condition in CONDITIONS:
             passed = not (condition == AGENT and case_id(i) in flips)
-            trials.append(_trial(i, condition, passed=passed,
+            trials.append(trial(i, condition, passed=passed,
                                  error=case_id(i) == errored and condition == AGENT))
     store.write_trials(run_id, trials)
     summary = summarize_run(store, run_id, scorers=[EXACT, JUDGE],
@@ -111,7 +111,7 @@ def _run(store: Store, run_id: str, *, started: str, flips: set[str],
                      finished_at=started.replace("09:00", "09:30"))
 
 
-def _trial(i: int, condition: str, *, passed: bool, error: bool = False) -> TrialResult:
+def trial(i: int, condition: str, *, passed: bool, error: bool = False) -> TrialResult:
     case = Case(id=case_id(i), input=f"Question {i}: {payload(i)}",
                 expected=f"answer {i} {payload(i + 1)}", tags=[f"tag-{i % 2}", payload(i + 2)],
                 difficulty="easy")

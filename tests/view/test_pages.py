@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -86,3 +87,35 @@ def test_a_traces_analysis_lists_each_finding_with_its_question(viewer: str,
     assert "How do refunds work?" in page
     assert "2025-03-04T09:01:00" in page
     assert "1 citation" in page
+
+
+def test_regression_a_run_that_stopped_part_way_shows_how_many_of_its_trials_ran(
+        tmp_path: Path) -> None:
+    """An aborted run with 3 of its 40 trials stored read "aborted · ... · 40 trials" on its
+    page and "40" in the run list, where `assay runs` says "3 of 40"."""
+    from assay.store import Store
+    from assay.testing.viewer import ViewerThread
+    from assay.view.server import open_for_viewing
+    from tests.view.stores import trial
+
+    url = str(tmp_path / "assay.db")
+    store = Store(url)
+    store.create_run(id="run-stopped", experiment="stopped", status="aborted",
+                     started_at="2025-03-03T09:00:00+00:00", total_trials=40,
+                     config={"name": "stopped"}, error="error budget reached")
+    store.write_trials("run-stopped", [trial(i, "baseline", passed=True) for i in range(3)])
+    store.close()
+    viewed = open_for_viewing(url)
+    try:
+        with ViewerThread(viewed) as viewer:
+            page = _text(httpx.get(f"{viewer}runs/run-stopped").text)
+            listed = _text(httpx.get(viewer).text)
+    finally:
+        viewed.close()
+    assert "3 of 40 trials" in page and " 40 trials" not in page.replace("3 of 40", ""), page
+    assert "3 of 40" in listed, listed
+
+
+def _text(page: str) -> str:
+    """A page's text, tags and runs of white space collapsed to one space."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())

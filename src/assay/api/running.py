@@ -12,9 +12,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assay.errors import UserError
+from assay.errors import RunFailed, UserError
 from assay.review.files import damaged_files
-from assay.review.finish import ReviewRequest, finish_run, prepare, report_directory
+from assay.review.finish import (
+    ReviewRequest,
+    finish_run,
+    prepare,
+    report_directory,
+    write_stopped_junit,
+)
 from assay.runner.options import RunOptions
 
 if TYPE_CHECKING:
@@ -38,7 +44,12 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
             conditions=chosen)
     options = _with_damaged_files_resumed(loaded, store, options, request)
     with store.run_lock() as lock, long_lived_set_aside():  # from first trial to last file
-        outcome = await execute_async(loaded, store, options, lock)
+        try:
+            outcome = await execute_async(loaded, store, options, lock)
+        except RunFailed:
+            if request.junit is not None and lock.run_id is not None:
+                write_stopped_junit(store, lock.run_id, request.junit)
+            raise
         return finish_run(store, outcome, request)
 
 

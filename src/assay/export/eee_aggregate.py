@@ -2,7 +2,9 @@
 
 Each scorer gives its pass rate (when it gives verdicts) and its mean (when
 it gives no verdicts, or scores on a scale other than 0..1, as a 0-10 judge
-does), with the confidence interval and sample count assay reported. Pass
+does), with the confidence interval and sample count assay reported: both
+are over cases (each case's epochs are averaged first), so `num_samples`
+counts cases and the trials are counted apart in the result's details. Pass
 rates leave errored trials out, as assay's do; the errors are counted in
 the result's details.
 """
@@ -112,8 +114,9 @@ def _result(evaluation: Evaluation, stats: ScoreStats, metric: str,
                                              "first over epochs); errored trials left out")
         assert stats.pass_rate is not None
         score = stats.pass_rate
-        uncertainty = _uncertainty(stats.pass_rate_ci, None, stats.judged)
-        counts = {"passed": str(stats.passed), "judged": str(stats.judged)}
+        uncertainty = _uncertainty(stats.pass_rate_ci, None, stats.judged_cases)
+        counts = {"cases": str(stats.judged_cases), "trials_passed": str(stats.passed),
+                  "trials_judged": str(stats.judged)}
     else:
         config.update(metric_name=f"{stats.scorer} mean", metric_unit="points",
                       min_score=low, max_score=high,

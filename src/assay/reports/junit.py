@@ -6,6 +6,10 @@ condition. A failed scorer becomes a `<failure>` carrying the scorer's
 reasons; a target or scorer error becomes an `<error>`. Gates are testcases
 of their own suite, named by gate and rule ("contains@docs pass rate (min
 80.0%)"), so a failed threshold or regression shows up by a name of its own.
+A run that did not complete (aborted, interrupted, failed) has one more
+testcase, classed `<experiment>.run`, whose `<error>` says how it ended and
+how many of its trials ran: CI shows a run stopped part-way as broken, never
+as the tests that happened to pass before it stopped.
 """
 
 from __future__ import annotations
@@ -47,11 +51,17 @@ def render_junit(run: RunRecord, trials: Iterable[TrialRecord],
 
 def render_junit_runs(runs: Sequence[tuple[RunRecord, Iterable[TrialRecord],
                                            Sequence[GateResult]]],
-                      *, name: str = "assay") -> str:
-    """One document for several runs (a suite): two testsuites per run, cases and gates."""
+                      *, name: str = "assay", failed: Sequence[tuple[str, str]] = ()) -> str:
+    """One document for several runs (a suite): two testsuites per run, cases and gates;
+    then a testsuite per config of `failed` (its name, the error that stopped it) holding
+    one errored testcase, so a config that could not run is not missing from the tests."""
     root = ET.Element("testsuites", name=name)
     for run, trials, gates in runs:
         _run_suites(root, run, trials, gates)
+    for config, error in failed:
+        suite = ET.SubElement(root, "testsuite", name=config)
+        case = ET.SubElement(suite, "testcase", classname=f"{config}.run", name="run")
+        ET.SubElement(case, "error", message=_message(error), type="error").text = error
     for element in [root, *root]:
         _count(element)
     for element in root.iter():
@@ -67,8 +77,13 @@ def _run_suites(root: ET.Element, run: RunRecord, trials: Iterable[TrialRecord],
     suite = ET.SubElement(root, "testsuite", name=run.experiment, timestamp=run.started_at,
                           id=run.id)
     grouped = itertools.groupby(trials, key=lambda t: (t.case_id, t.condition))
+    ran = 0
     for (case_id, condition), epochs in grouped:
-        _testcase(suite, f"{run.experiment}.{condition}", case_id, list(epochs))
+        trials_of_case = list(epochs)
+        ran += len(trials_of_case)
+        _testcase(suite, f"{run.experiment}.{condition}", case_id, trials_of_case)
+    if run.status != "completed":
+        _ending(suite, run, ran)
     if gates:
         gate_suite = ET.SubElement(root, "testsuite", name=f"{run.experiment} gates",
                                    timestamp=run.started_at, id=f"{run.id}-gates")
@@ -78,6 +93,16 @@ def _run_suites(root: ET.Element, run: RunRecord, trials: Iterable[TrialRecord],
             if not gate.passed:
                 ET.SubElement(case, "failure", message=_message(gate.detail),
                               type="gate").text = gate.detail
+
+
+def _ending(suite: ET.Element, run: RunRecord, ran: int) -> None:
+    """The testcase of a run that did not complete: an error saying how it ended."""
+    planned = f" of {run.total_trials:,}" if run.total_trials else ""
+    text = (f"the run is {run.status}{f': {run.error}' if run.error else ''} "
+            f"({ran:,}{planned} trials ran)")
+    case = ET.SubElement(suite, "testcase", classname=f"{run.experiment}.run",
+                         name=f"run {run.id}")
+    ET.SubElement(case, "error", message=_message(text), type=run.status).text = text
 
 
 def gate_names(gates: Sequence[GateResult]) -> list[str]:

@@ -216,6 +216,22 @@ def rewrite_files(store: Store, run: RunRecord) -> ReportFiles:
     return files
 
 
+def write_stopped_junit(store: Store, run_id: str, junit: Path) -> None:
+    """JUnit XML for a run that stopped before its end (`--junit` of an aborted run): the
+    trials it stored, its gates (none passed), and a testcase with the error that stopped
+    it, in place of whatever an earlier run left at `junit`."""
+    from assay.reports.atomic import write_text
+    from assay.reports.junit import render_junit
+
+    run = store.get_run(run_id)
+    if run is None:
+        return
+    scorers, conditions = stored_order(run)
+    summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
+    recorded = RecordedReview.of(run) or _judged_again(run, summary)
+    write_text(junit, render_junit(run, store.iter_trials(run.id), recorded.gates))
+
+
 def review_stored(store: Store, run: RunRecord) -> Review:
     """The review of a stored run, as `assay report` renders it.
 
@@ -239,13 +255,24 @@ def review_stored(store: Store, run: RunRecord) -> Review:
 
 
 def _judged_again(run: RunRecord, summary: RunSummary) -> RecordedReview:
-    """For a run with no recorded review: its config's threshold gates judged on `summary`."""
+    """For a run with no recorded review: its config's threshold gates judged on `summary`.
+
+    A run that did not complete (aborted, interrupted, failed) holds only the trials that
+    ran before it stopped: its gates are shown on them, but none of them passed."""
     from assay.config.models import GateConfig
 
     items = ((run.config or {}).get("gates") or []) if isinstance(run.config, dict) else []
     gates = [GateConfig.model_validate(item) for item in items
              if isinstance(item, dict) and "regression" not in item]
-    return RecordedReview(threshold_results(list(gates), summary), scorer_warnings(summary))
+    results = threshold_results(list(gates), summary)
+    if run.status != COMPLETED:
+        ran = sum(c.trials for c in summary.conditions)
+        of = f" of {run.total_trials:,}" if run.total_trials else ""
+        results = [replace(r, passed=False,
+                           detail=f"{r.detail}; not passed: the run is {run.status}, "
+                                  f"judged on the {ran:,}{of} trials that ran")
+                   for r in results]
+    return RecordedReview(results, scorer_warnings(summary))
 
 
 def pair_scorers(judges: JudgeReview) -> list[str]:

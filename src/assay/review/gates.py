@@ -102,8 +102,10 @@ def threshold_results(gates: Sequence[Gate], summary: RunSummary) -> list[GateRe
                 results.append(_mean_gate(label, stats, gate.min_mean, gate.max_error_rate))
             if gate.max_error_rate is not None:
                 rate = stats.errors / total
+                shown, most = beside_bound(rate, gate.max_error_rate, percent=True,
+                                           at_most=True)
                 results.append(GateResult(f"{label} error rate", rate <= gate.max_error_rate,
-                                          f"{rate:.1%} (max {gate.max_error_rate:.1%})",
+                                          f"{shown} (max {most})",
                                           f"max {gate.max_error_rate:.1%}"))
     return results
 
@@ -124,7 +126,8 @@ def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult
                   else "this scorer gives no pass/fail verdicts")
         return GateResult(f"{label} pass rate", False, reason, f"min {minimum:.1%}")
     rate = stats.pass_rate_with_errors or 0.0
-    detail = f"{rate:.1%} passed over {stats.pass_rate_with_errors_n} cases (min {minimum:.1%})"
+    shown, least = beside_bound(rate, minimum, percent=True)
+    detail = f"{shown} passed over {stats.pass_rate_with_errors_n} cases (min {least})"
     if stats.errors:
         detail += (f"; {stats.errors} errored trial{'s' if stats.errors != 1 else ''} "
                    f"count{'' if stats.errors != 1 else 's'} as not passed")
@@ -138,12 +141,41 @@ def _mean_gate(label: str, stats: ScoreStats, minimum: float,
         return GateResult(f"{label} mean", False, f"no trial was scored ({stats.errors} errors)",
                           f"min {minimum:g}")
     ok = stats.mean >= minimum
-    detail = f"{stats.mean:.3g} over {stats.n} scored cases (min {minimum:g})"
+    shown, least = beside_bound(stats.mean, minimum)
+    detail = f"{shown} over {stats.n} scored cases (min {least})"
     if stats.errors and max_error_rate is None:
         ok = False
         detail += (f"; {stats.errors} trials errored and a mean over the rest would hide "
                    "them (set max_error_rate to tolerate errors)")
     return GateResult(f"{label} mean", ok, detail, f"min {minimum:g}")
+
+
+def beside_bound(value: float, bound: float, *, percent: bool = False, at_most: bool = False,
+                 signed: bool = False) -> tuple[str, str]:
+    """`value` and the `bound` a gate holds it to, as text, with the digits that show which
+    side of the bound the value is on.
+
+    Rounded to the usual digits, a pass rate of 79.996% reads `80.0%` beside the `min 80.0%`
+    it failed, and a mean of 12.345 `12.3` beside the `min 12.34` it passed: digits are
+    added until the shown numbers compare as the true ones do. A percentage and its bound
+    get the same decimals (one at least); otherwise the bound reads as it was given, and
+    the value gets three significant digits or more (`signed`: one decimal or more, signed).
+    """
+    holds = value <= bound if at_most else value >= bound
+    for extra in range(12):
+        if percent:
+            text, limit = f"{value:.{1 + extra}%}", f"{bound:.{1 + extra}%}"
+        else:
+            text = f"{value:+.{1 + extra}f}" if signed else f"{value:.{3 + extra}g}"
+            limit = f"{bound:g}"
+        shown, shown_bound = _parsed(text), _parsed(limit)
+        if (shown <= shown_bound if at_most else shown >= shown_bound) == holds:
+            return text, limit
+    return repr(value), repr(bound)
+
+
+def _parsed(text: str) -> float:
+    return float(text[:-1]) / 100 if text.endswith("%") else float(text)
 
 
 def fail_on_regression() -> RegressionGateConfig:
@@ -223,7 +255,8 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
         failed = drop > spec.max_drop_pp and (c.significant or not spec.significant)
         evidence = f"{format_p(c.p_value, c.alpha)} {evidence_of(c)}" + (
             f", {c.correction}" if c.correction else "")
-        detail = f"{-drop:+.1f}pp {against} ({rule}; {evidence})"
+        change, _ = beside_bound(-drop, -spec.max_drop_pp, signed=True)
+        detail = f"{change}pp {against} ({rule}; {evidence})"
         # The paired test can only use cases both runs answered: a case that errored now
         # but not before would drop out of it and could hide a regression.
         errored_now = [cid for cid in c.excluded.errored_in_b

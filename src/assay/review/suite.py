@@ -38,7 +38,8 @@ def write_suite(store: Store, entries: Sequence[SuiteEntry], reviews: Sequence[R
                 sample: int | None, output: Path | None = None,
                 junit: Path | None = None) -> tuple[dict[str, Any], Path]:
     """Write `suite.json` and `suite.md` (into `output`, default `.assay/suites/<time>/`) and
-    JUnit XML for every reviewed run; returns the document and where `suite.json` went."""
+    JUnit XML for every reviewed run and every config that could not run; returns the
+    document and where `suite.json` went."""
     document = grand_summary(entries, sample=sample)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     target = (output or DEFAULT_SUITES_DIR / stamp) / "suite.json"
@@ -48,5 +49,6 @@ def write_suite(store: Store, entries: Sequence[SuiteEntry], reviews: Sequence[R
         from assay.reports.junit import render_junit_runs
 
         write_text(junit, render_junit_runs(
-            [(r.run, store.iter_trials(r.run.id), r.gates) for r in reviews]))
+            [(r.run, store.iter_trials(r.run.id), r.gates) for r in reviews],
+            failed=[(str(e.config), e.error) for e in entries if e.error is not None]))
     return document, target

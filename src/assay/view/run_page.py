@@ -37,7 +37,8 @@ def run_page(request: Request) -> Response:
     review = None if live else request.app.state.reviews.review(run, wait_s=request.app.state.review_wait_s)
     return render("run.html.j2", run=run, live=live, shows=SHOWS,
                   counts=store.condition_counts(run.id) if live else {},
-                  done=store.trial_counts([run.id]).get(run.id, 0) if live else None,
+                  done=(store.trial_counts([run.id]).get(run.id, 0)
+                        if run.status != "completed" else None),
                   **(review_context(review) if review is not None else {"review": None}))
 
 

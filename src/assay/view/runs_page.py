@@ -23,13 +23,14 @@ def runs_page(request: Request) -> Response:
     page = whole(request.query_params, "page", default=1, most=100_000) or 1
     runs = store.runs_page(wanted, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
     total = store.count_runs(wanted)
-    live = [run.id for run in runs if run.status == "running"]
+    # How many trials a run in flight or stopped part-way has stored (traces store none).
+    unfinished = [run.id for run in runs if run.status != "completed" and run.kind != "traces"]
     # Preselected for "compare": the two newest finished eval runs on the page (B, then A).
     pair = [run.id for run in runs if run.kind == "eval" and run.status != "running"][:2]
     return render("runs.html.j2", runs=runs, pair=pair, wanted=wanted, page=page, total=total,
                   pages=max(1, -(-total // PAGE_SIZE)), experiments=store.experiments(),
                   statuses=STATUSES, kinds=KINDS,
-                  done=store.trial_counts(live) if live else {})
+                  done=store.trial_counts(unfinished) if unfinished else {})
 
 
 def progress(request: Request) -> Response:
