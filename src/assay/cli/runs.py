@@ -112,6 +112,8 @@ def _parse(stamp: str) -> datetime:
 
 def headline(summary: dict[str, Any] | None) -> str:
     """The first scorer's pass rate (or mean) per condition, e.g. `contains: a 80% · b 90%`."""
+    from assay.reports.formatting import percent
+
     if not summary or not summary.get("scores"):
         return "-"
     scores = summary["scores"]
@@ -121,7 +123,7 @@ def headline(summary: dict[str, Any] | None) -> str:
         if entry["scorer"] != first:
             continue
         if entry.get("pass_rate") is not None:
-            parts.append(f"{entry['condition']} {entry['pass_rate']:.0%}")
+            parts.append(f"{entry['condition']} {percent(entry['pass_rate'], 0)}")
         elif entry.get("mean") is not None:
             parts.append(f"{entry['condition']} {entry['mean']:.3g}")
     return f"{first}: " + " · ".join(parts) if parts else "-"

@@ -18,6 +18,7 @@ from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
 from assay.analysis.verdict import bounds_text, evidence, format_p, level_text
 from assay.knowledge_packs.bands import size_words
+from assay.reports.formatting import percent
 from assay.reports.text import code, inline
 from assay.reports.text import markup_free as escape
 
@@ -29,7 +30,7 @@ def headline(c: PairedComparison) -> tuple[str, str, str, str]:
     """(A, B, delta, interval) of the headline metric, as text."""
     effect = c.headline
     if effect.metric == "pass_rate" and c.pass_rate_a is not None and c.pass_rate_b is not None:
-        return (f"{c.pass_rate_a:.1%}", f"{c.pass_rate_b:.1%}", f"{effect.estimate:+.1f}pp",
+        return (percent(c.pass_rate_a), percent(c.pass_rate_b), f"{effect.estimate:+.1f}pp",
                 f"{bounds_text(effect.interval, 1)}pp")
     digits = 2 if abs(c.mean_a) >= 10 or abs(c.mean_b) >= 10 else 3
     return (f"{c.mean_a:.{digits}f}", f"{c.mean_b:.{digits}f}", f"{effect.estimate:+.{digits}f}",

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from assay.analysis.summary import ScoreStats
 
+MAX_DECIMALS = 8
+"""Digits added at most to keep a number off an end it is not at."""
+
 
 def fmt_mean(stats: ScoreStats) -> str:
     if stats.mean is None:
@@ -17,9 +20,22 @@ def fmt_mean(stats: ScoreStats) -> str:
 def fmt_pass_rate(stats: ScoreStats) -> str:
     if stats.pass_rate is None:
         return "-"
-    text = f"{stats.pass_rate:.1%}"
+    text = percent(stats.pass_rate)
     if stats.pass_rate_ci is not None:
-        text += f" [{stats.pass_rate_ci.low:.0%}–{stats.pass_rate_ci.high:.0%}]"
+        text += f" [{percent(stats.pass_rate_ci.low, 0)}–{percent(stats.pass_rate_ci.high, 0)}]"
+    return text
+
+
+def percent(share: float, decimals: int = 1) -> str:
+    """A share (0..1) as a percentage that reads 0% or 100% only when it is exactly that.
+
+    At one decimal, 1,999 passes in 2,000 read `100.0%`, as if none had failed: digits
+    are added until the text leaves the end it was rounded onto (`99.95%`, `0.05%`).
+    """
+    text = f"{share:.{decimals}%}"
+    while 0 < share < 1 and float(text[:-1]) in (0.0, 100.0) and decimals < MAX_DECIMALS:
+        decimals += 1
+        text = f"{share:.{decimals}%}"
     return text
 
 
@@ -29,4 +45,11 @@ def fmt_cost(value: float | None) -> str:
 
 
 def _num(value: float, scale: tuple[float, float]) -> str:
-    return f"{value:.3f}" if scale[1] - scale[0] <= 1 else f"{value:.2f}"
+    """A value on its scale: three decimals on 0..1, else two, and more when those would
+    round it onto an end of the scale it is not at (0.9995 is not `1.000`)."""
+    decimals = 3 if scale[1] - scale[0] <= 1 else 2
+    text = f"{value:.{decimals}f}"
+    while value not in scale and float(text) in scale and decimals < MAX_DECIMALS:
+        decimals += 1
+        text = f"{value:.{decimals}f}"
+    return text

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from assay.analysis.run_diff import condition_of
 from assay.reports.comparisons import ci_label, headline
+from assay.reports.formatting import percent
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
@@ -194,9 +195,9 @@ def _tail(rest: Sequence[ComparisonEntry]) -> str:
 
 def _score_text(stats: ScoreStats) -> str:
     if stats.pass_rate is not None:
-        text = f"pass rate {stats.pass_rate:.1%}"
+        text = f"pass rate {percent(stats.pass_rate)}"
         if stats.pass_rate_ci is not None:
-            text += (f" (95% CI {stats.pass_rate_ci.low:.1%}..{stats.pass_rate_ci.high:.1%}, "
+            text += (f" (95% CI {percent(stats.pass_rate_ci.low)}..{percent(stats.pass_rate_ci.high)}, "
                      f"n={stats.n})")
         return text
     assert stats.mean is not None

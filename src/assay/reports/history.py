@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.analysis.history import ExperimentHistory
+from assay.reports.formatting import percent
 
 BARS = "▁▂▃▄▅▆▇█"
 ARROWS = {"up": "[green]↑[/green]", "down": "[red]↓[/red]", "flat": "→", "new": "·"}
@@ -30,7 +31,7 @@ def format_value(metric: str, value: float | None) -> str:
     if value is None:
         return "-"
     if "@" in metric and ".mean@" not in metric:
-        return f"{value:.1f}%"
+        return percent(value / 100)
     return f"{value:.3g}"
 
 

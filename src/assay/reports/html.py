@@ -45,7 +45,7 @@ from assay.reports.comparisons import (
     size_text,
 )
 from assay.reports.costs import judge_cost, run_cost_text, target_cost
-from assay.reports.formatting import fmt_mean, fmt_pass_rate
+from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
 from assay.reports.judges import judge_sections
@@ -385,7 +385,8 @@ def _breakdown(rows: list[tuple[str, ScoreStats]], summary: RunSummary, colours:
             continue
         verdicts = stats.pass_rate is not None
         cells.setdefault((group, stats.scorer), {})[stats.condition] = {
-            "text": f"{stats.pass_rate:.0%}" if verdicts else fmt_mean(stats).split(" ")[0],
+            "text": (percent(stats.pass_rate, 0) if stats.pass_rate is not None
+                     else fmt_mean(stats).split(" ")[0]),
             "meter": _rate_meter(stats.pass_rate, stats.pass_rate_ci) if verdicts
             else _mean_meter(stats),
             "n": stats.n, "errors": stats.errors, "colour": colours.get(stats.condition, 0),

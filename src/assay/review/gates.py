@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from assay.analysis.summary import RunSummary, ScoreStats
 from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import UserError
+from assay.reports.formatting import percent
 from assay.review.result import GateResult
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ def threshold_results(gates: Sequence[Gate], summary: RunSummary) -> list[GateRe
                 results.append(_mean_gate(label, stats, gate.min_mean, gate.max_error_rate))
             if gate.max_error_rate is not None:
                 rate = stats.errors / total
-                shown, most = beside_bound(rate, gate.max_error_rate, percent=True,
+                shown, most = beside_bound(rate, gate.max_error_rate, share=True,
                                            at_most=True)
                 results.append(GateResult(f"{label} error rate", rate <= gate.max_error_rate,
                                           f"{shown} (max {most})",
@@ -126,7 +127,7 @@ def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult
                   else "this scorer gives no pass/fail verdicts")
         return GateResult(f"{label} pass rate", False, reason, f"min {minimum:.1%}")
     rate = stats.pass_rate_with_errors or 0.0
-    shown, least = beside_bound(rate, minimum, percent=True)
+    shown, least = beside_bound(rate, minimum, share=True)
     detail = f"{shown} passed over {stats.pass_rate_with_errors_n} cases (min {least})"
     if stats.errors:
         detail += (f"; {stats.errors} errored trial{'s' if stats.errors != 1 else ''} "
@@ -150,10 +151,10 @@ def _mean_gate(label: str, stats: ScoreStats, minimum: float,
     return GateResult(f"{label} mean", ok, detail, f"min {minimum:g}")
 
 
-def beside_bound(value: float, bound: float, *, percent: bool = False, at_most: bool = False,
+def beside_bound(value: float, bound: float, *, share: bool = False, at_most: bool = False,
                  signed: bool = False) -> tuple[str, str]:
     """`value` and the `bound` a gate holds it to, as text, with the digits that show which
-    side of the bound the value is on.
+    side of the bound the value is on (`share`: both are shares, shown as percentages).
 
     Rounded to the usual digits, a pass rate of 79.996% reads `80.0%` beside the `min 80.0%`
     it failed, and a mean of 12.345 `12.3` beside the `min 12.34` it passed: digits are
@@ -163,8 +164,8 @@ def beside_bound(value: float, bound: float, *, percent: bool = False, at_most: 
     """
     holds = value <= bound if at_most else value >= bound
     for extra in range(12):
-        if percent:
-            text, limit = f"{value:.{1 + extra}%}", f"{bound:.{1 + extra}%}"
+        if share:
+            text, limit = percent(value, 1 + extra), percent(bound, 1 + extra)
         else:
             text = f"{value:+.{1 + extra}f}" if signed else f"{value:.{3 + extra}g}"
             limit = f"{bound:g}"

@@ -1,0 +1,39 @@
+"""Numbers as the renderers print them: a share never reads as all or nothing unless it is."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.analysis.interval import Interval
+from assay.analysis.summary import ScoreStats
+from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
+
+
+@pytest.mark.parametrize(("share", "text"), [(1.0, "100.0%"), (0.0, "0.0%"), (0.5, "50.0%"),
+                                             (1999 / 2000, "99.95%"), (1 / 5000, "0.02%"),
+                                             (0.99996, "99.996%"), (0.9994, "99.9%")])
+def test_a_percentage_reads_0_or_100_only_when_it_is_exactly_that(share: float,
+                                                                   text: str) -> None:
+    assert percent(share) == text
+
+
+def test_whole_percentages_keep_the_digits_that_leave_the_ends() -> None:
+    assert [percent(x, 0) for x in (1.0, 0.996, 0.004, 0.5)] == ["100%", "99.6%", "0.4%", "50%"]
+
+
+def test_regression_one_failure_in_2000_cases_does_not_read_as_every_case_passing() -> None:
+    """With 1,999 of 2,000 cases passed the score table read `1.000 [0.997–1.000]` and
+    `100.0% [100%–100%]` beside the one failure listed under it."""
+    low, high = 0.99717, 0.99991
+    stats = ScoreStats(scorer="exact_match", condition="a", n=2000, errors=0,
+                       mean=0.9995, passed=1999, judged=2000, pass_rate=0.9995,
+                       mean_ci=Interval(low, high, 0.95, "Wilson"),
+                       pass_rate_ci=Interval(low, high, 0.95, "Wilson"))
+    assert fmt_pass_rate(stats) == "99.95% [99.7%–99.99%]"
+    assert fmt_mean(stats) == "0.9995 [0.997–0.9999]"
+
+
+def test_a_graded_mean_reads_its_scales_end_only_when_it_is_there() -> None:
+    judged = ScoreStats(scorer="judge_score", condition="a", n=400, errors=0, mean=9.996,
+                        scale=(0.0, 10.0), mean_ci=Interval(9.988, 10.0, 0.95, "t"))
+    assert fmt_mean(judged) == "9.996 [9.99–10.00]"
