@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from assay.case import Case
 from assay.condition import Condition
@@ -33,6 +33,7 @@ from assay.config.user_code import describe_failure
 from assay.errors import RunFailed
 from assay.output import Output
 from assay.redaction import redact
+from assay.runner.deadline import within
 from assay.runner.output_bounds import bound_parts
 from assay.score import Score
 from assay.scorers.base import Scorer
@@ -41,7 +42,6 @@ from assay.trial import TrialResult
 from assay.valid_text import cut_to_bytes, valid_text
 from assay.workers import run_blocking
 
-T = TypeVar("T")
 ERROR_BYTES = 20_000
 """An error message longer than this is cut: it explains, it does not carry data."""
 
@@ -56,7 +56,7 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
     """Answer one case and score it. Failures become errors on the trial, never scores."""
     started = time.perf_counter()
     try:
-        output = await _within(timeout, lambda: target.answer(case))
+        output = await within(timeout, lambda: target.answer(case))
     except TimeoutError:
         output = Output(error=f"timeout: no answer within {timeout:g}s")
     except RunFailed:
@@ -108,7 +108,7 @@ async def score_output(scorers: list[Scorer] | ScorerGroups, case: Case, output:
     jobs += [_scored(s, case, output, results) for s in groups.awaited]
     if jobs:
         try:
-            await _within(timeout, lambda: asyncio.gather(*jobs))
+            await within(timeout, lambda: asyncio.gather(*jobs))
         except TimeoutError:
             pass  # the scorers that finished keep their verdicts
     scores: dict[str, Score] = {}
@@ -172,10 +172,3 @@ async def _scored(scorer: Scorer, case: Case, output: Output,
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - a scorer's failure is its error
         results[scorer.name] = Score.failure(f"scorer failed: {describe_failure(exc)}")
-
-
-async def _within(timeout: float | None, start: Callable[[], Awaitable[T]]) -> T:
-    if timeout is None:
-        return await start()
-    async with asyncio.timeout(timeout):
-        return await start()

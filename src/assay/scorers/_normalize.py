@@ -13,11 +13,34 @@ import string
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import product
 from typing import Literal
 
 Whitespace = Literal["exact", "strip", "collapse"]
 
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b", re.IGNORECASE)
+_ARTICLE_WORDS = frozenset(
+    "".join(letter.upper() if upper else letter for letter, upper in zip(word, mask))
+    for word in ("a", "an", "the") for mask in product((False, True), repeat=len(word)))
+"""Each article in every mix of cases: what `_ARTICLES` matches in a word standing alone."""
+
+
+def _without_articles(text: str) -> str:
+    """`_ARTICLES.sub(" ", text)` with its whitespace collapsed, word by word.
+
+    A match never holds whitespace, and a word's ends are word boundaries in the
+    text exactly when they are in the word alone, so each word can be treated on
+    its own; a word of letters and digits only (`isalnum` is regex's `\\w` bar `_`)
+    has no boundary inside, so it is an article or kept whole, with no regex run.
+    """
+    kept: list[str] = []
+    for word in text.split():
+        if word.isalnum():
+            if word not in _ARTICLE_WORDS:
+                kept.append(word)
+        else:
+            kept += _ARTICLES.sub(" ", word).split()
+    return " ".join(kept)
 
 
 _ASCII_PUNCTUATION = frozenset(map(ord, string.punctuation))
@@ -61,9 +84,9 @@ class Normalization:
             steps.append(str.casefold)
         if self.ignore_punctuation:
             steps.append(lambda text: text.translate(_PUNCTUATION))
-        if self.ignore_articles:
-            steps.append(lambda text: _ARTICLES.sub(" ", text))
-        if self.whitespace == "collapse" or self.ignore_articles:
+        if self.ignore_articles:  # and collapse the whitespace they leave
+            steps.append(_without_articles)
+        elif self.whitespace == "collapse":
             # str.split splits on exactly the characters `\s` matches: runs of whitespace
             # become one space, and none is left at either end, at half a regex's cost
             steps.append(lambda text: " ".join(text.split()))
