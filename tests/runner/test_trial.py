@@ -239,3 +239,20 @@ def test_a_secret_in_a_trial_error_is_masked(monkeypatch: pytest.MonkeyPatch) ->
 
     result = trial(leaky)
     assert result.output.error == "RuntimeError: 401 for key ***"
+
+
+def test_inline_scorers_keep_their_order_and_a_secret_in_their_error_is_masked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-live-abcdef123456")
+
+    class Leaky(Contains):
+        def check(self, case: Case, output: Output) -> Score:
+            raise RuntimeError("refused key sk-live-abcdef123456")
+
+    first = Regex(Regex.Params(type="regex", name="first", pattern="x"), Services())
+    leaky = Leaky(Contains.Params(type="contains", name="leaky"), Services())
+    last = Contains(Contains.Params(type="contains", name="last"), Services())
+    result = trial(lambda case: "x", [first, leaky, last])
+    assert list(result.scores) == ["first", "leaky", "last"]
+    assert result.scores["leaky"].error == "scorer failed: RuntimeError: refused key ***"
+    assert (result.scores["first"].passed, result.scores["last"].passed) == (True, True)

@@ -33,8 +33,8 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import asdict
 from typing import Any
@@ -52,14 +52,25 @@ SAVE_AFTER_SECONDS = 1.0
 _EPOCH: ContextVar[int] = ContextVar("assay_trial_epoch", default=1)
 
 
-@contextmanager
-def trial_epoch(epoch: int) -> Iterator[None]:
+def trial_epoch(epoch: int) -> AbstractContextManager[None]:
     """Every call made inside is keyed on this epoch (the runner wraps each trial in it)."""
-    token = _EPOCH.set(epoch)
-    try:
-        yield
-    finally:
-        _EPOCH.reset(token)
+    return _EpochScope(epoch)
+
+
+class _EpochScope:
+    """`trial_epoch` as a plain class: entered once per trial, where a generator-based
+    context manager would cost more than the rest of a quick trial's bookkeeping."""
+
+    __slots__ = ("epoch", "token")
+
+    def __init__(self, epoch: int) -> None:
+        self.epoch = epoch
+
+    def __enter__(self) -> None:
+        self.token = _EPOCH.set(self.epoch)
+
+    def __exit__(self, *exc: object) -> None:
+        _EPOCH.reset(self.token)
 
 
 def cache_key(provider: str, endpoint: str, request: ChatRequest) -> str:

@@ -116,6 +116,8 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
     stats = PipelineStats()
     trials = plan.trials()
     buffer: list[TrialResult] = []
+    failures: list[bool] = []
+    """Whether each trial in `buffer` failed (`_failed`), worked out once as it finishes."""
     last_flush = time.monotonic()
     stop = False
     pending = _PendingErrors()
@@ -128,9 +130,12 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
             return
         refused = commit(buffer) or {}
         stats.done += len(buffer)
-        for result in buffer:
-            not_stored = refused.get(result.key)
-            error = f"not stored: {not_stored}" if not_stored else trial_error(result)
+        for result, failed in zip(buffer, failures):
+            not_stored = refused.get(result.key) if refused else None
+            if not_stored:
+                error: str | None = f"not stored: {not_stored}"
+            else:
+                error = trial_error(result) if failed else None
             if error is None:
                 stats.consecutive_errors = 0
                 continue
@@ -145,6 +150,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                     f"(run.max_consecutive_errors = {max_consecutive_errors}); "
                     f"latest error: {error[:300]}")
         buffer.clear()
+        failures.clear()
         pending.clear()
         if max_errors is not None and stats.errors >= max_errors and not stats.stopped_reason:
             budget_spent = True
@@ -167,8 +173,10 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                 result = await run_trial(plan.targets[condition.name], case, condition, epoch,
                                          scorers, timeout,
                                          max_output_bytes=max_output_bytes)
+            failed = _failed(result)
             buffer.append(result)
-            pending.add(_failed(result))
+            failures.append(failed)
+            pending.add(failed)
             if (len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS
                     or pending.reach(stats, max_errors, max_consecutive_errors)):
                 flush()  # at once when this trial spends the error budget: stop on time

@@ -68,7 +68,9 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
     bound_output(output, max_output_bytes)
     scores: dict[str, Score] = {}
     if output.error is None and scorers:
-        scores = await score_output(scorers, case, output, timeout)
+        groups = ScorerGroups.of(scorers)
+        scores = (inline_scores(groups.inline, case, output) if groups.only_inline
+                  else await score_output(groups, case, output, timeout))
     return TrialResult(case=case, condition=condition.name, epoch=epoch, output=output,
                        scores=scores)
 
@@ -82,6 +84,11 @@ class ScorerGroups:
     inline: list[Scorer]
     threaded: list[Scorer]
     awaited: list[Scorer]
+
+    @property
+    def only_inline(self) -> bool:
+        """Every scorer runs inline: the trial is scored without awaiting anything."""
+        return not self.threaded and not self.awaited
 
     @classmethod
     def of(cls, scorers: list[Scorer] | ScorerGroups) -> ScorerGroups:
@@ -117,14 +124,28 @@ async def score_output(scorers: list[Scorer] | ScorerGroups, case: Case, output:
             scores[scorer.name] = Score.failure(
                 f"timeout: the scorer did not finish within {timeout:g}s")
             continue
-        score = results[scorer.name]
-        if score is not None and score.error is not None:
-            score.error = redact(cut_to_bytes(valid_text(score.error)[0], ERROR_BYTES)[0])
-        if score is None:
-            output.metadata.setdefault("not_applicable", []).append(scorer.name)
-        else:
-            scores[scorer.name] = score
+        _keep(scores, scorer.name, results[scorer.name], output)
     return scores
+
+
+def inline_scores(scorers: list[Scorer], case: Case, output: Output) -> dict[str, Score]:
+    """`score_output` for scorers that all run inline (sync and bounded): each verdict in
+    turn, with nothing to await and no deadline that could interrupt them."""
+    scores: dict[str, Score] = {}
+    for scorer in scorers:
+        _keep(scores, scorer.name, check(scorer, case, output), output)
+    return scores
+
+
+def _keep(scores: dict[str, Score], name: str, score: Score | None, output: Output) -> None:
+    """Add scorer `name`'s verdict to `scores`, its error made storable; a scorer that does
+    not apply (None) is named in the output's metadata instead."""
+    if score is None:
+        output.metadata.setdefault("not_applicable", []).append(name)
+        return
+    if score.error is not None:
+        score.error = redact(cut_to_bytes(valid_text(score.error)[0], ERROR_BYTES)[0])
+    scores[name] = score
 
 
 def bound_output(output: Output, max_bytes: int | None) -> None:
