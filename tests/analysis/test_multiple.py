@@ -115,3 +115,29 @@ def test_every_verdict_in_a_family_agrees_with_holm_and_with_its_own_interval(se
 def test_p_values_outside_zero_one_are_refused(p):
     with pytest.raises(UserError, match="p-values must lie in"):
         holm(p)
+
+
+def test_regression_a_pass_fail_comparisons_described_mean_is_held_at_its_holm_step_too():
+    """results.json gave a pass/fail scorer's mean (the same share as its pass rate) at an
+    unadjusted 95% with `significant: true` and advice "already significant with 12 cases",
+    beside the pass rate's Holm verdict "within noise" and its advice of 26 cases."""
+    def pair(a_only: int, b_only: int):
+        a = {f"q{i}": [float(i < 30 + a_only)] * 2 for i in range(60)}
+        b = {f"q{i}": [float(i < 30 or 30 + a_only <= i < 30 + a_only + b_only)] * 2
+             for i in range(60)}
+        return compare_paired(a, b, kind="pass_fail")
+
+    family = [pair(2, 9), pair(0, 3), pair(1, 11)]
+    assert family[0].mean is not None and family[0].mean.significant
+    for c in adjust_comparisons(family):
+        assert c.mean is not None and c.mean.level == c.headline.level
+        assert c.mean.interval.confidence == c.headline.interval.confidence
+    # with epochs that disagree the pass rate is tested as the mean of per-case shares, and
+    # the described mean is then the same test of the same numbers: one verdict, not two
+    shares = {f"q{i}": [1.0, 0.0] if i % 3 else [1.0, 1.0] for i in range(30)}
+    better = {f"q{i}": [1.0, 1.0] if i % 4 == 0 else v for i, (_, v) in
+              enumerate(shares.items())}
+    lifted = compare_paired(shares, better, kind="pass_fail")
+    noise = compare_paired(shares, {k: v[::-1] for k, v in shares.items()}, kind="pass_fail")
+    for c in adjust_comparisons([lifted, noise, lifted]):
+        assert c.mean is not None and c.mean.significant == c.significant

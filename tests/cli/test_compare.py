@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .evalproject import assay, results, write_project
+from .evalproject import assay, results, write_project, write_stopping_project
 
 
 @pytest.fixture
@@ -196,3 +196,23 @@ def test_a_scorer_changed_under_the_same_name_is_not_read_as_the_agent_regressin
     assert "the drop is real" not in text
     code, text = assay(capsys, "compare", "--store", str(project / "s.db"))
     assert code == 2 and "quality: defined differently" in text
+
+
+def test_regression_comparing_a_run_that_stopped_part_way_says_it_did(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`assay compare` of a run aborted after 8 of 20 trials with a complete one read like
+    any comparison: nothing said that run A holds only the cases it reached."""
+    config = write_stopping_project(project, cases=20, answered=6, max_errors=2)
+    store = str(project / "s.db")
+    code, _ = assay(capsys, "run", str(config), "--store", store, "--no-progress")
+    assert code == 3
+    config = write_stopping_project(project, cases=20, answered=20, max_errors=2)
+    code, _ = assay(capsys, "run", str(config), "--store", store, "--no-progress")
+    assert code == 0
+    code, text = assay(capsys, "compare", "--store", store)
+    assert code == 0, text
+    assert "note: run " in text and "is aborted: 8 of its 20 trials ran" in text, text
+    code, text = assay(capsys, "compare", "--store", store, "--json")
+    [note] = json.loads(text)["notes"]
+    assert note.endswith("is aborted: 8 of its 20 trials ran, so it is compared on the cases "
+                         "it reached")

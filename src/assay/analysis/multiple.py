@@ -127,6 +127,10 @@ def _at_step(c: PairedComparison, adjusted: float, level: float,
              family: int) -> PairedComparison:
     headline = c.headline.at(level)
     if c.kind == "pass_fail":
-        return dataclasses.replace(c, pass_rate=headline, p_adjusted=adjusted,
+        # The mean is only described beside a pass rate's verdict; held at the same step, it
+        # never reads significant (nor gets "already significant" advice) where the verdict,
+        # on what is often the very same share, says within noise.
+        mean = c.mean.at(level) if c.mean is not None else None
+        return dataclasses.replace(c, pass_rate=headline, mean=mean, p_adjusted=adjusted,
                                    family_size=family)
     return dataclasses.replace(c, mean=headline, p_adjusted=adjusted, family_size=family)

@@ -8,6 +8,7 @@ one way of loading them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from assay.analysis.conditions import (
@@ -63,8 +64,24 @@ def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord, *,
     order = (run_b.summary or {}).get("scores") or []
     scorers = list(dict.fromkeys(entry["scorer"] for entry in order))
     read_b = _cases(store, run_b.id) if cases_b is None else cases_b
-    return diff_runs(_cases(store, run_a.id), _ordered(read_b, scorers),
+    diff = diff_runs(_cases(store, run_a.id), _ordered(read_b, scorers),
                      run_a=ref_a, run_b=ref_b, problems=problems)
+    stopped = [_stopped_note(store, run) for run in (run_a, run_b)
+               if run.status in STOPPED_PART_WAY]
+    return replace(diff, notes=[*diff.notes, *stopped]) if stopped else diff
+
+
+STOPPED_PART_WAY = ("running", "interrupted", "aborted", "failed")
+"""Statuses of a run that may hold only some of its trials (a run being reviewed holds all)."""
+
+
+def _stopped_note(store: Store, run: RunRecord) -> str:
+    """`run X is aborted: 8 of its 20 trials ran, ...`: a side that holds only the cases it
+    reached, which the per-case lists alone do not say."""
+    ran, _ = store.count_trials(run.id)
+    planned = f" of its {run.total_trials:,}" if run.total_trials else ""
+    return (f"run {run.id} is {run.status}: {ran:,}{planned} trials ran, so it is compared "
+            "on the cases it reached")
 
 
 def scorer_definitions(run: RunRecord) -> dict[str, dict[str, Any]]:
