@@ -37,3 +37,13 @@ def test_a_graded_mean_reads_its_scales_end_only_when_it_is_there() -> None:
     judged = ScoreStats(scorer="judge_score", condition="a", n=400, errors=0, mean=9.996,
                         scale=(0.0, 10.0), mean_ci=Interval(9.988, 10.0, 0.95, "t"))
     assert fmt_mean(judged) == "9.996 [9.99–10.00]"
+
+
+def test_regression_a_bound_at_an_end_up_to_float_noise_reads_as_that_end() -> None:
+    """A Wilson interval of no passes in 50 cases read `0.0% [0.00000000%–7%]`: its lower
+    bound came out as 1e-17, not 0."""
+    stats = ScoreStats(scorer="judge_score", condition="a", n=50, errors=0, mean=0.0,
+                       passed=0, judged=50, pass_rate=0.0,
+                       pass_rate_ci=Interval(1.3e-17, 0.0714, 0.95, "Wilson"))
+    assert fmt_pass_rate(stats) == "0.0% [0%–7%]"
+    assert percent(1 - 1e-15) == "100.0%"

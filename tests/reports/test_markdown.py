@@ -45,3 +45,27 @@ def test_a_case_id_with_a_backtick_or_a_line_break_stays_one_code_span(tmp_path:
     text = report(tmp_path)
     assert "- ``back`tick`` · base\\|1 · exact_match:" in text
     assert "- `two lines` · base\\|1 · exact_match:" in text
+
+
+def test_regression_the_conditions_table_says_its_errors_are_the_targets(
+        tmp_path: Path) -> None:
+    """A run whose target failed once and whose scorer failed twice more read "errors 1" in
+    the conditions table and "errors 3" in the score table, for one condition, both headed
+    plain "errors"."""
+    def picky(case: Case, output: str) -> bool:
+        if case.id != "ok":
+            raise ValueError("cannot score this one")
+        return True
+
+    def answer(case: Case) -> str:
+        if case.id == "down":
+            raise RuntimeError("the service is down")
+        return "fine"
+
+    data = [{"id": i, "input": "x"} for i in ("ok", "down", "odd", "odder")]
+    assay.evaluate("errors", data=data, task=answer, scorers=[picky],
+                   store=tmp_path / "assay.db", output=tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "| picky | default | 1 | 1.000 [0.207–1.000] | 100.0% [21%–100%] | 3 |" in text, text
+    assert "| condition | trials | target errors |" in text
+    assert "| default | 4 | 1 |" in text

@@ -6,6 +6,8 @@ from assay.analysis.summary import ScoreStats
 
 MAX_DECIMALS = 8
 """Digits added at most to keep a number off an end it is not at."""
+AT_END = 1e-9
+"""How near an end a number is at it: a Wilson bound of 0 passes comes out as 1e-17."""
 
 
 def fmt_mean(stats: ScoreStats) -> str:
@@ -33,7 +35,8 @@ def percent(share: float, decimals: int = 1) -> str:
     are added until the text leaves the end it was rounded onto (`99.95%`, `0.05%`).
     """
     text = f"{share:.{decimals}%}"
-    while 0 < share < 1 and float(text[:-1]) in (0.0, 100.0) and decimals < MAX_DECIMALS:
+    while _off_ends(share, (0.0, 1.0)) and float(text[:-1]) in (0.0, 100.0) \
+            and decimals < MAX_DECIMALS:
         decimals += 1
         text = f"{share:.{decimals}%}"
     return text
@@ -49,7 +52,14 @@ def _num(value: float, scale: tuple[float, float]) -> str:
     round it onto an end of the scale it is not at (0.9995 is not `1.000`)."""
     decimals = 3 if scale[1] - scale[0] <= 1 else 2
     text = f"{value:.{decimals}f}"
-    while value not in scale and float(text) in scale and decimals < MAX_DECIMALS:
+    while _off_ends(value, scale) and float(text) in scale and decimals < MAX_DECIMALS:
         decimals += 1
         text = f"{value:.{decimals}f}"
     return text
+
+
+def _off_ends(value: float, scale: tuple[float, float]) -> bool:
+    """Inside the scale and not at either end (within float noise, `AT_END` of the span)."""
+    low, high = scale
+    margin = AT_END * (high - low)
+    return low + margin < value < high - margin

@@ -88,8 +88,8 @@ def score_lines(review: Review) -> list[str]:
 
 def condition_lines(review: Review) -> list[str]:
     lines = ["## Conditions", "",
-             "| condition | trials | errors | mean latency | tokens in/out | cost | judge cost "
-             "| cached answers | tool calls | tool errors |",
+             "| condition | trials | target errors | mean latency | tokens in/out | cost "
+             "| judge cost | cached answers | tool calls | tool errors |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for c in review.summary.conditions:
         latency = "-" if c.latency_ms_mean is None else f"{c.latency_ms_mean:,.0f} ms"
