@@ -12,7 +12,7 @@ from typing import Any
 
 from assay.output import Output, ToolCall
 from assay.records import TrialRecord
-from assay.reports.html_trials import CUT, TRIAL_FIELDS, TextCaps, collect
+from assay.reports.html_trials import BATCH, CUT, TRIAL_FIELDS, TextCaps, collect
 from assay.score import Score
 
 
@@ -127,3 +127,22 @@ def test_chat_input_shows_every_message_with_its_role() -> None:
     chat = trial(1, passed=True, input=[{"role": "system", "content": "be brief"},
                                         {"role": "user", "content": "what is it?"}])
     assert document([chat])["cases"][0][1] == "system: be brief\nuser: what is it?"
+
+
+def test_trials_and_cases_past_a_batch_are_all_listed_in_order() -> None:
+    trials = [trial(i, passed=i % 3 != 0, condition=c) for i in range(BATCH * 2 + 3) for c in "ab"]
+    doc = document(trials)
+    assert [case[0] for case in doc["cases"]] == [f"c{i:04d}" for i in range(BATCH * 2 + 3)]
+    assert [(row[0], row[1]) for row in doc["trials"]] == [
+        (i, c) for i in range(BATCH * 2 + 3) for c in (0, 1)]
+    assert [row[3] for row in doc["trials"][:6]] == ["f", "f", "p", "p", "p", "p"]
+
+
+def test_a_number_orjson_refuses_changes_only_its_own_trial_in_a_batch() -> None:
+    huge = trial(1, passed=True)
+    huge.scores["judge"].details = {"judge_model": "m", "metrics": {"depth": 2**70}}
+    plain = [trial(i, passed=True) for i in (0, 2)]
+    alone = document(plain)["trials"]
+    rows = document([plain[0], huge, plain[1]])["trials"]
+    assert rows[1][8][0][4] == {"judge": "m", "metrics": {"depth": 2**70}}
+    assert [rows[0], rows[2][1:]] == [alone[0], alone[1][1:]]  # [0]: the case's place

@@ -11,8 +11,11 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
+import orjson
 import pytest
 
+from assay.review.judges import review_judges
+from assay.store import Store
 from assay.testing import FakeJudge, FakeLLM, JudgeBiases
 from assay.testing.launcher import fake_environment
 
@@ -80,3 +83,16 @@ def test_rubric_metrics_and_unstable_verdicts_are_in_every_report(
             assert strong["cases"][0] in text
     row = metrics[(some_metric, "strong")]
     assert f"{row['mean']:.2f}" in out and f"{row['mean']:.2f}" in report_md
+
+
+def test_the_judges_gathered_by_the_one_read_of_a_run_are_those_the_store_reads_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _, results = run_rubric_eval(tmp_path, monkeypatch, capsys)
+    store = Store(str(tmp_path / "assay.db"))
+    run = store.get_run(results["run"]["id"])
+    assert run is not None
+    again = review_judges(store, run, [c["condition"] for c in results["stats"]["conditions"]])
+    store.close()
+    assert results["judges"]["judges"] and results["judges"]["consistency"]
+    assert json.loads(orjson.dumps(again.to_dict())) == results["judges"]

@@ -93,7 +93,7 @@ class CaseCollector:
         _add(entry.values.setdefault(condition, {}), case_id, value)
         _add(entry.passed.setdefault(condition, {}), case_id, verdict)
 
-    def add_failed(self, trial: TrialRow) -> None:
+    def add_failed(self, trial: TrialRow | TrialRecord) -> None:
         """A trial whose target failed (it has no score rows)."""
         self._failed.append((trial.condition, trial.case_id))
 

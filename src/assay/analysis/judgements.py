@@ -137,20 +137,33 @@ def read_judgements(scores: Iterable[tuple[TrialKey, str, Score]], *,
     gives, per scorer, the asks per answer of the run whose deltas the
     judge's share describes (default: as many as these verdicts rest on).
     """
-    pair_baselines = pair_baselines or {}
-    metrics: dict[tuple[str, str, str], _Metric] = defaultdict(_Metric)
-    claims: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
-    unstable: dict[tuple[str, str], list[Any]] = defaultdict(lambda: [0, 0, []])
-    pairs: dict[tuple[str, str], list[OrderedVerdicts]] = defaultdict(list)
-    repeated: dict[str, list[tuple[TrialKey, Repeats]]] = defaultdict(list)
-    for (case_id, condition, epoch), scorer, score in scores:
+    reader = JudgementReader()
+    for key, scorer, score in scores:
+        reader.add(key, scorer, score)
+    return reader.findings(pair_baselines=pair_baselines, conditions=conditions, asks=asks)
+
+
+class JudgementReader:
+    """`read_judgements`, fed one judged score at a time (in trial key order), so the pass
+    that reads a run's trials for its review gathers the findings too."""
+
+    def __init__(self) -> None:
+        self._metrics: dict[tuple[str, str, str], _Metric] = defaultdict(_Metric)
+        self._claims: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+        self._unstable: dict[tuple[str, str], list[Any]] = defaultdict(lambda: [0, 0, []])
+        self._pairs: dict[tuple[str, str], list[OrderedVerdicts]] = defaultdict(list)
+        self._repeated: dict[str, list[tuple[TrialKey, Repeats]]] = defaultdict(list)
+
+    def add(self, key: TrialKey, scorer: str, score: Score) -> None:
+        """One judged score of the trial `key`."""
+        case_id, condition, epoch = key
         details = score.details or {}
         asked = details.get("judgements")
         if isinstance(asked, list) and len(asked) > 1 and "a_first" not in details:
             from assay.analysis.judge_consistency import Repeats
 
             name = case_id if epoch == 0 else f"{case_id}#{epoch}"
-            repeated[scorer].append(((case_id, condition, epoch), Repeats(
+            self._repeated[scorer].append(((case_id, condition, epoch), Repeats(
                 f"{name} · {condition}",
                 tuple(_number(a.get("value")) for a in asked if isinstance(a, dict)),
                 tuple(a.get("passed") if isinstance(a.get("passed"), bool) else None
@@ -158,60 +171,69 @@ def read_judgements(scores: Iterable[tuple[TrialKey, str, Score]], *,
         if "a_first" in details or details.get("against") is not None:
             from assay.analysis.pairwise_verdicts import OrderedVerdicts
         if score.error is None and "a_first" in details:
-            pairs[(scorer, condition)].append(OrderedVerdicts(
+            self._pairs[(scorer, condition)].append(OrderedVerdicts(
                 f"{case_id}#{epoch}", details.get("a_first"), details.get("b_first")))
         elif "a_first" in details or details.get("against") is not None:
-            pairs[(scorer, condition)].append(OrderedVerdicts(f"{case_id}#{epoch}", None, None))
+            self._pairs[(scorer, condition)].append(
+                OrderedVerdicts(f"{case_id}#{epoch}", None, None))
         if score.error is not None:
-            continue
+            return
         for name, value in (details.get("metrics") or {}).items():
-            entry = metrics[(scorer, condition, name)]
+            entry = self._metrics[(scorer, condition, name)]
             entry.scale = score.scale
             entry.by_case.setdefault(case_id, []).append(float(value))
         if isinstance(details.get("unverified_claims"), list):
-            tally = claims[(scorer, condition)]
+            tally = self._claims[(scorer, condition)]
             listed = len(details["unverified_claims"])
             tally[0] += 1
             tally[1] += listed > 0
             tally[2] += listed
         if "unstable" in details:
-            count = unstable[(scorer, condition)]
+            count = self._unstable[(scorer, condition)]
             count[0] += 1
             if details["unstable"]:
                 count[1] += 1
                 if len(count[2]) < MAX_LISTED:
                     count[2].append(case_id if epoch == 0 else f"{case_id}#{epoch}")
-    order = {name: index for index, name in enumerate(conditions or [])}
 
-    def rank(key: tuple[str, ...]) -> tuple[Any, ...]:
-        return (key[0], order.get(key[1], len(order)), key[1], *key[2:])
+    def findings(self, *, pair_baselines: Mapping[str, str] | None = None,
+                 conditions: list[str] | None = None,
+                 asks: Mapping[str, int] | None = None) -> JudgeFindings:
+        """What the scores added say (the arguments as `read_judgements` takes them)."""
+        pair_baselines = pair_baselines or {}
+        order = {name: index for index, name in enumerate(conditions or [])}
 
-    findings = JudgeFindings()
-    for (scorer, condition, name), entry in sorted(metrics.items(), key=lambda i: rank(i[0])):
-        values = [math.fsum(v) / len(v) for v in entry.by_case.values()]
-        findings.metrics.append(MetricStats(scorer, condition, name, len(values),
-                                            math.fsum(values) / len(values),
-                                            t_interval(values, entry.scale), entry.scale))
-    findings.claims = [ClaimStats(s, c, *counts) for (s, c), counts in
-                       sorted(claims.items(), key=lambda i: rank(i[0]))]
-    findings.unstable = [UnstableStats(s, c, n, k, tuple(cases)) for (s, c), (n, k, cases) in
-                         sorted(unstable.items(), key=lambda i: rank(i[0]))]
-    if pairs:
-        from assay.analysis.pairwise_verdicts import adjust_pairwise, pairwise_result
+        def rank(key: tuple[str, ...]) -> tuple[Any, ...]:
+            return (key[0], order.get(key[1], len(order)), key[1], *key[2:])
 
-        findings.pairwise = adjust_pairwise([
-            pairwise_result(verdicts, label_a=pair_baselines.get(scorer, "reference"),
-                            label_b=condition, scorer=scorer)
-            for (scorer, condition), verdicts in sorted(pairs.items(),
-                                                        key=lambda i: rank(i[0]))])
-    if repeated:
-        from assay.analysis.judge_consistency import judge_consistency
-    for scorer, answers in sorted(repeated.items()):
-        findings.consistency.append(judge_consistency(scorer, [r for _, r in answers]))
-        splits, deltas = _variance(scorer, answers, list(order), (asks or {}).get(scorer))
-        findings.variance += splits
-        findings.deltas += deltas
-    return findings
+        findings = JudgeFindings()
+        for (scorer, condition, name), entry in sorted(self._metrics.items(),
+                                                       key=lambda i: rank(i[0])):
+            values = [math.fsum(v) / len(v) for v in entry.by_case.values()]
+            findings.metrics.append(MetricStats(scorer, condition, name, len(values),
+                                                math.fsum(values) / len(values),
+                                                t_interval(values, entry.scale), entry.scale))
+        findings.claims = [ClaimStats(s, c, *counts) for (s, c), counts in
+                           sorted(self._claims.items(), key=lambda i: rank(i[0]))]
+        findings.unstable = [UnstableStats(s, c, n, k, tuple(cases))
+                             for (s, c), (n, k, cases) in
+                             sorted(self._unstable.items(), key=lambda i: rank(i[0]))]
+        if self._pairs:
+            from assay.analysis.pairwise_verdicts import adjust_pairwise, pairwise_result
+
+            findings.pairwise = adjust_pairwise([
+                pairwise_result(verdicts, label_a=pair_baselines.get(scorer, "reference"),
+                                label_b=condition, scorer=scorer)
+                for (scorer, condition), verdicts in sorted(self._pairs.items(),
+                                                            key=lambda i: rank(i[0]))])
+        if self._repeated:
+            from assay.analysis.judge_consistency import judge_consistency
+        for scorer, answers in sorted(self._repeated.items()):
+            findings.consistency.append(judge_consistency(scorer, [r for _, r in answers]))
+            splits, deltas = _variance(scorer, answers, list(order), (asks or {}).get(scorer))
+            findings.variance += splits
+            findings.deltas += deltas
+        return findings
 
 
 def _variance(scorer: str, answers: list[tuple[TrialKey, Repeats]], conditions: list[str],

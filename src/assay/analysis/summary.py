@@ -221,6 +221,10 @@ def summarize(score_rows: Iterable[ScoreRow],
     return builder.summary()
 
 
+ROUTES_KEPT = 10_000
+"""How many (scorer, condition, tags, difficulty) combinations `SummaryBuilder` remembers."""
+
+
 class SummaryBuilder:
     """A run's summary, fed one row at a time: every trial row before its score rows
     (each trial then its scores, as one pass over the stored trials reads them, or every
@@ -237,63 +241,93 @@ class SummaryBuilder:
         self._main: dict[tuple[str, str], _Accumulator] = defaultdict(self._accumulator)
         self._tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(self._accumulator)
         self._levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(self._accumulator)
+        self._routes: dict[tuple[str, str, tuple[str, ...], str | None], list[_Accumulator]] = {}
 
     def _accumulator(self) -> _Accumulator:
         return _Accumulator(self._per_case)
 
     def add_trial(self, row: TrialRow) -> None:
         """A trial's cost and behaviour; a failed target counts as an error for every scorer."""
-        name = row.condition
+        self._add_trial(row.case_id, row.condition, row.error, row.latency_ms, row.input_tokens,
+                        row.output_tokens, row.cost_usd, row.cache_hits, row.tool_calls,
+                        row.tool_errors, row.turns)
+
+    def add_record(self, trial: TrialRecord) -> None:
+        """A stored trial whole: its figures (what `add_trial` takes from its row: an agent
+        target's tool use from its metadata), then its scores."""
+        output = trial.output
+        usage = output.usage
+        agent: Any = output.metadata.get("agent") if output.metadata else None
+        calls = errors = turns = 0
+        if isinstance(agent, dict):
+            calls = int(agent.get("tool_calls") or 0)
+            errors = int(agent.get("tool_errors") or 0)
+            turns = int(agent.get("turns") or 0)
+        self._add_trial(trial.case_id, trial.condition, output.error, output.latency_ms,
+                        usage.input_tokens, usage.output_tokens, usage.cost_usd,
+                        usage.cache_hits, calls, errors, turns)
+        self.add_scores(trial)
+
+    def _add_trial(self, case_id: str, name: str, error: str | None, latency_ms: float | None,
+                   input_tokens: int | None, output_tokens: int | None, cost_usd: float | None,
+                   cache_hits: int | None, tool_calls: int, tool_errors: int,
+                   turns: int) -> None:
         entry = self._conditions.get(name)
         if entry is None:
             entry = self._conditions[name] = ConditionStats(condition=name)
         entry.trials += 1
-        if row.error:
+        if error:
             entry.errors += 1
-            self._errored[name].append(row.case_id)
+            self._errored[name].append(case_id)
             if len(entry.error_examples) < 3:
-                entry.error_examples.append(f"{row.case_id}: {row.error[:200]}")
-        if row.latency_ms is not None:
-            self._latencies[name].append(row.latency_ms)
-        entry.input_tokens += row.input_tokens or 0
-        entry.output_tokens += row.output_tokens or 0
-        entry.cache_hits += row.cache_hits or 0
-        if row.cost_usd is not None:
-            entry.cost_usd = (entry.cost_usd or 0.0) + row.cost_usd
-        entry.tool_calls += row.tool_calls
-        entry.tool_errors += row.tool_errors
-        entry.turns += row.turns
+                entry.error_examples.append(f"{case_id}: {error[:200]}")
+        if latency_ms is not None:
+            self._latencies[name].append(latency_ms)
+        entry.input_tokens += input_tokens or 0
+        entry.output_tokens += output_tokens or 0
+        entry.cache_hits += cache_hits or 0
+        if cost_usd is not None:
+            entry.cost_usd = (entry.cost_usd or 0.0) + cost_usd
+        entry.tool_calls += tool_calls
+        entry.tool_errors += tool_errors
+        entry.turns += turns
 
     def add_score(self, row: ScoreRow) -> None:
         """One scorer's result on a trial already added."""
-        self._add(row.case_id, row.condition, row.scorer, row.value, row.passed, row.error,
-                  row.scale, row.tags, row.difficulty, row.input_tokens, row.output_tokens,
-                  row.cost_usd)
+        if row.input_tokens or row.cost_usd is not None:
+            self._add_judge_usage(row.condition, row.input_tokens, row.output_tokens,
+                                  row.cost_usd)
+        for accumulator in self._route(row.scorer, row.condition, tuple(row.tags),
+                                       row.difficulty):
+            accumulator.add(row.value, row.passed, row.error, row.scale, row.case_id)
 
     def add_scores(self, trial: TrialRecord) -> None:
         """A stored trial's scores, its row already added (as many `add_score`s)."""
-        tags = trial.tags
+        case_id, condition, difficulty = trial.case_id, trial.condition, trial.difficulty
+        tags = tuple(trial.tags)
         for name, score in trial.scores.items():
             usage = score.usage
-            self._add(trial.case_id, trial.condition, name, score.value, score.passed,
-                      score.error, score.scale, tags, trial.difficulty,
-                      usage.input_tokens if usage else None,
-                      usage.output_tokens if usage else None,
-                      usage.cost_usd if usage else None)
+            if usage is not None and (usage.input_tokens or usage.cost_usd is not None):
+                self._add_judge_usage(condition, usage.input_tokens, usage.output_tokens,
+                                      usage.cost_usd)
+            for accumulator in self._route(name, condition, tags, difficulty):
+                accumulator.add(score.value, score.passed, score.error, score.scale, case_id)
 
-    def _add(self, case_id: str, condition: str, scorer: str, value: float | None,
-             passed: bool | None, error: str | None, scale: tuple[float, float],
-             tags: Iterable[str], difficulty: str | None, input_tokens: int | None,
-             output_tokens: int | None, cost_usd: float | None) -> None:
-        if input_tokens or cost_usd is not None:
-            self._add_judge_usage(condition, input_tokens, output_tokens, cost_usd)
-        key = (scorer, condition)
-        self._main[key].add(value, passed, error, scale, case_id)
-        for tag in tags:
-            self._tags[(tag, scorer, condition)].add(value, passed, error, scale, case_id)
-        if difficulty:
-            self._levels[(difficulty, scorer, condition)].add(value, passed, error, scale,
-                                                              case_id)
+    def _route(self, scorer: str, condition: str, tags: tuple[str, ...],
+               difficulty: str | None) -> list[_Accumulator]:
+        """The accumulators a score goes to: its scorer's under its condition, and within each
+        of its trial's tags and its difficulty. Kept for the first `ROUTES_KEPT` such
+        combinations (a dataset tagging each case apart would otherwise keep one per case)."""
+        key = (scorer, condition, tags, difficulty)
+        route = self._routes.get(key)
+        if route is None:
+            route = [self._main[(scorer, condition)]]
+            route += [self._tags[(tag, scorer, condition)] for tag in tags]
+            if difficulty:
+                route.append(self._levels[(difficulty, scorer, condition)])
+            if len(self._routes) < ROUTES_KEPT:
+                self._routes[key] = route
+        return route
 
     def _add_judge_usage(self, condition: str, input_tokens: int | None,
                          output_tokens: int | None, cost_usd: float | None) -> None:

@@ -47,6 +47,8 @@ _JUDGE_KEYS = frozenset(("judge_model", "metrics", "reasoning", "unverified_clai
 CUT = " … [cut: the whole text is in results.json]"
 SPOOL_BYTES = 32 * 1024 * 1024
 """Trials are kept in memory up to this size, then in a temporary file."""
+BATCH = 16
+"""Trials (and cases) turned into JSON together: one encoding per batch, not one per trial."""
 
 
 @dataclass(frozen=True)
@@ -85,37 +87,58 @@ class TrialData:
         self.caps = caps or TextCaps()
         self.count = 0
         self.failing = 0
+        self._known = set(self.scorers)
         self._cases: dict[str, int] = {}
         self._case_rows: list[str] = []
+        self._new_cases: list[list[Any]] = []
+        self._rows: list[list[Any]] = []
         self._spool: IO[str] = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed in write
             max_size=SPOOL_BYTES, mode="w+", encoding="utf-8")
+        self._written = False
 
     def add(self, trial: TrialRecord) -> None:
         case_id = str(trial.case_id)
         index = self._cases.get(case_id)
         if index is None:
             index = self._cases[case_id] = len(self._cases)
-            self._case_rows.append(_dump([case_id, self._text(_as_text(trial.input)),
-                                          self._text(_as_text(trial.expected)),
-                                          [str(t) for t in trial.tags], trial.difficulty]))
+            self._new_cases.append([case_id, self._text(_as_text(trial.input)),
+                                    self._text(_as_text(trial.expected)),
+                                    [str(t) for t in trial.tags], trial.difficulty])
+            if len(self._new_cases) == BATCH:
+                self._case_rows.append(_dump_rows(self._new_cases))
+                self._new_cases = []
         condition = str(trial.condition)
         if condition not in self.conditions:
             self.conditions.append(condition)
         status = trial_status(trial)
         self.failing += status != "p"
-        row = [index, self.conditions.index(condition), trial.epoch, status,
-               self._text(trial.output.text), self._cut(trial.error, self.caps.reason),
-               _round(trial.latency_ms), self._usage(trial),
-               [self._score(trial.scores.get(name)) for name in self.scorers]
-               + [self._score(score) for name, score in trial.scores.items()
-                  if name not in self.scorers],
-               [self._tool(call) for call in trial.output.tool_calls],
-               self._steps(trial)]
-        for name in trial.scores:
-            if name not in self.scorers:
-                self.scorers.append(name)
-        self._spool.write(("," if self.count else "") + _dump(row))
+        output = trial.output
+        scores = trial.scores
+        if self._known.issuperset(scores):  # every trial, but those of a scorer not seen yet
+            rows = [self._score(scores.get(name)) for name in self.scorers]
+        else:
+            rows = [self._score(scores.get(name)) for name in self.scorers] + [
+                self._score(score) for name, score in scores.items() if name not in self._known]
+            for name in scores:
+                if name not in self._known:
+                    self.scorers.append(name)
+                    self._known.add(name)
+        self._rows.append([
+            index, self.conditions.index(condition), trial.epoch, status,
+            self._text(output.text), self._cut(output.error, self.caps.reason),
+            _round(output.latency_ms), self._usage(trial), rows,
+            [self._tool(call) for call in output.tool_calls] if output.tool_calls else [],
+            self._steps(trial)])
         self.count += 1
+        if len(self._rows) == BATCH:
+            self._spill()
+
+    def _spill(self) -> None:
+        """Write the trials gathered so far to the spool, as one batch of JSON."""
+        if self._rows:
+            self._spool.write(("," if self._written else "") + _dump_rows(self._rows))
+            self._written = True
+            self._rows = []
 
     @property
     def cases(self) -> int:
@@ -123,6 +146,10 @@ class TrialData:
 
     def write(self, handle: IO[str]) -> None:
         """The whole JSON document, escaped for a script block; the spool is closed after."""
+        self._spill()
+        if self._new_cases:
+            self._case_rows.append(_dump_rows(self._new_cases))
+            self._new_cases = []
         head = {"scorers": self.scorers, "conditions": self.conditions,
                 "fields": {"trial": TRIAL_FIELDS, "case": CASE_FIELDS, "score": SCORE_FIELDS,
                            "tool": TOOL_FIELDS, "step": STEP_FIELDS}}
@@ -157,12 +184,14 @@ class TrialData:
     def _score(self, score: Score | None) -> list[Any] | None:
         if score is None:
             return None
-        row: list[Any] = [score.value, None if score.passed is None else int(score.passed),
+        passed, details = score.passed, score.details
+        row: list[Any] = [score.value, None if passed is None else int(passed),
                           self._cut(score.reason, self.caps.reason) or "",
                           self._cut(score.error, self.caps.reason)]
-        details = self._judge_details(score.details)
-        if details:
-            row.append(details)
+        if details and not _JUDGE_KEYS.isdisjoint(details):  # a judge's (rarely any other's)
+            judged = self._judge_details(details)
+            if judged:
+                row.append(judged)
         return row
 
     def _judge_details(self, details: dict[str, Any]) -> dict[str, Any]:
@@ -291,6 +320,17 @@ def _dump(value: Any) -> str:
     except orjson.JSONEncodeError:
         text = json.dumps(_clean(value), ensure_ascii=False, separators=(",", ":"),
                           default=str)
+    if _UNSAFE.search(text):
+        text = text.translate(_SCRIPT_SAFE)
+    return text
+
+
+def _dump_rows(rows: list[Any]) -> str:
+    """`",".join(_dump(row) for row in rows)`, by one encoding of the whole list when it can."""
+    try:
+        text = orjson.dumps(rows, default=str, option=ORJSON_OPTIONS).decode()[1:-1]
+    except orjson.JSONEncodeError:  # one row orjson refuses: each row as `_dump` writes it
+        return ",".join(_dump(row) for row in rows)
     if _UNSAFE.search(text):
         text = text.translate(_SCRIPT_SAFE)
     return text

@@ -156,25 +156,24 @@ class FailureList:
         self.total_errors = 0
 
     def add(self, trial: TrialRecord) -> None:
-        where = f"{code(trial.case_id)} · {inline(trial.condition)}"
-        if trial.epoch:
-            where += f" · epoch {trial.epoch}"
+        # Most trials pass: a trial's place is written only for a line that is listed.
         if trial.error:
-            self._error(f"- {where}: {inline(trial.error)}")
+            self._error(trial, "", trial.error)
             return
         for name, score in trial.scores.items():
             if score.error:
-                self._error(f"- {where} · {inline(name)}: {inline(score.error)}")
+                self._error(trial, name, score.error)
             elif score.passed is False:
                 self.total_failed += 1
                 if len(self.failures) < MAX_FAILURES:
                     reason = inline(score.reason or "failed")
-                    self.failures.append(f"- {where} · {inline(name)}: {reason}")
+                    self.failures.append(f"- {_where(trial)} · {inline(name)}: {reason}")
 
-    def _error(self, line: str) -> None:
+    def _error(self, trial: TrialRecord, scorer: str, error: str) -> None:
         self.total_errors += 1
         if len(self.errors) < MAX_FAILURES:
-            self.errors.append(line)
+            where = f"{_where(trial)} · {inline(scorer)}" if scorer else _where(trial)
+            self.errors.append(f"- {where}: {inline(error)}")
 
     def lines(self) -> list[str]:
         out = ["## Failures", ""]
@@ -186,6 +185,12 @@ class FailureList:
             if self.total_errors > len(self.errors):
                 out.append(f"- ... and {self.total_errors - len(self.errors)} more")
         return out
+
+
+def _where(trial: TrialRecord) -> str:
+    """A trial's place in a listed line: its case, its condition, its epoch past the first."""
+    where = f"{code(trial.case_id)} · {inline(trial.condition)}"
+    return f"{where} · epoch {trial.epoch}" if trial.epoch else where
 
 
 def _collect(trials: Iterable[TrialRecord]) -> FailureList:

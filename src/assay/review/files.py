@@ -47,8 +47,10 @@ class ReportParts:
         self.page = page
 
     def add(self, trial: TrialRecord) -> None:
-        with _writing(self._results):
+        try:
             self.lines.add(trial)
+        except OSError as exc:  # as `_writing` says it (a block per trial costs more)
+            raise _write_failed(self._results, exc) from None
         self.failures.add(trial)
         self.recorded.add(trial)
         self.page.add(trial)
@@ -65,8 +67,12 @@ def _writing(path: Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        reason = exc.strerror or str(exc) or type(exc).__name__
-        raise FileWriteError(f"could not write {path}: {reason}") from None
+        raise _write_failed(path, exc) from None
+
+
+def _write_failed(path: Path, exc: OSError) -> FileWriteError:
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return FileWriteError(f"could not write {path}: {reason}")
 
 
 def write_reports(store: Store, review: Review, directory: Path, *,

@@ -150,7 +150,7 @@ def _concluded(store: Store, outcome: RunOutcome, request: ReviewRequest, read: 
     concluded = RecordedReview.of(outcome.run) if outcome.stats.done == 0 else None
     baseline = request.baseline or (concluded.baseline if concluded else None)
     summary = read.summary
-    judges = review_judges(store, outcome.run, summary.condition_names)
+    judges = review_judges(store, outcome.run, summary.condition_names, read.judged)
     summary = without_pair_baselines(summary, judges)
     directory = read.parts.directory if read.parts is not None else None
     recorded = str(directory.absolute()) if directory else outcome.run.report_dir

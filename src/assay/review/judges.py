@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from assay.analysis.judgements import JudgeFindings, read_judgements
+from assay.analysis.judgements import JudgeFindings, JudgementReader, read_judgements
 
 if TYPE_CHECKING:
-    from assay.records import CalibrationRecord, RunRecord
+    from assay.records import CalibrationRecord, JudgeIdentity, RunRecord, TrialRecord
     from assay.store import Store
 
 UNCALIBRATED = "uncalibrated judge"
@@ -75,17 +75,44 @@ class JudgeReview:
                 **self.findings.to_dict()}
 
 
-def review_judges(store: Store, run: RunRecord, conditions: list[str]) -> JudgeReview:
-    """The judges of a stored run, read from its judged scores."""
+class JudgedScores:
+    """A run's judged scores, gathered from its trials as one pass reads them: what
+    `Store.judge_identities` and `Store.iter_scores(judged=True)` would read again.
+
+    A judged score is one whose details name its judge (`judge_model`)."""
+
+    def __init__(self) -> None:
+        self.identities: dict[str, set[JudgeIdentity]] = {}
+        self.reader = JudgementReader()
+
+    def add(self, trial: TrialRecord) -> None:
+        """The trial's judged scores (trials come in key order)."""
+        for name, score in trial.scores.items():
+            details = score.details
+            if details and "judge_model" in details:
+                self.identities.setdefault(name, set()).add(
+                    (details.get("judge_model"), details.get("prompt_hash")))
+                self.reader.add((trial.case_id, trial.condition, trial.epoch), name, score)
+
+
+def review_judges(store: Store, run: RunRecord, conditions: list[str],
+                  judged: JudgedScores | None = None) -> JudgeReview:
+    """The judges of a stored run, from its judged scores: `judged` when the pass that read
+    its trials gathered them, else read from the store."""
+    identities = judged.identities if judged is not None else store.judge_identities(run.id)
     statuses = [JudgeStatus(scorer, model, prompt_hash,
                             store.calibrations.passing(model, prompt_hash))
-                for scorer, identities in sorted(store.judge_identities(run.id).items())
-                for model, prompt_hash in sorted(identities, key=str)]
+                for scorer, found in sorted(identities.items())
+                for model, prompt_hash in sorted(found, key=str)]
     options = run.options or {}
     asks = options.get("asks") if isinstance(options.get("asks"), dict) else None
-    findings = read_judgements(store.iter_scores(run.id, judged=True),
-                               pair_baselines=pair_baselines(run.config, conditions),
-                               conditions=conditions, asks=asks)
+    baselines = pair_baselines(run.config, conditions)
+    if judged is not None:
+        findings = judged.reader.findings(pair_baselines=baselines, conditions=conditions,
+                                          asks=asks)
+    else:
+        findings = read_judgements(store.iter_scores(run.id, judged=True),
+                                   pair_baselines=baselines, conditions=conditions, asks=asks)
     rejudge_of = options.get("rejudge_of")
     return JudgeReview(statuses, findings, str(rejudge_of) if rejudge_of else None)
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from assay.analysis.conditions import CaseCollector, ScorerCases
 from assay.analysis.summary import RunSummary, SummaryBuilder
-from assay.records import TrialRecord, TrialRow
+from assay.review.judges import JudgedScores
 
 if TYPE_CHECKING:
     from assay.review.files import ReportParts
@@ -33,6 +33,8 @@ class TrialsRead:
     parts: ReportParts | None
     """The files' parts, when a directory was given; they hold a temporary file until
     written (`review.files.write_parts`) or closed."""
+    judged: JudgedScores
+    """The judged scores, for the review of the run's judges."""
 
 
 def read_trials(store: Store, run_id: str, *, scorers: list[str], conditions: list[str],
@@ -45,6 +47,7 @@ def read_trials(store: Store, run_id: str, *, scorers: list[str], conditions: li
     builder = SummaryBuilder(list(scorers) or None, list(conditions) or None,
                              per_case=store.epochs(run_id) > 1)
     collector = CaseCollector() if keep_cases else None
+    judged = JudgedScores()
     parts = None
     if directory is not None:
         total, _ = store.count_trials(run_id)
@@ -52,37 +55,17 @@ def read_trials(store: Store, run_id: str, *, scorers: list[str], conditions: li
                                                  caps=TextCaps.for_trials(total)))
     try:
         for trial in store.iter_trials(run_id):
-            _tally(trial, builder, collector)
+            builder.add_record(trial)
+            judged.add(trial)
+            if collector is not None:
+                collector.add_scores(trial)
+                if trial.output.error:
+                    collector.add_failed(trial)
             if parts is not None:
                 parts.add(trial)
     except BaseException:
         if parts is not None:
             parts.close()
         raise
-    return TrialsRead(builder.summary(), None if collector is None else collector.cases(), parts)
-
-
-def _tally(trial: TrialRecord, builder: SummaryBuilder, collector: CaseCollector | None) -> None:
-    """Feed one trial, as its trial row and its scores, to the summary and the case tables."""
-    row = trial_row_of(trial)
-    builder.add_trial(row)
-    builder.add_scores(trial)
-    if collector is not None:
-        collector.add_scores(trial)
-        if row.error:
-            collector.add_failed(row)
-
-
-def trial_row_of(trial: TrialRecord) -> TrialRow:
-    """The trial's figures without its texts, as `Store.iter_trial_rows` reads them."""
-    output = trial.output
-    usage = output.usage
-    agent: Any = output.metadata.get("agent") if output.metadata else None
-    if not isinstance(agent, dict):
-        agent = {}
-    return TrialRow(
-        case_id=trial.case_id, condition=trial.condition, epoch=trial.epoch,
-        error=output.error, latency_ms=output.latency_ms, input_tokens=usage.input_tokens,
-        output_tokens=usage.output_tokens, cost_usd=usage.cost_usd,
-        cache_hits=usage.cache_hits, tool_calls=int(agent.get("tool_calls") or 0),
-        tool_errors=int(agent.get("tool_errors") or 0), turns=int(agent.get("turns") or 0))
+    return TrialsRead(builder.summary(), None if collector is None else collector.cases(), parts,
+                      judged)
