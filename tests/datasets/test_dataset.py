@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -292,3 +293,33 @@ def test_a_message_in_an_unknown_role_or_with_non_text_content_is_named(tmp_path
     first, second = info.value.problems
     assert (first.line, first.field) == (1, "input") and "input[1].role is 'bogus'" in first.message
     assert second.line == 2 and "input[0].content must be text" in second.message
+
+
+def _cases_file(path: Path, count: int) -> Path:
+    path.write_text("".join(json.dumps({"id": f"c{i}", "input": f"q{i}", "expected": str(i),
+                                        "tags": ["odd" if i % 2 else "even"]}) + "\n"
+                            for i in range(count)))
+    return path
+
+
+def test_a_small_files_scanned_cases_are_given_out_without_reading_it_again(
+        tmp_path: Path) -> None:
+    dataset = open_dataset(_cases_file(tmp_path / "cases.jsonl", 5))
+    dataset.scan()
+    (tmp_path / "cases.jsonl").write_text("")  # what is given out is what the scan read
+    assert next(iter(dataset)).id == "c0"  # a first case only (checking templates) keeps them
+    assert [case.id for case in dataset] == ["c0", "c1", "c2", "c3", "c4"]
+    assert list(dataset) == []  # given out once; then the (now empty) file is read again
+
+
+@pytest.mark.parametrize("options", [{}, {"sample": 4, "seed": 3}, {"tags": ["odd"]}],
+                         ids=["all", "a sample", "a tag"])
+def test_kept_cases_are_the_cases_a_second_read_of_the_file_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, Any]) -> None:
+    path = _cases_file(tmp_path / "cases.jsonl", 12)
+    kept = open_dataset(path, **options)
+    kept.scan()
+    monkeypatch.setattr("assay.datasets.dataset.KEPT_BYTES", 0)
+    read_again = open_dataset(path, **options)
+    read_again.scan()
+    assert list(kept) == list(read_again) and len(list(open_dataset(path, **options))) > 1

@@ -1,9 +1,12 @@
 """Datasets: golden Cases streamed from JSONL, JSON, YAML or CSV files.
 
-A dataset is read twice. `scan()` checks every record (collecting every
-problem with its line), hashes the file, picks the sample, and counts.
-Iterating then streams Cases one at a time, so a 100k-case file never sits
-in memory whole.
+`scan()` checks every record (collecting every problem with its line),
+hashes the file, picks the sample, and counts. Iterating then gives the
+Cases: those the scan made, kept when the file is no larger than
+`KEPT_BYTES` (up to a few hundred thousand short cases) and let go once
+they have all been given out, so the file is not read and checked again;
+a larger file is read again, a case at a time, so it never sits in memory
+whole.
 
 Known layouts load without any mapping: assay's own (`input`, `expected`,
 ...), the agent-suite cases (`expected_response_traits`), Knowledge Packs
@@ -36,6 +39,10 @@ LAYOUTS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
     "k-eval": (("question", "answer"), {"input": "question", "expected": "answer"}),
     "assay": (("input",), {name: name for name in CASE_FIELDS}),
 }
+
+KEPT_BYTES = 16 * 2**20
+"""The largest dataset file whose scanned cases are kept for iterating (in memory, cases
+take some four times their size on disk)."""
 
 MAX_ID_CHARS = 300
 """The longest case id the store keeps (its key column's width on PostgreSQL)."""
@@ -74,6 +81,8 @@ class Dataset:
     seed: int = 0
     tags: list[str] = field(default_factory=list)
     _scan: Scan | None = None
+    _kept: list[Case] | None = None
+    """The cases of the scan, in order, until an iteration has given them all out."""
 
     @property
     def file_format(self) -> str:
@@ -93,6 +102,7 @@ class Dataset:
         layout, mapping = "", dict(self.fields)
         seen: dict[str, int] = {}
         heap: list[tuple[int, str]] = []  # (-rank, id) of the current sample
+        kept: list[Case] | None = [] if self._small() else None
         count = 0
         for index, (line, record) in enumerate(self._records(problems)):
             if not layout:
@@ -111,6 +121,8 @@ class Dataset:
             if self.tags and not set(self.tags) & set(case.tags):
                 continue
             count += 1
+            if kept is not None:
+                kept.append(case)
             if self.sample:
                 rank = _rank(self.seed, case.id)
                 if len(heap) < self.sample:
@@ -121,12 +133,20 @@ class Dataset:
             problems.add("the dataset has no records", file=file)
         problems.raise_if_any(f"invalid dataset {self.path}")
         selected = {case_id for _, case_id in heap} if self.sample else None
+        if kept is not None and selected is not None:
+            kept = [case for case in kept if case.id in selected]
+        self._kept = kept
         self._scan = Scan(layout, mapping, len(selected) if selected is not None else count,
                           selected, self._sha256(), list(problems.notes))
         return self._scan
 
     def __iter__(self) -> Iterator[Case]:
         scan = self.scan()
+        kept = self._kept
+        if kept is not None:
+            yield from kept
+            self._kept = None  # all given out (a first case only, to check templates, keeps them)
+            return
         problems = ProblemList()
         fields = _Fields.of(scan.layout, scan.mapping)
         for index, (line, record) in enumerate(self._records(problems)):
@@ -160,6 +180,13 @@ class Dataset:
 
     def _sha256(self) -> str:
         return _sha256(self.path)
+
+    def _small(self) -> bool:
+        """Whether the scan keeps its cases (`KEPT_BYTES`)."""
+        try:
+            return self.path.stat().st_size <= KEPT_BYTES
+        except OSError:
+            return False
 
     def _records(self, problems: ProblemList) -> Iterator[Record]:
         reader = READERS[self.file_format]

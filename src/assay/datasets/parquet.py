@@ -80,6 +80,10 @@ class RowDataset(Dataset):
                 raise
             raise UserError(str(exc.args[0]), [self._by_row(p) for p in exc.problems]) from None
 
+    def _small(self) -> bool:
+        """Never kept: a compressed file's size says little of how much its cases take."""
+        return False
+
     def _by_row(self, problem: Problem) -> Problem:
         if problem.line is None:
             return problem

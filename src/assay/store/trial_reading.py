@@ -69,16 +69,25 @@ def _iter_trials(conn: Connection, run_id: str, batch_size: int) -> Iterator[Tri
 
 
 def _joined(rows: Sequence[Any], scores: Sequence[Any]) -> Iterator[TrialRecord]:
-    """Each trial row with the score rows of its key."""
-    by_key: dict[tuple[Any, Any, Any], dict[str, Score]] = {}
-    for score in scores:
-        key = (score[0], score[1], score[2])
-        found = by_key.get(key)
-        if found is None:
-            found = by_key[key] = {}
-        found[score[3]] = score_of(score[4:])
+    """Each trial row with the score rows of its key: both come in key order, so each trial
+    takes the score rows from where the one before it stopped."""
+    at, end = 0, len(scores)
+    keys: set[tuple[Any, Any, Any]] | None = None
     for row in rows:
-        yield trial_of(row, by_key.get((row[0], row[1], row[2])) or {})
+        found: dict[str, Score] = {}
+        case_id, condition, epoch = row[0], row[1], row[2]
+        while at < end:
+            score = scores[at]
+            if score[0] == case_id and score[1] == condition and score[2] == epoch:
+                found[score[3]] = score_of(score[4:])
+                at += 1
+                continue
+            if keys is None:
+                keys = {(r[0], r[1], r[2]) for r in rows}
+            if (score[0], score[1], score[2]) in keys:
+                break  # a later trial's
+            at += 1  # a score of no trial read here: left out
+        yield trial_of(row, found)
 
 
 class TrialReading:
