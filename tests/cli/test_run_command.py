@@ -6,6 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from .conftest import REPO, Cli
 
 
@@ -307,3 +309,18 @@ def test_a_resume_with_other_conditions_names_them_as_they_are_typed(
     assert again.returncode == 2
     assert (f"cannot resume run {run['id']} with --condition b: it was started with "
             "--condition a") in again.stderr
+
+
+def test_regression_a_misspelt_condition_is_named_even_when_a_gate_names_another(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--condition zz` on a config with a gate on `v2` said "gate contains@v2 names a
+    condition this run does not have (conditions: zz)": the gate was blamed, not the typo."""
+    from .evalproject import assay, write_project
+
+    config = write_project(tmp_path, {"base": {"rate": 0.5}, "v2": {"rate": 0.9}}, cases=4,
+                           extra={"gates": [{"scorer": "exact_match", "condition": "v2",
+                                             "min_pass_rate": 0.5}]})
+    code, text = assay(capsys, "run", str(config), "--store", str(tmp_path / "s.db"),
+                       "--no-progress", "--condition", "zz")
+    assert code == 2
+    assert "unknown condition(s) zz (known: base, v2)" in text and "gate" not in text, text

@@ -33,9 +33,10 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
                          request: ReviewRequest) -> Review:
     """Run a loaded config to the end and review it; raises `RunFailed` when it cannot finish."""
     from assay.runner.heap import long_lived_set_aside
+    from assay.runner.plan import chosen_conditions
     from assay.runner.session import execute_async
 
-    chosen = options.conditions or list(loaded.config.conditions)
+    chosen = [c.name for c in chosen_conditions(loaded, options.conditions)]
     if request.baseline is not None and request.baseline not in chosen:
         raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
                         f"{loaded.path.name} (conditions: {', '.join(chosen)})")

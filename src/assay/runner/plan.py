@@ -136,14 +136,7 @@ def build_plan(loaded: LoadedConfig, services: Services, *, sample: int | None =
             seed=config.run.seed,
             tags=config.dataset.tags,
         )
-    chosen = [c for c in loaded.conditions if not conditions or c.name in conditions]
-    if conditions:
-        unknown = sorted(set(conditions) - {c.name for c in loaded.conditions})
-        if unknown:
-            from assay.errors import UserError
-
-            names = ", ".join(c.name for c in loaded.conditions)
-            raise UserError(f"unknown condition(s) {', '.join(unknown)} (known: {names})")
+    chosen = chosen_conditions(loaded, conditions)
     target_cls = target_registry.get(config.target["type"])
     # The loader validated each entry with its kind's own Params class.
     targets = {c.name: target_cls(cast("TargetParams", loaded.target_params[c.name]), c, services)
@@ -152,6 +145,17 @@ def build_plan(loaded: LoadedConfig, services: Services, *, sample: int | None =
     _check_pair_scorers(loaded, scorers, [c.name for c in chosen])
     return Plan(dataset=dataset, conditions=chosen, targets=targets, scorers=scorers,
                 epochs=config.run.epochs)
+
+
+def chosen_conditions(loaded: LoadedConfig, conditions: list[str] | None) -> list[Condition]:
+    """The config's conditions a run is limited to (`--condition`; all when None), in the
+    config's order; a name the config does not have is refused, naming those it has."""
+    if conditions:
+        unknown = sorted(set(conditions) - {c.name for c in loaded.conditions})
+        if unknown:
+            names = ", ".join(c.name for c in loaded.conditions)
+            raise UserError(f"unknown condition(s) {', '.join(unknown)} (known: {names})")
+    return [c for c in loaded.conditions if not conditions or c.name in conditions]
 
 
 def _check_pair_scorers(loaded: LoadedConfig, scorers: list[Scorer], chosen: list[str]) -> None:
