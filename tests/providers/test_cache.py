@@ -28,12 +28,13 @@ class DictStore:
         row = self.rows.get(key)
         return None if row is None else row[0]
 
-    def cache_put(self, replies: Mapping[str, CachedReply]) -> None:
+    def cache_put(self, replies: Mapping[str, CachedReply]) -> list[str]:
         if self.refuse:
             raise StoreError("disk full")
         self.transactions += 1
         for key, reply in replies.items():
             self.rows[key] = (reply.response, reply.provider, reply.model)
+        return []
 
 
 def ask(model: str, **kwargs: Any) -> ChatRequest:
@@ -280,3 +281,25 @@ def test_replies_the_store_refused_stay_held_and_the_error_reaches_the_caller(ma
 
     assert asyncio.run(scenario()) == 1
     assert len(store.rows) == 1
+
+
+def test_replies_the_database_refuses_are_named_in_a_warning(make_pool):
+    class Refusing(DictStore):
+        def cache_put(self, replies: Mapping[str, CachedReply]) -> list[str]:
+            return ["value too long for type character varying(200)"] * len(replies)
+
+    warnings: list[str] = []
+
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm, store=Refusing(), warnings=warnings)
+            provider, model = pool.resolve("openai/gpt-4.1")
+            for i in range(3):
+                await provider.chat(ChatRequest(
+                    model=model, messages=[{"role": "user", "content": f"question {i}"}]))
+            await pool.aclose()
+
+    asyncio.run(scenario())
+    assert warnings == ["some LLM replies could not be kept in the response cache (the "
+                        "database refused them: value too long for type character varying(200)); "
+                        "a later run asks for them again"]

@@ -33,7 +33,7 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import asdict
@@ -104,8 +104,9 @@ def is_cacheable(request: ChatRequest) -> bool:
 class ResponseCache:
     """Cached responses by key, in the store when there is one (see the module's docstring)."""
 
-    def __init__(self, store: Any = None) -> None:
+    def __init__(self, store: Any = None, warn: Callable[[str], None] | None = None) -> None:
         self.store = store
+        self._warn = warn
         self.save_after_seconds = SAVE_AFTER_SECONDS
         self._unsaved: dict[str, CachedReply] = {}
         """Replies not yet in the store; with no store, every reply, for the run's life."""
@@ -146,8 +147,9 @@ class ResponseCache:
             self.save()
 
     def save(self) -> None:
-        """Write the replies held so far to the store, in one transaction; if the store
-        refuses, they stay held (and the store's error goes to the caller)."""
+        """Write the replies held so far to the store, in one transaction. If the store
+        fails, they stay held and its error goes to the caller; replies the database refuses
+        one by one are not kept, and a warning says why."""
         self._saved_at = time.monotonic()
         if self.store is None:
             return
@@ -156,10 +158,14 @@ class ResponseCache:
             if not replies:
                 return
             try:
-                self.store.cache_put(replies)
+                refused = self.store.cache_put(replies)
             except BaseException:
                 self._unsaved = {**replies, **self._unsaved}
                 raise
+        if refused and self._warn is not None:
+            for reason in dict.fromkeys(refused):
+                self._warn(f"some LLM replies could not be kept in the response cache (the "
+                           f"database refused them: {reason}); a later run asks for them again")
 
 
 def response_to_dict(response: ChatResponse) -> dict[str, Any]:

@@ -68,7 +68,7 @@ class ProviderPool:
         self.use_cache = use_cache
         self.environ = os.environ if environ is None else environ
         self.ledger = Ledger(max_cost_usd)
-        self.cache = ResponseCache(store)
+        self.cache = ResponseCache(store, warn)
         self.limits = EndpointLimits()
         self._warn = warn
         self._providers: dict[tuple[str, str | None], Provider] = {}

@@ -43,7 +43,13 @@ from assay.store import schema
 from assay.store.batches import StoredBatch, write_batch
 from assay.store.browsing import Browsing
 from assay.store.calibrations import Calibrations
-from assay.store.failures import driver_message, store_failure, store_name, translate_errors
+from assay.store.failures import (
+    RowRejected,
+    driver_message,
+    store_failure,
+    store_name,
+    translate_errors,
+)
 from assay.store.migrations import migrate_store
 from assay.store.read_only import open_read_only
 from assay.store.rows import (
@@ -355,18 +361,35 @@ class Store(Browsing, ScoreAccess, TrialReading):
         compiled = _CACHED_REPLY.compile(dialect=self.engine.dialect)
         return str(compiled), compiled.positional
 
-    def cache_put(self, replies: Mapping[str, CachedReply]) -> None:
-        """Keep `replies` by key, in one transaction; a key stored before gets the new reply."""
+    def cache_put(self, replies: Mapping[str, CachedReply]) -> list[str]:
+        """Keep `replies` by key, in one transaction; a key stored before gets the new reply.
+        When the database refuses a row (a name too long for its column, another process
+        storing the same key at that moment), each reply gets a transaction of its own; the
+        reasons the refused ones were not kept are returned (a later run asks for them again)."""
         if not replies:
-            return
+            return []
         notes = Replacements()  # a cached reply kept as it can be stored; nothing to note on
         created_at = now_iso()
         rows = [{"key": key, "provider": reply.provider, "model": reply.model,
                  "response_json": self.storable.json(reply.response, "response", notes),
                  "created_at": created_at} for key, reply in replies.items()]
+        try:
+            self._replace_cached(rows)
+            return []
+        except RowRejected:
+            pass
+        refused = []
+        for row in rows:
+            try:
+                self._replace_cached([row])
+            except RowRejected as exc:
+                refused.append(exc.cause)
+        return refused
+
+    def _replace_cached(self, rows: list[dict[str, Any]]) -> None:
         cache = schema.response_cache
         with self._lock, self.engine.begin() as conn:
-            conn.execute(delete(cache).where(cache.c.key.in_(list(replies))))
+            conn.execute(delete(cache).where(cache.c.key.in_([row["key"] for row in rows])))
             conn.execute(cache.insert(), rows)
 
 
