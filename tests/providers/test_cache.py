@@ -41,6 +41,10 @@ def ask(model: str, **kwargs: Any) -> ChatRequest:
     return ChatRequest(model=model, messages=[{"role": "user", "content": "2+2?"}], **kwargs)
 
 
+def question(model: str, i: int) -> ChatRequest:
+    return ChatRequest(model=model, messages=[{"role": "user", "content": f"question {i}"}])
+
+
 @pytest.mark.parametrize("model_string", ["anthropic/claude-haiku-4-5", "openai/gpt-4.1"])
 def test_a_second_identical_call_makes_no_http_request(make_pool, model_string):
     async def scenario():
@@ -234,11 +238,9 @@ def test_replies_reach_the_store_together_not_one_transaction_per_call(make_pool
             pool.cache.save_after_seconds = 3600.0
             provider, model = pool.resolve("openai/gpt-4.1")
             for i in range(10):
-                await provider.chat(ChatRequest(
-                    model=model, messages=[{"role": "user", "content": f"question {i}"}]))
+                await provider.chat(question(model, i))
             held = (len(store.rows), store.transactions)
-            again = await provider.chat(ChatRequest(
-                model=model, messages=[{"role": "user", "content": "question 3"}]))
+            again = await provider.chat(question(model, 3))
             await pool.aclose()
             return held, again, llm.received
 
@@ -295,8 +297,7 @@ def test_replies_the_database_refuses_are_named_in_a_warning(make_pool):
             pool = make_pool(llm, store=Refusing(), warnings=warnings)
             provider, model = pool.resolve("openai/gpt-4.1")
             for i in range(3):
-                await provider.chat(ChatRequest(
-                    model=model, messages=[{"role": "user", "content": f"question {i}"}]))
+                await provider.chat(question(model, i))
             await pool.aclose()
 
     asyncio.run(scenario())
