@@ -50,6 +50,7 @@ from assay.store.failures import (
     store_name,
     translate_errors,
 )
+from assay.store.inserts import insert_rows
 from assay.store.migrations import migrate_store
 from assay.store.read_only import open_read_only
 from assay.store.rows import (
@@ -390,7 +391,7 @@ class Store(Browsing, ScoreAccess, TrialReading):
         cache = schema.response_cache
         with self._lock, self.engine.begin() as conn:
             conn.execute(delete(cache).where(cache.c.key.in_([row["key"] for row in rows])))
-            conn.execute(cache.insert(), rows)
+            insert_rows(conn, cache, rows)
 
 
 _CACHED_REPLY = select(schema.response_cache.c.response_json).where(
