@@ -19,6 +19,7 @@ from assay.case import content_text
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 from assay.providers.calling import SDKProvider
+from assay.providers.cookies import look_for_cookies_only_when_set
 from assay.providers.failures import malformed_body
 
 RESPONSE_TOOL = "respond"
@@ -34,6 +35,7 @@ class AnthropicProvider(SDKProvider):
         super().__init__(config, api_key=api_key, base_url=base_url, **kwargs)
         http_client = (anthropic.DefaultAioHttpClient() if config.http_backend == "aiohttp"
                        else anthropic.DefaultAsyncHttpxClient())
+        look_for_cookies_only_when_set(http_client)
         self.client = self._client(api_key, base_url, {
             "timeout": config.timeout,
             "max_retries": 0,  # our retries are the only ones, and bounded

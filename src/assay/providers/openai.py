@@ -14,6 +14,7 @@ from typing import Any, cast
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall, ToolSpec
 from assay.providers.calling import SDKProvider
+from assay.providers.cookies import look_for_cookies_only_when_set
 from assay.providers.failures import CallFailure, malformed_body
 from assay.providers.openai_sdk import (
     AsyncOpenAI,
@@ -32,6 +33,7 @@ class OpenAIProvider(SDKProvider):
         super().__init__(config, api_key=api_key, base_url=base_url, **kwargs)
         http_client = (DefaultAioHttpClient() if config.http_backend == "aiohttp"
                        else DefaultAsyncHttpxClient())
+        look_for_cookies_only_when_set(http_client)
         self.client = self._client(api_key, base_url, {
             "timeout": config.timeout,
             "max_retries": 0,  # our retries are the only ones, and bounded
