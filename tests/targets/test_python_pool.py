@@ -298,3 +298,37 @@ def test_ctrl_c_ends_the_run_at_once_and_every_busy_worker_with_it(tmp_path: Pat
     assert "resume with: assay run assay.yaml --resume" in err
     busy = pids(tmp_path, "c*.pid")
     assert len(busy) == 3 and not any(running(pid) for pid in busy)
+
+
+def test_a_worker_that_cannot_import_the_function_is_reaped_pipes_closed_before_the_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: its pipes were left to the garbage collector, which under load closed
+    them after the event loop had closed, printing an "Event loop is closed" traceback
+    under `assay validate`'s and `assay run`'s one clear line."""
+    import asyncio
+    import dataclasses
+
+    from assay.condition import Condition
+    from assay.targets.python_pool import Worker, WorkerProcesses
+    from assay.targets.python_worker import Setup
+
+    (tmp_path / "agent.py").write_text("import sys\nsys.exit(0)\n", encoding="utf-8")
+    setup = Setup(function="agent:answer", base_dir=str(tmp_path), sys_path=list(sys.path),
+                  condition=dataclasses.asdict(Condition(name="default")), args={},
+                  max_output_bytes=1 << 20)
+    spawned: list[Worker] = []
+    spawn = Worker.spawn.__func__  # type: ignore[attr-defined]
+
+    async def recorded(cls: type[Worker], frame_limit: int) -> Worker:
+        spawned.append(await spawn(cls, frame_limit))
+        return spawned[-1]
+
+    monkeypatch.setattr(Worker, "spawn", classmethod(recorded))
+
+    async def scenario() -> list[bool]:
+        with pytest.raises(UserError, match=r"called sys\.exit\(0\)"):
+            await WorkerProcesses(setup).start()
+        return [worker.process._transport.is_closing()  # type: ignore[attr-defined]
+                for worker in spawned]
+
+    assert asyncio.run(scenario()) == [True]

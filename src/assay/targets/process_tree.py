@@ -119,15 +119,16 @@ async def exit_code(process: asyncio.subprocess.Process) -> int:
 
 
 async def reaped(process: asyncio.subprocess.Process) -> None:
-    """Reap the process and release its pipes, even if a process that escaped its tree
-    (a cleared environment and a new session) still holds them."""
-    try:
+    """Reap the process and release its pipes now, even if a process that escaped its tree
+    (a cleared environment and a new session) still holds them. Left open, they would be
+    closed by the garbage collector, on an event loop that may be closed by then, which
+    prints a traceback ("Event loop is closed") under assay's own error."""
+    with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(2):
             await process.wait()
-    except TimeoutError:
-        transport = getattr(process, "_transport", None)
-        if transport is not None:
-            transport.close()
+    transport = getattr(process, "_transport", None)
+    if transport is not None:
+        transport.close()
 
 
 def _stat(pid: int) -> tuple[str, int, int, int] | None:

@@ -171,11 +171,14 @@ class WorkerProcesses:
 
     async def start(self) -> None:
         """Start the first worker: a function that cannot be imported is a UserError now,
-        with the message in-process mode gives."""
+        with the message in-process mode gives (the failed worker reaped first)."""
         try:
             self._idle.append(await self._new_worker())
-        except WorkerLost as exc:
-            raise UserError(str(exc)) from None
+        except BaseException as exc:
+            await self.close()
+            if isinstance(exc, WorkerLost):
+                raise UserError(str(exc)) from None
+            raise
 
     async def answer(self, case: Case) -> Output:
         try:
