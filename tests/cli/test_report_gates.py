@@ -45,6 +45,18 @@ def two_runs(root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capture
     return store, str(written["run"]["id"]), written  # type: ignore[index]
 
 
+def report_of_a_stopped_run(root: Path, config: Path, capsys: pytest.CaptureFixture[str],
+                            why: str) -> tuple[str, str]:
+    """Run `config` into a store of its own, which must stop (exit 3) saying `why`; return
+    the store and what `assay report latest` printed of the run (exit 0)."""
+    store = str(root / "s.db")
+    code, printed = assay(capsys, "run", str(config), "--store", store, "--no-progress")
+    assert code == 3 and why in printed, printed
+    code, printed = assay(capsys, "report", "latest", "--store", store)
+    assert code == 0, printed
+    return store, printed
+
+
 def failed(gates: object) -> list[str]:
     assert isinstance(gates, list)
     return [g["gate"] for g in gates if not g["passed"]]
@@ -155,11 +167,7 @@ def test_report_of_a_run_where_every_trial_failed_shows_its_errors_and_its_gate_
     config = write_project(tmp_path, {"only": {}}, cases=4, extra={
         "target": {"type": "python", "function": "down.py:answer"},
         "gates": [{"scorer": "exact_match", "min_pass_rate": 0.5}]})
-    store = str(tmp_path / "s.db")
-    code, printed = assay(capsys, "run", str(config), "--store", store, "--no-progress")
-    assert code == 3 and "every trial failed" in printed, printed
-    code, printed = assay(capsys, "report", "latest", "--store", store)
-    assert code == 0, printed
+    store, printed = report_of_a_stopped_run(tmp_path, config, capsys, "every trial failed")
     assert "the service is down" in printed
     assert "- FAIL exact_match@only: no results for this condition" in printed
 
@@ -173,11 +181,7 @@ def test_regression_the_gates_of_a_run_that_stopped_part_way_never_read_as_passe
     monkeypatch.chdir(tmp_path)
     config = write_stopping_project(tmp_path, cases=30, answered=20, max_errors=3, extra={
         "gates": [{"scorer": "exact_match", "min_pass_rate": 0.5}]})
-    store = str(tmp_path / "s.db")
-    code, printed = assay(capsys, "run", str(config), "--store", store, "--no-progress")
-    assert code == 3 and "error budget" in printed, printed
-    code, printed = assay(capsys, "report", "latest", "--store", store)
-    assert code == 0, printed
+    store, printed = report_of_a_stopped_run(tmp_path, config, capsys, "error budget")
     assert "(aborted)" in printed and "gates: FAIL (0 of 1 passed)" in printed, printed
     assert "- FAIL exact_match@only pass rate" in printed and "aborted" in printed
     code, printed = assay(capsys, "report", "latest", "--store", store, "--format", "junit")

@@ -45,6 +45,15 @@ def question(model: str, i: int) -> ChatRequest:
     return ChatRequest(model=model, messages=[{"role": "user", "content": f"question {i}"}])
 
 
+def holding(make_pool: Any, llm: FakeLLM, store: Any, seconds: float, **settings: Any
+            ) -> tuple[Any, Any, str]:
+    """(pool, its openai provider, model name), the pool's cache holding replies `seconds`."""
+    pool = make_pool(llm, store=store, **settings)
+    pool.cache.save_after_seconds = seconds
+    provider, model = pool.resolve("openai/gpt-4.1")
+    return pool, provider, model
+
+
 @pytest.mark.parametrize("model_string", ["anthropic/claude-haiku-4-5", "openai/gpt-4.1"])
 def test_a_second_identical_call_makes_no_http_request(make_pool, model_string):
     async def scenario():
@@ -234,9 +243,7 @@ def test_replies_reach_the_store_together_not_one_transaction_per_call(make_pool
 
     async def scenario():
         async with FakeLLM(default="4") as llm:
-            pool = make_pool(llm, store=store)
-            pool.cache.save_after_seconds = 3600.0
-            provider, model = pool.resolve("openai/gpt-4.1")
+            pool, provider, model = holding(make_pool, llm, store, 3600.0)
             for i in range(10):
                 await provider.chat(question(model, i))
             held = (len(store.rows), store.transactions)
@@ -255,9 +262,7 @@ def test_a_held_reply_is_written_once_enough_time_has_passed(make_pool):
 
     async def scenario():
         async with FakeLLM(default="4") as llm:
-            pool = make_pool(llm, store=store)
-            pool.cache.save_after_seconds = 0.0
-            provider, model = pool.resolve("openai/gpt-4.1")
+            pool, provider, model = holding(make_pool, llm, store, 0.0)
             await provider.chat(ask(model))
             written = len(store.rows)
             await pool.aclose()
@@ -271,9 +276,7 @@ def test_replies_the_store_refused_stay_held_and_the_error_reaches_the_caller(ma
 
     async def scenario():
         async with FakeLLM(default="4") as llm:
-            pool = make_pool(llm, store=store)
-            pool.cache.save_after_seconds = 3600.0
-            provider, model = pool.resolve("openai/gpt-4.1")
+            pool, provider, model = holding(make_pool, llm, store, 3600.0)
             await provider.chat(ask(model))
             with pytest.raises(StoreError, match="disk full"):
                 pool.cache.save()
