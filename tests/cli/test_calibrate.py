@@ -125,3 +125,21 @@ def test_a_judge_that_gave_no_readable_verdict_at_all_is_exit_3_not_a_bad_config
         code, out = assay(capsys, "calibrate", str(config))
     assert code == 3, out
     assert "the judge gave no readable verdict: 6 judge errors" in out
+
+
+def test_labels_of_another_kind_than_the_judges_verdicts_are_exit_2_not_a_failed_judge(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: one label that is neither pass nor fail ("unsure") makes the file's labels
+    free-text labels, which a pass/fail judge's stored verdicts cannot be read as; that ended
+    in exit 3 "the judge gave no readable verdict" (and "holds no a label"), blaming a judge
+    that had answered every item."""
+    code, out = assay(capsys, "run", str(project))
+    assert code == 0, out
+    labels = [dict(row) for row in LABELS]
+    labels[0] = {**labels[0], "human": {"verdict": "unsure"}}
+    (tmp_path / "odd.jsonl").write_text("".join(json.dumps(row) + "\n" for row in labels))
+    code, out = assay(capsys, "calibrate", str(project), "--run", "latest",
+                      "--labels", str(tmp_path / "odd.jsonl"), "--no-save")
+    assert code == 2, out
+    assert "read as labels" in out and "'unsure'" in out
+    assert "pass/fail verdict" in out and "no readable verdict" not in out

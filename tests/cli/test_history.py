@@ -72,3 +72,18 @@ def test_metric_filter_applies_to_every_run_in_json_too(
     [history] = json.loads(text)
     assert history["metrics"] == ["wiki_hit_rate"]
     assert [run["metrics"] for run in history["runs"]] == [{"wiki_hit_rate": 0.5}]
+
+
+@pytest.mark.parametrize("limit", ["0", "-1"])
+def test_a_limit_below_one_is_a_usage_error_not_every_run_or_all_but_the_oldest(
+        project: Path, capsys: pytest.CaptureFixture[str], limit: str) -> None:
+    """Regression: `-n 0` listed every run (a slice from -0) and `-n -1` all but the oldest."""
+    store = Store(str(project / "s.db"))
+    for index in range(3):
+        store.create_run(id=f"traces-{index}", experiment="kb", kind="traces",
+                         status="finished", started_at=f"2026-01-0{index + 1}T00:00:00+00:00",
+                         summary={"metrics": {"wasted_reads": index}})
+    store.close()
+    code, text = assay(capsys, "history", "kb", "-n", limit, "--store", str(project / "s.db"))
+    assert code == 2 and "--limit" in text
+    assert "traces-" not in text

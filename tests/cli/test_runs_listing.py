@@ -149,3 +149,16 @@ def test_a_finished_traces_analysis_is_not_listed_as_a_run_stopped_before_its_fi
     store.close()
     code, printed = assay(capsys, "runs", "--store", str(tmp_path / "s.db"))
     assert code == 0 and "0 of 90" not in printed and " 90 " in printed, printed
+
+
+@pytest.mark.parametrize("limit", ["0", "-1"])
+def test_a_limit_below_one_is_a_usage_error_not_every_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], limit: str) -> None:
+    """Regression: `assay runs -n 0` (and `-n -1`) listed every stored run."""
+    store = Store(str(tmp_path / "s.db"))
+    for index in range(3):
+        add_run(store, f"r{index}", started=ago(minutes=index), status="completed")
+    store.close()
+    code, text = assay(capsys, "runs", "-n", limit, "--store", str(tmp_path / "s.db"))
+    assert code == 2 and "--limit" in text
+    assert "r0" not in text

@@ -92,8 +92,10 @@ def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpe
     """Join the judge's verdicts to people's labels by item id and measure the agreement."""
     human = labels.values()
     notes = list(verdicts.notes)
-    if verdicts.errors and not verdicts.ids:  # the judge failed, not the labels or the config
+    if verdicts.errors and not verdicts.ids:
         first, error = next(iter(verdicts.errors.items()))
+        if set(verdicts.errors) <= verdicts.other_kind:  # the judge answered every item
+            raise UserError(_other_kind(labels, f"{first}: {error}"))
         raise RunFailed(f"the judge gave no readable verdict: {len(verdicts.errors)} judge "
                         f"errors (first: {first}: {error})")
     split: list[str] = []
@@ -176,6 +178,19 @@ def _majority_preferences(human: dict[str, list[Any]]) -> tuple[dict[str, list[A
         else:
             out[item_id] = [counts[0][0]]
     return out, split
+
+
+KIND_NAMES = {"pass_fail": "pass/fail", "score": "scores", "label": "labels",
+              "preference": "preferences"}
+
+
+def _other_kind(labels: HumanLabels, example: str) -> str:
+    """Why no verdict could be compared: the labels are of a kind the judge does not give."""
+    seen = sorted({repr(v) for values in labels.values().values() for v in values})
+    shown = ", ".join(seen[:6]) + (", ..." if len(seen) > 6 else "")
+    return (f"the labels in {labels.path} read as {KIND_NAMES.get(labels.kind, labels.kind)} "
+            f"(values {shown}), and no verdict of the judge does (first: {example}); give "
+            "labels of the kind the judge gives, e.g. only pass and fail for a pass/fail judge")
 
 
 def _no_overlap(problem: str, labels: HumanLabels, verdicts: JudgeVerdicts) -> str:

@@ -39,6 +39,9 @@ class JudgeVerdicts:
     """item id -> both orders' choices (preference)."""
     errors: dict[str, str] = field(default_factory=dict)
     """Items the judge could not give a verdict on, and why."""
+    other_kind: set[str] = field(default_factory=set)
+    """Items of `errors` the judge did judge, but not in the kind the labels are (a pass/fail
+    verdict against labels read as scores): a mismatch of the inputs, not a failed judge."""
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -134,6 +137,7 @@ def read_score(found: JudgeVerdicts, item_id: str, score: Score, kind: str,
         verdict = _verdict(score, kind, metric)
     except UnreadableValue as exc:
         found.errors[item_id] = str(exc)
+        found.other_kind.add(item_id)
         return
     if isinstance(verdict, OrderedVerdicts):
         found.ordered[item_id] = OrderedVerdicts(item_id, verdict.a_first, verdict.b_first)
@@ -144,13 +148,13 @@ def read_score(found: JudgeVerdicts, item_id: str, score: Score, kind: str,
 def _verdict(score: Score, kind: str, metric: str | None) -> Any:
     details = score.details or {}
     readers: dict[str, Callable[[], Any]] = {
-        "pass_fail": lambda: _required(score.passed, "a pass/fail verdict"),
-        "score": lambda: _metric(details, metric) if metric else _required(score.value,
-                                                                            "a score"),
-        "label": lambda: _required(details.get("label"), "a label"),
+        "pass_fail": lambda: _required(score, score.passed, "pass/fail verdict"),
+        "score": lambda: _metric(details, metric) if metric else _required(score, score.value,
+                                                                            "score"),
+        "label": lambda: _required(score, details.get("label"), "label"),
         "preference": lambda: OrderedVerdicts(
-            "", as_choice(_required(details.get("a_first"), "a pairwise verdict")),
-            as_choice(_required(details.get("b_first"), "a pairwise verdict"))),
+            "", as_choice(_required(score, details.get("a_first"), "pairwise verdict")),
+            as_choice(_required(score, details.get("b_first"), "pairwise verdict"))),
     }
     return readers[kind]()
 
@@ -163,10 +167,23 @@ def _metric(details: dict[str, Any], metric: str) -> float:
     return float(metrics[metric])
 
 
-def _required(value: Any, what: str) -> Any:
+def _required(score: Score, value: Any, what: str) -> Any:
     if value is None:
-        raise UnreadableValue(f"the judge's score holds no {what}")
+        raise UnreadableValue(f"the judge's score has no {what} (it gives {_gives(score)})")
     return value
+
+
+def _gives(score: Score) -> str:
+    """What a judge's score does hold, to say why it cannot be read as another kind."""
+    details = score.details or {}
+    if details.get("a_first") is not None:
+        return "a pairwise verdict"
+    if details.get("label") is not None:
+        return f"the label {details['label']!r}"
+    if score.passed is not None:
+        return "a pass/fail verdict" + (f" and the score {score.value:g}"
+                                        if score.value is not None else "")
+    return f"the score {score.value:g}" if score.value is not None else "no verdict"
 
 
 def _identity_of(score: Score) -> tuple[Any, Any, Any]:

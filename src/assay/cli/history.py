@@ -10,7 +10,7 @@ from assay.cli.common import console, open_store, store_option
 @click.command("history")
 @click.argument("experiment", required=False)
 @store_option
-@click.option("--limit", "-n", default=20, show_default=True,
+@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(min=1),
               help="How many of the newest runs to show per experiment.")
 @click.option("--metric", "-m", "metrics", multiple=True,
               help="Only metrics whose name contains this text (repeatable), e.g. contains@docs.")

@@ -20,7 +20,8 @@ STALE_AFTER = timedelta(minutes=10)
 @click.command("runs")
 @click.argument("experiment", required=False)
 @store_option
-@click.option("--limit", "-n", default=20, show_default=True, help="How many runs to list.")
+@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(min=1),
+              help="How many runs to list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def command(experiment: str | None, store_url: str | None, limit: int, as_json: bool) -> None:
     """List runs (of EXPERIMENT, if given) with their status and headline scores.
