@@ -261,3 +261,23 @@ def test_a_run_that_did_not_complete_is_not_exported_as_an_evaluation(
     assert exited.value.code == 2
     assert f"run r1 is {status} (3 of 40 trials)" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_exporting_a_run_again_to_the_same_place_replaces_its_files_not_duplicates_them(
+        tmp_path: Path) -> None:
+    """Regression: a second export wrote new files beside the first, so the folder held each
+    condition's evaluation twice under one evaluation_id, and a reader of the folder counted
+    the run twice."""
+    store = tmp_path / "assay.db"
+    assay.evaluate("capitals", data=CAPITALS, task=answer,
+                   conditions={"v1": {"args": {"version": 1}}, "v2": {}},
+                   scorers=["exact_match"], store=str(store), output=tmp_path / "run")
+    export(store, tmp_path / "eee")
+    first = sorted(p.name for p in (tmp_path / "eee").rglob("*.json*"))
+    export(store, tmp_path / "eee", "--organization", "Example Labs")
+    found = exported(tmp_path / "eee")
+    assert sorted(by_condition(found)) == ["v1", "v2"] and len(found) == 2
+    assert len({document["evaluation_id"] for document, _ in found}) == 2
+    assert all(document["source_metadata"]["source_organization_name"] == "Example Labs"
+               for document, _ in found)
+    assert sorted(p.name for p in (tmp_path / "eee").rglob("*.json*")) == first

@@ -6,7 +6,7 @@ intervals), and `<uuid>_samples.jsonl`, one instance record per trial and
 scorer with a verdict. Every document is checked against the vendored
 schemas before it is written; the trials are streamed from the store in
 one pass. The export is recorded with the run, so `results.json` links to
-the files.
+the files. Exporting a run again to the same place replaces its files.
 """
 
 from __future__ import annotations
@@ -83,8 +83,10 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
                                 f"{condition}/{started}", source)
         verdicts = {stats.scorer for stats in summary.scores
                     if stats.condition == condition and PASS_RATE in metrics_of(stats)}
-        plans[condition] = _Condition(evaluation, directory / identity.folder(run.experiment),
-                                      str(uuid.uuid4()), verdicts)
+        folder = directory / identity.folder(run.experiment)
+        plans[condition] = _Condition(evaluation, folder,
+                                      earlier_file_id(folder, run.id, condition)
+                                      or str(uuid.uuid4()), verdicts)
     written: list[str] = []
     with ExitStack() as stack:
         for trial in store.iter_trials(run.id):
@@ -103,6 +105,8 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
                 plan.rows += 1
     for condition, plan in plans.items():
         samples = None
+        if not plan.rows:  # an earlier export's samples of this evaluation would be left over
+            (plan.folder / f"{plan.file_id}_samples.jsonl").unlink(missing_ok=True)
         if plan.rows:
             name = f"{plan.file_id}_samples.jsonl"
             relative = (plan.folder / name).relative_to(directory).as_posix()
@@ -119,6 +123,23 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
         write_text(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
         written.append(path.relative_to(directory).as_posix())
     return store.record_export(run.id, "eee", str(directory.resolve()), sorted(written))
+
+
+def earlier_file_id(folder: Path, run_id: str, condition: str) -> str | None:
+    """The file id an earlier export of this run's condition has in `folder`, so exporting
+    again replaces those files: two files of one evaluation would count the run twice."""
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob("*.json")):
+        try:
+            details = json.loads(path.read_text(encoding="utf-8"))["source_metadata"][
+                "additional_details"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # not an aggregate of ours: someone else's file, left alone
+        if isinstance(details, dict) and details.get("assay_run_id") == run_id \
+                and details.get("condition") == condition:
+            return path.stem
+    return None
 
 
 def _check(document: dict[str, Any], kind: Kind, where: str) -> None:
