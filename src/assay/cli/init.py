@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
 
 CONFIG = """\
-# A starter eval. Run it with:  assay run {config}
+# A starter eval. Run it with:  {run_it}
 # Then point `target` at your own code (or a model) and grow cases.jsonl.
 name: {name}
 
@@ -72,8 +73,10 @@ def command(directory: str, name: str | None, force: bool) -> None:
     root.mkdir(parents=True, exist_ok=True)
     experiment = name or root.resolve().name or "my-eval"
     config_path = root / "assay.yaml"
+    run_it = f"assay run {shlex.quote(str(config_path))}"
     files = {
-        config_path: CONFIG.format(name=experiment, config=config_path),
+        config_path: CONFIG.format(name=yaml_scalar(experiment),
+                                   run_it=" ".join(run_it.splitlines())),
         root / "cases.jsonl": CASES,
         root / "agent.py": AGENT,
     }
@@ -83,4 +86,22 @@ def command(directory: str, name: str | None, force: bool) -> None:
     for path, text in files.items():
         write_text(path, text)
         click.echo(f"wrote {path}")
-    click.echo(f"\nnext: assay run {config_path}")
+    click.echo(f"\nnext: {run_it}")
+
+
+def yaml_scalar(text: str) -> str:
+    """`text` as YAML that reads back as this same string: plain when it can be, else
+    double-quoted (JSON's escapes are YAML's), so a name like `a: b`, `2024` or `null`
+    stays a name."""
+    import json
+
+    import yaml
+
+    from assay.yaml_core import CoreLoader
+
+    try:
+        if "\n" not in text and yaml.load(text, Loader=CoreLoader) == text:  # noqa: S506
+            return text
+    except yaml.YAMLError:
+        pass
+    return json.dumps(text, ensure_ascii=False)
