@@ -185,3 +185,22 @@ def test_export_gives_unique_ids_to_sessions_that_share_a_file_name(
     assert _run(["traces", "export", str(tmp_path / "logs"), "-o", str(out)]) == 0
     cases = list(open_dataset(out))
     assert len(cases) == 2 and len({c.id for c in cases}) == 2  # one answered question each
+
+
+@pytest.mark.parametrize("option", ["--output", "--guidelines"])
+def test_a_guidelines_file_that_is_not_utf8_is_refused_before_any_log_is_read(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        option: str) -> None:
+    """Regression: it ended in "internal error: UnicodeDecodeError", exit 3, after the
+    analysis (and any judge) had run."""
+    out = tmp_path / "out"
+    out.mkdir()
+    guidelines = out / "guidelines.md" if option == "--output" else tmp_path / "AGENTS.md"
+    guidelines.write_bytes(b"\xff\xfe# Rules\x00")
+    extra = ["--guidelines", str(guidelines)] if option == "--guidelines" else []
+    code = _run(["traces", str(sessions_dir), "--no-store", "--output", str(out), *extra])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert f"{option} {guidelines}: not UTF-8 text (byte 0xff at offset 0)" in err
+    assert "internal error" not in err and not (out / "eval-report.md").exists()
+    assert guidelines.read_bytes() == b"\xff\xfe# Rules\x00"

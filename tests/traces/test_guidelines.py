@@ -79,3 +79,24 @@ def test_coding_sessions_without_a_knowledge_base_get_no_wiki_advice() -> None:
     text = render_insights(_analysis(knowledge=False))
     assert "wiki" not in text.lower() and "target" not in text
     assert "Check every claim against the source text" in text
+
+
+def test_a_top_level_heading_after_the_insights_is_kept_with_its_rules() -> None:
+    """Regression: the section ran to the next `## ` heading, so a `# Team rules` heading
+    after it and every rule under it were replaced by the new insights: people's rules lost."""
+    existing = update_guidelines("", render_insights(_analysis("Topic one"))) \
+        + "\n# Team rules\n\n- Never push on Friday.\n"
+    updated = update_guidelines(existing, render_insights(_analysis("Topic two")))
+    assert "Topic two" in updated and "Topic one" not in updated
+    assert updated.rstrip().endswith("# Team rules\n\n- Never push on Friday.")
+
+
+def test_a_file_holding_the_insights_twice_ends_with_them_once() -> None:
+    """Regression: only the first copy (say, from a merge of two branches) was replaced, so the
+    file kept stale insights beside the new ones."""
+    stale = render_insights(_analysis("Stale topic"))
+    existing = HUMAN + "\n" + stale + "\n" + stale + "\n## Glossary\n\n- IPC: penal code\n"
+    updated = update_guidelines(existing, render_insights(_analysis("Fresh topic")))
+    assert updated.count(HEADING) == 1
+    assert "Fresh topic" in updated and "Stale topic" not in updated
+    assert updated.startswith(HUMAN.rstrip()) and updated.rstrip().endswith("- IPC: penal code")

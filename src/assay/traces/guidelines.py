@@ -10,8 +10,9 @@ its own outside the section.
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
+from assay.errors import UserError
 from assay.reports.text import inline
 from assay.traces.result import TraceAnalysis
 
@@ -84,13 +85,35 @@ def _wiki_use(analysis: TraceAnalysis) -> list[str]:
     return lines
 
 
-_SECTION = re.compile(rf"^{re.escape(HEADING)}\b.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+_SECTION = re.compile(rf"^{re.escape(HEADING)}\b.*?(?=^#{{1,2}} |\Z)",
+                      re.MULTILINE | re.DOTALL)
+"""The insights section: its heading up to the next heading of its level or above (`## ` or
+`# `); its own parts are `### ` headings."""
+
+
+def read_guidelines(path: Path, option: str = "--guidelines") -> str:
+    """The guidelines file's text, "" before it exists. One that cannot be read as UTF-8
+    text is refused naming the `option` that chose it: the CLI asks before any log is read,
+    so the analysis is not done (or the judge paid) for nothing."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{option} {path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} "
+                        f"at offset {exc.start}); save it as UTF-8 or name another file"
+                        ) from None
+    except OSError as exc:
+        raise UserError(f"{option} {path}: cannot read it "
+                        f"({exc.strerror or type(exc).__name__})") from None
 
 
 def update_guidelines(existing: str, insights: str) -> str:
-    """Replace the insights section of `existing` (or append one), keeping the rest intact."""
+    """Replace the insights section of `existing` (or append one), keeping the rest intact.
+    A file holding the section more than once (two branches merged) keeps the first place."""
     if _SECTION.search(existing):
-        return _SECTION.sub(lambda _: insights.rstrip() + "\n\n", existing, count=1).rstrip() + "\n"
+        replaced = iter([insights.rstrip() + "\n\n"])
+        return _SECTION.sub(lambda _: next(replaced, ""), existing).rstrip() + "\n"
     if not existing.strip():
         return insights
     return existing.rstrip() + "\n\n" + insights

@@ -13,7 +13,7 @@ from pathlib import Path
 from assay.providers.base import Provider
 from assay.reports.atomic import ensure_writable_folder, write_text
 from assay.traces.result import TraceAnalysis
-from assay.traces.guidelines import render_insights, update_guidelines
+from assay.traces.guidelines import read_guidelines, render_insights, update_guidelines
 from assay.traces.judging import StreamingJudge, Judgements
 from assay.traces.metrics import MetricsTally
 from assay.traces.options import TraceOptions
@@ -63,6 +63,6 @@ def write_outputs(analysis: TraceAnalysis, output: Path,
     report_path = output / REPORT_NAME
     write_text(report_path, render_report(analysis))
     guidelines_path = guidelines or output / GUIDELINES_NAME
-    existing = guidelines_path.read_text(encoding="utf-8") if guidelines_path.exists() else ""
+    existing = read_guidelines(guidelines_path)
     write_text(guidelines_path, update_guidelines(existing, render_insights(analysis)))
     return report_path, guidelines_path
