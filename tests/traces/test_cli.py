@@ -204,3 +204,26 @@ def test_a_guidelines_file_that_is_not_utf8_is_refused_before_any_log_is_read(
     assert f"{option} {guidelines}: not UTF-8 text (byte 0xff at offset 0)" in err
     assert "internal error" not in err and not (out / "eval-report.md").exists()
     assert guidelines.read_bytes() == b"\xff\xfe# Rules\x00"
+
+
+def test_export_with_no_answered_question_writes_no_empty_dataset_and_says_why(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: it wrote an empty file, which no dataset loader accepts, and exited 0 with
+    "wrote 0 cases"."""
+    short = next(sessions_dir.rglob("short.jsonl"))
+    out = tmp_path / "cases.jsonl"
+    assert _run(["traces", "export", str(short), "-o", str(out)]) == 2
+    assert "no question to export: 1 found, none answered" in capsys.readouterr().err
+    assert not out.exists()
+    assert _run(["traces", "export", str(short), "-o", str(out), "--include-unanswered"]) == 0
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 1
+
+
+def test_export_under_a_file_is_refused_before_any_log_is_read(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: the logs were read first, then the write failed with exit 3."""
+    (tmp_path / "a-file").write_text("")
+    code = _run(["traces", "export", str(sessions_dir), "-o",
+                 str(tmp_path / "a-file" / "cases.jsonl")])
+    assert code == 2
+    assert f"{tmp_path / 'a-file'} is a file, not a folder" in capsys.readouterr().err

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.case import Case
+from assay.errors import UserError
 from assay.reports.atomic import atomic_writer
 from assay.traces.exchanges import Exchange
 
@@ -50,13 +51,21 @@ def exchange_case(exchange: Exchange) -> Case:
 
 def write_dataset(exchanges: Iterable[Exchange], path: Path,
                   include_unanswered: bool = False) -> int:
-    """Write one JSON line per exchange; returns how many were written."""
-    written = 0
+    """Write one JSON line per exchange; returns how many were written. With none to write,
+    nothing is written: an empty file is no dataset (`assay validate` refuses it)."""
+    written = seen = 0
     with atomic_writer(path) as handle:  # a dataset half written would read as a whole one
         for exchange in exchanges:
+            seen += 1
             if not exchange.answered and not include_unanswered:
                 continue
             row: dict[str, Any] = exchange_case(exchange).to_dict()
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
             written += 1
+        if not written:
+            raise UserError(f"no question to export: {seen} found, none answered "
+                            "(--include-unanswered exports questions without an answer too); "
+                            f"{path} was not written" if seen else
+                            f"no question to export: the sessions hold none; {path} was not "
+                            "written")
     return written
