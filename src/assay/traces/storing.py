@@ -8,6 +8,8 @@ from typing import Any
 from assay.traces.result import TraceAnalysis
 
 RUN_KIND = "traces"
+WIKI_METRICS = ("wiki_hits", "wiki_hit_rate")
+"""Stored only for sessions that answer from a knowledge base (`--knowledge`)."""
 MAX_STORED_FINDINGS = 2_000
 """Findings kept whole with the run (for `assay view`); the counts always cover them all."""
 
@@ -16,9 +18,12 @@ def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
     """What is stored: the metrics, the findings (counts, and each one for the viewer), and
     the sessions read."""
     judged = analysis.judgements is not None
+    metrics = analysis.metrics.to_dict()
+    if not analysis.knowledge:  # no wiki to hit: left out, as the report leaves it out
+        metrics = {k: v for k, v in metrics.items() if k not in WIKI_METRICS}
     return {
-        "metrics": analysis.metrics.to_dict(),
-        "hit_rate_target": analysis.hit_rate_target,
+        "metrics": metrics,
+        "hit_rate_target": analysis.hit_rate_target if analysis.knowledge else None,
         "most_read": [{"path": p, "questions": n} for p, n in analysis.metrics.most_read],
         "judge_model": analysis.judge_model,
         "findings": {kind: len(analysis.findings_of(kind)) for kind in
