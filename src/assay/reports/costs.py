@@ -1,35 +1,127 @@
 """Costs as people should read them: a known amount, `unknown`, or nothing spent.
 
 A model without a price has an unknown cost, which is not $0: a table that
-summed it as 0 would tell someone their run was free. `cost_text` says
-`unknown` wherever tokens were spent but no price was known, and the run's
-total (target and judges) is given only when every part of it is known.
+summed it as 0 would tell someone their run was free. `unknown` stands
+wherever tokens were spent but no price was known, and the run's total
+(target and judges) is given only when every part of it is known.
+
+A reader adds up what a screen shows, so one run's costs are all written
+with the same digits, and with enough of them that the conditions' costs
+add up to the target's and the judges' totals, those two to the run's
+total, and the calls per model to it as well: $0.0016 + $0.0261 beside a
+total of $0.0276 reads as an error, $0.00158 + $0.02606 = $0.02764 does
+not. For the same reason a cost above zero never reads `$0.0000`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary
 
 UNKNOWN = "unknown"
+DIGITS = 4
+"""Decimals of a dollar amount, unless more are needed to add up or to show a cent's
+hundredth above zero."""
+MAX_DIGITS = 8
+"""Past this, prices per million tokens leave nothing to round."""
 
 
-def cost_text(cost: float | None, tokens: int = 0) -> str:
+def dollars(cost: float, digits: int = DIGITS) -> str:
+    """`$0.0123`; a cost above zero gets digits until it stops reading `$0.0000`."""
+    while 0 < cost and Decimal(f"{cost:.{digits}f}") == 0 and digits < MAX_DIGITS:
+        digits += 1
+    return f"${cost:.{digits}f}"
+
+
+def cost_text(cost: float | None, tokens: int = 0, digits: int = DIGITS) -> str:
     """`$0.0123`; `unknown` when tokens were spent without a price; `-` when nothing was."""
     if cost is not None:
-        return f"${cost:.4f}"
+        return dollars(cost, digits)
     return UNKNOWN if tokens else "-"
 
 
-def target_cost(c: ConditionStats) -> str:
-    return cost_text(c.cost_usd, c.input_tokens + c.output_tokens)
+class RunCosts:
+    """One run's costs as text, every one of them with the digits the run needs."""
+
+    def __init__(self, summary: RunSummary, usage: Mapping[str, Any] | None = None) -> None:
+        self.summary = summary
+        self.usage = usage or {}
+        self.parts = run_costs(summary)
+        self.unpriced_calls = int(self.usage.get("unpriced_calls") or 0)
+        self.digits = _digits(self._sums())
+
+    def target(self, c: ConditionStats) -> str:
+        return cost_text(c.cost_usd, c.input_tokens + c.output_tokens, self.digits)
+
+    def judge(self, c: ConditionStats) -> str:
+        return cost_text(c.judge_cost_usd, c.judge_input_tokens + c.judge_output_tokens,
+                         self.digits)
+
+    def model(self, calls: Mapping[str, Any]) -> str:
+        """A model's line of the call ledger (`usage["by_model"]`)."""
+        return UNKNOWN if calls.get("unpriced_calls") else dollars(calls["cost_usd"],
+                                                                   self.digits)
+
+    def total(self) -> str | None:
+        """`total cost $0.1290 (target $0.0277, judges $0.1013)`, with `unknown` for a part
+        without a price and the calls to models without one; None for a run without LLM
+        calls."""
+        if not self.parts:
+            return None
+        total = self._total()
+        head = "total cost unknown" if total is None else f"total cost {dollars(total, self.digits)}"
+        shown = [f"{name} {cost_text(value, 1, self.digits)}" for name, value in self.parts.items()]
+        if self.unpriced_calls:
+            shown.append(f"{self.unpriced_calls} call{'s' * (self.unpriced_calls != 1)} "
+                         "to a model with no price")
+        return f"{head} ({', '.join(shown)})"
+
+    def _total(self) -> float | None:
+        if self.unpriced_calls or any(v is None for v in self.parts.values()):
+            return None
+        return sum(v for v in self.parts.values() if v is not None)
+
+    def _sums(self) -> list[tuple[Sequence[float], float]]:
+        """Every (parts, total) a reader may add up, where all of it is known."""
+        conditions = self.summary.conditions
+        sums: list[tuple[Sequence[float], float]] = []
+        for name, costs in (("target", [c.cost_usd for c in conditions]),
+                            ("judges", [c.judge_cost_usd for c in conditions])):
+            total = self.parts.get(name)
+            if total is not None:
+                sums.append(([v for v in costs if v is not None], total))
+        total = self._total()
+        if total is not None:
+            sums.append(([v for v in self.parts.values() if v is not None], total))
+            models = [m.get("cost_usd") for m in (self.usage.get("by_model") or {}).values()
+                      if not m.get("unpriced_calls")]
+            priced = [v for v in models if isinstance(v, (int, float))]
+            # the ledger counts this process's calls: a resumed run's differ, and then
+            # there is nothing to make add up
+            if priced and abs(sum(priced) - total) < 1e-9:
+                sums.append((priced, total))
+        return sums
 
 
-def judge_cost(c: ConditionStats) -> str:
-    return cost_text(c.judge_cost_usd, c.judge_input_tokens + c.judge_output_tokens)
+def _digits(sums: Iterable[tuple[Sequence[float], float]]) -> int:
+    """The fewest digits (4 to 8) at which every sum shown adds up and no cost above zero
+    reads as zero."""
+    sums = list(sums)
+    for digits in range(DIGITS, MAX_DIGITS + 1):
+        if all(_adds_up(parts, total, digits) for parts, total in sums):
+            return digits
+    return MAX_DIGITS
+
+
+def _adds_up(parts: Sequence[float], total: float, digits: int) -> bool:
+    shown = [Decimal(f"{v:.{digits}f}") for v in parts]
+    if any(v > 0 and s == 0 for v, s in zip(parts, shown)):
+        return False
+    return sum(shown, Decimal(0)) == Decimal(f"{total:.{digits}f}")
 
 
 def run_costs(summary: RunSummary) -> dict[str, float | None]:
@@ -46,20 +138,3 @@ def run_costs(summary: RunSummary) -> dict[str, float | None]:
             parts[name] = None if any(v is None for v in values) else sum(
                 v for v in values if v is not None)
     return parts
-
-
-def run_cost_text(summary: RunSummary, usage: Mapping[str, Any] | None = None) -> str | None:
-    """`total cost $0.1290 (target $0.0277, judges $0.1013)`, with `unknown` for a part that
-    had no price; None for a run without LLM calls. `usage` (the run's call ledger) adds the
-    calls to models without a price, which make the total unknown."""
-    parts = run_costs(summary)
-    if not parts:
-        return None
-    unpriced = int((usage or {}).get("unpriced_calls") or 0)
-    known = unpriced == 0 and all(v is not None for v in parts.values())
-    total = sum(v for v in parts.values() if v is not None)
-    head = f"total cost ${total:.4f}" if known else "total cost unknown"
-    shown = [f"{name} {cost_text(value, 1)}" for name, value in parts.items()]
-    if unpriced:
-        shown.append(f"{unpriced} call{'s' * (unpriced != 1)} to a model with no price")
-    return f"{head} ({', '.join(shown)})"

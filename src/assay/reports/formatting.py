@@ -44,7 +44,9 @@ def percent(share: float, decimals: int = 1) -> str:
 
 def fmt_cost(value: float | None) -> str:
     """`$0.0123`, or `-` when no cost is known (see `reports.costs` for `unknown`)."""
-    return "-" if value is None else f"${value:.4f}"
+    from assay.reports.costs import dollars
+
+    return "-" if value is None else dollars(value)
 
 
 def _num(value: float, scale: tuple[float, float]) -> str:

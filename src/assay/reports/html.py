@@ -44,7 +44,7 @@ from assay.reports.comparisons import (
     p_text,
     size_text,
 )
-from assay.reports.costs import judge_cost, run_cost_text, target_cost
+from assay.reports.costs import RunCosts
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
@@ -180,7 +180,6 @@ def _environment() -> Any:
                       bytecode_cache=TemplateCache())
     env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
     env.globals.update(max_ids=MAX_IDS_MARKDOWN, reading_tone=READING_TONE,
-                       target_cost=target_cost, judge_cost=judge_cost,
                        outcomes=_outcomes, family_note=family_note, detail_lines=detail_lines,
                        exclusions=exclusions,
                        ignored_epochs_text=ignored_epochs_text)
@@ -198,7 +197,7 @@ def _overview(review: Review, colours: dict[str, int]) -> dict[str, Any]:
             "trial_count": sum(c.trials for c in summary.conditions),
             "duration": _duration(run.started_at, run.finished_at),
             "gates": gates, "gates_passed": sum(g.passed for g in gates),
-            "total_cost": run_cost_text(summary, review.usage), "warnings": review.warnings}
+            "total_cost": RunCosts(summary, review.usage).total(), "warnings": review.warnings}
 
 
 def _gates(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
@@ -232,7 +231,9 @@ def _previous(review: Review, colours: dict[str, int]) -> dict[str, Any]:
 
 def _cost(review: Review, colours: dict[str, int]) -> dict[str, Any]:
     conditions = review.summary.conditions
+    costs = RunCosts(review.summary, review.usage)
     return {"costs": _cost_rows(conditions), "cost_columns": _cost_columns(conditions),
+            "target_cost": costs.target, "judge_cost": costs.judge,
             "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),
                             ("cache", "cached answers"), ("tools", "tool calls")]}
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from assay.reports.console import print_table, print_warning
-from assay.reports.costs import judge_cost, run_cost_text, target_cost
+from assay.reports.costs import RunCosts
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.text import markup_free as escape
 
@@ -96,9 +96,9 @@ def print_calls_by_model(out: Any, review: Review, detail: Detail = "normal") ->
     models = review.usage.get("by_model") or {}
     if not models:
         return
+    costs = RunCosts(review.summary, review.usage)
     rows = [(escape(name), f"{m['calls']:,}", f"{m['cache_hits']:,}",
-             f"{m['input_tokens']:,}/{m['output_tokens']:,}",
-             "unknown" if m.get("unpriced_calls") else f"${m['cost_usd']:.4f}",
+             f"{m['input_tokens']:,}/{m['output_tokens']:,}", costs.model(m),
              f"{m['retries']:,}", f"{m['failures']:,}") for name, m in models.items()]
     print_table(out, "calls per model", [("model", "left"), ("calls", "right"),
                                          ("cache hits", "right"), ("tokens in/out", "right"),
@@ -140,17 +140,17 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                 [("scorer", "left"), ("condition", "left"), ("n", "right"),
                  ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right"),
                  ("errors", "right")], rows, keys=2, group_first=True)
-    costs = [c for c in summary.conditions if _spent_or_cached(c)]
-    if costs:
+    costs = RunCosts(summary, usage)
+    spent = [c for c in summary.conditions if _spent_or_cached(c)]
+    if spent:
         print_table(console, "cost and behaviour per condition",
                     [("condition", "left"), ("tokens in/out", "right"), ("cost", "right"),
                      ("judge cost", "right"), ("cached answers", "right"),
                      ("tool calls", "right"), ("tool errors", "right")],
                     [(escape(c.condition), f"{c.input_tokens:,}/{c.output_tokens:,}",
-                      target_cost(c),
-                      judge_cost(c), f"{c.cache_hits:,}", f"{c.tool_calls:,}",
-                      f"{c.tool_errors:,}") for c in costs])
-    total = run_cost_text(summary, usage)
+                      costs.target(c), costs.judge(c), f"{c.cache_hits:,}",
+                      f"{c.tool_calls:,}", f"{c.tool_errors:,}") for c in spent])
+    total = costs.total()
     calls = usage_text(usage or {})
     if total or calls:
         console.print("; ".join(part for part in (total, calls) if part))
