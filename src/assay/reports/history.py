@@ -41,7 +41,8 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     from rich.table import Table
 
     title = f"{history.experiment}" + (f" ({history.kind})" if history.kind != "eval" else "")
-    table = Table(title=f"{escape(title)} · {len(history.points)} runs, oldest first",
+    runs = len(history.points)
+    table = Table(title=f"{escape(title)} · {runs} run{'s' * (runs != 1)}, oldest first",
                   title_justify="left", box=box.SIMPLE_HEAD)
     room = max(1, (getattr(console, "width", 80) - 55) // 16)
     shown = history.metrics[:room]
