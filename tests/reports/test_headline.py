@@ -106,7 +106,7 @@ def test_when_no_candidate_is_real_the_sentence_says_so() -> None:
     found = conditions_headline(compare(("training", 30), ("a", 32), ("b", 27)))
     assert found is not None and found.outcome == "within noise"
     assert found.text.startswith("No condition is clearly better or worse than 'training' on "
-                                 "judge: the largest difference, 'b''s pass rate 50.0% → 45.0%")
+                                 "judge: the largest difference, 'b' with pass rate 50.0% → 45.0%")
 
 
 def test_other_scorers_are_counted_in_the_tail() -> None:

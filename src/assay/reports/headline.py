@@ -77,7 +77,7 @@ def conditions_headline(comparisons: ConditionComparisons) -> Headline | None:
     b, a = _quote(c.label_b), _quote(c.label_a)
     if len(main) > 1 and not c.significant:
         sentence = (f"No condition is clearly better or worse than {a} {where}: the largest "
-                    f"difference, {b}'s {_change(c)}, is within noise")
+                    f"difference, {b} with {_change(c)}, is within noise")
         rest = [e for e in rest if e.comparison.scorer != scorer or e.comparison.significant]
     else:
         sentence = _clause(c, subject=b, other=a, where=where)

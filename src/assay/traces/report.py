@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from assay.reports.costs import dollars
+from assay.reports.text import inline
 from assay.traces.findings import Asked, Finding
 from assay.traces.formats import ParseStats
-from assay.reports.text import inline
 from assay.traces.result import TraceAnalysis
-
 
 QUESTION_CHARS = 100
 """A question is cut to about a line in the report's tables."""
@@ -52,7 +52,7 @@ def render_report(analysis: TraceAnalysis) -> str:
         f"| tool error rate | {_pct(m.tool_error_rate)} |",
         f"| turns per question | {_num(m.turns_per_exchange)} |",
         f"| tokens per question | {_num(m.tokens_per_exchange, 0)} |",
-        f"| cost | {'unknown' if m.cost_usd is None else f'${m.cost_usd:.4f}'} |",
+        f"| cost | {'unknown' if m.cost_usd is None else dollars(m.cost_usd)} |",
         "",
     ]
     lines += _most_read(m.most_read)
