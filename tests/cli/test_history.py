@@ -87,3 +87,16 @@ def test_a_limit_below_one_is_a_usage_error_not_every_run_or_all_but_the_oldest(
     code, text = assay(capsys, "history", "kb", "-n", limit, "--store", str(project / "s.db"))
     assert code == 2 and "--limit" in text
     assert "traces-" not in text
+
+
+def test_a_metric_filter_that_matches_nothing_names_the_metrics_there_are(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It used to print the runs under an empty table and exit 0."""
+    store = str(project / "s.db")
+    config = write_project(project, {"agent": {"rate": 0.5}}, cases=10)
+    assert assay(capsys, "run", str(config), "--store", store, "--no-progress")[0] == 0
+    code, text = assay(capsys, "history", "coin", "--store", store, "-m", "nope")
+    assert code == 2
+    assert "no metric matches 'nope': the metrics are exact_match@agent" in text
+    code, text = assay(capsys, "history", "coin", "--store", store, "-m", "agent")
+    assert code == 0 and "exact_match@agent" in text

@@ -35,10 +35,18 @@ def command(experiment: str | None, store_url: str | None, limit: int,
     if experiment and not runs:
         raise UserError(f"no runs of experiment '{experiment}' in the store")
     histories = build_history(runs)
+    known = list(dict.fromkeys(m for history in histories for m in history.metrics))
     for history in histories:
         history.points = history.points[-limit:]
         if metrics:
             history.metrics = [m for m in history.metrics if any(f in m for f in metrics)]
+    if metrics and histories:
+        histories = [history for history in histories if history.metrics]
+        if not histories:
+            asked = " or ".join(f"'{f}'" for f in metrics)
+            raise UserError(f"no metric matches {asked}: the metrics are "
+                            f"{', '.join(known)}" if known else
+                            f"no metric matches {asked}: no run has stored metrics")
     if as_json:
         click.echo(json.dumps([h.to_dict() for h in histories], indent=2))
         return
