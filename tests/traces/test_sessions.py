@@ -58,3 +58,13 @@ def test_filters_combine(sessions: list) -> None:
 def test_a_missing_path_is_a_user_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="no such file"):
         discover([tmp_path / "nope"])
+
+
+def test_a_file_named_twice_or_with_its_folder_is_one_session(sessions_dir: Path) -> None:
+    """Regression: `assay traces a.jsonl a.jsonl DIR` read a.jsonl three times: three sessions
+    and three times its questions in the report, and its cases three times in an export."""
+    short = next(sessions_dir.rglob("short.jsonl"))
+    folder = short.parent
+    found = discover([short, short, folder, Path(str(folder) + "/../" + folder.name)])
+    assert found == [short, *(p for p in discover([folder]) if p != short)]
+    assert len(found) == len(discover([folder]))

@@ -88,7 +88,7 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
     from assay.reports.atomic import ensure_writable_folder
     from assay.traces import analyze, write_outputs
     from assay.traces.guidelines import read_guidelines
-    from assay.traces.pipeline import GUIDELINES_NAME
+    from assay.traces.pipeline import GUIDELINES_NAME, require_questions
     from assay.traces.metrics import DEFAULT_WIKI_PATHS
 
     if guidelines is not None:  # all before any log is read or judge paid
@@ -104,6 +104,7 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
                                    use_store=not no_store)
     else:
         analysis = analyze(paths, options)
+    require_questions(analysis, format_)
     report, guide = write_outputs(analysis, output, guidelines)
     _summary(analysis, report, guide)
     if not no_store:

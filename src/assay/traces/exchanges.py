@@ -98,14 +98,18 @@ class Exchange:
     cost_usd: float | None = None
     tool_errors: int = 0
     compacted: bool = False
+    part: int = 1
+    """Its place among the questions of its line: a line holding a whole conversation (the
+    fine-tuning layout) holds several."""
 
     @property
     def id(self) -> str:
-        """`<file stem>-<path digest>:<line>`: session files of different projects often share
-        a name, so the digest of the full path keeps exported case ids unique."""
+        """`<file stem>-<path digest>:<line>`, `.<part>` added for a line's second question on:
+        session files of different projects often share a name, so the digest of the full
+        path keeps exported case ids unique."""
         path = Path(self.session.path)
         digest = hashlib.blake2b(str(path.resolve()).encode(), digest_size=3).hexdigest()
-        return f"{path.stem}-{digest}:{self.line}"
+        return f"{path.stem}-{digest}:{self.line}" + (f".{self.part}" if self.part > 1 else "")
 
     @property
     def answered(self) -> bool:
@@ -154,8 +158,10 @@ def build_exchanges(events: Iterable[Event], session: SessionMeta,
                 if done is not None:
                     yield done
             count += 1
+            part = current.exchange.part + 1 if current is not None and \
+                current.exchange.line == event.line else 1
             exchange = Exchange(session, count, event.line, event.text,
-                                is_command=event.is_command, started=event.timestamp)
+                                is_command=event.is_command, started=event.timestamp, part=part)
             current = _Open(exchange, last_timestamp=event.timestamp)
         elif isinstance(event, SessionInfo):
             session.merge(event)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from assay.errors import UserError
 from assay.providers.base import Provider
 from assay.reports.atomic import ensure_writable_folder, write_text
 from assay.traces.result import TraceAnalysis
@@ -54,6 +55,22 @@ def _analysis(stream: ExchangeStream, tally: MetricsTally,
                          judgements, hit_rate_target=stream.options.hit_rate_target,
                          knowledge=stream.options.knowledge is not None,
                          subagent_files=len(stream.subagent_files))
+
+
+def require_questions(analysis: TraceAnalysis, forced_format: str | None = None) -> None:
+    """Refuse an analysis that found no question: its report would be empty and its "nothing
+    to change" would replace the guidelines' insights (logs of another format, or read with
+    the wrong `--log-format`, give none)."""
+    if analysis.metrics.exchanges:
+        return
+    count = len(analysis.sessions)
+    malformed = sum(s.meta.stats.malformed_count for s in analysis.sessions if s.meta.stats)
+    formats = sorted({s.meta.format for s in analysis.sessions if s.meta.format})
+    detail = f"read as {', '.join(formats)}" + (f", {malformed:,} lines malformed"
+                                                 if malformed else "")
+    hint = f"; is --log-format {forced_format} right?" if forced_format else ""
+    raise UserError(f"no question found in the {count} session file{'s' * (count != 1)} read "
+                    f"({detail}{hint}); nothing was written or stored")
 
 
 def write_outputs(analysis: TraceAnalysis, output: Path,

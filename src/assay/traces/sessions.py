@@ -42,17 +42,20 @@ class Unreadable:
 
 
 def discover(paths: Sequence[str | Path]) -> list[Path]:
-    """Every `.jsonl` file named or found under the given paths, in a stable order."""
-    found: list[Path] = []
+    """Every `.jsonl` file named or found under the given paths, in a stable order, each once
+    (a file named twice, or also found under a folder given, is one session, not two)."""
+    found: dict[Path, Path] = {}
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.jsonl") if p.is_file()))
+            files = sorted(p for p in path.rglob("*.jsonl") if p.is_file())
         elif path.is_file():
-            found.append(path)
+            files = [path]
         else:
             raise UserError(f"{path}: no such file or directory")
-    return found
+        for file in files:
+            found.setdefault(file.resolve(), file)
+    return list(found.values())
 
 
 def subagent_parent(path: Path, lines: int = 5) -> str | None:
