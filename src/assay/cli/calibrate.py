@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import console, open_store, store_option
+from assay.cli.common import check_output_file, console, open_store, store_option
 
 if TYPE_CHECKING:
     from assay.calibration.measure import Calibration
@@ -56,6 +56,7 @@ def command(spec: Path | None, store_url: str | None, run_ref: str | None, score
     """
     from assay.errors import UserError
 
+    check_output_file(output)
     store = open_store(store_url, existing=list_only)
     try:
         if list_only:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -15,6 +16,15 @@ def store_option(function: F) -> F:
         "--store", "store_url", envvar="ASSAY_STORE", default=None, metavar="URL",
         help="Store URL or SQLite path (default .assay/assay.db; env ASSAY_STORE).",
     )(function)
+
+
+def check_output_file(output: str | Path | None) -> None:
+    """Refuse an `-o FILE` whose folder cannot be made (a file in the way, no permission) before
+    any work, exit 2 as for `assay run -o`: not exit 3 after the work (or a judge) is done."""
+    if output is not None:
+        from assay.reports.atomic import ensure_writable_folder
+
+        ensure_writable_folder(Path(output).parent, "--output")
 
 
 def open_store(url: str | None, *, existing: bool = False) -> Any:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import console, open_store, store_option
+from assay.cli.common import check_output_file, console, open_store, store_option
 
 if TYPE_CHECKING:
     from assay.analysis.pairwise_verdicts import PairwiseResult
@@ -46,6 +46,7 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     from assay.review.comparing import diff_stored_runs
     from assay.errors import UserError
 
+    check_output_file(output)
     store = open_store(store_url, existing=True)
     pairs = None
     try:

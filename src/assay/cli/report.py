@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import open_store, store_option
+from assay.cli.common import check_output_file, open_store, store_option
 
 if TYPE_CHECKING:
     from assay.records import TrialRecord
@@ -41,6 +41,7 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     from assay.reports.atomic import atomic_writer
     from assay.review.finish import review_stored, rewrite_files
 
+    check_output_file(output)
     store = open_store(store_url, existing=True)
     try:
         run = store.resolve_run(run_ref, experiment)

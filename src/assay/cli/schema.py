@@ -15,7 +15,10 @@ def command(output: str | None) -> None:
     Point your editor at it, e.g. with the YAML language server:
     `# yaml-language-server: $schema=assay.schema.json`.
     """
+    from assay.cli.common import check_output_file
     from assay.config.schema import config_schema
+
+    check_output_file(output)
     from assay.registry import scorers, targets
 
     text = json.dumps(config_schema(), indent=2)
