@@ -61,6 +61,19 @@ def answer(case, answered):
 '''
 
 
+PRESSES_CTRL_C = '''
+import os, signal, time
+
+def answer(case, pressed_at):
+    if int(case.id[1:]) == pressed_at:  # Ctrl-C while this trial runs
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)
+    return case.expected
+'''
+"""A target that presses Ctrl-C (SIGINT to its own process) during case number
+`pressed_at`, then finishes that trial."""
+
+
 def write_stopping_project(root: Path, *, cases: int, answered: int, max_errors: int,
                            extra: dict[str, Any] | None = None) -> Path:
     """A project whose target answers its first `answered` cases, then fails on every case,

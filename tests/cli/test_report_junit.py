@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from .evalproject import assay, write_project, write_stopping_project
+from tests.terminal import as_at_a_terminal
+
+from .evalproject import PRESSES_CTRL_C, assay, write_project, write_stopping_project
 
 
 def test_run_and_report_write_junit_with_a_test_per_case_and_condition(
@@ -62,3 +67,29 @@ def test_regression_a_run_that_could_not_complete_writes_its_junit_with_the_reas
         error = stopped.find("error")
         assert error is not None and "aborted" in error.get("message", "")
         assert "error budget" in error.get("message", "")
+
+
+def test_regression_a_run_stopped_by_ctrl_c_writes_its_junit_with_what_ran(
+        tmp_path: Path) -> None:
+    """`assay run --junit FILE` pressed Ctrl-C (exit 130) left an earlier run's JUnit in
+    place, all passing, for CI to report as this run's. And with a target run on the event
+    loop (`threaded: false`), Ctrl-C stopped nothing: every trial ran before exit 130."""
+    (tmp_path / "junit.xml").write_text('<testsuites tests="1" failures="0" errors="0">'
+                                        '<testsuite name="coin" tests="1"/></testsuites>')
+    config = write_project(tmp_path, {"only": {"pressed_at": 4}}, cases=10, extra={
+        "target": {"type": "python", "function": "presses.py:answer", "threaded": False},
+        "run": {"concurrency": 1}})
+    (tmp_path / "presses.py").write_text(PRESSES_CTRL_C)
+    stopped = subprocess.run(
+        [sys.executable, "-m", "assay", "run", str(config), "--no-progress", "--junit",
+         "junit.xml"], cwd=tmp_path, env={**os.environ, "ASSAY_STORE": str(tmp_path / "s.db")},
+        capture_output=True, text=True, preexec_fn=as_at_a_terminal, timeout=120)
+    assert stopped.returncode == 130, stopped.stderr
+    [suite] = [s for s in ET.parse(tmp_path / "junit.xml").getroot() if s.get("name") == "coin"]
+    cases = suite.findall("testcase")
+    ran = sorted(c.get("name") or "" for c in cases if c.get("classname") == "coin.only")
+    assert ran == ["q000", "q001", "q002", "q003", "q004"]  # the trial Ctrl-C came in ends
+    [run] = [c for c in cases if c.get("classname") == "coin.run"]
+    error = run.find("error")
+    assert error is not None and "interrupted" in error.get("message", "")
+    assert "5 of 10 trials ran" in error.get("message", "")

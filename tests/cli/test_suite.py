@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 import yaml
 
-from .evalproject import assay
+from tests.terminal import as_at_a_terminal
+
+from .evalproject import PRESSES_CTRL_C, assay, write_project
 
 PACKS = ("go-expert", "rust-expert", "docker-expert")
 
@@ -207,3 +212,32 @@ def test_regression_a_config_that_could_not_complete_is_an_error_in_the_suites_j
     error = case.find("error")
     assert error is not None and "the service is down" in error.get("message", "")
     assert root.get("errors") == "1" and stopped.get("errors") == "1"
+
+
+def test_regression_ctrl_c_in_a_suite_writes_its_summary_and_junit_up_to_where_it_stopped(
+        tmp_path: Path) -> None:
+    """A suite pressed Ctrl-C wrote neither suite.json nor its JUnit, so an earlier suite's
+    JUnit, all passing, stayed for CI to report as this one's."""
+    (tmp_path / "junit.xml").write_text('<testsuites tests="1" failures="0" errors="0">'
+                                        '<testsuite name="old" tests="1"/></testsuites>')
+    write_project(tmp_path, {"only": {"rate": 1.0}}, cases=5, name="first", config="a.yaml")
+    (tmp_path / "presses.py").write_text(PRESSES_CTRL_C)
+    write_project(tmp_path, {"only": {"pressed_at": 2}}, cases=5, name="second",
+                  config="b.yaml", extra={
+                      "target": {"type": "python", "function": "presses.py:answer",
+                                 "threaded": False}, "run": {"concurrency": 1}})
+    stopped = subprocess.run(
+        [sys.executable, "-m", "assay", "run", "a.yaml", "b.yaml", "--no-progress",
+         "--junit", "junit.xml", "--output", "out"], cwd=tmp_path,
+        env={**os.environ, "ASSAY_STORE": str(tmp_path / "s.db")}, capture_output=True,
+        text=True, preexec_fn=as_at_a_terminal, timeout=120)
+    assert stopped.returncode == 130, stopped.stderr
+    summary = json.loads((tmp_path / "out" / "suite.json").read_text())
+    assert [f["config"] for f in summary["failed"]] == ["b.yaml"]
+    assert "interrupted" in summary["failed"][0]["error"]
+    suites = {s.get("name"): s for s in ET.parse(tmp_path / "junit.xml").getroot()}
+    assert "old" not in suites
+    assert len(suites["first"].findall("testcase")) == 5
+    [stopped_case] = [c for s in suites.values() for c in s.iter("testcase")
+                      if c.find("error") is not None]
+    assert "interrupted" in (stopped_case.find("error").get("message") or "")

@@ -114,6 +114,13 @@ def test_a_target_leaving_the_interpreter_is_that_trials_error_not_the_runs_exit
     assert result.scores == {}
 
 
+def test_ctrl_c_while_a_target_runs_on_the_event_loop_stops_the_run_not_the_trial() -> None:
+    """Python raises Ctrl-C's KeyboardInterrupt in the main thread, in whatever runs there:
+    a second press while a `threaded: false` target ran was stored as that trial's error."""
+    with pytest.raises(KeyboardInterrupt):
+        trial(presses_ctrl_c, threaded=False)
+
+
 def test_a_scorer_function_calling_sys_exit_is_a_scorer_error_on_the_trial() -> None:
     def judge(case: Case, output: Output) -> bool:
         sys.exit(0)

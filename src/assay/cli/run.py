@@ -11,8 +11,10 @@ import click
 from assay.cli.common import console, open_store, store_option
 
 if TYPE_CHECKING:
+    from assay.knowledge_packs.all_packs import SuiteEntry
     from assay.reports.terminal import Detail
     from assay.review.finish import ReviewRequest
+    from assay.review.result import Review
     from assay.runner.options import RunOptions
     from assay.store import Store
 
@@ -147,7 +149,8 @@ def _run_suite(paths: list[Path], running: list[Path], store: Store, options: Ru
     from assay.reports.text import markup_free as escape
     from assay.review.suite import entry_of, write_suite
 
-    entries, reviews = [], []
+    entries: list[SuiteEntry] = []
+    reviews: list[Review] = []
     for index, path in enumerate(paths, 1):
         running[0] = path
         print_rule(out, f"[bold]{escape(str(path))}[/bold] ({index}/{len(paths)})")
@@ -157,6 +160,13 @@ def _run_suite(paths: list[Path], running: list[Path], store: Store, options: Ru
             out.print(f"[red]error:[/red] {escape(f'{path}: {exc}')}")
             entries.append(entry_of(path, exc.exit_code, error=str(exc)))
             continue
+        except KeyboardInterrupt:
+            # the suite's files (and JUnit) say what ran and where it stopped, in place of
+            # an earlier suite's that would pass for this one's
+            entries.append(entry_of(path, 130, error="interrupted by the user"))
+            write_suite(store, entries, reviews, sample=options.sample, output=output,
+                        junit=junit)
+            raise
         print_review(out, review, detail=detail)
         reviews.append(review)
         entries.append(entry_of(path, 0 if review.passed else 1, review))

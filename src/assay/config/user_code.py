@@ -8,8 +8,9 @@ target that calls `sys.exit(0)` for one case would end the whole run with
 exit code 0, and one raising its own BaseException would lose the batch in
 flight. `import_object`, `guarded` and `await_guarded` are the one boundary
 where they become ordinary errors: an import problem (exit 2) or that
-trial's error. Only asyncio's CancelledError passes an awaited call: it is how
-a deadline (`run.timeout`) or Ctrl-C stops a trial.
+trial's error. Two pass: asyncio's CancelledError, which is how a deadline
+(`run.timeout`) or Ctrl-C stops a trial, and a KeyboardInterrupt in the main
+thread, which is Ctrl-C itself, raised in user code run on the event loop.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import importlib
 import importlib.util
 import inspect
 import sys
+import threading
 import traceback
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -76,6 +78,8 @@ def guarded(function: Callable[P, R], named: Any = None) -> Callable[P, R]:
         except Exception:
             raise
         except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay
+            if pressed_ctrl_c(exc):
+                raise
             raise UserCodeExit(f"{label} {describe_exit(exc)}") from None
 
     return call
@@ -88,7 +92,18 @@ async def await_guarded(awaitable: Awaitable[R], function: Any) -> R:
     except (Exception, asyncio.CancelledError):
         raise
     except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay
+        if pressed_ctrl_c(exc):
+            raise
         raise UserCodeExit(f"{reference_of(function)} {describe_exit(exc)}") from None
+
+
+def pressed_ctrl_c(exc: BaseException) -> bool:
+    """A KeyboardInterrupt in the main thread: Ctrl-C, which Python raises in whatever code
+    runs there (user code run on the event loop too). It stops the run, and the trial it
+    stopped is not stored, so a resume runs it again. In a worker thread a
+    KeyboardInterrupt can only be the user code's own, and fails its trial."""
+    return isinstance(exc, KeyboardInterrupt) and (
+        threading.current_thread() is threading.main_thread())
 
 
 def bind_case_call(function: Callable[..., Any], condition: Condition,

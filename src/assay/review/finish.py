@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assay.errors import FileWriteError, UserError
+from assay.errors import AssayError, FileWriteError, UserError
 from assay.reports.atomic import ensure_writable_folder
 from assay.review.comparing import compare_run_conditions, diff_with_previous, previous_run
 from assay.review.files import ReportParts, read_parts, write_parts, write_reports
@@ -217,19 +217,26 @@ def rewrite_files(store: Store, run: RunRecord) -> ReportFiles:
 
 
 def write_stopped_junit(store: Store, run_id: str, junit: Path) -> None:
-    """JUnit XML for a run that stopped before its end (`--junit` of an aborted run): the
-    trials it stored, its gates (none passed), and a testcase with the error that stopped
-    it, in place of whatever an earlier run left at `junit`."""
+    """JUnit XML for a run that stopped before its end (`--junit` of an aborted or
+    interrupted run): the trials it stored, its gates (none passed), and a testcase with
+    what stopped it, in place of whatever an earlier run left at `junit`. When the store
+    cannot be read either, that earlier file is removed rather than left to pass for this
+    run's (the error that stopped the run is the one to tell)."""
     from assay.reports.atomic import write_text
     from assay.reports.junit import render_junit
 
-    run = store.get_run(run_id)
-    if run is None:
+    try:
+        run = store.get_run(run_id)
+        if run is None:
+            return
+        scorers, conditions = stored_order(run)
+        summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
+        recorded = RecordedReview.of(run) or _judged_again(run, summary)
+        text = render_junit(run, store.iter_trials(run.id), recorded.gates)
+    except AssayError:
+        junit.unlink(missing_ok=True)
         return
-    scorers, conditions = stored_order(run)
-    summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
-    recorded = RecordedReview.of(run) or _judged_again(run, summary)
-    write_text(junit, render_junit(run, store.iter_trials(run.id), recorded.gates))
+    write_text(junit, text)
 
 
 def review_stored(store: Store, run: RunRecord) -> Review:

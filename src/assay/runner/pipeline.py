@@ -22,6 +22,10 @@ from assay.workers import WorkerPool, using
 __all__ = ["PipelineStats", "run_pipeline", "run_trial", "trial_error", "trial_unusable"]
 
 FLUSH_SECONDS = 0.25
+YIELD_SECONDS = 0.05
+"""A worker whose trials never wait (a sync target run on the event loop with `threaded:
+false`, and inline scorers) gives the loop a turn this often anyway: otherwise Ctrl-C, the
+progress line and the other workers waited for the whole run."""
 
 
 @dataclass
@@ -164,6 +168,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
     scorers = ScorerGroups.of(plan.trial_scorers)
 
     async def worker() -> None:
+        yielded = time.monotonic()
         while not stop:
             try:
                 case, condition, epoch = next(trials)
@@ -177,9 +182,13 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
             buffer.append(result)
             failures.append(failed)
             pending.add(failed)
-            if (len(buffer) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS
+            now = time.monotonic()
+            if (len(buffer) >= batch_size or now - last_flush >= FLUSH_SECONDS
                     or pending.reach(stats, max_errors, max_consecutive_errors)):
                 flush()  # at once when this trial spends the error budget: stop on time
+            if now - yielded >= YIELD_SECONDS:
+                await asyncio.sleep(0)
+                yielded = time.monotonic()
 
     # Sync targets and scorers run in threads of the run's own pool (never the loop's
     # default executor, which belongs to the caller): as many as there are trials in flight.

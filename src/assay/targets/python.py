@@ -1,7 +1,9 @@
 """The `python` target: a function of yours, sync or async, called once per trial.
 
 Whatever the function raises, `sys.exit()` and KeyboardInterrupt included, is
-that trial's error (see `assay.config.user_code`), never the run's end. By
+that trial's error (see `assay.config.user_code`), never the run's end; only
+Ctrl-C pressed while it runs on the event loop (`threaded: false`) stops the
+run, as it stops any other. By
 default the function runs in assay's own process, which is cheap; with
 `isolation: process` it runs in worker processes (`python_pool`), where
 `os._exit`, a crash, a hang or a child process left running cost only the
