@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +26,8 @@ def answer(case):
 """
 
 
-def test_ctrl_c_prints_the_resume_command_and_exits_130(tmp_path: Path) -> None:
+def _slow_project(tmp_path: Path) -> tuple[dict[str, str], Store]:
+    """A 60-case run of a slow agent, its environment and its store."""
     (tmp_path / "agent.py").write_text(SLOW_AGENT)
     (tmp_path / "cases.jsonl").write_text("".join(
         json.dumps({"id": f"c{i:02d}", "input": "q", "expected": "y"}) + "\n" for i in range(60)))
@@ -34,15 +36,19 @@ def test_ctrl_c_prints_the_resume_command_and_exits_130(tmp_path: Path) -> None:
         "target: {type: python, function: 'agent.py:answer'}\n"
         "scorers: [{type: exact_match}]\nrun: {concurrency: 1}\n")
     env = {**os.environ, "ASSAY_STORE": str(tmp_path / "s.db"), "COLUMNS": "160"}
-    store = Store(str(tmp_path / "s.db"))
+    return env, Store(str(tmp_path / "s.db"))
 
-    def trials_stored() -> bool:
-        runs = store.list_runs("slow", limit=1)
-        return bool(runs) and store.count_trials(runs[0].id)[0] >= 3
 
+def _some_trials_stored(store: Store) -> bool:
+    runs = store.list_runs("slow", limit=1)
+    return bool(runs) and store.count_trials(runs[0].id)[0] >= 3
+
+
+def test_ctrl_c_prints_the_resume_command_and_exits_130(tmp_path: Path) -> None:
+    env, store = _slow_project(tmp_path)
     code, stderr = interrupt_when(
-        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"], trials_stored,
-        cwd=tmp_path, env=env)
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"],
+        lambda: _some_trials_stored(store), cwd=tmp_path, env=env)
     assert code == 130, stderr
     [run] = store.list_runs("slow")
     assert run.status == "interrupted"
@@ -53,4 +59,20 @@ def test_ctrl_c_prints_the_resume_command_and_exits_130(tmp_path: Path) -> None:
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     assert store.count_trials(run.id) == (60, 0)
+    store.close()
+
+
+def test_sigterm_stops_a_run_like_ctrl_c_recorded_interrupted_with_the_resume_command(
+        tmp_path: Path) -> None:
+    """SIGTERM (a CI job cancelled, `docker stop`, `kill`) used to end assay at once: no
+    message, exit -15, and the run left `running` though nothing ran it."""
+    env, store = _slow_project(tmp_path)
+    code, stderr = interrupt_when(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"],
+        lambda: _some_trials_stored(store), cwd=tmp_path, env=env, send=signal.SIGTERM)
+    assert code == 130, stderr
+    [run] = store.list_runs("slow")
+    assert run.status == "interrupted"
+    assert f"resume with: assay run assay.yaml --resume {run.id}" in stderr
+    assert "Traceback" not in stderr
     store.close()

@@ -62,11 +62,13 @@ def app() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI and turn assay's errors into exit codes."""
+    from assay.cli.termination import sigterm_interrupts
     from assay.errors import AssayError
     from assay.redaction import redact
 
     try:
-        app.main(args=argv, prog_name="assay", standalone_mode=False)
+        with sigterm_interrupts():
+            app.main(args=argv, prog_name="assay", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:  # click's form of Ctrl-C (or end of input at a prompt)
