@@ -54,6 +54,11 @@ def test_a_dict_with_only_an_error_is_a_failed_trial_not_a_type_error() -> None:
     (["a", "b"], TypeError, ["returned a list"]),
     (True, TypeError, ["returned a bool"]),
     (object(), TypeError, ["returned an object"]),
+    # regression: an answer that is not JSON became its repr, '"<object object at 0x...>"',
+    # and was scored
+    ({"output": object()}, TypeError, ["'output'", "an object", "not JSON"]),
+    ({"answer": {"when": datetime.date(2024, 1, 2)}}, TypeError,
+     ["'answer'", "type date", "not JSON"]),
     (b"\xff\xfe", ValueError, ["not UTF-8"]),
     ({"output": "x", "usage": {"input_tokens": "many"}}, ValueError,
      ["usage.input_tokens", "'many'"]),

@@ -210,7 +210,7 @@ class Output:
         if not isinstance(metadata, dict):
             raise TypeError(f"'metadata' must be a dict, got {_type_name(metadata)}")
         return cls(
-            text="" if text is None else text if isinstance(text, str) else _json_text(text),
+            text="" if text is None else text if isinstance(text, str) else _answer_json(text, key),
             tool_calls=[ToolCall.from_dict(c, f"tool_calls[{i}]") for i, c in enumerate(calls)],
             transcript=transcript,
             usage=Usage.from_dict(value.get("usage")),
@@ -227,6 +227,18 @@ def _json_text(value: Any) -> str:
     import json
 
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _answer_json(value: Any, key: str | None) -> str:
+    """A structured answer as the JSON text that is scored; a value JSON cannot hold is a
+    TypeError, never its repr (`<object object at 0x...>`) scored as if it were the answer."""
+    import json
+
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"the target returned {_type_name(value)} under {key!r} that is not "
+                        f"JSON ({exc}); return the answer text or a JSON value") from None
 
 
 def _type_name(value: Any) -> str:

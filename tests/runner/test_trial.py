@@ -219,6 +219,29 @@ def test_metadata_and_tool_call_arguments_past_max_output_bytes_are_cut_and_the_
     assert output.tool_calls[0].arguments["a"].startswith("q" * 900)
 
 
+@pytest.mark.parametrize("part", ["metadata", "tool_calls", "transcript"])
+def test_an_answer_part_that_contains_itself_is_the_trials_error_not_a_hang(part: str) -> None:
+    """Regression: metadata holding a reference to itself sent the bounding of the answer's
+    parts into an endless walk; the run printed nothing and never ended."""
+    def looping(case: Case) -> dict[str, Any]:
+        loop: dict[str, Any] = {"note": "x"}
+        loop["self"] = loop
+        parts = {"metadata": {"trace": loop},
+                 "tool_calls": [{"name": "t", "arguments": {"a": loop}}],
+                 "transcript": [{"role": "user", "content": "q", "extra": loop}]}
+        return {"output": "x", part: parts[part]}
+
+    finished: list[TrialResult] = []
+    worker = threading.Thread(target=lambda: finished.append(bounded_trial(looping)),
+                              daemon=True)
+    worker.start()
+    worker.join(30)
+    assert finished, "the trial never ended"
+    output = finished[0].output
+    assert output.error is not None
+    assert part in output.error and "refers to itself" in output.error, output.error
+
+
 def test_small_metadata_and_tool_calls_are_kept_as_they_are() -> None:
     def small(case: Case) -> dict[str, Any]:
         return {"output": "x", "metadata": {"model": "m1", "steps": [1, 2]},

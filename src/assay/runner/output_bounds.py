@@ -9,6 +9,9 @@ cut is recorded under `truncated`.
 
 Most answers carry a few small values: `size_over` counts and stops as soon as
 the budget is passed, so a normal output costs one short walk and no copy.
+
+A part that contains itself (a dict holding a reference to itself) has no size
+and no JSON: it raises `SelfReference`, which the trial records as its error.
 """
 
 from __future__ import annotations
@@ -26,16 +29,29 @@ SCALAR_BYTES = 8
 """What a number, a boolean, None or another object counts for (roughly its JSON)."""
 
 
+class SelfReference(ValueError):
+    """A part of the answer contains itself: it cannot be measured, cut or stored."""
+
+
 def bound_parts(output: Output, max_bytes: int) -> None:
-    """Cut `output`'s metadata, tool calls and transcript to about `max_bytes` each."""
+    """Cut `output`'s metadata, tool calls and transcript to about `max_bytes` each; a
+    `SelfReference` naming the part that contains itself."""
     notes: dict[str, dict[str, Any]] = {}
-    if output.metadata and size_over(output.metadata, max_bytes):
-        output.metadata, notes["metadata"] = _cut_part(output.metadata, max_bytes)
-    if output.tool_calls and size_over(
-            [(c.name, c.arguments, c.result, c.error) for c in output.tool_calls], max_bytes):
-        output.tool_calls, notes["tool_calls"] = _cut_calls(output.tool_calls, max_bytes)
-    if output.transcript and size_over(output.transcript, max_bytes):
-        output.transcript, notes["transcript"] = _cut_part(output.transcript, max_bytes)
+    part = "metadata"
+    try:
+        if output.metadata and size_over(output.metadata, max_bytes):
+            output.metadata, notes["metadata"] = _cut_part(output.metadata, max_bytes)
+        part = "tool_calls"
+        if output.tool_calls and size_over(
+                [(c.name, c.arguments, c.result, c.error) for c in output.tool_calls],
+                max_bytes):
+            output.tool_calls, notes["tool_calls"] = _cut_calls(output.tool_calls, max_bytes)
+        part = "transcript"
+        if output.transcript and size_over(output.transcript, max_bytes):
+            output.transcript, notes["transcript"] = _cut_part(output.transcript, max_bytes)
+    except SelfReference:
+        raise SelfReference(f"the target's {part} refers to itself (a dict or list that "
+                            "contains itself), which JSON cannot hold") from None
     if notes:
         output.metadata["truncated_parts"] = notes
 
@@ -137,21 +153,34 @@ def _full_size(value: Any) -> int:
     return _size(value, sys.maxsize)
 
 
+_LEFT = object()
+"""On `_size`'s stack: the container under it has been walked."""
+
+
 def _size(value: Any, stop: int) -> int:
-    """Roughly the bytes of `value` as JSON, counted until they pass `stop`."""
+    """Roughly the bytes of `value` as JSON, counted until they pass `stop`; a
+    `SelfReference` when a container is met again inside itself (a value shared by two
+    branches is fine, as in JSON)."""
     total = 0
     stack = [value]
+    inside: set[int] = set()
     while stack and total <= stop:
         item = stack.pop()
-        if isinstance(item, str):
+        if item is _LEFT:
+            inside.discard(stack.pop())
+        elif isinstance(item, str):
             total += _text_size(item) + 2
-        elif isinstance(item, dict):
+        elif isinstance(item, dict | list | tuple | set | frozenset):
+            if id(item) in inside:
+                raise SelfReference
+            inside.add(id(item))
+            stack += (id(item), _LEFT)
             total += 2 + len(item)
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple | set | frozenset):
-            total += 2 + len(item)
-            stack.extend(item)
+            if isinstance(item, dict):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
         else:
             total += _scalar_size(item)
     return total

@@ -34,7 +34,7 @@ from assay.errors import RunFailed
 from assay.output import Output
 from assay.redaction import redact
 from assay.runner.deadline import within
-from assay.runner.output_bounds import bound_parts
+from assay.runner.output_bounds import SelfReference, bound_parts
 from assay.score import Score
 from assay.scorers.base import Scorer
 from assay.targets.base import Target
@@ -154,7 +154,11 @@ def bound_output(output: Output, max_bytes: int | None) -> None:
     metadata, tool calls and transcript are kept to about `max_bytes` each
     (`truncated_parts`)."""
     if max_bytes is not None:
-        bound_parts(output, max_bytes)  # first: the notes below are never cut
+        try:
+            bound_parts(output, max_bytes)  # first: the notes below are never cut
+        except SelfReference as exc:
+            output.metadata, output.tool_calls, output.transcript = {}, [], None
+            output.error = output.error or str(exc)
     text, replaced = valid_text(output.text)
     if replaced:
         output.metadata["replaced_surrogates"] = replaced
