@@ -208,3 +208,28 @@ def test_a_redirect_is_the_trials_error_naming_it_not_an_empty_answer(
     scored as a wrong one, or said "not JSON (0 bytes)"."""
     output = answer_at(mislabelled + "/moved", answer_path=answer_path)
     assert output.error == "HTTP 307: redirected to /elsewhere, which is not followed"
+
+
+def test_a_service_that_never_replies_is_a_timeout_naming_the_url_and_the_setting() -> None:
+    """Regression: the trial's error was `ReadTimeout at .../httpx/_transports/default.py:118`,
+    naming neither the service nor the setting that ran out."""
+    import socket
+
+    with socket.socket() as listening:  # connections are accepted by the kernel, never read
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(8)
+        url = f"http://127.0.0.1:{listening.getsockname()[1]}/answer"
+        output = answer(HttpParams(type="http", url=url, timeout=0.3))
+    assert output.error == f"no reply from {url} within 0.3s (target.timeout)"
+
+
+def test_a_service_that_is_down_is_the_trials_error_naming_the_url() -> None:
+    import socket
+
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{unused.getsockname()[1]}/answer"
+    output = answer(HttpParams(type="http", url=url))
+    assert output.error is not None
+    assert output.error.startswith(f"cannot reach {url}: ConnectError: "), output.error
+    assert "httpx" not in output.error

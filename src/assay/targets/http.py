@@ -16,6 +16,7 @@ from pydantic import Field, field_validator
 from assay.case import Case
 from assay.config.templates import case_variables, render
 from assay.config.urls import http_url
+from assay.config.user_code import describe_failure
 from assay.output import Output
 from assay.redaction import redact, redact_known
 from assay.registry import target
@@ -64,14 +65,20 @@ class HttpTarget(Target):
         params = self.params
         payload = (_render_body(params.body, case) if params.body is not None
                    else {**case.to_dict(), "condition": self.condition.name})
+        import httpx
+
         body = Captured(output_limit(self.services))
-        async with self._client.stream(
-                params.method, params.url,
-                json=None if params.method == "GET" else payload) as response:
-            async for chunk in response.aiter_bytes():
-                body.add(chunk)
-                if body.cut:
-                    break  # the rest is not read: the output says it was cut
+        try:
+            async with self._client.stream(
+                    params.method, params.url,
+                    json=None if params.method == "GET" else payload) as response:
+                async for chunk in response.aiter_bytes():
+                    body.add(chunk)
+                    if body.cut:
+                        break  # the rest is not read: the output says it was cut
+        except httpx.TransportError as exc:
+            return Output(error=redact(_transport_failure(exc, params),
+                                       self.params.headers.values()))
         text = redact_known(body.text(), self.params.headers.values())
         if response.is_redirect:  # a POST is not re-sent elsewhere behind the user's back
             where = redact(response.headers.get("location", "?"), self.params.headers.values())
@@ -103,6 +110,18 @@ class HttpTarget(Target):
         client = getattr(self, "_client", None)
         if client is not None:
             await client.aclose()
+
+
+def _transport_failure(exc: Exception, params: HttpParams) -> str:
+    """What went wrong on the way to the service, naming it (httpx's own text names neither
+    the URL nor the setting, and a timeout's is empty)."""
+    import httpx
+
+    if isinstance(exc, httpx.TimeoutException):
+        return f"no reply from {params.url} within {params.timeout:g}s (target.timeout)"
+    if isinstance(exc, httpx.ConnectError):
+        return f"cannot reach {params.url}: {describe_failure(exc)}"
+    return f"the exchange with {params.url} failed: {describe_failure(exc)}"
 
 
 def _expected_json(params: HttpParams) -> str:
