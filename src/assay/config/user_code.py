@@ -141,7 +141,7 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function") -> 
         sys.path.insert(0, base)
     try:
         if module_name.endswith(".py"):
-            module = _import_file(base_dir / module_name)
+            module = _import_file(base_dir / module_name, module_name)
         else:
             module = importlib.import_module(module_name)
     except UserError:
@@ -160,10 +160,15 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function") -> 
     return obj
 
 
-def _import_file(path: Path) -> Any:
+_FILE_MODULES: dict[str, str] = {}
+"""The module name a file was imported under -> the file as the config names it."""
+
+
+def _import_file(path: Path, shown: str) -> Any:
     if not path.is_file():
         raise UserError(f"file not found: {path}")
     name = f"assay_user_{path.stem}_{abs(hash(str(path.resolve())))}"
+    _FILE_MODULES.setdefault(name, shown)
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
@@ -180,8 +185,11 @@ def _import_file(path: Path) -> Any:
 
 
 def reference_of(function: Any) -> str:
-    """The `module:qualname` naming a function given in code; a reference string as it is."""
+    """The `module:qualname` naming a function given in code (`file.py:qualname` for one
+    imported from a file, not the module name it was imported under); a reference string as
+    it is."""
     if isinstance(function, str):
         return function
     named = function if hasattr(function, "__qualname__") else type(function)
-    return f"{getattr(named, '__module__', None) or '?'}:{named.__qualname__}"
+    module = getattr(named, "__module__", None) or "?"
+    return f"{_FILE_MODULES.get(module, module)}:{named.__qualname__}"
