@@ -165,3 +165,11 @@ def test_json_stdout_that_is_not_an_answer_is_an_error_on_the_trial(tmp_path: Pa
     output = answer_within(make_target(tmp_path, "./agent.sh", stdout="json"), 10)
     assert output.error is not None
     assert "'foo'" in output.error and "'output'" in output.error
+
+
+def test_a_command_killed_by_a_signal_is_named_by_the_signal(tmp_path: Path) -> None:
+    """Regression: a crash read `exit code -11`, which says nothing to whoever does not know
+    that a negative code is a signal's number."""
+    write_script(tmp_path / "agent.sh", "#!/bin/sh\necho 'partial'\nkill -SEGV $$\n")
+    output = answer_within(make_target(tmp_path, "./agent.sh"), 10)
+    assert output.error == "killed by SIGSEGV"

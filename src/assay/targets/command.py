@@ -29,7 +29,7 @@ from assay.redaction import redact
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
 from assay.targets.capture import Captured, output_limit
-from assay.targets.process_tree import ProcessTree, exit_code, reaped
+from assay.targets.process_tree import ProcessTree, exit_code, reaped, signal_name
 
 
 class CommandParams(TargetParams):
@@ -140,7 +140,8 @@ class CommandTarget(Target):
             await reaped(process)
         if code != 0:
             tail = redact(err.text().strip()[-500:], self.params.env.values())
-            return Output(error=f"exit code {code}" + (f": {tail}" if tail else ""))
+            ended = f"exit code {code}" if code > 0 else f"killed by {signal_name(-code)}"
+            return Output(error=ended + (f": {tail}" if tail else ""))
         text = out.text()
         if params.stdout == "json":
             if out.cut:

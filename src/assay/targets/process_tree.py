@@ -108,6 +108,14 @@ def newest_pid() -> int | None:
         return None
 
 
+def signal_name(number: int) -> str:
+    """`SIGSEGV` for 11: how a process killed by a signal ended, in the words people know."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 async def exit_code(process: asyncio.subprocess.Process) -> int:
     """The process's exit code as soon as it exits. `process.wait()` would also wait for
     every child that holds its pipes, so the return code is polled instead."""

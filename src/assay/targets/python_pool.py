@@ -24,7 +24,6 @@ import codecs
 import contextlib
 import json
 import os
-import signal
 import sys
 from typing import Any
 
@@ -32,7 +31,13 @@ from assay.case import Case
 from assay.errors import UserError
 from assay.output import Output
 from assay.targets.capture import Captured
-from assay.targets.process_tree import ProcessTree, exit_code, newest_pid, reaped
+from assay.targets.process_tree import (
+    ProcessTree,
+    exit_code,
+    newest_pid,
+    reaped,
+    signal_name,
+)
 from assay.targets.python_worker import (
     HEADER_BYTES,
     Setup,
@@ -256,8 +261,4 @@ def _last_words(stderr: str) -> str:
 def _how_it_ended(code: int) -> str:
     if code >= 0:
         return f"exited with code {code}"
-    try:
-        name = signal.Signals(-code).name
-    except ValueError:
-        name = f"signal {-code}"
-    return f"was killed by {name}"
+    return f"was killed by {signal_name(-code)}"
