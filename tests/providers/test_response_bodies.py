@@ -119,3 +119,16 @@ def test_anthropic_temperature_wins_over_the_same_key_in_extra(make_pool):
 
     body = asyncio.run(scenario())
     assert body["temperature"] == 0.2 and body["top_k"] == 5
+
+
+def test_an_openai_refusal_is_the_answer_and_its_stop_reason_says_so():
+    """Regression: a refusal comes with no content and the model's words under `refusal`;
+    the answer was empty, so every scorer and judge saw nothing where the model had said why
+    it would not answer."""
+    body = {"model": "gpt-4.1", "choices": [{"finish_reason": "stop", "message": {
+        "role": "assistant", "content": None,
+        "refusal": "I can't help with that request."}}],
+        "usage": {"prompt_tokens": 9, "completion_tokens": 7}}
+    response = openai_wire.from_wire(body)
+    assert response.text == "I can't help with that request."
+    assert response.stop_reason == "refusal"

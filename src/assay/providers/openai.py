@@ -139,10 +139,11 @@ def from_wire(body: Any) -> ChatResponse:
             if call.get("function") is not None
         ]
         usage = body.get("usage") or {}
-        return ChatResponse(
-            text=message.get("content") or "",
+        refusal = message.get("refusal") if not message.get("content") else None
+        return ChatResponse(  # a refusal's words are the answer: what the model said instead
+            text=message.get("content") or refusal or "",
             tool_calls=calls,
-            stop_reason=choice.get("finish_reason"),
+            stop_reason="refusal" if refusal else choice.get("finish_reason"),
             model=body.get("model"),
             system_fingerprint=body.get("system_fingerprint"),
             usage=Usage(input_tokens=usage.get("prompt_tokens") or 0,
