@@ -220,6 +220,30 @@ def test_a_module_that_exits_while_imported_is_a_clear_exit_2(
         assert "Traceback" not in result.stderr
 
 
+def test_a_module_that_hangs_while_imported_is_a_user_error_at_the_import_deadline(
+        tmp_path: Path) -> None:
+    """Regression: the first worker's import had no deadline, so `assay run` and `assay
+    validate` of a module that waits for ever at import waited with it, printing nothing.
+    (The deadline is `run.timeout`, at least a minute: set directly here.)"""
+    import asyncio
+
+    from assay.targets.python_pool import WorkerProcesses
+
+    (tmp_path / "agent.py").write_text("import time\ntime.sleep(3600)\n\n"
+                                       "def answer(case):\n    return 'a'\n")
+    workers = WorkerProcesses(
+        {"function": "agent.py:answer", "base_dir": str(tmp_path), "sys_path": sys.path,
+         "condition": {"name": "default"}, "args": {}, "max_output_bytes": 1_000},
+        import_timeout=1)
+    started = time.monotonic()
+    with pytest.raises(UserError) as raised:
+        asyncio.run(workers.start())
+    assert time.monotonic() - started < 30
+    assert str(raised.value).startswith(
+        "the python target's worker process did not import agent.py:answer within 1s")
+    assert not workers._live
+
+
 def test_a_killed_run_leaves_no_worker_behind_and_resumes(tmp_path: Path) -> None:
     agent = '''
 import os, time

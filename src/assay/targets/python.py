@@ -87,7 +87,7 @@ class PythonTarget(Target):
 
     async def start(self) -> None:
         if self.params.isolation == "process":
-            self._workers = WorkerProcesses(self._setup())
+            self._workers = WorkerProcesses(self._setup(), _import_timeout(self.services))
             await self._workers.start()
             return
         function = self.params.function
@@ -131,6 +131,19 @@ class PythonTarget(Target):
                      base_dir=str(self.services.base_dir.resolve()), sys_path=list(sys.path),
                      condition=dataclasses.asdict(self.condition), args=self.params.args,
                      max_output_bytes=output_limit(self.services))
+
+
+IMPORT_SECONDS = 60.0
+"""The least time the first worker is given to import the function, however short
+`run.timeout` is: a module that imports a large library may take longer than a trial."""
+
+
+def _import_timeout(services: Services) -> float | None:
+    """How long the first worker may take to import the function: `run.timeout`, at least
+    `IMPORT_SECONDS`; no limit when the run has none (or outside a configured run)."""
+    run = getattr(getattr(services, "config", None), "run", None)
+    timeout: float | None = getattr(run, "timeout", None)
+    return None if timeout is None else max(timeout, IMPORT_SECONDS)
 
 
 def _importable_name(function: str | Callable[..., Any]) -> str:

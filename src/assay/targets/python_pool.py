@@ -167,22 +167,32 @@ class Worker:
 class WorkerProcesses:
     """The workers of one python target (one condition), started as trials need them."""
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Setup, import_timeout: float | None = None) -> None:
         self.setup = setup
+        self.import_timeout = import_timeout
+        """How long the first worker may take to import the function (None: no limit); the
+        workers started later import within their trial's deadline."""
         self.frame_limit = 8 * setup["max_output_bytes"] + (1 << 20)
         self._idle: list[Worker] = []
         self._live: set[Worker] = set()
         self._reaping: set[asyncio.Future[None]] = set()
 
     async def start(self) -> None:
-        """Start the first worker: a function that cannot be imported is a UserError now,
-        with the message in-process mode gives (the failed worker reaped first)."""
+        """Start the first worker: a function that cannot be imported, or whose module is
+        still importing at `import_timeout`, is a UserError now, with the message in-process
+        mode gives (the failed worker reaped first)."""
         try:
-            self._idle.append(await self._new_worker())
+            async with asyncio.timeout(self.import_timeout):
+                self._idle.append(await self._new_worker())
         except BaseException as exc:
             await self.close()
             if isinstance(exc, WorkerLost):
                 raise UserError(str(exc)) from None
+            if isinstance(exc, TimeoutError):
+                raise UserError(
+                    f"the python target's worker process did not import "
+                    f"{self.setup['function']} within {self.import_timeout:g}s; does its "
+                    "module wait for something while imported?") from None
             raise
 
     async def answer(self, case: Case) -> Output:
