@@ -173,3 +173,19 @@ def test_a_command_killed_by_a_signal_is_named_by_the_signal(tmp_path: Path) -> 
     write_script(tmp_path / "agent.sh", "#!/bin/sh\necho 'partial'\nkill -SEGV $$\n")
     output = answer_within(make_target(tmp_path, "./agent.sh"), 10)
     assert output.error == "killed by SIGSEGV"
+
+
+def test_stdout_that_is_not_utf8_is_replaced_and_counted_not_silently_changed(
+        tmp_path: Path) -> None:
+    """Regression: bytes that are not UTF-8 became U+FFFD and the answer was scored with
+    nothing saying it had been changed. A character split by the max_output_bytes cut is
+    the cut's, not counted here."""
+    write_script(tmp_path / "agent.py", "#!" + sys.executable + "\nimport sys\n"
+                 "sys.stdout.buffer.write(b'caf\\xe9 ok \\xff\\xfe \\xef\\xbf\\xbd')\n")
+    output = answer_within(make_target(tmp_path, "./agent.py", stdin="none"), 30)
+    assert output.error is None
+    assert output.text == "caf\ufffd ok \ufffd\ufffd \ufffd"
+    assert output.metadata["replaced_invalid_utf8"] == 3
+    fine = answer_within(make_target(tmp_path, [sys.executable, "-c", "print('café')"],
+                                     stdin="none"), 30)
+    assert fine.text == "café" and "replaced_invalid_utf8" not in fine.metadata

@@ -233,3 +233,26 @@ def test_a_service_that_is_down_is_the_trials_error_naming_the_url() -> None:
     assert output.error is not None
     assert output.error.startswith(f"cannot reach {url}: ConnectError: "), output.error
     assert "httpx" not in output.error
+
+
+class Latin1Handler(BaseHTTPRequestHandler):
+    """A service that answers in Latin-1 while its reply says nothing of a charset."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        send(self, 200, "text/plain", "café".encode("latin-1"))
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_reply_that_is_not_utf8_is_replaced_and_counted() -> None:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Latin1Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        output = answer(HttpParams(type="http",
+                                   url=f"http://127.0.0.1:{httpd.server_address[1]}/"))
+    finally:
+        httpd.shutdown()
+    assert output.text == "caf\ufffd"
+    assert output.metadata["replaced_invalid_utf8"] == 1

@@ -8,9 +8,14 @@ metadata, that it was cut and how much there was.
 
 from __future__ import annotations
 
+import codecs
 from typing import Any, Literal
 
 DEFAULT_MAX_OUTPUT_BYTES = 1_000_000
+REPLACEMENT = "\ufffd"
+REPLACEMENT_BYTES = REPLACEMENT.encode()
+INVALID_NOTE = "replaced_invalid_utf8"
+"""The output metadata key counting bytes that were not UTF-8, each replaced by U+FFFD."""
 
 
 def output_limit(services: Any) -> int:
@@ -55,6 +60,16 @@ class Captured:
         """The kept bytes as text; a character split at the cut, or bytes that are not UTF-8,
         become U+FFFD (never a lone surrogate)."""
         return self.data().decode("utf-8", errors="replace")
+
+    def decoded(self) -> tuple[str, int]:
+        """`text()`, and how many U+FFFD stand for bytes that were not UTF-8 (an answer
+        records them: it is not what was sent). A character split by the cut is the cut's
+        doing, not counted."""
+        data = self.data()
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        whole = decoder.decode(data, final=not self.cut)  # when cut, a split end waits
+        invalid = whole.count(REPLACEMENT) - data.count(REPLACEMENT_BYTES)
+        return whole + decoder.decode(b"", final=True), invalid
 
     def note(self) -> dict[str, Any]:
         """What `metadata["truncated"]` records about a cut output."""

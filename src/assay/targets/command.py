@@ -28,7 +28,7 @@ from assay.output import Output
 from assay.redaction import redact
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
-from assay.targets.capture import Captured, output_limit
+from assay.targets.capture import INVALID_NOTE, Captured, output_limit
 from assay.targets.process_tree import ProcessTree, exit_code, reaped, signal_name
 
 
@@ -142,7 +142,7 @@ class CommandTarget(Target):
             tail = redact(err.text().strip()[-500:], self.params.env.values())
             ended = f"exit code {code}" if code > 0 else f"killed by {signal_name(-code)}"
             return Output(error=ended + (f": {tail}" if tail else ""))
-        text = out.text()
+        text, invalid = out.decoded()
         if params.stdout == "json":
             if out.cut:
                 return Output(text=text, error=f"stdout is not JSON: more than "
@@ -159,6 +159,8 @@ class CommandTarget(Target):
             output = Output(text=text.rstrip("\n"))
         if out.cut:
             output.metadata["truncated"] = out.note()
+        if invalid:
+            output.metadata[INVALID_NOTE] = invalid
         return output
 
 

@@ -21,7 +21,7 @@ from assay.output import Output
 from assay.redaction import redact, redact_known
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
-from assay.targets.capture import Captured, output_limit
+from assay.targets.capture import INVALID_NOTE, Captured, output_limit
 
 
 class HttpParams(TargetParams):
@@ -79,7 +79,8 @@ class HttpTarget(Target):
         except httpx.TransportError as exc:
             return Output(error=redact(_transport_failure(exc, params),
                                        self.params.headers.values()))
-        text = redact_known(body.text(), self.params.headers.values())
+        text, invalid = body.decoded()
+        text = redact_known(text, self.params.headers.values())
         if response.is_redirect:  # a POST is not re-sent elsewhere behind the user's back
             where = redact(response.headers.get("location", "?"), self.params.headers.values())
             return Output(error=f"HTTP {response.status_code}: redirected to {where}, which "
@@ -92,6 +93,8 @@ class HttpTarget(Target):
             output = Output(text=text)
             if body.cut:
                 output.metadata["truncated"] = body.note()
+            if invalid:
+                output.metadata[INVALID_NOTE] = invalid
             return output
         if body.cut:
             return Output(error=f"{_expected_json(params)} is larger than {body.limit:,} "
