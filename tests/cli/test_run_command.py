@@ -324,3 +324,31 @@ def test_regression_a_misspelt_condition_is_named_even_when_a_gate_names_another
                        "--no-progress", "--condition", "zz")
     assert code == 2
     assert "unknown condition(s) zz (known: base, v2)" in text and "gate" not in text, text
+
+
+@pytest.mark.parametrize(("agent", "scorer"), [
+    ("def answer(case):\n    raise RuntimeError('service down')\n", "{type: contains}"),
+    ("def answer(case):\n    return case.expected\n",
+     "{type: python, function: 'agent:broken'}"),
+])
+def test_resuming_a_run_where_every_trial_failed_still_fails_with_exit_3(
+        cli: Cli, tmp_path: Path, agent: str, scorer: str) -> None:
+    """Regression: the run stopped, exit 3, "every trial failed"; `--resume` found nothing
+    to run (failed trials are kept unless --retry-errors) and completed the same trials as a
+    run with n=0 for every scorer, exit 0."""
+    (tmp_path / "agent.py").write_text(
+        agent + "\n\ndef broken(case, output):\n    raise RuntimeError('judge down')\n")
+    (tmp_path / "cases.jsonl").write_text("".join(
+        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(3)))
+    (tmp_path / "assay.yaml").write_text(
+        "name: down\ndataset: {path: cases.jsonl}\n"
+        f"target: {{type: python, function: 'agent:answer'}}\nscorers: [{scorer}]\n")
+    first = cli("run", "assay.yaml")
+    assert first.returncode == 3 and "every trial failed (3 of 3)" in first.stderr
+    [run] = json.loads(cli("runs", "--json").stdout)
+    again = cli("run", "assay.yaml", "--resume", run["id"])
+    assert again.returncode == 3, again.stdout
+    assert "every trial failed (3 of 3)" in again.stderr
+    assert "--retry-errors" in again.stderr
+    [run] = json.loads(cli("runs", "--json").stdout)
+    assert run["status"] == "aborted"

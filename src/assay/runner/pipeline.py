@@ -108,14 +108,14 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                        max_consecutive_errors: int | None = None,
                        on_committed: OnCommitted | None = None,
                        budget_exceeded: Callable[[], str | None] | None = None,
-                       answered_before: int = 0) -> PipelineStats:
+                       answered_before: int = 0, stored_before: int = 0) -> PipelineStats:
     """Run every remaining trial of `plan`; return counts.
 
     Raises `RunFailed` when the error budget (`max_errors` trials failed, or
     `max_consecutive_errors` in a row: an unreachable provider, a dead server)
     or the cost budget is reached, or when no trial of the whole run gave anything
-    to score (`answered_before`: the trials a resumed run already has with an answer);
-    what finished is committed first.
+    to score (`answered_before`: the trials a resumed run already has with a verdict, of
+    its `stored_before`); what finished is committed first.
     """
     stats = PipelineStats()
     trials = plan.trials()
@@ -209,6 +209,10 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
         stats.stopped_reason = (f"every trial failed ({stats.unusable} of {stats.done}), so "
                                 f"there is nothing to score; first error: "
                                 f"{(stats.first_error or '')[:300]}")
+    elif not stats.stopped_reason and not stats.done and stored_before and not answered_before:
+        stats.stopped_reason = (f"every trial failed ({stored_before} of {stored_before}), "
+                                "so there is nothing to score, and a resume keeps failed "
+                                "trials: --retry-errors runs them again")
     if stats.stopped_reason:
         raise RunFailed(stats.stopped_reason)
     return stats

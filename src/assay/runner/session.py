@@ -231,7 +231,7 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
     settings = loaded.config.run
     concurrency = options.concurrency or settings.concurrency
     label = loaded.name
-    errored = store.count_trials(run_id)[1] if plan.skip else 0  # skip: the stored trials
+    usable = store.count_usable_trials(run_id) if plan.skip else 0  # skip: the stored trials
     with Progress(plan.total, label, mode=choose_mode(options.progress),
                   already_done=len(plan.skip), ledger=_ledger(plan)) as progress:
         return await run_pipeline(
@@ -241,7 +241,7 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             max_errors=settings.max_errors,
             max_consecutive_errors=settings.max_consecutive_errors, on_committed=progress.update,
             budget_exceeded=_cost_check(plan, settings.max_cost_usd),
-            answered_before=len(plan.skip) - errored)
+            answered_before=usable, stored_before=len(plan.skip))
 
 
 def _services(plan: Plan) -> Services | None:

@@ -13,7 +13,19 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Select, and_, bindparam, case, select, tuple_
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Select,
+    and_,
+    bindparam,
+    case,
+    exists,
+    func,
+    or_,
+    select,
+    tuple_,
+)
 
 from assay.records import JudgeIdentity, ScoreRow, TrialRecord, TrialRow
 from assay.score import Score
@@ -100,6 +112,19 @@ class TrialReading:
         scores by scorer name)."""
         with self.engine.connect() as conn:
             yield from _iter_trials(conn, run_id, batch_size)
+
+    def count_usable_trials(self, run_id: str) -> int:
+        """The run's stored trials that gave a verdict: the target answered, and at least one
+        scorer did not fail on it (or it has no scorer); the runner's `trial_unusable`,
+        counted by the database."""
+        t, s = schema.trials, schema.scores
+        same = and_(s.c.run_id == t.c.run_id, s.c.case_id == t.c.case_id,
+                    s.c.condition == t.c.condition, s.c.epoch == t.c.epoch)
+        query = select(func.count()).where(
+            t.c.run_id == run_id, t.c.error.is_(None),
+            or_(~exists().where(same), exists().where(same, s.c.error.is_(None))))
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar() or 0)
 
     def iter_score_rows(self, run_id: str) -> Iterator[ScoreRow]:
         """Flat score rows with the trial's tags and difficulty, for analysis, in key order
