@@ -352,3 +352,34 @@ def test_resuming_a_run_where_every_trial_failed_still_fails_with_exit_3(
     assert "--retry-errors" in again.stderr
     [run] = json.loads(cli("runs", "--json").stdout)
     assert run["status"] == "aborted"
+
+
+def test_retry_errors_judges_again_a_trial_whose_every_scorer_failed(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: `--resume RUN --retry-errors` ran again only trials whose target failed;
+    a trial whose judge was down stayed failed for good, and the run failed again with
+    "--retry-errors runs them again"."""
+    (tmp_path / "agent.py").write_text(
+        "from pathlib import Path\n\ndef answer(case):\n    return case.expected\n\n"
+        "def judge(case, output):\n    if Path(__file__).with_name('down').exists():\n"
+        "        raise RuntimeError('judge down')\n    return 1.0\n")
+    (tmp_path / "down").write_text("")
+    (tmp_path / "cases.jsonl").write_text("".join(
+        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(3)))
+    (tmp_path / "assay.yaml").write_text(
+        "name: judged\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent:answer'}\n"
+        "scorers: [{type: python, function: 'agent:judge'}]\n")
+    first = cli("run", "assay.yaml")
+    assert first.returncode == 3 and "every trial failed (3 of 3)" in first.stderr
+    assert "--retry-errors" in first.stderr
+    (tmp_path / "down").unlink()
+    [run] = json.loads(cli("runs", "--json").stdout)
+    again = cli("run", "assay.yaml", "--resume", run["id"], "--retry-errors")
+    assert again.returncode == 0, again.stderr
+    [run] = json.loads(cli("runs", "--json").stdout)
+    assert run["status"] == "completed"
+    results = json.loads(next(tmp_path.glob(".assay/runs/*/results.json")).read_text())
+    assert all(score["error"] is None and score["value"] == 1.0
+               for t in results["trials"] for score in t["scores"].values())
+    assert all(t["scores"] for t in results["trials"])

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 @store_option
 @click.option("--resume", default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
               help="Finish an interrupted run: the latest unfinished one, or RUN_ID.")
-@click.option("--retry-errors", is_flag=True, help="With --resume: run errored trials again.")
+@click.option("--retry-errors", is_flag=True,
+              help="With --resume: run errored trials again (the target's or a scorer's error).")
 @click.option("--sample", type=click.IntRange(min=1),
               help="Run a seeded, stable sample of N cases (of each config in a suite).")
 @click.option("--epochs", type=click.IntRange(min=1), help="Override run.epochs.")
@@ -134,7 +135,8 @@ def _run(path: Path, store: Store, options: RunOptions, request: ReviewRequest) 
         unfinished = store.list_runs(load_config(path).name, limit=1)
         hint = ""
         if unfinished and unfinished[0].status != "completed":
-            hint = f"\n  resume with: assay run {path} --resume {unfinished[0].id}"
+            hint = (f"\n  resume with: assay run {path} --resume {unfinished[0].id} "
+                    "(add --retry-errors to run its failed trials again)")
         raise RunFailed(f"{exc}{hint}") from None
 
 

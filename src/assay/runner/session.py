@@ -123,8 +123,8 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
         await _start(plan)
         if resumed:
             run_id = resumed.id
-            if options.retry_errors:
-                store.delete_errored_trials(run_id)
+            if options.retry_errors:  # a scorer's failure too (a judge that was down)
+                store.delete_errored_trials(run_id, score_errors=True)
             plan.skip = store.done_keys(run_id)
             store.update_run(run_id, status="running", finished_at=None, error=None,
                              total_trials=plan.total)
