@@ -81,6 +81,28 @@ def test_odd_return_values_are_errors_that_say_what_was_wrong(
     assert all(word in str(raised.value) for word in words), str(raised.value)
 
 
+@pytest.mark.parametrize(("value", "words"), [
+    (Output(text=None), ["Output", "text", "None"]),  # type: ignore[arg-type]
+    (Output(text=123), ["Output", "text", "an int"]),  # type: ignore[arg-type]
+    (Output(text="x", metadata=None), ["Output", "metadata", "None"]),  # type: ignore[arg-type]
+    (Output(text="x", tool_calls=None), ["Output", "tool_calls", "None"]),  # type: ignore[arg-type]
+    (Output(text="x", tool_calls=[{"name": "t"}]), ["Output", "tool_calls[0]", "a dict"]),  # type: ignore[list-item]
+    (Output(text="x", usage={"input_tokens": 3}), ["Output", "usage", "a dict"]),  # type: ignore[arg-type]
+    (Output(text="x", transcript="hi"), ["Output", "transcript", "a str"]),  # type: ignore[arg-type]
+    (Output(text="x", error=5), ["Output", "error", "an int"]),  # type: ignore[arg-type]
+])
+def test_an_output_with_parts_of_the_wrong_type_is_a_trial_error_not_assays_crash(
+        value: Output, words: list[str]) -> None:
+    """Regression: a target returning `Output(text=None)` ended the whole run with "internal
+    error: AttributeError: 'NoneType' object has no attribute 'isascii'", exit 3."""
+    with pytest.raises(TypeError) as raised:
+        Output.from_value(value)
+    assert all(word in str(raised.value) for word in words), str(raised.value)
+    trial = answer_of(lambda case: value)
+    assert trial.output.error is not None and "Output" in trial.output.error
+    assert trial.scores == {}
+
+
 def answer_of(function: Any) -> Any:
     """One trial of a python target through the runner, scored by `contains`."""
     target = PythonTarget(PythonParams(type="python", function=function, threaded=False),

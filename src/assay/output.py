@@ -165,7 +165,7 @@ class Output:
         trial's error, so an odd value never becomes a silent score of 0.
         """
         if isinstance(value, Output):
-            return value
+            return _checked(value)
         if isinstance(value, str):
             return cls(text=value)
         if value is None:
@@ -227,6 +227,25 @@ def _json_text(value: Any) -> str:
     import json
 
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _checked(output: Output) -> Output:
+    """An Output built by the target itself, if each part has its type; else a TypeError
+    naming the part (a dataclass checks nothing, and `text=None` would fail far later, in
+    assay, not as the trial's error)."""
+    parts: list[tuple[str, Any, type | tuple[type, ...]]] = [
+        ("text", output.text, str), ("metadata", output.metadata, dict),
+        ("tool_calls", output.tool_calls, list), ("usage", output.usage, Usage),
+        ("transcript", output.transcript, (list, type(None))),
+        ("error", output.error, (str, type(None)))]
+    parts += [(f"tool_calls[{i}]", call, ToolCall) for i, call in enumerate(
+        output.tool_calls if isinstance(output.tool_calls, list) else [])]
+    for name, value, kind in parts:
+        if not isinstance(value, kind):
+            wanted = kind.__name__ if isinstance(kind, type) else f"{kind[0].__name__} or None"
+            raise TypeError(f"the target returned an Output whose {name} is "
+                            f"{_type_name(value)}; it must be {wanted}")
+    return output
 
 
 def _answer_json(value: Any, key: str | None) -> str:
