@@ -112,11 +112,21 @@ async def run_blocking(function: Callable[..., R], *args: Any) -> R:
     pool = _CURRENT.get()
     context = contextvars.copy_context()
     if pool is None:
-        return await asyncio.to_thread(function, *args)
-    future = pool.submit(context.run, function, *args)
+        return await asyncio.to_thread(_passable, function, *args)
+    future = pool.submit(context.run, _passable, function, *args)
     try:
         return await asyncio.wrap_future(future)
     except asyncio.CancelledError:
         if not future.cancel():  # already running: its thread is held until it returns
             pool.lend()
         raise
+
+
+def _passable(function: Callable[..., R], *args: Any) -> R:
+    """`function(*args)`, with a StopIteration it raises made a RuntimeError: an asyncio
+    future cannot take a StopIteration, so the awaiting trial would wait for its deadline
+    (Python turns a coroutine's StopIteration into a RuntimeError the same way)."""
+    try:
+        return function(*args)
+    except StopIteration as exc:
+        raise RuntimeError("the function raised StopIteration") from exc

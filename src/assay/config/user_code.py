@@ -42,16 +42,29 @@ def describe_exit(exc: BaseException) -> str:
     """`called sys.exit(0)` / `raised KeyboardInterrupt`: what the user code did."""
     if isinstance(exc, SystemExit):
         return f"called sys.exit({exc.code!r})" if exc.code is not None else "called sys.exit()"
-    message = str(exc)
+    message = _readable_text(exc)
     return f"raised {type(exc).__name__}" + (f": {message[:300]}" if message else "")
+
+
+def _readable_text(exc: BaseException) -> str:
+    """`str(exc)`, or "" when the exception's own `__str__` raises (user code's exception
+    must not end the run while it is being described)."""
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001 - whatever it raises, the text is unreadable
+        return ""
 
 
 
 def describe_failure(exc: BaseException) -> str:
     """`ValueError: text`, or the type and where it was raised when it says nothing: how a
     trial records what user code (or a target) raised."""
-    text = str(exc).strip()
     name = type(exc).__name__
+    try:
+        text = str(exc).strip()
+    except Exception as unreadable:  # noqa: BLE001 - its own __str__ failed
+        return (f"{name} (its text could not be read: {type(unreadable).__name__}: "
+                f"{_readable_text(unreadable)})")
     if isinstance(exc, UserCodeExit):
         return text
     if isinstance(exc, SystemExit):
