@@ -281,3 +281,31 @@ def test_exporting_a_run_again_to_the_same_place_replaces_its_files_not_duplicat
     assert all(document["source_metadata"]["source_organization_name"] == "Example Labs"
                for document, _ in found)
     assert sorted(p.name for p in (tmp_path / "eee").rglob("*.json*")) == first
+
+
+def test_a_transcript_with_openai_wire_tool_calls_exports_their_names_and_arguments(
+        tmp_path: Path) -> None:
+    """Regression: a target's own transcript in the OpenAI wire shape (`function: {name,
+    arguments: "<json>"}`) exported each call as a tool named "None" with no arguments, and
+    one whose `arguments` was the JSON text itself ended the export in an internal error."""
+    wire = {"id": "call_1", "type": "function",
+            "function": {"name": "search", "arguments": '{"q": "order 12345"}'}}
+    flat = {"id": "call_2", "name": "lookup", "arguments": '{"id": 12345}'}
+
+    def agent(case: Case) -> Output:
+        return Output(text="Shipped.", transcript=[
+            {"role": "user", "content": case.input},
+            {"role": "assistant", "content": None, "tool_calls": [wire, flat]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "shipped"},
+            {"role": "tool", "tool_call_id": "call_2", "content": "shipped"},
+            {"role": "assistant", "content": "Shipped."}])
+
+    store = tmp_path / "assay.db"
+    assay.evaluate("orders", data=[{"input": "Where is order 12345?", "expected": "Shipped"}],
+                   task=agent, scorers=["contains"], store=str(store), reports=False)
+    export(store, tmp_path / "eee")
+    [(_, [record])] = exported(tmp_path / "eee")
+    assert record["messages"][1]["tool_calls"] == [
+        {"id": "call_1", "name": "search", "arguments": {"q": "order 12345"}},
+        {"id": "call_2", "name": "lookup", "arguments": {"id": "12345"}}]
+    assert record["evaluation"]["tool_calls_count"] == 2

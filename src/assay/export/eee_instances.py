@@ -152,12 +152,27 @@ def _message(index: int, message: dict[str, Any]) -> dict[str, Any]:
         "turn_idx": index,
         "role": str(message.get("role") or "unknown"),
         "content": None if content is None else content_text(content),
-        "tool_calls": None if not calls else [
-            {"id": str(call.get("id") or f"call-{index}-{n}"), "name": str(call.get("name")),
-             "arguments": {str(k): _text(v) for k, v in (call.get("arguments") or {}).items()}}
+        "tool_calls": None if not isinstance(calls, list) or not calls else [
+            _tool_call(call, f"call-{index}-{n}")
             for n, call in enumerate(calls) if isinstance(call, dict)],
         "tool_call_id": None if call_id is None else [str(call_id)],
     }
+
+
+def _tool_call(call: dict[str, Any], fallback_id: str) -> dict[str, Any]:
+    """A transcript's tool call in the format's shape, from assay's (`name`, `arguments`) or
+    the OpenAI wire shape (`function: {name, arguments: "<json>"}`)."""
+    function = call.get("function") if isinstance(call.get("function"), dict) else {}
+    name = call.get("name") or function.get("name")
+    arguments = call.get("arguments", function.get("arguments"))
+    if isinstance(arguments, str):  # the wire carries arguments as JSON text
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            arguments = None
+    return {"id": str(call.get("id") or fallback_id), "name": str(name or "unknown"),
+            "arguments": {str(k): _text(v) for k, v in arguments.items()}
+            if isinstance(arguments, dict) else None}
 
 
 def _call(call: ToolCall) -> dict[str, Any]:
