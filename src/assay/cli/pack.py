@@ -61,7 +61,8 @@ def index_command(directory: Path, name: str | None, cache: Path | None, chunk_c
               show_default=True,
               help="stdio for a client that starts the server; http (or the older sse) to listen.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="http: address to bind.")
-@click.option("--port", type=int, default=8000, show_default=True, help="http: port to bind.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="http: port to bind.")
 def serve_command(directory: Path, name: str | None, cache: Path | None, chunk_chars: int,
                   transport: str, host: str, port: int) -> None:
     """Serve the pack as an MCP server with `search` and `read` tools.
