@@ -54,3 +54,13 @@ def test_kappa_is_zero_for_a_judge_that_passes_everything_on_a_mostly_passing_se
     kappa = cohen_kappa(pairs, [False, True])
     assert kappa.value == pytest.approx(0.0)
     assert kappa.observed == pytest.approx(0.9)  # raw agreement looks fine; kappa does not
+
+
+@pytest.mark.parametrize("weighting", ["none", "quadratic"])
+def test_perfect_agreement_on_a_few_items_gets_no_zero_width_interval(weighting: str) -> None:
+    """Four items on the diagonal gave kappa 1.00 with the interval 1.00-1.00: the
+    large-sample standard error is 0 there, a certainty four items cannot give."""
+    kappa = cohen_kappa([(1, 1), (2, 2), (3, 3), (1, 1)], [1, 2, 3], weighting=weighting)
+    assert kappa.value == pytest.approx(1.0)
+    assert kappa.interval is None
+    assert "no interval" in kappa.note and "4 items" in kappa.note

@@ -105,6 +105,10 @@ def kappa_of_table(table: np.ndarray, *, weighting: Weighting = "none",
                      "undefined: both raters gave one and the same category to every item")
     kappa = (observed - expected) / (1.0 - expected)
     se = _standard_error(p, agree, rows, cols, kappa, expected, n)
+    if se == 0.0:  # e.g. every item agreed: 1.00-1.00 from 4 items would claim a certainty
+        return Kappa(kappa, None, weighting, observed, expected, n,
+                     f"no interval: the large-sample interval has no width for this table, "
+                     f"a certainty {n} items cannot give")
     interval = Interval(max(-1.0, kappa - z * se), min(1.0, kappa + z * se), method=METHOD)
     return Kappa(kappa, interval, weighting, observed, expected, n)
 

@@ -162,7 +162,8 @@ def _message(index: int, message: dict[str, Any]) -> dict[str, Any]:
 def _tool_call(call: dict[str, Any], fallback_id: str) -> dict[str, Any]:
     """A transcript's tool call in the format's shape, from assay's (`name`, `arguments`) or
     the OpenAI wire shape (`function: {name, arguments: "<json>"}`)."""
-    function = call.get("function") if isinstance(call.get("function"), dict) else {}
+    wire = call.get("function")
+    function: dict[str, Any] = wire if isinstance(wire, dict) else {}
     name = call.get("name") or function.get("name")
     arguments = call.get("arguments", function.get("arguments"))
     if isinstance(arguments, str):  # the wire carries arguments as JSON text
