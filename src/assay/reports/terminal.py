@@ -100,10 +100,10 @@ def print_calls_by_model(out: Any, review: Review, detail: Detail = "normal") ->
     rows = [(escape(name), f"{m['calls']:,}", f"{m['cache_hits']:,}",
              f"{m['input_tokens']:,}/{m['output_tokens']:,}", costs.model(m),
              f"{m['retries']:,}", f"{m['failures']:,}") for name, m in models.items()]
-    print_table(out, "calls per model", [("model", "left"), ("calls", "right"),
-                                         ("cache hits", "right"), ("tokens in/out", "right"),
-                                         ("cost", "right"), ("retries", "right"),
-                                         ("failures", "right")], rows)
+    title = "calls per model" + (" (this resume)" if review.usage.get("resumed") else "")
+    print_table(out, title, [("model", "left"), ("calls", "right"), ("cache hits", "right"),
+                             ("tokens in/out", "right"), ("cost", "right"),
+                             ("retries", "right"), ("failures", "right")], rows)
 
 
 def print_files(out: Any, review: Review, detail: Detail = "normal") -> None:
@@ -157,12 +157,15 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
 
 
 def usage_text(usage: dict[str, Any]) -> str:
-    """`120 LLM calls (30 from the cache), 14 retries, 1 failed`, from the run's ledger."""
+    """`120 LLM calls (30 from the cache), 14 retries, 1 failed`, from the run's ledger; a
+    resume's ledger counts only its own calls, beside the cost of the whole run, and says so."""
     calls = int(usage.get("calls") or 0)
     hits = int(usage.get("cache_hits") or 0)
     if not calls and not hits:
         return ""
     text = f"{calls:,} LLM call{'s' * (calls != 1)}"
+    if usage.get("resumed"):
+        text += " by this resume"
     if hits:
         text += f" ({hits:,} answered from the cache)"
     retries, failures = int(usage.get("retries") or 0), int(usage.get("failures") or 0)

@@ -146,6 +146,8 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     finally:
         if services.providers is not None:  # read before the providers close
             usage = services.providers.stats().to_dict()
+            if resumed:  # the ledger holds this process's calls, the run's costs all of them
+                usage["resumed"] = True
         await _close(plan, services)
         if run_id is not None and lock.lost_to is None:  # a run taken over is not ours to end
             record_end(store, run_id, status, error)

@@ -1,0 +1,18 @@
+"""The terminal's lines that are not tables: the run's LLM calls."""
+
+from __future__ import annotations
+
+from assay.reports.terminal import usage_text
+
+
+def test_the_calls_of_a_run_are_counted_with_the_cache_retries_and_failures() -> None:
+    usage = {"calls": 120, "cache_hits": 30, "retries": 1, "failures": 2}
+    assert usage_text(usage) == ("120 LLM calls (30 answered from the cache), 1 retry, "
+                                 "2 failed")
+    assert usage_text({}) == ""
+
+
+def test_a_resume_says_its_calls_are_its_own_beside_the_whole_runs_cost() -> None:
+    """A resume's ledger holds only its own calls: "30 LLM calls" beside the cost of the
+    whole run read as if 30 calls had cost all of it."""
+    assert usage_text({"calls": 30, "resumed": True}) == "30 LLM calls by this resume"
