@@ -18,6 +18,14 @@ def copy_quickstart(tmp_path: Path) -> Path:
     return target / "assay.yaml"
 
 
+def write_eval(root: Path, agent: str, config: str, *, cases: int) -> None:
+    """agent.py, `cases` questions whose expected answer is "a", and assay.yaml."""
+    (root / "agent.py").write_text(agent)
+    (root / "cases.jsonl").write_text("".join(
+        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(cases)))
+    (root / "assay.yaml").write_text(config)
+
+
 def test_help_lists_the_commands(cli: Cli) -> None:
     result = cli("--help")
     assert result.returncode == 0
@@ -89,13 +97,10 @@ def test_negative_k_eval_configs_exit_2_naming_file_and_line(
 
 def test_a_target_that_always_fails_stops_at_the_error_budget_with_exit_3(
         cli: Cli, tmp_path: Path) -> None:
-    (tmp_path / "agent.py").write_text("def answer(case):\n    raise RuntimeError('down')\n")
-    (tmp_path / "cases.jsonl").write_text("".join(
-        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(200)))
-    (tmp_path / "assay.yaml").write_text(
-        "name: failing\ndataset: {path: cases.jsonl}\n"
-        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n"
-        "run: {max_errors: 10, batch_size: 5, concurrency: 2}\n")
+    write_eval(tmp_path, "def answer(case):\n    raise RuntimeError('down')\n",
+               "name: failing\ndataset: {path: cases.jsonl}\n"
+               "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n"
+               "run: {max_errors: 10, batch_size: 5, concurrency: 2}\n", cases=200)
     result = cli("run", "assay.yaml")
     assert result.returncode == 3
     assert "error budget reached" in result.stderr and "--resume" in result.stderr
@@ -336,13 +341,11 @@ def test_resuming_a_run_where_every_trial_failed_still_fails_with_exit_3(
     """Regression: the run stopped, exit 3, "every trial failed"; `--resume` found nothing
     to run (failed trials are kept unless --retry-errors) and completed the same trials as a
     run with n=0 for every scorer, exit 0."""
-    (tmp_path / "agent.py").write_text(
-        agent + "\n\ndef broken(case, output):\n    raise RuntimeError('judge down')\n")
-    (tmp_path / "cases.jsonl").write_text("".join(
-        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(3)))
-    (tmp_path / "assay.yaml").write_text(
-        "name: down\ndataset: {path: cases.jsonl}\n"
-        f"target: {{type: python, function: 'agent:answer'}}\nscorers: [{scorer}]\n")
+    write_eval(tmp_path,
+               agent + "\n\ndef broken(case, output):\n    raise RuntimeError('judge down')\n",
+               "name: down\ndataset: {path: cases.jsonl}\n"
+               f"target: {{type: python, function: 'agent:answer'}}\nscorers: [{scorer}]\n",
+               cases=3)
     first = cli("run", "assay.yaml")
     assert first.returncode == 3 and "every trial failed (3 of 3)" in first.stderr
     [run] = json.loads(cli("runs", "--json").stdout)
@@ -359,17 +362,14 @@ def test_retry_errors_judges_again_a_trial_whose_every_scorer_failed(
     """Regression: `--resume RUN --retry-errors` ran again only trials whose target failed;
     a trial whose judge was down stayed failed for good, and the run failed again with
     "--retry-errors runs them again"."""
-    (tmp_path / "agent.py").write_text(
-        "from pathlib import Path\n\ndef answer(case):\n    return case.expected\n\n"
-        "def judge(case, output):\n    if Path(__file__).with_name('down').exists():\n"
-        "        raise RuntimeError('judge down')\n    return 1.0\n")
+    write_eval(tmp_path,
+               "from pathlib import Path\n\ndef answer(case):\n    return case.expected\n\n"
+               "def judge(case, output):\n    if Path(__file__).with_name('down').exists():\n"
+               "        raise RuntimeError('judge down')\n    return 1.0\n",
+               "name: judged\ndataset: {path: cases.jsonl}\n"
+               "target: {type: python, function: 'agent:answer'}\n"
+               "scorers: [{type: python, function: 'agent:judge'}]\n", cases=3)
     (tmp_path / "down").write_text("")
-    (tmp_path / "cases.jsonl").write_text("".join(
-        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(3)))
-    (tmp_path / "assay.yaml").write_text(
-        "name: judged\ndataset: {path: cases.jsonl}\n"
-        "target: {type: python, function: 'agent:answer'}\n"
-        "scorers: [{type: python, function: 'agent:judge'}]\n")
     first = cli("run", "assay.yaml")
     assert first.returncode == 3 and "every trial failed (3 of 3)" in first.stderr
     assert "--retry-errors" in first.stderr
