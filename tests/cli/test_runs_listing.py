@@ -11,7 +11,7 @@ import pytest
 from assay.case import Case
 from assay.cli.runs import STALE_AFTER, format_span, quiet_for
 from assay.output import Output
-from assay.store import Store
+from assay.store import Store, schema
 from assay.trial import TrialResult
 
 from .evalproject import assay, write_project
@@ -162,3 +162,30 @@ def test_a_limit_below_one_is_a_usage_error_not_every_run(
     code, text = assay(capsys, "runs", "-n", limit, "--store", str(tmp_path / "s.db"))
     assert code == 2 and "--limit" in text
     assert "r0" not in text
+
+
+def test_a_running_run_whose_lock_holder_is_gone_shows_as_running_at_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After kill -9 a run read `running` for ten minutes, though its lock, left behind,
+    already said its process had stopped beating."""
+    monkeypatch.setenv("COLUMNS", "200")
+    path = str(tmp_path / "s.db")
+    store = Store(path)
+    add_run(store, "20260101-000000-kill00", started=ago(minutes=3))
+    add_run(store, "20260101-000000-live00", started=ago(minutes=3))
+    for run_id, beat in (("20260101-000000-kill00", ago(minutes=2)),
+                         ("20260101-000000-live00", ago(seconds=5))):
+        with store.engine.begin() as conn:
+            conn.execute(schema.run_locks.insert().values(
+                run_id=run_id, owner=run_id, pid=1, host="another-machine", pid_scope="x",
+                taken_at=ago(minutes=3), heartbeat_at=beat))
+    store.close()
+    code, text = assay(capsys, "runs", "--store", path)
+    assert code == 0
+    assert ("running? 20260101-000000-kill00 (the process that ran it is gone: killed? "
+            "resume with --resume 20260101-000000-kill00)") in text
+    assert "--resume 20260101-000000-live00" not in text
+    code, text = assay(capsys, "runs", "--store", path, "--json")
+    stale = {run["id"]: run["stale"] for run in json.loads(text)}
+    assert stale == {"20260101-000000-kill00": True, "20260101-000000-live00": False}
