@@ -42,13 +42,6 @@ def percent(share: float, decimals: int = 1) -> str:
     return text
 
 
-def fmt_cost(value: float | None) -> str:
-    """`$0.0123`, or `-` when no cost is known (see `reports.costs` for `unknown`)."""
-    from assay.reports.costs import dollars
-
-    return "-" if value is None else dollars(value)
-
-
 def _num(value: float, scale: tuple[float, float]) -> str:
     """A value on its scale: three decimals on 0..1, else two, and more when those would
     round it onto an end of the scale it is not at (0.9995 is not `1.000`)."""
