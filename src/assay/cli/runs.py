@@ -11,7 +11,6 @@ from assay.cli.common import console, open_store, store_option
 
 if TYPE_CHECKING:
     from assay.records import RunRecord
-    from assay.store.run_lock import RunLock
 
 
 STALE_AFTER = timedelta(minutes=10)
@@ -42,7 +41,8 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
         silent = {r.id: quiet_for(r, store.last_trial_at(r.id), now)
                   for r in runs if r.status == "running"}
         locks = store.run_lock()
-        gone = {r.id for r in runs if r.status == "running" and holder_gone(locks, r.id)}
+        gone = {r.id for r in runs if r.status == "running" and locks.holder_gone(r.id)}
+        stale = gone | {run_id for run_id, quiet in silent.items() if quiet is not None}
         stored = {r.id: store.count_trials(r.id)[0] for r in runs
                   if r.kind != "traces" and r.status != "completed"}  # traces store no trials
     finally:
@@ -55,7 +55,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
         click.echo(json.dumps([{"id": r.id, "experiment": r.experiment, "status": r.status,
                                 "started_at": r.started_at, "finished_at": r.finished_at,
                                 "kind": r.kind, "headline": headline(r.summary),
-                                "stale": r.id in gone or silent.get(r.id) is not None}
+                                "stale": r.id in stale}
                                for r in runs], indent=2))
         return
     table = Table(title="runs", title_justify="left")
@@ -66,8 +66,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     table.add_column("trials", justify="right")
     table.add_column("headline")
     for run in runs:
-        stale = run.id in gone or silent.get(run.id) is not None
-        status = "running?" if stale else run.status
+        status = "running?" if run.id in stale else run.status
         table.add_row(run.id, escape(run.experiment), _status(status),
                       run.started_at[:16].replace("T", " "), _trials(run, stored.get(run.id)),
                       escape(headline(run.summary)))
@@ -90,16 +89,6 @@ def _trials(run: RunRecord, stored: int | None) -> str:
     if stored is None or stored == run.total_trials:
         return f"{run.total_trials:,}"
     return f"{stored:,} of {run.total_trials:,}"
-
-
-def holder_gone(locks: RunLock, run_id: str) -> bool:
-    """The run's lock was left by a process that is gone from this machine or has not beaten
-    for a minute: it is not running, whatever its status says. Without a lock row there is
-    no such evidence, and the guess from its progress stands."""
-    from assay.store.run_lock import EXPIRY_SECONDS
-
-    holder = locks.holder(run_id)
-    return holder is not None and holder.is_stale(EXPIRY_SECONDS)
 
 
 def quiet_for(run: RunRecord, last_trial_at: str | None, now: datetime) -> timedelta | None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from assay.cli.common import store_option
+from assay.cli.common import check_output_file, store_option
 
 FORMATS = ("pi", "claude-code", "openai-chat")
 
@@ -185,11 +185,10 @@ def export_command(paths: tuple[Path, ...], format_: str | None, last: int | Non
                    since: str | None, name_pattern: str | None, output: Path,
                    include_unanswered: bool) -> None:
     """Write each question as a dataset case: expected = the agent's answer, to review."""
-    from assay.reports.atomic import ensure_writable_folder
     from assay.traces import ExchangeStream
     from assay.traces.export import write_dataset
 
-    ensure_writable_folder(output.parent)  # before any log is read
+    check_output_file(output)  # before any log is read
     stream = ExchangeStream(paths, _options(format_, last, since, name_pattern))
     written = write_dataset(stream, output, include_unanswered)
     click.echo(f"wrote {written} cases to {output} (review `expected` before trusting it)")

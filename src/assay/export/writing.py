@@ -52,6 +52,10 @@ class _Condition:
     rows: int = 0
     digest: Any = field(default_factory=hashlib.sha256)
 
+    @property
+    def samples_path(self) -> Path:
+        return self.folder / f"{self.file_id}_samples.jsonl"
+
 
 def export_eee(store: Store, run: RunRecord, directory: Path, *,
                organization: str = "unknown", relationship: Relationship = "other",
@@ -98,18 +102,16 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
                 _check(record, "instance", f"{trial.case_id} · {trial.condition}")
                 line = json.dumps(record, ensure_ascii=False) + "\n"
                 if plan.handle is None:
-                    plan.handle = stack.enter_context(
-                        atomic_writer(plan.folder / f"{plan.file_id}_samples.jsonl"))
+                    plan.handle = stack.enter_context(atomic_writer(plan.samples_path))
                 plan.handle.write(line)
                 plan.digest.update(line.encode())
                 plan.rows += 1
     for condition, plan in plans.items():
         samples = None
         if not plan.rows:  # an earlier export's samples of this evaluation would be left over
-            (plan.folder / f"{plan.file_id}_samples.jsonl").unlink(missing_ok=True)
-        if plan.rows:
-            name = f"{plan.file_id}_samples.jsonl"
-            relative = (plan.folder / name).relative_to(directory).as_posix()
+            plan.samples_path.unlink(missing_ok=True)
+        else:
+            relative = plan.samples_path.relative_to(directory).as_posix()
             samples = {"format": "jsonl", "file_path": relative, "hash_algorithm": "sha256",
                        "checksum": plan.digest.hexdigest(), "total_rows": plan.rows}
             written.append(relative)

@@ -181,6 +181,12 @@ class RunLock:
                           pid_scope=m["pid_scope"], taken_at=m["taken_at"],
                           heartbeat_at=m["heartbeat_at"])
 
+    def holder_gone(self, run_id: str) -> bool:
+        """`run_id`'s lock was left by a process that is gone or stopped beating: no one is
+        running it, whatever its status says (False when there is no lock row)."""
+        holder = self.holder(run_id)
+        return holder is not None and holder.is_stale(self.expiry_seconds)
+
     def _values(self) -> dict[str, Any]:
         now = _now().isoformat(timespec="microseconds")
         return {"owner": self.owner, "pid": os.getpid(), "host": socket.gethostname()[:255],

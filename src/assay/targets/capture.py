@@ -9,7 +9,10 @@ metadata, that it was cut and how much there was.
 from __future__ import annotations
 
 import codecs
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from assay.output import Output
 
 DEFAULT_MAX_OUTPUT_BYTES = 1_000_000
 REPLACEMENT = "\ufffd"
@@ -51,6 +54,14 @@ class Captured:
     @property
     def cut(self) -> bool:
         return self.total > self.limit
+
+    def annotate(self, output: Output, invalid: int) -> None:
+        """Say in `output`'s metadata what became of these bytes: cut to the limit, and how
+        many invalid UTF-8 sequences were replaced."""
+        if self.cut:
+            output.metadata["truncated"] = self.note()
+        if invalid:
+            output.metadata[INVALID_NOTE] = invalid
 
     def data(self) -> bytes:
         joined = b"".join(self._chunks)

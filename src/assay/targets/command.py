@@ -28,7 +28,7 @@ from assay.output import Output
 from assay.redaction import redact
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
-from assay.targets.capture import INVALID_NOTE, Captured, output_limit
+from assay.targets.capture import Captured, output_limit
 from assay.targets.process_tree import ProcessTree, exit_code, reaped, signal_name
 
 
@@ -157,10 +157,7 @@ class CommandTarget(Target):
                 return Output(text=text, error=f"stdout JSON: {exc}")
         else:
             output = Output(text=text.rstrip("\n"))
-        if out.cut:
-            output.metadata["truncated"] = out.note()
-        if invalid:
-            output.metadata[INVALID_NOTE] = invalid
+        out.annotate(output, invalid)
         return output
 
 

@@ -21,7 +21,7 @@ from assay.output import Output
 from assay.redaction import redact, redact_known
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
-from assay.targets.capture import INVALID_NOTE, Captured, output_limit
+from assay.targets.capture import Captured, output_limit
 
 
 class HttpParams(TargetParams):
@@ -91,10 +91,7 @@ class HttpTarget(Target):
         content_type = response.headers.get("content-type", "")
         if "json" not in content_type and not params.answer_path:
             output = Output(text=text)
-            if body.cut:
-                output.metadata["truncated"] = body.note()
-            if invalid:
-                output.metadata[INVALID_NOTE] = invalid
+            body.annotate(output, invalid)
             return output
         if body.cut:
             return Output(error=f"{_expected_json(params)} is larger than {body.limit:,} "
