@@ -8,9 +8,11 @@ from assay.analysis.history import build_history
 
 
 def run(run_id: str, started: str, summary: dict | None, *, experiment: str = "exp",
-        kind: str = "eval", status: str = "completed") -> SimpleNamespace:
+        kind: str = "eval", status: str = "completed", dataset: str | None = "d1"
+        ) -> SimpleNamespace:
     return SimpleNamespace(id=run_id, experiment=experiment, kind=kind, status=status,
-                           started_at=started, git_commit=None, summary=summary)
+                           started_at=started, git_commit=None, summary=summary,
+                           dataset_hash=dataset)
 
 
 def scores(pass_rate: float | None, mean: float) -> dict:
@@ -49,3 +51,31 @@ def test_traces_runs_show_their_stored_metrics_and_finding_counts() -> None:
                                         "exchanges": 10.0, "findings.citation": 2.0,
                                         "findings.wiki-gap": 1.0}
     assert [h.kind for h in histories] == ["eval", "traces"]
+
+
+def test_a_run_over_another_dataset_is_marked_and_no_trend_is_read_across_it() -> None:
+    """Regression: 3 cases of the dataset after 15 read as "up" from 20% to 67%."""
+    [history] = build_history([run("r1", "1", scores(0.2, 5)),
+                               run("r2", "2", scores(0.67, 5), dataset="d2")])
+    assert [p.dataset_changed for p in history.points] == [False, True]
+    assert history.trend("judge@pack") == "dataset_changed"
+    assert history.to_dict()["runs"][1]["dataset_changed"] is True
+    [history] = build_history([run("r1", "1", scores(0.2, 5)),
+                               run("r2", "2", scores(0.67, 5), dataset="d2"),
+                               run("r3", "3", scores(0.5, 5), dataset="d2")])
+    assert history.trend("judge@pack") == "down"  # r2 and r3 answered the same questions
+
+
+def test_a_change_in_a_run_without_the_metric_still_breaks_the_trend() -> None:
+    [history] = build_history([run("r1", "1", scores(0.2, 5)),
+                               run("r2", "2", None, status="failed", dataset="d2"),
+                               run("r3", "3", scores(0.9, 5), dataset="d2")])
+    assert history.trend("judge@pack") == "dataset_changed"
+
+
+def test_runs_that_record_no_dataset_do_not_count_as_a_change() -> None:
+    [history] = build_history([run("t1", "1", scores(0.2, 5)),
+                               run("t2", "2", scores(0.4, 5), dataset=None),
+                               run("t3", "3", scores(0.6, 5))])
+    assert not any(p.dataset_changed for p in history.points)
+    assert history.trend("judge@pack") == "up"

@@ -10,6 +10,11 @@ each run, so listing history never re-reads trials:
   wasted reads, tool error rate, ...), plus finding counts when judged.
 
 A run without a summary (interrupted, failed) is listed with no metrics.
+
+A run over another dataset than the run before it (another file, or the file
+edited) answered other questions, so its numbers are not a move from the
+earlier ones: the run is marked, and a metric whose last two values straddle
+the change has no up or down trend, only `dataset_changed`.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Direction = Literal["up", "down", "flat", "new"]
+Direction = Literal["up", "down", "flat", "new", "dataset_changed"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,9 @@ class HistoryPoint:
     """metric name -> value; absent when the run has no value for it."""
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
     """metric name -> its 95% CI (low, high) in the metric's unit, where the run stored one."""
+    dataset_hash: str | None = None
+    dataset_changed: bool = False
+    """The dataset differs from the one of the run before it (of those recording one)."""
 
 
 @dataclass
@@ -46,12 +54,19 @@ class ExperimentHistory:
     def series(self, metric: str) -> list[float | None]:
         return [p.metrics.get(metric) for p in self.points]
 
+    def dataset_changed_between(self, earlier: int, later: int) -> bool:
+        """Whether a run after point `earlier`, up to point `later`, changed the dataset."""
+        return any(point.dataset_changed for point in self.points[earlier + 1:later + 1])
+
     def trend(self, metric: str) -> Direction:
         """The last value against the one before it (among runs that have the metric)."""
-        values = [v for v in self.series(metric) if v is not None]
-        if len(values) < 2:
+        having = [i for i, point in enumerate(self.points) if metric in point.metrics]
+        if len(having) < 2:
             return "new"
-        delta = values[-1] - values[-2]
+        before, last = having[-2], having[-1]
+        if self.dataset_changed_between(before, last):
+            return "dataset_changed"
+        delta = self.points[last].metrics[metric] - self.points[before].metrics[metric]
         if math.isclose(delta, 0.0, abs_tol=1e-9):
             return "flat"
         return "up" if delta > 0 else "down"
@@ -60,7 +75,8 @@ class ExperimentHistory:
         return {
             "experiment": self.experiment, "kind": self.kind, "metrics": self.metrics,
             "runs": [{"id": p.run_id, "started_at": p.started_at, "status": p.status,
-                      "git_commit": p.git_commit,
+                      "git_commit": p.git_commit, "dataset_hash": p.dataset_hash,
+                      "dataset_changed": p.dataset_changed,
                       "metrics": {m: p.metrics[m] for m in self.metrics if m in p.metrics}}
                      for p in self.points],
             "trend": {m: self.trend(m) for m in self.metrics},
@@ -110,14 +126,20 @@ def trace_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
 def build_history(runs: Iterable[Any]) -> list[ExperimentHistory]:
     """Group runs (any order, as `Store.list_runs` returns them) into histories, oldest first."""
     groups: dict[tuple[str, str], ExperimentHistory] = {}
+    last_dataset: dict[tuple[str, str], str] = {}
     for run in sorted(runs, key=lambda r: (r.started_at, r.id)):
         key = (run.experiment, run.kind)
         history = groups.get(key) or groups.setdefault(key, ExperimentHistory(*key))
         metrics = (trace_metrics if run.kind == "traces" else eval_metrics)(run.summary)
         intervals = eval_intervals(run.summary) if run.kind != "traces" else {}
         history.metrics += [m for m in metrics if m not in history.metrics]
+        dataset = run.dataset_hash
+        changed = dataset is not None and last_dataset.get(key, dataset) != dataset
+        if dataset is not None:
+            last_dataset[key] = dataset
         history.points.append(HistoryPoint(run.id, run.started_at, run.status,
-                                           run.git_commit, metrics, intervals))
+                                           run.git_commit, metrics, intervals, dataset,
+                                           changed))
     return sorted(groups.values(), key=lambda h: (h.experiment, h.kind))
 
 

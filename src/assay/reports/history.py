@@ -1,30 +1,38 @@
 """An experiment's history for people: a row per run (oldest first), a sparkline per metric.
 
 The table shows as many metrics as the terminal has room for; every metric gets its
-sparkline line, with an arrow for the last move.
+sparkline line, with an arrow for the last move. Where the dataset changed, the table
+says so in a dataset column, each sparkline breaks (¦), and a last move across the
+change is not an arrow but ≠: the runs on either side answered different questions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from assay.analysis.history import ExperimentHistory
 from assay.reports.formatting import percent
 
 BARS = "▁▂▃▄▅▆▇█"
-ARROWS = {"up": "[green]↑[/green]", "down": "[red]↓[/red]", "flat": "→", "new": "·"}
+ARROWS = {"up": "[green]↑[/green]", "down": "[red]↓[/red]", "flat": "→", "new": "·",
+          "dataset_changed": "[yellow]≠[/yellow]"}
+BREAK = "¦"
+"""Between two runs over different datasets in a sparkline."""
 
 
-def sparkline(values: list[float | None]) -> str:
-    """One bar per run, scaled between the lowest and highest value; a gap for a missing one."""
+def sparkline(values: list[float | None], breaks: Collection[int] = ()) -> str:
+    """One bar per run, scaled between the lowest and highest value; a gap for a missing one,
+    and a break before each index in `breaks`."""
     present = [v for v in values if v is not None]
     if not present:
         return ""
     low, high = min(present), max(present)
     span = high - low
     return "".join(
-        " " if v is None else BARS[0 if span == 0 else round((v - low) / span * (len(BARS) - 1))]
-        for v in values)
+        (BREAK if i in breaks else "")
+        + (" " if v is None else BARS[0 if span == 0 else round((v - low) / span * (len(BARS) - 1))])
+        for i, v in enumerate(values))
 
 
 def format_value(metric: str, value: float | None) -> str:
@@ -46,17 +54,25 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
                   title_justify="left", box=box.SIMPLE_HEAD)
     room = max(1, (getattr(console, "width", 80) - 55) // 16)
     shown = history.metrics[:room]
-    for column in ("run", "started", "status"):
+    breaks = {i for i, point in enumerate(history.points) if point.dataset_changed}
+    datasets = bool(breaks) or len({p.dataset_hash for p in history.points}) > 1
+    for column in ("run", "started", "status") + (("dataset",) if datasets else ()):
         table.add_column(column, no_wrap=True)
     for column in shown:
         table.add_column(escape(column), justify="right")
-    for point in history.points:
+    for i, point in enumerate(history.points):
+        dataset = ((f"{BREAK} " if i in breaks else "") + (point.dataset_hash or "-")[:12],)
         table.add_row(point.run_id, point.started_at[:16].replace("T", " "), point.status,
+                      *(dataset if datasets else ()),
                       *(format_value(m, point.metrics.get(m)) for m in shown))
     console.print(table)
     for metric in history.metrics:
         series = history.series(metric)
         last = next((v for v in reversed(series) if v is not None), None)
         name = escape(metric) + " " * (28 - len(metric))
-        console.print(f"  {ARROWS[history.trend(metric)]} {name} {sparkline(series)}  "
+        console.print(f"  {ARROWS[history.trend(metric)]} {name} {sparkline(series, breaks)}  "
                       f"{format_value(metric, last)}")
+    if breaks:
+        console.print(f"  {BREAK} the dataset changed (sha256 in the dataset column): the runs "
+                      "on either side answered different questions, so no trend is read across "
+                      "it (≠)")

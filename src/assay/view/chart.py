@@ -1,5 +1,7 @@
 """An experiment's history as small SVG charts: a line per metric over its runs, with the
 band of each run's 95% CI around it, so a move that stays inside the bands reads as noise.
+Where the dataset changed between two runs the line breaks at a dashed mark: the runs on
+either side answered different questions, so no line joins them.
 
 Pure geometry: the template draws the points it is given. Pass rates (in %)
 share a 0-100 axis; means get an axis from their lowest to highest bound.
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from assay.analysis.history import ExperimentHistory
+from assay.analysis.history import ExperimentHistory, HistoryPoint
 from assay.reports.history import format_value
 
 WIDTH, HEIGHT, PAD, LEFT = 640, 150, 20, 52
@@ -32,13 +34,15 @@ class Dot:
 @dataclass(frozen=True, slots=True)
 class Chart:
     metric: str
-    line: str
-    """SVG polyline points."""
-    band: str
-    """SVG polygon points of the CI band; empty when no run stored an interval."""
+    lines: list[str]
+    """SVG polyline points, one line per stretch of runs over the same dataset."""
+    bands: list[str]
+    """SVG polygon points of the CI band, one per stretch with two or more intervals."""
     dots: list[Dot]
     ticks: list[tuple[float, str]]
     """(y, label) for the axis."""
+    changes: list[float]
+    """x of each dashed mark where the dataset changed."""
     left: int = LEFT
     right: int = WIDTH - PAD
     width: int = WIDTH
@@ -69,16 +73,34 @@ def _chart(history: ExperimentHistory, metric: str, marked: set[str]) -> Chart:
     def y(value: float) -> float:
         return round(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (value - low) / (high - low), 1)
 
-    dots = []
-    for index, point in points:
-        ci = point.intervals.get(metric)
-        dots.append(Dot(x(index), y(point.metrics[metric]), point.run_id, point.started_at,
-                        format_value(metric, point.metrics[metric]),
-                        "" if ci is None else f"95% CI {format_value(metric, ci[0])}"
-                                              f"..{format_value(metric, ci[1])}",
-                        point.run_id in marked))
-    upper = [(x(i), y(p.intervals[metric][1])) for i, p in points if metric in p.intervals]
-    lower = [(x(i), y(p.intervals[metric][0])) for i, p in points if metric in p.intervals]
-    band = " ".join(f"{a},{b}" for a, b in upper + lower[::-1]) if len(upper) > 1 else ""
+    dots: list[Dot] = []
+    lines: list[str] = []
+    bands: list[str] = []
+    for stretch in _same_dataset(history, points):
+        for index, point in stretch:
+            ci = point.intervals.get(metric)
+            dots.append(Dot(x(index), y(point.metrics[metric]), point.run_id, point.started_at,
+                            format_value(metric, point.metrics[metric]),
+                            "" if ci is None else f"95% CI {format_value(metric, ci[0])}"
+                                                  f"..{format_value(metric, ci[1])}",
+                            point.run_id in marked))
+        lines.append(" ".join(f"{d.x},{d.y}" for d in dots[-len(stretch):]))
+        upper = [(x(i), y(p.intervals[metric][1])) for i, p in stretch if metric in p.intervals]
+        lower = [(x(i), y(p.intervals[metric][0])) for i, p in stretch if metric in p.intervals]
+        if len(upper) > 1:
+            bands.append(" ".join(f"{a},{b}" for a, b in upper + lower[::-1]))
+    changes = [round((x(i - 1) + x(i)) / 2, 1)
+               for i, p in enumerate(history.points) if p.dataset_changed and i > 0]
     ticks = [(y(v), format_value(metric, v)) for v in (low, (low + high) / 2, high)]
-    return Chart(metric, " ".join(f"{d.x},{d.y}" for d in dots), band, dots, ticks)
+    return Chart(metric, lines, bands, dots, ticks, changes)
+
+
+def _same_dataset(history: ExperimentHistory, points: list[tuple[int, HistoryPoint]]
+                  ) -> list[list[tuple[int, HistoryPoint]]]:
+    """`points` (index, point) cut into stretches where no run in between changed the dataset."""
+    stretches: list[list[tuple[int, HistoryPoint]]] = []
+    for index, point in points:
+        if not stretches or history.dataset_changed_between(stretches[-1][-1][0], index):
+            stretches.append([])
+        stretches[-1].append((index, point))
+    return stretches

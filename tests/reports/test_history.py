@@ -1,0 +1,42 @@
+"""`assay history` on a terminal: a row per run, a sparkline per metric, dataset changes marked."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from assay.analysis.history import ExperimentHistory, HistoryPoint
+from assay.reports.history import print_history, sparkline
+
+
+def history(*datasets: str, values: tuple[float, ...] = (20.0, 67.0, 50.0)) -> ExperimentHistory:
+    points = [HistoryPoint(f"r{i}", f"2026-01-0{i + 1}", "completed", None,
+                           {"exact@a": values[i]}, dataset_hash=dataset,
+                           dataset_changed=i > 0 and dataset != datasets[i - 1])
+              for i, dataset in enumerate(datasets)]
+    return ExperimentHistory("exp", "eval", ["exact@a"], points)
+
+
+def printed(history: ExperimentHistory) -> str:
+    console = Console(width=140, record=True, color_system=None)
+    print_history(console, history)
+    return console.export_text()
+
+
+def test_a_history_over_one_dataset_shows_no_dataset_column_and_an_arrow() -> None:
+    text = printed(history("d1" * 32, "d1" * 32))
+    assert "dataset" not in text
+    assert "↑ exact@a" in text
+    assert "¦" not in text
+
+
+def test_a_dataset_change_is_shown_in_its_row_in_the_sparkline_and_instead_of_an_arrow() -> None:
+    text = printed(history("a" * 64, "b" * 64))
+    assert "dataset" in text
+    assert "¦ bbbbbbbbbbbb" in text  # the row that changed, by the sha256's start
+    assert "≠ exact@a" in text and "↑" not in text
+    assert "▁¦█" in text
+    assert "no trend is read across it" in text
+
+
+def test_a_sparkline_breaks_before_the_runs_it_is_told() -> None:
+    assert sparkline([1.0, 2.0, None, 3.0], breaks={1}) == "▁¦▅ █"
