@@ -87,3 +87,23 @@ def test_score_rows_come_in_key_order_whatever_order_the_trials_finished_in(
         store.write_trials("r1", [trial])
     keys = [(row.case_id, row.condition, row.scorer) for row in store.iter_score_rows("r1")]
     assert keys == sorted((t.case.id, t.condition, name) for t in written for name in t.scores)
+
+
+def test_a_usable_trial_is_answered_with_a_verdict_from_a_scorer_or_has_no_scorer(
+        store: Store) -> None:
+    def stored(case_id: str, *, error: str | None = None, **scores: Score) -> TrialResult:
+        return TrialResult(Case(id=case_id, input="q"), "a", 0, Output(text="x", error=error),
+                           dict(scores))
+
+    failed = Score.failure("judge call failed: HTTP 500")
+    store.write_trials("r1", [
+        stored("answered-and-scored", check=Score.binary(True, "ok")),
+        stored("answered-one-scorer-failed", check=Score.binary(False, "no"), judge=failed),
+        stored("answered-no-scorer"),
+        stored("answered-every-scorer-failed", judge=failed),
+        stored("target-failed", error="boom"),
+    ])
+    assert store.count_usable_trials("r1") == 3
+    store.create_run(id="r2", experiment="e")  # another run's trials are not counted
+    store.write_trials("r2", [stored("answered-and-scored", check=Score.binary(True, "ok"))])
+    assert (store.count_usable_trials("r1"), store.count_usable_trials("r2")) == (3, 1)

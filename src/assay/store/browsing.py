@@ -163,8 +163,7 @@ class Browsing:
             select(s.c.run_id, s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer, s.c.value,
                    s.c.passed, s.c.error, s.c.scale_min, s.c.scale_max, s.c.input_tokens,
                    s.c.output_tokens, s.c.cost_usd, t.c.tags_json, t.c.difficulty)
-            .join(t, and_(t.c.run_id == s.c.run_id, t.c.case_id == s.c.case_id,
-                          t.c.condition == s.c.condition, t.c.epoch == s.c.epoch))
+            .join(t, schema.SCORE_OF_TRIAL)
             .where(s.c.run_id.in_(list(runs)), s.c.case_id.in_(list(case_ids))))
         with self.engine.connect() as conn:
             scores: dict[tuple[str, str, str, int], dict[str, ScoreRow]] = {}

@@ -20,9 +20,12 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
+    exists,
     literal_column,
 )
 from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.selectable import Exists
 
 metadata = MetaData()
 
@@ -106,6 +109,18 @@ scores = Table(
     ),
 )
 Index("scores_by_scorer", scores.c.run_id, scores.c.condition, scores.c.scorer)
+
+SCORE_OF_TRIAL = and_(scores.c.run_id == trials.c.run_id, scores.c.case_id == trials.c.case_id,
+                      scores.c.condition == trials.c.condition, scores.c.epoch == trials.c.epoch)
+"""A score row of a trial row: the same run, case, condition and epoch (what a join of the
+two tables, or a score looked for from a trial, is on)."""
+
+
+def trial_has_score(*criteria: ColumnElement[bool]) -> Exists:
+    """Whether the trial of the enclosing query has a score meeting every one of `criteria`
+    (any score, given none): the one trial-to-scores test of the reads and deletes."""
+    return exists().where(SCORE_OF_TRIAL, *criteria)
+
 
 UNSTABLE_JUDGE = scores.c.details_json.like(literal_column("""'%"unstable":true%'"""))
 """A score whose repeated judge disagreed with itself (a literal, so its index serves it)."""

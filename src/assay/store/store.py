@@ -26,7 +26,6 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
-    exists,
     func,
     or_,
     select,
@@ -279,9 +278,7 @@ class Store(Browsing, ScoreAccess, TrialReading):
         t, s = schema.trials, schema.scores
         errored: ColumnElement[bool] = t.c.error.is_not(None)
         if score_errors:
-            errored = or_(errored, exists().where(and_(
-                s.c.run_id == t.c.run_id, s.c.case_id == t.c.case_id,
-                s.c.condition == t.c.condition, s.c.epoch == t.c.epoch, s.c.error.is_not(None))))
+            errored = or_(errored, schema.trial_has_score(s.c.error.is_not(None)))
         with self.engine.begin() as conn:
             keys = conn.execute(select(t.c.case_id, t.c.condition, t.c.epoch).where(
                 and_(t.c.run_id == run_id, errored))).all()

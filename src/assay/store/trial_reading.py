@@ -20,7 +20,6 @@ from sqlalchemy import (
     and_,
     bindparam,
     case,
-    exists,
     func,
     or_,
     select,
@@ -118,11 +117,9 @@ class TrialReading:
         scorer did not fail on it (or it has no scorer); the runner's `trial_unusable`,
         counted by the database."""
         t, s = schema.trials, schema.scores
-        same = and_(s.c.run_id == t.c.run_id, s.c.case_id == t.c.case_id,
-                    s.c.condition == t.c.condition, s.c.epoch == t.c.epoch)
         query = select(func.count()).where(
             t.c.run_id == run_id, t.c.error.is_(None),
-            or_(~exists().where(same), exists().where(same, s.c.error.is_(None))))
+            or_(~schema.trial_has_score(), schema.trial_has_score(s.c.error.is_(None))))
         with self.engine.connect() as conn:
             return int(conn.execute(query).scalar() or 0)
 
@@ -134,8 +131,7 @@ class TrialReading:
         query = (
             select(*(t.c[name] if name in ("tags_json", "difficulty") else s.c[name]
                      for name in SCORE_ROW_FIELDS))
-            .join(t, and_(t.c.run_id == s.c.run_id, t.c.case_id == s.c.case_id,
-                          t.c.condition == s.c.condition, t.c.epoch == s.c.epoch))
+            .join(t, schema.SCORE_OF_TRIAL)
             .where(s.c.run_id == run_id)
             .order_by(s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer)
         )
