@@ -19,7 +19,6 @@ from assay.case import content_text
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 from assay.providers.calling import SDKProvider
-from assay.providers.cookies import look_for_cookies_only_when_set
 from assay.providers.failures import malformed_body
 
 RESPONSE_TOOL = "respond"
@@ -33,20 +32,13 @@ class AnthropicProvider(SDKProvider):
     def __init__(self, config: Any, *, api_key: str | None, base_url: str | None,
                  **kwargs: Any) -> None:
         super().__init__(config, api_key=api_key, base_url=base_url, **kwargs)
-        http_client = (anthropic.DefaultAioHttpClient() if config.http_backend == "aiohttp"
-                       else anthropic.DefaultAsyncHttpxClient())
-        look_for_cookies_only_when_set(http_client)
-        self.client = self._client(api_key, base_url, {
-            "timeout": config.timeout,
-            "max_retries": 0,  # our retries are the only ones, and bounded
-            "default_headers": config.headers or None,
-            "http_client": http_client,
-        })
+        self.client = self._client(api_key, base_url, self._client_settings(
+            anthropic.DefaultAioHttpClient, anthropic.DefaultAsyncHttpxClient))
 
     def _client(self, api_key: str | None, base_url: str | None,
                 common: dict[str, Any]) -> anthropic.AsyncAnthropic:
-        """The SDK client; the cloud platforms' subclasses build their own (`common` holds
-        the settings every client shares: timeout, no SDK retries, headers, HTTP client)."""
+        """The SDK client; the cloud platforms' subclasses build their own (`common`:
+        `_client_settings`)."""
         return anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, **common)
 
     async def _send(self, request: ChatRequest) -> ChatResponse:

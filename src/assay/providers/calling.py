@@ -27,6 +27,7 @@ from assay.errors import RunFailed
 from assay.providers.base import ChatRequest, ChatResponse
 from assay.providers.cache import ResponseCache, cache_key, is_cacheable
 from assay.providers.config import Price, ProviderConfig
+from assay.providers.cookies import look_for_cookies_only_when_set
 from assay.providers.failures import (
     CallFailure,
     ProviderError,
@@ -85,6 +86,17 @@ class SDKProvider:
 
     async def aclose(self) -> None:
         raise NotImplementedError
+
+    def _client_settings(self, aiohttp: Callable[[], Any],
+                         httpx: Callable[[], Any]) -> dict[str, Any]:
+        """What every SDK client is built with: the timeout, no retries of the SDK's (ours
+        are the only ones, and bounded), the configured headers, and an HTTP client of the
+        configured backend (the SDK's `aiohttp` or `httpx` one) whose cookie jar looks only
+        at the responses that set a cookie."""
+        http_client = aiohttp() if self.config.http_backend == "aiohttp" else httpx()
+        look_for_cookies_only_when_set(http_client)
+        return {"timeout": self.config.timeout, "max_retries": 0,
+                "default_headers": self.config.headers or None, "http_client": http_client}
 
     # -- the call path -------------------------------------------------------
 

@@ -14,7 +14,6 @@ from typing import Any, cast
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall, ToolSpec
 from assay.providers.calling import SDKProvider
-from assay.providers.cookies import look_for_cookies_only_when_set
 from assay.providers.failures import CallFailure, malformed_body
 from assay.providers.openai_sdk import (
     AsyncOpenAI,
@@ -31,15 +30,8 @@ class OpenAIProvider(SDKProvider):
     def __init__(self, config: Any, *, api_key: str | None, base_url: str | None,
                  **kwargs: Any) -> None:
         super().__init__(config, api_key=api_key, base_url=base_url, **kwargs)
-        http_client = (DefaultAioHttpClient() if config.http_backend == "aiohttp"
-                       else DefaultAsyncHttpxClient())
-        look_for_cookies_only_when_set(http_client)
-        self.client = self._client(api_key, base_url, {
-            "timeout": config.timeout,
-            "max_retries": 0,  # our retries are the only ones, and bounded
-            "default_headers": config.headers or None,
-            "http_client": http_client,
-        })
+        self.client = self._client(api_key, base_url, self._client_settings(
+            DefaultAioHttpClient, DefaultAsyncHttpxClient))
         self.max_tokens_field = config.max_tokens_field or (
             "max_completion_tokens" if base_url is None else "max_tokens"
         )
@@ -47,8 +39,7 @@ class OpenAIProvider(SDKProvider):
 
     def _client(self, api_key: str | None, base_url: str | None,
                 common: dict[str, Any]) -> AsyncOpenAI:
-        """The SDK client; Azure's subclass builds its own (`common` holds the settings every
-        client shares: timeout, no SDK retries, headers, HTTP client)."""
+        """The SDK client; Azure's subclass builds its own (`common`: `_client_settings`)."""
         # compatible servers may need no key; the SDK wants one
         return AsyncOpenAI(api_key=api_key or "unused", base_url=base_url, **common)
 
