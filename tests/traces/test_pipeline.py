@@ -7,9 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from assay.errors import UserError
 from assay.traces.metrics import compute_metrics
 from assay.traces.options import TraceOptions
-from assay.traces.pipeline import analyze, analyze_judged
+from assay.traces.pipeline import analyze, analyze_judged, check_outputs, guidelines_path
 from assay.traces.sessions import SessionFilter, discover, load_session
 
 
@@ -75,3 +78,25 @@ def test_without_a_store_the_judge_asks_for_no_cache(
     assert judge.cache_asked == [False, False]
     asyncio.run(analyze_judged([path], TraceOptions(), judge, "judge-1"))
     assert judge.cache_asked[2:] == [True, True]
+
+
+def test_the_guidelines_file_is_the_one_named_else_the_one_in_the_output_folder(
+        tmp_path: Path) -> None:
+    named = tmp_path / "AGENTS.md"
+    assert guidelines_path(tmp_path / "out", named) == named
+    assert guidelines_path(tmp_path / "out") == tmp_path / "out" / "guidelines.md"
+
+
+def test_unreadable_guidelines_are_refused_naming_the_option_that_chose_them(
+        tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "guidelines.md").write_bytes(b"\xff")
+    with pytest.raises(UserError, match=r"^--output .*guidelines.md: not UTF-8"):
+        check_outputs(out)
+    named = tmp_path / "AGENTS.md"
+    named.write_bytes(b"\xff")
+    with pytest.raises(UserError, match=r"^--guidelines .*AGENTS.md: not UTF-8"):
+        check_outputs(tmp_path / "elsewhere", named)
+    (out / "guidelines.md").write_text("# ours\n", encoding="utf-8")
+    check_outputs(out)  # readable: nothing to say

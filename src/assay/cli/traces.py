@@ -85,17 +85,11 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
                     judge_model: str | None, experiment: str, store_url: str | None,
                     no_store: bool) -> None:
     """Analyse session logs and write eval-report.md and guidelines.md."""
-    from assay.reports.atomic import ensure_writable_folder
-    from assay.traces import analyze, write_outputs
-    from assay.traces.guidelines import read_guidelines
-    from assay.traces.pipeline import GUIDELINES_NAME, require_questions
+    from assay.traces import analyze, check_outputs, write_outputs
     from assay.traces.metrics import DEFAULT_WIKI_PATHS
+    from assay.traces.pipeline import require_questions
 
-    if guidelines is not None:  # all before any log is read or judge paid
-        ensure_writable_folder(guidelines.parent, "--guidelines")
-    ensure_writable_folder(output)
-    read_guidelines(*((guidelines, "--guidelines") if guidelines is not None
-                      else (output / GUIDELINES_NAME, "--output")))
+    check_outputs(output, guidelines)  # before any log is read or judge paid
     extra: dict[str, Any] = {"knowledge": knowledge,
                              "wiki_paths": wiki_paths or DEFAULT_WIKI_PATHS}
     options = _options(format_, last, since, name_pattern, **extra)

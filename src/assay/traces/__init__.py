@@ -13,13 +13,13 @@ from assay.traces.findings import Finding, Judgement, parse_findings
 from assay.traces.judging import StreamingJudge, Judgements, judge_all
 from assay.traces.metrics import MetricsTally, TraceMetrics, compute_metrics
 from assay.traces.options import TraceOptions
-from assay.traces.pipeline import analyze, analyze_judged, write_outputs
+from assay.traces.pipeline import analyze, analyze_judged, check_outputs, write_outputs
 from assay.traces.sessions import Session, SessionFilter, iter_exchanges, load_sessions
 from assay.traces.stream import ExchangeStream
 
 __all__ = [
     "Exchange", "ExchangeStream", "FileRead", "Finding", "Judgement", "MetricsTally", "Session",
     "SessionFilter", "SessionMeta", "StreamingJudge", "TraceAnalysis", "TraceMetrics",
-    "TraceOptions", "Judgements", "analyze", "analyze_judged", "compute_metrics",
+    "TraceOptions", "Judgements", "analyze", "analyze_judged", "check_outputs", "compute_metrics",
     "iter_exchanges", "judge_all", "load_sessions", "parse_findings", "write_outputs",
 ]

@@ -73,13 +73,29 @@ def require_questions(analysis: TraceAnalysis, forced_format: str | None = None)
                     f"({detail}{hint}); nothing was written or stored")
 
 
+def guidelines_path(output: Path, guidelines: Path | None = None) -> Path:
+    """The guidelines file an analysis updates: the one named, else `OUTPUT/guidelines.md`."""
+    return guidelines or output / GUIDELINES_NAME
+
+
+def check_outputs(output: Path, guidelines: Path | None = None) -> None:
+    """Refuse, before any log is read or judge paid, an output folder that cannot be made
+    or written and a guidelines file that cannot be read, naming the option that chose it
+    (`--guidelines` for a file named apart, else `--output`)."""
+    if guidelines is not None:
+        ensure_writable_folder(guidelines.parent, "--guidelines")
+    ensure_writable_folder(output)
+    read_guidelines(guidelines_path(output, guidelines),
+                    "--output" if guidelines is None else "--guidelines")
+
+
 def write_outputs(analysis: TraceAnalysis, output: Path,
                   guidelines: Path | None = None) -> tuple[Path, Path]:
     """Write the report and update (not overwrite) the guidelines file."""
     ensure_writable_folder(output)
     report_path = output / REPORT_NAME
     write_text(report_path, render_report(analysis))
-    guidelines_path = guidelines or output / GUIDELINES_NAME
-    existing = read_guidelines(guidelines_path)
-    write_text(guidelines_path, update_guidelines(existing, render_insights(analysis)))
-    return report_path, guidelines_path
+    guide = guidelines_path(output, guidelines)
+    existing = read_guidelines(guide)
+    write_text(guide, update_guidelines(existing, render_insights(analysis)))
+    return report_path, guide
