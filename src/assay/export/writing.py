@@ -80,6 +80,7 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
     source = dataset_source(run.config, run.dataset_path, run.dataset_hash)
     started = str(int(datetime.fromisoformat(run.started_at).timestamp()))
     plans: dict[str, _Condition] = {}
+    earlier: dict[Path, dict[str, str]] = {}  # per folder, read once: condition -> file id
     for condition in summary.condition_names:
         identity = condition_identity(run.config, condition)
         evaluation = Evaluation(run, condition, identity,
@@ -88,9 +89,11 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
         verdicts = {stats.scorer for stats in summary.scores
                     if stats.condition == condition and PASS_RATE in metrics_of(stats)}
         folder = directory / identity.folder(run.experiment)
+        if folder not in earlier:
+            earlier[folder] = earlier_file_ids(folder, run.id)
         plans[condition] = _Condition(evaluation, folder,
-                                      earlier_file_id(folder, run.id, condition)
-                                      or str(uuid.uuid4()), verdicts)
+                                      earlier[folder].get(condition) or str(uuid.uuid4()),
+                                      verdicts)
     written: list[str] = []
     with ExitStack() as stack:
         for trial in store.iter_trials(run.id):
@@ -127,11 +130,13 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
     return store.record_export(run.id, "eee", str(directory.resolve()), sorted(written))
 
 
-def earlier_file_id(folder: Path, run_id: str, condition: str) -> str | None:
-    """The file id an earlier export of this run's condition has in `folder`, so exporting
-    again replaces those files: two files of one evaluation would count the run twice."""
+def earlier_file_ids(folder: Path, run_id: str) -> dict[str, str]:
+    """Per condition, the file id an earlier export of this run has in `folder` (the first
+    by name), so exporting again replaces those files: two files of one evaluation would
+    count the run twice. The folder is read once for all the conditions that share it."""
+    found: dict[str, str] = {}
     if not folder.is_dir():
-        return None
+        return found
     for path in sorted(folder.glob("*.json")):
         try:
             details = json.loads(path.read_text(encoding="utf-8"))["source_metadata"][
@@ -139,9 +144,9 @@ def earlier_file_id(folder: Path, run_id: str, condition: str) -> str | None:
         except (OSError, ValueError, KeyError, TypeError):
             continue  # not an aggregate of ours: someone else's file, left alone
         if isinstance(details, dict) and details.get("assay_run_id") == run_id \
-                and details.get("condition") == condition:
-            return path.stem
-    return None
+                and isinstance(details.get("condition"), str):
+            found.setdefault(details["condition"], path.stem)
+    return found
 
 
 def _check(document: dict[str, Any], kind: Kind, where: str) -> None:
