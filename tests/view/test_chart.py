@@ -26,3 +26,11 @@ def test_the_line_and_band_break_where_the_dataset_changed_with_a_mark_between_t
     assert len(chart.bands) == 2
     [mark] = chart.changes
     assert chart.dots[1].x < mark < chart.dots[2].x
+
+
+def test_a_run_alone_between_two_changes_shows_its_interval_as_a_whisker() -> None:
+    points = [point(0, "d"), point(1, "e", changed=True), point(2, "d", changed=True)]
+    [chart] = history_charts(ExperimentHistory("e", "eval", ["exact@a"], points))
+    assert chart.bands == [] and len(chart.whiskers) == 3
+    x, low, high = chart.whiskers[1]
+    assert x == chart.dots[1].x and high < chart.dots[1].y < low  # SVG's y grows downwards

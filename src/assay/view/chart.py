@@ -43,6 +43,8 @@ class Chart:
     """(y, label) for the axis."""
     changes: list[float]
     """x of each dashed mark where the dataset changed."""
+    whiskers: list[tuple[float, float, float]]
+    """(x, y low, y high): the CI of a run alone in its stretch, which has no band."""
     left: int = LEFT
     right: int = WIDTH - PAD
     width: int = WIDTH
@@ -76,6 +78,7 @@ def _chart(history: ExperimentHistory, metric: str, marked: set[str]) -> Chart:
     dots: list[Dot] = []
     lines: list[str] = []
     bands: list[str] = []
+    whiskers: list[tuple[float, float, float]] = []
     for stretch in _same_dataset(history, points):
         for index, point in stretch:
             ci = point.intervals.get(metric)
@@ -89,10 +92,12 @@ def _chart(history: ExperimentHistory, metric: str, marked: set[str]) -> Chart:
         lower = [(x(i), y(p.intervals[metric][0])) for i, p in stretch if metric in p.intervals]
         if len(upper) > 1:
             bands.append(" ".join(f"{a},{b}" for a, b in upper + lower[::-1]))
+        elif upper:  # a band needs two runs: one run's interval is a whisker
+            whiskers.append((upper[0][0], lower[0][1], upper[0][1]))
     changes = [round((x(i - 1) + x(i)) / 2, 1)
                for i, p in enumerate(history.points) if p.dataset_changed and i > 0]
     ticks = [(y(v), format_value(metric, v)) for v in (low, (low + high) / 2, high)]
-    return Chart(metric, lines, bands, dots, ticks, changes)
+    return Chart(metric, lines, bands, dots, ticks, changes, whiskers)
 
 
 def _same_dataset(history: ExperimentHistory, points: list[tuple[int, HistoryPoint]]
