@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assay.case import Case
-from assay.cli.runs import STALE_AFTER, format_span, quiet_for
+from assay.cli.runs import STALE_AFTER, format_span, headline, quiet_for
 from assay.output import Output
 from assay.store import Store, schema
 from assay.trial import TrialResult
@@ -189,3 +189,12 @@ def test_a_running_run_whose_lock_holder_is_gone_shows_as_running_at_once(
     code, text = assay(capsys, "runs", "--store", path, "--json")
     stale = {run["id"]: run["stale"] for run in json.loads(text)}
     assert stale == {"20260101-000000-kill00": True, "20260101-000000-live00": False}
+
+
+def test_a_headline_mean_short_of_the_top_of_its_scale_never_reads_as_the_top() -> None:
+    """Regression: a mean judge score of 9.996 out of 10 read `10` in `assay runs`."""
+    summary = {"scores": [{"scorer": "judge", "condition": "a", "pass_rate": None,
+                           "mean": 9.996, "scale": [0.0, 10.0]},
+                          {"scorer": "judge", "condition": "b", "pass_rate": None,
+                           "mean": 7.5, "scale": [0.0, 10.0]}]}
+    assert headline(summary) == "judge: a 9.996 · b 7.50"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.reports.suite import title
+from assay.reports.suite import experiment_rows, title
 
 
 @pytest.mark.parametrize(("evaluated", "sample", "expected"), [
@@ -16,3 +16,16 @@ def test_the_title_says_experiment_for_one_and_experiments_for_more(
         evaluated: int, sample: int | None, expected: str) -> None:
     """Regression: a suite where one of two configs failed said "suite: 1 experiments"."""
     assert title({"packs_evaluated": evaluated, "sample_per_pack": sample}) == expected
+
+
+def test_figures_short_of_perfect_never_read_as_perfect_and_match_the_run_table() -> None:
+    """Regression: 1,999 passes of 2,000 read `100.0%`, and a mean of 0.9996 read `1`,
+    where the run's own table writes 99.95% and 0.9996; 0.2 read `0.2` beside `0.216`."""
+    figures = {"n": 2000, "avg": 0.9996, "accuracy": 99.95, "accuracy_n": 2000}
+    pack = {"scorer": "exact", "scale": [0.0, 1.0], "exit_code": 0,
+            "summary": {"a": figures, "b": {**figures, "avg": 0.2, "accuracy": 20.0}}}
+    rows = experiment_rows({"per_pack": {"exp": pack}})
+    assert rows[0][3:6] == ("2000", "0.9996", "99.95%")
+    assert rows[1][3:6] == ("2000", "0.200", "20.0%")
+    judge = {**pack, "scale": [0.0, 10.0], "summary": {"a": {**figures, "avg": 7.5}}}
+    assert experiment_rows({"per_pack": {"exp": judge}})[0][4] == "7.50"

@@ -119,7 +119,7 @@ def _parse(stamp: str) -> datetime:
 
 def headline(summary: dict[str, Any] | None) -> str:
     """The first scorer's pass rate (or mean) per condition, e.g. `contains: a 80% · b 90%`."""
-    from assay.reports.formatting import percent
+    from assay.reports.formatting import percent, score_text
 
     if not summary or not summary.get("scores"):
         return "-"
@@ -132,7 +132,10 @@ def headline(summary: dict[str, Any] | None) -> str:
         if entry.get("pass_rate") is not None:
             parts.append(f"{entry['condition']} {percent(entry['pass_rate'], 0)}")
         elif entry.get("mean") is not None:
-            parts.append(f"{entry['condition']} {entry['mean']:.3g}")
+            scale = entry.get("scale")
+            mean = (score_text(entry["mean"], (scale[0], scale[1])) if scale
+                    else f"{entry['mean']:.3g}")
+            parts.append(f"{entry['condition']} {mean}")
     return f"{first}: " + " · ".join(parts) if parts else "-"
 
 

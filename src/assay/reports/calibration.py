@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import format_p
+from assay.reports.formatting import percent
 
 if TYPE_CHECKING:
     from assay.analysis.interval import Interval
@@ -31,11 +32,12 @@ def headline(cal: Calibration) -> str:
     """`PASS`/`BELOW THE BAR` and why, in one line."""
     bar = []
     if cal.min_agreement is not None:
-        bar.append(f"agreement >= {cal.min_agreement:.0%}")
+        bar.append(f"agreement >= {percent(cal.min_agreement, 0)}")
     if cal.min_kappa is not None:
         bar.append(f"kappa >= {cal.min_kappa:g}")
     kappa = "-" if cal.kappa is None else f"{cal.kappa:.2f}"
-    line = f"agreement {cal.agreement:.1%}, {cal.measures.kappa.name} {kappa} over {cal.n} items"
+    line = (f"agreement {percent(cal.agreement)}, {cal.measures.kappa.name} {kappa} "
+            f"over {cal.n} items")
     if not bar:
         return f"{line} (no bar set)"
     if cal.passed:
@@ -88,7 +90,7 @@ def measure_rows(cal: Calibration) -> list[Row]:
         rows.append(("within one point", _rate(m.within_one), "", ""))
     if m.human_pass_rate is not None and m.judge_pass_rate is not None:
         rows.append(("pass rate: people / judge",
-                     f"{m.human_pass_rate:.1%} / {m.judge_pass_rate:.1%}", "", ""))
+                     f"{percent(m.human_pass_rate)} / {percent(m.judge_pass_rate)}", "", ""))
     if m.leniency is not None:
         effect = m.leniency
         unit = "pp" if effect.metric == "pass_rate" else ""
@@ -242,10 +244,10 @@ def print_calibration_list(out: Any, records: Sequence[CalibrationRecord]) -> No
                          else "left", no_wrap=True)
     for r in records:  # the id holds the date and time
         bar = ", ".join(part for part in (
-            f">={r.min_agreement:.0%}" if r.min_agreement is not None else "",
+            f">={percent(r.min_agreement, 0)}" if r.min_agreement is not None else "",
             f"k>={r.min_kappa:g}" if r.min_kappa is not None else "") if part) or "-"
         table.add_row(r.id, r.scorer or "-", r.judge_model or "-", (r.prompt_hash or "-")[:8], r.kind, str(r.n),
-                      "-" if r.agreement is None else f"{r.agreement:.1%}",
+                      "-" if r.agreement is None else percent(r.agreement),
                       "-" if r.kappa is None else f"{r.kappa:.2f}", bar,
                       "[green]pass[/green]" if r.passed else "[red]below the bar[/red]")
     out.print(table)
@@ -260,14 +262,14 @@ def _kappa_row(kappa: Kappa, note: str) -> Row:
 
 
 def _rate(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1%}"
+    return "-" if value is None else percent(value)
 
 
 def _ci(interval: Interval | None, *, digits: int | None = None) -> str:
     if interval is None:
         return ""
     if digits is None:
-        return f"{interval.low:.1%}–{interval.high:.1%}"
+        return f"{percent(interval.low)}–{percent(interval.high)}"
     return f"{interval.low:.{digits}f}–{interval.high:.{digits}f}"
 
 

@@ -13,9 +13,10 @@ AT_END = 1e-9
 def fmt_mean(stats: ScoreStats) -> str:
     if stats.mean is None:
         return "-"
-    text = _num(stats.mean, stats.scale)
+    text = score_text(stats.mean, stats.scale)
     if stats.mean_ci is not None:  # clipped to the scale, so not always symmetric
-        text += f" [{_num(stats.mean_ci.low, stats.scale)}–{_num(stats.mean_ci.high, stats.scale)}]"
+        low, high = stats.mean_ci.low, stats.mean_ci.high
+        text += f" [{score_text(low, stats.scale)}–{score_text(high, stats.scale)}]"
     return text
 
 
@@ -42,7 +43,7 @@ def percent(share: float, decimals: int = 1) -> str:
     return text
 
 
-def _num(value: float, scale: tuple[float, float]) -> str:
+def score_text(value: float, scale: tuple[float, float]) -> str:
     """A value on its scale: three decimals on 0..1, else two, and more when those would
     round it onto an end of the scale it is not at (0.9995 is not `1.000`)."""
     decimals = 3 if scale[1] - scale[0] <= 1 else 2

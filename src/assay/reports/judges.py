@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import format_p, level_text
+from assay.reports.formatting import percent
 
 if TYPE_CHECKING:
     from assay.analysis.interval import Interval
@@ -71,7 +72,7 @@ def _calibration(judges: JudgeReview) -> Table:
             text = "uncalibrated judge"
         else:
             kappa = "" if c.kappa is None else f", kappa {c.kappa:.2f}"
-            text = (f"agreement {c.agreement or 0:.1%}{kappa}, n={c.n} ({c.id}, "
+            text = (f"agreement {percent(c.agreement or 0)}{kappa}, n={c.n} ({c.id}, "
                     f"{c.created_at[:10]})")
         table.rows.append([status.scorer, status.model or "-", status.prompt_hash or "-", text])
     line = uncalibrated_line(judges)
@@ -90,17 +91,17 @@ def _pairwise(results: list[PairwiseResult]) -> Table:
     for r in results:
         p = format_p(r.p_adjusted if r.p_adjusted is not None else r.test.p_value)
         verdict = (f"{r.preferred} preferred" if r.preferred else "within noise")
-        ci = _ci(r.interval, percent=True)
-        rate = "-" if r.win_rate is None else f"{r.win_rate:.1%}"
+        ci = _ci(r.interval, shares=True)
+        rate = "-" if r.win_rate is None else percent(r.win_rate)
         level = "" if r.interval is None else f" ({level_text(r.interval.confidence)})"
         positions = r.positions
         first = "-" if positions.first_position_rate is None else \
-            f"{positions.first_position_rate:.1%} {_ci(positions.first_position_ci, True)}"
+            f"{percent(positions.first_position_rate)} {_ci(positions.first_position_ci, True)}"
         table.rows.append([
             r.scorer or "pairwise", f"{r.label_b} vs {r.label_a}", str(r.n),
             f"{r.wins}/{r.ties}/{r.losses}", f"{rate} {ci}{level}", p, verdict,
-            "-" if positions.consistency is None else f"{positions.consistency:.1%}",
-            first, "-" if positions.tie_rate is None else f"{positions.tie_rate:.1%}"])
+            "-" if positions.consistency is None else percent(positions.consistency),
+            first, "-" if positions.tie_rate is None else percent(positions.tie_rate)])
         if r.inconsistent:
             table.notes.append(f"{r.scorer} {r.label_b} vs {r.label_a}: {r.inconsistent} of "
                                f"{r.n} pairs changed winner with the order and count as ties")
@@ -148,8 +149,8 @@ def _consistency(judges: JudgeReview) -> Table:
     for c in judges.findings.consistency:
         table.rows.append([
             c.scorer, str(c.items), str(c.repeats),
-            "-" if c.flip_rate is None else f"{c.flip_rate:.1%} {_ci(c.flip_ci, True)}",
-            "-" if c.pair_disagreement is None else f"{c.pair_disagreement:.1%}",
+            "-" if c.flip_rate is None else f"{percent(c.flip_rate)} {_ci(c.flip_ci, True)}",
+            "-" if c.pair_disagreement is None else percent(c.pair_disagreement),
             "-" if c.score_sd is None else f"{c.score_sd:.2f}",
             _alpha(c.score_alpha), _alpha(c.verdict_alpha)])
     table.notes.append("flip rate: answers whose asks did not all agree on pass/fail; "
@@ -165,11 +166,12 @@ def _variance(judges: JudgeReview) -> Table:
     for scorer, v in findings.variance:
         table.rows.append([scorer, v.condition, str(v.epochs), str(v.repeats),
                            _number(v.agent_variance), _number(v.judge_variance),
-                           "-" if v.judge_share is None else f"{v.judge_share:.0%}"])
+                           "-" if v.judge_share is None else percent(v.judge_share, 0)])
     for scorer, d in findings.deltas:
         if d.judge_share is not None:
             table.notes.append(
-                f"{scorer} · {d.label_b} vs {d.label_a}: the judge gives {d.judge_share:.0%} of "
+                f"{scorer} · {d.label_b} vs {d.label_a}: the judge gives "
+                f"{percent(d.judge_share, 0)} of "
                 f"the delta's uncertainty (its variance over {d.cases} cases) with "
                 f"{d.asks} ask{'s' if d.asks != 1 else ''} per answer")
     if any(v.agent_variance is None for _, v in findings.variance):
@@ -240,11 +242,11 @@ def pairwise_markdown(results: list[PairwiseResult]) -> str:
     return _markdown([_pairwise(results)])
 
 
-def _ci(interval: Interval | None, percent: bool = False) -> str:
+def _ci(interval: Interval | None, shares: bool = False) -> str:
     if interval is None:
         return ""
-    if percent:
-        return f"[{interval.low:.0%}–{interval.high:.0%}]"
+    if shares:
+        return f"[{percent(interval.low, 0)}–{percent(interval.high, 0)}]"
     return f"[{interval.low:.2f}–{interval.high:.2f}]"
 
 

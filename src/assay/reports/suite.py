@@ -8,10 +8,12 @@ each naming how many experiments and cases it covers, then the warnings.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from assay.knowledge_packs.all_packs import scale_text
 from assay.reports.console import print_warning
+from assay.reports.formatting import percent, score_text
 from assay.reports.text import code, inline
 from assay.reports.text import markup_free as escape
 
@@ -27,7 +29,8 @@ def experiment_rows(document: dict[str, Any]) -> list[tuple[str, ...]]:
         for index, (condition, figures) in enumerate(pack["summary"].items()):
             first = index == 0
             rows.append((name if first else "", scorer if first else "", condition,
-                         *_figures(figures), str(pack["exit_code"]) if first else ""))
+                         *_figures(figures, pack["scale"]),
+                         str(pack["exit_code"]) if first else ""))
     return rows
 
 
@@ -38,7 +41,8 @@ def total_rows(document: dict[str, Any]) -> list[tuple[str, ...]]:
         scorer = f"{group['scorer']} ({scale_text(group['scale'])})"
         for index, (condition, figures) in enumerate(group["conditions"].items()):
             covers = f"total of {len(figures['experiments'])}"
-            rows.append((covers, scorer if index == 0 else "", condition, *_figures(figures), ""))
+            rows.append((covers, scorer if index == 0 else "", condition,
+                         *_figures(figures, group["scale"]), ""))
     return rows
 
 
@@ -88,10 +92,14 @@ def suite_markdown(document: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _figures(figures: dict[str, Any]) -> tuple[str, str, str]:
-    """n, avg and accuracy; the accuracy names its own count when fewer cases had a verdict."""
-    avg = "-" if figures["avg"] is None else f"{figures['avg']:.3g}"
-    accuracy = "-" if figures["accuracy"] is None else f"{figures['accuracy']:.1f}%"
+def _figures(figures: dict[str, Any], scale: Sequence[float] | None) -> tuple[str, str, str]:
+    """n, avg and accuracy, written as the run's own table writes them (an average short of
+    perfect never reads as perfect); the accuracy names its own count when fewer cases had
+    a verdict."""
+    mean = figures["avg"]
+    avg = "-" if mean is None else (f"{mean:.3g}" if scale is None
+                                    else score_text(mean, (scale[0], scale[1])))
+    accuracy = "-" if figures["accuracy"] is None else percent(figures["accuracy"] / 100)
     if figures["accuracy"] is not None and figures["accuracy_n"] != figures["n"]:
         accuracy += f" (of {figures['accuracy_n']})"
     return str(figures["n"]), avg, accuracy

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from assay.analysis.judgements import JudgeFindings, JudgementReader, read_judgements
+from assay.reports.formatting import percent
 
 if TYPE_CHECKING:
     from assay.records import CalibrationRecord, JudgeIdentity, RunRecord, TrialRecord
@@ -42,7 +43,8 @@ class JudgeStatus:
             return f"{self.scorer}: {UNCALIBRATED} ({judge}): no passing calibration"
         c = self.calibration
         kappa = "" if c.kappa is None else f", kappa {c.kappa:.2f}"
-        return (f"{self.scorer}: calibrated ({judge}): agreement {c.agreement or 0:.1%}{kappa} "
+        return (f"{self.scorer}: calibrated ({judge}): "
+                f"agreement {percent(c.agreement or 0)}{kappa} "
                 f"over {c.n} labelled items ({c.id}, {c.created_at[:10]})")
 
     def to_dict(self) -> dict[str, Any]:
