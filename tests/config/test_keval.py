@@ -77,3 +77,18 @@ def test_what_has_no_equivalent_is_an_error_naming_the_field() -> None:
     assert "unknown k-eval key 'extras'" in message
     assert "[agent.type]: unknown k-eval agent type 'langchain'" in message
     assert "[agent.model]: cannot tell the provider of model 'mystery-model'" in message
+
+
+def test_an_unknown_k_eval_key_is_reported_at_its_line_in_the_file(tmp_path: Path) -> None:
+    """Regression: what a k-eval config cannot import was reported by field alone
+    (`[bogus]: unknown k-eval key`), with no file and no line."""
+    from assay.config import load_config
+
+    path = tmp_path / "k-eval.yaml"
+    path.write_text((FIXTURES[0] / "valid_config.yaml").read_text() + "bogus: 1\n")
+    lines = path.read_text().splitlines()
+    with pytest.raises(UserError) as raised:
+        load_config(path)
+    [problem] = raised.value.problems
+    assert problem.file == str(path) and problem.field == "bogus"
+    assert problem.line == len(lines) and "unknown k-eval key" in problem.message

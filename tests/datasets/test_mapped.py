@@ -47,3 +47,11 @@ def test_every_record_missing_a_field_is_named_with_its_line(tmp_path: Path) -> 
 def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="labels file not found"):
         read_mapped(tmp_path / "nope.jsonl", {}, required=("id",), what="labels")
+
+
+def test_a_labels_path_too_long_for_the_file_system_is_a_clear_error_not_an_internal_error(
+        tmp_path: Path) -> None:
+    """Regression: a `labels: {path: ...}` of 300 characters raised OSError (File name too
+    long) out of `Path.exists()`: `assay calibrate` ended in an internal error."""
+    with pytest.raises(UserError, match="cannot open labels file .*File name too long"):
+        read_mapped(tmp_path / ("9" * 300), {}, required=("id", "label"), what="labels")

@@ -132,3 +132,61 @@ def test_an_openai_refusal_is_the_answer_and_its_stop_reason_says_so():
     response = openai_wire.from_wire(body)
     assert response.text == "I can't help with that request."
     assert response.stop_reason == "refusal"
+
+
+def test_an_answer_text_that_is_not_text_is_malformed_naming_its_field():
+    """Regression: `"content": 1.5` came through as the answer (a float where text
+    belongs), and scorers then saw a number."""
+    body = {"model": "gpt-4.1", "choices": [{"finish_reason": "stop",
+                                             "message": {"content": 1.5}}]}
+    with pytest.raises(CallFailure) as caught:
+        openai_wire.from_wire(body)
+    assert caught.value.kind == "malformed" and caught.value.retryable
+    assert "message.content: float, not text" in caught.value.reason
+
+
+@pytest.mark.parametrize("tokens", [-1, "12", [3], 2.5, True])
+def test_a_token_count_that_is_not_a_count_is_malformed_not_a_cost(tokens):
+    """Regression: a usage count of -1 or "12" came through, giving a negative cost or a
+    TypeError (an internal error) when the call was priced."""
+    body = {"content": [{"type": "text", "text": "Hi"}], "model": "claude-haiku-4-5",
+            "usage": {"input_tokens": tokens, "output_tokens": 2}}
+    with pytest.raises(CallFailure, match=r"usage\.input_tokens: \w+, not a count"):
+        anthropic_wire.from_wire(body, structured_by_tool=False)
+
+
+def test_tool_input_that_is_not_an_object_is_malformed_not_a_value_error():
+    """Regression: `"input": "ab"` raised ValueError from `dict()` out of the provider."""
+    body = {"content": [{"type": "tool_use", "id": "t1", "name": "lookup", "input": "ab"}],
+            "usage": {"input_tokens": 1, "output_tokens": 1}}
+    with pytest.raises(CallFailure, match=r"content\.0\.input: str, not an object"):
+        anthropic_wire.from_wire(body, structured_by_tool=False)
+
+
+@pytest.mark.parametrize("model_string", PROTOCOLS)
+def test_a_body_that_is_not_utf8_is_malformed_not_an_internal_error(make_pool, model_string):
+    """Regression: a 200 whose JSON held a byte that is not UTF-8 raised UnicodeDecodeError
+    out of the SDK's decoding, past the retry loop."""
+    error, requests = fail_on(make_pool, model_string, b'{"id": "\xc3(", "choices": []}')
+    assert error.kind == "malformed" and requests == 3
+
+
+@pytest.mark.parametrize("model_string", PROTOCOLS)
+@pytest.mark.parametrize("fault", ["html", "cut"])
+def test_an_html_page_or_a_body_cut_half_way_is_retried_then_a_provider_error(
+        make_pool, model_string, fault):
+    from assay.testing.script import Fault, Reply
+
+    async def scenario() -> tuple[ProviderError, int]:
+        async with FakeLLM(default=Reply(fault=Fault(fault))) as llm:
+            pool = make_pool(llm, max_retries=1)
+            provider, model = pool.resolve(model_string)
+            with pytest.raises(ProviderError) as caught:
+                await provider.chat(ChatRequest(model=model, messages=[
+                    {"role": "user", "content": "hello"}]))
+            await pool.aclose()
+            return caught.value, llm.received
+
+    error, received = asyncio.run(scenario())
+    assert received == 2 and "gave up after 2 attempts" in str(error)
+    assert error.kind in ("malformed", "connection")

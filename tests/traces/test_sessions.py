@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+import os
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,7 @@ def test_filters_combine(sessions: list) -> None:
 
 
 def test_a_missing_path_is_a_user_error(tmp_path: Path) -> None:
-    with pytest.raises(UserError, match="no such file"):
+    with pytest.raises(UserError, match="session log not found"):
         discover([tmp_path / "nope"])
 
 
@@ -68,3 +69,15 @@ def test_a_file_named_twice_or_with_its_folder_is_one_session(sessions_dir: Path
     found = discover([short, short, folder, Path(str(folder) + "/../" + folder.name)])
     assert found == [short, *(p for p in discover([folder]) if p != short)]
     assert len(found) == len(discover([folder]))
+
+
+def test_a_session_path_that_is_a_fifo_is_refused_as_such_not_reported_missing(
+        tmp_path: Path) -> None:
+    """Regression: `assay traces PIPE` said "no such file or directory" of a FIFO that
+    exists; and a name too long for the file system raised OSError (an internal error)."""
+    fifo = tmp_path / "live.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(UserError, match="not a regular file"):
+        discover([fifo])
+    with pytest.raises(UserError, match="cannot open session log"):
+        discover([tmp_path / ("x" * 300)])

@@ -77,7 +77,7 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
     if not isinstance(data, dict):
         raise UserError("invalid config", [Problem("the top level must be a mapping of keys",
                                                    str(path), 1)])
-    data = _import_foreign(data)
+    data = _import_foreign(data, source)
     stored = redact_structure(data if described is None else described)
     resolved, missing = interpolate(data, env)
     problems = missing_problems(missing, source.file, source.line)
@@ -102,11 +102,20 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
                         scorer_params=scorer_params, sections=sections, source=source)
 
 
-def _import_foreign(data: dict[str, Any]) -> dict[str, Any]:
-    """Accept a k-eval config as is (see `assay.config.keval`)."""
+def _import_foreign(data: dict[str, Any], source: SourceMap) -> dict[str, Any]:
+    """Accept a k-eval config as is (see `assay.config.keval`); what cannot be imported is
+    reported at its line in the file."""
     from assay.config.keval import convert_keval, is_keval_config
 
-    return convert_keval(data) if is_keval_config(data) else data
+    if not is_keval_config(data):
+        return data
+    try:
+        return convert_keval(data)
+    except UserError as exc:
+        located = [Problem(p.message, source.file,
+                           source.line(tuple(p.field.split("."))) if p.field else None, p.field)
+                   for p in exc.problems]
+        raise UserError(str(exc.args[0]), located) from None
 
 
 def _kind_model(registry: Any, kind: Any, where: tuple[Any, ...], source: SourceMap,

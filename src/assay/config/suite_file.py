@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from assay.errors import UserError
+from assay.input_files import is_regular_file, require_regular_file
 
 
 def is_suite_file(path: Path) -> bool:
@@ -70,13 +71,13 @@ def _suite_entries(suite: Path, seen: set[Path]) -> list[Path]:
 def _glob(pattern: str, base: Path, where: str) -> list[Path]:
     full = pattern if Path(pattern).is_absolute() else str(base / pattern)
     if glob.has_magic(pattern):
-        matches = sorted(Path(p) for p in glob.glob(full, recursive=True) if Path(p).is_file())
+        matches = sorted(Path(p) for p in glob.glob(full, recursive=True)
+                         if is_regular_file(Path(p)))
         if not matches:
             raise UserError(f"{where}: no config file matches '{pattern}'")
         return [_relative(p) for p in matches]
     path = Path(full)
-    if not path.is_file():
-        raise UserError(f"{where}: config file '{pattern}' not found")
+    require_regular_file(path, f"{where}: config file")
     return [_relative(path)]
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from assay.errors import Problem, UserError
+from assay.input_files import require_regular_file
 from assay.yaml_core import CoreLoader
 
 
@@ -109,17 +110,7 @@ MAX_INT_DIGITS = 18
 
 def read_text_file(path: Path, what: str) -> str:
     """The text of a regular UTF-8 file (a BOM is allowed); a `UserError` saying why not."""
-    try:
-        path.stat()
-    except FileNotFoundError:
-        raise UserError(f"{what} not found: {path}") from None
-    except OSError as exc:  # a name too long, a loop of links, no permission
-        raise UserError(f"cannot open {what} {path}: {exc.strerror or exc}") from None
-    if path.is_dir():
-        raise UserError(f"{what} {path} is a directory, not a file")
-    if not path.is_file():
-        raise UserError(f"{what} {path} is not a regular file (a pipe or a device): "
-                        "reading it could block forever")
+    require_regular_file(path, what)
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -26,7 +26,8 @@ from typing import Any
 
 from assay.case import Case
 from assay.datasets.files import READERS, Record
-from assay.errors import Problem, ProblemList, UserError
+from assay.errors import Problem, ProblemList
+from assay.input_files import require_regular_file
 
 CASE_FIELDS = ("id", "input", "expected", "expected_tool_calls", "expected_traits",
                "reference", "tags", "difficulty", "metadata")
@@ -166,17 +167,7 @@ class Dataset:
     # -- reading ----------------------------------------------------------------
 
     def _require_source(self) -> None:
-        try:
-            self.path.stat()
-        except FileNotFoundError:
-            raise UserError(f"dataset not found: {self.path}") from None
-        except OSError as exc:  # a name too long, a loop of links, no permission
-            raise UserError(f"cannot open dataset {self.path}: {exc.strerror or exc}") from None
-        if self.path.is_dir():
-            raise UserError(f"dataset {self.path} is a directory, not a file")
-        if not self.path.is_file():
-            raise UserError(f"dataset {self.path} is not a regular file (a pipe or a device): "
-                            "reading it could block forever")
+        require_regular_file(self.path, "dataset")
 
     def _sha256(self) -> str:
         return _sha256(self.path)

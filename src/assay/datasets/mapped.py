@@ -21,6 +21,7 @@ from typing import Any
 from assay.datasets.dataset import Dataset, lookup
 from assay.datasets.files import READERS
 from assay.errors import ProblemList, UserError
+from assay.input_files import require_regular_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ def read_mapped(path: Path, fields: Mapping[str, str], *, required: Sequence[str
     dataset = Dataset(path=path, format=format)
     if dataset.file_format == "parquet":
         raise UserError(f"{what} file {path}: read JSONL, JSON, YAML or CSV, not Parquet")
-    _require_file(path, what)
+    require_regular_file(path, f"{what} file")
     mapping = {name: fields.get(name, name) for name in (*required, *names)}
     mapping.update(fields)
     problems = ProblemList()
@@ -68,10 +69,3 @@ def read_mapped(path: Path, fields: Mapping[str, str], *, required: Sequence[str
         problems.add(f"the {what} file has no records", file=str(path))
     problems.raise_if_any(f"invalid {what} file {path}")
     return out
-
-
-def _require_file(path: Path, what: str) -> None:
-    if not path.exists():
-        raise UserError(f"{what} file not found: {path}")
-    if not path.is_file():
-        raise UserError(f"{what} file {path} is not a regular file")

@@ -17,6 +17,7 @@ import anthropic
 
 from assay.case import content_text
 from assay.output import Usage
+from assay.providers import wire_values as wire
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 from assay.providers.calling import SDKProvider
 from assay.providers.failures import malformed_body
@@ -104,32 +105,43 @@ def to_wire_messages(system: str | None,
 
 
 def from_wire(body: Any, structured_by_tool: bool) -> ChatResponse:
-    """The neutral response for a decoded Messages body."""
-    try:
-        texts: list[str] = []
-        calls: list[RequestedToolCall] = []
-        for block in body["content"]:
-            kind = block["type"]
-            if kind == "text":
-                texts.append(block["text"])
-            elif kind == "tool_use":
-                if structured_by_tool and block["name"] == RESPONSE_TOOL:
-                    texts.append(json.dumps(block["input"], ensure_ascii=False))
-                else:
-                    calls.append(RequestedToolCall(id=block["id"], name=block["name"],
-                                                   arguments=dict(block.get("input") or {})))
-        usage = body["usage"]
-        input_tokens = (usage["input_tokens"] + (usage.get("cache_creation_input_tokens") or 0)
-                        + (usage.get("cache_read_input_tokens") or 0))
-        return ChatResponse(
-            text="".join(texts),
-            tool_calls=calls,
-            stop_reason=body.get("stop_reason"),
-            model=body.get("model"),
-            usage=Usage(input_tokens=input_tokens, output_tokens=usage["output_tokens"]),
-        )
-    except (KeyError, IndexError, TypeError, AttributeError) as exc:
-        raise malformed_body(body, exc) from None
+    """The neutral response for a decoded Messages body; a value of the wrong type is a
+    malformed response naming its field (see `wire_values`)."""
+    if not isinstance(body, dict):
+        raise malformed_body(body, TypeError())
+    texts: list[str] = []
+    calls: list[RequestedToolCall] = []
+    for at, block in enumerate(wire.listing(wire.item(body, "content", "'content'"),
+                                            "content")):
+        where = f"content.{at}"
+        block = wire.mapping(block, where)
+        kind = wire.item(block, "type", f"{where}.type")
+        if kind == "text":
+            texts.append(wire.text(wire.item(block, "text", f"{where}.text"), f"{where}.text"))
+        elif kind == "tool_use":
+            tool = wire.name(wire.item(block, "name", f"'name' in {where}"), f"{where}.name")
+            arguments = wire.mapping(block.get("input"), f"{where}.input", optional=True)
+            if structured_by_tool and tool == RESPONSE_TOOL:
+                texts.append(json.dumps(arguments, ensure_ascii=False))
+            else:
+                calls.append(RequestedToolCall(
+                    id=wire.text(wire.item(block, "id", f"{where}.id"), f"{where}.id"),
+                    name=tool, arguments=dict(arguments)))
+    usage = wire.mapping(wire.item(body, "usage", "'usage'"), "usage")
+    input_tokens = (wire.count(wire.item(usage, "input_tokens", "usage.input_tokens"),
+                               "usage.input_tokens")
+                    + wire.count(usage.get("cache_creation_input_tokens"),
+                                 "usage.cache_creation_input_tokens", optional=True)
+                    + wire.count(usage.get("cache_read_input_tokens"),
+                                 "usage.cache_read_input_tokens", optional=True))
+    return ChatResponse(
+        text="".join(texts),
+        tool_calls=calls,
+        stop_reason=wire.label(body.get("stop_reason"), "stop_reason"),
+        model=wire.label(body.get("model"), "model"),
+        usage=Usage(input_tokens=input_tokens, output_tokens=wire.count(
+            wire.item(usage, "output_tokens", "usage.output_tokens"), "usage.output_tokens")),
+    )
 
 
 def _blocks(content: Any) -> list[dict[str, Any]]:

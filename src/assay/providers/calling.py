@@ -133,7 +133,8 @@ class SDKProvider:
             started = time.perf_counter()
             try:
                 response = await self._send(request)
-            except (self._sdk.APIError, json.JSONDecodeError) as exc:
+            except (self._sdk.APIError, json.JSONDecodeError, UnicodeDecodeError,
+                    RecursionError) as exc:  # the last three: a body that is not JSON
                 raise self._classify(exc) from None
             response.latency_ms = (time.perf_counter() - started) * 1000
             return response
@@ -147,7 +148,8 @@ class SDKProvider:
             return transport_failure(exc, endpoint=self.endpoint, timeout=self.config.timeout,
                                      sdk_says_timeout=isinstance(exc, sdk.APITimeoutError),
                                      secrets=self._secrets)
-        if isinstance(exc, json.JSONDecodeError | sdk.APIResponseValidationError):
+        if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError | RecursionError
+                      | sdk.APIResponseValidationError):
             return CallFailure("malformed response body (not the JSON the API promises)", True,
                                kind="malformed")
         return CallFailure(redact(f"{type(exc).__name__}: {exc}", self._secrets), False)

@@ -12,6 +12,7 @@ import json
 from typing import Any, cast
 
 from assay.output import Usage
+from assay.providers import wire_values as wire
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall, ToolSpec
 from assay.providers.calling import SDKProvider
 from assay.providers.failures import CallFailure, malformed_body
@@ -117,39 +118,54 @@ def to_wire_messages(system: str | None, messages: list[dict[str, Any]]) -> list
 
 
 def from_wire(body: Any) -> ChatResponse:
-    """The neutral response for a decoded Chat Completions body."""
-    if isinstance(body, dict) and body.get("choices") == []:
+    """The neutral response for a decoded Chat Completions body; a value of the wrong type
+    is a malformed response naming its field (see `wire_values`)."""
+    if not isinstance(body, dict):
+        raise malformed_body(body, TypeError())
+    if body.get("choices") == []:
         raise CallFailure("malformed response body (no choices)", True, kind="malformed")
-    try:
-        choice = body["choices"][0]
-        message = choice["message"]
-        calls = [
-            RequestedToolCall(id=call["id"], name=call["function"]["name"],
-                              arguments=_arguments(call["function"].get("arguments")))
-            for call in message.get("tool_calls") or []
-            if call.get("function") is not None
-        ]
-        usage = body.get("usage") or {}
-        refusal = message.get("refusal") if not message.get("content") else None
-        return ChatResponse(  # a refusal's words are the answer: what the model said instead
-            text=message.get("content") or refusal or "",
-            tool_calls=calls,
-            stop_reason="refusal" if refusal else choice.get("finish_reason"),
-            model=body.get("model"),
-            system_fingerprint=body.get("system_fingerprint"),
-            usage=Usage(input_tokens=usage.get("prompt_tokens") or 0,
-                        output_tokens=usage.get("completion_tokens") or 0),
-        )
-    except (KeyError, IndexError, TypeError, AttributeError) as exc:
-        raise malformed_body(body, exc) from None
+    choice = wire.mapping(wire.item(wire.item(body, "choices", "'choices'"), 0, "choices.0"),
+                          "choices.0")
+    message = wire.mapping(wire.item(choice, "message", "'message'"), "choices.0.message")
+    calls = []
+    for at, call in enumerate(wire.listing(message.get("tool_calls"),
+                                           "message.tool_calls", optional=True)):
+        where = f"message.tool_calls.{at}"
+        call = wire.mapping(call, where)
+        if call.get("function") is None:
+            continue  # not a function call (a custom tool's): not ours to run
+        function = wire.mapping(call["function"], f"{where}.function")
+        calls.append(RequestedToolCall(
+            id=wire.text(wire.item(call, "id", f"{where}.id"), f"{where}.id"),
+            name=wire.name(function.get("name"), f"{where}.function.name"),
+            arguments=_arguments(function.get("arguments"), f"{where}.function.arguments")))
+    usage = wire.mapping(body.get("usage"), "usage", optional=True)
+    content = wire.text(message.get("content"), "message.content", optional=True)
+    refusal = wire.text(message.get("refusal"), "message.refusal", optional=True) \
+        if not content else ""
+    return ChatResponse(  # a refusal's words are the answer: what the model said instead
+        text=content or refusal,
+        tool_calls=calls,
+        stop_reason="refusal" if refusal else wire.label(choice.get("finish_reason"),
+                                                         "choices.0.finish_reason"),
+        model=wire.label(body.get("model"), "model"),
+        system_fingerprint=wire.label(body.get("system_fingerprint"), "system_fingerprint"),
+        usage=Usage(input_tokens=wire.count(usage.get("prompt_tokens"), "usage.prompt_tokens",
+                                            optional=True),
+                    output_tokens=wire.count(usage.get("completion_tokens"),
+                                             "usage.completion_tokens", optional=True)),
+    )
 
 
-def _arguments(raw: str | None) -> dict[str, Any]:
-    """Tool arguments as a dict; a model's invalid JSON is kept visible, not dropped."""
-    if not raw:
+def _arguments(raw: Any, field: str) -> dict[str, Any]:
+    """Tool arguments as a dict; a model's invalid JSON is kept visible, not dropped.
+    Some compatible servers send the arguments as an object rather than JSON text."""
+    if raw is None or raw == "":
         return {}
+    if isinstance(raw, dict):
+        return raw
     try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
+        value = json.loads(wire.text(raw, field))
+    except (json.JSONDecodeError, RecursionError):
         return {"_invalid_json": raw}
     return value if isinstance(value, dict) else {"_value": value}

@@ -36,6 +36,9 @@ from assay.testing.wire import parse_request, render_fault, render_reply
 
 _REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
             429: "Too Many Requests", 500: "Internal Server Error"}
+HTML_PAGE = (b"<!DOCTYPE html><html><head><title>Sign in to the network</title></head>"
+             b"<body><p>Please accept the terms to continue.</p></body></html>")
+"""What a captive portal or a misrouted proxy answers in place of the API."""
 
 
 class FakeLLM:
@@ -202,7 +205,10 @@ class FakeLLM:
             reply = self._choose(request)
             await asyncio.sleep(self._latency(reply))
             fault = reply.fault or self._auth_fault(request)
-            if fault is None:
+            if fault is None and reply.body is not None:
+                _write(writer, 200, {}, reply.body if isinstance(reply.body, bytes)
+                       else json.dumps(reply.body, allow_nan=True).encode())
+            elif fault is None:
                 body = json.dumps(render_reply(request, reply)).encode()
                 _write(writer, 200, {}, body)
             else:
@@ -212,6 +218,14 @@ class FakeLLM:
                     return False
                 if fault.kind == "malformed":
                     _write(writer, 200, {}, b'{"id": "broken", "choices": [')
+                elif fault.kind == "html":
+                    _write(writer, 200, {"content-type": "text/html"}, HTML_PAGE)
+                elif fault.kind == "cut":
+                    body = json.dumps(render_reply(request, Reply(text="cut short"))).encode()
+                    _write(writer, 200, {"content-length": str(len(body))},
+                           body[:len(body) // 2])
+                    await writer.drain()
+                    return False
                 else:
                     status, extra, payload = render_fault(request, fault)
                     _write(writer, status, extra, json.dumps(payload).encode())
@@ -260,7 +274,8 @@ def _parse_head(head: bytes) -> tuple[str, str, dict[str, str]]:
 
 def _write(writer: asyncio.StreamWriter, status: int, headers: dict[str, str],
            body: bytes) -> None:
-    lines = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}",
-             "content-type: application/json", f"content-length: {len(body)}"]
-    lines += [f"{name}: {value}" for name, value in headers.items()]
+    fields = {"content-type": "application/json", "content-length": str(len(body)),
+              **headers}  # a given header replaces the default (a `cut` body's full length)
+    lines = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}"]
+    lines += [f"{name}: {value}" for name, value in fields.items()]
     writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)

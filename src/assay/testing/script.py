@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 FaultKind = Literal[
-    "rate_limit", "server_error", "timeout", "malformed", "unauthorized", "bad_request"
+    "rate_limit", "server_error", "timeout", "malformed", "unauthorized", "bad_request",
+    "html", "cut"
 ]
 
 
@@ -29,6 +30,8 @@ class Fault:
     - `timeout`: the server holds the request for `hang_seconds` (beyond the client's timeout)
     - `malformed`: HTTP 200 whose body is not valid JSON
     - `unauthorized`: HTTP 401; `bad_request`: HTTP 400
+    - `html`: HTTP 200 with an HTML page (a proxy's or a captive portal's)
+    - `cut`: HTTP 200 whose body stops half-way and the connection closes
     """
 
     kind: FaultKind
@@ -55,6 +58,9 @@ class Reply:
     latency: float | None = None
     """Seconds to wait before answering; overrides the server's latency."""
     fault: Fault | None = None
+    body: Any = None
+    """When set, sent as the 200 body in place of the rendered reply (bytes as they are,
+    anything else as JSON): a reply that breaks the wire protocol."""
 
 
 @dataclass(slots=True)

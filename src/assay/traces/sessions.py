@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from assay.errors import UserError
+from assay.input_files import is_regular_file, require_regular_file
 from assay.traces.exchanges import Exchange, SessionMeta, build_exchanges, parse_time
 from assay.traces.formats import ParseStats, UnknownFormat, detect, read_events, reader_named
 
@@ -47,12 +48,11 @@ def discover(paths: Sequence[str | Path]) -> list[Path]:
     found: dict[Path, Path] = {}
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            files = sorted(p for p in path.rglob("*.jsonl") if p.is_file())
-        elif path.is_file():
-            files = [path]
+        if os.path.isdir(path):  # never raises, unlike Path.is_dir on a name too long
+            files = sorted(p for p in path.rglob("*.jsonl") if is_regular_file(p))
         else:
-            raise UserError(f"{path}: no such file or directory")
+            require_regular_file(path, "session log")
+            files = [path]
         for file in files:
             found.setdefault(file.resolve(), file)
     return list(found.values())

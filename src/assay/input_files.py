@@ -1,0 +1,43 @@
+"""Files a user names (a config, a dataset, labels, a suite entry): a regular file, or a
+`UserError` saying why not.
+
+`Path.exists()` and `Path.is_file()` raise on a name too long for the file system, and a
+FIFO or a device passes `exists()` but blocks or never ends when read. Every input file is
+checked here once, before it is opened, so each reader gets the same clear refusal.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from assay.errors import UserError
+
+
+def is_regular_file(path: Path) -> bool:
+    """True when `path` (links followed) is a regular file; False for anything else,
+    including a name the file system refuses."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):  # too long, a loop of links, a NUL byte in the name
+        return False
+
+
+def require_regular_file(path: Path, what: str) -> None:
+    """Raise `UserError` unless `path` is a regular file that can be opened for reading."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise UserError(f"{what} not found: {path}") from None
+    except OSError as exc:  # a name too long, a loop of links, no permission
+        raise UserError(f"cannot open {what} {path}: {exc.strerror or exc}") from None
+    except ValueError:
+        raise UserError(f"cannot open {what} {path!r}: the name holds a NUL byte") from None
+    if stat.S_ISDIR(mode):
+        raise UserError(f"{what} {path} is a directory, not a file")
+    if not stat.S_ISREG(mode):
+        raise UserError(f"{what} {path} is not a regular file (a pipe or a device): "
+                        "reading it could block forever")
+    if not os.access(path, os.R_OK):
+        raise UserError(f"cannot read {what} {path}: permission denied")
