@@ -170,3 +170,25 @@ def test_a_rate_limited_judge_still_gets_its_verdict() -> None:
     assert rate_limited > 0
     assert score.error is None and score.value == 9.0
     assert score.details["usage"]["calls"] == 4  # retries are the provider's, not verdicts
+
+
+@pytest.mark.parametrize("model", PROTOCOLS)
+@pytest.mark.parametrize("reply", ["[" * 5000 + "]" * 5000, '{"score": NaN, "reason": "?"}',
+                                   "9" * 5000])
+def test_a_judge_reply_too_deep_nan_or_all_digits_is_recorded_unreadable_not_a_crash(
+        model: str, reply: str) -> None:
+    """Regression: a reply nested 5,000 deep raised RecursionError out of the judge (the
+    trial's scoring crashed), `{"score": NaN}` from a custom schema judge was stored as the
+    score NaN, and 5,000 digits took seconds of regex backtracking per reading."""
+    schema_judge = {"prompt": "Grade it.\n{{ output }}", "output": {
+        "type": "json", "schema": {"type": "object", "properties": {"score": {}}},
+        "value_field": "score", "scale": [0, 10], "threshold": 5}}
+
+    async def scenario() -> list[Score]:
+        async with FakeLLM(default=reply) as llm:
+            return [await judge_once(llm, "judge_score", model, parse_retries=0),
+                    await judge_once(llm, "judge", model, parse_retries=0, **schema_judge)]
+
+    for score in asyncio.run(scenario()):
+        assert score.value is None and score.passed is None
+        assert score.error is not None and score.error.startswith("unreadable judge reply")

@@ -164,3 +164,27 @@ def test_rubric_format_refuses_incomplete_replies(reply: str, problem: str) -> N
 @pytest.mark.parametrize("reply", ["**Score:** 9", "The score is 9.", "Rating = 9", "Grade — 9"])
 def test_a_labelled_score_may_be_decorated(reply: str) -> None:
     assert extract_number(reply, high=10) == 9.0
+
+
+def test_a_reply_nested_past_the_parsers_depth_is_no_json_not_a_recursion_error() -> None:
+    """Regression: `json.loads` raised RecursionError, which is not a ValueError, out of
+    the judge's reading of a reply nested 5,000 deep."""
+    assert extract_json("[" * 5000 + "]" * 5000) is None
+    assert extract_json("prose {" + '"a": [' * 5000) is None
+
+
+@pytest.mark.parametrize("reply", ['{"score": NaN}', '{"score": Infinity}', "NaN", '"1e999"'])
+def test_a_score_that_is_not_a_finite_number_is_no_score(reply: str) -> None:
+    """Regression: NaN came through as a score (a custom schema judge stored value NaN)."""
+    assert extract_number(reply, high=10) is None
+
+
+def test_a_reply_of_thousands_of_digits_is_read_without_backtracking() -> None:
+    """Regression: each of the score patterns was tried from every position inside a run
+    of 5,000 digits, several seconds per reply (a judge that seemed to hang)."""
+    from tests.fuzzing import within
+
+    with within(2):
+        assert extract_number("9" * 5000, high=10) is None  # past a float: no number
+        assert extract_number('{"score": "' + "9" * 5000 + '"}', high=10) is None
+        assert extract_number("Score: " + "9" * 5000 + "8/10 or 8/10", high=10) is None

@@ -10,12 +10,15 @@ results. Callers turn None into a retry and, in the end, a judge error.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable
 from typing import Any
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
-_NUMBER = r"[-+]?\d+(?:\.\d+)?"
+_NUMBER = r"(?<![\d.])[-+]?\d++(?:\.\d++)?"
+"""A number that starts where a run of digits starts, its digits taken whole: tried from
+inside a run of 5,000 digits, a search backtracked over every split of the run (seconds)."""
 _OUT_OF = re.compile(rf"({_NUMBER})\s*(?:/|out\s+of|of)\s*({_NUMBER})", re.IGNORECASE)
 _LABELLED = re.compile(
     r"\b(?:score|rating|grade|verdict)\b[\s*_:=\-\u2013\u2014]*(?:(?:is|of)\b[\s*_:]*)?"
@@ -33,7 +36,7 @@ def extract_json(text: str) -> Any | None:
     for candidate in candidates:
         try:
             return json.loads(candidate)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
             continue
     return _first_embedded_object(text)
 
@@ -43,7 +46,7 @@ def _first_embedded_object(text: str) -> dict[str, Any] | None:
     for match in re.finditer(r"\{", text):
         try:
             value, _ = decoder.raw_decode(text, match.start())
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(value, dict):
             return value
@@ -69,11 +72,12 @@ def as_number(value: Any) -> float | None:
     """A JSON value read as a number: 8, 8.5, "8", "8/10"; never a bool."""
     if isinstance(value, bool):
         return None
+    number: float | None = None
     if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        return _number_from_prose(value, high=None)
-    return None
+        number = float(value)
+    elif isinstance(value, str):
+        number = _number_from_prose(value, high=None)
+    return number if number is not None and math.isfinite(number) else None  # NaN, 1e999
 
 
 def extract_number(text: str, *, high: float | None = None,
@@ -90,8 +94,8 @@ def extract_number(text: str, *, high: float | None = None,
         found = pick(data, keys)
         return as_number(found) if found is not None else None
     if isinstance(data, (int, float)) and not isinstance(data, bool):
-        return float(data)
-    return _number_from_prose(text, high=high)
+        return as_number(data)
+    return as_number(_number_from_prose(text, high=high))
 
 
 def _number_from_prose(text: str, *, high: float | None) -> float | None:
