@@ -46,3 +46,22 @@ def test_the_judge_share_of_a_delta_shrinks_with_more_asks_per_answer() -> None:
     # judge part per condition 1/2 at one ask; the rest is case spread (2*4) and agent (2*0.25/2)
     assert once.judge_share == pytest.approx(1.0 / (8 + 0.25 + 1.0), abs=0.04)
     assert thrice.judge_share < once.judge_share
+
+
+def test_the_split_is_the_nested_analysis_of_variance_statsmodels_computes() -> None:
+    """Balanced design: the judge variance is the residual mean square of score ~ case /
+    epoch, and the agent variance (epoch-within-case mean square - residual) / asks."""
+    import pandas as pd
+    from statsmodels.formula.api import ols
+    from statsmodels.stats.anova import anova_lm
+
+    scores = planted(30, 3, 4, agent_sd=1.0, judge_sd=0.5, shift=0, seed=5)
+    rows = [{"case": case, "epoch": epoch, "score": value}
+            for case, by_epoch in scores.items() for epoch, values in by_epoch.items()
+            for value in values]
+    table = anova_lm(ols("score ~ C(case) + C(case):C(epoch)", data=pd.DataFrame(rows)).fit())
+    mean_square = table["sum_sq"] / table["df"]
+    split = split_variance("new", scores)
+    assert split.judge_variance == pytest.approx(mean_square["Residual"], rel=1e-9)
+    assert split.agent_variance == pytest.approx(
+        (mean_square["C(case):C(epoch)"] - mean_square["Residual"]) / 4, rel=1e-9)
