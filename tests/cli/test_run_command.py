@@ -383,3 +383,41 @@ def test_retry_errors_judges_again_a_trial_whose_every_scorer_failed(
     assert all(score["error"] is None and score["value"] == 1.0
                for t in results["trials"] for score in t["scores"].values())
     assert all(t["scores"] for t in results["trials"])
+
+
+def test_a_new_run_after_one_killed_with_kill_9_names_it_and_how_to_resume_it(
+        cli: Cli, tmp_path: Path) -> None:
+    """A run started after a kill -9 said nothing of the unfinished run beside it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    write_eval(tmp_path, "import os, pathlib, time\n\ndef answer(case):\n"
+                         "    pathlib.Path('started').touch()\n"
+                         "    if os.environ.get('HANG'):\n        time.sleep(600)\n"
+                         "    return 'a'\n",
+               "name: killed\ndataset: {path: cases.jsonl}\n"
+               "target: {type: python, function: 'agent:answer'}\n"
+               "scorers: [{type: exact_match}]\n", cases=3)
+    first = subprocess.Popen([sys.executable, "-m", "assay", "run", "assay.yaml",
+                              "--no-progress"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             env={**os.environ, "ASSAY_STORE": str(tmp_path / "assay.db"),
+                                  "HANG": "1"})
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "started").exists():
+        assert time.monotonic() < deadline and first.poll() is None
+        time.sleep(0.05)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    result = cli("run", "assay.yaml", "--no-progress")
+    assert result.returncode == 0, result.stderr
+    killed = json.loads(cli("runs", "--json").stdout)[1]
+    assert killed["status"] == "running" and killed["stale"]
+    assert (f"note: the previous run {killed['id']} of 'killed' did not finish (its process "
+            f"is gone; 0 of 3 trials stored); this is a new run: `assay run assay.yaml "
+            f"--resume {killed['id']}` continues that one instead") in result.stderr
+    again = cli("run", "assay.yaml", "--no-progress")  # the latest run now completed
+    assert "note:" not in again.stderr

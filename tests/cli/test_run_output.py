@@ -70,9 +70,10 @@ def test_a_piped_slow_run_prints_progress_lines_while_it_runs(tmp_path: Path) ->
     assert len(early) >= 2, lines  # several lines before the run had finished
     assert progress[-1].startswith("a-slow-experiment-with-a-long-name: 48/48 trials (100%), "
                                    "0 with an error")
-    for text in progress:
-        assert re.fullmatch(r"[\w-]+: \d+/48 trials \(\d+%\), \d+ with an error, [\d.]+ trials/s"
-                            r"(, ETA \w+)?", text), text
+    assert progress[0] == "a-slow-experiment-with-a-long-name: 0/48 trials (0%), 0 with an error"
+    for text in progress[1:]:
+        assert re.fullmatch(r"[\w-]+: \d+/48 trials \(\d+%\), \d+ with an error"
+                            r"(, [\d.]+ trials/s(, ETA \w+)?)?", text), text
 
 
 def test_piped_output_has_no_line_broken_at_80_columns_and_no_cut_cell(tmp_path: Path) -> None:

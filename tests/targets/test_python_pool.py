@@ -2,7 +2,7 @@
 
 Each test drives `assay run` as a user would (a subprocess, a config in a temp
 dir). In assay's own process (`isolation: none`) the same functions end assay
-with `os._exit`'s code, hang past `run.timeout`, or leave their children
+with a crash, hang past `run.timeout`, or leave their children
 running and holding assay's output open.
 """
 
@@ -76,7 +76,7 @@ def pids(root: Path, pattern: str) -> list[int]:
 
 def test_os_exit_0_in_one_case_is_that_trials_error_and_the_gate_still_fails(
         tmp_path: Path) -> None:
-    """In assay's process, `os._exit(0)` ends `assay run` at once with exit code 0."""
+    """A worker's `os._exit(0)` ends the worker, not assay: its trial is an error."""
     cli = project(tmp_path, "import os\n\ndef answer(case):\n"
                             "    if case.id == 'c3':\n        os._exit(0)\n    return 'a'\n")
     result = cli("run", "assay.yaml", "--no-progress", "-o", "out", timeout=60)

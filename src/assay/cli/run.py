@@ -129,6 +129,10 @@ def _run(path: Path, store: Store, options: RunOptions, request: ReviewRequest) 
     from assay.config import load_config
     from assay.errors import RunFailed
 
+    if not options.resume:
+        note = unfinished_note(store, path)
+        if note:
+            click.echo(note, err=True)
     try:
         return run_config(path, store, options, request)
     except RunFailed as exc:
@@ -181,6 +185,34 @@ def _run_suite(paths: list[Path], running: list[Path], store: Store, options: Ru
     if junit is not None:
         out.print(f"junit:   {junit}")
     return int(document["exit_code"])
+
+
+def unfinished_note(store: Store, config: Path) -> str:
+    """One line when the experiment's latest run did not finish and no live process holds it
+    (killed with kill -9, stopped by Ctrl-C or an error): a new run starts beside it, and
+    without this line the unfinished one would be forgotten."""
+    from assay.config import load_config
+    from assay.errors import AssayError
+
+    try:
+        experiment = load_config(config).name
+    except AssayError:
+        return ""  # the run itself reports what is wrong with the config
+    latest = store.list_runs(experiment, kind="eval", limit=1)
+    if not latest or latest[0].status == "completed":
+        return ""
+    run = latest[0]
+    if run.status == "running":
+        if not store.run_lock().holder_gone(run.id):
+            return ""  # another process is running it, or nothing says it stopped
+        how = "its process is gone"
+    else:
+        how = f"it was {run.status}"
+    stored = store.count_trials(run.id)[0]
+    of = f" of {run.total_trials:,}" if run.total_trials else ""
+    return (f"note: the previous run {run.id} of '{experiment}' did not finish ({how}; "
+            f"{stored:,}{of} trials stored); this is a new run: `assay run {config} "
+            f"--resume {run.id}` continues that one instead")
 
 
 def interrupted_message(store: Store, config: Path) -> str:

@@ -1,8 +1,8 @@
 """User code named in a config (`module:function`, `path/to/file.py:function`): import and call it.
 
 User code may raise what Python reserves for leaving the interpreter:
-`sys.exit()` (SystemExit), KeyboardInterrupt, GeneratorExit, or any other
-BaseException that is not an Exception (`class Abort(BaseException)`). Left
+`sys.exit()` (SystemExit), KeyboardInterrupt, GeneratorExit, `os._exit()` while a
+run holds `process_exit.exits_guarded`, or any other BaseException that is not an Exception (`class Abort(BaseException)`). Left
 alone, these pass through asyncio and the CLI as assay's own exit, so a
 target that calls `sys.exit(0)` for one case would end the whole run with
 exit code 0, and one raising its own BaseException would lose the batch in
@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from assay.config.process_exit import ProcessExitCalled, running_user_code
 from assay.errors import UserError
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ def describe_exit(exc: BaseException) -> str:
     """`called sys.exit(0)` / `raised KeyboardInterrupt`: what the user code did."""
     if isinstance(exc, SystemExit):
         return f"called sys.exit({exc.code!r})" if exc.code is not None else "called sys.exit()"
+    if isinstance(exc, ProcessExitCalled):
+        return str(exc)
     message = _readable_text(exc)
     return f"raised {type(exc).__name__}" + (f": {message[:300]}" if message else "")
 
@@ -87,7 +90,8 @@ def guarded(function: Callable[P, R], named: Any = None) -> Callable[P, R]:
 
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            return function(*args, **kwargs)
+            with running_user_code():
+                return function(*args, **kwargs)
         except Exception:
             raise
         except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay
@@ -101,7 +105,8 @@ def guarded(function: Callable[P, R], named: Any = None) -> Callable[P, R]:
 async def await_guarded(awaitable: Awaitable[R], function: Any) -> R:
     """Await user code's coroutine; its exits become `UserCodeExit` naming `function`."""
     try:
-        return await awaitable
+        with running_user_code():
+            return await awaitable
     except (Exception, asyncio.CancelledError):
         raise
     except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay

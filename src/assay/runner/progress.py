@@ -110,9 +110,10 @@ class Progress:
             if total.cache_hits:
                 parts.append(f"{total.cache_hits:,} cache hits")
         rate = self._rate()
-        parts.append(f"{rate:,.1f} trials/s")
+        if rate is not None:
+            parts.append(_rate_text(rate))
         remaining = self.total - done
-        if remaining > 0 and rate > 0:
+        if remaining > 0 and rate:
             parts.append(f"ETA {duration(remaining / rate)}")
         cost = self._cost(ledger)
         if cost:
@@ -131,7 +132,9 @@ class Progress:
                 extra.append(f"[yellow]{total.retries} retries[/yellow]")
             if total.cache_hits:
                 extra.append(f"{total.cache_hits} cached")
-        return {"errors": str(self.stats.errors), "rate": f"{self._rate():,.1f}",
+        rate = self._rate()
+        return {"errors": str(self.stats.errors),
+                "rate": _rate_text(rate) if rate is not None else "",
                 "calls": " · ".join(extra)}
 
     def _cost(self, ledger: Any) -> str:
@@ -149,7 +152,11 @@ class Progress:
         except Exception:  # noqa: BLE001 - progress must never stop a run
             return None
 
-    def _rate(self) -> float:
+    def _rate(self) -> float | None:
+        """Trials per second in this process; None before its first trial is stored, when a
+        rate of 0.0 would be a number measured from nothing."""
+        if not self.stats.done:
+            return None
         elapsed = max(time.monotonic() - self._started, 1e-9)
         return self.stats.done / elapsed
 
@@ -164,7 +171,7 @@ class Progress:
         self._bar = RichProgress(
             TextColumn("[bold]{task.description}"), BarColumn(bar_width=30),
             MofNCompleteColumn(), TextColumn("[red]{task.fields[errors]} with an error"),
-            TextColumn("{task.fields[rate]} trials/s"), TimeElapsedColumn(),
+            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
             TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[calls]}"),
             console=Console(stderr=True), refresh_per_second=8, transient=False)
         self._bar.start()
@@ -183,6 +190,10 @@ class Progress:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe must not stop the run
             pass
+
+
+def _rate_text(rate: float) -> str:
+    return f"{rate:,.1f} trials/s"
 
 
 def duration(seconds: float) -> str:

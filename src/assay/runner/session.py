@@ -22,6 +22,7 @@ from typing import Any
 from assay._version import __version__
 from assay.config.loading import LoadedConfig
 from assay.config.models import EvalConfig
+from assay.config.process_exit import exits_guarded
 from assay.errors import UserError
 from assay.records import RunRecord
 from assay.store.run_ending import REVIEWING, ending, record_end
@@ -84,10 +85,11 @@ async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions,
     The run is held by `lock` from before anything starts, so a second process resuming it
     is refused (`RunLocked`). A caller that goes on to review the run passes its own lock
     and releases it afterwards; without one, the lock is released here."""
-    if lock is not None:
-        return await _execute(loaded, store, options, lock)
-    with store.run_lock() as own:
-        return await _execute(loaded, store, options, own)
+    with exits_guarded():  # user code's os._exit fails its trial, never ends the run with 0
+        if lock is not None:
+            return await _execute(loaded, store, options, lock)
+        with store.run_lock() as own:
+            return await _execute(loaded, store, options, own)
 
 
 async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,

@@ -1,7 +1,8 @@
 """The `python` target: a function of yours, sync or async, called once per trial.
 
 Whatever the function raises, `sys.exit()` and KeyboardInterrupt included, is
-that trial's error (see `assay.config.user_code`), never the run's end; only
+that trial's error (see `assay.config.user_code`; `os._exit()` too, see
+`assay.config.process_exit`), never the run's end; only
 Ctrl-C pressed while it runs on the event loop (`threaded: false`) stops the
 run, as it stops any other. By
 default the function runs in assay's own process, which is cheap; with

@@ -1,6 +1,6 @@
 """Worker processes for a `python` target with `isolation: process`: assay's side.
 
-In assay's own process a function can end assay (`os._exit`), hold its stdout
+In assay's own process a function can end assay (a crash), hold its stdout
 through a child it leaves running, or hang in a way no deadline can stop. Run
 in a worker (`python_worker`), each of these costs one trial. A worker answers
 one trial at a time, so there are as many as there are trials in flight; each

@@ -1,0 +1,109 @@
+"""`os._exit` in user code run in assay's own process fails that call, never ends the run
+with exit code 0.
+
+Before, a python target (default isolation) that called `os._exit(0)` for one case ended
+`assay run` at once with exit code 0 and left the run `running`: a failed run that read as
+a passing one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from assay.config.process_exit import exits_guarded
+from assay.config.user_code import UserCodeExit, await_guarded, guarded
+from tests.cli.conftest import Cli
+
+
+def exits(code: int) -> str:
+    os._exit(code)
+
+
+def catches_everything_but_base_exceptions() -> str:
+    try:
+        os._exit(0)
+    except Exception:  # noqa: BLE001 - what a careless target does
+        return "swallowed"
+
+
+def test_os_exit_in_guarded_user_code_is_that_calls_error() -> None:
+    with exits_guarded(), pytest.raises(UserCodeExit, match=r"exits called os._exit\(0\)"):
+        guarded(exits)(0)
+
+
+def test_an_except_exception_in_user_code_does_not_swallow_its_os_exit() -> None:
+    with exits_guarded(), pytest.raises(UserCodeExit, match=r"called os._exit\(0\)"):
+        guarded(catches_everything_but_base_exceptions)()
+
+
+def test_os_exit_in_async_user_code_is_that_calls_error() -> None:
+    async def answer() -> str:
+        await asyncio.sleep(0)
+        os._exit(4)
+
+    async def go() -> str:
+        return await await_guarded(answer(), answer)
+
+    with exits_guarded(), pytest.raises(UserCodeExit, match=r"called os._exit\(4\)"):
+        asyncio.run(go())
+
+
+def test_os_exit_is_the_real_one_again_once_no_run_holds_the_guard() -> None:
+    real = os._exit
+    with exits_guarded():
+        with exits_guarded():
+            assert os._exit is not real
+        assert os._exit is not real  # the outer run still holds it
+    assert os._exit is real
+
+
+def project(root: Path, agent: str) -> Cli:
+    """agent.py under a default (in-process) python target, six cases expecting 'a', and a
+    gate asking for a pass rate of 0.5."""
+    (root / "agent.py").write_text(agent, encoding="utf-8")
+    (root / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n"
+        for i in range(6)), encoding="utf-8")
+    config = {"name": "exits", "dataset": {"path": "cases.jsonl"},
+              "target": {"type": "python", "function": "agent:answer"},
+              "scorers": [{"type": "exact_match"}],
+              "gates": [{"scorer": "exact_match", "min_pass_rate": 0.5}]}
+    (root / "assay.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    return Cli(root)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="os._exit codes of a POSIX process")
+def test_os_exit_0_in_an_in_process_target_is_that_trials_error_and_the_run_completes(
+        tmp_path: Path) -> None:
+    cli = project(tmp_path, "import os\n\ndef answer(case):\n"
+                            "    if case.id == 'c3':\n        os._exit(0)\n    return 'a'\n")
+    result = cli("run", "assay.yaml", "--no-progress", "-o", "out", timeout=60)
+    assert result.returncode == 0, result.stderr  # 5 of 6 cases pass: the gate holds
+    saved = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert saved["run"]["status"] == "completed"
+    stats = saved["stats"]["scores"][0]
+    assert (stats["n"], stats["errors"]) == (5, 1)
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "`c3` · default: agent:answer called os._exit(0)" in report
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="os._exit codes of a POSIX process")
+def test_os_exit_0_outside_any_trial_ends_assay_with_3_not_0(tmp_path: Path) -> None:
+    """A thread the target started is not the trial: assay cannot go on, but it must not
+    read as a run that passed."""
+    cli = project(tmp_path, "import os, threading, time\n\ndef answer(case):\n"
+                            "    if case.id == 'c3':\n"
+                            "        threading.Thread(target=os._exit, args=(0,)).start()\n"
+                            "        time.sleep(5)\n"
+                            "    return 'a'\n")
+    result = cli("run", "assay.yaml", "--no-progress", "-o", "out", timeout=60)
+    assert result.returncode == 3
+    assert "os._exit(0) was called outside any trial" in result.stderr
+    assert "--resume" in result.stderr
