@@ -43,7 +43,8 @@ def test_a_missed_threshold_names_each_case_its_reason_and_answer(tmp_path: Path
         f"eval 'capitals' missed 1 of 1 gates (run {result.run_id})",
         # the errored case (spain) counts among the cases, as not passed
         ("  FAIL exact_match@default pass rate: 25.0% passed over 4 cases (min 75.0%); "
-         "1 errored trial counts as not passed")]
+         "1 errored trial counts as not passed (without it: 33.3% over the 3 cases scored, "
+         "the score table's pass rate)")]
     assert "exact_match @ default: 3 of 4 trials did not pass" in report
     assert "  germany: expected 'Berlin', got 'Bonn' | answer: 'Bonn'" in report
     assert "  italy: expected 'Rome', got \"I don't know\"" in report

@@ -16,8 +16,10 @@ def summary(**stats: object) -> RunSummary:
     base = {"scorer": "contains", "condition": "a", "n": 10, "errors": 0, "mean": 0.9,
             "passed": 9, "judged": 10, "pass_rate": 0.9, "pass_rate_with_errors": 0.9,
             "pass_rate_with_errors_n": 10}
-    return RunSummary(scores=[ScoreStats(**{**base, **stats})],
-                      conditions=[ConditionStats(condition="a")], by_tag=[],
+    scores = ScoreStats(**{**base, **stats})
+    return RunSummary(scores=[scores],
+                      conditions=[ConditionStats(condition="a",
+                                                 trials=scores.n + scores.errors)], by_tag=[],
                       by_difficulty=[], values={})
 
 
@@ -141,3 +143,38 @@ def test_a_regression_gates_change_is_shown_on_its_side_of_the_largest_drop_allo
         change: float, max_drop: float, shown: str) -> None:
     """A drop of 2.04pp read "-2.0pp (max drop 2pp)" beside the FAIL it caused."""
     assert beside_bound(change, -max_drop, signed=True) == (shown, f"{-max_drop:g}")
+
+
+def epochs_with_errors() -> RunSummary:
+    """Ten cases, three epochs: c0 errors on every epoch, c1 on one, c2 fails every epoch."""
+    rows, trials = [], []
+    for i in range(10):
+        for epoch in range(3):
+            if i == 0 or (i == 1 and epoch == 0):
+                trials.append(TrialRow(f"c{i}", "a", epoch, error="boom"))
+                continue
+            trials.append(TrialRow(f"c{i}", "a", epoch))
+            rows.append(ScoreRow(f"c{i}", "a", epoch, "contains", float(i != 2), i != 2, None))
+    return summarize(rows, trials, per_case=True)
+
+
+def test_regression_an_error_rate_gate_with_epochs_is_a_share_of_trials() -> None:
+    """With 3 epochs, 4 errored trials of 30 read 30.8% (4 over 9 cases + 4 trials) and
+    failed a `max_error_rate: 0.2` the run was within."""
+    (gate,) = [g for g in threshold_results(
+        [GateConfig(scorer="contains", min_mean=0.5, max_error_rate=0.2)], epochs_with_errors())
+        if g.gate.endswith("error rate")]
+    assert gate.passed, gate.detail
+    assert gate.detail == "13.3% (max 20.0%); 4 of 30 trials errored"
+
+
+def test_a_pass_rate_gate_with_errors_says_how_it_meets_the_score_tables_pass_rate() -> None:
+    """The table read 88.9% over 9 cases, the gate 76.7% over 10: the gate names the
+    table's number and why its own is lower."""
+    summary = epochs_with_errors()
+    stats = summary.get("contains", "a")
+    assert stats is not None and stats.judged_cases == 9
+    (gate,) = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.7)], summary)
+    assert gate.detail == ("76.7% passed over 10 cases (min 70.0%); 4 errored trials count "
+                           "as not passed (without them: 88.9% over the 9 cases scored, the "
+                           "score table's pass rate)")
