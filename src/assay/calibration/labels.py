@@ -84,6 +84,8 @@ class HumanLabels:
     kind: str
     items: dict[str, LabelledItem]
     path: Path
+    unlabelled: list[str] = field(default_factory=list)
+    """Items in the file whose label is empty (null, `[]`, blank): left out, and said so."""
 
     @property
     def raters(self) -> int:
@@ -126,14 +128,20 @@ def read_labels(spec: LabelsFile, base_dir: Path, *, kind: str = "auto") -> Huma
                                                                                     "rater"))
             item.raters.append(str(rater))
     problems.raise_if_any(f"invalid labels file {path}")
+    unlabelled = [item_id for item_id, item in items.items() if not item.values]
+    for item_id in unlabelled:
+        del items[item_id]
     if not items:
-        raise UserError(f"labels file {path} has no labelled item")
-    return HumanLabels(kind, items, path)
+        empty = f" ({len(unlabelled)} items with an empty label)" if unlabelled else ""
+        raise UserError(f"labels file {path} has no labelled item{empty}")
+    return HumanLabels(kind, items, path, unlabelled)
 
 
 def _raw_values(record: MappedRecord) -> list[Any]:
+    """The record's label values; a rater's empty one (null, blank) is no label, not a value."""
     value = record.get("label")
-    return list(value) if isinstance(value, list) else [value]
+    values = list(value) if isinstance(value, list) else [value]
+    return [v for v in values if not (v is None or isinstance(v, str) and not v.strip())]
 
 
 def _text_or_messages(value: Any) -> Any:

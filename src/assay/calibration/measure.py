@@ -39,6 +39,8 @@ class Calibration:
     only_labelled: list[str] = field(default_factory=list)
     """Labelled items the judge gave no verdict on (not in the run or file)."""
     only_judged: list[str] = field(default_factory=list)
+    unlabelled: list[str] = field(default_factory=list)
+    """Items of the labels file whose label is empty: neither labelled nor measured."""
     judge_errors: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -83,6 +85,7 @@ class Calibration:
             "passed": self.passed, "shortfalls": self.shortfalls,
             "measures": self.measures.to_dict(),
             "only_labelled": self.only_labelled, "only_judged": self.only_judged,
+            "unlabelled": self.unlabelled,
             "judge_errors": self.judge_errors, "notes": self.notes,
         }
 
@@ -133,7 +136,9 @@ def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpe
         labels_path=str(labels.path), measures=measures, min_agreement=spec.min_agreement,
         min_kappa=spec.min_kappa,
         only_labelled=[i for i in human if i not in judged and i not in verdicts.errors],
-        only_judged=[i for i in judged if i not in human and i not in split],
+        only_judged=[i for i in judged if i not in human and i not in split
+                     and i not in labels.unlabelled],
+        unlabelled=list(labels.unlabelled),
         judge_errors={i: e for i, e in verdicts.errors.items() if i in human},
         notes=notes)
 

@@ -146,6 +146,9 @@ def problem_lines(cal: Calibration) -> list[str]:
         first_id, first = next(iter(cal.judge_errors.items()))
         out.append(f"{len(cal.judge_errors)} items got a judge error and are left out "
                    f"(first: {first_id}: {first[:200]})")
+    if cal.unlabelled:
+        out.append(f"{len(cal.unlabelled)} items of the labels file have an empty label and "
+                   f"are left out: {_ids(cal.unlabelled)}")
     if cal.only_judged:
         out.append(f"{len(cal.only_judged)} judged items have no label: {_ids(cal.only_judged)}")
     return out + [f"note: {note}" for note in cal.notes]
