@@ -98,3 +98,15 @@ def test_fed_a_trial_at_a_time_the_summary_is_the_one_of_all_rows_at_once() -> N
     fed = builder.summary()
     assert fed.to_dict() == at_once.to_dict() and fed.values == at_once.values
     assert fed.conditions[0].judge_cost_usd == 3.0 and fed.scores[0].errors == 2
+
+
+def test_regression_a_condition_whose_trials_reported_no_tokens_has_none_not_0() -> None:
+    """Unreported token counts summed to 0, which every report then showed as 0/0."""
+    from assay.records import TrialRow
+
+    silent = summarize([], [TrialRow("c1", "a", 0), TrialRow("c2", "a", 0)])
+    assert silent.conditions[0].input_tokens is None
+    assert silent.conditions[0].output_tokens is None
+    some = summarize([], [TrialRow("c1", "a", 0, input_tokens=10, output_tokens=3),
+                          TrialRow("c2", "a", 0)])
+    assert (some.conditions[0].input_tokens, some.conditions[0].output_tokens) == (10, 3)

@@ -81,3 +81,10 @@ def test_calls_to_a_model_without_a_price_are_named_in_the_total():
     costs = RunCosts(summary(spent("a", 0.002, None)), {"unpriced_calls": 2})
     assert costs.total() == ("total cost unknown (target $0.0020, judges unknown, "
                              "2 calls to a model with no price)")
+
+
+def test_tokens_read_unknown_when_nothing_reported_them() -> None:
+    from assay.reports.costs import tokens_text
+
+    assert tokens_text(None, None) == "unknown"
+    assert tokens_text(1234, 56) == "1,234/56"

@@ -69,3 +69,19 @@ def test_regression_the_conditions_table_says_its_errors_are_the_targets(
     assert "| picky | default | 1 | 1.000 [0.207–1.000] | 100.0% [21%–100%] | 3 |" in text, text
     assert "| condition | trials | target errors |" in text
     assert "| default | 4 | 1 |" in text
+
+
+def test_regression_tokens_no_trial_reported_read_unknown_never_0(tmp_path: Path) -> None:
+    """A python target reports no token usage: report.md's conditions table read "0/0"
+    tokens, and results.json 0 and 0, as if the answers had cost no tokens."""
+    import json
+
+    data = [{"id": "a", "input": "x", "expected": "x"}]
+    assay.evaluate("tokens", data=data, task=lambda case: "x", scorers=["exact_match"],
+                   store=tmp_path / "assay.db", output=tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| default | 1 |"))
+    assert "| unknown |" in row and "0/0" not in row, row
+    (condition,) = json.loads((tmp_path / "out" / "results.json").read_text())[
+        "stats"]["conditions"]
+    assert condition["input_tokens"] is None and condition["output_tokens"] is None

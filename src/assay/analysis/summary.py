@@ -68,12 +68,15 @@ class ConditionStats:
     errors: int = 0
     latency_ms_mean: float | None = None
     latency_ms_p95: float | None = None
-    input_tokens: int = 0
-    output_tokens: int = 0
+    input_tokens: int | None = None
+    """Tokens the target reported, summed; None when no trial reported any (unknown, not 0:
+    a python, command or http target, or a provider that sent no usage)."""
+    output_tokens: int | None = None
     cost_usd: float | None = None
     cache_hits: int = 0
-    judge_input_tokens: int = 0
-    judge_output_tokens: int = 0
+    judge_input_tokens: int | None = None
+    """What the judges reported, summed; None when none reported any."""
+    judge_output_tokens: int | None = None
     judge_cost_usd: float | None = None
     """What LLM judges spent scoring this condition's answers (apart from the target's cost)."""
     tool_calls: int = 0
@@ -283,8 +286,9 @@ class SummaryBuilder:
                 entry.error_examples.append(f"{case_id}: {error[:200]}")
         if latency_ms is not None:
             self._latencies[name].append(latency_ms)
-        entry.input_tokens += input_tokens or 0
-        entry.output_tokens += output_tokens or 0
+        if input_tokens or output_tokens:  # a store keeps an unreported count as NULL
+            entry.input_tokens = (entry.input_tokens or 0) + (input_tokens or 0)
+            entry.output_tokens = (entry.output_tokens or 0) + (output_tokens or 0)
         entry.cache_hits += cache_hits or 0
         if cost_usd is not None:
             entry.cost_usd = (entry.cost_usd or 0.0) + cost_usd
@@ -334,8 +338,9 @@ class SummaryBuilder:
         entry = self._conditions.get(condition)
         if entry is None:
             return
-        entry.judge_input_tokens += input_tokens or 0
-        entry.judge_output_tokens += output_tokens or 0
+        if input_tokens or output_tokens:
+            entry.judge_input_tokens = (entry.judge_input_tokens or 0) + (input_tokens or 0)
+            entry.judge_output_tokens = (entry.judge_output_tokens or 0) + (output_tokens or 0)
         if cost_usd is not None:
             entry.judge_cost_usd = (entry.judge_cost_usd or 0.0) + cost_usd
 

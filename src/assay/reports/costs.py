@@ -37,6 +37,13 @@ def dollars(cost: float, digits: int = DIGITS) -> str:
     return f"${cost:.{digits}f}"
 
 
+def tokens_text(input_tokens: int | None, output_tokens: int | None) -> str:
+    """`1,234/567`; `unknown` when nothing reported the tokens (never `0/0`)."""
+    if input_tokens is None and output_tokens is None:
+        return UNKNOWN
+    return f"{input_tokens or 0:,}/{output_tokens or 0:,}"
+
+
 def cost_text(cost: float | None, tokens: int = 0, digits: int = DIGITS) -> str:
     """`$0.0123`; `unknown` when tokens were spent without a price; `-` when nothing was."""
     if cost is not None:
@@ -55,11 +62,11 @@ class RunCosts:
         self.digits = _digits(self._sums())
 
     def target(self, c: ConditionStats) -> str:
-        return cost_text(c.cost_usd, c.input_tokens + c.output_tokens, self.digits)
+        return cost_text(c.cost_usd, (c.input_tokens or 0) + (c.output_tokens or 0), self.digits)
 
     def judge(self, c: ConditionStats) -> str:
-        return cost_text(c.judge_cost_usd, c.judge_input_tokens + c.judge_output_tokens,
-                         self.digits)
+        return cost_text(c.judge_cost_usd,
+                         (c.judge_input_tokens or 0) + (c.judge_output_tokens or 0), self.digits)
 
     def model(self, calls: Mapping[str, Any]) -> str:
         """A model's line of the call ledger (`usage["by_model"]`)."""

@@ -44,7 +44,7 @@ from assay.reports.comparisons import (
     p_text,
     size_text,
 )
-from assay.reports.costs import RunCosts
+from assay.reports.costs import RunCosts, tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
@@ -233,7 +233,7 @@ def _cost(review: Review, colours: dict[str, int]) -> dict[str, Any]:
     conditions = review.summary.conditions
     costs = RunCosts(review.summary, review.usage)
     return {"costs": _cost_rows(conditions), "cost_columns": _cost_columns(conditions),
-            "target_cost": costs.target, "judge_cost": costs.judge,
+            "target_cost": costs.target, "judge_cost": costs.judge, "tokens_text": tokens_text,
             "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),
                             ("cache", "cached answers"), ("tools", "tool calls")]}
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from assay.reports.comparisons import condition_comparisons_markdown
-from assay.reports.costs import RunCosts
+from assay.reports.costs import RunCosts, tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.headline import review_headline
 from assay.reports.judges import judges_markdown
@@ -95,7 +95,7 @@ def condition_lines(review: Review) -> list[str]:
     for c in review.summary.conditions:
         latency = "-" if c.latency_ms_mean is None else f"{c.latency_ms_mean:,.0f} ms"
         lines.append(f"| {inline(c.condition)} | {c.trials} | {c.errors} | {latency} | "
-                     f"{c.input_tokens:,}/{c.output_tokens:,} | {costs.target(c)} | "
+                     f"{tokens_text(c.input_tokens, c.output_tokens)} | {costs.target(c)} | "
                      f"{costs.judge(c)} | {c.cache_hits} | {c.tool_calls} | "
                      f"{c.tool_errors} |")
     return lines

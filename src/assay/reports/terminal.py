@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from assay.reports.console import print_table, print_warning
-from assay.reports.costs import RunCosts
+from assay.reports.costs import RunCosts, tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.text import markup_free as escape
 
@@ -147,7 +147,7 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                     [("condition", "left"), ("tokens in/out", "right"), ("cost", "right"),
                      ("judge cost", "right"), ("cached answers", "right"),
                      ("tool calls", "right"), ("tool errors", "right")],
-                    [(escape(c.condition), f"{c.input_tokens:,}/{c.output_tokens:,}",
+                    [(escape(c.condition), tokens_text(c.input_tokens, c.output_tokens),
                       costs.target(c), costs.judge(c), f"{c.cache_hits:,}",
                       f"{c.tool_calls:,}", f"{c.tool_errors:,}") for c in spent])
     total = costs.total()

@@ -13,7 +13,7 @@ from typing import Any
 
 from starlette.responses import HTMLResponse
 
-from assay.reports.costs import cost_text
+from assay.reports.costs import cost_text, tokens_text
 from assay.view import links
 
 
@@ -33,7 +33,7 @@ def environment() -> Any:
     env = Environment(loader=PackageLoader("assay.view", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters.update(cost=cost_text, ms=milliseconds, when=when, pretty=pretty,
-                       count=lambda n: f"{n:,}")
+                       count=lambda n: f"{n:,}", tokens=tokens_text)
     env.globals.update(link=links.link, runs_link=links.runs_link, run_link=links.run_link,
                        cases_link=links.cases_link, trial_link=links.trial_link,
                        compare_link=links.compare_link, history_link=links.history_link,
