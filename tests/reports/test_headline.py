@@ -8,6 +8,7 @@ comparison line prints.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -203,3 +204,25 @@ def test_a_review_leads_with_its_conditions_then_the_previous_run_then_its_score
     assert since.outcome == "worse"
     assert since.text.startswith("This run is worse than the previous run (run-a) on judge")
     assert review_headline(review(("pack",))).text.startswith("One condition ('pack')")
+
+
+def test_regression_the_headline_says_its_rates_are_over_the_cases_both_answered(
+        tmp_path: Path) -> None:
+    """Cases that errored under one condition are left out of the paired comparison: the
+    sentence read 'pass rate 85.7% → 85.7%' beside a score table whose baseline read
+    88.9%, with nothing to say the two were over different cases."""
+    import assay
+
+    data = [{"id": f"c{i}", "input": "x", "expected": "x"} for i in range(6)]
+
+    def answer(case: assay.Case, condition: assay.Condition) -> str:
+        if condition.name == "new" and case.id in ("c0", "c1"):
+            raise RuntimeError("down")
+        return "x" if case.id != "c5" else "y"
+
+    assay.evaluate("excluded", data=data, task=answer, scorers=["exact_match"],
+                   conditions={"base": {}, "new": {}}, store=tmp_path / "assay.db",
+                   output=tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "pass rate 75.0% → 75.0% over the 4 cases both answered, +0.0pp" in text
+    assert "| exact_match | base | 6 |" in text  # the table's baseline: 83.3% over 6

@@ -169,10 +169,14 @@ def _clause(c: PairedComparison, *, subject: str, other: str, where: str,
 
 
 def _change(c: PairedComparison) -> str:
-    """`pass rate 50.0% → 62.0%, +12.0pp (95% CI +4.1..+19.9pp)`: the verdict's own numbers."""
+    """`pass rate 50.0% → 62.0%, +12.0pp (95% CI +4.1..+19.9pp)`: the verdict's own numbers.
+    When cases were left out (errored, or run on one side only) the rates are over fewer
+    cases than the score table's, and the sentence says over how many."""
     a, b, delta, interval = headline(c)
     name = "pass rate" if c.headline.metric == "pass_rate" else "mean"
-    return f"{name} {a} → {b}, {delta} ({ci_label(c)} {interval})"
+    over = (f" over the {c.n} case{'s' * (c.n != 1)} both answered" if c.excluded.count
+            else "")
+    return f"{name} {a} → {b}{over}, {delta} ({ci_label(c)} {interval})"
 
 
 def _tail(rest: Sequence[ComparisonEntry]) -> str:
