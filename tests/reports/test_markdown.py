@@ -85,3 +85,21 @@ def test_regression_tokens_no_trial_reported_read_unknown_never_0(tmp_path: Path
     (condition,) = json.loads((tmp_path / "out" / "results.json").read_text())[
         "stats"]["conditions"]
     assert condition["input_tokens"] is None and condition["output_tokens"] is None
+
+
+def test_regression_the_score_tables_error_count_is_labelled_as_trials_beside_n_in_cases(
+        tmp_path: Path) -> None:
+    """With 3 epochs a case that errored every time read "n 1, errors 3" under a plain
+    "errors": 1 + 3 is not the 2 cases the run had."""
+    def answer(case: Case) -> str:
+        if case.id == "down":
+            raise RuntimeError("the service is down")
+        return "x"
+
+    data = [{"id": "up", "input": "x", "expected": "x"},
+            {"id": "down", "input": "x", "expected": "x"}]
+    assay.evaluate("epochs", data=data, task=answer, scorers=["exact_match"], epochs=3,
+                   store=tmp_path / "assay.db", output=tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "| pass rate [95% CI] | errored trials |" in text
+    assert "| exact_match | default | 1 |" in text and text.count("| 3 |") >= 1

@@ -77,7 +77,7 @@ def gate_lines(review: Review) -> list[str]:
 
 def score_lines(review: Review) -> list[str]:
     lines = ["## Scores", "",
-             "| scorer | condition | n | mean [95% CI] | pass rate [95% CI] | errors |",
+             "| scorer | condition | n | mean [95% CI] | pass rate [95% CI] | errored trials |",
              "| --- | --- | ---: | ---: | ---: | ---: |"]
     for stats in review.summary.scores:
         lines.append(f"| {inline(stats.scorer)} | {inline(stats.condition)} | {stats.n} | "

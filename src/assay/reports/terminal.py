@@ -139,7 +139,7 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
     print_table(console, f"{escape(run.experiment)} · run {run.id}",
                 [("scorer", "left"), ("condition", "left"), ("n", "right"),
                  ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right"),
-                 ("errors", "right")], rows, keys=2, group_first=True)
+                 ("errored trials", "right")], rows, keys=2, group_first=True)
     costs = RunCosts(summary, usage)
     spent = [c for c in summary.conditions if _spent_or_cached(c)]
     if spent:
