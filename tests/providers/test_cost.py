@@ -76,6 +76,28 @@ def test_an_unpriced_model_has_unknown_cost_and_a_warning(make_pool):
     assert len(warnings) == 1 and "openai/llama3.1:8b" in warnings[0]
 
 
+def test_regression_a_reply_without_usage_has_unknown_cost_not_0(make_pool):
+    """An OpenAI-compatible server that sends no `usage` gave 0 tokens, priced at $0.00:
+    a run of paid calls read as free, and a cost budget never stopped it."""
+    warnings: list[str] = []
+    price = Price(input_per_mtok=3.0, output_per_mtok=15.0)
+
+    async def scenario():
+        async with FakeLLM(default=Reply(text="ok", usage=False)) as llm:
+            pool = make_pool(llm, prices={"my-model": price}, warnings=warnings)
+            provider, model = pool.resolve("openai/my-model")
+            response = await provider.chat(ask(model))
+            await provider.chat(ask(model, "twice"))
+            await pool.aclose()
+            return response, pool.stats()
+
+    response, stats = asyncio.run(scenario())
+    assert not response.usage_reported and response.usage.cost_usd is None
+    assert stats.total.unpriced_calls == 2
+    assert warnings == ["openai/my-model sent no token usage: its tokens and cost are unknown "
+                        "and not counted toward run.max_cost_usd"]
+
+
 def test_the_budget_refuses_new_paid_calls_once_spent(make_pool):
     price = Price(input_per_mtok=1_000_000.0, output_per_mtok=0.0)  # $1 per input token
     reply = Reply(text="ok", input_tokens=1, output_tokens=1)

@@ -80,7 +80,17 @@ def test_an_unknown_price_makes_the_total_unknown_and_no_part_zero():
 def test_calls_to_a_model_without_a_price_are_named_in_the_total():
     costs = RunCosts(summary(spent("a", 0.002, None)), {"unpriced_calls": 2})
     assert costs.total() == ("total cost unknown (target $0.0020, judges unknown, "
-                             "2 calls to a model with no price)")
+                             "2 calls of unknown cost: no price, or no token usage in the "
+                             "reply)")
+
+
+def test_regression_calls_of_unknown_cost_make_a_total_when_no_part_reported_tokens():
+    """Replies without token usage left every part without tokens or cost: the run printed
+    no total at all, as if it had made no paid call."""
+    idle = ConditionStats("a", trials=3)
+    assert RunCosts(summary(idle), {"unpriced_calls": 3}).total() == (
+        "total cost unknown (3 calls of unknown cost: no price, or no token usage in the "
+        "reply)")
 
 
 def test_tokens_read_unknown_when_nothing_reported_them() -> None:

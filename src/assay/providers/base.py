@@ -63,6 +63,9 @@ class ChatResponse:
     usage: Usage = field(default_factory=Usage)
     latency_ms: float = 0.0
     cached: bool = False
+    usage_reported: bool = True
+    """False when the reply carried no token usage: its tokens (0 in `usage`) and so its
+    cost are unknown, never a cost of $0."""
 
 
 class Provider(Protocol):

@@ -72,6 +72,7 @@ class SDKProvider:
         self._secrets = [api_key, *config.headers.values()]
         self._warn = warn or (lambda message: None)
         self._unpriced: set[str] = set()
+        self._unreported: set[str] = set()
         self._price_of: dict[str, Price | None] = {}
         """`find_price` per model name, looked up once: it scans the table by prefix."""
         self._rng = random.Random()
@@ -170,6 +171,13 @@ class SDKProvider:
         if model not in self._price_of:
             self._price_of[model] = find_price(model, self.prices)
         price = self._price_of[model]
+        if not response.usage_reported:  # no tokens to price: unknown, never $0
+            usage.cost_usd = None
+            if label not in self._unreported:
+                self._unreported.add(label)
+                self._warn(f"{label} sent no token usage: its tokens and cost are unknown "
+                           "and not counted toward run.max_cost_usd")
+            return
         usage.cost_usd = cost_usd(price, usage.input_tokens, usage.output_tokens)
         if price is None and label not in self._unpriced:
             self._unpriced.add(label)

@@ -117,6 +117,7 @@ class GeminiProvider(SDKProvider):
             model=response.model_version,
             usage=Usage(input_tokens=(usage.prompt_token_count or 0) if usage else 0,
                         output_tokens=output_tokens),
+            usage_reported=usage is not None,
         )
 
     def _keep_signature(self, call_id: str, signature: bytes) -> None:

@@ -154,6 +154,7 @@ def from_wire(body: Any) -> ChatResponse:
                                             optional=True),
                     output_tokens=wire.count(usage.get("completion_tokens"),
                                              "usage.completion_tokens", optional=True)),
+        usage_reported=bool(usage),
     )
 
 

@@ -75,16 +75,16 @@ class RunCosts:
 
     def total(self) -> str | None:
         """`total cost $0.1290 (target $0.0277, judges $0.1013)`, with `unknown` for a part
-        without a price and the calls to models without one; None for a run without LLM
-        calls."""
-        if not self.parts:
+        without a price and the calls whose cost is unknown (a model without a price, a reply
+        without token usage); None for a run without LLM calls."""
+        if not self.parts and not self.unpriced_calls:
             return None
         total = self._total()
         head = "total cost unknown" if total is None else f"total cost {dollars(total, self.digits)}"
         shown = [f"{name} {cost_text(value, 1, self.digits)}" for name, value in self.parts.items()]
         if self.unpriced_calls:
             shown.append(f"{self.unpriced_calls} call{'s' * (self.unpriced_calls != 1)} "
-                         "to a model with no price")
+                         "of unknown cost: no price, or no token usage in the reply")
         return f"{head} ({', '.join(shown)})"
 
     def _total(self) -> float | None:

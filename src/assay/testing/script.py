@@ -61,6 +61,9 @@ class Reply:
     body: Any = None
     """When set, sent as the 200 body in place of the rendered reply (bytes as they are,
     anything else as JSON): a reply that breaks the wire protocol."""
+    usage: bool = True
+    """False: the reply carries no token usage, as some OpenAI-compatible servers send
+    (OpenAI and Gemini wire protocols; Anthropic's always has it)."""
 
 
 @dataclass(slots=True)

@@ -49,8 +49,14 @@ def render_reply(request: FakeRequest, reply: Reply) -> dict[str, Any]:
     if request.protocol == "anthropic":
         return _anthropic_body(request, reply, text, input_tokens, output_tokens)
     if request.protocol == "gemini":
-        return gemini_body(request, reply, text, input_tokens, output_tokens)
-    return _openai_body(request, reply, text, input_tokens, output_tokens)
+        body = gemini_body(request, reply, text, input_tokens, output_tokens)
+        if not reply.usage:
+            body.pop("usageMetadata", None)
+        return body
+    body = _openai_body(request, reply, text, input_tokens, output_tokens)
+    if not reply.usage:
+        del body["usage"]
+    return body
 
 
 def render_fault(request: FakeRequest, fault: Fault) -> tuple[int, dict[str, str], dict[str, Any]]:
