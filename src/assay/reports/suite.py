@@ -17,8 +17,9 @@ from assay.reports.formatting import percent, score_text
 from assay.reports.text import code, inline
 from assay.reports.text import markup_free as escape
 
-COLUMNS = ("experiment", "scorer", "condition", "n", "avg", "accuracy", "exit")
-RIGHT = {"n", "avg", "accuracy", "exit"}
+COLUMNS = ("experiment", "scorer", "condition", "n", "avg", "accuracy", "errored trials",
+           "exit")
+RIGHT = {"n", "avg", "accuracy", "errored trials", "exit"}
 
 
 def experiment_rows(document: dict[str, Any]) -> list[tuple[str, ...]]:
@@ -92,14 +93,17 @@ def suite_markdown(document: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _figures(figures: dict[str, Any], scale: Sequence[float] | None) -> tuple[str, str, str]:
-    """n, avg and accuracy, written as the run's own table writes them (an average short of
-    perfect never reads as perfect); the accuracy names its own count when fewer cases had
-    a verdict."""
+def _figures(figures: dict[str, Any],
+             scale: Sequence[float] | None) -> tuple[str, str, str, str]:
+    """n, avg, accuracy and errored trials, written as the run's own table writes them (an
+    average short of perfect never reads as perfect); the accuracy names its own count when
+    fewer cases had a verdict. The errors are shown beside the figures they are left out of
+    (an avg and accuracy over the cases scored), so a suite never reads better than its
+    runs' gates."""
     mean = figures["avg"]
     avg = "-" if mean is None else (f"{mean:.3g}" if scale is None
                                     else score_text(mean, (scale[0], scale[1])))
     accuracy = "-" if figures["accuracy"] is None else percent(figures["accuracy"] / 100)
     if figures["accuracy"] is not None and figures["accuracy_n"] != figures["n"]:
         accuracy += f" (of {figures['accuracy_n']})"
-    return str(figures["n"]), avg, accuracy
+    return str(figures["n"]), avg, accuracy, f"{figures['errors']:,}"
