@@ -103,6 +103,10 @@ def test_an_exported_run_validates_and_carries_the_runs_numbers(tmp_path: Path) 
         assert stats is not None
         scored = results["exact_match:pass_rate"]["score_details"]
         assert scored["score"] == stats.pass_rate
+        # the rate the gates read, the one the instance records add up to ("es" errored)
+        assert float(scored["details"]["pass_rate_with_errors"]) == \
+            stats.pass_rate_with_errors == stats.passed / len(records)
+        assert scored["details"]["cases_with_errors"] == str(len(records))
         assert scored["uncertainty"]["num_samples"] == stats.judged == 3
         assert scored["uncertainty"]["confidence_interval"]["lower"] == stats.pass_rate_ci.low
         length_stats = result.summary.get("length", name)

@@ -5,8 +5,12 @@ it gives no verdicts, or scores on a scale other than 0..1, as a 0-10 judge
 does), with the confidence interval and sample count assay reported: both
 are over cases (each case's epochs are averaged first), so `num_samples`
 counts cases and the trials are counted apart in the result's details. Pass
-rates leave errored trials out, as assay's do; the errors are counted in
-the result's details.
+rates leave errored trials out, as assay's score tables do; the errors are
+counted in the result's details, with the pass rate that counts them as not
+passed (`pass_rate_with_errors`, over `cases_with_errors`): the rate assay's
+gates read, and the one a reader gets from the instance records, where an
+errored trial is a record with `error` set and `is_correct` false (the
+format requires a number and a boolean there, so its `score` is 0).
 """
 
 from __future__ import annotations
@@ -111,12 +115,17 @@ def _result(evaluation: Evaluation, stats: ScoreStats, metric: str,
         config.update(metric_name=f"{stats.scorer} pass rate", metric_unit="proportion",
                       min_score=0, max_score=1,
                       evaluation_description=f"share of cases {stats.scorer} passed (per case "
-                                             "first over epochs); errored trials left out")
+                                             "first over epochs); errored trials left out "
+                                             "(details.pass_rate_with_errors counts them as "
+                                             "not passed)")
         assert stats.pass_rate is not None
         score = stats.pass_rate
         uncertainty = _uncertainty(stats.pass_rate_ci, None, stats.judged_cases)
         counts = {"cases": str(stats.judged_cases), "trials_passed": str(stats.passed),
                   "trials_judged": str(stats.judged)}
+        if stats.errors and stats.pass_rate_with_errors is not None:
+            counts.update(pass_rate_with_errors=repr(stats.pass_rate_with_errors),
+                          cases_with_errors=str(stats.pass_rate_with_errors_n))
     else:
         config.update(metric_name=f"{stats.scorer} mean", metric_unit="points",
                       min_score=low, max_score=high,
