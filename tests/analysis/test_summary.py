@@ -110,3 +110,5 @@ def test_regression_a_condition_whose_trials_reported_no_tokens_has_none_not_0()
     some = summarize([], [TrialRow("c1", "a", 0, input_tokens=10, output_tokens=3),
                           TrialRow("c2", "a", 0)])
     assert (some.conditions[0].input_tokens, some.conditions[0].output_tokens) == (10, 3)
+    cached = summarize([], [TrialRow("c1", "a", 0, cache_hits=1)])  # known to have spent none
+    assert (cached.conditions[0].input_tokens, cached.conditions[0].output_tokens) == (0, 0)

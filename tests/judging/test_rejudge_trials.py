@@ -91,5 +91,5 @@ def test_a_rejudge_reports_what_its_judges_spent_and_no_target_cost(
     assert "target $" not in out and "total cost" in out
     results = json.loads((tmp_path / "again" / "results.json").read_text())
     [condition] = results["stats"]["conditions"]
-    assert condition["cost_usd"] is None and condition["input_tokens"] == 0
+    assert condition["cost_usd"] is None and condition["input_tokens"] is None
     assert condition["judge_input_tokens"] > 0

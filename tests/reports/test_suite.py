@@ -45,6 +45,7 @@ def test_regression_the_suite_table_shows_the_errored_trials_its_figures_leave_o
                                                                    "experiments": ["h1"]}}}],
                 "warnings": [], "failed": []}
     text = suite_markdown(document)
-    assert "| experiment | scorer | condition | n | avg | accuracy | errored trials | exit |" in text
+    assert ("| experiment | scorer | condition | n | avg | accuracy | errored trials | exit |"
+            in text)
     assert "| h1 | contains (0–1) | v2 | 7 | 0.857 | 85.7% | 9 | 1 |" in text
     assert "| total of 1 | contains (0–1) | v2 | 7 | 0.857 | 85.7% | 9 |  |" in text

@@ -70,7 +70,8 @@ class ConditionStats:
     latency_ms_p95: float | None = None
     input_tokens: int | None = None
     """Tokens the target reported, summed; None when no trial reported any (unknown, not 0:
-    a python, command or http target, or a provider that sent no usage)."""
+    a python, command or http target, or a provider that sent no usage). Answers from the
+    response cache count as 0: they spent none."""
     output_tokens: int | None = None
     cost_usd: float | None = None
     cache_hits: int = 0
@@ -286,7 +287,8 @@ class SummaryBuilder:
                 entry.error_examples.append(f"{case_id}: {error[:200]}")
         if latency_ms is not None:
             self._latencies[name].append(latency_ms)
-        if input_tokens or output_tokens:  # a store keeps an unreported count as NULL
+        # a store keeps an unreported count as NULL; an answer from the cache spent none
+        if input_tokens or output_tokens or cache_hits:
             entry.input_tokens = (entry.input_tokens or 0) + (input_tokens or 0)
             entry.output_tokens = (entry.output_tokens or 0) + (output_tokens or 0)
         entry.cache_hits += cache_hits or 0

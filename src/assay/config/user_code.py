@@ -1,16 +1,17 @@
 """User code named in a config (`module:function`, `path/to/file.py:function`): import and call it.
 
 User code may raise what Python reserves for leaving the interpreter:
-`sys.exit()` (SystemExit), KeyboardInterrupt, GeneratorExit, `os._exit()` while a
-run holds `process_exit.exits_guarded`, or any other BaseException that is not an Exception (`class Abort(BaseException)`). Left
-alone, these pass through asyncio and the CLI as assay's own exit, so a
-target that calls `sys.exit(0)` for one case would end the whole run with
-exit code 0, and one raising its own BaseException would lose the batch in
-flight. `import_object`, `guarded` and `await_guarded` are the one boundary
-where they become ordinary errors: an import problem (exit 2) or that
-trial's error. Two pass: asyncio's CancelledError, which is how a deadline
-(`run.timeout`) or Ctrl-C stops a trial, and a KeyboardInterrupt in the main
-thread, which is Ctrl-C itself, raised in user code run on the event loop.
+`sys.exit()` (SystemExit), KeyboardInterrupt, GeneratorExit, `os._exit()` while
+a run holds `process_exit.exits_guarded`, or any other BaseException that is
+not an Exception (`class Abort(BaseException)`). Left alone, these pass
+through asyncio and the CLI as assay's own exit, so a target that calls
+`sys.exit(0)` for one case would end the whole run with exit code 0, and one
+raising its own BaseException would lose the batch in flight.
+`import_object`, `guarded` and `await_guarded` are the one boundary where they
+become ordinary errors: an import problem (exit 2) or that trial's error. Two
+pass: asyncio's CancelledError, which is how a deadline (`run.timeout`) or
+Ctrl-C stops a trial, and a KeyboardInterrupt in the main thread, which is
+Ctrl-C itself, raised in user code run on the event loop.
 """
 
 from __future__ import annotations
