@@ -67,3 +67,24 @@ def test_a_significant_line_names_its_correction_and_its_level():
     assert "(Holm, family of 3), significant" in strong.verdict
     lines = comparison_lines(entries, lambda e: e.comparison.label_b)
     assert "98.3% CI" in lines[0] and "97.5% CI" in lines[1] and "97.5% CI" in lines[2]
+
+
+def test_cases_left_out_of_several_comparisons_for_one_reason_are_named_once() -> None:
+    """Regression: a run over 3 of the 15 cases compared with one over all 15 listed the same
+    12 cases under each of its six metrics."""
+    from rich.console import Console
+
+    from assay.reports.comparisons import print_exclusions
+
+    a = {f"q{i}": True for i in range(6)}
+    b = {f"q{i}": True for i in range(3)}
+    named = [(f"{scorer}@docs", compare_paired(a, b, kind="pass_fail", scale=(0, 1),
+                                               label_a="before", label_b="after",
+                                               scorer=scorer))
+             for scorer in ("contains", "token_f1")]
+    console = Console(width=200, record=True, color_system=None)
+    print_exclusions(console, named)
+    assert console.export_text().splitlines() == [
+        "  every comparison: left out, only in before (3): q3, q4, q5"]
+    print_exclusions(console, named[:1])
+    assert "contains@docs: left out, only in before (3)" in console.export_text()

@@ -112,9 +112,8 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons, *,
             console.print(f"  [dim]{escape(f'{c.scorer} · {c.label_b}')}:[/dim]")
             for line in detail_lines(c):
                 console.print(f"    [dim]{escape(line[2:])}[/dim]")
-    for entry in comps.entries:
-        print_exclusions(console, f"{entry.comparison.scorer} · {entry.comparison.label_b}",
-                         entry.comparison)
+    print_exclusions(console, [(f"{e.comparison.scorer} · {e.comparison.label_b}", e.comparison)
+                               for e in comps.entries])
     for entry in comps.entries:
         c = entry.comparison
         if c.significant:
@@ -236,8 +235,15 @@ def excluded_line(c: PairedComparison) -> list[str]:
     return lines + ([f"- {ignored}"] if ignored else [])
 
 
-def print_exclusions(console: Any, name: str, c: PairedComparison) -> None:
-    """The terminal's note under a comparison that left cases out, naming them."""
-    for reason, ids in exclusions(c):
-        console.print(f"  [yellow]{escape(f'{name}: left out, {reason}')} ({len(ids)}):[/yellow] "
-                      f"{id_list(ids, MAX_IDS_TERMINAL)}")
+def print_exclusions(console: Any, named: Sequence[tuple[str, PairedComparison]]) -> None:
+    """The terminal's note under comparisons that left cases out, naming them. Cases left
+    out of several comparisons for the same reason are named once, after the comparisons
+    they are missing from (a run over a smaller dataset left the same cases out of all)."""
+    missing: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for name, c in named:
+        for reason, ids in exclusions(c):
+            missing.setdefault((reason, tuple(ids)), []).append(name)
+    for (reason, ids), names in missing.items():
+        where = ("every comparison" if len(names) == len(named) > 1 else ", ".join(names))
+        console.print(f"  [yellow]{escape(f'{where}: left out, {reason}')} ({len(ids)}):"
+                      f"[/yellow] {id_list(ids, MAX_IDS_TERMINAL)}")

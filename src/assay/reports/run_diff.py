@@ -51,7 +51,8 @@ def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> 
         if c.wins:
             console.print(f"  [green]newly {'passing' if ups == 'passes' else ups} "
                           f"{where} ({len(c.wins)}):[/green] {id_list(c.wins, MAX_IDS_TERMINAL)}")
-        print_exclusions(console, f"{c.scorer}@{condition_of(entry)}", c)
+    print_exclusions(console, [(f"{e.comparison.scorer}@{condition_of(e)}", e.comparison)
+                               for e in diff.entries])
     for line in diff.skipped + diff.notes:
         console.print(f"[yellow]note:[/yellow] {escape(line)}")
 
