@@ -1,5 +1,5 @@
-"""Files a user names (a config, a dataset, labels, a suite entry): a regular file, or a
-`UserError` saying why not.
+"""Files a user names (a config, a dataset, labels, a suite entry, a pack's folder): a
+regular file (or a folder), or a `UserError` saying why not.
 
 `Path.exists()` and `Path.is_file()` raise on a name too long for the file system, and a
 FIFO or a device passes `exists()` but blocks or never ends when read. Every input file is
@@ -26,14 +26,7 @@ def is_regular_file(path: Path) -> bool:
 
 def require_regular_file(path: Path, what: str) -> None:
     """Raise `UserError` unless `path` is a regular file that can be opened for reading."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise UserError(f"{what} not found: {path}") from None
-    except OSError as exc:  # a name too long, a loop of links, no permission
-        raise UserError(f"cannot open {what} {path}: {exc.strerror or exc}") from None
-    except ValueError:
-        raise UserError(f"cannot open {what} {path!r}: the name holds a NUL byte") from None
+    mode = _mode(path, what)
     if stat.S_ISDIR(mode):
         raise UserError(f"{what} {path} is a directory, not a file")
     if not stat.S_ISREG(mode):
@@ -41,3 +34,23 @@ def require_regular_file(path: Path, what: str) -> None:
                         "reading it could block forever")
     if not os.access(path, os.R_OK):
         raise UserError(f"cannot read {what} {path}: permission denied")
+
+
+def require_directory(path: Path, what: str) -> None:
+    """Raise `UserError` unless `path` is a folder whose entries can be listed."""
+    if not stat.S_ISDIR(_mode(path, what)):
+        raise UserError(f"{what} {path} is not a folder")
+    if not os.access(path, os.R_OK | os.X_OK):
+        raise UserError(f"cannot read {what} {path}: permission denied")
+
+
+def _mode(path: Path, what: str) -> int:
+    """The mode of `path`, links followed; a `UserError` when there is none to read."""
+    try:
+        return os.stat(path).st_mode
+    except FileNotFoundError:
+        raise UserError(f"{what} not found: {path}") from None
+    except OSError as exc:  # a name too long, a loop of links, no permission
+        raise UserError(f"cannot open {what} {path}: {exc.strerror or exc}") from None
+    except ValueError:
+        raise UserError(f"cannot open {what} {path!r}: the name holds a NUL byte") from None

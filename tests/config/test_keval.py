@@ -92,3 +92,25 @@ def test_an_unknown_k_eval_key_is_reported_at_its_line_in_the_file(tmp_path: Pat
     [problem] = raised.value.problems
     assert problem.file == str(path) and problem.field == "bogus"
     assert problem.line == len(lines) and "unknown k-eval key" in problem.message
+
+
+@pytest.mark.parametrize("key, bad, field", [
+    ("num_repetitions: 3", 'num_repetitions: "many"', "execution.num_repetitions"),
+    ("max_attempts: 3", "max_attempts: -2", "execution.retry.max_attempts"),
+])
+def test_a_bad_k_eval_value_is_reported_at_its_own_key_and_line(
+        tmp_path: Path, key: str, bad: str, field: str) -> None:
+    """Regression: values k-eval names differently were reported under assay's names at
+    line 1 (`k-eval.yaml:1 [run.epochs]`), a key and a line the user's file does not have;
+    a bad retry count was listed once per condition."""
+    from assay.config import load_config
+
+    text = (FIXTURES[0] / "valid_config.yaml").read_text()
+    assert key in text
+    path = tmp_path / "k-eval.yaml"
+    path.write_text(text.replace(key, bad))
+    line = next(n for n, row in enumerate(path.read_text().splitlines(), 1) if bad in row)
+    with pytest.raises(UserError) as raised:
+        load_config(path, env={"SEARCH_API_KEY": "k-123"})
+    [problem] = raised.value.problems
+    assert (problem.file, problem.line, problem.field) == (str(path), line, field)

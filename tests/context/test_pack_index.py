@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -65,6 +66,29 @@ def test_an_empty_or_missing_folder_is_a_user_error(tmp_path: Path) -> None:
         PackIndex.open(tmp_path / "empty", cache_root=tmp_path / "cache")
     with pytest.raises(UserError, match="pack folder not found"):
         PackIndex.open(tmp_path / "absent", cache_root=tmp_path / "cache")
+
+
+def test_a_pack_path_too_long_or_not_a_folder_is_a_clear_error_not_an_os_error(
+        tmp_path: Path) -> None:
+    """Regression: a pack `path:` of 300 characters raised OSError (File name too long) out
+    of `Path.is_dir()`, an internal error; a file or /dev/zero given as the pack was
+    reported "not found", though it exists."""
+    with pytest.raises(UserError, match="cannot open pack folder .*File name too long"):
+        PackIndex.open(tmp_path / ("x" * 300), cache_root=tmp_path / "cache")
+    (tmp_path / "notes.md").write_text("# Notes\n")
+    for path in (tmp_path / "notes.md", Path("/dev/zero")):
+        with pytest.raises(UserError, match=f"pack folder {path} is not a folder"):
+            PackIndex.open(path, cache_root=tmp_path / "cache")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_document_is_named_in_a_user_error(tmp_path: Path) -> None:
+    (tmp_path / "pack").mkdir()
+    secret = tmp_path / "pack" / "secret.md"
+    secret.write_text("# Secret\n")
+    secret.chmod(0)
+    with pytest.raises(UserError, match=f"cannot read {secret}"):
+        PackIndex.open(tmp_path / "pack", cache_root=tmp_path / "cache")
 
 
 def test_tokens_fold_case_plurals_and_drop_stopwords() -> None:

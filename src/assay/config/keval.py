@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from assay.config.yaml_source import SourceMap
 from assay.errors import Problem, UserError
 
 KNOWN_KEYS = {"name", "version", "dataset", "agent", "judge", "mcp_servers", "conditions",
@@ -135,3 +136,43 @@ def _model_name(model: Any, field: str, problems: list[Problem]) -> Any:
     problems.append(Problem(f"cannot tell the provider of model '{model}'; "
                             "write it as provider/model", field=field))
     return model
+
+
+_RENAMED: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
+    (("run", "epochs"), ("execution", "num_repetitions")),
+    (("run", "concurrency"), ("execution", "max_concurrent")),
+    (("target", "requirement_attempts"), ("execution", "retry", "max_attempts")),
+    (("dataset", "fields", "input"), ("dataset", "question_key")),
+    (("dataset", "fields", "expected"), ("dataset", "answer_key")),
+    (("target",), ("agent",)),
+    (("scorers",), ("judge",)),
+]
+"""Where a value of the converted config sits in the k-eval file (longest prefix first)."""
+
+
+def keval_path(path: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The k-eval file's path of the converted config's value at `path`."""
+    for converted, original in _RENAMED:
+        if tuple(path[:len(converted)]) == converted:
+            return original + tuple(path[len(converted):])
+    if len(path) >= 3 and path[0] == "conditions" and path[2] == "system":
+        return (*path[:2], "system_prompt", *path[3:])
+    return tuple(path)
+
+
+class KevalSourceMap(SourceMap):
+    """The k-eval file's lines, looked up by the converted config's paths."""
+
+    def line(self, path: tuple[Any, ...]) -> int | None:
+        return super().line(keval_path(path))
+
+    def written(self, path: tuple[Any, ...]) -> str | None:
+        return super().written(keval_path(path))
+
+
+def as_written(problems: list[Problem]) -> list[Problem]:
+    """Problems of a converted config, each naming the field as the k-eval file spells it,
+    each once (a value k-eval gives once may be checked once per condition here)."""
+    written = [Problem(p.message, p.file, p.line, ".".join(map(str, keval_path(
+        tuple(p.field.split("."))))) if p.field else p.field) for p in problems]
+    return list({str(p): p for p in written}.values())

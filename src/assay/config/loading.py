@@ -77,7 +77,12 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
     if not isinstance(data, dict):
         raise UserError("invalid config", [Problem("the top level must be a mapping of keys",
                                                    str(path), 1)])
-    data = _import_foreign(data, source)
+    foreign = _import_foreign(data, source)
+    if foreign is not data:  # a k-eval config: lines and fields as its file has them
+        from assay.config.keval import KevalSourceMap
+
+        source = KevalSourceMap(source.file, source.root)
+    data = foreign
     stored = redact_structure(data if described is None else described)
     resolved, missing = interpolate(data, env)
     problems = missing_problems(missing, source.file, source.line)
@@ -85,13 +90,13 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
         config = EvalConfig.model_validate(resolved)
     except ValidationError as exc:
         problems.extend(problems_from(exc, EvalConfig, source))
-        raise UserError(f"invalid config {path}", problems) from None
+        raise UserError(f"invalid config {path}", _as_written(problems, source)) from None
     sections = _validate_sections(config, source, problems)
     target_params, conditions = _resolve_conditions(config, source, problems)
     scorer_params = _validate_scorers(config, source, problems)
     _check_references(config, scorer_params, source, problems)
     if problems:
-        raise UserError(f"invalid config {path}", problems)
+        raise UserError(f"invalid config {path}", _as_written(problems, source))
     # The hash covers the values the run will really use (`${VAR}` resolved), so resuming
     # with another ASSAY_MODEL is refused; secret-looking values are masked first.
     hashed = redact_structure(interpolate(data if described is None else described, env)[0])
@@ -116,6 +121,12 @@ def _import_foreign(data: dict[str, Any], source: SourceMap) -> dict[str, Any]:
                            source.line(tuple(p.field.split("."))) if p.field else None, p.field)
                    for p in exc.problems]
         raise UserError(str(exc.args[0]), located) from None
+
+
+def _as_written(problems: list[Problem], source: SourceMap) -> list[Problem]:
+    from assay.config.keval import KevalSourceMap, as_written
+
+    return as_written(problems) if isinstance(source, KevalSourceMap) else problems
 
 
 def _kind_model(registry: Any, kind: Any, where: tuple[Any, ...], source: SourceMap,

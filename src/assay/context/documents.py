@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from assay.errors import UserError
+from assay.input_files import require_directory
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +43,7 @@ def list_files(folder: Path, patterns: list[str]) -> list[Path]:
     A symlink whose target lies outside the folder is left out: a pack is served to
     agents (and over `assay pack serve` to anyone who connects), and a link to
     `/etc/passwd` inside it must not serve that file."""
-    if not folder.is_dir():
-        raise UserError(f"pack folder not found: {folder}")
+    require_directory(folder, "pack folder")
     root = folder.resolve()
     found = {p for pattern in patterns for p in folder.glob(pattern)
              if p.is_file() and _inside(p, root)}

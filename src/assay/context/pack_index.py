@@ -46,7 +46,10 @@ def content_hash(folder: Path, patterns: list[str], chunk_chars: int) -> str:
     digest = hashlib.sha256(f"assay-pack-v{INDEX_FORMAT}:{chunk_chars}\n".encode())
     for file in list_files(folder, patterns):
         digest.update(file.relative_to(folder).as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(file.read_bytes()).digest())
+        try:
+            digest.update(hashlib.sha256(file.read_bytes()).digest())
+        except OSError as exc:  # no permission, or gone since it was listed
+            raise UserError(f"cannot read {file}: {exc.strerror or exc}") from None
     return digest.hexdigest()
 
 
