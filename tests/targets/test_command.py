@@ -129,6 +129,15 @@ def test_a_missing_program_is_a_user_error_at_check(tmp_path: Path) -> None:
         asyncio.run(target.start())
 
 
+def test_a_program_name_too_long_for_the_file_system_is_a_user_error_not_an_internal_error(
+        tmp_path: Path) -> None:
+    """Regression: `command: ["./" + 300 characters]` raised OSError (File name too long)
+    out of `Path.is_file()`: `assay validate` ended in an internal error, exit 3."""
+    for command in (["./" + "y" * 300], ["y" * 300]):
+        with pytest.raises(UserError, match="not found"):
+            asyncio.run(make_target(tmp_path, command).validate())
+
+
 def test_a_program_without_the_execute_bit_is_a_user_error(tmp_path: Path) -> None:
     (tmp_path / "agent.sh").write_text("#!/bin/sh\necho hi\n")
     (tmp_path / "agent.sh").chmod(0o644)

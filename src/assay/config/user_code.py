@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from assay.config.process_exit import ProcessExitCalled, running_user_code
 from assay.errors import UserError
+from assay.input_files import is_regular_file
 
 if TYPE_CHECKING:
     from assay.case import Case
@@ -184,7 +185,7 @@ _FILE_MODULES: dict[str, str] = {}
 
 
 def _import_file(path: Path, shown: str) -> Any:
-    if not path.is_file():
+    if not is_regular_file(path):
         raise UserError(f"file not found: {path}")
     name = f"assay_user_{path.stem}_{abs(hash(str(path.resolve())))}"
     _FILE_MODULES.setdefault(name, shown)

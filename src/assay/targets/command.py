@@ -24,6 +24,7 @@ from pydantic import Field
 
 from assay.case import Case
 from assay.errors import UserError
+from assay.input_files import is_regular_file
 from assay.output import Output
 from assay.redaction import redact
 from assay.registry import target
@@ -87,12 +88,12 @@ class CommandTarget(Target):
             raise UserError(f"command target (condition '{self.condition.name}'): "
                             "`command` is empty")
         name, cwd = argv[0], self._cwd()
-        if not cwd.is_dir():
+        if not os.path.isdir(cwd):  # never raises, unlike Path.is_dir on a name too long
             raise UserError(f"command target: working directory '{cwd}' does not exist")
         if os.sep in name or (os.altsep and os.altsep in name):
             path = Path(name).expanduser()
             path = path if path.is_absolute() else cwd / path
-            if not path.is_file():
+            if not is_regular_file(path):
                 raise UserError(f"command target: program '{name}' not found "
                                 f"(looked for {path})")
             if not os.access(path, os.X_OK):
@@ -102,7 +103,7 @@ class CommandTarget(Target):
         found = shutil.which(name, path=self._env().get("PATH"))
         if found is None:
             hint = (f" (to run the file in {cwd}, write ./{name})"
-                    if (cwd / name).is_file() else "")
+                    if is_regular_file(cwd / name) else "")
             raise UserError(f"command target: program '{name}' not found on PATH{hint}")
         return Path(found)
 
