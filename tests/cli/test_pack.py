@@ -20,3 +20,20 @@ def test_a_port_no_server_can_bind_is_a_usage_error_not_an_internal_error(
                       "--port", port, "--cache", str(tmp_path / "cache"))
     assert code == 2, out
     assert "--port" in out and "serving pack" not in out and "internal error" not in out
+
+
+def test_a_port_in_use_is_a_usage_error_before_the_pack_is_indexed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a port another server listens on ended in uvicorn's error, exit 3, after
+    "serving pack ... at http://127.0.0.1:PORT/mcp" was printed."""
+    import socket
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n\nText.\n")
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = str(taken.getsockname()[1])
+        code, out = assay(capsys, "pack", "serve", str(tmp_path / "docs"), "--transport",
+                          "http", "--port", port, "--cache", str(tmp_path / "cache"))
+    assert code == 2, out
+    assert f"cannot listen on 127.0.0.1:{port}" in out and "serving pack" not in out
+    assert not (tmp_path / "cache").exists()  # nothing indexed for a server that cannot start

@@ -72,6 +72,10 @@ def serve_command(directory: Path, name: str | None, cache: Path | None, chunk_c
     """
     from assay.context.pack_server import serve
 
+    if transport != "stdio":  # a port in use or not ours: exit 2 now, not after "serving"
+        from assay.view.server import bind
+
+        bind(host, port).close()
     index = _open(directory, name, cache, chunk_chars)
     if transport != "stdio":
         path = "mcp" if transport == "http" else "sse"
