@@ -313,3 +313,26 @@ def test_a_transcript_with_openai_wire_tool_calls_exports_their_names_and_argume
         {"id": "call_1", "name": "search", "arguments": {"q": "order 12345"}},
         {"id": "call_2", "name": "lookup", "arguments": {"id": "12345"}}]
     assert record["evaluation"]["tool_calls_count"] == 2
+
+
+def test_a_transcript_tool_call_whose_arguments_are_not_json_exports_them_not_null(
+        tmp_path: Path) -> None:
+    """Regression: arguments a model wrote that are not JSON were exported as null, so the
+    export hid what the call was given; they are kept under `_invalid_json`, as the
+    provider keeps them in the run."""
+    broken = {"id": "call_1", "type": "function",
+              "function": {"name": "search", "arguments": '{"q": "order'}}
+
+    def agent(case: Case) -> Output:
+        return Output(text="Shipped.", transcript=[
+            {"role": "user", "content": case.input},
+            {"role": "assistant", "content": None, "tool_calls": [broken]},
+            {"role": "assistant", "content": "Shipped."}])
+
+    store = tmp_path / "assay.db"
+    assay.evaluate("orders", data=[{"input": "Where is order 12345?", "expected": "Shipped"}],
+                   task=agent, scorers=["contains"], store=str(store), reports=False)
+    export(store, tmp_path / "eee")
+    [(_, [record])] = exported(tmp_path / "eee")
+    assert record["messages"][1]["tool_calls"] == [
+        {"id": "call_1", "name": "search", "arguments": {"_invalid_json": '{"q": "order'}}]

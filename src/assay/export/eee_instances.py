@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from assay.case import content_text
 from assay.export.eee_aggregate import PASS_RATE, Evaluation, result_id
 from assay.export.eee_schema import SCHEMA_VERSION
+from assay.wire_tool_call import read_tool_call
 
 if TYPE_CHECKING:
     from assay.output import ToolCall
@@ -162,18 +163,9 @@ def _message(index: int, message: dict[str, Any]) -> dict[str, Any]:
 def _tool_call(call: dict[str, Any], fallback_id: str) -> dict[str, Any]:
     """A transcript's tool call in the format's shape, from assay's (`name`, `arguments`) or
     the OpenAI wire shape (`function: {name, arguments: "<json>"}`)."""
-    wire = call.get("function")
-    function: dict[str, Any] = wire if isinstance(wire, dict) else {}
-    name = call.get("name") or function.get("name")
-    arguments = call.get("arguments", function.get("arguments"))
-    if isinstance(arguments, str):  # the wire carries arguments as JSON text
-        try:
-            arguments = json.loads(arguments)
-        except ValueError:
-            arguments = None
-    return {"id": str(call.get("id") or fallback_id), "name": str(name or "unknown"),
-            "arguments": {str(k): _text(v) for k, v in arguments.items()}
-            if isinstance(arguments, dict) else None}
+    read = read_tool_call(call)
+    return {"id": str(read.id or fallback_id), "name": str(read.name or "unknown"),
+            "arguments": {str(k): _text(v) for k, v in read.arguments.items()}}
 
 
 def _call(call: ToolCall) -> dict[str, Any]:

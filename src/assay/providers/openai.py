@@ -22,6 +22,7 @@ from assay.providers.openai_sdk import (
     DefaultAsyncHttpxClient,
     exceptions,
 )
+from assay.wire_tool_call import tool_arguments
 
 
 class OpenAIProvider(SDKProvider):
@@ -159,14 +160,9 @@ def from_wire(body: Any) -> ChatResponse:
 
 
 def _arguments(raw: Any, field: str) -> dict[str, Any]:
-    """Tool arguments as a dict; a model's invalid JSON is kept visible, not dropped.
-    Some compatible servers send the arguments as an object rather than JSON text."""
-    if raw is None or raw == "":
-        return {}
-    if isinstance(raw, dict):
-        return raw
-    try:
-        value = json.loads(wire.text(raw, field))
-    except (json.JSONDecodeError, RecursionError):
-        return {"_invalid_json": raw}
-    return value if isinstance(value, dict) else {"_value": value}
+    """Tool arguments as a dict (`tool_arguments`: a model's invalid JSON is kept visible,
+    not dropped). Some compatible servers send the arguments as an object rather than JSON
+    text; anything else is a malformed response."""
+    if raw is not None and not isinstance(raw, dict):
+        wire.text(raw, field)
+    return tool_arguments(raw)[0]

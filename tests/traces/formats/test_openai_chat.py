@@ -43,3 +43,19 @@ def test_conversation_per_line_with_neutral_tool_calls(write_jsonl: Callable[...
     assert [e.answer for e in exchanges] == ["a1", "a1"]
     assert [e.tool_errors for e in exchanges] == [1, 1]
     assert exchanges[0].tool_calls[0].error == "boom"
+
+
+def test_a_tool_call_whose_arguments_are_not_json_is_counted_and_its_text_kept(
+        write_jsonl: Callable[..., Path]) -> None:
+    rows = [
+        {"role": "user", "content": "q1"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "search",
+                                                          "arguments": '{"q": '}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "nothing"},
+        {"role": "assistant", "content": "a1"},
+    ]
+    session, [exchange] = load_session(write_jsonl("chat.jsonl", rows))
+    assert exchange.tool_calls[0].arguments == {"_invalid_json": '{"q": '}
+    assert session.meta.stats is not None
+    assert session.meta.stats.malformed == [(2, "tool call 'search': arguments are not JSON")]

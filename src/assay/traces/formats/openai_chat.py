@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import orjson
-
 from assay.case import content_text
 from assay.traces.formats.base import Line, ParseStats, as_int
 from assay.traces.formats.shapes import (
@@ -38,6 +36,7 @@ from assay.traces.records import (
     ToolUse,
     Turn,
 )
+from assay.wire_tool_call import read_tool_call
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 
@@ -121,16 +120,7 @@ def _tool_use(number: int, call: Any, timestamp: str | None, stats: ParseStats) 
     if not isinstance(call, dict):
         stats.bad_line(number, "a tool call that is not an object")
         return ToolUse("", "?", {}, number, timestamp)
-    function = call.get("function")
-    name = function.get("name") if isinstance(function, dict) else call.get("name")
-    arguments: Any = function.get("arguments") if isinstance(function, dict) else call.get(
-        "arguments")
-    if isinstance(arguments, str):
-        try:
-            arguments = orjson.loads(arguments) if arguments.strip() else {}
-        except orjson.JSONDecodeError:
-            stats.bad_line(number, f"tool call {name!r}: arguments are not JSON")
-            arguments = {"_raw": arguments}
-    if not isinstance(arguments, dict):
-        arguments = {"_value": arguments}
-    return ToolUse(str(call.get("id")), str(name), arguments, number, timestamp)
+    read = read_tool_call(call)
+    if read.invalid_json:
+        stats.bad_line(number, f"tool call {read.name!r}: arguments are not JSON")
+    return ToolUse(str(read.id), str(read.name), read.arguments, number, timestamp)
