@@ -44,7 +44,7 @@ from assay.reports.comparisons import (
     p_text,
     size_text,
 )
-from assay.reports.costs import RunCosts, tokens_text
+from assay.reports.costs import tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
@@ -197,7 +197,7 @@ def _overview(review: Review, colours: dict[str, int]) -> dict[str, Any]:
             "trial_count": sum(c.trials for c in summary.conditions),
             "duration": _duration(run.started_at, run.finished_at),
             "gates": gates, "gates_passed": sum(g.passed for g in gates),
-            "total_cost": RunCosts(summary, review.usage).total(), "warnings": review.warnings}
+            "total_cost": review.costs.total(), "warnings": review.warnings}
 
 
 def _gates(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
@@ -231,7 +231,7 @@ def _previous(review: Review, colours: dict[str, int]) -> dict[str, Any]:
 
 def _cost(review: Review, colours: dict[str, int]) -> dict[str, Any]:
     conditions = review.summary.conditions
-    costs = RunCosts(review.summary, review.usage)
+    costs = review.costs
     return {"costs": _cost_rows(conditions), "cost_columns": _cost_columns(conditions),
             "target_cost": costs.target, "judge_cost": costs.judge, "tokens_text": tokens_text,
             "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),

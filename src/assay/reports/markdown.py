@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from assay.reports.comparisons import condition_comparisons_markdown
-from assay.reports.costs import RunCosts, tokens_text
+from assay.reports.costs import tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.headline import review_headline
 from assay.reports.judges import judges_markdown
@@ -48,7 +48,7 @@ def verdict_lines(review: Review) -> list[str]:
         passed = sum(g.passed for g in gates)
         lines.append(f"- gates: {'PASS' if passed == len(gates) else 'FAIL'} "
                      f"({passed} of {len(gates)} passed)")
-    cost = RunCosts(review.summary, review.usage).total()
+    cost = review.costs.total()
     if cost:
         lines.append(f"- {cost}")
     lines += [f"- warning: {inline(warning, limit=2000)}" for warning in review.warnings]
@@ -91,7 +91,7 @@ def condition_lines(review: Review) -> list[str]:
              "| condition | trials | target errors | mean latency | tokens in/out | cost "
              "| judge cost | cached answers | tool calls | tool errors |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    costs = RunCosts(review.summary, review.usage)
+    costs = review.costs
     for c in review.summary.conditions:
         latency = "-" if c.latency_ms_mean is None else f"{c.latency_ms_mean:,.0f} ms"
         lines.append(f"| {inline(c.condition)} | {c.trials} | {c.errors} | {latency} | "

@@ -14,13 +14,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from assay.reports.console import print_table, print_warning
-from assay.reports.costs import RunCosts, tokens_text
+from assay.reports.costs import tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.text import markup_free as escape
 
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary
     from assay.records import RunRecord
+    from assay.reports.costs import RunCosts
     from assay.review.result import Review
 
 Detail: TypeAlias = Literal["quiet", "normal", "verbose"]
@@ -50,7 +51,7 @@ def print_warnings(out: Any, review: Review, detail: Detail = "normal") -> None:
 
 
 def print_scores(out: Any, review: Review, detail: Detail = "normal") -> None:
-    print_summary(out, review.run, review.summary, review.usage)
+    print_summary(out, review.run, review.summary, review.usage, review.costs)
 
 
 def print_errors(out: Any, review: Review, detail: Detail = "normal") -> None:
@@ -96,7 +97,7 @@ def print_calls_by_model(out: Any, review: Review, detail: Detail = "normal") ->
     models = review.usage.get("by_model") or {}
     if not models:
         return
-    costs = RunCosts(review.summary, review.usage)
+    costs = review.costs
     rows = [(escape(name), f"{m['calls']:,}", f"{m['cache_hits']:,}",
              f"{m['input_tokens']:,}/{m['output_tokens']:,}", costs.model(m),
              f"{m['retries']:,}", f"{m['failures']:,}") for name, m in models.items()]
@@ -132,15 +133,15 @@ def _shown(level: Detail, detail: Detail) -> bool:
 
 
 def print_summary(console: Any, run: RunRecord, summary: RunSummary,
-                  usage: dict[str, Any] | None = None) -> None:
-    """The scores per scorer and condition, the cost per condition, the run's calls."""
+                  usage: dict[str, Any] | None, costs: RunCosts) -> None:
+    """The scores per scorer and condition, the cost per condition (`costs`, the run's),
+    the run's calls."""
     rows = [(escape(s.scorer), escape(s.condition), str(s.n), fmt_mean(s), fmt_pass_rate(s),
              f"[red]{s.errors}[/red]" if s.errors else "0") for s in summary.scores]
     print_table(console, f"{escape(run.experiment)} · run {run.id}",
                 [("scorer", "left"), ("condition", "left"), ("n", "right"),
                  ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right"),
                  ("errored trials", "right")], rows, keys=2, group_first=True)
-    costs = RunCosts(summary, usage)
     spent = [c for c in summary.conditions if _spent_or_cached(c)]
     if spent:
         print_table(console, "cost and behaviour per condition",

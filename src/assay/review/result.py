@@ -7,6 +7,7 @@ the analysis code that produced them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from assay.analysis.run_diff import RunDiff
     from assay.analysis.summary import RunSummary
     from assay.records import ExportRecord, RunRecord
+    from assay.reports.costs import RunCosts
     from assay.review.judges import JudgeReview
 
 
@@ -84,6 +86,15 @@ class Review:
     def passed(self) -> bool:
         """True when every gate passed (and trivially when there are none)."""
         return all(g.passed for g in self.gates)
+
+    @cached_property
+    def costs(self) -> RunCosts:
+        """The run's costs as text, built once for every place that shows them (the
+        terminal, report.md, report.html, the viewer): the digits they share come from a
+        pass over every cost of the run."""
+        from assay.reports.costs import RunCosts
+
+        return RunCosts(self.summary, self.usage)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -61,7 +61,6 @@ def review_part(request: Request) -> Response:
 def review_context(review: Review) -> dict[str, Any]:
     # The analysis (scipy) is imported with the first review, not when the app starts.
     from assay.analysis.run_diff import condition_of
-    from assay.reports.costs import RunCosts
     from assay.reports.headline import review_headline
     from assay.view.review_parts import comparison_lines, score_table
 
@@ -75,6 +74,6 @@ def review_context(review: Review) -> dict[str, Any]:
         "previous_lines": comparison_lines(previous.entries, condition_of) if previous else [],
         "baseline": review.comparisons.baseline,
         "conditions": review.summary.conditions,
-        "costs": RunCosts(review.summary, review.usage),
+        "costs": review.costs,
         "tags": [tag for tag in dict.fromkeys(tag for tag, _ in review.summary.by_tag)][:50],
     }
