@@ -24,12 +24,7 @@ import openai
 from assay.providers.base import ChatRequest, ChatResponse
 from assay.providers.calling import SDKProvider
 from assay.providers.config import Price
-from assay.providers.openai import (
-    from_wire,
-    to_wire_messages,
-    wire_response_format,
-    wire_tools,
-)
+from assay.providers.openai import from_wire, wire_request
 
 
 def load_litellm() -> Any:
@@ -60,20 +55,8 @@ class LiteLLMProvider(SDKProvider):
         return f"{self.prefix}/{model}" if self.prefix else model
 
     async def _send(self, request: ChatRequest) -> ChatResponse:
-        params: dict[str, Any] = {
-            "model": self.litellm_model(request.model),
-            "messages": to_wire_messages(request.system, request.messages),
-            "max_tokens": request.max_tokens,
-            "timeout": self.config.timeout,
-            "num_retries": 0,
-            "max_retries": 0,
-        }
-        if request.temperature is not None:
-            params["temperature"] = request.temperature
-        if request.tools:
-            params["tools"] = wire_tools(request.tools)
-        if request.response_schema is not None:
-            params["response_format"] = wire_response_format(request.response_schema)
+        params = wire_request(request, self.litellm_model(request.model))
+        params.update(timeout=self.config.timeout, num_retries=0, max_retries=0)
         if self.base_url:
             params["api_base"] = self.base_url
         if self.api_key:

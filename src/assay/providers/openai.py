@@ -55,17 +55,7 @@ class OpenAIProvider(SDKProvider):
         return cast(str, url)
 
     async def _send(self, request: ChatRequest) -> ChatResponse:
-        params: dict[str, Any] = {
-            "model": request.model,
-            "messages": to_wire_messages(request.system, request.messages),
-            self.max_tokens_field: request.max_tokens,
-        }
-        if request.temperature is not None:
-            params["temperature"] = request.temperature
-        if request.tools:
-            params["tools"] = wire_tools(request.tools)
-        if request.response_schema is not None:
-            params["response_format"] = wire_response_format(request.response_schema)
+        params = wire_request(request, request.model, self.max_tokens_field)
         params.update(request.extra)
         # `client.post` is the SDK's documented way to send a body as is. `create()` would
         # first walk every key and nested JSON Schema through its TypedDict transform: about
@@ -78,6 +68,25 @@ class OpenAIProvider(SDKProvider):
 
     async def aclose(self) -> None:
         await self.client.close()
+
+
+def wire_request(request: ChatRequest, model: str,
+                 max_tokens_field: str = "max_tokens") -> dict[str, Any]:
+    """A request as a Chat Completions body (before its `extra`): the model as the server
+    names it, the messages, the token limit under `max_tokens_field`, and the temperature,
+    tools and response format when the request sets them."""
+    params: dict[str, Any] = {
+        "model": model,
+        "messages": to_wire_messages(request.system, request.messages),
+        max_tokens_field: request.max_tokens,
+    }
+    if request.temperature is not None:
+        params["temperature"] = request.temperature
+    if request.tools:
+        params["tools"] = wire_tools(request.tools)
+    if request.response_schema is not None:
+        params["response_format"] = wire_response_format(request.response_schema)
+    return params
 
 
 def wire_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
