@@ -287,6 +287,23 @@ def test_exporting_a_run_again_to_the_same_place_replaces_its_files_not_duplicat
     assert sorted(p.name for p in (tmp_path / "eee").rglob("*.json*")) == first
 
 
+def exported_transcript(tmp_path: Path, turns: list[dict[str, Any]]) -> dict[str, Any]:
+    """The instance record exported for one trial whose target kept a transcript: the
+    question, `turns`, then the answer."""
+
+    def agent(case: Case) -> Output:
+        return Output(text="Shipped.", transcript=[
+            {"role": "user", "content": case.input}, *turns,
+            {"role": "assistant", "content": "Shipped."}])
+
+    store = tmp_path / "assay.db"
+    assay.evaluate("orders", data=[{"input": "Where is order 12345?", "expected": "Shipped"}],
+                   task=agent, scorers=["contains"], store=str(store), reports=False)
+    export(store, tmp_path / "eee")
+    [(_, [record])] = exported(tmp_path / "eee")
+    return record
+
+
 def test_a_transcript_with_openai_wire_tool_calls_exports_their_names_and_arguments(
         tmp_path: Path) -> None:
     """Regression: a target's own transcript in the OpenAI wire shape (`function: {name,
@@ -296,19 +313,10 @@ def test_a_transcript_with_openai_wire_tool_calls_exports_their_names_and_argume
             "function": {"name": "search", "arguments": '{"q": "order 12345"}'}}
     flat = {"id": "call_2", "name": "lookup", "arguments": '{"id": 12345}'}
 
-    def agent(case: Case) -> Output:
-        return Output(text="Shipped.", transcript=[
-            {"role": "user", "content": case.input},
-            {"role": "assistant", "content": None, "tool_calls": [wire, flat]},
-            {"role": "tool", "tool_call_id": "call_1", "content": "shipped"},
-            {"role": "tool", "tool_call_id": "call_2", "content": "shipped"},
-            {"role": "assistant", "content": "Shipped."}])
-
-    store = tmp_path / "assay.db"
-    assay.evaluate("orders", data=[{"input": "Where is order 12345?", "expected": "Shipped"}],
-                   task=agent, scorers=["contains"], store=str(store), reports=False)
-    export(store, tmp_path / "eee")
-    [(_, [record])] = exported(tmp_path / "eee")
+    record = exported_transcript(tmp_path, [
+        {"role": "assistant", "content": None, "tool_calls": [wire, flat]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "shipped"},
+        {"role": "tool", "tool_call_id": "call_2", "content": "shipped"}])
     assert record["messages"][1]["tool_calls"] == [
         {"id": "call_1", "name": "search", "arguments": {"q": "order 12345"}},
         {"id": "call_2", "name": "lookup", "arguments": {"id": "12345"}}]
@@ -322,17 +330,7 @@ def test_a_transcript_tool_call_whose_arguments_are_not_json_exports_them_not_nu
     provider keeps them in the run."""
     broken = {"id": "call_1", "type": "function",
               "function": {"name": "search", "arguments": '{"q": "order'}}
-
-    def agent(case: Case) -> Output:
-        return Output(text="Shipped.", transcript=[
-            {"role": "user", "content": case.input},
-            {"role": "assistant", "content": None, "tool_calls": [broken]},
-            {"role": "assistant", "content": "Shipped."}])
-
-    store = tmp_path / "assay.db"
-    assay.evaluate("orders", data=[{"input": "Where is order 12345?", "expected": "Shipped"}],
-                   task=agent, scorers=["contains"], store=str(store), reports=False)
-    export(store, tmp_path / "eee")
-    [(_, [record])] = exported(tmp_path / "eee")
+    record = exported_transcript(tmp_path, [
+        {"role": "assistant", "content": None, "tool_calls": [broken]}])
     assert record["messages"][1]["tool_calls"] == [
         {"id": "call_1", "name": "search", "arguments": {"_invalid_json": '{"q": "order'}}]
