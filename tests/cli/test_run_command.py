@@ -181,15 +181,12 @@ def test_validate_names_an_unknown_provider_and_warns_of_a_missing_key(
 def test_a_target_calling_sys_exit_0_cannot_make_the_run_exit_0(cli: Cli, tmp_path: Path) -> None:
     """Regression: `sys.exit(0)` in a python target for one case ended `assay run` with exit 0
     (a 100% gate unmet, half the trials lost, no report)."""
-    (tmp_path / "agent.py").write_text(
-        "import sys\n\ndef answer(case):\n    if case.id == 'c3':\n        sys.exit(0)\n"
-        "    return case.expected\n")
-    (tmp_path / "cases.jsonl").write_text("".join(
-        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(10)))
-    (tmp_path / "assay.yaml").write_text(
-        "name: exits\ndataset: {path: cases.jsonl}\n"
-        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n"
-        "gates: [{scorer: contains, max_error_rate: 0}]\n")
+    write_eval(tmp_path,
+               "import sys\n\ndef answer(case):\n    if case.id == 'c3':\n        sys.exit(0)\n"
+               "    return case.expected\n",
+               "name: exits\ndataset: {path: cases.jsonl}\n"
+               "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n"
+               "gates: [{scorer: contains, max_error_rate: 0}]\n", cases=10)
     result = cli("run", "assay.yaml", "--no-progress", "-o", "out")
     assert result.returncode == 1, result.stderr  # the gate failed: one trial is an error
     stats = json.loads((tmp_path / "out" / "results.json").read_text())["stats"]["scores"][0]
@@ -282,14 +279,12 @@ def test_retrying_errors_that_fail_again_leaves_a_completed_run_completed(
     """Regression: `--resume RUN --retry-errors` whose retried trials all failed again turned
     a completed run into `aborted`, exit 3, "every trial failed (3 of 3)", although 7 of its
     10 trials had answers."""
-    (tmp_path / "agent.py").write_text(
-        "def answer(case):\n    if case.id in ('c0', 'c1', 'c2'):\n"
-        "        raise RuntimeError('still down')\n    return case.expected\n")
-    (tmp_path / "cases.jsonl").write_text("".join(
-        f'{{"id": "c{i}", "input": "q", "expected": "a"}}\n' for i in range(10)))
-    (tmp_path / "assay.yaml").write_text(
-        "name: retried\ndataset: {path: cases.jsonl}\n"
-        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n")
+    write_eval(tmp_path,
+               "def answer(case):\n    if case.id in ('c0', 'c1', 'c2'):\n"
+               "        raise RuntimeError('still down')\n    return case.expected\n",
+               "name: retried\ndataset: {path: cases.jsonl}\n"
+               "target: {type: python, function: 'agent:answer'}\nscorers: [{type: contains}]\n",
+               cases=10)
     assert cli("run", "assay.yaml").returncode == 0
     [run] = json.loads(cli("runs", "--json").stdout)
     again = cli("run", "assay.yaml", "--resume", run["id"], "--retry-errors")
