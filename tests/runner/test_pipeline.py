@@ -111,16 +111,6 @@ def test_the_error_budget_message_counts_every_failed_trial_stored(
     assert f"error budget reached: {failed} trials failed" in str(stopped.value)
 
 
-def test_consecutive_failures_stop_the_run_on_time_with_large_batches(tmp_path: Path) -> None:
-    target = CountingTarget(fail={f"c{i}" for i in range(5, 100)})
-    committed: list[TrialResult] = []
-    with pytest.raises(RunFailed, match="the last 10 trials all ended in an error"):
-        asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
-                                 concurrency=1, timeout=5.0, batch_size=200,
-                                 max_consecutive_errors=10))
-    assert len(committed) == 20
-
-
 def test_scorer_errors_count_towards_the_error_budget(tmp_path: Path) -> None:
     from assay.score import Score
 
@@ -137,12 +127,14 @@ def test_scorer_errors_count_towards_the_error_budget(tmp_path: Path) -> None:
                                  batch_size=5, max_errors=5))
 
 
-def test_a_run_of_consecutive_failures_stops_the_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("batch_size", [1, 200], ids=["one-a-batch", "large-batches"])
+def test_a_run_of_consecutive_failures_stops_the_run_on_time_whatever_the_batch_size(
+        tmp_path: Path, batch_size: int) -> None:
     target = CountingTarget(fail={f"c{i}" for i in range(5, 100)})
     committed: list[TrialResult] = []
     with pytest.raises(RunFailed, match="the last 10 trials all ended in an error"):
         asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
-                                 concurrency=1, timeout=5.0, batch_size=1,
+                                 concurrency=1, timeout=5.0, batch_size=batch_size,
                                  max_consecutive_errors=10))
     assert len(committed) == 20  # 10 good trials (5 cases x 2 conditions), then 10 failures
 
