@@ -7,6 +7,7 @@ this is the one place that maps columns to their fields.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -25,6 +26,11 @@ def dumps(value: Any) -> str | None:
 
 
 loads = orjson.loads
+
+
+def now_iso() -> str:
+    """Now, as the store's time columns hold it (ISO, UTC, to the microsecond)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def run_record(row: Any) -> RunRecord:

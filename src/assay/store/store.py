@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import os
 import threading
-from functools import cached_property
-from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
     Engine,
     and_,
-    bindparam,
     create_engine,
     delete,
     event,
@@ -36,26 +33,21 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.sql.elements import ColumnElement
 
 from assay.errors import StoreError, UserError
-from assay.records import CachedReply, ExportRecord, RunRecord
+from assay.records import ExportRecord, RunRecord
 from assay.redaction import redact, redact_rows
 from assay.store import schema
 from assay.store.batches import StoredBatch, write_batch
 from assay.store.browsing import Browsing
 from assay.store.calibrations import Calibrations
 from assay.store.failures import (
-    RowRejected,
     driver_message,
-    store_failure,
     store_name,
     translate_errors,
 )
-from assay.store.inserts import insert_rows
 from assay.store.migrations import migrate_store
 from assay.store.read_only import open_read_only
-from assay.store.rows import (
-    loads,
-    run_record,
-)
+from assay.store.response_cache import CachedReplies
+from assay.store.rows import loads, now_iso, run_record
 from assay.store.run_lock import RunLock
 from assay.store.scores import ScoreAccess
 from assay.store.storable import Replacements, Storable
@@ -64,10 +56,6 @@ from assay.store.trial_rows import SCORE_TEXT_COLUMNS, TrialRows, errored_rows, 
 from assay.trial import TrialKey, TrialResult
 
 DEFAULT_STORE = ".assay/assay.db"
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def store_url(url: str | None = None, *, create: bool = True) -> str:
@@ -102,7 +90,7 @@ def missing_file(url: str | None = None) -> str | None:
     return None if Path(database).is_file() else database
 
 
-class Store(Browsing, ScoreAccess, TrialReading):
+class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
     """Runs, trials, scores, calibrations and cached responses behind one SQLAlchemy engine.
 
     `read_only=True` opens an existing store for reading only (`assay view`): the
@@ -333,67 +321,6 @@ class Store(Browsing, ScoreAccess, TrialReading):
         with self.engine.connect() as conn:
             return [ExportRecord(row.format, row.location, list(loads(row.files_json)),
                                  row.created_at) for row in conn.execute(query)]
-
-    # -- response cache -------------------------------------------------------
-
-    def cache_get(self, key: str) -> dict[str, Any] | None:
-        """The reply cached under `key`, or None. A run asks before every LLM call, so this
-        goes to the driver with the dialect's SQL compiled once: SQLAlchemy's execution of
-        the statement costs twice the lookup itself."""
-        sql, positional = self._cache_lookup
-        conn = self.engine.raw_connection()
-        try:
-            cursor = conn.cursor()
-            cursor.execute(sql, (key,) if positional else {"key": key})
-            row = cursor.fetchone()
-            cursor.close()
-        except self.engine.dialect.loaded_dbapi.Error as exc:
-            raise store_failure(exc, self.url) from None
-        finally:
-            conn.close()
-        return loads(row[0]) if row and row[0] else None
-
-    @cached_property
-    def _cache_lookup(self) -> tuple[str, bool]:
-        """`cache_get`'s SQL in this database's dialect, and whether it takes a tuple."""
-        compiled = _CACHED_REPLY.compile(dialect=self.engine.dialect)
-        return str(compiled), compiled.positional
-
-    def cache_put(self, replies: Mapping[str, CachedReply]) -> list[str]:
-        """Keep `replies` by key, in one transaction; a key stored before gets the new reply.
-        When the database refuses a row (a name too long for its column, another process
-        storing the same key at that moment), each reply gets a transaction of its own; the
-        reasons the refused ones were not kept are returned (a later run asks for them again)."""
-        if not replies:
-            return []
-        notes = Replacements()  # a cached reply kept as it can be stored; nothing to note on
-        created_at = now_iso()
-        rows = [{"key": key, "provider": reply.provider, "model": reply.model,
-                 "response_json": self.storable.json(reply.response, "response", notes),
-                 "created_at": created_at} for key, reply in replies.items()]
-        try:
-            self._replace_cached(rows)
-            return []
-        except RowRejected:
-            pass
-        refused = []
-        for row in rows:
-            try:
-                self._replace_cached([row])
-            except RowRejected as exc:
-                refused.append(exc.cause)
-        return refused
-
-    def _replace_cached(self, rows: list[dict[str, Any]]) -> None:
-        cache = schema.response_cache
-        with self._lock, self.engine.begin() as conn:
-            conn.execute(delete(cache).where(cache.c.key.in_([row["key"] for row in rows])))
-            insert_rows(conn, cache, rows)
-
-
-_CACHED_REPLY = select(schema.response_cache.c.response_json).where(
-    schema.response_cache.c.key == bindparam("key"))
-"""What `cache_get` asks, compiled once per store for its database."""
 
 
 LOCK_WAIT_SECONDS = 30.0  # how long opening a store waits for another process's lock

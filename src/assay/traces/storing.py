@@ -39,7 +39,7 @@ def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
 def record_run(analysis: TraceAnalysis, experiment: str, store_url: str | None = None) -> str:
     """Write one finished run to the store; returns its id."""
     from assay.store import Store
-    from assay.store.store import now_iso
+    from assay.store.rows import now_iso
 
     store = Store(store_url)
     try:
