@@ -13,7 +13,7 @@ in `templates/sections/`, so adding one is a function, a file and a line here.
 
 Intervals are drawn, not only printed: a bar per mean and pass rate with its
 95% CI as a whisker, and a dot with its interval (at the level its verdict
-used) on a shared axis around zero per comparison.
+used) on a shared axis around zero per comparison (their positions: `meters`).
 
 Every trial is on the page, as compact JSON (`html_trials`) that the page's
 script pages through, 50 cases at a time, each case with its conditions side
@@ -25,35 +25,28 @@ JSON is escaped for its script block and drawn by the script as text only.
 from __future__ import annotations
 
 import io
-import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import IO, TYPE_CHECKING, Any
 
 from assay.analysis.run_diff import condition_of
-from assay.analysis.verdict import evidence
 from assay.reports.comparisons import (
     MAX_IDS_MARKDOWN,
-    ci_label,
     detail_lines,
     exclusions,
     family_note,
-    headline,
     ignored_epochs_text,
-    p_text,
-    size_text,
 )
 from assay.reports.costs import tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
 from assay.reports.judges import judge_sections
+from assay.reports.meters import Meter, delta_table, mean_meter, rate_meter
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry
-    from assay.analysis.interval import Interval
-    from assay.analysis.paired import PairedComparison
     from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
     from assay.records import TrialRecord
     from assay.review.result import Review
@@ -67,15 +60,6 @@ VERDICT_TONE = {"better": "good", "worse": "bad", "within noise": "plain",
 
 
 @dataclass
-class Meter:
-    """A value and its CI as fractions of the drawn track (0..1)."""
-
-    value: float
-    low: float | None = None
-    high: float | None = None
-
-
-@dataclass
 class ScoreRow:
     stats: ScoreStats
     colour: int
@@ -83,32 +67,6 @@ class ScoreRow:
     pass_rate: str
     mean_meter: Meter | None
     pass_meter: Meter | None
-
-
-@dataclass
-class DeltaRow:
-    """One paired comparison, with its position on the shared axis (fractions, 0.5 is zero)."""
-
-    entry: ComparisonEntry
-    label: str
-    before: str
-    after: str
-    delta: str
-    ci: str
-    p: str
-    evidence: str
-    size: str
-    direction: str
-    point: float
-    low: float
-    high: float
-
-
-@dataclass
-class DeltaTable:
-    rows: list[DeltaRow]
-    axis: float
-    """The axis runs from -axis to +axis percent of scale."""
 
 
 @dataclass(frozen=True)
@@ -217,14 +175,14 @@ def _conditions(review: Review, colours: dict[str, int]) -> dict[str, Any] | Non
     comparisons = review.comparisons
     if not comparisons.entries and not comparisons.skipped:
         return None
-    table = _delta_table(comparisons.entries, lambda e: e.comparison.label_b,
+    table = delta_table(comparisons.entries, lambda e: e.comparison.label_b,
                          _scales(review.summary))
     return {"comparisons": comparisons, "comparison_table": table}
 
 
 def _previous(review: Review, colours: dict[str, int]) -> dict[str, Any]:
     previous = review.previous
-    table = (_delta_table(previous.entries, condition_of, _scales(review.summary))
+    table = (delta_table(previous.entries, condition_of, _scales(review.summary))
              if previous else None)
     return {"previous": previous, "previous_table": table}
 
@@ -270,70 +228,13 @@ def _score_rows(summary: RunSummary, colours: dict[str, int]) -> list[tuple[str,
     out: list[tuple[str, list[ScoreRow]]] = []
     for scorer in summary.scorer_names:
         rows = [ScoreRow(s, colours.get(s.condition, 0), fmt_mean(s), fmt_pass_rate(s),
-                         _mean_meter(s), _rate_meter(s.pass_rate, s.pass_rate_ci))
+                         mean_meter(s), rate_meter(s.pass_rate, s.pass_rate_ci))
                 for s in summary.scores if s.scorer == scorer]
         out.append((scorer, rows))
     return out
 
 
-def _mean_meter(stats: ScoreStats) -> Meter | None:
-    if stats.mean is None:
-        return None
-    low, high = stats.scale
-    span = (high - low) or 1.0
-
-    def at(x: float) -> float:
-        return _clamp((x - low) / span)
-
-    ci = stats.mean_ci
-    return Meter(at(stats.mean), at(ci.low) if ci else None, at(ci.high) if ci else None)
-
-
-def _rate_meter(rate: float | None, ci: Interval | None) -> Meter | None:
-    if rate is None:
-        return None
-    return Meter(_clamp(rate), _clamp(ci.low) if ci else None, _clamp(ci.high) if ci else None)
-
-
 # -- comparisons ---------------------------------------------------------------------------
-
-
-def _delta_table(entries: Sequence[ComparisonEntry], label: Any,
-                 scales: dict[str, tuple[float, float]]) -> DeltaTable:
-    """Rows on one axis: every delta in percent of its scale, so pass rates and means line up."""
-    spans = [_share_of_scale(e.comparison, scales) for e in entries]
-    reach = max((max(abs(lo), abs(hi), abs(d)) for d, lo, hi in spans), default=0.0)
-    axis = _nice_axis(reach)
-    rows = []
-    for entry, (delta, low, high) in zip(entries, spans):
-        c = entry.comparison
-        a, b, delta_text, ci = headline(c)
-        direction = "up" if delta > 1e-12 else "down" if delta < -1e-12 else "flat"
-        rows.append(DeltaRow(entry, label(entry), a, b, delta_text, f"{ci_label(c)} {ci}",
-                             p_text(c), evidence(c), size_text(c), direction, _axis_at(delta, axis), _axis_at(low, axis),
-                             _axis_at(high, axis)))
-    return DeltaTable(rows, axis)
-
-
-def _share_of_scale(c: PairedComparison, scales: dict[str, tuple[float, float]]
-                    ) -> tuple[float, float, float]:
-    """(delta, CI low, CI high) of the headline metric in percent of its scale."""
-    if c.kind == "pass_fail" and c.delta_pp is not None and c.ci_pp is not None:
-        return c.delta_pp, c.ci_pp.low, c.ci_pp.high
-    low, high = scales.get(c.scorer or "", (0.0, 1.0))
-    factor = 100 / (high - low) if high > low else 100.0
-    return c.delta_mean * factor, c.ci_mean.low * factor, c.ci_mean.high * factor
-
-
-def _nice_axis(reach: float) -> float:
-    for step in (5, 10, 20, 25, 50, 100):
-        if reach <= step:
-            return float(step)
-    return float(math.ceil(reach / 100) * 100)
-
-
-def _axis_at(value: float, axis: float) -> float:
-    return _clamp(0.5 + value / (2 * axis))
 
 
 def _outcomes(entry: ComparisonEntry) -> tuple[str, str]:
@@ -388,8 +289,8 @@ def _breakdown(rows: list[tuple[str, ScoreStats]], summary: RunSummary, colours:
         cells.setdefault((group, stats.scorer), {})[stats.condition] = {
             "text": (percent(stats.pass_rate, 0) if stats.pass_rate is not None
                      else fmt_mean(stats).split(" ")[0]),
-            "meter": _rate_meter(stats.pass_rate, stats.pass_rate_ci) if verdicts
-            else _mean_meter(stats),
+            "meter": rate_meter(stats.pass_rate, stats.pass_rate_ci) if verdicts
+            else mean_meter(stats),
             "n": stats.n, "errors": stats.errors, "colour": colours.get(stats.condition, 0),
             "metric": "pass rate" if verdicts else "mean",
         }
@@ -401,10 +302,6 @@ def _breakdown(rows: list[tuple[str, ScoreStats]], summary: RunSummary, colours:
 
 
 # -- small things --------------------------------------------------------------------------
-
-
-def _clamp(x: float) -> float:
-    return 0.0 if not math.isfinite(x) else min(1.0, max(0.0, x))
 
 
 def _ms(value: float) -> str:

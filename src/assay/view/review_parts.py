@@ -7,7 +7,6 @@ reads the same in the viewer, report.md and the terminal.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -22,6 +21,7 @@ from assay.reports.comparisons import (
     size_text,
 )
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
+from assay.reports.meters import on_scale
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry
@@ -121,11 +121,5 @@ def _score_line(stats: ScoreStats) -> ScoreLine:
 
 
 def _meter(value: float, ci: Interval | None, scale: tuple[float, float]) -> Meter:
-    low, high = scale
-    span = (high - low) or 1.0
-
-    def at(x: float) -> float:
-        share = (x - low) / span
-        return 0.0 if not math.isfinite(share) else min(1.0, max(0.0, share))
-
-    return Meter(at(value), at(ci.low if ci else value), at(ci.high if ci else value))
+    return Meter(on_scale(value, scale), on_scale(ci.low if ci else value, scale),
+                 on_scale(ci.high if ci else value, scale))
