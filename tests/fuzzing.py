@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import random
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 ODD_VALUES: list[Any] = [
@@ -151,3 +152,27 @@ def describe_failure(exc: BaseException) -> str:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/assay/" in f.filename]
     where = f" at {frames[-1].filename.split('/assay/')[-1]}:{frames[-1].lineno}" if frames else ""
     return f"{type(exc).__name__}: {str(exc)[:200]}{where}"
+
+
+@dataclass(frozen=True)
+class Ended:
+    """How one fuzz input ended: with a result, refused clearly, or failed (and why)."""
+
+    result: Any = None
+    refused: bool = False
+    failure: str | None = None
+
+
+def run_input(refused: type[Exception], work: Callable[..., Any], *args: Any,
+              seconds: float = 10) -> Ended:
+    """`work(*args)` on one input within `seconds`: raising `refused` is the clear error a
+    user should get; a hang or any other exception is a failure, described."""
+    try:
+        with within(seconds):
+            return Ended(result=work(*args))
+    except refused:
+        return Ended(refused=True)
+    except Hang as exc:
+        return Ended(failure=str(exc))
+    except Exception as exc:  # noqa: BLE001 - whatever else escapes is what a fuzz test finds
+        return Ended(failure=describe_failure(exc))

@@ -16,7 +16,7 @@ import yaml
 from assay.config import load_config
 from assay.errors import AssayError
 from assay.runner.preflight import preflight
-from tests.fuzzing import Hang, Mutator, describe_failure, within
+from tests.fuzzing import Mutator, run_input
 
 INPUTS = 1_000
 REPO = Path(__file__).resolve().parents[2]
@@ -61,17 +61,11 @@ def test_a_thousand_damaged_configs_validate_or_fail_clearly(
             mutated = mutator.damage(text.encode())
         path = folder / f"fuzz-{index}.yaml"
         path.write_bytes(mutated)
-        try:
-            with within(10):
-                _validate(path)
-        except AssayError:
-            outcomes["clear error"] += 1
-        except Hang as exc:
-            failures.append(f"input {index}: {exc}")
-        except Exception as exc:
-            failures.append(f"input {index}: {describe_failure(exc)}")
+        ended = run_input(AssayError, _validate, path)
+        if ended.failure:
+            failures.append(f"input {index}: {ended.failure}")
         else:
-            outcomes["valid"] += 1
+            outcomes["clear error" if ended.refused else "valid"] += 1
         path.unlink()
     assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])
     assert outcomes["valid"] > 50 and outcomes["clear error"] > 50, outcomes

@@ -17,7 +17,7 @@ import yaml
 
 from assay.datasets.dataset import open_dataset
 from assay.errors import UserError
-from tests.fuzzing import Hang, Mutator, describe_failure, dump_json, within
+from tests.fuzzing import Mutator, dump_json, run_input
 
 INPUTS = 1_000
 RECORDS = 12
@@ -57,6 +57,14 @@ def _write(records: list[object], form: str) -> bytes:
     return out.getvalue().encode("utf-8", errors="surrogatepass")
 
 
+def _load(path: Path, sample: int | None) -> None:
+    """Open, scan and read every case, each as JSON a report could write."""
+    dataset = open_dataset(path, sample=sample)
+    dataset.scan()
+    for case in dataset:
+        json.dumps(case.to_dict(), ensure_ascii=False).encode("utf-8")
+
+
 def test_a_thousand_damaged_datasets_load_or_fail_with_located_problems(
         shared_fixtures: Path, tmp_path: Path) -> None:
     sets = _records(shared_fixtures)
@@ -79,20 +87,11 @@ def test_a_thousand_damaged_datasets_load_or_fail_with_located_problems(
             content = mutator.damage(content)
         path = tmp_path / f"cases-{index}.{form}"
         path.write_bytes(content)
-        try:
-            with within(10):
-                dataset = open_dataset(path, sample=mutator.random.choice([None, 3]))
-                dataset.scan()
-                for case in dataset:
-                    json.dumps(case.to_dict(), ensure_ascii=False).encode("utf-8")
-        except UserError:
-            outcomes["problems"] += 1
-        except Hang as exc:
-            failures.append(f"input {index} ({form}): {exc}")
-        except Exception as exc:
-            failures.append(f"input {index} ({form}): {describe_failure(exc)}")
+        ended = run_input(UserError, _load, path, mutator.random.choice([None, 3]))
+        if ended.failure:
+            failures.append(f"input {index} ({form}): {ended.failure}")
         else:
-            outcomes["loaded"] += 1
+            outcomes["problems" if ended.refused else "loaded"] += 1
         path.unlink()
     assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])
     assert outcomes["loaded"] > 100 and outcomes["problems"] > 100, outcomes

@@ -17,7 +17,8 @@ from assay.traces.guidelines import render_insights, update_guidelines
 from assay.traces.options import TraceOptions
 from assay.traces.pipeline import analyze
 from assay.traces.report import render_report
-from tests.fuzzing import Hang, Mutator, describe_failure, dump_json, within
+from assay.traces.result import TraceAnalysis
+from tests.fuzzing import Mutator, dump_json, run_input
 
 INPUTS = 1_000
 WINDOW = 40
@@ -25,6 +26,14 @@ WINDOW = 40
 
 def _lines(sessions_dir: Path) -> list[list[bytes]]:
     return [path.read_bytes().splitlines() for path in sorted(sessions_dir.rglob("*.jsonl"))]
+
+
+def _analysed(path: Path) -> TraceAnalysis:
+    """The analysis of one session file, rendered as a report and as guidelines."""
+    analysis = analyze([path], TraceOptions())
+    render_report(analysis)
+    update_guidelines("# Rules\n", render_insights(analysis))
+    return analysis
 
 
 def test_a_thousand_damaged_session_logs_end_in_results_or_clear_errors(
@@ -49,18 +58,13 @@ def test_a_thousand_damaged_session_logs_end_in_results_or_clear_errors(
         path = tmp_path / f"s{index % 10}" / f"session-{index}.jsonl"
         path.parent.mkdir(exist_ok=True)
         path.write_bytes(b"\n".join(window) + b"\n")
-        try:
-            with within(10):
-                analysis = analyze([path], TraceOptions())
-                render_report(analysis)
-                update_guidelines("# Rules\n", render_insights(analysis))
-        except UserError:
+        ended = run_input(UserError, _analysed, path)
+        if ended.failure:
+            failures.append(f"input {index} ({path.name}): {ended.failure}")
+        elif ended.refused:
             outcomes["not a session"] += 1
-        except Hang as exc:
-            failures.append(f"input {index} ({path.name}): {exc}")
-        except Exception as exc:
-            failures.append(f"input {index}: {describe_failure(exc)}")
         else:
+            analysis = ended.result
             outcomes["analysed"] += 1
             outcomes["malformed lines"] += sum(
                 s.meta.stats.malformed_count for s in analysis.sessions if s.meta.stats)
