@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 
 from assay.datasets.dataset import open_dataset
-from assay.errors import UserError
+from assay.errors import Problem, UserError
+
+
+def problems_of(path: Path) -> list[Problem]:
+    """The located problems scanning the dataset at `path` refuses it with."""
+    with pytest.raises(UserError) as info:
+        open_dataset(path).scan()
+    return info.value.problems
 
 
 def test_knowledge_packs_questions_load_without_mapping(shared_fixtures: Path) -> None:
@@ -56,9 +63,7 @@ def test_k_eval_custom_keys_load_by_field_mapping(shared_fixtures: Path) -> None
 
 def test_unknown_layout_asks_for_a_mapping(shared_fixtures: Path) -> None:
     path = shared_fixtures / "datasets/k-eval/custom_keys_dataset.jsonl"
-    with pytest.raises(UserError) as info:
-        open_dataset(path).scan()
-    problem = info.value.problems[0]
+    problem = problems_of(path)[0]
     assert (problem.line, problem.field) == (1, "input")
     assert "prompt, response" in problem.message and "dataset.fields" in problem.message
 
@@ -73,9 +78,7 @@ def test_invalid_json_line_is_named(shared_fixtures: Path) -> None:
 
 def test_every_missing_key_is_reported_at_once(shared_fixtures: Path) -> None:
     path = shared_fixtures / "datasets/k-eval/missing_key_dataset.jsonl"
-    with pytest.raises(UserError) as info:
-        open_dataset(path).scan()
-    found = [(p.line, p.field) for p in info.value.problems]
+    found = [(p.line, p.field) for p in problems_of(path)]
     assert found == [(2, "answer"), (3, "question")]
 
 
@@ -99,18 +102,14 @@ def test_duplicate_ids_name_both_lines(tmp_path: Path) -> None:
     path = tmp_path / "cases.jsonl"
     path.write_text('{"id": "a", "input": "x"}\n{"id": "b", "input": "y"}\n'
                     '{"id": "a", "input": "z"}\n')
-    with pytest.raises(UserError) as info:
-        open_dataset(path).scan()
-    (problem,) = info.value.problems
+    (problem,) = problems_of(path)
     assert problem.line == 3 and "first on line 1" in problem.message
 
 
 def test_yaml_and_csv_datasets_carry_line_numbers(tmp_path: Path) -> None:
     yaml_path = tmp_path / "cases.yaml"
     yaml_path.write_text("cases:\n  - id: a\n    input: hello\n  - id: b\n    expected: x\n")
-    with pytest.raises(UserError) as info:
-        open_dataset(yaml_path).scan()
-    assert [(p.line, p.field) for p in info.value.problems] == [(4, "input")]
+    assert [(p.line, p.field) for p in problems_of(yaml_path)] == [(4, "input")]
     csv_path = tmp_path / "cases.csv"
     csv_path.write_text('id,input,expected,tags,expected_tool_calls\n'
                         'a,"What, exactly?",yes,"x;y","[{""name"": ""f"", ""args"": {}}]"\n')
@@ -154,9 +153,7 @@ def test_expected_traits_load_by_their_own_name_and_the_agent_suite_name(tmp_pat
 def test_bytes_that_are_not_utf8_are_a_located_problem(tmp_path: Path) -> None:
     path = tmp_path / "cases.jsonl"
     path.write_bytes(b'{"id": "a", "input": "q"}\n\xff\xfe{}\n')
-    with pytest.raises(UserError) as info:
-        open_dataset(path).scan()
-    (problem,) = info.value.problems
+    (problem,) = problems_of(path)
     assert problem.line == 2 and "not UTF-8" in problem.message
 
 
@@ -164,19 +161,15 @@ def test_wrong_types_are_problems_not_crashes(tmp_path: Path) -> None:
     path = tmp_path / "cases.jsonl"
     path.write_text('{"id": "a", "input": "q", "tags": 5}\n'
                     '{"id": "b", "input": "q", "expected_traits": 3}\n')
-    with pytest.raises(UserError) as info:
-        open_dataset(path).scan()
-    assert [(p.line, p.field) for p in info.value.problems] == [(1, "tags"),
-                                                                (2, "expected_traits")]
+    assert [(p.line, p.field) for p in problems_of(path)] == [(1, "tags"),
+                                                              (2, "expected_traits")]
 
 
 def test_a_wrapped_json_array_gets_the_right_lines(tmp_path: Path) -> None:
     path = tmp_path / "cases.json"
     path.write_text('{"meta": [1, 2],\n "cases": [\n  {"id": "a", "input": "x"},\n'
                     '  {"id": "b"}\n ]}\n')
-    with pytest.raises(UserError) as info:
-        open_dataset(path).scan()
-    assert [(p.line, p.field) for p in info.value.problems] == [(4, "input")]
+    assert [(p.line, p.field) for p in problems_of(path)] == [(4, "input")]
 
 
 def test_a_mapping_keeps_the_fields_it_does_not_mention(tmp_path: Path) -> None:
@@ -288,9 +281,7 @@ def test_a_message_in_an_unknown_role_or_with_non_text_content_is_named(tmp_path
                     + json.dumps({"id": "b", "input": [{"role": "user", "content": 3}]}) + "\n"
                     + json.dumps({"id": "c", "input": [{"role": "user", "content": [
                         {"type": "text", "text": "parts are fine"}]}]}) + "\n")
-    with pytest.raises(UserError) as info:
-        open_dataset(path).scan()
-    first, second = info.value.problems
+    first, second = problems_of(path)
     assert (first.line, first.field) == (1, "input") and "input[1].role is 'bogus'" in first.message
     assert second.line == 2 and "input[0].content must be text" in second.message
 
