@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 
 from assay.errors import RunFailed, StoreError
+from assay.store.rows import now_iso
 from assay.store.store import Store
 
 REVIEWING = "reviewing"
@@ -31,9 +31,8 @@ def ending(exc: BaseException) -> tuple[str, str]:
 
 def record_end(store: Store, run_id: str, status: str, error: str | None) -> None:
     """Record how the run ended; when it failed, a store that fails too does not hide why."""
-    finished = datetime.now(UTC).isoformat(timespec="microseconds")
     try:
-        store.update_run(run_id, status=status, finished_at=finished, error=error)
+        store.update_run(run_id, status=status, finished_at=now_iso(), error=error)
     except StoreError:
         if status == REVIEWING:
             raise
