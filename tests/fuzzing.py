@@ -159,7 +159,8 @@ class Ended:
     """How one fuzz input ended: with a result, refused clearly, or failed (and why)."""
 
     result: Any = None
-    refused: bool = False
+    refused: Exception | None = None
+    """The clear error the input was refused with."""
     failure: str | None = None
 
 
@@ -170,8 +171,8 @@ def run_input(refused: type[Exception], work: Callable[..., Any], *args: Any,
     try:
         with within(seconds):
             return Ended(result=work(*args))
-    except refused:
-        return Ended(refused=True)
+    except refused as exc:
+        return Ended(refused=exc)
     except Hang as exc:
         return Ended(failure=str(exc))
     except Exception as exc:  # noqa: BLE001 - whatever else escapes is what a fuzz test finds

@@ -21,7 +21,7 @@ import yaml
 from assay.calibration.session import CalibrationRequest, run_calibration
 from assay.errors import AssayError
 from assay.store import Store
-from tests.fuzzing import Hang, Mutator, describe_failure, dump_json, within
+from tests.fuzzing import Mutator, dump_json, run_input
 
 INPUTS = 400
 
@@ -122,17 +122,11 @@ def test_four_hundred_damaged_calibrations_measure_or_fail_with_located_problems
         (folder / "calibration.yaml").write_bytes(text)
         for name, content in files.items():
             (folder / name).write_bytes(content)
-        try:
-            with within(10):
-                run_calibration(CalibrationRequest(spec=folder / "calibration.yaml",
-                                                   save=False), store)
-        except AssayError:
-            outcomes["clear error"] += 1
-        except Hang as exc:
-            failures.append(f"input {index}: {exc}")
-        except Exception as exc:
-            failures.append(f"input {index}: {describe_failure(exc)}")
+        ended = run_input(AssayError, run_calibration, CalibrationRequest(
+            spec=folder / "calibration.yaml", save=False), store)
+        if ended.failure:
+            failures.append(f"input {index}: {ended.failure}")
         else:
-            outcomes["measured"] += 1
+            outcomes["clear error" if ended.refused is not None else "measured"] += 1
     assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])
     assert outcomes["measured"] > 40 and outcomes["clear error"] > 40, outcomes

@@ -17,7 +17,7 @@ import yaml
 from assay.config import load_config
 from assay.config.suite_file import expand_configs
 from assay.errors import AssayError
-from tests.fuzzing import Hang, Mutator, describe_failure, within
+from tests.fuzzing import Mutator, run_input
 
 INPUTS = 400
 CONFIG = {"name": "fuzzed", "dataset": {"path": "cases.jsonl"},
@@ -42,6 +42,13 @@ def _project(root: Path) -> None:
     (root / "inner-suite.yaml").write_text(yaml.safe_dump({"suite": ["packs/go.yaml"]}))
 
 
+def _expand_and_load(name: str) -> None:
+    """Expand a suite file into its configs and load each."""
+    configs, _is_suite = expand_configs([name])
+    for config in configs:
+        load_config(config)
+
+
 def test_four_hundred_damaged_suite_files_expand_or_fail_clearly(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _project(tmp_path)
@@ -60,19 +67,11 @@ def test_four_hundred_damaged_suite_files_expand_or_fail_clearly(
             text = mutator.damage(text)
         path = tmp_path / f"suite-{index}.yaml"
         path.write_bytes(text)
-        try:
-            with within(10):
-                configs, _is_suite = expand_configs([path.name])
-                for config in configs:
-                    load_config(config)
-        except AssayError:
-            outcomes["clear error"] += 1
-        except Hang as exc:
-            failures.append(f"input {index}: {exc}")
-        except Exception as exc:
-            failures.append(f"input {index}: {describe_failure(exc)}")
+        ended = run_input(AssayError, _expand_and_load, path.name)
+        if ended.failure:
+            failures.append(f"input {index}: {ended.failure}")
         else:
-            outcomes["expanded"] += 1
+            outcomes["clear error" if ended.refused is not None else "expanded"] += 1
         path.unlink()
     assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])
     assert outcomes["expanded"] > 20 and outcomes["clear error"] > 40, outcomes

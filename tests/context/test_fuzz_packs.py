@@ -17,7 +17,7 @@ from pathlib import Path
 
 from assay.context.pack_index import PackIndex
 from assay.errors import UserError
-from tests.fuzzing import Hang, Mutator, describe_failure, within
+from tests.fuzzing import Mutator, run_input
 
 INPUTS = 100
 DOCS = Path(__file__).resolve().parents[2] / "examples" / "knowledge-packs" / "docs"
@@ -50,6 +50,13 @@ ODD_FILES: list[tuple[str, Callable[[Path, Mutator, str], None]]] = [
 ]
 
 
+def _index_and_search(folder: Path, cache_root: Path) -> None:
+    """Index the folder as a pack, search it and read every passage found."""
+    pack = PackIndex.open(folder, cache_root=cache_root)
+    for passage in pack.search("goroutine error context", top_k=5):
+        pack.read(passage.source_id)
+
+
 def test_pack_folders_with_odd_files_index_or_fail_naming_the_file(tmp_path: Path) -> None:
     mutator = Mutator(seed=13)
     failures: list[str] = []
@@ -64,20 +71,14 @@ def test_pack_folders_with_odd_files_index_or_fail_naming_the_file(tmp_path: Pat
         sub.mkdir()
         for number, (kind, make) in enumerate(kinds):
             make(mutator.random.choice([folder, sub]), mutator, f"odd-{number}.md")
-        try:
-            with within(10):
-                pack = PackIndex.open(folder, cache_root=tmp_path / "cache")
-                for passage in pack.search("goroutine error context", top_k=5):
-                    pack.read(passage.source_id)
-        except UserError as exc:
+        ended = run_input(UserError, _index_and_search, folder, tmp_path / "cache")
+        if ended.failure:
+            failures.append(f"input {index} ({[k for k, _ in kinds]}): {ended.failure}")
+        elif ended.refused is not None:
             outcomes["clear error"] += 1
-            if str(folder) not in str(exc):
+            if str(folder) not in str(ended.refused):
                 failures.append(f"input {index} ({[k for k, _ in kinds]}): "
-                                f"error names no file: {exc}")
-        except Hang as exc:
-            failures.append(f"input {index} ({[k for k, _ in kinds]}): {exc}")
-        except Exception as exc:
-            failures.append(f"input {index} ({[k for k, _ in kinds]}): {describe_failure(exc)}")
+                                f"error names no file: {ended.refused}")
         else:
             outcomes["indexed"] += 1
     assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])

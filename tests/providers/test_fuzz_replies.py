@@ -21,7 +21,7 @@ from assay.providers.pool import ProviderPool
 from assay.testing import FakeLLM
 from assay.testing.script import FakeRequest, Fault, Reply
 from assay.testing.wire import render_reply
-from tests.fuzzing import Hang, Mutator, describe_failure, within
+from tests.fuzzing import Mutator, run_input
 
 INPUTS = 160
 MODELS = ["anthropic/claude-haiku-4-5", "openai/gpt-4.1"]
@@ -84,18 +84,15 @@ def test_damaged_replies_are_answers_or_provider_errors(
         try:
             for index in range(INPUTS):
                 model_string = MODELS[index % 2]
-                try:
-                    with within(10):
-                        response = loop.run_until_complete(one(pool, model_string))
-                except ProviderError:
+                ended = run_input(ProviderError, loop.run_until_complete,
+                                  one(pool, model_string))
+                if ended.failure:
+                    failures.append(f"input {index} ({model_string}): {ended.failure}")
+                elif ended.refused is not None:
                     outcomes["provider error"] += 1
-                except Hang as exc:
-                    failures.append(f"input {index} ({model_string}): {exc}")
-                except Exception as exc:
-                    failures.append(f"input {index} ({model_string}): {describe_failure(exc)}")
                 else:
                     outcomes["answer"] += 1
-                    if wrong := _is_answer(response):
+                    if wrong := _is_answer(ended.result):
                         failures.append(f"input {index} ({model_string}): answer with "
                                         + ", ".join(wrong))
         finally:

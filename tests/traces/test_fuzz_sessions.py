@@ -61,7 +61,7 @@ def test_a_thousand_damaged_session_logs_end_in_results_or_clear_errors(
         ended = run_input(UserError, _analysed, path)
         if ended.failure:
             failures.append(f"input {index} ({path.name}): {ended.failure}")
-        elif ended.refused:
+        elif ended.refused is not None:
             outcomes["not a session"] += 1
         else:
             analysis = ended.result

@@ -18,7 +18,7 @@ from assay.scorers.judges.formats import LabelFormat, NumberFormat, ReplyFormat,
 from assay.scorers.judges.judgement import Judgement, ReplyParseError
 from assay.scorers.judges.pairwise import ChoiceFormat
 from assay.scorers.judges.rubric import DEFAULT_METRICS, DEFAULT_PASS_RULE, RubricFormat
-from tests.fuzzing import Hang, Mutator, describe_failure, dump_json, within
+from tests.fuzzing import Mutator, dump_json, run_input
 
 INPUTS = 2_000
 RUBRIC = {m.name: {"reasoning": "Matches the reference.", "score": 4} for m in DEFAULT_METRICS}
@@ -66,18 +66,14 @@ def test_two_thousand_damaged_judge_replies_are_judgements_in_scale_or_unreadabl
                                    ).decode("utf-8", errors="replace")
         else:
             reply = f"Here is my verdict:\n```json\n{dump_json(mutator.mutate(data))}\n```"
-        try:
-            with within(5):
-                judgement = fmt.parse(reply)
-        except ReplyParseError:
+        ended = run_input(ReplyParseError, fmt.parse, reply, seconds=5)
+        if ended.failure:
+            failures.append(f"input {index} ({kind}): {ended.failure}")
+        elif ended.refused is not None:
             outcomes["unreadable"] += 1
-        except Hang as exc:
-            failures.append(f"input {index} ({kind}): {exc}")
-        except Exception as exc:
-            failures.append(f"input {index} ({kind}): {describe_failure(exc)}")
         else:
             outcomes["judgement"] += 1
-            if (wrong := _sound(fmt, judgement)) is not None:
+            if (wrong := _sound(fmt, ended.result)) is not None:
                 failures.append(f"input {index} ({kind}): {wrong} from {reply[:80]!r}")
     assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:25])
     assert outcomes["judgement"] > 200 and outcomes["unreadable"] > 200, outcomes
