@@ -80,6 +80,8 @@ def test_damaged_replies_are_answers_or_provider_errors(
 
     with FakeLLM(default=_damaged_reply(mutator)) as llm:
         pool = make_pool(llm, max_retries=0, timeout=2.0, use_cache=False)
+        for model_string in MODELS:  # the SDKs are imported here, outside any input's time
+            pool.resolve(model_string)
         loop = asyncio.new_event_loop()
         try:
             for index in range(INPUTS):
