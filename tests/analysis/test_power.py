@@ -15,6 +15,7 @@ from assay.analysis.power import (
     advise_sample_size,
     cases_for_mcnemar,
     mcnemar_power,
+    power_text,
     t_power,
 )
 
@@ -102,3 +103,14 @@ def test_a_significant_difference_gets_no_count_and_says_why():
 def test_no_effect_gets_no_count_and_says_why():
     advice = advise(measure("pass_rate", DiscordantPairs(30, 4, 4), 0.05))
     assert advice.cases_needed is None and "difference is 0" in (advice.reason or "")
+
+
+def test_a_power_short_of_one_never_reads_100_percent():
+    """Regression: advice read "about 11 cases would detect +0.80 with 100% power" for a
+    power of 0.99999999."""
+    effect = measure("mean", Differences.of([1.0] * 8 + [0.0] * 2, 1.0), 0.05)
+    advice = advise(effect)
+    assert advice.power is not None and 0.995 < advice.power < 1
+    assert "with >99% power" in advice.summary() and "100%" not in advice.summary()
+    assert power_text(0.994) == "99%" and power_text(1.0) == "100%"
+    assert power_text(0.8) == "80%"

@@ -6,10 +6,17 @@ regression"; the band's name is a size, and now reads as one ("large drop").
 
 from __future__ import annotations
 
-from assay.analysis.conditions import finish_family
+from assay.analysis.conditions import ConditionComparisons, finish_family
 from assay.analysis.paired import compare_paired
 from assay.analysis.pass_rate_delta import tango_interval
-from assay.reports.comparisons import comparison_lines, headline, markdown_table
+from assay.reports.comparisons import (
+    comparison_lines,
+    condition_comparisons_markdown,
+    headline,
+    markdown_table,
+    print_condition_comparisons,
+    shown_advice,
+)
 
 
 def all_flipped(n: int = 3):
@@ -88,3 +95,51 @@ def test_cases_left_out_of_several_comparisons_for_one_reason_are_named_once() -
         "  every comparison: left out, only in before (3): q3, q4, q5"]
     print_exclusions(console, named[:1])
     assert "contains@docs: left out, only in before (3)" in console.export_text()
+
+
+def one_family(*pairs: tuple[int, int]):
+    """Pass/fail comparisons over n cases, every case failing on A and the first `gains`
+    passing on B, Holm-adjusted together."""
+    comparisons = []
+    for n, gains in pairs:
+        a = {f"q{i}": False for i in range(n)}
+        b = {f"q{i}": i < gains for i in range(n)}
+        comparisons.append(compare_paired(a, b, kind="pass_fail", scorer="verdict",
+                                          label_a="base", label_b=f"gains{gains}of{n}"))
+    return ConditionComparisons(entries=finish_family(comparisons), skipped=[], alpha=0.05,
+                                baseline="base")
+
+
+def test_a_significant_pass_rate_gets_no_sample_size_advice_on_its_mean() -> None:
+    """Regression: report.md and report.html said "significant" for +80.0pp and, two lines
+    below, "about 11 cases would detect +0.80 with 100% power": the mean of the same 0/1
+    verdicts, whose t test (not the verdict's) had not rejected."""
+    from rich.console import Console
+
+    comps = one_family((10, 8))
+    [entry] = comps.entries
+    assert entry.comparison.significant and not entry.comparison.mean.significant
+    assert shown_advice(entry) is None
+    section = condition_comparisons_markdown(comps)
+    console = Console(width=200, record=True, color_system=None)
+    print_condition_comparisons(console, comps)
+    for text in (section, console.export_text()):
+        assert "significant" in text
+        assert "sample size" not in text and "would detect" not in text
+
+
+def test_a_comparison_within_noise_is_advised_on_the_quantity_its_verdict_is_about() -> None:
+    from rich.console import Console
+
+    comps = one_family((10, 2))
+    [entry] = comps.entries
+    assert not entry.comparison.significant
+    advice = shown_advice(entry)
+    assert advice is not None and advice.metric == "pass_rate" and advice.cases_needed
+    assert advice.cases_needed > 10
+    section = condition_comparisons_markdown(comps)
+    console = Console(width=200, record=True, color_system=None)
+    print_condition_comparisons(console, comps)
+    assert f"- sample size (pass rate): {advice.summary()}" in section.splitlines()
+    assert section.count("sample size") == 1
+    assert advice.summary() in console.export_text().replace("\n", "")

@@ -154,9 +154,10 @@ def test_conditions_are_compared_with_the_baseline_with_verdict_size_and_advice(
         assert SIZE_WORDS[c["reading"]] in cells  # results.json keeps the band's name
         assert ("significant" if c["significant"] else "within noise") in cells
         assert c["verdict"] in text
-        for advice in c["advice"]:
-            if advice["cases_needed"] is not None:
-                assert advice["summary"] in text
+        for advice in c["advice"]:  # on the verdict's quantity, while it is within noise
+            shown = not c["significant"] and advice["metric"] == c["headline"]
+            assert (f"sample size ({advice['metric'].replace('_', ' ')}): "
+                    f"{advice['summary']}" in text) == shown
 
 
 def test_compare_to_previous_lists_newly_failing_cases_in_red(quickstart: Path) -> None:

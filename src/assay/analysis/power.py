@@ -82,7 +82,7 @@ class SampleSizeAdvice:
             return f"{now}; no case count advised: {self.reason}"
         assert self.power is not None
         return (f"{now}; about {self.cases_needed} cases would detect "
-                f"{self.effect:+.{digits}f}{unit} with {self.power:.0%} power "
+                f"{self.effect:+.{digits}f}{unit} with {power_text(self.power)} power "
                 f"({self.test}, alpha {self.alpha:.3g})")
 
     def to_dict(self) -> dict[str, Any]:
@@ -91,6 +91,13 @@ class SampleSizeAdvice:
                 "target_power": self.target_power, "alpha": self.alpha, "test": self.test,
                 "cases_needed": self.cases_needed, "power": self.power,
                 "reason": self.reason, "summary": self.summary()}
+
+
+def power_text(power: float) -> str:
+    """`83%`; a power short of 1 that would round to `100%` reads `>99%` (a test that can
+    never miss is not what a normal model of the differences promises)."""
+    text = f"{power:.0%}"
+    return ">99%" if text == "100%" and power < 1 else text
 
 
 def advise_sample_size(comparison: PairedComparison, *,

@@ -16,6 +16,7 @@ from typing import Any
 
 from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
+from assay.analysis.power import SampleSizeAdvice
 from assay.analysis.verdict import bounds_text, evidence, format_p, level_text
 from assay.knowledge_packs.bands import size_words
 from assay.reports.formatting import percent
@@ -116,10 +117,7 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons, *,
                                for e in comps.entries])
     for entry in comps.entries:
         c = entry.comparison
-        if c.significant:
-            continue  # advice on sample size helps where the difference is not yet clear
-        advice = next((a for a in entry.advice if (a.metric == "pass_rate")
-                       == (c.kind == "pass_fail")), None)
+        advice = shown_advice(entry)
         if advice is not None:
             console.print(f"  [dim]{escape(f'{c.scorer} · {c.label_b}: {advice.summary()}')}"
                           "[/dim]")
@@ -141,8 +139,9 @@ def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
                   f"- {inline(c.verdict, limit=2000)}"]
         lines += detail_lines(c)
         lines += case_lines(c, f"{inline(c.label_b)} wins", f"{inline(c.label_b)} loses")
-        lines += [f"- sample size ({a.metric.replace('_', ' ')}): {a.summary()}"
-                  for a in entry.advice if a.cases_needed is not None]
+        advice = shown_advice(entry)
+        if advice is not None:
+            lines.append(f"- sample size ({_name(advice.metric)}): {advice.summary()}")
         lines += excluded_line(c)
     lines += [f"- not compared: {line}" for line in comps.skipped]
     return "\n".join(lines)
@@ -160,6 +159,17 @@ def markdown_table(entries: Sequence[ComparisonEntry], first: str, second: str,
                     f"{size_text(c)} | "
                     f"{ci_label(c)} {ci} | {p_text(c)} | {evidence(c)} |")
     return rows
+
+
+def shown_advice(entry: ComparisonEntry) -> SampleSizeAdvice | None:
+    """The sample-size advice a report shows: on the quantity the verdict is about, and only
+    while it is within noise. Advice on the other metric (described only) could read as
+    "not yet detected" beside a significant verdict on the same cases: a 0/1 verdict's mean
+    is its pass rate, yet its t test is not the test the verdict ran."""
+    c = entry.comparison
+    if c.significant:
+        return None
+    return next((a for a in entry.advice if a.metric == c.headline.metric), None)
 
 
 def family_note(size: int, *, short: bool = False) -> str:

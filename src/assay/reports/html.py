@@ -37,6 +37,7 @@ from assay.reports.comparisons import (
     exclusions,
     family_note,
     ignored_epochs_text,
+    shown_advice,
 )
 from assay.reports.costs import tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
@@ -140,7 +141,7 @@ def _environment() -> Any:
     env.globals.update(max_ids=MAX_IDS_MARKDOWN, reading_tone=READING_TONE,
                        outcomes=_outcomes, family_note=family_note, detail_lines=detail_lines,
                        exclusions=exclusions,
-                       ignored_epochs_text=ignored_epochs_text)
+                       ignored_epochs_text=ignored_epochs_text, shown_advice=shown_advice)
     return env
 
 
