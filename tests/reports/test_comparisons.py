@@ -12,6 +12,7 @@ from assay.analysis.pass_rate_delta import tango_interval
 from assay.reports.comparisons import (
     comparison_lines,
     condition_comparisons_markdown,
+    exclusions,
     headline,
     markdown_table,
     print_condition_comparisons,
@@ -143,3 +144,20 @@ def test_a_comparison_within_noise_is_advised_on_the_quantity_its_verdict_is_abo
     assert f"- sample size (pass rate): {advice.summary()}" in section.splitlines()
     assert section.count("sample size") == 1
     assert advice.summary() in console.export_text().replace("\n", "")
+
+
+def test_a_case_errored_on_both_sides_is_left_out_once_and_cases_are_named_in_order() -> None:
+    """Regression: a case whose every epoch errored in both conditions was named under each
+    ("errored in training (1): ge_010" and "errored in pack (2): ge_009, ge_010"), so the
+    lists counted 3 cases left out where 2 were, and a case whose target failed came last
+    ("ge_009, ge_010, ge_003")."""
+    a = {"ge_002": True, "ge_009": False, "ge_010": None, "ge_011": False, "ge_003": None}
+    b = {"ge_002": True, "ge_009": None, "ge_010": None, "ge_011": True, "ge_003": None}
+    c = compare_paired(a, b, kind="pass_fail", label_a="training", label_b="pack",
+                       scorer="verdict")
+    parts = exclusions(c)
+    assert parts == [("errored in pack (every epoch)", ("ge_009",)),
+                     ("errored in both training and pack (every epoch)", ("ge_003", "ge_010"))]
+    assert sum(len(ids) for _, ids in parts) == c.excluded.count == 5 - c.n
+    assert c.excluded.errored_in_a == ("ge_003", "ge_010")
+

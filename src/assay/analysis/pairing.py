@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -21,6 +22,8 @@ Value: TypeAlias = float | int | bool | None
 
 PerCase: TypeAlias = Mapping[str, Value | Sequence[Value]]
 """case id -> a value, or the list of that case's per-epoch values."""
+
+_DIGITS = re.compile(r"(\d+)")
 
 @dataclass(frozen=True, slots=True)
 class Exclusions:
@@ -112,8 +115,18 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
         a=arrays[0], b=arrays[1],
         pass_a=arrays[2] if with_pass else None,
         pass_b=arrays[3] if with_pass else None,
-        excluded=Exclusions(only_a, only_b, tuple(errored[0]), tuple(errored[1]), ignored),
+        excluded=Exclusions(in_id_order(only_a), in_id_order(only_b),
+                            in_id_order(errored[0]), in_id_order(errored[1]), ignored),
     )
+
+
+def in_id_order(case_ids: Iterable[str]) -> tuple[str, ...]:
+    """Case ids sorted as people number them (`q2` before `q10`): the order they are read
+    in puts a case whose target failed after the scored ones, so a list of left-out cases
+    read `ge_009, ge_010, ge_003`."""
+    return tuple(sorted(case_ids, key=lambda cid: [(0, int(part), "") if part.isdigit()
+                                                   else (1, 0, part)
+                                                   for part in _DIGITS.split(cid)]))
 
 
 def _case_mean(raw: Value | Sequence[Value], case_id: str) -> tuple[float | None, int]:
