@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import click
 
@@ -70,14 +70,18 @@ def serve_command(directory: Path, name: str | None, cache: Path | None, chunk_c
     Over http the endpoint is http://HOST:PORT/mcp (streamable HTTP); over sse
     it is http://HOST:PORT/sse.
     """
-    from assay.context.pack_server import serve
+    from assay.context.pack_server import serve, serve_stdio
+    from assay.listening import address, bind
 
-    if transport != "stdio":  # a port in use or not ours: exit 2 now, not after "serving"
-        from assay.view.server import bind
-
-        bind(host, port).close()
-    index = _open(directory, name, cache, chunk_chars)
-    if transport != "stdio":
-        path = "mcp" if transport == "http" else "sse"
-        click.echo(f"serving pack '{index.name}' at http://{host}:{port}/{path}", err=True)
-    serve(index, transport, host=host, port=port)  # type: ignore[arg-type]
+    if transport == "stdio":
+        serve_stdio(_open(directory, name, cache, chunk_chars))
+        return
+    sock = bind(host, port)  # a port in use or not ours: exit 2 now, before indexing
+    try:
+        index = _open(directory, name, cache, chunk_chars)
+        network: Literal["http", "sse"] = "http" if transport == "http" else "sse"
+        path = "mcp" if network == "http" else "sse"
+        click.echo(f"serving pack '{index.name}' at {address(sock)}{path}", err=True)
+        serve(index, sock, transport=network, host=host)
+    finally:
+        sock.close()

@@ -20,7 +20,8 @@ def command(store_url: str | None, port: int, host: str) -> None:
     Read-only: the store is opened for reading and the app answers only GET
     requests addressed to HOST (or localhost). Ctrl-C stops it.
     """
-    from assay.view.server import address, bind, open_for_viewing, serve
+    from assay.listening import address, bind
+    from assay.view.server import open_for_viewing, serve
 
     store = open_for_viewing(store_url)
     try:

@@ -11,6 +11,8 @@ import logging
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    import socket
+
     from mcp.server.mcpserver import MCPServer
 
     from assay.context.pack_index import Passage, PackIndex
@@ -64,14 +66,20 @@ def build_pack_server(index: PackIndex) -> MCPServer:
     return server
 
 
-def serve(index: PackIndex, transport: Literal["stdio", "http", "sse"] = "stdio",
-          host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the pack server until interrupted (blocking). Over http the endpoint is
-    `/mcp`; over the older sse transport it is `/sse`."""
+def serve_stdio(index: PackIndex) -> None:
+    """Run the pack server over stdio until its client closes it (blocking)."""
+    build_pack_server(index).run("stdio")
+
+
+def serve(index: PackIndex, sock: socket.socket, *, transport: Literal["http", "sse"],
+          host: str) -> None:
+    """Run the pack server on a bound socket until interrupted (blocking): streamable HTTP
+    at `/mcp`, or the older sse transport at `/sse`. `host` is the address it answers as
+    (the SDK refuses requests addressed to another, against DNS rebinding)."""
+    import uvicorn
+
     server = build_pack_server(index)
-    if transport == "stdio":
-        server.run("stdio")
-    elif transport == "sse":
-        server.run("sse", host=host, port=port)
-    else:
-        server.run("streamable-http", host=host, port=port)
+    app = server.streamable_http_app(host=host) if transport == "http" else \
+        server.sse_app(host=host)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])

@@ -36,8 +36,9 @@ class ViewerThread:
     def __enter__(self) -> str:
         import uvicorn
 
+        from assay.listening import address, bind
         from assay.view.app import create_app
-        from assay.view.server import address, allowed_hosts, bind
+        from assay.view.server import allowed_hosts
 
         sock = bind(self.host, 0)
         self.url = address(sock)

@@ -1,4 +1,5 @@
-"""Serving the viewer: open the store for reading, bind a local address, run uvicorn."""
+"""Serving the viewer: open the store for reading, run uvicorn on a bound socket
+(`assay.listening`)."""
 
 from __future__ import annotations
 
@@ -38,30 +39,6 @@ def allowed_hosts(host: str) -> list[str]:
     if host in ANY_ADDRESS:
         names += [socket.gethostname(), socket.getfqdn()]
     return list(dict.fromkeys(n for n in names if n))
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on host:port (port 0 picks a free one); a clear error if taken."""
-    from assay.errors import UserError
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP named, so asyncio turns Nagle off on each connection (TCP_NODELAY); a
-    # protocol of 0 leaves it on and every response on a kept-alive connection waits 40 ms.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        sock.close()
-        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    sock.listen(128)
-    return sock
-
-
-def address(sock: socket.socket) -> str:
-    """`http://127.0.0.1:8321/` for a bound socket."""
-    host, port = sock.getsockname()[:2]
-    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def serve(store: Store, sock: socket.socket, *, host: str) -> None:
