@@ -161,3 +161,21 @@ def test_a_case_errored_on_both_sides_is_left_out_once_and_cases_are_named_in_or
     assert sum(len(ids) for _, ids in parts) == c.excluded.count == 5 - c.n
     assert c.excluded.errored_in_a == ("ge_003", "ge_010")
 
+
+def test_the_html_report_and_the_viewer_write_a_comparison_with_the_same_words():
+    """The report's delta rows and the viewer's comparison lines are one ComparisonText each
+    (they were built by two copies of the same code)."""
+    from dataclasses import fields
+
+    from assay.reports.comparisons import ComparisonText
+    from assay.reports.meters import delta_table
+    from assay.view.review_parts import comparison_lines as viewer_lines
+
+    entry = all_flipped(6)
+    [row] = delta_table([entry], lambda e: "pack", {}).rows
+    [line] = viewer_lines([entry], lambda e: "pack")
+    text = ComparisonText.of(entry.comparison)
+    for field in fields(ComparisonText):
+        assert getattr(row, field.name) == getattr(line, field.name) == getattr(text, field.name)
+    assert text.direction == "down" and text.interval.startswith("95% CI -100.0..")
+    assert (line.losses, line.wins, line.significant) == (6, 0, entry.comparison.significant)

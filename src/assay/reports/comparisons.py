@@ -12,7 +12,8 @@ higher and red when lower; bold when significant.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, Self
 
 from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
@@ -58,9 +59,38 @@ def size_text(c: PairedComparison) -> str:
     return size_words(c.reading)
 
 
-def coloured_delta(c: PairedComparison, text: str) -> str:
+def direction(c: PairedComparison) -> Literal["up", "down", "flat"]:
+    """Which way B moved from A on the headline metric."""
     delta = headline_delta(c)
-    colour = "green" if delta > 1e-12 else "red" if delta < -1e-12 else "dim"
+    return "up" if delta > 1e-12 else "down" if delta < -1e-12 else "flat"
+
+
+@dataclass(frozen=True)
+class ComparisonText:
+    """One paired comparison as every page writes it: both sides, the delta, its interval
+    (with its level), p, the verdict's evidence and the size. The HTML report's rows and
+    the viewer's lines extend it with what each draws."""
+
+    before: str
+    after: str
+    delta: str
+    interval: str
+    p: str
+    evidence: str
+    size: str
+    direction: Literal["up", "down", "flat"]
+
+    @classmethod
+    def of(cls, c: PairedComparison, **more: Any) -> Self:
+        """`c` as text; `more` fills a subclass's own fields."""
+        before, after, delta, interval = headline(c)
+        return cls(before=before, after=after, delta=delta,
+                   interval=f"{ci_label(c)} {interval}", p=p_text(c), evidence=evidence(c),
+                   size=size_text(c), direction=direction(c), **more)
+
+
+def coloured_delta(c: PairedComparison, text: str) -> str:
+    colour = {"up": "green", "down": "red", "flat": "dim"}[direction(c)]
     style = f"bold {colour}" if c.significant and colour != "dim" else colour
     return f"[{style}]{text}[/{style}]"
 

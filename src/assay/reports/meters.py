@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from assay.analysis.verdict import evidence
-from assay.reports.comparisons import ci_label, headline, p_text, size_text
+from assay.reports.comparisons import ComparisonText
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry
@@ -30,20 +29,12 @@ class Meter:
     high: float | None = None
 
 
-@dataclass
-class DeltaRow:
+@dataclass(frozen=True)
+class DeltaRow(ComparisonText):
     """One paired comparison, with its position on the shared axis (fractions, 0.5 is zero)."""
 
     entry: ComparisonEntry
     label: str
-    before: str
-    after: str
-    delta: str
-    ci: str
-    p: str
-    evidence: str
-    size: str
-    direction: str
     point: float
     low: float
     high: float
@@ -81,14 +72,10 @@ def delta_table(entries: Sequence[ComparisonEntry], label: Any,
     spans = [share_of_scale(e.comparison, scales) for e in entries]
     reach = max((max(abs(lo), abs(hi), abs(d)) for d, lo, hi in spans), default=0.0)
     axis = nice_axis(reach)
-    rows = []
-    for entry, (delta, low, high) in zip(entries, spans):
-        c = entry.comparison
-        a, b, delta_text, ci = headline(c)
-        direction = "up" if delta > 1e-12 else "down" if delta < -1e-12 else "flat"
-        rows.append(DeltaRow(entry, label(entry), a, b, delta_text, f"{ci_label(c)} {ci}",
-                             p_text(c), evidence(c), size_text(c), direction,
-                             axis_at(delta, axis), axis_at(low, axis), axis_at(high, axis)))
+    rows = [DeltaRow.of(entry.comparison, entry=entry, label=label(entry),
+                        point=axis_at(delta, axis), low=axis_at(low, axis),
+                        high=axis_at(high, axis))
+            for entry, (delta, low, high) in zip(entries, spans)]
     return DeltaTable(rows, axis)
 
 
