@@ -12,13 +12,18 @@ as a test that never ends.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 import signal
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+import yaml
 
 ODD_VALUES: list[Any] = [
     None, True, 0, -1, 1.5, float("nan"), 10**30, "", "x", "hello", "\ud800",
@@ -177,3 +182,58 @@ def run_input(refused: type[Exception], work: Callable[..., Any], *args: Any,
         return Ended(failure=str(exc))
     except Exception as exc:  # noqa: BLE001 - whatever else escapes is what a fuzz test finds
         return Ended(failure=describe_failure(exc))
+
+
+@dataclass
+class Tally:
+    """What a fuzz test's inputs came to: each way an input ended, counted, and each failure
+    described with its input, so one assertion shows the first of them."""
+
+    inputs: int
+    accepted: str
+    """What an input that gave a result is counted as ("loaded", "measured", ...)."""
+    refused: str = "clear error"
+    """What an input refused with the clear error is counted as."""
+    failures: list[str] = field(default_factory=list)
+    outcomes: Counter[str] = field(default_factory=Counter)
+
+    def record(self, label: str, ended: Ended) -> bool:
+        """Count how input `label` ended; True when it gave a result (to check further)."""
+        if ended.failure:
+            self.failures.append(f"{label}: {ended.failure}")
+            return False
+        self.outcomes[self.refused if ended.refused is not None else self.accepted] += 1
+        return ended.refused is None
+
+    def fail(self, label: str, why: str) -> None:
+        """A failure found by checking an input's result or its error."""
+        self.failures.append(f"{label}: {why}")
+
+    def check(self, more_than: Mapping[str, int], *, shown: int = 20) -> None:
+        """No input failed, and each outcome in `more_than` came up more often than given (so
+        the inputs reached both sides, not only one)."""
+        assert not self.failures, (f"{len(self.failures)} of {self.inputs} inputs failed:\n"
+                                   + "\n".join(self.failures[:shown]))
+        short = {name: self.outcomes[name] for name, floor in more_than.items()
+                 if self.outcomes[name] <= floor}
+        assert not short, f"too few {short} (wanted more than {dict(more_than)})"
+
+
+def records_text(records: list[Any], form: str) -> bytes:
+    """`records` written as a file of the form `form` (jsonl, json, yaml or csv), damaged
+    values and all: a CSV cell holds a value that is not text as JSON."""
+    if form == "csv":
+        out = io.StringIO()
+        keys = sorted({k for r in records if isinstance(r, dict) for k in r}) or ["id"]
+        writer = csv.DictWriter(out, fieldnames=keys)
+        writer.writeheader()
+        for record in records:
+            if isinstance(record, dict):
+                writer.writerow({k: v if isinstance(v, str) else dump_json(v)
+                                 for k, v in record.items()})
+        return out.getvalue().encode("utf-8", errors="surrogatepass")
+    if form == "json":
+        return dump_json(records).encode()
+    if form == "yaml":
+        return yaml.safe_dump(records, allow_unicode=False).encode()
+    return "".join(dump_json(r) + "\n" for r in records).encode()

@@ -10,8 +10,6 @@ UserError (exit 2, a located message). Anything else is a bug reported with its 
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,7 @@ import yaml
 from assay.calibration.session import CalibrationRequest, run_calibration
 from assay.errors import AssayError
 from assay.store import Store
-from tests.fuzzing import Mutator, dump_json, run_input
+from tests.fuzzing import Mutator, Tally, records_text, run_input
 
 INPUTS = 400
 
@@ -62,22 +60,6 @@ def _scores() -> dict[str, Any]:
     return {"spec": spec, "labels": labels, "verdicts": verdicts}
 
 
-def _records_text(rows: list[Any], form: str) -> bytes:
-    if form == "csv":
-        out = io.StringIO()
-        keys = sorted({k for r in rows if isinstance(r, dict) for k in r}) or ["id"]
-        writer = csv.DictWriter(out, fieldnames=keys)
-        writer.writeheader()
-        for row in rows:
-            if isinstance(row, dict):
-                writer.writerow({k: v if isinstance(v, str) else dump_json(v)
-                                 for k, v in row.items()})
-        return out.getvalue().encode("utf-8", errors="surrogatepass")
-    if form == "json":
-        return dump_json(rows).encode()
-    return "".join(dump_json(row) + "\n" for row in rows).encode()
-
-
 def _input(mutator: Mutator) -> tuple[Any, dict[str, bytes]]:
     """The spec and the files' bytes (by name) of one damaged calibration."""
     seed = mutator.random.choice([_preference, _pass_fail, _scores])()
@@ -96,7 +78,7 @@ def _input(mutator: Mutator) -> tuple[Any, dict[str, bytes]]:
         for key in ("labels", "verdicts"):
             if isinstance(spec.get(key), dict) and spec[key].get("path") == f"{key}.jsonl":
                 spec[key] = {**spec[key], "path": f"{key}.{form}"}
-    written = {f"{name}.{form}": _records_text(rows, form) for name, rows in files.items()}
+    written = {f"{name}.{form}": records_text(rows, form) for name, rows in files.items()}
     if mutator.random.random() < 0.25:
         name = mutator.random.choice(list(written))
         written[name] = mutator.damage(written[name])
@@ -107,8 +89,7 @@ def test_four_hundred_damaged_calibrations_measure_or_fail_with_located_problems
         tmp_path: Path) -> None:
     mutator = Mutator(seed=11)
     store = Store(str(tmp_path / "assay.db"))
-    failures: list[str] = []
-    outcomes = {"measured": 0, "clear error": 0}
+    tally = Tally(INPUTS, accepted="measured")
     for index in range(INPUTS):
         folder = tmp_path / f"calibration-{index}"
         folder.mkdir()
@@ -122,11 +103,6 @@ def test_four_hundred_damaged_calibrations_measure_or_fail_with_located_problems
         (folder / "calibration.yaml").write_bytes(text)
         for name, content in files.items():
             (folder / name).write_bytes(content)
-        ended = run_input(AssayError, run_calibration, CalibrationRequest(
-            spec=folder / "calibration.yaml", save=False), store)
-        if ended.failure:
-            failures.append(f"input {index}: {ended.failure}")
-        else:
-            outcomes["clear error" if ended.refused is not None else "measured"] += 1
-    assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])
-    assert outcomes["measured"] > 40 and outcomes["clear error"] > 40, outcomes
+        tally.record(f"input {index}", run_input(AssayError, run_calibration, CalibrationRequest(
+            spec=folder / "calibration.yaml", save=False), store))
+    tally.check({"measured": 40, "clear error": 40})

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from assay.context.pack_index import PackIndex
 from assay.errors import UserError
-from tests.fuzzing import Mutator, run_input
+from tests.fuzzing import Mutator, Tally, run_input
 
 INPUTS = 100
 DOCS = Path(__file__).resolve().parents[2] / "examples" / "knowledge-packs" / "docs"
@@ -59,8 +59,7 @@ def _index_and_search(folder: Path, cache_root: Path) -> None:
 
 def test_pack_folders_with_odd_files_index_or_fail_naming_the_file(tmp_path: Path) -> None:
     mutator = Mutator(seed=13)
-    failures: list[str] = []
-    outcomes = {"indexed": 0, "clear error": 0}
+    tally = Tally(INPUTS, accepted="indexed")
     for index in range(INPUTS):
         folder = tmp_path / f"pack-{index}"
         folder.mkdir()
@@ -71,15 +70,9 @@ def test_pack_folders_with_odd_files_index_or_fail_naming_the_file(tmp_path: Pat
         sub.mkdir()
         for number, (kind, make) in enumerate(kinds):
             make(mutator.random.choice([folder, sub]), mutator, f"odd-{number}.md")
+        label = f"input {index} ({[k for k, _ in kinds]})"
         ended = run_input(UserError, _index_and_search, folder, tmp_path / "cache")
-        if ended.failure:
-            failures.append(f"input {index} ({[k for k, _ in kinds]}): {ended.failure}")
-        elif ended.refused is not None:
-            outcomes["clear error"] += 1
-            if str(folder) not in str(ended.refused):
-                failures.append(f"input {index} ({[k for k, _ in kinds]}): "
-                                f"error names no file: {ended.refused}")
-        else:
-            outcomes["indexed"] += 1
-    assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])
-    assert outcomes["indexed"] > 20 and outcomes["clear error"] > 10, outcomes
+        tally.record(label, ended)
+        if ended.refused is not None and str(folder) not in str(ended.refused):
+            tally.fail(label, f"error names no file: {ended.refused}")
+    tally.check({"indexed": 20, "clear error": 10})

@@ -8,8 +8,6 @@ either loads or raises a UserError listing located problems; anything else is a 
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 
@@ -17,7 +15,7 @@ import yaml
 
 from assay.datasets.dataset import open_dataset
 from assay.errors import UserError
-from tests.fuzzing import Mutator, dump_json, run_input
+from tests.fuzzing import Mutator, Tally, records_text, run_input
 
 INPUTS = 1_000
 RECORDS = 12
@@ -39,24 +37,6 @@ def _records(shared_fixtures: Path) -> list[list[dict[str, object]]]:
     return sets
 
 
-def _write(records: list[object], form: str) -> bytes:
-    if form == "jsonl":
-        return "".join(dump_json(r) + "\n" for r in records).encode()
-    if form == "json":
-        return dump_json(records).encode()
-    if form == "yaml":
-        return yaml.safe_dump(records, allow_unicode=False).encode()
-    out = io.StringIO()
-    keys = sorted({k for r in records if isinstance(r, dict) for k in r})
-    writer = csv.DictWriter(out, fieldnames=keys or ["input"])
-    writer.writeheader()
-    for record in records:
-        if isinstance(record, dict):
-            writer.writerow({k: v if isinstance(v, str) else dump_json(v)
-                             for k, v in record.items()})
-    return out.getvalue().encode("utf-8", errors="surrogatepass")
-
-
 def _load(path: Path, sample: int | None) -> None:
     """Open, scan and read every case, each as JSON a report could write."""
     dataset = open_dataset(path, sample=sample)
@@ -69,8 +49,7 @@ def test_a_thousand_damaged_datasets_load_or_fail_with_located_problems(
         shared_fixtures: Path, tmp_path: Path) -> None:
     sets = _records(shared_fixtures)
     mutator = Mutator(seed=5)
-    failures: list[str] = []
-    outcomes = {"loaded": 0, "problems": 0}
+    tally = Tally(INPUTS, accepted="loaded", refused="problems")
     for index in range(INPUTS):
         rows = mutator.random.choice(sets)
         start = mutator.random.randrange(max(1, len(rows) - RECORDS))
@@ -80,18 +59,14 @@ def test_a_thousand_damaged_datasets_load_or_fail_with_located_problems(
             records[at] = mutator.mutate(records[at])
         form = mutator.random.choice(["jsonl", "json", "yaml", "csv"])
         try:
-            content = _write(records, form)
+            content = records_text(records, form)
         except (yaml.YAMLError, ValueError, RecursionError):
-            content = _write(rows[start:start + RECORDS], form)  # type: ignore[arg-type]
+            content = records_text(rows[start:start + RECORDS], form)  # type: ignore[arg-type]
         if mutator.random.random() < 0.3:
             content = mutator.damage(content)
         path = tmp_path / f"cases-{index}.{form}"
         path.write_bytes(content)
-        ended = run_input(UserError, _load, path, mutator.random.choice([None, 3]))
-        if ended.failure:
-            failures.append(f"input {index} ({form}): {ended.failure}")
-        else:
-            outcomes["problems" if ended.refused is not None else "loaded"] += 1
+        tally.record(f"input {index} ({form})",
+                     run_input(UserError, _load, path, mutator.random.choice([None, 3])))
         path.unlink()
-    assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])
-    assert outcomes["loaded"] > 100 and outcomes["problems"] > 100, outcomes
+    tally.check({"loaded": 100, "problems": 100})

@@ -21,7 +21,7 @@ from assay.providers.pool import ProviderPool
 from assay.testing import FakeLLM
 from assay.testing.script import FakeRequest, Fault, Reply
 from assay.testing.wire import render_reply
-from tests.fuzzing import Mutator, run_input
+from tests.fuzzing import Mutator, Tally, run_input
 
 INPUTS = 160
 MODELS = ["anthropic/claude-haiku-4-5", "openai/gpt-4.1"]
@@ -69,8 +69,7 @@ def _is_answer(response: ChatResponse) -> list[str]:
 def test_damaged_replies_are_answers_or_provider_errors(
         make_pool: Callable[..., ProviderPool]) -> None:
     mutator = Mutator(seed=19)
-    failures: list[str] = []
-    outcomes = {"answer": 0, "provider error": 0}
+    tally = Tally(INPUTS, accepted="answer", refused="provider error")
 
     async def one(pool: ProviderPool, model_string: str) -> ChatResponse:
         provider, model = pool.resolve(model_string)
@@ -86,19 +85,12 @@ def test_damaged_replies_are_answers_or_provider_errors(
         try:
             for index in range(INPUTS):
                 model_string = MODELS[index % 2]
+                label = f"input {index} ({model_string})"
                 ended = run_input(ProviderError, loop.run_until_complete,
                                   one(pool, model_string))
-                if ended.failure:
-                    failures.append(f"input {index} ({model_string}): {ended.failure}")
-                elif ended.refused is not None:
-                    outcomes["provider error"] += 1
-                else:
-                    outcomes["answer"] += 1
-                    if wrong := _is_answer(ended.result):
-                        failures.append(f"input {index} ({model_string}): answer with "
-                                        + ", ".join(wrong))
+                if tally.record(label, ended) and (wrong := _is_answer(ended.result)):
+                    tally.fail(label, "answer with " + ", ".join(wrong))
         finally:
             loop.run_until_complete(pool.aclose())
             loop.close()
-    assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:25])
-    assert outcomes["answer"] > 30 and outcomes["provider error"] > 30, outcomes
+    tally.check({"answer": 30, "provider error": 30}, shown=25)

@@ -18,7 +18,7 @@ from assay.traces.options import TraceOptions
 from assay.traces.pipeline import analyze
 from assay.traces.report import render_report
 from assay.traces.result import TraceAnalysis
-from tests.fuzzing import Mutator, dump_json, run_input
+from tests.fuzzing import Mutator, Tally, dump_json, run_input
 
 INPUTS = 1_000
 WINDOW = 40
@@ -40,8 +40,7 @@ def test_a_thousand_damaged_session_logs_end_in_results_or_clear_errors(
         sessions_dir: Path, tmp_path: Path) -> None:
     logs = _lines(sessions_dir)
     mutator = Mutator(seed=12)
-    failures: list[str] = []
-    outcomes = {"analysed": 0, "malformed lines": 0, "not a session": 0}
+    tally = Tally(INPUTS, accepted="analysed", refused="not a session")
     for index in range(INPUTS):
         lines = mutator.random.choice(logs)
         start = mutator.random.randrange(max(1, len(lines) - WINDOW))
@@ -59,16 +58,10 @@ def test_a_thousand_damaged_session_logs_end_in_results_or_clear_errors(
         path.parent.mkdir(exist_ok=True)
         path.write_bytes(b"\n".join(window) + b"\n")
         ended = run_input(UserError, _analysed, path)
-        if ended.failure:
-            failures.append(f"input {index} ({path.name}): {ended.failure}")
-        elif ended.refused is not None:
-            outcomes["not a session"] += 1
-        else:
+        if tally.record(f"input {index} ({path.name})", ended):
             analysis = ended.result
-            outcomes["analysed"] += 1
-            outcomes["malformed lines"] += sum(
+            tally.outcomes["malformed lines"] += sum(
                 s.meta.stats.malformed_count for s in analysis.sessions if s.meta.stats)
-            outcomes["not a session"] += len(analysis.unreadable)
+            tally.outcomes["not a session"] += len(analysis.unreadable)
         path.unlink()
-    assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:20])
-    assert outcomes["analysed"] > INPUTS // 2 and outcomes["malformed lines"] > 0, outcomes
+    tally.check({"analysed": INPUTS // 2, "malformed lines": 0})

@@ -18,7 +18,7 @@ from assay.scorers.judges.formats import LabelFormat, NumberFormat, ReplyFormat,
 from assay.scorers.judges.judgement import Judgement, ReplyParseError
 from assay.scorers.judges.pairwise import ChoiceFormat
 from assay.scorers.judges.rubric import DEFAULT_METRICS, DEFAULT_PASS_RULE, RubricFormat
-from tests.fuzzing import Mutator, dump_json, run_input
+from tests.fuzzing import Mutator, Tally, dump_json, run_input
 
 INPUTS = 2_000
 RUBRIC = {m.name: {"reasoning": "Matches the reference.", "score": 4} for m in DEFAULT_METRICS}
@@ -54,8 +54,7 @@ def _sound(fmt: ReplyFormat, judgement: Judgement) -> str | None:
 
 def test_two_thousand_damaged_judge_replies_are_judgements_in_scale_or_unreadable() -> None:
     mutator = Mutator(seed=23)
-    failures: list[str] = []
-    outcomes = {"judgement": 0, "unreadable": 0}
+    tally = Tally(INPUTS, accepted="judgement", refused="unreadable")
     for index in range(INPUTS):
         kind, fmt, data, prose = mutator.random.choice(KINDS)
         roll = mutator.random.random()
@@ -67,13 +66,7 @@ def test_two_thousand_damaged_judge_replies_are_judgements_in_scale_or_unreadabl
         else:
             reply = f"Here is my verdict:\n```json\n{dump_json(mutator.mutate(data))}\n```"
         ended = run_input(ReplyParseError, fmt.parse, reply, seconds=5)
-        if ended.failure:
-            failures.append(f"input {index} ({kind}): {ended.failure}")
-        elif ended.refused is not None:
-            outcomes["unreadable"] += 1
-        else:
-            outcomes["judgement"] += 1
-            if (wrong := _sound(fmt, ended.result)) is not None:
-                failures.append(f"input {index} ({kind}): {wrong} from {reply[:80]!r}")
-    assert not failures, f"{len(failures)} of {INPUTS} inputs failed:\n" + "\n".join(failures[:25])
-    assert outcomes["judgement"] > 200 and outcomes["unreadable"] > 200, outcomes
+        if tally.record(f"input {index} ({kind})", ended) and \
+                (wrong := _sound(fmt, ended.result)) is not None:
+            tally.fail(f"input {index} ({kind})", f"{wrong} from {reply[:80]!r}")
+    tally.check({"judgement": 200, "unreadable": 200}, shown=25)
