@@ -10,13 +10,11 @@ reply that cannot be read is recorded as unreadable (never a score).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from assay.testing import FakeLLM
 from assay.testing.script import Fault, Reply, Rule
+from tests.e2e.project import run_assay, write_project
 
 CASES = {"c0": "What is 2+2?", "c1": "html page please", "c2": "cut reply please",
          "c3": "numeric content please", "c4": "unjudgeable please", "c5": "2*2?"}
@@ -43,15 +41,9 @@ RULES = [
 
 def test_damaged_replies_are_each_a_trial_error_and_an_unreadable_judge_is_no_score(
         tmp_path: Path) -> None:
-    (tmp_path / "cases.jsonl").write_text("".join(
-        json.dumps({"id": cid, "input": q, "expected": "4"}) + "\n" for cid, q in CASES.items()))
-    (tmp_path / "assay.yaml").write_text(CONFIG)
+    write_project(tmp_path, CONFIG, CASES)
     with FakeLLM(RULES, default="4") as llm:
-        env = {**os.environ, "OPENAI_BASE_URL": llm.base_url, "OPENAI_API_KEY": "sk-test-key",
-               "ASSAY_STORE": str(tmp_path / "assay.db"), "COLUMNS": "200"}
-        done = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "-o", "out",
-                               "--no-progress"], check=False, cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=300)
+        done = run_assay(tmp_path, llm)
     assert done.returncode in (0, 1), done.stderr
     assert "internal error" not in done.stderr + done.stdout
     results = json.loads((tmp_path / "out" / "results.json").read_text())

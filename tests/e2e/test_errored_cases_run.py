@@ -10,13 +10,11 @@ in an error, never a score.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from assay.testing import FakeLLM
 from assay.testing.script import Fault, Reply, Rule
+from tests.e2e.project import run_assay, write_project
 
 CASES = {"c0": "What is 2+2?", "c1": "Two plus two, please", "c2": "broken one",
          "c3": "Sum of 2 and 2?", "c4": "broken two", "c5": "2*2?"}
@@ -33,19 +31,8 @@ RULES = [Rule(user="broken", system="careful", reply=REJECTED),  # c2, c4 under 
          Rule(user="Two plus", when=lambda r: not r.system, reply=REJECTED)]  # c1 under plain
 
 
-def run_assay(root: Path, llm: FakeLLM) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "OPENAI_BASE_URL": llm.base_url, "OPENAI_API_KEY": "sk-test-e2e-key",
-           "ASSAY_STORE": str(root / "assay.db"), "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "-o", "out",
-                           "--no-progress"], check=False, cwd=root, env=env, capture_output=True,
-                          text=True,
-                          timeout=180)
-
-
 def test_errored_cases_are_named_as_errored_in_every_report(tmp_path: Path) -> None:
-    (tmp_path / "cases.jsonl").write_text("".join(
-        json.dumps({"id": cid, "input": q, "expected": "4"}) + "\n" for cid, q in CASES.items()))
-    (tmp_path / "assay.yaml").write_text(CONFIG)
+    write_project(tmp_path, CONFIG, CASES)
     with FakeLLM(RULES, default="4") as llm:
         done = run_assay(tmp_path, llm)
     assert done.returncode == 0, done.stderr

@@ -58,19 +58,24 @@ def test_platform_model_ids_find_their_family_price():
     assert find_price("meta.llama3-1-70b-instruct-v1:0", DEFAULT_PRICES) is None
 
 
-def test_an_unpriced_model_has_unknown_cost_and_a_warning(make_pool):
-    warnings: list[str] = []
-
+def _asked_twice(make_pool, model_string: str, default: Reply | str = "ok",
+                 **pool_options):
+    """The first of two calls to `model_string` through a fresh pool, and the pool's stats."""
     async def scenario():
-        async with FakeLLM() as llm:
-            pool = make_pool(llm, warnings=warnings)
-            provider, model = pool.resolve("openai/llama3.1:8b")
+        async with FakeLLM(default=default) as llm:
+            pool = make_pool(llm, **pool_options)
+            provider, model = pool.resolve(model_string)
             response = await provider.chat(ask(model))
             await provider.chat(ask(model, "twice"))
             await pool.aclose()
             return response, pool.stats()
 
-    response, stats = asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+def test_an_unpriced_model_has_unknown_cost_and_a_warning(make_pool):
+    warnings: list[str] = []
+    response, stats = _asked_twice(make_pool, "openai/llama3.1:8b", warnings=warnings)
     assert response.usage.cost_usd is None
     assert stats.total.unpriced_calls == 2 and stats.total.cost_usd == 0.0
     assert len(warnings) == 1 and "openai/llama3.1:8b" in warnings[0]
@@ -81,17 +86,9 @@ def test_regression_a_reply_without_usage_has_unknown_cost_not_0(make_pool):
     a run of paid calls read as free, and a cost budget never stopped it."""
     warnings: list[str] = []
     price = Price(input_per_mtok=3.0, output_per_mtok=15.0)
-
-    async def scenario():
-        async with FakeLLM(default=Reply(text="ok", usage=False)) as llm:
-            pool = make_pool(llm, prices={"my-model": price}, warnings=warnings)
-            provider, model = pool.resolve("openai/my-model")
-            response = await provider.chat(ask(model))
-            await provider.chat(ask(model, "twice"))
-            await pool.aclose()
-            return response, pool.stats()
-
-    response, stats = asyncio.run(scenario())
+    response, stats = _asked_twice(make_pool, "openai/my-model",
+                                   Reply(text="ok", usage=False),
+                                   prices={"my-model": price}, warnings=warnings)
     assert not response.usage_reported and response.usage.cost_usd is None
     assert stats.total.unpriced_calls == 2
     assert warnings == ["openai/my-model sent no token usage: its tokens and cost are unknown "
