@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay.errors import UserError
+from assay.input_files import require_regular_file
 
 if TYPE_CHECKING:
     from assay.api.evaluate import EvalResult
@@ -54,8 +55,7 @@ def _run_config(path: Path, *, store: str | None, gates: list[GateConfig]) -> Ev
     from assay.runner.options import RunOptions
     from assay.store import Store
 
-    if not path.is_file():
-        raise UserError(f"no config file at {path}")
+    require_regular_file(path, "config file")
     _not_in_event_loop()
     loaded = load_config(path)
     opened = Store(store)

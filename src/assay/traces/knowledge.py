@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from assay.errors import UserError
+from assay.input_files import require_directory
 from assay.traces.exchanges import Exchange
 
 
@@ -18,8 +18,7 @@ class KnowledgeFolder:
     @classmethod
     def scan(cls, root: str | Path) -> KnowledgeFolder:
         base = Path(root)
-        if not base.is_dir():
-            raise UserError(f"--knowledge {root}: not a directory")
+        require_directory(base, "--knowledge folder")
         files = sorted(
             p.relative_to(base).as_posix() for p in base.rglob("*")
             if p.is_file() and not any(part.startswith(".") for part in p.relative_to(base).parts)

@@ -1,0 +1,24 @@
+"""`run_eval` (behind the `assay_eval` fixture): a config path that is not a readable file is
+a UserError naming it, as on the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assay.errors import UserError
+from assay.pytest_plugin.running import run_eval
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("missing.yaml", "config file not found"),
+    ("folder", "is a directory, not a file"),
+    ("x" * 300 + ".yaml", "cannot open config file"),
+])
+def test_a_config_path_that_is_no_readable_file_is_a_user_error(
+        tmp_path: Path, name: str, says: str) -> None:
+    """Regression: a name too long for the file system raised OSError from Path.is_file."""
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(UserError, match=says):
+        run_eval(name, {}, base_dir=tmp_path, store=str(tmp_path / "assay.db"), gates=[])
