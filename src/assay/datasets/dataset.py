@@ -344,7 +344,9 @@ def _input_problem(value: Any) -> str | None:
 
 
 def _rank(seed: int, case_id: str) -> int:
-    """A stable pseudo-random rank: the sample keeps the same cases as the file grows."""
+    """A pseudo-random rank from the seed and the id alone: the sample does not depend on
+    the file's order, and as the file grows a sampled case leaves it only for a new case
+    that ranks before it."""
     digest = hashlib.blake2b(f"{seed}:{case_id}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
