@@ -290,3 +290,15 @@ def test_importing_the_renderer_does_not_import_jinja2() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, check=False)
     assert done.stdout.strip() == "False", done.stderr
+
+
+def test_the_scores_note_names_the_interval_a_pass_fail_scorers_mean_has(
+        quickstart: Path) -> None:
+    """Regression: the note said 't interval for the mean' above pass/fail scorers whose
+    mean carries the Wilson interval of their pass rate."""
+    page, results = page_and_results(quickstart, "first")
+    methods = {s["mean_ci"]["method"] for s in results["stats"]["scores"] if s["mean_ci"]}
+    assert "Wilson" in methods
+    text = unescape(page)
+    assert "t interval for the mean" not in text
+    assert "Wilson for a pass rate, and for a pass/fail scorer's mean" in text
