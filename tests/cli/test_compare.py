@@ -216,3 +216,14 @@ def test_regression_comparing_a_run_that_stopped_part_way_says_it_did(
     [note] = json.loads(text)["notes"]
     assert note.endswith("is aborted: 8 of its 20 trials ran, so it is compared on the cases "
                          "it reached")
+
+
+def test_the_help_names_the_level_of_each_interval_compare_prints(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: the help promised 'the delta from A to B with its 95% CI', while a diff
+    of several metrics prints each interval at its Holm step (99.4% CI for nine)."""
+    code, out = assay(capsys, "compare", "--help")
+    text = " ".join(out.split())
+    assert code == 0
+    assert "with its 95% CI" not in text
+    assert "with its CI (95%, or the level of its Holm step" in text
