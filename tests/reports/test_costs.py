@@ -98,3 +98,32 @@ def test_tokens_read_unknown_when_nothing_reported_them() -> None:
 
     assert tokens_text(None, None) == "unknown"
     assert tokens_text(1234, 56) == "1,234/56"
+
+
+def no_usage_ledger(*models: str) -> dict[str, object]:
+    """A ledger whose calls to `models` came back without token usage."""
+    return {"unpriced_calls": 12, "by_model": {
+        "openai/gpt-4.1": {"cost_usd": 0.02, "unpriced_calls": 0},
+        **{m: {"cost_usd": 0.0, "unpriced_calls": 12} for m in models}}}
+
+
+def test_regression_a_condition_whose_replies_carried_no_usage_costs_unknown_not_nothing():
+    """A condition whose model sent no token usage showed tokens 'unknown', cost '-' and a
+    target total of the other condition's $0.0001, beside 'total cost unknown'."""
+    priced = spent("training", 0.0001, 0.0093)
+    silent = ConditionStats("local", trials=12, judge_input_tokens=4626,
+                            judge_output_tokens=348, judge_cost_usd=0.012)
+    costs = RunCosts(summary(priced, silent), no_usage_ledger("openai/gpt-4.1-nano"),
+                     judge_models=["openai/gpt-4.1"])
+    assert costs.target(silent) == "unknown" and costs.judge(silent) == "$0.0120"
+    assert costs.target(priced) == "$0.0001"
+    assert (costs.total() or "").startswith("total cost unknown (target unknown, judges $0.0213")
+
+
+def test_a_judge_without_usage_leaves_a_python_targets_cost_at_nothing_spent():
+    python = ConditionStats("plain", trials=5)
+    costs = RunCosts(summary(python), no_usage_ledger("openai/gpt-4.1-nano"),
+                     judge_models=["openai/gpt-4.1-nano"])
+    assert costs.target(python) == "-" and costs.judge(python) == "unknown"
+    failed = ConditionStats("down", trials=5, errors=5)  # no answer: nothing was spent on it
+    assert RunCosts(summary(failed), no_usage_ledger("m")).target(failed) == "-"

@@ -54,19 +54,45 @@ def cost_text(cost: float | None, tokens: int = 0, digits: int = DIGITS) -> str:
 class RunCosts:
     """One run's costs as text, every one of them with the digits the run needs."""
 
-    def __init__(self, summary: RunSummary, usage: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, summary: RunSummary, usage: Mapping[str, Any] | None = None,
+                 judge_models: Iterable[str] = ()) -> None:
         self.summary = summary
         self.usage = usage or {}
-        self.parts = run_costs(summary)
         self.unpriced_calls = int(self.usage.get("unpriced_calls") or 0)
+        unpriced = {name for name, calls in (self.usage.get("by_model") or {}).items()
+                    if calls.get("unpriced_calls")}
+        judges = set(judge_models)
+        self._unreported = {"target": bool(unpriced - judges), "judges": bool(unpriced & judges)}
+        self.parts = run_costs(summary)
+        for part, of in (("target", self._target_unreported), ("judges", self._judge_unreported)):
+            if any(of(c) for c in summary.conditions):
+                self.parts[part] = None
         self.digits = _digits(self._sums())
 
     def target(self, c: ConditionStats) -> str:
+        if self._target_unreported(c):
+            return UNKNOWN
         return cost_text(c.cost_usd, (c.input_tokens or 0) + (c.output_tokens or 0), self.digits)
 
     def judge(self, c: ConditionStats) -> str:
+        if self._judge_unreported(c):
+            return UNKNOWN
         return cost_text(c.judge_cost_usd,
                          (c.judge_input_tokens or 0) + (c.judge_output_tokens or 0), self.digits)
+
+    def _target_unreported(self, c: ConditionStats) -> bool:
+        """The condition's answers came from calls of unknown cost: none of its trials
+        reported tokens or a cost, and the run's ledger counted calls of unknown cost of a
+        model that is not a judge's (a reply without token usage). Such a cost is unknown,
+        not nothing (`-`), as the run's total beside it says."""
+        return (self._unreported["target"] and c.trials > c.errors and c.cost_usd is None
+                and c.input_tokens is None and c.output_tokens is None)
+
+    def _judge_unreported(self, c: ConditionStats) -> bool:
+        """As `_target_unreported`, for the judges' calls on the condition's answers."""
+        return (self._unreported["judges"] and c.trials > c.errors
+                and c.judge_cost_usd is None and c.judge_input_tokens is None
+                and c.judge_output_tokens is None)
 
     def model(self, calls: Mapping[str, Any]) -> str:
         """A model's line of the call ledger (`usage["by_model"]`)."""

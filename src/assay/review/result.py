@@ -94,7 +94,8 @@ class Review:
         pass over every cost of the run."""
         from assay.reports.costs import RunCosts
 
-        return RunCosts(self.summary, self.usage)
+        return RunCosts(self.summary, self.usage,
+                        [s.model for s in self.judges.statuses if s.model])
 
     def to_dict(self) -> dict[str, Any]:
         return {
