@@ -27,3 +27,12 @@ def test_a_rate_and_an_eta_once_trials_have_ended() -> None:
     line = progress.line()
     assert line.startswith("exp: 10/30 trials (33%), 1 with an error, ")
     assert " trials/s, ETA " in line
+
+
+def test_the_share_done_reads_100_percent_only_when_every_trial_has_ended() -> None:
+    """Regression: 999 of 1,000 trials read '(100%)' and 1 of 1,000 '(0%)'."""
+    progress = Progress(1000, "exp", already_done=999)
+    assert progress.line() == "exp: 999/1,000 trials (99%), 0 with an error"
+    assert Progress(1000, "exp", already_done=1).line().startswith("exp: 1/1,000 trials (<1%)")
+    assert Progress(1000, "exp", already_done=1000).line().startswith(
+        "exp: 1,000/1,000 trials (100%)")

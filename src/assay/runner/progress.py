@@ -100,7 +100,7 @@ class Progress:
         """One plain line: done/total, errors, retries, rate, ETA, cost so far."""
         done = self.already_done + self.stats.done
         parts = [f"{done:,}/{self.total:,} trials"
-                 + (f" ({done / self.total:.0%})" if self.total else ""),
+                 + (f" ({share_done(done, self.total)})" if self.total else ""),
                  f"{self.stats.errors:,} with an error"]  # of the target or of a scorer
         ledger = self._ledger()
         if ledger is not None:
@@ -190,6 +190,13 @@ class Progress:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe must not stop the run
             pass
+
+
+def share_done(done: int, total: int) -> str:
+    """`40%`, rounded down: 999 of 1,000 trials is `99%`, not `100%` with a trial still
+    to run, and 1 of 1,000 is `<1%`, not `0%` after a trial has ended."""
+    percent = done * 100 // total
+    return "<1%" if percent == 0 < done else f"{percent}%"
 
 
 def _rate_text(rate: float) -> str:
