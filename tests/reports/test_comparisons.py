@@ -6,6 +6,9 @@ regression"; the band's name is a size, and now reads as one ("large drop").
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
+
 from assay.analysis.conditions import ConditionComparisons, finish_family
 from assay.analysis.paired import compare_paired
 from assay.analysis.pass_rate_delta import tango_interval
@@ -179,3 +182,32 @@ def test_the_html_report_and_the_viewer_write_a_comparison_with_the_same_words()
         assert getattr(row, field.name) == getattr(line, field.name) == getattr(text, field.name)
     assert text.direction == "down" and text.interval.startswith("95% CI -100.0..")
     assert (line.losses, line.wins, line.significant) == (6, 0, entry.comparison.significant)
+
+
+def test_the_rates_before_and_after_add_up_to_the_delta_printed_beside_them() -> None:
+    """Regression: a comparison over epochs read '77.4% → 70.2%  -7.1pp'; at one decimal
+    3/7 → 5/7 reads 42.9% → 71.4% beside +28.6pp. Digits are added until they add up."""
+    a = {f"q{i}": [j < passes for j in range(3)] for i, passes in enumerate([1, 1, 2, 2, 2, 0, 1])}
+    b = {f"q{i}": [j < passes for j in range(3)] for i, passes in enumerate([3, 1, 1, 2, 3, 2, 3])}
+    c = compare_paired(a, b, kind="pass_fail", label_a="base", label_b="pack", scorer="judge")
+    before, after, delta, ci = headline(c)
+    assert (before, after, delta) == ("42.86%", "71.43%", "+28.57pp")
+    assert re.fullmatch(r"[-+]\d+\.\d\d\.\.[-+]\d+\.\d\dpp", ci)  # the interval's digits too
+    same = compare_paired({"q": True, "r": False}, {"q": True, "r": True}, kind="pass_fail")
+    assert headline(same)[:3] == ("50.0%", "100.0%", "+50.0pp")
+
+
+def test_means_before_and_after_add_up_to_the_delta_printed_beside_them() -> None:
+    c = compare_paired({"q1": 0.1234, "q2": 0.1234}, {"q1": 0.2236, "q2": 0.2236},
+                       kind="score", scale=(0, 1))
+    before, after, delta, _ = headline(c)
+    assert Decimal(after) - Decimal(before) == Decimal(delta)
+    assert (before, after, delta) == ("0.1234", "0.2236", "+0.1002")
+
+
+def test_rates_that_never_add_up_keep_their_first_digits() -> None:
+    """Thirds add up at no length (33.33% → 66.67% is +33.33pp): more digits would only
+    make the line longer, so one decimal stands, as it did."""
+    a = {"q1": True, "q2": False, "q3": False}
+    b = {"q1": True, "q2": True, "q3": False}
+    assert headline(compare_paired(a, b, kind="pass_fail"))[:3] == ("33.3%", "66.7%", "+33.3pp")
