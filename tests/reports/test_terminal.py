@@ -7,12 +7,20 @@ from assay.reports.terminal import usage_text
 
 def test_the_calls_of_a_run_are_counted_with_the_cache_retries_and_failures() -> None:
     usage = {"calls": 120, "cache_hits": 30, "retries": 1, "failures": 2}
-    assert usage_text(usage) == ("120 LLM calls (30 answered from the cache), 1 retry, "
-                                 "2 failed")
+    assert usage_text(usage) == ("120 LLM calls answered (30 more from the cache), 1 retry, "
+                                 "2 calls failed")
     assert usage_text({}) == ""
 
 
 def test_a_resume_says_its_calls_are_its_own_beside_the_whole_runs_cost() -> None:
     """A resume's ledger holds only its own calls: "30 LLM calls" beside the cost of the
     whole run read as if 30 calls had cost all of it."""
-    assert usage_text({"calls": 30, "resumed": True}) == "30 LLM calls by this resume"
+    assert usage_text({"calls": 30, "resumed": True}) == "30 LLM calls answered by this resume"
+
+
+def test_regression_cache_hits_and_failed_calls_are_not_read_as_part_of_the_calls() -> None:
+    """The ledger counts answered calls apart from cache hits and failures: 337 answered
+    calls, 34 cache hits and 39 failures read '337 LLM calls (34 answered from the cache),
+    39 failed', as if 34 and 39 were among the 337."""
+    text = usage_text({"calls": 337, "cache_hits": 34, "failures": 39})
+    assert text == "337 LLM calls answered (34 more from the cache), 39 calls failed"

@@ -158,22 +158,24 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
 
 
 def usage_text(usage: dict[str, Any]) -> str:
-    """`120 LLM calls (30 from the cache), 14 retries, 1 failed`, from the run's ledger; a
-    resume's ledger counts only its own calls, beside the cost of the whole run, and says so."""
+    """`120 LLM calls answered (30 more from the cache), 14 retries, 1 call failed`, from
+    the run's ledger, whose calls are the ones a provider answered: the cache's answers and
+    the failed calls are counted apart, not among them. A resume's ledger counts only its
+    own calls, beside the cost of the whole run, and says so."""
     calls = int(usage.get("calls") or 0)
     hits = int(usage.get("cache_hits") or 0)
     if not calls and not hits:
         return ""
-    text = f"{calls:,} LLM call{'s' * (calls != 1)}"
+    text = f"{calls:,} LLM call{'s' * (calls != 1)} answered"
     if usage.get("resumed"):
         text += " by this resume"
     if hits:
-        text += f" ({hits:,} answered from the cache)"
+        text += f" ({hits:,} more from the cache)"
     retries, failures = int(usage.get("retries") or 0), int(usage.get("failures") or 0)
     if retries:
         text += f", {retries:,} retr{'ies' if retries != 1 else 'y'}"
     if failures:
-        text += f", {failures:,} failed"
+        text += f", {failures:,} call{'s' * (failures != 1)} failed"
     return text
 
 
