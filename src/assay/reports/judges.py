@@ -173,7 +173,9 @@ def _variance(judges: JudgeReview) -> Table:
                 f"{scorer} · {d.label_b} vs {d.label_a}: the judge gives "
                 f"{percent(d.judge_share, 0)} of "
                 f"the delta's uncertainty (its variance over {d.cases} cases) with "
-                f"{d.asks} ask{'s' if d.asks != 1 else ''} per answer")
+                f"{d.asks} ask{'s' if d.asks != 1 else ''} per answer"
+                # a rejudge's asks (the table's) explain the deltas of the run it judged again
+                + (f", as run {judges.rejudge_of} asked" if judges.rejudge_of else ""))
     if any(v.agent_variance is None for _, v in findings.variance):
         table.notes.append("with one epoch the agent's variation cannot be told from the "
                            "case's: run more epochs to split it")

@@ -1,0 +1,28 @@
+"""The judges' sections: what each figure is of, said beside it."""
+
+from __future__ import annotations
+
+from assay.analysis.judgements import JudgeFindings
+from assay.analysis.variance_split import DeltaNoise, VarianceSplit
+from assay.reports.judges import judges_markdown
+from assay.review.judges import JudgeReview
+
+
+def findings() -> JudgeFindings:
+    splits = [("quality", VarianceSplit(c, 8, 2, 2, 2.0, 0.0)) for c in ("pack5", "pack1")]
+    return JudgeFindings(variance=splits,
+                         deltas=[("quality", DeltaNoise("pack5", "pack1", 8, 2.4, 0.72, 3))])
+
+
+def test_regression_a_rejudge_says_whose_asks_its_share_of_a_delta_is_at() -> None:
+    """A rejudge with 2 asks printed 'asks 2' per condition and, below it, the judge's share
+    of the delta 'with 3 asks per answer', without saying the 3 are the judged run's."""
+    text = judges_markdown(JudgeReview(findings=findings(), rejudge_of="run-1"))
+    assert "| quality | pack5 | 2 | 2 |" in text
+    assert "the judge gives 30% of the delta's uncertainty (its variance over 8 cases) " \
+           "with 3 asks per answer, as run run-1 asked" in text
+
+
+def test_a_run_s_own_share_names_no_other_run() -> None:
+    text = judges_markdown(JudgeReview(findings=findings()))
+    assert "with 3 asks per answer" in text and "as run" not in text
