@@ -114,3 +114,14 @@ def test_a_power_short_of_one_never_reads_100_percent():
     assert "with >99% power" in advice.summary() and "100%" not in advice.summary()
     assert power_text(0.994) == "99%" and power_text(1.0) == "100%"
     assert power_text(0.8) == "80%"
+
+
+def test_regression_a_pass_rate_over_epochs_that_did_not_move_is_named_a_pass_rate():
+    """Over epochs a pass rate is tested as a mean of per-case shares, and its advice read
+    'the observed mean difference is 0' beside 'pass rate 12.5% → 12.5%'."""
+    a = {"q1": [True, False], "q2": [False, False], "q3": [True, True]}
+    b = {"q1": [False, True], "q2": [False, False], "q3": [True, True]}
+    comparison = compare_paired(a, b, kind="pass_fail")
+    advice = advise_sample_size(comparison)[0]
+    assert advice.metric == "pass_rate" and advice.cases_needed is None
+    assert advice.reason == "the observed pass-rate difference is 0; there is no effect to detect"

@@ -117,6 +117,10 @@ def advise(effect: Effect, *, power: float = 0.8) -> SampleSizeAdvice:
     try:
         if effect.significant:
             raise UndefinedEffect(f"already significant with {evidence.n} cases")
+        if _is_zero(effect.estimate):  # named as the metric is, though epochs test it as a mean
+            name = "pass-rate" if effect.metric == "pass_rate" else "mean"
+            raise UndefinedEffect(f"the observed {name} difference is 0; "
+                                  "there is no effect to detect")
         if isinstance(evidence, DiscordantPairs):
             needed, achieved = cases_for_mcnemar(
                 evidence.gain, evidence.loss, level=effect.level, power=power,
