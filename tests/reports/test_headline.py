@@ -224,5 +224,20 @@ def test_regression_the_headline_says_its_rates_are_over_the_cases_both_answered
                    conditions={"base": {}, "new": {}}, store=tmp_path / "assay.db",
                    output=tmp_path / "out")
     text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
-    assert "pass rate 75.0% → 75.0% over the 4 cases both answered, +0.0pp" in text
+    assert "pass rate 75.0% → 75.0% over the 4 cases scored on both sides, +0.0pp" in text
     assert "| exact_match | base | 6 |" in text  # the table's baseline: 83.3% over 6
+
+
+def test_regression_cases_whose_judge_failed_are_not_called_unanswered() -> None:
+    """A case both conditions answered, whose judge failed on every epoch of one, is left
+    out: the sentence said 'over the 14 cases both answered' where 15 were answered."""
+    from assay.analysis.conditions import ConditionComparisons, finish_family
+    from assay.analysis.paired import compare_paired
+
+    a = {f"q{i}": i < 2 for i in range(6)}
+    b = {f"q{i}": None if i == 5 else i < 5 for i in range(6)}  # q5: the judge failed
+    c = compare_paired(a, b, kind="pass_fail", label_a="base", label_b="pack", scorer="judge")
+    found = conditions_headline(ConditionComparisons(entries=finish_family([c]), skipped=[],
+                                                     alpha=0.05, baseline="base"))
+    assert found is not None and "over the 5 cases scored on both sides" in found.text
+    assert "answered" not in found.text

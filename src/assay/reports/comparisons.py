@@ -177,7 +177,7 @@ def print_condition_comparisons(console: Any, comps: ConditionComparisons, *,
 def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
     """The report.md section: the table, the verdicts, wins and losses per case, and advice."""
     lines = [f"## Conditions compared with {code(comps.baseline)}", "",
-             (f"Paired over the cases both conditions answered; "
+             (f"Paired over the cases scored under both conditions; "
               f"{family_note(len(comps.entries))} (alpha {comps.alpha:g})."), ""]
     if comps.entries:
         lines += markdown_table(comps.entries, "scorer", "condition",

@@ -174,7 +174,7 @@ def _change(c: PairedComparison) -> str:
     cases than the score table's, and the sentence says over how many."""
     a, b, delta, interval = headline(c)
     name = "pass rate" if c.headline.metric == "pass_rate" else "mean"
-    over = (f" over the {c.n} case{'s' * (c.n != 1)} both answered" if c.excluded.count
+    over = (f" over the {c.n} case{'s' * (c.n != 1)} scored on both sides" if c.excluded.count
             else "")
     return f"{name} {a} → {b}{over}, {delta} ({ci_label(c)} {interval})"
 
