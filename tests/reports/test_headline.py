@@ -118,6 +118,21 @@ def test_other_scorers_are_counted_in_the_tail() -> None:
     assert found.text.endswith("; the other comparison is a real gain.")
 
 
+def test_when_no_candidate_is_real_the_tail_says_its_comparisons_are_on_other_scorers(
+        ) -> None:
+    """Regression: "No condition is clearly better or worse than 'baseline' on contains: ...;
+    of the 2 other comparisons, 2 are within noise" (mcp-context example): the two were on
+    tool_calls, and read as two more comparisons on contains."""
+    comps = compare(("training", 30), ("a", 32), ("b", 27), scorers=("judge", "exact"))
+    found = conditions_headline(comps)
+    assert found is not None and found.outcome == "within noise"
+    assert len(comps.entries) == 4
+    assert found.text.endswith("; of the 2 comparisons on other scorers, 2 are within noise.")
+    one = conditions_headline(compare(("training", 30), ("a", 32), ("b", 27),
+                                      scorers=("judge",)))
+    assert one is not None and "comparison" not in one.text.split(";", 1)[-1]
+
+
 def test_one_condition_has_no_condition_headline() -> None:
     assert conditions_headline(compare(("only", 20))) is None
 

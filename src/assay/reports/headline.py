@@ -78,9 +78,11 @@ def conditions_headline(comparisons: ConditionComparisons) -> Headline | None:
     if len(main) > 1 and not c.significant:
         sentence = (f"No condition is clearly better or worse than {a} {where}: the largest "
                     f"difference, {b} with {_change(c)}, is within noise")
-        rest = [e for e in rest if e.comparison.scorer != scorer or e.comparison.significant]
-    else:
-        sentence = _clause(c, subject=b, other=a, where=where)
+        # none on this scorer is real (the largest is not): the rest are on other scorers
+        rest = [e for e in rest if e.comparison.scorer != scorer]
+        return Headline(_sentence(sentence, _tail(rest, on_other_scorers=True)),
+                        _outcome(c), c)
+    sentence = _clause(c, subject=b, other=a, where=where)
     return Headline(_sentence(sentence, _tail(rest)), _outcome(c), c)
 
 
@@ -179,8 +181,9 @@ def _change(c: PairedComparison) -> str:
     return f"{name} {a} → {b}{over}, {delta} ({ci_label(c)} {interval})"
 
 
-def _tail(rest: Sequence[ComparisonEntry]) -> str:
-    """`of the 3 other comparisons, 1 is a real gain and 2 are within noise`."""
+def _tail(rest: Sequence[ComparisonEntry], *, on_other_scorers: bool = False) -> str:
+    """`of the 3 other comparisons, 1 is a real gain and 2 are within noise`; `of the 2
+    comparisons on other scorers, ...` after a sentence about every comparison on one."""
     if not rest:
         return ""
     counts = {"better": 0, "worse": 0, "within noise": 0}
@@ -191,10 +194,12 @@ def _tail(rest: Sequence[ComparisonEntry]) -> str:
              "within noise": ("is within noise", "are within noise")}
     shown = [(n, words[key][n != 1]) for key, n in counts.items() if n]
     if len(rest) == 1:
-        return f"the other comparison {shown[0][1]}"
+        what = "the comparison on another scorer" if on_other_scorers else "the other comparison"
+        return f"{what} {shown[0][1]}"
     parts = [f"{n} {text}" for n, text in shown]
     listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"of the {len(rest)} other comparisons, {listed}"
+    what = "comparisons on other scorers" if on_other_scorers else "other comparisons"
+    return f"of the {len(rest)} {what}, {listed}"
 
 
 def _score_text(stats: ScoreStats) -> str:
