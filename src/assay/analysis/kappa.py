@@ -13,10 +13,22 @@ correlation of the two raters, the usual choice for judge scores.
     kappa_w = 1 - sum(w_ij * observed_ij) / sum(w_ij * expected_ij)
 
 with w the disagreement weights (0 on the diagonal) and expected the
-product of the margins. The interval is kappa +- z * SE, with the
-large-sample standard error of Fleiss, Cohen & Everitt (1969,
-Psychological Bulletin 72:323), which is what statsmodels' `cohens_kappa`
-and SAS report.
+product of the margins.
+
+The interval of a plain kappa is the Wilson interval of the observed
+agreement (an item agrees or not), carried to kappa with the chance
+agreement at its observed value: kappa is a straight line in the observed
+agreement, so the interval holds the estimate, never leaves -1..1, and keeps
+a width when every item agreed. It agrees with the raw agreement's interval
+printed beside it by construction. The large-sample interval (kappa +- z *
+SE, Fleiss, Cohen & Everitt 1969, what statsmodels' `cohens_kappa` and SAS
+report) covered as little as 46% of the time at n = 20 near perfect agreement (a
+sample in which every item agreed had no interval at all) and 84% at n = 100;
+this one covers 94-99% at n = 20, 30 and 100 in the seeded simulations of
+`tests/analysis/test_kappa.py`, erring wide (98-99%) when the two raters'
+pass rates differ. A weighted kappa's agreement is a mean of weights, not a
+count, so its interval stays the large-sample one (89-95% in such
+simulations).
 """
 
 from __future__ import annotations
@@ -27,10 +39,13 @@ from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
-from assay.analysis.interval import Z_95, Interval
+from assay.analysis.interval import Z_95, Interval, wilson
 
 Weighting: TypeAlias = Literal["none", "linear", "quadratic"]
 METHOD = "asymptotic (Fleiss, Cohen & Everitt)"
+"""The weighted kappa's interval."""
+AGREEMENT_METHOD = "Wilson interval of the observed agreement"
+"""The plain kappa's interval."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +119,12 @@ def kappa_of_table(table: np.ndarray, *, weighting: Weighting = "none",
         return Kappa(None, None, weighting, observed, expected, n,
                      "undefined: both raters gave one and the same category to every item")
     kappa = (observed - expected) / (1.0 - expected)
+    if weighting == "none":
+        agreed = wilson(float((agree * table).sum()), n, z)
+        return Kappa(kappa, Interval(max(-1.0, (agreed.low - expected) / (1.0 - expected)),
+                                     min(1.0, (agreed.high - expected) / (1.0 - expected)),
+                                     method=AGREEMENT_METHOD),
+                     weighting, observed, expected, n)
     se = _standard_error(p, agree, rows, cols, kappa, expected, n)
     if se == 0.0:  # e.g. every item agreed: 1.00-1.00 from 4 items would claim a certainty
         return Kappa(kappa, None, weighting, observed, expected, n,
