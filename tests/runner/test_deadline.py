@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from assay.runner.deadline import within
+from assay.runner import deadline
+from assay.runner.deadline import stoppable, within
 
 
 async def immediate(value: str) -> str:
@@ -105,3 +106,78 @@ def test_a_future_is_awaited_under_the_deadline_too() -> None:
 
 def test_no_deadline_awaits_as_it_is() -> None:
     assert asyncio.run(within(None, lambda: waits(0.001, "x"))) == "x"
+
+
+async def ignores_cancellation() -> str:
+    """Work that catches every cancellation and waits on, as some user code does."""
+    while True:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            pass
+
+
+def test_work_that_ignores_its_cancellation_times_out_after_the_grace_not_never(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work swallowing the deadline's cancellation held its trial, the run and Ctrl-C for
+    ever (a python target with `except CancelledError: pass` in a loop)."""
+    monkeypatch.setattr(deadline, "CANCEL_GRACE", 0.1)
+
+    async def go() -> str:
+        with pytest.raises(TimeoutError):
+            await within(0.05, ignores_cancellation)
+        # the task is not left cancelling: a later deadline in it still reads as a timeout
+        with pytest.raises(TimeoutError):
+            await within(0.05, lambda: waits(10))
+        return "went on"
+
+    started = time.monotonic()
+    assert asyncio.run(asyncio.wait_for(go(), 10)) == "went on"
+    assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("timeout", [5.0, None])
+def test_cancelling_work_that_ignores_it_ends_the_task_after_the_grace(
+        monkeypatch: pytest.MonkeyPatch, timeout: float | None) -> None:
+    """Ctrl-C cancels the trials in flight: one ignoring it kept the run from stopping."""
+    monkeypatch.setattr(deadline, "CANCEL_GRACE", 0.1)
+
+    async def go() -> None:
+        task = asyncio.create_task(within(timeout, ignores_cancellation))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(go())
+
+
+def test_cancelled_work_that_cleans_up_within_the_grace_is_not_closed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deadline, "CANCEL_GRACE", 5.0)
+    seen: list[str] = []
+
+    async def slow_clean_up() -> None:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.05)
+            seen.append("cleaned up")
+            raise
+
+    with pytest.raises(TimeoutError):
+        asyncio.run(within(0.01, slow_clean_up))
+    assert seen == ["cleaned up"]
+
+
+def test_stoppable_closes_a_coroutine_that_ignores_its_cancellation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deadline, "CANCEL_GRACE", 0.1)
+
+    async def go() -> None:
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.05):
+                await stoppable(ignores_cancellation())
+
+    asyncio.run(asyncio.wait_for(go(), 5))
+    assert asyncio.run(stoppable(immediate("now"))) == "now"

@@ -16,6 +16,7 @@ import pytest
 from assay.case import Case
 from assay.condition import Condition
 from assay.output import Output
+from assay.runner import deadline
 from assay.runner.trial import run_trial
 from assay.score import Score
 from assay.scorers.custom import PythonScorer
@@ -160,6 +161,39 @@ def test_a_scorer_that_never_returns_times_out_and_the_other_scorers_keep_their_
     assert time.monotonic() - started < 10
     assert result.scores["contains"].passed is True
     assert "timeout: the scorer did not finish within 0.5s" in (result.scores["stuck"].error
+                                                                 or "")
+
+
+async def ignores_cancellation(case: Case, *rest: Any) -> bool:
+    """User code that swallows every cancellation and waits on."""
+    while True:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            pass
+
+
+def test_a_target_ignoring_its_cancellation_times_out_not_hangs_the_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An async target with `except CancelledError: pass` in a loop held its trial (the
+    run, Ctrl-C and SIGTERM with it) for ever past `run.timeout`."""
+    monkeypatch.setattr(deadline, "CANCEL_GRACE", 0.2)
+    started = time.monotonic()
+    result = trial(ignores_cancellation, timeout=0.2)
+    assert time.monotonic() - started < 10
+    assert result.output.error == "timeout: no answer within 0.2s"
+
+
+def test_an_async_scorer_ignoring_its_cancellation_times_out_not_hangs_the_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deadline, "CANCEL_GRACE", 0.2)
+    started = time.monotonic()
+    scorers = [Contains(Contains.Params(type="contains"), Services()),
+               python_scorer(ignores_cancellation, name="stuck")]
+    result = trial(lambda case: "x", scorers, timeout=0.2)
+    assert time.monotonic() - started < 10
+    assert result.scores["contains"].passed is True
+    assert "timeout: the scorer did not finish within 0.2s" in (result.scores["stuck"].error
                                                                  or "")
 
 

@@ -33,7 +33,7 @@ from assay.config.user_code import describe_failure
 from assay.errors import RunFailed
 from assay.output import Output
 from assay.redaction import redact
-from assay.runner.deadline import within
+from assay.runner.deadline import stoppable, within
 from assay.runner.output_bounds import SelfReference, bound_parts
 from assay.score import Score
 from assay.scorers.base import Scorer
@@ -192,7 +192,7 @@ def _check_each(scorers: list[Scorer], case: Case, output: Output,
 async def _scored(scorer: Scorer, case: Case, output: Output,
                   results: dict[str, Score | None]) -> None:
     try:
-        results[scorer.name] = await scorer.score(case, output)
+        results[scorer.name] = await stoppable(scorer.score(case, output))
     except RunFailed:
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - a scorer's failure is its error
