@@ -210,3 +210,34 @@ def test_a_resume_whose_every_trial_failed_is_not_a_failed_run_when_earlier_ones
     assert len(run(plan, answered_before=10)) == 10
     with pytest.raises(RunFailed, match=r"every trial failed \(10 of 10\)"):
         run(plan, answered_before=0)
+
+
+def test_trials_that_finished_are_committed_while_another_trial_still_hangs(
+        tmp_path: Path) -> None:
+    """With the other trials done, the ones finished waited in memory until the hung trial's
+    timeout (120 s by default): a kill -9 then lost them all."""
+    released = asyncio.Event()
+    committed_while_hung: list[int] = []
+
+    class HangsOnC0(CountingTarget):
+        async def answer(self, case: Case) -> Output:
+            if case.id == "c0":
+                await released.wait()
+            return Output(text="x")
+
+    committed: list[TrialResult] = []
+
+    async def go() -> None:
+        async def release_later() -> None:
+            await asyncio.sleep(1.0)
+            committed_while_hung.append(len(committed))
+            released.set()
+
+        releaser = asyncio.create_task(release_later())
+        await run_pipeline(make_plan(tmp_path, 4, HangsOnC0()), committed.extend,
+                           concurrency=3, timeout=30.0, batch_size=100)
+        await releaser
+
+    asyncio.run(go())
+    assert committed_while_hung == [6]  # all but c0 under both conditions
+    assert len(committed) == 8

@@ -190,15 +190,27 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                 await asyncio.sleep(0)
                 yielded = time.monotonic()
 
+    async def ticker() -> None:
+        """Commit what finished while no trial finishes to do it (the trials in flight wait
+        on a slow or hung target): a kill then loses only the trials in flight."""
+        while True:
+            await asyncio.sleep(FLUSH_SECONDS)
+            if buffer and time.monotonic() - last_flush >= FLUSH_SECONDS:
+                try:
+                    flush()
+                except Exception:  # noqa: BLE001 - kept: the next commit raises it again
+                    return
+
     # Sync targets and scorers run in threads of the run's own pool (never the loop's
     # default executor, which belongs to the caller): as many as there are trials in flight.
     pool = WorkerPool(max(1, concurrency), name="assay-trial")
     with using(pool):
         workers = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
+    ticking = asyncio.create_task(ticker())
     try:
         await asyncio.gather(*workers)
     finally:
-        for task in workers:
+        for task in [*workers, ticking]:
             task.cancel()
         flush()  # what finished is kept, even on Ctrl-C or an error
         pool.shutdown(wait=False, cancel_futures=True)
