@@ -40,3 +40,18 @@ def test_a_dataset_change_is_shown_in_its_row_in_the_sparkline_and_instead_of_an
 
 def test_a_sparkline_breaks_before_the_runs_it_is_told() -> None:
     assert sparkline([1.0, 2.0, None, 3.0], breaks={1}) == "▁¦▅ █"
+
+
+def test_the_columns_of_one_scorers_conditions_can_be_told_apart() -> None:
+    """Regression: at 200 columns, judge_score@training, @pack and @terse were each cut to
+    'judge_score@…'. A metric's header now breaks before its condition."""
+    metrics = [f"judge_score{part}@{c}" for part in (".mean", "") for c in
+               ("training", "pack", "terse")] + ["verdict@training", "verdict@pack"]
+    points = [HistoryPoint(f"20261123-12000{i}-d164d2", f"2026-11-23T12:0{i}", "completed",
+                           None, {m: 50.0 + i for m in metrics}) for i in range(2)]
+    console = Console(width=200, record=True, color_system=None)
+    print_history(console, ExperimentHistory("exp", "eval", metrics, points))
+    header = console.export_text().split("─", 1)[0]
+    assert "…" not in header
+    for condition in ("@training", "@pack", "@terse"):
+        assert header.count(condition) == 3 - (condition == "@terse")

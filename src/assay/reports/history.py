@@ -58,8 +58,10 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     datasets = bool(breaks) or len({p.dataset_hash for p in history.points}) > 1
     for column in ("run", "started", "status") + (("dataset",) if datasets else ()):
         table.add_column(column, no_wrap=True)
-    for column in shown:
-        table.add_column(escape(column), justify="right")
+    for column in shown:  # `judge_score@pack` on two lines: cut to `judge_score@…`, the
+        # columns of one scorer's conditions could not be told apart
+        table.add_column(escape(column).replace("@", "\n@", 1), justify="right",
+                         overflow="fold")
     for i, point in enumerate(history.points):
         dataset = ((f"{BREAK} " if i in breaks else "") + (point.dataset_hash or "-")[:12],)
         table.add_row(point.run_id, point.started_at[:16].replace("T", " "), point.status,
