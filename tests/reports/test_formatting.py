@@ -47,3 +47,12 @@ def test_regression_a_bound_at_an_end_up_to_float_noise_reads_as_that_end() -> N
                        pass_rate_ci=Interval(1.3e-17, 0.0714, 0.95, "Wilson"))
     assert fmt_pass_rate(stats) == "0.0% [0%–7%]"
     assert percent(1 - 1e-15) == "100.0%"
+
+
+def test_a_duration_reads_the_same_in_every_report() -> None:
+    """Regression: report.md wrote a mean latency of 9.4 ms as '9 ms', report.html and the
+    viewer as '9.4 ms'; all three now write it with `milliseconds`."""
+    from assay.reports.formatting import milliseconds
+
+    assert [milliseconds(v) for v in (None, 0.42, 9.4, 212.4, 1250.0, 61_000.0)] == [
+        "-", "0.42 ms", "9.4 ms", "212 ms", "1.25 s", "61.00 s"]

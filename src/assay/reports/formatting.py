@@ -59,3 +59,13 @@ def _off_ends(value: float, scale: tuple[float, float]) -> bool:
     low, high = scale
     margin = AT_END * (high - low)
     return low + margin < value < high - margin
+
+
+def milliseconds(value: float | None) -> str:
+    """A duration as every report writes it: `9.4 ms`, `212 ms`, `1.25 s`; `-` when unknown.
+    (report.md wrote `9 ms` where report.html and the viewer wrote `9.4 ms`.)"""
+    if value is None:
+        return "-"
+    if value >= 1000:
+        return f"{value / 1000:,.2f} s"
+    return f"{value:,.0f} ms" if value >= 10 else f"{value:.2g} ms"

@@ -40,7 +40,7 @@ from assay.reports.comparisons import (
     shown_advice,
 )
 from assay.reports.costs import tokens_text
-from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
+from assay.reports.formatting import fmt_mean, fmt_pass_rate, milliseconds, percent
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
 from assay.reports.judges import judge_sections
@@ -270,8 +270,8 @@ def _cost_rows(conditions: list[ConditionStats]) -> list[dict[str, Any]]:
         total = (c.cost_usd or 0.0) + (c.judge_cost_usd or 0.0)
         rows.append({
             "stats": c,
-            "latency": "-" if c.latency_ms_mean is None else _ms(c.latency_ms_mean),
-            "p95": "-" if c.latency_ms_p95 is None else _ms(c.latency_ms_p95),
+            "latency": milliseconds(c.latency_ms_mean),
+            "p95": milliseconds(c.latency_ms_p95),
             "cost_share": total / top_cost if top_cost else 0.0,
             "latency_share": (c.latency_ms_mean or 0.0) / top_latency if top_latency else 0.0,
         })
@@ -303,11 +303,6 @@ def _breakdown(rows: list[tuple[str, ScoreStats]], summary: RunSummary, colours:
 
 
 # -- small things --------------------------------------------------------------------------
-
-
-def _ms(value: float) -> str:
-    return f"{value / 1000:,.2f} s" if value >= 1000 else f"{value:,.0f} ms" if value >= 10 \
-        else f"{value:.2g} ms"
 
 
 def _duration(started: str | None, finished: str | None) -> str | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from assay.reports.comparisons import condition_comparisons_markdown
 from assay.reports.costs import tokens_text
-from assay.reports.formatting import fmt_mean, fmt_pass_rate
+from assay.reports.formatting import fmt_mean, fmt_pass_rate, milliseconds
 from assay.reports.headline import review_headline
 from assay.reports.judges import judges_markdown
 from assay.reports.run_diff import run_diff_markdown
@@ -93,7 +93,7 @@ def condition_lines(review: Review) -> list[str]:
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     costs = review.costs
     for c in review.summary.conditions:
-        latency = "-" if c.latency_ms_mean is None else f"{c.latency_ms_mean:,.0f} ms"
+        latency = milliseconds(c.latency_ms_mean)
         lines.append(f"| {inline(c.condition)} | {c.trials} | {c.errors} | {latency} | "
                      f"{tokens_text(c.input_tokens, c.output_tokens)} | {costs.target(c)} | "
                      f"{costs.judge(c)} | {c.cache_hits} | {c.tool_calls} | "

@@ -14,6 +14,7 @@ from typing import Any
 from starlette.responses import HTMLResponse
 
 from assay.reports.costs import cost_text, tokens_text
+from assay.reports.formatting import milliseconds
 from assay.view import links
 
 
@@ -39,14 +40,6 @@ def environment() -> Any:
                        compare_link=links.compare_link, history_link=links.history_link,
                        compare_cases_link=links.compare_cases_link)
     return env
-
-
-def milliseconds(value: float | None) -> str:
-    if value is None:
-        return "-"
-    if value >= 1000:
-        return f"{value / 1000:,.2f} s"
-    return f"{value:,.0f} ms" if value >= 10 else f"{value:.2g} ms"
 
 
 def when(iso: str | None) -> str:
