@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+import pytest
+from sqlalchemy import create_engine, text
+
+from assay.errors import StoreError
 from assay.records import CachedReply
 from assay.store import Store
+from tests.conftest import postgres_server_url
 
 
 def test_the_response_cache_stores_by_key(store: Store) -> None:
@@ -32,3 +38,30 @@ def test_a_cached_reply_the_database_refuses_costs_only_itself(tmp_path: Path) -
     assert len(refused) == 1 and "this model is refused" in refused[0]
     assert [store.cache_get(k) for k in "abc"] == [{"text": "1"}, None, {"text": "3"}]
     store.close()
+
+
+def test_a_cache_lookup_on_a_lost_postgresql_connection_logs_no_traceback(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """PostgreSQL going down mid-run printed the pool's 'Exception during reset or similar'
+    traceback above the store's one clear line: the lookup's connection, dead, was handed
+    back to the pool, whose rollback of it failed."""
+    from tests.postgres import scratch_schema
+
+    with scratch_schema(postgres_server_url()) as url:
+        store = Store(url)
+        store.cache_put({"k": CachedReply({"text": "hi"})})
+        assert store.cache_get("k") == {"text": "hi"}  # the pool now holds a connection
+        raw = store.engine.raw_connection()
+        cursor = raw.cursor()
+        cursor.execute("select pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+        raw.close()
+        admin = create_engine(postgres_server_url())
+        with admin.begin() as conn:
+            conn.execute(text("select pg_terminate_backend(:pid)"), {"pid": backend})
+        admin.dispose()
+        with caplog.at_level(logging.WARNING), pytest.raises(StoreError, match="terminating"):
+            store.cache_get("k")
+        assert not [r for r in caplog.records if r.exc_info], caplog.text
+        assert store.cache_get("k") == {"text": "hi"}  # the next lookup connects again
+        store.close()

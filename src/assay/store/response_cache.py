@@ -47,6 +47,9 @@ class CachedReplies:
             row = cursor.fetchone()
             cursor.close()
         except self.engine.dialect.loaded_dbapi.Error as exc:
+            # not handed back to the pool: a connection the server dropped fails the pool's
+            # rollback, which logs a traceback above the store's one clear line
+            conn.invalidate(exc)
             raise store_failure(exc, self.url) from None
         finally:
             conn.close()
