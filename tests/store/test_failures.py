@@ -19,6 +19,7 @@ from assay.errors import StoreError
 from assay.output import Output
 from assay.store import Store
 from assay.trial import TrialResult
+from tests.conftest import postgres_server_url
 
 SECRET_CASE_TEXT = "confidential-case-text"
 
@@ -136,3 +137,41 @@ def test_a_damaged_store_met_by_a_cache_lookup_is_named_as_such(tmp_path: Path) 
         store.cache_get("k" * 64)
     assert str(raised.value).startswith(f"the store {tmp_path / 'store.db'} failed: no such column")
     store.close()
+
+
+
+LOST_MID_INSERT = """
+import sys
+from assay.errors import StoreError
+from assay.records import CachedReply
+from assay.store import Store
+
+store = Store(sys.argv[1])
+try:
+    store.cache_put({f"k{i}": CachedReply({"text": "x"}) for i in range(2000)})
+except StoreError as exc:
+    print(exc)
+"""
+
+
+def test_postgresql_lost_in_the_middle_of_an_insert_logs_nothing_besides_the_store_error(
+        tmp_path: Path) -> None:
+    """psycopg logged 'error ignored terminating <psycopg.Pipeline [BAD] at 0x...>: the
+    connection is lost' to stderr, above the store's own line, when the server went away in
+    the middle of a batch's insert (as `assay run` did when PostgreSQL stopped)."""
+    from tests.postgres import scratch_schema
+
+    with scratch_schema(postgres_server_url()) as url:
+        store = Store(url)
+        with store.engine.begin() as conn:  # the server drops the connection mid-insert
+            conn.exec_driver_sql(
+                "CREATE FUNCTION drop_me() RETURNS trigger AS $$ BEGIN "
+                "PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NEW; END $$ "
+                "LANGUAGE plpgsql")
+            conn.exec_driver_sql("CREATE TRIGGER drop_me BEFORE INSERT ON response_cache "
+                                 "FOR EACH ROW EXECUTE FUNCTION drop_me()")
+        store.close()
+        result = subprocess.run([sys.executable, "-c", LOST_MID_INSERT, url],
+                                capture_output=True, text=True, timeout=60)
+    assert result.stdout.startswith("the store "), result.stdout + result.stderr
+    assert result.stderr == ""

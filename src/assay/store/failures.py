@@ -13,6 +13,7 @@ cannot encode), so the other rows of the batch can still be stored.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from sqlalchemy import Engine, event
@@ -23,6 +24,12 @@ from assay.errors import StoreError
 from assay.redaction import redact
 
 DRIVER_MESSAGE_CHARS = 200
+
+DRIVER_LOGGERS = ("psycopg",)
+"""Drivers that log what went wrong besides raising it: psycopg warns 'error ignored
+terminating <psycopg.Pipeline [BAD] at 0x...>' when the server goes away in the middle of a
+batch insert. The `StoreError` says it once; with no handler of their own, Python would print
+such a record to stderr above it."""
 
 
 class RowRejected(StoreError):
@@ -99,3 +106,7 @@ def translate_errors(engine: Engine, url: str) -> None:
                             url) from context.original_exception
 
     event.listen(engine, "handle_error", handle)
+    for name in DRIVER_LOGGERS:  # still passed on to an application's own logging
+        logger = logging.getLogger(name)
+        if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
+            logger.addHandler(logging.NullHandler())
