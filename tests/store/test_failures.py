@@ -173,5 +173,5 @@ def test_postgresql_lost_in_the_middle_of_an_insert_logs_nothing_besides_the_sto
         store.close()
         result = subprocess.run([sys.executable, "-c", LOST_MID_INSERT, url],
                                 capture_output=True, text=True, timeout=60)
-    assert result.stdout.startswith("the store "), result.stdout + result.stderr
+    assert "cannot be reached" in result.stdout, result.stdout + result.stderr
     assert result.stderr == ""

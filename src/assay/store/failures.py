@@ -77,7 +77,8 @@ _CAUSES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("database is locked",),
      "stayed locked by another process past the wait (another assay writing to it?)"),
     (("connection refused", "could not connect", "connection failed", "could not translate",
-      "server closed the connection", "connection timed out"),
+      "server closed the connection", "connection timed out",
+      "terminating connection", "the connection is lost"),  # a server stopped mid-run
      "cannot be reached"),
 )
 
