@@ -63,6 +63,8 @@ class StoreError(AssayError):
     the values of a row. Exit code 3."""
 
     exit_code = 3
+    run_id: str | None = None
+    """The run it stopped, when it stopped one: the command line says how to resume it."""
 
 
 class FileWriteError(AssayError):

@@ -76,20 +76,27 @@ def test_a_read_only_store_is_named_as_such(tmp_path: Path) -> None:
     assert_one_clear_line(result, 3, "is read-only: assay cannot write to it")
 
 
-def test_a_store_that_runs_out_of_room_mid_run_is_one_line_and_the_run_resumes_once_freed(
+def test_a_store_that_runs_out_of_room_mid_run_says_how_to_resume_and_the_run_resumes_once_freed(
         tmp_path: Path) -> None:
+    """The message named the store and the cause, but not the run it stopped nor the command
+    that resumes it, which Ctrl-C and an error budget do."""
     def limit_file_size() -> None:  # the store's file may not grow past 2 MB
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (2 * 2**20, 2 * 2**20))
 
     result = assay(project(tmp_path, cases=2000), "run", "assay.yaml", "--no-progress",
                    preexec_fn=limit_file_size)
-    assert_one_clear_line(result, 3, "could not be written")
     store = Store(str(tmp_path / ".assay" / "assay.db"))
     [run] = store.list_runs("faults")
     kept = store.count_trials(run.id)[0]
     store.close()
     assert 0 < kept < 2000  # the batches stored before the disk filled are kept
+    error, hint = result.stderr.strip().split("\n")
+    assert_one_clear_line(subprocess.CompletedProcess(result.args, result.returncode,
+                                                      result.stdout, error),
+                          3, "could not be written")
+    assert hint == (f"  run {run.id} keeps the trials stored before; once the store works "
+                    f"again, resume with: assay run assay.yaml --resume {run.id}")
 
     resumed = assay(tmp_path, "run", "assay.yaml", "--no-progress", "--resume")
     assert resumed.returncode == 0, resumed.stderr  # room again: it goes on where it stopped

@@ -127,7 +127,7 @@ def _run(path: Path, store: Store, options: RunOptions, request: ReviewRequest) 
     """`run_config`, with how to resume the run when it could not finish."""
     from assay.api.running import run_config
     from assay.config import load_config
-    from assay.errors import RunFailed
+    from assay.errors import RunFailed, StoreError
 
     if not options.resume:
         note = unfinished_note(store, path)
@@ -142,6 +142,12 @@ def _run(path: Path, store: Store, options: RunOptions, request: ReviewRequest) 
             hint = (f"\n  resume with: assay run {path} --resume {unfinished[0].id} "
                     "(add --retry-errors to run its failed trials again)")
         raise RunFailed(f"{exc}{hint}") from None
+    except StoreError as exc:
+        if exc.run_id is None:
+            raise
+        raise StoreError(f"{exc}\n  run {exc.run_id} keeps the trials stored before; once the "
+                         f"store works again, resume with: assay run {path} --resume "
+                         f"{exc.run_id}") from None
 
 
 def _run_suite(paths: list[Path], running: list[Path], store: Store, options: RunOptions,
