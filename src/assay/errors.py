@@ -67,6 +67,11 @@ class StoreError(AssayError):
     """The run it stopped, when it stopped one: the command line says how to resume it."""
 
 
+class StoreGone(StoreError):
+    """The store's file was deleted or replaced while a run wrote to it: what the run stored
+    went with it, so there is nothing to resume."""
+
+
 class FileWriteError(AssayError):
     """A file assay writes could not be written (disk full, no permission): one line naming
     the file and the cause, exit code 3. The previous file, if any, is left as it was."""

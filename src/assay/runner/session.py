@@ -23,7 +23,7 @@ from assay._version import __version__
 from assay.config.loading import LoadedConfig
 from assay.config.models import EvalConfig
 from assay.config.process_exit import exits_guarded
-from assay.errors import StoreError, UserError
+from assay.errors import StoreError, StoreGone, UserError
 from assay.records import RunRecord
 from assay.store.run_ending import REVIEWING, ending, record_end
 from assay.runner.options import RunOptions
@@ -144,7 +144,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
         status = REVIEWING
     except BaseException as exc:
         status, error = ending(exc)
-        if isinstance(exc, StoreError) and run_id is not None:
+        if isinstance(exc, StoreError) and not isinstance(exc, StoreGone) and run_id:
             exc.run_id = run_id
         raise
     finally:

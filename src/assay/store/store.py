@@ -51,6 +51,7 @@ from assay.store.rows import loads, now_iso, run_record
 from assay.store.run_lock import RunLock
 from assay.store.scores import ScoreAccess
 from assay.store.storable import Replacements, Storable
+from assay.store.store_file import StoreFile
 from assay.store.trial_reading import TrialReading
 from assay.store.trial_rows import SCORE_TEXT_COLUMNS, TrialRows, errored_rows, trial_rows
 from assay.trial import TrialKey, TrialResult
@@ -114,11 +115,14 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         sqlite = self.engine.dialect.name == "sqlite"
         self.storable = Storable(nul_allowed=sqlite)
         """PostgreSQL's text columns refuse NUL; SQLite's keep it."""
+        self.file: StoreFile | None = None
+        """The SQLite file opened, checked before each batch of trials (see `store_file`)."""
         if read_only:
             return
         if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         migrate_store(self.engine)
+        self.file = StoreFile.opened(self.url) if sqlite else None
 
     def close(self) -> None:
         self.engine.dispose()
@@ -242,6 +246,8 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
                 batch.append(self._errored(run_id, result.key, reason, finished))
         if not batch:
             return StoredBatch()
+        if self.file is not None:
+            self.file.check()
         redact_rows([rows.trial for rows in batch], ("output_text", "output_json", "error"))
         redact_rows([row for rows in batch for row in rows.scores], SCORE_TEXT_COLUMNS)
         with self._lock:
