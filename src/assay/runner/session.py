@@ -119,12 +119,14 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     if resumed and resumed.dataset_hash != scan.sha256:
         raise UserError(f"cannot resume run {resumed.id}: the dataset changed since it started")
     run_id: str | None = None
+    stored: str | None = None
+    """The run once its row is in the store: a resume of it can find it."""
     status, error = "failed", None
     usage: dict[str, object] = {}
     try:
         await _start(plan)
         if resumed:
-            run_id = resumed.id
+            run_id = stored = resumed.id
             if options.retry_errors:  # a scorer's failure too (a judge that was down)
                 store.delete_errored_trials(run_id, score_errors=True)
             plan.skip = store.done_keys(run_id)
@@ -139,13 +141,14 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
                 dataset_path=str(plan.dataset.path), dataset_hash=scan.sha256,
                 git_commit=git_commit(loaded.base_dir), assay_version=__version__,
                 total_trials=plan.total, options=_recorded(options))
+            stored = run_id
         stats = await _run_trials(plan, store, run_id, loaded, options, lock)
         await _judge_pairs(plan, store, run_id, options.concurrency or config.run.concurrency)
         status = REVIEWING
     except BaseException as exc:
         status, error = ending(exc)
-        if isinstance(exc, StoreError) and not isinstance(exc, StoreGone) and run_id:
-            exc.run_id = run_id
+        if isinstance(exc, StoreError) and not isinstance(exc, StoreGone) and stored:
+            exc.run_id = stored
         raise
     finally:
         if services.providers is not None:  # read before the providers close
