@@ -9,8 +9,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, inspect, select
 
+from assay._version import __version__
+from assay.cli import main
+from assay.errors import UserError
 from assay.store import Store, initial_schema, schema
 from assay.store.migrations import MIGRATIONS, SCHEMA_VERSION, current_version
 
@@ -146,3 +150,52 @@ def test_a_new_store_made_in_one_step_is_laid_out_as_every_migration_would_leave
         recorded = conn.execute(select(schema.schema_migrations.c.version,
                                        schema.schema_migrations.c.name)).all()
     assert recorded == [(version, name) for version, (name, _) in enumerate(MIGRATIONS, 1)]
+
+
+def newer_store(path: Path) -> str:
+    """A store a later assay has migrated one step past this one, renaming a column."""
+    Store(f"sqlite:///{path}").close()
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        conn.execute(schema.schema_migrations.insert().values(
+            version=SCHEMA_VERSION + 1, name="trials: a later change",
+            applied_at="2027-01-01T00:00:00+00:00"))
+        conn.exec_driver_sql("ALTER TABLE trials RENAME COLUMN output_text TO answer_text")
+    engine.dispose()
+    return str(path)
+
+
+@pytest.mark.parametrize("command", [["runs"], ["history"], ["report", "latest"]])
+def test_a_store_a_newer_assay_migrated_is_refused_with_exit_2_before_anything_runs(
+        tmp_path: Path, command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """It was opened as if current: `assay run` paid for its first trials, then ended in
+    'the store failed: table trials has no column named output_text' (exit 3)."""
+    store = newer_store(tmp_path / "newer.db")
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--store", store])
+    assert exit_.value.code == 2
+    said = capsys.readouterr().err
+    assert (f"the store {store} was written by a newer assay (schema version "
+            f"{SCHEMA_VERSION + 1}; assay {__version__} knows up to {SCHEMA_VERSION})") in said
+
+
+def test_the_viewer_refuses_a_store_a_newer_assay_migrated(tmp_path: Path) -> None:
+    from assay.view.server import open_for_viewing
+
+    with pytest.raises(UserError, match="was written by a newer assay"):
+        open_for_viewing(newer_store(tmp_path / "newer.db"))
+
+
+def test_a_run_into_a_store_a_newer_assay_migrated_calls_no_target(tmp_path: Path) -> None:
+    store = newer_store(tmp_path / "newer.db")
+    called = tmp_path / "called"
+    (tmp_path / "agent.py").write_text(
+        f"def answer(case):\n    open({str(called)!r}, 'w').close()\n    return 'x'\n")
+    (tmp_path / "cases.jsonl").write_text('{"id": "c1", "input": "q", "expected": "x"}\n')
+    (tmp_path / "assay.yaml").write_text(
+        "name: newer\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent.py:answer'}\nscorers: [{type: exact_match}]\n")
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", str(tmp_path / "assay.yaml"), "--store", store, "--no-progress"])
+    assert exit_.value.code == 2
+    assert not called.exists()

@@ -99,8 +99,10 @@ MIGRATION_LOCK = 0x61737361  # "assa": the PostgreSQL advisory lock key of migra
 def migrate_store(engine: Engine) -> int:
     """Bring the store up to `SCHEMA_VERSION`, one process at a time; how many migrations ran."""
     with engine.connect() as conn:
-        if current_version(conn) >= SCHEMA_VERSION:
-            return 0  # the common case: no write lock taken
+        version = current_version(conn)
+    refuse_newer(version, str(engine.url))
+    if version == SCHEMA_VERSION:
+        return 0  # the common case: no write lock taken
     with engine.begin() as conn:
         dialect = engine.dialect.name
         if dialect == "sqlite":
@@ -143,6 +145,21 @@ def create_current(conn: Connection) -> int:
                  [{"version": version, "name": name, "applied_at": applied_at}
                   for version, (name, _) in enumerate(MIGRATIONS, start=1)])
     return len(MIGRATIONS)
+
+
+def refuse_newer(version: int, url: str) -> None:
+    """A store a newer assay has migrated may hold what this one would misread or overwrite
+    (a column renamed, a table it does not know): a clear error before anything runs, not
+    a database error after the first trials were paid for."""
+    if version > SCHEMA_VERSION:
+        from assay._version import __version__
+        from assay.errors import UserError
+        from assay.store.failures import store_name
+
+        raise UserError(f"the store {store_name(url)} was written by a newer assay (schema "
+                        f"version {version}; assay {__version__} knows up to {SCHEMA_VERSION}):"
+                        " upgrade assay (pip install -U assay-eval), or name another store "
+                        "with --store")
 
 
 def current_version(conn: Connection) -> int:

@@ -121,7 +121,11 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             return
         if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        migrate_store(self.engine)
+        try:
+            migrate_store(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
         self.file = StoreFile.opened(self.url) if sqlite else None
 
     def close(self) -> None:

@@ -20,12 +20,17 @@ def open_for_viewing(url: str | None) -> Store:
     """The store, read-only; a store made by an older assay is first upgraded in place,
     as any assay command that opens it would (the viewer itself never writes)."""
     from assay.store import Store
-    from assay.store.migrations import SCHEMA_VERSION, current_version
+    from assay.store.migrations import SCHEMA_VERSION, current_version, refuse_newer
 
     store = Store(url, read_only=True)
     with store.engine.connect() as conn:
-        behind = current_version(conn) < SCHEMA_VERSION
-    if behind:
+        version = current_version(conn)
+    try:
+        refuse_newer(version, store.url)
+    except BaseException:
+        store.close()
+        raise
+    if version < SCHEMA_VERSION:
         store.close()
         Store(url).close()
         store = Store(url, read_only=True)
