@@ -143,3 +143,13 @@ def test_labels_of_another_kind_than_the_judges_verdicts_are_exit_2_not_a_failed
     assert code == 2, out
     assert "read as labels" in out and "'unsure'" in out
     assert "pass/fail verdict" in out and "no readable verdict" not in out
+
+
+def test_no_spec_is_exit_2_and_makes_no_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`assay calibrate` with no spec made an empty store before saying what was missing."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ASSAY_STORE", raising=False)
+    code, said = assay(capsys, "calibrate")
+    assert code == 2 and "give the calibration spec" in said
+    assert not (tmp_path / ".assay").exists()

@@ -57,6 +57,9 @@ def command(spec: Path | None, store_url: str | None, run_ref: str | None, score
     from assay.errors import UserError
 
     check_output_file(output)
+    if spec is None and not list_only:  # before the store is opened: it would be made
+        raise UserError("give the calibration spec (an eval config with `calibration:`, "
+                        "or a calibration file), or --list")
     store = open_store(store_url, existing=list_only)
     try:
         if list_only:
@@ -64,9 +67,7 @@ def command(spec: Path | None, store_url: str | None, run_ref: str | None, score
 
             print_calibration_list(console(), store.calibrations.list(scorer=scorer, limit=100))
             sys.exit(0)
-        if spec is None:
-            raise UserError("give the calibration spec (an eval config with `calibration:`, "
-                            "or a calibration file), or --list")
+        assert spec is not None
         from assay.calibration.session import CalibrationRequest, run_calibration
 
         result = run_calibration(CalibrationRequest(
