@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from assay.errors import UserError
-from assay.config.user_code import reference_of
 from assay.datasets.memory import MEMORY_PATH
+from assay.errors import UserError
+from assay.user_code.calls import reference_of
 
 Task = Callable[..., Any] | Mapping[str, Any] | str
 """A function `(case)` or `(case, condition)` (sync or async), a target spec such as

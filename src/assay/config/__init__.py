@@ -2,9 +2,9 @@
 
 Owns reading YAML with line numbers (`yaml_source`), `${VAR}` interpolation,
 validation into `models`, the k-eval import (`keval`), suite files
-(`suite_file`), sandboxed templates (`templates`) and importing the user code
-a config names (`user_code`). The lowest layer: imports only the root nouns,
-errors and the registry.
+(`suite_file`) and sandboxed templates (`templates`). The code a config names
+is imported and called by `assay.user_code`. The lowest layer: imports only
+the root nouns, errors and the registry.
 """
 
 from typing import TYPE_CHECKING, Any

@@ -22,18 +22,18 @@ from typing import Any
 from assay._version import __version__
 from assay.config.loading import LoadedConfig
 from assay.config.models import EvalConfig
-from assay.config.process_exit import exits_guarded
 from assay.errors import StoreError, StoreGone, UserError
 from assay.records import RunRecord
-from assay.store.run_ending import REVIEWING, ending, record_end
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan
 from assay.runner.progress import Progress, choose_mode
 from assay.services import Services
 from assay.store import Store
+from assay.store.run_ending import REVIEWING, ending, record_end
 from assay.store.run_lock import RunLock
 from assay.trial import TrialKey, TrialResult
+from assay.user_code.process_exit import exits_guarded
 
 __all__ = ["RunOptions", "RunOutcome", "execute", "execute_async"]
 

@@ -29,7 +29,6 @@ from typing import Any
 
 from assay.case import Case
 from assay.condition import Condition
-from assay.config.user_code import describe_failure
 from assay.errors import RunFailed
 from assay.output import Output
 from assay.redaction import redact
@@ -39,6 +38,7 @@ from assay.score import Score
 from assay.scorers.base import Scorer
 from assay.targets.base import Target
 from assay.trial import TrialResult
+from assay.user_code.calls import describe_failure
 from assay.valid_text import cut_to_bytes, valid_text
 from assay.workers import run_blocking
 

@@ -28,13 +28,6 @@ from pydantic.json_schema import SkipJsonSchema
 
 from assay.case import Case
 from assay.errors import UserError
-from assay.config.user_code import (
-    UserCodeExit,
-    await_guarded,
-    guarded,
-    import_object,
-    reference_of,
-)
 from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
@@ -42,6 +35,13 @@ from assay.scorers._expected import CheckParams
 from assay.scorers.answer_text import AnswerText
 from assay.scorers.base import CheckScorer, param_error
 from assay.services import Services
+from assay.user_code.calls import (
+    UserCodeExit,
+    await_guarded,
+    guarded,
+    import_object,
+    reference_of,
+)
 
 
 @scorer("python")

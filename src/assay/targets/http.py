@@ -16,12 +16,12 @@ from pydantic import Field, field_validator
 from assay.case import Case
 from assay.config.templates import case_variables, render
 from assay.config.urls import http_url
-from assay.config.user_code import describe_failure
 from assay.output import Output
 from assay.redaction import redact, redact_known
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
 from assay.targets.capture import Captured, output_limit
+from assay.user_code.calls import describe_failure
 
 
 class HttpParams(TargetParams):

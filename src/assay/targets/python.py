@@ -1,8 +1,8 @@
 """The `python` target: a function of yours, sync or async, called once per trial.
 
 Whatever the function raises, `sys.exit()` and KeyboardInterrupt included, is
-that trial's error (see `assay.config.user_code`; `os._exit()` too, see
-`assay.config.process_exit`), never the run's end; only
+that trial's error (see `assay.user_code.calls`; `os._exit()` too, see
+`assay.user_code.process_exit`), never the run's end; only
 Ctrl-C pressed while it runs on the event loop (`threaded: false`) stops the
 run, as it stops any other. By
 default the function runs in assay's own process, which is cheap; with
@@ -25,13 +25,6 @@ from pydantic.json_schema import SkipJsonSchema
 
 from assay.case import Case
 from assay.condition import Condition
-from assay.config.user_code import (
-    await_guarded,
-    bind_case_call,
-    guarded,
-    import_object,
-    reference_of,
-)
 from assay.errors import UserError
 from assay.output import Output
 from assay.registry import target
@@ -40,6 +33,13 @@ from assay.targets.base import Target, TargetParams
 from assay.targets.capture import output_limit
 from assay.targets.python_pool import WorkerProcesses
 from assay.targets.python_worker import Setup
+from assay.user_code.calls import (
+    await_guarded,
+    bind_case_call,
+    guarded,
+    import_object,
+    reference_of,
+)
 from assay.workers import run_blocking
 
 

@@ -36,15 +36,15 @@ from typing import Any, BinaryIO, TypedDict, cast
 
 from assay.case import Case
 from assay.condition import Condition
-from assay.config.user_code import (
+from assay.errors import UserError
+from assay.output import Output, ToolCall, Usage
+from assay.user_code.calls import (
     await_guarded,
     bind_case_call,
     describe_failure,
     guarded,
     import_object,
 )
-from assay.errors import UserError
-from assay.output import Output, ToolCall, Usage
 from assay.valid_text import cut_to_bytes
 
 HEADER_BYTES = 8

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from assay.config.process_exit import exits_guarded
-from assay.config.user_code import UserCodeExit, await_guarded, guarded
+from assay.user_code.calls import UserCodeExit, await_guarded, guarded
+from assay.user_code.process_exit import exits_guarded
 from tests.cli.conftest import Cli
 
 

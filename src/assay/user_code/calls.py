@@ -27,9 +27,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from assay.config.process_exit import ProcessExitCalled, running_user_code
 from assay.errors import UserError
 from assay.input_files import is_regular_file
+from assay.user_code.process_exit import ProcessExitCalled, running_user_code
 
 if TYPE_CHECKING:
     from assay.case import Case

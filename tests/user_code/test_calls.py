@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.config.user_code import (
+from assay.user_code.calls import (
     UserCodeExit,
     describe_failure,
     guarded,
