@@ -70,11 +70,11 @@ def _with_damaged_files_resumed(loaded: LoadedConfig, store: Store, options: Run
     return replace(options, resume=latest.id)
 
 
-def run_config(path: Path, store: Store, options: RunOptions | None = None,
+def run_config(path: Path | LoadedConfig, store: Store, options: RunOptions | None = None,
                request: ReviewRequest | None = None) -> Review:
-    """Load the config at `path`, run it and review it (blocking)."""
+    """Run the config at `path` (or one already loaded) and review it (blocking)."""
     from assay.config import load_config
 
-    loaded = load_config(path)
+    loaded = load_config(path) if isinstance(path, Path) else path
     return asyncio.run(run_and_review(loaded, store, options or RunOptions(),
                                       request or ReviewRequest()))

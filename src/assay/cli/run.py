@@ -129,14 +129,15 @@ def _run(path: Path, store: Store, options: RunOptions, request: ReviewRequest) 
     from assay.config import load_config
     from assay.errors import RunFailed, StoreError
 
+    loaded = load_config(path)
     if not options.resume:
-        note = unfinished_note(store, path)
+        note = unfinished_note(store, path, loaded.name)
         if note:
             click.echo(note, err=True)
     try:
-        return run_config(path, store, options, request)
+        return run_config(loaded, store, options, request)
     except RunFailed as exc:
-        unfinished = store.list_runs(load_config(path).name, limit=1)
+        unfinished = store.list_runs(loaded.name, limit=1)
         hint = ""
         if unfinished and unfinished[0].status != "completed":
             hint = (f"\n  resume with: assay run {path} --resume {unfinished[0].id} "
@@ -193,32 +194,20 @@ def _run_suite(paths: list[Path], running: list[Path], store: Store, options: Ru
     return int(document["exit_code"])
 
 
-def unfinished_note(store: Store, config: Path) -> str:
+def unfinished_note(store: Store, config: Path, experiment: str) -> str:
     """One line when the experiment's latest run did not finish and no live process holds it
     (killed with kill -9, stopped by Ctrl-C or an error): a new run starts beside it, and
     without this line the unfinished one would be forgotten."""
-    from assay.config import load_config
-    from assay.errors import AssayError
+    from assay.store.run_ending import left_unfinished
 
-    try:
-        experiment = load_config(config).name
-    except AssayError:
-        return ""  # the run itself reports what is wrong with the config
-    latest = store.list_runs(experiment, kind="eval", limit=1)
-    if not latest or latest[0].status == "completed":
+    unfinished = left_unfinished(store, experiment)
+    if unfinished is None:
         return ""
-    run = latest[0]
-    if run.status == "running":
-        if not store.run_lock().holder_gone(run.id):
-            return ""  # another process is running it, or nothing says it stopped
-        how = "its process is gone"
-    else:
-        how = f"it was {run.status}"
-    stored = store.count_trials(run.id)[0]
+    run = unfinished.run
     of = f" of {run.total_trials:,}" if run.total_trials else ""
-    return (f"note: the previous run {run.id} of '{experiment}' did not finish ({how}; "
-            f"{stored:,}{of} trials stored); this is a new run: `assay run {config} "
-            f"--resume {run.id}` continues that one instead")
+    return (f"note: the previous run {run.id} of '{experiment}' did not finish "
+            f"({unfinished.how}; {unfinished.stored:,}{of} trials stored); this is a new run: "
+            f"`assay run {config} --resume {run.id}` continues that one instead")
 
 
 def interrupted_message(store: Store, config: Path) -> str:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from assay.errors import RunFailed, StoreError
+from assay.records import RunRecord
 from assay.store.rows import now_iso
 from assay.store.store import Store
 
@@ -47,3 +49,31 @@ def ended_if_stopped(store: Store, run_id: str) -> Iterator[None]:
     except BaseException as exc:
         record_end(store, run_id, *ending(exc))
         raise
+
+
+@dataclass(frozen=True, slots=True)
+class Unfinished:
+    """An experiment's latest run, which did not finish and which no live process holds."""
+
+    run: RunRecord
+    how: str
+    """`its process is gone`, or `it was interrupted` (aborted, failed)."""
+    stored: int
+    """Its trials stored so far."""
+
+
+def left_unfinished(store: Store, experiment: str) -> Unfinished | None:
+    """The experiment's latest eval run when it did not finish and nothing is running it
+    (killed with kill -9, stopped by Ctrl-C or an error); None otherwise, and for a run
+    another process still holds or whose end is not yet known."""
+    latest = store.list_runs(experiment, kind="eval", limit=1)
+    if not latest or latest[0].status == "completed":
+        return None
+    run = latest[0]
+    if run.status == "running":
+        if not store.run_lock().holder_gone(run.id):
+            return None
+        how = "its process is gone"
+    else:
+        how = f"it was {run.status}"
+    return Unfinished(run, how, store.count_trials(run.id)[0])

@@ -1,0 +1,44 @@
+"""How a run ended, and which unfinished run a new one of the same experiment should name."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from sqlalchemy import update
+
+from assay.store import Store, schema
+from assay.store.run_ending import left_unfinished
+from assay.store.run_lock import RunLock
+
+
+def test_a_completed_latest_run_leaves_nothing_unfinished(store: Store) -> None:
+    store.create_run(id="r1", experiment="e", status="interrupted",
+                     started_at="2026-01-01T00:00:00")
+    store.create_run(id="r2", experiment="e", status="completed",
+                     started_at="2026-01-02T00:00:00")
+    assert left_unfinished(store, "e") is None
+    assert left_unfinished(store, "another") is None
+
+
+def test_an_interrupted_latest_run_is_named_with_how_it_ended(store: Store) -> None:
+    store.create_run(id="r1", experiment="e", status="interrupted", total_trials=40)
+    unfinished = left_unfinished(store, "e")
+    assert unfinished is not None
+    assert (unfinished.run.id, unfinished.how, unfinished.stored) == (
+        "r1", "it was interrupted", 0)
+
+
+def test_a_running_run_is_unfinished_only_once_its_process_is_gone(store: Store) -> None:
+    store.create_run(id="r1", experiment="e")
+    with store.run_lock() as live:
+        live.acquire("r1")
+        assert left_unfinished(store, "e") is None  # another assay is running it
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    holder = RunLock(store.engine, heartbeat_seconds=3600)
+    holder.acquire("r1")
+    with store.engine.begin() as conn:  # as if a process killed with kill -9 held it
+        conn.execute(update(schema.run_locks).values(pid=dead.pid))
+    unfinished = left_unfinished(store, "e")
+    assert unfinished is not None and unfinished.how == "its process is gone"
