@@ -1,4 +1,11 @@
-"""What a target produced for one case: the Output and its parts."""
+"""What a target produced for one case: the Output and its parts.
+
+A target's own result is read strictly: a part of the wrong type (a tool call whose
+arguments are not an object, usage that is not a count) is that trial's error naming the
+part, since the target's author can mend it. Tool calls someone else recorded (a model's
+response, a session log) are read by `assay.wire_tool_call` instead, which keeps odd
+arguments under a key of their own: the two rules differ on purpose.
+"""
 
 from __future__ import annotations
 

@@ -8,6 +8,12 @@ here, and the OpenAI provider its calls' arguments (it checks the type of every 
 field of a response itself), so all agree on what arguments that are not a JSON object
 become: text that is not JSON is kept under `_invalid_json`, any other value under
 `_value`, never dropped.
+
+These calls were recorded by someone else (a model, a session log), so odd arguments are
+evidence to keep and show, not a fault anyone here can mend. A target's own result is read
+the other way on purpose: `ToolCall.from_dict` (`assay.output`) refuses arguments that are
+not an object, as that trial's error naming the call, because the target's author can fix
+them and the `tool_calls` scorer should never compare a wrapper of ours.
 """
 
 from __future__ import annotations
