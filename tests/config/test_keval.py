@@ -114,3 +114,14 @@ def test_a_bad_k_eval_value_is_reported_at_its_own_key_and_line(
         load_config(path, env={"SEARCH_API_KEY": "k-123"})
     [problem] = raised.value.problems
     assert (problem.file, problem.line, problem.field) == (str(path), line, field)
+
+
+def test_values_k_eval_leaves_out_take_its_defaults_and_an_empty_count_takes_assays() -> None:
+    data = {"name": "x", "dataset": {"path": "q.jsonl"}, "agent": {"model": "claude-sonnet-4-5"},
+            "execution": {"num_repetitions": None, "max_concurrent": 4, "retry": {}}}
+    config = convert_keval(data)
+    assert config["dataset"] == {"path": "q.jsonl",
+                                 "fields": {"input": "question", "expected": "answer"}}
+    assert config["run"] == {"concurrency": 4}
+    assert config["target"] == {"type": "agent", "model": "anthropic/claude-sonnet-4-5"}
+    assert "run" not in convert_keval({**data, "execution": {"num_repetitions": None}})

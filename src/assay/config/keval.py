@@ -50,7 +50,7 @@ def convert_keval(data: dict[str, Any]) -> dict[str, Any]:
     agent = _mapping(data, "agent", problems)
     judge = _mapping(data, "judge", problems)
     execution = _mapping(data, "execution", problems)
-    retry = _mapping(execution, "retry", problems, "execution.")
+    _mapping(execution, "retry", problems, "execution.")  # its max_attempts moves by _MOVED
     agent_type = agent.get("type", "claude_code_sdk")
     if not isinstance(agent_type, str) or agent_type not in KNOWN_AGENT_TYPES:
         problems.append(Problem(f"unknown k-eval agent type '{agent_type}'", field="agent.type"))
@@ -59,31 +59,26 @@ def convert_keval(data: dict[str, Any]) -> dict[str, Any]:
     if problems:
         raise UserError("cannot import this k-eval config", problems)
 
-    target: dict[str, Any] = {"type": "agent", "model": model}
-    if "max_attempts" in retry:
-        target["requirement_attempts"] = retry["max_attempts"]
     converted: dict[str, Any] = {
         "name": data.get("name"),
-        "dataset": {
-            "path": dataset.get("path"),
-            "fields": {"input": dataset.get("question_key", "question"),
-                       "expected": dataset.get("answer_key", "answer")},
-        },
-        "target": target,
+        "dataset": {"path": dataset.get("path")},
+        "target": {"type": "agent", "model": model},
         "scorers": [{"type": "rubric"}],
         "mcp_servers": data.get("mcp_servers") or {},
         "conditions": _conditions(data.get("conditions")),
     }
+    for path, original in _MOVED:
+        value = _value_at(data, original, _DEFAULTS.get(path, _ABSENT))
+        if value is not _ABSENT:
+            _put(converted, path, value)
     if data.get("version") is not None:
         converted["description"] = f"k-eval config, version {data['version']}"
     if judge:
         converted["judge"] = {key: judge[key] for key in ("model", "temperature") if key in judge}
         if judge_model is not None:
             converted["judge"]["model"] = judge_model
-    run = {"epochs": execution.get("num_repetitions"),
-           "concurrency": execution.get("max_concurrent")}
-    run = {key: value for key, value in run.items() if value is not None}
-    if run:
+    run = {key: value for key, value in converted.pop("run", {}).items() if value is not None}
+    if run:  # a count k-eval leaves empty takes assay's default
         converted["run"] = run
     return converted
 
@@ -138,16 +133,37 @@ def _model_name(model: Any, field: str, problems: list[Problem]) -> Any:
     return model
 
 
-_RENAMED: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
+_MOVED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("run", "epochs"), ("execution", "num_repetitions")),
     (("run", "concurrency"), ("execution", "max_concurrent")),
     (("target", "requirement_attempts"), ("execution", "retry", "max_attempts")),
     (("dataset", "fields", "input"), ("dataset", "question_key")),
     (("dataset", "fields", "expected"), ("dataset", "answer_key")),
-    (("target",), ("agent",)),
-    (("scorers",), ("judge",)),
-]
+)
+"""The values k-eval keeps under other keys: (assay's path, k-eval's path). `convert_keval`
+moves them by this table and `keval_path` finds their lines by it."""
+_DEFAULTS: dict[tuple[str, ...], Any] = {("dataset", "fields", "input"): "question",
+                                         ("dataset", "fields", "expected"): "answer"}
+"""k-eval's own defaults for the moved values it may leave out."""
+_RENAMED = (*_MOVED, (("target",), ("agent",)), (("scorers",), ("judge",)))
 """Where a value of the converted config sits in the k-eval file (longest prefix first)."""
+_ABSENT: Any = object()
+
+
+def _value_at(data: dict[str, Any], path: tuple[str, ...], default: Any) -> Any:
+    """The value at `path` in the k-eval config, or `default` where a key is missing."""
+    value: Any = data
+    for key in path:
+        if not isinstance(value, dict) or key not in value:
+            return default
+        value = value[key]
+    return value
+
+
+def _put(config: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    for key in path[:-1]:
+        config = config.setdefault(key, {})
+    config[path[-1]] = value
 
 
 def keval_path(path: tuple[Any, ...]) -> tuple[Any, ...]:
