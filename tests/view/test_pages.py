@@ -56,6 +56,9 @@ def _link(page: str, rel: str) -> str:
 
 @pytest.mark.parametrize(("path", "status", "message"), [
     ("runs/nope", 404, "no run &#39;nope&#39;"),
+    ("runs/nope/trial?case=case-1&condition=none&epoch=0", 404, "no run &#39;nope&#39;"),
+    ("runs/traces-1/cases", 404, "no eval run &#39;traces-1&#39; in this store"),
+    ("runs/traces-1/review", 404, "no eval run &#39;traces-1&#39; in this store"),
     ("runs/run-b/cases?show=sideways", 400, "show=&#39;sideways&#39;: use one of"),
     ("runs/run-b/trial?case=case-1", 400, "a trial is named by case, condition and epoch"),
     ("runs/run-b/trial?case=case-1&condition=x&epoch=-1", 400, "epoch="),

@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from assay.records import RunRecord
 from assay.store.filters import SHOWS
-from assay.view.pages import error_page, render
+from assay.view.pages import path_run, render
 from assay.view.params import case_filter, text
 from assay.view.side_by_side import Side, arrange
 
@@ -23,12 +23,10 @@ PAGE_SIZE = 25
 
 
 def run_cases_page(request: Request) -> Response:
-    store = request.app.state.store
-    run = store.get_run(request.path_params["run_id"])
-    if run is None or run.kind != "eval":
-        return error_page(f"no eval run {request.path_params['run_id']!r} in this store",
-                          status=404)
-    sides = [Side(run.id, name, name) for name in conditions_of(store, run)]
+    run = path_run(request, eval_only=True)
+    if isinstance(run, Response):
+        return run
+    sides = [Side(run.id, name, name) for name in conditions_of(request.app.state.store, run)]
     return _page(request, [run], sides)
 
 

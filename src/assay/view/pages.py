@@ -11,8 +11,10 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from assay.records import RunRecord
 from assay.reports.costs import cost_text, tokens_text
 from assay.reports.formatting import milliseconds
 from assay.view import links
@@ -25,6 +27,17 @@ def render(template: str, *, status: int = 200, **context: Any) -> HTMLResponse:
 
 def error_page(message: str, *, status: int) -> HTMLResponse:
     return render("error.html.j2", status=status, message=message, status_code=status)
+
+
+def path_run(request: Request, *, eval_only: bool = False) -> RunRecord | HTMLResponse:
+    """The run the page's path names (`{run_id}`), or the 404 page saying there is none
+    (with `eval_only`, none that is an eval run)."""
+    run_id = request.path_params["run_id"]
+    run: RunRecord | None = request.app.state.store.get_run(run_id)
+    if run is None or (eval_only and run.kind != "eval"):
+        return error_page(f"no {'eval ' if eval_only else ''}run {run_id!r} in this store",
+                          status=404)
+    return run
 
 
 @lru_cache(maxsize=1)

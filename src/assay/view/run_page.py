@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
 from assay.errors import UserError
-from assay.view.pages import error_page, render
+from assay.view.pages import error_page, path_run, render
 
 if TYPE_CHECKING:
     from assay.review.result import Review
@@ -25,10 +25,10 @@ SHOWS = (("flipped", "flipped"), ("regressed", "regressed"), ("errored", "errore
 
 
 def run_page(request: Request) -> Response:
+    run = path_run(request)
+    if isinstance(run, Response):
+        return run
     store = request.app.state.store
-    run = store.get_run(request.path_params["run_id"])
-    if run is None:
-        return error_page(f"no run {request.path_params['run_id']!r} in this store", status=404)
     if run.kind == "traces":
         from assay.view.traces_page import traces_page
 
@@ -44,10 +44,9 @@ def run_page(request: Request) -> Response:
 
 def review_part(request: Request) -> Response:
     """The review section alone, for a page that waited for it: 202 while it is computed."""
-    store = request.app.state.store
-    run = store.get_run(request.path_params["run_id"])
-    if run is None or run.kind != "eval":
-        return error_page("no eval run by that id", status=404)
+    run = path_run(request, eval_only=True)
+    if isinstance(run, Response):
+        return run
     try:
         review = request.app.state.reviews.review(run, wait_s=request.app.state.review_wait_s)
     except UserError as exc:

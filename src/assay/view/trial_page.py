@@ -8,16 +8,16 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from assay.view.judgements import score_details
-from assay.view.pages import error_page, render
+from assay.view.pages import error_page, path_run, render
 from assay.view.params import trial_key
 from assay.view.trajectory import trajectory
 
 
 def trial_page(request: Request) -> Response:
+    run = path_run(request)
+    if isinstance(run, Response):
+        return run
     store = request.app.state.store
-    run = store.get_run(request.path_params["run_id"])
-    if run is None:
-        return error_page(f"no run {request.path_params['run_id']!r} in this store", status=404)
     key = trial_key(request.query_params)
     trial = store.get_trial(run.id, key)
     if trial is None:
