@@ -55,6 +55,39 @@ def test_os_exit_in_async_user_code_is_that_calls_error() -> None:
         asyncio.run(go())
 
 
+async def exits_in_a_task_never_awaited() -> str:
+    async def exits() -> None:
+        os._exit(0)
+
+    asyncio.get_running_loop().create_task(exits())
+    await asyncio.sleep(0.05)
+    return "a"
+
+
+def test_os_exit_in_a_task_the_call_started_and_never_awaited_fails_that_call(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The task's ProcessExitCalled was left for asyncio to report ('Task exception was
+    never retrieved') and the call returned its answer: the trial passed."""
+    async def go() -> str:
+        return await await_guarded(exits_in_a_task_never_awaited(), exits_in_a_task_never_awaited)
+
+    with exits_guarded(), pytest.raises(
+            UserCodeExit, match=r"called os._exit\(0\) in a task it started"):
+        asyncio.run(go())
+    assert "never retrieved" not in capsys.readouterr().err
+
+
+def test_os_exit_caught_as_a_base_exception_still_fails_the_call() -> None:
+    def swallows() -> str:
+        try:
+            os._exit(0)
+        except BaseException:  # noqa: BLE001 - what a careless target does
+            return "swallowed"
+
+    with exits_guarded(), pytest.raises(UserCodeExit, match=r"swallows called os._exit\(0\)"):
+        guarded(swallows)()
+
+
 def test_os_exit_is_the_real_one_again_once_no_run_holds_the_guard() -> None:
     real = os._exit
     with exits_guarded():
@@ -107,3 +140,34 @@ def test_os_exit_0_outside_any_trial_ends_assay_with_3_not_0(tmp_path: Path) -> 
     assert result.returncode == 3
     assert "os._exit(0) was called outside any trial" in result.stderr
     assert "--resume" in result.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="os._exit codes of a POSIX process")
+def test_os_exit_in_a_task_a_target_never_awaited_is_that_trials_error_not_a_pass(
+        tmp_path: Path) -> None:
+    cli = project(tmp_path, "import asyncio, os\n\nasync def exits():\n    os._exit(0)\n\n"
+                            "async def answer(case):\n    if case.id == 'c3':\n"
+                            "        asyncio.get_running_loop().create_task(exits())\n"
+                            "        await asyncio.sleep(0.05)\n    return 'a'\n")
+    result = cli("run", "assay.yaml", "--no-progress", "-o", "out", timeout=60)
+    assert result.returncode == 0, result.stderr  # 5 of 6 cases pass: the gate holds
+    saved = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert (saved["stats"]["scores"][0]["n"], saved["stats"]["scores"][0]["errors"]) == (5, 1)
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "`c3` · default: agent:answer called os._exit(0) in a task it started" in report
+    assert "never retrieved" not in result.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="os._exit codes of a POSIX process")
+def test_os_exit_in_a_task_left_running_after_its_trial_ends_assay_with_3(
+        tmp_path: Path) -> None:
+    """Its trial was stored already: assay cannot go on, but the run must not read as passed."""
+    cli = project(tmp_path, "import asyncio, os\n\nasync def exits():\n"
+                            "    await asyncio.sleep(0.2)\n    os._exit(0)\n\n"
+                            "async def answer(case):\n    if case.id == 'c3':\n"
+                            "        asyncio.get_running_loop().create_task(exits())\n"
+                            "    await asyncio.sleep(1 if case.id == 'c5' else 0)\n"
+                            "    return 'a'\n")
+    result = cli("run", "assay.yaml", "--no-progress", "-o", "out", timeout=60)
+    assert result.returncode == 3, result.stderr
+    assert "os._exit(0) was called outside any trial" in result.stderr
