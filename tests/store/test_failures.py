@@ -182,3 +182,21 @@ def test_postgresql_lost_in_the_middle_of_an_insert_logs_nothing_besides_the_sto
                                 capture_output=True, text=True, timeout=60)
     assert "cannot be reached" in result.stdout, result.stdout + result.stderr
     assert result.stderr == ""
+
+
+def test_a_store_write_stopped_by_ctrl_c_is_an_interrupt_not_a_store_failure(
+        tmp_path: Path) -> None:
+    """Ctrl-C while SQLite wrote ended `assay run` with 'the store ... failed:
+    KeyboardInterrupt', exit 3."""
+    store = Store(str(tmp_path / "s.db"))
+
+    def ctrl_c(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    event.listen(store.engine, "before_cursor_execute", ctrl_c)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            store.list_runs()
+    finally:
+        event.remove(store.engine, "before_cursor_execute", ctrl_c)
+        store.close()

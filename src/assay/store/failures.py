@@ -103,6 +103,8 @@ def translate_errors(engine: Engine, url: str) -> None:
     """Make every error `engine` raises a `StoreError` (see the module notes)."""
 
     def handle(context: ExceptionContext) -> Any:
+        if not isinstance(context.original_exception, Exception):
+            return None  # Ctrl-C or a cancelled task while the store worked: not the store's
         raise store_failure(context.sqlalchemy_exception or context.original_exception,
                             url) from context.original_exception
 
