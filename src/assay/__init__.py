@@ -5,11 +5,12 @@ The public API is re-exported here; everything else is internal.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from assay._version import __version__
 
+TYPE_CHECKING = False  # `typing` is not imported until it is needed: `assay` starts sooner
 if TYPE_CHECKING:
+    from typing import Any
+
     from assay.api.evaluate import EvalResult, evaluate, evaluate_async
     from assay.case import Case
     from assay.condition import Condition

@@ -2,15 +2,21 @@
 
 Each subcommand lives in its own module and is imported only when it is
 run, so `assay --help` stays fast. To add one, write `assay/cli/<name>.py`
-with a click command called `command` and list it in `COMMANDS`.
+with a click command called `command` and list it in `COMMANDS`. This
+package's own module imports nothing but the standard library, so `main`
+handles Ctrl-C from the moment `assay` starts (click and the commands are
+imported inside it; the group is `group.app`).
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-import click
+TYPE_CHECKING = False  # `typing` takes as long to import as the rest of this module
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
+    from assay.cli.termination import Signals
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help shown by `assay --help`)
@@ -31,66 +37,94 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-class LazyGroup(click.Group):
-    """A click group that imports a subcommand's module only when it is used."""
+def __getattr__(name: str) -> Any:
+    if name == "app":  # the click group, imported with click only when asked for
+        from assay.cli.group import app
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in COMMANDS:
-            return None
-        module = importlib.import_module(COMMANDS[name][0])
-        command: click.Command = module.command
-        return command
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="assay-eval", prog_name="assay")
-def app() -> None:
-    """assay: evaluate LLM apps and agents from a config file.
+def main(argv: list[str] | None = None) -> NoReturn:
+    """Entry point: run the CLI and turn assay's errors into exit codes. Called without
+    `argv`, it is the `assay` program, which keeps Ctrl-C and SIGTERM handled until the
+    process is gone (see `termination`); with `argv` (from Python) it puts the process's
+    handlers back when it returns."""
+    from assay.cli.termination import INTERRUPTED, signals_handled
 
-    Exit codes: 0 all gates pass, 1 a gate failed, 2 bad config, dataset or
-    arguments, 3 the run could not complete.
-    """
+    with signals_handled(owns_process=argv is None) as signals:
+        try:
+            code = _command(argv, signals)
+        except KeyboardInterrupt:  # before the command's own handling, or during its message
+            signals.exiting_with(INTERRUPTED)
+            _say("interrupted")
+            code = INTERRUPTED
+        _flush()
+        signals.exiting_with(code)
+    sys.exit(code)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI and turn assay's errors into exit codes."""
-    from assay.cli.termination import sigterm_interrupts
+def _command(argv: list[str] | None, signals: Signals) -> int:
+    """Run the command; its exit code."""
+    import click
+
+    from assay.cli.group import app
     from assay.errors import AssayError
     from assay.redaction import redact
 
     try:
-        with sigterm_interrupts():
-            app.main(args=argv, prog_name="assay", standalone_mode=False)
+        app.main(args=argv, prog_name="assay", standalone_mode=False)
+    except SystemExit as exc:  # a command's sys.exit(code)
+        return _exit_code(exc)
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except click.exceptions.Abort:  # click's form of Ctrl-C (or end of input at a prompt)
+        signals.exiting_with(130)
         click.echo("interrupted", err=True)
-        sys.exit(130)
+        return 130
     except click.ClickException as exc:
+        signals.exiting_with(2)
         exc.show()
-        sys.exit(2)
+        return 2
     except AssayError as exc:
+        signals.exiting_with(exc.exit_code)
         click.secho(redact(f"error: {exc}"), fg="red", err=True)
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
+        return exc.exit_code
     except Exception as exc:  # a bug of ours, not the user's input: say so, exit 3, not 1
         import os
         import traceback
 
+        signals.exiting_with(3)
         if os.environ.get("ASSAY_DEBUG"):
             traceback.print_exc()
         click.secho(redact(f"internal error: {type(exc).__name__}: {exc}\n")
                     + "  this is a bug in assay; "
                     "ASSAY_DEBUG=1 shows the traceback", fg="red", err=True)
-        sys.exit(3)
-    sys.exit(0)
+        return 3
+    return 0
+
+
+def _exit_code(exc: SystemExit) -> int:
+    """The process's exit code for `sys.exit(exc.code)`, as Python itself would pick it."""
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code
+    _say(str(exc.code))
+    return 1
+
+
+def _say(line: str) -> None:
+    try:
+        sys.stderr.write(line + "\n")
+    except (OSError, ValueError):  # stderr closed or gone: the exit code still says it
+        pass
+
+
+def _flush() -> None:
+    """Write out what was printed before a signal can end the process with `os._exit`."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +64,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     Exit codes: 0 all gates pass, 1 a gate failed, 2 bad config, dataset or
     arguments, 3 the run could not complete (for a suite: the worst of its runs).
     """
+    from assay.cli.termination import decided
     from assay.runner.heap import collector_off_for_start_up
 
     click.get_current_context().with_resource(collector_off_for_start_up())  # see runner.heap
@@ -97,39 +99,80 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         preflight_suite(paths, sample=sample, conditions=list(conditions) or None)
     store = open_store(store_url)
     out = console()
-    running = [paths[0]]  # the config being run, for the resume hint after Ctrl-C
+    running = Running(paths[0])  # the config being run, for what to say after Ctrl-C
     try:
         if not is_suite:
-            exit_code = _run_one(paths[0], store, options, request, out, detail)
+            exit_code = _run_one(running, store, options, request, out, detail)
         else:
             exit_code = _run_suite(paths, running, store, options, request, out, detail,
                                    output=Path(output) if output else None,
                                    junit=Path(junit) if junit else None)
+        decided(exit_code)
     except KeyboardInterrupt:
-        click.echo(interrupted_message(store, running[0]), err=True)
+        completed = None if is_suite else completed_meanwhile(store, running)
+        if completed is not None:
+            run_id, exit_code = completed
+            decided(exit_code)
+            click.echo(f"interrupted after run {run_id} completed: every trial and file is "
+                       f"written (`assay report {run_id}` shows it)", err=True)
+            sys.exit(exit_code)
+        decided(130)
+        click.echo(interrupted_message(store, running.path), err=True)
         sys.exit(130)
     finally:
         store.close()
     sys.exit(exit_code)
 
 
-def _run_one(path: Path, store: Store, options: RunOptions, request: ReviewRequest,
+@dataclass
+class Running:
+    """The config `assay run` works on, and how its experiment's latest run stood before."""
+
+    path: Path
+    experiment: str | None = None
+    before: tuple[str, str | None] | None = None
+    """The latest run's id and `finished_at` before this command ran anything."""
+
+
+def completed_meanwhile(store: Store, running: Running) -> tuple[str, int] | None:
+    """(run id, exit code) when Ctrl-C or SIGTERM came after this command's run was stored
+    `completed` (while its results were printed, or the process shut down): the run is not
+    interrupted, and the exit code is its gates' verdict."""
+    from assay.review.recorded import RecordedReview
+
+    if running.experiment is None:
+        return None
+    latest = store.list_runs(running.experiment, kind="eval", limit=1)
+    if not latest or latest[0].status != "completed":
+        return None
+    run = latest[0]
+    recorded = RecordedReview.of(run)
+    if running.before == (run.id, run.finished_at) or recorded is None:
+        return None  # completed before this command, or by an assay that kept no verdict
+    return run.id, 0 if all(gate.passed for gate in recorded.gates) else 1
+
+
+def _run_one(running: Running, store: Store, options: RunOptions, request: ReviewRequest,
              out: Any, detail: Detail) -> int:
     """Run and review one config, print it; 0 when every gate passed, else 1."""
     from assay.reports.terminal import print_review
 
-    review = _run(path, store, options, request)
+    review = _run(running, store, options, request)
     print_review(out, review, detail=detail)
     return 0 if review.passed else 1
 
 
-def _run(path: Path, store: Store, options: RunOptions, request: ReviewRequest) -> Any:
+def _run(running: Running, store: Store, options: RunOptions, request: ReviewRequest) -> Any:
     """`run_config`, with how to resume the run when it could not finish."""
     from assay.api.running import run_config
     from assay.config import load_config
     from assay.errors import RunFailed, StoreError
 
+    path = running.path
     loaded = load_config(path)
+    latest = store.list_runs(loaded.name, kind="eval", limit=1)
+    running.experiment = loaded.name
+    running.before = (latest[0].id, latest[0].finished_at) if latest else None
     if not options.resume:
         note = unfinished_note(store, path, loaded.name)
         if note:
@@ -151,7 +194,7 @@ def _run(path: Path, store: Store, options: RunOptions, request: ReviewRequest) 
                          f"{exc.run_id}") from None
 
 
-def _run_suite(paths: list[Path], running: list[Path], store: Store, options: RunOptions,
+def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOptions,
                request: ReviewRequest, out: Any, detail: Detail, *, output: Path | None,
                junit: Path | None) -> int:
     """Run every (already checked) config, keep going past one that fails, end with the summary."""
@@ -165,10 +208,10 @@ def _run_suite(paths: list[Path], running: list[Path], store: Store, options: Ru
     entries: list[SuiteEntry] = []
     reviews: list[Review] = []
     for index, path in enumerate(paths, 1):
-        running[0] = path
+        running.path = path
         print_rule(out, f"[bold]{escape(str(path))}[/bold] ({index}/{len(paths)})")
         try:
-            review = _run(path, store, options, request)
+            review = _run(running, store, options, request)
         except AssayError as exc:
             out.print(f"[red]error:[/red] {escape(f'{path}: {exc}')}")
             entries.append(entry_of(path, exc.exit_code, error=str(exc)))

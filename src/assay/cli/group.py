@@ -1,0 +1,38 @@
+"""The `assay` click group: subcommands imported only when they are run (see `COMMANDS`)."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from assay.cli import COMMANDS
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a subcommand's module only when it is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module = importlib.import_module(COMMANDS[name][0])
+        command: click.Command = module.command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="assay-eval", prog_name="assay")
+def app() -> None:
+    """assay: evaluate LLM apps and agents from a config file.
+
+    Exit codes: 0 all gates pass, 1 a gate failed, 2 bad config, dataset or
+    arguments, 3 the run could not complete.
+    """
