@@ -105,6 +105,22 @@ def test_resume_keeps_the_options_the_rejudge_was_started_with(
     assert assay(capsys, "rejudge", "--no-progress", "-k", "2")[0] == 3
     code, out = assay(capsys, "rejudge", "--resume", "-k", "3")
     assert code == 2 and "leave out --repeats" in out
+    assert "with --repeats 3: it was started with --repeats 2" in out
+
+
+def test_resume_accepts_the_options_the_rejudge_was_started_with_given_again(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`assay rejudge --resume -k 2` of a rejudge started with `-k 2` was refused ('leave out
+    --repeats'), where `assay run --resume --epochs 2` of a run started so goes on."""
+    config, llm = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    llm.fault_rates["bad_request"] = 1.0
+    assert assay(capsys, "rejudge", "--no-progress", "-k", "2")[0] == 3
+    llm.fault_rates["bad_request"] = 0.0
+    code, out = assay(capsys, "rejudge", "--resume", "--no-progress", "-k", "2")
+    assert code == 0, out
+    assert runs(tmp_path)[0].status == "completed"
 
 
 def test_experiment_option_resolves_latest_within_that_experiment(

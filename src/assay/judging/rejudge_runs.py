@@ -67,10 +67,17 @@ def resumed_request(run: RunRecord, request: RejudgeRequest) -> RejudgeRequest:
     """`request` as the unfinished rejudge `run` was started: its original run, repeats,
     scorers and judge model; a different choice on the command line is refused."""
     options = run.options or {}
-    if request.repeats is not None or request.scorers or request.judge_model:
-        raise UserError(f"--resume continues run {run.id} with the repeats, scorers and judge "
-                        "model it was started with: leave out --repeats, --scorer and "
-                        "--judge-model")
+    started = {"repeats": int(options.get("repeats") or 1),
+               "scorer": sorted(str(name) for name in options.get("scorers") or []),
+               "judge-model": options.get("judge_model")}
+    given = {"repeats": request.repeats, "scorer": sorted(request.scorers) or None,
+             "judge-model": request.judge_model}
+    for option, value in given.items():  # the same value again is no change: as `assay run`
+        if value is not None and value != started[option]:
+            raise UserError(f"cannot resume run {run.id} with {_as_typed(option, value)}: it "
+                            f"was started with {_as_typed(option, started[option])} "
+                            "(resuming would mix two different runs); leave out --repeats, "
+                            "--scorer and --judge-model to continue it as it was started")
     source = options.get("rejudge_of")
     if not isinstance(source, str):
         raise UserError(f"run {run.id} does not say which run it judges again; start a new "
@@ -78,3 +85,11 @@ def resumed_request(run: RunRecord, request: RejudgeRequest) -> RejudgeRequest:
     return replace(request, run=source, experiment=None, repeats=int(options.get("repeats") or 1),
                    scorers=[str(name) for name in options.get("scorers") or []],
                    judge_model=options.get("judge_model"))
+
+
+def _as_typed(option: str, value: object) -> str:
+    """An option as it is typed: `--scorer a --scorer b`, `no --judge-model`."""
+    if value is None:
+        return f"no --{option}"
+    values = value if isinstance(value, list) else [value]
+    return " ".join(f"--{option} {item}" for item in values)
