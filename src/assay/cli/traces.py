@@ -151,6 +151,8 @@ def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url
 
 
 def _summary(analysis: Any, report: Path, guide: Path) -> None:
+    from assay.traces.formats.base import plural
+
     m = analysis.metrics
     rate = "n/a" if m.wiki_hit_rate is None else f"{m.wiki_hit_rate * 100:.0f}%"
     click.echo(f"sessions {m.sessions}, questions {m.exchanges} ({m.answered} answered)")
@@ -161,9 +163,10 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
     for session in analysis.sessions:
         stats = session.meta.stats
         if stats is not None and (stats.malformed_count or stats.unknown):
-            kinds = ", ".join(f"{kind} ({count})" for kind, count in stats.unknown.items())
-            click.echo(f"{session.meta.path}: {stats.malformed_count} malformed lines"
-                       + (f", unknown kinds: {kinds}" if kinds else ""), err=True)
+            skipped = ([f"{plural(stats.malformed_count, 'malformed line')}"]
+                       if stats.malformed_count else [])
+            skipped += [f"unknown kind {kind}" for kind in stats.unknown_kinds()]
+            click.echo(f"{session.meta.path}: {'; '.join(skipped)}", err=True)
     if analysis.judgements is not None:
         click.echo(f"findings {len(analysis.findings)}, not judged {len(analysis.judge_errors)}")
     click.echo(f"report: {report}")

@@ -142,5 +142,5 @@ def _skips(stats: ParseStats) -> str:
     parts = [f"line {n}: {_cell(reason, 60)}" for n, reason in stats.malformed[:3]]
     if stats.malformed_count > 3:
         parts.append(f"and {stats.malformed_count - 3} more malformed")
-    parts += [f"unknown {_cell(kind, 60)} (first at line {n})" for kind, n in stats.unknown.items()]
+    parts += [f"unknown {kind}" for kind in stats.unknown_kinds(lambda k: _cell(k, 60))]
     return "; ".join(parts)

@@ -36,7 +36,8 @@ def test_format_override_skips_detection(write_jsonl: Callable[..., Path]) -> No
     path = write_jsonl("chat.jsonl", rows)
     session, exchanges = load_session(path, format="openai-chat")
     assert [e.question for e in exchanges] == ["q"]
-    assert session.meta.stats is not None and session.meta.stats.unknown_count == 1
+    assert session.meta.stats is not None and session.meta.stats.unknown_counts == {
+        "line without role or messages": 1}
 
 
 def test_unknown_format_name_is_a_user_error() -> None:

@@ -8,7 +8,7 @@ faster than the standard library. Nothing holds more than one line.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,7 +38,8 @@ class ParseStats:
     """Known line kinds that carry nothing for exchanges (hook progress, snapshots, ...)."""
     unknown: dict[str, int] = field(default_factory=dict)
     """Line kinds this reader does not know: kind -> first line number. Skipped."""
-    unknown_count: int = 0
+    unknown_counts: Counter[str] = field(default_factory=Counter)
+    """Line kinds this reader does not know: kind -> how many lines of it were skipped."""
     orphans: int = 0
     """Agent activity before the first question of the file."""
     local_commands: int = 0
@@ -55,7 +56,13 @@ class ParseStats:
 
     def unknown_kind(self, kind: str, line: int) -> None:
         self.unknown.setdefault(kind, line)
-        self.unknown_count += 1
+        self.unknown_counts[kind] += 1
+
+    def unknown_kinds(self, name: Callable[[str], str] = str) -> list[str]:
+        """Each unknown kind as a person reads it, `kind (3 lines, first at line 16)`, with
+        the kind (text from the log) passed through `name` first."""
+        return [f"{name(kind)} ({plural(self.unknown_counts[kind], 'line')}, first at line "
+                f"{line})" for kind, line in self.unknown.items()]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +74,7 @@ class ParseStats:
             "malformed_count": self.malformed_count,
             "ignored": dict(self.ignored),
             "unknown": dict(self.unknown),
+            "unknown_counts": dict(self.unknown_counts),
             "orphans": self.orphans,
             "local_commands": self.local_commands,
         }
@@ -100,6 +108,11 @@ def iter_objects(path: Path, stats: ParseStats) -> Iterator[Line]:
                 stats.bad_line(number, f"{_json_kind(obj)}, not an object")
                 continue
             yield number, obj
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 line`, `3 lines`."""
+    return f"{count:,} {noun}{'s' * (count != 1)}"
 
 
 def as_int(value: Any) -> int:
