@@ -3,8 +3,10 @@
 - wiki hit: an answered exchange that read no source file (only wiki/index
   files, or nothing), i.e. the agent answered from what it already had;
   the rate is over answered exchanges.
-- wasted read: a distinct source file read in an exchange whose answer
-  names neither its file name nor its stem.
+- wasted read: a distinct source file read in an answered exchange whose
+  answer names neither its file name nor its stem. A question left without
+  an answer (interrupted, aborted) has no answer to cite a file in: its
+  reads are counted as reads, not as wasted ones.
 - most-read files: in how many exchanges each source file was read.
 """
 
@@ -139,7 +141,7 @@ class MetricsTally:
         if exchange.answered:
             m.answered += 1
             m.wiki_hits += not sources
-        m.wasted_reads += sum(not is_cited(p, exchange.answer) for p in sources)
+            m.wasted_reads += sum(not is_cited(p, exchange.answer) for p in sources)
         m.tool_calls += len(exchange.tool_calls)
         m.tool_errors += exchange.tool_errors
         m.turns += exchange.turns
