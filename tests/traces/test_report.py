@@ -24,3 +24,25 @@ def test_many_malformed_lines_are_counted_and_the_first_few_shown(
     report = render_report(analysis)
     assert "| chat.jsonl | openai-chat | 1 | line 2: invalid JSON" in report
     assert f"and {MALFORMED_KEPT + 7} more malformed" in report
+
+
+def test_a_cost_that_leaves_out_responses_without_one_says_so(
+        write_jsonl: Callable[..., Path]) -> None:
+    """Regression: the fixture sessions' cost read '$30.3302' as the whole cost, though the
+    three Claude Code sessions among them (22 model responses) logged no cost at all."""
+    rows = [{"role": "user", "content": "q"},
+            {"role": "assistant", "content": "a", "cost_usd": 0.25},
+            {"role": "user", "content": "q2"},
+            {"role": "assistant", "content": "b"},
+            {"role": "assistant", "content": "c"}]
+    analysis = analyze([write_jsonl("chat.jsonl", rows)], TraceOptions())
+    assert analysis.metrics.unpriced_turns == 2
+    report = render_report(analysis)
+    assert "| cost | $0.2500, not counting 2 model responses that logged no cost |" in report
+    assert analysis.metrics.to_dict()["unpriced_turns"] == 2
+
+
+def test_a_cost_no_response_logged_is_unknown(write_jsonl: Callable[..., Path]) -> None:
+    rows = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]
+    report = render_report(analyze([write_jsonl("chat.jsonl", rows)], TraceOptions()))
+    assert "| cost | unknown (no model response logged a cost) |" in report

@@ -96,6 +96,9 @@ class Exchange:
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     cost_usd: float | None = None
+    """What the model responses that logged a cost cost; None when none did."""
+    unpriced_turns: int = 0
+    """Model responses (subagents' included) that logged no cost: not in `cost_usd`."""
     tool_errors: int = 0
     compacted: bool = False
     part: int = 1
@@ -140,6 +143,9 @@ class _Pending:
     path: str | None
     subagent: bool
 
+
+SYNTHETIC_MODEL = "<synthetic>"
+"""The model Claude Code names on messages it wrote itself (no model was called)."""
 
 _CLOSED = Exchange(SessionMeta(""), 0, 0, "")
 """Stands in for an exchange already handed on, so a late result cannot change it."""
@@ -246,12 +252,14 @@ def _close(current: _Open, pending: dict[str, _Pending], stats: ParseStats) -> E
     exchange.turns = sum(1 for t in current.turns if not t.subagent)
     costs = [t.cost_usd for t in current.turns if t.cost_usd is not None]
     exchange.cost_usd = sum(costs) if costs else None
+    exchange.unpriced_turns = sum(1 for t in current.turns
+                                  if t.cost_usd is None and t.model != SYNTHETIC_MODEL)
     for turn in current.turns:
         exchange.input_tokens += turn.input_tokens
         exchange.output_tokens += turn.output_tokens
         exchange.cache_read_tokens += turn.cache_read_tokens
         exchange.cache_write_tokens += turn.cache_write_tokens
-        if turn.model and not turn.subagent and turn.model != "<synthetic>":
+        if turn.model and not turn.subagent and turn.model != SYNTHETIC_MODEL:
             exchange.model = turn.model
     exchange.model = exchange.model or exchange.session.model
     start, end = parse_time(exchange.started), parse_time(current.last_timestamp)

@@ -85,6 +85,9 @@ class TraceMetrics:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None
+    """The cost of the model responses that logged one; None when none did."""
+    unpriced_turns: int = 0
+    """Model responses that logged no cost, so are not in `cost_usd`."""
     most_read: list[tuple[str, int]] = field(default_factory=list)
 
     @property
@@ -114,7 +117,7 @@ class TraceMetrics:
             "turns_per_exchange": self.turns_per_exchange,
             "tokens_per_exchange": self.tokens_per_exchange,
             "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-            "cost_usd": self.cost_usd,
+            "cost_usd": self.cost_usd, "unpriced_turns": self.unpriced_turns,
         }
 
 
@@ -148,6 +151,7 @@ class MetricsTally:
         m.tokens += exchange.tokens
         m.input_tokens += exchange.input_tokens
         m.output_tokens += exchange.output_tokens
+        m.unpriced_turns += exchange.unpriced_turns
         if exchange.cost_usd is not None:
             self._cost += exchange.cost_usd
             self._costed = True

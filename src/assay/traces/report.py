@@ -9,6 +9,7 @@ from assay.reports.costs import dollars
 from assay.reports.text import inline
 from assay.traces.findings import Asked, Finding
 from assay.traces.formats import ParseStats
+from assay.traces.metrics import TraceMetrics
 from assay.traces.result import TraceAnalysis
 
 QUESTION_CHARS = 100
@@ -52,13 +53,23 @@ def render_report(analysis: TraceAnalysis) -> str:
         f"| tool error rate | {_pct(m.tool_error_rate)} |",
         f"| turns per question | {_num(m.turns_per_exchange)} |",
         f"| tokens per question | {_num(m.tokens_per_exchange, 0)} |",
-        f"| cost | {'unknown' if m.cost_usd is None else dollars(m.cost_usd)} |",
+        f"| cost | {_cost(m)} |",
         "",
     ]
     lines += _most_read(m.most_read)
     lines += _judged(analysis)
     lines += _sources(analysis)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _cost(m: TraceMetrics) -> str:
+    """The logged cost, and the model responses it leaves out because they logged none."""
+    if m.cost_usd is None:
+        return "unknown (no model response logged a cost)" if m.unpriced_turns else "unknown"
+    if not m.unpriced_turns:
+        return dollars(m.cost_usd)
+    return (f"{dollars(m.cost_usd)}, not counting {m.unpriced_turns:,} model "
+            f"response{'s' * (m.unpriced_turns != 1)} that logged no cost")
 
 
 def _most_read(most_read: Sequence[tuple[str, int]]) -> list[str]:
