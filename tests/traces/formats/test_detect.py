@@ -43,3 +43,23 @@ def test_format_override_skips_detection(write_jsonl: Callable[..., Path]) -> No
 def test_unknown_format_name_is_a_user_error() -> None:
     with pytest.raises(UserError, match="unknown session format 'xml'"):
         reader_named("xml")
+
+
+def test_a_log_that_starts_with_a_utf8_byte_order_mark_keeps_its_first_line(
+        tmp_path: Path) -> None:
+    """Regression: a log written with a UTF-8 byte order mark (as PowerShell and Notepad
+    write UTF-8) lost its first line as 'invalid JSON: UTF-8 byte order mark (BOM) is not
+    supported', and with it the first question; datasets and configs already allow one."""
+    path = tmp_path / "chat.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"role": "user", "content": "hi"}\n'
+                     b'{"role": "assistant", "content": "hello"}\n')
+    session, exchanges = load_session(path)
+    assert session.meta.stats is not None and session.meta.stats.malformed == []
+    assert [(e.question, e.answer) for e in exchanges] == [("hi", "hello")]
+
+
+def test_a_log_that_is_a_byte_order_mark_alone_is_an_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf")
+    with pytest.raises(UnknownFormat, match="empty file"):
+        detect(path)

@@ -20,6 +20,7 @@ from assay.traces.records import Event
 Line = tuple[int, dict[str, Any]]
 """A 1-based line number and the JSON object on that line."""
 MALFORMED_KEPT = 20
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass
@@ -97,7 +98,9 @@ def iter_objects(path: Path, stats: ParseStats) -> Iterator[Line]:
         for number, raw in enumerate(handle, 1):
             stats.lines = number
             stats.bytes += len(raw)
-            if raw.isspace():
+            if number == 1 and raw.startswith(UTF8_BOM):  # as Windows tools write UTF-8
+                raw = raw[len(UTF8_BOM):]
+            if not raw or raw.isspace():
                 continue
             try:
                 obj = loads(raw)
