@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -39,3 +40,40 @@ def test_unknown_line_kinds_are_counted_not_given_their_first_line_as_a_count(
     err = capsys.readouterr().err
     assert f"{log}: unknown kind brand-new-kind (3 lines, first at line 16)" in err
     assert "unknown brand-new-kind (3 lines, first at line 16)" in report
+
+
+def test_a_link_to_nothing_and_a_pipe_in_a_folder_are_said_not_silently_left_out(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a folder's `.jsonl` entries that are not regular files (a link whose
+    target was moved away, a named pipe) were left out without a word: the report and the
+    terminal named the files read and the files of no known format, never these."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(sessions_dir / SHORT, folder / "short.jsonl")
+    (folder / "moved.jsonl").symlink_to(tmp_path / "elsewhere.jsonl")
+    os.mkfifo(folder / "live.jsonl")
+    (folder / "nested.jsonl").mkdir()  # a folder, searched like any other
+    shutil.copy(sessions_dir / SHORT, folder / "nested.jsonl" / "inner.jsonl")
+    code, report = _analyse(folder, tmp_path / "out")
+    assert code == 0
+    err = capsys.readouterr().err
+    moved = (f"{folder / 'moved.jsonl'}: a link to {tmp_path / 'elsewhere.jsonl'}, "
+             "which does not exist")
+    live = f"{folder / 'live.jsonl'}: not a regular file (a pipe or a device)"
+    assert f"skipped {moved}" in err and f"skipped {live}" in err
+    assert f"- not read: {moved}" in report and f"- not read: {live}" in report
+    assert "| inner.jsonl | claude-code | 1 |" in report
+    assert "nested.jsonl:" not in err
+
+
+def test_a_pipe_is_not_opened_when_the_format_is_given(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With `--log-format` no file is sniffed; a pipe must still not be read (it blocks)."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(sessions_dir / SHORT, folder / "short.jsonl")
+    os.mkfifo(folder / "live.jsonl")
+    code = _run(["traces", str(folder), "--log-format", "claude-code", "-o",
+                 str(tmp_path / "out"), "--no-store"])
+    assert code == 0
+    assert f"skipped {folder / 'live.jsonl'}: not a regular file" in capsys.readouterr().err

@@ -145,7 +145,7 @@ def _sources(analysis: TraceAnalysis) -> list[str]:
                      f"| {session.questions} | {skipped or 'none'} |")
     lines.append("")
     for bad in analysis.unreadable:
-        lines.append(f"- not a session file: {_cell(bad.path)}: {_cell(bad.reason)}")
+        lines.append(f"- not read: {_cell(bad.path)}: {_cell(bad.reason)}")
     return lines + ([""] if analysis.unreadable else [])
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import stat
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from assay.input_files import is_regular_file, require_regular_file
+from assay.input_files import require_regular_file
 from assay.traces.exchanges import Exchange, SessionMeta, build_exchanges, parse_time
 from assay.traces.formats import ParseStats, UnknownFormat, detect, read_events, reader_named
 
@@ -44,12 +45,14 @@ class Unreadable:
 
 def discover(paths: Sequence[str | Path]) -> list[Path]:
     """Every `.jsonl` file named or found under the given paths, in a stable order, each once
-    (a file named twice, or also found under a folder given, is one session, not two)."""
+    (a file named twice, or also found under a folder given, is one session, not two).
+    Under a folder, entries that are not regular files (a link to nothing, a pipe) are
+    found too, for `readable` to say why they are not read."""
     found: dict[Path, Path] = {}
     for raw in paths:
         path = Path(raw)
         if os.path.isdir(path):  # never raises, unlike Path.is_dir on a name too long
-            files = sorted(p for p in path.rglob("*.jsonl") if is_regular_file(p))
+            files = sorted(p for p in path.rglob("*.jsonl") if not os.path.isdir(p))
         else:
             require_regular_file(path, "session log")
             files = [path]
@@ -96,20 +99,42 @@ def fold_subagents(files: Sequence[Path]) -> tuple[list[Path], list[Path]]:
 
 def readable(files: Sequence[Path], format: str | None = None
              ) -> tuple[list[Path], list[Unreadable]]:
-    """Split files into those a reader fits and those none does (from their first lines)."""
+    """Split files into those a reader fits and those that cannot be read or that no reader
+    fits (from their first lines), each with the reason."""
     if format is not None:
         reader_named(format)
-        return list(files), []
     good: list[Path] = []
     bad: list[Unreadable] = []
     for path in files:
-        try:
-            detect(path)
-        except UnknownFormat as exc:
-            bad.append(Unreadable(str(path), str(exc)))
-        else:
+        problem = unopenable(path)
+        if problem is None and format is None:
+            try:
+                detect(path)
+            except UnknownFormat as exc:
+                problem = str(exc)
+            except OSError as exc:
+                problem = f"cannot read it: {exc.strerror or exc}"
+        if problem is None:
             good.append(path)
+        else:
+            bad.append(Unreadable(str(path), problem))
     return good, bad
+
+
+def unopenable(path: Path) -> str | None:
+    """Why a file found under a folder cannot be read as a log, or None when it can."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return (f"a link to {os.readlink(path)}, which does not exist" if os.path.islink(path)
+                else "gone before it was read")
+    except OSError as exc:  # a loop of links, a name the file system refuses
+        return f"cannot open it: {exc.strerror or exc}"
+    if not stat.S_ISREG(mode):
+        return "not a regular file (a pipe or a device): reading it could block forever"
+    if not os.access(path, os.R_OK):
+        return "cannot read it: permission denied"
+    return None
 
 
 def iter_exchanges(path: Path, format: str | None = None,
