@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,42 @@ def test_a_pipe_is_not_opened_when_the_format_is_given(
                  str(tmp_path / "out"), "--no-store"])
     assert code == 0
     assert f"skipped {folder / 'live.jsonl'}: not a regular file" in capsys.readouterr().err
+
+
+def test_agent_activity_before_the_first_question_is_said_not_silently_dropped(
+        write_jsonl: Callable[..., Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: what an agent did before the first question of a log (a paid greeting, a
+    log that starts mid-session) is in no exchange, so in no count, and nothing said so:
+    the report's 'lines skipped' read 'none'."""
+    log = write_jsonl("logs/chat.jsonl", [
+        {"role": "assistant", "content": "Hello! How can I help?", "cost_usd": 0.01},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "a", "cost_usd": 0.02}])
+    code, report = _analyse(log.parent, tmp_path / "out")
+    assert code == 0
+    said = "2 lines of agent activity before the first question (from line 1), in no exchange"
+    assert f"{log}: {said}" in capsys.readouterr().err
+    assert f"| chat.jsonl | openai-chat | 1 | {said} |" in report
+
+
+def test_logs_whose_activity_has_no_question_say_so_when_refused(
+        write_jsonl: Callable[..., Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A Claude Code subagent's own file read without its parent's file: its prompt is the
+    parent agent's, not a person's, so no question; the refusal says its activity was seen."""
+    log = write_jsonl("logs/agent-a1.jsonl", [
+        {"type": "user", "isSidechain": True, "sessionId": "parent",
+         "message": {"role": "user", "content": "look into it"}},
+        {"type": "assistant", "isSidechain": True, "sessionId": "parent",
+         "message": {"id": "m1", "role": "assistant", "content": [
+             {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "a"}}]}},
+        {"type": "assistant", "isSidechain": True, "sessionId": "parent",
+         "message": {"id": "m2", "role": "assistant", "content": [
+             {"type": "text", "text": "done"}]}}])
+    code = _run(["traces", str(log.parent), "-o", str(tmp_path / "out"), "--no-store"])
+    assert code == 2
+    assert ("no question found in the 1 session file read (read as claude-code, 2 lines of "
+            "agent activity with no question before them)") in capsys.readouterr().err

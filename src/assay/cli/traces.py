@@ -162,10 +162,11 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
         click.echo(f"skipped {bad.path}: {bad.reason}", err=True)
     for session in analysis.sessions:
         stats = session.meta.stats
-        if stats is not None and (stats.malformed_count or stats.unknown):
+        if stats is not None and (stats.malformed_count or stats.unknown or stats.orphans):
             skipped = ([f"{plural(stats.malformed_count, 'malformed line')}"]
                        if stats.malformed_count else [])
             skipped += [f"unknown kind {kind}" for kind in stats.unknown_kinds()]
+            skipped += [stats.orphaned()] if stats.orphans else []
             click.echo(f"{session.meta.path}: {'; '.join(skipped)}", err=True)
     if analysis.judgements is not None:
         click.echo(f"findings {len(analysis.findings)}, not judged {len(analysis.judge_errors)}")

@@ -174,7 +174,7 @@ def build_exchanges(events: Iterable[Event], session: SessionMeta,
         elif isinstance(event, ToolOutput):
             _link(event, pending, stats)
         elif current is None:
-            stats.orphans += 1
+            stats.orphan(event.line)
             if isinstance(event, ToolUse):
                 pending[event.id] = _Pending(_call(event), None, None, event.subagent)
         else:

@@ -65,9 +65,11 @@ def require_questions(analysis: TraceAnalysis, forced_format: str | None = None)
         return
     count = len(analysis.sessions)
     malformed = sum(s.meta.stats.malformed_count for s in analysis.sessions if s.meta.stats)
+    orphans = sum(s.meta.stats.orphans for s in analysis.sessions if s.meta.stats)
     formats = sorted({s.meta.format for s in analysis.sessions if s.meta.format})
     detail = f"read as {', '.join(formats)}" + (f", {malformed:,} lines malformed"
-                                                 if malformed else "")
+                                                 if malformed else "") + (
+        f", {orphans:,} lines of agent activity with no question before them" if orphans else "")
     hint = f"; is --log-format {forced_format} right?" if forced_format else ""
     raise UserError(f"no question found in the {count} session file{'s' * (count != 1)} read "
                     f"({detail}{hint}); nothing was written or stored")

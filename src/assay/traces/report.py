@@ -154,4 +154,7 @@ def _skips(stats: ParseStats) -> str:
     if stats.malformed_count > 3:
         parts.append(f"and {stats.malformed_count - 3} more malformed")
     parts += [f"unknown {kind}" for kind in stats.unknown_kinds(lambda k: _cell(k, 60))]
+    orphaned = stats.orphaned()
+    if orphaned:
+        parts.append(orphaned)
     return "; ".join(parts)

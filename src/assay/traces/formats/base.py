@@ -42,15 +42,34 @@ class ParseStats:
     unknown_counts: Counter[str] = field(default_factory=Counter)
     """Line kinds this reader does not know: kind -> how many lines of it were skipped."""
     orphans: int = 0
-    """Agent activity before the first question of the file."""
+    """Lines of agent activity before the first question of the file: in no exchange, so
+    in no metric."""
+    first_orphan: int | None = None
+    """The first of those lines."""
     local_commands: int = 0
     """Slash commands the CLI handled itself (no model reply): not questions."""
+    _last_orphan: int = field(default=0, init=False, repr=False)
 
     def bad_line(self, line: int, reason: str) -> None:
         """Count a malformed line; keep its details only for the first few (memory stays flat)."""
         self.malformed_count += 1
         if len(self.malformed) < MALFORMED_KEPT:
             self.malformed.append((line, reason))
+
+    def orphan(self, line: int) -> None:
+        """Count a line of activity before any question (a line's several events once)."""
+        if self.first_orphan is None:
+            self.first_orphan = line
+        if line != self._last_orphan:
+            self._last_orphan = line
+            self.orphans += 1
+
+    def orphaned(self) -> str | None:
+        """The activity before the first question, as a person reads it; None when none."""
+        if not self.orphans:
+            return None
+        return (f"{plural(self.orphans, 'line')} of agent activity before the first question "
+                f"(from line {self.first_orphan}), in no exchange")
 
     def ignore(self, kind: str) -> None:
         self.ignored[kind] += 1
@@ -77,6 +96,7 @@ class ParseStats:
             "unknown": dict(self.unknown),
             "unknown_counts": dict(self.unknown_counts),
             "orphans": self.orphans,
+            "first_orphan": self.first_orphan,
             "local_commands": self.local_commands,
         }
 
