@@ -72,6 +72,18 @@ class RunRecord:
         return seed if isinstance(seed, int) and not isinstance(seed, bool) else 0
 
     @property
+    def epochs(self) -> int | None:
+        """How many epochs the run has: `--epochs` if given, else `run.epochs` (1 when unset);
+        None when that is not known (no stored config, or a `${VAR}` left in it)."""
+        chosen = (self.options or {}).get("epochs")
+        if chosen is None and isinstance(self.config, dict):
+            settings = self.config.get("run")
+            chosen = settings.get("epochs", 1) if isinstance(settings, dict) else 1
+        if isinstance(chosen, int) and not isinstance(chosen, bool) and chosen >= 1:
+            return chosen
+        return None
+
+    @property
     def description(self) -> str | None:
         value = (self.config or {}).get("description") if isinstance(self.config, dict) else None
         return value if isinstance(value, str) else None

@@ -26,7 +26,7 @@ def trial(index: int, *, passed: bool | None, condition: str = "a", value: float
 
 
 def document(trials: list[TrialRecord], **kwargs: Any) -> dict[str, Any]:
-    data = collect(trials, ["judge"], ["a"], **kwargs)
+    data = collect(trials, ["judge"], ["a"], epochs=1, **kwargs)
     out = io.StringIO()
     data.write(out)
     return json.loads(out.getvalue())
@@ -109,7 +109,7 @@ def test_caps_shrink_as_a_run_grows_but_keep_a_readable_excerpt() -> None:
 def test_nothing_in_a_text_can_close_the_script_block_it_sits_in() -> None:
     attack = "</script><script>window.pwned = 1</script><!-- & \u2028"
     out = io.StringIO()
-    collect([trial(1, passed=False, text=attack)], ["judge"], ["a"]).write(out)
+    collect([trial(1, passed=False, text=attack)], ["judge"], ["a"], epochs=1).write(out)
     text = out.getvalue()
     assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
     assert json.loads(text)["trials"][0][4] == attack

@@ -11,7 +11,7 @@ from assay.review.gates import GateResult
 from assay.score import Score
 
 RUN = RunRecord(id="r1", experiment="exp", kind="eval", status="completed",
-                started_at="2026-01-01T00:00:00")
+                started_at="2026-01-01T00:00:00", config={"run": {"epochs": 2}})
 
 
 def trial(case: str, condition: str, scores: dict[str, Score], *, epoch: int = 0,
@@ -47,7 +47,7 @@ def test_cases_failures_errors_and_gates_become_junit() -> None:
     assert "no 'Saturn' in the answer" in failure.text and "score 3 < 7" in failure.text
     assert "TimeoutError" in cases[("exp.pack", "q2")].find("error").get("message")
     assert "judge reply unparseable" in cases[("exp.pack", "q3")].find("error").text
-    assert "epoch 1: judge: score 5 < 7" in cases[("exp.pack", "q4")].find("failure").text
+    assert "epoch 2 of 2: judge: score 5 < 7" in cases[("exp.pack", "q4")].find("failure").text
     assert cases[("exp.pack", "q4")].get("time") == "3.000"
     gate = cases[("exp.gates", "judge@pack pass rate")].find("failure")
     assert gate.get("message") == "50.0% (min 80.0%)"
@@ -76,7 +76,7 @@ def test_control_characters_from_a_target_keep_the_document_well_formed() -> Non
     """Regression: a command's stderr in colour (`\\x1b[31m`) or a case id holding `\\x01`
     made JUnit XML that no CI parser reads ("not well-formed (invalid token)")."""
     run = RunRecord(id="r1", experiment="exp\x07", kind="eval", status="completed",
-                    started_at="2026-01-01T00:00:00")
+                    started_at="2026-01-01T00:00:00", config={})
     trials = [trial("a\x01b", "pack", {}, error="exit code 1: \x1b[31mboom\x1b[0m \x00\ufffe"),
               trial("c", "pack", {"judge": score(False, "got '\x0b'")})]
     gates = [GateResult("judge@pack pass rate", False, "\x1b[1m0.0%\x1b[0m")]

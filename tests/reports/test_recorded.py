@@ -25,7 +25,7 @@ def replayed(case: str, answer: str, passed: bool | None, *, condition: str = "d
 
 
 def section(*trials: TrialRecord) -> str:
-    comparisons = RecordedComparisons()
+    comparisons = RecordedComparisons(1)
     for trial in trials:
         comparisons.add(trial)
     return worse_than_recorded_markdown(comparisons)

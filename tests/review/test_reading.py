@@ -45,7 +45,7 @@ def test_one_read_gives_the_summary_and_cases_the_separate_reads_give(
     run_id = review.run.id
     scorers, conditions = review.summary.scorer_names, review.summary.condition_names
     read = read_trials(store, run_id, scorers=scorers, conditions=conditions,
-                       keep_cases=True, directory=None)
+                       keep_cases=True, directory=None, epochs=review.run.epochs)
     separate = summarize_run(store, run_id, scorers=scorers, conditions=conditions)
     assert read.summary.to_dict() == separate.to_dict()
     assert read.summary.values == separate.values

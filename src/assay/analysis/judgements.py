@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from assay.analysis.interval import Interval, t_interval
+from assay.trial import epoch_label
 
 if TYPE_CHECKING:
     # Imported where used: they bring numpy and scipy, which a run without judges never needs.
@@ -83,7 +84,7 @@ class UnstableStats:
     """Verdicts that rest on two or more asks."""
     unstable: int
     cases: tuple[str, ...]
-    """The unstable trials (`case` or `case#epoch`), up to `MAX_LISTED`."""
+    """The unstable trials (`case`, or `case (epoch 2 of 3)`), up to `MAX_LISTED`."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"scorer": self.scorer, "condition": self.condition, "judged": self.judged,
@@ -129,15 +130,17 @@ class _Metric:
 def read_judgements(scores: Iterable[tuple[TrialKey, str, Score]], *,
                     pair_baselines: Mapping[str, str] | None = None,
                     conditions: list[str] | None = None,
-                    asks: Mapping[str, int] | None = None) -> JudgeFindings:
+                    asks: Mapping[str, int] | None = None,
+                    epochs: int | None = None) -> JudgeFindings:
     """The judges' findings from a run's judged scores.
 
     `pair_baselines` names the pairwise scorers that compare conditions, and
     the baseline condition of each; `conditions` orders the output; `asks`
     gives, per scorer, the asks per answer of the run whose deltas the
-    judge's share describes (default: as many as these verdicts rest on).
+    judge's share describes (default: as many as these verdicts rest on);
+    `epochs`, the run's epoch count, names each listed trial's epoch.
     """
-    reader = JudgementReader()
+    reader = JudgementReader(epochs)
     for key, scorer, score in scores:
         reader.add(key, scorer, score)
     return reader.findings(pair_baselines=pair_baselines, conditions=conditions, asks=asks)
@@ -147,7 +150,8 @@ class JudgementReader:
     """`read_judgements`, fed one judged score at a time (in trial key order), so the pass
     that reads a run's trials for its review gathers the findings too."""
 
-    def __init__(self) -> None:
+    def __init__(self, epochs: int | None = None) -> None:
+        self.epochs = epochs
         self._metrics: dict[tuple[str, str, str], _Metric] = defaultdict(_Metric)
         self._claims: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
         self._unstable: dict[tuple[str, str], list[Any]] = defaultdict(lambda: [0, 0, []])
@@ -162,9 +166,9 @@ class JudgementReader:
         if isinstance(asked, list) and len(asked) > 1 and "a_first" not in details:
             from assay.analysis.judge_consistency import Repeats
 
-            name = case_id if epoch == 0 else f"{case_id}#{epoch}"
+            label = epoch_label(epoch, self.epochs)
             self._repeated[scorer].append(((case_id, condition, epoch), Repeats(
-                f"{name} · {condition}",
+                f"{case_id} · {condition}" + (f" · {label}" if label else ""),
                 tuple(_number(a.get("value")) for a in asked if isinstance(a, dict)),
                 tuple(a.get("passed") if isinstance(a.get("passed"), bool) else None
                       for a in asked if isinstance(a, dict)))))
@@ -194,7 +198,12 @@ class JudgementReader:
             if details["unstable"]:
                 count[1] += 1
                 if len(count[2]) < MAX_LISTED:
-                    count[2].append(case_id if epoch == 0 else f"{case_id}#{epoch}")
+                    count[2].append(self._name(case_id, epoch))
+
+    def _name(self, case_id: str, epoch: int) -> str:
+        """A listed trial: its case, and its epoch when the run has several."""
+        label = epoch_label(epoch, self.epochs)
+        return f"{case_id} ({label})" if label else case_id
 
     def findings(self, *, pair_baselines: Mapping[str, str] | None = None,
                  conditions: list[str] | None = None,

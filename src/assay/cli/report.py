@@ -79,7 +79,7 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
                     worse_than_recorded_markdown,
                 )
 
-                recorded = RecordedComparisons()
+                recorded = RecordedComparisons(run.epochs)
                 handle.write(render_markdown(review, _feeding(trials, recorded.add)))
                 section = worse_than_recorded_markdown(recorded)
                 if section:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from assay.pytest_plugin.thresholds import Thresholds, threshold_gates
+from assay.trial import epoch_label
 
 if TYPE_CHECKING:
     from assay.api.evaluate import EvalResult
@@ -65,7 +66,7 @@ def failure_report(result: EvalResult, failed: list[GateResult], *, total: int) 
     lines += [f"  FAIL {gate.gate}: {gate.detail}" for gate in failed]
     pairs = _pairs_of(failed, result)
     if pairs:
-        for listing in _cases_not_passing(result.trials(), pairs):
+        for listing in _cases_not_passing(result.trials(), pairs, run.epochs):
             lines += ["", *listing.lines()]
     lines += _newly_failing(result, failed)
     if result.files is not None:
@@ -96,6 +97,8 @@ class _Listing:
 
     scorer: str
     condition: str
+    epochs: int | None
+    """The run's epoch count, for naming each trial's epoch."""
     trials: int = 0
     shown: list[str] = field(default_factory=list)
     not_passing: int = 0
@@ -104,7 +107,8 @@ class _Listing:
 
     def add(self, trial: TrialRecord) -> None:
         self.trials += 1
-        where = trial.case_id + (f" (epoch {trial.epoch})" if trial.epoch else "")
+        label = epoch_label(trial.epoch, self.epochs)
+        where = f"{trial.case_id} ({label})" if label else trial.case_id
         score = trial.scores.get(self.scorer)
         if trial.error:
             self._not_passing(f"{where}: error: {_one_line(trial.error)}")
@@ -138,9 +142,9 @@ class _Listing:
                 *(f"  {line}" for _, line in lowest)]
 
 
-def _cases_not_passing(trials: Iterable[TrialRecord],
-                       pairs: list[tuple[str, str]]) -> list[_Listing]:
-    listings = {pair: _Listing(*pair) for pair in pairs}
+def _cases_not_passing(trials: Iterable[TrialRecord], pairs: list[tuple[str, str]],
+                       epochs: int | None) -> list[_Listing]:
+    listings = {pair: _Listing(*pair, epochs) for pair in pairs}
     for trial in trials:
         for (scorer, condition), listing in listings.items():
             if trial.condition == condition:

@@ -123,7 +123,7 @@ def trial_data(review: Review, *, caps: TextCaps | None = None) -> TrialData:
     """An empty `TrialData` for the review's run, its text caps set by the run's size."""
     summary = review.summary
     count = sum(c.trials for c in summary.conditions)
-    return TrialData(summary.scorer_names, summary.condition_names,
+    return TrialData(summary.scorer_names, summary.condition_names, epochs=review.run.epochs,
                      caps=caps or TextCaps.for_trials(count))
 
 

@@ -32,6 +32,7 @@ import orjson
 from assay.records import TrialRecord
 from assay.reports.results_json import ORJSON_OPTIONS
 from assay.score import Score
+from assay.trial import epoch_label
 
 TRIAL_FIELDS = ("case", "condition", "epoch", "status", "output", "error", "latency_ms",
                 "usage", "scores", "tools", "steps")
@@ -77,9 +78,12 @@ class TextCaps:
 class TrialData:
     """The page's trials and cases, fed one trial at a time."""
 
-    def __init__(self, scorers: list[str], conditions: list[str], *,
+    def __init__(self, scorers: list[str], conditions: list[str], *, epochs: int | None,
                  caps: TextCaps | None = None) -> None:
         self.scorers = list(scorers)
+        self.epochs = epochs
+        """The run's epoch count: the page names each trial's epoch as `epoch_label` does."""
+        self._last_epoch = 0
         self.conditions = list(conditions)
         # what it was made with; others are added as the trials show them
         self.initial_scorers = tuple(scorers)
@@ -112,6 +116,7 @@ class TrialData:
             self.conditions.append(condition)
         status = trial_status(trial)
         self.failing += status != "p"
+        self._last_epoch = max(self._last_epoch, trial.epoch)
         output = trial.output
         scores = trial.scores
         if self._known.issuperset(scores):  # every trial, but those of a scorer not seen yet
@@ -151,6 +156,7 @@ class TrialData:
             self._case_rows.append(_dump_rows(self._new_cases))
             self._new_cases = []
         head = {"scorers": self.scorers, "conditions": self.conditions,
+                "epochs": [epoch_label(e, self.epochs) for e in range(self._last_epoch + 1)],
                 "fields": {"trial": TRIAL_FIELDS, "case": CASE_FIELDS, "score": SCORE_FIELDS,
                            "tool": TOOL_FIELDS, "step": STEP_FIELDS}}
         handle.write(_dump(head)[:-1] + ',"cases":[' + ",".join(self._case_rows)
@@ -274,8 +280,8 @@ def trial_status(trial: TrialRecord) -> str:
 
 
 def collect(trials: Iterable[TrialRecord], scorers: list[str], conditions: list[str], *,
-            caps: TextCaps | None = None) -> TrialData:
-    data = TrialData(scorers, conditions, caps=caps)
+            epochs: int | None, caps: TextCaps | None = None) -> TrialData:
+    data = TrialData(scorers, conditions, epochs=epochs, caps=caps)
     for trial in trials:
         data.add(trial)
     return data

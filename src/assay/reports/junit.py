@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from assay.reports.text import one_line
+from assay.trial import epoch_label
 
 if TYPE_CHECKING:
     from assay.records import RunRecord, TrialRecord
@@ -81,7 +82,8 @@ def _run_suites(root: ET.Element, run: RunRecord, trials: Iterable[TrialRecord],
     for (case_id, condition), epochs in grouped:
         trials_of_case = list(epochs)
         ran += len(trials_of_case)
-        _testcase(suite, f"{run.experiment}.{condition}", case_id, trials_of_case)
+        _testcase(suite, f"{run.experiment}.{condition}", case_id, trials_of_case,
+                  run.epochs)
     if run.status != "completed":
         _ending(suite, run, ran)
     if gates:
@@ -120,14 +122,16 @@ def gate_names(gates: Sequence[GateResult]) -> list[str]:
 
 
 def _testcase(suite: ET.Element, classname: str, case_id: str,
-              epochs: list[TrialRecord]) -> None:
+              epochs: list[TrialRecord], count: int | None) -> None:
+    """The case's testcase; `count` is the run's epochs, for naming each one."""
     seconds = sum((t.latency_ms or 0) for t in epochs) / 1000
     case = ET.SubElement(suite, "testcase", classname=classname, name=case_id,
                          time=f"{seconds:.3f}")
     errors: list[str] = []
     failures: list[tuple[str, str]] = []
     for trial in epochs:
-        where = f"epoch {trial.epoch}: " if len(epochs) > 1 else ""
+        label = epoch_label(trial.epoch, count)
+        where = f"{label}: " if label else ""
         if trial.error:
             errors.append(f"{where}target: {trial.error}")
             continue

@@ -19,6 +19,7 @@ from assay.reports.headline import review_headline
 from assay.reports.judges import judges_markdown
 from assay.reports.run_diff import run_diff_markdown
 from assay.reports.text import code, inline
+from assay.trial import epoch_label
 
 if TYPE_CHECKING:
     from assay.records import TrialRecord
@@ -35,7 +36,8 @@ def render_markdown(review: Review, trials: Iterable[TrialRecord] | FailureList)
         part = section(review)
         if part:
             lines += [*part, ""]
-    failures = trials if isinstance(trials, FailureList) else _collect(trials)
+    failures = (trials if isinstance(trials, FailureList)
+                else _collect(trials, review.run.epochs))
     lines += failures.lines()
     return "\n".join(lines).rstrip() + "\n"
 
@@ -147,10 +149,12 @@ class FailureList:
     """The failed checks and errors of a run, kept up to `MAX_FAILURES` each, all counted.
 
     Fed one trial at a time, so the report can be built in the same pass over
-    the stored trials that writes `results.json`.
+    the stored trials that writes `results.json`. `epochs` is the run's count, for
+    naming each trial's epoch.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, epochs: int | None) -> None:
+        self.epochs = epochs
         self.failures: list[str] = []
         self.errors: list[str] = []
         self.total_failed = 0
@@ -168,12 +172,14 @@ class FailureList:
                 self.total_failed += 1
                 if len(self.failures) < MAX_FAILURES:
                     reason = inline(score.reason or "failed")
-                    self.failures.append(f"- {_where(trial)} · {inline(name)}: {reason}")
+                    self.failures.append(
+                        f"- {_where(trial, self.epochs)} · {inline(name)}: {reason}")
 
     def _error(self, trial: TrialRecord, scorer: str, error: str) -> None:
         self.total_errors += 1
         if len(self.errors) < MAX_FAILURES:
-            where = f"{_where(trial)} · {inline(scorer)}" if scorer else _where(trial)
+            where = _where(trial, self.epochs)
+            where = f"{where} · {inline(scorer)}" if scorer else where
             self.errors.append(f"- {where}: {inline(error)}")
 
     def lines(self) -> list[str]:
@@ -188,14 +194,15 @@ class FailureList:
         return out
 
 
-def _where(trial: TrialRecord) -> str:
-    """A trial's place in a listed line: its case, its condition, its epoch past the first."""
+def _where(trial: TrialRecord, epochs: int | None) -> str:
+    """A trial's place in a listed line: its case, its condition, its epoch (of several)."""
     where = f"{code(trial.case_id)} · {inline(trial.condition)}"
-    return f"{where} · epoch {trial.epoch}" if trial.epoch else where
+    label = epoch_label(trial.epoch, epochs)
+    return f"{where} · {label}" if label else where
 
 
-def _collect(trials: Iterable[TrialRecord]) -> FailureList:
-    failures = FailureList()
+def _collect(trials: Iterable[TrialRecord], epochs: int | None) -> FailureList:
+    failures = FailureList(epochs)
     for trial in trials:
         failures.add(trial)
     return failures

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from assay.reports.text import code, inline
+from assay.trial import epoch_label
 
 if TYPE_CHECKING:
     from assay.records import TrialRecord
@@ -41,6 +42,8 @@ class WorseAnswer:
 class RecordedComparisons:
     """The comparisons with recorded answers in a run, fed one trial at a time."""
 
+    epochs: int | None
+    """The run's epoch count, for naming each answer's epoch."""
     compared: int = 0
     worse: int = 0
     listed: list[WorseAnswer] = field(default_factory=list)
@@ -70,8 +73,9 @@ def worse_than_recorded_markdown(comparisons: RecordedComparisons) -> str:
               "what was answered in the session.")]
     for item in comparisons.listed:
         where = f"{code(item.case_id)} · {inline(item.condition)}"
-        if item.epoch:
-            where += f" · epoch {item.epoch}"
+        label = epoch_label(item.epoch, comparisons.epochs)
+        if label:
+            where += f" · {label}"
         lines += ["", f"### {where} · {inline(item.scorer)}", "",
                   f"- question: {inline(item.question, TEXT_CHARS)}",
                   f"- then: {inline(item.recorded, TEXT_CHARS)}",

@@ -42,8 +42,8 @@ class ReportParts:
         with _writing(self._results):
             directory.mkdir(parents=True, exist_ok=True)
             self.lines = TrialLines(directory)
-        self.failures = FailureList()
-        self.recorded = RecordedComparisons()
+        self.failures = FailureList(page.epochs)
+        self.recorded = RecordedComparisons(page.epochs)
         self.page = page
 
     def add(self, trial: TrialRecord) -> None:

@@ -100,7 +100,7 @@ def _finish(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Review
         read = read_trials(store, outcome.run.id, scorers=outcome.scorers,
                            conditions=outcome.conditions,
                            keep_cases=_compares(store, outcome, gates, request),
-                           directory=directory)
+                           directory=directory, epochs=outcome.run.epochs)
         try:
             review = _concluded(store, outcome, request, read, gates)
             if read.parts is not None:

@@ -83,9 +83,9 @@ class JudgedScores:
 
     A judged score is one whose details name its judge (`judge_model`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, epochs: int | None) -> None:
         self.identities: dict[str, set[JudgeIdentity]] = {}
-        self.reader = JudgementReader()
+        self.reader = JudgementReader(epochs)
 
     def add(self, trial: TrialRecord) -> None:
         """The trial's judged scores (trials come in key order)."""
@@ -114,7 +114,8 @@ def review_judges(store: Store, run: RunRecord, conditions: list[str],
                                           asks=asks)
     else:
         findings = read_judgements(store.iter_scores(run.id, judged=True),
-                                   pair_baselines=baselines, conditions=conditions, asks=asks)
+                                   pair_baselines=baselines, conditions=conditions, asks=asks,
+                                   epochs=run.epochs)
     rejudge_of = options.get("rejudge_of")
     return JudgeReview(statuses, findings, str(rejudge_of) if rejudge_of else None)
 

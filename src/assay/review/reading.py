@@ -38,20 +38,21 @@ class TrialsRead:
 
 
 def read_trials(store: Store, run_id: str, *, scorers: list[str], conditions: list[str],
-                keep_cases: bool, directory: Path | None) -> TrialsRead:
+                keep_cases: bool, directory: Path | None, epochs: int | None) -> TrialsRead:
     """Read the run's trials once, feeding the summary (scorers and conditions in the given
-    order), the per-case tables when `keep_cases`, and the files' parts for `directory`."""
+    order), the per-case tables when `keep_cases`, and the files' parts for `directory`
+    (which name each trial's epoch of the run's `epochs`)."""
     from assay.reports.html_trials import TextCaps, TrialData
     from assay.review.files import ReportParts
 
     builder = SummaryBuilder(list(scorers) or None, list(conditions) or None,
                              per_case=store.epochs(run_id) > 1)
     collector = CaseCollector() if keep_cases else None
-    judged = JudgedScores()
+    judged = JudgedScores(epochs)
     parts = None
     if directory is not None:
         total, _ = store.count_trials(run_id)
-        parts = ReportParts(directory, TrialData(scorers, conditions,
+        parts = ReportParts(directory, TrialData(scorers, conditions, epochs=epochs,
                                                  caps=TextCaps.for_trials(total)))
     try:
         for trial in store.iter_trials(run_id):

@@ -23,7 +23,7 @@ from assay.store import schema
 from assay.store.failures import RowRejected
 from assay.store.inserts import insert_rows
 from assay.store.trial_rows import TrialRows
-from assay.trial import TrialKey
+from assay.trial import TrialKey, epoch_label
 
 ErroredRows = Callable[[TrialKey, str], TrialRows]
 """The rows recording a trial as errored, given its key and why it was not stored."""
@@ -70,7 +70,7 @@ def _one_by_one(engine: Engine, batch: Sequence[TrialRows], errored: ErroredRows
         (case_id, condition, epoch), cause = unstorable[0]
         more = f" (and {len(unstorable) - 1} more)" if len(unstorable) > 1 else ""
         raise StoreError(f"the trial of case '{case_id[:80]}' under '{condition[:80]}' "
-                         f"(epoch {epoch}) could not be stored, not even as an error{more}: "
+                         f"({epoch_label(epoch, None)}) could not be stored, not even as an error{more}: "
                          f"{cause}; the other trials of its batch are stored")
     return outcome
 

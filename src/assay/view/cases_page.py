@@ -74,6 +74,7 @@ def _page(request: Request, runs: Sequence[RunRecord], sides: list[Side]) -> Res
                 if n not in scorers]
     rows = arrange(page.case_ids, sides, previews, scorers)
     return render("cases.html.j2", runs=list(runs), sides=sides, rows=rows, page=page,
+                  epochs={run.id: run.epochs for run in runs},
                   wanted=wanted, shows=SHOWS, scorers=scorers,
                   conditions=list(dict.fromkeys(s.condition for s in sides)),
                   here=request.url.path, query=dict(query))

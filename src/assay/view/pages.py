@@ -17,6 +17,7 @@ from starlette.responses import HTMLResponse
 from assay.records import RunRecord
 from assay.reports.costs import cost_text, tokens_text
 from assay.reports.formatting import milliseconds
+from assay.trial import epoch_label
 from assay.view import links
 
 
@@ -51,7 +52,7 @@ def environment() -> Any:
     env.globals.update(link=links.link, runs_link=links.runs_link, run_link=links.run_link,
                        cases_link=links.cases_link, trial_link=links.trial_link,
                        compare_link=links.compare_link, history_link=links.history_link,
-                       compare_cases_link=links.compare_cases_link)
+                       compare_cases_link=links.compare_cases_link, epoch_label=epoch_label)
     return env
 
 

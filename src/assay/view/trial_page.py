@@ -22,8 +22,10 @@ def trial_page(request: Request) -> Response:
     trial = store.get_trial(run.id, key)
     if trial is None:
         case_id, condition, epoch = key
+        epochs = f"; the run has {run.epochs}" if run.epochs else ""
         return error_page(f"run {run.id} has no trial of case {case_id!r} under "
-                          f"{condition!r}, epoch {epoch}", status=404)
+                          f"{condition!r} at epoch={epoch} (a link counts epochs from 0"
+                          f"{epochs})", status=404)
     others = store.trial_keys(run.id, trial.case_id)
     metadata = {k: v for k, v in trial.output.metadata.items() if k != "agent"}
     agent = trial.output.metadata.get("agent") or {}

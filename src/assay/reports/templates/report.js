@@ -6,6 +6,7 @@
   if (!source) return;
   var D = JSON.parse(source.textContent);
   var SCORERS = D.scorers, CONDITIONS = D.conditions, PAGE = 50;
+  var EPOCHS = D.epochs || [];  // each stored epoch's label, "" when the run has one
   var MARK = { 1: ["pass", "✓"], 0: ["fail", "✗"] };
   var cases = D.cases.map(function (c) {
     return { id: c[0], input: c[1], expected: c[2], tags: c[3] || [], difficulty: c[4],
@@ -148,7 +149,7 @@
       c.trials.forEach(function (t) {
         if (t[1] !== ci) return;
         var line = add(h("div", "trial " + t[3]), marks(t));
-        if (t[2]) line.appendChild(h("span", "muted small", " epoch " + t[2]));
+        if (EPOCHS[t[2]]) line.appendChild(h("span", "muted small", " " + EPOCHS[t[2]]));
         line.appendChild(h("div", t[5] ? "errtext" : "out", excerpt(t[5] || t[4], 200)));
         cell.appendChild(line);
       });
@@ -188,7 +189,7 @@
   function trialDetail(t) {
     var box = h("div", "trial-detail " + t[3]);
     var facts = [];
-    if (t[2]) facts.push("epoch " + t[2]);
+    if (EPOCHS[t[2]]) facts.push(EPOCHS[t[2]]);
     if (t[6] !== null) facts.push(num(t[6]) + " ms");
     if (t[7]) facts.push(num(t[7][0]) + " / " + num(t[7][1]) + " tokens", "cost " + cost(t[7][2]));
     if (facts.length) box.appendChild(h("div", "muted small", facts.join(" · ")));
