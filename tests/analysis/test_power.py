@@ -125,3 +125,14 @@ def test_regression_a_pass_rate_over_epochs_that_did_not_move_is_named_a_pass_ra
     advice = advise_sample_size(comparison)[0]
     assert advice.metric == "pass_rate" and advice.cases_needed is None
     assert advice.reason == "the observed pass-rate difference is 0; there is no effect to detect"
+
+
+def test_regression_a_pass_fail_comparison_gets_no_advice_from_its_means_t_test():
+    """results.json listed advice on the mean beside the pass rate's for a pass/fail scorer
+    (its mean is the pass rate, under a t test the verdict never ran); the reports left it
+    out, so results.json said more than any report and advised from a test not made."""
+    a = {f"q{i}": i % 2 == 0 for i in range(20)}
+    b = {f"q{i}": i % 3 == 0 for i in range(20)}
+    comparison = compare_paired(a, b, kind="pass_fail")
+    assert comparison.mean is not None  # described, but not the verdict's quantity
+    assert [advice.metric for advice in advise_sample_size(comparison)] == ["pass_rate"]

@@ -102,9 +102,10 @@ def power_text(power: float) -> str:
 
 def advise_sample_size(comparison: PairedComparison, *,
                        power: float = 0.8) -> list[SampleSizeAdvice]:
-    """Advice for the pass rate (when the scorer has verdicts) and for the mean, in that order."""
-    effects = [e for e in (comparison.pass_rate, comparison.mean) if e is not None]
-    return [advise(effect, power=power) for effect in effects]
+    """Advice on the quantity the verdict is about (the pass rate when the scorer has
+    verdicts, else the mean), the only one whose test was run: a pass/fail scorer's mean
+    is its pass rate under another test, and advice from that test does not apply."""
+    return [advise(comparison.headline, power=power)]
 
 
 def advise(effect: Effect, *, power: float = 0.8) -> SampleSizeAdvice:
