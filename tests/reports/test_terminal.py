@@ -24,3 +24,18 @@ def test_regression_cache_hits_and_failed_calls_are_not_read_as_part_of_the_call
     39 failed', as if 34 and 39 were among the 337."""
     text = usage_text({"calls": 337, "cache_hits": 34, "failures": 39})
     assert text == "337 LLM calls answered (34 more from the cache), 39 calls failed"
+
+
+def test_regression_the_totals_cache_hits_say_how_many_are_the_targets_of_the_column() -> None:
+    """The column 'cached answers' counted the targets' cached calls (0) while the total's
+    '34 more from the cache' counted the judges' too: 0 beside 34 with nothing to say why."""
+    usage = {"calls": 337, "cache_hits": 34}
+    assert usage_text(usage, targets=4) == (
+        "337 LLM calls answered (34 more from the cache, 4 of them for the targets' answers)")
+    assert usage_text(usage, targets=0).endswith(
+        "(34 more from the cache, none for the targets' answers)")
+    assert usage_text(usage, targets=34).endswith("(34 more from the cache, all for the "
+                                                 "targets' answers)")
+    # a resume's ledger holds its own calls, the column the whole run's: no share is said
+    assert usage_text({**usage, "resumed": True}, targets=4) == (
+        "337 LLM calls answered by this resume (34 more from the cache)")

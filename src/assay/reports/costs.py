@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary
 
 UNKNOWN = "unknown"
+CACHED_TARGET_CALLS = "target calls cached"
+"""The per-condition column of LLM calls a target's answers took from the response cache:
+the targets' alone, while the run's total of cached calls counts the judges' too."""
 DIGITS = 4
 """Decimals of a dollar amount, unless more are needed to add up or to show a cent's
 hundredth above zero."""

@@ -39,7 +39,7 @@ from assay.reports.comparisons import (
     ignored_epochs_text,
     shown_advice,
 )
-from assay.reports.costs import tokens_text
+from assay.reports.costs import CACHED_TARGET_CALLS, tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, milliseconds, percent
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
@@ -193,8 +193,9 @@ def _cost(review: Review, colours: dict[str, int]) -> dict[str, Any]:
     costs = review.costs
     return {"costs": _cost_rows(conditions), "cost_columns": _cost_columns(conditions),
             "target_cost": costs.target, "judge_cost": costs.judge, "tokens_text": tokens_text,
+            "cached_target_calls": CACHED_TARGET_CALLS,
             "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),
-                            ("cache", "cached answers"), ("tools", "tool calls")]}
+                            ("cache", CACHED_TARGET_CALLS), ("tools", "tool calls")]}
 
 
 def _breakdowns(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from assay.reports.comparisons import condition_comparisons_markdown
-from assay.reports.costs import tokens_text
+from assay.reports.costs import CACHED_TARGET_CALLS, tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, milliseconds
 from assay.reports.headline import review_headline
 from assay.reports.judges import judges_markdown
@@ -91,7 +91,7 @@ def score_lines(review: Review) -> list[str]:
 def condition_lines(review: Review) -> list[str]:
     lines = ["## Conditions", "",
              "| condition | trials | target errors | mean latency | tokens in/out | cost "
-             "| judge cost | cached answers | tool calls | tool errors |",
+             f"| judge cost | {CACHED_TARGET_CALLS} | tool calls | tool errors |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     costs = review.costs
     for c in review.summary.conditions:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from assay.reports.console import print_table, print_warning
-from assay.reports.costs import tokens_text
+from assay.reports.costs import CACHED_TARGET_CALLS, tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.text import markup_free as escape
 
@@ -146,22 +146,27 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
     if spent:
         print_table(console, "cost and behaviour per condition",
                     [("condition", "left"), ("tokens in/out", "right"), ("cost", "right"),
-                     ("judge cost", "right"), ("cached answers", "right"),
+                     ("judge cost", "right"), (CACHED_TARGET_CALLS, "right"),
                      ("tool calls", "right"), ("tool errors", "right")],
                     [(escape(c.condition), tokens_text(c.input_tokens, c.output_tokens),
                       costs.target(c), costs.judge(c), f"{c.cache_hits:,}",
                       f"{c.tool_calls:,}", f"{c.tool_errors:,}") for c in spent])
     total = costs.total()
-    calls = usage_text(usage or {})
+    calls = usage_text(usage or {}, targets=sum(c.cache_hits for c in summary.conditions))
     if total or calls:
         console.print("; ".join(part for part in (total, calls) if part))
 
 
-def usage_text(usage: dict[str, Any]) -> str:
-    """`120 LLM calls answered (30 more from the cache), 14 retries, 1 call failed`, from
-    the run's ledger, whose calls are the ones a provider answered: the cache's answers and
-    the failed calls are counted apart, not among them. A resume's ledger counts only its
-    own calls, beside the cost of the whole run, and says so."""
+def usage_text(usage: dict[str, Any], *, targets: int | None = None) -> str:
+    """`120 LLM calls answered (30 more from the cache, 4 of them for the targets' answers),
+    14 retries, 1 call failed`, from the run's ledger, whose calls are the ones a provider
+    answered: the cache's answers and the failed calls are counted apart, not among them.
+
+    The ledger's cache hits are the targets' and the judges' calls alike, while the
+    per-condition column counts the targets' (`targets`, its sum): the share is said, so
+    the column and the total can be checked against each other. A resume's ledger counts
+    only its own calls, beside the cost of the whole run, and says so (and no share: the
+    column covers the whole run)."""
     calls = int(usage.get("calls") or 0)
     hits = int(usage.get("cache_hits") or 0)
     if not calls and not hits:
@@ -170,13 +175,25 @@ def usage_text(usage: dict[str, Any]) -> str:
     if usage.get("resumed"):
         text += " by this resume"
     if hits:
-        text += f" ({hits:,} more from the cache)"
+        text += f" ({hits:,} more from the cache{_targets_share(hits, targets, usage)})"
     retries, failures = int(usage.get("retries") or 0), int(usage.get("failures") or 0)
     if retries:
         text += f", {retries:,} retr{'ies' if retries != 1 else 'y'}"
     if failures:
         text += f", {failures:,} call{'s' * (failures != 1)} failed"
     return text
+
+
+def _targets_share(hits: int, targets: int | None, usage: dict[str, Any]) -> str:
+    """`, 4 of them for the targets' answers`; "" when the ledger and the stored trials do
+    not cover the same calls (a resume, or a count the ledger cannot hold)."""
+    if targets is None or usage.get("resumed") or targets > hits:
+        return ""
+    if targets == hits:
+        return ", all for the targets' answers"
+    if targets == 0:
+        return ", none for the targets' answers"
+    return f", {targets:,} of them for the targets' answers"
 
 
 def _spent_or_cached(c: ConditionStats) -> bool:
