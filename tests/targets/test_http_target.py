@@ -256,3 +256,27 @@ def test_a_reply_that_is_not_utf8_is_replaced_and_counted() -> None:
         httpd.shutdown()
     assert output.text == "caf\ufffd"
     assert output.metadata["replaced_invalid_utf8"] == 1
+
+
+
+def test_a_connection_the_server_dropped_is_said_in_words() -> None:
+    """A kept-alive connection the server dropped read 'ReadError at
+    .../httpx/_transports/default.py:118': httpx's error has no text, and its place in
+    httpx said nothing to the user."""
+    import httpx
+
+    def dropped(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadError("", request=request)
+
+    async def go() -> Output:
+        target = HttpTarget(HttpParams(type="http", url="http://127.0.0.1:9/answer"),
+                            Condition(name="default"), Services())
+        target._client = httpx.AsyncClient(transport=httpx.MockTransport(dropped))
+        try:
+            return await target.answer(Case(id="1", input="q"))
+        finally:
+            await target.close()
+
+    error = asyncio.run(go()).error
+    assert error == ("the exchange with http://127.0.0.1:9/answer failed: the server closed "
+                     "the connection before its reply was read (ReadError)")

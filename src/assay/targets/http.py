@@ -120,8 +120,24 @@ def _transport_failure(exc: Exception, params: HttpParams) -> str:
     if isinstance(exc, httpx.TimeoutException):
         return f"no reply from {params.url} within {params.timeout:g}s (target.timeout)"
     if isinstance(exc, httpx.ConnectError):
-        return f"cannot reach {params.url}: {describe_failure(exc)}"
-    return f"the exchange with {params.url} failed: {describe_failure(exc)}"
+        return f"cannot reach {params.url}: {_in_words(exc)}"
+    return f"the exchange with {params.url} failed: {_in_words(exc)}"
+
+
+def _in_words(exc: Exception) -> str:
+    """httpx's error with its text; when it has none (a kept-alive connection the server
+    dropped reads as a bare ReadError), what happened in words, never where in httpx."""
+    import httpx
+
+    text = str(exc).strip()
+    if text:
+        return describe_failure(exc)
+    name = type(exc).__name__
+    if isinstance(exc, httpx.ReadError | httpx.RemoteProtocolError):
+        return f"the server closed the connection before its reply was read ({name})"
+    if isinstance(exc, httpx.WriteError):
+        return f"the server closed the connection while the request was sent ({name})"
+    return f"{name}, with no message"
 
 
 def _expected_json(params: HttpParams) -> str:
