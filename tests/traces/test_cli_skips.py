@@ -85,7 +85,7 @@ def test_agent_activity_before_the_first_question_is_said_not_silently_dropped(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: what an agent did before the first question of a log (a paid greeting, a
     log that starts mid-session) is in no exchange, so in no count, and nothing said so:
-    the report's 'lines skipped' read 'none'."""
+    the report's column of line problems read 'none'."""
     log = write_jsonl("logs/chat.jsonl", [
         {"role": "assistant", "content": "Hello! How can I help?", "cost_usd": 0.01},
         {"role": "assistant", "content": None, "tool_calls": [

@@ -46,3 +46,20 @@ def test_a_cost_no_response_logged_is_unknown(write_jsonl: Callable[..., Path]) 
     rows = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]
     report = render_report(analyze([write_jsonl("chat.jsonl", rows)], TraceOptions()))
     assert "| cost | unknown (no model response logged a cost) |" in report
+
+
+def test_a_line_whose_tool_call_is_kept_is_not_reported_as_skipped(
+        write_jsonl: Callable[..., Path]) -> None:
+    """Regression: a tool call whose arguments are not JSON is kept (counted, its arguments
+    kept as text), yet its line was listed under the report's 'lines skipped'."""
+    rows = [{"role": "user", "content": "q"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c1", "type": "function",
+                 "function": {"name": "read_file", "arguments": "{not json"}}]},
+            {"role": "assistant", "content": "a"}]
+    analysis = analyze([write_jsonl("chat.jsonl", rows)], TraceOptions())
+    assert analysis.metrics.tool_calls == 1
+    report = render_report(analysis)
+    assert "| file | format | questions | line problems |" in report
+    assert ("| chat.jsonl | openai-chat | 1 | line 2: tool call 'read_file': arguments not "
+            "JSON, kept as text |") in report

@@ -135,7 +135,7 @@ def _judged(analysis: TraceAnalysis) -> list[str]:
 
 
 def _sources(analysis: TraceAnalysis) -> list[str]:
-    lines = ["## Sessions read", "", "| file | format | questions | lines skipped |",
+    lines = ["## Sessions read", "", "| file | format | questions | line problems |",
              "| --- | --- | --- | --- |"]
     for session in analysis.sessions:
         stats = session.meta.stats

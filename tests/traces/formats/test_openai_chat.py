@@ -58,4 +58,5 @@ def test_a_tool_call_whose_arguments_are_not_json_is_counted_and_its_text_kept(
     session, [exchange] = load_session(write_jsonl("chat.jsonl", rows))
     assert exchange.tool_calls[0].arguments == {"_invalid_json": '{"q": '}
     assert session.meta.stats is not None
-    assert session.meta.stats.malformed == [(2, "tool call 'search': arguments are not JSON")]
+    assert session.meta.stats.malformed == [
+        (2, "tool call 'search': arguments not JSON, kept as text")]

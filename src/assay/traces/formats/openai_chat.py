@@ -122,5 +122,5 @@ def _tool_use(number: int, call: Any, timestamp: str | None, stats: ParseStats) 
         return ToolUse("", "?", {}, number, timestamp)
     read = read_tool_call(call)
     if read.invalid_json:
-        stats.bad_line(number, f"tool call {read.name!r}: arguments are not JSON")
+        stats.bad_line(number, f"tool call {read.name!r}: arguments not JSON, kept as text")
     return ToolUse(str(read.id), str(read.name), read.arguments, number, timestamp)
