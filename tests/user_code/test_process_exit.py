@@ -171,3 +171,18 @@ def test_os_exit_in_a_task_left_running_after_its_trial_ends_assay_with_3(
     result = cli("run", "assay.yaml", "--no-progress", "-o", "out", timeout=60)
     assert result.returncode == 3, result.stderr
     assert "os._exit(0) was called outside any trial" in result.stderr
+
+
+def test_sys_exit_0_in_a_task_a_target_never_awaited_fails_the_run_with_3_not_0(
+        tmp_path: Path) -> None:
+    """asyncio lets SystemExit out of a task and out of the event loop: it is no trial's, and
+    it must not end assay with the 0 the user's code asked for."""
+    cli = project(tmp_path, "import asyncio, sys\n\nasync def exits():\n    sys.exit(0)\n\n"
+                            "async def answer(case):\n    if case.id == 'c3':\n"
+                            "        asyncio.get_running_loop().create_task(exits())\n"
+                            "        await asyncio.sleep(0.05)\n    return 'a'\n")
+    result = cli("run", "assay.yaml", "--no-progress", "-o", "out", timeout=60)
+    assert result.returncode == 3, result.stderr
+    assert "called sys.exit(0) in an asyncio task it started" in result.stderr
+    assert "--resume" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -22,6 +22,7 @@ from assay.review.finish import (
     write_stopped_junit,
 )
 from assay.runner.options import RunOptions
+from assay.user_code.calls import run_loop
 
 if TYPE_CHECKING:
     from assay.config.loading import LoadedConfig
@@ -76,5 +77,5 @@ def run_config(path: Path | LoadedConfig, store: Store, options: RunOptions | No
     from assay.config import load_config
 
     loaded = load_config(path) if isinstance(path, Path) else path
-    return asyncio.run(run_and_review(loaded, store, options or RunOptions(),
+    return run_loop(run_and_review(loaded, store, options or RunOptions(),
                                       request or ReviewRequest()))

@@ -54,14 +54,15 @@ def _run_config(path: Path, *, store: str | None, gates: list[GateConfig]) -> Ev
     from assay.review.finish import ReviewRequest
     from assay.runner.options import RunOptions
     from assay.store import Store
+    from assay.user_code.calls import run_loop
 
     require_regular_file(path, "config file")
     _not_in_event_loop()
     loaded = load_config(path)
     opened = Store(store)
     try:
-        review = asyncio.run(run_and_review(loaded, opened, RunOptions(progress=False),
-                                            ReviewRequest(extra_gates=list(gates))))
+        review = run_loop(run_and_review(loaded, opened, RunOptions(progress=False),
+                                         ReviewRequest(extra_gates=list(gates))))
         return EvalResult.of(review, opened.url)
     finally:
         opened.close()

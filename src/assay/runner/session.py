@@ -33,6 +33,7 @@ from assay.store import Store
 from assay.store.run_ending import REVIEWING, ending, record_end
 from assay.store.run_lock import RunLock
 from assay.trial import TrialKey, TrialResult
+from assay.user_code.calls import run_loop
 from assay.user_code.process_exit import exits_guarded
 
 __all__ = ["RunOptions", "RunOutcome", "execute", "execute_async"]
@@ -75,7 +76,7 @@ def git_commit(directory: Path) -> str | None:
 
 def execute(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutcome:
     """Run a loaded config to the end (or to its budget) and return the outcome."""
-    return asyncio.run(execute_async(loaded, store, options))
+    return run_loop(execute_async(loaded, store, options))
 
 
 async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions,

@@ -23,11 +23,11 @@ import inspect
 import sys
 import threading
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from assay.errors import UserError
+from assay.errors import RunFailed, UserError
 from assay.input_files import is_regular_file
 from assay.user_code.process_exit import ProcessExitCalled, running_user_code
 
@@ -115,6 +115,30 @@ async def await_guarded(awaitable: Awaitable[R], function: Any) -> R:
         if pressed_ctrl_c(exc):
             raise
         raise UserCodeExit(f"{reference_of(function)} {describe_exit(exc)}") from None
+
+
+def run_loop(main: Coroutine[Any, Any, R]) -> R:
+    """`asyncio.run(main)` for a run that calls user code.
+
+    A `sys.exit()` in an asyncio task that user code started and never awaited is no
+    call's: asyncio lets SystemExit out of every task and out of the event loop, so it
+    would end assay with the code the user's code asked for, 0 for a run that did not
+    finish. It fails the run instead (exit 3), which `--resume` continues."""
+    with asyncio.Runner() as runner:
+        try:
+            return runner.run(main)
+        except SystemExit as exc:
+            runner.get_loop().set_exception_handler(_said_already)
+            raise RunFailed(f"user code {describe_exit(exc)} in an asyncio task it started "
+                            "and did not await (a target's or scorer's); it stopped the run "
+                            "before the run finished") from None
+
+
+def _said_already(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The task's SystemExit is the run's failure, said once: asyncio would print it again,
+    as a traceback, when the task is collected ('Task exception was never retrieved')."""
+    if not isinstance(context.get("exception"), SystemExit):
+        loop.default_exception_handler(context)
 
 
 def pressed_ctrl_c(exc: BaseException) -> bool:
