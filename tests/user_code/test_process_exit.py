@@ -112,6 +112,15 @@ def project(root: Path, agent: str) -> Cli:
     return Cli(root)
 
 
+def a_task_never_awaited(exit_call: str) -> str:
+    """agent.py whose answer for case c3 starts a task that runs `exit_call`, and returns
+    without awaiting it."""
+    return ("import asyncio, os, sys\n\nasync def exits():\n    " + exit_call + "\n\n"
+            "async def answer(case):\n    if case.id == 'c3':\n"
+            "        asyncio.get_running_loop().create_task(exits())\n"
+            "        await asyncio.sleep(0.05)\n    return 'a'\n")
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="os._exit codes of a POSIX process")
 def test_os_exit_0_in_an_in_process_target_is_that_trials_error_and_the_run_completes(
         tmp_path: Path) -> None:
@@ -145,10 +154,7 @@ def test_os_exit_0_outside_any_trial_ends_assay_with_3_not_0(tmp_path: Path) -> 
 @pytest.mark.skipif(sys.platform == "win32", reason="os._exit codes of a POSIX process")
 def test_os_exit_in_a_task_a_target_never_awaited_is_that_trials_error_not_a_pass(
         tmp_path: Path) -> None:
-    cli = project(tmp_path, "import asyncio, os\n\nasync def exits():\n    os._exit(0)\n\n"
-                            "async def answer(case):\n    if case.id == 'c3':\n"
-                            "        asyncio.get_running_loop().create_task(exits())\n"
-                            "        await asyncio.sleep(0.05)\n    return 'a'\n")
+    cli = project(tmp_path, a_task_never_awaited("os._exit(0)"))
     result = cli("run", "assay.yaml", "--no-progress", "-o", "out", timeout=60)
     assert result.returncode == 0, result.stderr  # 5 of 6 cases pass: the gate holds
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
@@ -177,10 +183,7 @@ def test_sys_exit_0_in_a_task_a_target_never_awaited_fails_the_run_with_3_not_0(
         tmp_path: Path) -> None:
     """asyncio lets SystemExit out of a task and out of the event loop: it is no trial's, and
     it must not end assay with the 0 the user's code asked for."""
-    cli = project(tmp_path, "import asyncio, sys\n\nasync def exits():\n    sys.exit(0)\n\n"
-                            "async def answer(case):\n    if case.id == 'c3':\n"
-                            "        asyncio.get_running_loop().create_task(exits())\n"
-                            "        await asyncio.sleep(0.05)\n    return 'a'\n")
+    cli = project(tmp_path, a_task_never_awaited("sys.exit(0)"))
     result = cli("run", "assay.yaml", "--no-progress", "-o", "out", timeout=60)
     assert result.returncode == 3, result.stderr
     assert "called sys.exit(0) in an asyncio task it started" in result.stderr
