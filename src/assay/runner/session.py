@@ -10,7 +10,6 @@ summarises or judges them.
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import subprocess
 from collections.abc import Callable
@@ -33,7 +32,6 @@ from assay.store import Store
 from assay.store.run_ending import REVIEWING, ending, record_end
 from assay.store.run_lock import RunLock
 from assay.trial import TrialKey, TrialResult
-from assay.user_code.calls import run_loop
 from assay.user_code.process_exit import exits_guarded
 
 __all__ = ["RunOptions", "RunOutcome", "execute", "execute_async"]
@@ -74,14 +72,9 @@ def git_commit(directory: Path) -> str | None:
         return None
 
 
-def execute(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunOutcome:
-    """Run a loaded config to the end (or to its budget) and return the outcome."""
-    return run_loop(execute_async(loaded, store, options))
-
-
 async def execute_async(loaded: LoadedConfig, store: Store, options: RunOptions,
                         lock: RunLock | None = None) -> RunOutcome:
-    """The run itself, for callers already inside an event loop (`execute` and the Python API).
+    """The run itself, awaited by `api.running.run_and_review` inside the caller's event loop.
 
     The run is held by `lock` from before anything starts, so a second process resuming it
     is refused (`RunLocked`). A caller that goes on to review the run passes its own lock
