@@ -51,6 +51,7 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
     Exit codes: 0 done, 2 bad arguments, 3 the judging could not complete (the judges
     kept failing; continue with --resume once they answer), 130 interrupted.
     """
+    from assay.cli.termination import decided
     from assay.errors import RunFailed, UserError
     from assay.judging.rejudge import RejudgeRequest, rejudge
     from assay.reports.terminal import print_review
@@ -66,6 +67,7 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
     store = open_store(store_url, existing=True)
     try:
         review = rejudge(store, request, ReviewRequest(output=output))
+        decided(0)  # the rejudge is stored: a signal while it is printed cannot undo that
     except RunFailed as exc:
         hint = _resume_hint(store, experiment, "aborted")
         raise RunFailed(f"{exc}\n  resume with: {hint}" if hint else str(exc)) from None
