@@ -65,6 +65,19 @@ def test_json_markdown_and_html_say_the_same_numbers(
     assert "no calibrations stored yet" in out  # --no-save kept them out
 
 
+def test_in_a_narrow_terminal_each_measure_keeps_its_value_beside_its_name(
+        project: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: at 40 columns the table dropped its value column, so 'raw agreement'
+    stood beside its interval's low end, a number lower than the agreement."""
+    code, out = assay(capsys, "calibrate", str(project), "--format", "json", "--no-save")
+    agreement = json.loads(out)["agreement"]
+    monkeypatch.setenv("COLUMNS", "40")
+    code, out = assay(capsys, "calibrate", str(project), "--no-save")
+    assert code == 1
+    assert f"raw agreement: value {agreement:.1%}, 95% CI" in " ".join(out.split()), out
+
+
 def test_a_stored_runs_verdicts_are_joined_to_the_labels_by_case_id(
         project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = assay(capsys, "run", str(project))

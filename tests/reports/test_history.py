@@ -55,3 +55,15 @@ def test_the_columns_of_one_scorers_conditions_can_be_told_apart() -> None:
     assert "…" not in header
     for condition in ("@training", "@pack", "@terse"):
         assert header.count(condition) == 3 - (condition == "@terse")
+
+
+def test_at_40_columns_each_run_is_a_line_with_its_whole_id() -> None:
+    """Regression: a narrow terminal cut the run ids ('20261123-19095…') and statuses
+    ('com…'), the handles people copy into `assay compare`."""
+    runs = ExperimentHistory("exp", "eval", ["exact@a"], [
+        HistoryPoint("20260101-120000-abcdef", "2026-01-01T12:00", "completed", None,
+                     {"exact@a": 50.0})])
+    console = Console(width=40, record=True, color_system=None, soft_wrap=True)
+    print_history(console, runs)
+    assert ("20260101-120000-abcdef: started 2026-01-01 12:00, status completed, exact@a 50.0%"
+            in console.export_text())

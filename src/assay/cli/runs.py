@@ -31,8 +31,10 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     """
     import json
 
-    from assay.reports.text import markup_free as escape
     from rich.table import Table
+
+    from assay.reports.console import fits, print_as_list
+    from assay.reports.text import markup_free as escape
 
     store = open_store(store_url, existing=True)
     try:
@@ -65,13 +67,19 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     table.add_column("started")
     table.add_column("trials", justify="right")
     table.add_column("headline")
-    for run in runs:
-        status = "running?" if run.id in stale else run.status
-        table.add_row(run.id, escape(run.experiment), _status(status),
-                      run.started_at[:16].replace("T", " "), _trials(run, stored.get(run.id)),
-                      escape(headline(run.summary)))
+    rows = [(run.id, escape(run.experiment),
+             _status("running?" if run.id in stale else run.status),
+             run.started_at[:16].replace("T", " "), _trials(run, stored.get(run.id)),
+             escape(headline(run.summary))) for run in runs]
+    for row in rows:
+        table.add_row(*row)
     out = console()
-    out.print(table if runs else "no runs stored yet")
+    if not runs:
+        out.print("no runs stored yet")
+    elif fits(out, table):
+        out.print(table)
+    else:  # too narrow for the table: cut, it lost the ids' ends and whole columns
+        print_as_list(out, "runs", [str(column.header) for column in table.columns], rows)
     for run in runs:
         quiet = silent.get(run.id)
         if run.id in gone:

@@ -186,38 +186,26 @@ def calibration_markdown(cal: Calibration) -> str:
 
 
 def print_calibration(out: Any, cal: Calibration) -> None:
-    from rich import box
-    from rich.table import Table
+    """The calibration on a terminal; a table too wide for it is a list (`print_table`), so no
+    column is dropped: a cut table showed an interval's low end where the value belonged."""
+    from assay.reports.console import print_table
 
     colour = "green" if cal.passed else "red"
     out.print(f"[bold]calibration of {judge_line(cal)}[/bold]")
     out.print(f"labels: {cal.labels_path} ({cal.kind.replace('_', '/')}); "
               f"verdicts: {cal.source}")
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for column, justify in (("measure", "left"), ("value", "right"), ("95% CI", "right"),
-                            ("note", "left")):
-        table.add_column(column, justify=justify, no_wrap=column != "note")  # type: ignore[arg-type]
-    for row in measure_rows(cal):
-        table.add_row(*row)
-    out.print(table)
+    print_table(out, "", [("measure", "left"), ("value", "right"), ("95% CI", "right"),
+                          ("note", "left")], measure_rows(cal))
     matrix = confusion_rows(cal)
     if matrix is not None:
         heads, rows = matrix
-        grid = Table(title="confusion matrix", title_justify="left",
-                     box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        for index, head in enumerate(heads):
-            grid.add_column(head, justify="left" if index == 0 else "right", no_wrap=True)
-        for cells in rows:
-            grid.add_row(*cells)
-        out.print(grid)
+        print_table(out, "confusion matrix",
+                    [(head, "left" if index == 0 else "right") for index, head in
+                     enumerate(heads)], rows)
     labels = label_rows(cal)
     if labels:
-        per_label = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        for index, head in enumerate(("label", "precision", "recall", "people", "judge")):
-            per_label.add_column(head, justify="left" if index == 0 else "right", no_wrap=True)
-        for cells in labels:
-            per_label.add_row(*cells)
-        out.print(per_label)
+        print_table(out, "", [("label", "left"), ("precision", "right"), ("recall", "right"),
+                              ("people", "right"), ("judge", "right")], labels)
     for line in problem_lines(cal):
         out.print(f"[dim]{line}[/dim]")
     out.print(f"[bold {colour}]{headline(cal)}[/bold {colour}]")
@@ -232,28 +220,25 @@ def calibration_html(cal: Calibration) -> str:
 
 
 def print_calibration_list(out: Any, records: Sequence[CalibrationRecord]) -> None:
-    from rich import box
-    from rich.table import Table
+    """The stored calibrations, newest first; a list of lines when the table is too wide."""
+    from assay.reports.console import print_table
 
     if not records:
         out.print("no calibrations stored yet: run `assay calibrate CONFIG`")
         return
-    table = Table(title="calibrations, newest first", title_justify="left",
-                  box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=0,
-                  collapse_padding=True)
-    for column in ("id", "scorer", "judge model", "prompt", "kind", "n",
-                   "agreement", "kappa", "bar", "result"):
-        table.add_column(column, justify="right" if column in ("n", "agreement", "kappa")
-                         else "left", no_wrap=True)
+    rows = []
     for r in records:  # the id holds the date and time
         bar = ", ".join(part for part in (
             f">={percent(r.min_agreement, 0)}" if r.min_agreement is not None else "",
             f"k>={r.min_kappa:g}" if r.min_kappa is not None else "") if part) or "-"
-        table.add_row(r.id, r.scorer or "-", r.judge_model or "-", (r.prompt_hash or "-")[:8], r.kind, str(r.n),
-                      "-" if r.agreement is None else percent(r.agreement),
-                      "-" if r.kappa is None else f"{r.kappa:.2f}", bar,
-                      "[green]pass[/green]" if r.passed else "[red]below the bar[/red]")
-    out.print(table)
+        rows.append((r.id, r.scorer or "-", r.judge_model or "-", (r.prompt_hash or "-")[:8],
+                     r.kind, str(r.n), "-" if r.agreement is None else percent(r.agreement),
+                     "-" if r.kappa is None else f"{r.kappa:.2f}", bar,
+                     "[green]pass[/green]" if r.passed else "[red]below the bar[/red]"))
+    print_table(out, "calibrations, newest first",
+                [(column, "right" if column in ("n", "agreement", "kappa") else "left")
+                 for column in ("id", "scorer", "judge model", "prompt", "kind", "n",
+                                "agreement", "kappa", "bar", "result")], rows)
 
 
 # -- small things ----------------------------------------------------------------------------

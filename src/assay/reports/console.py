@@ -79,13 +79,32 @@ def print_table(console: Any, title: str, columns: Sequence[tuple[str, str]],
         else:
             previous = cells[0] if cells else None
         table.add_row(*cells)
-    if console.measure(table).maximum <= console.width:
+    if fits(console, table):
         console.print(table)
         return
-    console.print(title)
-    names = [name for name, _ in columns]
+    print_as_list(console, title, [name for name, _ in columns], rows, keys=keys)
+
+
+def print_as_list(console: Any, title: str, names: Sequence[str],
+                  rows: Sequence[Sequence[str]], *, keys: int = 1) -> None:
+    """A table's rows as `key: name value, ...` lines, for a console too narrow for it."""
+    if title:
+        console.print(title)
     for row in rows:
         key = " · ".join(str(cell) for cell in row[:keys])
         rest = ", ".join(f"{name} {cell}" for name, cell in zip(names[keys:], row[keys:])
                          if str(cell).strip())
         console.print(f"  {key}: {rest}")
+
+
+def fits(console: Any, table: Any) -> bool:
+    """Whether `table` prints at the console's width with every cell whole: a column that may
+    not wrap needs its longest cell, one that wraps its longest word. (`console.measure`
+    gives at most the console's width: a table too wide seemed to fit, and was printed
+    with its cells cut and whole columns dropped.)"""
+    unbounded = console.options.update_width(sys.maxsize // 2)
+    need = int(table._extra_width)
+    for column in table.columns:
+        measured = table._measure_column(console, unbounded, column)
+        need += measured.maximum if column.no_wrap else measured.minimum
+    return bool(need <= console.width)

@@ -45,13 +45,15 @@ def format_value(metric: str, value: float | None) -> str:
 
 def print_history(console: Any, history: ExperimentHistory) -> None:
     from rich import box
-    from assay.reports.text import markup_free as escape
     from rich.table import Table
+
+    from assay.reports.console import fits, print_as_list
+    from assay.reports.text import markup_free as escape
 
     title = f"{history.experiment}" + (f" ({history.kind})" if history.kind != "eval" else "")
     runs = len(history.points)
-    table = Table(title=f"{escape(title)} · {runs} run{'s' * (runs != 1)}, oldest first",
-                  title_justify="left", box=box.SIMPLE_HEAD)
+    heading = f"{escape(title)} · {runs} run{'s' * (runs != 1)}, oldest first"
+    table = Table(title=heading, title_justify="left", box=box.SIMPLE_HEAD)
     room = max(1, (getattr(console, "width", 80) - 55) // 16)
     shown = history.metrics[:room]
     breaks = {i for i, point in enumerate(history.points) if point.dataset_changed}
@@ -62,12 +64,18 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
         # columns of one scorer's conditions could not be told apart
         table.add_column(escape(column).replace("@", "\n@", 1), justify="right",
                          overflow="fold")
+    rows = []
     for i, point in enumerate(history.points):
         dataset = ((f"{BREAK} " if i in breaks else "") + (point.dataset_hash or "-")[:12],)
-        table.add_row(point.run_id, point.started_at[:16].replace("T", " "), point.status,
-                      *(dataset if datasets else ()),
-                      *(format_value(m, point.metrics.get(m)) for m in shown))
-    console.print(table)
+        rows.append((point.run_id, point.started_at[:16].replace("T", " "), point.status,
+                     *(dataset if datasets else ()),
+                     *(format_value(m, point.metrics.get(m)) for m in shown)))
+        table.add_row(*rows[-1])
+    if fits(console, table):
+        console.print(table)
+    else:  # too narrow even for the run ids: a table would cut them
+        names = ["started", "status", *(("dataset",) if datasets else ()), *map(escape, shown)]
+        print_as_list(console, heading, ["run", *names], rows)
     for metric in history.metrics:
         series = history.series(metric)
         last = next((v for v in reversed(series) if v is not None), None)
