@@ -41,6 +41,8 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     from assay.reports.atomic import atomic_writer
     from assay.review.finish import review_stored, rewrite_files
 
+    if rewrite:
+        _refuse_with_rewrite(output, fmt)
     check_output_file(output)
     store = open_store(store_url, existing=True)
     try:
@@ -88,6 +90,22 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
         store.close()
     if output:
         click.echo(f"wrote {Path(output)}", err=True)
+
+
+def _refuse_with_rewrite(output: str | None, fmt: str) -> None:
+    """--rewrite writes the run's own three files where they were: an -o or --format asked
+    for beside it would be ignored, the file asked for never written."""
+    from click.core import ParameterSource
+
+    from assay.errors import UserError
+
+    asked = [f"-o {output}"] if output else []
+    if click.get_current_context().get_parameter_source("fmt") is ParameterSource.COMMANDLINE:
+        asked.append(f"--format {fmt}")
+    if asked:
+        raise UserError(f"--rewrite writes the run's results.json, report.md and report.html "
+                        f"again where they were, so {' and '.join(asked)} would be ignored: "
+                        "give either --rewrite or them")
 
 
 def _feeding(trials: Iterator[TrialRecord],
