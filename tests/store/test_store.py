@@ -132,3 +132,20 @@ def test_judged_scores_carry_the_judge_identity_and_nothing_else(store: Store) -
     store.write_trials("r1", [judged, trial("c2")])
     assert store.judge_identities("r1") == {
         "judge_score": {("openai/gpt-4.1", "abc123")}}
+
+
+def test_a_run_id_prefix_is_matched_as_written_and_an_ambiguous_one_lists_its_runs(
+        store: Store) -> None:
+    """Regression: the prefix was a LIKE pattern, so '_0260101' named run 20260101-aaa, and
+    two matching runs were listed with a '...' that promised more."""
+    for run_id in ("20260101-aaa", "20260101-bbb", "20260102-ccc", "20260103-ddd"):
+        store.create_run(id=run_id, experiment="e", status="completed")
+    for pattern in ("_0260101-aaa", "%aaa", "2026010_"):
+        with pytest.raises(UserError, match=f"no run '{pattern}'"):
+            store.resolve_run(pattern)
+    with pytest.raises(UserError) as two:
+        store.resolve_run("20260101")
+    assert str(two.value) == "run id '20260101' is ambiguous: 20260101-aaa, 20260101-bbb"
+    with pytest.raises(UserError) as four:
+        store.resolve_run("2026")
+    assert str(four.value).endswith(": 20260101-aaa, 20260101-bbb, 20260102-ccc, ...")

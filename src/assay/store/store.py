@@ -205,13 +205,15 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         if run:
             return run
         with self.engine.connect() as conn:
-            ids = conn.execute(
-                select(schema.runs.c.id).where(schema.runs.c.id.like(f"{ref}%")).limit(3)
+            ids = conn.execute(  # autoescape: a '_' or '%' in `ref` is that character
+                select(schema.runs.c.id).where(schema.runs.c.id.startswith(ref, autoescape=True))
+                .order_by(schema.runs.c.id).limit(4)
             ).scalars().all()
         if len(ids) == 1:
             return self.get_run(ids[0])  # type: ignore[return-value]
         if len(ids) > 1:
-            raise UserError(f"run id '{ref}' is ambiguous: {', '.join(ids)} ...")
+            more = ", ..." if len(ids) > 3 else ""
+            raise UserError(f"run id '{ref}' is ambiguous: {', '.join(ids[:3])}{more}")
         raise UserError(f"no run '{ref}' in {self.url}")
 
     def previous_run(self, run: RunRecord) -> RunRecord | None:
