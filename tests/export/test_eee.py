@@ -334,3 +334,21 @@ def test_a_transcript_tool_call_whose_arguments_are_not_json_exports_them_not_nu
         {"role": "assistant", "content": None, "tool_calls": [broken]}])
     assert record["messages"][1]["tool_calls"] == [
         {"id": "call_1", "name": "search", "arguments": {"_invalid_json": '{"q": "order'}}]
+
+
+def test_an_export_from_another_folder_goes_beside_the_runs_files_and_is_linked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: run from another folder (or for a run written with -o), the export went
+    to ./.assay/runs/<run id>/eee and the run's results.json never linked to it."""
+    monkeypatch.chdir(tmp_path)
+    result = assay.evaluate("capitals", data=CAPITALS, task=answer, scorers=["exact_match"])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    with pytest.raises(SystemExit) as exited:
+        main(["export", result.run_id, "--store", str(tmp_path / ".assay" / "assay.db")])
+    assert exited.value.code == 0
+    folder = tmp_path / ".assay" / "runs" / result.run_id
+    [link] = json.loads((folder / "results.json").read_text(encoding="utf-8"))["exports"]
+    assert Path(link["location"]) == (folder / "eee").resolve()
+    assert not (elsewhere / ".assay").exists()

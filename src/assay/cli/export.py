@@ -18,7 +18,8 @@ RUNS_DIR = Path(".assay") / "runs"
               show_default=True,
               help="The format: eee is Every Eval Ever (aggregate JSON and instance JSONL).")
 @click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path),
-              help="The directory to write under (default .assay/runs/<run id>/<format>).")
+              help="The directory to write under (default <format>/ in the run's folder, "
+                   ".assay/runs/<run id>/ unless it was written elsewhere).")
 @store_option
 @click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
 @click.option("--organization", default="unknown", show_default=True,
@@ -33,7 +34,7 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
     One aggregate file and one instance-level JSONL per condition, under
     OUTPUT/data/<experiment>/<developer>/<model>/, each checked against the
     format's schemas. The export is recorded with the run, and the run's
-    results.json (in .assay/runs/<run id>/) links to the files.
+    results.json (in the run's folder, from wherever this is run) links to the files.
     """
     from assay.export.writing import export_eee
     from assay.reports.results_json import link_exports
@@ -41,7 +42,8 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
     store = open_store(store_url, existing=True)
     try:
         run = store.resolve_run(run_ref, experiment)
-        directory = output or RUNS_DIR / run.id / fmt
+        folder = run_folder(run.report_dir, run.id)
+        directory = output or folder / fmt
         check_output_file(directory)  # its parent: the folder itself is made only on writing
         record = export_eee(store, run, directory, organization=organization,
                             relationship=relationship)  # type: ignore[arg-type]
@@ -50,10 +52,18 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
         store.close()
     for name in record.files:
         click.echo(str(directory / name))
-    results = RUNS_DIR / run.id / "results.json"
+    results = folder / "results.json"
     if results.is_file():
         link_exports(results, exports)
         click.echo(f"linked from {results}")
     else:
         click.echo(f"recorded with run {run.id}: `assay report {run.id} --format json` "
                    "lists it", err=True)
+
+
+def run_folder(report_dir: str | None, run_id: str) -> Path:
+    """The folder the run's files were written to, as recorded with it; a run that recorded
+    none has them in .assay/runs/<run id>/. (The export looked there, from the working
+    directory, alone: run elsewhere, or for a run written with -o, its results.json never
+    linked to the files.)"""
+    return Path(report_dir) if report_dir else RUNS_DIR / run_id
