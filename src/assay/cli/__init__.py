@@ -52,6 +52,10 @@ def main(argv: list[str] | None = None) -> NoReturn:
     handlers back when it returns."""
     from assay.cli.termination import INTERRUPTED, signals_handled
 
+    if argv is None:
+        from assay.cli.closed_pipe import tolerate_closed_pipes
+
+        tolerate_closed_pipes()
     with signals_handled(owns_process=argv is None) as signals:
         try:
             code = _command(argv, signals)
