@@ -215,3 +215,21 @@ def test_at_40_columns_every_run_is_listed_whole_with_its_headline(
     assert code == 0
     assert ("20260101-120000-abcdef: experiment agent, status completed" in listed
             and "trials 10, headline contains: docs 80%" in listed), listed
+
+
+def test_a_rejudge_run_is_listed_as_a_rejudge_beside_the_eval_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its headline is a judge's verdicts on an earlier run's answers: unmarked, it read as
+    another run of the target beside the eval runs."""
+    monkeypatch.setenv("COLUMNS", "200")
+    store = Store(f"sqlite:///{tmp_path / 's.db'}")
+    add_run(store, "20260101-000000-aaaaaa", started=ago(minutes=2), status="completed")
+    store.create_run(id="20260101-000100-bbbbbb", experiment="agent", kind="rejudge",
+                     status="completed", started_at=ago(minutes=1), total_trials=10)
+    store.close()
+    code, listed = assay(capsys, "runs", "--store", str(tmp_path / "s.db"))
+    assert code == 0
+    lines = {line.split()[1]: line for line in listed.splitlines() if "20260101" in line}
+    assert "agent (rejudge)" in lines["20260101-000100-bbbbbb"]
+    assert "(rejudge)" not in lines["20260101-000000-aaaaaa"]

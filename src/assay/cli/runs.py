@@ -67,7 +67,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     table.add_column("started")
     table.add_column("trials", justify="right")
     table.add_column("headline")
-    rows = [(run.id, escape(run.experiment),
+    rows = [(run.id, _experiment(run),
              _status("running?" if run.id in stale else run.status),
              run.started_at[:16].replace("T", " "), _trials(run, stored.get(run.id)),
              escape(headline(run.summary))) for run in runs]
@@ -88,6 +88,14 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
         elif quiet is not None:
             out.print(f"[yellow]running?[/yellow] {run.id} (no progress for "
                       f"{format_span(quiet)}: killed? resume with --resume {run.id})")
+
+
+def _experiment(run: RunRecord) -> str:
+    """The experiment, and what kind of run it was when not an eval: a rejudge's headline is
+    its judge's verdicts on an earlier run's answers, not a new measure of the target."""
+    from assay.reports.text import markup_free as escape
+
+    return escape(run.experiment if run.kind == "eval" else f"{run.experiment} ({run.kind})")
 
 
 def _trials(run: RunRecord, stored: int | None) -> str:
