@@ -79,3 +79,16 @@ def test_runs_that_record_no_dataset_do_not_count_as_a_change() -> None:
                                run("t3", "3", scores(0.6, 5))])
     assert not any(p.dataset_changed for p in history.points)
     assert history.trend("judge@pack") == "up"
+
+
+def test_a_move_is_beyond_noise_only_when_the_two_runs_intervals_do_not_overlap() -> None:
+    def summary(rate: float, low: float, high: float) -> dict:
+        return {"scores": [{"scorer": "s", "condition": "c", "pass_rate": rate,
+                            "pass_rate_ci": {"low": low, "high": high}}]}
+
+    [apart] = build_history([run("r1", "2026-01-01", summary(0.2, 0.1, 0.4)),
+                             run("r2", "2026-01-02", summary(0.8, 0.6, 0.9))])
+    [overlapping] = build_history([run("r1", "2026-01-01", summary(0.4, 0.2, 0.6)),
+                                   run("r2", "2026-01-02", summary(0.6, 0.4, 0.8))])
+    assert apart.beyond_noise("s@c") and not overlapping.beyond_noise("s@c")
+    assert overlapping.trend("s@c") == "up"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from assay.analysis.history import ExperimentHistory, HistoryPoint
-from assay.reports.history import print_history, sparkline
+from assay.reports.history import arrow, print_history, sparkline
 
 
 def history(*datasets: str, values: tuple[float, ...] = (20.0, 67.0, 50.0)) -> ExperimentHistory:
@@ -67,3 +67,35 @@ def test_at_40_columns_each_run_is_a_line_with_its_whole_id() -> None:
     print_history(console, runs)
     assert ("20260101-120000-abcdef: started 2026-01-01 12:00, status completed, exact@a 50.0%"
             in console.export_text())
+
+
+def moved(kind: str, metric: str, intervals: list[tuple[float, float] | None]
+          ) -> ExperimentHistory:
+    values = (40.0, 60.0)
+    points = [HistoryPoint(f"r{i}", f"2026-01-0{i + 1}", "completed", None, {metric: value},
+                           {metric: interval} if interval else {})
+              for i, (value, interval) in enumerate(zip(values, intervals))]
+    return ExperimentHistory("exp", kind, [metric], points)
+
+
+def test_a_pass_rate_that_rose_beyond_both_runs_intervals_gets_a_green_arrow() -> None:
+    assert arrow(moved("eval", "exact@a", [(30.0, 50.0), (51.0, 70.0)]), "exact@a") == \
+        "[green]↑[/green]"
+
+
+def test_a_rise_within_the_runs_intervals_is_an_arrow_without_a_colour() -> None:
+    """40% -> 60% over 20 cases is within noise: a green arrow called it better."""
+    assert arrow(moved("eval", "exact@a", [(22.0, 61.0), (39.0, 78.0)]), "exact@a") == "↑"
+    assert arrow(moved("eval", "exact@a", [None, None]), "exact@a") == "↑"
+
+
+def test_a_traces_metric_that_rose_is_never_green() -> None:
+    """A tool error rate going up is worse, not better: traces metrics have no colour."""
+    history = moved("traces", "tool_error_rate", [(0.0, 1.0), (5.0, 9.0)])
+    assert arrow(history, "tool_error_rate") == "↑"
+
+
+def test_the_arrows_are_explained_under_the_sparklines() -> None:
+    text = printed(history("d1" * 32, "d1" * 32))
+    assert "green or red only for a pass rate or mean that moved beyond both runs' 95% " \
+           "intervals" in text

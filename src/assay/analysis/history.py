@@ -71,6 +71,19 @@ class ExperimentHistory:
             return "flat"
         return "up" if delta > 0 else "down"
 
+    def beyond_noise(self, metric: str) -> bool:
+        """Whether the last move is larger than either run's noise: the two runs' stored 95%
+        intervals do not overlap. A move within them may be chance (`assay compare` tests it
+        case by case); traces runs store no intervals, so none of their moves is beyond it."""
+        having = [i for i, point in enumerate(self.points) if metric in point.metrics]
+        if len(having) < 2 or self.trend(metric) not in ("up", "down"):
+            return False
+        before = self.points[having[-2]].intervals.get(metric)
+        last = self.points[having[-1]].intervals.get(metric)
+        if before is None or last is None:
+            return False
+        return last[0] > before[1] or last[1] < before[0]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "experiment": self.experiment, "kind": self.kind, "metrics": self.metrics,

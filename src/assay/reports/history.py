@@ -15,8 +15,12 @@ from assay.analysis.history import ExperimentHistory
 from assay.reports.formatting import percent
 
 BARS = "▁▂▃▄▅▆▇█"
-ARROWS = {"up": "[green]↑[/green]", "down": "[red]↓[/red]", "flat": "→", "new": "·",
-          "dataset_changed": "[yellow]≠[/yellow]"}
+ARROWS = {"up": "↑", "down": "↓", "flat": "→", "new": "·", "dataset_changed": "[yellow]≠[/yellow]"}
+"""The last move of a metric. Green and red say better and worse, so they are kept for a
+pass rate or a mean score (higher is better) that moved beyond both runs' 95% intervals: a
+green arrow on noise, or on a traces metric such as a tool error rate going up, would say
+something false."""
+BETTER = {"up": "[green]↑[/green]", "down": "[red]↓[/red]"}
 BREAK = "¦"
 """Between two runs over different datasets in a sparkline."""
 
@@ -41,6 +45,14 @@ def format_value(metric: str, value: float | None) -> str:
     if "@" in metric and ".mean@" not in metric:
         return percent(value / 100)
     return f"{value:.3g}"
+
+
+def arrow(history: ExperimentHistory, metric: str) -> str:
+    """The metric's last move, coloured only when it is an eval metric's move beyond noise."""
+    trend = history.trend(metric)
+    if history.kind == "eval" and trend in BETTER and history.beyond_noise(metric):
+        return BETTER[trend]
+    return ARROWS[trend]
 
 
 def print_history(console: Any, history: ExperimentHistory) -> None:
@@ -80,8 +92,12 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
         series = history.series(metric)
         last = next((v for v in reversed(series) if v is not None), None)
         name = escape(metric) + " " * (28 - len(metric))
-        console.print(f"  {ARROWS[history.trend(metric)]} {name} {sparkline(series, breaks)}  "
+        console.print(f"  {arrow(history, metric)} {name} {sparkline(series, breaks)}  "
                       f"{format_value(metric, last)}")
+    if any(history.trend(metric) in BETTER for metric in history.metrics):
+        console.print("  ↑ ↓ the last move; green or red only for a pass rate or mean that moved "
+                      "beyond both runs' 95% intervals, else it may be noise "
+                      "(`assay compare` tests it case by case)")
     if breaks:
         console.print(f"  {BREAK} the dataset changed (sha256 in the dataset column): the runs "
                       "on either side answered different questions, so no trend is read across "
