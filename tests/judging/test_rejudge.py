@@ -112,5 +112,22 @@ def test_an_unknown_scorer_is_refused_before_any_call(
     assert assay(capsys, "run", str(config))[0] == 0
     before = llm.received
     code, out = assay(capsys, "rejudge", "latest", "--scorer", "exact_match")
-    assert code == 2 and "no judged scorer exact_match" in out
+    run = Store(str(config.parent / "assay.db")).resolve_run("latest")
+    assert code == 2 and f"run {run.id} of 'noisy' has no judged scorer exact_match" in out
+    assert "(its judged scorers: judge_score)" in out
     assert llm.received == before
+
+
+def test_a_run_without_a_judge_is_refused_naming_the_run_and_its_scorers(
+        project: tuple[Path, FakeLLM], capsys: pytest.CaptureFixture[str]) -> None:
+    config, _ = project
+    document = yaml.safe_load(config.read_text())
+    document["scorers"] = [{"type": "exact_match"}, {"type": "contains", "value": "Jupiter"}]
+    del document["judge"]
+    config.write_text(yaml.safe_dump(document, sort_keys=False))
+    assert assay(capsys, "run", str(config))[0] == 0
+    run = Store(str(config.parent / "assay.db")).resolve_run("latest")
+    code, out = assay(capsys, "rejudge", "latest")
+    assert code == 2
+    assert (f"run {run.id} of 'noisy' has no judged scorer to judge again (its scorers: "
+            "exact_match, contains)") in " ".join(out.split())

@@ -89,7 +89,8 @@ async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewReq
     services = Services(base_dir=loaded.base_dir, config=loaded.config, store=store)
     with store.run_lock() as lock:
         try:
-            judges = build_judges(loaded, services, request)
+            judges = build_judges(loaded, services, request,
+                                  run=f"run {original.id} of '{original.experiment}'")
             for judge in judges:  # resolves each judge's provider: a missing key stops here
                 await judge.setup()
             prepare(store, original.experiment, [], review,
@@ -183,18 +184,21 @@ def _progress(original: RunRecord, services: Services, request: RejudgeRequest,
                     mode=choose_mode(request.progress), already_done=done, ledger=ledger)
 
 
-def build_judges(loaded: LoadedConfig, services: Services, request: RejudgeRequest
-                 ) -> list[Scorer]:
-    """The run's judged scorers, asked `repeats` times, with another model if asked."""
+def build_judges(loaded: LoadedConfig, services: Services, request: RejudgeRequest, *,
+                 run: str = "the run") -> list[Scorer]:
+    """The run's judged scorers, asked `repeats` times, with another model if asked. `run`
+    names the run in the errors (`run ID of 'EXPERIMENT'`)."""
     judged = [params for params in loaded.scorer_params
               if "model" in type(params).model_fields and "prompt" in type(params).model_fields]
-    names = [getattr(p, "name", None) or getattr(p, "type") for p in judged]
+    names = [_scorer_name(p) for p in judged]
     unknown = sorted(set(request.scorers) - set(names))
     if unknown:
-        raise UserError(f"run's config has no judged scorer {', '.join(unknown)} "
-                        f"(judged scorers: {', '.join(names) or 'none'})")
+        raise UserError(f"{run} has no judged scorer {', '.join(unknown)} "
+                        f"(its judged scorers: {', '.join(names) or 'none'})")
     if not judged:
-        raise UserError("the run has no judged scorer to judge again")
+        others = ", ".join(_scorer_name(p) for p in loaded.scorer_params) or "none"
+        raise UserError(f"{run} has no judged scorer to judge again (its scorers: {others}); "
+                        "rejudge asks a run's LLM judges again to measure their noise")
     out: list[Scorer] = []
     for params, name in zip(judged, names):
         if request.scorers and name not in request.scorers:
@@ -222,6 +226,10 @@ def _options(original: RunRecord, loaded: LoadedConfig, request: RejudgeRequest,
     return {"rejudge_of": original.id, "repeats": request.repeats or DEFAULT_REPEATS,
             "judge_model": request.judge_model, "scorers": [j.name for j in judges],
             "asks": asks, "epochs": (original.options or {}).get("epochs")}
+
+
+def _scorer_name(params: Any) -> str:
+    return str(getattr(params, "name", None) or getattr(params, "type"))
 
 
 def _conditions(run: RunRecord, store: Store) -> list[str]:
