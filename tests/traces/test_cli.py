@@ -57,7 +57,7 @@ def test_a_filter_that_keeps_no_session_is_a_usage_error_and_writes_nothing(
     code = _run(["traces", str(sessions_dir), *chosen, "--output", str(tmp_path / "out"),
                  "--guidelines", str(guidelines), "--store", str(tmp_path / "s.db")])
     assert code == 2
-    assert f"no session of the 5 found matches {' '.join(chosen)}" in capsys.readouterr().err
+    assert f"none of the 5 sessions found matches {' '.join(chosen)}" in capsys.readouterr().err
     assert "- keep" in guidelines.read_text()
     assert not (tmp_path / "out" / "eval-report.md").exists()
     assert not (tmp_path / "s.db").exists()
@@ -217,6 +217,7 @@ def test_export_with_no_answered_question_writes_no_empty_dataset_and_says_why(
     assert not out.exists()
     assert _run(["traces", "export", str(short), "-o", str(out), "--include-unanswered"]) == 0
     assert len(out.read_text(encoding="utf-8").splitlines()) == 1
+    assert f"wrote 1 case to {out}" in capsys.readouterr().out  # not '1 cases'
 
 
 def test_export_under_a_file_is_refused_before_any_log_is_read(

@@ -100,3 +100,14 @@ def test_a_file_holding_the_insights_twice_ends_with_them_once() -> None:
     assert updated.count(HEADING) == 1
     assert "Fresh topic" in updated and "Stale topic" not in updated
     assert updated.startswith(HUMAN.rstrip()) and updated.rstrip().endswith("- IPC: penal code")
+
+
+def test_one_question_is_counted_in_the_singular() -> None:
+    """Regression: the insights read 'Nothing to change: 1 questions analysed' and
+    'Wiki hit rate: 100% of 1 answered questions'."""
+    exchange = Exchange(SessionMeta("s.jsonl"), index=1, line=1, question="q", answer="x")
+    metrics = compute_metrics([exchange], sessions=1)
+    plain = render_insights(TraceAnalysis([], metrics))
+    assert "- Nothing to change: 1 question analysed found no problem to act on." in plain
+    wiki = render_insights(TraceAnalysis([], metrics, knowledge=True))
+    assert "Wiki hit rate: 100% of 1 answered question, which meets" in wiki

@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from assay.traces.exchanges import Exchange
+from assay.traces.findings import Finding, Judgement
 from assay.traces.formats.base import MALFORMED_KEPT
+from assay.traces.judging import Judgements
+from assay.traces.metrics import compute_metrics
 from assay.traces.options import TraceOptions
 from assay.traces.pipeline import analyze
 from assay.traces.report import render_report
+from assay.traces.result import TraceAnalysis
 
 
 def test_many_malformed_lines_are_counted_and_the_first_few_shown(
@@ -63,3 +68,21 @@ def test_a_line_whose_tool_call_is_kept_is_not_reported_as_skipped(
     assert "| file | format | questions | line problems |" in report
     assert ("| chat.jsonl | openai-chat | 1 | line 2: tool call 'read_file': arguments not "
             "JSON, kept as text |") in report
+
+
+def test_counts_of_one_read_in_the_singular(make_exchange: Callable[..., Exchange]) -> None:
+    """Regression: one session with one question read '1 sessions, 1 questions', the judge
+    'checked 1 of 1 answered questions' and '1 citation or contradiction problems'."""
+    exchange = make_exchange(question="What does the parser do?", answer="It trims.")
+    judgements = Judgements("openai/judge-1")
+    judgements.add(Judgement(exchange.id, [Finding("citation", "error", "cites section 9",
+                                                   "cite what the file says")]))
+    metrics = compute_metrics([exchange], sessions=1)
+    metrics.cost_usd, metrics.unpriced_turns = 0.5, 1
+    report = render_report(TraceAnalysis([], metrics, judgements=judgements,
+                                         subagent_files=1))
+    assert ("1 session, 1 question (1 answered); 1 subagent file counted with the session "
+            "that started it.") in report
+    assert "checked 1 of 1 answered question." in report
+    assert "1 citation or contradiction problem." in report
+    assert "not counting 1 model response that logged no cost" in report

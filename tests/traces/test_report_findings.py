@@ -66,7 +66,7 @@ def test_subagent_files_are_counted_with_their_parent_session(tmp_path: Path) ->
     assert analysis.metrics.sessions == 1 and len(analysis.sessions) == 1
     assert analysis.subagent_files == 2
     assert analysis.metrics.exchanges == 1
-    assert "1 sessions, 1 questions (1 answered); 2 subagent files counted with the session" \
+    assert "1 session, 1 question (1 answered); 2 subagent files counted with the session" \
         in render_report(analysis)
 
 

@@ -185,8 +185,10 @@ def export_command(paths: tuple[Path, ...], format_: str | None, last: int | Non
     """Write each question as a dataset case: expected = the agent's answer, to review."""
     from assay.traces import ExchangeStream
     from assay.traces.export import write_dataset
+    from assay.traces.formats.base import plural
 
     check_output_file(output)  # before any log is read
     stream = ExchangeStream(paths, _options(format_, last, since, name_pattern))
     written = write_dataset(stream, output, include_unanswered)
-    click.echo(f"wrote {written} cases to {output} (review `expected` before trusting it)")
+    click.echo(f"wrote {plural(written, 'case')} to {output} "
+               "(review `expected` before trusting it)")

@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from assay.errors import UserError
 from assay.reports.text import inline
+from assay.traces.formats.base import plural
 from assay.traces.result import TraceAnalysis
 
 HEADING = "## Eval Insights"
@@ -36,8 +37,8 @@ def render_insights(analysis: TraceAnalysis) -> str:
     if analysis.knowledge:
         lines += _wiki_use(analysis)
     elif not fixes:
-        lines.append(f"- Nothing to change: {analysis.metrics.exchanges} questions analysed "
-                     "found no problem to act on.")
+        lines.append(f"- Nothing to change: {plural(analysis.metrics.exchanges, 'question')} "
+                     "analysed found no problem to act on.")
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -58,7 +59,7 @@ def _behaviour_fixes(analysis: TraceAnalysis) -> list[str]:
         fixes.append("Cite only sections, numbers and names that appear in the file you read.")
     wasted = analysis.metrics.wasted_reads
     if wasted > WASTED_READS_LIMIT:
-        fixes.append(f"Open fewer files: {wasted} files read in the last analysis "
+        fixes.append(f"Open fewer files: {plural(wasted, 'file')} read in the last analysis "
                      "were never used in an answer.")
     return fixes
 
@@ -70,7 +71,7 @@ def _wiki_use(analysis: TraceAnalysis) -> list[str]:
     heavy = [(path, n) for path, n in m.most_read if n >= HEAVY_READS]
     if heavy:
         lines += ["### Heavily-read files: move their key facts into the wiki", ""]
-        lines += [f"- {inline(PurePosixPath(path).name, 120)} (read in {n} questions)"
+        lines += [f"- {inline(PurePosixPath(path).name, 120)} (read in {plural(n, 'question')})"
                   for path, n in heavy[:5]]
         lines.append("")
     target = round(analysis.hit_rate_target * 100)
@@ -80,7 +81,8 @@ def _wiki_use(analysis: TraceAnalysis) -> list[str]:
         lines.append(f"- Wiki hit rate: no answered questions yet (target {target}%).")
     else:
         judgement = "meets" if rate >= analysis.hit_rate_target else "is below"
-        lines.append(f"- Wiki hit rate: {rate * 100:.0f}% of {m.answered} answered questions, "
+        lines.append(f"- Wiki hit rate: {rate * 100:.0f}% of "
+                     f"{plural(m.answered, 'answered question')}, "
                      f"which {judgement} the target of {target}%.")
     return lines
 

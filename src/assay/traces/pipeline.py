@@ -13,6 +13,7 @@ from pathlib import Path
 from assay.errors import UserError
 from assay.providers.base import Provider
 from assay.reports.atomic import ensure_writable_folder, write_text
+from assay.traces.formats.base import plural
 from assay.traces.result import TraceAnalysis
 from assay.traces.guidelines import read_guidelines, render_insights, update_guidelines
 from assay.traces.judging import StreamingJudge, Judgements
@@ -67,11 +68,12 @@ def require_questions(analysis: TraceAnalysis, forced_format: str | None = None)
     malformed = sum(s.meta.stats.malformed_count for s in analysis.sessions if s.meta.stats)
     orphans = sum(s.meta.stats.orphans for s in analysis.sessions if s.meta.stats)
     formats = sorted({s.meta.format for s in analysis.sessions if s.meta.format})
-    detail = f"read as {', '.join(formats)}" + (f", {malformed:,} lines malformed"
+    detail = f"read as {', '.join(formats)}" + (f", {plural(malformed, 'line')} malformed"
                                                  if malformed else "") + (
-        f", {orphans:,} lines of agent activity with no question before them" if orphans else "")
+        f", {plural(orphans, 'line')} of agent activity with no question before them"
+        if orphans else "")
     hint = f"; is --log-format {forced_format} right?" if forced_format else ""
-    raise UserError(f"no question found in the {count} session file{'s' * (count != 1)} read "
+    raise UserError(f"no question found in the {plural(count, 'session file')} read "
                     f"({detail}{hint}); nothing was written or stored")
 
 

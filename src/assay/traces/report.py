@@ -9,6 +9,7 @@ from assay.reports.costs import dollars
 from assay.reports.text import inline
 from assay.traces.findings import Asked, Finding
 from assay.traces.formats import ParseStats
+from assay.traces.formats.base import plural
 from assay.traces.metrics import TraceMetrics
 from assay.traces.result import TraceAnalysis
 
@@ -34,9 +35,10 @@ def render_report(analysis: TraceAnalysis) -> str:
     lines = [
         "# Eval report",
         "",
-        f"{m.sessions} sessions, {m.exchanges} questions ({m.answered} answered)"
-        + (f"; {folded} subagent file{'s' * (folded != 1)} counted with the session that "
-           "started it" if folded else "") + ".",
+        f"{plural(m.sessions, 'session')}, {plural(m.exchanges, 'question')} "
+        f"({m.answered:,} answered)"
+        + (f"; {plural(folded, 'subagent file')} counted with the session that started it"
+           if folded else "") + ".",
         "",
         "## Performance",
         "",
@@ -68,8 +70,8 @@ def _cost(m: TraceMetrics) -> str:
         return "unknown (no model response logged a cost)" if m.unpriced_turns else "unknown"
     if not m.unpriced_turns:
         return dollars(m.cost_usd)
-    return (f"{dollars(m.cost_usd)}, not counting {m.unpriced_turns:,} model "
-            f"response{'s' * (m.unpriced_turns != 1)} that logged no cost")
+    return (f"{dollars(m.cost_usd)}, not counting "
+            f"{plural(m.unpriced_turns, 'model response')} that logged no cost")
 
 
 def _most_read(most_read: Sequence[tuple[str, int]]) -> list[str]:
@@ -109,11 +111,12 @@ def _judged(analysis: TraceAnalysis) -> list[str]:
                 ("No judge model was configured (`--judge-model`), so answers were not checked "
                 "against the files read. The figures above need no model."), ""]
     lines = ["## Findings", "",
-             (f"Judge `{judgements.model}` checked {judgements.judged} of "
-             f"{judgements.asked} answered questions."), ""]
+             (f"Judge `{judgements.model}` checked {judgements.judged:,} of "
+             f"{plural(judgements.asked, 'answered question')}."), ""]
     citations = analysis.findings_of("citation", "contradiction")
     lines += ["### Citations", ""]
-    lines += [f"{len(citations)} citation or contradiction problems.", ""] if citations else [
+    lines += [f"{plural(len(citations), 'citation or contradiction problem')}.", ""
+              ] if citations else [
         "No citation or contradiction problems.", ""]
     errors = [f for f in analysis.findings if f.severity == "error"]
     warnings = [f for f in analysis.findings if f.severity == "warning"]

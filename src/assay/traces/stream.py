@@ -15,6 +15,7 @@ from pathlib import Path
 
 from assay.errors import UserError
 from assay.traces.exchanges import Exchange, SessionMeta
+from assay.traces.formats.base import plural
 from assay.traces.knowledge import KnowledgeFolder
 from assay.traces.options import TraceOptions
 from assay.traces.sessions import (
@@ -51,8 +52,8 @@ class ExchangeStream:
         surveyed = [survey(path, self.options.format, whole) for path in files]
         kept = [Path(session.meta.path) for session in rules.apply(surveyed)]
         if not kept:  # an analysis of nothing would replace the report and guidelines
-            raise UserError(f"no session of the {len(files)} found matches {rules.describe()}; "
-                            "nothing was analysed")
+            raise UserError(f"none of the {plural(len(files), 'session')} found matches "
+                            f"{rules.describe()}; nothing was analysed")
         return kept
 
     def __iter__(self) -> Iterator[Exchange]:
