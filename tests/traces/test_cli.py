@@ -138,9 +138,11 @@ def test_with_a_judge_model_findings_reach_the_report_and_guidelines(
     assert code == 0 and judged == answered > 0
     report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
     assert "How the session file format is versioned is not in the wiki" in report
-    assert f"Judge `judge-small` checked {answered} of {answered} answered" in report
+    # the judge as the user named it, not the provider's name for it ('judge-small')
+    assert f"Judge `openai/judge-small` checked {answered} of {answered} answered" in report
     [run] = Store(f"sqlite:///{tmp_path / 'assay.db'}").list_runs("traces", kind="traces")
     assert run.summary is not None and run.summary["findings"]["wiki-gap"] == answered
+    assert run.summary["judge_model"] == "openai/judge-small"
     assert run.summary["judge_usage"]["calls"] == answered
     assert "session format versions" in guidelines.read_text(encoding="utf-8") or \
         "How the session file format is versioned" in guidelines.read_text(encoding="utf-8")

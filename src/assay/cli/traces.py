@@ -134,7 +134,7 @@ def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url
     async def go() -> Any:
         try:
             return await analyze_judged(paths, options, provider, model_name,
-                                        use_cache=use_store)
+                                        use_cache=use_store, named=model)
         finally:
             await services.aclose()
 

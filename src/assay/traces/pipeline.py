@@ -37,11 +37,15 @@ def analyze(paths: Sequence[str | Path], options: TraceOptions) -> TraceAnalysis
 
 async def analyze_judged(paths: Sequence[str | Path], options: TraceOptions,
                          provider: Provider, model: str, concurrency: int = 4,
-                         use_cache: bool = True) -> TraceAnalysis:
-    """`analyze`, with each answered exchange judged as it streams past."""
+                         use_cache: bool = True, named: str | None = None) -> TraceAnalysis:
+    """`analyze`, with each answered exchange judged as it streams past.
+
+    `model` is the name the provider knows (`gpt-4.1-mini`); `named` is the judge as the
+    user named it (`openai/gpt-4.1-mini`), which the report and the stored run show.
+    """
     stream = ExchangeStream(paths, options)
     tally = MetricsTally(options.wiki_paths)
-    judgements = Judgements(model)
+    judgements = Judgements(named or model)
     async with StreamingJudge(provider, model, judgements.add, concurrency,
                               use_cache) as judging:
         for exchange in stream:
