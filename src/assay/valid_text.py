@@ -10,6 +10,7 @@ becomes U+FFFD, the replacement character, and the caller notes that it did.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 REPLACEMENT = "\ufffd"
@@ -24,6 +25,28 @@ def valid_text(text: str) -> tuple[str, int]:
     except UnicodeEncodeError:
         return _SURROGATE.subn(REPLACEMENT, text)
     return text, 0
+
+
+def valid_record(value: Any) -> tuple[Any, int]:
+    """`value` with every string made storable (a lone surrogate, which JSON's `\\ud800`
+    escape can produce, becomes U+FFFD), keys included; and how many were replaced."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, dict):
+        replaced, out = 0, {}
+        for key, item in value.items():
+            key, in_key = valid_record(key)
+            out[key], in_item = valid_record(item)
+            replaced += in_key + in_item
+        return out, replaced
+    if isinstance(value, list):
+        replaced, items = 0, []
+        for item in value:
+            item, count = valid_record(item)
+            items.append(item)
+            replaced += count
+        return items, replaced
+    return value, 0
 
 
 def cut_to_bytes(text: str, limit: int) -> tuple[str, int]:

@@ -10,15 +10,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from assay.errors import ProblemList
-from assay.valid_text import valid_text
+from assay.json_line import BadJsonLine, beyond_limits, read_json_line
+from assay.valid_text import valid_record
 
 Record = tuple[int, Any]
 """(line number, parsed record)."""
@@ -39,32 +37,12 @@ def jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                 yield number, record
 
 
-_LONG_NUMBER = re.compile(rb"[0-9]{20}")
-"""Digits enough for an integer past 64 bits, which orjson would read as a float."""
-
-
 def _json_line(raw: bytes, path: Path, number: int, problems: ProblemList) -> Any:
-    """The record on a JSONL line, or `_REFUSED` with its problem added.
-
-    By orjson, several times faster than `json` per line. orjson refuses what `json`
-    reads differently or not at all (invalid UTF-8, lone surrogates, NaN, deep nesting)
-    and reads an integer past 64 bits as a float: such a line (any run of 20 digits)
-    goes through `json`, which reads it, or names what is wrong with it, as before."""
-    if not _LONG_NUMBER.search(raw):
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            pass
+    """The record on a JSONL line, or `_REFUSED` with its problem added."""
     try:
-        return json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        problems.add(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
-                     f"{exc.start + 1})", file=str(path), line=number)
-    except json.JSONDecodeError as exc:
-        problems.add(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path),
-                     line=number)
-    except (RecursionError, ValueError) as exc:  # nesting too deep, a huge integer
-        problems.add(f"invalid JSON: {_beyond_limits(exc)}", file=str(path), line=number)
+        return read_json_line(raw)
+    except BadJsonLine as exc:
+        problems.add(str(exc), file=str(path), line=number)
     return _REFUSED
 
 
@@ -94,7 +72,7 @@ def json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                      line=exc.lineno)
         return
     except (RecursionError, ValueError) as exc:
-        problems.add(f"invalid JSON: {_beyond_limits(exc)}", file=str(path))
+        problems.add(f"invalid JSON: {beyond_limits(exc)}", file=str(path))
         return
     position = _skip(text, 0) + 1  # just inside the top-level array
     if isinstance(data, dict):
@@ -161,7 +139,7 @@ def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         problems.add(f"invalid YAML: {exc}", file=str(path))
         return
     except (RecursionError, ValueError) as exc:
-        problems.add(f"invalid YAML: {_beyond_limits(exc)}", file=str(path))
+        problems.add(f"invalid YAML: {beyond_limits(exc)}", file=str(path))
         return
     nodes = root.value if isinstance(root, yaml.SequenceNode) else None
     if (isinstance(data, dict) and isinstance(data.get("cases"), list)
@@ -233,28 +211,6 @@ def _wrong_width(cells: int, header: int) -> str:
     return f"this row has {cells} cell{'s' * (cells != 1)} but the header has {header} ({hint})"
 
 
-def valid_record(value: Any) -> tuple[Any, int]:
-    """`value` with every string made storable (a lone surrogate, which JSON's `\\ud800`
-    escape can produce, becomes U+FFFD), keys included; and how many were replaced."""
-    if isinstance(value, str):
-        return valid_text(value)
-    if isinstance(value, dict):
-        replaced, out = 0, {}
-        for key, item in value.items():
-            key, in_key = valid_record(key)
-            out[key], in_item = valid_record(item)
-            replaced += in_key + in_item
-        return out, replaced
-    if isinstance(value, list):
-        replaced, items = 0, []
-        for item in value:
-            item, count = valid_record(item)
-            items.append(item)
-            replaced += count
-        return items, replaced
-    return value, 0
-
-
 _REFUSED = object()
 
 
@@ -316,12 +272,6 @@ def _note(replaced: int, problems: ProblemList, path: Path, line: int,
         problems.note(f"{several} (half of a UTF-16 pair, as the escape \\ud800 writes it) "
                       "replaced by U+FFFD: no file or database can hold one",
                       file=str(path), line=line, field=field)
-
-
-def _beyond_limits(exc: BaseException) -> str:
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    return str(exc).split(";")[0]  # e.g. "Exceeds the limit (4300 digits) for integer ..."
 
 
 def _cell(key: str, value: str) -> Any:

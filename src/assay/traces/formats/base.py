@@ -2,7 +2,8 @@
 
 Files are read in binary and each line is parsed with orjson: a session log
 is mostly long strings (tool output), which orjson decodes many times
-faster than the standard library. Nothing holds more than one line.
+faster than the standard library; the rare line it refuses goes through
+`assay.json_line`. Nothing holds more than one line.
 """
 
 from __future__ import annotations
@@ -15,12 +16,16 @@ from typing import Any, Protocol
 
 import orjson
 
+from assay.json_line import BadJsonLine, read_json_line
 from assay.traces.records import Event
+from assay.valid_text import valid_record
 
 Line = tuple[int, dict[str, Any]]
 """A 1-based line number and the JSON object on that line."""
 MALFORMED_KEPT = 20
 UTF8_BOM = b"\xef\xbb\xbf"
+_MALFORMED = object()
+"""What `_read_refused` returns for a line it counted as malformed."""
 
 
 @dataclass
@@ -125,12 +130,32 @@ def iter_objects(path: Path, stats: ParseStats) -> Iterator[Line]:
             try:
                 obj = loads(raw)
             except orjson.JSONDecodeError as exc:
-                stats.bad_line(number, f"invalid JSON: {exc}")
-                continue
+                obj = _read_refused(raw, number, stats, str(exc))
+                if obj is _MALFORMED:
+                    continue
             if not isinstance(obj, dict):
                 stats.bad_line(number, f"{_json_kind(obj)}, not an object")
                 continue
             yield number, obj
+
+
+def _read_refused(raw: bytes, number: int, stats: ParseStats, refusal: str) -> Any:
+    """A line orjson refused, read by `read_json_line`: valid JSON orjson cannot read (a
+    lone surrogate escape, as Node writes for text cut inside an emoji) is kept, each lone
+    surrogate made U+FFFD so the text can be written; otherwise `_MALFORMED`, the line
+    counted malformed with a reason that names its column (orjson's put every line at its
+    line 1, and any byte that is not UTF-8 at its column 1). A line that stops inside its
+    JSON is said to be cut short: the last line of a log still being written, or cut off."""
+    if refusal.startswith("unexpected end of data"):
+        stats.bad_line(number, "cut short (the log was cut off or is still being written)")
+        return _MALFORMED
+    try:
+        return valid_record(read_json_line(raw))[0]
+    except BadJsonLine as exc:
+        stats.bad_line(number, str(exc))
+    except RecursionError:
+        stats.bad_line(number, "invalid JSON: nested too deeply")
+    return _MALFORMED
 
 
 def plural(count: int, noun: str) -> str:

@@ -1,0 +1,44 @@
+"""Reading a log's lines: each JSON object kept, each line that holds none counted with why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assay.traces.formats.base import ParseStats, iter_objects
+
+
+def _read(tmp_path: Path, data: bytes) -> tuple[list[tuple[int, dict[str, object]]], ParseStats]:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(data)
+    stats = ParseStats(str(path))
+    return list(iter_objects(path, stats)), stats
+
+
+def test_a_lone_surrogate_escape_is_read_not_dropped_as_malformed(tmp_path: Path) -> None:
+    """Regression: a line holding `"\\ud83d"` (valid JSON, as Node's JSON.stringify writes
+    text cut inside an emoji) was skipped as 'invalid JSON: no low surrogate in string',
+    losing the answer on it; it is read, the half character made U+FFFD."""
+    objects, stats = _read(tmp_path, b'{"role": "assistant", "content": "done \\ud83d"}\n')
+    assert stats.malformed == []
+    assert objects == [(1, {"role": "assistant", "content": "done \ufffd"})]
+
+
+def test_a_line_with_bytes_not_utf8_names_the_byte_and_its_column(tmp_path: Path) -> None:
+    """Regression: it read 'invalid JSON: str is not valid UTF-8: surrogates not allowed:
+    line 1 column 1 (char 0)' on line 2, whatever the column of the byte."""
+    objects, stats = _read(tmp_path, b'{"a": 1}\n{"b": "\xff"}\n')
+    assert [n for n, _ in objects] == [1]
+    assert stats.malformed == [(2, "not UTF-8 text (byte 0xff at column 8)")]
+
+
+def test_a_last_line_cut_short_says_so_not_line_1_of_a_later_line(tmp_path: Path) -> None:
+    """Regression: a log's last line, cut off while it was written, read 'line 3: invalid
+    JSON: unexpected end of data: line 1 column 9 (char 8)', two line numbers at odds."""
+    _, stats = _read(tmp_path, b'{"a": 1}\n{"b": 2}\n{"c": "ab')
+    assert stats.malformed == [(3, "cut short (the log was cut off or is still being written)")]
+
+
+def test_invalid_json_names_the_column_of_the_line(tmp_path: Path) -> None:
+    _, stats = _read(tmp_path, b'{"a": 1}\n{"b" 2}\n')
+    assert stats.malformed == [(2, "invalid JSON: Expecting ':' delimiter (column 6)")]
+    assert "line 1" not in stats.malformed[0][1]
