@@ -117,3 +117,29 @@ def test_logs_whose_activity_has_no_question_say_so_when_refused(
     assert code == 2
     assert ("no question found in the 1 session file read (read as claude-code, 2 lines of "
             "agent activity with no question before them)") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("forced", [[], ["--log-format", "claude-code"]])
+def test_a_binary_or_utf16_file_in_a_folder_is_skipped_saying_what_it_is(
+        forced: list[str], sessions_dir: Path, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a binary file was skipped as 'no JSON object found (line 1: invalid JSON:
+    str is not valid UTF-8: surrogates not allowed: line 1 column 1 (char 0))', orjson's
+    words, with a column that was not where the bad byte was; with --log-format it was
+    read line by line, every line malformed."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(sessions_dir / SHORT, folder / "short.jsonl")
+    (folder / "core.jsonl").write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\x00\n\xd0\x00" * 64)
+    (folder / "export.jsonl").write_bytes('{"role": "user"}\n'.encode("utf-16"))
+    code = _run(["traces", str(folder), *forced, "-o", str(tmp_path / "out"), "--no-store"])
+    assert code == 0
+    err = capsys.readouterr().err
+    assert (f"skipped {folder / 'core.jsonl'}: a binary file (it holds NUL bytes), not a "
+            "text session log") in err
+    assert (f"skipped {folder / 'export.jsonl'}: UTF-16 text (as Windows PowerShell writes "
+            "it), not the UTF-8 of session logs: save it as UTF-8 to read it") in err
+    assert "orjson" not in err and "surrogates" not in err and "char 0" not in err
+    report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
+    assert f"- not read: {folder / 'core.jsonl'}: a binary file" in report
+    assert "| short.jsonl | claude-code | 1 | none |" in report

@@ -19,6 +19,7 @@ from pathlib import Path
 from assay.input_files import require_regular_file
 from assay.traces.exchanges import Exchange, SessionMeta, build_exchanges, parse_time
 from assay.traces.formats import ParseStats, UnknownFormat, detect, read_events, reader_named
+from assay.traces.formats.detect import not_text
 
 
 @dataclass
@@ -99,19 +100,17 @@ def fold_subagents(files: Sequence[Path]) -> tuple[list[Path], list[Path]]:
 
 def readable(files: Sequence[Path], format: str | None = None
              ) -> tuple[list[Path], list[Unreadable]]:
-    """Split files into those a reader fits and those that cannot be read or that no reader
-    fits (from their first lines), each with the reason."""
+    """Split files into those a reader fits and those that cannot be read, are not text, or
+    that no reader fits (from their first lines), each with the reason."""
     if format is not None:
         reader_named(format)
     good: list[Path] = []
     bad: list[Unreadable] = []
     for path in files:
         problem = unopenable(path)
-        if problem is None and format is None:
+        if problem is None:
             try:
-                detect(path)
-            except UnknownFormat as exc:
-                problem = str(exc)
+                problem = not_text(path) or (None if format else _undetected(path))
             except OSError as exc:
                 problem = f"cannot read it: {exc.strerror or exc}"
         if problem is None:
@@ -119,6 +118,15 @@ def readable(files: Sequence[Path], format: str | None = None
         else:
             bad.append(Unreadable(str(path), problem))
     return good, bad
+
+
+def _undetected(path: Path) -> str | None:
+    """Why no reader fits `path`, or None when one does."""
+    try:
+        detect(path)
+    except UnknownFormat as exc:
+        return str(exc)
+    return None
 
 
 def unopenable(path: Path) -> str | None:

@@ -17,6 +17,9 @@ READERS: dict[str, SessionReader] = {
     reader.name: reader for reader in (PiReader(), ClaudeCodeReader(), OpenAIChatReader())
 }
 SNIFF_OBJECTS = 5
+TEXT_PROBE_BYTES = 8192
+"""How much of a file's start is looked at to tell a text log from a binary file."""
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 class UnknownFormat(Exception):
@@ -38,6 +41,20 @@ def detect(path: Path) -> SessionReader:
             if reader.sniff(obj):
                 return reader
     raise UnknownFormat(_describe(firsts, probe))
+
+
+def not_text(path: Path) -> str | None:
+    """Why `path` is not a text session log at all, judged from its first bytes; None when
+    it may be one. A binary file is refused before its lines are read: it may hold no
+    newline for gigabytes, and each of its "lines" would be malformed anyway."""
+    with path.open("rb") as handle:
+        head = handle.read(TEXT_PROBE_BYTES)
+    if head.startswith(UTF16_BOMS):
+        return ("UTF-16 text (as Windows PowerShell writes it), not the UTF-8 of session "
+                "logs: save it as UTF-8 to read it")
+    if b"\x00" in head:
+        return "a binary file (it holds NUL bytes), not a text session log"
+    return None
 
 
 def _describe(firsts: list[dict[str, Any]], probe: ParseStats) -> str:
