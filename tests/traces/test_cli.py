@@ -10,6 +10,7 @@ import pytest
 from assay.case import Case
 from assay.cli import main
 from assay.store import Store
+from assay.traces.judging import WINDOW_PER_CALL
 from assay.traces.sessions import load_session
 
 PROMPT_CACHE = "earendil-pi__prompt-cache-replay-session.jsonl"
@@ -160,6 +161,28 @@ def test_a_judge_that_fails_on_every_question_fails_the_run(
                      "openai/judge-small", "--output", str(tmp_path / "out"), "--no-store"])
     assert code == 3
     assert "the judge failed on every question" in capsys.readouterr().err
+
+
+def test_a_judge_key_refused_stops_the_analysis_at_the_first_answers(
+        sessions_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a wrong key (HTTP 401, which stops a run) was recorded as one question
+    not judged, and the next question asked again, for every answered question of the
+    logs; it then read 'judge call failed: RunFailed: ...'."""
+    from assay.testing import FakeLLM, Fault, Reply
+
+    with FakeLLM(default=Reply(fault=Fault("unauthorized"))) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "wrong-key")
+        code = _run(["traces", str(sessions_dir / "pi"), "--judge-model",
+                     "openai/judge-small", "--output", str(tmp_path / "out"), "--no-store"])
+        asked = llm.answered
+    err = capsys.readouterr().err
+    assert code == 3
+    assert "HTTP 401" in err and "Check the key in $OPENAI_API_KEY" in err
+    assert "RunFailed" not in err
+    assert 1 <= asked <= 4 * WINDOW_PER_CALL < 71  # the calls already in flight, not all 71
+    assert not (tmp_path / "out" / "eval-report.md").exists()
 
 
 def test_export_with_a_filter_writes_only_the_chosen_sessions(

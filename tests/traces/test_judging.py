@@ -8,9 +8,16 @@ from typing import Any
 
 import pytest
 
+from assay.errors import RunFailed
 from assay.traces.exchanges import Exchange
 from assay.traces.findings import Finding, Judgement
-from assay.traces.judging import WINDOW_PER_CALL, StreamingJudge, Judgements, judge_all
+from assay.traces.judging import (
+    FAILURES_IN_A_ROW,
+    WINDOW_PER_CALL,
+    Judgements,
+    StreamingJudge,
+    judge_all,
+)
 
 
 def _exchanges(make_exchange: Callable[..., Exchange], count: int) -> list[Exchange]:
@@ -69,3 +76,19 @@ def test_verdicts_count_findings_and_errors_apart() -> None:
     assert (verdicts.asked, verdicts.judged) == (3, 2)
     assert [f.detail for f in verdicts.findings] == ["wrong clause"]
     assert [j.exchange_id for j in verdicts.errors] == ["s:9"]
+
+
+def test_a_judge_that_fails_on_question_after_question_stops_the_analysis() -> None:
+    """Regression: with the judge's server down, every question was still sent, each with
+    its retries: 72 questions took about a minute before 'the judge failed on every
+    question', and a few thousand would have taken hours."""
+    verdicts = Judgements("judge-1")
+    for n in range(FAILURES_IN_A_ROW - 1):
+        verdicts.add(Judgement(f"s:{n}", error="judge call failed: refused"))
+    verdicts.add(Judgement("s:ok", []))  # a judgement in between starts the count again
+    for n in range(FAILURES_IN_A_ROW - 1):
+        verdicts.add(Judgement(f"t:{n}", error="judge call failed: refused"))
+    with pytest.raises(RunFailed, match=f"the judge failed on {FAILURES_IN_A_ROW} questions "
+                       "in a row, so the analysis stopped.*latest error: judge call failed: "
+                       "refused"):
+        verdicts.add(Judgement("t:last", error="judge call failed: refused"))

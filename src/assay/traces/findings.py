@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from assay.errors import RunFailed
 from assay.output import Usage
 from assay.providers.base import ChatRequest, Provider
 from assay.scorers.judges.parse import extract_json
@@ -169,6 +170,8 @@ async def judge_exchange(provider: Provider, model: str, exchange: Exchange,
     asked = Asked.of(exchange)
     try:
         response = await provider.chat(request, use_cache=use_cache)
+    except RunFailed:  # the key is refused: every other question would fail alike
+        raise
     except Exception as exc:  # noqa: BLE001 - any failure is recorded against the exchange
         return Judgement(exchange.id, error=f"judge call failed: {type(exc).__name__}: {exc}",
                          asked=asked)

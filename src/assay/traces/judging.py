@@ -15,12 +15,17 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Self
 
+from assay.errors import RunFailed
 from assay.output import Usage
 from assay.providers.base import Provider
 from assay.traces.exchanges import Exchange
 from assay.traces.findings import Finding, Judgement, judge_exchange
 
 WINDOW_PER_CALL = 4
+FAILURES_IN_A_ROW = 20
+"""Questions in a row the judge may fail on before the analysis stops, as a run stops at
+`run.max_consecutive_errors` (20 by default): the judge is down or refuses every request,
+and going on would spend retries on every question left."""
 
 
 @dataclass
@@ -34,18 +39,28 @@ class Judgements:
     errors: list[Judgement] = field(default_factory=list)
     """Questions with no judgement (not the same as no findings), with the reason."""
     usage: Usage = field(default_factory=Usage)
+    failures_in_a_row: int = 0
+    """Questions the judge failed on since its last judgement."""
 
     @property
     def judged(self) -> int:
         return self.asked - len(self.errors)
 
     def add(self, judgement: Judgement) -> None:
+        """Fold in one judgement; `RunFailed` once `FAILURES_IN_A_ROW` questions in a row
+        have none."""
         self.asked += 1
         self.usage.add(judgement.usage)
-        if judgement.error is not None:
-            self.errors.append(judgement)
-        else:
+        if judgement.error is None:
+            self.failures_in_a_row = 0
             self.findings.extend(judgement.findings)
+            return
+        self.errors.append(judgement)
+        self.failures_in_a_row += 1
+        if self.failures_in_a_row >= FAILURES_IN_A_ROW:
+            raise RunFailed(f"the judge failed on {self.failures_in_a_row} questions in a row, "
+                            "so the analysis stopped before writing a report or storing a run; "
+                            f"latest error: {judgement.error}")
 
 
 class StreamingJudge:
