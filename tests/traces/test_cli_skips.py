@@ -143,3 +143,22 @@ def test_a_binary_or_utf16_file_in_a_folder_is_skipped_saying_what_it_is(
     report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
     assert f"- not read: {folder / 'core.jsonl'}: a binary file" in report
     assert "| short.jsonl | claude-code | 1 | none |" in report
+
+
+def test_export_says_which_files_and_lines_it_left_out(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay traces export` said only 'wrote 1 cases', leaving out a binary
+    file and a malformed line without a word, where the analysis names both."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    log = folder / "short.jsonl"
+    shutil.copy(sessions_dir / SHORT, log)
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write('{"type": "user", "sessionId": "s", "message": {"role": "us\n')
+    (folder / "core.jsonl").write_bytes(b"\x7fELF\x00\x00\n")
+    code = _run(["traces", "export", str(folder), "-o", str(tmp_path / "cases.jsonl"),
+                 "--include-unanswered"])
+    assert code == 0
+    err = capsys.readouterr().err
+    assert f"skipped {folder / 'core.jsonl'}: a binary file (it holds NUL bytes)" in err
+    assert f"{log}: 1 malformed line" in err

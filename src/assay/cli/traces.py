@@ -150,17 +150,13 @@ def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url
     return analysis
 
 
-def _summary(analysis: Any, report: Path, guide: Path) -> None:
+def _say_skipped(unreadable: Any, sessions: Any) -> None:
+    """On stderr: the files not read and, per session, the lines left out, each with why."""
     from assay.traces.formats.base import plural
 
-    m = analysis.metrics
-    rate = "n/a" if m.wiki_hit_rate is None else f"{m.wiki_hit_rate * 100:.0f}%"
-    click.echo(f"sessions {m.sessions}, questions {m.exchanges} ({m.answered} answered)")
-    wiki = f"wiki hit rate {rate}, " if analysis.knowledge else ""  # as eval-report.md
-    click.echo(f"{wiki}wasted reads {m.wasted_reads}, tool errors {m.tool_errors}/{m.tool_calls}")
-    for bad in analysis.unreadable:
+    for bad in unreadable:
         click.echo(f"skipped {bad.path}: {bad.reason}", err=True)
-    for session in analysis.sessions:
+    for session in sessions:
         stats = session.meta.stats
         if stats is not None and (stats.malformed_count or stats.unknown or stats.orphans):
             skipped = ([f"{plural(stats.malformed_count, 'malformed line')}"]
@@ -168,6 +164,15 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
             skipped += [f"unknown kind {kind}" for kind in stats.unknown_kinds()]
             skipped += [stats.orphaned()] if stats.orphans else []
             click.echo(f"{session.meta.path}: {'; '.join(skipped)}", err=True)
+
+
+def _summary(analysis: Any, report: Path, guide: Path) -> None:
+    m = analysis.metrics
+    rate = "n/a" if m.wiki_hit_rate is None else f"{m.wiki_hit_rate * 100:.0f}%"
+    click.echo(f"sessions {m.sessions}, questions {m.exchanges} ({m.answered} answered)")
+    wiki = f"wiki hit rate {rate}, " if analysis.knowledge else ""  # as eval-report.md
+    click.echo(f"{wiki}wasted reads {m.wasted_reads}, tool errors {m.tool_errors}/{m.tool_calls}")
+    _say_skipped(analysis.unreadable, analysis.sessions)
     if analysis.judgements is not None:
         click.echo(f"findings {len(analysis.findings)}, not judged {len(analysis.judge_errors)}")
     click.echo(f"report: {report}")
@@ -190,5 +195,6 @@ def export_command(paths: tuple[Path, ...], format_: str | None, last: int | Non
     check_output_file(output)  # before any log is read
     stream = ExchangeStream(paths, _options(format_, last, since, name_pattern))
     written = write_dataset(stream, output, include_unanswered)
+    _say_skipped(stream.unreadable, stream.sessions)
     click.echo(f"wrote {plural(written, 'case')} to {output} "
                "(review `expected` before trusting it)")
