@@ -54,6 +54,7 @@ def command(spec: Path | None, store_url: str | None, run_ref: str | None, score
 
     Exit codes: 0 the judge clears the bar, 1 it does not, 2 bad input.
     """
+    from assay.cli.termination import decided
     from assay.errors import UserError
 
     check_output_file(output)
@@ -76,8 +77,12 @@ def command(spec: Path | None, store_url: str | None, run_ref: str | None, score
             save=not no_save), store)
     finally:
         store.close()
+    code = 0 if result.passed else 1
+    if output is None:  # stored: a signal while it is printed cannot undo the verdict
+        decided(code)
     _render(result, fmt, output)
-    sys.exit(0 if result.passed else 1)
+    decided(code)
+    sys.exit(code)
 
 
 def _render(result: Calibration, fmt: str, output: Path | None) -> None:
