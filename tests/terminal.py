@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,3 +38,32 @@ def interrupt_when(command: list[str], ready: Callable[[], bool], *, cwd: Path,
             process.kill()
             process.wait()
     return process.returncode, stderr
+
+
+SIGNALLED_WHILE = """
+import os, signal, sys
+import {module} as module
+
+calling = module.{function}
+
+
+def signalled(*args, **kwargs):
+    os.kill(os.getpid(), signal.{signal})  # arrives as the function starts
+    return calling(*args, **kwargs)
+
+
+module.{function} = signalled
+sys.argv = {argv!r}
+from assay.cli import main
+main()
+"""
+
+
+def signalled_while(function: str, argv: list[str], send: str, *,
+                    cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run `assay ARGV` (argv[0] is "assay") in a child that sends itself `send` ("SIGINT",
+    "SIGTERM") as `function` ("package.module.name") starts: a signal at one exact moment."""
+    module, name = function.rsplit(".", 1)
+    script = SIGNALLED_WHILE.format(module=module, function=name, signal=send, argv=argv)
+    return subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True,
+                          check=False, text=True, timeout=120, preexec_fn=as_at_a_terminal)

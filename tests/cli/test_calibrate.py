@@ -5,7 +5,6 @@ list, a stored run's verdicts, and `judge: {require_calibration: true}` refusing
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,10 +14,9 @@ import yaml
 
 from assay.testing import FakeJudge, FakeLLM, JudgeBiases
 from assay.testing.launcher import fake_environment
-
 from tests.calibration.planted import PASS_FAIL_FIELDS, pass_fail_labels, truth_of, write_project
 from tests.cli.evalproject import assay
-from tests.terminal import as_at_a_terminal
+from tests.terminal import signalled_while
 
 LABELS = pass_fail_labels(60, seed=2)
 
@@ -171,33 +169,14 @@ def test_no_spec_is_exit_2_and_makes_no_store(tmp_path: Path, monkeypatch: pytes
     assert not (tmp_path / ".assay").exists()
 
 
-SIGNAL_WHILE_PRINTING = """
-import os, signal, sys
-import assay.reports.calibration as render
-
-printing = render.print_calibration
-
-
-def print_calibration(*args, **kwargs):
-    os.kill(os.getpid(), signal.{signal})  # arrives while the stored calibration is printed
-    printing(*args, **kwargs)
-
-
-render.print_calibration = print_calibration
-sys.argv = ["assay", "calibrate", "assay.yaml", "--min-agreement", "0.6"]
-from assay.cli import main
-main()
-"""
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("send", ["SIGINT", "SIGTERM"])
 def test_a_signal_while_the_stored_calibration_is_printed_keeps_its_verdict(
         project: Path, send: str) -> None:
     """Ctrl-C or SIGTERM while a passing calibration was printed said 'interrupted' and
     exited 130, though the calibration was measured and stored."""
-    result = subprocess.run([sys.executable, "-c", SIGNAL_WHILE_PRINTING.format(signal=send)],
-                            cwd=project.parent, capture_output=True, text=True, timeout=120,
-                            preexec_fn=as_at_a_terminal)
+    result = signalled_while("assay.reports.calibration.print_calibration",
+                             ["assay", "calibrate", "assay.yaml", "--min-agreement", "0.6"],
+                             send, cwd=project.parent)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr and "interrupted" not in result.stderr

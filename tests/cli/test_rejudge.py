@@ -4,7 +4,6 @@ continue the rejudge it stopped."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from assay.store import Store
 from assay.testing import FakeLLM
 from tests.cli.evalproject import assay
 from tests.judging.rejudge_project import CASES, judged, runs
-from tests.terminal import as_at_a_terminal, interrupt_when
+from tests.terminal import interrupt_when, signalled_while
 
 __all__ = ["judged"]
 
@@ -59,25 +58,6 @@ def test_ctrl_c_says_how_to_resume_the_rejudge_and_the_resume_finishes_it(
     store.close()
 
 
-SIGNAL_WHILE_PRINTING = """
-import os, signal, sys
-import assay.reports.terminal as terminal
-
-printing = terminal.print_review
-
-
-def print_review(*args, **kwargs):
-    os.kill(os.getpid(), signal.{signal})  # arrives while the finished review is printed
-    printing(*args, **kwargs)
-
-
-terminal.print_review = print_review
-sys.argv = ["assay", "rejudge", "-k", "1", "--no-progress"]
-from assay.cli import main
-main()
-"""
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("send", ["SIGINT", "SIGTERM"])
 def test_a_signal_while_the_finished_rejudge_is_printed_exits_0_not_130(
@@ -87,9 +67,8 @@ def test_a_signal_while_the_finished_rejudge_is_printed_exits_0_not_130(
     exited 130, though the rejudge was complete and stored."""
     config, _ = judged
     assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
-    result = subprocess.run(
-        [sys.executable, "-c", SIGNAL_WHILE_PRINTING.format(signal=send)], cwd=tmp_path,
-        capture_output=True, text=True, timeout=120, preexec_fn=as_at_a_terminal)
+    result = signalled_while("assay.reports.terminal.print_review",
+                             ["assay", "rejudge", "-k", "1", "--no-progress"], send, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "interrupted" not in result.stderr and "Traceback" not in result.stderr
     assert runs(tmp_path)[0].status == "completed"
