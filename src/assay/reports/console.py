@@ -64,13 +64,25 @@ def print_table(console: Any, title: str, columns: Sequence[tuple[str, str]],
     `columns` are (name, justify); the first `keys` cells name a row in the list layout.
     `group_first` leaves a first cell blank in the table when it repeats the row above.
     """
+    for stacked in (False, True):  # headers on two lines save room where a cell is short
+        table = _table(title, columns, rows, group_first=group_first, box=box,
+                       stacked=stacked)
+        if fits(console, table):
+            console.print(table)
+            return
+    print_as_list(console, title, [name for name, _ in columns], rows, keys=keys)
+
+
+def _table(title: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], *,
+           group_first: bool, box: Any, stacked: bool) -> Any:
     from rich import box as boxes
     from rich.table import Table
 
     table = Table(title=title, title_justify="left", box=box or boxes.SIMPLE_HEAD,
                   pad_edge=False, show_edge=False)
     for name, justify in columns:
-        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+        header = stacked_header(name) if stacked else name
+        table.add_column(header, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     previous = None
     for row in rows:
         cells = list(row)
@@ -79,10 +91,12 @@ def print_table(console: Any, title: str, columns: Sequence[tuple[str, str]],
         else:
             previous = cells[0] if cells else None
         table.add_row(*cells)
-    if fits(console, table):
-        console.print(table)
-        return
-    print_as_list(console, title, [name for name, _ in columns], rows, keys=keys)
+    return table
+
+
+def stacked_header(name: str) -> str:
+    """A header on two lines: `pass rate` over `[95% CI]`, `errored` over `trials`."""
+    return name.replace(" [", "\n[", 1) if " [" in name else name.replace(" ", "\n", 1)
 
 
 def print_as_list(console: Any, title: str, names: Sequence[str],
