@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import sys
 import threading
@@ -15,15 +16,20 @@ import pytest
 
 from assay.case import Case
 from assay.condition import Condition
-from assay.output import Output
+from assay.output import Output, Usage
+from assay.providers.config import ProviderConfig
+from assay.providers.ledger import Ledger
+from assay.providers.pool import ProviderPool
 from assay.runner import deadline
 from assay.runner.trial import run_trial
 from assay.score import Score
 from assay.scorers.custom import PythonScorer
+from assay.scorers.judges.kinds import JudgeScore
 from assay.scorers.text import Contains, Regex
 from assay.scorers.tool_calls import ToolCalls
 from assay.services import Services
 from assay.targets.python import PythonParams, PythonTarget
+from assay.testing import FakeLLM, FakeRequest, Reply
 from assay.trial import TrialResult
 from assay.workers import WorkerPool, using
 
@@ -320,3 +326,61 @@ def test_inline_scorers_keep_their_order_and_a_secret_in_their_error_is_masked(
     assert list(result.scores) == ["first", "leaky", "last"]
     assert result.scores["leaky"].error == "scorer failed: RuntimeError: refused key ***"
     assert (result.scores["first"].passed, result.scores["last"].passed) == (True, True)
+
+
+def judge_over(llm: FakeLLM, **params: Any) -> JudgeScore:
+    """A judge_score judge whose model `openai/gpt-4.1` is the fake server at `llm`."""
+    services = Services()
+    services.providers = ProviderPool(
+        {"openai": ProviderConfig(name="openai", kind="openai", base_url=llm.base_url,
+                                  timeout=60)},
+        environ={"OPENAI_API_KEY": "sk-test-trial"}, warn=services.warn)
+    return JudgeScore(JudgeScore.Params.model_validate(
+        {"type": "judge_score", "model": "openai/gpt-4.1", **params}), services)
+
+
+def test_a_judge_cut_by_the_deadline_keeps_the_cost_of_the_asks_it_was_answered() -> None:
+    """Regression: a judge asked twice (`repeats: 2`) whose second ask hung past
+    run.timeout stored no tokens or cost on its timed-out score, though its first ask was
+    answered and paid: the run's judge cost read $0.0016 beside the $0.0051 that the
+    ledger's calls per model said the judge's calls cost."""
+    asks = itertools.count()
+
+    def first_answered_then_hangs(request: FakeRequest) -> Reply:
+        return Reply(json={"reason": "right", "score": 8},
+                     latency=30 if next(asks) else None)
+
+    with FakeLLM(default=first_answered_then_hangs) as llm:
+        judge = judge_over(llm, repeats=2)
+        result = trial(lambda case: "x", [judge], timeout=1)
+    score = result.scores["judge_score"]
+    assert score.error == "timeout: the scorer did not finish within 1s"
+    assert score.usage is not None and score.usage.calls == 1
+    assert score.usage.input_tokens > 0 and (score.usage.cost_usd or 0) > 0
+    ledger = judge.services.providers.stats().total  # type: ignore[union-attr]
+    assert (ledger.calls, ledger.cost_usd) == (1, score.usage.cost_usd)
+
+
+def test_a_target_cut_by_the_deadline_keeps_the_calls_it_was_answered() -> None:
+    """An agent answered on its first turn and left waiting on its next call had the
+    first call counted in the run's ledger but not on its timed-out trial."""
+    ledger = Ledger()
+
+    async def answered_once_then_waits(case: Case) -> str:
+        ledger.record("openai/gpt-4.1", Usage(input_tokens=120, output_tokens=30,
+                                              cost_usd=0.0005, calls=1))
+        await asyncio.sleep(30)
+        return "never"
+
+    result = trial(answered_once_then_waits, timeout=0.5)
+    assert result.output.error == "timeout: no answer within 0.5s"
+    assert result.output.usage == Usage(input_tokens=120, output_tokens=30, cost_usd=0.0005,
+                                        calls=1)
+
+
+def test_a_scorer_that_fails_without_calls_has_no_usage() -> None:
+    async def fails(case: Case, output: Output) -> bool:
+        raise RuntimeError("no verdict")
+
+    result = trial(lambda case: "x", [python_scorer(fails)])
+    assert result.scores["python"].usage is None

@@ -13,6 +13,7 @@ from typing import Any
 
 from assay.errors import RunFailed
 from assay.output import Usage
+from assay.providers.meter import count_call
 
 
 @dataclass(slots=True)
@@ -73,8 +74,11 @@ class Ledger:
             )
 
     def record(self, model: str, usage: Usage) -> None:
+        """Count one answered call (or cache hit), in the run's totals and in the meter of
+        the work that made it (`meter`)."""
         self._total.add(usage)
         self._model(model).add(usage)
+        count_call(usage)
 
     def record_retry(self, model: str) -> None:
         self._total.retries += 1

@@ -30,7 +30,8 @@ from typing import Any
 from assay.case import Case
 from assay.condition import Condition
 from assay.errors import RunFailed
-from assay.output import Output
+from assay.output import Output, Usage
+from assay.providers.meter import metered
 from assay.redaction import redact
 from assay.runner.deadline import stoppable, within
 from assay.runner.output_bounds import SelfReference, bound_parts
@@ -55,14 +56,17 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
                     max_output_bytes: int | None = None) -> TrialResult:
     """Answer one case and score it. Failures become errors on the trial, never scores."""
     started = time.perf_counter()
+    paid = Usage()
+    """The calls answered for the target so far: kept when it fails without an Output."""
     try:
-        output = await within(timeout, lambda: target.answer(case))
+        with metered(paid):
+            output = await within(timeout, lambda: target.answer(case))
     except TimeoutError:
-        output = Output(error=f"timeout: no answer within {timeout:g}s")
+        output = Output(error=f"timeout: no answer within {timeout:g}s", usage=paid)
     except RunFailed:
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - the target's failure is the trial's
-        output = Output(error=describe_failure(exc))
+        output = Output(error=describe_failure(exc), usage=paid)
     if output.latency_ms is None:
         output.latency_ms = (time.perf_counter() - started) * 1000
     bound_output(output, max_output_bytes)
@@ -109,10 +113,12 @@ async def score_output(scorers: list[Scorer] | ScorerGroups, case: Case, output:
     (it returned None) has no verdict, and the output's metadata says why."""
     groups = ScorerGroups.of(scorers)
     results: dict[str, Score | None] = {s.name: check(s, case, output) for s in groups.inline}
+    paid = {s.name: Usage() for s in groups.awaited}
+    """The calls answered for each awaited scorer: kept when it fails without a Score."""
     jobs: list[Awaitable[Any]] = []
     if groups.threaded:
         jobs.append(run_blocking(_check_each, groups.threaded, case, output, results))
-    jobs += [_scored(s, case, output, results) for s in groups.awaited]
+    jobs += [_scored(s, case, output, results, paid[s.name]) for s in groups.awaited]
     if jobs:
         try:
             await within(timeout, lambda: asyncio.gather(*jobs))
@@ -122,7 +128,8 @@ async def score_output(scorers: list[Scorer] | ScorerGroups, case: Case, output:
     for scorer in groups.scorers:
         if scorer.name not in results:
             scores[scorer.name] = Score.failure(
-                f"timeout: the scorer did not finish within {timeout:g}s")
+                f"timeout: the scorer did not finish within {timeout:g}s",
+                usage=_answered(paid.get(scorer.name)))
             continue
         _keep(scores, scorer.name, results[scorer.name], output)
     return scores
@@ -182,6 +189,12 @@ def check(scorer: Scorer, case: Case, output: Output) -> Score | None:
         return Score.failure(f"scorer failed: {describe_failure(exc)}")
 
 
+def _answered(usage: Usage | None) -> Usage | None:
+    """`usage` when it counts a call (paid or from the cache), else None: a failed scorer
+    that made no call has no usage, not a usage of nothing."""
+    return usage if usage is not None and (usage.calls or usage.cache_hits) else None
+
+
 def _check_each(scorers: list[Scorer], case: Case, output: Output,
                 results: dict[str, Score | None]) -> None:
     """Run in a worker thread: each verdict lands in `results` as soon as it is known."""
@@ -190,10 +203,14 @@ def _check_each(scorers: list[Scorer], case: Case, output: Output,
 
 
 async def _scored(scorer: Scorer, case: Case, output: Output,
-                  results: dict[str, Score | None]) -> None:
+                  results: dict[str, Score | None], paid: Usage) -> None:
+    """`scorer`'s verdict into `results`; the calls it is answered are counted in `paid`
+    (this runs in a task of its own, so only its calls are)."""
     try:
-        results[scorer.name] = await stoppable(scorer.score(case, output))
+        with metered(paid):
+            results[scorer.name] = await stoppable(scorer.score(case, output))
     except RunFailed:
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - a scorer's failure is its error
-        results[scorer.name] = Score.failure(f"scorer failed: {describe_failure(exc)}")
+        results[scorer.name] = Score.failure(f"scorer failed: {describe_failure(exc)}",
+                                             usage=_answered(paid))
