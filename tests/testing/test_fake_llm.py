@@ -10,6 +10,7 @@ import urllib.request
 
 import anthropic
 import openai
+import pytest
 
 from assay.testing import FakeLLM, Fault, Reply, Rule
 
@@ -163,3 +164,8 @@ def test_a_rate_limit_fault_carries_retry_after():
                 await client.close()
 
     assert asyncio.run(scenario()) == "2.5"
+
+
+def test_a_fault_kind_the_server_cannot_send_is_refused_when_it_is_built():
+    with pytest.raises(ValueError, match="unknown fault kind 'ratelimit'"):
+        FakeLLM(fault_rates={"ratelimit": 0.1})  # type: ignore[dict-item]

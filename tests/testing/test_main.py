@@ -9,10 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from scipy import stats
 
 from assay.testing import FakeLLM
-from assay.testing.__main__ import build_parser, build_server
+from assay.testing.__main__ import build_parser, build_server, main
 from assay.testing.answerer import FakeAnswerer
 
 
@@ -73,3 +74,25 @@ def test_a_planted_label_agreement_is_what_assay_measures(tmp_path: Path) -> Non
     passed = round(condition["accuracy"] * n / 100)
     low, high = stats.binom.interval(0.999, n, 0.75)
     assert low <= passed <= high, passed
+
+
+@pytest.mark.parametrize(("option", "said"), [
+    ("ratelimit=0.3", "unknown fault kind 'ratelimit': use one of rate_limit, server_error, "),
+    ("rate_limit", "--fault rate_limit: give KIND=RATE, e.g. rate_limit=0.1"),
+    ("rate_limit=often", "--fault rate_limit=often: give KIND=RATE, e.g. rate_limit=0.1"),
+    ("timeout=1.5", "fault rate 1.5 for 'timeout' is not between 0 and 1"),
+])
+def test_a_fault_option_the_server_cannot_send_is_refused_naming_it(
+        option: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `--fault ratelimit=0.3` was taken; each request it drew printed a
+    KeyError traceback and dropped its connection, and the run looked like one of flaky
+    connections, not of rate limits."""
+    with pytest.raises(SystemExit) as exited:
+        main(["--fault", option, "--", "python", "-c", "pass"])
+    assert exited.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_the_fault_kinds_given_are_the_ones_injected() -> None:
+    llm = server("--fault", "rate_limit=0.1", "--fault", "cut=0.05")
+    assert llm.fault_rates == {"rate_limit": 0.1, "cut": 0.05}

@@ -25,7 +25,7 @@ import sys
 
 from assay.testing.answerer import FakeAnswerer, load_answers
 from assay.testing.biases import JudgeBiases
-from assay.testing.fake_llm import FakeLLM
+from assay.testing.fake_llm import FAULT_KINDS, FakeLLM
 from assay.testing.judge import FakeJudge
 from assay.testing.labels import load_labels
 from assay.testing.launcher import run_against
@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="scripted answers: JSON {question: answer}, or a dataset-like "
                              "JSON/JSONL/CSV file (input or question, and answer or expected)")
     parser.add_argument("--fault", action="append", default=[], metavar="KIND=RATE",
-                        help="inject a fault at a rate, e.g. rate_limit=0.1 (repeatable)")
+                        help="inject a fault at a rate, e.g. rate_limit=0.1 (repeatable); "
+                        f"kinds: {', '.join(FAULT_KINDS)}")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the faults, latencies and the judge's planted biases")
     parser.add_argument("--no-judge", action="store_true",
@@ -64,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def build_server(args: argparse.Namespace) -> FakeLLM:
     """The FakeLLM the options describe (not started)."""
-    rates = {kind: float(rate) for kind, rate in (item.split("=", 1) for item in args.fault)}
+    rates = dict(fault_rate(item) for item in args.fault)
     judge = None
     if not args.no_judge:
         labels = load_labels(args.labels) if args.labels else {}
@@ -75,6 +76,18 @@ def build_server(args: argparse.Namespace) -> FakeLLM:
     default: ReplySource = FakeAnswerer(answers) if args.reply is None else args.reply
     return FakeLLM(default=default, judge=judge, latency=args.latency, fault_rates=rates,
                    seed=args.seed, record=False)
+
+
+def fault_rate(option: str) -> tuple[str, float]:
+    """`(kind, rate)` of one `--fault KIND=RATE`; a ValueError that quotes the option when it
+    is not of that form (the kind itself is checked by `FakeLLM`)."""
+    kind, equals, rate = option.partition("=")
+    try:
+        if not equals:
+            raise ValueError
+        return kind.strip(), float(rate)
+    except ValueError:
+        raise ValueError(f"--fault {option}: give KIND=RATE, e.g. rate_limit=0.1") from None
 
 
 def main(argv: list[str] | None = None) -> None:

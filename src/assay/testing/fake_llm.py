@@ -26,7 +26,7 @@ import random
 import threading
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, get_args
 
 from assay.testing.judge import FakeJudge
 from assay.testing.platforms import route_of
@@ -73,7 +73,7 @@ class FakeLLM:
         self.default = default
         self.judge = judge
         self.latency = latency
-        self.fault_rates = dict(fault_rates or {})
+        self.fault_rates = checked_fault_rates(fault_rates or {})
         self.retry_after = retry_after
         self.hang_seconds = hang_seconds
         self.api_key = api_key
@@ -259,6 +259,23 @@ class FakeLLM:
             low, high = self.latency
             return self._random.uniform(low, high)
         return self.latency
+
+
+FAULT_KINDS: tuple[str, ...] = get_args(FaultKind)
+
+
+def checked_fault_rates(rates: dict[Any, float]) -> dict[FaultKind, float]:
+    """`rates` when every kind is a fault this server sends and every rate a share from 0
+    to 1; else a ValueError naming the bad one: a misspelt kind answered each request it
+    drew with a traceback and a dropped connection, and the run looked like one of flaky
+    connections."""
+    for kind, rate in rates.items():
+        if kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault kind {kind!r}: use one of {', '.join(FAULT_KINDS)}")
+        if not 0 <= rate <= 1:
+            raise ValueError(f"fault rate {rate:g} for {kind!r} is not between 0 and 1 "
+                             "(a share of the requests)")
+    return dict(rates)
 
 
 def _parse_head(head: bytes) -> tuple[str, str, dict[str, str]]:
