@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
+from assay.providers.ledger import Stats, Tally
 from assay.runner.pipeline import PipelineStats
 from assay.runner.progress import Progress
 
@@ -36,3 +42,58 @@ def test_the_share_done_reads_100_percent_only_when_every_trial_has_ended() -> N
     assert Progress(1000, "exp", already_done=1).line().startswith("exp: 1/1,000 trials (<1%)")
     assert Progress(1000, "exp", already_done=1000).line().startswith(
         "exp: 1,000/1,000 trials (100%)")
+
+
+def test_a_resumed_run_counts_its_stored_errors_and_says_whose_spending_it_shows() -> None:
+    """Regression: a resume of a run with 2 errored trials read '6/10 trials (60%), 0 with an
+    error', the 6 stored trials counted and their errors not, while the table below counted
+    them; and its '$0.1615 so far' was the resume's own spending beside the run's 'total
+    cost $0.2287'."""
+    spent = Tally(calls=4, cost_usd=0.1615)
+    progress = Progress(10, "exp", already_done=6, errored_before=2,
+                        ledger=lambda: Stats(total=spent))
+    assert progress.line() == ("exp: 6/10 trials (60%), 2 with an error, "
+                               "$0.1615 spent by this resume")
+    progress.update(PipelineStats(done=4, errors=1))
+    assert ", 3 with an error, " in progress.line()
+    assert progress._fields()["errors"] == "3"
+    assert progress._fields()["calls"] == "$0.1615 spent by this resume"
+
+
+def test_a_run_from_its_start_shows_its_spending_so_far() -> None:
+    progress = Progress(10, "exp", ledger=lambda: Stats(total=Tally(calls=1, cost_usd=0.01)))
+    assert progress.line() == "exp: 0/10 trials (0%), 0 with an error, $0.0100 so far"
+
+
+AGENT = '''
+def answer(case):
+    if case.id in ("c2", "c5"):
+        raise RuntimeError("no answer for " + case.id)
+    return case.expected
+'''
+
+
+def test_resuming_a_run_that_stopped_on_its_errors_starts_from_their_count(
+        tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(AGENT)
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(10)))
+    (tmp_path / "assay.yaml").write_text(
+        "name: stops\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: exact_match}]\n"
+        "run: {concurrency: 1, batch_size: 1, max_errors: 2}\n")
+    env = {**os.environ, "ASSAY_STORE": str(tmp_path / "assay.db"), "COLUMNS": "160"}
+
+    def assay(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", *args],
+                              cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=120)
+
+    stopped = assay()
+    assert stopped.returncode == 3, stopped.stderr
+    assert "error budget reached: 2 trials failed" in stopped.stderr
+    resumed = assay("--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    lines = [line for line in resumed.stdout.splitlines() if line.startswith("stops: ")]
+    assert lines[0] == "stops: 6/10 trials (60%), 2 with an error"
+    assert lines[-1].startswith("stops: 10/10 trials (100%), 2 with an error")

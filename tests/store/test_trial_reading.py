@@ -89,7 +89,7 @@ def test_score_rows_come_in_key_order_whatever_order_the_trials_finished_in(
     assert keys == sorted((t.case.id, t.condition, name) for t in written for name in t.scores)
 
 
-def test_a_usable_trial_is_answered_with_a_verdict_from_a_scorer_or_has_no_scorer(
+def test_a_usable_trial_is_answered_with_a_verdict_and_an_errored_one_failed_anywhere(
         store: Store) -> None:
     def stored(case_id: str, *, error: str | None = None, **scores: Score) -> TrialResult:
         return TrialResult(Case(id=case_id, input="q"), "a", 0, Output(text="x", error=error),
@@ -104,6 +104,8 @@ def test_a_usable_trial_is_answered_with_a_verdict_from_a_scorer_or_has_no_score
         stored("target-failed", error="boom"),
     ])
     assert store.count_usable_trials("r1") == 3
+    assert store.count_errored_trials("r1") == 3  # a scorer's error counts, as a run counts it
     store.create_run(id="r2", experiment="e")  # another run's trials are not counted
     store.write_trials("r2", [stored("answered-and-scored", check=Score.binary(True, "ok"))])
     assert (store.count_usable_trials("r1"), store.count_usable_trials("r2")) == (3, 1)
+    assert store.count_errored_trials("r2") == 0

@@ -55,11 +55,14 @@ class Progress:
     """Shows a run's progress in the chosen `Mode`; use as a context manager around the run."""
 
     def __init__(self, total: int, label: str, *, mode: Mode = "off", already_done: int = 0,
-                 ledger: Ledger | None = None, stream: IO[str] | None = None) -> None:
+                 errored_before: int = 0, ledger: Ledger | None = None,
+                 stream: IO[str] | None = None) -> None:
         self.total = total
         self.label = label
         self.mode = mode
         self.already_done = already_done
+        self.errored_before = errored_before
+        """Of the `already_done` trials (a resume's stored ones), those with an error."""
         self.ledger = ledger
         self.stream = stream
         self.stats = PipelineStats()
@@ -101,7 +104,7 @@ class Progress:
         done = self.already_done + self.stats.done
         parts = [f"{done:,}/{self.total:,} trials"
                  + (f" ({share_done(done, self.total)})" if self.total else ""),
-                 f"{self.stats.errors:,} with an error"]  # of the target or of a scorer
+                 f"{self._errors():,} with an error"]  # of the target or of a scorer
         ledger = self._ledger()
         if ledger is not None:
             total = ledger.total
@@ -117,7 +120,7 @@ class Progress:
             parts.append(f"ETA {duration(remaining / rate)}")
         cost = self._cost(ledger)
         if cost:
-            parts.append(f"{cost} so far")
+            parts.append(f"{cost} {self._spent_when()}")
         return f"{self.label}: " + ", ".join(parts)
 
     def _fields(self) -> dict[str, str]:
@@ -127,15 +130,25 @@ class Progress:
             total = ledger.total
             cost = self._cost(ledger)
             if cost:
-                extra.append(cost)
+                extra.append(f"{cost} {self._spent_when()}" if self.already_done else cost)
             if total.retries:
                 extra.append(f"[yellow]{total.retries} retries[/yellow]")
             if total.cache_hits:
                 extra.append(f"{total.cache_hits} cached")
         rate = self._rate()
-        return {"errors": str(self.stats.errors),
+        return {"errors": str(self._errors()),
                 "rate": _rate_text(rate) if rate is not None else "",
                 "calls": " · ".join(extra)}
+
+    def _errors(self) -> int:
+        """Trials with an error, of the whole run: the stored ones a resume skips too, as
+        the trial count beside it and the run's report count them."""
+        return self.errored_before + self.stats.errors
+
+    def _spent_when(self) -> str:
+        """What the ledger's cost covers: this process's calls, which on a resume are not
+        the run's (its report totals every stored trial's cost)."""
+        return "spent by this resume" if self.already_done else "so far"
 
     def _cost(self, ledger: Any) -> str:
         if ledger is None or not (ledger.total.calls or ledger.total.cache_hits):

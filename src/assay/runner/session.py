@@ -235,8 +235,10 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
     concurrency = options.concurrency or settings.concurrency
     label = loaded.name
     usable = store.count_usable_trials(run_id) if plan.skip else 0  # skip: the stored trials
+    errored = store.count_errored_trials(run_id) if plan.skip else 0
     with Progress(plan.total, label, mode=choose_mode(options.progress),
-                  already_done=len(plan.skip), ledger=_ledger(plan)) as progress:
+                  already_done=len(plan.skip), errored_before=errored,
+                  ledger=_ledger(plan)) as progress:
         return await run_pipeline(
             plan, _committer(plan, store, run_id, lock), concurrency=concurrency,
             timeout=settings.timeout, batch_size=settings.batch_size,

@@ -123,6 +123,16 @@ class TrialReading:
         with self.engine.connect() as conn:
             return int(conn.execute(query).scalar() or 0)
 
+    def count_errored_trials(self, run_id: str) -> int:
+        """The run's stored trials with an error: the target's, or any scorer's; the runner's
+        `trial_error`, counted by the database."""
+        t, s = schema.trials, schema.scores
+        query = select(func.count()).where(
+            t.c.run_id == run_id,
+            or_(t.c.error.is_not(None), schema.trial_has_score(s.c.error.is_not(None))))
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar() or 0)
+
     def iter_score_rows(self, run_id: str) -> Iterator[ScoreRow]:
         """Flat score rows with the trial's tags and difficulty, for analysis, in key order
         (case, condition, epoch, scorer): whatever order the trials finished in, the
