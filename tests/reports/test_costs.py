@@ -127,3 +127,17 @@ def test_a_judge_without_usage_leaves_a_python_targets_cost_at_nothing_spent():
     assert costs.target(python) == "-" and costs.judge(python) == "unknown"
     failed = ConditionStats("down", trials=5, errors=5)  # no answer: nothing was spent on it
     assert RunCosts(summary(failed), no_usage_ledger("m")).target(failed) == "-"
+
+
+def test_one_amount_summed_in_two_orders_reads_the_same() -> None:
+    """Regression: the judges' $0.00525, summed by the store, read '$0.0053' in the cost
+    table while the ledger's sum of the same calls, $0.0052499999999999995, read '$0.0052'
+    under calls per model, on the same screen."""
+    assert dollars(0.0052499999999999995) == dollars(0.00525) == "$0.0053"
+    judged = ConditionStats("a", trials=6, cost_usd=None, judge_input_tokens=1877,
+                            judge_output_tokens=187, judge_cost_usd=0.00525)
+    costs = RunCosts(summary(judged), {"unpriced_calls": 6, "by_model": {
+        "openai/gpt-4.1": {"cost_usd": 0.0052499999999999995, "unpriced_calls": 0},
+        "openai/gpt-4.1-mini": {"cost_usd": 0.0, "unpriced_calls": 6}}},
+        judge_models=["openai/gpt-4.1"])
+    assert costs.judge(judged) == costs.model(costs.usage["by_model"]["openai/gpt-4.1"])

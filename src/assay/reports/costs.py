@@ -15,8 +15,9 @@ not. For the same reason a cost above zero never reads `$0.0000`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -31,13 +32,25 @@ DIGITS = 4
 hundredth above zero."""
 MAX_DIGITS = 8
 """Past this, prices per million tokens leave nothing to round."""
+SUM_NOISE_DIGITS = 12
+"""Decimals of a dollar past which a float sum holds only rounding noise."""
 
 
 def dollars(cost: float, digits: int = DIGITS) -> str:
     """`$0.0123`; a cost above zero gets digits until it stops reading `$0.0000`."""
-    while 0 < cost and Decimal(f"{cost:.{digits}f}") == 0 and digits < MAX_DIGITS:
+    while 0 < cost and shown(cost, digits) == 0 and digits < MAX_DIGITS:
         digits += 1
-    return f"${cost:.{digits}f}"
+    return f"${shown(cost, digits)}"
+
+
+def shown(cost: float, digits: int) -> Decimal:
+    """`cost` to `digits` decimals, half up, as the amount it stands for: one amount summed
+    in two orders (the run's ledger, the store) differs in its last binary digits, and
+    $0.0052499999999999995 read `$0.0052` beside the same $0.00525 read `$0.0053`."""
+    if not math.isfinite(cost):  # a price of inf in the config: shown as it is
+        return Decimal(cost)
+    return Decimal(f"{cost:.{SUM_NOISE_DIGITS}f}").quantize(Decimal(1).scaleb(-digits),
+                                                             rounding=ROUND_HALF_UP)
 
 
 def tokens_text(input_tokens: int | None, output_tokens: int | None) -> str:
@@ -154,10 +167,10 @@ def _digits(sums: Iterable[tuple[Sequence[float], float]]) -> int:
 
 
 def _adds_up(parts: Sequence[float], total: float, digits: int) -> bool:
-    shown = [Decimal(f"{v:.{digits}f}") for v in parts]
-    if any(v > 0 and s == 0 for v, s in zip(parts, shown)):
+    amounts = [shown(v, digits) for v in parts]
+    if any(v > 0 and s == 0 for v, s in zip(parts, amounts)):
         return False
-    return sum(shown, Decimal(0)) == Decimal(f"{total:.{digits}f}")
+    return sum(amounts, Decimal(0)) == shown(total, digits)
 
 
 def run_costs(summary: RunSummary) -> dict[str, float | None]:
