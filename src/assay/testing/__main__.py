@@ -25,7 +25,7 @@ import sys
 
 from assay.testing.answerer import FakeAnswerer, load_answers
 from assay.testing.biases import JudgeBiases
-from assay.testing.fake_llm import FAULT_KINDS, FakeLLM
+from assay.testing.fake_llm import FAULT_KINDS, FakeLLM, checked_fault_rates
 from assay.testing.judge import FakeJudge
 from assay.testing.labels import load_labels
 from assay.testing.launcher import run_against
@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def build_server(args: argparse.Namespace) -> FakeLLM:
     """The FakeLLM the options describe (not started)."""
-    rates = dict(fault_rate(item) for item in args.fault)
+    rates = checked_fault_rates(dict(fault_rate(item) for item in args.fault))
     judge = None
     if not args.no_judge:
         labels = load_labels(args.labels) if args.labels else {}
