@@ -115,3 +115,14 @@ def test_the_budget_refuses_new_paid_calls_once_spent(make_pool):
     assert received == 2
     assert "max_cost_usd" in str(error) and "$2.0000" in str(error)
     assert cached.cached
+
+
+@pytest.mark.parametrize("field", ["input_per_mtok", "output_per_mtok"])
+def test_a_price_must_be_a_finite_amount(field: str) -> None:
+    """`.inf` in YAML was taken: every call then cost $inf, and each cost printed
+    '$Infinity'."""
+    from pydantic import ValidationError
+
+    fields = {"input_per_mtok": 1.0, "output_per_mtok": 1.0, field: float("inf")}
+    with pytest.raises(ValidationError, match="finite number"):
+        Price(**fields)

@@ -36,9 +36,9 @@ class Price(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    input_per_mtok: float = Field(ge=0)
+    input_per_mtok: float = Field(ge=0, allow_inf_nan=False)
     """Dollars per million input (prompt) tokens."""
-    output_per_mtok: float = Field(ge=0)
+    output_per_mtok: float = Field(ge=0, allow_inf_nan=False)
     """Dollars per million output (completion) tokens."""
 
 

@@ -47,7 +47,7 @@ def shown(cost: float, digits: int) -> Decimal:
     """`cost` to `digits` decimals, half up, as the amount it stands for: one amount summed
     in two orders (the run's ledger, the store) differs in its last binary digits, and
     $0.0052499999999999995 read `$0.0052` beside the same $0.00525 read `$0.0053`."""
-    if not math.isfinite(cost):  # a price of inf in the config: shown as it is
+    if not math.isfinite(cost):  # no cost a finite price gives: shown as it is
         return Decimal(cost)
     return Decimal(f"{cost:.{SUM_NOISE_DIGITS}f}").quantize(Decimal(1).scaleb(-digits),
                                                              rounding=ROUND_HALF_UP)
