@@ -47,6 +47,16 @@ def test_a_valid_config_resolves_one_target_per_condition(tmp_path: Path) -> Non
     assert len(loaded.hash) == 64
 
 
+def test_the_hash_leaves_out_the_cost_budget_and_nothing_else_of_the_run(tmp_path: Path) -> None:
+    """A budget changes what a run may spend, not what it measures: a run stopped by it is
+    resumed once it is raised. Anything else changed still refuses the resume."""
+    def hash_of(run: str) -> str:
+        return load_config(write(tmp_path, BASE + run), env={}).hash
+
+    assert hash_of("run: {max_cost_usd: 1}") == hash_of("run: {max_cost_usd: 5}")
+    assert hash_of("run: {max_cost_usd: 1, epochs: 2}") != hash_of("run: {max_cost_usd: 1}")
+
+
 def test_unknown_key_suggests_the_nearest_one_with_its_line(tmp_path: Path) -> None:
     text = BASE.replace("  path: cases.jsonl", "  path: cases.jsonl\n  smaple: 3")
     ((line, field, message),) = problems(tmp_path, text)

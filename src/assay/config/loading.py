@@ -99,12 +99,22 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
         raise UserError(f"invalid config {path}", _as_written(problems, source))
     # The hash covers the values the run will really use (`${VAR}` resolved), so resuming
     # with another ASSAY_MODEL is refused; secret-looking values are masked first.
-    hashed = redact_structure(interpolate(data if described is None else described, env)[0])
+    hashed = _without_budget(
+        redact_structure(interpolate(data if described is None else described, env)[0]))
     digest = hashlib.sha256(
         json.dumps(hashed, sort_keys=True, default=str).encode()).hexdigest()
     return LoadedConfig(path=path.resolve(), config=config, stored=stored, hash=digest,
                         conditions=conditions, target_params=target_params,
                         scorer_params=scorer_params, sections=sections, source=source)
+
+
+def _without_budget(data: Any) -> Any:
+    """The config without `run.max_cost_usd`: a budget changes what a run may spend, not what
+    it measures, so a run stopped by its budget is resumed after the budget is raised."""
+    run = data.get("run") if isinstance(data, dict) else None
+    if not isinstance(run, dict) or "max_cost_usd" not in run:
+        return data
+    return {**data, "run": {key: value for key, value in run.items() if key != "max_cost_usd"}}
 
 
 def _import_foreign(data: dict[str, Any], source: SourceMap) -> dict[str, Any]:

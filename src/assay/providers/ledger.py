@@ -58,6 +58,9 @@ class Stats:
 class Ledger:
     def __init__(self, max_cost_usd: float | None = None) -> None:
         self.max_cost_usd = max_cost_usd
+        self.spent_before = 0.0
+        """What a resumed run spent before this process: the budget is the run's, not the
+        process's (each resume counted from $0 would spend the whole budget again)."""
         self._total = Tally()
         self._by_model: dict[str, Tally] = {}
 
@@ -65,13 +68,23 @@ class Ledger:
     def spent_usd(self) -> float:
         return self._total.cost_usd
 
+    @property
+    def budget_spent(self) -> float:
+        """The run's spend against its budget: before this process, and in it."""
+        return self.spent_before + self._total.cost_usd
+
     def check_budget(self) -> None:
         """Raise `RunFailed` when a new paid call would go past the budget."""
-        if self.max_cost_usd is not None and self._total.cost_usd >= self.max_cost_usd:
+        if self.max_cost_usd is not None and self.budget_spent >= self.max_cost_usd:
             raise RunFailed(
-                f"run.max_cost_usd reached: spent ${self._total.cost_usd:.4f} of "
-                f"${self.max_cost_usd:.4f}; no further model calls were made"
-            )
+                f"run.max_cost_usd reached: spent ${self.budget_spent:.4f} of "
+                f"${self.max_cost_usd:.4f}{self.before_resume()}; no further model calls "
+                "were made")
+
+    def before_resume(self) -> str:
+        """` ($0.0500 of it before this resume)` when a resumed run had spent some."""
+        return f" (${self.spent_before:.4f} of it before this resume)" if self.spent_before \
+            else ""
 
     def record(self, model: str, usage: Usage) -> None:
         """Count one answered call (or cache hit), in the run's totals and in the meter of

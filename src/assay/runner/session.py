@@ -236,6 +236,11 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
     label = loaded.name
     usable = store.count_usable_trials(run_id) if plan.skip else 0  # skip: the stored trials
     errored = store.count_errored_trials(run_id) if plan.skip else 0
+    services = _services(plan)
+    if plan.skip and settings.max_cost_usd is not None and services is not None:
+        from assay.providers.pool import get_pool  # the budget is the run's: count its spend
+
+        get_pool(services).set_budget(settings.max_cost_usd, spent_before=store.spent_usd(run_id))
     with Progress(plan.total, label, mode=choose_mode(options.progress),
                   already_done=len(plan.skip), errored_before=errored,
                   ledger=_ledger(plan)) as progress:
@@ -297,9 +302,9 @@ def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def
 
     def exceeded() -> str | None:
         pool = services.providers if services else None
-        spent = pool.spent_usd() if pool is not None else 0.0
-        if spent >= limit:
-            return f"cost budget reached: ${spent:.4f} spent (run.max_cost_usd = {limit:g})"
-        return None
+        if pool is None or pool.ledger.budget_spent < limit:
+            return None
+        return (f"cost budget reached: ${pool.ledger.budget_spent:.4f} spent"
+                f"{pool.ledger.before_resume()} (run.max_cost_usd = {limit:g})")
 
     return exceeded

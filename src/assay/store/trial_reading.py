@@ -123,6 +123,15 @@ class TrialReading:
         with self.engine.connect() as conn:
             return int(conn.execute(query).scalar() or 0)
 
+    def spent_usd(self, run_id: str) -> float:
+        """What the run's stored trials and scores cost: its targets' and judges' calls."""
+        total = 0.0
+        with self.engine.connect() as conn:
+            for table in (schema.trials, schema.scores):
+                query = select(func.sum(table.c.cost_usd)).where(table.c.run_id == run_id)
+                total += float(conn.execute(query).scalar() or 0.0)
+        return total
+
     def count_errored_trials(self, run_id: str) -> int:
         """The run's stored trials with an error: the target's, or any scorer's; the runner's
         `trial_error`, counted by the database."""
