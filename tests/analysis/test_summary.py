@@ -112,3 +112,14 @@ def test_regression_a_condition_whose_trials_reported_no_tokens_has_none_not_0()
     assert (some.conditions[0].input_tokens, some.conditions[0].output_tokens) == (10, 3)
     cached = summarize([], [TrialRow("c1", "a", 0, cache_hits=1)])  # known to have spent none
     assert (cached.conditions[0].input_tokens, cached.conditions[0].output_tokens) == (0, 0)
+
+
+def test_a_scorers_own_failures_are_counted_with_examples_apart_from_the_targets() -> None:
+    """A judge whose reply could not be read: the terminal names it with an example, as it
+    does a target's failures, rather than only a count in the errored-trials column."""
+    data = rows({"x": [1.0], "y": [None], "z": [None]})
+    failed_target = TrialRow(case_id="w", condition="a", epoch=0, error="target failed")
+    summary = summarize(data, [*trials(data), failed_target])
+    assert summary.scores[0].errors == 3  # the target's failure is every scorer's error too
+    failures = summary.scorer_failures["s"]
+    assert failures.count == 2 and failures.examples == ["y (a): boom", "z (a): boom"]

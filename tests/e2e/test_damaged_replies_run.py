@@ -62,3 +62,7 @@ def test_damaged_replies_are_each_a_trial_error_and_an_unreadable_judge_is_no_sc
         assert unjudged["error"].startswith("unreadable judge reply")
         judged = trials[("c0", condition)]["scores"]["judge_score"]
         assert judged["value"] == 9 and judged["passed"] is True
+    terminal = done.stdout  # the unread judge is said where people look, with an example
+    assert ("judge_score could not score 2 answers, left out of its figures, not counted as 0 "
+            "(first: c4 (careful): unreadable judge reply") in " ".join(terminal.split())
+    assert "contains could not score" not in terminal

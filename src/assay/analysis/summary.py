@@ -90,6 +90,20 @@ class ConditionStats:
 
 
 @dataclass
+class ScorerFailures:
+    """The answers one scorer could not score: a judge whose reply could not be read, a
+    check that raised. How many, and the first few as `case (condition): error`."""
+
+    count: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def add(self, case_id: str, condition: str, error: str) -> None:
+        self.count += 1
+        if len(self.examples) < 3:
+            self.examples.append(f"{case_id} ({condition}): {error[:200]}")
+
+
+@dataclass
 class RunSummary:
     scores: list[ScoreStats]
     conditions: list[ConditionStats]
@@ -97,6 +111,8 @@ class RunSummary:
     by_difficulty: list[tuple[str, ScoreStats]]
     values: dict[str, dict[str, list[float]]]
     """scorer -> condition -> every value, in trial order (the Knowledge Packs score arrays)."""
+    scorer_failures: dict[str, ScorerFailures] = field(default_factory=dict)
+    """scorer -> the answers it could not score (its own error, the target having answered)."""
 
     def get(self, scorer: str, condition: str) -> ScoreStats | None:
         return next((s for s in self.scores if s.scorer == scorer and s.condition == condition),
@@ -246,6 +262,7 @@ class SummaryBuilder:
         self._tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(self._accumulator)
         self._levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(self._accumulator)
         self._routes: dict[tuple[str, str, tuple[str, ...], str | None], list[_Accumulator]] = {}
+        self._scorer_failures: dict[str, ScorerFailures] = defaultdict(ScorerFailures)
 
     def _accumulator(self) -> _Accumulator:
         return _Accumulator(self._per_case)
@@ -303,6 +320,8 @@ class SummaryBuilder:
         if row.input_tokens or row.cost_usd is not None:
             self._add_judge_usage(row.condition, row.input_tokens, row.output_tokens,
                                   row.cost_usd)
+        if row.error is not None:  # a failed target has no score rows: this is the scorer's
+            self._scorer_failures[row.scorer].add(row.case_id, row.condition, str(row.error))
         for accumulator in self._route(row.scorer, row.condition, tuple(row.tags),
                                        row.difficulty):
             accumulator.add(row.value, row.passed, row.error, row.scale, row.case_id)
@@ -316,6 +335,8 @@ class SummaryBuilder:
             if usage is not None and (usage.input_tokens or usage.cost_usd is not None):
                 self._add_judge_usage(condition, usage.input_tokens, usage.output_tokens,
                                       usage.cost_usd)
+            if score.error is not None:
+                self._scorer_failures[name].add(case_id, condition, str(score.error))
             for accumulator in self._route(name, condition, tags, difficulty):
                 accumulator.add(score.value, score.passed, score.error, score.scale, case_id)
 
@@ -372,8 +393,10 @@ class SummaryBuilder:
                   for s in scorer_names}
         ordered = sorted(conditions, key=lambda c: condition_names.index(c.condition)
                          if c.condition in condition_names else len(condition_names))
+        failures = {s: self._scorer_failures[s] for s in scorer_names
+                    if s in self._scorer_failures}
         return RunSummary(scores=scores, conditions=ordered, by_tag=by_tag,
-                          by_difficulty=by_difficulty, values=values)
+                          by_difficulty=by_difficulty, values=values, scorer_failures=failures)
 
 
 def _difficulty_rank(level: str) -> int:

@@ -152,7 +152,7 @@ def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url
 
 def _say_skipped(unreadable: Any, sessions: Any) -> None:
     """On stderr: the files not read and, per session, the lines left out, each with why."""
-    from assay.traces.formats.base import plural
+    from assay.wording import plural
 
     for bad in unreadable:
         click.echo(f"skipped {bad.path}: {bad.reason}", err=True)
@@ -190,7 +190,7 @@ def export_command(paths: tuple[Path, ...], format_: str | None, last: int | Non
     """Write each question as a dataset case: expected = the agent's answer, to review."""
     from assay.traces import ExchangeStream
     from assay.traces.export import write_dataset
-    from assay.traces.formats.base import plural
+    from assay.wording import plural
 
     check_output_file(output)  # before any log is read
     stream = ExchangeStream(paths, _options(format_, last, since, name_pattern))

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
+from assay.wording import plural
+
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary
 
@@ -125,8 +127,8 @@ class RunCosts:
         head = "total cost unknown" if total is None else f"total cost {dollars(total, self.digits)}"
         shown = [f"{name} {cost_text(value, 1, self.digits)}" for name, value in self.parts.items()]
         if self.unpriced_calls:
-            shown.append(f"{self.unpriced_calls} call{'s' * (self.unpriced_calls != 1)} "
-                         "of unknown cost: no price, or no token usage in the reply")
+            shown.append(f"{plural(self.unpriced_calls, 'call')} of unknown cost: no price, "
+                         "or no token usage in the reply")
         return f"{head} ({', '.join(shown)})"
 
     def _total(self) -> float | None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from assay.analysis.run_diff import condition_of
 from assay.reports.comparisons import ci_label, headline
 from assay.reports.formatting import percent
+from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
@@ -94,7 +95,7 @@ def diff_headline(diff: RunDiff, *, this: str | None = None,
     other = other or f"run {diff.run_a.id}"
     if diff.problems:
         more = len(diff.problems) - 1
-        reasons = diff.problems[0] + (f" (and {more} more reason{'s' * (more > 1)})"
+        reasons = diff.problems[0] + (f" (and {plural(more, 'more reason')})"
                                       if more else "")
         return Headline(_sentence(f"{_capital(this)} cannot be compared with {other}: "
                                   f"{reasons}", ""), "not comparable")
@@ -176,7 +177,7 @@ def _change(c: PairedComparison) -> str:
     cases than the score table's, and the sentence says over how many."""
     a, b, delta, interval = headline(c)
     name = "pass rate" if c.headline.metric == "pass_rate" else "mean"
-    over = (f" over the {c.n} case{'s' * (c.n != 1)} scored on both sides" if c.excluded.count
+    over = (f" over the {plural(c.n, 'case')} scored on both sides" if c.excluded.count
             else "")
     return f"{name} {a} → {b}{over}, {delta} ({ci_label(c)} {interval})"
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from assay.analysis.history import ExperimentHistory
 from assay.reports.formatting import percent
+from assay.wording import plural
 
 BARS = "▁▂▃▄▅▆▇█"
 ARROWS = {"up": "↑", "down": "↓", "flat": "→", "new": "·", "dataset_changed": "[yellow]≠[/yellow]"}
@@ -64,7 +65,7 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
 
     title = f"{history.experiment}" + (f" ({history.kind})" if history.kind != "eval" else "")
     runs = len(history.points)
-    heading = f"{escape(title)} · {runs} run{'s' * (runs != 1)}, oldest first"
+    heading = f"{escape(title)} · {plural(runs, 'run')}, oldest first"
     table = Table(title=heading, title_justify="left", box=box.SIMPLE_HEAD)
     room = max(1, (getattr(console, "width", 80) - 55) // 16)
     shown = history.metrics[:room]

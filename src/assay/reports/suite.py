@@ -16,6 +16,7 @@ from assay.reports.console import print_warning
 from assay.reports.formatting import percent, score_text
 from assay.reports.text import code, inline
 from assay.reports.text import markup_free as escape
+from assay.wording import plural
 
 COLUMNS = ("experiment", "scorer", "condition", "n", "avg", "accuracy", "errored trials",
            "exit")
@@ -50,7 +51,7 @@ def total_rows(document: dict[str, Any]) -> list[tuple[str, ...]]:
 def title(document: dict[str, Any]) -> str:
     sample = document["sample_per_pack"]
     evaluated = document["packs_evaluated"]
-    return (f"suite: {evaluated} experiment{'s' * (evaluated != 1)}"
+    return (f"suite: {plural(evaluated, 'experiment')}"
             + (f", sample {sample} each" if sample else ""))
 
 

@@ -17,6 +17,7 @@ from assay.reports.console import print_table, print_warning
 from assay.reports.costs import CACHED_TARGET_CALLS, tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.text import markup_free as escape
+from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary
@@ -62,6 +63,10 @@ def print_errors(out: Any, review: Review, detail: Detail = "normal") -> None:
         example = next((e for c in summary.conditions for e in c.error_examples), "")
         print_warning(out, f"{failed} of {total} trials got no answer from the target and were "
                            f"not scored (first: {example}); see Errors in report.md")
+    for scorer, failures in summary.scorer_failures.items():
+        print_warning(out, f"{scorer} could not score {plural(failures.count, 'answer')}, "
+                           f"left out of its figures, not counted as 0 (first: "
+                           f"{failures.examples[0]}); see Errors in report.md")
 
 
 def print_gates(out: Any, review: Review, detail: Detail = "normal") -> None:
@@ -171,7 +176,7 @@ def usage_text(usage: dict[str, Any], *, targets: int | None = None) -> str:
     hits = int(usage.get("cache_hits") or 0)
     if not calls and not hits:
         return ""
-    text = f"{calls:,} LLM call{'s' * (calls != 1)} answered"
+    text = f"{plural(calls, 'LLM call')} answered"
     if usage.get("resumed"):
         text += " by this resume"
     if hits:
@@ -180,7 +185,7 @@ def usage_text(usage: dict[str, Any], *, targets: int | None = None) -> str:
     if retries:
         text += f", {retries:,} retr{'ies' if retries != 1 else 'y'}"
     if failures:
-        text += f", {failures:,} call{'s' * (failures != 1)} failed"
+        text += f", {plural(failures, 'call')} failed"
     return text
 
 

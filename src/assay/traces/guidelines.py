@@ -14,8 +14,8 @@ from pathlib import Path, PurePosixPath
 
 from assay.errors import UserError
 from assay.reports.text import inline
-from assay.traces.formats.base import plural
 from assay.traces.result import TraceAnalysis
+from assay.wording import plural
 
 HEADING = "## Eval Insights"
 MAX_GAPS = 15

@@ -13,14 +13,14 @@ from pathlib import Path
 from assay.errors import UserError
 from assay.providers.base import Provider
 from assay.reports.atomic import ensure_writable_folder, write_text
-from assay.traces.formats.base import plural
-from assay.traces.result import TraceAnalysis
 from assay.traces.guidelines import read_guidelines, render_insights, update_guidelines
-from assay.traces.judging import StreamingJudge, Judgements
+from assay.traces.judging import Judgements, StreamingJudge
 from assay.traces.metrics import MetricsTally
 from assay.traces.options import TraceOptions
 from assay.traces.report import render_report
+from assay.traces.result import TraceAnalysis
 from assay.traces.stream import ExchangeStream
+from assay.wording import plural
 
 REPORT_NAME = "eval-report.md"
 GUIDELINES_NAME = "guidelines.md"

@@ -9,9 +9,9 @@ from assay.reports.costs import dollars
 from assay.reports.text import inline
 from assay.traces.findings import Asked, Finding
 from assay.traces.formats import ParseStats
-from assay.traces.formats.base import plural
 from assay.traces.metrics import TraceMetrics
 from assay.traces.result import TraceAnalysis
+from assay.wording import plural
 
 QUESTION_CHARS = 100
 """A question is cut to about a line in the report's tables."""

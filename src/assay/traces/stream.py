@@ -15,7 +15,6 @@ from pathlib import Path
 
 from assay.errors import UserError
 from assay.traces.exchanges import Exchange, SessionMeta
-from assay.traces.formats.base import plural
 from assay.traces.knowledge import KnowledgeFolder
 from assay.traces.options import TraceOptions
 from assay.traces.sessions import (
@@ -26,6 +25,7 @@ from assay.traces.sessions import (
     readable,
     survey,
 )
+from assay.wording import plural
 
 
 class ExchangeStream:

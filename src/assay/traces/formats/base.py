@@ -19,6 +19,7 @@ import orjson
 from assay.json_line import BadJsonLine, read_json_line
 from assay.traces.records import Event
 from assay.valid_text import valid_record
+from assay.wording import plural
 
 Line = tuple[int, dict[str, Any]]
 """A 1-based line number and the JSON object on that line."""
@@ -158,9 +159,6 @@ def _read_refused(raw: bytes, number: int, stats: ParseStats, refusal: str) -> A
     return _MALFORMED
 
 
-def plural(count: int, noun: str) -> str:
-    """`1 line`, `3 lines`."""
-    return f"{count:,} {noun}{'s' * (count != 1)}"
 
 
 def as_int(value: Any) -> int:
