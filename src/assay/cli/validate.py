@@ -17,6 +17,7 @@ def command(configs: tuple[str, ...]) -> None:
     from assay.config import load_config
     from assay.reports.text import markup_free
     from assay.runner.preflight import preflight
+    from assay.wording import plural
 
     out = console()
     for config_path in configs:
@@ -24,7 +25,8 @@ def command(configs: tuple[str, ...]) -> None:
         plan, scan = checked.plan, checked.scan
         out.print("[green]ok[/green] " + markup_free(
                   f"{config_path}: experiment '{checked.loaded.name}', "
-                  f"{scan.count} cases ({scan.layout}), {len(plan.conditions)} condition(s), "
-                  f"{len(plan.scorers)} scorer(s), {plan.total} trials"))
+                  f"{plural(scan.count, 'case')} ({scan.layout}), "
+                  f"{plural(len(plan.conditions), 'condition')}, "
+                  f"{plural(len(plan.scorers), 'scorer')}, {plural(plan.total, 'trial')}"))
         for warning in checked.warnings:
             print_warning(out, warning)
