@@ -147,7 +147,7 @@ def test_run_reports_a_scorer_it_cannot_build_the_same_way(capsys, tmp_path, com
 
 def test_a_valid_config_is_summed_up_in_counts_read_as_words(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    config = project(tmp_path, "- {type: exact_match}\n", judge=False)
+    config = project(tmp_path, "- type: exact_match\n", judge=False)
     code, out = assay(capsys, "validate", str(config))
     assert code == 0, out
     assert "3 cases (" in out and "1 condition, 1 scorer, 3 trials" in out
