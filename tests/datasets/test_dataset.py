@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -300,7 +301,8 @@ def test_a_small_files_scanned_cases_are_given_out_without_reading_it_again(
     (tmp_path / "cases.jsonl").write_text("")  # what is given out is what the scan read
     assert next(iter(dataset)).id == "c0"  # a first case only (checking templates) keeps them
     assert [case.id for case in dataset] == ["c0", "c1", "c2", "c3", "c4"]
-    assert list(dataset) == []  # given out once; then the (now empty) file is read again
+    with pytest.raises(UserError, match="changed while it was read"):
+        list(dataset)  # given out once; the file read again is not the one checked
 
 
 @pytest.mark.parametrize("options", [{}, {"sample": 4, "seed": 3}, {"tags": ["odd"]}],
@@ -314,3 +316,50 @@ def test_kept_cases_are_the_cases_a_second_read_of_the_file_gives(
     read_again = open_dataset(path, **options)
     read_again.scan()
     assert list(kept) == list(read_again) and len(list(open_dataset(path, **options))) > 1
+
+
+def _rewrite(path: Path, text: str) -> None:
+    """Write `text` to `path` and move its modification time on, as a later write would."""
+    before = path.stat().st_mtime_ns
+    path.write_text(text)
+    os.utime(path, ns=(before + 10**9, before + 10**9))
+
+
+def test_a_file_rewritten_while_its_cases_are_read_stops_the_read_instead_of_mixing_two_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("assay.datasets.dataset.KEPT_BYTES", 0)  # read again, as a large file
+    path = _cases_file(tmp_path / "cases.jsonl", 6)
+    dataset = open_dataset(path)
+    dataset.scan()
+    cases = iter(dataset)
+    assert next(cases).id == "c0"
+    _rewrite(path, path.read_text().replace('"q', '"changed q'))
+    with pytest.raises(UserError, match=r"cases.jsonl changed while it was read: it is no "
+                                        r"longer the file that was checked and hashed"):
+        next(cases)
+
+
+def test_a_file_cut_short_after_its_scan_is_refused_once_its_last_case_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("assay.datasets.dataset.KEPT_BYTES", 0)
+    path = _cases_file(tmp_path / "cases.jsonl", 6)
+    dataset = open_dataset(path)
+    dataset.scan()
+    _rewrite(path, "".join(path.read_text().splitlines(keepends=True)[:2]))
+    with pytest.raises(UserError, match="changed while it was read"):
+        list(dataset)
+
+
+def test_a_file_written_during_its_scan_is_refused_before_its_hash_is_trusted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _cases_file(tmp_path / "cases.jsonl", 3)
+    dataset = open_dataset(path)
+    read = dataset._sha256
+
+    def written_meanwhile() -> str:
+        _rewrite(path, path.read_text() + json.dumps({"id": "new", "input": "q"}) + "\n")
+        return read()
+
+    monkeypatch.setattr(dataset, "_sha256", written_meanwhile)
+    with pytest.raises(UserError, match="changed while it was read"):
+        dataset.scan()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,7 @@ from typing import Any
 
 from assay.case import Case
 from assay.datasets.files import READERS, Record
-from assay.errors import Problem, ProblemList
+from assay.errors import Problem, ProblemList, UserError
 from assay.input_files import require_regular_file
 
 CASE_FIELDS = ("id", "input", "expected", "expected_tool_calls", "expected_traits",
@@ -84,6 +85,8 @@ class Dataset:
     _scan: Scan | None = None
     _kept: list[Case] | None = None
     """The cases of the scan, in order, until an iteration has given them all out."""
+    _scanned_stamp: tuple[int, int, int] | None = None
+    """The file's `_stamp()` when the scan read it: a later read of another file is refused."""
 
     @property
     def file_format(self) -> str:
@@ -98,6 +101,7 @@ class Dataset:
         if self._scan is not None:
             return self._scan
         self._require_source()
+        stamp = self._stamp()
         problems = ProblemList()
         file = str(self.path)
         layout, mapping = "", dict(self.fields)
@@ -136,9 +140,13 @@ class Dataset:
         selected = {case_id for _, case_id in heap} if self.sample else None
         if kept is not None and selected is not None:
             kept = [case for case in kept if case.id in selected]
+        sha256 = self._sha256()
+        if self._stamp() != stamp:
+            raise self._changed()
         self._kept = kept
+        self._scanned_stamp = stamp
         self._scan = Scan(layout, mapping, len(selected) if selected is not None else count,
-                          selected, self._sha256(), list(problems.notes))
+                          selected, sha256, list(problems.notes))
         return self._scan
 
     def __iter__(self) -> Iterator[Case]:
@@ -158,8 +166,10 @@ class Dataset:
             if self.tags and not set(self.tags) & set(case.tags):
                 continue
             if scan.selected is None or case.id in scan.selected:
+                self._require_unchanged()
                 yield case
         problems.raise_if_any(f"dataset {self.path} changed while it was read")
+        self._require_unchanged()  # cut short: fewer cases than were checked
 
     def __len__(self) -> int:
         return self.scan().count
@@ -171,6 +181,27 @@ class Dataset:
 
     def _sha256(self) -> str:
         return _sha256(self.path)
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        """The file's size, modification time and inode, which writing it changes; None
+        for a source that is not a file."""
+        try:
+            status = os.stat(self.path)
+        except OSError:
+            return None
+        return status.st_size, status.st_mtime_ns, status.st_ino
+
+    def _require_unchanged(self) -> None:
+        """Refuse to go on reading a file that is no longer the one the scan checked and
+        hashed: its cases would run under the hash of another file."""
+        if self._stamp() != self._scanned_stamp:
+            raise self._changed()
+
+    def _changed(self) -> UserError:
+        return UserError(f"dataset {self.path} changed while it was read: it is no longer the "
+                         "file that was checked and hashed (its size or modification time "
+                         "differ), so its cases cannot be trusted; run again once nothing "
+                         "writes to it")
 
     def _small(self) -> bool:
         """Whether the scan keeps its cases (`KEPT_BYTES`)."""
