@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 import assay
 from assay import Case, Condition, Output, Score
 from assay.analysis.run_diff import flips
-from assay.errors import UserError
+from assay.errors import RunFailed, UserError
 from assay.datasets.memory import records_sha256
 from assay.store import Store
 
@@ -198,6 +199,17 @@ def test_bad_arguments_are_user_errors_that_say_what_to_fix(
     with pytest.raises(UserError) as raised:
         evaluate(tmp_path, **arguments)
     assert expected in str(raised.value)
+
+
+def test_an_error_of_the_run_is_raised_without_the_check_for_a_running_loop_behind_it(
+        tmp_path: Path) -> None:
+    def broken(case: Case) -> str:
+        raise ValueError("the service is down")
+
+    with pytest.raises(RunFailed) as raised:
+        evaluate(tmp_path, task=broken)
+    shown = "".join(traceback.format_exception(raised.value))
+    assert "no running event loop" not in shown and "During handling" not in shown
 
 
 def test_data_may_be_cases_or_a_dataset_file_relative_to_base_dir(tmp_path: Path) -> None:

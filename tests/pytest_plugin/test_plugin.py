@@ -122,6 +122,24 @@ def test_evals_under_xdist_are_runs_of_one_store_that_history_lists(
     assert "support-code · 2 runs" in printed
 
 
+def test_an_eval_that_cannot_finish_fails_its_test_with_one_message(tmp_path: Path) -> None:
+    (tmp_path / "test_broken.py").write_text(dedent('''
+        def broken(case):
+            raise ValueError("the service is down")
+
+        def test_broken(assay_eval):
+            assay_eval(experiment="broken", data=[{"input": "a", "expected": "A"}],
+                       task=broken, scorers=["exact_match"])
+    '''), encoding="utf-8")
+    result = pytest_in(tmp_path, "-q", "test_broken.py")
+    out = result.stdout
+    assert result.returncode == 1, out + result.stderr
+    assert out.count("every trial failed") == 2, out  # the failure and the summary line
+    assert "assay: every trial failed (1 of 1), so there is nothing to score; first error: " \
+           "ValueError: the service is down" in out
+    assert "no running event loop" not in out and "During handling" not in out
+
+
 def test_not_assay_selects_everything_but_the_evals(tmp_path: Path) -> None:
     write_project(tmp_path)
     result = pytest_in(tmp_path, "-m", "not assay", "tests")

@@ -175,14 +175,23 @@ def _blocking(coroutine: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, R]:
 
     @functools.wraps(coroutine)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(coroutine(*args, **kwargs))
-        raise UserError("assay.evaluate() cannot block inside a running event loop "
-                        "(Jupyter, async code): use `await assay.evaluate_async(...)`")
+        if loop_running():
+            raise UserError("assay.evaluate() cannot block inside a running event loop "
+                            "(Jupyter, async code): use `await assay.evaluate_async(...)`")
+        # outside the `except` that found no loop: what the run raises is not shown as
+        # raised "during handling of" a RuntimeError('no running event loop')
+        return asyncio.run(coroutine(*args, **kwargs))
 
     return run
+
+
+def loop_running() -> bool:
+    """Whether this thread runs an event loop (Jupyter, async code), which nothing may block."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 evaluate = _blocking(evaluate_async)

@@ -76,11 +76,14 @@ class EvalRunner:
         from assay.pytest_plugin.running import run_eval
         from assay.pytest_plugin.thresholds import threshold_gates
 
+        refused: str | None = None
         try:
             result = run_eval(config, arguments, base_dir=self.base_dir, store=self.store,
                               gates=threshold_gates(thresholds))
         except AssayError as exc:
-            pytest.fail(f"assay: {exc}", pytrace=False)
+            refused = f"assay: {exc}"
+        if refused is not None:  # failed outside the `except`: the message shows once
+            pytest.fail(refused, pytrace=False)
         self.record(result)
         return assert_eval(result)
 

@@ -9,7 +9,6 @@ under `.assay/runs/<run id>/` as usual.
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -69,9 +68,9 @@ def _run_config(path: Path, *, store: str | None, gates: list[GateConfig]) -> Ev
 
 
 def _not_in_event_loop() -> None:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
+    from assay.api.evaluate import loop_running
+
+    if not loop_running():
         return
     raise UserError("assay_eval cannot block inside a running event loop (an async test): "
                     "await assay.evaluate_async(...) and check it with "
