@@ -191,6 +191,8 @@ def test_a_record_without_input_is_a_user_error_naming_its_index(tmp_path: Path)
     ({"data": 42}, "data must be a list of records"),
     ({"data": []}, "the dataset has no records"),
     ({"epochs": 0}, "[run.epochs]"),
+    ({"conditions": {"a": {}, "b": 5}}, "conditions['b']: a condition's overrides are a dict"),
+    ({"gates": ["exact_match"]}, "gates[0]: a gate is a dict such as"),
     ({"conditions": {"a": {}}, "baseline": "b"}, "baseline 'b' is not a condition"),
     ({"gates": [{"scorer": "nope", "min_pass_rate": 0.5}]}, "unknown scorer 'nope'"),
 ])
@@ -210,6 +212,15 @@ def test_an_error_of_the_run_is_raised_without_the_check_for_a_running_loop_behi
         evaluate(tmp_path, task=broken)
     shown = "".join(traceback.format_exception(raised.value))
     assert "no running event loop" not in shown and "During handling" not in shown
+
+
+def test_data_may_be_a_hugging_face_dataset_spec_as_in_a_config(tmp_path: Path) -> None:
+    datasets = pytest.importorskip("datasets")
+    folder = tmp_path / "saved"
+    datasets.Dataset.from_list(DATA).save_to_disk(str(folder))
+    result = evaluate(tmp_path, data={"hf": str(folder)})  # it said "needs a 'path'"
+    assert result.summary.get("exact_match", "default").n == len(WORDS)
+    assert result.run.dataset_path == f"hf:{folder}"
 
 
 def test_data_may_be_cases_or_a_dataset_file_relative_to_base_dir(tmp_path: Path) -> None:

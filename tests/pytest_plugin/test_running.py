@@ -22,3 +22,12 @@ def test_a_config_path_that_is_no_readable_file_is_a_user_error(
     (tmp_path / "folder").mkdir()
     with pytest.raises(UserError, match=says):
         run_eval(name, {}, base_dir=tmp_path, store=str(tmp_path / "assay.db"), gates=[])
+
+
+def test_gates_given_as_one_string_are_refused_not_read_letter_by_letter(
+        tmp_path: Path) -> None:
+    arguments = {"experiment": "gates", "data": [{"input": "a", "expected": "a"}],
+                 "task": "x:y", "scorers": ["exact_match"], "gates": "exact_match"}
+    with pytest.raises(UserError, match="gates must be a list"):  # was a ValueError of dict()
+        run_eval(None, arguments, base_dir=tmp_path, store=str(tmp_path / "assay.db"),
+                 gates=[])

@@ -27,7 +27,8 @@ ScorerSpec = str | Mapping[str, Any] | Callable[..., Any]
 or a function `(case, output)` returning a bool, a number, a Score or a dict."""
 
 Data = Iterable[Any] | str | os.PathLike[str] | Mapping[str, Any]
-"""Records in memory (dicts or Cases), a dataset file, or a dataset spec (`{"path", "fields"}`)."""
+"""Records in memory (dicts or Cases), a dataset file, or a dataset spec (`{"path", "fields"}`,
+or `{"hf", "split"}`)."""
 
 
 @dataclass
@@ -56,20 +57,19 @@ def config_data(experiment: str, *, data: Data, task: Task, scorers: Iterable[Sc
         **{key: value for key, value in (sections or {}).items() if value is not None},
         "dataset": dataset,
         "target": _target(task),
-        "scorers": [_scorer(spec, index) for index, spec in enumerate(_listed(scorers,
-                                                                              "scorers"))],
+        "scorers": [_scorer(spec, index)
+                    for index, spec in enumerate(listed(scorers, "scorers"))],
         "run": {key: value for key, value in (run or {}).items() if value is not None},
     }
     if conditions is not None:
         if not isinstance(conditions, Mapping):
             raise UserError("conditions must map each condition's name to its overrides, "
                             "e.g. {'baseline': {}, 'v2': {'args': {'prompt': 2}}}")
-        document["conditions"] = {str(name): dict(overrides or {})
+        document["conditions"] = {str(name): _overrides(name, overrides)
                                   for name, overrides in conditions.items()}
-    listed_gates = _listed(gates, "gates")
+    listed_gates = listed(gates, "gates")
     if listed_gates:
-        document["gates"] = [g.model_dump(exclude_none=True) if isinstance(g, BaseModel)
-                             else dict(g) for g in listed_gates]
+        document["gates"] = [_gate(gate, index) for index, gate in enumerate(listed_gates)]
     return ConfigData(data=document, described=describe(document), records=records)
 
 
@@ -90,9 +90,10 @@ def _dataset(data: Data) -> tuple[dict[str, Any], Iterable[Any] | None]:
     if isinstance(data, str | os.PathLike):
         return {"path": os.fspath(data)}, None
     if isinstance(data, Mapping):
-        if "path" not in data:
+        if "path" not in data and "hf" not in data:
             raise UserError("data given as a mapping is a dataset spec and needs a 'path' "
-                            "(records in memory are a list of dicts)")
+                            "(a file) or 'hf' (a Hugging Face dataset); records in memory "
+                            "are a list of dicts")
         return dict(data), None
     if not isinstance(data, Iterable):
         raise UserError(f"data must be a list of records (dicts or Cases), a dataset path or "
@@ -126,7 +127,28 @@ def _scorer(spec: ScorerSpec, index: int) -> dict[str, Any]:
                     f"or a function (case, output), not {type(spec).__name__}")
 
 
-def _listed(items: Any, what: str) -> list[Any]:
+def _overrides(name: object, overrides: object) -> dict[str, Any]:
+    if overrides is None:
+        return {}
+    if not isinstance(overrides, Mapping):
+        raise UserError(f"conditions['{name}']: a condition's overrides are a dict such as "
+                        f"{{'args': {{'prompt': 2}}}} (or None for none), "
+                        f"not {type(overrides).__name__}")
+    return dict(overrides)
+
+
+def _gate(gate: object, index: int) -> dict[str, Any]:
+    if isinstance(gate, BaseModel):
+        return gate.model_dump(exclude_none=True)
+    if not isinstance(gate, Mapping):
+        raise UserError(f"gates[{index}]: a gate is a dict such as {{'scorer': 'exact_match', "
+                        f"'min_pass_rate': 0.8}}, not {type(gate).__name__}")
+    return dict(gate)
+
+
+def listed(items: Any, what: str) -> list[Any]:
+    """`items` as a list; a `UserError` for one item given where a list belongs (a string
+    would be read as a list of its letters)."""
     if isinstance(items, str | Mapping) or callable(items) or not isinstance(items, Iterable):
         raise UserError(f"{what} must be a list")
     return list(items)

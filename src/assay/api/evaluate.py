@@ -105,7 +105,8 @@ async def evaluate_async(
     result carries its diff against the previous run of the experiment.
 
     - data: records in memory (dicts with `input`, `expected`, ... or `Case`s), a dataset
-      file, or a dataset spec `{"path": ..., "fields": {...}}`.
+      file, or a dataset spec as in a config: `{"path": ..., "fields": {...}}`, or
+      `{"hf": ..., "split": ...}` for a Hugging Face dataset.
     - task: a function `(case)` or `(case, condition)`, sync or async, returning text, a
       dict or an `Output`; or a target spec such as `{"type": "model", "model": ...}`.
     - scorers: kind names (`"exact_match"`), specs (`{"type": "contains", ...}`) or

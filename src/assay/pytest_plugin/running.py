@@ -36,10 +36,11 @@ def run_eval(config: ConfigPath | None, arguments: Mapping[str, Any], *, base_di
     if "experiment" not in arguments:
         raise UserError("name the eval: a config path, or assay.evaluate arguments with "
                         "experiment=..., data=..., task=..., scorers=...")
+    from assay.api.arguments import listed
     from assay.api.evaluate import evaluate
 
     given = dict(arguments)
-    given["gates"] = [*given.get("gates", ()), *gates]
+    given["gates"] = [*listed(given.get("gates", ()), "gates"), *gates]
     given.setdefault("base_dir", base_dir)
     if store is not None:
         given.setdefault("store", store)
