@@ -194,3 +194,13 @@ def test_a_fifo_or_a_directory_as_config_is_refused_without_blocking(tmp_path: P
     (tmp_path / "dir.yaml").mkdir()
     with pytest.raises(UserError, match="is a directory"):
         load_config(tmp_path / "dir.yaml")
+
+
+@pytest.mark.parametrize("url", ["https://example.com/cases.jsonl", "s3://bucket/cases.csv"])
+def test_a_dataset_path_that_is_a_url_is_refused_where_it_is_written(tmp_path: Path,
+                                                                      url: str) -> None:
+    """It was joined to the config's folder and read 'dataset not found: /proj/https:/...'."""
+    text = BASE.replace("path: cases.jsonl", f"path: {url}")
+    assert problems(tmp_path, text) == [(3, "dataset.path", (
+        "a URL, and a dataset is read from a file on this machine: download it first, or "
+        f"name a Hugging Face dataset with `hf:` (got '{url}')"))]

@@ -7,6 +7,7 @@ kept as plain mappings here and validated by the model their kind registers
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -18,6 +19,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from assay.config.field_docs import describe_fields
 from assay.config.calibration import CalibrationSpec
@@ -38,6 +40,10 @@ def name_problem(name: str) -> str | None:
     if len(name) > 100:
         return "is longer than 100 characters"
     return None
+
+
+URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+"""How a URL starts (`https://`, `s3://`): a Windows path (`C:\\data`) does not."""
 
 
 class _Strict(BaseModel):
@@ -74,6 +80,15 @@ class DatasetConfig(_Strict):
 
     tags: list[str] = Field(default_factory=list)
     """Only cases carrying at least one of these tags."""
+
+    @field_validator("path")
+    @classmethod
+    def _a_file_here(cls, path: str | None) -> str | None:
+        if path is not None and URL.match(path):  # else a path "https:/host/x" not found
+            raise PydanticCustomError(
+                "dataset_url", "a URL, and a dataset is read from a file on this machine: "
+                "download it first, or name a Hugging Face dataset with `hf:`")
+        return path
 
     @model_validator(mode="after")
     def _one_source(self) -> DatasetConfig:
