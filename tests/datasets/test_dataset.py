@@ -215,6 +215,16 @@ def test_a_csv_row_with_more_or_fewer_cells_than_the_header_is_an_error_at_its_l
          "(an empty value still needs its comma)")]
 
 
+def test_a_csv_header_naming_a_column_twice_is_an_error_at_its_first_line(
+        tmp_path: Path) -> None:
+    """Regression: `id,input,input` loaded each row with its second input only, silently."""
+    path = tmp_path / "cases.csv"
+    path.write_text("id,input,expected,input\nc1,first,yes,second\n")
+    assert scan_problems(path) == [
+        (f"{path}:1 [input]: the header names the column 'input' twice (columns 2 and 4): "
+         "only one of them would be read; rename the other")]
+
+
 def test_a_csv_row_ending_in_an_empty_cell_keeps_its_width(tmp_path: Path) -> None:
     path = tmp_path / "cases.csv"
     path.write_text('id,input,expected\nc3,hi,\nc4,"a, b",yes\n')

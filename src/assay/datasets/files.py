@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +171,7 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         # strict: a quote never closed is an error, not a field that swallows the file's rest
         reader = csv.DictReader(handle, strict=True)
         start = 2  # the line a record starts on (after the header)
+        header_checked = False
         while True:
             try:
                 row = next(reader)
@@ -182,6 +183,10 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                 problems.add(message, file=str(path), line=start)
                 start = reader.line_num + 1
                 continue
+            if not header_checked:
+                header_checked = True
+                if _repeated_column(reader.fieldnames or [], path, problems):
+                    return
             header = len(reader.fieldnames or [])
             cells = _cell_count(row, header)
             if cells != header:  # a cell lost or shifted would be a wrong field, unseen
@@ -195,6 +200,20 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                 record[key] = _cell(key, value)
             yield start, record
             start = reader.line_num + 1
+
+
+def _repeated_column(names: Sequence[str], path: Path, problems: ProblemList) -> bool:
+    """Whether the header names a column twice (a problem added): each row's second cell
+    of that name would be read in place of its first, which would be lost unseen."""
+    first: dict[str, int] = {}
+    for number, name in enumerate(names, start=1):
+        if name in first:
+            problems.add(f"the header names the column '{name}' twice (columns {first[name]} "
+                         f"and {number}): only one of them would be read; rename the other",
+                         file=str(path), line=1, field=name)
+            return True
+        first[name] = number
+    return False
 
 
 def _cell_count(row: dict[str | Any, Any], header: int) -> int:
