@@ -275,6 +275,18 @@ def test_a_case_id_longer_than_the_store_keeps_is_an_error_at_its_line(tmp_path:
     assert problem.startswith(f"{path}:1 [id]: id is 1000 characters long")
 
 
+def test_an_id_that_is_a_list_an_object_or_a_boolean_is_an_error_at_its_line(
+        tmp_path: Path) -> None:
+    """They were taken as the ids "['a']", "{'k': 1}" and "True"."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in [
+        {"id": ["a"], "input": "q"}, {"id": {"k": 1}, "input": "q"}, {"id": True, "input": "q"},
+        {"id": 7, "input": "q"}, {"id": 2.5, "input": "q"}]))
+    assert scan_problems(path) == [f"{path}:1 [id]: id must be text or a number, not a list",
+                                   f"{path}:2 [id]: id must be text or a number, not a dict",
+                                   f"{path}:3 [id]: id must be text or a number, not true or false"]
+
+
 def test_a_fifo_or_a_directory_as_dataset_is_named_as_such_not_not_found(tmp_path: Path) -> None:
     import os
 

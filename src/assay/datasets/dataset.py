@@ -285,6 +285,11 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
             values[name] = value
             used.add(root)
     raw_id = values.get("id", record.get("id"))
+    if isinstance(raw_id, bool | list | dict):
+        kind = "true or false" if isinstance(raw_id, bool) else f"a {type(raw_id).__name__}"
+        problems.add(f"id must be text or a number, not {kind}", file=file, line=line,
+                     field=mapping.get("id", "id"))
+        return None
     case_id = str(raw_id) if raw_id is not None and raw_id != "" else str(index)
     if len(case_id) > MAX_ID_CHARS:
         problems.add(f"id is {len(case_id)} characters long; the store keeps ids of up to "
