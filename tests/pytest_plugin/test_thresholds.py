@@ -21,6 +21,8 @@ def test_a_threshold_is_a_pass_rate_unless_it_names_the_mean() -> None:
     ({"contains=": 0.5}, "threshold 'contains==0.5': expected SCORER"),
     ({"contains": True}, "threshold 'contains': True is not a number"),
     ({"contains": "high"}, "threshold 'contains': 'high' is not a number"),
+    ({"contains": float("nan")}, "threshold 'contains': nan is not a finite number"),
+    ({"judge_score.mean": float("inf")}, "threshold 'judge_score.mean': inf is not a finite"),
     ([("contains", 0.8)], "thresholds must map"),
 ])
 def test_a_bad_threshold_is_a_clear_error(thresholds: object, message: str) -> None:

@@ -7,6 +7,7 @@ join the config's own, so the stored run, its reports and the test agree.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from assay.config.models import GateConfig
@@ -28,5 +29,7 @@ def threshold_gates(thresholds: Thresholds | None) -> list[GateConfig]:
     for key, value in thresholds.items():
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise UserError(f"threshold '{key}': {value!r} is not a number")
+        if not math.isfinite(value):
+            raise UserError(f"threshold '{key}': {value!r} is not a finite number")
         gates.append(parse_fail_under(f"{key}={value}", source="threshold"))
     return gates
