@@ -54,7 +54,8 @@ class EvalRunner:
 
         assay_eval("assay.yaml", thresholds={"contains@docs": 0.8})
         assay_eval(experiment="upper", data=[{"input": "a", "expected": "A"}],
-                   task=str.upper, scorers=["exact_match"], thresholds={"exact_match": 1})
+                   task=lambda case: case.input_text.upper(), scorers=["exact_match"],
+                   thresholds={"exact_match": 1})
 
     A config path or `assay.evaluate`'s keyword arguments, relative to the test file's
     folder. `thresholds` map `SCORER[.mean|.pass_rate][@CONDITION]` (what `--fail-under`
