@@ -287,6 +287,21 @@ def test_an_id_that_is_a_list_an_object_or_a_boolean_is_an_error_at_its_line(
                                    f"{path}:3 [id]: id must be text or a number, not true or false"]
 
 
+def test_a_duplicate_id_that_a_record_without_id_took_from_its_index_says_so(
+        tmp_path: Path) -> None:
+    """Regression: `{"id": "1"}` then `{"id": ""}` read "duplicate id '1'", an id the second
+    record does not have."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in [
+        {"id": "1", "input": "q"}, {"id": "", "input": "q"}, {"input": "q"},
+        {"id": "2", "input": "q"}]))
+    assert scan_problems(path) == [
+        (f"{path}:2 [id]: duplicate id '1' (first on line 1): this record has no id, so its "
+         "index, 1, stands in for one; give it an id"),
+        (f"{path}:4 [id]: duplicate id '2' (first on line 3, a record with no id whose index "
+         "stands in for one): give that record an id")]
+
+
 def test_a_fifo_or_a_directory_as_dataset_is_named_as_such_not_not_found(tmp_path: Path) -> None:
     import os
 

@@ -105,7 +105,8 @@ class Dataset:
         problems = ProblemList()
         file = str(self.path)
         layout, mapping = "", dict(self.fields)
-        seen: dict[str, int] = {}
+        seen: dict[str, tuple[int, bool]] = {}
+        """Each id's line, and whether the record gave it (or its index stands in)."""
         heap: list[tuple[int, str]] = []  # (-rank, id) of the current sample
         kept: list[Case] | None = [] if self._small() else None
         count = 0
@@ -118,11 +119,12 @@ class Dataset:
             case = _to_case(record, index, line, fields, mapping, file, problems)
             if case is None:
                 continue
+            given = _id_given(record, mapping)
             if case.id in seen:
-                problems.add(f"duplicate id '{case.id}' (first on line {seen[case.id]})",
-                             file=file, line=line, field="id")
+                problems.add(_duplicate(case.id, *seen[case.id], given), file=file, line=line,
+                             field="id")
                 continue
-            seen[case.id] = line
+            seen[case.id] = line, given
             if self.tags and not set(self.tags) & set(case.tags):
                 continue
             count += 1
@@ -331,6 +333,23 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
                 values.get("expected"), calls, traits, values.get("reference"),
                 [str(t) for t in tags], None if difficulty is None else str(difficulty),
                 metadata)
+
+
+def _id_given(record: dict[str, Any], mapping: dict[str, str]) -> bool:
+    """Whether the record has an id of its own (else its index is its id)."""
+    given = lookup(record, mapping.get("id", "id"))
+    return given is not None and given != ""
+
+
+def _duplicate(case_id: str, first_line: int, first_given: bool, given: bool) -> str:
+    """A duplicate id, saying which of the two records has no id and took its index."""
+    if not given:
+        return (f"duplicate id '{case_id}' (first on line {first_line}): this record has no "
+                f"id, so its index, {case_id}, stands in for one; give it an id")
+    if not first_given:
+        return (f"duplicate id '{case_id}' (first on line {first_line}, a record with no id "
+                "whose index stands in for one): give that record an id")
+    return f"duplicate id '{case_id}' (first on line {first_line})"
 
 
 def lookup(record: dict[str, Any], key: str) -> Any:
