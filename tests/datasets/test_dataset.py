@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from assay.datasets.dataset import open_dataset
+from assay.datasets.dataset import Dataset, open_dataset
 from assay.errors import Problem, UserError
 
 
@@ -223,6 +223,22 @@ def test_a_csv_header_naming_a_column_twice_is_an_error_at_its_first_line(
     assert scan_problems(path) == [
         (f"{path}:1 [input]: the header names the column 'input' twice (columns 2 and 4): "
          "only one of them would be read; rename the other")]
+
+
+def test_a_file_of_unknown_suffix_that_is_not_jsonl_is_one_problem_saying_how_it_was_read(
+        tmp_path: Path) -> None:
+    """Regression: a CSV file named `cases.txt` was read as JSONL and refused with one
+    'invalid JSON' per line, 5,001 lines for 5,000 cases, none saying why."""
+    path = tmp_path / "cases.txt"
+    path.write_text("id,input\n" + "".join(f"c{i},q{i}\n" for i in range(5000)))
+    assert scan_problems(path) == [
+        (f"{path}:1: no line of it is JSON (invalid JSON: Expecting value (column 1)): it was "
+         "read as JSONL, since its name ends in '.txt'; name its format with dataset.format: "
+         "jsonl, json, yaml, csv or parquet")]
+    assert len(Dataset(path, format="csv")) == 5000
+    other = tmp_path / "cases.log"  # JSON lines but not records: what is wrong with them
+    other.write_text('[1]\n{"id": "a"}\n')
+    assert scan_problems(other) == [f"{other}:1: each record must be an object"]
 
 
 def test_a_csv_row_ending_in_an_empty_cell_keeps_its_width(tmp_path: Path) -> None:

@@ -49,6 +49,10 @@ take some four times their size on disk)."""
 MAX_ID_CHARS = 300
 """The longest case id the store keeps (its key column's width on PostgreSQL)."""
 
+SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".yaml": "yaml",
+            ".yml": "yaml", ".csv": "csv", ".parquet": "parquet"}
+"""The format of a dataset file by its suffix; any other is read as JSONL."""
+
 ALIASES: dict[str, tuple[str, ...]] = {"expected_traits": ("expected_response_traits",)}
 """Other names a Case field goes by in files we read as they are (the agent-suite cases)."""
 
@@ -92,9 +96,11 @@ class Dataset:
     def file_format(self) -> str:
         if self.format != "auto":
             return self.format
-        suffix = self.path.suffix.lower()
-        return {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv",
-                ".parquet": "parquet"}.get(suffix, "jsonl")
+        return SUFFIXES.get(self.path.suffix.lower(), "jsonl")
+
+    def _read_as_jsonl_by_default(self) -> bool:
+        """Whether the file is read as JSONL only because its suffix is not a known one."""
+        return self.format == "auto" and self.path.suffix.lower() not in SUFFIXES
 
     def scan(self) -> Scan:
         """Check every record; raise `UserError` listing all problems (file, line, field)."""
@@ -110,7 +116,9 @@ class Dataset:
         heap: list[tuple[int, str]] = []  # (-rank, id) of the current sample
         kept: list[Case] | None = [] if self._small() else None
         count = 0
+        parsed = False
         for index, (line, record) in enumerate(self._records(problems)):
+            parsed = True
             if not layout:
                 layout, mapping = self._layout_for(record, line, problems)
                 if not layout:
@@ -138,6 +146,8 @@ class Dataset:
                     heapq.heapreplace(heap, (-rank, case.id))
         if not layout and not problems:
             problems.add("the dataset has no records", file=file)
+        if not parsed and self._read_as_jsonl_by_default():
+            problems = _not_jsonl(problems, self.path)
         problems.raise_if_any(f"invalid dataset {self.path}")
         selected = {case_id for _, case_id in heap} if self.sample else None
         if kept is not None and selected is not None:
@@ -333,6 +343,21 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
                 values.get("expected"), calls, traits, values.get("reference"),
                 [str(t) for t in tags], None if difficulty is None else str(difficulty),
                 metadata)
+
+
+def _not_jsonl(problems: ProblemList, path: Path) -> ProblemList:
+    """A file read as JSONL for want of a known suffix, none of whose lines is JSON: one
+    problem that says how it was read, not one per line (a CSV file named `.txt`)."""
+    located = [p for p in problems.problems if p.line is not None]
+    if not located:
+        return problems
+    suffix = f"ends in '{path.suffix}'" if path.suffix else "has no suffix"
+    first = located[0]
+    one = ProblemList(notes=problems.notes)
+    one.add(f"no line of it is JSON ({first.message}): it was read as JSONL, since its name "
+            f"{suffix}; name its format with dataset.format: jsonl, json, yaml, csv or parquet",
+            file=str(path), line=first.line)
+    return one
 
 
 def _id_given(record: dict[str, Any], mapping: dict[str, str]) -> bool:
