@@ -2,7 +2,7 @@
 Face datasets, or handed over in memory.
 
 Owns the file readers (`files`), the layouts and field mapping that turn a
-record into a Case (`dataset`), Parquet read by record batch (`parquet`),
+record into a Case (`dataset`), what its refusals say (`refusals`), Parquet read by record batch (`parquet`),
 Hugging Face datasets (`hub`), and in-memory records from the Python API
 (`memory`). May import the root nouns and errors only (pyarrow and
 `datasets` are optional, imported when such a dataset is read).

@@ -27,7 +27,13 @@ from typing import Any
 
 from assay.case import Case
 from assay.datasets.files import READERS, Record
-from assay.errors import Problem, ProblemList, UserError
+from assay.datasets.refusals import (
+    changed_while_read,
+    duplicate_id,
+    input_problem,
+    not_jsonl,
+)
+from assay.errors import Problem, ProblemList
 from assay.input_files import require_regular_file
 
 CASE_FIELDS = ("id", "input", "expected", "expected_tool_calls", "expected_traits",
@@ -129,7 +135,7 @@ class Dataset:
                 continue
             given = _id_given(record, mapping)
             if case.id in seen:
-                problems.add(_duplicate(case.id, *seen[case.id], given), file=file, line=line,
+                problems.add(duplicate_id(case.id, *seen[case.id], given), file=file, line=line,
                              field="id")
                 continue
             seen[case.id] = line, given
@@ -147,14 +153,14 @@ class Dataset:
         if not layout and not problems:
             problems.add("the dataset has no records", file=file)
         if not parsed and self._read_as_jsonl_by_default():
-            problems = _not_jsonl(problems, self.path)
+            problems = not_jsonl(problems, self.path)
         problems.raise_if_any(f"invalid dataset {self.path}")
         selected = {case_id for _, case_id in heap} if self.sample else None
         if kept is not None and selected is not None:
             kept = [case for case in kept if case.id in selected]
         sha256 = self._sha256()
         if self._stamp() != stamp:
-            raise self._changed()
+            raise changed_while_read(self.path)
         self._kept = kept
         self._scanned_stamp = stamp
         self._scan = Scan(layout, mapping, len(selected) if selected is not None else count,
@@ -207,13 +213,7 @@ class Dataset:
         """Refuse to go on reading a file that is no longer the one the scan checked and
         hashed: its cases would run under the hash of another file."""
         if self._stamp() != self._scanned_stamp:
-            raise self._changed()
-
-    def _changed(self) -> UserError:
-        return UserError(f"dataset {self.path} changed while it was read: it is no longer the "
-                         "file that was checked and hashed (its size or modification time "
-                         "differ), so its cases cannot be trusted; run again once nothing "
-                         "writes to it")
+            raise changed_while_read(self.path)
 
     def _small(self) -> bool:
         """Whether the scan keeps its cases (`KEPT_BYTES`)."""
@@ -308,7 +308,7 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
                      f"{MAX_ID_CHARS}", file=file, line=line, field=mapping.get("id", "id"))
         return None
     input_value = values["input"]
-    wrong = _input_problem(input_value)
+    wrong = input_problem(input_value)
     if wrong:
         problems.add(wrong, file=file, line=line, field=mapping.get("input", "input"))
         return None
@@ -345,36 +345,10 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
                 metadata)
 
 
-def _not_jsonl(problems: ProblemList, path: Path) -> ProblemList:
-    """A file read as JSONL for want of a known suffix, none of whose lines is JSON: one
-    problem that says how it was read, not one per line (a CSV file named `.txt`)."""
-    located = [p for p in problems.problems if p.line is not None]
-    if not located:
-        return problems
-    suffix = f"ends in '{path.suffix}'" if path.suffix else "has no suffix"
-    first = located[0]
-    one = ProblemList(notes=problems.notes)
-    one.add(f"no line of it is JSON ({first.message}): it was read as JSONL, since its name "
-            f"{suffix}; name its format with dataset.format: jsonl, json, yaml, csv or parquet",
-            file=str(path), line=first.line)
-    return one
-
-
 def _id_given(record: dict[str, Any], mapping: dict[str, str]) -> bool:
     """Whether the record has an id of its own (else its index is its id)."""
     given = lookup(record, mapping.get("id", "id"))
     return given is not None and given != ""
-
-
-def _duplicate(case_id: str, first_line: int, first_given: bool, given: bool) -> str:
-    """A duplicate id, saying which of the two records has no id and took its index."""
-    if not given:
-        return (f"duplicate id '{case_id}' (first on line {first_line}): this record has no "
-                f"id, so its index, {case_id}, stands in for one; give it an id")
-    if not first_given:
-        return (f"duplicate id '{case_id}' (first on line {first_line}, a record with no id "
-                "whose index stands in for one): give that record an id")
-    return f"duplicate id '{case_id}' (first on line {first_line})"
 
 
 def lookup(record: dict[str, Any], key: str) -> Any:
@@ -400,27 +374,6 @@ def _walk(value: Any, parts: list[str]) -> Any:
         else:
             return None
     return value
-
-
-ROLES = ("system", "developer", "user", "assistant", "tool")
-"""The chat roles the providers accept: a message in another role would fail every trial."""
-
-
-def _input_problem(value: Any) -> str | None:
-    """Why `value` is not an input (text, or a list of chat messages), or None."""
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return None
-    if not (isinstance(value, list) and value and all(
-            isinstance(m, dict) and "role" in m and "content" in m for m in value)):
-        return "input must be text or a list of {role, content} messages"
-    for index, message in enumerate(value):
-        if message["role"] not in ROLES:
-            return (f"input[{index}].role is {message['role']!r}; a message's role is one of "
-                    f"{', '.join(ROLES)}")
-        if not isinstance(message["content"], (str, list)) and message["content"] is not None:
-            return (f"input[{index}].content must be text or a list of content parts, "
-                    f"not {type(message['content']).__name__}")
-    return None
 
 
 def _rank(seed: int, case_id: str) -> int:
