@@ -29,6 +29,10 @@ from assay.output import Output, Usage
 from assay.score import Score
 from assay.trial import TrialKey
 
+TRIAL_KINDS = ("eval", "rejudge")
+"""The kinds of run that store trials and scores: an eval run, and a rejudge of one (its
+answers, judged again). A `traces` run stores its analysis in its summary alone."""
+
 JudgeIdentity = tuple[str | None, str | None]
 """(judge model, prompt hash) as a judged score records them in its details."""
 
@@ -40,7 +44,8 @@ class RunRecord:
     id: str
     experiment: str
     kind: str
-    """`eval` for a run of a config; `traces` for an analysis of session logs."""
+    """`eval` for a run of a config; `rejudge` for its stored answers judged again;
+    `traces` for an analysis of session logs."""
     status: str
     """`running`, `completed`, `interrupted`, `aborted` or `failed` (`finished` for traces)."""
     started_at: str

@@ -66,8 +66,8 @@ def build(url: str) -> Browsable:
     """Write the runs into the store at `url` (a fresh one)."""
     store = Store(url)
     try:
-        _run(store, "run-a", started="2025-03-01T09:00:00+00:00", flips=set())
-        _run(store, "run-b", started="2025-03-02T09:00:00+00:00", flips=FLIPPED,
+        write_run(store, "run-a", started="2025-03-01T09:00:00+00:00", flips=set())
+        write_run(store, "run-b", started="2025-03-02T09:00:00+00:00", flips=FLIPPED,
              errored=ERRORED)
         store.create_run(id="run-live", experiment="live", status="running",
                          started_at="2025-03-03T09:00:00+00:00", total_trials=40,
@@ -93,10 +93,13 @@ def build(url: str) -> Browsable:
     return Browsable(url)
 
 
-def _run(store: Store, run_id: str, *, started: str, flips: set[str],
-         errored: str | None = None) -> None:
+def write_run(store: Store, run_id: str, *, started: str, flips: set[str],
+              errored: str | None = None, kind: str = "eval",
+              options: dict[str, Any] | None = None) -> None:
+    """A completed run of `EXPERIMENT` (or, with `kind="rejudge"`, a rejudge run)."""
     store.create_run(id=run_id, experiment=EXPERIMENT, status="running", started_at=started,
-                     dataset_hash="d1", total_trials=CASES * len(CONDITIONS),
+                     dataset_hash="d1", total_trials=CASES * len(CONDITIONS), kind=kind,
+                     options=options,
                      config={"name": EXPERIMENT, "conditions": {c: {} for c in CONDITIONS}})
     trials = []
     for i in range(CASES):

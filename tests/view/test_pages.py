@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from pathlib import Path
 
 import httpx
@@ -57,15 +58,15 @@ def _link(page: str, rel: str) -> str:
 @pytest.mark.parametrize(("path", "status", "message"), [
     ("runs/nope", 404, "no run &#39;nope&#39;"),
     ("runs/nope/trial?case=case-1&condition=none&epoch=0", 404, "no run &#39;nope&#39;"),
-    ("runs/traces-1/cases", 404, "no eval run &#39;traces-1&#39; in this store"),
-    ("runs/traces-1/review", 404, "no eval run &#39;traces-1&#39; in this store"),
+    ("runs/traces-1/cases", 404, "run &#39;traces-1&#39; is a traces run, which has no cases"),
+    ("runs/traces-1/review", 404, "run &#39;traces-1&#39; is a traces run, which has no cases"),
     ("runs/run-b/cases?show=sideways", 400, "show=&#39;sideways&#39;: use one of"),
     ("runs/run-b/trial?case=case-1", 400, "a trial is named by case, condition and epoch"),
     ("runs/run-b/trial?case=case-1&condition=x&epoch=-1", 400, "epoch="),
     ("runs/run-b/trial?case=case-1&condition=none", 404, "has no trial of case"),
     ("compare?a=run-a", 400, "compare two runs"),
     ("compare?a=run-a&b=run-a", 400, "the same run"),
-    ("compare?a=run-a&b=traces-1", 400, "only eval runs compare"),
+    ("compare?a=run-a&b=traces-1", 400, "only eval and rejudge runs compare"),
     ("?since=yesterday", 400, "write a date like"),
     ("history", 400, "name the experiment"),
 ])
@@ -122,3 +123,47 @@ def test_regression_a_run_that_stopped_part_way_shows_how_many_of_its_trials_ran
 def _text(page: str) -> str:
     """A page's text, tags and runs of white space collapsed to one space."""
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def test_regression_a_rejudge_run_shows_its_review_its_cases_and_compares(
+        tmp_path: Path) -> None:
+    """A rejudge run's page fetched its review, and linked its cases side by side, from
+    addresses that answered 404 'no eval run ... in this store' (the page read 'Could not
+    load this section'); its 'compare the two runs' link, and `compare?a=latest~1&b=latest`
+    after a rejudge, answered 'only eval runs compare', though `assay compare` compares it.
+    The run list had no kind 'rejudge' to filter by and no A/B buttons on it."""
+    from assay.store import Store
+    from assay.testing.viewer import ViewerThread
+    from assay.view.server import open_for_viewing
+    from tests.view.stores import write_run
+
+    url = str(tmp_path / "assay.db")
+    store = Store(url)
+    write_run(store, "run-a", started="2025-03-01T09:00:00+00:00", flips=set())
+    write_run(store, "run-a-again", started="2025-03-01T10:00:00+00:00", flips=set(),
+              kind="rejudge", options={"rejudge_of": "run-a"})
+    store.close()
+    viewed = open_for_viewing(url)
+    try:
+        with ViewerThread(viewed) as viewer:
+            review = _ready(f"{viewer}runs/run-a-again/review")
+            cases = httpx.get(f"{viewer}runs/run-a-again/cases")
+            compared = _ready(f"{viewer}compare/review?a=run-a&b=run-a-again")
+            listed = httpx.get(viewer, params={"kind": "rejudge"}).text
+    finally:
+        viewed.close()
+    assert review.status_code == 200 and 'id="verdict"' in review.text, review.text
+    assert cases.status_code == 200 and _cases(cases.text) == [case_id(i) for i in range(CASES)]
+    assert compared.status_code == 200 and 'id="verdict"' in compared.text, compared.text
+    assert "<option selected>rejudge</option>" in listed
+    assert 'name="b" value="run-a-again"' in listed and "1 run<" in listed
+
+
+def _ready(url: str) -> httpx.Response:
+    """The section at `url` once it is computed (it answers 202 until then)."""
+    for _ in range(600):
+        response = httpx.get(url)
+        if response.status_code != 202:
+            return response
+        time.sleep(0.05)
+    raise AssertionError(f"{url} still computing after 30 s")

@@ -23,7 +23,7 @@ PAGE_SIZE = 25
 
 
 def run_cases_page(request: Request) -> Response:
-    run = path_run(request, eval_only=True)
+    run = path_run(request, with_trials=True)
     if isinstance(run, Response):
         return run
     sides = [Side(run.id, name, name) for name in conditions_of(request.app.state.store, run)]

@@ -10,7 +10,7 @@ from starlette.responses import PlainTextResponse, Response
 
 from assay.analysis.history import build_history
 from assay.errors import UserError
-from assay.records import RunRecord
+from assay.records import TRIAL_KINDS, RunRecord
 from assay.view.chart import history_charts
 from assay.view.pages import error_page, render
 from assay.view.params import text
@@ -35,9 +35,9 @@ def two_runs(request: Request) -> tuple[RunRecord, RunRecord] | Response:
     if run_a.id == run_b.id:
         return error_page(f"A and B are the same run ({run_a.id})", status=400)
     for run in (run_a, run_b):
-        if run.kind != "eval":
-            return error_page(f"run {run.id} is a {run.kind} run; only eval runs compare",
-                              status=400)
+        if run.kind not in TRIAL_KINDS:
+            return error_page(f"run {run.id} is a {run.kind} run; only eval and rejudge runs "
+                              "compare", status=400)
     return run_a, run_b
 
 

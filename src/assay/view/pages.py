@@ -14,7 +14,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from assay.records import RunRecord
+from assay.records import TRIAL_KINDS, RunRecord
 from assay.reports.costs import cost_text, tokens_text
 from assay.reports.formatting import milliseconds
 from assay.trial import epoch_label
@@ -30,14 +30,16 @@ def error_page(message: str, *, status: int) -> HTMLResponse:
     return render("error.html.j2", status=status, message=message, status_code=status)
 
 
-def path_run(request: Request, *, eval_only: bool = False) -> RunRecord | HTMLResponse:
+def path_run(request: Request, *, with_trials: bool = False) -> RunRecord | HTMLResponse:
     """The run the page's path names (`{run_id}`), or the 404 page saying there is none
-    (with `eval_only`, none that is an eval run)."""
+    (with `with_trials`, none that stores trials: an eval or rejudge run)."""
     run_id = request.path_params["run_id"]
     run: RunRecord | None = request.app.state.store.get_run(run_id)
-    if run is None or (eval_only and run.kind != "eval"):
-        return error_page(f"no {'eval ' if eval_only else ''}run {run_id!r} in this store",
-                          status=404)
+    if run is None:
+        return error_page(f"no run {run_id!r} in this store", status=404)
+    if with_trials and run.kind not in TRIAL_KINDS:
+        return error_page(f"run {run_id!r} is a {run.kind} run, which has no cases or "
+                          f"review: its page is {links.run_link(run_id)}", status=404)
     return run
 
 

@@ -44,7 +44,7 @@ def run_page(request: Request) -> Response:
 
 def review_part(request: Request) -> Response:
     """The review section alone, for a page that waited for it: 202 while it is computed."""
-    run = path_run(request, eval_only=True)
+    run = path_run(request, with_trials=True)
     if isinstance(run, Response):
         return run
     try:

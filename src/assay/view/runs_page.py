@@ -8,12 +8,13 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from assay.records import TRIAL_KINDS
 from assay.view.pages import render
 from assay.view.params import run_filter, whole
 
 PAGE_SIZE = 50
 STATUSES = ("running", "reviewing", "completed", "interrupted", "aborted", "failed", "finished")
-KINDS = ("eval", "traces")
+KINDS = (*TRIAL_KINDS, "traces")
 MAX_PROGRESS_RUNS = 100
 
 
@@ -29,7 +30,7 @@ def runs_page(request: Request) -> Response:
     pair = [run.id for run in runs if run.kind == "eval" and run.status != "running"][:2]
     return render("runs.html.j2", runs=runs, pair=pair, wanted=wanted, page=page, total=total,
                   pages=max(1, -(-total // PAGE_SIZE)), experiments=store.experiments(),
-                  statuses=STATUSES, kinds=KINDS,
+                  statuses=STATUSES, kinds=KINDS, comparable=TRIAL_KINDS,
                   done=store.trial_counts(unfinished) if unfinished else {})
 
 
