@@ -64,6 +64,8 @@ def _link(page: str, rel: str) -> str:
     ("runs/run-b/trial?case=case-1", 400, "a trial is named by case, condition and epoch"),
     ("runs/run-b/trial?case=case-1&condition=x&epoch=-1", 400, "epoch="),
     ("runs/run-b/trial?case=case-1&condition=none", 404, "has no trial of case"),
+    ("runs/run-b/trial?case=case-1&condition=none&epoch=%C2%B2", 400, "epoch=&#39;²&#39;"),
+    ("?page=%C2%B2", 400, "page=&#39;²&#39;: use a whole number"),
     ("compare?a=run-a", 400, "compare two runs"),
     ("compare?a=run-a&b=run-a", 400, "the same run"),
     ("compare?a=run-a&b=traces-1", 400, "only eval and rejudge runs compare"),
@@ -76,6 +78,19 @@ def test_a_bad_address_gets_a_page_saying_what_is_wrong(viewer: str, path: str, 
     assert response.status_code == status
     assert message in response.text
     assert "Traceback" not in response.text
+
+
+def test_a_fault_of_the_viewer_is_a_page_naming_it_not_a_bare_internal_server_error(
+        viewer: str, browsable: Browsable, viewed_store: object,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise KeyError("summary")
+
+    monkeypatch.setattr(viewed_store, "trial_keys", broken)
+    response = httpx.get(f"{viewer}runs/{browsable.run_b}/trial",
+                         params={"case": case_id(1), "condition": AGENT, "epoch": 0})
+    assert response.status_code == 500
+    assert "assay view failed on this page: KeyError: &#39;summary&#39;" in response.text
 
 
 def test_a_trial_page_names_its_case_and_condition(viewer: str, browsable: Browsable) -> None:

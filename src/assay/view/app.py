@@ -62,7 +62,8 @@ def create_app(store: Store, *, allowed_hosts: Iterable[str] = LOCAL_NAMES,
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(Guard, allowed_hosts=list(allowed_hosts))],
                     exception_handlers={BadRequest: _bad_request, UserError: _bad_request,
-                                        HTTPException: _http_error})
+                                        HTTPException: _http_error,
+                                        Exception: _server_error})
     app.state.store = store
     app.state.reviews = Reviews(store)
     app.state.review_wait_s = review_wait_s
@@ -76,3 +77,11 @@ async def _bad_request(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     return error_page(exc.detail, status=exc.status_code)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """A fault of the viewer itself: a page that names it, never a bare 'Internal Server
+    Error' (the server's log keeps the traceback for a bug report)."""
+    return error_page(f"assay view failed on this page: {type(exc).__name__}: {exc}. "
+                      "This is a bug in assay; the terminal running assay view has the "
+                      "details.", status=500)

@@ -46,7 +46,7 @@ def whole(query: Mapping[str, str], name: str, *, default: int, most: int = 10**
     raw = query.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isdigit() or int(raw) > most:
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > most:  # '²' is a digit to isdigit
         raise BadRequest(f"{name}={raw!r}: use a whole number from 0 to {most}")
     return int(raw)
 
