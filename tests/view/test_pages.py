@@ -182,3 +182,52 @@ def _ready(url: str) -> httpx.Response:
             return response
         time.sleep(0.05)
     raise AssertionError(f"{url} still computing after 30 s")
+
+
+@pytest.mark.parametrize("change", ["deleted", "replaced by another file"])
+def test_regression_a_store_deleted_or_replaced_while_viewed_is_said_on_every_page(
+        tmp_path: Path, change: str) -> None:
+    """With .assay/assay.db deleted under a running viewer, pages still read the old file
+    through the connections already open, and a page that opened a new one was a bare
+    'Internal Server Error' (a StoreError traceback in the terminal); replaced, pages mixed
+    the two files' runs."""
+    from assay.store import Store
+    from assay.testing.viewer import ViewerThread
+    from assay.view.server import open_for_viewing
+    from tests.view.stores import write_run
+
+    url = str(tmp_path / "assay.db")
+    store = Store(url)
+    write_run(store, "run-a", started="2025-03-01T09:00:00+00:00", flips=set())
+    store.close()
+    viewed = open_for_viewing(url)
+    try:
+        with ViewerThread(viewed) as viewer:
+            assert httpx.get(f"{viewer}runs/run-a").status_code == 200
+            for stale in tmp_path.glob("assay.db*"):
+                stale.unlink()
+            if change != "deleted":
+                Store(url).close()
+            pages = [httpx.get(f"{viewer}{path}") for path in ("", "runs/run-a")]
+            stylesheet = httpx.get(f"{viewer}static/view.css")
+    finally:
+        viewed.close()
+    for page in pages:
+        assert page.status_code == 503
+        assert f"the store {url} was {change} while assay view showed it" in page.text
+        assert "start it again" in page.text
+    assert stylesheet.status_code == 200
+
+
+def test_a_store_that_cannot_be_read_is_a_page_in_its_own_words(
+        viewer: str, browsable: Browsable, viewed_store: object,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay.errors import StoreError
+
+    def unreadable(*args: object, **kwargs: object) -> None:
+        raise StoreError("cannot read the store: the server closed the connection")
+
+    monkeypatch.setattr(viewed_store, "get_run", unreadable)
+    response = httpx.get(f"{viewer}runs/{browsable.run_b}")
+    assert response.status_code == 503
+    assert "cannot read the store: the server closed the connection" in response.text

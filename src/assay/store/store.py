@@ -115,8 +115,9 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         sqlite = self.engine.dialect.name == "sqlite"
         self.storable = Storable(nul_allowed=sqlite)
         """PostgreSQL's text columns refuse NUL; SQLite's keep it."""
-        self.file: StoreFile | None = None
-        """The SQLite file opened, checked before each batch of trials (see `store_file`)."""
+        self.file: StoreFile | None = StoreFile.opened(self.url) if sqlite else None
+        """The SQLite file opened, checked before each batch of trials (see `store_file`)
+        and by `assay view` before each page."""
         if read_only:
             return
         if sqlite:
@@ -126,7 +127,7 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         except BaseException:
             self.engine.dispose()
             raise
-        self.file = StoreFile.opened(self.url) if sqlite else None
+        self.file = StoreFile.opened(self.url) if sqlite else None  # a store just created
 
     def close(self) -> None:
         self.engine.dispose()

@@ -42,17 +42,24 @@ class StoreFile:
             return None
         return cls(path, found.st_dev, found.st_ino)
 
-    def check(self) -> None:
-        """`StoreGone` when the file at the path is missing or another file."""
+    def changed(self) -> str | None:
+        """`deleted` or `replaced by another file` when the file at the path is no longer
+        the one opened; None while it is (or cannot be looked at for the moment)."""
         try:
             found = os.stat(self.path)
         except FileNotFoundError:
-            found = None
-        except OSError:  # unreadable for the moment: the write itself will say why
+            return "deleted"
+        except OSError:  # unreadable for the moment: the next read or write will say why
+            return None
+        if (found.st_dev, found.st_ino) == (self.device, self.inode):
+            return None
+        return "replaced by another file"
+
+    def check(self) -> None:
+        """`StoreGone` when the file at the path is missing or another file."""
+        what = self.changed()
+        if what is None:
             return
-        if found is not None and (found.st_dev, found.st_ino) == (self.device, self.inode):
-            return
-        what = "deleted" if found is None else "replaced by another file"
         raise StoreGone(f"the store {self.path} was {what} while this run wrote to it: what "
                         "the run stored went with the old file, so it stops here (run it "
                         "again to store its trials)")

@@ -6,7 +6,8 @@ then scores, comparisons and gates), its cases side by side, one trial
 compared (the same views, and a history chart per metric), and `assay
 traces` analyses.
 
-Owns the app (`app`: routes, the host guard, templates and static files),
+Owns the app (`app`: routes, the host guard, the watch on the store's file,
+templates and static files),
 the pages, and the reviews it computes in the background (`reviews`); what
 the pages ask of the store, a page at a time, is `store.browsing`. May
 import the store, review, analysis and reports; nothing imports it but the

@@ -1,4 +1,5 @@
-"""The app: its routes, the guard in front of them, and what they share (store, reviews)."""
+"""The app: its routes, the guard and the store watch in front of them, and what they share
+(store, reviews)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from assay.errors import UserError
+from assay.errors import AssayError, UserError
 from assay.view.cases_page import compare_cases_page, run_cases_page
 from assay.view.compare_page import compare_page, diff_part
 from assay.view.guard import LOCAL_NAMES, Guard
@@ -25,6 +26,7 @@ from assay.view.params import BadRequest
 from assay.view.reviews import Reviews
 from assay.view.run_page import review_part, run_page
 from assay.view.runs_page import progress, runs_page
+from assay.view.store_watch import StoreWatch
 from assay.view.trial_page import trial_page
 
 if TYPE_CHECKING:
@@ -60,9 +62,10 @@ def create_app(store: Store, *, allowed_hosts: Iterable[str] = LOCAL_NAMES,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(Guard, allowed_hosts=list(allowed_hosts))],
+                    middleware=[Middleware(Guard, allowed_hosts=list(allowed_hosts)),
+                                Middleware(StoreWatch, store=store)],
                     exception_handlers={BadRequest: _bad_request, UserError: _bad_request,
-                                        HTTPException: _http_error,
+                                        AssayError: _assay_error, HTTPException: _http_error,
                                         Exception: _server_error})
     app.state.store = store
     app.state.reviews = Reviews(store)
@@ -77,6 +80,12 @@ async def _bad_request(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     return error_page(exc.detail, status=exc.status_code)
+
+
+async def _assay_error(request: Request, exc: Exception) -> Response:
+    """An error assay words for people (a store it cannot read, a review process that
+    died): in its own words, 503, with no traceback."""
+    return error_page(str(exc), status=503)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
