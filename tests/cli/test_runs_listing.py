@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assay.case import Case
-from assay.cli.runs import STALE_AFTER, format_span, headline, quiet_for
+from assay.cli.runs import headline
 from assay.output import Output
 from assay.store import Store, schema
 from assay.trial import TrialResult
@@ -98,21 +98,6 @@ def test_a_run_that_did_not_complete_shows_how_many_of_its_trials_are_stored(
     rows = {line.split("│")[1].strip(): line for line in text.splitlines() if "│" in line}
     assert "2 of 10" in rows["20260101-000000-half00"]
     assert "of" not in rows["20260101-000000-done00"].split("│")[5]
-
-
-def test_progress_is_the_newest_trial_or_the_start() -> None:
-    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-
-    class Run:
-        started_at = "2026-01-01T10:00:00+00:00"
-
-    assert quiet_for(Run(), None, now) == timedelta(hours=2)  # type: ignore[arg-type]
-    assert quiet_for(Run(), "2026-01-01T11:55:00+00:00", now) is None  # type: ignore[arg-type]
-    assert quiet_for(Run(), "2026-01-01T11:45:00+00:00", now) == timedelta(minutes=15)  # type: ignore[arg-type]
-    at_limit = (now - STALE_AFTER).isoformat()
-    assert quiet_for(Run(), at_limit, now) is None  # type: ignore[arg-type]
-    assert [format_span(timedelta(minutes=m)) for m in (12, 119, 180, 3 * 24 * 60)] == [
-        "12m", "119m", "3h", "3d"]
 
 
 @pytest.mark.parametrize("command", [["runs"], ["history"], ["report", "latest"],

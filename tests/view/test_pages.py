@@ -19,7 +19,7 @@ def test_progress_reports_done_and_total_of_runs_in_flight(viewer: str,
     response = httpx.get(f"{viewer}api/progress",
                          params=[("run", browsable.running), ("run", "no-such-run")])
     assert response.json() == {browsable.running: {"status": "running", "done": 3,
-                                                    "total": 40}}
+                                                    "total": 40, "stalled": None}}
     assert response.headers["cache-control"] == "no-store"
 
 
@@ -231,3 +231,51 @@ def test_a_store_that_cannot_be_read_is_a_page_in_its_own_words(
     response = httpx.get(f"{viewer}runs/{browsable.run_b}")
     assert response.status_code == 503
     assert "cannot read the store: the server closed the connection" in response.text
+
+
+def test_regression_a_killed_run_reads_running_with_why_not_still_running(
+        tmp_path: Path) -> None:
+    """After kill -9, `assay runs` said 'running? RUN (the process that ran it is gone:
+    killed? resume with --resume RUN)', while the viewer said 'Still running: the verdict
+    comes when every trial is stored' and polled its progress for ever."""
+    from datetime import UTC, datetime, timedelta
+
+    from assay.store import Store, schema
+    from assay.testing.viewer import ViewerThread
+    from assay.view.server import open_for_viewing
+    from tests.view.stores import trial
+
+    def ago(**delta: float) -> str:
+        return (datetime.now(UTC) - timedelta(**delta)).isoformat()
+
+    url = str(tmp_path / "assay.db")
+    store = Store(url)
+    for run_id, beat in (("run-killed", ago(minutes=2)), ("run-live", ago(seconds=5))):
+        store.create_run(id=run_id, experiment="agent", status="running",
+                         started_at=ago(minutes=3), total_trials=40, config={"name": "agent"})
+        store.write_trials(run_id, [trial(i, "baseline", passed=True) for i in range(3)])
+        with store.engine.begin() as conn:
+            conn.execute(schema.run_locks.insert().values(
+                run_id=run_id, owner=run_id, pid=1, host="another-machine", pid_scope="x",
+                taken_at=ago(minutes=3), heartbeat_at=beat))
+    store.close()
+    viewed = open_for_viewing(url)
+    try:
+        with ViewerThread(viewed) as viewer:
+            killed = httpx.get(f"{viewer}runs/run-killed").text
+            live = httpx.get(f"{viewer}runs/run-live").text
+            listed = httpx.get(viewer).text
+            progress = httpx.get(f"{viewer}api/progress",
+                                 params=[("run", "run-killed"), ("run", "run-live")]).json()
+    finally:
+        viewed.close()
+    why = "the process that ran it is gone: killed? resume with --resume run-killed"
+    assert "Still running" not in killed and "data-reload-when-done" not in killed
+    assert f"probably not running: {why}" in _text(killed)
+    assert "3 of 40 trials" in _text(killed)
+    assert "Still running" in live
+    assert f"running? run-killed ({why})" in _text(listed)
+    assert 'data-progress-run="run-killed"' not in listed
+    assert 'data-progress-run="run-live"' in listed
+    assert progress["run-killed"]["stalled"] == why
+    assert progress["run-live"]["stalled"] is None

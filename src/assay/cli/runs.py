@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from assay.cli.common import console, open_store, store_option
+from assay.store.stalled_runs import stalled_runs
 
 if TYPE_CHECKING:
     from assay.records import RunRecord
-
-
-STALE_AFTER = timedelta(minutes=10)
-"""A `running` run with no stored trial for this long has probably been killed."""
 
 
 @click.command("runs")
@@ -39,12 +35,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     store = open_store(store_url, existing=True)
     try:
         runs = store.list_runs(experiment, limit=limit)
-        now = datetime.now(UTC)
-        silent = {r.id: quiet_for(r, store.last_trial_at(r.id), now)
-                  for r in runs if r.status == "running"}
-        locks = store.run_lock()
-        gone = {r.id for r in runs if r.status == "running" and locks.holder_gone(r.id)}
-        stale = gone | {run_id for run_id, quiet in silent.items() if quiet is not None}
+        stale = stalled_runs(store, runs)
         stored = {r.id: store.count_trials(r.id)[0] for r in runs
                   if r.kind != "traces" and r.status != "completed"}  # traces store no trials
     finally:
@@ -81,13 +72,8 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     else:  # too narrow for the table: cut, it lost the ids' ends and whole columns
         print_as_list(out, "runs", [str(column.header) for column in table.columns], rows)
     for run in runs:
-        quiet = silent.get(run.id)
-        if run.id in gone:
-            out.print(f"[yellow]running?[/yellow] {run.id} (the process that ran it is gone: "
-                      f"killed? resume with --resume {run.id})")
-        elif quiet is not None:
-            out.print(f"[yellow]running?[/yellow] {run.id} (no progress for "
-                      f"{format_span(quiet)}: killed? resume with --resume {run.id})")
+        if run.id in stale:
+            out.print(f"[yellow]running?[/yellow] {run.id} ({stale[run.id].reason()})")
 
 
 def _experiment(run: RunRecord) -> str:
@@ -105,32 +91,6 @@ def _trials(run: RunRecord, stored: int | None) -> str:
     if stored is None or stored == run.total_trials:
         return f"{run.total_trials:,}"
     return f"{stored:,} of {run.total_trials:,}"
-
-
-def quiet_for(run: RunRecord, last_trial_at: str | None, now: datetime) -> timedelta | None:
-    """How long a `running` run has made no progress, when that is over STALE_AFTER; else None.
-
-    Progress is the newest stored trial, or the start for a run with none yet.
-    Only a guess from the outside: the store is read, never changed.
-    """
-    last = max(_parse(run.started_at), _parse(last_trial_at) if last_trial_at else _EPOCH)
-    quiet = now - last
-    return quiet if quiet > STALE_AFTER else None
-
-
-def format_span(span: timedelta) -> str:
-    minutes = int(span.total_seconds() // 60)
-    if minutes < 120:
-        return f"{minutes}m"
-    return f"{minutes // 60}h" if minutes < 48 * 60 else f"{minutes // (24 * 60)}d"
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _parse(stamp: str) -> datetime:
-    moment = datetime.fromisoformat(stamp)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def headline(summary: dict[str, Any] | None) -> str:

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
 from assay.errors import UserError
+from assay.store.stalled_runs import stalled_runs
 from assay.view.pages import error_page, path_run, render
 
 if TYPE_CHECKING:
@@ -33,10 +34,12 @@ def run_page(request: Request) -> Response:
         from assay.view.traces_page import traces_page
 
         return traces_page(request, run)
-    live = run.status in LIVE
-    review = None if live else request.app.state.reviews.review(run, wait_s=request.app.state.review_wait_s)
-    return render("run.html.j2", run=run, live=live, shows=SHOWS,
-                  counts=store.condition_counts(run.id) if live else {},
+    stalled = stalled_runs(store, [run]).get(run.id)
+    live = run.status in LIVE and stalled is None
+    review = (None if run.status in LIVE
+              else request.app.state.reviews.review(run, wait_s=request.app.state.review_wait_s))
+    return render("run.html.j2", run=run, live=live, shows=SHOWS, stalled=stalled,
+                  counts=store.condition_counts(run.id) if run.status in LIVE else {},
                   done=(store.trial_counts([run.id]).get(run.id, 0)
                         if run.status != "completed" else None),
                   **(review_context(review) if review is not None else {"review": None}))

@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from assay.records import TRIAL_KINDS
+from assay.store.stalled_runs import stalled_runs
 from assay.view.pages import render
 from assay.view.params import run_filter, whole
 
@@ -29,17 +30,22 @@ def runs_page(request: Request) -> Response:
     # Preselected for "compare": the two newest finished eval runs on the page (B, then A).
     pair = [run.id for run in runs if run.kind == "eval" and run.status != "running"][:2]
     return render("runs.html.j2", runs=runs, pair=pair, wanted=wanted, page=page, total=total,
+                  stalled=stalled_runs(store, runs),
                   pages=max(1, -(-total // PAGE_SIZE)), experiments=store.experiments(),
                   statuses=STATUSES, kinds=KINDS, comparable=TRIAL_KINDS,
                   done=store.trial_counts(unfinished) if unfinished else {})
 
 
 def progress(request: Request) -> Response:
-    """`{run id: {status, done, total}}` for the runs named by `?run=ID` (repeatable)."""
+    """`{run id: {status, stalled, done, total}}` for the runs named by `?run=ID`
+    (repeatable); `stalled` is why a run marked running probably is not (else null)."""
     store = request.app.state.store
     ids = request.query_params.getlist("run")[:MAX_PROGRESS_RUNS]
     runs = [run for run in (store.get_run(i) for i in ids) if run is not None]
     done = store.trial_counts([run.id for run in runs]) if runs else {}
+    stalled = stalled_runs(store, runs)
     body: dict[str, Any] = {run.id: {"status": run.status, "done": done.get(run.id, 0),
-                                     "total": run.total_trials} for run in runs}
+                                     "total": run.total_trials,
+                                     "stalled": (stalled[run.id].reason() if run.id in stalled
+                                                 else None)} for run in runs}
     return JSONResponse(body, headers={"Cache-Control": "no-store"})

@@ -26,10 +26,11 @@
         if (!run) continue;
         const progress = cell.querySelector(".progress");
         if (progress) progress.textContent = run.done + "/" + (run.total === null ? "?" : run.total);
-        if (run.status !== "running") {
+        if (run.status !== "running" || run.stalled) {
           ended = true;
-          cell.textContent = run.status;
-          cell.className = "status s-" + run.status;
+          cell.textContent = run.stalled ? "running?" : run.status;
+          cell.className = "status s-" + (run.stalled ? "stalled" : run.status);
+          if (run.stalled) cell.title = run.stalled;
         }
       }
       if (ended && document.querySelector("[data-reload-when-done]")) {

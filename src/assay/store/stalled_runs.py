@@ -1,0 +1,82 @@
+"""Which runs marked `running` have probably stopped: a guess from the outside.
+
+A run killed with kill -9, or on a machine that went away, stays `running` in
+the store. Its lock tells whether the process that held it is gone
+(`run_lock`); a run with no stored trial for `STALE_AFTER` has probably been
+killed too. `assay runs` marks such a run `running?` and `assay view` shows it
+so, instead of following a progress that will never come. The store is read,
+never changed: the run's status is left for `--resume` to settle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from assay.records import RunRecord
+    from assay.store.store import Store
+
+STALE_AFTER = timedelta(minutes=10)
+"""A `running` run with no stored trial for this long has probably been killed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stalled:
+    """A `running` run that nothing seems to be running, and why it seems so."""
+
+    run_id: str
+    process_gone: bool
+    """Its lock was left by a process that is gone (or stopped beating)."""
+    quiet: timedelta | None
+    """How long it has stored no trial, when that is over `STALE_AFTER`."""
+
+    def reason(self) -> str:
+        """`the process that ran it is gone: killed? resume with --resume ID`."""
+        why = ("the process that ran it is gone" if self.process_gone or self.quiet is None
+               else f"no progress for {format_span(self.quiet)}")
+        return f"{why}: killed? resume with --resume {self.run_id}"
+
+
+def stalled_runs(store: Store, runs: Iterable[RunRecord], now: datetime | None = None
+                 ) -> dict[str, Stalled]:
+    """The runs among `runs` marked `running` that have probably stopped, by id."""
+    now = now or datetime.now(UTC)
+    locks = store.run_lock()
+    found = {}
+    for run in runs:
+        if run.status != "running":
+            continue
+        gone = locks.holder_gone(run.id)
+        quiet = quiet_for(run, store.last_trial_at(run.id), now)
+        if gone or quiet is not None:
+            found[run.id] = Stalled(run.id, gone, quiet)
+    return found
+
+
+def quiet_for(run: RunRecord, last_trial_at: str | None, now: datetime) -> timedelta | None:
+    """How long a `running` run has made no progress, when that is over STALE_AFTER; else None.
+
+    Progress is the newest stored trial, or the start for a run with none yet.
+    """
+    last = max(_parse(run.started_at), _parse(last_trial_at) if last_trial_at else _EPOCH)
+    quiet = now - last
+    return quiet if quiet > STALE_AFTER else None
+
+
+def format_span(span: timedelta) -> str:
+    minutes = int(span.total_seconds() // 60)
+    if minutes < 120:
+        return f"{minutes}m"
+    return f"{minutes // 60}h" if minutes < 48 * 60 else f"{minutes // (24 * 60)}d"
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _parse(stamp: str) -> datetime:
+    moment = datetime.fromisoformat(stamp)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
