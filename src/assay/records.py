@@ -230,16 +230,18 @@ class ExportRecord:
 class TrialPreview:
     """A trial as a row of cases side by side shows it: texts cut to a preview, scores flat.
 
-    The previews are the start of the stored text; `*_chars` say how long the whole is,
-    so a reader knows what the trial's own page adds."""
+    The previews are the start of the stored text; `*_cut` and `output_chars` say when
+    there is more, so a reader knows what the trial's own page adds."""
 
     run_id: str
     case_id: str
     condition: str
     epoch: int
     input: str
-    input_chars: int
+    input_cut: bool
+    """The input is longer than the preview (not: its text is shorter than its JSON)."""
     expected: str
+    expected_cut: bool
     output: str
     output_chars: int
     tags: tuple[str, ...] = ()

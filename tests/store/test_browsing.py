@@ -136,6 +136,22 @@ def test_a_search_out_of_time_says_how_far_it_got_and_goes_on_from_there(
     assert windows > 3
 
 
+def test_regression_a_preview_is_marked_cut_only_when_it_was_cut(store: Store) -> None:
+    """Every input in cases side by side ended in '…', as if cut: its stored JSON (with
+    quotes and escapes) was compared with its decoded text, always shorter. A cut expected
+    answer had no '…'."""
+    store.create_run(id="R", experiment="exp", status="completed",
+                     started_at="2025-01-01T10:00:00+00:00")
+    short = Case(id="c1", input='say "hi"\n', expected="hi")
+    long = Case(id="c2", input="word " * 1000, expected="word " * 1000)
+    store.write_trials("R", [TrialResult(case, "base", 0, Output(text="hi"))
+                             for case in (short, long)])
+    previews = {p.case_id: p for p in store.trial_previews(["R"], ["c1", "c2"])}
+    assert (previews["c1"].input, previews["c1"].input_cut) == ('say "hi"\n', False)
+    assert not previews["c1"].expected_cut
+    assert previews["c2"].input_cut and previews["c2"].expected_cut
+
+
 def test_previews_cut_long_texts_and_say_how_long_they_were(store: Store) -> None:
     store.create_run(id="R", experiment="exp", status="completed",
                      started_at="2025-01-01T10:00:00+00:00")

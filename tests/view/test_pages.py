@@ -44,6 +44,15 @@ def test_cases_page_through_the_run_and_back(viewer: str, browsable: Browsable,
     assert _cases(back) == _cases(first)
 
 
+def test_regression_a_short_input_is_shown_whole_without_an_ellipsis(
+        viewer: str, browsable: Browsable) -> None:
+    """Every input in cases side by side ended in '…', as if cut short."""
+    page = httpx.get(f"{viewer}runs/{browsable.run_b}/cases").text
+    inputs = re.findall(r'<div class="input">(.*?)</div>', page, re.DOTALL)
+    assert len(inputs) == CASES
+    assert not [text for text in inputs if text.endswith("…")]
+
+
 def _cases(page: str) -> list[str]:
     return [html.unescape(c) for c in re.findall(r'<tr class="case-row[^"]*" data-case="([^"]*)"',
                                                  page)]

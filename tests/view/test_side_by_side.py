@@ -13,8 +13,8 @@ def _preview(case_id: str, condition: str, epoch: int = 0, *, passed: bool | Non
              value: float | None = 1.0, error: str | None = None) -> TrialPreview:
     scores = {} if error else {"check": ScoreRow(case_id, condition, epoch, "check",
                                                  value, passed, None)}
-    return TrialPreview("R", case_id, condition, epoch, input="q", input_chars=1,
-                        expected="a", output="a", output_chars=1, error=error, scores=scores)
+    return TrialPreview("R", case_id, condition, epoch, input="q", input_cut=False,
+                        expected="a", expected_cut=False, output="a", output_chars=1, error=error, scores=scores)
 
 
 def test_a_case_whose_verdict_differs_between_sides_is_flipped() -> None:

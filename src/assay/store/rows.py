@@ -176,13 +176,19 @@ def trial_preview(m: Any, scores: dict[str, ScoreRow]) -> TrialPreview:
     return TrialPreview(
         run_id=m["run_id"], case_id=m["case_id"], condition=m["condition"], epoch=m["epoch"],
         input=preview_text(m["input_json"], m["input_chars"]),
-        input_chars=int(m["input_chars"] or 0),
+        input_cut=_cut(m["input_json"], m["input_chars"]),
         expected=preview_text(m["expected_json"], m["expected_chars"]),
+        expected_cut=_cut(m["expected_json"], m["expected_chars"]),
         output=m["output_text"] or "", output_chars=int(m["output_chars"] or 0),
         tags=tuple(loads(m["tags_json"])) if m["tags_json"] else (),
         error=m["error"], latency_ms=m["latency_ms"], input_tokens=m["input_tokens"],
         output_tokens=m["output_tokens"], cost_usd=m["cost_usd"], scores=scores,
     )
+
+
+def _cut(json_start: str | None, total_chars: int | None) -> bool:
+    """The query cut the column's JSON short (its text, decoded, is always shorter)."""
+    return (total_chars or 0) > len(json_start or "")
 
 
 def preview_text(json_start: str | None, total_chars: int | None) -> str:

@@ -51,6 +51,7 @@ class CaseRow:
     input: str
     input_cut: bool
     expected: str
+    expected_cut: bool
     tags: tuple[str, ...]
     cells: list[Cell]
     flipped: bool
@@ -79,8 +80,9 @@ def arrange(case_ids: Sequence[str], sides: Sequence[Side], previews: Sequence[T
                          if name in c.marks and c.marks[name].share is not None}
                   for name in scorers}
         rows.append(CaseRow(
-            case_id=case_id, input=first.input, input_cut=first.input_chars > len(first.input),
-            expected=first.expected, tags=first.tags, cells=cells,
+            case_id=case_id, input=first.input, input_cut=first.input_cut,
+            expected=first.expected, expected_cut=first.expected_cut, tags=first.tags,
+            cells=cells,
             flipped=any(len(values) > 1 for values in shares.values()),
             errored=any(c.error or any(m.tone == "error" for m in c.marks.values())
                         for c in cells)))
