@@ -53,6 +53,15 @@ def test_regression_a_short_input_is_shown_whole_without_an_ellipsis(
     assert not [text for text in inputs if text.endswith("…")]
 
 
+def test_regression_a_page_past_the_last_says_so_beside_the_count(
+        viewer: str, browsable: Browsable) -> None:
+    """`/?page=5` over 4 runs read '4 runs' above 'No runs match.', with a link to page 4."""
+    page = _text(httpx.get(viewer, params={"page": 5}).text)
+    assert "4 runs · page 5 of 1" in page
+    assert "No runs on page 5: the 4 that match fit on 1 page. Go to page 1" in page
+    assert "No runs match" not in page and "newer" not in page
+
+
 def _cases(page: str) -> list[str]:
     return [html.unescape(c) for c in re.findall(r'<tr class="case-row[^"]*" data-case="([^"]*)"',
                                                  page)]
