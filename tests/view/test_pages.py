@@ -88,6 +88,8 @@ def _link(page: str, rel: str) -> str:
     ("compare?a=run-a&b=run-a", 400, "the same run"),
     ("compare?a=run-a&b=traces-1", 400, "only eval and rejudge runs compare"),
     ("?since=yesterday", 400, "write a date like"),
+    ("?kind=evals", 400, "kind=&#39;evals&#39;: use one of eval, rejudge, traces"),
+    ("?status=done", 400, "status=&#39;done&#39;: use one of running, reviewing, completed"),
     ("history", 400, "name the experiment"),
 ])
 def test_a_bad_address_gets_a_page_saying_what_is_wrong(viewer: str, path: str, status: int,

@@ -6,9 +6,10 @@ which parameter and what it accepts, never a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
+from assay.records import TRIAL_KINDS
 from assay.store.filters import SHOWS, CaseFilter, RunFilter
 from assay.trial import TrialKey
 
@@ -20,18 +21,30 @@ class BadRequest(ValueError):
     """A query parameter the page cannot use; the message names it."""
 
 
+RUN_STATUSES = ("running", "reviewing", "completed", "interrupted", "aborted", "failed",
+                "finished")
+RUN_KINDS = (*TRIAL_KINDS, "traces")
+
+
 def run_filter(query: Mapping[str, str]) -> RunFilter:
-    return RunFilter(experiment=text(query, "experiment"), kind=text(query, "kind"),
-                     status=text(query, "status"), since=day(query, "since"),
+    return RunFilter(experiment=text(query, "experiment"), kind=choice(query, "kind", RUN_KINDS),
+                     status=choice(query, "status", RUN_STATUSES), since=day(query, "since"),
                      until=day(query, "until"))
 
 
 def case_filter(query: Mapping[str, str]) -> CaseFilter:
-    show = query.get("show") or "all"
-    if show not in SHOWS:
-        raise BadRequest(f"show={show!r}: use one of {', '.join(SHOWS)}")
+    show = choice(query, "show", SHOWS) or "all"
     return CaseFilter(show=show, tag=text(query, "tag"), text=text(query, "q"),  # type: ignore[arg-type]
                       scorer=text(query, "scorer"), baseline=text(query, "baseline"))
+
+
+def choice(query: Mapping[str, str], name: str, choices: Sequence[str]) -> str | None:
+    """One of `choices`, or None when not given: a value the page has no use for is refused,
+    not read as a filter that matches nothing."""
+    value = text(query, name)
+    if value is not None and value not in choices:
+        raise BadRequest(f"{name}={value!r}: use one of {', '.join(choices)}")
+    return value
 
 
 def trial_key(query: Mapping[str, str]) -> TrialKey:

@@ -11,11 +11,9 @@ from starlette.responses import JSONResponse, Response
 from assay.records import TRIAL_KINDS
 from assay.store.stalled_runs import stalled_runs
 from assay.view.pages import render
-from assay.view.params import run_filter, whole
+from assay.view.params import RUN_KINDS, RUN_STATUSES, run_filter, whole
 
 PAGE_SIZE = 50
-STATUSES = ("running", "reviewing", "completed", "interrupted", "aborted", "failed", "finished")
-KINDS = (*TRIAL_KINDS, "traces")
 MAX_PROGRESS_RUNS = 100
 
 
@@ -32,7 +30,7 @@ def runs_page(request: Request) -> Response:
     return render("runs.html.j2", runs=runs, pair=pair, wanted=wanted, page=page, total=total,
                   stalled=stalled_runs(store, runs),
                   pages=max(1, -(-total // PAGE_SIZE)), experiments=store.experiments(),
-                  statuses=STATUSES, kinds=KINDS, comparable=TRIAL_KINDS,
+                  statuses=RUN_STATUSES, kinds=RUN_KINDS, comparable=TRIAL_KINDS,
                   done=store.trial_counts(unfinished) if unfinished else {})
 
 
