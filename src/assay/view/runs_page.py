@@ -3,12 +3,13 @@ progress for the runs still in flight (the page asks `/api/progress` every few s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from assay.records import TRIAL_KINDS
+from assay.records import TRIAL_KINDS, RunRecord
 from assay.store.stalled_runs import stalled_runs
 from assay.view.pages import render
 from assay.view.params import RUN_KINDS, RUN_STATUSES, run_filter, whole
@@ -25,8 +26,7 @@ def runs_page(request: Request) -> Response:
     total = store.count_runs(wanted)
     # How many trials a run in flight or stopped part-way has stored (traces store none).
     unfinished = [run.id for run in runs if run.status != "completed" and run.kind != "traces"]
-    # Preselected for "compare": the two newest finished eval runs on the page (B, then A).
-    pair = [run.id for run in runs if run.kind == "eval" and run.status != "running"][:2]
+    pair = compare_pair(runs)
     return render("runs.html.j2", runs=runs, pair=pair, wanted=wanted, page=page, total=total,
                   stalled=stalled_runs(store, runs),
                   pages=max(1, -(-total // PAGE_SIZE)), experiments=store.experiments(),
@@ -47,3 +47,15 @@ def progress(request: Request) -> Response:
                                      "stalled": (stalled[run.id].reason() if run.id in stalled
                                                  else None)} for run in runs}
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+def compare_pair(runs: Sequence[RunRecord]) -> list[str]:
+    """Preselected for "compare": the newest completed eval run on the page (B), then the
+    completed eval run of its experiment before it (A), if the page has one. Two runs of
+    different experiments, or one that stopped part-way, are seldom the comparison meant."""
+    done = [run for run in runs if run.kind == "eval" and run.status == "completed"]
+    if not done:
+        return []
+    newest = done[0]
+    before = next((run for run in done[1:] if run.experiment == newest.experiment), None)
+    return [newest.id] + ([before.id] if before else [])
