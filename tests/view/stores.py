@@ -77,7 +77,11 @@ def build(url: str) -> Browsable:
             id="traces-1", experiment="sessions", kind="traces", status="finished",
             started_at="2025-03-04T09:00:00+00:00", finished_at="2025-03-04T09:05:00+00:00",
             total_trials=2, summary={
-                "metrics": {"exchanges": 2, "hit_rate": 0.5},
+                "metrics": {"sessions": 1, "exchanges": 2, "answered": 2, "source_reads": 3,
+                            "wasted_reads": 1, "tool_calls": 1070, "tool_errors": 52,
+                            "tool_error_rate": 52 / 1070, "turns_per_exchange": 2.5,
+                            "tokens_per_exchange": 529000.7777777778,
+                            "cost_usd": 30.330197700000006, "unpriced_turns": 0},
                 "most_read": [{"path": f"docs/{payload(2)}.md", "questions": 2}],
                 "findings": {"citation": 1, "contradiction": 0, "wiki-gap": 0,
                              "wasted-read": 0},

@@ -128,6 +128,17 @@ def test_a_traces_analysis_lists_each_finding_with_its_question(viewer: str,
     assert "1 citation" in page
 
 
+def test_regression_a_traces_analysis_reads_its_metrics_as_its_report_does(
+        viewer: str, browsable: Browsable) -> None:
+    """The metrics read as stored: 'tool_error_rate 0.04859813084112149', 'cost_usd
+    30.330197700000006', where eval-report.md reads 'tool error rate 5%' and '$30.3302'."""
+    page = _text(httpx.get(f"{viewer}runs/{browsable.traces}").text)
+    for row in ("questions 2 (2 answered)", "tool calls 1,070", "tool error rate 5%",
+                "turns per question 2.5", "tokens per question 529,001", "cost $30.3302"):
+        assert row in page, row
+    assert "0.0485" not in page and "30.3301977" not in page
+
+
 def test_regression_a_run_that_stopped_part_way_shows_how_many_of_its_trials_ran(
         tmp_path: Path) -> None:
     """An aborted run with 3 of its 40 trials stored read "aborted · ... · 40 trials" on its

@@ -1,5 +1,5 @@
-"""An `assay traces` analysis stored as a run: its metrics, the files read most, and its
-findings, each with the question it was about."""
+"""An `assay traces` analysis stored as a run: its metrics (as eval-report.md words and
+rounds them), the files read most, and its findings, each with the question it was about."""
 
 from __future__ import annotations
 
@@ -13,10 +13,15 @@ from assay.view.pages import render
 
 
 def traces_page(request: Request, run: RunRecord) -> Response:
+    from assay.traces.report import performance
+
     summary: dict[str, Any] = run.summary if isinstance(run.summary, dict) else {}
-    metrics = summary.get("metrics") if isinstance(summary.get("metrics"), dict) else {}
+    stored = summary.get("metrics")
+    metrics: dict[str, Any] = stored if isinstance(stored, dict) else {}
     findings = [f for f in summary.get("finding_list") or [] if isinstance(f, dict)]
+    target = summary.get("hit_rate_target")
+    rows = performance(metrics, target if isinstance(target, (int, float)) else None)
     return render("traces.html.j2", run=run, summary=summary, metrics=metrics,
-                  findings=findings, counts=summary.get("findings") or {},
+                  performance=rows, findings=findings, counts=summary.get("findings") or {},
                   most_read=[m for m in summary.get("most_read") or [] if isinstance(m, dict)],
                   sessions=[s for s in summary.get("sessions") or [] if isinstance(s, str)])
