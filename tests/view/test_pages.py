@@ -310,3 +310,36 @@ def test_regression_a_killed_run_reads_running_with_why_not_still_running(
     assert 'data-progress-run="run-live"' in listed
     assert progress["run-killed"]["stalled"] == why
     assert progress["run-live"]["stalled"] is None
+
+
+def test_regression_the_change_since_the_previous_run_says_the_run_stopped_part_way(
+        tmp_path: Path) -> None:
+    """An interrupted run's page compared it with the run before on the one case it reached
+    ('100.0% → 100.0%, n=1') and left out the note report.md and the compare page give:
+    'run X is interrupted: 2 of its 12 trials ran, so it is compared on the cases it
+    reached'."""
+    from assay.review.summary import summarize_run
+    from assay.store import Store
+    from assay.testing.viewer import ViewerThread
+    from assay.view.server import open_for_viewing
+    from tests.view.stores import CONDITIONS, EXACT, EXPERIMENT, JUDGE, trial, write_run
+
+    url = str(tmp_path / "assay.db")
+    store = Store(url)
+    write_run(store, "run-a", started="2025-03-01T09:00:00+00:00", flips=set())
+    store.create_run(id="run-b", experiment=EXPERIMENT, status="running", dataset_hash="d1",
+                     started_at="2025-03-02T09:00:00+00:00", total_trials=12,
+                     config={"name": EXPERIMENT, "conditions": {c: {} for c in CONDITIONS}})
+    store.write_trials("run-b", [trial(0, name, passed=True) for name in CONDITIONS])
+    summary = summarize_run(store, "run-b", scorers=[EXACT, JUDGE], conditions=list(CONDITIONS))
+    store.update_run("run-b", status="interrupted", summary=summary.to_dict(),
+                     finished_at="2025-03-02T09:01:00+00:00")
+    store.close()
+    viewed = open_for_viewing(url)
+    try:
+        with ViewerThread(viewed) as viewer:
+            page = _text(_ready(f"{viewer}runs/run-b/review").text)
+    finally:
+        viewed.close()
+    assert ("run run-b is interrupted: 2 of its 12 trials ran, so it is compared on the "
+            "cases it reached") in page
