@@ -343,3 +343,38 @@ def test_regression_the_change_since_the_previous_run_says_the_run_stopped_part_
         viewed.close()
     assert ("run run-b is interrupted: 2 of its 12 trials ran, so it is compared on the "
             "cases it reached") in page
+
+
+def test_regression_a_judge_that_failed_reads_its_usage_as_unknown_and_its_one_repeat(
+        tmp_path: Path) -> None:
+    """A judge whose every call failed read 'judge openai/gpt-4.1 · 1 repeats' and 'judge
+    usage: 0 in / 0 out · cost unknown', where the trial's own line reads tokens nothing
+    reported as unknown, never 0/0."""
+    from assay.case import Case
+    from assay.output import Output, Usage
+    from assay.score import Score
+    from assay.store import Store
+    from assay.testing.viewer import ViewerThread
+    from assay.trial import TrialResult
+    from assay.view.server import open_for_viewing
+
+    error = "judge call failed: ProviderError: HTTP 500 (gave up after 5 attempts)"
+    failed = Score.failure(error, usage=Usage(), details={
+        "judge_model": "openai/gpt-4.1", "repeats": 1, "judgements": [{"error": error}]})
+    url = str(tmp_path / "assay.db")
+    store = Store(url)
+    store.create_run(id="run-a", experiment="exp", status="completed",
+                     started_at="2025-03-01T09:00:00+00:00", total_trials=1)
+    store.write_trials("run-a", [TrialResult(Case(id="c1", input="q"), "base", 0,
+                                             Output(text="a"), {"judge": failed})])
+    store.close()
+    viewed = open_for_viewing(url)
+    try:
+        with ViewerThread(viewed) as viewer:
+            page = _text(httpx.get(f"{viewer}runs/run-a/trial",
+                                   params={"case": "c1", "condition": "base"}).text)
+    finally:
+        viewed.close()
+    assert "judge openai/gpt-4.1 · 1 repeat " in page
+    assert "judge tokens in/out unknown · judge cost unknown" in page
+    assert "0 in / 0 out" not in page
