@@ -195,12 +195,14 @@ def test_regression_a_rejudge_run_shows_its_review_its_cases_and_compares(
             review = _ready(f"{viewer}runs/run-a-again/review")
             cases = httpx.get(f"{viewer}runs/run-a-again/cases")
             compared = _ready(f"{viewer}compare/review?a=run-a&b=run-a-again")
+            history = httpx.get(f"{viewer}compare?a=run-a&b=run-a-again").text
             listed = httpx.get(viewer, params={"kind": "rejudge"}).text
     finally:
         viewed.close()
     assert review.status_code == 200 and 'id="verdict"' in review.text, review.text
     assert cases.status_code == 200 and _cases(cases.text) == [case_id(i) for i in range(CASES)]
     assert compared.status_code == 200 and 'id="verdict"' in compared.text, compared.text
+    assert "A drawn larger; B is not drawn: it is a rejudge run." in _text(history)
     assert "<option selected>rejudge</option>" in listed
     assert 'name="b" value="run-a-again"' in listed and "1 run<" in listed
 

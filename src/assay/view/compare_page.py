@@ -47,10 +47,28 @@ def compare_page(request: Request) -> Response:
         return found
     run_a, run_b, diff = found
     store = request.app.state.store
-    history = build_history(store.list_runs(run_b.experiment, kind="eval", limit=HISTORY_RUNS))
+    drawn = store.list_runs(run_b.experiment, kind="eval", limit=HISTORY_RUNS)
+    history = build_history(drawn)
     charts = history_charts(history[0], marked={run_a.id, run_b.id}) if history else []
     return render("compare.html.j2", run_a=run_a, run_b=run_b, charts=charts,
+                  marked=marked_note(run_a, run_b, {run.id for run in drawn}),
                   **(diff_context(diff) if diff is not None else {"diff": None}))
+
+
+def marked_note(run_a: RunRecord, run_b: RunRecord, drawn: set[str]) -> str:
+    """Which of A and B the history charts mark, and why one is not there: the charts draw
+    the newest eval runs of B's experiment, which a rejudge run, a run of another
+    experiment or an older run is not among."""
+    marked = [label for label, run in (("A", run_a), ("B", run_b)) if run.id in drawn]
+    missing = [(label, run) for label, run in (("A", run_a), ("B", run_b))
+               if run.id not in drawn]
+    parts = [f"{' and '.join(marked)} drawn larger"] if marked else []
+    for label, run in missing:
+        why = (f"a {run.kind} run" if run.kind != "eval"
+               else f"a run of {run.experiment}" if run.experiment != run_b.experiment
+               else f"older than the {HISTORY_RUNS} newest runs drawn")
+        parts.append(f"{label} is not drawn: it is {why}")
+    return "; ".join(parts) + "."
 
 
 def diff_part(request: Request) -> Response:
