@@ -178,3 +178,18 @@ def test_a_pass_rate_gate_with_errors_says_how_it_meets_the_score_tables_pass_ra
     assert gate.detail == ("76.7% passed over 10 cases (min 70.0%); 4 errored trials count "
                            "as not passed (without them: 88.9% over the 9 cases scored, the "
                            "score table's pass rate)")
+
+
+def test_a_gate_over_one_case_counts_it_in_the_singular() -> None:
+    """'100.0% passed over 1 cases' read on the terminal, in report.md and in the viewer."""
+    (rate,) = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.5)],
+                                summary(n=1, passed=1, judged=1, judged_cases=1, pass_rate=1.0,
+                                        pass_rate_with_errors=0.5, pass_rate_with_errors_n=2,
+                                        errors=1))
+    assert rate.detail.startswith("50.0% passed over 2 cases (min 50.0%); 1 errored trial "
+                                  "counts as not passed (without it: 100.0% over the 1 case "
+                                  "scored")
+    (mean,) = threshold_results([GateConfig(scorer="contains", min_mean=0.5)],
+                                summary(n=1, errors=1))
+    assert "over 1 scored case (min" in mean.detail
+    assert "1 trial errored and a mean over the rest would hide it" in mean.detail

@@ -18,6 +18,7 @@ from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import UserError
 from assay.reports.formatting import percent
 from assay.review.result import GateResult
+from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ScorerCases
@@ -108,7 +109,7 @@ def threshold_results(gates: Sequence[Gate], summary: RunSummary) -> list[GateRe
                                            at_most=True)
                 results.append(GateResult(f"{label} error rate", rate <= gate.max_error_rate,
                                           f"{shown} (max {most}); {stats.errors:,} of "
-                                          f"{trials:,} trials errored",
+                                          f"{plural(trials, 'trial')} errored",
                                           f"max {gate.max_error_rate:.1%}"))
     return results
 
@@ -140,15 +141,15 @@ def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult
         return GateResult(f"{label} pass rate", False, reason, f"min {minimum:.1%}")
     rate = stats.pass_rate_with_errors or 0.0
     shown, least = beside_bound(rate, minimum, share=True)
-    detail = f"{shown} passed over {stats.pass_rate_with_errors_n} cases (min {least})"
+    detail = f"{shown} passed over {plural(stats.pass_rate_with_errors_n, 'case')} (min {least})"
     if stats.errors:
-        detail += (f"; {stats.errors} errored trial{'s' if stats.errors != 1 else ''} "
+        detail += (f"; {plural(stats.errors, 'errored trial')} "
                    f"count{'' if stats.errors != 1 else 's'} as not passed")
         if stats.pass_rate is not None and stats.judged_cases:
             # the score table's pass rate leaves errors out: say how the two numbers meet
             detail += (f" (without {'them' if stats.errors != 1 else 'it'}: "
-                       f"{percent(stats.pass_rate)} over the {stats.judged_cases} "
-                       f"case{'s' if stats.judged_cases != 1 else ''} scored, the score "
+                       f"{percent(stats.pass_rate)} over the "
+                       f"{plural(stats.judged_cases, 'case')} scored, the score "
                        "table's pass rate)")
     return GateResult(f"{label} pass rate", rate >= minimum, detail, f"min {minimum:.1%}")
 
@@ -161,11 +162,12 @@ def _mean_gate(label: str, stats: ScoreStats, minimum: float,
                           f"min {minimum:g}")
     ok = stats.mean >= minimum
     shown, least = beside_bound(stats.mean, minimum)
-    detail = f"{shown} over {stats.n} scored cases (min {least})"
+    detail = f"{shown} over {plural(stats.n, 'scored case')} (min {least})"
     if stats.errors and max_error_rate is None:
         ok = False
-        detail += (f"; {stats.errors} trials errored and a mean over the rest would hide "
-                   "them (set max_error_rate to tolerate errors)")
+        detail += (f"; {plural(stats.errors, 'trial')} errored and a mean over the rest "
+                   f"would hide {'them' if stats.errors != 1 else 'it'} (set max_error_rate "
+                   "to tolerate errors)")
     return GateResult(f"{label} mean", ok, detail, f"min {minimum:g}")
 
 
@@ -282,7 +284,8 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
                        if cid not in c.excluded.errored_in_a]
         if errored_now:
             failed = True
-            detail += (f"; {len(errored_now)} cases errored in this run and count as a "
+            detail += (f"; {plural(len(errored_now), 'case')} errored in this run and count"
+                       f"{'s' if len(errored_now) == 1 else ''} as a "
                        f"regression: {', '.join(errored_now[:10])}"
                        f"{', …' if len(errored_now) > 10 else ''}")
         results.append(GateResult(name, not failed, detail, rule))
