@@ -82,25 +82,52 @@ def test_server_that_dies_on_its_third_call_fails_that_call_and_is_restarted(
     assert restarts == 1
 
 
-def test_restarts_are_bounded(tmp_path: Path) -> None:
+def test_a_server_that_dies_with_its_restarts_spent_is_down_and_stops_the_run(
+        tmp_path: Path) -> None:
     async def scenario():
         config = python_server("crashing_server.py", "--crash-on", "1", max_restarts=1)
         servers = make_servers(tmp_path, flaky=config)
         try:
             toolbox = Toolbox(await servers.start(["flaky"]))
-            errors = []
-            for _ in range(3):
+            crashes = []
+            for _ in range(2):
                 with pytest.raises(ServerCrashed) as caught:
                     await toolbox.call("lookup", {"key": "alpha"})
-                errors.append(str(caught.value))
-            return errors
+                crashes.append(str(caught.value))
+            with pytest.raises(RunFailed) as down:
+                await toolbox.call("lookup", {"key": "alpha"})
+            return crashes, str(down.value)
         finally:
             await servers.aclose()
 
-    first, second, third = run(scenario())
+    (first, second), down = run(scenario())
     assert "crashing on call 1" in first
     assert "crashing on call 1" in second  # after the one allowed restart
-    assert "not restarting again" in third
+    # Before, every later call was one more trial recorded as an error, and the run exited 0.
+    assert down.startswith("MCP server 'flaky' is down: it died again after 1 restart "
+                           "(max_restarts: 1), so the run stops")
+    assert "crashing on call 1" in down  # its stderr says why
+
+
+def test_a_server_that_cannot_be_restarted_is_down_and_stops_the_run(tmp_path: Path) -> None:
+    async def scenario():
+        config = python_server("crashing_server.py", "--crash-on", "1", "--start-once",
+                               str(tmp_path / "lock"))
+        servers = make_servers(tmp_path, flaky=config)
+        try:
+            toolbox = Toolbox(await servers.start(["flaky"]))
+            with pytest.raises(ServerCrashed):
+                await toolbox.call("lookup", {"key": "alpha"})
+            with pytest.raises(RunFailed) as down:
+                await toolbox.call("lookup", {"key": "alpha"})
+            return str(down.value)
+        finally:
+            await servers.aclose()
+
+    down = run(scenario())
+    assert down.startswith("MCP server 'flaky' is down: it died during the run and could not "
+                           "be restarted")
+    assert "held by another process" in down
 
 
 def test_server_that_never_starts_stops_the_run_with_its_stderr(tmp_path: Path) -> None:

@@ -51,7 +51,8 @@ class McpServerConfig(BaseModel):
     """Seconds one tool call may take; a slower call is reported to the agent as a tool error."""
 
     max_restarts: int = Field(default=3, ge=0)
-    """How many times a server that dies mid-run is restarted before its calls fail for good."""
+    """How many times a server that dies mid-run is restarted; when it dies again after
+    them, or cannot be restarted, it is down and the run stops (exit 3)."""
 
     @model_validator(mode="after")
     def _check_transport_fields(self) -> McpServerConfig:

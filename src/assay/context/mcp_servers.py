@@ -5,7 +5,9 @@ Targets call `start(names)` before the first trial: a server that cannot
 start or list its tools raises `RunFailed` with its stderr, so the run stops
 before any trial. A server that dies mid-run fails the calls in flight (their
 trials become errors) and is restarted, at most `max_restarts` times, for the
-trials that follow.
+trials that follow. Once it dies with its restarts spent, or cannot be
+restarted, it is down: the next call raises `RunFailed` and the run stops
+(exit 3), since every trial left that needs it could only fail.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from assay.context.mcp_config import McpServerConfig, pack_server_name
 from assay.context.mcp_connection import Connection, ServerDied, connect, connect_in_process
 from assay.errors import RunFailed, UserError
+from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.services import Services
@@ -57,7 +60,8 @@ class ManagedServer:
             self.connection = connection
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> Any:
-        """Call a tool on a live connection, restarting a dead server first."""
+        """Call a tool on a live connection, restarting a dead server first; `RunFailed`
+        when the server is down for good."""
         connection = await self._live()
         return await connection.call(tool, arguments, self.tool_timeout)
 
@@ -69,16 +73,20 @@ class ManagedServer:
             if not current.dead:
                 return current
             if self.restarts >= self.max_restarts:
-                raise ServerDied(f"server died and was restarted {self.restarts} times already; "
-                                 "not restarting again")
+                raise RunFailed(
+                    f"MCP server '{self.name}' is down: it died again after "
+                    f"{plural(self.restarts, 'restart')} (max_restarts: {self.max_restarts}), "
+                    "so the run stops instead of failing every trial left that needs it"
+                    f"{current.stderr_note()}")
             await current.close()
             self.restarts += 1
             fresh: Connection = self._factory()
             try:
                 await fresh.open(self.startup_timeout)
             except ServerDied as exc:
-                self.connection = fresh  # stays dead; the next caller may try again
-                raise ServerDied(f"server died and could not be restarted: {exc}") from None
+                self.connection = fresh  # stays dead: a resume starts it afresh
+                raise RunFailed(f"MCP server '{self.name}' is down: it died during the run and "
+                                f"could not be restarted: {exc}") from None
             self.connection = fresh
             return fresh
 

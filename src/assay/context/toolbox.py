@@ -15,6 +15,7 @@ from typing import Any
 
 from assay.context.mcp_connection import ServerDied
 from assay.context.mcp_servers import ManagedServer
+from assay.errors import RunFailed
 from assay.providers.base import ToolSpec
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -69,7 +70,8 @@ class Toolbox:
 
     async def call(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         """Run one tool. Tool failures come back as `is_error` results for the model to
-        read; a server that died raises `ServerCrashed`."""
+        read; a server that died raises `ServerCrashed`, and one that is down for good
+        `RunFailed`."""
         started = time.perf_counter()
         route = self._routes.get(name)
         if route is None:
@@ -84,6 +86,8 @@ class Toolbox:
         except TimeoutError as exc:
             return ToolResult(f"tool '{tool}' timed out: {exc}", True, _ms(started),
                               server.name, tool)
+        except RunFailed:
+            raise  # the server is down for good: the run stops, not just this trial
         except Exception as exc:  # a protocol-level error answer (e.g. invalid params)
             return ToolResult(f"tool '{tool}' failed: {exc}", True, _ms(started),
                               server.name, tool)

@@ -1,7 +1,9 @@
 """An MCP server over stdio whose process exits on its third tool call.
 
 Used to check that a server dying mid-run fails only the affected trials and
-is restarted for the rest. `--crash-on N` picks the call that kills it.
+is restarted for the rest. `--crash-on N` picks the call that kills it;
+`--start-once FILE` makes every start after the first fail, as a server whose
+port or lock file is still held by its dead predecessor does.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -35,6 +38,14 @@ def lookup(key: str) -> str:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--crash-on", type=int, default=3)
-    _crash_on = parser.parse_args().crash_on
+    parser.add_argument("--start-once", type=Path)
+    options = parser.parse_args()
+    _crash_on = options.crash_on
+    if options.start_once is not None:
+        if options.start_once.exists():
+            print(f"cannot lock {options.start_once}: held by another process", file=sys.stderr,
+                  flush=True)
+            sys.exit(1)
+        options.start_once.touch()
     print(f"crashing server up, pid {os.getpid()}", file=sys.stderr, flush=True)
     server.run("stdio")
