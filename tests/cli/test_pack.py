@@ -37,3 +37,15 @@ def test_a_port_in_use_is_a_usage_error_before_the_pack_is_indexed(
     assert code == 2, out
     assert f"cannot listen on 127.0.0.1:{port}" in out and "serving pack" not in out
     assert not (tmp_path / "cache").exists()  # nothing indexed for a server that cannot start
+
+
+def test_an_index_cache_that_cannot_be_written_exits_2_naming_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay pack index DIR --cache /dev/null` ended in 'internal error:
+    FileExistsError: [Errno 17] File exists: '/dev/null'', exit 3."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n\nText.\n")
+    code, out = assay(capsys, "pack", "index", str(tmp_path / "docs"), "--cache", "/dev/null")
+    assert code == 2, out
+    assert "pack 'docs': cannot write its index in /dev/null" in out
+    assert "internal error" not in out

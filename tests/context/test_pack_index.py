@@ -81,6 +81,31 @@ def test_a_pack_path_too_long_or_not_a_folder_is_a_clear_error_not_an_os_error(
             PackIndex.open(path, cache_root=tmp_path / "cache")
 
 
+def test_a_pack_whose_documents_hold_no_text_is_a_user_error_naming_them(
+        tmp_path: Path) -> None:
+    """Regression: it was indexed with 0 chunks, so every search found nothing and a
+    condition given the pack ran as one without it, with no word said."""
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "empty.md").write_text("")
+    (tmp_path / "pack" / "blank.txt").write_text("  \n\n")
+    (tmp_path / "pack" / "title.md").write_text("# Only a title\n")
+    with pytest.raises(UserError) as caught:
+        PackIndex.open(tmp_path / "pack", name="docs", cache_root=tmp_path / "cache")
+    assert str(caught.value) == (
+        f"pack 'docs': no document in {tmp_path / 'pack'} holds text to search (3 documents "
+        "read: blank.txt, empty.md, title.md); each is empty, blank or a heading with nothing "
+        "under it")
+
+
+def test_an_index_cache_that_cannot_be_written_is_a_user_error(docs: Path,
+                                                                tmp_path: Path) -> None:
+    """Regression: `--cache` naming a file ended in 'internal error: FileExistsError'."""
+    (tmp_path / "taken").write_text("a file, not a folder")
+    with pytest.raises(UserError, match=f"pack 'docs': cannot write its index in "
+                                        f"{tmp_path / 'taken'}: "):
+        PackIndex.open(docs, cache_root=tmp_path / "taken")
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
 def test_an_unreadable_document_is_named_in_a_user_error(tmp_path: Path) -> None:
     (tmp_path / "pack").mkdir()

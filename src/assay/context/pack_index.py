@@ -21,6 +21,7 @@ from typing import Any
 from assay.context.documents import Chunk, Document, chunk_document, list_files, read_document
 from assay.context.pack_config import DEFAULT_PATTERNS
 from assay.errors import UserError
+from assay.wording import plural
 
 INDEX_FORMAT = 1
 """Bump when chunking or tokenizing changes, so old caches are not reused."""
@@ -146,23 +147,43 @@ def tokenize(text: str) -> list[str]:
 
 def _build(folder: Path, patterns: list[str], chunk_chars: int, directory: Path,
            name: str, digest: str) -> None:
-    import bm25s
-
     files = list_files(folder, patterns)
     if not files:
         raise UserError(f"pack '{name}': no documents in {folder} matching {', '.join(patterns)}")
     documents = [read_document(folder, file) for file in files]
     chunks = [chunk for doc in documents for chunk in chunk_document(doc, chunk_chars)]
+    if not chunks:
+        raise UserError(f"pack '{name}': no document in {folder} holds text to search "
+                        f"({plural(len(documents), 'document')} read: {_listed(documents)}); "
+                        "each is empty, blank or a heading with nothing under it")
+    try:
+        _write_index(directory, name, folder, digest, documents, chunks)
+    except OSError as exc:
+        raise UserError(f"pack '{name}': cannot write its index in {directory.parent}: "
+                        f"{exc.strerror or exc}; the index cache needs a folder assay can "
+                        "write to") from None
+
+
+def _listed(documents: list[Document], most: int = 3) -> str:
+    names = [doc.path for doc in documents[:most]]
+    more = len(documents) - len(names)
+    return ", ".join(names) + (f" and {more} more" if more else "")
+
+
+def _write_index(directory: Path, name: str, folder: Path, digest: str,
+                 documents: list[Document], chunks: list[Chunk]) -> None:
+    """Write the index to a staging folder, then move it into place whole."""
+    import bm25s
+
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
     try:
         _write_jsonl(staging / "chunks.jsonl", [asdict(chunk) for chunk in chunks])
         _write_jsonl(staging / "documents.jsonl", [asdict(doc) for doc in documents])
-        if chunks:
-            corpus = [tokenize(f"{chunk.title}\n{chunk.text}") or [""] for chunk in chunks]
-            retriever = bm25s.BM25()
-            retriever.index(corpus, show_progress=False)
-            retriever.save(str(staging / "bm25"), show_progress=False)
+        corpus = [tokenize(f"{chunk.title}\n{chunk.text}") or [""] for chunk in chunks]
+        retriever = bm25s.BM25()
+        retriever.index(corpus, show_progress=False)
+        retriever.save(str(staging / "bm25"), show_progress=False)
         manifest = {"name": name, "folder": str(folder), "content_hash": digest,
                     "format": INDEX_FORMAT, "documents": len(documents), "chunks": len(chunks)}
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=2))
