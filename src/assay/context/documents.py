@@ -59,12 +59,15 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 def read_document(folder: Path, file: Path) -> Document:
-    """Read one file as text; HTML is stripped of its markup."""
+    """Read one file as text; HTML is stripped of its markup. A file that is not UTF-8
+    text is a `UserError` naming it (and the line of its first bad byte)."""
+    from assay.config.yaml_source import read_text_file
+
     relative = file.relative_to(folder).as_posix()
-    try:
-        raw = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{file}: not UTF-8 text ({exc.reason})") from None
+    raw = read_text_file(file, "pack document")
+    if "\x00" in raw:
+        raise UserError(f"pack document {file} is a binary file (it holds NUL bytes), not "
+                        "text: leave it out of the pack with `include:` patterns")
     if file.suffix.lower() in (".html", ".htm"):
         title, text = _html_to_text(raw)
     else:
