@@ -12,7 +12,7 @@ from assay.context.mcp_servers import McpServers
 from assay.context.toolbox import ServerCrashed, Toolbox
 from assay.errors import RunFailed, UserError
 
-from .helpers import make_servers, python_server, time_server
+from .helpers import SERVERS, make_servers, python_server, time_server
 
 
 def run(coro):
@@ -128,6 +128,35 @@ def test_a_server_that_cannot_be_restarted_is_down_and_stops_the_run(tmp_path: P
     assert down.startswith("MCP server 'flaky' is down: it died during the run and could not "
                            "be restarted")
     assert "held by another process" in down
+
+
+def test_a_banner_on_stdout_is_kept_with_the_servers_stderr(tmp_path: Path) -> None:
+    """A line a server prints on stdout before speaking MCP is no protocol: the SDK's
+    complaint about it explains a later failure, beside the server's stderr. (That it is
+    no traceback on the terminal: tests/e2e/test_noisy_mcp_server_run.py.)"""
+    import sys
+
+    from assay.context.mcp_config import McpServerConfig
+
+    server = f"{sys.executable} {SERVERS / 'crashing_server.py'} --crash-on 2"
+    banner = McpServerConfig(command="sh",
+                             args=["-c", f"echo Starting lookup v1.2; exec {server}"])
+
+    async def scenario():
+        servers = make_servers(tmp_path, noisy=banner)
+        try:
+            toolbox = Toolbox(await servers.start(["noisy"]))
+            answer = await toolbox.call("lookup", {"key": "alpha"})
+            with pytest.raises(ServerCrashed) as crashed:
+                await toolbox.call("lookup", {"key": "alpha"})
+            return answer, str(crashed.value)
+        finally:
+            await servers.aclose()
+
+    answer, crashed = run(scenario())
+    assert answer.text == "first letter" and not answer.is_error
+    assert "Failed to parse JSONRPC message from server: " in crashed  # with the server's words
+    assert "Starting lookup v1.2" in crashed
 
 
 def test_server_that_never_starts_stops_the_run_with_its_stderr(tmp_path: Path) -> None:

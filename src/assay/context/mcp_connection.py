@@ -4,17 +4,21 @@ The SDK's `Client` must be entered and left in the same task, while trials
 call tools from many tasks at once. So a background task holds the client
 open until asked to stop; trials share it through `call`, which the SDK's
 session multiplexes by request id. A stdio server's stderr goes to a file,
-so its last lines can explain a failure.
+so its last lines can explain a failure; so do the SDK's complaints about the
+server (a line on its stdout that is not JSON-RPC, as a server that prints a
+banner writes), one line each, instead of a traceback on assay's terminal.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import tempfile
 from collections.abc import Callable
 from contextlib import AsyncExitStack
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +30,48 @@ STDERR_TAIL_CHARS = 2000
 
 class ServerDied(Exception):
     """The server went away (process exited, connection closed) during a call."""
+
+
+_SERVING: ContextVar[Path | None] = ContextVar("assay_mcp_stderr", default=None)
+"""The stderr file of the server whose connection the current task (and the SDK's tasks
+it starts) belongs to."""
+
+
+class _ServerComplaints(logging.Handler):
+    """The SDK's log records about one server, as one line each in that server's stderr
+    file. Records from outside a connection go where they went before: Python's last
+    resort handler, as when no handler is set."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        path = _SERVING.get()
+        if path is None:
+            last_resort = logging.lastResort
+            if (last_resort is not None and not logging.getLogger().handlers
+                    and record.levelno >= last_resort.level):
+                last_resort.handle(record)
+            return
+        line = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            line = f"{line}: {_one_line(record.exc_info[1])}"
+        try:
+            with path.open("a", encoding="utf-8") as out:
+                out.write(f"[assay] {line}\n")
+        except OSError:
+            pass  # the run's temporary folder is gone: nothing left to explain
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception without its traceback, its first lines joined (pydantic's say which
+    input they refused on the third)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return " ".join(lines[:3])[:500] or type(exc).__name__
+
+
+def _quiet_sdk_logs() -> None:
+    """Send the SDK's log records through `_ServerComplaints` (once per process)."""
+    logger = logging.getLogger("mcp")
+    if not any(isinstance(handler, _ServerComplaints) for handler in logger.handlers):
+        logger.addHandler(_ServerComplaints())
 
 
 class Connection:
@@ -66,6 +112,7 @@ class Connection:
         return f" (at {redact(self.url, self._secrets)})" if self.url else ""
 
     async def _own(self, ready: asyncio.Future[None]) -> None:
+        _SERVING.set(self.stderr_path)  # this task's own context, and its children's
         try:
             async with AsyncExitStack() as stack:
                 client = await self._open_client(stack)
@@ -129,6 +176,7 @@ def connect(name: str, config: McpServerConfig, base_dir: Path, stderr_dir: Path
     """A not-yet-opened connection to a declared server."""
     from mcp import Client
 
+    _quiet_sdk_logs()
     if config.type == "stdio":
         from mcp import StdioServerParameters
         from mcp.client.stdio import stdio_client
