@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 import subprocess
 import sys
@@ -12,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from assay.store import Store
+from tests.python_project import write_python_project
 from tests.terminal import interrupt_when
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -28,14 +27,8 @@ def answer(case):
 
 def _slow_project(tmp_path: Path) -> tuple[dict[str, str], Store]:
     """A 60-case run of a slow agent, its environment and its store."""
-    (tmp_path / "agent.py").write_text(SLOW_AGENT)
-    (tmp_path / "cases.jsonl").write_text("".join(
-        json.dumps({"id": f"c{i:02d}", "input": "q", "expected": "y"}) + "\n" for i in range(60)))
-    (tmp_path / "assay.yaml").write_text(
-        "name: slow\ndataset: {path: cases.jsonl}\n"
-        "target: {type: python, function: 'agent.py:answer'}\n"
-        "scorers: [{type: exact_match}]\nrun: {concurrency: 1}\n")
-    env = {**os.environ, "ASSAY_STORE": str(tmp_path / "s.db"), "COLUMNS": "160"}
+    env = write_python_project(tmp_path, SLOW_AGENT, name="slow", cases=60,
+                               run="{concurrency: 1}", expected="y", id_digits=2, store="s.db")
     return env, Store(str(tmp_path / "s.db"))
 
 

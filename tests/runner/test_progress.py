@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +10,7 @@ from pathlib import Path
 from assay.providers.ledger import Stats, Tally
 from assay.runner.pipeline import PipelineStats
 from assay.runner.progress import Progress
+from tests.python_project import write_python_project
 
 
 def test_the_first_progress_line_shows_no_rate_measured_from_no_trials() -> None:
@@ -75,14 +74,8 @@ def answer(case):
 
 def test_resuming_a_run_that_stopped_on_its_errors_starts_from_their_count(
         tmp_path: Path) -> None:
-    (tmp_path / "agent.py").write_text(AGENT)
-    (tmp_path / "cases.jsonl").write_text("".join(
-        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(10)))
-    (tmp_path / "assay.yaml").write_text(
-        "name: stops\ndataset: {path: cases.jsonl}\n"
-        "target: {type: python, function: 'agent:answer'}\nscorers: [{type: exact_match}]\n"
-        "run: {concurrency: 1, batch_size: 1, max_errors: 2}\n")
-    env = {**os.environ, "ASSAY_STORE": str(tmp_path / "assay.db"), "COLUMNS": "160"}
+    env = write_python_project(tmp_path, AGENT, name="stops", cases=10,
+                               run="{concurrency: 1, batch_size: 1, max_errors: 2}")
 
     def assay(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", *args],

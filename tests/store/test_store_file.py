@@ -3,8 +3,6 @@ run used to end `completed`, exit 0, with every trial in a file that was gone.""
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
 import subprocess
 import sys
@@ -17,6 +15,7 @@ from assay.errors import StoreGone
 from assay.output import Output
 from assay.store import Store
 from assay.trial import TrialResult
+from tests.python_project import write_python_project
 
 
 def trials(*ids: str) -> list[TrialResult]:
@@ -63,14 +62,8 @@ def answer(case):
 
 def test_a_run_whose_store_is_deleted_stops_with_exit_3_and_no_resume_command(
         tmp_path: Path) -> None:
-    (tmp_path / "agent.py").write_text(AGENT)
-    (tmp_path / "cases.jsonl").write_text("".join(
-        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(20)))
-    (tmp_path / "assay.yaml").write_text(
-        "name: gone\ndataset: {path: cases.jsonl}\n"
-        "target: {type: python, function: 'agent:answer'}\n"
-        "scorers: [{type: exact_match}]\nrun: {concurrency: 1, batch_size: 1}\n")
-    env = {**os.environ, "ASSAY_STORE": str(tmp_path / "assay.db")}
+    env = write_python_project(tmp_path, AGENT, name="gone", cases=20,
+                               run="{concurrency: 1, batch_size: 1}")
     result = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml",
                              "--no-progress"], cwd=tmp_path, env=env, capture_output=True,
                             text=True, timeout=120)
