@@ -66,3 +66,19 @@ def test_reads_of_a_question_left_unanswered_are_not_wasted_reads(
     metrics = compute_metrics(exchanges, sessions=1)
     assert metrics.wasted_reads == 1  # c.md, read for an answer that never names it
     assert metrics.source_reads == 4 and metrics.most_read[0] == ("src/a.md", 2)
+
+
+def test_the_stored_token_counts_add_up_to_the_tokens_per_question(
+        make_exchange: Callable[..., Exchange]) -> None:
+    """Stored were the uncached input and the output alone (1,134 and 83,203 beside 529,001
+    tokens per question over 90 questions, in `assay history`): the prompt cache's reads and
+    writes, most of a coding agent's tokens, are stored beside them."""
+    exchanges = [make_exchange(answer="a"), make_exchange(answer="b")]
+    for exchange, (fresh, out, read, written) in zip(exchanges, [(3, 10, 900, 50),
+                                                                 (5, 20, 1200, 0)]):
+        exchange.input_tokens, exchange.output_tokens = fresh, out
+        exchange.cache_read_tokens, exchange.cache_write_tokens = read, written
+    stored = compute_metrics(exchanges, sessions=1).to_dict()
+    parts = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+    assert [stored[name] for name in parts] == [8, 30, 2100, 50]
+    assert sum(stored[name] for name in parts) == stored["tokens_per_exchange"] * 2

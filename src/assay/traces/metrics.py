@@ -82,8 +82,12 @@ class TraceMetrics:
     tool_errors: int = 0
     turns: int = 0
     tokens: int = 0
+    """Every token of the model responses: the four counts below added up."""
     input_tokens: int = 0
+    """Input tokens not read from or written to the prompt cache."""
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
     cost_usd: float | None = None
     """The cost of the model responses that logged one; None when none did."""
     unpriced_turns: int = 0
@@ -117,6 +121,8 @@ class TraceMetrics:
             "turns_per_exchange": self.turns_per_exchange,
             "tokens_per_exchange": self.tokens_per_exchange,
             "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+            "cache_read_tokens": self.cache_read_tokens,
+            "cache_write_tokens": self.cache_write_tokens,
             "cost_usd": self.cost_usd, "unpriced_turns": self.unpriced_turns,
         }
 
@@ -151,6 +157,8 @@ class MetricsTally:
         m.tokens += exchange.tokens
         m.input_tokens += exchange.input_tokens
         m.output_tokens += exchange.output_tokens
+        m.cache_read_tokens += exchange.cache_read_tokens
+        m.cache_write_tokens += exchange.cache_write_tokens
         m.unpriced_turns += exchange.unpriced_turns
         if exchange.cost_usd is not None:
             self._cost += exchange.cost_usd
