@@ -205,7 +205,8 @@ class TrialRow:
     cost_usd: float | None = None
     cache_hits: int | None = None
     tool_calls: int = 0
-    """Tool calls, tool errors and turns of an agent target (0 for other targets)."""
+    """Tool calls, tool errors and turns of an agent target, every attempt of a retried trial
+    counted (0 for other targets)."""
     tool_errors: int = 0
     turns: int = 0
 

@@ -231,6 +231,27 @@ def test_a_retry_that_meets_the_requirement_succeeds(in_tmp: Path) -> None:
                                    "an MCP tool (offered: get_current_time, convert_time)"]
 
 
+def test_a_retried_trial_counts_every_attempts_tool_calls_and_keeps_the_last_trajectory(
+        in_tmp: Path) -> None:
+    """Regression: a trial retried because every call failed counted only its last attempt's
+    tool calls (1, 0 failed) while its cost and tokens covered both attempts, so the two
+    failed calls of the first attempt were missing from the cost table."""
+    bad = calls(("get_current_time", {"timezone": "Bad/Zone"}),
+                ("get_current_time", {"timezone": "Nowhere/Else"}))
+    good = calls(("get_current_time", {"timezone": "UTC"}))
+    model = ScriptedModel(bad, "gave up", good, "checked")
+    agent = make_agent(in_tmp, model, mcp_servers=["time"], require_success=True)
+    [output] = run_agent(agent, Case("q", "time?"))
+    assert output.error is None and output.text == "checked"
+    meta = output.metadata["agent"]
+    assert (meta["attempts"], meta["turns"], meta["tool_calls"], meta["tool_errors"]) == (
+        2, 4, 3, 2)
+    assert output.usage.calls == 4  # as the counts: every attempt
+    [judged] = output.tool_calls  # the trajectory the scorers judge: the last attempt's
+    assert (judged.arguments, judged.error) == ({"timezone": "UTC"}, None)
+    assert len(meta["steps"]) == 2
+
+
 def test_an_unreachable_model_raises_for_the_runner_instead_of_ending_the_loop(
         in_tmp: Path) -> None:
     """A refused connection is no agent trajectory: it reaches the runner as the same

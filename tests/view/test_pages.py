@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.view.page_text import page_text
 from tests.view.stores import AGENT, CASES, Browsable, case_id
 
 
@@ -56,7 +57,7 @@ def test_regression_a_short_input_is_shown_whole_without_an_ellipsis(
 def test_regression_a_page_past_the_last_says_so_beside_the_count(
         viewer: str, browsable: Browsable) -> None:
     """`/?page=5` over 4 runs read '4 runs' above 'No runs match.', with a link to page 4."""
-    page = _text(httpx.get(viewer, params={"page": 5}).text)
+    page = page_text(httpx.get(viewer, params={"page": 5}).text)
     assert "4 runs · page 5 of 1" in page
     assert "No runs on page 5: the 4 that match fit on 1 page. Go to page 1" in page
     assert "No runs match" not in page and "newer" not in page
@@ -132,7 +133,7 @@ def test_regression_a_traces_analysis_reads_its_metrics_as_its_report_does(
         viewer: str, browsable: Browsable) -> None:
     """The metrics read as stored: 'tool_error_rate 0.04859813084112149', 'cost_usd
     30.330197700000006', where eval-report.md reads 'tool error rate 5%' and '$30.3302'."""
-    page = _text(httpx.get(f"{viewer}runs/{browsable.traces}").text)
+    page = page_text(httpx.get(f"{viewer}runs/{browsable.traces}").text)
     for row in ("questions 2 (2 answered)", "tool calls 1,070", "tool error rate 5%",
                 "turns per question 2.5", "tokens per question 529,001", "cost $30.3302"):
         assert row in page, row
@@ -158,17 +159,12 @@ def test_regression_a_run_that_stopped_part_way_shows_how_many_of_its_trials_ran
     viewed = open_for_viewing(url)
     try:
         with ViewerThread(viewed) as viewer:
-            page = _text(httpx.get(f"{viewer}runs/run-stopped").text)
-            listed = _text(httpx.get(viewer).text)
+            page = page_text(httpx.get(f"{viewer}runs/run-stopped").text)
+            listed = page_text(httpx.get(viewer).text)
     finally:
         viewed.close()
     assert "3 of 40 trials" in page and " 40 trials" not in page.replace("3 of 40", ""), page
     assert "3 of 40" in listed, listed
-
-
-def _text(page: str) -> str:
-    """A page's text, tags and runs of white space collapsed to one space."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def test_regression_a_rejudge_run_shows_its_review_its_cases_and_compares(
@@ -202,7 +198,7 @@ def test_regression_a_rejudge_run_shows_its_review_its_cases_and_compares(
     assert review.status_code == 200 and 'id="verdict"' in review.text, review.text
     assert cases.status_code == 200 and _cases(cases.text) == [case_id(i) for i in range(CASES)]
     assert compared.status_code == 200 and 'id="verdict"' in compared.text, compared.text
-    assert "A drawn larger; B is not drawn: it is a rejudge run." in _text(history)
+    assert "A drawn larger; B is not drawn: it is a rejudge run." in page_text(history)
     assert "<option selected>rejudge</option>" in listed
     assert 'name="b" value="run-a-again"' in listed and "1 run<" in listed
 
@@ -304,10 +300,10 @@ def test_regression_a_killed_run_reads_running_with_why_not_still_running(
         viewed.close()
     why = "the process that ran it is gone: killed? resume with --resume run-killed"
     assert "Still running" not in killed and "data-reload-when-done" not in killed
-    assert f"probably not running: {why}" in _text(killed)
-    assert "3 of 40 trials" in _text(killed)
+    assert f"probably not running: {why}" in page_text(killed)
+    assert "3 of 40 trials" in page_text(killed)
     assert "Still running" in live
-    assert f"running? run-killed ({why})" in _text(listed)
+    assert f"running? run-killed ({why})" in page_text(listed)
     assert 'data-progress-run="run-killed"' not in listed
     assert 'data-progress-run="run-live"' in listed
     assert progress["run-killed"]["stalled"] == why
@@ -340,7 +336,7 @@ def test_regression_the_change_since_the_previous_run_says_the_run_stopped_part_
     viewed = open_for_viewing(url)
     try:
         with ViewerThread(viewed) as viewer:
-            page = _text(_ready(f"{viewer}runs/run-b/review").text)
+            page = page_text(_ready(f"{viewer}runs/run-b/review").text)
     finally:
         viewed.close()
     assert ("run run-b is interrupted: 2 of its 12 trials ran, so it is compared on the "
@@ -373,7 +369,7 @@ def test_regression_a_judge_that_failed_reads_its_usage_as_unknown_and_its_one_r
     viewed = open_for_viewing(url)
     try:
         with ViewerThread(viewed) as viewer:
-            page = _text(httpx.get(f"{viewer}runs/run-a/trial",
+            page = page_text(httpx.get(f"{viewer}runs/run-a/trial",
                                    params={"case": "c1", "condition": "base"}).text)
     finally:
         viewed.close()

@@ -81,6 +81,8 @@ class ConditionStats:
     judge_cost_usd: float | None = None
     """What LLM judges spent scoring this condition's answers (apart from the target's cost)."""
     tool_calls: int = 0
+    """An agent target's tool calls, failed tool calls and model turns, summed over every
+    attempt of a retried trial (as its cost is), not only the attempt the scorers judged."""
     tool_errors: int = 0
     turns: int = 0
     error_examples: list[str] = field(default_factory=list)

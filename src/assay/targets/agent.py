@@ -12,6 +12,13 @@ as an error naming the requirement. Each retry's model calls carry a
 `cache_tag` (`attempt-2`, ...): a retry answered from the cache would repeat
 the broken attempt word for word, yet each retry is still cached, so a
 resumed run pays for none of them twice.
+
+A retried trial is read two ways. What the agent did, every attempt of it,
+is in its usage and cost and in the counts of `metadata["agent"]` (`turns`,
+`tool_calls`, `tool_errors`), which the cost table adds up: the failed calls
+of an attempt thrown away were made and paid for. What it answered is the
+last attempt alone: `Output.tool_calls` (the trajectory the scorers judge),
+the transcript and `steps`.
 """
 
 from __future__ import annotations
@@ -223,6 +230,8 @@ class AgentTarget(Target):
 
     def _output(self, attempts: list[_Attempt], broken: str | None,
                 context_meta: dict[str, Any]) -> Output:
+        """The trial's Output: the last attempt's answer and trajectory, with the usage and
+        the counts (turns, tool calls, tool errors) of every attempt."""
         last = attempts[-1]
         usage = Usage()
         for attempt in attempts:
@@ -230,16 +239,16 @@ class AgentTarget(Target):
         error = last.error
         if error is None and broken is not None:
             error = f"requirement not met after {len(attempts)} attempt(s): {broken}"
-        agent_meta: dict[str, Any] = {
-            "turns": len(last.turns),
-            "tool_calls": len(last.tool_calls),
-            "tool_errors": last.tool_errors,
+        agent_meta: dict[str, Any] = {  # counts of every attempt, as its usage is
+            "turns": sum(len(attempt.turns) for attempt in attempts),
+            "tool_calls": sum(len(attempt.tool_calls) for attempt in attempts),
+            "tool_errors": sum(attempt.tool_errors for attempt in attempts),
             "stop_reason": "error" if last.error else last.stop_reason,
             "attempts": len(attempts),
             "tool_result_cap": self.params.tool_result_cap,
             "tools": [spec.name for spec in self.toolbox.specs] if self.toolbox else [],
             "mcp_servers": list(self.condition.mcp_servers),
-            "steps": last.turns,
+            "steps": last.turns,  # the trajectory: the last attempt's, as Output.tool_calls
         }
         if len(attempts) > 1:
             agent_meta["retried_for"] = [self._broken_requirement(a) for a in attempts[:-1]]

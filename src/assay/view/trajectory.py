@@ -6,6 +6,10 @@ tool call whole in `Output.tool_calls` (arguments, result, error,
 duration), in the order they ran. A step here joins the two: the turn, then
 the calls it made. A python or command target that reports tool calls but
 no turns gets one step holding them all.
+
+The steps of a retried trial are its last attempt's (what the scorers
+judged), while its counts of tool calls, failed calls and turns cover every
+attempt, as its cost and the cost table do.
 """
 
 from __future__ import annotations
@@ -48,6 +52,11 @@ class Trajectory:
     """Why earlier attempts were thrown away (a tool requirement they broke)."""
     unmatched: list[ToolCall] = field(default_factory=list)
     """Tool calls the turns do not account for (shown after them, never dropped)."""
+    tool_calls: int | None = None
+    """The agent's tool calls, failed ones and turns over every attempt (None when the
+    target counted none): what the cost table adds up, not only the steps shown."""
+    tool_errors: int | None = None
+    turns: int | None = None
 
 
 def trajectory(output: Output) -> Trajectory | None:
@@ -81,7 +90,8 @@ def trajectory(output: Output) -> Trajectory | None:
     return Trajectory(steps, stop_reason=_text(agent.get("stop_reason")),
                       attempts=_int(agent.get("attempts")),
                       retried_for=[str(r) for r in retried or [] if r],
-                      unmatched=calls)
+                      unmatched=calls, tool_calls=_int(agent.get("tool_calls")),
+                      tool_errors=_int(agent.get("tool_errors")), turns=_int(agent.get("turns")))
 
 
 def _int(value: Any) -> int | None:
