@@ -32,6 +32,30 @@ def test_happy_path_lookup_passes(make_scorer):
     assert score.details["calls"][0]["status"] == "match"
 
 
+def test_a_matching_call_the_tool_failed_passes_and_its_reason_says_it_failed(make_scorer):
+    """The check is of what the agent asked for (the agent-suite grader's rule): a lookup
+    answered with an error still matches. It passed reading only 'the tool call matches',
+    as if the lookup had worked."""
+    failed = Output(tool_calls=[ToolCall("get_order_status", {"order_id": "12345"},
+                                         error="order service unavailable\nretry later")])
+    score = make_scorer("tool_calls").check(case([LOOKUP]), failed)
+    assert score.passed is True
+    assert score.reason == ("the tool call matches, but call 1 (get_order_status) failed: "
+                            "order service unavailable")
+    assert score.details["failed_calls"] == [1]
+    assert score.details["calls"][0]["actual"]["error"].startswith("order service")
+
+
+def test_several_failed_matching_calls_are_numbered_as_they_were_made(make_scorer):
+    made = Output(tool_calls=[
+        ToolCall("cancel_order", {"order_id": "12345", "confirmation": True}, error="locked"),
+        ToolCall("get_order_status", {"order_id": "12345"}, error="timeout")])
+    score = make_scorer("tool_calls", ordered=False).check(case([LOOKUP, CANCEL]), made)
+    assert score.passed is True
+    assert score.reason == ("all 2 tool calls match, but calls 1 and 2 failed; "
+                            "call 1 (cancel_order): locked")
+
+
 def test_a_wrong_argument_is_named_with_both_values(make_scorer):
     score = make_scorer("tool_calls").check(
         case([LOOKUP]), calls(("get_order_status", {"order_id": "999"})))

@@ -7,6 +7,13 @@ calls, and a reason naming the first mismatch the way a person reads it:
 An unordered mode matches the calls as a multiset, and `allow_extra_calls`
 lets the agent make calls beyond the expected ones.
 
+The check is of what the agent asked for, as the agent-suite grader's is: a
+call that matches counts even when the tool answered it with an error, and
+the reason then says so (`the tool call matches, but call 1 (lookup) failed:
+no entry for 'zeta'`), so a pass over a call that did nothing is not read as
+one that worked. Whether the calls succeeded is the condition's
+`require_mcp_tool_success` to require.
+
 A case without `expected_tool_calls` says nothing about tools, so the check
 does not apply to it: no verdict (see `Scorer.check`), rather than a pass or a
 fail that would count in the pass rate and the comparisons. Only an explicit
@@ -108,7 +115,8 @@ class Pairing:
     def to_dict(self) -> dict[str, Any]:
         return {
             "expected": self.expected.to_dict() if self.expected else None,
-            "actual": {"name": self.actual.name, "arguments": self.actual.arguments}
+            "actual": {"name": self.actual.name, "arguments": self.actual.arguments,
+                       **({"error": self.actual.error} if self.actual.error is not None else {})}
             if self.actual else None,
             "status": self.status,
             "mismatch": self.mismatch,
@@ -153,11 +161,43 @@ class ToolCalls(CheckScorer):
                 len(expected), f"all {len(expected)} tool calls match")
             if len(actual) > len(expected):
                 reason += f" ({len(actual) - len(expected)} extra allowed)"
-        return Score.binary(passed, reason or "", expected_count=len(expected),
-                            actual_count=len(actual), calls=[row.to_dict() for row in rows])
+        details: dict[str, Any] = {"expected_count": len(expected),
+                                   "actual_count": len(actual),
+                                   "calls": [row.to_dict() for row in rows]}
+        failed = _failed_matches(rows, actual)
+        if failed:
+            reason = f"{reason}, but {_failed_note(failed)}"
+            details["failed_calls"] = [number for number, _ in failed]
+        return Score.binary(passed, reason or "", **details)
 
 
 Comparison = tuple[list[Pairing], str | None]
+
+
+def _failed_matches(rows: list[Pairing], actual: list[ToolCall]) -> list[tuple[int, ToolCall]]:
+    """The calls that match an expected one yet failed (the tool answered with an error),
+    each with its number among the actual calls."""
+    numbers = {id(call): number for number, call in enumerate(actual, start=1)}
+    return sorted((numbers[id(row.actual)], row.actual) for row in rows
+                  if row.status == "match" and row.actual is not None
+                  and row.actual.error is not None)
+
+
+def _failed_note(failed: list[tuple[int, ToolCall]]) -> str:
+    """`call 1 (lookup) failed: no entry for 'zeta'`; of several, which failed and the
+    first one's error."""
+    number, call = failed[0]
+    error = _error_line(call.error or "")
+    if len(failed) == 1:
+        return f"call {number} ({call.name}) failed: {error}"
+    numbers = [str(n) for n, _ in failed]
+    return (f"calls {', '.join(numbers[:-1])} and {numbers[-1]} failed; "
+            f"call {number} ({call.name}): {error}")
+
+
+def _error_line(error: str) -> str:
+    line = (error.strip().splitlines() or ["(no message)"])[0]
+    return line if len(line) <= 120 else line[:117] + "..."
 
 
 def _positional(expected: list[ExpectedCall], actual: list[ToolCall]) -> Comparison:
