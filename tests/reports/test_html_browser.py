@@ -139,3 +139,17 @@ def test_payloads_in_every_field_stay_text_in_the_opened_case(tmp_path: Path,
     assert '<details class="drill" open="">' in dom  # the case was drawn, opened
     assert dom.count('class="tool') >= 4  # both tool calls, under both conditions
     assert "<img" not in dom and "<svg" not in dom
+
+
+def test_a_retried_agent_trials_trajectory_says_it_is_the_last_attempt(tmp_path: Path) -> None:
+    """'trajectory: 1 turns, 1 tool calls' stood beside tokens and cost of both attempts."""
+    output = Output(text="Io", tool_calls=[ToolCall("search", {"q": "moons"}, result="Io")],
+                    metadata={"agent": {"attempts": 2, "steps": [
+                        {"turn": 1, "text": "", "tool_calls": [{"name": "search"}]}]}})
+    retried = TrialRecord(case_id="case-1", condition="a", epoch=0, input="q", expected="Io",
+                          output=output, scores={"exact": Score.binary(True, "ok")})
+    page = tmp_path / "report.html"
+    page.write_text(render_html(review_of([retried], ["a"]), [retried]), encoding="utf-8")
+    dom = dump_dom(page, "#case=case-1")
+    assert ("trajectory of the last of 2 attempts, the one scored: 1 turn, 1 tool call "
+            "(the tokens and cost count every attempt)") in dom

@@ -146,3 +146,13 @@ def test_a_number_orjson_refuses_changes_only_its_own_trial_in_a_batch() -> None
     rows = document([plain[0], huge, plain[1]])["trials"]
     assert rows[1][8][0][4] == {"judge": "m", "metrics": {"depth": 2**70}}
     assert [rows[0], rows[2][1:]] == [alone[0], alone[1][1:]]  # [0]: the case's place
+
+
+def test_a_retried_agent_trial_carries_its_attempts_and_a_single_attempt_none() -> None:
+    """Its tools and steps are the last attempt's while its tokens and cost are every
+    attempt's: the page says whose trajectory it shows."""
+    retried, once = trial(1, passed=True), trial(2, passed=True)
+    retried.output.metadata = {"agent": {"attempts": 2, "steps": []}}
+    once.output.metadata = {"agent": {"attempts": 1, "steps": []}}
+    rows = document([retried, once])["trials"]
+    assert [row[TRIAL_FIELDS.index("attempts")] for row in rows] == [2, None]

@@ -35,7 +35,7 @@ from assay.score import Score
 from assay.trial import epoch_label
 
 TRIAL_FIELDS = ("case", "condition", "epoch", "status", "output", "error", "latency_ms",
-                "usage", "scores", "tools", "steps")
+                "usage", "scores", "tools", "steps", "attempts")
 """The slots of one trial's array, in order (the page's script reads them by position)."""
 CASE_FIELDS = ("id", "input", "expected", "tags", "difficulty")
 SCORE_FIELDS = ("value", "passed", "reason", "error", "details")
@@ -133,7 +133,7 @@ class TrialData:
             self._text(output.text), self._cut(output.error, self.caps.reason),
             _round(output.latency_ms), self._usage(trial), rows,
             [self._tool(call) for call in output.tool_calls] if output.tool_calls else [],
-            self._steps(trial)])
+            self._steps(trial), _attempts(trial)])
         self.count += 1
         if len(self._rows) == BATCH:
             self._spill()
@@ -264,6 +264,14 @@ class TrialData:
                         step.get("output_tokens"), bool(step.get("cached")),
                         step.get("stop_reason")])
         return out
+
+
+def _attempts(trial: TrialRecord) -> int | None:
+    """How many attempts an agent trial made when it made more than one (a tool requirement
+    retried): its tools and steps are the last attempt's, its usage every attempt's."""
+    agent = trial.output.metadata.get("agent") if trial.output.metadata else None
+    attempts = agent.get("attempts") if isinstance(agent, dict) else None
+    return attempts if isinstance(attempts, int) and attempts > 1 else None
 
 
 def trial_status(trial: TrialRecord) -> str:

@@ -41,6 +41,7 @@
     return s.length > n ? s.slice(0, n - 1) + "…" : s;
   }
   function num(x) { return x === null || x === undefined ? "-" : (+x).toLocaleString("en-US", { maximumFractionDigits: 3 }); }
+  function plural(n, noun) { return num(n) + " " + noun + (n === 1 ? "" : "s"); }
   function cost(x) { return x === null || x === undefined ? "unknown" : "$" + (+x).toFixed(4); }
 
   // A case flipped when, for one scorer, it passes under one condition and fails under another
@@ -247,9 +248,12 @@
   }
 
   function trajectory(t) {
-    var steps = t[10], tools = t[9], next = 0;
-    var details = add(h("details", "trajectory"),
-                      h("summary", "", "trajectory: " + (steps.length ? steps.length + " turns, " : "") + tools.length + " tool calls"));
+    var steps = t[10], tools = t[9], attempts = t[11], next = 0;
+    var counts = (steps.length ? plural(steps.length, "turn") + ", " : "") + plural(tools.length, "tool call");
+    var details = add(h("details", "trajectory"), h("summary", "", attempts
+      ? "trajectory of the last of " + attempts + " attempts, the one scored: " + counts +
+        " (the tokens and cost count every attempt)"
+      : "trajectory: " + counts));
     var list = h("ol", "steps");
     steps.forEach(function (step) {
       var facts = ["turn " + step[0]];
