@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 
-from assay.analysis.paired import compare_paired
+from assay.analysis.paired import NothingToPair, compare_paired
 from assay.analysis.significance import SIGNED_RANK_MIN_TIED, signed_rank_test
 from assay.errors import UserError
 
@@ -238,3 +238,12 @@ def test_the_report_dict_is_plain_json():
 def test_bad_input_is_a_user_error_that_says_what(call, message):
     with pytest.raises(UserError, match=message):
         call()
+
+
+def test_a_comparison_with_nothing_to_pair_says_which_side_errored_throughout():
+    """It read '(2 cases in A, 2 in B, 2 excluded)', not that every case of B errored."""
+    with pytest.raises(NothingToPair) as caught:
+        compare_paired({"q1": 1, "q2": 0}, {"q1": None, "q2": [None, None]}, kind="pass_fail",
+                       label_a="before", label_b="after")
+    assert "(2 cases in before, 2 in after: 2 errored in after (every epoch))" in str(caught.value)
+    assert caught.value.excluded.newly_errored == ("q1", "q2")

@@ -5,11 +5,19 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from assay.analysis.conditions import ScorerCases, collect_cases
+from assay.analysis.run_diff import RunDiff, RunRef, diff_runs
 from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats, summarize
-from assay.config.models import GateConfig
+from assay.config.models import GateConfig, RegressionSpec
 from assay.errors import UserError
 from assay.records import ScoreRow, TrialRow
-from assay.review.gates import beside_bound, parse_fail_under, threshold_results
+from assay.review.gates import (
+    beside_bound,
+    fail_on_regression,
+    judge_regression,
+    parse_fail_under,
+    threshold_results,
+)
 
 
 def summary(**stats: object) -> RunSummary:
@@ -193,3 +201,40 @@ def test_a_gate_over_one_case_counts_it_in_the_singular() -> None:
                                 summary(n=1, errors=1))
     assert "over 1 scored case (min" in mean.detail
     assert "1 trial errored and a mean over the rest would hide it" in mean.detail
+
+
+def condition_diff(errored_before: bool, errored_now: bool) -> RunDiff:
+    """Two runs of conditions `agent` (answered in both) and `pack`, whose five cases errored
+    (every trial) in the runs said."""
+    def cases(pack_errored: bool) -> dict[str, ScorerCases]:
+        rows = [ScoreRow(f"q{i}", "agent", 0, "contains", 1.0, True, None) for i in range(5)]
+        failed = [TrialRow(f"q{i}", "pack", 0, error="boom") for i in range(5)]
+        if not pack_errored:
+            rows += [ScoreRow(f"q{i}", "pack", 0, "contains", 1.0, True, None) for i in range(5)]
+        return collect_cases(rows, failed if pack_errored else [])
+    return diff_runs(cases(errored_before), cases(errored_now),
+                     run_a=RunRef("run-a", "exp", "t0", "h"), run_b=RunRef("run-b", "exp", "t1", "h"))
+
+
+def test_a_regression_gate_fails_on_a_condition_that_answered_before_and_errors_throughout_now(
+        ) -> None:
+    """Its comparison had no case to pair, was left out of the gate, and the gate passed on
+    the other condition alone: `--fail-on-regression` exited 0."""
+    results = judge_regression(fail_on_regression().regression, condition_diff(False, True))
+    [pack] = [r for r in results if "@pack" in r.gate]
+    assert not pack.passed and pack.gate == "regression contains@pack pass rate"
+    assert "not compared, no case has a result in both runs" in pack.detail
+    assert "5 cases errored in this run and count as a regression: q0, q1" in pack.detail
+    assert [r.passed for r in results if "@agent" in r.gate] == [True]
+
+
+def test_a_regression_gate_names_a_condition_that_errored_throughout_before_and_passes_it(
+        ) -> None:
+    """A condition broken in the earlier run and mended now has nothing to regress from; it
+    failed the gate as 'no metric to compare' when it was the only one."""
+    [pack] = [r for r in judge_regression(RegressionSpec(condition="pack"),
+                                          condition_diff(True, False))]
+    assert pack.passed
+    assert pack.detail == ("vs run run-a: not compared, no case has a result in both runs "
+                           "(5 errored in run run-a (every epoch)), and no case that answered "
+                           "before errors now")

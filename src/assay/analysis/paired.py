@@ -36,6 +36,15 @@ Kind: TypeAlias = Literal["pass_fail", "score"]
 """Which metric heads the comparison: the pass rate or the mean score."""
 
 
+class NothingToPair(UserError):
+    """No case has a usable result on both sides; `excluded` names each case and why, so a
+    caller can tell a side that errored throughout from two sides that share no case."""
+
+    def __init__(self, message: str, excluded: Exclusions) -> None:
+        super().__init__(message)
+        self.excluded = excluded
+
+
 @dataclass(frozen=True, slots=True)
 class PairedComparison:
     """B against A for one scorer over the cases both have. Pass rates are fractions; deltas in pp."""
@@ -173,10 +182,12 @@ def compare_paired(
             _check_verdicts(verdicts, side)
     data = pair_cases(a, b, passed_a=passed_a, passed_b=passed_b)
     if data.n == 0:
-        raise UserError(
+        why = "; ".join(f"{len(ids)} {reason}"
+                        for reason, ids in data.excluded.reasons(label_a, label_b))
+        raise NothingToPair(
             f"{scorer or 'comparison'}: no case has a usable result on both sides "
-            f"({len(a)} cases in {label_a}, "
-            f"{len(b)} in {label_b}, {data.excluded.count} excluded)")
+            f"({len(a)} cases in {label_a}, {len(b)} in {label_b}"
+            + (f": {why})" if why else ")"), data.excluded)
     pass_rate = _pass_rate_effect(data, alpha)
     headline_a, headline_b = (
         (data.pass_a, data.pass_b) if kind == "pass_fail" else (data.a, data.b))

@@ -48,6 +48,28 @@ class Exclusions:
     def count(self) -> int:
         return len(self.only_in_a) + len(self.only_in_b) + len(self.errored)
 
+    @property
+    def newly_errored(self) -> tuple[str, ...]:
+        """Cases that errored in B (every epoch) but not in A: the paired test cannot use
+        them, so they would hide a regression unless named."""
+        return tuple(cid for cid in self.errored_in_b if cid not in self.errored_in_a)
+
+    def reasons(self, label_a: str, label_b: str) -> list[tuple[str, tuple[str, ...]]]:
+        """Why cases were left out, each reason with its cases: errored first (named as
+        errored, never as a case one side lacks), then cases one side never ran. A case
+        that errored on both sides is named once, so the counts add up to `count`."""
+        both = set(self.errored_in_a) & set(self.errored_in_b)
+        errored = ((f"errored in {label_a} (every epoch)",
+                    tuple(i for i in self.errored_in_a if i not in both)),
+                   (f"errored in {label_b} (every epoch)",
+                    tuple(i for i in self.errored_in_b if i not in both)),
+                   (f"errored in both {label_a} and {label_b} (every epoch)",
+                    tuple(i for i in self.errored_in_a if i in both)))
+        parts = [(reason, ids) for reason, ids in errored if ids]
+        parts += [(f"only in {label}", ids) for ids, label in ((self.only_in_a, label_a),
+                                                               (self.only_in_b, label_b)) if ids]
+        return parts
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "count": self.count,

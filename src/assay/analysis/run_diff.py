@@ -25,6 +25,8 @@ from assay.analysis.conditions import (
     finish_family,
     pair_scorer,
 )
+from assay.analysis.paired import NothingToPair
+from assay.analysis.pairing import Exclusions
 from assay.errors import UserError
 from assay.records import JudgeIdentity
 
@@ -43,6 +45,19 @@ class RunRef:
         return cls(run.id, run.experiment, run.started_at, run.dataset_hash)
 
 
+@dataclass(frozen=True)
+class UnpairedMetric:
+    """A scorer and condition both runs have that no case could be compared on (every case
+    errored on a side, say); it is in `skipped` too, as a line for people."""
+
+    scorer: str
+    condition: str
+    metric: str
+    """What a comparison of it would have headed with: `pass rate` or `mean`."""
+    excluded: Exclusions
+    """Each case left out, and why."""
+
+
 @dataclass(frozen=True, repr=False)
 class RunDiff(ComparisonFamily):
     run_a: RunRef | None = None
@@ -51,6 +66,8 @@ class RunDiff(ComparisonFamily):
     """Why the runs are not comparable (dataset, judge); empty when they are."""
     notes: list[str] = field(default_factory=list)
     """Scorers or conditions only one run has."""
+    unpaired: list[UnpairedMetric] = field(default_factory=list)
+    """The skipped comparisons that no case could be paired for, with why per case."""
 
     @property
     def comparable(self) -> bool:
@@ -102,6 +119,7 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
     notes += [f"scorer {n} only in run {run_b.id}" for n in cases_b if n not in cases_a]
     comparisons = []
     skipped: list[str] = []
+    unpaired: list[UnpairedMetric] = []
     for name, entry_b in cases_b.items():
         entry_a = cases_a.get(name)
         if entry_a is None or (wanted is not None and name not in wanted):
@@ -120,12 +138,17 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
                     (f"{run_b.id}@{condition}", entry_b.values[condition],
                      entry_b.passed[condition]),
                     alpha=alpha))
+            except NothingToPair as exc:
+                skipped.append(f"{name}@{condition} not compared: {exc}")
+                unpaired.append(UnpairedMetric(name, condition, "pass rate" if merged.has_verdicts
+                                               else "mean", exc.excluded))
             except UserError as exc:
                 skipped.append(f"{name}@{condition} not compared: {exc}")
         notes += [f"{name}: condition {c} only in run {run_a.id}"
                   for c in entry_a.conditions if c not in entry_b.values]
     return RunDiff(entries=finish_family(comparisons), skipped=skipped, alpha=alpha,
-                   run_a=run_a, run_b=run_b, problems=list(problems or []), notes=notes)
+                   run_a=run_a, run_b=run_b, problems=list(problems or []), notes=notes,
+                   unpaired=unpaired)
 
 
 # -- comparability ---------------------------------------------------------------------------

@@ -265,21 +265,8 @@ def case_lines(c: PairedComparison, win_label: str, loss_label: str) -> list[str
 
 
 def exclusions(c: PairedComparison) -> list[tuple[str, tuple[str, ...]]]:
-    """Why cases were left out, each reason with its cases: errored first (named as
-    errored, never as a case one side lacks), then cases one side never ran. A case that
-    errored on both sides is named once, so the counts add up to the cases left out."""
-    ex = c.excluded
-    both = set(ex.errored_in_a) & set(ex.errored_in_b)
-    errored = ((f"errored in {c.label_a} (every epoch)",
-                tuple(i for i in ex.errored_in_a if i not in both)),
-               (f"errored in {c.label_b} (every epoch)",
-                tuple(i for i in ex.errored_in_b if i not in both)),
-               (f"errored in both {c.label_a} and {c.label_b} (every epoch)",
-                tuple(i for i in ex.errored_in_a if i in both)))
-    parts = [(reason, ids) for reason, ids in errored if ids]
-    parts += [(f"only in {label}", ids)
-              for ids, label in ((ex.only_in_a, c.label_a), (ex.only_in_b, c.label_b)) if ids]
-    return parts
+    """Why cases were left out of `c`, each reason with its cases."""
+    return c.excluded.reasons(c.label_a, c.label_b)
 
 
 def ignored_epochs_text(c: PairedComparison) -> str | None:

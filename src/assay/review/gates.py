@@ -264,7 +264,10 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
     chosen = [e.comparison for e in diff.entries
               if (spec.scorer is None or e.comparison.scorer == spec.scorer)
               and (spec.condition is None or condition_of(e) == spec.condition)]
-    if not chosen:
+    unpaired = [u for u in diff.unpaired
+                if (spec.scorer is None or u.scorer == spec.scorer)
+                and (spec.condition is None or u.condition == spec.condition)]
+    if not chosen and not unpaired:
         return [GateResult(label, False, f"{against}: no metric to compare "
                                          f"({'; '.join(diff.skipped) or 'no common results'})",
                            rule)]
@@ -280,13 +283,29 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
         detail = f"{change}pp {against} ({rule}; {evidence})"
         # The paired test can only use cases both runs answered: a case that errored now
         # but not before would drop out of it and could hide a regression.
-        errored_now = [cid for cid in c.excluded.errored_in_b
-                       if cid not in c.excluded.errored_in_a]
+        errored_now = c.excluded.newly_errored
         if errored_now:
             failed = True
-            detail += (f"; {plural(len(errored_now), 'case')} errored in this run and count"
-                       f"{'s' if len(errored_now) == 1 else ''} as a "
-                       f"regression: {', '.join(errored_now[:10])}"
-                       f"{', …' if len(errored_now) > 10 else ''}")
+            detail += f"; {_errored_now_text(errored_now)}"
         results.append(GateResult(name, not failed, detail, rule))
+    for u in unpaired:
+        # No case could be paired (a condition that errored throughout, say), so there is no
+        # test to read; the cases that answered before and error now still regressed.
+        name = f"regression {u.scorer}@{u.condition} {u.metric}"
+        detail = f"{against}: not compared, no case has a result in both runs"
+        errored_now = u.excluded.newly_errored
+        if errored_now:
+            detail += f"; {_errored_now_text(errored_now)}"
+        else:
+            detail += " (" + "; ".join(f"{len(ids)} {reason}" for reason, ids in
+                                       u.excluded.reasons(f"run {diff.run_a.id}", "this run"))
+            detail += "), and no case that answered before errors now"
+        results.append(GateResult(name, not errored_now, detail, rule))
     return results
+
+
+def _errored_now_text(case_ids: Sequence[str]) -> str:
+    """`2 cases errored in this run and count as a regression: q1, q2`."""
+    return (f"{plural(len(case_ids), 'case')} errored in this run and count"
+            f"{'s' if len(case_ids) == 1 else ''} as a regression: {', '.join(case_ids[:10])}"
+            f"{', …' if len(case_ids) > 10 else ''}")
