@@ -71,3 +71,19 @@ def test_a_scorer_defined_differently_under_the_same_name_is_named() -> None:
     assert problem == ("quality: defined differently: type 'contains' in run run-a, 'regex' in "
                        "run run-b; pattern - in run run-a, '^zzz$' in run run-b; value "
                        "'{{ expected }}' in run run-a, - in run run-b")
+
+
+def test_judge_models_that_differ_only_past_24_characters_are_named_in_full() -> None:
+    """They read 'anthropic/claude-opus-4- in run run-a, anthropic/claude-sonnet- in run
+    run-b', and two versions of one model as the same name."""
+    [problem] = comparability(A, B, judged("anthropic/claude-opus-4-5", "abc"),
+                              judged("anthropic/claude-opus-4-1", "abc"))
+    assert problem == ("judge: different judge model: anthropic/claude-opus-4-5 in run run-a, "
+                       "anthropic/claude-opus-4-1 in run run-b")
+
+
+def test_a_judge_prompt_is_named_by_the_first_digits_of_its_hash() -> None:
+    [problem] = comparability(A, B, judged("openai/gpt-4.1", "a" * 64),
+                              judged("openai/gpt-4.1", "b" * 64))
+    assert problem == (f"judge: different judge prompt: hash {'a' * 12} in run run-a, "
+                       f"{'b' * 12} in run run-b")

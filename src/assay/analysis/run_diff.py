@@ -13,7 +13,7 @@ the caller decides whether to refuse or warn.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,8 +169,9 @@ def comparability(run_a: RunRef, run_b: RunRef, judges_a: Mapping[str, set[Judge
         prompts_a = {h for _, h in judges_a[scorer]}
         prompts_b = {h for _, h in judges_b[scorer]}
         if prompts_a != prompts_b:
-            problems.append(f"{scorer}: different judge prompt: hash {_names(prompts_a)} in run "
-                            f"{run_a.id}, {_names(prompts_b)} in run {run_b.id}")
+            problems.append(f"{scorer}: different judge prompt: hash "
+                            f"{_names(prompts_a, _short)} in run {run_a.id}, "
+                            f"{_names(prompts_b, _short)} in run {run_b.id}")
     return problems
 
 
@@ -199,5 +200,9 @@ def _short(digest: str | None) -> str:
     return digest[:12] if digest else "unknown"
 
 
-def _names(values: set[str | None]) -> str:
-    return ", ".join(sorted(str(v)[:24] for v in values))
+def _names(values: set[str | None],
+           shown: Callable[[str | None], str] = lambda v: v or "unknown") -> str:
+    """Each value as `shown` writes it: a model in full (cut, `anthropic/claude-opus-4-5`
+    and `anthropic/claude-opus-4-1` read as the same `anthropic/claude-opus-4-`), a
+    prompt's hash by its first digits."""
+    return ", ".join(sorted(shown(v) for v in values))
