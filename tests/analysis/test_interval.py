@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from assay.analysis.interval import t_interval, wilson
+from assay.analysis.interval import ZERO_SPREAD, t_interval, wilson
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 20, 100, 1000])
@@ -66,3 +66,31 @@ def test_the_t_interval_of_judge_scores_covers_the_mean_about_95_percent_of_the_
                               scale=(0.0, 10.0))
         covered += interval is not None and interval.contains(truth)
     assert 0.93 <= covered / 4000 <= 0.97
+
+
+def test_equal_values_get_a_bound_with_a_width_not_a_certainty() -> None:
+    """Every case scored 5 of 10: the t interval read '5.00 [5.00–5.00]', a certainty 15
+    cases cannot give. The bound lets as many cases differ as 0 of 15 seen allows (21.8%,
+    the exact binomial bound), each as far as the scale's end."""
+    interval = t_interval([5.0] * 15, (0.0, 10.0))
+    assert interval is not None and interval.method == ZERO_SPREAD
+    share = 1 - 0.025 ** (1 / 15)
+    assert (interval.low, interval.high) == pytest.approx((5 - 5 * share, 5 + 5 * share))
+    top = t_interval([10.0] * 15, (0.0, 10.0))
+    assert top is not None and top.high == 10.0 and top.low == pytest.approx(10 - 10 * share)
+    assert t_interval([5.0] * 15) is None  # no scale: nothing bounds how far a case could be
+
+
+def test_a_zero_spread_bound_holds_the_true_mean_at_least_95_percent_of_the_time() -> None:
+    """Scores of 10 with a rare 0: a sample of n tens gets the bound; over seeded samples
+    the bound (or the t interval, when a 0 was drawn) holds the true mean 95% or more."""
+    rng = np.random.default_rng(7)
+    for rare, n in ((0.02, 20), (0.05, 30)):
+        truth = 10 * (1 - rare)
+        held = 0
+        for _ in range(4000):
+            values = np.where(rng.random(n) < rare, 0.0, 10.0)
+            interval = t_interval(values.tolist(), (0.0, 10.0))
+            assert interval is not None
+            held += interval.contains(truth)
+        assert held / 4000 >= 0.95

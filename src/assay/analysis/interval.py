@@ -53,17 +53,38 @@ def wilson(successes: float, n: int, z: float = Z_95) -> Interval:
     return Interval(max(0.0, centre - half), min(1.0, centre + half), method="Wilson")
 
 
+ZERO_SPREAD = "zero-spread bound"
+
+
 def t_interval(values: Sequence[float], scale: tuple[float, float] | None = None
                ) -> Interval | None:
-    """Student's t interval of the mean (95%), clipped to `scale`; None below two values."""
+    """Student's t interval of the mean (95%), clipped to `scale`; None below two values.
+
+    When every value is the same the t interval has no width, a certainty n cases cannot
+    give ("1.67 [1.67–1.67]"): then it is the `zero_spread_bound` on the scale, and None
+    without a scale to bound it by."""
     n = len(values)
     if n < 2:
         return None
     mean = math.fsum(values) / n
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    if variance == 0:
+        if scale is None:
+            return None
+        low, high = zero_spread_bound(mean, n, scale)
+        return Interval(low, high, method=ZERO_SPREAD)
     half = t975(n - 1) * math.sqrt(variance / n)
     low, high = scale if scale is not None else (-math.inf, math.inf)
     return Interval(max(low, mean - half), min(high, mean + half), method="t")
+
+
+def zero_spread_bound(common: float, n: int, scale: tuple[float, float],
+                      level: float = 0.05) -> tuple[float, float]:
+    """n values all equal to `common` on `scale`: at most a share p of all cases could
+    differ (the exact binomial upper bound for none of n seen, the rule of three in
+    general form), each at most as far as the scale's end on its side."""
+    share = 1 - (level / 2) ** (1 / n)
+    return common - share * (common - scale[0]), common + share * (scale[1] - common)
 
 
 @lru_cache(maxsize=None)  # a report asks for the same few df once per scorer and condition

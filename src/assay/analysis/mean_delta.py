@@ -31,12 +31,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from assay.analysis.distributions import t_cdf, t_ppf
-from assay.analysis.interval import Interval
+from assay.analysis.interval import ZERO_SPREAD, Interval, zero_spread_bound
 from assay.analysis.significance import PairedTest, snap
 from assay.errors import UserError
 
 SKEW_T = "skew-corrected t (Hall)"
-ZERO_SPREAD = "zero-spread bound"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +138,6 @@ def _uncorrected(h: float, a: float, c: float) -> float:
 
 
 def _zero_spread_bound(common: float, n: int, span: float, level: float) -> tuple[float, float]:
-    """All n differences equal `common`: at most a share p of all cases could differ
-    (exact binomial upper bound for 0 of n), each by at most the scale's width."""
-    p = 1 - (level / 2) ** (1 / n)
-    return common - p * (common + span), common + p * (span - common)
+    """All n differences equal `common`: at most a share of all cases could differ, each by
+    at most the scale's width (a difference lies in -span..span)."""
+    return zero_spread_bound(common, n, (-span, span), level)
