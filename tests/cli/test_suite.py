@@ -241,3 +241,12 @@ def test_regression_ctrl_c_in_a_suite_writes_its_summary_and_junit_up_to_where_i
     [stopped_case] = [c for s in suites.values() for c in s.iter("testcase")
                       if c.find("error") is not None]
     assert "interrupted" in (stopped_case.find("error").get("message") or "")
+
+
+def test_one_invalid_config_of_a_suite_is_counted_in_the_singular(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (suite_dir / "configs" / "zz-broken.yaml").write_text("name: broken\nscorers: []\n")
+    code, text = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
+                       "--no-progress")
+    assert code == 2
+    assert "1 of 4 configs of the suite is invalid; nothing was run" in text

@@ -58,7 +58,8 @@ def preflight_suite(paths: Sequence[Path], *, sample: int | None = None,
         except UserError as exc:
             problems.append(Problem(str(exc).replace("\n", "\n    "), file=str(path)))
     if problems:
-        raise UserError(f"{len(problems)} of {len(paths)} configs of the suite are invalid; "
+        verb = "is" if len(problems) == 1 else "are"
+        raise UserError(f"{len(problems)} of {len(paths)} configs of the suite {verb} invalid; "
                         "nothing was run", problems)
 
 
