@@ -18,8 +18,7 @@ import httpx
 from assay.store import Store
 from assay.testing import FakeLLM
 from assay.testing.script import Reply, Rule
-from assay.testing.viewer import ViewerThread
-from assay.view.server import open_for_viewing
+from assay.testing.viewer import serving
 from tests.e2e.project import run_assay, write_project
 from tests.view.page_text import page_text
 
@@ -65,12 +64,8 @@ def test_the_table_report_and_trial_page_count_the_failed_calls_of_a_retried_att
     [judged] = trial.output.tool_calls  # the last attempt's: what the scorers judge
     assert (judged.arguments, judged.error) == ({"key": "alpha"}, None)
 
-    viewed = open_for_viewing(str(tmp_path / "assay.db"))
-    try:
-        with ViewerThread(viewed) as viewer:
-            page = page_text(httpx.get(f"{viewer}runs/{run.id}/trial",
-                                       params={"case": "c1", "condition": "tools"}).text)
-    finally:
-        viewed.close()
+    with serving(str(tmp_path / "assay.db")) as viewer:
+        page = page_text(httpx.get(f"{viewer}runs/{run.id}/trial",
+                                   params={"case": "c1", "condition": "tools"}).text)
     assert "3 tool calls (2 failed) over 2 attempts" in page
     assert "the last of 2 attempts, which the scores judge" in page

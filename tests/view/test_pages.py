@@ -145,8 +145,7 @@ def test_regression_a_run_that_stopped_part_way_shows_how_many_of_its_trials_ran
     """An aborted run with 3 of its 40 trials stored read "aborted · ... · 40 trials" on its
     page and "40" in the run list, where `assay runs` says "3 of 40"."""
     from assay.store import Store
-    from assay.testing.viewer import ViewerThread
-    from assay.view.server import open_for_viewing
+    from assay.testing.viewer import serving
     from tests.view.stores import trial
 
     url = str(tmp_path / "assay.db")
@@ -156,13 +155,9 @@ def test_regression_a_run_that_stopped_part_way_shows_how_many_of_its_trials_ran
                      config={"name": "stopped"}, error="error budget reached")
     store.write_trials("run-stopped", [trial(i, "baseline", passed=True) for i in range(3)])
     store.close()
-    viewed = open_for_viewing(url)
-    try:
-        with ViewerThread(viewed) as viewer:
-            page = page_text(httpx.get(f"{viewer}runs/run-stopped").text)
-            listed = page_text(httpx.get(viewer).text)
-    finally:
-        viewed.close()
+    with serving(url) as viewer:
+        page = page_text(httpx.get(f"{viewer}runs/run-stopped").text)
+        listed = page_text(httpx.get(viewer).text)
     assert "3 of 40 trials" in page and " 40 trials" not in page.replace("3 of 40", ""), page
     assert "3 of 40" in listed, listed
 
@@ -175,8 +170,7 @@ def test_regression_a_rejudge_run_shows_its_review_its_cases_and_compares(
     after a rejudge, answered 'only eval runs compare', though `assay compare` compares it.
     The run list had no kind 'rejudge' to filter by and no A/B buttons on it."""
     from assay.store import Store
-    from assay.testing.viewer import ViewerThread
-    from assay.view.server import open_for_viewing
+    from assay.testing.viewer import serving
     from tests.view.stores import write_run
 
     url = str(tmp_path / "assay.db")
@@ -185,16 +179,12 @@ def test_regression_a_rejudge_run_shows_its_review_its_cases_and_compares(
     write_run(store, "run-a-again", started="2025-03-01T10:00:00+00:00", flips=set(),
               kind="rejudge", options={"rejudge_of": "run-a"})
     store.close()
-    viewed = open_for_viewing(url)
-    try:
-        with ViewerThread(viewed) as viewer:
-            review = _ready(f"{viewer}runs/run-a-again/review")
-            cases = httpx.get(f"{viewer}runs/run-a-again/cases")
-            compared = _ready(f"{viewer}compare/review?a=run-a&b=run-a-again")
-            history = httpx.get(f"{viewer}compare?a=run-a&b=run-a-again").text
-            listed = httpx.get(viewer, params={"kind": "rejudge"}).text
-    finally:
-        viewed.close()
+    with serving(url) as viewer:
+        review = _ready(f"{viewer}runs/run-a-again/review")
+        cases = httpx.get(f"{viewer}runs/run-a-again/cases")
+        compared = _ready(f"{viewer}compare/review?a=run-a&b=run-a-again")
+        history = httpx.get(f"{viewer}compare?a=run-a&b=run-a-again").text
+        listed = httpx.get(viewer, params={"kind": "rejudge"}).text
     assert review.status_code == 200 and 'id="verdict"' in review.text, review.text
     assert cases.status_code == 200 and _cases(cases.text) == [case_id(i) for i in range(CASES)]
     assert compared.status_code == 200 and 'id="verdict"' in compared.text, compared.text
@@ -221,26 +211,21 @@ def test_regression_a_store_deleted_or_replaced_while_viewed_is_said_on_every_pa
     'Internal Server Error' (a StoreError traceback in the terminal); replaced, pages mixed
     the two files' runs."""
     from assay.store import Store
-    from assay.testing.viewer import ViewerThread
-    from assay.view.server import open_for_viewing
+    from assay.testing.viewer import serving
     from tests.view.stores import write_run
 
     url = str(tmp_path / "assay.db")
     store = Store(url)
     write_run(store, "run-a", started="2025-03-01T09:00:00+00:00", flips=set())
     store.close()
-    viewed = open_for_viewing(url)
-    try:
-        with ViewerThread(viewed) as viewer:
-            assert httpx.get(f"{viewer}runs/run-a").status_code == 200
-            for stale in tmp_path.glob("assay.db*"):
-                stale.unlink()
-            if change != "deleted":
-                Store(url).close()
-            pages = [httpx.get(f"{viewer}{path}") for path in ("", "runs/run-a")]
-            stylesheet = httpx.get(f"{viewer}static/view.css")
-    finally:
-        viewed.close()
+    with serving(url) as viewer:
+        assert httpx.get(f"{viewer}runs/run-a").status_code == 200
+        for stale in tmp_path.glob("assay.db*"):
+            stale.unlink()
+        if change != "deleted":
+            Store(url).close()
+        pages = [httpx.get(f"{viewer}{path}") for path in ("", "runs/run-a")]
+        stylesheet = httpx.get(f"{viewer}static/view.css")
     for page in pages:
         assert page.status_code == 503
         assert f"the store {url} was {change} while assay view showed it" in page.text
@@ -270,8 +255,7 @@ def test_regression_a_killed_run_reads_running_with_why_not_still_running(
     from datetime import UTC, datetime, timedelta
 
     from assay.store import Store, schema
-    from assay.testing.viewer import ViewerThread
-    from assay.view.server import open_for_viewing
+    from assay.testing.viewer import serving
     from tests.view.stores import trial
 
     def ago(**delta: float) -> str:
@@ -288,16 +272,12 @@ def test_regression_a_killed_run_reads_running_with_why_not_still_running(
                 run_id=run_id, owner=run_id, pid=1, host="another-machine", pid_scope="x",
                 taken_at=ago(minutes=3), heartbeat_at=beat))
     store.close()
-    viewed = open_for_viewing(url)
-    try:
-        with ViewerThread(viewed) as viewer:
-            killed = httpx.get(f"{viewer}runs/run-killed").text
-            live = httpx.get(f"{viewer}runs/run-live").text
-            listed = httpx.get(viewer).text
-            progress = httpx.get(f"{viewer}api/progress",
-                                 params=[("run", "run-killed"), ("run", "run-live")]).json()
-    finally:
-        viewed.close()
+    with serving(url) as viewer:
+        killed = httpx.get(f"{viewer}runs/run-killed").text
+        live = httpx.get(f"{viewer}runs/run-live").text
+        listed = httpx.get(viewer).text
+        progress = httpx.get(f"{viewer}api/progress",
+                             params=[("run", "run-killed"), ("run", "run-live")]).json()
     why = "the process that ran it is gone: killed? resume with --resume run-killed"
     assert "Still running" not in killed and "data-reload-when-done" not in killed
     assert f"probably not running: {why}" in page_text(killed)
@@ -318,8 +298,7 @@ def test_regression_the_change_since_the_previous_run_says_the_run_stopped_part_
     reached'."""
     from assay.review.summary import summarize_run
     from assay.store import Store
-    from assay.testing.viewer import ViewerThread
-    from assay.view.server import open_for_viewing
+    from assay.testing.viewer import serving
     from tests.view.stores import CONDITIONS, EXACT, EXPERIMENT, JUDGE, trial, write_run
 
     url = str(tmp_path / "assay.db")
@@ -333,12 +312,8 @@ def test_regression_the_change_since_the_previous_run_says_the_run_stopped_part_
     store.update_run("run-b", status="interrupted", summary=summary.to_dict(),
                      finished_at="2025-03-02T09:01:00+00:00")
     store.close()
-    viewed = open_for_viewing(url)
-    try:
-        with ViewerThread(viewed) as viewer:
-            page = page_text(_ready(f"{viewer}runs/run-b/review").text)
-    finally:
-        viewed.close()
+    with serving(url) as viewer:
+        page = page_text(_ready(f"{viewer}runs/run-b/review").text)
     assert ("run run-b is interrupted: 2 of its 12 trials ran, so it is compared on the "
             "cases it reached") in page
 
@@ -352,9 +327,8 @@ def test_regression_a_judge_that_failed_reads_its_usage_as_unknown_and_its_one_r
     from assay.output import Output, Usage
     from assay.score import Score
     from assay.store import Store
-    from assay.testing.viewer import ViewerThread
+    from assay.testing.viewer import serving
     from assay.trial import TrialResult
-    from assay.view.server import open_for_viewing
 
     error = "judge call failed: ProviderError: HTTP 500 (gave up after 5 attempts)"
     failed = Score.failure(error, usage=Usage(), details={
@@ -366,13 +340,9 @@ def test_regression_a_judge_that_failed_reads_its_usage_as_unknown_and_its_one_r
     store.write_trials("run-a", [TrialResult(Case(id="c1", input="q"), "base", 0,
                                              Output(text="a"), {"judge": failed})])
     store.close()
-    viewed = open_for_viewing(url)
-    try:
-        with ViewerThread(viewed) as viewer:
-            page = page_text(httpx.get(f"{viewer}runs/run-a/trial",
-                                   params={"case": "c1", "condition": "base"}).text)
-    finally:
-        viewed.close()
+    with serving(url) as viewer:
+        page = page_text(httpx.get(f"{viewer}runs/run-a/trial",
+                               params={"case": "c1", "condition": "base"}).text)
     assert "judge openai/gpt-4.1 · 1 repeat " in page
     assert "judge tokens in/out unknown · judge cost unknown" in page
     assert "0 in / 0 out" not in page

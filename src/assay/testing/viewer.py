@@ -3,6 +3,8 @@
     with ViewerThread(store) as url:
         httpx.get(url + "runs/...")
 
+or, over a store given by its URL, `with serving(store_url) as url:`.
+
 It serves the same app `assay view` does, on a free port of 127.0.0.1.
 """
 
@@ -10,6 +12,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import TYPE_CHECKING
 
@@ -63,3 +67,17 @@ class ViewerThread:
             self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=10)
+
+
+@contextmanager
+def serving(store_url: str) -> Iterator[str]:
+    """The viewer over the store at `store_url`, opened as `assay view` opens it (read-only),
+    and closed after: the base URL while it serves."""
+    from assay.view.server import open_for_viewing
+
+    store = open_for_viewing(store_url)
+    try:
+        with ViewerThread(store) as url:
+            yield url
+    finally:
+        store.close()
