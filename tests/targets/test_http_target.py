@@ -280,3 +280,29 @@ def test_a_connection_the_server_dropped_is_said_in_words() -> None:
     error = asyncio.run(go()).error
     assert error == ("the exchange with http://127.0.0.1:9/answer failed: the server closed "
                      "the connection before its reply was read (ReadError)")
+
+
+def test_a_body_template_that_does_not_compile_is_refused_naming_its_key() -> None:
+    """Regression: `assay validate` said ok, and every trial then ended in the same error."""
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError) as info:
+        HttpParams.model_validate({
+            "type": "http", "url": "http://127.0.0.1:9/x",
+            "body": {"q": "{{ input }}", "ctx": ["{{ expected | nofilter }}"]}})
+    (error,) = info.value.errors()
+    assert error["loc"] == ("body",)
+    assert str(error["ctx"]["error"]).startswith("ctx.0: template syntax error on line 1: "
+                                                 "No filter named 'nofilter'")
+
+
+def test_a_body_template_naming_an_unknown_field_is_found_on_the_first_case() -> None:
+    params = HttpParams.model_validate({
+        "type": "http", "url": "http://127.0.0.1:9/x",
+        "body": {"q": "{{ input }}", "meta": {"a": "{{ inptu }}"}}})
+    target = HttpTarget(params, Condition(name="c"), Services())
+    (problem,) = target.template_problems(Case(id="a", input="q"))
+    assert problem.field == "body"
+    assert problem.message.startswith("meta.a: template refers to an unknown variable: "
+                                      "'inptu' is undefined; did you mean 'input'?")
+    assert problem.message.endswith("(rendered for case 'a')")

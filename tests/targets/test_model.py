@@ -178,3 +178,23 @@ def test_a_pack_condition_puts_retrieved_passages_before_the_question(tmp_path, 
     assert seen.last_user.endswith(QUESTION.input)
     assert output.metadata["context"]["pack"] == "go-docs"
     assert len(output.metadata["context"]["source_ids"]) == 1
+
+
+def test_a_template_syntax_error_in_a_conditions_system_prompt_names_file_line_and_field(
+        tmp_path):
+    """Regression: it read 'template syntax error on line 1: ...' alone, with no file, line or
+    field, when the target was built; the config is now refused where it is written."""
+    from assay.config import load_config
+
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
+    config = tmp_path / "assay.yaml"
+    config.write_text("name: m\ndataset: {path: cases.jsonl}\n"
+                      "target: {type: model, model: local/m, system: 'Answer {{ input }}'}\n"
+                      "conditions:\n  plain: {}\n  strict:\n    system: 'You {% if %}'\n"
+                      "scorers: [{type: contains}]\n")
+    with pytest.raises(UserError) as info:
+        load_config(config, env={})
+    (problem,) = info.value.problems
+    assert (problem.file, problem.line) == (str(config), 7)
+    assert problem.field == "conditions.strict.system"
+    assert problem.message.startswith("template syntax error on line 1: Expected an expression")

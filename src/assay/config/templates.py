@@ -19,7 +19,7 @@ import hashlib
 import json
 import keyword
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -153,6 +153,41 @@ def render(source: str, variables: dict[str, Any]) -> str:
         raise UserError(f"template refers to an unknown variable: {exc.message}") from None
     except _Missing:
         raise UserError(_MISSING) from None
+
+
+def template_compiles(source: str) -> str:
+    """`source` unchanged if it compiles; a ValueError (for a pydantic validator) if not."""
+    try:
+        validate_template(source)
+    except UserError as exc:
+        raise ValueError(str(exc)) from None
+    return source
+
+
+def templates_compile(sources: Any) -> Any:
+    """Each template in `sources` (a text, or the texts in a list or a JSON body) compiles;
+    one that does not is named by where it sits (`item 1`, `messages.0.content`)."""
+    for where, source in template_texts(sources):
+        try:
+            template_compiles(source)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}" if where else str(exc)) from None
+    return sources
+
+
+def template_texts(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str, str]]:
+    """Every text in `value` (a string, or one nested in lists and mappings) with where it
+    sits: '' for `value` itself, `item 1` in a list, `messages.0.content` in a mapping."""
+    if isinstance(value, str):
+        where = (f"item {path[0]}" if len(path) == 1 and isinstance(path[0], int)
+                 else ".".join(map(str, path)))
+        yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from template_texts(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from template_texts(item, (*path, index))
 
 
 _CASE_NAMES: dict[str, Callable[[Any], Any]] = {

@@ -1,4 +1,4 @@
-"""Templates in scorer params: compiled when the config is read, tried on a case by `validate`.
+"""Templates in scorer and target params: tried on a case by `validate`.
 
 A syntax error is known from the text alone, so it is a config error located
 at its field like any other. An unknown variable depends on the dataset; the
@@ -13,31 +13,9 @@ import re
 from typing import Any
 
 from assay.errors import UserError
-from assay.config.templates import validate_template, render
+from assay.config.templates import render
 
 _UNDEFINED = re.compile(r"'([^']+)' is undefined")
-
-
-def template_compiles(source: str) -> str:
-    """`source` unchanged if it compiles; a ValueError (for a pydantic validator) if not."""
-    try:
-        validate_template(source)
-    except UserError as exc:
-        raise ValueError(str(exc)) from None
-    return source
-
-
-def templates_compile(sources: str | list[str] | None) -> str | list[str] | None:
-    """Each of `sources` compiles; a list item that does not is named by its position."""
-    if isinstance(sources, list):
-        for index, source in enumerate(sources):
-            try:
-                template_compiles(source)
-            except ValueError as exc:
-                raise ValueError(f"item {index}: {exc}") from None
-    elif sources is not None:
-        template_compiles(sources)
-    return sources
 
 
 def render_problem(source: str, variables: dict[str, Any]) -> str | None:

@@ -14,7 +14,7 @@ from assay.score import Score
 from assay.scorers._expected import CheckParams, Reference, clip
 from assay.scorers._normalize import SQUAD, Normalization, Whitespace
 from assay.scorers._regex import MATCH_SECONDS, RegexPattern, compile_pattern, timed_out
-from assay.scorers._templates import templates_compile
+from assay.config.templates import templates_compile
 from assay.scorers.base import CheckScorer
 from assay.services import Services
 

@@ -14,8 +14,9 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from assay.case import Case
-from assay.config.templates import case_variables, render
+from assay.config.templates import case_variables, render, template_texts, templates_compile
 from assay.config.urls import http_url
+from assay.errors import Problem
 from assay.output import Output
 from assay.redaction import redact, redact_known
 from assay.registry import target
@@ -39,6 +40,8 @@ class HttpParams(TargetParams):
     body: dict[str, Any] | None = None
     """A JSON body whose string values are templates over the case (default: the case as JSON)."""
 
+    _body_compiles = field_validator("body")(templates_compile)
+
     answer_path: str | None = None
     """Where the answer is in a JSON response, as a dotted path (`choices.0.message.content`).
     Set, the reply is read as JSON whatever its Content-Type, and a reply that is not JSON
@@ -54,6 +57,18 @@ class HttpTarget(Target):
     Params = HttpParams
     params: HttpParams
     honours = frozenset[str]()
+
+    def template_problems(self, case: Case) -> list[Problem]:
+        from assay.scorers._templates import render_problem
+
+        variables = case_variables(case)
+        problems = []
+        for where, source in template_texts(self.params.body):
+            problem = render_problem(source, variables)
+            if problem is not None:
+                problems.append(Problem(f"{where}: {problem} (rendered for case '{case.id}')",
+                                        field="body"))
+        return problems
 
     async def start(self) -> None:
         import httpx

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from assay.case import Case
-from assay.config.templates import case_variables, validate_template, render
+from assay.config.templates import case_variables, render, templates_compile
 from assay.errors import Problem
 from assay.output import Output
 from assay.providers.base import ChatRequest, Provider
@@ -45,6 +45,8 @@ class ModelParams(TargetParams):
     extra: dict[str, Any] = Field(default_factory=dict)
     """Other request parameters passed to the provider as is (e.g. `top_p`)."""
 
+    _templates_compile = field_validator("system", "prompt")(templates_compile)
+
 
 @target("model")
 class ModelTarget(Target):
@@ -54,9 +56,6 @@ class ModelTarget(Target):
 
     def __init__(self, params: ModelParams, condition: Any, services: Any) -> None:
         super().__init__(params, condition, services)
-        for template in (params.system, params.prompt):
-            if template is not None:
-                validate_template(template)
         self._provider: Provider | None = None
         self._model = ""
 

@@ -25,12 +25,12 @@ from assay.errors import AssayError
 from assay.output import Output, Usage
 from assay.providers.base import ChatRequest, ChatResponse, Provider
 from assay.score import Score
-from assay.scorers._templates import templates_compile
 from assay.scorers.base import Scorer, ScorerParams, param_error
 from assay.scorers.judges.formats import ReplyFormat
 from assay.scorers.judges.judgement import Reduction, Judgement, ReplyParseError, agreement
 from assay.services import Services
-from assay.config.templates import case_variables, validate_template, render, template_hash
+from assay.config.templates import (case_variables, render, template_hash, templates_compile,
+                                    validate_template)
 
 
 class JudgeParams(ScorerParams):
