@@ -20,6 +20,8 @@ def problems_from(exc: ValidationError, model: type[BaseModel], source: SourceMa
         loc = tuple(part for part in error["loc"] if not _is_union_tag(part))
         path = (*base, *loc)
         message = error["msg"]
+        if error["type"] == "value_error":  # our own words, without pydantic's "Value error, "
+            message = str(error.get("ctx", {}).get("error", message))
         if error["type"] == "extra_forbidden":
             known = known_keys(model, loc[:-1])
             hint = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)

@@ -1,0 +1,25 @@
+"""pydantic's errors read as located problems in plain words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assay.config import load_config
+from assay.errors import UserError
+
+
+def test_a_rule_of_the_config_reads_in_its_own_words_without_pydantics_prefix(
+        tmp_path: Path) -> None:
+    """Regression: it read 'Value error, a gate needs min_pass_rate, ...'."""
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
+    config = tmp_path / "assay.yaml"
+    config.write_text("name: m\ndataset: {path: cases.jsonl}\n"
+                      "target: {type: python, function: agent:answer}\n"
+                      "scorers: [{type: contains}]\ngates: [{scorer: contains}]\n")
+    with pytest.raises(UserError) as info:
+        load_config(config, env={})
+    (problem,) = info.value.problems
+    assert (problem.line, problem.field) == (5, "gates.0")
+    assert problem.message.startswith("a gate needs min_pass_rate, min_mean or max_error_rate")
