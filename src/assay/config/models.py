@@ -22,6 +22,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from assay.config.field_docs import describe_fields
+from assay.config.yaml_source import MAX_INT_DIGITS
 from assay.config.calibration import CalibrationSpec
 
 MAX_COUNT = 1_000_000_000
@@ -42,8 +43,19 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+MAX_INT = 10**MAX_INT_DIGITS - 1
+"""The largest integer a config file may hold (see `yaml_source.MAX_INT_DIGITS`): a bound the
+schema gives must be one the file can be written with."""
+
+
 URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 """How a URL starts (`https://`, `s3://`): a Windows path (`C:\\data`) does not."""
+
+
+def _or_null(schema: dict[str, Any], key: str) -> None:
+    """Let `schema[key]` be null too, where the loader reads a key given no value as `{}`
+    (a condition written `baseline:` alone)."""
+    schema[key] = {"anyOf": [schema[key], {"type": "null"}]}
 
 
 class _Strict(BaseModel):
@@ -112,7 +124,7 @@ class RunSettings(_Strict):
     sample: int | None = Field(default=None, ge=1, le=MAX_COUNT)
     """Evaluate a seeded, stable sample of this many cases."""
 
-    seed: int = Field(default=0, ge=-(2**63), le=2**63 - 1)
+    seed: int = Field(default=0, ge=-MAX_INT, le=MAX_INT)
     """Seed for sampling and anything else random in the run."""
 
     timeout: float | None = Field(default=300.0, gt=0, le=7 * 86400)
@@ -269,7 +281,8 @@ class EvalConfig(_Strict):
     """What is under test: `type` is python, command, model, agent or http; other keys depend on it."""
 
     conditions: dict[str, ConditionConfig] = Field(
-        default_factory=lambda: {"default": ConditionConfig()}, min_length=1)
+        default_factory=lambda: {"default": ConditionConfig()}, min_length=1,
+        json_schema_extra=lambda schema: _or_null(schema, "additionalProperties"))
     """Named variants of the target; every case runs under every condition."""
 
     scorers: list[dict[str, Any]] = Field(min_length=1)

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from assay.config.field_docs import describe_fields
 from assay.config.urls import http_url
 
 ProviderKind = Literal["anthropic", "openai", "openai_compatible", "anthropic_vertex",
@@ -34,7 +35,7 @@ DEFAULT_KEY_ENV: dict[str, str | None] = {
 class Price(BaseModel):
     """What one model costs, in US dollars per million tokens."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     input_per_mtok: float = Field(ge=0, allow_inf_nan=False)
     """Dollars per million input (prompt) tokens."""
@@ -45,7 +46,7 @@ class Price(BaseModel):
 class ProviderConfig(BaseModel):
     """One LLM endpoint: which wire protocol, where, which key, how hard to push it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     name: str = Field(default="", pattern=r"^[A-Za-z0-9_.-]*$")
     """The prefix of model strings served here: `<name>/<model>`. Under the config's

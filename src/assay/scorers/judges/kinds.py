@@ -142,8 +142,11 @@ class NumberOutput(_OutputSpec):
     """A number in [min, max]; passes at `threshold` or above."""
 
     type: Literal["number"]
+    """The judge replies with a number."""
     min: float
+    """The lowest number the judge may give."""
     max: float
+    """The highest number the judge may give."""
     threshold: float
     """A judgement at or above this passes."""
     integer: bool = False
@@ -157,7 +160,9 @@ class LabelOutput(_OutputSpec):
     """One label of `labels`; passes when it is one of `pass`."""
 
     type: Literal["label"]
+    """The judge replies with one of `labels`."""
     labels: list[str]
+    """The labels the judge chooses from."""
     passing: list[str] = Field(alias="pass")
     """The labels that count as a pass."""
 
@@ -169,6 +174,7 @@ class JsonOutput(_OutputSpec):
     """A JSON object valid against `schema`; its judgement read from named fields."""
 
     type: Literal["json"]
+    """The judge replies with a JSON object."""
     json_schema: dict[str, Any] = Field(alias="schema")
     """The JSON Schema the reply must satisfy (also sent as the structured output format)."""
     value_field: str | None = None
