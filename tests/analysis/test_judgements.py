@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from assay.analysis.judgements import read_judgements
 from assay.score import Score
+from assay.scorers.judges.pairwise import PairwiseJudge
+
+from tests.scorers.judges.judge_fakes import ScriptedProvider, case, make_judge
 
 
 def _repeated(passes: list[bool]) -> Score:
@@ -26,3 +31,29 @@ def test_regression_unstable_trials_name_their_epoch_from_one_as_every_report_do
 def test_a_run_of_one_epoch_names_its_trials_by_case_alone() -> None:
     findings = read_judgements([(("c1", "a", 0), "judge", _repeated([True, False]))], epochs=1)
     assert findings.unstable[0].cases == ("c1",)
+
+
+def _pair_verdict(replies: list[str], *, repeats: int) -> Score:
+    """A pairwise judge's score of one pair, as the scorer stores it, from scripted replies
+    (the first order's asks take the first replies)."""
+    judge = make_judge("pairwise", ScriptedProvider(replies), repeats=repeats, parse_retries=0)
+    assert isinstance(judge, PairwiseJudge)
+    return asyncio.run(judge.judge_pair(case(), "answer a", "answer b", against="base"))
+
+
+def test_an_errored_pairwise_verdict_is_no_repeated_judgement_of_one_answer() -> None:
+    """Its judgements are the two orders (each asked `repeats` times), not asks of one
+    question: read as repeats they put a 'pairwise: answers 0, asks 2' row in the judge's
+    self-consistency and a 'pairwise · b: epochs 0, asks 0' row in the variance split."""
+    neither = _pair_verdict(["no choice"], repeats=1)
+    first_order_only = _pair_verdict(["A", "A", "A", "no choice"], repeats=3)
+    assert neither.error and first_order_only.error
+    scores = [(("c1", "b", 0), "pairwise", neither),
+              (("c2", "b", 0), "pairwise", first_order_only),
+              (("c1", "b", 0), "judge", _repeated([True, False]))]
+    findings = read_judgements(scores, pair_baselines={"pairwise": "a"}, conditions=["a", "b"],
+                               epochs=1)
+    assert [c.scorer for c in findings.consistency] == ["judge"]
+    assert [scorer for scorer, _ in findings.variance] == ["judge"]
+    (pairs,) = findings.pairwise
+    assert (pairs.n, pairs.errored) == (0, 2)

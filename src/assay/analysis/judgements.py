@@ -163,7 +163,10 @@ class JudgementReader:
         case_id, condition, epoch = key
         details = score.details or {}
         asked = details.get("judgements")
-        if isinstance(asked, list) and len(asked) > 1 and "a_first" not in details:
+        # a pairwise verdict's judgements are its two orders, not repeats of one question,
+        # and an errored one has no `a_first`: it names the answer it was paired against
+        pair = "a_first" in details or details.get("against") is not None
+        if isinstance(asked, list) and len(asked) > 1 and not pair:
             from assay.analysis.judge_consistency import Repeats
 
             label = epoch_label(epoch, self.epochs)
@@ -172,14 +175,13 @@ class JudgementReader:
                 tuple(_number(a.get("value")) for a in asked if isinstance(a, dict)),
                 tuple(a.get("passed") if isinstance(a.get("passed"), bool) else None
                       for a in asked if isinstance(a, dict)))))
-        if "a_first" in details or details.get("against") is not None:
+        if pair:
             from assay.analysis.pairwise_verdicts import OrderedVerdicts
-        if score.error is None and "a_first" in details:
+
+            answered = score.error is None and "a_first" in details
             self._pairs[(scorer, condition)].append(OrderedVerdicts(
-                f"{case_id}#{epoch}", details.get("a_first"), details.get("b_first")))
-        elif "a_first" in details or details.get("against") is not None:
-            self._pairs[(scorer, condition)].append(
-                OrderedVerdicts(f"{case_id}#{epoch}", None, None))
+                f"{case_id}#{epoch}", details.get("a_first") if answered else None,
+                details.get("b_first") if answered else None))
         if score.error is not None:
             return
         for name, value in (details.get("metrics") or {}).items():
