@@ -46,6 +46,25 @@ def test_a_denominator_other_than_the_scale_is_not_read_as_a_score() -> None:
     assert extract_number("It covers 2/3 of the points. Score: 6", high=10) == 6.0
 
 
+@pytest.mark.parametrize("reply", [
+    "Rating: 2 out of 5",
+    "The score is 4/5: it misses the flag.",
+    '{"score": "3/5", "reason": "misses the flag"}',
+])
+def test_a_score_on_another_scale_is_no_score_of_this_one(reply: str) -> None:
+    """Read as 2 of 10 on a 0-10 judge, a 2 of 5 (40%) would fail an answer it passed."""
+    assert extract_number(reply, high=10) is None
+    with pytest.raises(ReplyParseError):
+        NumberFormat(0, 10, 7).parse(reply)
+
+
+def test_a_rubric_metric_on_another_scale_is_refused() -> None:
+    reply = ('{"factual_adherence": {"score": "4/10"}, "completeness": 4, "helpfulness": 4, '
+             '"unverified_claims": []}')
+    with pytest.raises(ReplyParseError, match="factual_adherence"):
+        RubricFormat(DEFAULT_METRICS, DEFAULT_PASS_RULE).parse(reply)
+
+
 def test_json_is_found_bare_fenced_or_inside_prose() -> None:
     assert extract_json('[1, 2]') == [1, 2]
     assert extract_json("```json\n{\"a\": 1}\n```") == {"a": 1}

@@ -91,7 +91,7 @@ class NumberFormat(ReplyFormat):
         data = extract_object(text)
         if data is not None:
             found = pick(data, SCORE_KEYS)
-            value = as_number(found) if found is not None else None
+            value = as_number(found, high=high) if found is not None else None
         else:
             value = extract_number(text, high=high)
         if value is None:

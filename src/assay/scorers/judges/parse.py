@@ -22,7 +22,8 @@ inside a run of 5,000 digits, a search backtracked over every split of the run (
 _OUT_OF = re.compile(rf"({_NUMBER})\s*(?:/|out\s+of|of)\s*({_NUMBER})", re.IGNORECASE)
 _LABELLED = re.compile(
     r"\b(?:score|rating|grade|verdict)\b[\s*_:=\-\u2013\u2014]*(?:(?:is|of)\b[\s*_:]*)?"
-    r"(\d+(?:\.\d+)?)", re.IGNORECASE)
+    r"(\d+(?:\.\d+)?)(?:\s*(?:/|out\s+of)\s*(\d+(?:\.\d+)?))?", re.IGNORECASE)
+"""`Score: 8`, with the scale it names when it names one (`Rating: 2 out of 5`)."""
 _DECORATION = " \t\r\n*_`'\".:;,!()[]"
 
 SCORE_KEYS = ("score", "rating", "grade", "value", "verdict")
@@ -68,15 +69,16 @@ def pick(data: dict[str, Any], keys: Iterable[str]) -> Any | None:
     return None
 
 
-def as_number(value: Any) -> float | None:
-    """A JSON value read as a number: 8, 8.5, "8", "8/10"; never a bool."""
+def as_number(value: Any, *, high: float | None = None) -> float | None:
+    """A JSON value read as a number: 8, 8.5, "8", "8/10"; never a bool. With `high`, a
+    string naming another scale ("4/5" for a 0-10 score) is no number of this one."""
     if isinstance(value, bool):
         return None
     number: float | None = None
     if isinstance(value, (int, float)):
         number = float(value)
     elif isinstance(value, str):
-        number = _number_from_prose(value, high=None)
+        number = _number_from_prose(value, high=high)
     return number if number is not None and math.isfinite(number) else None  # NaN, 1e999
 
 
@@ -87,12 +89,13 @@ def extract_number(text: str, *, high: float | None = None,
     Accepted shapes, in order: JSON (`{"score": 8}`, a bare `8`), "8/10" or
     "8 out of 10" (the denominator must be `high` when given), "Score: 8",
     a reply that is only a number (`**8**`), and reasoning whose last line
-    is only a number.
+    is only a number. A score given on another scale than `high` ("Rating: 2
+    out of 5" for a 0-10 judge) is none: read as 2 of 10, it would be a lie.
     """
     data = extract_json(text)
     if isinstance(data, dict):
         found = pick(data, keys)
-        return as_number(found) if found is not None else None
+        return as_number(found, high=high) if found is not None else None
     if isinstance(data, (int, float)) and not isinstance(data, bool):
         return as_number(data)
     return as_number(_number_from_prose(text, high=high))
@@ -103,7 +106,10 @@ def _number_from_prose(text: str, *, high: float | None) -> float | None:
               if high is None or float(den) == float(high)}
     if out_of:
         return out_of.pop() if len(out_of) == 1 else None
-    labelled = {float(num) for num in _LABELLED.findall(text)}
+    labelled_found = _LABELLED.findall(text)
+    if high is not None and any(den and float(den) != float(high) for _, den in labelled_found):
+        return None  # "Score: 4/5" on a 0-10 scale is not a 4 of 10
+    labelled = {float(num) for num, _ in labelled_found}
     if labelled:
         return labelled.pop() if len(labelled) == 1 else None
     whole = _bare_number(text)

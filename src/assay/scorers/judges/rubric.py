@@ -222,8 +222,8 @@ class RubricFormat(ReplyFormat):
         if isinstance(entry, dict):
             reason = str(pick(entry, REASON_KEYS) or "")
             entry = pick(entry, SCORE_KEYS)
-        value = as_number(entry)
         low, high = self.scale
+        value = as_number(entry, high=high)
         if value is None or not low <= value <= high:
             raise ReplyParseError(f"metric {name!r} has no score between {low:g} and "
                                     f"{high:g}")
