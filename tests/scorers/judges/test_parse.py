@@ -96,6 +96,20 @@ def test_two_labels_or_none_named_is_no_label(reply: str) -> None:
     assert extract_label(reply, LABELS) is None
 
 
+@pytest.mark.parametrize("reply, labels", [
+    ("The answer is partially correct.", ["correct", "partial", "incorrect"]),
+    ("Not correct: it names the wrong function.", ["correct", "incorrect"]),
+    ("It isn't correct.", ["correct", "incorrect"]),
+    ("It does not pass.", ["pass", "fail"]),
+    ("It is not incorrect, but it misses a step.", ["correct", "incorrect"]),
+])
+def test_a_label_the_reply_negates_or_hedges_is_no_label(reply: str, labels: list[str]) -> None:
+    """Read as the label it names, each would be the opposite verdict, or a guess."""
+    assert extract_label(reply, labels) is None
+    with pytest.raises(ReplyParseError):
+        LabelFormat(labels, labels[:1]).parse(reply)
+
+
 def test_number_format_refuses_a_score_outside_its_range() -> None:
     fmt = NumberFormat(0, 10, 7)
     with pytest.raises(ReplyParseError, match="outside the range 0..10"):

@@ -131,7 +131,9 @@ def extract_label(text: str, labels: Iterable[str],
 
     Matching ignores case, markdown and surrounding punctuation. A label that
     is part of a longer named label ("correct" inside "partially correct")
-    does not count on its own.
+    does not count on its own, and prose that negates or hedges the label it
+    names ("not correct", "partially correct" where that is no label, "does
+    not pass") names none: read as the label, it would be the opposite verdict.
     """
     options = list(labels)
     data = extract_object(text)
@@ -156,15 +158,30 @@ def _match_exact(text: str, options: list[str]) -> str | None:
     return None
 
 
+_QUALIFIERS = frozenset({"not", "never", "hardly", "barely", "partially", "partly", "mostly",
+                         "largely", "somewhat", "almost", "nearly"})
+"""Words that, just before a label, say the reply means something else than the label."""
+
+
 def _match_in_prose(text: str, options: list[str]) -> str | None:
     normal_text = re.sub(r"[\s_-]+", " ", text).lower()
     spans: list[tuple[int, int, str]] = []
     for option in options:
         pattern = r"(?<![\w])" + re.escape(_normal(option)) + r"(?![\w])"
         spans += [(m.start(), m.end(), option) for m in re.finditer(pattern, normal_text)]
-    kept = {option for start, end, option in spans
-            if not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)}
-    return kept.pop() if len(kept) == 1 else None
+    kept = [(start, option) for start, end, option in spans
+            if not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)]
+    if any(_qualified(normal_text[:start]) for start, _ in kept):
+        return None  # "not correct", "partially correct": not the label it names
+    named = {option for _, option in kept}
+    return named.pop() if len(named) == 1 else None
+
+
+def _qualified(before: str) -> bool:
+    """Whether the word before a label negates or hedges it ("not", "isn't", "partially")."""
+    words = before.split()
+    word = words[-1].strip(_DECORATION).replace("\u2019", "'") if words else ""
+    return word in _QUALIFIERS or word.endswith("n't")
 
 
 def extract_reason(data: dict[str, Any] | None, text: str, *, limit: int = 500) -> str:
