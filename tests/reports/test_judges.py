@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from assay.analysis.judgements import JudgeFindings
+from assay.analysis.pairwise_verdicts import OrderedVerdicts, pairwise_result
 from assay.analysis.variance_split import DeltaNoise, VarianceSplit
 from assay.reports.judges import judges_markdown
 from assay.review.judges import JudgeReview
@@ -26,3 +27,15 @@ def test_regression_a_rejudge_says_whose_asks_its_share_of_a_delta_is_at() -> No
 def test_a_run_s_own_share_names_no_other_run() -> None:
     text = judges_markdown(JudgeReview(findings=findings()))
     assert "with 3 asks per answer" in text and "as run" not in text
+
+
+def test_pairs_that_all_errored_give_no_verdict_rather_than_within_noise() -> None:
+    """Ten pairs the judge's replies could not be read for read 'sign test p=1, verdict
+    within noise', as if ten pairs had been compared and found even."""
+    result = pairwise_result([OrderedVerdicts(f"c{i}", None, None) for i in range(10)],
+                             label_a="training", label_b="pack", scorer="pairwise")
+    text = judges_markdown(JudgeReview(findings=JudgeFindings(pairwise=[result])))
+    row = next(line for line in text.splitlines() if line.startswith("| pairwise |"))
+    assert "within noise" not in row and "p=1" not in row
+    assert "| 0 | 0/0/0 |" in row and "no verdict: no pair was judged" in row
+    assert "pairwise pack vs training: 10 pairs have no verdict (a judge error)" in text

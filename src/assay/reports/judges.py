@@ -91,6 +91,8 @@ def _pairwise(results: list[PairwiseResult]) -> Table:
     for r in results:
         p = format_p(r.p_adjusted if r.p_adjusted is not None else r.test.p_value)
         verdict = (f"{r.preferred} preferred" if r.preferred else "within noise")
+        if r.n == 0:  # no pair has a verdict: nothing was tested, so nothing is "noise"
+            p, verdict = "-", "no verdict: no pair was judged"
         ci = _ci(r.interval, shares=True)
         rate = "-" if r.win_rate is None else percent(r.win_rate)
         level = "" if r.interval is None else f" ({level_text(r.interval.confidence)})"
