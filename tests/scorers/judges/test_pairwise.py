@@ -18,6 +18,7 @@ from assay.score import Score
 from assay.scorers.judges.pairwise import PairwiseJudge
 from assay.testing import FakeJudge, FakeLLM, JudgeBiases
 
+from tests.scorers.judges.judge_fakes import ScriptedProvider, make_judge
 from tests.scorers.judges.test_judges_e2e import judge_services
 
 REFERENCE = "Jupiter is the largest planet of the Solar System, a gas giant."
@@ -104,3 +105,14 @@ def judge_services_stub() -> Any:
     from assay.services import Services
 
     return Services()
+
+
+def test_a_pair_whose_replies_hold_no_choice_says_after_how_many_attempts_as_every_judge() -> None:
+    """It read 'unreadable judge reply: no single choice of A, B, tie in the reply' where a
+    0-10 judge's read '... (after 3 attempts)'."""
+    judge = make_judge("pairwise", ScriptedProvider(["Both have merits."]), parse_retries=2)
+    assert isinstance(judge, PairwiseJudge)
+    score = asyncio.run(judge.judge_pair(case(1), POOR, GOOD, against="base"))
+    assert score.error == ("unreadable judge reply: no single choice of A, B, tie in the "
+                           "reply (after 3 attempts)")
+    assert score.details["judge_errors"] == 2

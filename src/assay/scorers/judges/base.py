@@ -98,6 +98,13 @@ class Ask:
         out["usage"] = self.usage.to_dict()
         return out
 
+    def failure(self) -> str:
+        """Why this asking gave no judgement, with how many replies it took."""
+        attempts = len(self.replies)
+        if not attempts:
+            return str(self.error)
+        return f"{self.error} (after {attempts} attempt{'s' if attempts != 1 else ''})"
+
 
 class JudgeScorer(Scorer):
     """Base of the judge kinds. Subclasses build `reply_format`, instructions and template."""
@@ -222,11 +229,7 @@ class JudgeScorer(Scorer):
             details["judgements"] = [ask.record() for ask in asks]
         if failed:
             details["judge_errors"] = len(failed)
-            attempts = len(failed[0].replies)
-            error = str(failed[0].error)
-            if attempts:
-                error += f" (after {attempts} attempt{'s' if attempts != 1 else ''})"
-            return Score.failure(error, details=details, usage=usage)
+            return Score.failure(failed[0].failure(), details=details, usage=usage)
         judgements = [ask.judgement for ask in asks if ask.judgement is not None]
         if len(judgements) == 1:
             final = judgements[0]

@@ -164,7 +164,7 @@ class PairwiseJudge(JudgeScorer):
         failed = [ask for asks in orders for ask in asks if ask.judgement is None]
         if failed:
             details["judge_errors"] = len(failed)
-            return Score.failure(str(failed[0].error), details=details, usage=usage)
+            return Score.failure(failed[0].failure(), details=details, usage=usage)
         choices = []
         unstable = False
         for order, asks in zip(ORDERS, orders):
