@@ -155,6 +155,18 @@ def test_schema_format_validates_and_reads_the_named_fields() -> None:
         fmt.parse("quality 3, safe")
 
 
+def test_a_json_value_outside_the_scale_given_is_refused_when_the_schema_has_no_bounds() -> None:
+    """`scale: [0, 10]` over a schema whose number has no minimum or maximum stored a reply
+    of 42 as 42 of 10, and passed it."""
+    schema = {"type": "object", "properties": {"score": {"type": "number"}},
+              "required": ["score"]}
+    fmt = SchemaFormat(schema, value_field="score", passed_field=None, threshold=7,
+                       scale=(0, 10))
+    assert fmt.parse('{"score": 8}').value == 8.0
+    with pytest.raises(ReplyParseError, match="field 'score' is 42, outside the scale 0..10"):
+        fmt.parse('{"score": 42}')
+
+
 def rubric_reply(scores: tuple[int, int, int], claims: list[str] | None = None) -> str:
     import json
 

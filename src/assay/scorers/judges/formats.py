@@ -217,6 +217,10 @@ class SchemaFormat(ReplyFormat):
         value = as_number(data.get(self.value_field))
         if value is None:
             raise ReplyParseError(f"field {self.value_field!r} is missing or not a number")
+        low, high = self.scale
+        if not low <= value <= high:  # a schema without bounds lets it through
+            raise ReplyParseError(f"field {self.value_field!r} is {_plain(value)}, outside the "
+                                  f"scale {_plain(low)}..{_plain(high)}")
         return value
 
     def _passed(self, data: dict[str, Any], value: float | None) -> bool:
