@@ -57,3 +57,19 @@ def test_an_errored_pairwise_verdict_is_no_repeated_judgement_of_one_answer() ->
     assert [scorer for scorer, _ in findings.variance] == ["judge"]
     (pairs,) = findings.pairwise
     assert (pairs.n, pairs.errored) == (0, 2)
+
+
+def test_a_rubric_s_metrics_are_listed_in_the_rubric_s_order_not_alphabetically() -> None:
+    """The default rubric reads factual adherence, completeness, helpfulness, as the judge
+    is asked; the report listed completeness first."""
+    metrics = {"factual_adherence": 4.0, "completeness": 3.0, "helpfulness": 5.0}
+    scores = [((case_id, condition, 0), "rubric",
+               Score(value=4.0, scale=(1.0, 5.0), passed=False,
+                     details={"judge_model": "m", "metrics": metrics,
+                              "unverified_claims": []}))
+              for condition in ("training", "pack") for case_id in ("c1", "c2")]
+    findings = read_judgements(scores, conditions=["training", "pack"])
+    assert [(m.condition, m.metric) for m in findings.metrics] == [
+        ("training", "factual_adherence"), ("training", "completeness"),
+        ("training", "helpfulness"), ("pack", "factual_adherence"), ("pack", "completeness"),
+        ("pack", "helpfulness")]

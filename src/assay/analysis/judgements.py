@@ -218,8 +218,11 @@ class JudgementReader:
             return (key[0], order.get(key[1], len(order)), key[1], *key[2:])
 
         findings = JudgeFindings()
-        for (scorer, condition, name), entry in sorted(self._metrics.items(),
-                                                       key=lambda i: rank(i[0])):
+        # a rubric's metrics in its own order (factual adherence first), not alphabetically
+        metric_order = {key: index for index, key in enumerate(self._metrics)}
+        for (scorer, condition, name), entry in sorted(
+                self._metrics.items(),
+                key=lambda i: (*rank(i[0][:2]), metric_order[i[0]])):
             values = [math.fsum(v) / len(v) for v in entry.by_case.values()]
             findings.metrics.append(MetricStats(scorer, condition, name, len(values),
                                                 math.fsum(values) / len(values),
