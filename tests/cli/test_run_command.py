@@ -266,6 +266,8 @@ def test_a_scorer_erroring_on_every_trial_is_a_warning_on_screen_and_in_every_re
     warning = "scorer broken has no value: it errored on all 10 of its trials"
     assert result.returncode == 0, result.stderr  # the other scorers' values stand
     assert f"warning: {warning}" in result.stdout
+    assert "with an answer (first: " in result.stdout and "ValueError: boom" in result.stdout
+    assert "broken could not score" not in result.stdout  # one warning, not two
     assert f"- warning: {warning}" in (tmp_path / "out" / "report.md").read_text()
     assert warning in (tmp_path / "out" / "report.html").read_text()
     results = json.loads((tmp_path / "out" / "results.json").read_text())

@@ -64,6 +64,8 @@ def print_errors(out: Any, review: Review, detail: Detail = "normal") -> None:
         print_warning(out, f"{failed} of {total} trials got no answer from the target and were "
                            f"not scored (first: {example}); see Errors in report.md")
     for scorer, failures in summary.scorer_failures.items():
+        if not any(s.n for s in summary.scores if s.scorer == scorer):
+            continue  # no value anywhere: the run's warnings say so, with this example
         print_warning(out, f"{scorer} could not score {plural(failures.count, 'answer')}, "
                            f"left out of its figures, not counted as 0 (first: "
                            f"{failures.examples[0]}); see Errors in report.md")

@@ -32,8 +32,10 @@ def scorer_warnings(summary: RunSummary) -> list[str]:
         cells = [s for s in summary.scores if s.scorer == name]
         own = sum(s.errors - unanswered.get(s.condition, 0) for s in cells)
         if own > 0 and not any(s.n for s in cells):
+            failures = summary.scorer_failures.get(name)
+            first = f"first: {failures.examples[0]}; " if failures and failures.examples else ""
             warnings.append(f"scorer {name} has no value: it errored on all {own} of its "
-                            f"trials with an answer (see Errors in report.md)")
+                            f"trials with an answer ({first}see Errors in report.md)")
     return warnings
 
 
