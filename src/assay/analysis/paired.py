@@ -45,6 +45,14 @@ class NothingToPair(UserError):
         self.excluded = excluded
 
 
+def why_not_paired(error: UserError, scorer: str) -> str:
+    """What `compare_paired` refused, for a line that names the scorer already: without the
+    `scorer: ` it begins with ('judge: b vs a: no case has ...', not 'judge: b vs a not
+    compared: judge: no case has ...')."""
+    text = str(error)
+    return text.removeprefix(f"{scorer}: ")
+
+
 @dataclass(frozen=True, slots=True)
 class PairedComparison:
     """B against A for one scorer over the cases both have. Pass rates are fractions; deltas in pp."""
