@@ -10,23 +10,31 @@ that made it (a context variable, so a task the work starts counts too).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 
 from assay.output import Usage
 
 _METER: ContextVar[Usage | None] = ContextVar("assay_usage_meter", default=None)
 
 
-@contextmanager
-def metered(usage: Usage) -> Iterator[Usage]:
-    """Every call answered inside (a cache hit too) is added to `usage`."""
-    token = _METER.set(usage)
-    try:
-        yield usage
-    finally:
-        _METER.reset(token)
+class metered:
+    """`with metered(usage):` every call answered inside (a cache hit too) is added to
+    `usage`. A class rather than a generator: it wraps every trial and every awaited
+    score, and costs a third as much."""
+
+    __slots__ = ("_token", "usage")
+
+    def __init__(self, usage: Usage) -> None:
+        self.usage = usage
+        self._token: Token[Usage | None] | None = None
+
+    def __enter__(self) -> Usage:
+        self._token = _METER.set(self.usage)
+        return self.usage
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _METER.reset(self._token)
 
 
 def count_call(usage: Usage) -> None:
