@@ -145,7 +145,8 @@ class RunSettings(_Strict):
     unreachable or the target is down, and going on would only record errors. `null` never stops."""
 
     max_cost_usd: float | None = Field(default=None, gt=0, le=1e9)
-    """Stop the run before LLM spending exceeds this many US dollars."""
+    """Stop the run once its LLM spending reaches this many US dollars: no call is made
+    after that (the calls made just before can take it past by their own cost)."""
 
     batch_size: int = Field(default=200, ge=1, le=100_000)
     """Finished trials committed to the store per transaction."""
