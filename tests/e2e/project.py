@@ -11,6 +11,9 @@ from pathlib import Path
 
 from assay.testing import FakeLLM
 
+CRASHING_SERVER = Path(__file__).resolve().parents[1] / "context" / "servers" / "crashing_server.py"
+"""A stdio MCP server (the official SDK's) that crashes on the calls it is told to."""
+
 
 def write_project(root: Path, config: str, questions: dict[str, str],
                   expected: str = "4") -> None:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from assay.testing import FakeLLM
 from assay.testing.script import Reply, Rule
+from tests.e2e.project import CRASHING_SERVER as SERVER
 from tests.e2e.project import run_assay, write_project
 
-SERVER = Path(__file__).resolve().parents[1] / "context" / "servers" / "crashing_server.py"
 CONFIG = f"""name: dead-server
 dataset: {{path: cases.jsonl}}
 target: {{type: agent, model: openai/gpt-4.1-mini, max_turns: 3}}

@@ -19,10 +19,10 @@ from assay.store import Store
 from assay.testing import FakeLLM
 from assay.testing.script import Reply, Rule
 from assay.testing.viewer import serving
+from tests.e2e.project import CRASHING_SERVER as SERVER
 from tests.e2e.project import run_assay, write_project
 from tests.view.page_text import page_text
 
-SERVER = Path(__file__).resolve().parents[1] / "context" / "servers" / "crashing_server.py"
 CONFIG = f"""name: retried
 dataset: {{path: cases.jsonl}}
 target: {{type: agent, model: openai/gpt-4.1-mini, max_turns: 3}}
