@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.analysis.multiple import adjust_comparisons
-from assay.analysis.paired import Kind, PairedComparison, compare_paired, why_not_paired
+from assay.analysis.paired import Kind, PairedComparison, compare_paired
 from assay.analysis.pairing import PerCase, Value
 from assay.analysis.power import SampleSizeAdvice, advise_sample_size
 from assay.errors import UserError
@@ -211,6 +211,6 @@ def compare_conditions(cases: Mapping[str, ScorerCases], conditions: Sequence[st
                     (candidate, entry.values.get(candidate, {}), entry.passed.get(candidate, {})),
                     alpha=alpha))
             except UserError as exc:
-                skipped.append(f"{scorer}: {candidate} vs {base}: {why_not_paired(exc, scorer)}")
+                skipped.append(f"{scorer}: {candidate} vs {base}: {exc}")
     return ConditionComparisons(entries=finish_family(comparisons), skipped=skipped, alpha=alpha,
                                 baseline=base, conditions=tuple(conditions))

@@ -83,7 +83,8 @@ class Differences:
 
     def interval(self, level: float, test: PairedTest) -> Interval:
         if self.zero_spread:
-            low, high = _zero_spread_bound(self.mean, self.n, self.span, level)
+            # a difference lies in -span..span
+            low, high = zero_spread_bound(self.mean, self.n, (-self.span, self.span), level)
             method = ZERO_SPREAD
         else:
             critical = t_ppf(1 - level / 2, self.n - 1)
@@ -135,9 +136,3 @@ def _uncorrected(h: float, a: float, c: float) -> float:
     if abs(a) < 1e-12:
         return h - c
     return (math.cbrt(1 + 3 * a * (h - c)) - 1) / a
-
-
-def _zero_spread_bound(common: float, n: int, span: float, level: float) -> tuple[float, float]:
-    """All n differences equal `common`: at most a share of all cases could differ, each by
-    at most the scale's width (a difference lies in -span..span)."""
-    return zero_spread_bound(common, n, (-span, span), level)

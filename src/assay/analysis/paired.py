@@ -45,14 +45,6 @@ class NothingToPair(UserError):
         self.excluded = excluded
 
 
-def why_not_paired(error: UserError, scorer: str) -> str:
-    """What `compare_paired` refused, for a line that names the scorer already: without the
-    `scorer: ` it begins with ('judge: b vs a: no case has ...', not 'judge: b vs a not
-    compared: judge: no case has ...')."""
-    text = str(error)
-    return text.removeprefix(f"{scorer}: ")
-
-
 @dataclass(frozen=True, slots=True)
 class PairedComparison:
     """B against A for one scorer over the cases both have. Pass rates are fractions; deltas in pp."""
@@ -193,7 +185,7 @@ def compare_paired(
         why = "; ".join(f"{len(ids)} {reason}"
                         for reason, ids in data.excluded.reasons(label_a, label_b))
         raise NothingToPair(
-            f"{scorer or 'comparison'}: no case has a usable result on both sides "
+            "no case has a usable result on both sides "
             f"({len(a)} cases in {label_a}, {len(b)} in {label_b}"
             + (f": {why})" if why else ")"), data.excluded)
     pass_rate = _pass_rate_effect(data, alpha)

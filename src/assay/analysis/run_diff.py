@@ -25,7 +25,7 @@ from assay.analysis.conditions import (
     finish_family,
     pair_scorer,
 )
-from assay.analysis.paired import NothingToPair, why_not_paired
+from assay.analysis.paired import NothingToPair
 from assay.analysis.pairing import Exclusions
 from assay.errors import UserError
 from assay.records import JudgeIdentity
@@ -139,11 +139,11 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
                      entry_b.passed[condition]),
                     alpha=alpha))
             except NothingToPair as exc:
-                skipped.append(f"{name}@{condition} not compared: {why_not_paired(exc, name)}")
+                skipped.append(f"{name}@{condition} not compared: {exc}")
                 unpaired.append(UnpairedMetric(name, condition, "pass rate" if merged.has_verdicts
                                                else "mean", exc.excluded))
             except UserError as exc:
-                skipped.append(f"{name}@{condition} not compared: {why_not_paired(exc, name)}")
+                skipped.append(f"{name}@{condition} not compared: {exc}")
         notes += [f"{name}: condition {c} only in run {run_a.id}"
                   for c in entry_a.conditions if c not in entry_b.values]
     return RunDiff(entries=finish_family(comparisons), skipped=skipped, alpha=alpha,

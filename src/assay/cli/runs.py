@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from assay.cli.common import console, open_store, store_option
-from assay.store.stalled_runs import stalled_runs
 
 if TYPE_CHECKING:
     from assay.records import RunRecord
@@ -31,6 +30,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
 
     from assay.reports.console import fits, print_as_list
     from assay.reports.text import markup_free as escape
+    from assay.store.stalled_runs import stalled_runs
 
     store = open_store(store_url, existing=True)
     try:

@@ -168,11 +168,14 @@ class ProviderPool:
         """Dollars spent on priced calls so far in this run (cache hits cost nothing)."""
         return self.ledger.spent_usd
 
-    def set_budget(self, max_cost_usd: float | None, *, spent_before: float = 0.0) -> None:
-        """Refuse new paid calls (RunFailed) once the spend reaches `max_cost_usd`, counting
-        `spent_before` (a resumed run's stored spend) toward it."""
+    def set_budget(self, max_cost_usd: float | None) -> None:
+        """Refuse new paid calls (RunFailed) once the spend reaches `max_cost_usd`."""
         self.ledger.max_cost_usd = max_cost_usd
-        self.ledger.spent_before = spent_before
+
+    def count_spent_before(self, dollars: float) -> None:
+        """A resumed run's stored spend counts toward its budget (the run's, not the
+        process's)."""
+        self.ledger.spent_before = dollars
 
     async def aclose(self) -> None:
         """Store the replies the cache still holds, then close every provider's client."""

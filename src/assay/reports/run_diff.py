@@ -89,12 +89,6 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def _newly_errored(entry: ComparisonEntry) -> list[str]:
-    """Cases that errored in the later run but not in the earlier one."""
-    ex = entry.comparison.excluded
-    return [cid for cid in ex.errored_in_b if cid not in ex.errored_in_a]
-
-
 def _changed(entry: ComparisonEntry) -> bool:
     c = entry.comparison
-    return bool(c.wins or c.losses or _newly_errored(entry))
+    return bool(c.wins or c.losses or entry.comparison.excluded.newly_errored)

@@ -240,7 +240,7 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
     if plan.skip and settings.max_cost_usd is not None and services is not None:
         from assay.providers.pool import get_pool  # the budget is the run's: count its spend
 
-        get_pool(services).set_budget(settings.max_cost_usd, spent_before=store.spent_usd(run_id))
+        get_pool(services).count_spent_before(store.spent_usd(run_id))
     with Progress(plan.total, label, mode=choose_mode(options.progress),
                   already_done=len(plan.skip), errored_before=errored,
                   ledger=_ledger(plan)) as progress:

@@ -127,7 +127,8 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         except BaseException:
             self.engine.dispose()
             raise
-        self.file = StoreFile.opened(self.url) if sqlite else None  # a store just created
+        if sqlite and self.file is None:  # a store just created
+            self.file = StoreFile.opened(self.url)
 
     def close(self) -> None:
         self.engine.dispose()
