@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import PurePosixPath
-from typing import Any
 
-from assay.reports.costs import dollars
 from assay.reports.text import inline
+from assay.reports.trace_performance import performance
 from assay.traces.findings import Asked, Finding
 from assay.traces.formats import ParseStats
 from assay.traces.result import TraceAnalysis
@@ -15,14 +14,6 @@ from assay.wording import plural
 
 QUESTION_CHARS = 100
 """A question is cut to about a line in the report's tables."""
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.0f}%"
-
-
-def _num(value: float | None, digits: int = 1) -> str:
-    return "n/a" if value is None else f"{value:,.{digits}f}"
-
 
 def _cell(text: object, limit: int = 120) -> str:
     """Text from a log as one escaped line, fit for a table cell or a list item."""
@@ -52,40 +43,6 @@ def render_report(analysis: TraceAnalysis) -> str:
     lines += _judged(analysis)
     lines += _sources(analysis)
     return "\n".join(lines).rstrip() + "\n"
-
-
-def performance(metrics: Mapping[str, Any], hit_rate_target: float | None
-                ) -> list[tuple[str, str]]:
-    """The Performance table's rows, from the metrics as stored with the run
-    (`TraceMetrics.to_dict`), so the report and `assay view` read the same; the wiki hit
-    rate only with a target (sessions answered from a knowledge base)."""
-    def count(name: str) -> str:
-        value = metrics.get(name)
-        return "n/a" if value is None else f"{value:,}"
-
-    rows = []
-    if hit_rate_target is not None:
-        rows.append(("wiki hit rate (answered without reading source files)",
-                     f"{_pct(metrics.get('wiki_hit_rate'))} (target {_pct(hit_rate_target)})"))
-    return rows + [
-        ("source files read", count("source_reads")),
-        ("wasted reads (read, never cited in the answer)", count("wasted_reads")),
-        ("tool calls", count("tool_calls")),
-        ("tool error rate", _pct(metrics.get("tool_error_rate"))),
-        ("turns per question", _num(metrics.get("turns_per_exchange"))),
-        ("tokens per question", _num(metrics.get("tokens_per_exchange"), 0)),
-        ("cost", _cost(metrics.get("cost_usd"), metrics.get("unpriced_turns") or 0)),
-    ]
-
-
-def _cost(cost_usd: float | None, unpriced_turns: int) -> str:
-    """The logged cost, and the model responses it leaves out because they logged none."""
-    if cost_usd is None:
-        return "unknown (no model response logged a cost)" if unpriced_turns else "unknown"
-    if not unpriced_turns:
-        return dollars(cost_usd)
-    return (f"{dollars(cost_usd)}, not counting "
-            f"{plural(unpriced_turns, 'model response')} that logged no cost")
 
 
 def _most_read(most_read: Sequence[tuple[str, int]]) -> list[str]:

@@ -13,7 +13,7 @@ from assay.view.pages import render
 
 
 def traces_page(request: Request, run: RunRecord) -> Response:
-    from assay.traces.report import performance
+    from assay.reports.trace_performance import performance
 
     summary: dict[str, Any] = run.summary if isinstance(run.summary, dict) else {}
     stored = summary.get("metrics")

@@ -53,10 +53,9 @@ class Trajectory:
     unmatched: list[ToolCall] = field(default_factory=list)
     """Tool calls the turns do not account for (shown after them, never dropped)."""
     tool_calls: int | None = None
-    """The agent's tool calls, failed ones and turns over every attempt (None when the
-    target counted none): what the cost table adds up, not only the steps shown."""
+    """The agent's tool calls and failed ones over every attempt (None when the target
+    counted none): what the cost table adds up, not only the steps shown."""
     tool_errors: int | None = None
-    turns: int | None = None
 
 
 def trajectory(output: Output) -> Trajectory | None:
@@ -91,7 +90,7 @@ def trajectory(output: Output) -> Trajectory | None:
                       attempts=_int(agent.get("attempts")),
                       retried_for=[str(r) for r in retried or [] if r],
                       unmatched=calls, tool_calls=_int(agent.get("tool_calls")),
-                      tool_errors=_int(agent.get("tool_errors")), turns=_int(agent.get("turns")))
+                      tool_errors=_int(agent.get("tool_errors")))
 
 
 def _int(value: Any) -> int | None:
