@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
@@ -32,15 +33,23 @@ def test_kappa_matches_scikit_learn_on_ratings_of_a_five_point_scale(weighting: 
 
 
 @pytest.mark.parametrize("weighting", ["linear", "quadratic"])
-def test_a_weighted_kappas_interval_uses_the_standard_error_statsmodels_reports(
-        weighting: str) -> None:
-    table = np.array([[30, 4, 1], [6, 25, 5], [2, 7, 20]], dtype=float)
-    ours = kappa_of_table(table, weighting=weighting)  # type: ignore[arg-type]
-    reference = cohens_kappa(table, wt=weighting)
-    assert ours.value == pytest.approx(reference.kappa)
+def test_a_weighted_kappas_interval_is_the_jackknife_one_with_students_t(weighting: str) -> None:
+    """Worked out by hand: scikit-learn's kappa of the items with each one left out, the
+    jackknife variance (n - 1) / n * sum((k_i - mean)^2), and scipy's t quantile."""
+    rng = np.random.default_rng(3)
+    human = rng.integers(1, 6, 40)
+    judge = np.clip(human + rng.integers(-2, 3, 40) * (rng.random(40) < 0.5), 1, 5)
+    ours = cohen_kappa(list(zip(human.tolist(), judge.tolist())), [1, 2, 3, 4, 5],
+                       weighting=weighting)  # type: ignore[arg-type]
+    left_out = np.array([cohen_kappa_score(np.delete(human, i), np.delete(judge, i),
+                                           weights=weighting, labels=[1, 2, 3, 4, 5])
+                         for i in range(40)])
+    se = np.sqrt(39 / 40 * np.sum((left_out - left_out.mean()) ** 2))
+    assert ours.value == pytest.approx(cohen_kappa_score(human, judge, weights=weighting))
     assert ours.interval is not None
-    assert ours.interval.half_width == pytest.approx(1.959963984540054 * reference.std_kappa)
+    assert ours.interval.half_width == pytest.approx(stats.t.ppf(0.975, 39) * se)
     assert ours.interval.low < ours.value < ours.interval.high
+    assert ours.interval.method == "jackknife (Fleiss & Davies)"
 
 
 def test_a_plain_kappas_interval_is_the_wilson_interval_of_the_agreement_carried_to_kappa(
@@ -93,6 +102,38 @@ def test_a_plain_kappas_95_interval_covers_the_true_kappa_93_to_99_percent_of_th
     assert 0.93 <= coverage <= 0.995, coverage
 
 
+def _scores(people: list[float], noise: float, lean: float = 0.0) -> np.ndarray:
+    """P(person gave i, judge gave j) on a scale of len(people) points: the judge's score
+    is the person's plus `lean` plus normal noise, rounded and kept on the scale."""
+    edges = np.arange(len(people) + 1) - 0.5
+    rows = []
+    for i, share in enumerate(people):
+        below = stats.norm.cdf(edges, loc=i + lean, scale=noise)
+        below[0], below[-1] = 0.0, 1.0
+        rows.append(share * np.diff(below))
+    return np.array(rows)
+
+
+ELEVEN_POINTS = [.02, .02, .03, .05, .08, .1, .12, .15, .18, .15, .1]
+
+
+@pytest.mark.parametrize(("joint", "weighting"), [
+    (_scores([.1, .15, .25, .3, .2], 1.0), "quadratic"),
+    (_scores([.02, .03, .1, .35, .5], 0.6), "quadratic"),
+    (_scores([.05, .1, .2, .35, .3], 1.5, lean=0.5), "quadratic"),
+    (_scores(ELEVEN_POINTS, 1.5, lean=1.0), "quadratic"),
+    (_scores(ELEVEN_POINTS, 1.2), "linear"),
+], ids=["5-point", "5-point-skewed", "5-point-lenient", "0-10-lenient", "0-10-linear"])
+@pytest.mark.parametrize("n", [20, 30, 100])
+def test_a_weighted_kappas_95_interval_covers_the_true_kappa_90_to_97_percent_of_the_time(
+        joint: np.ndarray, weighting: str, n: int) -> None:
+    """Seeded simulation. The large-sample interval this replaced (statsmodels'
+    `cohens_kappa`) covered 85% at n = 20 on the skewed 5-point scale, 87% with the
+    lenient judge, and 89% on the lenient 0-10 scale."""
+    coverage = _kappa_coverage(joint, n, weighting, runs=1000, rng=np.random.default_rng(n))
+    assert 0.90 <= coverage <= 0.97, coverage
+
+
 def test_a_single_category_everywhere_leaves_kappa_undefined_and_says_why() -> None:
     kappa = cohen_kappa([(True, True)] * 10, [False, True])
     assert kappa.value is None and kappa.interval is None
@@ -107,9 +148,9 @@ def test_kappa_is_zero_for_a_judge_that_passes_everything_on_a_mostly_passing_se
 
 
 def test_perfect_agreement_on_a_few_items_gets_no_zero_width_interval() -> None:
-    """Four items on the diagonal gave kappa 1.00 with the interval 1.00-1.00: the
-    large-sample standard error is 0 there, a certainty four items cannot give. A weighted
-    kappa says it has no interval; a plain one gets the width four agreeing items leave."""
+    """Four items on the diagonal gave kappa 1.00 with the interval 1.00-1.00: leaving any
+    one out gives 1.00 again, a certainty four items cannot give. A weighted kappa says it
+    has no interval; a plain one gets the width four agreeing items leave."""
     pairs = [(1, 1), (2, 2), (3, 3), (1, 1)]
     weighted = cohen_kappa(pairs, [1, 2, 3], weighting="quadratic")
     assert weighted.value == pytest.approx(1.0) and weighted.interval is None
