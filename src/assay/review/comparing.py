@@ -19,7 +19,7 @@ from assay.analysis.conditions import (
 )
 from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs, scorer_changes
 from assay.errors import UserError
-from assay.records import RunRecord
+from assay.records import TRIAL_KINDS, RunRecord
 
 if TYPE_CHECKING:
     from assay.store import Store
@@ -53,7 +53,7 @@ def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord, *,
     """Run B against run A, with every reason they are not comparable (`cases_b`: run B's
     per-case values when already read)."""
     for run in (run_a, run_b):
-        if run.kind not in ("eval", "rejudge"):
+        if run.kind not in TRIAL_KINDS:
             raise UserError(f"run {run.id} is a {run.kind} run; compare works on eval runs "
                             "(see `assay history` for how its metrics moved)")
     ref_a, ref_b = RunRef.of(run_a), RunRef.of(run_b)

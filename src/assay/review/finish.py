@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assay.errors import AssayError, FileWriteError, UserError
+from assay.records import TRIAL_KINDS
 from assay.reports.atomic import ensure_writable_folder
 from assay.review.comparing import compare_run_conditions, diff_with_previous, previous_run
 from assay.review.files import ReportParts, read_parts, write_parts, write_reports
@@ -255,7 +256,7 @@ def review_stored(store: Store, run: RunRecord) -> Review:
                                          scorers=summary.scorer_names,
                                          baseline=recorded.baseline,
                                          exclude=pair_scorers(judges))
-    previous = diff_with_previous(store, run) if run.kind in ("eval", "rejudge") else None
+    previous = diff_with_previous(store, run) if run.kind in TRIAL_KINDS else None
     return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
                   gates=recorded.gates, warnings=recorded.warnings, usage=recorded.usage,
                   exports=store.exports(run.id), judges=judges)
