@@ -240,6 +240,24 @@ def test_regression_comparing_a_run_that_stopped_part_way_says_it_did(
                          "it reached")
 
 
+def test_runs_with_other_epoch_counts_are_compared_with_a_note_saying_so(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 3-epoch run against a 1-epoch one pairs each case's mean of 3 with a single answer;
+    nothing said so."""
+    run(capsys, project, 0.8, "--epochs", "3")
+    _, text, second = run(capsys, project, 0.8)
+    first_id = second["previous_run"]["run_a"]["id"]
+    note = (f"run {first_id} has 3 epochs per case and run {second['run']['id']} 1 epoch: "
+            "each case is compared on the mean of its epochs")
+    assert any(line.startswith(note) for line in second["previous_run"]["notes"])
+    assert note in text
+    code, text = assay(capsys, "compare", "--store", str(project / "s.db"))
+    assert code == 0 and note in text
+    run(capsys, project, 0.8)
+    code, text = assay(capsys, "compare", "--store", str(project / "s.db"), "--json")
+    assert json.loads(text)["notes"] == []  # same epochs: no note
+
+
 def test_the_help_names_the_level_of_each_interval_compare_prints(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: the help promised 'the delta from A to B with its 95% CI', while a diff

@@ -20,6 +20,7 @@ from assay.analysis.conditions import (
 from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs, scorer_changes
 from assay.errors import UserError
 from assay.records import TRIAL_KINDS, RunRecord
+from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.store import Store
@@ -66,9 +67,20 @@ def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord, *,
     read_b = _cases(store, run_b.id) if cases_b is None else cases_b
     diff = diff_runs(_cases(store, run_a.id), _ordered(read_b, scorers),
                      run_a=ref_a, run_b=ref_b, problems=problems)
-    stopped = [_stopped_note(store, run) for run in (run_a, run_b)
-               if run.status in STOPPED_PART_WAY]
-    return replace(diff, notes=[*diff.notes, *stopped]) if stopped else diff
+    notes = [_stopped_note(store, run) for run in (run_a, run_b)
+             if run.status in STOPPED_PART_WAY]
+    notes += _epochs_note(run_a, run_b)
+    return replace(diff, notes=[*diff.notes, *notes]) if notes else diff
+
+
+def _epochs_note(run_a: RunRecord, run_b: RunRecord) -> list[str]:
+    """Runs with other epoch counts pair well (each case's epochs are averaged first), but a
+    case's value is then a mean of more answers on one side, so a reader should know."""
+    if run_a.epochs is None or run_b.epochs is None or run_a.epochs == run_b.epochs:
+        return []
+    return [f"run {run_a.id} has {plural(run_a.epochs, 'epoch')} per case and run {run_b.id} "
+            f"{plural(run_b.epochs, 'epoch')}: each case is compared on the mean of its "
+            "epochs, so a case's value in the run with more epochs varies less"]
 
 
 STOPPED_PART_WAY = ("running", "interrupted", "aborted", "failed")
