@@ -103,3 +103,13 @@ def test_regression_the_score_tables_error_count_is_labelled_as_trials_beside_n_
     text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert "| pass rate [95% CI] | errored trials |" in text
     assert "| exact_match | default | 1 |" in text and text.count("| 3 |") >= 1
+
+
+def test_the_breakdown_by_tag_says_its_cells_carry_95_percent_intervals(tmp_path: Path) -> None:
+    """Its cells read "1.000 [0.207–1.000]" under a bare "mean", where the score table above
+    heads the same cells "mean [95% CI]"."""
+    text = report(tmp_path)
+    section = text.split("## By tag", 1)[1].split("\n## ", 1)[0]
+    assert "| group | scorer | condition | n | mean [95% CI] | pass rate [95% CI] |" in section
+    assert re.search(r"\| t\\\|1 \| exact_match \| new\\\|2 \| 1 \| 1\.000 \[[\d.]+–1\.000\] \| "
+                     r"100\.0% \[\d+%–100%\] \|", section), section

@@ -109,7 +109,7 @@ def breakdown_lines(review: Review) -> list[str]:
     for title, rows in (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag)):
         if rows:
             lines += [*([""] if lines else []), f"## {title}", "",
-                      "| group | scorer | condition | n | mean | pass rate |",
+                      "| group | scorer | condition | n | mean [95% CI] | pass rate [95% CI] |",
                       "| --- | --- | --- | ---: | ---: | ---: |"]
             for group, stats in rows:
                 lines.append(f"| {inline(group)} | {inline(stats.scorer)} | "
