@@ -99,3 +99,19 @@ def test_the_arrows_are_explained_under_the_sparklines() -> None:
     text = printed(history("d1" * 32, "d1" * 32))
     assert "green or red only for a pass rate or mean that moved beyond both runs' 95% " \
            "intervals" in text
+
+
+def test_metrics_the_table_has_no_room_for_are_named_as_left_out() -> None:
+    """At 120 columns the table held 4 of 12 metrics, and nothing said the other 8 had
+    columns left out; their values still have a line each below."""
+    metrics = [f"scorer{s}@{c}" for s in range(4) for c in ("training", "pack", "pack2")]
+    points = [HistoryPoint(f"20261123-12000{i}-d164d2", f"2026-11-23T12:0{i}", "completed",
+                           None, {m: 50.0 + i for m in metrics}) for i in range(2)]
+    console = Console(width=120, record=True, color_system=None)
+    print_history(console, ExperimentHistory("exp", "eval", metrics, points))
+    text = console.export_text()
+    assert "the table has room for 4 of the 12 metrics" in text
+    assert all(f" {m} " in text for m in metrics)  # each one's sparkline line
+    wide = Console(width=400, record=True, color_system=None)
+    print_history(wide, ExperimentHistory("exp", "eval", metrics, points))
+    assert "room for" not in wide.export_text()

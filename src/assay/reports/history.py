@@ -89,6 +89,10 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     else:  # too narrow even for the run ids: a table would cut them
         names = ["started", "status", *(("dataset",) if datasets else ()), *map(escape, shown)]
         print_as_list(console, heading, ["run", *names], rows)
+    if len(shown) < len(history.metrics):
+        console.print(f"  the table has room for {len(shown)} of the {len(history.metrics)} "
+                      "metrics; each one's last value and trend are below, and `-m NAME` or "
+                      "`--json` gives every run's value")
     for metric in history.metrics:
         series = history.series(metric)
         last = next((v for v in reversed(series) if v is not None), None)
