@@ -7,6 +7,7 @@ import math
 import krippendorff
 import numpy as np
 import pytest
+from scipy import stats
 
 from assay.analysis.krippendorff import krippendorff_alpha
 
@@ -59,3 +60,65 @@ def test_labels_that_are_not_numbers_work_at_the_nominal_level() -> None:
 def test_alpha_is_undefined_when_every_value_is_the_same() -> None:
     alpha = krippendorff_alpha([[3, 3], [3, 3, 3]], level="interval")
     assert alpha.value is None and "same" in alpha.note
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
+def test_the_interval_is_the_jackknife_over_items_with_students_t(level: str) -> None:
+    """Worked out with the package: its alpha of the items with each one left out, the
+    jackknife variance (n - 1) / n * sum((a_i - mean)^2), and scipy's t quantile."""
+    rng = np.random.default_rng(5)
+    truth = rng.integers(0, 6, 30).astype(float)
+    data = np.clip(truth + rng.integers(-1, 2, (3, 30)), 0, 5).astype(float)
+    ours = krippendorff_alpha(by_item(data), level=level)  # type: ignore[arg-type]
+    left_out = np.array([krippendorff.alpha(reliability_data=np.delete(data, i, axis=1),
+                                            level_of_measurement=level,
+                                            value_domain=np.arange(6.0))
+                         for i in range(30)])
+    se = np.sqrt(29 / 30 * np.sum((left_out - left_out.mean()) ** 2))
+    assert ours.interval is not None
+    assert ours.interval.half_width == pytest.approx(stats.t.ppf(0.975, 29) * se)
+    assert ours.interval.method == "jackknife over items"
+
+
+def _scores(rng: np.random.Generator, items: int, raters: int, noise: float,
+            spread: float = 2.0) -> list[list[int | None]]:
+    """Scores 0-10: each item's true score plus each rater's normal noise, rounded."""
+    truth = rng.normal(6, spread, items)
+    values = np.clip(np.rint(truth[:, None] + rng.normal(0, noise, (items, raters))), 0, 10)
+    return values.astype(int).tolist()  # type: ignore[no-any-return]
+
+
+def _verdicts(rng: np.random.Generator, items: int, raters: int, passing: float,
+              flip: float) -> list[list[int | None]]:
+    """Pass (1) or fail (0): each item's true verdict, each rater flipping it at `flip`."""
+    truth = rng.random(items) < passing
+    return (truth[:, None] ^ (rng.random((items, raters)) < flip)).astype(int).tolist()  # type: ignore[no-any-return]
+
+
+SCENARIOS = {
+    "scores, three asks": (lambda rng, n: _scores(rng, n, 3, 1.0), "interval"),
+    "scores, low agreement": (lambda rng, n: _scores(rng, n, 3, 1.5, spread=1.0), "interval"),
+    "scores, two raters": (lambda rng, n: _scores(rng, n, 2, 1.0), "interval"),
+    "scores as ranks": (lambda rng, n: _scores(rng, n, 3, 1.0), "ordinal"),
+    "verdicts, 10% flips": (lambda rng, n: _verdicts(rng, n, 3, 0.7, 0.1), "nominal"),
+    "verdicts, 20% flips": (lambda rng, n: _verdicts(rng, n, 3, 0.5, 0.2), "nominal"),
+}
+
+
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+@pytest.mark.parametrize("n", [20, 30, 100])
+def test_the_95_interval_holds_the_true_alpha_91_to_98_percent_of_the_time(
+        scenario: str, n: int) -> None:
+    """Seeded simulation; the true alpha is the package's over 60,000 items. The percentile
+    bootstrap this replaced held it 88-92% of the time at 20 items (88% with low agreement).
+    Beyond the reach of both: at 20 items with 85% passing and 5% flips, where most samples
+    hold a flip or two, each held it 83-84% of the time."""
+    draw, level = SCENARIOS[scenario]
+    population = np.array(draw(np.random.default_rng(99), 60_000), dtype=float).T
+    true = krippendorff.alpha(reliability_data=population, level_of_measurement=level)
+    rng = np.random.default_rng(n)
+    held = 0
+    for _ in range(500):
+        alpha = krippendorff_alpha(draw(rng, n), level=level)
+        held += alpha.interval is not None and alpha.interval.contains(true)
+    assert 0.91 <= held / 500 <= 0.98, held / 500

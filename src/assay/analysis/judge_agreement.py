@@ -128,7 +128,7 @@ class JudgeAgreement:
 
 def judge_agreement(items: Sequence[RatedItem], kind: Kind, *,
                     categories: Sequence[Hashable] | None = None,
-                    passing: Sequence[Hashable] = (), seed: int = 0) -> JudgeAgreement:
+                    passing: Sequence[Hashable] = ()) -> JudgeAgreement:
     """Every measure of agreement between the judge and people over `items`.
 
     `categories` orders the values (a score's scale, lowest first; labels in
@@ -169,9 +169,9 @@ def judge_agreement(items: Sequence[RatedItem], kind: Kind, *,
         with_judge = [[*item.human, item.judge] for item in items]
         alpha_categories = categories if kind != "score" else None
         return _with_alphas(result, krippendorff_alpha(humans, level=level,
-                                                       categories=alpha_categories, seed=seed),
+                                                       categories=alpha_categories),
                             krippendorff_alpha(with_judge, level=level,
-                                               categories=alpha_categories, seed=seed))
+                                               categories=alpha_categories))
     return result
 
 

@@ -76,8 +76,7 @@ class JudgeConsistency:
                 "unstable": list(self.unstable)}
 
 
-def judge_consistency(scorer: str, answers: Sequence[Repeats], *,
-                      seed: int = 0) -> JudgeConsistency:
+def judge_consistency(scorer: str, answers: Sequence[Repeats]) -> JudgeConsistency:
     """Self-consistency of a judge over answers each judged several times."""
     judged = [a for a in answers if len(a.verdicts) >= 2 or len(a.usable_values) >= 2]
     with_verdicts = [a for a in judged if len(a.verdicts) >= 2]
@@ -91,10 +90,10 @@ def judge_consistency(scorer: str, answers: Sequence[Repeats], *,
         flip_ci=wilson(len(flips), len(with_verdicts)) if with_verdicts else None,
         pair_disagreement=_pair_disagreement(with_verdicts),
         score_sd=_pooled_sd(judged) if has_scores else None,
-        score_alpha=krippendorff_alpha([list(a.values) for a in judged], level="interval",
-                                       seed=seed) if has_scores else None,
+        score_alpha=krippendorff_alpha([list(a.values) for a in judged], level="interval")
+        if has_scores else None,
         verdict_alpha=krippendorff_alpha([list(a.passed) for a in with_verdicts],
-                                         level="nominal", categories=[False, True], seed=seed)
+                                         level="nominal", categories=[False, True])
         if with_verdicts else None,
         unstable=tuple(flips))
 

@@ -90,8 +90,8 @@ class Calibration:
         }
 
 
-def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpec, *,
-              seed: int = 0) -> Calibration:
+def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpec
+              ) -> Calibration:
     """Join the judge's verdicts to people's labels by item id and measure the agreement."""
     human = labels.values()
     notes = list(verdicts.notes)
@@ -126,8 +126,7 @@ def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpe
         items, _, _ = rated_items(human, judged_values)
         try:
             measures = judge_agreement(items, labels.kind,  # type: ignore[arg-type]
-                                       categories=categories, passing=spec.pass_labels,
-                                       seed=seed)
+                                       categories=categories, passing=spec.pass_labels)
         except ValueError as exc:
             raise UserError(_no_overlap(str(exc), labels, verdicts)) from None
         judged = judged_values
