@@ -38,3 +38,32 @@ def test_the_next_step_is_a_command_a_shell_can_run_as_printed(
     [hint] = [line for line in out.splitlines() if line.startswith("next: ")]
     assert shlex.split(hint.removeprefix("next: ")) == ["assay", "run",
                                                         str(folder / "assay.yaml")]
+
+
+def test_a_folder_behind_a_file_is_refused_with_one_line_and_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay init notes.txt/eval` ended in 'internal error: NotADirectoryError',
+    exit 3, as if assay had a bug."""
+    (tmp_path / "notes.txt").write_text("mine")
+    code, out = assay(capsys, "init", str(tmp_path / "notes.txt" / "eval"))
+    assert code == 2, out
+    assert out.strip() == (f"error: DIRECTORY {tmp_path / 'notes.txt' / 'eval'}: "
+                           f"{tmp_path / 'notes.txt'} is a file, not a folder")
+
+
+def test_a_folder_that_is_not_writable_is_refused_before_any_file_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a read-only folder got as far as writing assay.yaml and failed there,
+    exit 3, 'could not write ...', which reads as assay's failure, not the argument's."""
+    import os
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: (  # a user who may only read it
+        not mode & os.W_OK if Path(path) == folder else real_access(path, mode)))
+    code, out = assay(capsys, "init", str(folder))
+    assert code == 2, out
+    assert out.strip() == f"error: DIRECTORY {folder}: this folder is not writable"
+    assert not list(folder.iterdir())

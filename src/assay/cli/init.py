@@ -67,10 +67,10 @@ def answer(case: Case, condition: Condition, style: str = "terse") -> str:
 def command(directory: str, name: str | None, force: bool) -> None:
     """Write assay.yaml, cases.jsonl and agent.py into DIRECTORY (default: here)."""
     from assay.errors import UserError
-    from assay.reports.atomic import write_text
+    from assay.reports.atomic import ensure_writable_folder, write_text
 
     root = Path(directory)
-    root.mkdir(parents=True, exist_ok=True)
+    ensure_writable_folder(root, "DIRECTORY")
     experiment = name or root.resolve().name or "my-eval"
     config_path = root / "assay.yaml"
     run_it = f"assay run {shlex.quote(str(config_path))}"
