@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from assay.cli.common import console
@@ -11,17 +9,23 @@ from assay.reports.console import print_warning
 
 
 @click.command("validate")
-@click.argument("configs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("configs", nargs=-1, required=True)
 def command(configs: tuple[str, ...]) -> None:
-    """Check CONFIG and its dataset: keys, types, references, every dataset line, user code."""
-    from assay.config import load_config
+    """Check CONFIG and its dataset: keys, types, references, every dataset line, user code.
+
+    Takes what `assay run` takes: several configs, globs and suite files (a YAML file with a
+    `suite:` list of configs), and checks every config they name, whatever the others'
+    problems.
+    """
+    from assay.config.suite_file import expand_configs
     from assay.reports.text import markup_free
-    from assay.runner.preflight import preflight
+    from assay.runner.preflight import configs_invalid, preflight_each
     from assay.wording import plural
 
     out = console()
-    for config_path in configs:
-        checked = preflight(load_config(Path(config_path)))
+    paths, _is_suite = expand_configs(configs)
+    passed, failed = preflight_each(paths)
+    for config_path, checked in passed:
         plan, scan = checked.plan, checked.scan
         out.print("[green]ok[/green] " + markup_free(
                   f"{config_path}: experiment '{checked.loaded.name}', "
@@ -30,3 +34,7 @@ def command(configs: tuple[str, ...]) -> None:
                   f"{plural(len(plan.scorers), 'scorer')}, {plural(plan.total, 'trial')}"))
         for warning in checked.warnings:
             print_warning(out, warning)
+    if len(paths) == 1 and failed:
+        raise failed[0][1]  # one config: its own error, as `assay run` gives it
+    if failed:
+        raise configs_invalid(failed, len(paths))

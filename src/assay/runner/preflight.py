@@ -49,18 +49,37 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
 def preflight_suite(paths: Sequence[Path], *, sample: int | None = None,
                     conditions: list[str] | None = None) -> None:
     """Preflight every config of a suite; one UserError names every invalid config."""
+    _passed, failed = preflight_each(paths, sample=sample, conditions=conditions)
+    if failed:
+        raise configs_invalid(failed, len(paths), "of the suite ", "; nothing was run")
+
+
+def preflight_each(paths: Sequence[Path], *, sample: int | None = None,
+                   conditions: list[str] | None = None
+                   ) -> tuple[list[tuple[Path, Preflight]], list[tuple[Path, UserError]]]:
+    """Preflight every config, each whatever the others' problems: the ones that passed, and
+    the error of each one that did not."""
     from assay.config import load_config
 
-    problems: list[Problem] = []
+    passed: list[tuple[Path, Preflight]] = []
+    failed: list[tuple[Path, UserError]] = []
     for path in paths:
         try:
-            preflight(load_config(path), sample=sample, conditions=conditions)
+            passed.append((path, preflight(load_config(path), sample=sample,
+                                           conditions=conditions)))
         except UserError as exc:
-            problems.append(Problem(str(exc).replace("\n", "\n    "), file=str(path)))
-    if problems:
-        verb = "is" if len(problems) == 1 else "are"
-        raise UserError(f"{len(problems)} of {len(paths)} configs of the suite {verb} invalid; "
-                        "nothing was run", problems)
+            failed.append((path, exc))
+    return passed, failed
+
+
+def configs_invalid(failed: Sequence[tuple[Path, UserError]], total: int, of: str = "",
+                    then: str = "") -> UserError:
+    """One error naming every invalid config of `total` with its own problems:
+    '1 of 4 configs {of}is invalid{then}'."""
+    problems = [Problem(str(exc).replace("\n", "\n    "), file=str(path))
+                for path, exc in failed]
+    verb = "is" if len(problems) == 1 else "are"
+    return UserError(f"{len(problems)} of {total} configs {of}{verb} invalid{then}", problems)
 
 
 def _check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:

@@ -1,0 +1,60 @@
+"""`assay validate` accepts exactly what `assay run` accepts: one config, several, globs, suites."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .evalproject import assay, write_project
+
+
+def project(root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A valid config, good.yaml, and one whose gate names no condition of it, broken.yaml."""
+    monkeypatch.chdir(root)
+    good = write_project(root, {"v1": {"rate": 0.5}}, cases=5, config="good.yaml")
+    broken = write_project(root, {"v1": {"rate": 0.5}}, cases=5, config="broken.yaml",
+                           extra={"gates": [{"scorer": "exact_match", "condition": "v9",
+                                             "min_pass_rate": 0.5}]})
+    return good, broken
+
+
+def test_a_suite_file_that_assay_run_runs_validates_config_by_config(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay validate suite.yaml` refused a suite file `assay run suite.yaml`
+    runs, reading it as a config: 'missing required key name ... unknown key suite'."""
+    project(tmp_path, monkeypatch)
+    (tmp_path / "suite.yaml").write_text("suite:\n  - good.yaml\n", encoding="utf-8")
+    code, out = assay(capsys, "validate", "suite.yaml")
+    assert code == 0, out
+    assert out.splitlines() == [
+        "ok good.yaml: experiment 'coin', 5 cases (assay), 1 condition, 1 scorer, 5 trials"]
+
+
+def test_every_config_is_checked_and_each_invalid_one_named_as_assay_run_names_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: validate stopped at the first invalid config of several, so the ones after
+    it were never checked, and a quoted glob, which `assay run` expands, was 'not found'."""
+    project(tmp_path, monkeypatch)
+    (tmp_path / "also-broken.yaml").write_text("name: x\n", encoding="utf-8")
+    code, out = assay(capsys, "validate", "*.yaml")
+    assert code == 2, out
+    assert "ok good.yaml: experiment 'coin'" in out
+    assert "error: 2 of 3 configs are invalid" in out
+    assert "also-broken.yaml:1 [dataset]: missing required key 'dataset'" in out
+    assert "broken.yaml" in out and "v9" in out
+    code, ran = assay(capsys, "run", "*.yaml", "--no-progress")
+    assert code == 2 and "2 of 3 configs of the suite are invalid" in ran
+
+
+def test_one_invalid_config_gives_its_own_error_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    project(tmp_path, monkeypatch)
+    code, out = assay(capsys, "validate", "broken.yaml")
+    assert code == 2, out
+    assert out.splitlines() == [
+        "error: invalid config broken.yaml",
+        "  broken.yaml:16 [gates.0.condition]: unknown condition 'v9' (declared: v1)"]
