@@ -145,6 +145,44 @@ def test_regression_with_epochs_a_pass_rates_sample_count_is_its_cases_as_its_in
     assert results["length:mean"]["uncertainty"]["num_samples"] == 3
 
 
+def unreachable(case: Case, down: bool = False) -> str:
+    if down:
+        raise ConnectionError("the service did not answer")
+    return str(case.expected)
+
+
+def unreadable(case: Case, output: str) -> float:
+    """A scorer that fails on every answer, as a judge whose replies cannot be read."""
+    raise ValueError("unreadable judge reply: no score between 0 and 10 found in the reply")
+
+
+def test_a_scorer_with_no_value_under_a_condition_is_named_with_its_errored_trials(
+        tmp_path: Path) -> None:
+    """Regression: a scorer that errored on every trial of a condition (its judge's replies
+    unreadable, or the target down) was left out of the aggregate without a word: with every
+    scorer so, the condition's file held no result and no samples, an evaluation with
+    nothing wrong in it, where the terminal showed '-' and 8 errored trials."""
+    store = tmp_path / "assay.db"
+    result = assay.evaluate("capitals", data=CAPITALS, task=unreachable, epochs=2,
+                            conditions={"up": {}, "down": {"args": {"down": True}}},
+                            scorers=["exact_match", unreadable], store=str(store),
+                            reports=False)
+    export(store, tmp_path / "eee")
+    conditions = by_condition(exported(tmp_path / "eee"))
+    up, _ = conditions["up"]
+    assert [r["evaluation_result_id"] for r in up["evaluation_results"]] == \
+        ["exact_match:pass_rate"]
+    assert up["source_metadata"]["additional_details"]["scorers_without_result"] == \
+        "unreadable: no value, 8 errored trials"
+    down, records = conditions["down"]
+    assert down["evaluation_results"] == [] and records == []
+    assert down["source_metadata"]["additional_details"]["scorers_without_result"] == \
+        "exact_match: no value, 8 errored trials; unreadable: no value, 8 errored trials"
+    for scorer in ("exact_match", "unreadable"):
+        stats = result.summary.get(scorer, "down")
+        assert stats is not None and (stats.n, stats.errors) == (0, 8)
+
+
 def test_results_json_links_to_the_exported_files(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
@@ -228,6 +266,29 @@ def test_a_judged_model_run_names_its_model_and_judge(tmp_path: Path,
     france = next(r for r in records if r["sample_id"] == "fr")
     assert france["metadata"]["judge_model"] == "openai/gpt-4.1"
     assert float(france["metadata"]["value"]) >= 7 and france["evaluation"]["is_correct"]
+
+
+def test_a_pairwise_judges_baseline_condition_names_no_scorer_without_result(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The baseline has no pairwise value by design (it is what the others are compared
+    with): that is no failure to name, as errored trials are."""
+    from assay.testing import FakeAnswerer, FakeJudge, FakeLLM
+
+    store = tmp_path / "assay.db"
+    with FakeLLM(default=FakeAnswerer({}), judge=FakeJudge()) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        assay.evaluate("capitals-pairs", data=CAPITALS[:2],
+                       task={"type": "model", "model": "openai/gpt-4.1-mini"},
+                       conditions={"a": {}, "b": {"system": "Answer in one word."}},
+                       scorers=[{"type": "pairwise", "baseline": "a"}],
+                       judge={"model": "openai/gpt-4.1"}, store=str(store), reports=False)
+    export(store, tmp_path / "eee")
+    conditions = by_condition(exported(tmp_path / "eee"))
+    assert "scorers_without_result" not in conditions["a"][0]["source_metadata"][
+        "additional_details"]
+    assert [r["evaluation_result_id"] for r in conditions["b"][0]["evaluation_results"]] == \
+        ["pairwise:mean"]
 
 
 def test_the_vendored_schemas_are_the_published_version() -> None:

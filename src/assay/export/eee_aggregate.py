@@ -11,6 +11,13 @@ passed (`pass_rate_with_errors`, over `cases_with_errors`): the rate assay's
 gates read, and the one a reader gets from the instance records, where an
 errored trial is a record with `error` set and `is_correct` false (the
 format requires a number and a boolean there, so its `score` is 0).
+
+A scorer with no value under a condition (every trial errored: the target
+failed, or the judge's replies could not be read) has no result, since the
+format's score is a number and assay never makes an error a 0; it is named
+in the aggregate's `source_metadata.additional_details.scorers_without_result`
+with its errored trials, so the file does not read as an evaluation that
+never had that scorer (or, with every scorer so, as one with nothing wrong).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.export.eee_identity import ModelIdentity
 from assay.export.eee_schema import SCHEMA_VERSION
+from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.analysis.interval import Interval
@@ -52,6 +60,12 @@ def metrics_of(stats: ScoreStats) -> list[str]:
     return metrics
 
 
+def without_result(stats: ScoreStats) -> str:
+    """Why a scorer has no result under a condition, as the terminal's table shows it: no
+    value, and its errored trials ("judge_score: no value, 12 errored trials")."""
+    return f"{stats.scorer}: no value, {plural(stats.errors, 'errored trial')}"
+
+
 def result_id(scorer: str, metric: str) -> str:
     """The key that joins an instance record to its aggregate result."""
     return f"{scorer}:{metric}"
@@ -72,6 +86,10 @@ def aggregate_document(evaluation: Evaluation, scores: list[ScoreStats],
                                                         ("git_commit", run.git_commit),
                                                         ("dataset_hash", run.dataset_hash))
                     if value})
+    without = [without_result(stats) for stats in scores
+               if stats.errors and not metrics_of(stats)]  # none: not a scorer of it (pairwise)
+    if without:
+        details["scorers_without_result"] = "; ".join(without)
     document: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "evaluation_id": evaluation.evaluation_id,
