@@ -183,6 +183,29 @@ def test_a_scorer_with_no_value_under_a_condition_is_named_with_its_errored_tria
         assert stats is not None and (stats.n, stats.errors) == (0, 8)
 
 
+def test_a_graded_scorer_with_a_threshold_exports_its_mean_beside_its_pass_rate(
+        tmp_path: Path) -> None:
+    """Regression: token F1 with `threshold: 0.3` exported its pass rate alone, as if its
+    values were its verdicts: the mean the terminal showed beside it (0.40 against a pass
+    rate of 100%) was not in the file that promises every scorer's pass rate and mean."""
+    store = tmp_path / "assay.db"
+    result = assay.evaluate("capitals", data=CAPITALS[:3],
+                            task=lambda case: f"The capital is {case.expected}",
+                            scorers=[{"type": "token_f1", "threshold": 0.3}, "contains"],
+                            store=str(store), reports=False)
+    export(store, tmp_path / "eee")
+    [(document, _)] = exported(tmp_path / "eee")
+    results = {r["evaluation_result_id"]: r["score_details"]
+               for r in document["evaluation_results"]}
+    assert sorted(results) == ["contains:pass_rate", "token_f1:mean", "token_f1:pass_rate"]
+    f1 = result.summary.get("token_f1", "default")
+    assert f1 is not None and f1.mean is not None and f1.mean_ci is not None
+    assert (f1.mean, f1.pass_rate) == (results["token_f1:mean"]["score"], 1.0)
+    assert f1.mean < 1.0
+    assert results["token_f1:mean"]["uncertainty"]["confidence_interval"]["lower"] == \
+        f1.mean_ci.low
+
+
 def test_results_json_links_to_the_exported_files(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

@@ -44,6 +44,9 @@ class ScoreStats:
     pass_rate_with_errors_n: int = 0
     """The cases it is over: those with a verdict or an error (trials with one epoch)."""
     scale: tuple[float, float] = (0.0, 1.0)
+    mean_is_pass_rate: bool = False
+    """Every value is its verdict (1 passed, 0 failed): the mean and the pass rate are one
+    quantity, with one interval. False for a graded scorer with a threshold (token F1)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -218,6 +221,7 @@ class _Accumulator:
                 result.pass_rate_ci = wilson(self.passed, self.judged)
         if self.verdicts_only and result.pass_rate_ci is not None and n:
             result.mean_ci = result.pass_rate_ci  # the mean is the pass rate (see the class)
+            result.mean_is_pass_rate = True
         if self.judged and with_errors:
             result.pass_rate_with_errors = math.fsum(with_errors) / len(with_errors)
             result.pass_rate_with_errors_n = (len(with_errors) if self.by_case is not None

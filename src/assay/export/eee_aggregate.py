@@ -1,8 +1,9 @@
 """One condition of a run as an Every Eval Ever aggregate document.
 
-Each scorer gives its pass rate (when it gives verdicts) and its mean (when
-it gives no verdicts, or scores on a scale other than 0..1, as a 0-10 judge
-does), with the confidence interval and sample count assay reported: both
+Each scorer gives its pass rate (when it gives verdicts) and its mean (unless
+every value is its verdict, 1 or 0, so the mean is the pass rate: a graded
+scorer with a threshold, a 0-10 judge or token F1, gives both), with the
+confidence interval and sample count assay reported: both
 are over cases (each case's epochs are averaged first), so `num_samples`
 counts cases and the trials are counted apart in the result's details. Pass
 rates leave errored trials out, as assay's score tables do; the errors are
@@ -55,7 +56,7 @@ def metrics_of(stats: ScoreStats) -> list[str]:
     metrics = []
     if stats.judged and stats.pass_rate is not None:
         metrics.append(PASS_RATE)
-    if stats.mean is not None and (PASS_RATE not in metrics or stats.scale != (0.0, 1.0)):
+    if stats.mean is not None and not (PASS_RATE in metrics and stats.mean_is_pass_rate):
         metrics.append(MEAN)
     return metrics
 
