@@ -436,3 +436,26 @@ def test_an_export_from_another_folder_goes_beside_the_runs_files_and_is_linked(
     [link] = json.loads((folder / "results.json").read_text(encoding="utf-8"))["exports"]
     assert Path(link["location"]) == (folder / "eee").resolve()
     assert not (elsewhere / ".assay").exists()
+
+
+def test_an_existing_folder_that_is_not_writable_is_refused_before_the_export(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: only the folder's parent was checked, so `-o shared` (a folder the user
+    may only read) read the whole run and then failed writing its first file, exit 3."""
+    import os
+
+    store = tmp_path / "assay.db"
+    assay.evaluate("capitals", data=CAPITALS[:1], task=answer, scorers=["exact_match"],
+                   store=str(store), reports=False)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: (  # a user who may only read it
+        not mode & os.W_OK if Path(path) == shared else real_access(path, mode)))
+    with pytest.raises(SystemExit) as exited:
+        main(["export", "latest", "--store", str(store), "-o", str(shared)])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.strip() == \
+        f"error: --output {shared}: this folder is not writable"
+    assert not list(shared.iterdir())

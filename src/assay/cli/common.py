@@ -27,6 +27,15 @@ def check_output_file(output: str | Path | None) -> None:
         ensure_writable_folder(Path(output).parent, "--output")
 
 
+def check_output_folder(folder: Path) -> None:
+    """Refuse an `-o FOLDER` that files cannot go into (a file in the way, no permission)
+    before any work, exit 2: a folder that is there must be writable; one that is not yet
+    is made only when written to, so its parent is checked."""
+    from assay.reports.atomic import ensure_writable_folder
+
+    ensure_writable_folder(folder if folder.is_dir() else folder.parent, "--output")
+
+
 def open_store(url: str | None, *, existing: bool = False) -> Any:
     """The store at `url`. `existing`: for commands that only read runs, a SQLite file that is
     not there is an error (exit 2), not a new empty store saying "no runs stored yet"."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from assay.cli.common import check_output_file, open_store, store_option
+from assay.cli.common import check_output_folder, open_store, store_option
 
 FORMATS = ("eee",)
 RUNS_DIR = Path(".assay") / "runs"
@@ -44,7 +44,7 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
         run = store.resolve_run(run_ref, experiment)
         folder = run_folder(run.report_dir, run.id)
         directory = output or folder / fmt
-        check_output_file(directory)  # its parent: the folder itself is made only on writing
+        check_output_folder(directory)
         record = export_eee(store, run, directory, organization=organization,
                             relationship=relationship)  # type: ignore[arg-type]
         exports = store.exports(run.id)
