@@ -112,6 +112,44 @@ def test_require_calibration_refuses_a_judge_changed_since_its_passing_calibrati
     assert "rubric version" in out  # the pass line moved from 7 to 8
 
 
+def test_validate_refuses_an_uncalibrated_judge_that_assay_run_refuses(
+        project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Regression: with `require_calibration: true` and no passing calibration, `assay validate`
+    said 'ok' and `assay run` then stopped with exit 2: the two now agree, before and after
+    the judge is calibrated."""
+    config = yaml.safe_load(project.read_text())
+    config["judge"]["require_calibration"] = True
+    project.write_text(yaml.safe_dump(config))
+    code, out = assay(capsys, "validate", str(project))
+    assert code == 2, out
+    assert "has never passed a calibration" in out and not out.startswith("ok")
+    assert not (tmp_path / "assay.db").exists()  # a store not there is read, not made
+    assert assay(capsys, "calibrate", str(project), "--min-agreement", "0.6")[0] == 0
+    code, out = assay(capsys, "validate", str(project))
+    assert code == 0, out
+    assert out.startswith("ok ")
+    assert assay(capsys, "run", str(project))[0] == 0
+
+
+def test_a_suite_with_an_uncalibrated_judge_runs_nothing(
+        project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Regression: a suite checked every config before the first ran except for its judges'
+    calibrations, so a suite of [plain.yaml, assay.yaml] ran plain.yaml to the end, paid
+    for it, and only then stopped at assay.yaml's uncalibrated judge."""
+    config = yaml.safe_load(project.read_text())
+    plain = {**config, "name": "plain", "scorers": [{"type": "contains", "value": "Jupiter"}]}
+    (tmp_path / "plain.yaml").write_text(yaml.safe_dump(plain))
+    config["judge"]["require_calibration"] = True
+    project.write_text(yaml.safe_dump(config))
+    (tmp_path / "suite.yaml").write_text("suite: [plain.yaml, assay.yaml]\n")
+    code, out = assay(capsys, "run", "suite.yaml", "--no-progress")
+    assert code == 2, out
+    assert "1 of 2 configs of the suite is invalid; nothing was run" in out
+    assert "has never passed a calibration" in out
+    code, out = assay(capsys, "runs")
+    assert "plain" not in out, out
+
+
 def test_a_run_whose_judge_has_no_passing_calibration_says_so_in_every_report(
         project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out = assay(capsys, "run", str(project), "-o", str(tmp_path / "out"))

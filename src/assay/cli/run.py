@@ -96,7 +96,8 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         output_parent=Path(output) if output and is_suite else None,
         junit=Path(junit) if junit and not is_suite else None)
     if is_suite:  # every config is checked before the first one spends anything
-        preflight_suite(paths, sample=sample, conditions=list(conditions) or None)
+        preflight_suite(paths, sample=sample, conditions=list(conditions) or None,
+                        store_url=store_url)
     store = open_store(store_url)
     out = console()
     running = Running(paths[0])  # the config being run, for what to say after Ctrl-C

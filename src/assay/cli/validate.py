@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import click
 
-from assay.cli.common import console
+from assay.cli.common import console, store_option
 from assay.reports.console import print_warning
 
 
 @click.command("validate")
 @click.argument("configs", nargs=-1, required=True)
-def command(configs: tuple[str, ...]) -> None:
+@store_option
+def command(configs: tuple[str, ...], store_url: str | None) -> None:
     """Check CONFIG and its dataset: keys, types, references, every dataset line, user code.
 
     Takes what `assay run` takes: several configs, globs and suite files (a YAML file with a
     `suite:` list of configs), and checks every config they name, whatever the others'
-    problems.
+    problems. A config that sets `judge.require_calibration` is checked against the
+    calibrations in the store, as `assay run` checks it.
     """
     from assay.config.suite_file import expand_configs
     from assay.reports.text import markup_free
@@ -24,7 +26,7 @@ def command(configs: tuple[str, ...]) -> None:
 
     out = console()
     paths, _is_suite = expand_configs(configs)
-    passed, failed = preflight_each(paths)
+    passed, failed = preflight_each(paths, store_url=store_url)
     for config_path, checked in passed:
         plan, scan = checked.plan, checked.scan
         out.print("[green]ok[/green] " + markup_free(

@@ -2,9 +2,10 @@
 
 The config's keys and references, every dataset line, the user code it
 names, each scorer's templates rendered on the first case, the provider of
-every model, and each target's own checks. `assay validate` is exactly
-this; `assay run` of a suite does it for every config before the first one
-runs, so a broken config is found before the others have spent money.
+every model, each target's own checks, and, for a config that requires
+it, a passing calibration of each judge in the store. `assay validate` is
+exactly this; `assay run` of a suite does it for every config before the
+first one runs, so a broken config is found before the others have spent money.
 """
 
 from __future__ import annotations
@@ -47,29 +48,63 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
 
 
 def preflight_suite(paths: Sequence[Path], *, sample: int | None = None,
-                    conditions: list[str] | None = None) -> None:
-    """Preflight every config of a suite; one UserError names every invalid config."""
-    _passed, failed = preflight_each(paths, sample=sample, conditions=conditions)
+                    conditions: list[str] | None = None, store_url: str | None = None) -> None:
+    """Preflight every config of a suite, its judges' calibrations in the store at `store_url`
+    too; one UserError names every invalid config."""
+    _passed, failed = preflight_each(paths, sample=sample, conditions=conditions,
+                                     store_url=store_url)
     if failed:
         raise configs_invalid(failed, len(paths), "of the suite ", "; nothing was run")
 
 
 def preflight_each(paths: Sequence[Path], *, sample: int | None = None,
-                   conditions: list[str] | None = None
+                   conditions: list[str] | None = None, store_url: str | None = None
                    ) -> tuple[list[tuple[Path, Preflight]], list[tuple[Path, UserError]]]:
-    """Preflight every config, each whatever the others' problems: the ones that passed, and
-    the error of each one that did not."""
+    """Preflight every config, each whatever the others' problems, and the calibrations of
+    the judges of those that require them (in the store at `store_url`): the configs that
+    passed, and the error of each one that did not, in the order of `paths`."""
     from assay.config import load_config
 
-    passed: list[tuple[Path, Preflight]] = []
-    failed: list[tuple[Path, UserError]] = []
+    checked: list[tuple[Path, Preflight]] = []
+    failed: dict[Path, UserError] = {}
     for path in paths:
         try:
-            passed.append((path, preflight(load_config(path), sample=sample,
-                                           conditions=conditions)))
+            checked.append((path, preflight(load_config(path), sample=sample,
+                                            conditions=conditions)))
         except UserError as exc:
-            failed.append((path, exc))
-    return passed, failed
+            failed[path] = exc
+    failed.update(uncalibrated(checked, store_url))
+    return ([(path, done) for path, done in checked if path not in failed],
+            [(path, failed[path]) for path in paths if path in failed])
+
+
+def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
+                 ) -> dict[Path, UserError]:
+    """Per config of `passed` that sets `judge.require_calibration`, the error a run of it
+    stops with when a judge of it has no passing calibration in the store (`assay run` checks
+    this once the store is open). The store is opened only when a config asks, and only to
+    read: one that is not there holds no calibration."""
+    from assay.calibration.requirement import require_calibrations
+    from assay.store import Store
+    from assay.store.store import missing_file
+
+    asking = [(path, checked) for path, checked in passed
+              if checked.loaded.config.judge.require_calibration]
+    if not asking:
+        return {}
+    store = Store("sqlite://") if missing_file(store_url) else Store(store_url, read_only=True)
+    found: dict[Path, UserError] = {}
+    try:
+        for path, checked in asking:
+            try:
+                require_calibrations(checked.plan.scorers, store,
+                                     experiment=checked.loaded.config.name,
+                                     config_path=str(checked.loaded.path))
+            except UserError as exc:
+                found[path] = exc
+    finally:
+        store.close()
+    return found
 
 
 def configs_invalid(failed: Sequence[tuple[Path, UserError]], total: int, of: str = "",
