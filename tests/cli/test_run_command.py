@@ -250,6 +250,22 @@ def test_an_output_folder_that_cannot_be_made_is_refused_before_any_trial(
     assert cli("runs").stdout.count("quickstart") == 0
 
 
+@pytest.mark.parametrize("suite", [False, True])
+def test_a_junit_file_whose_folder_cannot_be_made_is_refused_before_any_trial(
+        cli: Cli, tmp_path: Path, suite: bool) -> None:
+    """Regression: `--junit a-file/junit.xml` ran (and paid for) every trial, then ended in
+    'could not write a-file/junit.xml: a-file is a file, not a folder', exit 3, the run
+    recorded as failed; `-o` was refused up front."""
+    config = copy_quickstart(tmp_path)
+    (tmp_path / "a-file").write_text("")
+    configs = [str(config), str(config)] if suite else [str(config)]
+    result = cli("run", *configs, "--junit", "a-file/junit.xml")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == "error: --junit a-file: a-file is a file, not a folder"
+    assert "trials" not in result.stdout  # refused before the run started
+    assert cli("runs").stdout.count("quickstart") == 0
+
+
 def test_a_scorer_erroring_on_every_trial_is_a_warning_on_screen_and_in_every_report(
         cli: Cli, tmp_path: Path) -> None:
     """Regression: a scorer that errored on every trial showed only a row of dashes and

@@ -18,13 +18,14 @@ def store_option(function: F) -> F:
     )(function)
 
 
-def check_output_file(output: str | Path | None) -> None:
-    """Refuse an `-o FILE` whose folder cannot be made (a file in the way, no permission) before
-    any work, exit 2 as for `assay run -o`: not exit 3 after the work (or a judge) is done."""
+def check_output_file(output: str | Path | None, option: str = "--output") -> None:
+    """Refuse an `-o FILE` (or the file of another `option`) whose folder cannot be made (a
+    file in the way, no permission) before any work, exit 2 as for `assay run -o`: not exit 3
+    after the work (or a judge) is done."""
     if output is not None:
         from assay.reports.atomic import ensure_writable_folder
 
-        ensure_writable_folder(Path(output).parent, "--output")
+        ensure_writable_folder(Path(output).parent, option)
 
 
 def check_output_folder(folder: Path) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay.cli.common import console, open_store, store_option
+from assay.cli.common import check_output_file, console, open_store, store_option
 
 if TYPE_CHECKING:
     from assay.knowledge_packs.all_packs import SuiteEntry
@@ -81,6 +81,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     if retry_errors and not resume:
         raise UserError("--retry-errors runs the errored trials of a stopped run again: "
                         "give it with --resume (for example --resume --retry-errors)")
+    check_output_file(junit, "--junit")  # before a trial is paid for, as -o is
     paths, is_suite = expand_configs(configs)
     if resume and is_suite:
         raise UserError("--resume works with one config at a time")
