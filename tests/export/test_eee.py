@@ -459,3 +459,28 @@ def test_an_existing_folder_that_is_not_writable_is_refused_before_the_export(
     assert capsys.readouterr().err.strip() == \
         f"error: --output {shared}: this folder is not writable"
     assert not list(shared.iterdir())
+
+
+@pytest.mark.parametrize("damage", ["{cut short", "\udcff", '[1, 2]\n'])
+def test_a_damaged_results_json_is_not_linked_and_says_how_to_write_it_again(
+        damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: with the run's results.json damaged, the export wrote and recorded its
+    files, then ended in 'internal error: ValueError ... this is a bug in assay', exit 3."""
+    monkeypatch.chdir(tmp_path)
+    result = assay.evaluate("capitals", data=CAPITALS[:1], task=answer, scorers=["exact_match"])
+    results = tmp_path / ".assay" / "runs" / result.run_id / "results.json"
+    results.write_bytes(damage.encode("utf-8", "surrogateescape"))
+    with pytest.raises(SystemExit) as exited:
+        main(["export", result.run_id])
+    out, err = capsys.readouterr()
+    assert exited.value.code == 0, err
+    assert out.count(".json") == 2  # the aggregate and its samples, written
+    assert err.startswith(f"warning: not linked from {results}: it is "
+                          "not a results.json assay wrote (")
+    assert err.rstrip().endswith(f"the export is recorded with run {result.run_id}, and "
+                                 f"`assay report {result.run_id} --rewrite` writes "
+                                 "results.json again, listing it")
+    with pytest.raises(SystemExit):
+        main(["report", result.run_id, "--rewrite"])
+    assert json.loads(results.read_text(encoding="utf-8"))["exports"][0]["format"] == "eee"

@@ -36,6 +36,7 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
     format's schemas. The export is recorded with the run, and the run's
     results.json (in the run's folder, from wherever this is run) links to the files.
     """
+    from assay.errors import FileWriteError
     from assay.export.writing import export_eee
     from assay.reports.results_json import link_exports
 
@@ -54,7 +55,14 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
         click.echo(str(directory / name))
     results = folder / "results.json"
     if results.is_file():
-        link_exports(results, exports)
+        try:
+            link_exports(results, exports)
+        except (OSError, ValueError, FileWriteError) as exc:  # a damaged or locked file
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            click.echo(f"warning: not linked from {results}: {reason}; the export is recorded "
+                       f"with run {run.id}, and `assay report {run.id} --rewrite` writes "
+                       "results.json again, listing it", err=True)
+            return
         click.echo(f"linked from {results}")
     else:
         click.echo(f"recorded with run {run.id}: `assay report {run.id} --format json` "

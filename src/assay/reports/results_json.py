@@ -132,18 +132,22 @@ def _json_bytes(value: Any) -> bytes:
 
 def link_exports(path: Path, exports: list[ExportRecord]) -> None:
     """Set the `exports` block of the `results.json` at `path`, keeping the rest as it is
-    (its gates were judged when the run ended); the trials are copied, never loaded whole."""
+    (its gates were judged when the run ended); the trials are copied, never loaded whole.
+    A file that is not one assay wrote (damaged, cut short) is a `ValueError` saying so."""
     from assay.reports.atomic import atomic_writer
 
     with path.open(encoding="utf-8") as source:
         head_text = ""
-        while TRIALS_KEY not in head_text:
-            chunk = source.read(1 << 16)
-            if not chunk:
-                raise ValueError(f"{path} is not a results.json assay wrote (no trials list)")
-            head_text += chunk
-        cut = head_text.index(TRIALS_KEY)
-        head = json.loads(head_text[:cut] + "\n}")
+        try:
+            while TRIALS_KEY not in head_text:
+                chunk = source.read(1 << 16)
+                if not chunk:
+                    raise ValueError("it is not a results.json assay wrote (no trials list)")
+                head_text += chunk
+            cut = head_text.index(TRIALS_KEY)
+            head = json.loads(head_text[:cut] + "\n}")
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"it is not a results.json assay wrote ({exc})") from None
         head["exports"] = [export.to_dict() for export in exports]
         with atomic_writer(path) as handle:
             handle.write(_json(head, indent=True)[:-2] + head_text[cut:])
