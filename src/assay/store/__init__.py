@@ -7,7 +7,8 @@ a store so that the database itself refuses writes (`read_only`), and how a
 run's row records the way it ended (`run_ending`), and the LLM replies kept
 for a resumed or repeated run (`response_cache`), and stopping a run whose SQLite
 file was deleted or replaced under it (`store_file`), and which runs marked
-running have probably stopped (`stalled_runs`). May import
+running have probably stopped (`stalled_runs`), and which URLs can be a store and how
+long a connection may take (`store_address`). May import
 the root nouns only; everything after the runner reads runs through it.
 """
 

@@ -78,7 +78,8 @@ _CAUSES: tuple[tuple[tuple[str, ...], str], ...] = (
      "stayed locked by another process past the wait (another assay writing to it?)"),
     (("connection refused", "could not connect", "connection failed", "could not translate",
       "server closed the connection", "connection timed out",
-      "terminating connection", "the connection is lost"),  # a server stopped mid-run
+      "terminating connection", "the connection is lost",  # a server stopped mid-run
+      "connection timeout expired"),  # a server that does not answer
      "cannot be reached"),
 )
 

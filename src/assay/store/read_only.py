@@ -17,6 +17,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
 from assay.errors import UserError
+from assay.store.store_address import connect_args
 
 
 def open_read_only(url: str) -> Engine:
@@ -36,7 +37,7 @@ def open_read_only(url: str) -> Engine:
         options = " ".join([*([given] if isinstance(given, str) else given),
                             "-c default_transaction_read_only=on"]).strip()
         return create_engine(parsed.difference_update_query(["options"]), future=True,
-                             connect_args={"options": options})
+                             connect_args={"options": options, **connect_args(url)})
     raise UserError(f"cannot open {parsed.get_backend_name()} stores read-only; "
                     "use SQLite or PostgreSQL")
 

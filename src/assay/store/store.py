@@ -51,6 +51,7 @@ from assay.store.rows import loads, now_iso, run_record
 from assay.store.run_lock import RunLock
 from assay.store.scores import ScoreAccess
 from assay.store.storable import Replacements, Storable
+from assay.store.store_address import checked_url, connect_args
 from assay.store.store_file import StoreFile
 from assay.store.trial_reading import TrialReading
 from assay.store.trial_rows import SCORE_TEXT_COLUMNS, TrialRows, errored_rows, trial_rows
@@ -66,7 +67,7 @@ def store_url(url: str | None = None, *, create: bool = True) -> str:
     path that is a folder is a `UserError`, a folder that cannot be made a `StoreError`."""
     target = url or os.environ.get("ASSAY_STORE") or DEFAULT_STORE
     if "://" in target:
-        return target
+        return checked_url(target)
     path = Path(target).expanduser()
     if path.is_dir():
         raise UserError(f"the store {path} is a folder; name a file in it "
@@ -77,13 +78,13 @@ def store_url(url: str | None = None, *, create: bool = True) -> str:
         except OSError as exc:
             raise StoreError(f"cannot create the folder of the store {path}: "
                              f"{exc.strerror or exc}") from None
-    return f"sqlite:///{path}"
+    return checked_url(f"sqlite:///{path}")
 
 
 def missing_file(url: str | None = None) -> str | None:
     """The SQLite file `url` names when it does not exist (a reader must not create it:
     `assay runs --store team.bd` would make an empty store and say it holds no runs);
-    None for a file that exists, an in-memory database or another database's URL."""
+    None for a file that exists or another database's URL."""
     parsed = make_url(store_url(url, create=False))
     database = parsed.database or ""
     if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:"):
@@ -106,7 +107,8 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             self.engine: Engine = open_read_only(self.url)
         else:
             try:
-                self.engine = create_engine(self.url, future=True)
+                self.engine = create_engine(self.url, future=True,
+                                            connect_args=connect_args(self.url))
             except (ArgumentError, NoSuchModuleError, ImportError) as exc:  # a driver missing
                 raise StoreError(f"cannot use the store {store_name(self.url)}: "
                                  f"{driver_message(exc)}") from None

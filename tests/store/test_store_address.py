@@ -1,0 +1,94 @@
+"""A store URL that cannot be a store is one clear line and exit 2 before anything runs, and
+a PostgreSQL server that never answers is named unreachable in seconds, not waited on."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assay.errors import StoreError
+from assay.store import Store, store_url
+from assay.store import store_address
+from tests.store.test_failures import assay, assert_one_clear_line, project
+
+
+def test_a_port_that_is_not_a_number_is_named_without_a_traceback_or_the_password(
+        tmp_path: Path) -> None:
+    """It ended in 'internal error: ValueError: invalid literal for int() with base 10'."""
+    url = "postgresql+psycopg://assay:hunter2-password@127.0.0.1:notaport/assay"
+    result = assay(project(tmp_path), "runs", "--store", url)
+    assert_one_clear_line(result, 2, "has a port that is not a number ('notaport')")
+    assert "hunter2-password" not in result.stderr
+
+
+def test_a_database_assay_cannot_keep_runs_in_is_a_bad_argument(tmp_path: Path) -> None:
+    """It ended in 'cannot use the store mysql://...: No module named MySQLdb', exit 3."""
+    result = assay(project(tmp_path), "run", "assay.yaml", "--store", "mysql://me@db/evals",
+                   "--no-progress")
+    assert_one_clear_line(result, 2, "names a mysql database: assay keeps runs in SQLite")
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///", "sqlite:///:memory:", ":memory:"])
+def test_a_sqlite_url_with_no_file_is_refused_before_the_run_is_lost(
+        tmp_path: Path, url: str) -> None:
+    """`--store sqlite:///$DIR/x.db` with DIR unset ran the eval into memory and exited 0:
+    the run was gone with the process, and no `assay report` could find it."""
+    result = assay(project(tmp_path), "run", "assay.yaml", "--store", url, "--no-progress")
+    assert_one_clear_line(result, 2, "names no file: the runs would be kept in memory")
+    assert not (tmp_path / ".assay" / "runs").exists()
+
+
+def test_postgres_scheme_is_read_as_postgresql() -> None:
+    """libpq and most hosting services write postgres://, which SQLAlchemy knows no dialect
+    for ('Can't load plugin: sqlalchemy.dialects:postgres')."""
+    assert store_url("postgres://me@db:5432/evals") == "postgresql://me@db:5432/evals"
+
+
+@pytest.fixture
+def silent_server() -> Iterator[int]:
+    """A port that accepts connections and never says a word, as a hung server does."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    held: list[socket.socket] = []
+    done = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not done.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1]
+    done.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+def test_a_postgresql_server_that_never_answers_is_unreachable_after_the_connect_timeout(
+        silent_server: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`assay runs --store` over such a server waited forever."""
+    pytest.importorskip("psycopg")
+    monkeypatch.setattr(store_address, "CONNECT_TIMEOUT_SECONDS", 2)
+    started = time.monotonic()
+    with pytest.raises(StoreError, match="cannot be reached"):
+        Store(f"postgresql+psycopg://assay@127.0.0.1:{silent_server}/assay")
+    assert time.monotonic() - started < 15
+
+
+def test_a_connect_timeout_in_the_url_is_kept() -> None:
+    assert store_address.connect_args("postgresql+psycopg://h/db?connect_timeout=30") == {}
+    assert store_address.connect_args("postgresql+psycopg://h/db") == {
+        "connect_timeout": store_address.CONNECT_TIMEOUT_SECONDS}
+    assert store_address.connect_args("sqlite:///x.db") == {}
