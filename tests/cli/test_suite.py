@@ -217,7 +217,8 @@ def test_regression_a_config_that_could_not_complete_is_an_error_in_the_suites_j
 def test_regression_ctrl_c_in_a_suite_writes_its_summary_and_junit_up_to_where_it_stopped(
         tmp_path: Path) -> None:
     """A suite pressed Ctrl-C wrote neither suite.json nor its JUnit, so an earlier suite's
-    JUnit, all passing, stayed for CI to report as this one's."""
+    JUnit, all passing, stayed for CI to report as this one's. Then both left out the configs
+    after the one stopped: a suite of three read as a suite of two, all of it accounted for."""
     (tmp_path / "junit.xml").write_text('<testsuites tests="1" failures="0" errors="0">'
                                         '<testsuite name="old" tests="1"/></testsuites>')
     write_project(tmp_path, {"only": {"rate": 1.0}}, cases=5, name="first", config="a.yaml")
@@ -226,21 +227,25 @@ def test_regression_ctrl_c_in_a_suite_writes_its_summary_and_junit_up_to_where_i
                   config="b.yaml", extra={
                       "target": {"type": "python", "function": "presses.py:answer",
                                  "threaded": False}, "run": {"concurrency": 1}})
+    write_project(tmp_path, {"only": {"rate": 1.0}}, cases=5, name="third", config="c.yaml")
     stopped = subprocess.run(
-        [sys.executable, "-m", "assay", "run", "a.yaml", "b.yaml", "--no-progress",
+        [sys.executable, "-m", "assay", "run", "a.yaml", "b.yaml", "c.yaml", "--no-progress",
          "--junit", "junit.xml", "--output", "out"], cwd=tmp_path,
         env={**os.environ, "ASSAY_STORE": str(tmp_path / "s.db")}, capture_output=True,
         text=True, preexec_fn=as_at_a_terminal, timeout=120)
     assert stopped.returncode == 130, stopped.stderr
     summary = json.loads((tmp_path / "out" / "suite.json").read_text())
-    assert [f["config"] for f in summary["failed"]] == ["b.yaml"]
-    assert "interrupted" in summary["failed"][0]["error"]
+    assert [(f["config"], f["error"]) for f in summary["failed"]] == [
+        ("b.yaml", "interrupted by the user"),
+        ("c.yaml", "not run: the suite was interrupted at b.yaml")]
+    assert summary["exit_code"] == 130
+    assert "suite:   out/suite.json (interrupted at b.yaml; 1 config not run)" in stopped.stdout
     suites = {s.get("name"): s for s in ET.parse(tmp_path / "junit.xml").getroot()}
     assert "old" not in suites
     assert len(suites["first"].findall("testcase")) == 5
-    [stopped_case] = [c for s in suites.values() for c in s.iter("testcase")
-                      if c.find("error") is not None]
-    assert "interrupted" in (stopped_case.find("error").get("message") or "")
+    errors = [c.find("error").get("message") or "" for s in suites.values()
+              for c in s.iter("testcase") if c.find("error") is not None]
+    assert ["interrupted" in message for message in errors] == [True, True], errors
 
 
 def test_one_invalid_config_of_a_suite_is_counted_in_the_singular(

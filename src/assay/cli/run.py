@@ -206,6 +206,7 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
     from assay.reports.terminal import print_review
     from assay.reports.text import markup_free as escape
     from assay.review.suite import entry_of, write_suite
+    from assay.wording import plural
 
     entries: list[SuiteEntry] = []
     reviews: list[Review] = []
@@ -222,8 +223,14 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
             # the suite's files (and JUnit) say what ran and where it stopped, in place of
             # an earlier suite's that would pass for this one's
             entries.append(entry_of(path, 130, error="interrupted by the user"))
-            write_suite(store, entries, reviews, sample=options.sample, output=output,
-                        junit=junit)
+            entries += [entry_of(later, 130, error=f"not run: the suite was interrupted "
+                                                    f"at {path}") for later in paths[index:]]
+            _, target = write_suite(store, entries, reviews, sample=options.sample,
+                                    output=output, junit=junit)
+            not_run = f"; {plural(len(paths) - index, 'config')} not run" \
+                if index < len(paths) else ""
+            out.print(f"suite:   {escape(str(target))} (interrupted at "
+                      f"{escape(str(path))}{not_run})")
             raise
         print_review(out, review, detail=detail)
         reviews.append(review)
