@@ -218,3 +218,26 @@ def test_a_rejudge_run_is_listed_as_a_rejudge_beside_the_eval_runs(
     lines = {line.split()[1]: line for line in listed.splitlines() if "20260101" in line}
     assert "agent (rejudge)" in lines["20260101-000100-bbbbbb"]
     assert "(rejudge)" not in lines["20260101-000000-aaaaaa"]
+
+
+def test_history_marks_a_run_that_has_probably_stopped_as_assay_runs_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After kill -9 `assay runs` read `running?` and `assay history` `running` for the same
+    run, on the same store."""
+    monkeypatch.setenv("COLUMNS", "200")
+    path = str(tmp_path / "s.db")
+    store = Store(path)
+    add_run(store, "20260101-000000-dead00", started=ago(minutes=30))
+    add_run(store, "20260101-000000-busy00", started=ago(minutes=1), trials=2)
+    store.close()
+    code, text = assay(capsys, "history", "agent", "--store", path)
+    assert code == 0
+    statuses = {line.split()[0]: line.split()[3] for line in text.splitlines()
+                if line.strip().startswith("20260101")}
+    assert statuses == {"20260101-000000-dead00": "running?",
+                        "20260101-000000-busy00": "running"}
+    code, text = assay(capsys, "history", "agent", "--store", path, "--json")
+    [history] = json.loads(text)
+    assert {run["id"]: (run["status"], run["stale"]) for run in history["runs"]} == {
+        "20260101-000000-dead00": ("running", True), "20260101-000000-busy00": ("running", False)}

@@ -20,7 +20,7 @@ the change has no up or down trend, only `dataset_changed`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -40,6 +40,13 @@ class HistoryPoint:
     dataset_hash: str | None = None
     dataset_changed: bool = False
     """The dataset differs from the one of the run before it (of those recording one)."""
+    stale: bool = False
+    """Marked `running`, but nothing seems to run it (see `store.stalled_runs`)."""
+
+    @property
+    def shown_status(self) -> str:
+        """The status as `assay runs` shows it: `running?` for a run that has probably stopped."""
+        return "running?" if self.stale else self.status
 
 
 @dataclass
@@ -89,7 +96,7 @@ class ExperimentHistory:
             "experiment": self.experiment, "kind": self.kind, "metrics": self.metrics,
             "runs": [{"id": p.run_id, "started_at": p.started_at, "status": p.status,
                       "git_commit": p.git_commit, "dataset_hash": p.dataset_hash,
-                      "dataset_changed": p.dataset_changed,
+                      "dataset_changed": p.dataset_changed, "stale": p.stale,
                       "metrics": {m: p.metrics[m] for m in self.metrics if m in p.metrics}}
                      for p in self.points],
             "trend": {m: self.trend(m) for m in self.metrics},
@@ -136,8 +143,9 @@ def trace_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
     return out
 
 
-def build_history(runs: Iterable[Any]) -> list[ExperimentHistory]:
-    """Group runs (any order, as `Store.list_runs` returns them) into histories, oldest first."""
+def build_history(runs: Iterable[Any], stale: Collection[str] = ()) -> list[ExperimentHistory]:
+    """Group runs (any order, as `Store.list_runs` returns them) into histories, oldest first;
+    `stale`: the ids of runs marked running that have probably stopped."""
     groups: dict[tuple[str, str], ExperimentHistory] = {}
     last_dataset: dict[tuple[str, str], str] = {}
     for run in sorted(runs, key=lambda r: (r.started_at, r.id)):
@@ -152,7 +160,7 @@ def build_history(runs: Iterable[Any]) -> list[ExperimentHistory]:
             last_dataset[key] = dataset
         history.points.append(HistoryPoint(run.id, run.started_at, run.status,
                                            run.git_commit, metrics, intervals, dataset,
-                                           changed))
+                                           changed, run.id in stale))
     return sorted(groups.values(), key=lambda h: (h.experiment, h.kind))
 
 

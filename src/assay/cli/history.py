@@ -27,14 +27,17 @@ def command(experiment: str | None, store_url: str | None, limit: int,
     from assay.analysis.history import build_history
     from assay.errors import UserError
 
+    from assay.store.stalled_runs import stalled_runs
+
     store = open_store(store_url, existing=True)
     try:
         runs = store.list_runs(experiment, limit=None)
+        stale = stalled_runs(store, runs)
     finally:
         store.close()
     if experiment and not runs:
         raise UserError(f"no runs of experiment '{experiment}' in the store")
-    histories = build_history(runs)
+    histories = build_history(runs, stale)
     known = list(dict.fromkeys(m for history in histories for m in history.metrics))
     for history in histories:
         history.points = history.points[-limit:]

@@ -80,7 +80,7 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     rows = []
     for i, point in enumerate(history.points):
         dataset = ((f"{BREAK} " if i in breaks else "") + (point.dataset_hash or "-")[:12],)
-        rows.append((point.run_id, point.started_at[:16].replace("T", " "), point.status,
+        rows.append((point.run_id, point.started_at[:16].replace("T", " "), point.shown_status,
                      *(dataset if datasets else ()),
                      *(format_value(m, point.metrics.get(m)) for m in shown)))
         table.add_row(*rows[-1])
