@@ -20,19 +20,22 @@ if TYPE_CHECKING:
     from assay.store import Store
 
 
-def require_calibrations(scorers: Sequence[Any], store: Store, *, experiment: str,
+def require_calibrations(scorers: Sequence[Any], store: Store | None, *, experiment: str,
                          config_path: str) -> None:
-    """Raise `UserError` naming every judged scorer without a passing calibration."""
+    """Raise `UserError` naming every judged scorer without a passing calibration (`store`
+    None: there is no store yet, so no calibration either)."""
     problems = []
     for scorer in scorers:
         identity = _identity(scorer)
         if identity is None:
             continue
         model, prompt_hash, version = identity
-        if store.calibrations.passing(model, prompt_hash, version) is not None:
+        if store is not None and store.calibrations.passing(model, prompt_hash,
+                                                            version) is not None:
             continue
-        problems.append(Problem(_why(scorer.name, identity, _last_passing(
-            store, scorer.name, experiment)), config_path, field=f"scorers.{scorer.name}"))
+        last = None if store is None else _last_passing(store, scorer.name, experiment)
+        problems.append(Problem(_why(scorer.name, identity, last), config_path,
+                                field=f"scorers.{scorer.name}"))
     if problems:
         raise UserError(f"judge.require_calibration: {len(problems)} judged scorer"
                         f"{'s have' if len(problems) > 1 else ' has'} no passing calibration "

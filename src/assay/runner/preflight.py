@@ -92,7 +92,7 @@ def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
               if checked.loaded.config.judge.require_calibration]
     if not asking:
         return {}
-    store = Store("sqlite://") if missing_file(store_url) else Store(store_url, read_only=True)
+    store = None if missing_file(store_url) else Store(store_url, read_only=True)
     found: dict[Path, UserError] = {}
     try:
         for path, checked in asking:
@@ -103,7 +103,8 @@ def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
             except UserError as exc:
                 found[path] = exc
     finally:
-        store.close()
+        if store is not None:
+            store.close()
     return found
 
 
