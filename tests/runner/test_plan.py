@@ -1,6 +1,6 @@
-"""A condition is refused when its target would ignore what it changes.
+"""What a plan refuses before any trial, each located in the config by file, line and field.
 
-Regression: a condition with `mcp_servers:` under a `model` target (which
+A condition is refused when its target would ignore what it changes. Regression: a condition with `mcp_servers:` under a `model` target (which
 never calls tools) ran, scored exactly like its baseline, and was reported
 as "within noise": evidence that the servers made no difference, for a
 change that was never made. Such a condition is now a config error with
@@ -85,3 +85,42 @@ def test_a_python_function_gets_the_condition_and_may_use_its_servers(capsys, tm
     assert code == 0, text
     assert "MCP server 'spare' is declared under mcp_servers but no condition uses it" in text
     assert "'time' is declared" not in text
+
+
+def _quickstart_like(root: Path, dataset: str, target: str) -> Path:
+    (root / "agent.py").write_text("def answer(case):\n    return case.expected\n")
+    (root / "questions.jsonl").write_text(
+        json.dumps({"id": "q1", "input": "2+2?", "expected": "4"}) + "\n")
+    config = root / "assay.yaml"
+    config.write_text(textwrap.dedent(f"""\
+        name: located
+        dataset:
+          path: {dataset}
+        target: {target}
+        scorers: [{{type: contains}}]
+        """))
+    return config
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+@pytest.mark.parametrize("dataset, target, where, says", [
+    ("nope.jsonl", "{type: python, function: 'agent:answer'}", "3 [dataset.path]",
+     "dataset not found: "),
+    (".", "{type: python, function: 'agent:answer'}", "3 [dataset.path]",
+     "is a directory, not a file"),
+    ("questions.jsonl", "{type: python, function: 'agent:nosuch'}", "4 [target.function]",
+     "module 'agent' has no 'nosuch'"),
+    ("questions.jsonl", "{type: python, function: 'nomodule:answer'}", "4 [target.function]",
+     "No module named 'nomodule'"),
+    ("questions.jsonl", "{type: command, command: [nosuchprogram]}", "4 [target.command]",
+     "program 'nosuchprogram' not found on PATH"),
+], ids=["no-dataset", "dataset-is-a-folder", "no-function", "no-module", "no-program"])
+def test_a_dataset_or_target_that_is_not_there_is_named_at_its_line_in_the_config(
+        capsys, tmp_path, monkeypatch, dataset, target, where, says, command):
+    """They read 'error: dataset not found: /x/nope.jsonl' or 'error: command target:
+    program ... not found on PATH', with neither the config nor the line that names them."""
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    config = _quickstart_like(tmp_path, dataset, target)
+    code, text = assay(capsys, command, str(config))
+    assert code == 2
+    assert f"{config}:{where}: " in text and says in text, text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import cast
 
 from assay.case import Case
@@ -11,6 +12,7 @@ from assay.condition import Condition
 from assay.config.loading import LoadedConfig
 from assay.datasets.dataset import Dataset, open_dataset
 from assay.errors import Problem, UserError
+from assay.input_files import require_regular_file
 from assay.registry import scorers as scorer_registry
 from assay.registry import targets as target_registry
 from assay.scorers.base import Scorer, ScorerParams
@@ -128,8 +130,10 @@ def build_plan(loaded: LoadedConfig, services: Services, *, sample: int | None =
             seed=config.run.seed, tags=config.dataset.tags)
     if dataset is None:
         assert config.dataset.path is not None  # the config holds `path:` or `hf:`
+        path = services.resolve_path(config.dataset.path)
+        _require_dataset_file(loaded, path)
         dataset = open_dataset(
-            services.resolve_path(config.dataset.path),
+            path,
             format=config.dataset.format,
             fields=config.dataset.fields,
             sample=sample or config.run.sample or config.dataset.sample,
@@ -145,6 +149,16 @@ def build_plan(loaded: LoadedConfig, services: Services, *, sample: int | None =
     _check_pair_scorers(loaded, scorers, [c.name for c in chosen])
     return Plan(dataset=dataset, conditions=chosen, targets=targets, scorers=scorers,
                 epochs=config.run.epochs)
+
+
+def _require_dataset_file(loaded: LoadedConfig, path: Path) -> None:
+    """A dataset that is not there (or not a file) is the config's `dataset.path` problem:
+    the error names the config's file and line, as every other config problem does."""
+    try:
+        require_regular_file(path, "dataset")
+    except UserError as exc:
+        raise UserError(f"invalid config {loaded.path}",
+                        [Problem(str(exc), *_located(loaded, ("dataset", "path")))]) from None
 
 
 def chosen_conditions(loaded: LoadedConfig, conditions: list[str] | None) -> list[Condition]:
@@ -200,6 +214,19 @@ def _located(loaded: LoadedConfig, where: tuple[str | int, ...]) -> tuple[str, i
     line = loaded.source.line(where) if loaded.source is not None else None
     file = loaded.source.file if loaded.source is not None else str(loaded.path)
     return file, line, ".".join(map(str, where))
+
+
+async def check_target(loaded: LoadedConfig, target: Target, *, start: bool) -> None:
+    """`target.start()` (or `validate()`), with what it refuses (a function that does not
+    import, a program not on PATH) located at the config key it checked, file and line."""
+    try:
+        await (target.start() if start else target.validate())
+    except UserError as exc:
+        if exc.problems or target.checked_key is None:
+            raise
+        problem = Problem(str(exc), field=target.checked_key)
+        raise UserError(f"invalid config {loaded.path}",
+                        [target_problem(loaded, target.condition.name, problem)]) from None
 
 
 def target_problem(loaded: LoadedConfig, condition: str, problem: Problem) -> Problem:

@@ -18,7 +18,7 @@ from pathlib import Path
 from assay.config.loading import LoadedConfig
 from assay.datasets.dataset import Scan
 from assay.errors import Problem, UserError
-from assay.runner.plan import Plan, build_plan, scorer_problem
+from assay.runner.plan import Plan, build_plan, check_target, scorer_problem
 from assay.services import Services
 
 
@@ -43,7 +43,7 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
     services.warnings.extend(plan.check_conditions(loaded))
     services.warnings.extend(_check_references(loaded, plan))
     _check_models(loaded, plan, services)
-    asyncio.run(_check_targets(plan))
+    asyncio.run(_check_targets(loaded, plan))
     return Preflight(loaded, plan, scan, [*scan.warnings(), *services.warnings])
 
 
@@ -159,9 +159,9 @@ def _check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
     return warnings
 
 
-async def _check_targets(plan: Plan) -> None:
+async def _check_targets(loaded: LoadedConfig, plan: Plan) -> None:
     for target in plan.targets.values():
-        await target.validate()
+        await check_target(loaded, target, start=False)
 
 
 def _check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> None:

@@ -25,7 +25,7 @@ from assay.errors import StoreError, StoreGone, UserError
 from assay.records import RunRecord
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
-from assay.runner.plan import Plan, build_plan
+from assay.runner.plan import Plan, build_plan, check_target
 from assay.runner.progress import Progress, choose_mode
 from assay.services import Services
 from assay.store import Store
@@ -118,7 +118,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     status, error = "failed", None
     usage: dict[str, object] = {}
     try:
-        await _start(plan)
+        await _start(plan, loaded)
         if resumed:
             run_id = stored = resumed.id
             if options.retry_errors:  # a scorer's failure too (a judge that was down)
@@ -213,11 +213,11 @@ def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> 
     return run
 
 
-async def _start(plan: Plan) -> None:
+async def _start(plan: Plan, loaded: LoadedConfig) -> None:
     for scorer in plan.scorers:
         await scorer.setup()
     for target in plan.targets.values():
-        await target.start()
+        await check_target(loaded, target, start=True)
 
 
 async def _close(plan: Plan, services: Services) -> None:

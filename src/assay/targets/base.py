@@ -33,6 +33,9 @@ class Target:
     otherwise: a python function or a plugin gets the condition and may read them). A
     condition setting another is refused before the run: it would differ from its baseline
     in name only, and the comparison would report "no difference" for a change never made."""
+    checked_key: ClassVar[str | None] = None
+    """The param `validate` and `start` check (a python target's `function`, a command's
+    `command`): a `UserError` they raise is the config's problem at that key."""
 
     def __init__(self, params: TargetParams, condition: Condition, services: Services) -> None:
         self.params = params

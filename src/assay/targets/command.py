@@ -58,6 +58,7 @@ class CommandTarget(Target):
     Params = CommandParams
     params: CommandParams
     honours = frozenset[str]()
+    checked_key = "command"
 
     async def validate(self) -> None:
         self._program()

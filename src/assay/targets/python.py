@@ -73,6 +73,7 @@ class PythonParams(TargetParams):
 class PythonTarget(Target):
     Params = PythonParams
     params: PythonParams
+    checked_key = "function"
 
     def __init__(self, params: PythonParams, condition: Condition, services: Services) -> None:
         super().__init__(params, condition, services)
