@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import check_output_file, console, open_store, store_option
+from assay.cli.common import OutputFile, check_output_file, console, open_store, store_option
 
 if TYPE_CHECKING:
     from assay.calibration.measure import Calibration
@@ -33,7 +33,7 @@ FORMATS = ("text", "json", "md", "html")
               help="The bar: Cohen's kappa at least KAPPA; exit 1 below.")
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True, help="Output format.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--output", "-o", type=OutputFile("calibration.md", path_type=Path),
               help="Write to this file instead of standard output.")
 @click.option("--no-cache", is_flag=True, help="Judge afresh, bypassing the response cache.")
 @click.option("--no-save", is_flag=True, help="Do not store this calibration.")

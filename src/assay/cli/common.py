@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -9,6 +10,23 @@ from typing import Any, TypeVar
 import click
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class OutputFile(click.Path):
+    """A file to write. A name ending in `/` names a folder, but pathlib drops the slash,
+    so `--junit out/` wrote a file named `out`: such a name is refused (exit 2)."""
+
+    def __init__(self, example: str, path_type: type[Any] | None = None) -> None:
+        super().__init__(dir_okay=False, path_type=path_type)
+        self.example = example
+        """A file name for the hint, e.g. `junit.xml`."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value.endswith(("/", os.sep)):
+            self.fail(f"{value} ends in '/', so it names a folder, not a file to write; "
+                      f"name the file, e.g. {value}{self.example}", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def store_option(function: F) -> F:

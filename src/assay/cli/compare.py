@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import check_output_file, console, open_store, store_option
+from assay.cli.common import OutputFile, check_output_file, console, open_store, store_option
 
 if TYPE_CHECKING:
     from assay.analysis.pairwise_verdicts import PairwiseResult
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
               help="Compare even when the runs are not comparable (dataset, judge or a "
                    "scorer's definition differ).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False),
+@click.option("--output", "-o", type=OutputFile("compare.md"),
               help="Also write the comparison as Markdown to this file.")
 @click.option("--pairwise", is_flag=True,
               help="Also have a judge compare B's answer with A's for every case, asked in "

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import check_output_file, open_store, store_option
+from assay.cli.common import OutputFile, check_output_file, open_store, store_option
 
 if TYPE_CHECKING:
     from assay.records import TrialRecord
@@ -22,7 +22,7 @@ FORMATS = ("md", "json", "junit", "html")
 @store_option
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="md",
               show_default=True, help="Output format.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False),
+@click.option("--output", "-o", type=OutputFile("report.md"),
               help="Write to this file instead of standard output.")
 @click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
 @click.option("--rewrite", is_flag=True,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay.cli.common import check_output_file, console, open_store, store_option
+from assay.cli.common import OutputFile, check_output_file, console, open_store, store_option
 
 if TYPE_CHECKING:
     from assay.knowledge_packs.all_packs import SuiteEntry
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
               help="Compare the other conditions with COND (default: the first condition).")
 @click.option("--fail-on-regression", is_flag=True,
               help="Exit 1 when any metric dropped significantly since the previous run.")
-@click.option("--junit", type=click.Path(dir_okay=False),
+@click.option("--junit", type=OutputFile("junit.xml"),
               help="Also write JUnit XML here: a test per case and condition, and the gates.")
 @click.option("--no-progress", is_flag=True,
               help="Show no progress (by default: a live bar on a terminal, else a line "

@@ -6,16 +6,18 @@ import json
 
 import click
 
+from assay.cli.common import OutputFile, check_output_file
+
 
 @click.command("schema")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to this file.")
+@click.option("--output", "-o", type=OutputFile("assay.schema.json"),
+              help="Write to this file.")
 def command(output: str | None) -> None:
     """Print the JSON Schema of assay config files.
 
     Point your editor at it, e.g. with the YAML language server:
     `# yaml-language-server: $schema=assay.schema.json`.
     """
-    from assay.cli.common import check_output_file
     from assay.config.schema import config_schema
 
     check_output_file(output)

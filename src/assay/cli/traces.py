@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from assay.cli.common import check_output_file, store_option
+from assay.cli.common import OutputFile, check_output_file, store_option
 
 FORMATS = ("pi", "claude-code", "openai-chat")
 
@@ -72,7 +72,7 @@ def command() -> None:
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
               default=Path(".assay/traces"), show_default=True,
               help="Where eval-report.md and guidelines.md are written.")
-@click.option("--guidelines", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--guidelines", type=OutputFile("guidelines.md", path_type=Path),
               help="Update this guidelines file instead of OUTPUT/guidelines.md.")
 @click.option("--judge-model", help="Check each answer against the files read with this model.")
 @click.option("--experiment", default="traces", show_default=True,
@@ -181,7 +181,7 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
 
 @command.command("export")
 @_session_options
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+@click.option("-o", "--output", type=OutputFile("drafts.jsonl", path_type=Path), required=True,
               help="The dataset JSONL to write.")
 @click.option("--include-unanswered", is_flag=True, help="Also export questions with no answer.")
 def export_command(paths: tuple[Path, ...], format_: str | None, last: int | None,

@@ -1,0 +1,34 @@
+"""Options the subcommands share: a file to write is a file, never a folder's name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .evalproject import assay, write_project
+
+
+@pytest.mark.parametrize("args, option", [
+    (["run", "{config}", "--junit", "out/"], "--junit"),
+    (["report", "latest", "-o", "out/"], "--output"),
+    (["compare", "latest~1", "latest", "-o", "out/"], "--output"),
+    (["schema", "-o", "out/"], "--output"),
+    (["calibrate", "-o", "out/"], "--output"),
+    (["traces", "export", "{root}", "-o", "out/"], "--output"),
+    (["traces", "analyze", "{root}", "--guidelines", "out/"], "--guidelines"),
+], ids=["run-junit", "report", "compare", "schema", "calibrate", "traces-export",
+        "traces-guidelines"])
+def test_a_file_to_write_named_with_a_trailing_slash_is_refused_before_any_work(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        args: list[str], option: str) -> None:
+    """Regression: `assay run --junit out/` ran the eval and wrote the JUnit file as a file
+    named `out` (pathlib drops the slash), and `assay report -o out/` did the same."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "s.db"))
+    config = write_project(tmp_path, {"agent": {"rate": 1.0}}, cases=2)
+    code, text = assay(capsys, *(a.format(config=config, root=tmp_path) for a in args))
+    assert code == 2, text
+    assert "Invalid value for " in text and f"'{option}'" in text
+    assert "out/ ends in '/', so it names a folder, not a file to write" in text
+    assert not (tmp_path / "out").exists() and not (tmp_path / "s.db").exists()
