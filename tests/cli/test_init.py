@@ -67,3 +67,15 @@ def test_a_folder_that_is_not_writable_is_refused_before_any_file_is_written(
     assert code == 2, out
     assert out.strip() == f"error: DIRECTORY {folder}: this folder is not writable"
     assert not list(folder.iterdir())
+
+
+def test_a_folder_where_a_starter_file_goes_is_refused_even_with_force(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay init DIR --force` with a folder DIR/assay.yaml ended in 'could not
+    write DIR/assay.yaml: Is a directory', exit 3, after writing nothing or part."""
+    (tmp_path / "assay.yaml").mkdir()
+    code, out = assay(capsys, "init", str(tmp_path), "--force")
+    assert code == 2, out
+    assert out.strip() == (f"error: {tmp_path / 'assay.yaml'}: a folder where assay init "
+                           "writes a file; move it or choose another DIRECTORY")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["assay.yaml"]

@@ -80,6 +80,10 @@ def command(directory: str, name: str | None, force: bool) -> None:
         root / "cases.jsonl": CASES,
         root / "agent.py": AGENT,
     }
+    folders = [str(p) for p in files if p.is_dir()]
+    if folders:  # --force overwrites files; a folder in the way is not one to replace
+        raise UserError(f"{', '.join(folders)}: a folder where assay init writes a file; "
+                        "move it or choose another DIRECTORY")
     existing = [str(p) for p in files if p.exists()]
     if existing and not force:
         raise UserError(f"not overwriting {', '.join(existing)} (use --force)")
