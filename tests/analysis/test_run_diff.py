@@ -87,3 +87,13 @@ def test_a_judge_prompt_is_named_by_the_first_digits_of_its_hash() -> None:
                               judged("openai/gpt-4.1", "b" * 64))
     assert problem == (f"judge: different judge prompt: hash {'a' * 12} in run run-a, "
                        f"{'b' * 12} in run run-b")
+
+
+def test_a_run_with_no_scores_is_noted_as_such_not_as_a_run_without_the_scorer() -> None:
+    """Regression: against a run stopped before its first trial, the note read 'scorer
+    judge only in run run-b', as if run A's config had no such scorer."""
+    after = collect_cases([row("q1", "pack", 8, True)])
+    diff = diff_runs({}, after, run_a=A, run_b=B)
+    assert diff.notes == ["scorer judge: run run-a has no scores to compare with"]
+    assert diff_runs(after, {}, run_a=A, run_b=B).notes == [
+        "scorer judge: run run-b has no scores to compare with"]

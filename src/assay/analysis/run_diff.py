@@ -115,8 +115,8 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
             known = ", ".join(sorted(set(cases_a) | set(cases_b))) or "none"
             raise UserError(f"no scorer '{name}' in runs {run_a.id} or {run_b.id} "
                             f"(scorers: {known})")
-    notes = [f"scorer {n} only in run {run_a.id}" for n in cases_a if n not in cases_b]
-    notes += [f"scorer {n} only in run {run_b.id}" for n in cases_b if n not in cases_a]
+    notes = [_only_in(name, run_a, cases_b, run_b) for name in cases_a if name not in cases_b]
+    notes += [_only_in(name, run_b, cases_a, run_a) for name in cases_b if name not in cases_a]
     comparisons = []
     skipped: list[str] = []
     unpaired: list[UnpairedMetric] = []
@@ -149,6 +149,15 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
     return RunDiff(entries=finish_family(comparisons), skipped=skipped, alpha=alpha,
                    run_a=run_a, run_b=run_b, problems=list(problems or []), notes=notes,
                    unpaired=unpaired)
+
+
+def _only_in(scorer: str, run: RunRef, other_cases: Mapping[str, ScorerCases],
+             other: RunRef) -> str:
+    """Why `scorer` of `run` has nothing to compare with: the other run has no such scorer,
+    or no score at all (stopped before its first trial, say), whatever its config says."""
+    if not other_cases:
+        return f"scorer {scorer}: run {other.id} has no scores to compare with"
+    return f"scorer {scorer} only in run {run.id}"
 
 
 # -- comparability ---------------------------------------------------------------------------
