@@ -1,8 +1,9 @@
 """The confidence interval: one type for every interval assay prints.
 
-A mean's t-interval, a pass rate's Wilson interval and a paired difference's
-bootstrap, Newcombe or t interval are all an `Interval`, which says its
-level and how it was computed, so a report can name the method beside it.
+A mean's t-interval, a pass rate's Wilson interval, a paired difference's
+Tango score or skew-corrected t interval and an agreement's jackknife interval
+are all an `Interval`, which says its level and how it was computed, so a
+report can name the method beside it.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ class Interval:
     high: float
     confidence: float = 0.95
     method: str = ""
-    """How it was computed: `t`, `Wilson`, `bootstrap`, `Newcombe`, `t-interval`,
-    `zero-spread bound` (see `paired_interval`)."""
+    """How it was computed, as a report names it: `t`, `Wilson`, `Tango score`,
+    `skew-corrected t (Hall)`, `zero-spread bound`, a jackknife, ..."""
 
     @property
     def half_width(self) -> float:
