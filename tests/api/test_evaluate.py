@@ -249,18 +249,28 @@ def test_a_scorer_that_raises_is_an_error_on_the_trial_never_a_zero(tmp_path: Pa
     assert "picky raised ValueError: cannot read this one" in hello.scores["picky"].error
 
 
-def test_a_scorer_raising_on_every_case_leaves_the_run_and_its_outputs_complete(
+def test_a_scorer_raising_on_every_case_stops_the_run_and_keeps_every_trial(
         tmp_path: Path) -> None:
-    """Regression: a scorer that raised on every case aborted the whole run (exit 3, the
-    target's outputs lost) although the other scorer had scored every trial."""
+    """A scorer that raised on every case once aborted the run with the target's outputs
+    lost; then the run completed and exited 0 with that scorer measuring nothing, beside a
+    run of 20 cases or more that the same scorer stopped (20 errors in a row). Now any run
+    stops on it (exit 3) with every trial kept: the outputs, the other scorer's verdicts,
+    and the errors, for `--resume RUN --retry-errors`."""
     def broken(case: Case, output: Output) -> bool:
         raise ValueError("no")
 
-    result = evaluate(tmp_path, scorers=["exact_match", broken])
-    assert result.run.status == "completed"
-    assert result.summary.get("broken", "default").errors == len(WORDS)
-    assert result.summary.get("exact_match", "default").n == len(WORDS)
-    assert all(t.output.text for t in result.trials())
+    with pytest.raises(RunFailed) as raised:
+        evaluate(tmp_path, scorers=["exact_match", broken])
+    assert str(raised.value).startswith(
+        f"scorer broken has no value: it errored on all {len(WORDS)} of its trials with an "
+        "answer, so the run measured nothing with it; first error: ")
+    assert "broken raised ValueError: no" in str(raised.value)
+    store = Store(str(tmp_path / "assay.db"))
+    [run] = store.list_runs("uppercase")
+    trials = list(store.iter_trials(run.id))
+    assert run.status == "aborted" and len(trials) == len(WORDS)
+    assert all(t.output.text and t.scores["exact_match"].passed for t in trials)
+    assert all("ValueError" in (t.scores["broken"].error or "") for t in trials)
 
 
 def test_a_scorer_function_gets_the_text_the_output_or_unannotated_both(
@@ -283,10 +293,14 @@ def test_a_scorer_function_gets_the_text_the_output_or_unannotated_both(
         return output.upper() == output  # type: ignore[attr-defined, no-any-return]
 
     result = evaluate(tmp_path, scorers=[shouted_text, shouted_output, equals_expected,
-                                         reads_the_output, output_method_on_an_output])
+                                         reads_the_output])
     for name in ("shouted_text", "shouted_output", "equals_expected", "reads_the_output"):
         assert result.summary.get(name, "default").pass_rate == 1.0, name
-    [trial] = [t for t in result.trials() if t.case_id == "hello"]
+    with pytest.raises(RunFailed, match="scorer output_method_on_an_output has no value"):
+        evaluate(tmp_path, "attribute", scorers=["exact_match", output_method_on_an_output])
+    store = Store(str(tmp_path / "assay.db"))  # it failed on every trial: the run stops on it
+    [run] = store.list_runs("attribute")
+    [trial] = [t for t in store.iter_trials(run.id) if t.case_id == "hello"]
     error = trial.scores["output_method_on_an_output"].error or ""
     assert "annotate the parameter `output: str`" in error and "output.text" in error
 

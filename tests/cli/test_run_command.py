@@ -266,10 +266,13 @@ def test_a_junit_file_whose_folder_cannot_be_made_is_refused_before_any_trial(
     assert cli("runs").stdout.count("quickstart") == 0
 
 
-def test_a_scorer_erroring_on_every_trial_is_a_warning_on_screen_and_in_every_report(
+def test_a_scorer_erroring_on_every_trial_stops_the_run_and_its_report_says_why(
         cli: Cli, tmp_path: Path) -> None:
-    """Regression: a scorer that errored on every trial showed only a row of dashes and
-    the run exited 0 with no word about it."""
+    """Regression: a scorer that errored on every trial showed only a row of dashes and the
+    run exited 0 with no word about it (and at 20 trials or more, it stopped the run on 20
+    errors in a row). Now it stops any run, exit 3, naming the scorer and how to go on; a
+    resume stops the same way while the scorer still has no value, and the run's report
+    carries the warning."""
     config = copy_quickstart(tmp_path)
     (config.parent / "broken.py").write_text(
         "def score(case, output):\n    raise ValueError('boom')\n")
@@ -278,18 +281,25 @@ def test_a_scorer_erroring_on_every_trial_is_a_warning_on_screen_and_in_every_re
     (config.parent / "questions.jsonl").write_text(
         "".join((config.parent / "questions.jsonl").read_text().splitlines(keepends=True)[:5]))
     config.write_text(text)
-    result = cli("run", str(config), "-o", "out")
+    stopped = cli("run", str(config), "-o", "out")
+    assert stopped.returncode == 3, stopped.stderr
+    assert ("error: scorer broken has no value: it errored on all 10 of its trials with an "
+            "answer, so the run measured nothing with it; first error: ") in stopped.stderr
+    assert "ValueError: boom" in stopped.stderr and "--retry-errors" in stopped.stderr
+    [run] = json.loads(cli("runs", "--json").stdout)
+    assert run["status"] == "aborted"
+    for resume in (["--resume", run["id"]], ["--resume", run["id"], "--retry-errors"]):
+        again = cli("run", str(config), "-o", "out", *resume)
+        assert again.returncode == 3 and "scorer broken has no value" in again.stderr
     warning = "scorer broken has no value: it errored on all 10 of its trials"
-    assert result.returncode == 0, result.stderr  # the other scorers' values stand
-    assert f"warning: {warning}" in result.stdout
-    assert "with an answer (first: " in result.stdout and "ValueError: boom" in result.stdout
-    assert "broken could not score" not in result.stdout  # one warning, not two
-    assert f"- warning: {warning}" in (tmp_path / "out" / "report.md").read_text()
-    assert warning in (tmp_path / "out" / "report.html").read_text()
-    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    rendered = cli("report", run["id"])
+    assert f"warning: {warning}" in rendered.stdout
+    assert "with an answer (first: " in rendered.stdout and "ValueError: boom" in rendered.stdout
+    assert "broken could not score" not in rendered.stdout  # one warning, not two
+    markdown = cli("report", run["id"], "-f", "md")
+    assert f"- warning: {warning}" in markdown.stdout
+    results = json.loads(cli("report", run["id"], "-f", "json").stdout)
     assert any(warning in w for w in results["warnings"])
-    rendered = cli("report", results["run"]["id"])
-    assert warning in rendered.stdout
 
 
 def test_retrying_errors_that_fail_again_leaves_a_completed_run_completed(

@@ -145,14 +145,17 @@ def test_regression_with_epochs_a_pass_rates_sample_count_is_its_cases_as_its_in
     assert results["length:mean"]["uncertainty"]["num_samples"] == 3
 
 
-def unreachable(case: Case, down: bool = False) -> str:
+def unreachable(case: Case, down: bool = False, plain: bool = False) -> str:
     if down:
         raise ConnectionError("the service did not answer")
-    return str(case.expected)
+    return f"plainly {case.expected}" if plain else str(case.expected)
 
 
 def unreadable(case: Case, output: str) -> float:
-    """A scorer that fails on every answer, as a judge whose replies cannot be read."""
+    """A scorer that fails on every answer but plain ones, as a judge whose replies cannot
+    be read (a scorer failing on every answer of a run stops it)."""
+    if output.startswith("plainly"):
+        return 1.0
     raise ValueError("unreadable judge reply: no score between 0 and 10 found in the reply")
 
 
@@ -164,7 +167,8 @@ def test_a_scorer_with_no_value_under_a_condition_is_named_with_its_errored_tria
     nothing wrong in it, where the terminal showed '-' and 8 errored trials."""
     store = tmp_path / "assay.db"
     result = assay.evaluate("capitals", data=CAPITALS, task=unreachable, epochs=2,
-                            conditions={"up": {}, "down": {"args": {"down": True}}},
+                            conditions={"up": {}, "down": {"args": {"down": True}},
+                                        "plain": {"args": {"plain": True}}},
                             scorers=["exact_match", unreadable], store=str(store),
                             reports=False)
     export(store, tmp_path / "eee")

@@ -12,7 +12,7 @@ from assay.condition import Condition
 from assay.datasets.dataset import open_dataset
 from assay.errors import RunFailed
 from assay.output import Output
-from assay.runner.pipeline import run_pipeline
+from assay.runner.pipeline import PipelineStats, run_pipeline
 from assay.runner.plan import Plan
 from assay.score import Score
 from assay.trial import TrialResult
@@ -173,14 +173,19 @@ def test_a_run_in_which_every_trial_failed_could_not_complete(tmp_path: Path) ->
                                  concurrency=2, timeout=5.0, batch_size=100))
 
 
-def test_a_judge_unreadable_on_every_case_beside_a_valid_scorer_is_not_a_failed_run(
+def test_a_judge_unreadable_on_every_case_beside_a_valid_scorer_is_counted_not_unusable(
         tmp_path: Path) -> None:
     """Regression: a judge whose replies never parsed made the run exit 3 "every trial failed,
-    nothing to score" although exact_match had scored every trial."""
+    nothing to score" although exact_match had scored every trial. The trials are usable;
+    the judge is counted as a scorer with no value yet, which the session stops the run on
+    (`tests/cli/test_run_command.py`), and is not once it reads one reply."""
     class UnreadableJudge:
         name, is_sync = "judge", False
+        readable: set[str] = set()
 
         async def score(self, case: Case, output: Output) -> Score:
+            if case.id in self.readable:
+                return Score(value=7.0, passed=True)
             return Score.failure("unreadable judge reply: no score")
 
     class Exact:
@@ -189,13 +194,22 @@ def test_a_judge_unreadable_on_every_case_beside_a_valid_scorer_is_not_a_failed_
         def check(self, case: Case, output: Output) -> Score:
             return Score.binary(True)
 
+    def stats_of(plan: Plan) -> PipelineStats:
+        return asyncio.run(run_pipeline(plan, committed.extend, concurrency=4, timeout=5.0,
+                                        batch_size=7))
+
+    judge = UnreadableJudge()
     plan = make_plan(tmp_path, 3, CountingTarget())
-    plan.scorers = [UnreadableJudge(), Exact()]  # type: ignore[list-item]
-    committed = run(plan)
+    plan.scorers = [judge, Exact()]  # type: ignore[list-item]
+    committed: list[TrialResult] = []
+    assert stats_of(plan).scorer_errors == {"judge": 6}
     assert len(committed) == 6
     assert all(r.scores["exact"].passed and r.scores["judge"].error for r in committed)
+    judge.readable = {"c1"}
+    assert stats_of(plan).scorer_errors == {}
 
-    plan.scorers = [UnreadableJudge()]  # type: ignore[list-item]
+    judge.readable = set()
+    plan.scorers = [judge]  # type: ignore[list-item]
     with pytest.raises(RunFailed, match="every trial failed"):
         run(plan)
 

@@ -23,9 +23,10 @@ def summarize_run(store: Store, run_id: str, *, scorers: Sequence[str] | None = 
 
 def scorer_warnings(summary: RunSummary) -> list[str]:
     """A scorer with no value anywhere in the run (it errored on every trial) is said out
-    loud: its row of dashes alone is easy to miss, and the run still exits 0. Only the
-    trials with an answer are counted: one whose target failed gave the scorer nothing to
-    score, and the trial warnings already count it."""
+    loud: its row of dashes alone is easy to miss. A run in one go stops on it (exit 3,
+    `runner.pipeline`); a resumed run or a rejudge can still end with one. Only the trials
+    with an answer are counted: one whose target failed gave the scorer nothing to score,
+    and the trial warnings already count it."""
     unanswered = {c.condition: c.errors for c in summary.conditions}
     warnings = []
     for name in summary.scorer_names:

@@ -39,7 +39,23 @@ class PipelineStats:
     first_error: str | None = None
     started: float = field(default_factory=time.monotonic)
     stopped_reason: str | None = None
+    unscored: set[str] = field(default_factory=set)
+    """Scorers that have given no value yet on a trial of this process."""
+    scorer_errors: dict[str, int] = field(default_factory=dict)
+    """Per scorer with no value yet: its errors on trials whose target answered. Not empty
+    at the end means a scorer may have measured nothing (`runner.session` asks the store)."""
 
+    def count_scores(self, result: TrialResult) -> None:
+        """Note which scorers gave a value, and the errors of those that have given none;
+        nothing to do once every scorer has given one."""
+        if not self.unscored or result.output.error:
+            return
+        for name, score in result.scores.items():
+            if score.error is None:
+                self.unscored.discard(name)
+                self.scorer_errors.pop(name, None)
+            elif name in self.unscored:
+                self.scorer_errors[name] = self.scorer_errors.get(name, 0) + 1
 
 Commit = Callable[[list[TrialResult]], Mapping[TrialKey, str] | None]
 """Stores a batch; returns the trials stored as errors instead (the store refused their rows),
@@ -117,7 +133,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
     to score (`answered_before`: the trials a resumed run already has with a verdict, of
     its `stored_before`); what finished is committed first.
     """
-    stats = PipelineStats()
+    stats = PipelineStats(unscored={scorer.name for scorer in plan.trial_scorers})
     trials = plan.trials()
     buffer: list[TrialResult] = []
     failures: list[bool] = []
@@ -135,6 +151,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
         refused = commit(buffer) or {}
         stats.done += len(buffer)
         for result, failed in zip(buffer, failures):
+            stats.count_scores(result)
             not_stored = refused.get(result.key) if refused else None
             if not_stored:
                 error: str | None = f"not stored: {not_stored}"

@@ -21,7 +21,7 @@ from typing import Any
 from assay._version import __version__
 from assay.config.loading import LoadedConfig
 from assay.config.models import EvalConfig
-from assay.errors import StoreError, StoreGone, UserError
+from assay.errors import RunFailed, StoreError, StoreGone, UserError
 from assay.records import RunRecord
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
@@ -244,7 +244,7 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
     with Progress(plan.total, label, mode=choose_mode(options.progress),
                   already_done=len(plan.skip), errored_before=errored,
                   ledger=_ledger(plan)) as progress:
-        return await run_pipeline(
+        stats = await run_pipeline(
             plan, _committer(plan, store, run_id, lock), concurrency=concurrency,
             timeout=settings.timeout, batch_size=settings.batch_size,
             max_output_bytes=settings.max_output_bytes,
@@ -252,6 +252,22 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             max_consecutive_errors=settings.max_consecutive_errors, on_committed=progress.update,
             budget_exceeded=_cost_check(plan, settings.max_cost_usd),
             answered_before=usable, stored_before=len(plan.skip))
+    if plan.skip or stats.scorer_errors:  # a resume, or a scorer with no value in this process
+        _require_scorer_values(store, run_id)
+    return stats
+
+
+def _require_scorer_values(store: Store, run_id: str) -> None:
+    """`RunFailed` when a scorer errored on every trial of the run that had an answer: the
+    run measured nothing with it (a judge whose replies never parse, a scorer with a bug),
+    whatever the run's size; before, a run of 20 trials or more stopped on 20 errors in a
+    row while a smaller one exited 0. Every trial is stored, for `--retry-errors`."""
+    found = store.scorers_without_value(run_id)
+    if found:
+        scorer, errors, first = found[0]
+        raise RunFailed(f"scorer {scorer} has no value: it errored on all {errors} of its "
+                        f"trials with an answer, so the run measured nothing with it; first "
+                        f"error: {first[:300]}")
 
 
 def _services(plan: Plan) -> Services | None:

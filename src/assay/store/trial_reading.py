@@ -123,6 +123,22 @@ class TrialReading:
         with self.engine.connect() as conn:
             return int(conn.execute(query).scalar() or 0)
 
+    def scorers_without_value(self, run_id: str) -> list[tuple[str, int, str]]:
+        """(scorer, its errors, the first of them) for each scorer of the run that errored on
+        every trial it scored and gave no value anywhere, by name."""
+        s = schema.scores
+        valued = func.sum(case((s.c.error.is_(None), 1), else_=0))
+        query = (select(s.c.scorer, func.count()).where(s.c.run_id == run_id)
+                 .group_by(s.c.scorer).having(valued == 0).order_by(s.c.scorer))
+        with self.engine.connect() as conn:
+            found = []
+            for scorer, errors in conn.execute(query):
+                first = conn.execute(
+                    select(s.c.error).where(s.c.run_id == run_id, s.c.scorer == scorer)
+                    .order_by(s.c.case_id, s.c.condition, s.c.epoch).limit(1)).scalar()
+                found.append((str(scorer), int(errors), str(first or "")))
+        return found
+
     def spent_usd(self, run_id: str) -> float:
         """What the run's stored trials and scores cost: its targets' and judges' calls."""
         total = 0.0
