@@ -47,14 +47,21 @@ def test_a_valid_config_resolves_one_target_per_condition(tmp_path: Path) -> Non
     assert len(loaded.hash) == 64
 
 
-def test_the_hash_leaves_out_the_cost_budget_and_nothing_else_of_the_run(tmp_path: Path) -> None:
-    """A budget changes what a run may spend, not what it measures: a run stopped by it is
-    resumed once it is raised. Anything else changed still refuses the resume."""
+def test_the_hash_leaves_out_the_settings_that_pace_a_run_and_nothing_else(
+        tmp_path: Path) -> None:
+    """Trials in flight, commit batches and the error and cost budgets change how a run goes,
+    not what it measures: a stopped run is resumed with them changed. Before, any of them but
+    the budget changed the hash and refused the resume; anything that can change an answer
+    (epochs, timeout, max_output_bytes, the seed) still does."""
     def hash_of(run: str) -> str:
         return load_config(write(tmp_path, BASE + run), env={}).hash
 
-    assert hash_of("run: {max_cost_usd: 1}") == hash_of("run: {max_cost_usd: 5}")
-    assert hash_of("run: {max_cost_usd: 1, epochs: 2}") != hash_of("run: {max_cost_usd: 1}")
+    paced = hash_of("run: {concurrency: 2, batch_size: 5, max_errors: 3, max_cost_usd: 1}")
+    assert paced == hash_of("run: {concurrency: 32, batch_size: 1, max_errors: 50}")
+    assert paced == hash_of("run: {max_consecutive_errors: null}") == hash_of("")
+    for measured in ("epochs: 2", "timeout: 10", "max_output_bytes: 5000", "seed: 1",
+                     "sample: 3"):
+        assert hash_of(f"run: {{concurrency: 2, {measured}}}") != paced, measured
 
 
 def test_unknown_key_suggests_the_nearest_one_with_its_line(tmp_path: Path) -> None:

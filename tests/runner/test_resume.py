@@ -16,8 +16,9 @@ import pytest
 from sqlalchemy import Engine, create_engine, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from assay.store import schema
+from assay.store import Store, schema
 from assay.store import store_url as normalised_url
+from tests.cli.evalproject import assay as assay_in_process
 from tests.terminal import as_at_a_terminal
 
 AGENT = '''
@@ -193,3 +194,53 @@ def test_resume_refuses_a_changed_variable_and_reuses_the_sample(
                              text=True)
     assert resumed.returncode == 0, resumed.stderr
     assert len(stored_trials(engine)) == 10
+
+
+def test_a_resume_accepts_a_changed_pace_and_refuses_a_changed_target_or_dataset(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a run stopped by its error budget could not be resumed with another
+    `run.concurrency`, `batch_size` or `max_errors` ('the config changed since it started'),
+    although none of them changes a trial's result."""
+    (tmp_path / "agent.py").write_text(
+        "import os\n\ndef answer(case, flavour):\n"
+        "    if os.environ.get('DOWN') and case.id >= 'c4':\n"
+        "        raise RuntimeError('the service went down')\n"
+        "    return case.expected\n")
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(10)))
+
+    def configure(run: str, flavour: str = "one") -> None:
+        (tmp_path / "assay.yaml").write_text(
+            "name: paced\ndataset: {path: cases.jsonl}\n"
+            "target: {type: python, function: 'agent:answer', threaded: false, "
+            f"args: {{flavour: {flavour}}}}}\nscorers: [{{type: exact_match}}]\nrun: {run}\n")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("DOWN", "1")
+    configure("{concurrency: 1, batch_size: 1, max_errors: 2}")
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "--no-progress")
+    assert code == 3, out
+    monkeypatch.delenv("DOWN")
+
+    configure("{concurrency: 4, batch_size: 3}", flavour="two")
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--no-progress")
+    assert code == 2 and "the config changed since it started" in out, out
+    configure("{concurrency: 4, batch_size: 3}")
+    with (tmp_path / "cases.jsonl").open("a") as cases:
+        cases.write('{"id": "c10", "input": "q", "expected": "a"}\n')
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--no-progress")
+    assert code == 2 and "the dataset changed since it started" in out, out
+
+    lines = (tmp_path / "cases.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "cases.jsonl").write_text("".join(lines[:10]))
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--retry-errors",
+                                 "--no-progress")
+    assert code == 0, out
+    store = Store(str(tmp_path / "assay.db"))
+    [run] = store.list_runs("paced")
+    assert run.status == "completed"
+    trials = list(store.iter_trials(run.id))
+    assert sorted(t.case_id for t in trials) == [f"c{i}" for i in range(10)]
+    assert not any(t.error for t in trials)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from assay.condition import Condition
 from assay.config.interpolation import interpolate, missing_problems
-from assay.config.models import EvalConfig
+from assay.config.models import PACE_SETTINGS, EvalConfig
 from assay.config.validation import problems_from
 from assay.config.yaml_source import SourceMap, load_yaml
 from assay.errors import Problem, UserError
@@ -99,7 +99,7 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
         raise UserError(f"invalid config {path}", _as_written(problems, source))
     # The hash covers the values the run will really use (`${VAR}` resolved), so resuming
     # with another ASSAY_MODEL is refused; secret-looking values are masked first.
-    hashed = _without_budget(
+    hashed = _without_pace(
         redact_structure(interpolate(data if described is None else described, env)[0]))
     digest = hashlib.sha256(
         json.dumps(hashed, sort_keys=True, default=str).encode()).hexdigest()
@@ -108,13 +108,15 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
                         scorer_params=scorer_params, sections=sections, source=source)
 
 
-def _without_budget(data: Any) -> Any:
-    """The config without `run.max_cost_usd`: a budget changes what a run may spend, not what
-    it measures, so a run stopped by its budget is resumed after the budget is raised."""
+def _without_pace(data: Any) -> Any:
+    """The config without its `PACE_SETTINGS`, which change how a run goes, not what it
+    measures; a `run:` left empty goes too, as if it had never been written."""
     run = data.get("run") if isinstance(data, dict) else None
-    if not isinstance(run, dict) or "max_cost_usd" not in run:
+    if not isinstance(run, dict):
         return data
-    return {**data, "run": {key: value for key, value in run.items() if key != "max_cost_usd"}}
+    kept = {key: value for key, value in run.items() if key not in PACE_SETTINGS}
+    rest = {key: value for key, value in data.items() if key != "run"}
+    return {**rest, "run": kept} if kept else rest
 
 
 def _import_foreign(data: dict[str, Any], source: SourceMap) -> dict[str, Any]:

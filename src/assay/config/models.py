@@ -152,6 +152,15 @@ class RunSettings(_Strict):
     """Finished trials committed to the store per transaction."""
 
 
+PACE_SETTINGS = frozenset({"concurrency", "batch_size", "max_errors", "max_consecutive_errors",
+                           "max_cost_usd"})
+"""The `run:` settings that decide how fast a run goes and when it stops, never what a trial
+answers or scores: the config hash leaves them out, so a stopped run is resumed with more or
+fewer trials in flight, or a raised error or cost budget. `timeout` and `max_output_bytes`
+are not among them: they decide whether an answer is cut, so a resume that changed them
+would mix trials held to two limits."""
+
+
 class ConditionConfig(BaseModel):
     """A named variant of the target. Any key the target accepts (model, system,
     args, env, command, ...) may be given here to override it for this condition."""
