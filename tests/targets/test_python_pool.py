@@ -86,6 +86,24 @@ def test_os_exit_0_in_one_case_is_that_trials_error_and_the_gate_still_fails(
         "c3": "the python target's worker process exited with code 0 while answering"}
 
 
+@pytest.mark.parametrize("is_async", [False, True])
+def test_a_keyboard_interrupt_the_function_raises_is_that_trials_error_as_in_process(
+        tmp_path: Path, is_async: bool) -> None:
+    """Regression: the worker took the function's own KeyboardInterrupt for Ctrl-C and died
+    of it, printing its traceback on assay's stderr, and the trial's error read 'the python
+    target's worker process was killed by SIGINT while answering; its stderr ended with:
+    n_worker.py", line 183, ...'. Ctrl-C never reaches a worker's session: the trial's error
+    is now the one it gets without isolation."""
+    cli = project(tmp_path, ("async " if is_async else "") + "def answer(case):\n"
+                  "    if case.id == 'c1':\n        raise KeyboardInterrupt\n    return 'a'\n",
+                  concurrency=1)
+    result = cli("run", "assay.yaml", "--no-progress", "-o", "out", timeout=60)
+    assert result.returncode == 1, result.stderr  # the gate is unmet: one trial errored
+    assert "Traceback" not in result.stdout + result.stderr
+    assert score_stats(tmp_path) == (5, 1)
+    assert errors_by_case(tmp_path) == {"c1": "agent:answer raised KeyboardInterrupt"}
+
+
 def test_a_crash_is_named_by_its_signal_and_the_run_goes_on_with_a_fresh_worker(
         tmp_path: Path) -> None:
     cli = project(tmp_path, "import os, signal\n\ndef answer(case):\n"

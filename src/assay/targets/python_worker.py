@@ -172,17 +172,19 @@ def _load(setup: Setup) -> tuple[Callable[[Case], Any], Any]:
     if not callable(function):
         raise UserError(f"python target '{setup['function']}' is not callable")
     condition = Condition(**setup["condition"])
-    return guarded(bind_case_call(function, condition, setup["args"]), function), function
+    return guarded(bind_case_call(function, condition, setup["args"]), function,
+                   ctrl_c_reaches=False), function
 
 
 def _answer(call: Callable[[Case], Any], function: Any, case: Case,
             loop: asyncio.AbstractEventLoop) -> Output | str:
-    """One trial's Output, or its error. Whatever the function raises, `sys.exit()`
-    included, is the trial's error."""
+    """One trial's Output, or its error. Whatever the function raises, `sys.exit()` and
+    KeyboardInterrupt included (Ctrl-C does not reach this session), is the trial's error."""
     try:
         value = call(case)
         if inspect.isawaitable(value):  # an async function, or a sync one returning a coroutine
-            value = loop.run_until_complete(await_guarded(value, function))
+            value = loop.run_until_complete(
+                await_guarded(value, function, ctrl_c_reaches=False))
         output = Output.from_value(value)
     except (Exception, asyncio.CancelledError) as exc:  # noqa: BLE001 - the trial's error
         return describe_failure(exc)

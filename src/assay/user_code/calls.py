@@ -11,7 +11,8 @@ raising its own BaseException would lose the batch in flight.
 become ordinary errors: an import problem (exit 2) or that trial's error. Two
 pass: asyncio's CancelledError, which is how a deadline (`run.timeout`) or
 Ctrl-C stops a trial, and a KeyboardInterrupt in the main thread, which is
-Ctrl-C itself, raised in user code run on the event loop.
+Ctrl-C itself, raised in user code run on the event loop (but not in a
+`python_worker`, whose session Ctrl-C does not reach).
 """
 
 from __future__ import annotations
@@ -84,10 +85,13 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def guarded(function: Callable[P, R], named: Any = None) -> Callable[P, R]:
+def guarded(function: Callable[P, R], named: Any = None, *,
+            ctrl_c_reaches: bool = True) -> Callable[P, R]:
     """`function`, with the interpreter's exits turned into `UserCodeExit` where it runs
     (in a worker thread too, so they never travel through the event loop). The error names
-    `named` (the user's function, when `function` wraps it)."""
+    `named` (the user's function, when `function` wraps it). `ctrl_c_reaches=False` where
+    the terminal's Ctrl-C never arrives (a worker process in a session of its own): every
+    KeyboardInterrupt there is the user code's own, and fails its call."""
     label = reference_of(named if named is not None else function)
 
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -97,22 +101,24 @@ def guarded(function: Callable[P, R], named: Any = None) -> Callable[P, R]:
         except Exception:
             raise
         except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay
-            if pressed_ctrl_c(exc):
+            if ctrl_c_reaches and pressed_ctrl_c(exc):
                 raise
             raise UserCodeExit(f"{label} {describe_exit(exc)}") from None
 
     return call
 
 
-async def await_guarded(awaitable: Awaitable[R], function: Any) -> R:
-    """Await user code's coroutine; its exits become `UserCodeExit` naming `function`."""
+async def await_guarded(awaitable: Awaitable[R], function: Any, *,
+                        ctrl_c_reaches: bool = True) -> R:
+    """Await user code's coroutine; its exits become `UserCodeExit` naming `function`
+    (`ctrl_c_reaches` as for `guarded`)."""
     try:
         with running_user_code():
             return await awaitable
     except (Exception, asyncio.CancelledError):
         raise
     except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay
-        if pressed_ctrl_c(exc):
+        if ctrl_c_reaches and pressed_ctrl_c(exc):
             raise
         raise UserCodeExit(f"{reference_of(function)} {describe_exit(exc)}") from None
 
