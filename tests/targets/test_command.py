@@ -18,6 +18,7 @@ from assay.errors import UserError
 from assay.output import Output
 from assay.services import Services
 from assay.targets.command import CommandParams, CommandTarget
+from assay.targets.process_tree import ProcessTree
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process groups")
 
@@ -65,6 +66,33 @@ def test_a_timeout_kills_the_children_of_the_command_too(tmp_path: Path) -> None
     while not is_gone(sleeper) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert is_gone(sleeper)
+
+
+def test_a_timed_out_command_is_reaped_without_a_warning_from_asyncio(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a timed-out command often printed 'Unknown child process pid 22282, will
+    report returncode 255' on the terminal: when the kill had landed by then, the
+    `process.kill()` after it polled, and so reaped, the process before asyncio's own
+    reaper could. Here that order is made certain: the kill is seen to land, and asyncio's
+    reaper (its blocking `os.waitpid`; a poll binds its own) starts late."""
+    end, waitpid = ProcessTree.end, os.waitpid
+
+    def end_and_see_it_dead(tree: ProcessTree) -> None:
+        end(tree)
+        assert tree.leader is not None
+        wait_gone(tree.leader)
+
+    def late_blocking_waitpid(pid: int, options: int) -> tuple[int, int]:
+        if options == 0:
+            time.sleep(0.5)
+        return waitpid(pid, options)
+
+    monkeypatch.setattr(ProcessTree, "end", end_and_see_it_dead)
+    monkeypatch.setattr(os, "waitpid", late_blocking_waitpid)
+    with pytest.raises(TimeoutError):
+        answer_within(make_target(tmp_path, ["sleep", "30"], stdin="none"), 0.2)
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
 
 
 def wait_gone(pid: int, seconds: float = 3) -> bool:

@@ -133,12 +133,13 @@ class CommandTarget(Target):
             # what the command wrote by the time it exited, plus a moment to drain the pipes.
             await asyncio.wait(tasks[:2], timeout=DRAIN_SECONDS)
         finally:  # an answer, a timeout or Ctrl-C: nothing the command started outlives it
+            # The command itself too, as its group's leader. Not `process.kill()`: it polls
+            # the process first, reaping it behind asyncio's back, which then logs
+            # "Unknown child process pid ..." on the terminal.
             tree.end()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
             await reaped(process)
         if code != 0:
             tail = redact(err.text().strip()[-500:], self.params.env.values())
