@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import signal
 import stat
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -226,3 +229,34 @@ def test_stdout_that_is_not_utf8_is_replaced_and_counted_not_silently_changed(
     fine = answer_within(make_target(tmp_path, [sys.executable, "-c", "print('café')"],
                                      stdin="none"), 30)
     assert fine.text == "café" and "replaced_invalid_utf8" not in fine.metadata
+
+
+def test_what_a_command_runs_ends_when_assay_itself_is_killed(tmp_path: Path) -> None:
+    """Regression: after a `kill -9` of assay, a command stuck in its trial, and what it
+    started, ran on for ever (nothing was left to end them), beside those of the resume."""
+    write_script(tmp_path / "agent.sh", "#!/bin/sh\nsleep 300 &\necho $! > sleep-$$.pid\n"
+                                        "echo $$ > agent-$$.pid\nwait\n")
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(4)))
+    (tmp_path / "assay.yaml").write_text(
+        "name: stuck\ndataset: {path: cases.jsonl}\ntarget: {type: command, command: ./agent.sh}\n"
+        "scorers: [{type: exact_match}]\nrun: {concurrency: 2, timeout: 300}\n")
+    run = subprocess.Popen([sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"],
+                           cwd=tmp_path, env={**os.environ, "ASSAY_STORE": str(tmp_path / "db")},
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    def written() -> list[str]:
+        return [path.read_text().strip() for path in tmp_path.glob("*.pid")]
+
+    deadline = time.monotonic() + 60
+    while not (len(written()) == 4 and all(written())) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stuck = [int(pid) for pid in written()]
+    assert len(stuck) == 4 and not any(is_gone(pid) for pid in stuck)
+    run.kill()
+    run.wait()
+    try:
+        assert all(wait_gone(pid, seconds=10) for pid in stuck)
+    finally:
+        for pid in stuck:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -4,9 +4,10 @@ The answer is what the command printed by the time it exited: a child it left
 running (`sleep 777 &`) and that still holds stdout does not turn a finished
 answer into a timeout. At the trial's end (an answer, a timeout or Ctrl-C)
 every process the command started is killed, daemons included (see
-`process_tree`). stdout is read up to `run.max_output_bytes` and the rest is
-dropped and counted, so a command that prints without end fills no memory
-and still ends at `run.timeout`.
+`process_tree`); if assay itself is killed, the target's `orphan_guard` kills
+them. stdout is read up to `run.max_output_bytes` and the rest is dropped and
+counted, so a command that prints without end fills no memory and still ends
+at `run.timeout`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from assay.redaction import redact
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
 from assay.targets.capture import Captured, output_limit
+from assay.targets.orphan_guard import OrphanGuard
 from assay.targets.process_tree import ProcessTree, exit_code, reaped, signal_name
 
 
@@ -60,11 +62,20 @@ class CommandTarget(Target):
     honours = frozenset[str]()
     checked_key = "command"
 
+    _guard: OrphanGuard | None = None
+    """Started with the target: ends its commands if assay is killed."""
+
     async def validate(self) -> None:
         self._program()
 
     async def start(self) -> None:
         self._program()
+        self._guard = await OrphanGuard.start()
+
+    async def close(self) -> None:
+        if self._guard is not None:
+            await self._guard.close()
+            self._guard = None
 
     def _argv(self) -> list[str]:
         params = self.params
@@ -112,7 +123,7 @@ class CommandTarget(Target):
         params = self.params
         argv = self._argv()
         stdin = _stdin_bytes(case, params.stdin, self.condition.name)
-        tree = ProcessTree()
+        tree = ProcessTree(token=self._guard.token()) if self._guard else ProcessTree()
         try:
             process = await asyncio.create_subprocess_exec(
                 *argv, cwd=self._cwd(), env=tree.env(self._env()), start_new_session=True,

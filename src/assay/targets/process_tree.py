@@ -91,11 +91,37 @@ class ProcessTree:
                     os.kill(pid, signal.SIGKILL)
 
     def _carries_token(self, pid: int) -> bool:
-        try:
-            environ = (PROC / str(pid) / "environ").read_bytes()
-        except OSError:
-            return False
-        return f"{TOKEN_VARIABLE}={self.token}".encode() in environ.split(b"\0")
+        return _token_of(pid) == self.token
+
+
+def end_token_carriers(prefix: str) -> None:
+    """Kill every process whose token begins with `prefix` (again while forks keep appearing,
+    10 rounds): what is left of the trees of a process that can no longer end them."""
+    if not PROC.is_dir():
+        return
+    own = os.getpid()
+    for _ in range(10):
+        carriers = [int(entry.name) for entry in os.scandir(PROC)
+                    if entry.name.isdigit() and int(entry.name) != own
+                    and (_token_of(int(entry.name)) or "").startswith(prefix)]
+        if not carriers:
+            return
+        for pid in carriers:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _token_of(pid: int) -> str | None:
+    """The `ASSAY_PROCESS_TOKEN` in the environment `pid` started with; None if none."""
+    try:
+        environ = (PROC / str(pid) / "environ").read_bytes()
+    except OSError:
+        return None
+    marker = f"{TOKEN_VARIABLE}=".encode()
+    for entry in environ.split(b"\0"):
+        if entry.startswith(marker):
+            return entry[len(marker):].decode(errors="replace")
+    return None
 
 
 def newest_pid() -> int | None:
