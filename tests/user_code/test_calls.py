@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from assay.errors import UserError
 from assay.user_code.calls import (
     UserCodeExit,
     describe_failure,
@@ -32,6 +33,31 @@ def test_a_function_from_a_module_keeps_its_module_name(tmp_path: Path) -> None:
     (tmp_path / "helpers_for_naming.py").write_text("def answer(case):\n    return case\n")
     function = import_object("helpers_for_naming:answer", tmp_path)
     assert reference_of(function) == "helpers_for_naming:answer"
+
+
+@pytest.mark.parametrize(("reference", "module"), [("broken_import:answer", "broken_import.py"),
+                                                  ("lib/agent.py:answer", "lib/agent.py")])
+def test_an_import_that_fails_in_user_code_names_the_file_and_line(
+        tmp_path: Path, reference: str, module: str) -> None:
+    """Regression: 'cannot import function 'agent:answer': ModuleNotFoundError: No module named
+    'nonexistent'' said neither which file of the user's nor which line asked for it."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / module).write_text("import json\n\nimport nonexistent_for_assay\n\n"
+                                   "def answer(case):\n    return 'a'\n")
+    with pytest.raises(UserError) as raised:
+        import_object(reference, tmp_path)
+    assert str(raised.value) == (
+        f"cannot import function '{reference}': ModuleNotFoundError: No module named "
+        f"'nonexistent_for_assay' ({module}, line 3)")
+
+
+def test_an_import_error_raised_in_a_library_names_the_users_line_that_called_it(
+        tmp_path: Path) -> None:
+    (tmp_path / "calls_a_library.py").write_text(
+        "import json\n\nSETTINGS = json.loads('{not json')\n")
+    with pytest.raises(UserError) as raised:
+        import_object("calls_a_library:answer", tmp_path)
+    assert str(raised.value).endswith("(calls_a_library.py, line 3)")
 
 
 class Unprintable(Exception):

@@ -196,8 +196,9 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function") -> 
             module = importlib.import_module(module_name)
     except UserError:
         raise
-    except Exception as exc:  # an import error in user code: say which and why
-        raise UserError(f"cannot import {what} '{reference}': {type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # an import error in user code: say which, why and where
+        raise UserError(f"cannot import {what} '{reference}': {type(exc).__name__}: {exc}"
+                        f"{_where_raised(exc, base_dir)}") from None
     except BaseException as exc:  # `sys.exit()` at import time is the module's failure, not ours
         raise UserError(f"cannot import {what} '{reference}': the module "
                         f"{describe_exit(exc)} while being imported") from None
@@ -208,6 +209,21 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function") -> 
     except AttributeError:
         raise UserError(f"{what} '{reference}': module '{module_name}' has no '{attr}'") from None
     return obj
+
+
+def _where_raised(exc: Exception, base_dir: Path) -> str:
+    """` (agent.py, line 4)`: the line of the user's own code the import failed at (the last
+    one under `base_dir` and outside installed packages, as a library it called may have
+    raised); "" when the error says it already (a SyntaxError) or no such line is known."""
+    if isinstance(exc, SyntaxError):
+        return ""
+    base = base_dir.resolve()
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = Path(frame.filename)
+        if (path.is_absolute() and path.is_relative_to(base)
+                and not {"site-packages", "dist-packages"} & set(path.parts)):
+            return f" ({path.relative_to(base)}, line {frame.lineno})"
+    return ""
 
 
 _FILE_MODULES: dict[str, str] = {}
