@@ -142,6 +142,13 @@ class MislabelledHandler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if self.path == "/not-gzip":  # says gzip, sends plain text
+            self.send_response(200)
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", "5")
+            self.end_headers()
+            self.wfile.write(b"hello")
+            return
         send(self, 200, "text/plain; charset=utf-8", MISLABELLED_BODIES[self.path])
 
     def log_message(self, *args: object) -> None:
@@ -208,6 +215,16 @@ def test_a_redirect_is_the_trials_error_naming_it_not_an_empty_answer(
     scored as a wrong one, or said "not JSON (0 bytes)"."""
     output = answer_at(mislabelled + "/moved", answer_path=answer_path)
     assert output.error == "HTTP 307: redirected to /elsewhere, which is not followed"
+
+
+def test_a_body_that_is_not_in_its_content_encoding_is_the_trials_error_naming_the_url(
+        mislabelled: str) -> None:
+    """Regression: it read 'DecodingError: Error -3 while decompressing data: incorrect header
+    check', naming neither the service nor what it had claimed."""
+    output = answer_at(f"{mislabelled}/not-gzip", answer_path=None)
+    assert output.error == (
+        f"the reply from {mislabelled}/not-gzip cannot be decoded as its Content-Encoding "
+        "(gzip) says: Error -3 while decompressing data: incorrect header check")
 
 
 def test_a_service_that_never_replies_is_a_timeout_naming_the_url_and_the_setting() -> None:

@@ -94,6 +94,11 @@ class HttpTarget(Target):
         except httpx.TransportError as exc:
             return Output(error=redact(_transport_failure(exc, params),
                                        self.params.headers.values()))
+        except httpx.DecodingError as exc:  # raised only once the reply's headers are in
+            encoding = response.headers.get("content-encoding", "?")
+            return Output(error=redact(f"the reply from {params.url} cannot be decoded as its "
+                                       f"Content-Encoding ({encoding}) says: {exc}",
+                                       self.params.headers.values()))
         text, invalid = body.decoded()
         text = redact_known(text, self.params.headers.values())
         if response.is_redirect:  # a POST is not re-sent elsewhere behind the user's back
