@@ -21,17 +21,20 @@ def as_at_a_terminal() -> None:
 
 def interrupt_when(command: list[str], ready: Callable[[], bool], *, cwd: Path,
                    env: dict[str, str] | None = None, wait: float = 60,
-                   send: signal.Signals = signal.SIGINT) -> tuple[int, str]:
+                   send: signal.Signals = signal.SIGINT, presses: int = 1) -> tuple[int, str]:
     """Start `command` as from a terminal, press Ctrl-C (or send `send`) once `ready()` holds
-    (or after `wait` seconds), and return its exit code and stderr; a child that outlives
-    the test is killed."""
+    (or after `wait` seconds), `presses` times half a second apart, and return its exit code
+    and stderr; a child that outlives the test is killed."""
     process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, preexec_fn=as_at_a_terminal)
     try:
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline and not ready():
             time.sleep(0.05)
-        process.send_signal(send)
+        for press in range(presses):
+            if press:
+                time.sleep(0.5)
+            process.send_signal(send)
         _, stderr = process.communicate(timeout=30)
     finally:
         if process.poll() is None:

@@ -69,3 +69,20 @@ def test_sigterm_stops_a_run_like_ctrl_c_recorded_interrupted_with_the_resume_co
     assert f"resume with: assay run assay.yaml --resume {run.id}" in stderr
     assert "Traceback" not in stderr
     store.close()
+
+
+def test_a_second_ctrl_c_while_an_async_target_holds_the_loop_stops_without_a_traceback(
+        tmp_path: Path) -> None:
+    """Regression: an `async def` target that blocks (time.sleep) holds the event loop, so
+    the first Ctrl-C cannot stop it; the second stopped the run, but its 'interrupted;
+    resume with ...' was followed by 80 lines of 'Task exception was never retrieved'
+    traceback."""
+    env = write_python_project(tmp_path, "import pathlib, time\n\n\nasync def answer(case):\n"
+                               "    pathlib.Path('started').touch()\n    time.sleep(60)\n",
+                               name="held", cases=2, run="{concurrency: 2}", store="s.db")
+    code, stderr = interrupt_when(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"],
+        (tmp_path / "started").exists, cwd=tmp_path, env=env, presses=2)
+    assert code == 130, stderr
+    assert "interrupted; resume with: assay run assay.yaml --resume" in stderr
+    assert "Traceback" not in stderr and "never retrieved" not in stderr

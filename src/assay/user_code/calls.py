@@ -129,10 +129,17 @@ def run_loop(main: Coroutine[Any, Any, R]) -> R:
     A `sys.exit()` in an asyncio task that user code started and never awaited is no
     call's: asyncio lets SystemExit out of every task and out of the event loop, so it
     would end assay with the code the user's code asked for, 0 for a run that did not
-    finish. It fails the run instead (exit 3), which `--resume` continues."""
+    finish. It fails the run instead (exit 3), which `--resume` continues.
+
+    A second Ctrl-C, pressed while user code holds the loop (a `time.sleep` in an `async
+    def`), raises KeyboardInterrupt inside the run's task: it stops the run as Ctrl-C does,
+    and the task is not reported again when collected."""
     with asyncio.Runner() as runner:
         try:
             return runner.run(main)
+        except KeyboardInterrupt:
+            runner.get_loop().set_exception_handler(_said_already)
+            raise
         except SystemExit as exc:
             runner.get_loop().set_exception_handler(_said_already)
             raise RunFailed(f"user code {describe_exit(exc)} in an asyncio task it started "
@@ -141,9 +148,10 @@ def run_loop(main: Coroutine[Any, Any, R]) -> R:
 
 
 def _said_already(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    """The task's SystemExit is the run's failure, said once: asyncio would print it again,
-    as a traceback, when the task is collected ('Task exception was never retrieved')."""
-    if not isinstance(context.get("exception"), SystemExit):
+    """The task's SystemExit (the run's failure) or KeyboardInterrupt ('interrupted'), said
+    once: asyncio would print it again, as a traceback, when the task is collected ('Task
+    exception was never retrieved')."""
+    if not isinstance(context.get("exception"), SystemExit | KeyboardInterrupt):
         loop.default_exception_handler(context)
 
 
