@@ -6,7 +6,11 @@ default executor, so a caller's loop (Jupyter, an app that awaits
 threads: Python cannot interrupt a thread, so a call that never returns (a user
 function stuck in a loop) only costs its trial a timeout error, and neither
 blocks the process at exit nor takes a worker away from the other trials (the
-pool lends a new thread in its place). The pool in use is found through a
+pool lends a new thread in its place until it returns). Lending is bounded:
+once more calls than `MIN_LENT` (or 4 per concurrent call) are stuck at once,
+the run stops (`RunFailed`, exit 3) rather than queue every later call behind
+them, where each would be cut at its deadline without ever running, a timeout
+the function never had. The pool in use is found through a
 context variable, so targets and scorers need no reference to the runner.
 """
 
@@ -21,7 +25,13 @@ from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from assay.errors import RunFailed
+
 R = TypeVar("R")
+
+MIN_LENT = 64
+"""Stuck calls a pool always lends a thread for, however small its concurrency (4 per
+concurrent call above 16)."""
 
 _CURRENT: contextvars.ContextVar[WorkerPool | None] = contextvars.ContextVar(
     "assay_worker_pool", default=None)
@@ -32,7 +42,9 @@ class WorkerPool(Executor):
 
     def __init__(self, size: int, *, name: str = "assay", max_lent: int | None = None) -> None:
         self._size = max(1, size)
-        self._max_size = self._size + (max_lent if max_lent is not None else 4 * self._size)
+        self._max_lent = max_lent if max_lent is not None else max(4 * self._size, MIN_LENT)
+        self._stuck = 0
+        """Calls running past their deadline now, each holding its thread."""
         self._name = name
         self._work: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None] = \
             queue.SimpleQueue()
@@ -46,6 +58,12 @@ class WorkerPool(Executor):
         with self._lock:
             if self._closed:
                 raise RuntimeError("the worker pool is shut down")
+            if self._stuck > self._max_lent:
+                raise RunFailed(
+                    f"{self._stuck} calls of user code (a python target's or scorer's) are "
+                    "still running past their timeout, each holding a thread of assay's; "
+                    "later calls would wait behind them and be cut without running. With "
+                    "`isolation: process`, a python target's call is killed at its timeout")
             self._work.put((future, lambda: fn(*args, **kwargs)))
             if not self._idle.acquire(blocking=False) and len(self._threads) < self._size:
                 thread = threading.Thread(target=self._serve, daemon=True,
@@ -54,10 +72,18 @@ class WorkerPool(Executor):
                 thread.start()
         return future
 
-    def lend(self) -> None:
-        """A call outlived its deadline and keeps its thread: allow one more, up to a bound."""
+    def lend(self, call: Future[Any]) -> None:
+        """`call` outlived its deadline and keeps its thread: another thread takes its place
+        until it returns."""
         with self._lock:
-            self._size = min(self._size + 1, self._max_size)
+            self._stuck += 1
+            self._size += 1
+        call.add_done_callback(self._returned)
+
+    def _returned(self, call: Future[Any]) -> None:
+        with self._lock:
+            self._stuck -= 1
+            self._size -= 1
 
     def _serve(self) -> None:
         while True:
@@ -118,7 +144,7 @@ async def run_blocking(function: Callable[..., R], *args: Any) -> R:
         return await asyncio.wrap_future(future)
     except asyncio.CancelledError:
         if not future.cancel():  # already running: its thread is held until it returns
-            pool.lend()
+            pool.lend(future)
         raise
 
 
