@@ -444,3 +444,26 @@ def test_a_new_run_after_one_killed_with_kill_9_names_it_and_how_to_resume_it(
             f"--resume {killed['id']}` continues that one instead") in result.stderr
     again = cli("run", "assay.yaml", "--no-progress")  # the latest run now completed
     assert "note:" not in again.stderr
+
+
+def test_a_new_run_after_an_unfinished_one_of_another_config_offers_no_resume_that_fails(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: after a run stopped by its error budget, a run of the edited config (a
+    longer timeout) said '`assay run assay.yaml --resume RUN` continues that one instead',
+    and that command was refused: 'the config changed since it started'."""
+    write_eval(tmp_path, "import os\n\ndef answer(case):\n    if os.environ.get('DOWN'):\n"
+                         "        raise RuntimeError('down')\n    return 'a'\n",
+               "name: edited\ndataset: {path: cases.jsonl}\n"
+               "target: {type: python, function: 'agent:answer'}\n"
+               "scorers: [{type: exact_match}]\n"
+               "run: {concurrency: 1, max_errors: 1, timeout: 10}\n", cases=3)
+    assert cli("run", "assay.yaml", "--no-progress", env={"DOWN": "1"}).returncode == 3
+    stopped = json.loads(cli("runs", "--json").stdout)[0]["id"]
+    config = tmp_path / "assay.yaml"
+    config.write_text(config.read_text().replace("timeout: 10", "timeout: 20"))
+    result = cli("run", "assay.yaml", "--no-progress")
+    assert result.returncode == 0, result.stderr
+    assert "--resume" not in result.stderr
+    assert (f"note: the previous run {stopped} of 'edited' did not finish (it was aborted; 1 of "
+            "3 trials stored); this is a new run: that one was started with another config "
+            "(or ${VAR} values), which this one cannot resume") in result.stderr

@@ -176,7 +176,7 @@ def _run(running: Running, store: Store, options: RunOptions, request: ReviewReq
     running.experiment = loaded.name
     running.before = (latest[0].id, latest[0].finished_at) if latest else None
     if not options.resume:
-        note = unfinished_note(store, path, loaded.name)
+        note = unfinished_note(store, path, loaded.name, loaded.hash)
         if note:
             click.echo(note, err=True)
     try:
@@ -246,10 +246,11 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
     return int(document["exit_code"])
 
 
-def unfinished_note(store: Store, config: Path, experiment: str) -> str:
+def unfinished_note(store: Store, config: Path, experiment: str, config_hash: str) -> str:
     """One line when the experiment's latest run did not finish and no live process holds it
     (killed with kill -9, stopped by Ctrl-C or an error): a new run starts beside it, and
-    without this line the unfinished one would be forgotten."""
+    without this line the unfinished one would be forgotten. The resume command is offered
+    only when this config (`config_hash`) can resume it."""
     from assay.store.run_ending import left_unfinished
 
     unfinished = left_unfinished(store, experiment)
@@ -257,9 +258,13 @@ def unfinished_note(store: Store, config: Path, experiment: str) -> str:
         return ""
     run = unfinished.run
     of = f" of {run.total_trials:,}" if run.total_trials else ""
+    instead = (f"`assay run {config} --resume {run.id}` continues that one instead"
+               if run.config_hash == config_hash else
+               "that one was started with another config (or ${VAR} values), which "
+               "this one cannot resume")
     return (f"note: the previous run {run.id} of '{experiment}' did not finish "
             f"({unfinished.how}; {unfinished.stored:,}{of} trials stored); this is a new run: "
-            f"`assay run {config} --resume {run.id}` continues that one instead")
+            f"{instead}")
 
 
 def interrupted_message(store: Store, config: Path) -> str:
