@@ -202,7 +202,7 @@ def test_a_resume_accepts_a_changed_pace_and_refuses_a_changed_target_or_dataset
     """Regression: a run stopped by its error budget could not be resumed with another
     `run.concurrency`, `batch_size` or `max_errors` ('the config changed since it started'),
     although none of them changes a trial's result."""
-    (tmp_path / "agent.py").write_text(
+    (tmp_path / "paced_agent.py").write_text(  # a module name no other test imports
         "import os\n\ndef answer(case, flavour):\n"
         "    if os.environ.get('DOWN') and case.id >= 'c4':\n"
         "        raise RuntimeError('the service went down')\n"
@@ -213,7 +213,7 @@ def test_a_resume_accepts_a_changed_pace_and_refuses_a_changed_target_or_dataset
     def configure(run: str, flavour: str = "one") -> None:
         (tmp_path / "assay.yaml").write_text(
             "name: paced\ndataset: {path: cases.jsonl}\n"
-            "target: {type: python, function: 'agent:answer', threaded: false, "
+            "target: {type: python, function: 'paced_agent:answer', threaded: false, "
             f"args: {{flavour: {flavour}}}}}\nscorers: [{{type: exact_match}}]\nrun: {run}\n")
 
     monkeypatch.chdir(tmp_path)
