@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 
 import krippendorff
 import numpy as np
@@ -122,3 +123,41 @@ def test_the_95_interval_holds_the_true_alpha_91_to_98_percent_of_the_time(
         alpha = krippendorff_alpha(draw(rng, n), level=level)
         held += alpha.interval is not None and alpha.interval.contains(true)
     assert 0.91 <= held / 500 <= 0.98, held / 500
+
+
+def test_scores_with_thousands_of_distinct_values_get_an_alpha_and_its_interval() -> None:
+    """A judge's fractional scores: an item-by-value-by-value array of 1,000 items and 3,000
+    distinct values would need 72 GB (the package builds one too, so the check here is
+    the definition: every pair of values within an item against every pair overall)."""
+    rng = np.random.default_rng(3)
+    data = rng.normal(50, 15, 1000)[:, None] + rng.normal(0, 5, (1000, 3))
+    within = sum(float((np.subtract.outer(row, row) ** 2).sum()) / 2 for row in data)
+    values = data.ravel()
+    overall = float((np.subtract.outer(values, values) ** 2).sum())
+    ours = krippendorff_alpha(data.tolist(), level="interval")
+    assert ours.value == pytest.approx(1 - (values.size - 1) * within / overall, abs=1e-9)
+    assert ours.interval is not None and ours.interval.contains(ours.value)
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
+def test_ten_thousand_items_on_a_0_to_100_scale_take_well_under_a_second(level: str) -> None:
+    rng = np.random.default_rng(4)
+    truth = rng.integers(0, 101, 10_000)
+    items = np.clip(truth[:, None] + rng.integers(-3, 4, (10_000, 3)), 0, 100).tolist()
+    started = time.perf_counter()
+    alpha = krippendorff_alpha(items, level=level)  # type: ignore[arg-type]
+    assert time.perf_counter() - started < 1.0
+    assert alpha.interval is not None and alpha.interval.contains(alpha.value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("items, why", [
+    ([[1, 2], [2, 2]], "no interval from 2 items: it needs three"),
+    ([[3, 3], [3, 3], [3, 3], [3, 4]],
+     "no interval: with one item left out every value left is the same"),
+    ([[1, 2], [2, 1], [1, 2], [2, 1]],
+     "no interval: every item left out gives the same alpha, a certainty 4 items cannot give"),
+])
+def test_an_alpha_without_an_interval_says_why(items: list[list[int]], why: str) -> None:
+    alpha = krippendorff_alpha(items)  # type: ignore[arg-type]
+    assert alpha.value is not None and alpha.interval is None
+    assert alpha.note == why
