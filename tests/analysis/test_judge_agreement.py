@@ -68,6 +68,17 @@ def test_scores_get_the_quadratic_weighted_kappa_and_a_mean_leniency() -> None:
     assert result.leniency.estimate > 0 and result.leniency.significant
 
 
+def test_a_judge_that_scores_like_one_more_rater_is_not_called_lenient() -> None:
+    """Two people give 3 and 4; the judge gives 4 to half the items and 3 to the others.
+    Held against the consensus (the lower median, 3) it read +0.50, 'more lenient than
+    people, significant'; against the people's mean (3.5) it is 0."""
+    items = [RatedItem(f"c{i}", (3, 4), 4 if i % 2 else 3) for i in range(30)]
+    result = judge_agreement(items, "score", categories=[1, 2, 3, 4, 5])
+    assert result.leniency is not None
+    assert result.leniency.estimate == pytest.approx(0.0)
+    assert not result.leniency.significant
+
+
 def test_several_raters_give_a_consensus_and_krippendorff_alphas() -> None:
     items = [
         RatedItem("a", ("pass", "pass", "fail"), "pass"),

@@ -10,7 +10,9 @@ several) and the judge's. The reading depends on what was judged:
 - leniency: how much more often the judge passes than people do, as a
   paired difference with the same test and interval as a pass-rate
   comparison (`pass_rate_delta`), or for scores the paired mean difference
-  (`mean_delta`);
+  (`mean_delta`) of the judge's score and the people's mean score of the
+  item (not their consensus, whose lower median would make a judge that
+  scores like one more rater read as lenient);
 - with several raters per item, Krippendorff's alpha among the people (how
   far they agree with each other: the ceiling a judge can be held to) and
   with the judge counted as one more rater.
@@ -154,7 +156,8 @@ def judge_agreement(items: Sequence[RatedItem], kind: Kind, *,
         confusion=Confusion(tuple(_label(c) for c in categories),
                             tuple(tuple(int(v) for v in row) for row in table)),
         labels=_label_scores(table, categories),
-        leniency=_leniency(pairs, kind, passes, categories),
+        leniency=_leniency(pairs, kind, passes, categories,
+                           [item.human for item, _ in kept]),
         human_pass_rate=_rate([h for h, _ in pairs], passes),
         judge_pass_rate=_rate([j for _, j in pairs], passes),
         unweighted_kappa=cohen_kappa(pairs, categories) if kind == "score" else None,
@@ -227,15 +230,19 @@ def _label_scores(table: np.ndarray, categories: Sequence[Hashable]) -> list[Lab
 
 
 def _leniency(pairs: list[tuple[Hashable, Hashable]], kind: Kind, passes: tuple[Hashable, ...],
-              categories: Sequence[Hashable]) -> Effect | None:
-    """Judge minus people, paired over the items, at the 95% level."""
+              categories: Sequence[Hashable],
+              human: Sequence[tuple[Hashable, ...]]) -> Effect | None:
+    """Judge minus people, paired over the items, at the 95% level: for scores, the judge's
+    score minus the mean of the people's scores of the item."""
     if kind == "score":
-        numbers = np.asarray([[float(h), float(j)] for h, j in pairs])  # type: ignore[arg-type]
+        people = np.asarray([np.mean([float(v) for v in values])  # type: ignore[arg-type]
+                             for values in human])
+        judge = np.asarray([float(j) for _, j in pairs])  # type: ignore[arg-type]
         scale = [float(cast(float, category)) for category in categories]
         low, high = min(scale), max(scale)
         if high <= low:
             return None
-        return measure("mean", Differences.of(numbers[:, 1] - numbers[:, 0], high - low), ALPHA)
+        return measure("mean", Differences.of(judge - people, high - low), ALPHA)
     if not passes:
         return None
     judge_only = sum(j in passes and h not in passes for h, j in pairs)
