@@ -158,3 +158,12 @@ def test_perfect_agreement_on_a_few_items_gets_no_zero_width_interval() -> None:
     plain = cohen_kappa(pairs, [1, 2, 3])
     assert plain.value == pytest.approx(1.0) and plain.interval is not None
     assert plain.interval.high == 1.0 and plain.interval.low < 0.5
+
+
+def test_a_weighted_kappa_of_minus_one_lies_inside_its_interval() -> None:
+    """Two raters at opposite ends of a 1-5 scale and one item both put at 3: the quadratic
+    kappa came out as -1.0000000000000004, below its interval's low end of -1."""
+    pairs = [(1, 5), (5, 1), (3, 3), (1, 5), (5, 1)]
+    kappa = cohen_kappa(pairs, [1, 2, 3, 4, 5], weighting="quadratic")
+    assert kappa.value == -1.0
+    assert kappa.interval is not None and kappa.interval.contains(kappa.value)

@@ -123,7 +123,9 @@ def kappa_of_table(table: np.ndarray, *, weighting: Weighting = "none",
     if expected >= 1.0 - 1e-12:
         return Kappa(None, None, weighting, observed, expected, n,
                      "undefined: both raters gave one and the same category to every item")
-    kappa = (observed - expected) / (1.0 - expected)
+    # rounding can put a kappa of exactly -1 (or 1) just outside, and its interval,
+    # clipped to -1..1, would then not hold it
+    kappa = min(1.0, max(-1.0, (observed - expected) / (1.0 - expected)))
     if weighting == "none":
         agreed = wilson(float((agree * table).sum()), n, z)
         return Kappa(kappa, Interval(max(-1.0, (agreed.low - expected) / (1.0 - expected)),
