@@ -206,7 +206,7 @@ def _spread_without(counts: _Counts, positions: np.ndarray | None) -> np.ndarray
     if positions is None:
         shared = counts.per_unit(counts.count * totals[counts.category])
         own = counts.per_unit(counts.count ** 2)
-        return n ** 2 - (float((totals ** 2).sum()) - 2 * shared + own)
+        return np.asarray(n ** 2 - (float((totals ** 2).sum()) - 2 * shared + own), dtype=float)
     x = positions - float((totals * positions).sum()) / float(totals.sum())  # centred
     first = float((totals * x).sum()) - counts.per_unit(counts.count * x[counts.category])
     second = float((totals * x ** 2).sum()) - counts.per_unit(
