@@ -218,3 +218,22 @@ def test_a_signal_while_the_stored_calibration_is_printed_keeps_its_verdict(
                              send, cwd=project.parent)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr and "interrupted" not in result.stderr
+
+
+def test_an_alpha_without_an_interval_says_why_in_the_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    """Two people score each of two items, and recorded verdicts: alpha's 95% CI was blank
+    with no word of why."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "labels.jsonl").write_text(
+        '{"id": "a", "label": [2, 3]}\n{"id": "b", "label": [4, 4]}\n')
+    (tmp_path / "verdicts.jsonl").write_text('{"id": "a", "verdict": 3}\n'
+                                             '{"id": "b", "verdict": 4}\n')
+    (tmp_path / "cal.yaml").write_text("labels: {path: labels.jsonl}\n"
+                                       "verdicts: {path: verdicts.jsonl}\nkind: score\n")
+    code, out = assay(capsys, "calibrate", "cal.yaml", "--format", "md", "--no-save",
+                      "--store", str(tmp_path / "assay.db"))
+    assert code == 1, out
+    assert ("| Krippendorff's alpha among people | 0.73 |  | interval, 2 raters, 2 items; "
+            "no interval from 2 items: it needs three |") in out

@@ -107,7 +107,8 @@ def measure_rows(cal: Calibration) -> list[Row]:
         if alpha is not None:
             value = "-" if alpha.value is None else f"{alpha.value:.2f}"
             rows.append((title, value, _ci(alpha.interval, digits=2),
-                         f"{alpha.level}, {alpha.raters} raters, {alpha.items} items"))
+                         f"{alpha.level}, {alpha.raters} raters, {alpha.items} items"
+                         + (f"; {alpha.note}" if alpha.note else "")))
     return rows
 
 
