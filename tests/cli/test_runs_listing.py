@@ -98,6 +98,9 @@ def test_a_run_that_did_not_complete_shows_how_many_of_its_trials_are_stored(
     rows = {line.split("│")[1].strip(): line for line in text.splitlines() if "│" in line}
     assert "2 of 10" in rows["20260101-000000-half00"]
     assert "of" not in rows["20260101-000000-done00"].split("│")[5]
+    code, text = assay(capsys, "runs", "--store", path, "--json")  # it had no trial counts
+    listed = {run["id"]: (run["trials"], run["trials_stored"]) for run in json.loads(text)}
+    assert listed == {"20260101-000000-half00": (10, 2), "20260101-000000-done00": (10, 10)}
 
 
 @pytest.mark.parametrize("command", [["runs"], ["history"], ["report", "latest"],

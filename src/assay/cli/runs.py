@@ -48,7 +48,8 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
         click.echo(json.dumps([{"id": r.id, "experiment": r.experiment, "status": r.status,
                                 "started_at": r.started_at, "finished_at": r.finished_at,
                                 "kind": r.kind, "headline": headline(r.summary),
-                                "stale": r.id in stale}
+                                "stale": r.id in stale, "trials": r.total_trials,
+                                "trials_stored": stored.get(r.id, r.total_trials)}
                                for r in runs], indent=2))
         return
     table = Table(title="runs", title_justify="left")
