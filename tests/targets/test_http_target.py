@@ -29,7 +29,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         if body.get("question") == "fail":
-            self.send_response(503)
+            self.send_response(500)
             self.end_headers()
             self.wfile.write(b"overloaded")
             return
@@ -77,7 +77,7 @@ def test_the_body_template_is_rendered_and_the_answer_read_by_path(server: str) 
 
 def test_an_http_error_is_an_error_on_the_trial(server: str) -> None:
     output = ask(server, "fail")
-    assert output.error == "HTTP 503: overloaded"
+    assert output.error == "HTTP 500: overloaded"  # an answer of the service: not sent again
 
 
 class EchoingHandler(BaseHTTPRequestHandler):
@@ -323,3 +323,50 @@ def test_a_body_template_naming_an_unknown_field_is_found_on_the_first_case() ->
     assert problem.message.startswith("meta.a: template refers to an unknown variable: "
                                       "'inptu' is undefined; did you mean 'input'?")
     assert problem.message.endswith("(rendered for case 'a')")
+
+
+class TurningAwayHandler(BaseHTTPRequestHandler):
+    """Turns the first `refusals` requests away (status `refusal`, Retry-After 0), then
+    answers; counts every request."""
+
+    refusal = 429
+    refusals = 2
+    requests = 0
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        type(self).requests += 1
+        if type(self).requests <= self.refusals:
+            self.send_response(self.refusal)
+            self.send_header("Retry-After", "0")
+            self.send_header("Content-Length", "4")
+            self.end_headers()
+            self.wfile.write(b"busy")
+            return
+        send(self, 200, "text/plain", b"answered")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("refusal, refusals, retries, text, error, requests", [
+    (429, 2, 2, "answered", None, 3),
+    (503, 1, 2, "answered", None, 2),
+    (503, 5, 2, "", "HTTP 503: busy (sent 3 times)", 3),
+    (429, 5, 0, "", "HTTP 429: busy", 1),
+], ids=["429-then-answered", "503-then-answered", "turned-away-every-time", "no-retries"])
+def test_a_request_the_service_turned_away_is_sent_again_after_its_retry_after(
+        refusal: int, refusals: int, retries: int, text: str, error: str | None,
+        requests: int) -> None:
+    """Regression: a 429 with Retry-After from the user's own service (a rate limit) was
+    that trial's error at once, where the LLM providers' calls are retried."""
+    handler = type("Handler", (TurningAwayHandler,), {"refusal": refusal, "refusals": refusals,
+                                                      "requests": 0})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        output = answer(HttpParams(type="http", url=f"http://127.0.0.1:{httpd.server_address[1]}/",
+                                   retries=retries))
+    finally:
+        httpd.shutdown()
+    assert (output.text, output.error, handler.requests) == (text, error, requests)

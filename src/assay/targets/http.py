@@ -8,6 +8,7 @@ page must not put the secret into the store.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, Literal
 
@@ -23,6 +24,10 @@ from assay.registry import target
 from assay.targets.base import Target, TargetParams
 from assay.targets.capture import Captured, output_limit
 from assay.user_code.calls import describe_failure
+
+
+RETRY_WAIT_CAP = 30.0
+"""The longest wait before a turned-away request is sent again, whatever Retry-After asks."""
 
 
 class HttpParams(TargetParams):
@@ -50,6 +55,12 @@ class HttpParams(TargetParams):
 
     timeout: float = Field(default=120.0, gt=0)
     """Seconds before the request is abandoned."""
+
+    retries: int = Field(default=2, ge=0, le=10)
+    """How often a request the service turned away unprocessed (429 Too Many Requests, 503
+    Service Unavailable) is sent again, after the wait its Retry-After asks (at most
+    `RETRY_WAIT_CAP` seconds) or 1, 2, 4... seconds; then its status is the trial's error.
+    `run.timeout` bounds the trial, waits included."""
 
 
 @target("http")
@@ -80,6 +91,19 @@ class HttpTarget(Target):
         params = self.params
         payload = (_render_body(params.body, case) if params.body is not None
                    else {**case.to_dict(), "condition": self.condition.name})
+        for attempt in range(params.retries + 1):
+            output, wait = await self._send(payload, attempt)
+            if wait is None:
+                return output
+            if attempt < params.retries:
+                await asyncio.sleep(min(wait, RETRY_WAIT_CAP))
+        sent = f" (sent {params.retries + 1} times)" if params.retries else ""
+        return Output(error=f"{output.error}{sent}")
+
+    async def _send(self, payload: Any, attempt: int) -> tuple[Output, float | None]:
+        """Request number `attempt` (from 0): its Output, and how long to wait before sending
+        it again when the service turned it away unprocessed (None: it did not)."""
+        params = self.params
         import httpx
 
         body = Captured(output_limit(self.services))
@@ -93,38 +117,40 @@ class HttpTarget(Target):
                         break  # the rest is not read: the output says it was cut
         except httpx.TransportError as exc:
             return Output(error=redact(_transport_failure(exc, params),
-                                       self.params.headers.values()))
+                                       self.params.headers.values())), None
         except httpx.DecodingError as exc:  # raised only once the reply's headers are in
             encoding = response.headers.get("content-encoding", "?")
             return Output(error=redact(f"the reply from {params.url} cannot be decoded as its "
                                        f"Content-Encoding ({encoding}) says: {exc}",
-                                       self.params.headers.values()))
+                                       self.params.headers.values())), None
         text, invalid = body.decoded()
         text = redact_known(text, self.params.headers.values())
         if response.is_redirect:  # a POST is not re-sent elsewhere behind the user's back
             where = redact(response.headers.get("location", "?"), self.params.headers.values())
             return Output(error=f"HTTP {response.status_code}: redirected to {where}, which "
-                                "is not followed")
+                                "is not followed"), None
         if response.status_code >= 400:
-            return Output(error=redact(f"HTTP {response.status_code}: {text[:300]}",
-                                       self.params.headers.values()))
+            error = Output(error=redact(f"HTTP {response.status_code}: {text[:300]}",
+                                        self.params.headers.values()))
+            return error, _turned_away(response, attempt)
         content_type = response.headers.get("content-type", "")
         if "json" not in content_type and not params.answer_path:
             output = Output(text=text)
             body.annotate(output, invalid)
-            return output
+            return output, None
         if body.cut:
             return Output(error=f"{_expected_json(params)} is larger than {body.limit:,} "
-                                "bytes (run.max_output_bytes): cut there, it is not JSON")
+                                "bytes (run.max_output_bytes): cut there, it is not JSON"), None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            return Output(text=text, error=(
-                f"{_expected_json(params)} is not JSON ({content_type or 'no Content-Type'}, "
-                f"{body.total:,} bytes): {exc.msg} at line {exc.lineno} column {exc.colno}"))
+            labelled = content_type or "no Content-Type"
+            not_json = (f"{_expected_json(params)} is not JSON ({labelled}, {body.total:,} "
+                        f"bytes): {exc.msg} at line {exc.lineno} column {exc.colno}")
+            return Output(text=text, error=not_json), None
         if params.answer_path:
-            return _answer_at(data, params.answer_path)
-        return Output.from_value(data)
+            return _answer_at(data, params.answer_path), None
+        return Output.from_value(data), None
 
     async def close(self) -> None:
         client = getattr(self, "_client", None)
@@ -193,3 +219,15 @@ def _dig(data: Any, path: str) -> Any:
     for part in path.split("."):
         data = data[int(part)] if isinstance(data, list) else data[part]
     return data
+
+
+def _turned_away(response: Any, attempt: int) -> float | None:
+    """The wait before sending again a request a 429 or 503 turned away: its Retry-After, else
+    1, 2, 4... seconds by `attempt`; None when it was not turned away (another status is the
+    service's answer, not a refusal)."""
+    from assay.providers.failures import parse_retry_after
+
+    if response.status_code not in (429, 503):
+        return None
+    wait = parse_retry_after(response.headers)
+    return float(2 ** attempt) if wait is None else wait
