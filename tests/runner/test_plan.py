@@ -25,11 +25,16 @@ mcp_servers:
 """
 
 
-def project(root: Path, target: str, condition: str) -> Path:
-    """A config with a `base` condition and a `changed` one on line 10."""
+def agent_and_questions(root: Path) -> None:
+    """agent.py answering with the expected answer, and one question."""
     (root / "agent.py").write_text("def answer(case):\n    return case.expected\n")
     (root / "questions.jsonl").write_text(
         json.dumps({"id": "q1", "input": "2+2?", "expected": "4"}) + "\n")
+
+
+def project(root: Path, target: str, condition: str) -> Path:
+    """A config with a `base` condition and a `changed` one on line 10."""
+    agent_and_questions(root)
     config = root / "assay.yaml"
     config.write_text(textwrap.dedent(f"""\
         name: conditions
@@ -88,9 +93,8 @@ def test_a_python_function_gets_the_condition_and_may_use_its_servers(capsys, tm
 
 
 def _quickstart_like(root: Path, dataset: str, target: str) -> Path:
-    (root / "agent.py").write_text("def answer(case):\n    return case.expected\n")
-    (root / "questions.jsonl").write_text(
-        json.dumps({"id": "q1", "input": "2+2?", "expected": "4"}) + "\n")
+    """A config whose dataset is on line 3 and target on line 4."""
+    agent_and_questions(root)
     config = root / "assay.yaml"
     config.write_text(textwrap.dedent(f"""\
         name: located
