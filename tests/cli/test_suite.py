@@ -248,6 +248,30 @@ def test_regression_ctrl_c_in_a_suite_writes_its_summary_and_junit_up_to_where_i
     assert ["interrupted" in message for message in errors] == [True, True], errors
 
 
+def test_ctrl_c_while_a_completed_run_is_printed_keeps_it_in_the_suites_summary(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: Ctrl-C while a.yaml's finished run was printed wrote no suite.json at all:
+    the summary of a suite whose first run had completed, and of the configs never run."""
+    from assay.reports import terminal
+
+    def pressed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(terminal, "print_review", pressed)
+    write_project(tmp_path, {"only": {"rate": 1.0}}, cases=5, name="first", config="a.yaml")
+    write_project(tmp_path, {"only": {"rate": 1.0}}, cases=5, name="second", config="b.yaml")
+    code, text = assay(capsys, "run", "a.yaml", "b.yaml", "--no-progress", "--store",
+                       str(tmp_path / "s.db"), "--output", "out")
+    assert code == 130, text
+    summary = json.loads((tmp_path / "out" / "suite.json").read_text())
+    assert [(pack["config"], pack["exit_code"]) for pack in summary["per_pack"].values()] == [
+        ("a.yaml", 0)]
+    assert [(f["config"], f["error"]) for f in summary["failed"]] == [
+        ("b.yaml", "not run: the suite was interrupted at a.yaml")]
+
+
 def test_one_invalid_config_of_a_suite_is_counted_in_the_singular(
         suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (suite_dir / "configs" / "zz-broken.yaml").write_text("name: broken\nscorers: []\n")

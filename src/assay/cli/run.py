@@ -213,16 +213,23 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
     for index, path in enumerate(paths, 1):
         running.path = path
         print_rule(out, f"[bold]{escape(str(path))}[/bold] ({index}/{len(paths)})")
+        review: Review | None = None
         try:
             review = _run(running, store, options, request)
+            print_review(out, review, detail=detail)
         except AssayError as exc:
             out.print(f"[red]error:[/red] {escape(f'{path}: {exc}')}")
             entries.append(entry_of(path, exc.exit_code, error=str(exc)))
             continue
         except KeyboardInterrupt:
             # the suite's files (and JUnit) say what ran and where it stopped, in place of
-            # an earlier suite's that would pass for this one's
-            entries.append(entry_of(path, 130, error="interrupted by the user"))
+            # an earlier suite's that would pass for this one's; a run that completed before
+            # the Ctrl-C (while its review was printed) counts as run
+            if review is None:
+                entries.append(entry_of(path, 130, error="interrupted by the user"))
+            else:
+                reviews.append(review)
+                entries.append(entry_of(path, 0 if review.passed else 1, review))
             entries += [entry_of(later, 130, error=f"not run: the suite was interrupted "
                                                     f"at {path}") for later in paths[index:]]
             _, target = write_suite(store, entries, reviews, sample=options.sample,
@@ -232,7 +239,6 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
             out.print(f"suite:   {escape(str(target))} (interrupted at "
                       f"{escape(str(path))}{not_run})")
             raise
-        print_review(out, review, detail=detail)
         reviews.append(review)
         entries.append(entry_of(path, 0 if review.passed else 1, review))
     document, target = write_suite(store, entries, reviews, sample=options.sample,
