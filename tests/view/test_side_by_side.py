@@ -47,3 +47,16 @@ def test_a_scorer_without_verdicts_shows_its_value_and_a_missing_side_is_empty()
                    ["check"])
     assert rows[0].cells[0].marks["check"].text == "0.75"
     assert rows[0].cells[1].trials == [] and rows[0].cells[1].marks == {}
+
+
+def test_a_scorer_the_side_never_ran_has_no_mark_rather_than_an_error() -> None:
+    """A rejudge run keeps only its judged scorers: compared with the run it judged, its
+    cells read 'contains error' and every case was flagged errored, though nothing failed."""
+    rejudged = TrialPreview("R", "c1", "new", 0, input="q", input_cut=False, expected="a",
+                            expected_cut=False, output="a", output_chars=1, error=None,
+                            scores={"judge": ScoreRow("c1", "new", 0, "judge", 1.0, True, None)})
+    rows = arrange(["c1"], SIDES, [_preview("c1", "base"), rejudged], ["check", "judge"])
+    new = rows[0].cells[1]
+    assert "check" not in new.marks
+    assert new.marks["judge"].text == "pass"
+    assert not rows[0].errored and not rows[0].flipped

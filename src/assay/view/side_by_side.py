@@ -3,7 +3,7 @@
 Pure: it arranges the trial previews the store handed out. A cell holds the
 case's epochs under that side and, per scorer, a mark that reads at a
 glance: `pass`, `fail`, `2/3` (passes of the epochs), a value for a scorer
-without verdicts, or `error`.
+without verdicts, or `error`; none for a scorer that did not score that side.
 """
 
 from __future__ import annotations
@@ -71,8 +71,7 @@ def arrange(case_ids: Sequence[str], sides: Sequence[Side], previews: Sequence[T
         cells = []
         for side in sides:
             trials = by_cell.get((case_id, side.run_id, side.condition), [])
-            cells.append(Cell(side, trials, {name: _mark(name, trials) for name in scorers
-                                             if trials}))
+            cells.append(Cell(side, trials, _marks(scorers, trials)))
         first = next((t for c in cells for t in c.trials), None)
         if first is None:
             continue
@@ -89,12 +88,19 @@ def arrange(case_ids: Sequence[str], sides: Sequence[Side], previews: Sequence[T
     return rows
 
 
+def _marks(scorers: Sequence[str], trials: Sequence[TrialPreview]) -> dict[str, Mark]:
+    """A mark per scorer that scored this side. A scorer with no score on an answered trial
+    did not run there (a rejudge run keeps only its judged scorers): no mark, not `error`."""
+    return {name: _mark(name, [t for t in trials if t.error or name in t.scores])
+            for name in scorers if any(t.error or name in t.scores for t in trials)}
+
+
 def _mark(scorer: str, trials: Sequence[TrialPreview]) -> Mark:
     rows: list[ScoreRow | None] = [t.scores.get(scorer) for t in trials]
     failed = [t for t, row in zip(trials, rows) if t.error or row is None or row.failed]
     verdicts = [row.passed for row in rows if row is not None and row.passed is not None
                 and not row.failed]
-    if failed and len(failed) == len(trials):
+    if len(failed) == len(trials):
         return Mark("error", "error")
     if verdicts:
         passed = sum(verdicts)
