@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assay.traces.formats.base import ParseStats, iter_objects
+import pytest
+
+from assay.traces.formats.base import ParseStats, cost_amount, iter_objects, token_count
 
 
 def _read(tmp_path: Path, data: bytes) -> tuple[list[tuple[int, dict[str, object]]], ParseStats]:
@@ -42,3 +44,41 @@ def test_invalid_json_names_the_column_of_the_line(tmp_path: Path) -> None:
     _, stats = _read(tmp_path, b'{"a": 1}\n{"b" 2}\n')
     assert stats.malformed == [(2, "invalid JSON: Expecting ':' delimiter (column 6)")]
     assert "line 1" not in stats.malformed[0][1]
+
+
+@pytest.mark.parametrize("value", [-3, 1.5, "12", True, float("nan")])
+def test_a_token_count_that_is_not_a_whole_number_is_left_out_and_said(value: object) -> None:
+    """Regression: a usage field of -3 was added as it stood ('tokens per question -3'), and
+    1.5, "12" or true were dropped without a word; each is now left out as a line problem."""
+    stats = ParseStats("log.jsonl")
+    assert token_count({"input": value}, ("input",), 7, stats, "message.usage") == 0
+    assert stats.malformed_count == 1
+    [(line, reason)] = stats.malformed
+    assert line == 7 and reason.startswith("`message.usage.input` is ")
+    assert reason.endswith("not a token count: left out")
+
+
+def test_a_whole_token_count_is_read_whatever_its_json_number_form() -> None:
+    stats = ParseStats("log.jsonl")
+    usage = {"prompt_tokens": None, "input_tokens": 12.0, "output_tokens": 5}
+    assert token_count(usage, ("prompt_tokens", "input_tokens"), 1, stats) == 12
+    assert token_count(usage, ("output_tokens",), 1, stats) == 5
+    assert stats.malformed_count == 0
+
+
+@pytest.mark.parametrize("value", ["0.5", -1, False, float("inf")])
+def test_a_cost_that_is_not_dollars_is_left_out_and_said(value: object) -> None:
+    stats = ParseStats("log.jsonl")
+    assert cost_amount(value, "cost_usd", 3, stats) is None
+    assert stats.malformed[0][0] == 3
+    assert "`cost_usd` is " in stats.malformed[0][1]
+
+
+def test_a_line_with_two_problems_counts_as_one_malformed_line() -> None:
+    stats = ParseStats("log.jsonl")
+    stats.bad_line(4, "`usage.input` is -1, not a token count: left out")
+    stats.bad_line(4, "`cost_usd` is \"1\", not a dollar amount: left out")
+    stats.bad_line(5, "cut short")
+    assert stats.malformed_count == 2
+    assert stats.malformed[0] == (4, ("`usage.input` is -1, not a token count: left out; "
+                                      "`cost_usd` is \"1\", not a dollar amount: left out"))

@@ -95,3 +95,17 @@ def test_compaction_and_meta_lines_are_not_questions(write_jsonl: Callable[..., 
     assert [e.question for e in exchanges] == ["first", "second"]
     assert exchanges[0].compacted
     assert not exchanges[1].compacted
+
+
+def test_a_usage_that_is_not_a_token_count_is_left_out_and_said(
+        write_jsonl: Callable[..., Path]) -> None:
+    rows = [
+        _line("u01", "user", {"role": "user", "content": "Which lease ends first?"}),
+        _assistant("u02", "m1", {"type": "text", "text": "Lease A."}, output=-7, costUSD="0.02"),
+    ]
+    session, [exchange] = load_session(write_jsonl("c.jsonl", rows))
+    assert (exchange.input_tokens, exchange.output_tokens, exchange.cost_usd) == (10, 0, None)
+    assert session.meta.stats is not None
+    assert session.meta.stats.malformed == [
+        (2, ("`message.usage.output_tokens` is -7, not a token count: left out; "
+             "`costUSD` is \"0.02\", not a dollar amount: left out"))]

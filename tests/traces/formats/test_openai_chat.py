@@ -60,3 +60,20 @@ def test_a_tool_call_whose_arguments_are_not_json_is_counted_and_its_text_kept(
     assert session.meta.stats is not None
     assert session.meta.stats.malformed == [
         (2, "tool call 'search': arguments not JSON, kept as text")]
+
+
+def test_a_negative_token_count_and_a_cost_in_text_are_left_out_and_named_with_their_line(
+        write_jsonl: Callable[..., Path]) -> None:
+    """Regression: `completion_tokens: -3` made the report's 'tokens per question -3', and a
+    `cost_usd` of "0.5" was dropped unsaid, the line's problems column reading 'none'."""
+    rows = [
+        {"role": "user", "content": "q1"},
+        {"role": "assistant", "content": "a1", "cost_usd": "0.5",
+         "usage": {"prompt_tokens": 20, "completion_tokens": -3}},
+    ]
+    session, [exchange] = load_session(write_jsonl("chat.jsonl", rows))
+    assert (exchange.input_tokens, exchange.output_tokens, exchange.cost_usd) == (20, 0, None)
+    assert session.meta.stats is not None
+    assert session.meta.stats.malformed == [
+        (2, ("`usage.completion_tokens` is -3, not a token count: left out; "
+             "`cost_usd` is \"0.5\", not a dollar amount: left out"))]

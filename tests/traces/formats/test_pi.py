@@ -70,3 +70,20 @@ def test_unknown_entry_type_is_reported_with_its_line(write_jsonl: Callable[...,
     session, _ = load_session(write_jsonl("s.jsonl", rows))
     assert session.meta.stats is not None
     assert session.meta.stats.unknown == {"hologram": 3}
+
+
+def test_a_usage_that_is_not_a_token_count_is_left_out_and_said(
+        write_jsonl: Callable[..., Path]) -> None:
+    rows = [
+        {"type": "message", "timestamp": "2026-03-01T10:00:01Z",
+         "message": {"role": "user", "content": "q"}},
+        {"type": "message", "timestamp": "2026-03-01T10:00:02Z", "message": {
+            "role": "assistant", "content": [{"type": "text", "text": "a"}],
+            "usage": {"input": 10, "output": -4, "cost": {"total": "0.01"}}}},
+    ]
+    session, [exchange] = load_session(write_jsonl("pi.jsonl", rows))
+    assert (exchange.input_tokens, exchange.output_tokens, exchange.cost_usd) == (10, 0, None)
+    assert session.meta.stats is not None
+    assert session.meta.stats.malformed == [
+        (2, ("`message.usage.output` is -4, not a token count: left out; "
+             "`message.usage.cost.total` is \"0.01\", not a dollar amount: left out"))]

@@ -8,6 +8,8 @@ faster than the standard library; the rare line it refuses goes through
 
 from __future__ import annotations
 
+import json
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -24,6 +26,8 @@ from assay.wording import plural
 Line = tuple[int, dict[str, Any]]
 """A 1-based line number and the JSON object on that line."""
 MALFORMED_KEPT = 20
+REASON_CHARS = 400
+"""A line's problems are joined into one reason until it is this long."""
 UTF8_BOM = b"\xef\xbb\xbf"
 _MALFORMED = object()
 """What `_read_refused` returns for a line it counted as malformed."""
@@ -55,9 +59,19 @@ class ParseStats:
     local_commands: int = 0
     """Slash commands the CLI handled itself (no model reply): not questions."""
     _last_orphan: int = field(default=0, init=False, repr=False)
+    _last_bad: int = field(default=0, init=False, repr=False)
 
     def bad_line(self, line: int, reason: str) -> None:
-        """Count a malformed line; keep its details only for the first few (memory stays flat)."""
+        """Count a malformed line; keep its details only for the first few (memory stays flat).
+        A line's second problem joins its first, so the count stays one of lines."""
+        if self.malformed and self.malformed[-1][0] == line:
+            kept = self.malformed[-1][1]
+            if reason not in kept and len(kept) < REASON_CHARS:
+                self.malformed[-1] = (line, f"{kept}; {reason}")
+            return
+        if line == self._last_bad:
+            return
+        self._last_bad = line
         self.malformed_count += 1
         if len(self.malformed) < MALFORMED_KEPT:
             self.malformed.append((line, reason))
@@ -161,9 +175,41 @@ def _read_refused(raw: bytes, number: int, stats: ParseStats, refusal: str) -> A
 
 
 
-def as_int(value: Any) -> int:
-    """A token count from a usage field that may be missing or null."""
-    return value if isinstance(value, int) else 0
+def token_count(usage: dict[str, Any], keys: tuple[str, ...], line: int, stats: ParseStats,
+                where: str = "usage") -> int:
+    """The token count under the first of `keys` that `usage` holds (0 when none does or it
+    is null). A value that is not a whole number of tokens (`1.5`, `-3`, `"12"`, `true`) is
+    left out and said as a problem of `line`: read as it was, it made figures such as
+    'tokens per question -3'."""
+    for key in keys:
+        value = usage.get(key)
+        if value is None:
+            continue
+        if isinstance(value, float) and value.is_integer() and value >= 0:
+            return int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        stats.bad_line(line, f"`{where}.{key}` is {_shown(value)}, not a token count: left out")
+        return 0
+    return 0
+
+
+def cost_amount(value: Any, field_name: str, line: int, stats: ParseStats) -> float | None:
+    """A logged cost in dollars, or None when none was logged. A value that is not a number
+    of dollars at or above zero (`"0.5"`, `-1`) is left out and said as a problem of `line`,
+    so the cost is not claimed complete."""
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < math.inf:
+        return float(value)
+    stats.bad_line(line, f"`{field_name}` is {_shown(value)}, not a dollar amount: left out")
+    return None
+
+
+def _shown(value: Any) -> str:
+    """A field's value as the log holds it, cut to a few words."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _json_kind(value: object) -> str:

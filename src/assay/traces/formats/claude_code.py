@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from assay.case import content_text
-from assay.traces.formats.base import Line, ParseStats, as_int
+from assay.traces.formats.base import Line, ParseStats, cost_amount, token_count
 from assay.traces.formats.shapes import BLOCK, CONTENT, OBJECT, TEXT, TIME, Shape, shape_problem
 from assay.traces.records import (
     AssistantText,
@@ -105,7 +105,7 @@ class ClaudeCodeReader:
         return kind in LINE_TYPES and "sessionId" in first
 
     def events(self, lines: Iterable[Line], stats: ParseStats) -> Iterator[Event]:
-        state = _State()
+        state = _State(stats)
         for number, obj in lines:
             problem = shape_problem(obj, LINE)
             if problem is None and isinstance(obj.get("data"), dict) and isinstance(
@@ -178,7 +178,8 @@ class ClaudeCodeReader:
 
 
 class _State:
-    """Per-file memory: the turn each split assistant message belongs to.
+    """Per-file memory: the turn each split assistant message belongs to, and the file's
+    statistics, where a usage or cost it cannot read is said.
 
     Recent turns are kept by message id because a subagent's lines can come
     between two lines of the same parent message.
@@ -186,7 +187,8 @@ class _State:
 
     RECENT = 256
 
-    def __init__(self) -> None:
+    def __init__(self, stats: ParseStats) -> None:
+        self.stats = stats
         self.first = True
         self.turns: dict[str, Turn] = {}
 
@@ -204,17 +206,19 @@ class _State:
                 if len(self.turns) > self.RECENT:
                     del self.turns[next(iter(self.turns))]
             yield turn
+        def tokens(key: str) -> int:
+            return token_count(usage, (key,), number, self.stats, "message.usage")
+
         # Streaming lines repeat the usage; later ones may carry the final output count.
-        turn.input_tokens = max(turn.input_tokens, as_int(usage.get("input_tokens")))
-        turn.output_tokens = max(turn.output_tokens, as_int(usage.get("output_tokens")))
-        turn.cache_read_tokens = max(turn.cache_read_tokens,
-                                     as_int(usage.get("cache_read_input_tokens")))
+        turn.input_tokens = max(turn.input_tokens, tokens("input_tokens"))
+        turn.output_tokens = max(turn.output_tokens, tokens("output_tokens"))
+        turn.cache_read_tokens = max(turn.cache_read_tokens, tokens("cache_read_input_tokens"))
         turn.cache_write_tokens = max(turn.cache_write_tokens,
-                                      as_int(usage.get("cache_creation_input_tokens")))
+                                      tokens("cache_creation_input_tokens"))
         turn.stop_reason = message.get("stop_reason") or turn.stop_reason
-        cost = obj.get("costUSD")  # 1.0.x only
-        if isinstance(cost, int | float):
-            turn.cost_usd = (turn.cost_usd or 0.0) + float(cost)
+        cost = cost_amount(obj.get("costUSD"), "costUSD", number, self.stats)  # 1.0.x only
+        if cost is not None:
+            turn.cost_usd = (turn.cost_usd or 0.0) + cost
         content = message.get("content")
         if obj.get("isApiErrorMessage"):
             turn.error = content_text(content) or "API error"

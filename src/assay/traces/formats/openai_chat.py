@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from assay.case import content_text
-from assay.traces.formats.base import Line, ParseStats, as_int
+from assay.traces.formats.base import Line, ParseStats, cost_amount, token_count
 from assay.traces.formats.shapes import (
     BLOCK,
     CONTENT,
@@ -83,7 +83,7 @@ class OpenAIChatReader:
         if role == "user":
             yield Question(content_text(message.get("content")), number, timestamp)
         elif role == "assistant":
-            yield _turn(number, message)
+            yield _turn(number, message, stats)
             reasoning = message.get("reasoning") or message.get("reasoning_content")
             if isinstance(reasoning, str) and reasoning:
                 yield Thinking(reasoning, number)
@@ -102,16 +102,15 @@ class OpenAIChatReader:
             stats.unknown_kind(f"message:{role}", number)
 
 
-def _turn(number: int, message: dict[str, Any]) -> Turn:
+def _turn(number: int, message: dict[str, Any], stats: ParseStats) -> Turn:
     usage = message.get("usage") or {}
-    cost = message.get("cost_usd")
     return Turn(
         line=number,
         model=message.get("model"),
         timestamp=message.get("timestamp"),
-        input_tokens=as_int(usage.get("prompt_tokens", usage.get("input_tokens"))),
-        output_tokens=as_int(usage.get("completion_tokens", usage.get("output_tokens"))),
-        cost_usd=float(cost) if isinstance(cost, int | float) else None,
+        input_tokens=token_count(usage, ("prompt_tokens", "input_tokens"), number, stats),
+        output_tokens=token_count(usage, ("completion_tokens", "output_tokens"), number, stats),
+        cost_usd=cost_amount(message.get("cost_usd"), "cost_usd", number, stats),
         stop_reason=message.get("finish_reason"),
     )
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from assay.case import content_text
-from assay.traces.formats.base import Line, ParseStats, as_int
+from assay.traces.formats.base import Line, ParseStats, cost_amount, token_count
 from assay.traces.formats.shapes import (
     BLOCK,
     CONTENT,
@@ -104,7 +104,7 @@ class PiReader:
                  stats: ParseStats) -> Iterator[Event]:
         role = message.get("role")
         if role == "assistant":
-            yield _turn(number, timestamp, message)
+            yield _turn(number, timestamp, message, stats)
             for block in message.get("content") or ():
                 if not isinstance(block, dict):
                     continue
@@ -127,20 +127,25 @@ class PiReader:
             stats.unknown_kind(f"message:{role}", number)
 
 
-def _turn(number: int, timestamp: str | None, message: dict[str, Any]) -> Turn:
+def _turn(number: int, timestamp: str | None, message: dict[str, Any],
+          stats: ParseStats) -> Turn:
     usage = message.get("usage") or {}
     cost = usage.get("cost")
-    total = cost.get("total") if isinstance(cost, dict) else None
     stop = message.get("stopReason")
+
+    def tokens(key: str) -> int:
+        return token_count(usage, (key,), number, stats, "message.usage")
+
     return Turn(
         line=number,
         model=message.get("model"),
         timestamp=timestamp,
-        input_tokens=as_int(usage.get("input")),
-        output_tokens=as_int(usage.get("output")),
-        cache_read_tokens=as_int(usage.get("cacheRead")),
-        cache_write_tokens=as_int(usage.get("cacheWrite")),
-        cost_usd=float(total) if isinstance(total, int | float) else None,
+        input_tokens=tokens("input"),
+        output_tokens=tokens("output"),
+        cache_read_tokens=tokens("cacheRead"),
+        cache_write_tokens=tokens("cacheWrite"),
+        cost_usd=cost_amount(cost.get("total"), "message.usage.cost.total", number, stats)
+        if isinstance(cost, dict) else None,
         stop_reason=stop,
         error=message.get("errorMessage") if stop in ("error", "aborted") else None,
     )
