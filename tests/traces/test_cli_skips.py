@@ -43,6 +43,28 @@ def test_unknown_line_kinds_are_counted_not_given_their_first_line_as_a_count(
     assert "unknown brand-new-kind (3 lines, first at line 16)" in report
 
 
+def test_a_log_with_every_line_written_twice_counts_each_question_once_and_says_so(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a log whose lines were each written twice (a logger with two handlers,
+    a copy appended to itself line by line) read as twice the questions and tool calls, with
+    the tool errors once ('questions 176', 'tool errors 19/782' for 88 and 19/391), and the
+    report's line problems read 'none'."""
+    original = sessions_dir / "pi" / "pi-mono__large-session.jsonl"
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    log = folder / "twice.jsonl"
+    lines = original.read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"".join(line + line for line in lines))
+    code, report = _analyse(folder, tmp_path / "out")
+    assert code == 0
+    out, err = capsys.readouterr()
+    assert "questions 88 (69 answered)" in out
+    assert "tool errors 19/391" in out
+    said = f"{len(lines):,} lines the same as the line before (from line 2), skipped as copies"
+    assert f"{log}: {said}" in err
+    assert f"| twice.jsonl | pi | 88 | {said} |" in report
+
+
 def test_a_link_to_nothing_and_a_pipe_in_a_folder_are_said_not_silently_left_out(
         sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: a folder's `.jsonl` entries that are not regular files (a link whose

@@ -158,11 +158,12 @@ def _say_skipped(unreadable: Any, sessions: Any) -> None:
         click.echo(f"skipped {bad.path}: {bad.reason}", err=True)
     for session in sessions:
         stats = session.meta.stats
-        if stats is not None and (stats.malformed_count or stats.unknown or stats.orphans):
+        if stats is not None and (stats.malformed_count or stats.unknown or stats.orphans
+                                  or stats.repeats):
             skipped = ([f"{plural(stats.malformed_count, 'malformed line')}"]
                        if stats.malformed_count else [])
             skipped += [f"unknown kind {kind}" for kind in stats.unknown_kinds()]
-            skipped += [stats.orphaned()] if stats.orphans else []
+            skipped += [said for said in (stats.orphaned(), stats.repeated()) if said]
             click.echo(f"{session.meta.path}: {'; '.join(skipped)}", err=True)
 
 

@@ -128,7 +128,5 @@ def _skips(stats: ParseStats) -> str:
     if stats.malformed_count > 3:
         parts.append(f"and {stats.malformed_count - 3} more malformed")
     parts += [f"unknown {kind}" for kind in stats.unknown_kinds(lambda k: _cell(k, 60))]
-    orphaned = stats.orphaned()
-    if orphaned:
-        parts.append(orphaned)
+    parts += [said for said in (stats.orphaned(), stats.repeated()) if said]
     return "; ".join(parts)

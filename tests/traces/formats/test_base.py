@@ -82,3 +82,18 @@ def test_a_line_with_two_problems_counts_as_one_malformed_line() -> None:
     assert stats.malformed_count == 2
     assert stats.malformed[0] == (4, ("`usage.input` is -1, not a token count: left out; "
                                       "`cost_usd` is \"1\", not a dollar amount: left out"))
+
+
+def test_a_line_the_same_as_the_one_before_and_holding_its_time_is_skipped_as_a_copy(
+        tmp_path: Path) -> None:
+    """Only the line before is compared (memory stays flat); the last line, with no line
+    end, is still a copy; a blank line between does not hide one; a line with no time or
+    id of its own may well repeat, so it is kept."""
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"t": 1}\n{"t": 1}\n\n{"t": 1}\n{"k": 2}\n{"k": 2}\n{"t": 1}\n'
+                     b'{"t": 1}')
+    stats = ParseStats(str(path))
+    assert [n for n, _ in iter_objects(path, stats, copy_keys=("t",))] == [1, 5, 6, 7]
+    assert (stats.repeats, stats.first_repeat) == (3, 2)
+    assert stats.repeated() == "3 lines the same as the line before (from line 2), skipped as copies"
+    assert [n for n, _ in iter_objects(path, ParseStats(str(path)))] == [1, 2, 4, 5, 6, 7, 8]

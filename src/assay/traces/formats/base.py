@@ -58,6 +58,11 @@ class ParseStats:
     """The first of those lines."""
     local_commands: int = 0
     """Slash commands the CLI handled itself (no model reply): not questions."""
+    repeats: int = 0
+    """Lines byte for byte the same as the line before them, holding its time or id: copies
+    (a line written twice), skipped."""
+    first_repeat: int | None = None
+    """The first of those lines."""
     _last_orphan: int = field(default=0, init=False, repr=False)
     _last_bad: int = field(default=0, init=False, repr=False)
 
@@ -91,6 +96,19 @@ class ParseStats:
         return (f"{plural(self.orphans, 'line')} of agent activity before the first question "
                 f"(from line {self.first_orphan}), in no exchange")
 
+    def repeat(self, line: int) -> None:
+        """Count a line skipped as a copy of the line before it."""
+        if self.first_repeat is None:
+            self.first_repeat = line
+        self.repeats += 1
+
+    def repeated(self) -> str | None:
+        """The lines skipped as copies, as a person reads it; None when none."""
+        if not self.repeats:
+            return None
+        return (f"{plural(self.repeats, 'line')} the same as the line before (from line "
+                f"{self.first_repeat}), skipped as copies")
+
     def ignore(self, kind: str) -> None:
         self.ignored[kind] += 1
 
@@ -118,6 +136,8 @@ class ParseStats:
             "orphans": self.orphans,
             "first_orphan": self.first_orphan,
             "local_commands": self.local_commands,
+            "repeats": self.repeats,
+            "first_repeat": self.first_repeat,
         }
 
 
@@ -125,15 +145,22 @@ class SessionReader(Protocol):
     """One session file format: recognise its first object, turn lines into events."""
 
     name: str
+    copy_keys: tuple[str, ...]
+    """Keys that make a line one of a kind (its time, its id): a line holding one that is
+    the same as the line before it is a copy (a line written twice), not a second event."""
 
     def sniff(self, first: dict[str, Any]) -> bool: ...
 
     def events(self, lines: Iterable[Line], stats: ParseStats) -> Iterator[Event]: ...
 
 
-def iter_objects(path: Path, stats: ParseStats) -> Iterator[Line]:
-    """Yield each JSON object line of `path`; count and skip the malformed ones."""
+def iter_objects(path: Path, stats: ParseStats, copy_keys: tuple[str, ...] = ()
+                 ) -> Iterator[Line]:
+    """Yield each JSON object line of `path`; count and skip the malformed ones, and the
+    copies: a line the same as the line before it that holds one of `copy_keys` (only the
+    line before is kept, so memory stays flat)."""
     loads = orjson.loads
+    previous, same = b"", False
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, 1):
             stats.lines = number
@@ -142,6 +169,10 @@ def iter_objects(path: Path, stats: ParseStats) -> Iterator[Line]:
                 raw = raw[len(UTF8_BOM):]
             if not raw or raw.isspace():
                 continue
+            if copy_keys:
+                if not raw.endswith(b"\n"):  # the last line
+                    raw += b"\n"
+                same, previous = raw == previous, raw
             try:
                 obj = loads(raw)
             except orjson.JSONDecodeError as exc:
@@ -150,6 +181,9 @@ def iter_objects(path: Path, stats: ParseStats) -> Iterator[Line]:
                     continue
             if not isinstance(obj, dict):
                 stats.bad_line(number, f"{_json_kind(obj)}, not an object")
+                continue
+            if copy_keys and same and any(key in obj for key in copy_keys):
+                stats.repeat(number)
                 continue
             yield number, obj
 

@@ -95,6 +95,7 @@ LINE: Shape = {
 
 class ClaudeCodeReader:
     name = "claude-code"
+    copy_keys: tuple[str, ...] = ("uuid", "timestamp")
 
     def sniff(self, first: dict[str, Any]) -> bool:
         kind = first.get("type")

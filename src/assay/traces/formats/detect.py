@@ -73,4 +73,4 @@ def _describe(firsts: list[dict[str, Any]], probe: ParseStats) -> str:
 
 def read_events(path: Path, reader: SessionReader, stats: ParseStats) -> Iterator[Any]:
     stats.format = reader.name
-    return reader.events(iter_objects(path, stats), stats)
+    return reader.events(iter_objects(path, stats, reader.copy_keys), stats)

@@ -53,6 +53,7 @@ MESSAGE: Shape = {
 
 class OpenAIChatReader:
     name = "openai-chat"
+    copy_keys: tuple[str, ...] = ()  # a line may hold only a role and text ("ok"), typed twice
 
     def sniff(self, first: dict[str, Any]) -> bool:
         if isinstance(first.get("messages"), list):

@@ -64,6 +64,7 @@ LINE: Shape = {
 
 class PiReader:
     name = "pi"
+    copy_keys: tuple[str, ...] = ("id", "timestamp")
 
     def sniff(self, first: dict[str, Any]) -> bool:
         kind = first.get("type")
