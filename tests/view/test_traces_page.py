@@ -50,3 +50,26 @@ def test_an_analysis_stored_before_findings_were_kept_says_it_has_only_their_cou
         page = page_text(httpx.get(f"{viewer}runs/traces-old").text)
     assert "1 citation, 0 contradiction, 0 wiki-gap, 0 wasted-read finding." in page
     assert "stored only the counts of its findings" in page
+
+
+def test_answers_the_judge_could_not_judge_are_counted_as_answered_questions(
+        tmp_path: Path) -> None:
+    """Regression: '1 exchanges could not be judged', where eval-report.md counts answered
+    questions."""
+    from assay.store import Store
+    from assay.testing.viewer import serving
+
+    url = str(tmp_path / "assay.db")
+    store = Store(url)
+    store.create_run(
+        id="traces-1", experiment="sessions", kind="traces", status="finished",
+        started_at="2025-03-04T09:00:00+00:00", total_trials=3, summary={
+            "metrics": {"sessions": 1, "exchanges": 3, "answered": 2},
+            "judge_model": "openai/gpt-4.1-mini",
+            "findings": {"citation": 0, "contradiction": 0, "wiki-gap": 0, "wasted-read": 0},
+            "finding_list": [], "not_judged": 1, "sessions": ["s.jsonl"]})
+    store.close()
+    with serving(url) as viewer:
+        page = page_text(httpx.get(f"{viewer}runs/traces-1").text)
+    assert "1 answered question could not be judged." in page
+    assert "stored only the counts" not in page
