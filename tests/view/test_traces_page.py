@@ -3,10 +3,27 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 from tests.view.page_text import page_text
+
+NO_FINDINGS = {"citation": 0, "contradiction": 0, "wiki-gap": 0, "wasted-read": 0}
+
+
+def analysis_page(tmp_path: Path, summary: dict[str, Any]) -> str:
+    """The text of the viewer's page of one stored traces analysis with `summary`."""
+    from assay.store import Store
+    from assay.testing.viewer import serving
+
+    url = str(tmp_path / "assay.db")
+    store = Store(url)
+    store.create_run(id="traces-1", experiment="sessions", kind="traces", status="finished",
+                     started_at="2025-03-04T09:00:00+00:00", total_trials=3, summary=summary)
+    store.close()
+    with serving(url) as viewer:
+        return page_text(httpx.get(f"{viewer}runs/traces-1").text)
 
 
 def test_a_judged_analysis_without_findings_says_so_and_not_that_it_is_old(
@@ -14,40 +31,19 @@ def test_a_judged_analysis_without_findings_says_so_and_not_that_it_is_old(
     """An analysis whose judge found nothing read '0 citation, 0 contradiction, ...' and
     then 'This analysis stored only the counts of its findings; analyses stored by this
     version of assay keep each finding', though this version had just stored it."""
-    from assay.store import Store
-    from assay.testing.viewer import serving
-
-    url = str(tmp_path / "assay.db")
-    store = Store(url)
-    store.create_run(
-        id="traces-clean", experiment="sessions", kind="traces", status="finished",
-        started_at="2025-03-04T09:00:00+00:00", total_trials=2, summary={
-            "metrics": {"sessions": 1, "exchanges": 2, "answered": 2},
-            "judge_model": "openai/gpt-4.1",
-            "findings": {"citation": 0, "contradiction": 0, "wiki-gap": 0, "wasted-read": 0},
-            "finding_list": [], "not_judged": 0, "sessions": ["s.jsonl"]})
-    store.close()
-    with serving(url) as viewer:
-        page = page_text(httpx.get(f"{viewer}runs/traces-clean").text)
+    page = analysis_page(tmp_path, {
+        "metrics": {"sessions": 1, "exchanges": 2, "answered": 2},
+        "judge_model": "openai/gpt-4.1", "findings": NO_FINDINGS, "finding_list": [],
+        "not_judged": 0, "sessions": ["s.jsonl"]})
     assert "No findings: the judge found nothing wrong in the 2 answered questions." in page
     assert "stored only the counts" not in page
 
 
 def test_an_analysis_stored_before_findings_were_kept_says_it_has_only_their_counts(
         tmp_path: Path) -> None:
-    from assay.store import Store
-    from assay.testing.viewer import serving
-
-    url = str(tmp_path / "assay.db")
-    store = Store(url)
-    store.create_run(
-        id="traces-old", experiment="sessions", kind="traces", status="finished",
-        started_at="2025-03-04T09:00:00+00:00", total_trials=2, summary={
-            "metrics": {"exchanges": 2, "answered": 2},
-            "findings": {"citation": 1, "contradiction": 0, "wiki-gap": 0, "wasted-read": 0}})
-    store.close()
-    with serving(url) as viewer:
-        page = page_text(httpx.get(f"{viewer}runs/traces-old").text)
+    page = analysis_page(tmp_path, {
+        "metrics": {"exchanges": 2, "answered": 2},
+        "findings": {**NO_FINDINGS, "citation": 1}})
     assert "1 citation, 0 contradiction, 0 wiki-gap, 0 wasted-read finding." in page
     assert "stored only the counts of its findings" in page
 
@@ -56,20 +52,9 @@ def test_answers_the_judge_could_not_judge_are_counted_as_answered_questions(
         tmp_path: Path) -> None:
     """Regression: '1 exchanges could not be judged', where eval-report.md counts answered
     questions."""
-    from assay.store import Store
-    from assay.testing.viewer import serving
-
-    url = str(tmp_path / "assay.db")
-    store = Store(url)
-    store.create_run(
-        id="traces-1", experiment="sessions", kind="traces", status="finished",
-        started_at="2025-03-04T09:00:00+00:00", total_trials=3, summary={
-            "metrics": {"sessions": 1, "exchanges": 3, "answered": 2},
-            "judge_model": "openai/gpt-4.1-mini",
-            "findings": {"citation": 0, "contradiction": 0, "wiki-gap": 0, "wasted-read": 0},
-            "finding_list": [], "not_judged": 1, "sessions": ["s.jsonl"]})
-    store.close()
-    with serving(url) as viewer:
-        page = page_text(httpx.get(f"{viewer}runs/traces-1").text)
+    page = analysis_page(tmp_path, {
+        "metrics": {"sessions": 1, "exchanges": 3, "answered": 2},
+        "judge_model": "openai/gpt-4.1-mini", "findings": NO_FINDINGS, "finding_list": [],
+        "not_judged": 1, "sessions": ["s.jsonl"]})
     assert "1 answered question could not be judged." in page
     assert "stored only the counts" not in page
