@@ -26,7 +26,6 @@ def command(experiment: str | None, store_url: str | None, limit: int,
 
     from assay.analysis.history import build_history
     from assay.errors import UserError
-
     from assay.store.stalled_runs import stalled_runs
 
     store = open_store(store_url, existing=True)

@@ -210,6 +210,11 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
 
     entries: list[SuiteEntry] = []
     reviews: list[Review] = []
+
+    def completed(path: Path, review: Review) -> None:
+        reviews.append(review)
+        entries.append(entry_of(path, 0 if review.passed else 1, review))
+
     for index, path in enumerate(paths, 1):
         running.path = path
         print_rule(out, f"[bold]{escape(str(path))}[/bold] ({index}/{len(paths)})")
@@ -228,8 +233,7 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
             if review is None:
                 entries.append(entry_of(path, 130, error="interrupted by the user"))
             else:
-                reviews.append(review)
-                entries.append(entry_of(path, 0 if review.passed else 1, review))
+                completed(path, review)
             entries += [entry_of(later, 130, error=f"not run: the suite was interrupted "
                                                     f"at {path}") for later in paths[index:]]
             _, target = write_suite(store, entries, reviews, sample=options.sample,
@@ -239,8 +243,7 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
             out.print(f"suite:   {escape(str(target))} (interrupted at "
                       f"{escape(str(path))}{not_run})")
             raise
-        reviews.append(review)
-        entries.append(entry_of(path, 0 if review.passed else 1, review))
+        completed(path, review)
     document, target = write_suite(store, entries, reviews, sample=options.sample,
                                    output=output, junit=junit)
     print_rule(out, "[bold]suite[/bold]")

@@ -69,12 +69,11 @@ class ParseStats:
     def bad_line(self, line: int, reason: str) -> None:
         """Count a malformed line; keep its details only for the first few (memory stays flat).
         A line's second problem joins its first, so the count stays one of lines."""
-        if self.malformed and self.malformed[-1][0] == line:
-            kept = self.malformed[-1][1]
-            if reason not in kept and len(kept) < REASON_CHARS:
-                self.malformed[-1] = (line, f"{kept}; {reason}")
-            return
         if line == self._last_bad:
+            if self.malformed and self.malformed[-1][0] == line:  # kept: join its reasons
+                kept = self.malformed[-1][1]
+                if reason not in kept and len(kept) < REASON_CHARS:
+                    self.malformed[-1] = (line, f"{kept}; {reason}")
             return
         self._last_bad = line
         self.malformed_count += 1
