@@ -116,6 +116,9 @@ USAGE_ALIASES = {"prompt_tokens": "input_tokens", "completion_tokens": "output_t
 IGNORED_USAGE_KEYS = frozenset({"total_tokens", "prompt_tokens_details",
                                 "completion_tokens_details"})
 """Derived or finer-grained fields of OpenAI's usage that assay does not record."""
+MISPLACED_USAGE_KEYS = frozenset({"input_tokens", "output_tokens", "cost_usd", *USAGE_ALIASES})
+"""Beside the answer rather than under `usage`: read as a mistake, not as the target's own
+data, since a cost left there would show as `unknown` with nothing said."""
 
 
 MAX_COUNT = 2**63 - 1
@@ -206,6 +209,11 @@ class Output:
                     f"{_key_list(DICT_KEYS - set(ANSWER_KEYS))}")
             raise ValueError(f"the target returned {key!r}: None; return the answer text, "
                              "or set 'error' when there is none")
+        misplaced = next((k for k in value if k in MISPLACED_USAGE_KEYS), None)
+        if misplaced is not None:
+            raise ValueError(f"the target returned {misplaced!r} beside the answer, where assay "
+                             f"does not read it; put it under 'usage': "
+                             f"{{{USAGE_ALIASES.get(misplaced, misplaced)!r}: ...}}")
         calls = value.get("tool_calls") or []
         if not isinstance(calls, list):
             raise TypeError(f"'tool_calls' must be a list, got {_type_name(calls)}")

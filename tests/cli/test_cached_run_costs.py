@@ -69,3 +69,23 @@ def test_a_run_without_any_llm_call_has_no_cost_table(cli: Cli, tmp_path: Path) 
     ran = cli("run", "assay.yaml", "--no-progress")
     assert ran.returncode == 0, ran.stderr
     assert cost_table(ran.stdout) == []
+
+
+def test_once_one_condition_spent_the_table_lists_every_condition_as_report_md_does(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: a condition whose target reported no usage was left out of the terminal's
+    table, while report.md listed it, so the table read as if it had not been run."""
+    (tmp_path / "agent.py").write_text(
+        "def answer(case, paid=False):\n"
+        "    usage = {'input_tokens': 10, 'cost_usd': 0.002} if paid else None\n"
+        "    return {'output': 'y', 'usage': usage}\n")
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "y"}\n')
+    (tmp_path / "assay.yaml").write_text(
+        "name: local\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'agent.py:answer'}\nscorers: [{type: contains}]\n"
+        "conditions: {free: {}, paid: {args: {paid: true}}}\n")
+    ran = cli("run", "assay.yaml", "--no-progress")
+    assert ran.returncode == 0, ran.stderr
+    rows = {row[0]: row for row in cost_table(ran.stdout)}
+    assert rows["paid"][1:3] == ["10/0", "$0.0020"]
+    assert rows["free"][1:3] == ["unknown", "-"]

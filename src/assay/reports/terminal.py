@@ -149,15 +149,15 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                 [("scorer", "left"), ("condition", "left"), ("n", "right"),
                  ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right"),
                  ("errored trials", "right")], rows, keys=2, group_first=True)
-    spent = [c for c in summary.conditions if _spent_or_cached(c)]
-    if spent:
+    if any(_spent_or_cached(c) for c in summary.conditions):  # then every condition, as
+        # report.md lists them: a row left out would read as a condition that was not run
         print_table(console, "cost and behaviour per condition",
                     [("condition", "left"), ("tokens in/out", "right"), ("cost", "right"),
                      ("judge cost", "right"), (CACHED_TARGET_CALLS, "right"),
                      ("tool calls", "right"), ("tool errors", "right")],
                     [(escape(c.condition), tokens_text(c.input_tokens, c.output_tokens),
                       costs.target(c), costs.judge(c), f"{c.cache_hits:,}",
-                      f"{c.tool_calls:,}", f"{c.tool_errors:,}") for c in spent])
+                      f"{c.tool_calls:,}", f"{c.tool_errors:,}") for c in summary.conditions])
     total = costs.total()
     calls = usage_text(usage or {}, targets=sum(c.cache_hits for c in summary.conditions))
     if total or calls:
@@ -204,7 +204,7 @@ def _targets_share(hits: int, targets: int | None, usage: dict[str, Any]) -> str
 
 
 def _spent_or_cached(c: ConditionStats) -> bool:
-    """Worth a row: calls were made or paid for, or answered from the cache (a cost of $0
+    """Worth the table: calls were made or paid for, or answered from the cache (a cost of $0
     from the cache is news: it shows the cache worked)."""
     return (bool(c.input_tokens or c.judge_input_tokens or c.tool_calls or c.cache_hits)
             or c.cost_usd is not None or c.judge_cost_usd is not None)
