@@ -231,8 +231,8 @@ class ExportRecord:
 class TrialPreview:
     """A trial as a row of cases side by side shows it: texts cut to a preview, scores flat.
 
-    The previews are the start of the stored text; `*_cut` and `output_chars` say when
-    there is more, so a reader knows what the trial's own page adds."""
+    The previews are the start of the stored text; the `*_cut` flags say when there is
+    more, so a reader knows what the trial's own page adds."""
 
     run_id: str
     case_id: str
@@ -244,7 +244,7 @@ class TrialPreview:
     expected: str
     expected_cut: bool
     output: str
-    output_chars: int
+    output_cut: bool
     tags: tuple[str, ...] = ()
     error: str | None = None
     latency_ms: float | None = None

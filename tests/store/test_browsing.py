@@ -160,9 +160,25 @@ def test_previews_cut_long_texts_and_say_how_long_they_were(store: Store) -> Non
                              _trial("c2", "base", passed=False)])
     previews = {p.case_id: p for p in store.trial_previews(["R"], ["c1", "c2"])}
     assert previews["c1"].output == long[:PREVIEW_CHARS]
-    assert previews["c1"].output_chars == len(long)
+    assert previews["c1"].output_cut and not previews["c2"].output_cut
     assert previews["c1"].input == "question c1"
     assert previews["c2"].scores["check"].passed is False
+
+
+@pytest.mark.parametrize("text", ["ab\x00cd" * 200, "é\x00" * 400, "ü" * PREVIEW_CHARS])
+def test_a_preview_reads_past_a_nul_character_and_is_cut_where_the_text_is(
+        store: Store, text: str) -> None:
+    """Regression: SQLite's substr() and length() stop at a NUL, so an answer of 1,000
+    characters starting `ab\x00` showed in `assay view` as `ab`, whole, with no `…`."""
+    store.create_run(id="R", experiment="exp", status="completed",
+                     started_at="2025-01-01T10:00:00+00:00")
+    store.write_trials("R", [_trial("c1", "base", passed=True, text=text)])
+    [preview] = store.trial_previews(["R"], ["c1"])
+    stored = store.get_trial("R", ("c1", "base", 0))
+    assert stored is not None
+    # PostgreSQL's text columns hold no NUL: the store wrote U+FFFD there
+    assert preview.output.replace("\ufffd", "\x00") == stored.output.text[:PREVIEW_CHARS]
+    assert preview.output_cut == (len(stored.output.text) > PREVIEW_CHARS)
 
 
 def test_runs_are_listed_newest_first_and_filtered(browsed: Store) -> None:

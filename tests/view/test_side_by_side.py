@@ -14,7 +14,7 @@ def _preview(case_id: str, condition: str, epoch: int = 0, *, passed: bool | Non
     scores = {} if error else {"check": ScoreRow(case_id, condition, epoch, "check",
                                                  value, passed, None)}
     return TrialPreview("R", case_id, condition, epoch, input="q", input_cut=False,
-                        expected="a", expected_cut=False, output="a", output_chars=1, error=error, scores=scores)
+                        expected="a", expected_cut=False, output="a", output_cut=False, error=error, scores=scores)
 
 
 def test_a_case_whose_verdict_differs_between_sides_is_flipped() -> None:
@@ -53,7 +53,7 @@ def test_a_scorer_the_side_never_ran_has_no_mark_rather_than_an_error() -> None:
     """A rejudge run keeps only its judged scorers: compared with the run it judged, its
     cells read 'contains error' and every case was flagged errored, though nothing failed."""
     rejudged = TrialPreview("R", "c1", "new", 0, input="q", input_cut=False, expected="a",
-                            expected_cut=False, output="a", output_chars=1, error=None,
+                            expected_cut=False, output="a", output_cut=False, error=None,
                             scores={"judge": ScoreRow("c1", "new", 0, "judge", 1.0, True, None)})
     rows = arrange(["c1"], SIDES, [_preview("c1", "base"), rejudged], ["check", "judge"])
     new = rows[0].cells[1]

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Engine, and_, func, select
+from sqlalchemy import Engine, LargeBinary, and_, cast, func, select
 
 from assay.records import RunRecord, ScoreRow, TrialPreview, TrialRecord
 from assay.store import schema
@@ -156,8 +156,7 @@ class Browsing:
             func.length(t.c.input_json).label("input_chars"),
             func.substr(t.c.expected_json, 1, PREVIEW_CHARS).label("expected_json"),
             func.length(t.c.expected_json).label("expected_chars"),
-            func.substr(t.c.output_text, 1, PREVIEW_CHARS).label("output_text"),
-            func.length(t.c.output_text).label("output_chars"),
+            *self._output_start(),
         ).where(where).order_by(t.c.case_id, t.c.run_id, t.c.condition, t.c.epoch)
         score_query = (
             select(s.c.run_id, s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer, s.c.value,
@@ -174,6 +173,18 @@ class Browsing:
             return [trial_preview(m, scores.get((m["run_id"], m["case_id"], m["condition"],
                                                  m["epoch"]), {}))
                     for m in (row._mapping for row in conn.execute(query))]
+
+    def _output_start(self) -> tuple[Any, Any]:
+        """The start of each output and its length. SQLite keeps a NUL in text, and its
+        substr() and length() stop at the first one, so an answer `ab\\x00...` of 1,000
+        characters would read as `ab`, whole: there its bytes are read (4 per character at
+        most) and `trial_preview` cuts them. PostgreSQL holds no NUL (the store replaced it)."""
+        output: Any = schema.trials.c.output_text
+        chars = PREVIEW_CHARS
+        if self.engine.dialect.name == "sqlite":
+            output, chars = cast(output, LargeBinary), 4 * PREVIEW_CHARS
+        return (func.substr(output, 1, chars).label("output_text"),
+                func.length(output).label("output_length"))
 
     def get_trial(self, run_id: str, key: TrialKey) -> TrialRecord | None:
         """One stored trial whole (output, transcript, every score's details); None if absent."""

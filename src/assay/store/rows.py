@@ -179,11 +179,22 @@ def trial_preview(m: Any, scores: dict[str, ScoreRow]) -> TrialPreview:
         input_cut=_cut(m["input_json"], m["input_chars"]),
         expected=preview_text(m["expected_json"], m["expected_chars"]),
         expected_cut=_cut(m["expected_json"], m["expected_chars"]),
-        output=m["output_text"] or "", output_chars=int(m["output_chars"] or 0),
+        **_output_preview(m["output_text"], m["output_length"]),
         tags=tuple(loads(m["tags_json"])) if m["tags_json"] else (),
         error=m["error"], latency_ms=m["latency_ms"], input_tokens=m["input_tokens"],
         output_tokens=m["output_tokens"], cost_usd=m["cost_usd"], scores=scores,
     )
+
+
+def _output_preview(start: str | bytes | None, length: int | None) -> dict[str, Any]:
+    """`output` and `output_cut` from the start of an output and its length, both in
+    characters, or in bytes where the query read bytes (SQLite: see `_output_start`)."""
+    if isinstance(start, bytes):
+        cut = (length or 0) > len(start)
+        text = start.decode("utf-8", errors="ignore" if cut else "strict")
+    else:
+        text, cut = start or "", (length or 0) > len(start or "")
+    return {"output": text[:PREVIEW_CHARS], "output_cut": cut or len(text) > PREVIEW_CHARS}
 
 
 def _cut(json_start: str | None, total_chars: int | None) -> bool:
