@@ -65,9 +65,19 @@ def check_thresholds(gates: Sequence[Gate], scorers: Sequence[str],
                             f"{_did_you_mean(gate.scorer, scorers)} "
                             f"(scorers: {', '.join(scorers)})")
         if gate.condition is not None and gate.condition not in conditions:
+            hint = (_metric_after(gate, conditions)
+                    or _did_you_mean(gate.condition, conditions))
             raise UserError(f"gate {gate.scorer}@{gate.condition} names a condition this run "
-                            f"does not have{_did_you_mean(gate.condition, conditions)} "
-                            f"(conditions: {', '.join(conditions)})")
+                            f"does not have{hint} (conditions: {', '.join(conditions)})")
+
+
+def _metric_after(gate: GateConfig, conditions: Sequence[str]) -> str:
+    """`contains@v2.mean`: the metric written after the condition, where it reads as part of
+    its name (a condition may hold a dot: `gpt-4.1`)."""
+    stem, _, metric = (gate.condition or "").rpartition(".")
+    if stem in conditions and metric in ("mean", "pass_rate"):
+        return f"; the metric goes before the '@': {gate.scorer}.{metric}@{stem}"
+    return ""
 
 
 def _did_you_mean(name: str, known: Sequence[str]) -> str:
