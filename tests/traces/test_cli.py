@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -272,3 +273,32 @@ def test_logs_that_hold_no_question_are_a_usage_error_and_change_nothing(
     assert "- keep" in guidelines.read_text()
     assert not (tmp_path / "out" / "eval-report.md").exists()
     assert not (tmp_path / "s.db").exists()
+
+
+def test_an_analysis_whose_judge_failed_on_some_questions_is_written_stored_and_exits_3(
+        write_jsonl: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: 1 of 3 answered questions not judged exited 0, as a full analysis does."""
+    from assay.testing import FakeLLM, Fault, Reply, Rule
+
+    rows: list[dict[str, Any]] = []
+    for n in range(3):
+        rows += [{"role": "user", "content": f"question {n}"},
+                 {"role": "assistant", "content": f"answer {n}"}]
+    log = write_jsonl("logs/chat.jsonl", rows)
+    db = f"sqlite:///{tmp_path / 'assay.db'}"
+    with FakeLLM([Rule(user="question 1", reply=Reply(fault=Fault("bad_request")))],
+                 default=Reply(json={"findings": []})) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        code = _run(["traces", str(log), "--judge-model", "openai/judge-small",
+                     "--output", str(tmp_path / "out"), "--store", db])
+    out, err = capsys.readouterr()
+    assert code == 3
+    assert "findings 0, not judged 1" in out
+    assert "the analysis is incomplete: 1 of 3 answered questions could not be judged" in err
+    report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
+    assert "**Incomplete:** 1 of 3 answered questions could not be judged" in report
+    [run] = Store(db).list_runs("traces", kind="traces")
+    assert run.status == "incomplete" and run.summary is not None
+    assert run.summary["not_judged"] == 1

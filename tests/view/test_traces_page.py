@@ -12,14 +12,14 @@ from tests.view.page_text import page_text
 NO_FINDINGS = {"citation": 0, "contradiction": 0, "wiki-gap": 0, "wasted-read": 0}
 
 
-def analysis_page(tmp_path: Path, summary: dict[str, Any]) -> str:
+def analysis_page(tmp_path: Path, summary: dict[str, Any], status: str = "finished") -> str:
     """The text of the viewer's page of one stored traces analysis with `summary`."""
     from assay.store import Store
     from assay.testing.viewer import serving
 
     url = str(tmp_path / "assay.db")
     store = Store(url)
-    store.create_run(id="traces-1", experiment="sessions", kind="traces", status="finished",
+    store.create_run(id="traces-1", experiment="sessions", kind="traces", status=status,
                      started_at="2025-03-04T09:00:00+00:00", total_trials=3, summary=summary)
     store.close()
     with serving(url) as viewer:
@@ -58,3 +58,16 @@ def test_answers_the_judge_could_not_judge_are_counted_as_answered_questions(
         "not_judged": 1, "sessions": ["s.jsonl"]})
     assert "1 answered question could not be judged." in page
     assert "stored only the counts" not in page
+
+
+def test_an_analysis_the_judge_could_not_finish_says_how_much_it_judged(
+        tmp_path: Path) -> None:
+    """Regression: with 1 of 2 answered questions not judged, the page read 'the judge found
+    nothing wrong in the 2 answered questions', where eval-report.md reads 'checked 1 of 2'."""
+    page = analysis_page(tmp_path, {
+        "metrics": {"sessions": 1, "exchanges": 3, "answered": 2},
+        "judge_model": "openai/gpt-4.1-mini", "findings": NO_FINDINGS, "finding_list": [],
+        "not_judged": 1, "sessions": ["s.jsonl"]}, status="incomplete")
+    assert ("No findings: the judge found nothing wrong in the 1 of 2 answered questions it "
+            "could judge; 1 answered question could not be judged.") in page
+    assert "assay traces analysis · incomplete" in page

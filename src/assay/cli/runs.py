@@ -118,5 +118,6 @@ def headline(summary: dict[str, Any] | None) -> str:
 
 def _status(status: str) -> str:
     colour = {"completed": "green", "running": "cyan", "running?": "yellow",
-              "interrupted": "yellow", "aborted": "red", "failed": "red"}.get(status, "white")
+              "interrupted": "yellow", "incomplete": "yellow", "aborted": "red",
+              "failed": "red"}.get(status, "white")
     return f"[{colour}]{status}[/{colour}]"

@@ -106,6 +106,18 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
 
         run_id = record_run(analysis, experiment, store_url)
         click.echo(f"stored as run {run_id} (experiment {experiment})")
+    _require_complete(analysis, report)
+
+
+def _require_complete(analysis: Any, report: Path) -> None:
+    """Exit 3 (the run could not complete) once an analysis whose judge failed on some
+    questions is written and stored: its findings cover only the others."""
+    from assay.errors import RunFailed
+
+    incomplete = analysis.judgements.incomplete() if analysis.judgements else None
+    if incomplete:
+        raise RunFailed(f"the analysis is incomplete: {incomplete} (listed under "
+                        f"'Not judged' in {report}); run it again to judge them")
 
 
 def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url: str | None,

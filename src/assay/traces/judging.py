@@ -20,6 +20,7 @@ from assay.output import Usage
 from assay.providers.base import Provider
 from assay.traces.exchanges import Exchange
 from assay.traces.findings import Finding, Judgement, judge_exchange
+from assay.wording import plural
 
 WINDOW_PER_CALL = 4
 FAILURES_IN_A_ROW = 20
@@ -45,6 +46,14 @@ class Judgements:
     @property
     def judged(self) -> int:
         return self.asked - len(self.errors)
+
+    def incomplete(self) -> str | None:
+        """`2 of 71 answered questions could not be judged`, or None when every one was:
+        the same words on the terminal, in eval-report.md and in the error that ends
+        an incomplete analysis."""
+        if not self.errors:
+            return None
+        return f"{len(self.errors):,} of {plural(self.asked, 'answered question')} could not be judged"
 
     def add(self, judgement: Judgement) -> None:
         """Fold in one judgement; `RunFailed` once `FAILURES_IN_A_ROW` questions in a row

@@ -84,6 +84,10 @@ def _judged(analysis: TraceAnalysis) -> list[str]:
     lines = ["## Findings", "",
              (f"Judge `{judgements.model}` checked {judgements.judged:,} of "
              f"{plural(judgements.asked, 'answered question')}."), ""]
+    incomplete = judgements.incomplete()
+    if incomplete:
+        lines += [(f"**Incomplete:** {incomplete} (see Not judged below); the findings "
+                   f"cover the other {judgements.judged:,}."), ""]
     citations = analysis.findings_of("citation", "contradiction")
     lines += ["### Citations", ""]
     lines += [f"{plural(len(citations), 'citation or contradiction problem')}.", ""

@@ -37,14 +37,16 @@ def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
 
 
 def record_run(analysis: TraceAnalysis, experiment: str, store_url: str | None = None) -> str:
-    """Write one finished run to the store; returns its id."""
+    """Write one run to the store, `incomplete` when the judge could not judge some
+    questions (else `finished`); returns its id."""
     from assay.store import Store
     from assay.store.rows import now_iso
 
     store = Store(store_url)
     try:
         run_id = f"traces-{uuid.uuid4().hex[:12]}"
-        store.create_run(id=run_id, experiment=experiment, kind=RUN_KIND, status="finished",
+        status = "incomplete" if analysis.judge_errors else "finished"
+        store.create_run(id=run_id, experiment=experiment, kind=RUN_KIND, status=status,
                          finished_at=now_iso(), total_trials=analysis.metrics.exchanges,
                          summary=run_summary(analysis))
     finally:

@@ -22,7 +22,7 @@ class BadRequest(ValueError):
 
 
 RUN_STATUSES = ("running", "reviewing", "completed", "interrupted", "aborted", "failed",
-                "finished")
+                "finished", "incomplete")
 RUN_KINDS = (*TRIAL_KINDS, "traces")
 
 
