@@ -33,7 +33,8 @@ def test_traces_writes_report_and_guidelines_without_a_model(
     assert code == 0
     report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
     assert "## Performance" in report and "## Most-read files" in report
-    assert "| pi-mono__large-session.jsonl | pi | 88 | none |" in report
+    assert ("| pi-mono__large-session.jsonl | d703a1a9-1b7b-4fb1-b512-c9738b1fe617 | pi | 88 "
+            "| none |") in report
     text = guidelines.read_text(encoding="utf-8")
     assert text.startswith("# Rules\n\n- Answer in English.")
     # coding sessions, no --knowledge: no advice about a wiki they do not have
@@ -199,14 +200,16 @@ def test_export_with_a_filter_writes_only_the_chosen_sessions(
 def test_export_gives_unique_ids_to_sessions_that_share_a_file_name(
         sessions_dir: Path, tmp_path: Path) -> None:
     """Regression: two projects' `subagent.jsonl` exported the same case ids."""
-    import shutil
-
     from assay.datasets.dataset import open_dataset
 
     source = sessions_dir / "claude-code" / "spotter" / "subagent.jsonl"
-    for project in ("a", "b"):
+    text = source.read_text(encoding="utf-8")
+    parent = load_session(source)[0].meta.id
+    assert parent is not None
+    for project in ("a", "b"):  # two sessions (a copy of one would be one session)
         (tmp_path / "logs" / project).mkdir(parents=True)
-        shutil.copy(source, tmp_path / "logs" / project / "subagent.jsonl")
+        (tmp_path / "logs" / project / "subagent.jsonl").write_text(
+            text.replace(parent, f"{parent[:-1]}{project}"), encoding="utf-8")
     out = tmp_path / "drafts.jsonl"
     assert _run(["traces", "export", str(tmp_path / "logs"), "-o", str(out)]) == 0
     cases = list(open_dataset(out))
@@ -302,3 +305,27 @@ def test_an_analysis_whose_judge_failed_on_some_questions_is_written_stored_and_
     [run] = Store(db).list_runs("traces", kind="traces")
     assert run.status == "incomplete" and run.summary is not None
     assert run.summary["not_judged"] == 1
+
+
+def test_a_session_log_copied_twice_is_counted_once_on_the_terminal_report_and_store(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a log copied into the folder twice read 'sessions 2, questions 176' and
+    doubled every tool call, token and dollar."""
+    source = sessions_dir / "pi" / "pi-mono__large-session.jsonl"
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for name in ("a.jsonl", "b.jsonl"):
+        (logs / name).write_bytes(source.read_bytes())
+    db = f"sqlite:///{tmp_path / 'assay.db'}"
+    code = _run(["traces", str(logs), "--output", str(tmp_path / "out"), "--store", db])
+    out = capsys.readouterr().out
+    note = (f"session d703a1a9-1b7b-4fb1-b512-c9738b1fe617 appears in {logs / 'a.jsonl'} and "
+            f"{logs / 'b.jsonl'}: counted once (88 questions in both)")
+    assert code == 0
+    assert "sessions 1, questions 88 (69 answered)" in out and note in out
+    report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
+    assert "1 session, 88 questions (69 answered)." in report and f"- {note}" in report
+    [run] = Store(db).list_runs("traces", kind="traces")
+    assert run.summary is not None and run.total_trials == 88
+    assert (run.summary["metrics"]["sessions"], run.summary["metrics"]["exchanges"]) == (1, 88)
+    assert run.summary["repeated_sessions"] == [note]

@@ -62,7 +62,7 @@ def test_a_log_with_every_line_written_twice_counts_each_question_once_and_says_
     assert "tool errors 19/391" in out
     said = f"{len(lines):,} lines the same as the line before (from line 2), skipped as copies"
     assert f"{log}: {said}" in err
-    assert f"| twice.jsonl | pi | 88 | {said} |" in report
+    assert f"| twice.jsonl | d703a1a9-1b7b-4fb1-b512-c9738b1fe617 | pi | 88 | {said} |" in report
 
 
 def test_a_link_to_nothing_and_a_pipe_in_a_folder_are_said_not_silently_left_out(
@@ -85,7 +85,7 @@ def test_a_link_to_nothing_and_a_pipe_in_a_folder_are_said_not_silently_left_out
     live = f"{folder / 'live.jsonl'}: not a regular file (a pipe or a device)"
     assert f"skipped {moved}" in err and f"skipped {live}" in err
     assert f"- not read: {moved}" in report and f"- not read: {live}" in report
-    assert "| inner.jsonl | claude-code | 1 |" in report
+    assert "| inner.jsonl | 55604662-cf2a-4331-851a-ec234028f8ca | claude-code | 1 |" in report
     assert "nested.jsonl:" not in err
 
 
@@ -118,7 +118,7 @@ def test_agent_activity_before_the_first_question_is_said_not_silently_dropped(
     assert code == 0
     said = "2 lines of agent activity before the first question (from line 1), in no exchange"
     assert f"{log}: {said}" in capsys.readouterr().err
-    assert f"| chat.jsonl | openai-chat | 1 | {said} |" in report
+    assert f"| chat.jsonl | - | openai-chat | 1 | {said} |" in report
 
 
 def test_logs_whose_activity_has_no_question_say_so_when_refused(
@@ -164,7 +164,8 @@ def test_a_binary_or_utf16_file_in_a_folder_is_skipped_saying_what_it_is(
     assert "orjson" not in err and "surrogates" not in err and "char 0" not in err
     report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
     assert f"- not read: {folder / 'core.jsonl'}: a binary file" in report
-    assert "| short.jsonl | claude-code | 1 | none |" in report
+    assert ("| short.jsonl | 55604662-cf2a-4331-851a-ec234028f8ca | claude-code | 1 | none |"
+            in report)
 
 
 def test_export_says_which_files_and_lines_it_left_out(

@@ -27,7 +27,7 @@ def test_many_malformed_lines_are_counted_and_the_first_few_shown(
     assert session.meta.stats.malformed_count == MALFORMED_KEPT + 10
     assert len(session.meta.stats.malformed) == MALFORMED_KEPT
     report = render_report(analysis)
-    assert "| chat.jsonl | openai-chat | 1 | line 2: invalid JSON" in report
+    assert "| chat.jsonl | - | openai-chat | 1 | line 2: invalid JSON" in report
     assert f"and {MALFORMED_KEPT + 7} more malformed" in report
 
 
@@ -65,8 +65,8 @@ def test_a_line_whose_tool_call_is_kept_is_not_reported_as_skipped(
     analysis = analyze([write_jsonl("chat.jsonl", rows)], TraceOptions())
     assert analysis.metrics.tool_calls == 1
     report = render_report(analysis)
-    assert "| file | format | questions | line problems |" in report
-    assert ("| chat.jsonl | openai-chat | 1 | line 2: tool call 'read_file': arguments not "
+    assert "| file | session | format | questions | line problems |" in report
+    assert ("| chat.jsonl | - | openai-chat | 1 | line 2: tool call 'read_file': arguments not "
             "JSON, kept as text |") in report
 
 

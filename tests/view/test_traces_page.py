@@ -71,3 +71,14 @@ def test_an_analysis_the_judge_could_not_finish_says_how_much_it_judged(
     assert ("No findings: the judge found nothing wrong in the 1 of 2 answered questions it "
             "could judge; 1 answered question could not be judged.") in page
     assert "assay traces analysis · incomplete" in page
+
+
+def test_a_session_read_from_two_files_is_one_session_with_the_reason_given(
+        tmp_path: Path) -> None:
+    """The page counted session files ('2 sessions') where the analysis counted 1."""
+    note = "session s1 appears in logs/a.jsonl and logs/b.jsonl: counted once (3 questions in both)"
+    page = analysis_page(tmp_path, {
+        "metrics": {"sessions": 1, "exchanges": 3, "answered": 3},
+        "sessions": ["logs/a.jsonl", "logs/b.jsonl"], "repeated_sessions": [note]})
+    assert "· 1 session ·" in page and "2 sessions" not in page
+    assert "Session files read (2)" in page and note in page

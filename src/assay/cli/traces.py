@@ -164,25 +164,28 @@ def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url
 
 def _say_skipped(unreadable: Any, sessions: Any) -> None:
     """On stderr: the files not read and, per session, the lines left out, each with why."""
+    from assay.traces.sessions import file_stats
     from assay.wording import plural
 
     for bad in unreadable:
         click.echo(f"skipped {bad.path}: {bad.reason}", err=True)
-    for session in sessions:
-        stats = session.meta.stats
-        if stats is not None and (stats.malformed_count or stats.unknown or stats.orphans
-                                  or stats.repeats):
+    for stats in file_stats(sessions):
+        if stats.malformed_count or stats.unknown or stats.orphans or stats.repeats:
             skipped = ([f"{plural(stats.malformed_count, 'malformed line')}"]
                        if stats.malformed_count else [])
             skipped += [f"unknown kind {kind}" for kind in stats.unknown_kinds()]
             skipped += [said for said in (stats.orphaned(), stats.repeated()) if said]
-            click.echo(f"{session.meta.path}: {'; '.join(skipped)}", err=True)
+            click.echo(f"{stats.path}: {'; '.join(skipped)}", err=True)
 
 
 def _summary(analysis: Any, report: Path, guide: Path) -> None:
     m = analysis.metrics
     rate = "n/a" if m.wiki_hit_rate is None else f"{m.wiki_hit_rate * 100:.0f}%"
+    from assay.traces.repeats import repeat_notes
+
     click.echo(f"sessions {m.sessions}, questions {m.exchanges} ({m.answered} answered)")
+    for note in repeat_notes(analysis.sessions):
+        click.echo(note)
     wiki = f"wiki hit rate {rate}, " if analysis.knowledge else ""  # as eval-report.md
     click.echo(f"{wiki}wasted reads {m.wasted_reads}, tool errors {m.tool_errors}/{m.tool_calls}")
     _say_skipped(analysis.unreadable, analysis.sessions)

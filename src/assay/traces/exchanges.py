@@ -153,7 +153,11 @@ _CLOSED = Exchange(SessionMeta(""), 0, 0, "")
 
 def build_exchanges(events: Iterable[Event], session: SessionMeta,
                     stats: ParseStats) -> Iterator[Exchange]:
-    """Group a session's events into exchanges, yielding each when the next question starts."""
+    """Group a session's events into exchanges, yielding each when the next question starts.
+
+    A file may hold several sessions (logs appended to one file, a resumed session): a
+    session id other than the one read so far starts a session of its own, whose
+    exchanges carry a `SessionMeta` of their own (same file, same line statistics)."""
     current: _Open | None = None
     pending: dict[str, _Pending] = {}
     count = 0
@@ -170,6 +174,14 @@ def build_exchanges(events: Iterable[Event], session: SessionMeta,
                                 is_command=event.is_command, started=event.timestamp, part=part)
             current = _Open(exchange, last_timestamp=event.timestamp)
         elif isinstance(event, SessionInfo):
+            if event.session_id and session.id and event.session_id != session.id:
+                if current is not None:  # the file goes on with another session
+                    done = _close(current, pending, stats)
+                    if done is not None:
+                        yield done
+                    current = None
+                session = SessionMeta(session.path, session.format, stats=stats)
+                count = 0
             session.merge(event)
         elif isinstance(event, ToolOutput):
             _link(event, pending, stats)

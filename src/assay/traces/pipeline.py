@@ -2,7 +2,8 @@
 
 Exchanges stream from the files through the metrics (and the judge, when
 one is set) and are dropped; what is kept is totals, one row per session
-and the judge's findings. Memory stays flat however large the logs are.
+and the judge's findings. Memory stays flat however large the logs are, but for
+one small hash per question (`repeats`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from assay.traces.guidelines import read_guidelines, render_insights, update_gui
 from assay.traces.judging import Judgements, StreamingJudge
 from assay.traces.metrics import MetricsTally
 from assay.traces.options import TraceOptions
+from assay.traces.repeats import distinct_sessions
 from assay.traces.report import render_report
 from assay.traces.result import TraceAnalysis
+from assay.traces.sessions import file_stats
 from assay.traces.stream import ExchangeStream
 from assay.wording import plural
 
@@ -56,7 +59,8 @@ async def analyze_judged(paths: Sequence[str | Path], options: TraceOptions,
 
 def _analysis(stream: ExchangeStream, tally: MetricsTally,
               judgements: Judgements | None = None) -> TraceAnalysis:
-    return TraceAnalysis(stream.sessions, tally.result(len(stream.sessions)), stream.unreadable,
+    return TraceAnalysis(stream.sessions, tally.result(distinct_sessions(stream.sessions)),
+                         stream.unreadable,
                          judgements, hit_rate_target=stream.options.hit_rate_target,
                          knowledge=stream.options.knowledge is not None,
                          subagent_files=len(stream.subagent_files))
@@ -68,9 +72,10 @@ def require_questions(analysis: TraceAnalysis, forced_format: str | None = None)
     the wrong `--log-format`, give none)."""
     if analysis.metrics.exchanges:
         return
-    count = len(analysis.sessions)
-    malformed = sum(s.meta.stats.malformed_count for s in analysis.sessions if s.meta.stats)
-    orphans = sum(s.meta.stats.orphans for s in analysis.sessions if s.meta.stats)
+    count = len({s.meta.path for s in analysis.sessions})
+    stats = file_stats(analysis.sessions)
+    malformed = sum(file.malformed_count for file in stats)
+    orphans = sum(file.orphans for file in stats)
     formats = sorted({s.meta.format for s in analysis.sessions if s.meta.format})
     detail = f"read as {', '.join(formats)}" + (f", {plural(malformed, 'line')} malformed"
                                                  if malformed else "") + (

@@ -9,6 +9,7 @@ from assay.reports.text import inline
 from assay.reports.trace_performance import performance
 from assay.traces.findings import Asked, Finding
 from assay.traces.formats import ParseStats
+from assay.traces.repeats import repeat_notes
 from assay.traces.result import TraceAnalysis
 from assay.wording import plural
 
@@ -113,18 +114,27 @@ def _judged(analysis: TraceAnalysis) -> list[str]:
 
 
 def _sources(analysis: TraceAnalysis) -> list[str]:
-    lines = ["## Sessions read", "", "| file | format | questions | line problems |",
-             "| --- | --- | --- | --- |"]
+    """One row per session, with its id, as a file may hold several; a file's line
+    problems are said on its first row."""
+    lines = ["## Sessions read", "", "| file | session | format | questions | line problems |",
+             "| --- | --- | --- | --- | --- |"]
+    said: set[int] = set()
     for session in analysis.sessions:
         stats = session.meta.stats
-        skipped = "" if stats is None else _skips(stats)
+        if stats is None:
+            skipped = "none"
+        elif id(stats) in said:
+            skipped = "as above (same file)"
+        else:
+            said.add(id(stats))
+            skipped = _skips(stats) or "none"
         lines.append(f"| {_cell(PurePosixPath(session.meta.path).name)} "
-                     f"| {_cell(session.meta.format)} "
-                     f"| {session.questions} | {skipped or 'none'} |")
+                     f"| {_cell(session.meta.id or '-')} | {_cell(session.meta.format)} "
+                     f"| {session.questions} | {skipped} |")
     lines.append("")
-    for bad in analysis.unreadable:
-        lines.append(f"- not read: {_cell(bad.path)}: {_cell(bad.reason)}")
-    return lines + ([""] if analysis.unreadable else [])
+    notes = [f"- {_cell(note, 400)}" for note in repeat_notes(analysis.sessions)]
+    notes += [f"- not read: {_cell(bad.path)}: {_cell(bad.reason)}" for bad in analysis.unreadable]
+    return lines + notes + ([""] if notes else [])
 
 
 def _skips(stats: ParseStats) -> str:

@@ -11,15 +11,19 @@ import fnmatch
 import json
 import os
 import stat
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assay.input_files import require_regular_file
 from assay.traces.exchanges import Exchange, SessionMeta, build_exchanges, parse_time
 from assay.traces.formats import ParseStats, UnknownFormat, detect, read_events, reader_named
 from assay.traces.formats.detect import not_text
+
+if TYPE_CHECKING:
+    from assay.traces.repeats import RepeatedSessions
 
 
 @dataclass
@@ -30,6 +34,10 @@ class Session:
     questions: int = 0
     first_question: str | None = None
     """Raw timestamp of the first exchange: the start when the file has no header."""
+    repeated: int = 0
+    """Questions left out as already counted from another file (see `repeats`)."""
+    also_in: str | None = None
+    """The file this session was read from first, when it is read again here."""
 
     @property
     def started(self) -> datetime | None:
@@ -145,10 +153,13 @@ def unopenable(path: Path) -> str | None:
     return None
 
 
-def iter_exchanges(path: Path, format: str | None = None,
-                   session: Session | None = None) -> Generator[Exchange, None, None]:
+def iter_exchanges(path: Path, format: str | None = None, session: Session | None = None,
+                   opened: Callable[[Session], None] | None = None,
+                   repeats: RepeatedSessions | None = None) -> Generator[Exchange, None, None]:
     """Stream one file's exchanges, filling in `session` as they pass.
 
+    A file that goes on with another session gets a row of its own, handed to `opened`;
+    with `repeats`, a question already counted from another file is left out.
     Raises UnknownFormat at once (not on the first `next`) when no reader fits.
     """
     reader = reader_named(format) if format else detect(path)
@@ -157,16 +168,32 @@ def iter_exchanges(path: Path, format: str | None = None,
     session.meta.stats = stats
     session.meta.format = reader.name
     return _counted(build_exchanges(read_events(path, reader, stats), session.meta, stats),
-                    session)
+                    session, opened, repeats)
 
 
-def _counted(exchanges: Iterator[Exchange], session: Session
+def _counted(exchanges: Iterator[Exchange], session: Session,
+             opened: Callable[[Session], None] | None, repeats: RepeatedSessions | None
              ) -> Generator[Exchange, None, None]:
     for exchange in exchanges:
+        if exchange.session is not session.meta:  # the next session the file holds
+            session = Session(exchange.session)
+            if opened is not None:
+                opened(session)
+        if repeats is not None and repeats.already_counted(exchange, session):
+            continue
         session.questions += 1
         if session.questions == 1:
             session.first_question = exchange.started
         yield exchange
+
+
+def file_stats(sessions: Iterable[Session]) -> list[ParseStats]:
+    """The line statistics of the files read, each once (sessions of one file share them)."""
+    unique: dict[int, ParseStats] = {}
+    for session in sessions:
+        if session.meta.stats is not None:
+            unique.setdefault(id(session.meta.stats), session.meta.stats)
+    return list(unique.values())
 
 
 def load_session(path: Path, format: str | None = None) -> tuple[Session, list[Exchange]]:

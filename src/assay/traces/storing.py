@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from assay.traces.repeats import repeat_notes
 from assay.traces.result import TraceAnalysis
 
 RUN_KIND = "traces"
@@ -16,7 +17,7 @@ MAX_STORED_FINDINGS = 2_000
 
 def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
     """What is stored: the metrics, the findings (counts, and each one for the viewer), and
-    the sessions read."""
+    the session files read (each once), and the sessions met in two files, counted once."""
     judged = analysis.judgements is not None
     metrics = analysis.metrics.to_dict()
     if not analysis.knowledge:  # no wiki to hit: left out, as the report leaves it out
@@ -32,7 +33,8 @@ def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
         if judged else None,
         "not_judged": len(analysis.judge_errors) if judged else None,
         "judge_usage": analysis.judgements.usage.to_dict() if analysis.judgements else None,
-        "sessions": [s.meta.path for s in analysis.sessions],
+        "sessions": list(dict.fromkeys(s.meta.path for s in analysis.sessions)),
+        "repeated_sessions": repeat_notes(analysis.sessions),
     }
 
 

@@ -17,6 +17,7 @@ from assay.errors import UserError
 from assay.traces.exchanges import Exchange, SessionMeta
 from assay.traces.knowledge import KnowledgeFolder
 from assay.traces.options import TraceOptions
+from assay.traces.repeats import RepeatedSessions
 from assay.traces.sessions import (
     Session,
     discover,
@@ -29,7 +30,9 @@ from assay.wording import plural
 
 
 class ExchangeStream:
-    """Iterate once for the exchanges; `sessions` gains one row per file as it is read."""
+    """Iterate once for the exchanges; `sessions` gains one row per session as it is read
+    (a file may hold several), and a question already counted from another file is left
+    out (`repeats`)."""
 
     def __init__(self, paths: Sequence[str | Path], options: TraceOptions) -> None:
         found, self.unreadable = readable(discover(paths), options.format)
@@ -57,10 +60,12 @@ class ExchangeStream:
         return kept
 
     def __iter__(self) -> Iterator[Exchange]:
+        repeats = RepeatedSessions()
         for path in self.files:
             session = Session(SessionMeta(str(path)))
             self.sessions.append(session)
-            for exchange in iter_exchanges(path, self.options.format, session):
+            for exchange in iter_exchanges(path, self.options.format, session,
+                                           self.sessions.append, repeats):
                 if self.folder is not None:
                     self.folder.annotate(exchange)
                 yield exchange

@@ -24,4 +24,6 @@ def traces_page(request: Request, run: RunRecord) -> Response:
     return render("traces.html.j2", run=run, summary=summary, metrics=metrics,
                   performance=rows, findings=findings, counts=summary.get("findings") or {},
                   most_read=[m for m in summary.get("most_read") or [] if isinstance(m, dict)],
-                  sessions=[s for s in summary.get("sessions") or [] if isinstance(s, str)])
+                  sessions=[s for s in summary.get("sessions") or [] if isinstance(s, str)],
+                  repeated=[n for n in summary.get("repeated_sessions") or []
+                            if isinstance(n, str)])

@@ -115,6 +115,11 @@ class ClaudeCodeReader:
             if problem is not None:
                 stats.bad_line(number, problem)
                 continue
+            session_id = obj.get("sessionId")
+            if isinstance(session_id, str) and session_id and session_id != state.session_id:
+                state.session_id = session_id  # the file's session, or the next one it holds
+                yield SessionInfo(session_id=session_id, started=obj.get("timestamp"),
+                                  cwd=obj.get("cwd"))
             kind = obj.get("type")
             if kind == "assistant":
                 yield from state.assistant(number, obj, bool(obj.get("isSidechain")))
@@ -139,10 +144,6 @@ class ClaudeCodeReader:
                 stats.ignore(kind)
             else:
                 stats.unknown_kind(str(kind), number)
-            if state.first and obj.get("sessionId"):
-                state.first = False
-                yield SessionInfo(session_id=obj.get("sessionId"), started=obj.get("timestamp"),
-                                  cwd=obj.get("cwd"))
 
     def _nested(self, number: int, inner: dict[str, Any], state: _State,
                 stats: ParseStats) -> Iterator[Event]:
@@ -190,7 +191,7 @@ class _State:
 
     def __init__(self, stats: ParseStats) -> None:
         self.stats = stats
-        self.first = True
+        self.session_id: str | None = None
         self.turns: dict[str, Turn] = {}
 
     def assistant(self, number: int, obj: dict[str, Any], subagent: bool) -> Iterator[Event]:
