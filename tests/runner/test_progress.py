@@ -34,6 +34,15 @@ def test_a_rate_and_an_eta_once_trials_have_ended() -> None:
     assert " trials/s, ETA " in line
 
 
+def test_a_count_whose_total_is_not_known_yet_claims_no_share_and_no_eta() -> None:
+    """An `assay traces` judge learns how many answers there are only as it reads them."""
+    progress = Progress(None, "judging answers", unit="answers")
+    progress.update(PipelineStats(done=10, errors=1))
+    line = progress.line()
+    assert line.startswith("judging answers: 10 answers, 1 with an error, ")
+    assert " answers/s" in line and "ETA" not in line and "%" not in line
+
+
 def test_the_share_done_reads_100_percent_only_when_every_trial_has_ended() -> None:
     """Regression: 999 of 1,000 trials read '(100%)' and 1 of 1,000 '(0%)'."""
     progress = Progress(1000, "exp", already_done=999)

@@ -329,3 +329,34 @@ def test_a_session_log_copied_twice_is_counted_once_on_the_terminal_report_and_s
     assert run.summary is not None and run.total_trials == 88
     assert (run.summary["metrics"]["sessions"], run.summary["metrics"]["exchanges"]) == (1, 88)
     assert run.summary["repeated_sessions"] == [note]
+
+
+def _judge_pi_logs(sessions_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    from assay.testing import FakeLLM, Reply
+
+    with FakeLLM(default=Reply(json={"findings": []})) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        return _run(["traces", str(sessions_dir / "pi" / PROMPT_CACHE), "--judge-model",
+                     "openai/judge-small", "--output", str(tmp_path / "out"), "--no-store"])
+
+
+def test_a_judged_analysis_shows_its_progress_on_a_terminal(
+        sessions_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: nothing was shown while the judge worked, so a long analysis looked hung."""
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert _judge_pi_logs(sessions_dir, tmp_path, monkeypatch) == 0
+    out, err = capsys.readouterr()
+    assert "judging answers" in err and "2/?" in err and "judging" not in out
+
+
+def test_a_judged_analysis_piped_shows_no_progress(
+        sessions_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert _judge_pi_logs(sessions_dir, tmp_path, monkeypatch) == 0
+    out, err = capsys.readouterr()
+    assert "judging" not in out + err
+    assert out.startswith("sessions 1, questions 2")

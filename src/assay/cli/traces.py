@@ -142,16 +142,18 @@ def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url
         store = Store(store_url)
     services = Services(store=store)
     provider, model_name = open_provider(model, services)
+    progress = _JudgeProgress(services)
 
     async def go() -> Any:
         try:
             return await analyze_judged(paths, options, provider, model_name,
-                                        use_cache=use_store, named=model)
+                                        use_cache=use_store, named=model, watch=progress.judged)
         finally:
             await services.aclose()
 
     try:
-        analysis = asyncio.run(go())
+        with progress.shown:
+            analysis = asyncio.run(go())
     finally:
         if store is not None:
             store.close()
@@ -160,6 +162,26 @@ def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url
         raise RunFailed("the judge failed on every question; first error: "
                         f"{judgements.errors[0].error}")
     return analysis
+
+
+class _JudgeProgress:
+    """The judge's progress as `assay run` shows a run's: a bar on stderr when it is a
+    terminal, nothing in piped output. How many answers there are is known only once
+    every log is read, so the bar counts up without a total."""
+
+    def __init__(self, services: Any) -> None:
+        from assay.runner.progress import Progress, choose_mode
+
+        def ledger() -> Any:
+            return services.providers.stats() if services.providers is not None else None
+
+        self.shown = Progress(None, "judging answers", mode=choose_mode(None), ledger=ledger,
+                              unit="answers")
+
+    def judged(self, judgements: Any) -> None:
+        from assay.runner.pipeline import PipelineStats
+
+        self.shown.update(PipelineStats(done=judgements.asked, errors=len(judgements.errors)))
 
 
 def _say_skipped(unreadable: Any, sessions: Any) -> None:

@@ -54,10 +54,11 @@ def interval() -> float:
 class Progress:
     """Shows a run's progress in the chosen `Mode`; use as a context manager around the run."""
 
-    def __init__(self, total: int, label: str, *, mode: Mode = "off", already_done: int = 0,
+    def __init__(self, total: int | None, label: str, *, mode: Mode = "off", already_done: int = 0,
                  errored_before: int = 0, ledger: Ledger | None = None,
-                 stream: IO[str] | None = None) -> None:
+                 stream: IO[str] | None = None, unit: str = "trials") -> None:
         self.total = total
+        """None while unknown (an `assay traces` judge learns its questions as it reads)."""
         self.label = label
         self.mode = mode
         self.already_done = already_done
@@ -65,6 +66,8 @@ class Progress:
         """Of the `already_done` trials (a resume's stored ones), those with an error."""
         self.ledger = ledger
         self.stream = stream
+        self.unit = unit
+        """What is counted, as the line and the rate name it: `trials`, `answers`."""
         self.stats = PipelineStats()
         self._started = time.monotonic()
         self._bar: Any = None
@@ -102,7 +105,8 @@ class Progress:
     def line(self) -> str:
         """One plain line: done/total, errors, retries, rate, ETA, cost so far."""
         done = self.already_done + self.stats.done
-        parts = [f"{done:,}/{self.total:,} trials"
+        count = f"{done:,}" if self.total is None else f"{done:,}/{self.total:,}"
+        parts = [f"{count} {self.unit}"
                  + (f" ({share_done(done, self.total)})" if self.total else ""),
                  f"{self._errors():,} with an error"]  # of the target or of a scorer
         ledger = self._ledger()
@@ -114,8 +118,8 @@ class Progress:
                 parts.append(f"{total.cache_hits:,} cache hits")
         rate = self._rate()
         if rate is not None:
-            parts.append(_rate_text(rate))
-        remaining = self.total - done
+            parts.append(_rate_text(rate, self.unit))
+        remaining = 0 if self.total is None else self.total - done
         if remaining > 0 and rate:
             parts.append(f"ETA {duration(remaining / rate)}")
         cost = self._cost(ledger)
@@ -137,7 +141,7 @@ class Progress:
                 extra.append(f"{total.cache_hits} cached")
         rate = self._rate()
         return {"errors": str(self._errors()),
-                "rate": _rate_text(rate) if rate is not None else "",
+                "rate": _rate_text(rate, self.unit) if rate is not None else "",
                 "calls": " · ".join(extra)}
 
     def _errors(self) -> int:
@@ -212,8 +216,8 @@ def share_done(done: int, total: int) -> str:
     return "<1%" if percent == 0 < done else f"{percent}%"
 
 
-def _rate_text(rate: float) -> str:
-    return f"{rate:,.1f} trials/s"
+def _rate_text(rate: float, unit: str = "trials") -> str:
+    return f"{rate:,.1f} {unit}/s"
 
 
 def duration(seconds: float) -> str:

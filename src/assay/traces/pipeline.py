@@ -8,12 +8,13 @@ one small hash per question (`repeats`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from assay.errors import UserError
 from assay.providers.base import Provider
 from assay.reports.atomic import ensure_writable_folder, write_text
+from assay.traces.findings import Judgement
 from assay.traces.guidelines import read_guidelines, render_insights, update_guidelines
 from assay.traces.judging import Judgements, StreamingJudge
 from assay.traces.metrics import MetricsTally
@@ -40,17 +41,24 @@ def analyze(paths: Sequence[str | Path], options: TraceOptions) -> TraceAnalysis
 
 async def analyze_judged(paths: Sequence[str | Path], options: TraceOptions,
                          provider: Provider, model: str, concurrency: int = 4,
-                         use_cache: bool = True, named: str | None = None) -> TraceAnalysis:
+                         use_cache: bool = True, named: str | None = None,
+                         watch: Callable[[Judgements], None] | None = None) -> TraceAnalysis:
     """`analyze`, with each answered exchange judged as it streams past.
 
     `model` is the name the provider knows (`gpt-4.1-mini`); `named` is the judge as the
     user named it (`openai/gpt-4.1-mini`), which the report and the stored run show.
+    `watch` sees the judgements after each one is folded in (to show progress).
     """
     stream = ExchangeStream(paths, options)
     tally = MetricsTally(options.wiki_paths)
     judgements = Judgements(named or model)
-    async with StreamingJudge(provider, model, judgements.add, concurrency,
-                              use_cache) as judging:
+
+    def fold(judgement: Judgement) -> None:
+        judgements.add(judgement)
+        if watch is not None:
+            watch(judgements)
+
+    async with StreamingJudge(provider, model, fold, concurrency, use_cache) as judging:
         for exchange in stream:
             tally.add(exchange)
             await judging.submit(exchange)
