@@ -111,3 +111,16 @@ def test_one_question_is_counted_in_the_singular() -> None:
     assert "- Nothing to change: 1 question analysed found no problem to act on." in plain
     wiki = render_insights(TraceAnalysis([], metrics, knowledge=True))
     assert "Wiki hit rate: 100% of 1 answered question, which meets" in wiki
+
+
+def test_nothing_to_change_says_which_answers_the_judge_could_not_judge() -> None:
+    """Regression: with 1 of 2 answers not judged, the guidelines read 'Nothing to change:
+    2 questions analysed found no problem to act on', where eval-report.md says only one
+    was checked."""
+    exchanges = [_exchange(n) for n in range(2)]
+    judgements = Judgements("judge-1")
+    judgements.add(Judgement(exchanges[0].id))
+    judgements.add(Judgement(exchanges[1].id, error="judge call failed: HTTP 400"))
+    analysis = TraceAnalysis([], compute_metrics(exchanges, sessions=1), judgements=judgements)
+    assert ("- Nothing to change: 2 questions analysed found no problem to act on (1 of 2 "
+            "answered questions could not be judged, and may hold one).") in render_insights(analysis)

@@ -37,8 +37,10 @@ def render_insights(analysis: TraceAnalysis) -> str:
     if analysis.knowledge:
         lines += _wiki_use(analysis)
     elif not fixes:
+        incomplete = analysis.judgements.incomplete() if analysis.judgements else None
         lines.append(f"- Nothing to change: {plural(analysis.metrics.exchanges, 'question')} "
-                     "analysed found no problem to act on.")
+                     "analysed found no problem to act on"
+                     + (f" ({incomplete}, and may hold one)." if incomplete else "."))
     return "\n".join(lines).rstrip() + "\n"
 
 
