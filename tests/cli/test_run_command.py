@@ -302,6 +302,36 @@ def test_a_scorer_erroring_on_every_trial_stops_the_run_and_its_report_says_why(
     assert any(warning in w for w in results["warnings"])
 
 
+def test_a_condition_whose_target_failed_on_every_trial_stops_the_run_and_its_report_says_why(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: with the docs condition failing on all its trials (a misspelt model in
+    one condition, a crash in one code path), the memory condition's scores and "not
+    compared" lines read as a finished run, and it exited 0. Now it stops, exit 3, naming
+    the condition; a resume stops the same way until its trials answer."""
+    config = copy_quickstart(tmp_path)
+    answerer = config.parent / "answerer.py"
+    answerer.write_text(answerer.read_text().replace(
+        "    question = case.input_text\n",
+        "    question = case.input_text\n    if source == 'docs':\n"
+        "        raise RuntimeError('boom')\n", 1))
+    stopped = cli("run", str(config), "-o", "out")
+    assert stopped.returncode == 3, stopped.stderr
+    assert ("error: condition docs has no result: all 15 of its trials failed, so the run "
+            "measured nothing under it; first error: RuntimeError: boom") in stopped.stderr
+    assert "--retry-errors" in stopped.stderr
+    [run] = json.loads(cli("runs", "--json").stdout)
+    assert run["status"] == "aborted" and run["trials_stored"] == 30
+    again = cli("run", str(config), "-o", "out", "--resume", run["id"])
+    assert again.returncode == 3 and "condition docs has no result" in again.stderr
+    warning = "condition docs has no result: all 15 of its trials failed (first: "
+    assert f"warning: {warning}" in cli("report", run["id"]).stdout
+    assert f"- warning: {warning}" in cli("report", run["id"], "-f", "md").stdout
+    answerer.write_text(answerer.read_text().replace("raise RuntimeError('boom')", "pass"))
+    mended = cli("run", str(config), "-o", "out", "--resume", run["id"], "--retry-errors")
+    assert mended.returncode == 0, mended.stderr
+    assert "has no result" not in mended.stdout + mended.stderr
+
+
 def test_retrying_errors_that_fail_again_leaves_a_completed_run_completed(
         cli: Cli, tmp_path: Path) -> None:
     """Regression: `--resume RUN --retry-errors` whose retried trials all failed again turned

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assay.analysis.summary import summarize
 from assay.records import ScoreRow, TrialRow
-from assay.review.summary import scorer_warnings
+from assay.review.summary import scorer_warnings, unmeasured_warnings
 
 
 def test_a_scorer_that_failed_everywhere_is_counted_on_the_trials_with_an_answer() -> None:
@@ -20,3 +20,14 @@ def test_a_scorer_that_failed_everywhere_is_counted_on_the_trials_with_an_answer
 def test_a_scorer_that_never_got_an_answer_is_no_scorer_failure() -> None:
     trials = [TrialRow("q0", "default", 0, error="the target broke")]
     assert scorer_warnings(summarize([], trials, ["judge"])) == []
+
+
+def test_a_condition_whose_target_failed_on_every_trial_is_said_before_the_scorers() -> None:
+    trials = [*(TrialRow(f"q{i}", "docs", 0, error="RuntimeError: boom") for i in range(3)),
+              *(TrialRow(f"q{i}", "memory", 0) for i in range(3))]
+    scores = [ScoreRow(f"q{i}", "memory", 0, "judge", 1.0, True, None) for i in range(3)]
+    [warning] = unmeasured_warnings(summarize(scores, trials, ["judge"]))
+    assert warning.startswith("condition docs has no result: all 3 of its trials failed "
+                              "(first: q0: RuntimeError: boom;")
+    some_answered = [*trials[:2], TrialRow("q2", "docs", 0)]
+    assert unmeasured_warnings(summarize(scores, some_answered, ["judge"])) == []

@@ -33,7 +33,7 @@ from assay.review.judges import JudgeReview, review_judges
 from assay.review.recorded import RecordedReview
 from assay.review.reading import TrialsRead, read_trials
 from assay.review.result import GateResult, ReportFiles, Review
-from assay.review.summary import scorer_warnings, stored_order, summarize_run
+from assay.review.summary import stored_order, summarize_run, unmeasured_warnings
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ScorerCases
@@ -164,7 +164,7 @@ def _concluded(store: Store, outcome: RunOutcome, request: ReviewRequest, read: 
     previous = diff_with_previous(store, run, cases=cases)
     if concluded is None:
         results = _judged(gates, request, store, run, summary, previous, cases)
-        concluded = RecordedReview(results, [*outcome.warnings, *scorer_warnings(summary)],
+        concluded = RecordedReview(results, [*outcome.warnings, *unmeasured_warnings(summary)],
                                    dict(outcome.usage), baseline)
         store.update_run(run.id, review=concluded.to_dict())
     elif request.extra_gates or request.fail_on_regression or baseline != concluded.baseline:
@@ -280,7 +280,7 @@ def _judged_again(run: RunRecord, summary: RunSummary) -> RecordedReview:
                            detail=f"{r.detail}; not passed: the run is {run.status}, "
                                   f"judged on the {ran:,}{of} trials that ran")
                    for r in results]
-    return RecordedReview(results, scorer_warnings(summary))
+    return RecordedReview(results, unmeasured_warnings(summary))
 
 
 def pair_scorers(judges: JudgeReview) -> list[str]:

@@ -21,6 +21,21 @@ def summarize_run(store: Store, run_id: str, *, scorers: Sequence[str] | None = 
                      condition_order=list(conditions) if conditions else None)
 
 
+def unmeasured_warnings(summary: RunSummary) -> list[str]:
+    """What the run measured nothing with or under, said out loud: conditions, then scorers."""
+    return [*condition_warnings(summary), *scorer_warnings(summary)]
+
+
+def condition_warnings(summary: RunSummary) -> list[str]:
+    """A condition whose target failed on every trial: its rows of dashes and "not compared"
+    lines are easy to miss beside the others' results. A run stops on it (exit 3,
+    `runner.session`); a run that ended so is reported with this warning."""
+    return [f"condition {c.condition} has no result: all {c.trials} of its trials failed "
+            f"(first: {c.error_examples[0] if c.error_examples else 'no error kept'}; see "
+            f"Errors in report.md)"
+            for c in summary.conditions if c.trials and c.errors == c.trials]
+
+
 def scorer_warnings(summary: RunSummary) -> list[str]:
     """A scorer with no value anywhere in the run (it errored on every trial) is said out
     loud: its row of dashes alone is easy to miss. A run in one go stops on it (exit 3,

@@ -44,6 +44,9 @@ class PipelineStats:
     scorer_errors: dict[str, int] = field(default_factory=dict)
     """Per scorer with no value yet: its errors on trials whose target answered. Not empty
     at the end means a scorer may have measured nothing (`runner.session` asks the store)."""
+    without_verdict: set[str] = field(default_factory=set)
+    """Conditions none of whose trials in this process has given a verdict yet. Not empty
+    at the end means a condition may have measured nothing (`runner.session` asks the store)."""
 
     def count_scores(self, result: TrialResult) -> None:
         """Note which scorers gave a value, and the errors of those that have given none;
@@ -133,7 +136,8 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
     to score (`answered_before`: the trials a resumed run already has with a verdict, of
     its `stored_before`); what finished is committed first.
     """
-    stats = PipelineStats(unscored={scorer.name for scorer in plan.trial_scorers})
+    stats = PipelineStats(unscored={scorer.name for scorer in plan.trial_scorers},
+                          without_verdict={c.name for c in plan.conditions})
     trials = plan.trials()
     buffer: list[TrialResult] = []
     failures: list[bool] = []
@@ -157,11 +161,14 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                 error: str | None = f"not stored: {not_stored}"
             else:
                 error = trial_error(result) if failed else None
+            unusable = bool(not_stored) or (error is not None and trial_unusable(result))
+            if stats.without_verdict and not unusable:
+                stats.without_verdict.discard(result.condition)
             if error is None:
                 stats.consecutive_errors = 0
                 continue
             stats.errors += 1
-            stats.unusable += bool(not_stored) or trial_unusable(result)
+            stats.unusable += unusable
             stats.consecutive_errors += 1
             stats.first_error = stats.first_error or error
             if (max_consecutive_errors is not None and not stats.stopped_reason

@@ -254,6 +254,8 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             answered_before=usable, stored_before=len(plan.skip))
     if plan.skip or stats.scorer_errors:  # a resume, or a scorer with no value in this process
         _require_scorer_values(store, run_id)
+    if plan.skip or stats.without_verdict:  # a resume, or a condition with nothing so far
+        _require_condition_verdicts(store, run_id)
     return stats
 
 
@@ -268,6 +270,19 @@ def _require_scorer_values(store: Store, run_id: str) -> None:
         raise RunFailed(f"scorer {scorer} has no value: it errored on all {errors} of its "
                         f"trials with an answer, so the run measured nothing with it; first "
                         f"error: {first[:300]}")
+
+
+def _require_condition_verdicts(store: Store, run_id: str) -> None:
+    """`RunFailed` when no trial of a condition gave a verdict (the target failed on all of
+    them, a model name misspelt in one condition): the run measured nothing under it, and
+    could compare nothing with it, while its other conditions' results read as a finished
+    run; before, it exited 0 with a warning. Every trial is stored, for `--retry-errors`."""
+    found = store.conditions_without_verdict(run_id)
+    if found:
+        condition, trials, first = found[0]
+        raise RunFailed(f"condition {condition} has no result: all {trials} of its trials "
+                        f"failed, so the run measured nothing under it; first error: "
+                        f"{first[:300]}")
 
 
 def _services(plan: Plan) -> Services | None:

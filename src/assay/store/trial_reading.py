@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import (
+    ColumnElement,
     Connection,
     Engine,
     Select,
@@ -116,12 +117,24 @@ class TrialReading:
         """The run's stored trials that gave a verdict: the target answered, and at least one
         scorer did not fail on it (or it has no scorer); the runner's `trial_unusable`,
         counted by the database."""
-        t, s = schema.trials, schema.scores
-        query = select(func.count()).where(
-            t.c.run_id == run_id, t.c.error.is_(None),
-            or_(~schema.trial_has_score(), schema.trial_has_score(s.c.error.is_(None))))
+        t = schema.trials
+        query = select(func.count()).where(t.c.run_id == run_id, _usable())
         with self.engine.connect() as conn:
             return int(conn.execute(query).scalar() or 0)
+
+    def conditions_without_verdict(self, run_id: str) -> list[tuple[str, int, str]]:
+        """(condition, its trials, the first error) for each condition of the run none of
+        whose trials gave a verdict (`count_usable_trials`), by name."""
+        t = schema.trials
+        query = (select(t.c.condition, func.count()).where(t.c.run_id == run_id)
+                 .group_by(t.c.condition)
+                 .having(func.sum(case((_usable(), 1), else_=0)) == 0).order_by(t.c.condition))
+        with self.engine.connect() as conn:
+            found = []
+            for condition, trials in conn.execute(query):
+                found.append((str(condition), int(trials),
+                              _first_error(conn, run_id, str(condition))))
+        return found
 
     def scorers_without_value(self, run_id: str) -> list[tuple[str, int, str]]:
         """(scorer, its errors, the first of them) for each scorer of the run that errored on
@@ -202,3 +215,26 @@ class TrialReading:
         with self.engine.connect() as conn:
             for row in conn.execution_options(stream_results=True).execute(query):
                 yield trial_row(row)
+
+
+def _usable() -> ColumnElement[bool]:
+    """A trial that gave a verdict: the target answered, and a scorer did not fail on it (or
+    it has no scorer)."""
+    t, s = schema.trials, schema.scores
+    return and_(t.c.error.is_(None),
+                or_(~schema.trial_has_score(), schema.trial_has_score(s.c.error.is_(None))))
+
+
+def _first_error(conn: Connection, run_id: str, condition: str) -> str:
+    """The first error of a condition's trials, the target's, else a scorer's (by case and
+    epoch), as `runner.pipeline.trial_error` reads it."""
+    t, s = schema.trials, schema.scores
+    where = (t.c.run_id == run_id, t.c.condition == condition)
+    error = conn.execute(select(t.c.error).where(*where, t.c.error.is_not(None))
+                         .order_by(t.c.case_id, t.c.epoch).limit(1)).scalar()
+    if error is None:
+        row = conn.execute(select(s.c.scorer, s.c.error).where(
+            s.c.run_id == run_id, s.c.condition == condition, s.c.error.is_not(None))
+            .order_by(s.c.case_id, s.c.epoch, s.c.scorer).limit(1)).first()
+        error = f"{row[0]}: {row[1]}" if row else ""
+    return str(error)
