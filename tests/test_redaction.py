@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assay.config.interpolation import interpolate
-from assay.redaction import masker, redact, redact_known, redact_structure
+from assay.redaction import is_secret_name, masker, redact, redact_known, redact_structure
 
 
 def test_a_known_key_variable_is_masked_anywhere_in_text(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,3 +48,13 @@ def test_a_masker_masks_known_secrets_and_is_none_when_none_is_known(
     assert mask is not None
     assert mask("echo key-123456789 and key-1234!") == "echo *** and ***!"
     assert mask("api_key=whatever") == "api_key=whatever"
+
+
+def test_a_variable_named_like_star_key_is_masked_as_the_readme_promises(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue case: STRIPE_KEY's value, printed by a target, was stored as it was
+    monkeypatch.setenv("STRIPE_KEY", "rk-live-51Habc")
+    monkeypatch.setenv("DEPLOY-KEY", "dk-4242424242")
+    monkeypatch.setenv("MONKEY", "chimpanzee-1")
+    assert redact_known("rk-live-51Habc dk-4242424242 chimpanzee-1") == "*** *** chimpanzee-1"
+    assert not any(is_secret_name(name) for name in ("key", "keys", "monkey", "max_tokens"))

@@ -2,7 +2,8 @@
 
 A secret is known in two ways:
 - by value: the environment's key variables (ANTHROPIC_API_KEY, OPENAI_API_KEY,
-  any variable whose name says KEY, TOKEN, SECRET, PASSWORD, ...), and every
+  any variable whose name says KEY, TOKEN, SECRET, PASSWORD, ...: `SEARCH_KEY` as much
+  as `SEARCH_API_KEY`), and every
   value `${VAR}` put into a config where it is used as a credential (see
   `assay.config.interpolation`); these are masked wherever they appear,
   including in a service's reply that echoes a header back;
@@ -30,7 +31,7 @@ nothing worth hiding."""
 
 SECRET_NAME = re.compile(
     r"(?i)(api[_-]?key|token(?!s)|secret|passw(or)?d|credential|private[_-]?key"
-    r"|authori[sz]ation|(^|[^a-z])auth([^a-z]|$)|cookie|access[_-]?key)")
+    r"|authori[sz]ation|(^|[^a-z])auth([^a-z]|$)|cookie|access[_-]?key|[_-]key$)")
 """A variable or config key whose value is a secret."""
 
 _BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",}]+")
