@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -19,25 +20,25 @@ import os
 def answer(case):
     return "Paris " + os.environ["OPENAI_API_KEY"]
 
+def echo(case):
+    return "you said: " + case.input
+
 def grade(case, output):
     return {"value": 1.0, "passed": True,
             "reason": "the answer quoted " + os.environ["OPENAI_API_KEY"]}
 '''
 
 
-def test_a_key_echoed_by_the_target_or_quoted_by_a_scorer_is_masked_everywhere(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    # issue case: the key reached trials.output_text, results.json and report.html
-    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+def _run(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: dict[str, Any],
+         function: str) -> tuple[list[str], Path, str]:
+    """Run one case through `agent.py:function`: every stored trial and score value, the
+    report folder and what the terminal showed."""
     (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
-    (tmp_path / "cases.jsonl").write_text(
-        json.dumps({"id": "a", "input": "capital of France?", "expected": "Paris"}) + "\n",
-        encoding="utf-8")
+    (tmp_path / "cases.jsonl").write_text(json.dumps(case) + "\n", encoding="utf-8")
     config = tmp_path / "assay.yaml"
     config.write_text(yaml.safe_dump({
         "name": "secrets", "dataset": {"path": "cases.jsonl"},
-        "target": {"type": "python", "function": "agent.py:answer"},
+        "target": {"type": "python", "function": f"agent.py:{function}"},
         "scorers": [{"type": "contains"}, {"type": "python", "function": "agent.py:grade"}],
     }), encoding="utf-8")
     store, out = tmp_path / "s.db", tmp_path / "out"
@@ -47,9 +48,36 @@ def test_a_key_echoed_by_the_target_or_quoted_by_a_scorer_is_masked_everywhere(
     with sqlite3.connect(store) as db:
         stored = [str(v) for row in db.execute("SELECT * FROM trials") for v in row]
         stored += [str(v) for row in db.execute("SELECT * FROM scores") for v in row]
-    assert any("Paris ***" in v for v in stored)  # the answer is kept, the key is not
-    assert any("quoted ***" in v for v in stored)
-    assert not any(SECRET in v for v in stored)
+    return stored, out, text
+
+
+def _assert_reported_without_the_key(out: Path, text: str) -> None:
     for name in ("results.json", "report.md", "report.html"):
         assert SECRET not in (out / name).read_text(encoding="utf-8"), name
     assert SECRET not in text
+
+
+def test_a_key_echoed_by_the_target_or_quoted_by_a_scorer_is_masked_everywhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # issue case: the key reached trials.output_text, results.json and report.html
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    stored, out, text = _run(tmp_path, capsys, {"id": "a", "input": "capital of France?",
+                                                "expected": "Paris"}, "answer")
+    assert any("Paris ***" in v for v in stored)  # the answer is kept, the key is not
+    assert any("quoted ***" in v for v in stored)
+    assert not any(SECRET in v for v in stored)
+    _assert_reported_without_the_key(out, text)
+
+
+def test_a_key_quoted_by_a_case_is_masked_in_its_stored_input_and_expected(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # issue case: a case asking "is my key sk-... valid?" put the key into trials.input_json
+    # and expected_json, and so into results.json and report.html's cases
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    stored, out, text = _run(tmp_path, capsys, {"id": "a", "input": f"is {SECRET} valid?",
+                                                "expected": SECRET}, "echo")
+    assert '"is *** valid?"' in stored and '"***"' in stored
+    assert not any(SECRET in v for v in stored)
+    _assert_reported_without_the_key(out, text)

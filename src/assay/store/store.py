@@ -54,7 +54,13 @@ from assay.store.storable import Replacements, Storable
 from assay.store.store_address import checked_url, connect_args
 from assay.store.store_file import StoreFile
 from assay.store.trial_reading import TrialReading
-from assay.store.trial_rows import SCORE_TEXT_COLUMNS, TrialRows, errored_rows, trial_rows
+from assay.store.trial_rows import (
+    SCORE_TEXT_COLUMNS,
+    TRIAL_TEXT_COLUMNS,
+    TrialRows,
+    errored_rows,
+    trial_rows,
+)
 from assay.trial import TrialKey, TrialResult
 
 DEFAULT_STORE = ".assay/assay.db"
@@ -242,7 +248,7 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         """Commit a batch of finished trials and their scores, in one transaction when the
         database takes every row; a trial whose row it refuses is stored as an errored trial
         saying why (`StoredBatch.refused`), and the others as they are. Known secrets a
-        target echoed or a scorer quoted are masked first (`redaction.redact_rows`)."""
+        target echoed, a scorer quoted or a case held are masked first (`redaction.redact_rows`)."""
         finished = now_iso()
         batch: list[TrialRows] = []
         refused: dict[TrialKey, str] = {}
@@ -258,7 +264,7 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             return StoredBatch()
         if self.file is not None:
             self.file.check()
-        redact_rows([rows.trial for rows in batch], ("output_text", "output_json", "error"))
+        redact_rows([rows.trial for rows in batch], TRIAL_TEXT_COLUMNS)
         redact_rows([row for rows in batch for row in rows.scores], SCORE_TEXT_COLUMNS)
         with self._lock:
             stored = write_batch(self.engine, batch, lambda key, why: self._errored(

@@ -18,6 +18,10 @@ from assay.store import schema
 from assay.store.storable import Replacements, Storable
 from assay.trial import TrialKey, TrialResult
 
+TRIAL_TEXT_COLUMNS = ("input_json", "expected_json", "output_text", "output_json", "error")
+"""The columns of a trial row that can hold a secret: a case may quote a key as much as a
+target's answer may echo one (masked before storing)."""
+
 SCORE_TEXT_COLUMNS = ("reason", "details_json", "error")
 """The columns of a score row that can quote what a target or judge said (masked for secrets)."""
 
