@@ -66,3 +66,16 @@ def test_a_cache_lookup_on_a_lost_postgresql_connection_logs_no_traceback(
         assert not [r for r in caplog.records if r.exc_info], caplog.text
         assert store.cache_get("k") == {"text": "hi"}  # the next lookup connects again
         store.close()
+
+
+def test_a_reply_repeating_a_known_key_is_not_kept(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue case: a model asked to repeat the key put sk-... into response_cache.response_json
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-SECRET123456")
+    assert store.cache_put({"k": CachedReply({"text": "your key is sk-test-SECRET123456"}),
+                            "j": CachedReply({"text": "sk-proj-not-this-runs-key"})}) == []
+    assert store.cache_get("k") is None  # asked again next time, never replayed as '***'
+    assert store.cache_get("j") == {"text": "sk-proj-not-this-runs-key"}
+    with store.engine.connect() as conn:
+        kept = [row[0] for row in conn.execute(text("SELECT response_json FROM response_cache"))]
+    assert not any("SECRET123456" in value for value in kept)

@@ -3,7 +3,9 @@ run does not pay for the same call twice.
 
 A run asks before every LLM call, so a lookup goes to the driver with SQL compiled
 once per store; replies are written in one transaction, or one each when the
-database refuses a row.
+database refuses a row. A reply holding a known secret (a model repeating the key it
+was shown) is not kept: masked, a later run would replay an answer the model never gave,
+and the store never holds a key.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, delete, select
 
 from assay.records import CachedReply
+from assay.redaction import masker
 from assay.store import schema
 from assay.store.failures import RowRejected, store_failure
 from assay.store.inserts import insert_rows
@@ -65,14 +68,18 @@ class CachedReplies:
         """Keep `replies` by key, in one transaction; a key stored before gets the new reply.
         When the database refuses a row (a name too long for its column, another process
         storing the same key at that moment), each reply gets a transaction of its own; the
-        reasons the refused ones were not kept are returned (a later run asks for them again)."""
-        if not replies:
-            return []
+        reasons the refused ones were not kept are returned (a later run asks for them again).
+        A reply holding a known secret is left out without a word (see the module doc)."""
         notes = Replacements()  # a cached reply kept as it can be stored; nothing to note on
         created_at = now_iso()
         rows = [{"key": key, "provider": reply.provider, "model": reply.model,
                  "response_json": self.storable.json(reply.response, "response", notes),
                  "created_at": created_at} for key, reply in replies.items()]
+        mask = masker()
+        if mask is not None:
+            rows = [row for row in rows if mask(row["response_json"]) == row["response_json"]]
+        if not rows:
+            return []
         try:
             self._replace_cached(rows)
             return []
