@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from assay.config.interpolation import interpolate
-from assay.redaction import is_secret_name, masker, redact, redact_known, redact_structure
+from assay.redaction import (
+    is_secret_name,
+    literal_secrets,
+    masker,
+    redact,
+    redact_known,
+    redact_structure,
+)
 
 
 def test_a_known_key_variable_is_masked_anywhere_in_text(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,3 +65,14 @@ def test_a_variable_named_like_star_key_is_masked_as_the_readme_promises(
     monkeypatch.setenv("MONKEY", "chimpanzee-1")
     assert redact_known("rk-live-51Habc dk-4242424242 chimpanzee-1") == "*** *** chimpanzee-1"
     assert not any(is_secret_name(name) for name in ("key", "keys", "monkey", "max_tokens"))
+
+
+def test_a_command_line_keeps_its_flags_and_loses_the_secrets_after_them() -> None:
+    config = {"command": ["agent", "--api-key", "ak-literal-1", "--token=tk-literal-2",
+                          "--token=${TOKEN}", "--key", "-v", "--max-tokens", "400"],
+              "headers": {"Authorization": "Bearer bt-literal-3"}}
+    assert redact_structure(config)["command"] == [
+        "agent", "--api-key", "***", "--token=***", "--token=${TOKEN}", "--key", "-v",
+        "--max-tokens", "400"]
+    assert literal_secrets(config) == ["ak-literal-1", "tk-literal-2", "Bearer bt-literal-3",
+                                       "bt-literal-3"]

@@ -13,7 +13,10 @@ A secret is known in two ways:
 `redact(text)` masks both in text (error messages, response bodies, server
 stderr); `redact_known(text)` masks only the known values, for text whose
 key-like shapes may be content (an agent's answer quoting `api_key=...`);
-`redact_structure(value)` masks a config-like structure for storing.
+`redact_structure(value)` masks a config-like structure for storing, and
+`literal_secrets(value)` finds the secrets it writes as they are (a value under a
+secret-looking key, or after a secret-looking flag of a command line), which loading
+a config registers so that an echo of them is masked too.
 """
 
 from __future__ import annotations
@@ -135,7 +138,50 @@ def _masked_structure(value: Any, secrets: list[str]) -> Any:
                 out[key] = _masked_structure(sub, secrets)
         return out
     if isinstance(value, list):
-        return [_masked_structure(sub, secrets) for sub in value]
+        masked = [_masked_structure(sub, secrets) for sub in value]
+        for index, (flag, secret) in _flag_values(value).items():
+            if not _REFERENCE.fullmatch(secret.strip()):
+                masked[index] = f"{flag}={MASK}" if flag else MASK
+        return masked
     if isinstance(value, str):
         return _mask(value, secrets)
     return value
+
+
+_FLAG = re.compile(r"(-{1,2}[A-Za-z][\w-]*)(?:=(.*))?", re.DOTALL)
+
+
+def _flag_values(items: list[Any]) -> dict[int, tuple[str, str]]:
+    """The items of a command line that hold a secret, by position: the value after a
+    secret-looking flag, `--api-key VALUE` (no flag kept: the whole item is the secret) or
+    `--token=VALUE` (the flag kept before `=`)."""
+    found: dict[int, tuple[str, str]] = {}
+    for index, item in enumerate(items):
+        match = _FLAG.fullmatch(item) if isinstance(item, str) else None
+        if match is None or not is_secret_name(match.group(1)):
+            continue
+        following = items[index + 1] if index + 1 < len(items) else None
+        if match.group(2) is not None:
+            found[index] = (match.group(1), match.group(2))
+        elif isinstance(following, str) and not following.startswith("-"):
+            found[index + 1] = ("", following)
+    return found
+
+
+def literal_secrets(value: Any) -> list[str]:
+    """The secrets a config-like structure writes as they are, which `redact_structure` masks:
+    a value under a secret-looking key (and the token of an `Authorization: Bearer TOKEN`), or
+    after a secret-looking flag of a command line. A value holding a `${VAR}` is left out: its
+    variable becomes a secret when it is interpolated (`assay.config.interpolation`)."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            if isinstance(key, str) and isinstance(sub, str) and is_secret_name(key):
+                found.extend([sub, sub.split()[-1]] if sub.strip() else [])
+            else:
+                found.extend(literal_secrets(sub))
+    elif isinstance(value, list):
+        found.extend(secret for _, secret in _flag_values(value).values())
+        for sub in value:
+            found.extend(literal_secrets(sub))
+    return [secret for secret in found if "${" not in secret]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +29,19 @@ def grade(case, output):
             "reason": "the answer quoted " + os.environ["OPENAI_API_KEY"]}
 '''
 
+PYTHON_TARGET = {"type": "python", "function": "agent.py:answer"}
+
 
 def _run(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: dict[str, Any],
-         function: str) -> tuple[list[str], Path, str]:
-    """Run one case through `agent.py:function`: every stored trial and score value, the
-    report folder and what the terminal showed."""
+         target: dict[str, Any]) -> tuple[list[str], Path, str]:
+    """Run one case through `target`: every stored trial, score and run value, the report
+    folder and what the terminal showed."""
     (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
     (tmp_path / "cases.jsonl").write_text(json.dumps(case) + "\n", encoding="utf-8")
     config = tmp_path / "assay.yaml"
     config.write_text(yaml.safe_dump({
         "name": "secrets", "dataset": {"path": "cases.jsonl"},
-        "target": {"type": "python", "function": f"agent.py:{function}"},
+        "target": target,
         "scorers": [{"type": "contains"}, {"type": "python", "function": "agent.py:grade"}],
     }), encoding="utf-8")
     store, out = tmp_path / "s.db", tmp_path / "out"
@@ -48,6 +51,7 @@ def _run(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: dict[str, Any
     with sqlite3.connect(store) as db:
         stored = [str(v) for row in db.execute("SELECT * FROM trials") for v in row]
         stored += [str(v) for row in db.execute("SELECT * FROM scores") for v in row]
+        stored += [str(v) for row in db.execute("SELECT * FROM runs") for v in row]
     return stored, out, text
 
 
@@ -63,7 +67,7 @@ def test_a_key_echoed_by_the_target_or_quoted_by_a_scorer_is_masked_everywhere(
     # issue case: the key reached trials.output_text, results.json and report.html
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     stored, out, text = _run(tmp_path, capsys, {"id": "a", "input": "capital of France?",
-                                                "expected": "Paris"}, "answer")
+                                                "expected": "Paris"}, PYTHON_TARGET)
     assert any("Paris ***" in v for v in stored)  # the answer is kept, the key is not
     assert any("quoted ***" in v for v in stored)
     assert not any(SECRET in v for v in stored)
@@ -77,7 +81,36 @@ def test_a_key_quoted_by_a_case_is_masked_in_its_stored_input_and_expected(
     # and expected_json, and so into results.json and report.html's cases
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     stored, out, text = _run(tmp_path, capsys, {"id": "a", "input": f"is {SECRET} valid?",
-                                                "expected": SECRET}, "echo")
+                                                "expected": SECRET},
+                              {"type": "python", "function": "agent.py:echo"})
     assert '"is *** valid?"' in stored and '"***"' in stored
     assert not any(SECRET in v for v in stored)
     _assert_reported_without_the_key(out, text)
+
+
+PRINTS_ITS_KEYS = """
+import os, sys
+sys.stdin.read()
+print("Paris", os.environ["SERVICE_API_KEY"], sys.argv[2], sys.argv[3])
+"""
+
+
+def test_a_key_written_in_the_config_is_masked_when_the_target_prints_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # issue case: `env: {SERVICE_API_KEY: sk-...}` and `--api-key sk-...` in a command were
+    # masked in the stored config (the second not even there) but stored as the command
+    # printed them
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-SCORERKEY321")  # for agent.py:grade
+    (tmp_path / "prints.py").write_text(PRINTS_ITS_KEYS, encoding="utf-8")
+    stored, out, text = _run(tmp_path, capsys, {"id": "a", "input": "capital?",
+                                                "expected": "Paris"}, {
+        "type": "command", "command": [sys.executable, "prints.py", "--api-key", SECRET,
+                                       "--token=sk-test-FLAGVALUE987"],
+        "env": {"SERVICE_API_KEY": "sk-test-ENVVALUE654"}})
+    assert any("Paris *** *** --token=***" in v for v in stored)
+    for secret in (SECRET, "FLAGVALUE987", "ENVVALUE654"):
+        assert not any(secret in v for v in stored), secret
+        assert secret not in text
+        for name in ("results.json", "report.md", "report.html"):
+            assert secret not in (out / name).read_text(encoding="utf-8"), name
