@@ -75,6 +75,18 @@ def test_the_body_template_is_rendered_and_the_answer_read_by_path(server: str) 
     assert output.text == "echo: what is up?" and output.error is None
 
 
+def test_an_answer_naming_a_content_type_sent_as_a_header_is_kept_as_it_was(
+        server: str) -> None:
+    # issue case: with `Content-Type: application/json` among its headers, an answer saying
+    # "send it as application/json" read "send it as ***", and its scorers judged that
+    params = HttpParams(type="http", url=server, body={"question": "{{ input }}"},
+                        answer_path="choices.0.message.content",
+                        headers={"Content-Type": "application/json",
+                                 "X-Team": "team-credential-7"})
+    output = answer(params, "application/json, said team-credential-7")
+    assert output.text == "echo: application/json, said ***"
+
+
 def test_an_http_error_is_an_error_on_the_trial(server: str) -> None:
     output = ask(server, "fail")
     assert output.error == "HTTP 500: overloaded"  # an answer of the service: not sent again

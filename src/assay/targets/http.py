@@ -3,7 +3,10 @@
 The body is read up to `run.max_output_bytes` and no further. Text that comes
 back from the service (an answer, an error body) passes through
 `assay.redaction` first: a service that echoes a `${VAR}` header in its 401
-page must not put the secret into the store.
+page must not put the secret into the store. Every header's value counts as a
+secret there except those of the headers that describe the exchange
+(`ORDINARY_HEADERS`): masking `application/json` would change the answer a
+scorer reads.
 """
 
 from __future__ import annotations
@@ -25,6 +28,11 @@ from assay.targets.base import Target, TargetParams
 from assay.targets.capture import Captured, output_limit
 from assay.user_code.calls import describe_failure
 
+
+ORDINARY_HEADERS = frozenset({
+    "accept", "accept-charset", "accept-encoding", "accept-language", "cache-control",
+    "connection", "content-language", "content-type", "user-agent"})
+"""Headers that describe the request, never a credential: their values are not masked."""
 
 RETRY_WAIT_CAP = 30.0
 """The longest wait before a turned-away request is sent again, whatever Retry-After asks."""
@@ -87,6 +95,12 @@ class HttpTarget(Target):
         self._client = httpx.AsyncClient(timeout=self.params.timeout,
                                          headers=self.params.headers)
 
+    @property
+    def _secrets(self) -> list[str]:
+        """The header values masked in what comes back: all but `ORDINARY_HEADERS`'."""
+        return [value for name, value in self.params.headers.items()
+                if name.lower() not in ORDINARY_HEADERS]
+
     async def answer(self, case: Case) -> Output:
         params = self.params
         payload = (_render_body(params.body, case) if params.body is not None
@@ -117,21 +131,21 @@ class HttpTarget(Target):
                         break  # the rest is not read: the output says it was cut
         except httpx.TransportError as exc:
             return Output(error=redact(_transport_failure(exc, params),
-                                       self.params.headers.values())), None
+                                       self._secrets)), None
         except httpx.DecodingError as exc:  # raised only once the reply's headers are in
             encoding = response.headers.get("content-encoding", "?")
             return Output(error=redact(f"the reply from {params.url} cannot be decoded as its "
                                        f"Content-Encoding ({encoding}) says: {exc}",
-                                       self.params.headers.values())), None
+                                       self._secrets)), None
         text, invalid = body.decoded()
-        text = redact_known(text, self.params.headers.values())
+        text = redact_known(text, self._secrets)
         if response.is_redirect:  # a POST is not re-sent elsewhere behind the user's back
-            where = redact(response.headers.get("location", "?"), self.params.headers.values())
+            where = redact(response.headers.get("location", "?"), self._secrets)
             return Output(error=f"HTTP {response.status_code}: redirected to {where}, which "
                                 "is not followed"), None
         if response.status_code >= 400:
             error = Output(error=redact(f"HTTP {response.status_code}: {text[:300]}",
-                                        self.params.headers.values()))
+                                        self._secrets))
             return error, _turned_away(response, attempt)
         content_type = response.headers.get("content-type", "")
         if "json" not in content_type and not params.answer_path:
