@@ -117,3 +117,12 @@ def test_writing_through_a_symlink_replaces_the_file_it_points_to_and_keeps_the_
     write_text(tmp_path / "link.md", "new")
     assert (tmp_path / "link.md").is_symlink()
     assert (tmp_path / "real.md").read_text() == "new"
+
+
+def test_a_known_secret_is_masked_in_every_file_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-SECRET123456")
+    with atomic_writer(tmp_path / "a.md") as handle:
+        handle.write("key sk-test-SECRET123456, shape sk-proj-not-a-known-key\n")
+    assert (tmp_path / "a.md").read_text(encoding="utf-8") == (
+        "key ***, shape sk-proj-not-a-known-key\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,24 @@ def test_a_judge_key_refused_stops_the_analysis_at_the_first_answers(
     assert "RunFailed" not in err
     assert 1 <= asked <= 4 * WINDOW_PER_CALL < 71  # the calls already in flight, not all 71
     assert not (tmp_path / "out" / "eval-report.md").exists()
+
+
+def test_export_masks_the_key_a_session_quoted(
+        write_jsonl: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue case: a question and answer quoting $OPENAI_API_KEY were written into the draft
+    # dataset as they were, though the run's stored trials mask it
+    key = "sk-test-SECRET123456"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    said = {"role": "assistant", "content": [{"type": "text", "text": f"{key} is revoked."}]}
+    log = write_jsonl("logs/s.jsonl", [
+        {"type": "session", "id": "s1", "timestamp": "2026-04-06T04:00:00.000Z"},
+        {"type": "message", "timestamp": "2026-04-06T04:00:00.100Z", "message": {
+            "role": "user", "content": [{"type": "text", "text": f"Why is {key} refused?"}]}},
+        {"type": "message", "timestamp": "2026-04-06T04:00:00.200Z", "message": said}])
+    out = tmp_path / "draft.jsonl"
+    assert _run(["traces", "export", str(log), "-o", str(out)]) == 0
+    [row] = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert (row["input"], row["expected"]) == ("Why is *** refused?", "*** is revoked.")
 
 
 def test_export_with_a_filter_writes_only_the_chosen_sessions(

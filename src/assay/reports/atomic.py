@@ -9,7 +9,10 @@ reports and JUnit, `suite.json`, `assay traces` outputs, exported
 datasets, `assay init`, `assay compare -o` and `assay schema -o`.
 
 Text is written as UTF-8; a lone surrogate, which no encoder accepts, is
-written as its `\\udXXX` escape instead of failing the write.
+written as its `\\udXXX` escape instead of failing the write. Known secrets
+(`assay.redaction.masker`) are masked in every write, so a file made from
+something other than the store (a dataset drafted from session logs, an
+analysis of them) never holds the run's keys either.
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, cast
 
 
 def _umask() -> int:
@@ -71,9 +74,12 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
 
     The operating system refusing the write (a full disk, no permission) is a
     `FileWriteError` naming the file, not an internal error."""
+    from assay.redaction import masker
+
+    mask = masker()
     try:
         with _replacing(path) as handle:
-            yield handle
+            yield handle if mask is None else cast(IO[str], _Masking(handle, mask))
     except OSError as exc:
         blocker = _file_in_the_way(path.parent)
         reason = (f"{blocker} is a file, not a folder" if blocker is not None
@@ -81,6 +87,21 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
         from assay.errors import FileWriteError
 
         raise FileWriteError(f"could not write {path}: {reason}") from None
+
+
+class _Masking:
+    """A text handle that masks known secrets in each write (whole writes only: a secret
+    split over two writes is not seen, so writers write a line or a document at once)."""
+
+    def __init__(self, handle: IO[str], mask: Callable[[str], str]) -> None:
+        self._handle = handle
+        self._mask = mask
+
+    def write(self, text: str) -> int:
+        return self._handle.write(self._mask(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._handle, name)
 
 
 @contextlib.contextmanager
