@@ -114,3 +114,21 @@ def test_a_key_written_in_the_config_is_masked_when_the_target_prints_it(
         assert secret not in text
         for name in ("results.json", "report.md", "report.html"):
             assert secret not in (out / name).read_text(encoding="utf-8"), name
+
+
+def test_a_run_whose_summary_quotes_a_key_is_stored_masked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue case: an assay traces analysis stored each finding, quoting the session's
+    # question 'why is sk-... refused?', in runs.summary_json as it was
+    from assay.store import Store
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    store = Store(str(tmp_path / "s.db"))
+    store.create_run(id="traces-1", experiment="traces", kind="traces", status="finished",
+                     summary={"finding_list": [{"question": f"why is {SECRET} refused?"}]})
+    store.update_run("traces-1", error=f"stopped: {SECRET} refused")
+    record = store.get_run("traces-1")
+    store.close()
+    assert record is not None and record.summary is not None
+    assert record.summary["finding_list"] == [{"question": "why is *** refused?"}]
+    assert record.error == "stopped: *** refused"

@@ -161,7 +161,8 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
     def _run_values(self, fields: dict[str, Any]) -> dict[str, Any]:
         """A run's columns made storable: `config`, `summary`, `options` and `review` as
         JSON, texts (a path from a file system that is not UTF-8, an error) without what
-        cannot be stored."""
+        cannot be stored, known secrets masked (a traces analysis's findings quote the
+        sessions, which may quote a key)."""
         notes = Replacements()  # a run has no trial to carry a note; its values are ours
         values: dict[str, Any] = {}
         for name, value in fields.items():
@@ -171,6 +172,7 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
                 values[name] = self.storable.text(value, name, notes)
             else:
                 values[name] = value
+        redact_rows([values], [name for name, value in values.items() if isinstance(value, str)])
         return values
 
     def run_lock(self) -> RunLock:
