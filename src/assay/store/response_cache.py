@@ -77,7 +77,8 @@ class CachedReplies:
                  "created_at": created_at} for key, reply in replies.items()]
         mask = masker()
         if mask is not None:
-            rows = [row for row in rows if mask(row["response_json"]) == row["response_json"]]
+            rows = [row for row in rows if mask(row["response_json"] or "") == (
+                row["response_json"] or "")]
         if not rows:
             return []
         try:
