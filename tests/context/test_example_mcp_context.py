@@ -113,11 +113,14 @@ def test_example_runs_end_to_end_and_context_makes_the_difference(tmp_path: Path
 
 def test_a_model_that_never_calls_tools_fails_pack_mcp_visibly(tmp_path: Path) -> None:
     """Every pack-mcp trial ends as an error naming the requirement, never as a pass, and
-    each of its three attempts is a real call (a retry from the cache could not differ)."""
+    each of its three attempts is a real call (a retry from the cache could not differ);
+    a condition with no result stops the run, exit 3, every trial stored."""
     with FakeLLM(default="I do not know Larkspur.") as llm:
         result = run_assay(tmp_path, llm, str(EXAMPLE / "assay.yaml"))
         received = llm.received
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 3, result.stderr
+    assert "condition pack-mcp has no result: all " in result.stderr
+    assert "require_mcp_tool_use" in result.stderr
     trials = stored_trials(tmp_path)
     mcp = [t for t in trials if t["condition"] == "pack-mcp"]
     assert len(mcp) == len(FACTS)
