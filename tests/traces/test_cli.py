@@ -379,3 +379,47 @@ def test_a_judged_analysis_piped_shows_no_progress(
     out, err = capsys.readouterr()
     assert "judging" not in out + err
     assert out.startswith("sessions 1, questions 2")
+
+
+def _pi_session(session: str, day: str) -> list[str]:
+    """One pi session started on `day` with one answered question, as JSON lines."""
+    rows = [{"type": "session", "version": 3, "id": session, "timestamp": f"{day}T08:00:00Z"},
+            {"type": "message", "timestamp": f"{day}T08:00:01Z",
+             "message": {"role": "user", "content": f"question of {session}"}},
+            {"type": "message", "timestamp": f"{day}T08:00:02Z", "message": {
+                "role": "assistant", "content": [{"type": "text", "text": "answer"}]}}]
+    return [json.dumps(row) for row in rows]
+
+
+def test_since_counts_the_sessions_of_a_rotated_log_alike_on_the_terminal_report_and_store(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a rotated log whose first session was older than --since was dropped
+    whole ('none of the 2 sessions found matches --since 2026-03-01', exit 2), though two
+    of its sessions were newer."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    rotated = (_pi_session("jan", "2026-01-10") + _pi_session("mar", "2026-03-02")
+               + _pi_session("apr", "2026-04-01"))
+    (logs / "rotated.jsonl").write_text("\n".join(rotated) + "\n", encoding="utf-8")
+    (logs / "feb.jsonl").write_text("\n".join(_pi_session("feb", "2026-02-01")) + "\n",
+                                    encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'assay.db'}"
+    code = _run(["traces", str(logs), "--since", "2026-03-01", "--output", str(tmp_path / "out"),
+                 "--store", db])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "kept 2 of 4 sessions (--since 2026-03-01)\nsessions 2, questions 2" in out
+    report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
+    assert "Kept 2 of 4 sessions (--since 2026-03-01)." in report
+    assert "| rotated.jsonl | mar |" in report and "| rotated.jsonl | apr |" in report
+    assert "| jan |" not in report and "feb.jsonl" not in report
+    [run] = Store(db).list_runs("traces", kind="traces")
+    assert run.summary is not None and run.summary["metrics"]["sessions"] == 2
+    assert run.summary["selection"] == {"found": 4, "kept": 2, "filters": "--since 2026-03-01",
+                                        "undated": 0,
+                                        "note": "kept 2 of 4 sessions (--since 2026-03-01)"}
+    drafts = tmp_path / "drafts.jsonl"
+    assert _run(["traces", "export", str(logs), "--last", "1", "-o", str(drafts)]) == 0
+    assert "kept 1 of 4 sessions (--last 1)\nwrote 1 case" in capsys.readouterr().out
+    [row] = [json.loads(line) for line in drafts.read_text(encoding="utf-8").splitlines()]
+    assert row["input"] == "question of apr"

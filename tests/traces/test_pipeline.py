@@ -13,7 +13,8 @@ from assay.errors import UserError
 from assay.traces.metrics import compute_metrics
 from assay.traces.options import TraceOptions
 from assay.traces.pipeline import analyze, analyze_judged, check_outputs, guidelines_path
-from assay.traces.sessions import SessionFilter, discover, load_session
+from assay.traces.selection import SessionFilter
+from assay.traces.sessions import discover, load_session
 
 
 def test_streamed_metrics_equal_metrics_over_every_exchange_in_memory(sessions_dir: Path) -> None:

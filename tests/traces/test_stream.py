@@ -11,7 +11,8 @@ import pytest
 
 from assay.errors import UserError
 from assay.traces.options import TraceOptions
-from assay.traces.sessions import SessionFilter, survey
+from assay.traces.selection import SessionFilter
+from assay.traces.sessions import survey
 from assay.traces.stream import ExchangeStream
 
 
@@ -29,21 +30,22 @@ def _chat(questions: int, unanswered_call: bool = False) -> list[dict]:
     return rows
 
 
-def _pi(day: int, questions: int, name: str | None = None) -> list[dict]:
-    """A pi session started on `day`; its name, if any, is set at the very end."""
-    rows: list[dict] = [{"type": "session", "version": 3, "id": f"s{day}",
-                         "timestamp": f"2026-02-{day:02}T08:00:00Z", "cwd": "/kb"}]
+def _pi(day: int, questions: int, name: str | None = None, month: int = 2) -> list[dict]:
+    """A pi session started on `day` of `month`; its name, if any, is set at the very end."""
+    when = f"2026-{month:02}-{day:02}"
+    rows: list[dict] = [{"type": "session", "version": 3, "id": f"s{month}-{day}",
+                         "timestamp": f"{when}T08:00:00Z", "cwd": "/kb"}]
     parent = None
     for n in range(questions):
         for role, text in (("user", f"day {day} question {n}"), ("assistant", "answer")):
             entry = f"{role[0]}{n}"
             rows.append({"type": "message", "id": entry, "parentId": parent,
-                         "timestamp": f"2026-02-{day:02}T08:00:0{n % 10}Z",
+                         "timestamp": f"{when}T08:00:0{n % 10}Z",
                          "message": {"role": role, "content": text}})
             parent = entry
     if name:
         rows.append({"type": "session_info", "id": "i", "parentId": parent, "name": name,
-                     "timestamp": f"2026-02-{day:02}T09:00:00Z"})
+                     "timestamp": f"{when}T09:00:00Z"})
     return rows
 
 
@@ -78,13 +80,57 @@ def test_a_name_given_at_the_end_of_a_file_is_honoured(write_jsonl: Callable[...
     assert [Path(p).name for p in stream.files] == ["named.jsonl"]
 
 
-def test_a_survey_for_the_start_stops_after_the_header(write_jsonl: Callable[..., Path]) -> None:
-    path = write_jsonl("s.jsonl", _pi(4, 6))
-    early = survey(path, whole=False)
-    whole = survey(path)
-    assert early.started == whole.started == datetime.fromisoformat("2026-02-04T08:00:00+00:00")
-    assert early.meta.stats is not None and whole.meta.stats is not None
-    assert early.meta.stats.lines < whole.meta.stats.lines == 13
+def test_a_survey_has_a_row_for_each_session_a_file_holds(
+        write_jsonl: Callable[..., Path]) -> None:
+    path = write_jsonl("s.jsonl", _pi(4, 6) + _pi(5, 2, name="query: later"))
+    rows = survey(path)
+    assert [(row.meta.id, row.place, row.questions, row.meta.name) for row in rows] == [
+        ("s2-4", 0, 6, None), ("s2-5", 1, 2, "query: later")]
+    assert rows[1].started == datetime.fromisoformat("2026-02-05T08:00:00+00:00")
+
+
+def _rotated(write_jsonl: Callable[..., Path]) -> Path:
+    """A rotated log holding a January session, then two of March (the last one named);
+    beside it a file of one February session."""
+    write_jsonl("logs/rotated.jsonl",
+                _pi(1, 2, month=1) + _pi(1, 2, month=3) + _pi(5, 2, "query: new", month=3))
+    return write_jsonl("logs/other.jsonl", _pi(3, 1)).parent
+
+
+def _asked(stream: ExchangeStream) -> list[str]:
+    return [f"{e.session.id} {e.question}" for e in stream]
+
+
+def test_since_keeps_the_later_sessions_of_a_log_whose_first_session_is_older(
+        write_jsonl: Callable[..., Path]) -> None:
+    """Regression: a rotated log was judged by its first session, so `--since 2026-03-01`
+    dropped it whole: 'none of the 2 sessions found matches', nothing analysed."""
+    stream = ExchangeStream([_rotated(write_jsonl)],
+                            TraceOptions(filter=SessionFilter(since=datetime(2026, 3, 1))))
+    assert _asked(stream) == ["s3-1 day 1 question 0", "s3-1 day 1 question 1",
+                              "s3-5 day 5 question 0", "s3-5 day 5 question 1"]
+    assert [(s.meta.id, s.questions) for s in stream.sessions] == [("s3-1", 2), ("s3-5", 2)]
+    assert stream.selection is not None
+    assert stream.selection.note() == "kept 2 of 4 sessions (--since 2026-03-01)"
+
+
+def test_last_keeps_the_newest_session_not_the_whole_file_that_holds_it(
+        write_jsonl: Callable[..., Path]) -> None:
+    """Regression: `--last 1` ranked files by their first session: it kept the February
+    file, and had it kept the rotated log, its January session would have come with it."""
+    stream = ExchangeStream([_rotated(write_jsonl)],
+                            TraceOptions(filter=SessionFilter(last=1)))
+    assert _asked(stream) == ["s3-5 day 5 question 0", "s3-5 day 5 question 1"]
+    assert [s.meta.id for s in stream.sessions] == ["s3-5"]
+
+
+def test_name_matches_any_session_of_a_file_not_only_its_first(
+        write_jsonl: Callable[..., Path]) -> None:
+    stream = ExchangeStream([_rotated(write_jsonl)],
+                            TraceOptions(filter=SessionFilter(name="query:*")))
+    assert _asked(stream) == ["s3-5 day 5 question 0", "s3-5 day 5 question 1"]
+    assert stream.selection is not None
+    assert stream.selection.note() == "kept 1 of 4 sessions (--name query:*)"
 
 
 def test_a_folder_of_unknown_files_is_a_user_error_naming_them(

@@ -82,3 +82,15 @@ def test_a_session_read_from_two_files_is_one_session_with_the_reason_given(
         "sessions": ["logs/a.jsonl", "logs/b.jsonl"], "repeated_sessions": [note]})
     assert "· 1 session ·" in page and "2 sessions" not in page
     assert "Session files read (2)" in page and note in page
+
+
+def test_an_analysis_of_chosen_sessions_says_how_many_of_those_found_it_kept(
+        tmp_path: Path) -> None:
+    """The page read '2 sessions' alone, where the terminal and eval-report.md say the
+    filters kept 2 of the 4 sessions found."""
+    note = "kept 2 of 4 sessions (--since 2026-03-01)"
+    page = analysis_page(tmp_path, {
+        "metrics": {"sessions": 2, "exchanges": 2, "answered": 2}, "sessions": ["r.jsonl"],
+        "selection": {"found": 4, "kept": 2, "filters": "--since 2026-03-01", "undated": 0,
+                      "note": note}})
+    assert "Kept 2 of 4 sessions (--since 2026-03-01)." in page

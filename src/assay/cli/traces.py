@@ -205,6 +205,8 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
     rate = "n/a" if m.wiki_hit_rate is None else f"{m.wiki_hit_rate * 100:.0f}%"
     from assay.traces.repeats import repeat_notes
 
+    if analysis.selection is not None:
+        click.echo(analysis.selection.note())
     click.echo(f"sessions {m.sessions}, questions {m.exchanges} ({m.answered} answered)")
     for note in repeat_notes(analysis.sessions):
         click.echo(note)
@@ -234,5 +236,7 @@ def export_command(paths: tuple[Path, ...], format_: str | None, last: int | Non
     stream = ExchangeStream(paths, _options(format_, last, since, name_pattern))
     written = write_dataset(stream, output, include_unanswered)
     _say_skipped(stream.unreadable, stream.sessions)
+    if stream.selection is not None:
+        click.echo(stream.selection.note())
     click.echo(f"wrote {plural(written, 'case')} to {output} "
                "(review `expected` before trusting it)")

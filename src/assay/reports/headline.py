@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from assay.analysis.run_diff import condition_of
 from assay.reports.comparisons import ci_label, headline
 from assay.reports.formatting import percent
-from assay.wording import plural
+from assay.wording import capitalised, plural
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
@@ -97,10 +97,10 @@ def diff_headline(diff: RunDiff, *, this: str | None = None,
         more = len(diff.problems) - 1
         reasons = diff.problems[0] + (f" (and {plural(more, 'more reason')})"
                                       if more else "")
-        return Headline(_sentence(f"{_capital(this)} cannot be compared with {other}: "
+        return Headline(_sentence(f"{capitalised(this)} cannot be compared with {other}: "
                                   f"{reasons}", ""), "not comparable")
     if not diff.entries:
-        return Headline(_sentence(f"{_capital(this)} has no metric in common with {other}", ""),
+        return Headline(_sentence(f"{capitalised(this)} has no metric in common with {other}", ""),
                         "no comparison")
     conditions = {condition_of(e) for e in diff.entries}
     chosen = _pick([e for e in diff.entries
@@ -111,7 +111,7 @@ def diff_headline(diff: RunDiff, *, this: str | None = None,
         where += f" under {_quote(condition_of(chosen))}"
     sentence = _clause(c, subject=this, other=other, where=where, change_word="change")
     rest = [e for e in diff.entries if e is not chosen]
-    return Headline(_sentence(_capital(sentence), _tail(rest)), _outcome(c), c)
+    return Headline(_sentence(capitalised(sentence), _tail(rest)), _outcome(c), c)
 
 
 def summary_headline(summary: RunSummary) -> Headline:
@@ -223,11 +223,7 @@ def _sentence(main: str, tail: str) -> str:
     text = " ".join(main.split())
     if tail:
         text += "; " + tail
-    return _capital(text) + "."
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    return capitalised(text) + "."
 
 
 def _quote(name: str) -> str:

@@ -15,7 +15,8 @@ from assay.traces.judging import StreamingJudge, Judgements, judge_all
 from assay.traces.metrics import MetricsTally, TraceMetrics, compute_metrics
 from assay.traces.options import TraceOptions
 from assay.traces.pipeline import analyze, analyze_judged, check_outputs, write_outputs
-from assay.traces.sessions import Session, SessionFilter, iter_exchanges, load_sessions
+from assay.traces.selection import SessionFilter
+from assay.traces.sessions import Session, iter_exchanges, load_sessions
 from assay.traces.stream import ExchangeStream
 
 __all__ = [

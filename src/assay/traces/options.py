@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assay.traces.metrics import DEFAULT_WIKI_PATHS, HIT_RATE_TARGET
-from assay.traces.sessions import SessionFilter
+from assay.traces.selection import SessionFilter
 
 
 @dataclass

@@ -71,7 +71,8 @@ def _analysis(stream: ExchangeStream, tally: MetricsTally,
                          stream.unreadable,
                          judgements, hit_rate_target=stream.options.hit_rate_target,
                          knowledge=stream.options.knowledge is not None,
-                         subagent_files=len(stream.subagent_files))
+                         subagent_files=len(stream.subagent_files),
+                         selection=stream.selection)
 
 
 def require_questions(analysis: TraceAnalysis, forced_format: str | None = None) -> None:

@@ -11,7 +11,7 @@ from assay.traces.findings import Asked, Finding
 from assay.traces.formats import ParseStats
 from assay.traces.repeats import repeat_notes
 from assay.traces.result import TraceAnalysis
-from assay.wording import plural
+from assay.wording import capitalised, plural
 
 QUESTION_CHARS = 100
 """A question is cut to about a line in the report's tables."""
@@ -32,6 +32,7 @@ def render_report(analysis: TraceAnalysis) -> str:
         + (f"; {plural(folded, 'subagent file')} counted with the session that started it"
            if folded else "") + ".",
         "",
+        *([f"{capitalised(analysis.selection.note())}.", ""] if analysis.selection else []),
         "## Performance",
         "",
         "| metric | value |",

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from assay.traces.findings import Finding, Judgement
 from assay.traces.judging import Judgements
 from assay.traces.metrics import HIT_RATE_TARGET, TraceMetrics
+from assay.traces.selection import Selection
 from assay.traces.sessions import Session, Unreadable
 
 
@@ -26,6 +27,8 @@ class TraceAnalysis:
     do the wiki hit rate, its target and advice about the wiki apply."""
     subagent_files: int = 0
     """Subagent session files counted with their parent session, not as sessions."""
+    selection: Selection | None = None
+    """What `--name`, `--since` and `--last` kept; None when none was given."""
 
     @property
     def judge_model(self) -> str | None:

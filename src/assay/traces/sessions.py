@@ -1,4 +1,4 @@
-"""Finding session files, streaming each into exchanges, and choosing which sessions count.
+"""Finding session files, streaming each into exchanges, and surveying the sessions they hold.
 
 A session is kept as one small row (its facts and how many questions it
 held), never with its exchanges: those stream past the metrics and the
@@ -7,13 +7,12 @@ judge and are gone, so memory does not grow with the size of the logs.
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import stat
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +37,9 @@ class Session:
     """Questions left out as already counted from another file (see `repeats`)."""
     also_in: str | None = None
     """The file this session was read from first, when it is read again here."""
+    place: int = 0
+    """Its place among the sessions of its file, from 0: a filter's choice names a session
+    by its file and place, which a second read of the file finds again."""
 
     @property
     def started(self) -> datetime | None:
@@ -155,12 +157,15 @@ def unopenable(path: Path) -> str | None:
 
 def iter_exchanges(path: Path, format: str | None = None, session: Session | None = None,
                    opened: Callable[[Session], None] | None = None,
-                   repeats: RepeatedSessions | None = None) -> Generator[Exchange, None, None]:
+                   repeats: RepeatedSessions | None = None,
+                   chosen: Callable[[Session], bool] | None = None
+                   ) -> Generator[Exchange, None, None]:
     """Stream one file's exchanges, filling in `session` as they pass.
 
     A file that goes on with another session gets a row of its own, handed to `opened`;
-    with `repeats`, a question already counted from another file is left out.
-    Raises UnknownFormat at once (not on the first `next`) when no reader fits.
+    with `chosen`, the exchanges of a session it refuses are passed over (and its row is
+    not handed on); with `repeats`, a question already counted from another file is left
+    out. Raises UnknownFormat at once (not on the first `next`) when no reader fits.
     """
     reader = reader_named(format) if format else detect(path)
     session = session or Session(SessionMeta(str(path)))
@@ -168,17 +173,22 @@ def iter_exchanges(path: Path, format: str | None = None, session: Session | Non
     session.meta.stats = stats
     session.meta.format = reader.name
     return _counted(build_exchanges(read_events(path, reader, stats), session.meta, stats),
-                    session, opened, repeats)
+                    session, opened, repeats, chosen)
 
 
 def _counted(exchanges: Iterator[Exchange], session: Session,
-             opened: Callable[[Session], None] | None, repeats: RepeatedSessions | None
+             opened: Callable[[Session], None] | None, repeats: RepeatedSessions | None,
+             chosen: Callable[[Session], bool] | None
              ) -> Generator[Exchange, None, None]:
+    kept = chosen is None or chosen(session)
     for exchange in exchanges:
         if exchange.session is not session.meta:  # the next session the file holds
-            session = Session(exchange.session)
-            if opened is not None:
+            session = Session(exchange.session, place=session.place + 1)
+            kept = chosen is None or chosen(session)
+            if kept and opened is not None:
                 opened(session)
+        if not kept:
+            continue
         if repeats is not None and repeats.already_counted(exchange, session):
             continue
         session.questions += 1
@@ -202,61 +212,22 @@ def load_session(path: Path, format: str | None = None) -> tuple[Session, list[E
     return session, list(iter_exchanges(path, format, session))
 
 
-def survey(path: Path, format: str | None = None, whole: bool = True) -> Session:
-    """A file's row, its exchanges dropped as read.
-
-    With `whole=False` reading stops once the session's start is known (from
-    its header), which is all `--since` and `--last` need; a name can be set
-    anywhere in a file, so `--name` needs the whole file.
-    """
-    session = Session(SessionMeta(str(path)))
-    exchanges = iter_exchanges(path, format, session)
+def survey(path: Path, format: str | None = None) -> list[Session]:
+    """A file's rows, one per session it holds, its exchanges dropped as read. The whole
+    file is read: a later session's start and any session's name can be anywhere in it."""
+    rows = [Session(SessionMeta(str(path)))]
+    exchanges = iter_exchanges(path, format, rows[0], rows.append)
     try:
         for _ in exchanges:
-            if not whole and parse_time(session.meta.started) is not None:
-                break
+            pass
     finally:
         exchanges.close()
-    return session
+    return rows
 
 
-def load_sessions(paths: Sequence[str | Path], format: str | None = None, whole: bool = True
+def load_sessions(paths: Sequence[str | Path], format: str | None = None
                   ) -> tuple[list[Session], list[Unreadable]]:
-    """Every session file's row under `paths`; files of no known format are listed, not fatal."""
+    """Every session's row under `paths` (a file may hold several); files of no known
+    format are listed, not fatal."""
     files, unreadable = readable(discover(paths), format)
-    return [survey(path, format, whole) for path in files], unreadable
-
-
-@dataclass
-class SessionFilter:
-    """Which sessions to keep: the last N, those since a date, those whose name matches."""
-
-    last: int | None = None
-    since: datetime | None = None
-    name: str | None = None
-    """A glob matched case-insensitively against the session name, e.g. `query:*`."""
-
-    @property
-    def active(self) -> bool:
-        return self.last is not None or self.since is not None or self.name is not None
-
-    def describe(self) -> str:
-        """The filters as given on the command line: `--name 'query:*' --since 2026-01-01`."""
-        parts = [f"--name {self.name}" if self.name is not None else "",
-                 f"--since {self.since:%Y-%m-%d}" if self.since is not None else "",
-                 f"--last {self.last}" if self.last is not None else ""]
-        return " ".join(part for part in parts if part)
-
-    def apply(self, sessions: list[Session]) -> list[Session]:
-        kept = sessions
-        if self.name is not None:
-            pattern = self.name.lower()
-            kept = [s for s in kept
-                    if s.meta.name and fnmatch.fnmatchcase(s.meta.name.lower(), pattern)]
-        if self.since is not None:
-            since = self.since if self.since.tzinfo else self.since.replace(tzinfo=UTC)
-            kept = [s for s in kept if s.started is not None and s.started >= since]
-        if self.last is not None:
-            epoch = datetime.min.replace(tzinfo=UTC)
-            kept = sorted(kept, key=lambda s: s.started or epoch)[-self.last:] if self.last else []
-        return kept
+    return [row for path in files for row in survey(path, format)], unreadable

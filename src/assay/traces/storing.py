@@ -35,6 +35,7 @@ def run_summary(analysis: TraceAnalysis) -> dict[str, Any]:
         "judge_usage": analysis.judgements.usage.to_dict() if analysis.judgements else None,
         "sessions": list(dict.fromkeys(s.meta.path for s in analysis.sessions)),
         "repeated_sessions": repeat_notes(analysis.sessions),
+        "selection": analysis.selection.to_dict() if analysis.selection else None,
     }
 
 

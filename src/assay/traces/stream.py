@@ -1,11 +1,12 @@
-"""The exchanges of the chosen session files, streamed one at a time.
+"""The exchanges of the chosen sessions, streamed one at a time.
 
 Files are found, sniffed, the subagent files of a session among them set
-aside (`fold_subagents`: their activity is in the parent's file), filtered
-(`--name`, `--since`, `--last`), then read one after another. A filter needs each session's facts before its
-exchanges are used (a judge call cannot be taken back), so filtering reads
-the files twice: a survey first, stopping at the header unless the name is
-needed, then the real pass over the kept files.
+aside (`fold_subagents`: their activity is in the parent's file), then read
+one after another. With a filter (`--name`, `--since`, `--last`), which judges
+sessions, not files (a file may hold several), each session's facts are needed
+before its exchanges are used (a judge call cannot be taken back), so the files
+are read twice: a survey first, keeping one small row per session, then the
+real pass, which passes over the exchanges of the sessions left out.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from assay.traces.exchanges import Exchange, SessionMeta
 from assay.traces.knowledge import KnowledgeFolder
 from assay.traces.options import TraceOptions
 from assay.traces.repeats import RepeatedSessions
+from assay.traces.selection import Selection
 from assay.traces.sessions import (
     Session,
     discover,
@@ -32,7 +34,7 @@ from assay.wording import plural
 class ExchangeStream:
     """Iterate once for the exchanges; `sessions` gains one row per session as it is read
     (a file may hold several), and a question already counted from another file is left
-    out (`repeats`)."""
+    out (`repeats`). `selection` says what the filters kept, None without filters."""
 
     def __init__(self, paths: Sequence[str | Path], options: TraceOptions) -> None:
         found, self.unreadable = readable(discover(paths), options.format)
@@ -44,28 +46,36 @@ class ExchangeStream:
         self.options = options
         self.folder = (KnowledgeFolder.scan(options.knowledge)
                        if options.knowledge is not None else None)
-        self.files = self._chosen(files)
+        self.files = files
+        self.selection: Selection | None = None
+        self._chosen: set[tuple[str, int]] | None = None
+        if options.filter.active:
+            self._choose()
         self.sessions: list[Session] = []
 
-    def _chosen(self, files: list[Path]) -> list[Path]:
+    def _choose(self) -> None:
+        """Survey every file and keep the places (file, place in it) of the sessions chosen."""
         rules = self.options.filter
-        if not rules.active:
-            return files
-        whole = rules.name is not None
-        surveyed = [survey(path, self.options.format, whole) for path in files]
-        kept = [Path(session.meta.path) for session in rules.apply(surveyed)]
+        rows = [row for path in self.files for row in survey(path, self.options.format)]
+        kept, self.selection = rules.choose(rows)
         if not kept:  # an analysis of nothing would replace the report and guidelines
-            raise UserError(f"none of the {plural(len(files), 'session')} found matches "
-                            f"{rules.describe()}; nothing was analysed")
-        return kept
+            found = plural(self.selection.found, "session")
+            raise UserError(f"none of the {found} found matches {rules.describe()}"
+                            f"{self.selection.undated_said()}; nothing was analysed")
+        self._chosen = {(row.meta.path, row.place) for row in kept}
+        self.files = list(dict.fromkeys(Path(row.meta.path) for row in kept))
+
+    def _keeps(self, session: Session) -> bool:
+        return self._chosen is None or (session.meta.path, session.place) in self._chosen
 
     def __iter__(self) -> Iterator[Exchange]:
         repeats = RepeatedSessions()
         for path in self.files:
             session = Session(SessionMeta(str(path)))
-            self.sessions.append(session)
+            if self._keeps(session):
+                self.sessions.append(session)
             for exchange in iter_exchanges(path, self.options.format, session,
-                                           self.sessions.append, repeats):
+                                           self.sessions.append, repeats, self._keeps):
                 if self.folder is not None:
                     self.folder.annotate(exchange)
                 yield exchange

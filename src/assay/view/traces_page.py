@@ -26,4 +26,14 @@ def traces_page(request: Request, run: RunRecord) -> Response:
                   most_read=[m for m in summary.get("most_read") or [] if isinstance(m, dict)],
                   sessions=[s for s in summary.get("sessions") or [] if isinstance(s, str)],
                   repeated=[n for n in summary.get("repeated_sessions") or []
-                            if isinstance(n, str)])
+                            if isinstance(n, str)], selection=_selection(summary))
+
+
+def _selection(summary: dict[str, Any]) -> str | None:
+    """`Kept 3 of 7 sessions (--since 2026-03-01)`, as the terminal and eval-report.md say it,
+    for an analysis run with `--name`, `--since` or `--last`."""
+    from assay.wording import capitalised
+
+    chosen = summary.get("selection")
+    note = chosen.get("note") if isinstance(chosen, dict) else None
+    return capitalised(note) if isinstance(note, str) else None
