@@ -423,3 +423,20 @@ def test_since_counts_the_sessions_of_a_rotated_log_alike_on_the_terminal_report
     assert "kept 1 of 4 sessions (--last 1)\nwrote 1 case" in capsys.readouterr().out
     [row] = [json.loads(line) for line in drafts.read_text(encoding="utf-8").splitlines()]
     assert row["input"] == "question of apr"
+
+
+def test_a_since_time_with_an_offset_is_applied_and_shown_as_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: '--since 2026-03-02T11:00+02:00' kept only sessions started after 09:00
+    UTC but read 'kept 1 of 2 sessions (--since 2026-03-02)', a day the session left out
+    started on; and '2026/03/01' was refused with 'use YYYY-MM-DD' alone."""
+    log = tmp_path / "rotated.jsonl"
+    log.write_text("\n".join(_pi_session("mar", "2026-03-02") + _pi_session("apr", "2026-04-01"))
+                   + "\n", encoding="utf-8")
+    assert _run(["traces", "export", str(log), "--since", "2026-03-02T11:00+02:00",
+                 "-o", str(tmp_path / "drafts.jsonl")]) == 0
+    assert "kept 1 of 2 sessions (--since 2026-03-02T11:00:00+02:00)" in capsys.readouterr().out
+    assert _run(["traces", "export", str(log), "--since", "2026/03/01",
+                 "-o", str(tmp_path / "drafts.jsonl")]) == 2
+    assert ("give a day as YYYY-MM-DD (a UTC day) or an ISO-8601 time such as "
+            "2026-03-01T09:00+02:00") in " ".join(capsys.readouterr().err.split())

@@ -90,3 +90,13 @@ def test_last_ranks_a_session_with_no_start_time_the_oldest_and_says_so(
     assert [Path(row.meta.path).name for row in kept] == ["pi.jsonl"]
     assert selection.note().endswith("; 1 session with no start time ranked the oldest (--last)")
 
+
+def test_since_with_a_time_and_an_offset_is_applied_and_described_as_given(
+        sessions: list) -> None:
+    """Regression: `--since 2026-02-03T09:00+02:00` was described as `--since 2026-02-03`."""
+    since = datetime.fromisoformat("2026-02-03T09:00:00+02:00")  # 07:00 UTC, day 3 at 08:00
+    kept, selection = SessionFilter(since=since).choose(sessions)
+    assert _days(kept) == [3, 9]
+    assert selection.filters == "--since 2026-02-03T09:00:00+02:00"
+    later = datetime.fromisoformat("2026-02-03T11:00:00+02:00")  # 09:00 UTC
+    assert _days(SessionFilter(since=later).apply(sessions)) == [9]

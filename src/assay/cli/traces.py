@@ -28,8 +28,10 @@ def _since(value: str | None) -> datetime | None:
     try:
         return datetime.fromisoformat(value)
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not a date (use YYYY-MM-DD)",
-                                 param_hint="--since") from None
+        raise click.BadParameter(
+            f"{value!r} is not a date or time assay can read: give a day as YYYY-MM-DD (a UTC "
+            "day) or an ISO-8601 time such as 2026-03-01T09:00+02:00", param_hint="--since"
+        ) from None
 
 
 def _session_options(func: Any) -> Any:
@@ -38,7 +40,8 @@ def _session_options(func: Any) -> Any:
         click.option("--log-format", "format_", type=click.Choice(FORMATS),
                      help="Read every file as this format instead of detecting it."),
         click.option("--last", type=click.IntRange(min=1), help="Only the N most recent sessions."),
-        click.option("--since", help="Only sessions started on or after this date (YYYY-MM-DD)."),
+        click.option("--since", help="Only sessions started on or after this day (YYYY-MM-DD, "
+                     "in UTC) or time (2026-03-01T09:00+02:00; UTC without an offset)."),
         click.option("--name", "name_pattern",
                      help="Only sessions whose name matches this glob, e.g. 'query:*'."),
     ]):

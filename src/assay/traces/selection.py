@@ -59,6 +59,7 @@ class SessionFilter:
 
     last: int | None = None
     since: datetime | None = None
+    """Naive times are UTC, as are a session's start times written without an offset."""
     name: str | None = None
     """A glob matched case-insensitively against the session name, e.g. `query:*`."""
 
@@ -69,7 +70,7 @@ class SessionFilter:
     def describe(self) -> str:
         """The filters as given on the command line: `--name 'query:*' --since 2026-01-01`."""
         parts = [f"--name {self.name}" if self.name is not None else "",
-                 f"--since {self.since:%Y-%m-%d}" if self.since is not None else "",
+                 f"--since {_moment(self.since)}" if self.since is not None else "",
                  f"--last {self.last}" if self.last is not None else ""]
         return " ".join(part for part in parts if part)
 
@@ -116,3 +117,8 @@ def _started(group: Sequence[Session]) -> datetime | None:
     """When a session started: the earliest start any of its rows knows."""
     return min((row.started for row in group if row.started is not None), default=None)
 
+
+def _moment(when: datetime) -> str:
+    """A date as `2026-03-01`, a time as ISO-8601 (`2026-03-01T09:00:00+02:00`)."""
+    midnight = when.hour == when.minute == when.second == when.microsecond == 0
+    return f"{when:%Y-%m-%d}" if midnight and when.tzinfo is None else when.isoformat()
