@@ -100,3 +100,15 @@ def test_since_with_a_time_and_an_offset_is_applied_and_described_as_given(
     assert selection.filters == "--since 2026-02-03T09:00:00+02:00"
     later = datetime.fromisoformat("2026-02-03T11:00:00+02:00")  # 09:00 UTC
     assert _days(SessionFilter(since=later).apply(sessions)) == [9]
+
+
+def test_last_passes_over_a_session_that_holds_no_question(
+        write_jsonl: Callable[..., Path]) -> None:
+    """Regression: a log opening with a newer session's bare header had `--last 1` choose
+    that header, and the analysis stopped with 'no question found in the 1 session file
+    read', though the file held questions."""
+    header = _pi(9, None)[:1]
+    rows, _ = load_sessions([write_jsonl("logs/a.jsonl", header + _pi(3, None) + _pi(4, None))])
+    kept, selection = SessionFilter(last=1).choose(rows)
+    assert [row.meta.id for row in kept] == ["s4"]
+    assert selection.note() == "kept 1 of 2 sessions (--last 1)"

@@ -138,3 +138,13 @@ def test_a_folder_of_unknown_files_is_a_user_error_naming_them(
     path = write_jsonl("notes.jsonl", [{"question": "q"}])
     with pytest.raises(UserError, match=r"no session files found .*notes.jsonl: matches no"):
         ExchangeStream([path.parent], TraceOptions())
+
+
+def test_a_filter_over_logs_that_hold_no_question_leaves_saying_so_to_the_analysis(
+        write_jsonl: Callable[..., Path]) -> None:
+    """With no question anywhere, 'none of the 0 sessions found matches --last 1' would
+    hide why: the analysis says no question was found in the files read."""
+    path = write_jsonl("bare.jsonl", _pi(4, 0))
+    stream = ExchangeStream([path], TraceOptions(filter=SessionFilter(last=1)))
+    assert list(stream) == [] and stream.selection is None
+    assert [s.meta.id for s in stream.sessions] == ["s2-4"]

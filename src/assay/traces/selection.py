@@ -80,8 +80,10 @@ class SessionFilter:
 
     def choose(self, rows: Sequence[Session]) -> tuple[list[Session], Selection]:
         """The rows of the sessions kept (every row of a session met in several files or
-        places), and how many sessions were found and kept."""
-        found = _by_session(rows)
+        places), and how many sessions were found and kept. Only sessions that hold a
+        question are found: a header with nothing after it is no session to analyse, and
+        `--last 1` choosing it would analyse nothing."""
+        found = [group for group in _by_session(rows) if any(row.questions for row in group)]
         kept = found
         if self.name is not None:
             pattern = self.name.lower()

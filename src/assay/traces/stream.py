@@ -57,6 +57,8 @@ class ExchangeStream:
         """Survey every file and keep the places (file, place in it) of the sessions chosen."""
         rules = self.options.filter
         rows = [row for path in self.files for row in survey(path, self.options.format)]
+        if not any(row.questions for row in rows):
+            return  # no question to choose from: said as without filters (require_questions)
         kept, self.selection = rules.choose(rows)
         if not kept:  # an analysis of nothing would replace the report and guidelines
             found = plural(self.selection.found, "session")
