@@ -252,37 +252,29 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             max_consecutive_errors=settings.max_consecutive_errors, on_committed=progress.update,
             budget_exceeded=_cost_check(plan, settings.max_cost_usd),
             answered_before=usable, stored_before=len(plan.skip))
-    if plan.skip or stats.scorer_errors:  # a resume, or a scorer with no value in this process
-        _require_scorer_values(store, run_id)
-    if plan.skip or stats.without_verdict:  # a resume, or a condition with nothing so far
-        _require_condition_verdicts(store, run_id)
+    _require_measures(store, run_id, conditions=bool(plan.skip or stats.without_verdict),
+                      scorers=bool(plan.skip or stats.scorer_errors))
     return stats
 
 
-def _require_scorer_values(store: Store, run_id: str) -> None:
-    """`RunFailed` when a scorer errored on every trial of the run that had an answer: the
-    run measured nothing with it (a judge whose replies never parse, a scorer with a bug),
-    whatever the run's size; before, a run of 20 trials or more stopped on 20 errors in a
-    row while a smaller one exited 0. Every trial is stored, for `--retry-errors`."""
-    found = store.scorers_without_value(run_id)
+def _require_measures(store: Store, run_id: str, *, conditions: bool, scorers: bool) -> None:
+    """`RunFailed` when the run measured nothing under a condition (no trial of it gave a
+    verdict: the target failed on all of them, a model name misspelt in one condition) or
+    with a scorer (it errored on every trial with an answer: a judge whose replies never
+    parse, a scorer with a bug), whatever the run's size. Before, such a run exited 0 beside
+    the other results, or, at 20 trials or more, stopped on 20 errors in a row. Every trial
+    is stored, for `--retry-errors`. Each check asks the store only when this process saw
+    the case or the run is a resume (`conditions`, `scorers`)."""
+    found = [f"condition {condition} has no result: all {trials} of its trials failed, so "
+             f"the run measured nothing under it; first error: {first[:300]}"
+             for condition, trials, first in
+             (store.conditions_without_verdict(run_id) if conditions else [])]
+    found += [f"scorer {scorer} has no value: it errored on all {errors} of its trials with an "
+              f"answer, so the run measured nothing with it; first error: {first[:300]}"
+              for scorer, errors, first in
+              (store.scorers_without_value(run_id) if scorers else [])]
     if found:
-        scorer, errors, first = found[0]
-        raise RunFailed(f"scorer {scorer} has no value: it errored on all {errors} of its "
-                        f"trials with an answer, so the run measured nothing with it; first "
-                        f"error: {first[:300]}")
-
-
-def _require_condition_verdicts(store: Store, run_id: str) -> None:
-    """`RunFailed` when no trial of a condition gave a verdict (the target failed on all of
-    them, a model name misspelt in one condition): the run measured nothing under it, and
-    could compare nothing with it, while its other conditions' results read as a finished
-    run; before, it exited 0 with a warning. Every trial is stored, for `--retry-errors`."""
-    found = store.conditions_without_verdict(run_id)
-    if found:
-        condition, trials, first = found[0]
-        raise RunFailed(f"condition {condition} has no result: all {trials} of its trials "
-                        f"failed, so the run measured nothing under it; first error: "
-                        f"{first[:300]}")
+        raise RunFailed(found[0])
 
 
 def _services(plan: Plan) -> Services | None:
