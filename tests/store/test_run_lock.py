@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import update
@@ -69,3 +70,29 @@ def test_the_lock_of_a_process_that_died_on_this_machine_is_taken_over_at_once(
     with store.run_lock() as successor:
         successor.acquire("r1")
         assert successor.holder("r1").pid != dead.pid
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states in /proc")
+def test_the_lock_of_a_killed_process_not_yet_reaped_is_taken_over_at_once(
+        store: Store) -> None:
+    # kill -9 of assay whose parent died too leaves a zombie until the container's first
+    # process reaps it: it was taken for a live holder and the resume refused for a minute
+    exited = subprocess.Popen([sys.executable, "-c", "pass"])
+    deadline = time.monotonic() + 10
+    while _state(exited.pid) != "Z":  # ended, and not waited for
+        assert time.monotonic() < deadline, "the child did not end"
+        time.sleep(0.02)
+    holder = RunLock(store.engine, heartbeat_seconds=3600)
+    holder.acquire("r1")
+    with store.engine.begin() as conn:  # as if the killed process had taken it just now
+        conn.execute(update(schema.run_locks).values(pid=exited.pid))
+    try:
+        with store.run_lock() as successor:
+            successor.acquire("r1")
+            assert successor.holder("r1").pid != exited.pid
+    finally:
+        exited.wait()
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]

@@ -61,10 +61,22 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:  # someone else's process: alive
-        return True
+        return not _exited(pid)
     except OSError:
         return True
-    return True
+    return not _exited(pid)
+
+
+def _exited(pid: int) -> bool:
+    """The process has ended and waits only to be reaped (a zombie): `kill -9` of assay whose
+    parent died too leaves one in a container whose first process reaps late or never, and
+    it would hold the run's lock until its heartbeat expired."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # no /proc (macOS), or gone meanwhile: kill() has answered
+        return False
+    state = stat.rpartition(")")[2].split()[:1]  # the name in parentheses may hold spaces
+    return state == ["Z"]
 
 
 @dataclass(frozen=True)
