@@ -227,6 +227,8 @@ def test_a_resume_accepts_a_changed_pace_and_refuses_a_changed_target_or_dataset
     configure("{concurrency: 4, batch_size: 3}", flavour="two")
     code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--no-progress")
     assert code == 2 and "the config changed since it started" in out, out
+    assert 'assay.yaml:3 [target.args.flavour]: "one" when the run started, "two" now' in out
+    assert "concurrency" not in out  # a pace setting is free to change
     configure("{concurrency: 4, batch_size: 3}")
     with (tmp_path / "cases.jsonl").open("a") as cases:
         cases.write('{"id": "c10", "input": "q", "expected": "a"}\n')

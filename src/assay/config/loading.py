@@ -100,7 +100,7 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
         raise UserError(f"invalid config {path}", _as_written(problems, source))
     # The hash covers the values the run will really use (`${VAR}` resolved), so resuming
     # with another ASSAY_MODEL is refused; secret-looking values are masked first.
-    hashed = _without_pace(
+    hashed = without_pace(
         redact_structure(interpolate(data if described is None else described, env)[0]))
     digest = hashlib.sha256(
         json.dumps(hashed, sort_keys=True, default=str).encode()).hexdigest()
@@ -109,7 +109,7 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
                         scorer_params=scorer_params, sections=sections, source=source)
 
 
-def _without_pace(data: Any) -> Any:
+def without_pace(data: Any) -> Any:
     """The config without its `PACE_SETTINGS`, which change how a run goes, not what it
     measures; a `run:` left empty goes too, as if it had never been written."""
     run = data.get("run") if isinstance(data, dict) else None

@@ -207,9 +207,17 @@ def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> 
         raise UserError(f"run {run.id} belongs to experiment '{run.experiment}', "
                         f"not '{loaded.name}'")
     if run.config_hash != loaded.hash:
-        raise UserError(f"cannot resume run {run.id}: the config changed since it started, or "
-                        "a ${VAR} in it now has another value (resuming would mix results of "
-                        "two configs)")
+        from assay.config.changes import config_changes
+
+        changes = config_changes(run.config, loaded.stored, loaded.source)
+        if changes:
+            raise UserError(f"cannot resume run {run.id}: the config changed since it started "
+                            "(resuming would mix results of two configs); put these back, or "
+                            "run without --resume to start a new run:", changes)
+        why = ("its text is the same, so a ${VAR} in it now has another value"
+               if isinstance(run.config, dict) else "or a ${VAR} in it now has another value")
+        raise UserError(f"cannot resume run {run.id}: the config changed since it started, "
+                        f"{why} (resuming would mix results of two configs)")
     return run
 
 
