@@ -246,3 +246,7 @@ def test_a_resume_accepts_a_changed_pace_and_refuses_a_changed_target_or_dataset
     trials = list(store.iter_trials(run.id))
     assert sorted(t.case_id for t in trials) == [f"c{i}" for i in range(10)]
     assert not any(t.error for t in trials)
+    # the run reads as it was finished, not with the pace it was stopped at
+    assert run.config is not None and run.config["run"] == {"concurrency": 4, "batch_size": 3}
+    results = json.loads((Path(run.report_dir or "") / "results.json").read_text())
+    assert results["run"]["config"]["run"] == {"concurrency": 4, "batch_size": 3}

@@ -124,8 +124,11 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
             if options.retry_errors:  # a scorer's failure too (a judge that was down)
                 store.delete_errored_trials(run_id, score_errors=True)
             plan.skip = store.done_keys(run_id)
+            # the config it goes on with: only its pace may differ (the hash is the same),
+            # and a report showing the old `max_cost_usd` beside the cost spent past it
+            # would contradict itself
             store.update_run(run_id, status="running", finished_at=None, error=None,
-                             total_trials=plan.total)
+                             total_trials=plan.total, config=loaded.stored)
         else:
             run_id = new_run_id()
             lock.acquire(run_id)  # before its row exists, so no resume can take it first
