@@ -179,6 +179,33 @@ def test_a_running_run_whose_lock_holder_is_gone_shows_as_running_at_once(
     assert stale == {"20260101-000000-kill00": True, "20260101-000000-live00": False}
 
 
+def test_a_run_killed_while_its_files_were_written_shows_as_reviewing_with_a_resume_hint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """kill -9 while the review wrote a run's report files left it `reviewing` for good, read
+    as a review under way, with no word that its process was gone nor how to finish it."""
+    monkeypatch.setenv("COLUMNS", "200")
+    path = str(tmp_path / "s.db")
+    store = Store(path)
+    add_run(store, "20260101-000000-kill00", started=ago(hours=2), status="reviewing")
+    add_run(store, "20260101-000000-live00", started=ago(hours=2), status="reviewing")
+    for run_id, beat in (("20260101-000000-kill00", ago(minutes=2)),
+                         ("20260101-000000-live00", ago(seconds=5))):
+        with store.engine.begin() as conn:
+            conn.execute(schema.run_locks.insert().values(
+                run_id=run_id, owner=run_id, pid=1, host="another-machine", pid_scope="x",
+                taken_at=ago(minutes=3), heartbeat_at=beat))
+    store.close()
+    code, text = assay(capsys, "runs", "--store", path)
+    assert code == 0
+    assert ("reviewing? 20260101-000000-kill00 (the process that ran it is gone: killed? "
+            "resume with --resume 20260101-000000-kill00)") in text
+    assert text.count("reviewing?") == 2  # the table's cell and the hint, for the dead run
+    code, text = assay(capsys, "runs", "--store", path, "--json")
+    stale = {run["id"]: run["stale"] for run in json.loads(text)}
+    assert stale == {"20260101-000000-kill00": True, "20260101-000000-live00": False}
+
+
 def test_a_headline_mean_short_of_the_top_of_its_scale_never_reads_as_the_top() -> None:
     """Regression: a mean judge score of 9.996 out of 10 read `10` in `assay runs`."""
     summary = {"scores": [{"scorer": "judge", "condition": "a", "pass_rate": None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from sqlalchemy import update
 
 from assay.store import Store, schema
@@ -29,8 +30,12 @@ def test_an_interrupted_latest_run_is_named_with_how_it_ended(store: Store) -> N
         "r1", "it was interrupted", 0)
 
 
-def test_a_running_run_is_unfinished_only_once_its_process_is_gone(store: Store) -> None:
-    store.create_run(id="r1", experiment="e")
+@pytest.mark.parametrize("status", ["running", "reviewing"])
+def test_a_run_under_way_is_unfinished_only_once_its_process_is_gone(
+        store: Store, status: str) -> None:
+    # reviewing: killed while its report files were written, it read 'it was reviewing' in
+    # the note of the next run, and so did one whose files a live assay was writing
+    store.create_run(id="r1", experiment="e", status=status)
     with store.run_lock() as live:
         live.acquire("r1")
         assert left_unfinished(store, "e") is None  # another assay is running it

@@ -41,12 +41,13 @@ class HistoryPoint:
     dataset_changed: bool = False
     """The dataset differs from the one of the run before it (of those recording one)."""
     stale: bool = False
-    """Marked `running`, but nothing seems to run it (see `store.stalled_runs`)."""
+    """Marked `running` or `reviewing`, but nothing seems to run it (see
+    `store.stalled_runs`)."""
 
     @property
     def shown_status(self) -> str:
         """The status as `assay runs` shows it: `running?` for a run that has probably stopped."""
-        return "running?" if self.stale else self.status
+        return f"{self.status}?" if self.stale else self.status
 
 
 @dataclass

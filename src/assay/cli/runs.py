@@ -22,7 +22,8 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     """List runs (of EXPERIMENT, if given) with their status and headline scores.
 
     A run still marked running whose process is gone (its lock left behind, by kill -9 or
-    a lost machine), or with no progress for 10 minutes, shows as `running?`.
+    a lost machine), or with no progress for 10 minutes, shows as `running?` (`reviewing?`
+    when it was killed while its report files were written).
     """
     import json
 
@@ -60,7 +61,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     table.add_column("trials", justify="right")
     table.add_column("headline")
     rows = [(run.id, _experiment(run),
-             _status("running?" if run.id in stale else run.status),
+             _status(stale[run.id].shown_status if run.id in stale else run.status),
              run.started_at[:16].replace("T", " "), _trials(run, stored.get(run.id)),
              escape(headline(run.summary))) for run in runs]
     for row in rows:
@@ -74,7 +75,8 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
         print_as_list(out, "runs", [str(column.header) for column in table.columns], rows)
     for run in runs:
         if run.id in stale:
-            out.print(f"[yellow]running?[/yellow] {run.id} ({stale[run.id].reason()})")
+            out.print(f"[yellow]{stale[run.id].shown_status}[/yellow] {run.id} "
+                      f"({stale[run.id].reason()})")
 
 
 def _experiment(run: RunRecord) -> str:
@@ -117,7 +119,8 @@ def headline(summary: dict[str, Any] | None) -> str:
 
 
 def _status(status: str) -> str:
-    colour = {"completed": "green", "running": "cyan", "running?": "yellow",
-              "interrupted": "yellow", "incomplete": "yellow", "aborted": "red",
-              "failed": "red"}.get(status, "white")
+    colour = {"completed": "green", "running": "cyan", "interrupted": "yellow",
+              "incomplete": "yellow", "aborted": "red", "failed": "red"}.get(status, "white")
+    if status.endswith("?"):  # under way, but probably stopped
+        colour = "yellow"
     return f"[{colour}]{status}[/{colour}]"

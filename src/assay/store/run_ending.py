@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from assay.errors import RunFailed, StoreError
 from assay.records import RunRecord
 from assay.store.rows import now_iso
+from assay.store.stalled_runs import UNDER_WAY
 from assay.store.store import Store
 
 REVIEWING = "reviewing"
@@ -70,7 +71,7 @@ def left_unfinished(store: Store, experiment: str) -> Unfinished | None:
     if not latest or latest[0].status == "completed":
         return None
     run = latest[0]
-    if run.status == "running":
+    if run.status in UNDER_WAY:  # killed while it ran, or while its files were written
         if not store.run_lock().holder_gone(run.id):
             return None
         how = "its process is gone"

@@ -1,11 +1,13 @@
-"""Which runs marked `running` have probably stopped: a guess from the outside.
+"""Which runs marked `running` or `reviewing` have probably stopped: a guess from the outside.
 
-A run killed with kill -9, or on a machine that went away, stays `running` in
-the store. Its lock tells whether the process that held it is gone
-(`run_lock`); a run with no stored trial for `STALE_AFTER` has probably been
-killed too. `assay runs` marks such a run `running?` and `assay view` shows it
-so, instead of following a progress that will never come. The store is read,
-never changed: the run's status is left for `--resume` to settle.
+A run killed with kill -9, or on a machine that went away, stays `running` (or
+`reviewing`, killed while its report files were written) in the store. Its lock
+tells whether the process that held it is gone (`run_lock`); a running run with
+no stored trial for `STALE_AFTER` has probably been killed too (a review stores
+no trial, so only its lock tells). `assay runs` marks such a run `running?` (or
+`reviewing?`) and `assay view` shows it so, instead of following a progress
+that will never come. The store is read, never changed: the run's status is
+left for `--resume` to settle.
 """
 
 from __future__ import annotations
@@ -20,19 +22,29 @@ if TYPE_CHECKING:
     from assay.records import RunRecord
     from assay.store.store import Store
 
+UNDER_WAY = ("running", "reviewing")
+"""The statuses of a run some process is working on."""
+
 STALE_AFTER = timedelta(minutes=10)
 """A `running` run with no stored trial for this long has probably been killed."""
 
 
 @dataclass(frozen=True, slots=True)
 class Stalled:
-    """A `running` run that nothing seems to be running, and why it seems so."""
+    """A run under way that nothing seems to be running, and why it seems so."""
 
     run_id: str
+    status: str
+    """`running` or `reviewing`, as its row says."""
     process_gone: bool
     """Its lock was left by a process that is gone (or stopped beating)."""
     quiet: timedelta | None
     """How long it has stored no trial, when that is over `STALE_AFTER`."""
+
+    @property
+    def shown_status(self) -> str:
+        """`running?`: the status, doubted."""
+        return f"{self.status}?"
 
     def reason(self) -> str:
         """`the process that ran it is gone: killed? resume with --resume ID`."""
@@ -43,17 +55,19 @@ class Stalled:
 
 def stalled_runs(store: Store, runs: Iterable[RunRecord], now: datetime | None = None
                  ) -> dict[str, Stalled]:
-    """The runs among `runs` marked `running` that have probably stopped, by id."""
+    """The runs among `runs` marked `running` or `reviewing` that have probably stopped, by
+    id."""
     now = now or datetime.now(UTC)
     locks = store.run_lock()
     found = {}
     for run in runs:
-        if run.status != "running":
+        if run.status not in UNDER_WAY:
             continue
         gone = locks.holder_gone(run.id)
-        quiet = quiet_for(run, store.last_trial_at(run.id), now)
+        quiet = (quiet_for(run, store.last_trial_at(run.id), now) if run.status == "running"
+                 else None)
         if gone or quiet is not None:
-            found[run.id] = Stalled(run.id, gone, quiet)
+            found[run.id] = Stalled(run.id, run.status, gone, quiet)
     return found
 
 

@@ -39,7 +39,8 @@ def run_page(request: Request) -> Response:
     review = (None if run.status in LIVE
               else request.app.state.reviews.review(run, wait_s=request.app.state.review_wait_s))
     return render("run.html.j2", run=run, live=live, shows=SHOWS, stalled=stalled,
-                  counts=store.condition_counts(run.id) if run.status in LIVE else {},
+                  counts=(store.condition_counts(run.id) if run.status in LIVE or stalled
+                          else {}),
                   done=(store.trial_counts([run.id]).get(run.id, 0)
                         if run.status != "completed" else None),
                   **(review_context(review) if review is not None else {"review": None}))
