@@ -7,7 +7,13 @@ LLM server's judge compares the answers, with or without a planted position bias
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -129,3 +135,44 @@ def test_compare_pairwise_judges_run_b_against_run_a_case_by_case(
     assert pairs["good"]["ties"] == 30 and not pairs["good"]["significant"]
     code, out = assay(capsys, "compare", "latest~1", "latest", "--pairwise")
     assert "pairwise verdicts" in out
+
+
+def test_a_run_killed_while_it_judges_pairs_resumes_with_the_verdicts_it_had(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: verdicts were stored 100 at a time, so kill -9 while a run judged its
+    pairs lost every verdict of a run with fewer, and the resume paid for each pair again;
+    they are now stored as they come, as trials are."""
+    monkeypatch.chdir(tmp_path)
+    config = write(tmp_path, {"type": "pairwise"}, concurrency=2)
+    store = tmp_path / "assay.db"
+    with FakeLLM(judge=FakeJudge(JudgeBiases(seed=1)), latency=0.1) as llm:  # 60 calls: 3 s
+        env = {**fake_environment(llm), "ASSAY_STORE": str(store)}
+        first = subprocess.Popen([sys.executable, "-m", "assay", "run", str(config),
+                                  "--no-progress"], cwd=tmp_path, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while not (judged := verdicts(store)) and first.poll() is None:
+            assert time.monotonic() < deadline, "no pair was judged"
+            time.sleep(0.01)
+        asked_at_first_verdicts = llm.received
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        assert judged and asked_at_first_verdicts < 60, "verdicts are stored as they come"
+        asked_before = llm.received
+        resumed = subprocess.run([sys.executable, "-m", "assay", "run", str(config),
+                                  "--resume", "--no-progress"], cwd=tmp_path, env=env,
+                                 capture_output=True, text=True, timeout=120)
+        asked_by_resume = llm.received - asked_before
+    assert resumed.returncode == 0, resumed.stderr
+    assert verdicts(store) == 30
+    assert asked_by_resume <= 2 * (30 - judged)  # both orders of each pair not yet stored
+
+
+def verdicts(store: Path) -> int:
+    """The pairwise verdicts stored so far (0 before the tables exist)."""
+    try:
+        with contextlib.closing(sqlite3.connect(store)) as db:
+            return db.execute("select count(*) from scores where scorer = 'pairwise'"
+                              ).fetchone()[0]
+    except sqlite3.Error:
+        return 0

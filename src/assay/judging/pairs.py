@@ -5,8 +5,10 @@ runner calls `judge_condition_pairs` once every trial is stored: the run's
 trials are read back in case order (one case's trials at a time, never the
 whole run), each condition's answer is paired with the baseline
 condition's answer of the same case and epoch, and the verdict is stored
-as the scorer's score on the candidate's trial. Pairs already judged are
-skipped, so a resumed run judges only what is missing.
+as the scorer's score on the candidate's trial. Verdicts are stored as trials
+are, every `FLUSH_SECONDS` (`before_write` first stores the LLM replies they
+used), and pairs already judged are skipped, so a run killed while it judged
+them resumes paying for none it kept.
 
 `judge_run_pairs` pairs run A's and run B's answers of the same case,
 condition and epoch the same way, for `assay compare --pairwise`; it
@@ -15,7 +17,8 @@ stores nothing (the response cache keeps what was paid for).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING
@@ -31,6 +34,7 @@ from assay.errors import AssayError, UserError
 from assay.judging.bounded import bounded_map
 from assay.providers.cache import trial_epoch
 from assay.records import TrialRecord
+from assay.runner.pipeline import FLUSH_SECONDS
 from assay.score import Score
 from assay.trial import TrialKey
 
@@ -86,24 +90,33 @@ def condition_pair_jobs(trials: Iterable[TrialRecord], scorers: list[PairwiseJud
 
 
 async def judge_condition_pairs(store: Store, run_id: str, scorers: list[PairwiseJudge],
-                                conditions: list[str], *, concurrency: int) -> int:
-    """Judge every pair of the run still missing a verdict; returns how many were stored."""
+                                conditions: list[str], *, concurrency: int,
+                                before_write: Callable[[], None] | None = None) -> int:
+    """Judge every pair of the run still missing a verdict; returns how many were stored.
+    `before_write` runs before each batch is stored (the runner's: stop when the run was
+    taken over, store the replies the batch used)."""
     if not scorers:
         return 0
     done = {scorer.name: store.scored_keys(run_id, scorer.name) for scorer in scorers}
     jobs = condition_pair_jobs(store.iter_trials(run_id), scorers, conditions, done)
     stored = 0
     buffer: list[tuple[TrialKey, str, Score]] = []
+    last_flush = time.monotonic()
 
     def flush() -> None:
-        nonlocal stored
+        nonlocal stored, last_flush
+        last_flush = time.monotonic()
+        if not buffer:
+            return
+        if before_write is not None:
+            before_write()
         stored += store.write_scores(run_id, buffer)
         buffer.clear()
 
     try:
         async for job, score in bounded_map(jobs, judge_one, concurrency=concurrency):
             buffer.append((job.key, job.scorer.name, score))
-            if len(buffer) >= BATCH:
+            if len(buffer) >= BATCH or time.monotonic() - last_flush >= FLUSH_SECONDS:
                 flush()
     finally:
         flush()  # what was judged is kept, even on Ctrl-C

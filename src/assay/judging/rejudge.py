@@ -153,7 +153,8 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
             from assay.judging.pairs import judge_condition_pairs
 
             await judge_condition_pairs(store, run_id, pairs, conditions,  # type: ignore[arg-type]
-                                        concurrency=_concurrency(request, loaded))
+                                        concurrency=_concurrency(request, loaded),
+                                        before_write=lock.check)
         status = REVIEWING
     except BaseException as exc:
         status, error = ending(exc)

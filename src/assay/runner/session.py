@@ -140,7 +140,8 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
                 total_trials=plan.total, options=_recorded(options))
             stored = run_id
         stats = await _run_trials(plan, store, run_id, loaded, options, lock)
-        await _judge_pairs(plan, store, run_id, options.concurrency or config.run.concurrency)
+        await _judge_pairs(plan, store, run_id, options.concurrency or config.run.concurrency,
+                           _keeping(plan, lock))
         status = REVIEWING
     except BaseException as exc:
         status, error = ending(exc)
@@ -304,26 +305,38 @@ def _ledger(plan: Plan) -> Callable[[], Any]:
     return read
 
 
-async def _judge_pairs(plan: Plan, store: Store, run_id: str, concurrency: int) -> None:
+async def _judge_pairs(plan: Plan, store: Store, run_id: str, concurrency: int,
+                       before_write: Callable[[], None]) -> None:
     """The scorers that pair conditions, once every trial is stored (see `judging.pairs`)."""
     if not plan.pair_scorers:
         return
     from assay.judging.pairs import judge_condition_pairs
 
     await judge_condition_pairs(store, run_id, plan.pair_scorers,  # type: ignore[arg-type]
-                                [c.name for c in plan.conditions], concurrency=concurrency)
+                                [c.name for c in plan.conditions], concurrency=concurrency,
+                                before_write=before_write)
 
 
-def _committer(plan: Plan, store: Store, run_id: str, lock: RunLock) -> Commit:
-    """Store a batch, unless another process took the run over (then stop: `RunLocked`).
-    The LLM replies the batch used are stored first, so a resumed run finds them."""
+def _keeping(plan: Plan, lock: RunLock) -> Callable[[], None]:
+    """What comes before a batch is stored: stop if another process took the run over
+    (`RunLocked`), and store the LLM replies the batch used, so a resumed run finds them."""
     services = _services(plan)
 
-    def commit(batch: list[TrialResult]) -> dict[TrialKey, str]:
+    def keep() -> None:
         lock.check()
         pool = services.providers if services else None
         if pool is not None:
             pool.cache.save()
+
+    return keep
+
+
+def _committer(plan: Plan, store: Store, run_id: str, lock: RunLock) -> Commit:
+    """Store a batch of trials, after what `_keeping` does."""
+    keep = _keeping(plan, lock)
+
+    def commit(batch: list[TrialResult]) -> dict[TrialKey, str]:
+        keep()
         return store.write_trials(run_id, batch).refused
 
     return commit
