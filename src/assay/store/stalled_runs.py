@@ -63,20 +63,25 @@ def stalled_runs(store: Store, runs: Iterable[RunRecord], now: datetime | None =
     for run in runs:
         if run.status not in UNDER_WAY:
             continue
-        gone = locks.holder_gone(run.id)
-        quiet = (quiet_for(run, store.last_trial_at(run.id), now) if run.status == "running"
-                 else None)
+        holder = locks.holder(run.id)
+        gone = holder is not None and holder.is_stale(locks.expiry_seconds)
+        quiet = (quiet_for(run, store.last_trial_at(run.id), now,
+                           taken_at=holder.taken_at if holder else None)
+                 if run.status == "running" else None)
         if gone or quiet is not None:
             found[run.id] = Stalled(run.id, run.status, gone, quiet)
     return found
 
 
-def quiet_for(run: RunRecord, last_trial_at: str | None, now: datetime) -> timedelta | None:
+def quiet_for(run: RunRecord, last_trial_at: str | None, now: datetime,
+              taken_at: str | None = None) -> timedelta | None:
     """How long a `running` run has made no progress, when that is over STALE_AFTER; else None.
 
-    Progress is the newest stored trial, or the start for a run with none yet.
+    Progress is the newest stored trial, or the start for a run with none yet; a resumed
+    run starts again when its resume took it (`taken_at`, its lock's), so one stopped a
+    day ago does not read as quiet for a day while its resume waits for a first answer.
     """
-    last = max(_parse(run.started_at), _parse(last_trial_at) if last_trial_at else _EPOCH)
+    last = max(_parse(stamp) for stamp in (run.started_at, last_trial_at, taken_at) if stamp)
     quiet = now - last
     return quiet if quiet > STALE_AFTER else None
 
@@ -86,9 +91,6 @@ def format_span(span: timedelta) -> str:
     if minutes < 120:
         return f"{minutes}m"
     return f"{minutes // 60}h" if minutes < 48 * 60 else f"{minutes // (24 * 60)}d"
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _parse(stamp: str) -> datetime:
