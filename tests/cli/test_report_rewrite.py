@@ -91,6 +91,8 @@ def test_resume_of_a_completed_run_with_a_cut_results_json_rewrites_it_and_runs_
     assert code == 0, printed
     again = results(out)  # written again in out/, where the run wrote it, not a new folder
     assert again["run"]["id"] == run_id and again["trials"] == whole["trials"]
+    # the same as it was: the run ended when it ended, not when its files were repaired
+    assert again["run"]["finished_at"] == whole["run"]["finished_at"]
     assert not (tmp_path / ".assay" / "runs").exists()
     opened = Store(store)
     assert [run.id for run in opened.list_runs("coin")] == [run_id]  # no new run

@@ -71,3 +71,32 @@ def test_a_review_stopped_by_ctrl_c_leaves_the_run_interrupted_not_reviewing(
     resumed = assay.evaluate("stopped", data=DATA, task=answer, scorers=["exact_match"],
                              store=store, output=tmp_path / "out", resume=True)
     assert resumed.run.id == run.id and resumed.run.status == "completed"
+
+
+def test_a_completed_run_whose_lost_files_cannot_be_written_again_stays_completed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a resume that wrote a completed run's lost files again marked the run
+    running, then 'failed' (or 'interrupted' on Ctrl-C) when the disk was full, and set its
+    end to that moment, though every trial and its verdict were as they were."""
+    out, store = tmp_path / "out", tmp_path / "assay.db"
+    done = assay.evaluate("repaired", data=DATA, task=answer, scorers=["exact_match"],
+                          store=store, output=out)
+    (out / "report.md").unlink()
+
+    def full(descriptor: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "fsync", full)
+        with pytest.raises(FileWriteError):
+            assay.evaluate("repaired", data=DATA, task=answer, scorers=["exact_match"],
+                           store=store, output=out, resume=True)
+    opened = Store(str(store))
+    [run] = opened.list_runs()
+    assert (run.status, run.error, run.finished_at) == ("completed", None,
+                                                        done.run.finished_at)
+    opened.close()
+    repaired = assay.evaluate("repaired", data=DATA, task=answer, scorers=["exact_match"],
+                              store=store, output=out, resume=True)
+    assert repaired.run.id == run.id and repaired.run.finished_at == done.run.finished_at
+    assert (out / "report.md").exists()

@@ -85,9 +85,12 @@ def finish_run(store: Store, outcome: RunOutcome, request: ReviewRequest) -> Rev
     """Review a run whose trials are all stored, write its files, and mark it completed.
 
     Whatever stops the review records the run as failed (or interrupted), never leaving it
-    `reviewing`: `--resume` reviews it again."""
+    `reviewing`: `--resume` reviews it again. A completed run whose files are written again
+    stays completed, as it ended, whatever becomes of them."""
     from assay.store.run_ending import ended_if_stopped
 
+    if outcome.run.status == COMPLETED:
+        return _finish(store, outcome, request)
     with ended_if_stopped(store, outcome.run.id):
         return _finish(store, outcome, request)
 

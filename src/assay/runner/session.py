@@ -116,6 +116,8 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     stored: str | None = None
     """The run once its row is in the store: a resume of it can find it."""
     status, error = "failed", None
+    rewrite = False
+    """A completed run resumed with nothing to run, for its files: it stays as it ended."""
     usage: dict[str, object] = {}
     try:
         await _start(plan, loaded)
@@ -124,11 +126,15 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
             if options.retry_errors:  # a scorer's failure too (a judge that was down)
                 store.delete_errored_trials(run_id, score_errors=True)
             plan.skip = store.done_keys(run_id)
+            rewrite = resumed.status == "completed" and len(plan.skip) >= plan.total
             # the config it goes on with: only its pace may differ (the hash is the same),
             # and a report showing the old `max_cost_usd` beside the cost spent past it
             # would contradict itself
-            store.update_run(run_id, status="running", finished_at=None, error=None,
-                             total_trials=plan.total, config=loaded.stored)
+            if rewrite:
+                store.update_run(run_id, config=loaded.stored)
+            else:
+                store.update_run(run_id, status="running", finished_at=None, error=None,
+                                 total_trials=plan.total, config=loaded.stored)
         else:
             run_id = new_run_id()
             lock.acquire(run_id)  # before its row exists, so no resume can take it first
@@ -154,8 +160,8 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
             if resumed:  # the ledger holds this process's calls, the run's costs all of them
                 usage["resumed"] = True
         await _close(plan, services)
-        if run_id is not None and lock.lost_to is None:  # a run taken over is not ours to end
-            record_end(store, run_id, status, error)
+        if run_id is not None and lock.lost_to is None and not rewrite:  # a run taken over
+            record_end(store, run_id, status, error)  # is not ours to end
     run = store.get_run(run_id)
     assert run is not None
     return RunOutcome(run=run, config=config, stats=stats,
