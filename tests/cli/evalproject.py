@@ -86,10 +86,16 @@ def write_stopping_project(root: Path, *, cases: int, answered: int, max_errors:
 
 def assay(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     """Run the CLI in-process; returns (exit code, what it printed on stdout and stderr)."""
+    code, out, err = assay_apart(capsys, *args)
+    return code, out + err
+
+
+def assay_apart(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr): for a document printed beside notes on stderr."""
     with pytest.raises(SystemExit) as exited:
         main(list(args))
     captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out + captured.err
+    return int(exited.value.code or 0), captured.out, captured.err
 
 
 def results(output_dir: Path) -> dict[str, Any]:

@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from assay.store import Store
+from assay.case import Case
+from assay.output import Output
+from assay.store import Store, schema
+from assay.trial import TrialResult
 
 from .evalproject import assay
 
@@ -24,3 +27,26 @@ def test_a_traces_analysis_is_refused_not_rendered_as_an_eval_with_no_scores(
                           "--format", fmt)
     assert code == 2, printed
     assert "traces-1 is a traces analysis: its report is the eval-report.md" in printed
+
+
+def test_a_killed_run_is_reported_as_what_it_stored_with_why_it_stopped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay report` of a run killed with kill -9 read '- run: `r1` (running)'
+    and its numbers as if a run were under way, where `assay runs` said `running?` and how
+    to resume it."""
+    store = Store(str(tmp_path / "s.db"))
+    store.create_run(id="r1", experiment="e", status="running", total_trials=10,
+                     config={"name": "e"})
+    store.write_trials("r1", [TrialResult(Case(id=f"c{i}", input="q"), "a", 0,
+                                          Output(text="x")) for i in range(3)])
+    with store.engine.begin() as conn:  # its lock, left by a process gone from this machine
+        conn.execute(schema.run_locks.insert().values(
+            run_id="r1", owner="gone", pid=1, host="another-machine", pid_scope="x",
+            taken_at="2026-01-01T00:00:00+00:00", heartbeat_at="2026-01-01T00:00:00+00:00"))
+    store.close()
+    code, printed = assay(capsys, "report", "r1", "--store", str(tmp_path / "s.db"),
+                          "--format", "json")
+    assert code == 0, printed
+    assert ("note: run r1 is not completed (marked running, but the process that ran it is "
+            "gone: killed? resume with --resume r1); this report shows the 3 of 10 trials "
+            "stored so far") in printed

@@ -12,7 +12,8 @@ import click
 from assay.cli.common import OutputFile, check_output_file, open_store, store_option
 
 if TYPE_CHECKING:
-    from assay.records import TrialRecord
+    from assay.records import RunRecord, TrialRecord
+    from assay.store import Store
 
 FORMATS = ("md", "json", "junit", "html")
 
@@ -58,6 +59,9 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
             click.echo(f"rewrote {files.results}, {files.markdown.name} and "
                        f"{files.html.name}", err=True)
             return
+        note = unfinished_note(store, run)
+        if note:
+            click.echo(note, err=True)
         review = review_stored(store, run)
         trials = store.iter_trials(run.id)
         target = atomic_writer(Path(output)) if output else contextlib.nullcontext(sys.stdout)
@@ -90,6 +94,28 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
         store.close()
     if output:
         click.echo(f"wrote {Path(output)}", err=True)
+
+
+def unfinished_note(store: Store, run: RunRecord) -> str | None:
+    """One line when the run did not complete: the report shows what was stored so far, and
+    a run killed with kill -9 still reads `running` in it, where `assay runs` says `running?`
+    and why."""
+    from assay.store.stalled_runs import UNDER_WAY, stalled_runs
+
+    if run.status == "completed":
+        return None
+    stored = store.count_trials(run.id)[0]
+    of = f" of {run.total_trials:,}" if run.total_trials else ""
+    stalled = stalled_runs(store, [run]).get(run.id)
+    if stalled is not None:
+        how = f"marked {run.status}, but {stalled.reason()}"
+    elif run.status in UNDER_WAY:
+        how = f"still {run.status}"
+    else:
+        how = (f"{run.status}; resume with: assay run {run.config_path or 'CONFIG'} "
+               f"--resume {run.id}")
+    return (f"note: run {run.id} is not completed ({how}); this report shows the "
+            f"{stored:,}{of} trials stored so far")
 
 
 def _refuse_with_rewrite(output: str | None, fmt: str) -> None:
