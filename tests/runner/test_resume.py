@@ -234,6 +234,7 @@ def test_a_resume_accepts_a_changed_pace_and_refuses_a_changed_target_or_dataset
         cases.write('{"id": "c10", "input": "q", "expected": "a"}\n')
     code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--no-progress")
     assert code == 2 and "the dataset changed since it started" in out, out
+    assert "cases.jsonl reads sha256 " in out and "put it back as it was" in out
 
     lines = (tmp_path / "cases.jsonl").read_text().splitlines(keepends=True)
     (tmp_path / "cases.jsonl").write_text("".join(lines[:10]))

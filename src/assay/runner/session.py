@@ -111,7 +111,10 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
         require_calibrations(plan.scorers, store, experiment=config.name,
                              config_path=str(loaded.path))
     if resumed and resumed.dataset_hash != scan.sha256:
-        raise UserError(f"cannot resume run {resumed.id}: the dataset changed since it started")
+        raise UserError(f"cannot resume run {resumed.id}: the dataset changed since it started "
+                        f"({plan.dataset.path} reads sha256 {scan.sha256[:12]} now, "
+                        f"{(resumed.dataset_hash or 'unknown')[:12]} then); put it back as it "
+                        "was, or run without --resume to start a new run")
     run_id: str | None = None
     stored: str | None = None
     """The run once its row is in the store: a resume of it can find it."""
