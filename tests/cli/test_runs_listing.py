@@ -215,6 +215,20 @@ def test_a_headline_mean_short_of_the_top_of_its_scale_never_reads_as_the_top() 
     assert headline(summary) == "judge: a 9.996 · b 7.50"
 
 
+def test_a_headline_says_how_many_trials_of_a_condition_errored() -> None:
+    """Regression: a run where 3 of 15 trials of docs errored read `docs 100%` in `assay runs`,
+    a clean run's figure (it is over the 12 scored), and a condition whose every trial
+    errored was left out of the headline."""
+    summary = {"scores": [{"scorer": "contains", "condition": "memory", "pass_rate": 0.2,
+                           "errors": 0},
+                          {"scorer": "contains", "condition": "docs", "pass_rate": 1.0,
+                           "errors": 3},
+                          {"scorer": "contains", "condition": "web", "pass_rate": None,
+                           "mean": None, "errors": 15}]}
+    assert headline(summary) == ("contains: memory 20% · docs 100% (3 errored) · "
+                                 "web - (15 errored)")
+
+
 def test_at_40_columns_every_run_is_listed_whole_with_its_headline(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

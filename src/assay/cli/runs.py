@@ -97,7 +97,9 @@ def _trials(run: RunRecord, stored: int | None) -> str:
 
 
 def headline(summary: dict[str, Any] | None) -> str:
-    """The first scorer's pass rate (or mean) per condition, e.g. `contains: a 80% · b 90%`."""
+    """The first scorer's pass rate (or mean) per condition, e.g. `contains: a 80% · b 90%`;
+    a condition with errored trials says how many (`b 100% (3 errored)`): the figure is over
+    the trials scored, and bare it read as a clean run's."""
     from assay.reports.formatting import percent, score_text
 
     if not summary or not summary.get("scores"):
@@ -108,13 +110,17 @@ def headline(summary: dict[str, Any] | None) -> str:
     for entry in scores:
         if entry["scorer"] != first:
             continue
+        figure = "-"
         if entry.get("pass_rate") is not None:
-            parts.append(f"{entry['condition']} {percent(entry['pass_rate'], 0)}")
+            figure = percent(entry["pass_rate"], 0)
         elif entry.get("mean") is not None:
             scale = entry.get("scale")
-            mean = (score_text(entry["mean"], (scale[0], scale[1])) if scale
-                    else f"{entry['mean']:.3g}")
-            parts.append(f"{entry['condition']} {mean}")
+            figure = (score_text(entry["mean"], (scale[0], scale[1])) if scale
+                      else f"{entry['mean']:.3g}")
+        errors = entry.get("errors") or 0
+        if figure != "-" or errors:
+            parts.append(f"{entry['condition']} {figure}"
+                         + (f" ({errors:,} errored)" if errors else ""))
     return f"{first}: " + " · ".join(parts) if parts else "-"
 
 
