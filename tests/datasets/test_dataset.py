@@ -416,3 +416,26 @@ def test_a_file_written_during_its_scan_is_refused_before_its_hash_is_trusted(
     monkeypatch.setattr(dataset, "_sha256", written_meanwhile)
     with pytest.raises(UserError, match="changed while it was read"):
         dataset.scan()
+
+
+def test_a_yaml_alias_bomb_is_refused_at_its_line_instead_of_expanded(tmp_path: Path) -> None:
+    """Regression: nine lines of nine aliases each ("billion laughs") stood for a billion
+    strings, and `assay validate` walked them for as long and as much memory as it got."""
+    levels = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    levels += [f"l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 9)}]" for n in range(1, 9)]
+    path = tmp_path / "cases.yaml"
+    path.write_text("\n".join(levels) + "\ncases:\n  - {id: a, input: q}\n"
+                    "  - {id: b, input: q, expected: *l8}\n")
+    assert scan_problems(path) == [
+        f"{path}:12: through YAML aliases (*name) the cases up to here hold more than "
+        "1,000,000 values beyond those the file writes out (an alias bomb?): write the "
+        "values out, or repeat them less"]
+
+
+def test_yaml_aliases_that_share_a_value_between_cases_still_load(tmp_path: Path) -> None:
+    rubric = "rubric: &rubric [clear, correct, " + ", ".join(f"t{n}" for n in range(20)) + "]"
+    path = tmp_path / "cases.yaml"
+    path.write_text(rubric + "\ncases:\n" + "".join(
+        f"  - {{id: c{n}, input: q, expected_traits: *rubric}}\n" for n in range(2000)))
+    cases = list(open_dataset(path))
+    assert len(cases) == 2000 and cases[-1].expected_traits == cases[0].expected_traits

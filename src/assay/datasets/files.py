@@ -152,10 +152,51 @@ def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         problems.add("a YAML dataset is a list of cases (or a mapping with `cases:`)",
                      file=str(path), line=1)
         return
+    bomb = _alias_bomb(nodes)
+    if bomb is not None:
+        problems.add(f"through YAML aliases (*name) the cases up to here hold more than "
+                     f"{MAX_ALIASED_VALUES:,} values beyond those the file writes out (an "
+                     "alias bomb?): write the values out, or repeat them less",
+                     file=str(path), line=nodes[bomb].start_mark.line + 1)
+        return
     for node, item in zip(nodes, data, strict=True):
         item = _storable(item, problems, path, node.start_mark.line + 1)
         if item is not _REFUSED:
             yield node.start_mark.line + 1, item
+
+
+MAX_ALIASED_VALUES = 1_000_000
+"""How many values a YAML dataset's aliases may add to those its text writes out. Each
+alias stands for its anchor's whole value, so nine lines of nine aliases each ("billion
+laughs") stand for a billion strings, which every case's checks and storing would walk."""
+
+
+def _alias_bomb(nodes: list[Any]) -> int | None:
+    """The index of the case at which aliases have added more than `MAX_ALIASED_VALUES`
+    values to the dataset, or None. Each node is measured once, so this stays linear in
+    the file however far its aliases expand."""
+    sizes: dict[int, int] = {}  # id(node) -> values it stands for, aliases expanded
+    total = 0
+    for index, node in enumerate(nodes):
+        total += _expanded(node, sizes)
+        if total - len(sizes) > MAX_ALIASED_VALUES:
+            return index
+    return None
+
+
+def _expanded(node: Any, sizes: dict[int, int]) -> int:
+    """How many values `node` stands for once its aliases are expanded (memoised)."""
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    if isinstance(node.value, list):  # a sequence (nodes) or a mapping ((key, value) pairs)
+        children = [part for child in node.value
+                    for part in (child if isinstance(child, tuple) else (child,))]
+        total = 1 + sum(_expanded(child, sizes) for child in children)
+    else:
+        total = 1
+    sizes[id(node)] = total
+    return total
 
 
 _JSON_COLUMNS = {"expected_tool_calls", "expected_traits", "expected_response_traits",
