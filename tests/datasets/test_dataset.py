@@ -439,3 +439,27 @@ def test_yaml_aliases_that_share_a_value_between_cases_still_load(tmp_path: Path
         f"  - {{id: c{n}, input: q, expected_traits: *rubric}}\n" for n in range(2000)))
     cases = list(open_dataset(path))
     assert len(cases) == 2000 and cases[-1].expected_traits == cases[0].expected_traits
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("cases.csv", "id;input;expected\nc1;hi, there;yes\nc2;bye;no\n"),
+    ("cases.csv", "id\tinput\texpected\nc1\thi, there\tyes\nc2\tbye\tno\n"),
+    ("cases.tsv", "id\tinput\texpected\nc1\thi, there\tyes\nc2\tbye\tno\n"),
+])
+def test_a_csv_file_separated_by_semicolons_or_tabs_loads_its_columns(
+        tmp_path: Path, name: str, text: str) -> None:
+    """Regression: `id;input;expected`, as Excel writes CSV where a comma is the decimal
+    mark, was refused as 'cannot tell which key holds the input (keys: id;input;expected)'."""
+    path = tmp_path / name
+    path.write_text(text)
+    first, second = open_dataset(path)
+    assert (first.id, first.input, first.expected) == ("c1", "hi, there", "yes")
+    assert (second.id, second.expected) == ("c2", "no")
+
+
+def test_a_csv_whose_first_row_has_an_empty_input_names_that_cell(tmp_path: Path) -> None:
+    """Regression: the empty cell was left out of the first row, which then read as a file
+    with no input column: 'cannot tell which key holds the input (keys: expected, id)'."""
+    path = tmp_path / "cases.csv"
+    path.write_text("id,input,expected\nc1,,yes\nc2,hi,no\n")
+    assert scan_problems(path) == [f"{path}:2 [input]: the 'input' cell is empty"]

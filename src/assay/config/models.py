@@ -65,7 +65,8 @@ class _Strict(BaseModel):
 class DatasetConfig(_Strict):
     path: str | None = None
     """The dataset file, relative to the config file: JSONL (default), JSON array, YAML, CSV
-    or Parquet (the `parquet` extra)."""
+    (or `.tsv`; cells separated by commas, or by `;`, tabs or `|` as its header shows) or
+    Parquet (the `parquet` extra)."""
 
     hf: str | None = None
     """A Hugging Face dataset instead of a file (the `hf` extra): a Hub name such as

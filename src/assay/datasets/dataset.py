@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.case import Case
-from assay.datasets.files import READERS, Record
+from assay.datasets.files import READERS, Record, Row
 from assay.datasets.refusals import (
     changed_while_read,
     duplicate_id,
@@ -56,7 +56,7 @@ MAX_ID_CHARS = 300
 """The longest case id the store keeps (its key column's width on PostgreSQL)."""
 
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".yaml": "yaml",
-            ".yml": "yaml", ".csv": "csv", ".parquet": "parquet"}
+            ".yml": "yaml", ".csv": "csv", ".tsv": "csv", ".parquet": "parquet"}
 """The format of a dataset file by its suffix; any other is read as JSONL."""
 
 ALIASES: dict[str, tuple[str, ...]] = {"expected_traits": ("expected_response_traits",)}
@@ -234,17 +234,18 @@ class Dataset:
         if not isinstance(record, dict):
             problems.add("each record must be an object", file=str(self.path), line=line)
             return "", {}
+        keys = record.columns if isinstance(record, Row) else record
         if self.fields:
             # Every Case field under its own name, then the layout the keys reveal, then
             # the user's mapping: mapping `input` must not lose `expected_tool_calls`.
             detected = next((dict(m) for _name, (need, m) in LAYOUTS.items()
-                             if all(k in record for k in need)), {})
+                             if all(k in keys for k in need)), {})
             return "mapped", {**LAYOUTS["assay"][1], **detected, **self.fields}
         for name, (required, mapping) in LAYOUTS.items():
-            if all(key in record for key in required):
+            if all(key in keys for key in required):
                 return name, dict(mapping)
-        keys = ", ".join(sorted(record)) or "none"
-        problems.add(f"cannot tell which key holds the input (keys: {keys}); "
+        named = ", ".join(sorted(keys)) or "none"
+        problems.add(f"cannot tell which key holds the input (keys: {named}); "
                      "map it with dataset.fields, e.g. {input: prompt, expected: answer}",
                      file=str(self.path), line=line, field="input")
         return "", {}
@@ -281,7 +282,9 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
     for name, key in fields.required:
         if lookup(record, key) is None:
             mapped = "" if key == name else f" (the case's {name})"
-            problems.add(f"missing key '{key}'{mapped}", file=file, line=line, field=key)
+            missing = (f"the '{key}' cell is empty" if isinstance(record, Row)
+                       and key in record.columns else f"missing key '{key}'")
+            problems.add(f"{missing}{mapped}", file=file, line=line, field=key)
             ok = False
     if not ok:
         return None

@@ -203,6 +203,30 @@ _JSON_COLUMNS = {"expected_tool_calls", "expected_traits", "expected_response_tr
                  "metadata", "input", "reference", "tags", "expected"}
 
 
+class Row(dict[str, Any]):
+    """A CSV row: its cells that are not empty, and every column the header names. An
+    empty cell is left out of the record, but its column still tells the layout: a first
+    row with an empty input is a row missing its input, not a file with no input column."""
+
+    columns: Sequence[str] = ()
+
+
+SEPARATORS = ";\t|"
+"""What a CSV file's cells may be separated by other than commas (Excel writes `;` where
+a comma is the decimal mark; `.tsv` files use tabs)."""
+
+
+def separator(text: str) -> str:
+    """The cells' separator, told from the header line: a comma when it holds one, else the
+    one of `SEPARATORS` it holds most of (a header of one column is read with commas)."""
+    header = text.partition("\n")[0]
+    if "," in header:
+        return ","
+    counts = {mark: header.count(mark) for mark in SEPARATORS}
+    best = max(counts, key=lambda mark: counts[mark])
+    return best if counts[best] else ","
+
+
 def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
     text = _read_text(path, problems)
     if text is None:
@@ -210,7 +234,7 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
     csv.field_size_limit(1 << 30)  # long reference texts are ordinary in eval datasets
     with io.StringIO(text, newline="") as handle:
         # strict: a quote never closed is an error, not a field that swallows the file's rest
-        reader = csv.DictReader(handle, strict=True)
+        reader = csv.DictReader(handle, strict=True, delimiter=separator(text))
         start = 2  # the line a record starts on (after the header)
         header_checked = False
         while True:
@@ -228,13 +252,15 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                 header_checked = True
                 if _repeated_column(reader.fieldnames or [], path, problems):
                     return
+                columns = tuple(reader.fieldnames or ())
             header = len(reader.fieldnames or [])
             cells = _cell_count(row, header)
             if cells != header:  # a cell lost or shifted would be a wrong field, unseen
                 problems.add(_wrong_width(cells, header), file=str(path), line=start)
                 start = reader.line_num + 1
                 continue
-            record: dict[str, Any] = {}
+            record = Row()
+            record.columns = columns
             for key, value in row.items():
                 if key is None or value is None or value == "":
                     continue
