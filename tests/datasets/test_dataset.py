@@ -426,10 +426,10 @@ def test_a_yaml_alias_bomb_is_refused_at_its_line_instead_of_expanded(tmp_path: 
     path = tmp_path / "cases.yaml"
     path.write_text("\n".join(levels) + "\ncases:\n  - {id: a, input: q}\n"
                     "  - {id: b, input: q, expected: *l8}\n")
-    assert scan_problems(path) == [
+    assert scan_problems(path) == [(
         f"{path}:12: through YAML aliases (*name) the cases up to here hold more than "
         "1,000,000 values beyond those the file writes out (an alias bomb?): write the "
-        "values out, or repeat them less"]
+        "values out, or repeat them less")]
 
 
 def test_yaml_aliases_that_share_a_value_between_cases_still_load(tmp_path: Path) -> None:
@@ -463,3 +463,21 @@ def test_a_csv_whose_first_row_has_an_empty_input_names_that_cell(tmp_path: Path
     path = tmp_path / "cases.csv"
     path.write_text("id,input,expected\nc1,,yes\nc2,hi,no\n")
     assert scan_problems(path) == [f"{path}:2 [input]: the 'input' cell is empty"]
+
+
+def test_a_yaml_id_that_reads_as_a_number_or_a_date_keeps_the_text_written(
+        tmp_path: Path) -> None:
+    """Regression: `id: 007` ran as case '7', `1.10` as '1.1' (a duplicate of `1.1`),
+    `0x1F` as '31': the report named cases the file does not hold."""
+    path = tmp_path / "cases.yaml"
+    path.write_text("- {id: 007, input: q}\n- {id: 1.10, input: q}\n- {id: 1.1, input: q}\n"
+                    "- {id: 0x1F, input: q}\n- {id: 2024-01-01T10:00:00, input: q}\n"
+                    "- {id: 12, input: q, expected: 007}\n")
+    cases = list(open_dataset(path))
+    assert [case.id for case in cases] == ["007", "1.10", "1.1", "0x1F", "2024-01-01T10:00:00",
+                                           "12"]
+    assert cases[-1].expected == 7  # only the id is read as text
+    mapped = tmp_path / "mapped.yaml"
+    mapped.write_text("- {key: 007, question: q, answer: a}\n")
+    (case,) = open_dataset(mapped, fields={"id": "key", "input": "question", "expected": "answer"})
+    assert case.id == "007"

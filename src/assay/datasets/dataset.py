@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.case import Case
-from assay.datasets.files import READERS, Record, Row
+from assay.datasets.files import READERS, Record, Row, yaml_records
 from assay.datasets.refusals import (
     changed_while_read,
     duplicate_id,
@@ -226,8 +226,10 @@ class Dataset:
             return False
 
     def _records(self, problems: ProblemList) -> Iterator[Record]:
-        reader = READERS[self.file_format]
-        yield from reader(self.path, problems)
+        if self.file_format == "yaml":  # an id YAML would read as a number is kept as written
+            yield from yaml_records(self.path, problems, self.fields.get("id", "id"))
+            return
+        yield from READERS[self.file_format](self.path, problems)
 
     def _layout_for(self, record: Any, line: int, problems: ProblemList
                     ) -> tuple[str, dict[str, str]]:

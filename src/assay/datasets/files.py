@@ -115,7 +115,8 @@ def _skip(text: str, position: int) -> int:
     return position
 
 
-def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+def yaml_records(path: Path, problems: ProblemList, id_key: str = "id") -> Iterator[Record]:
+    """Each case of a YAML list (or of its `cases:`), its `id_key` read as written."""
     import yaml
 
     text = _read_text(path, problems)
@@ -160,9 +161,24 @@ def yaml_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                      file=str(path), line=nodes[bomb].start_mark.line + 1)
         return
     for node, item in zip(nodes, data, strict=True):
+        _id_as_written(node, item, id_key)
         item = _storable(item, problems, path, node.start_mark.line + 1)
         if item is not _REFUSED:
             yield node.start_mark.line + 1, item
+
+
+_NUMBER_TAGS = frozenset(f"tag:yaml.org,2002:{kind}" for kind in ("int", "float", "timestamp"))
+
+
+def _id_as_written(node: Any, item: Any, id_key: str) -> None:
+    """Put back the text of an id YAML read as a number or a date: `id: 007` is the case
+    '007', not 7, and `1.10` is not `1.1` (nor `0x1F` 31)."""
+    if not isinstance(item, dict) or not isinstance(node.value, list):
+        return
+    for key, value in node.value:
+        if (getattr(key, "value", None) == id_key and getattr(value, "tag", None)
+                in _NUMBER_TAGS and isinstance(value.value, str) and id_key in item):
+            item[id_key] = value.value
 
 
 MAX_ALIASED_VALUES = 1_000_000
