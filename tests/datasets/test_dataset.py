@@ -182,6 +182,19 @@ def test_a_mapping_keeps_the_fields_it_does_not_mention(tmp_path: Path) -> None:
     assert case.expected == "a"
 
 
+def test_a_mapping_of_the_input_alone_loads_cases_without_an_expected_value(
+        tmp_path: Path) -> None:
+    """Regression: `fields: {input: prompt}` over records with no `expected` (judged by
+    traits or a rubric) refused every record with "missing key 'expected'"."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"id": "a", "prompt": "q"}\n{"id": "b", "prompt": "r", "expected": "x"}\n')
+    first, second = open_dataset(path, fields={"input": "prompt"})
+    assert (first.input, first.expected) == ("q", None) and second.expected == "x"
+    assert scan_problems(path, {"input": "prompt", "expected": "answer"}) == [
+        f"{path}:1 [answer]: missing key 'answer' (the case's expected)",
+        f"{path}:2 [answer]: missing key 'answer' (the case's expected)"]
+
+
 def test_csv_cells_may_be_long(tmp_path: Path) -> None:
     path = tmp_path / "cases.csv"
     path.write_text("id,input,reference\na,q," + "x" * 300_000 + "\n")
@@ -189,9 +202,9 @@ def test_csv_cells_may_be_long(tmp_path: Path) -> None:
     assert len(case.reference) == 300_000
 
 
-def scan_problems(path: Path) -> list[str]:
+def scan_problems(path: Path, fields: dict[str, str] | None = None) -> list[str]:
     with pytest.raises(UserError) as info:
-        open_dataset(path).scan()
+        open_dataset(path, fields=fields).scan()
     return [str(problem) for problem in info.value.problems] or [str(info.value)]
 
 

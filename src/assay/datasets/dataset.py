@@ -266,8 +266,11 @@ class _Fields:
     @classmethod
     def of(cls, layout: str, mapping: dict[str, str]) -> _Fields:
         required = ["input"]
-        if layout in ("knowledge-packs", "k-eval") or (layout == "mapped"
-                                                       and "expected" in mapping):
+        # `expected` is required where the layout reads it from a key of another name (a
+        # mapping to `response`, Knowledge Packs' `ground_truth`); under its own name it
+        # is optional, as in assay's own layout
+        if layout in ("knowledge-packs", "k-eval") or (
+                layout == "mapped" and mapping.get("expected", "expected") != "expected"):
             required.append("expected")
         return cls(
             tuple((name, mapping.get(name, name)) for name in required),
