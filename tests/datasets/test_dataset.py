@@ -494,3 +494,32 @@ def test_a_yaml_id_that_reads_as_a_number_or_a_date_keeps_the_text_written(
     mapped.write_text("- {key: 007, question: q, answer: a}\n")
     (case,) = open_dataset(mapped, fields={"id": "key", "input": "question", "expected": "answer"})
     assert case.id == "007"
+
+
+def test_a_field_path_may_index_lists_with_brackets(tmp_path: Path) -> None:
+    """Regression: `fields: {expected: 'answers[0].text'}`, as jq and JavaScript write it,
+    found nothing in any record: 'missing key' on every line of a file that holds it."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({"id": "a", "q": {"text": "hi"},
+                                "answers": [{"text": "A"}, {"text": "B"}]}) + "\n")
+    (case,) = open_dataset(path, fields={"input": "q.text", "expected": "answers[1].text"})
+    assert (case.input, case.expected) == ("hi", "B")
+    assert "answers" not in case.metadata and "q" not in case.metadata
+
+
+def test_a_field_path_that_finds_nothing_says_at_which_step(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in [
+        {"id": "a", "q": {"text": "hi"}, "answers": []},
+        {"id": "b", "q": "hi", "answers": [{"label": "A"}]},
+        {"id": "c", "answers": None}]))
+    assert scan_problems(path, {"input": "q.text", "expected": "answers[0].text"}) == [
+        (f"{path}:1 [answers[0].text]: nothing at 'answers[0].text' (the case's expected): "
+         "'answers' has 0 items, so no item 0"),
+        (f"{path}:2 [q.text]: nothing at 'q.text' (the case's input): 'q' is text, not an "
+         "object or a list"),
+        (f"{path}:2 [answers[0].text]: nothing at 'answers[0].text' (the case's expected): "
+         "'answers.0' has no key 'text'"),
+        f"{path}:3 [q.text]: nothing at 'q.text' (the case's input): no key 'q'",
+        (f"{path}:3 [answers[0].text]: nothing at 'answers[0].text' (the case's expected): "
+         "'answers' is null")]

@@ -274,7 +274,7 @@ class _Fields:
             required.append("expected")
         return cls(
             tuple((name, mapping.get(name, name)) for name in required),
-            tuple((name, key, key.split(".")[0], ALIASES.get(name, ()) if key == name else ())
+            tuple((name, key, steps(key)[0], ALIASES.get(name, ()) if key == name else ())
                   for name, key in mapping.items()))
 
 
@@ -287,9 +287,13 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
     for name, key in fields.required:
         if lookup(record, key) is None:
             mapped = "" if key == name else f" (the case's {name})"
-            missing = (f"the '{key}' cell is empty" if isinstance(record, Row)
-                       and key in record.columns else f"missing key '{key}'")
-            problems.add(f"{missing}{mapped}", file=file, line=line, field=key)
+            if isinstance(record, Row) and key in record.columns:
+                missing = f"the '{key}' cell is empty{mapped}"
+            elif key not in record and _is_path(key):
+                missing = f"nothing at '{key}'{mapped}: {_where_path_stops(record, key)}"
+            else:
+                missing = f"missing key '{key}'{mapped}"
+            problems.add(missing, file=file, line=line, field=key)
             ok = False
     if not ok:
         return None
@@ -298,8 +302,8 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
     for name, key, root, aliases in fields.reads:
         value = record.get(key)
         if value is None:
-            if "." in key and key not in record:  # a path: `human.verdict`
-                value = _walk(record, key.split("."))
+            if key not in record and _is_path(key):  # a path: `human.verdict`
+                value = _walk(record, steps(key))
             elif aliases:
                 key = next((alias for alias in aliases if alias in record), key)
                 root = key
@@ -364,13 +368,49 @@ def _id_given(record: dict[str, Any], mapping: dict[str, str]) -> bool:
 
 def lookup(record: dict[str, Any], key: str) -> Any:
     """`record[key]`, or the value at a dotted path: `human.verdict`; `annotations.0.label`
-    (a number steps into a list); `annotations.*.label` (every item's, as a list). None when
-    a step is missing."""
+    or `annotations[0].label` (a number steps into a list); `annotations.*.label` (every
+    item's, as a list). None when a step is missing."""
     if key in record:
         return record[key]
-    if "." not in key:  # a plain key that is missing (the common case: no path to walk)
+    if not _is_path(key):  # a plain key that is missing (the common case: no path to walk)
         return None
-    return _walk(record, key.split("."))
+    return _walk(record, steps(key))
+
+
+def _where_path_stops(record: dict[str, Any], key: str) -> str:
+    """Which step of the path `key` finds nothing in `record`, said for a person."""
+    value: Any = record
+    walked = ""
+    for part in steps(key):
+        if part == "*" and isinstance(value, list):
+            return f"no item of '{walked}' has the rest of the path"
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit():
+            if int(part) < len(value):
+                value = value[int(part)]
+            else:
+                count = f"{len(value)} item{'s' * (len(value) != 1)}"
+                return f"'{walked}' has {count}, so no item {part}"
+        elif isinstance(value, dict):
+            return f"'{walked}' has no key '{part}'" if walked else f"no key '{part}'"
+        elif value is None:
+            return f"'{walked}' is null"
+        else:
+            kind = "text" if isinstance(value, str) else "a number or a boolean"
+            return f"'{walked}' is {kind}, not an object or a list"
+        walked = f"{walked}.{part}" if walked else part
+    return f"'{walked}' is null"
+
+
+def _is_path(key: str) -> bool:
+    return "." in key or "[" in key
+
+
+def steps(key: str) -> list[str]:
+    """The steps of a path: `a.b.0`, or as jq and JavaScript write it, `a.b[0]` (and
+    `a[*].c`)."""
+    return key.replace("[", ".").replace("]", "").split(".") if _is_path(key) else [key]
 
 
 def _walk(value: Any, parts: list[str]) -> Any:
