@@ -54,3 +54,13 @@ def _mode(path: Path, what: str) -> int:
         raise UserError(f"cannot open {what} {path}: {exc.strerror or exc}") from None
     except ValueError:
         raise UserError(f"cannot open {what} {path!r}: the name holds a NUL byte") from None
+
+
+UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+"""The byte order marks a UTF-16 file starts with (Windows tools save "Unicode" text so)."""
+
+
+def is_utf16(head: bytes) -> bool:
+    """Whether a file whose first bytes are `head` is UTF-16 text, which is read as UTF-8
+    only as garbage: it is refused with one problem, saying to save it as UTF-8."""
+    return head.startswith(UTF16_MARKS)

@@ -523,3 +523,15 @@ def test_a_field_path_that_finds_nothing_says_at_which_step(tmp_path: Path) -> N
         f"{path}:3 [q.text]: nothing at 'q.text' (the case's input): no key 'q'",
         (f"{path}:3 [answers[0].text]: nothing at 'answers[0].text' (the case's expected): "
          "'answers' is null")]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".json", ".yaml", ".csv", ".txt"])
+def test_a_utf16_dataset_is_one_problem_saying_to_save_it_as_utf8(tmp_path: Path,
+                                                                  suffix: str) -> None:
+    """Regression: a JSONL file saved as "Unicode" text read 'not UTF-8 text (byte 0xff at
+    column 1)' and then 'invalid JSON: Expecting value' for the NUL its last line holds."""
+    path = tmp_path / f"cases{suffix}"
+    path.write_bytes('{"id": "a", "input": "q"}\n'.encode("utf-16"))
+    [problem] = scan_problems(path)
+    assert problem.startswith(f"{path}:1: ")
+    assert "UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8" in problem

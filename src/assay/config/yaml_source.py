@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from assay.errors import Problem, UserError
-from assay.input_files import require_regular_file
+from assay.input_files import is_utf16, require_regular_file
 from assay.yaml_core import CoreLoader
 
 
@@ -115,7 +115,7 @@ def read_text_file(path: Path, what: str) -> str:
         raw = path.read_bytes()
     except OSError as exc:
         raise UserError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if is_utf16(raw):
         raise UserError(f"{what} {path} is UTF-16 text; save it as UTF-8")
     try:
         return raw.decode("utf-8-sig")

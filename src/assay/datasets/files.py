@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import ProblemList
+from assay.input_files import is_utf16
 from assay.json_line import BadJsonLine, beyond_limits, read_json_line
 from assay.valid_text import valid_record
 
@@ -27,6 +28,9 @@ def jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         for number, raw in enumerate(handle, start=1):
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]  # a UTF-8 byte order mark
+            if number == 1 and is_utf16(raw):
+                problems.add(UTF16_TEXT, file=str(path), line=1)
+                return
             if not raw.strip():
                 continue
             record = _json_line(raw, path, number, problems)
@@ -49,6 +53,9 @@ def _json_line(raw: bytes, path: Path, number: int, problems: ProblemList) -> An
 def _read_text(path: Path, problems: ProblemList, encoding: str = "utf-8-sig") -> str | None:
     """The whole file as text; bytes that are not UTF-8 are a problem with their line."""
     raw = path.read_bytes()
+    if is_utf16(raw):
+        problems.add(UTF16_TEXT, file=str(path), line=1)
+        return None
     try:
         return raw.decode(encoding)
     except UnicodeDecodeError as exc:
@@ -56,6 +63,8 @@ def _read_text(path: Path, problems: ProblemList, encoding: str = "utf-8-sig") -
                      line=raw.count(b"\n", 0, exc.start) + 1)
         return None
 
+
+UTF16_TEXT = "UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8"
 
 _WRAPPER_KEYS = ("cases", "questions", "data")
 
