@@ -535,3 +535,17 @@ def test_a_utf16_dataset_is_one_problem_saying_to_save_it_as_utf8(tmp_path: Path
     [problem] = scan_problems(path)
     assert problem.startswith(f"{path}:1: ")
     assert "UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8" in problem
+
+
+def test_a_csv_written_with_a_space_after_each_comma_loads_its_columns(tmp_path: Path) -> None:
+    """Regression: `id, input, expected` was refused as 'cannot tell which key holds the
+    input (keys:  expected,  input, id)', and `a, "b, c"` split the quoted cell in two."""
+    path = tmp_path / "cases.csv"
+    path.write_text('id, input, expected\nc1, "hi, there", yes\nc2, bye,\n')
+    first, second = open_dataset(path)
+    assert (first.id, first.input, first.expected) == ("c1", "hi, there", "yes")
+    assert (second.input, second.expected) == ("bye", None)
+    plain = tmp_path / "plain.csv"  # a header without the spaces: cells are kept as written
+    plain.write_text("id,input\nc1, hi\n")
+    (case,) = open_dataset(plain)
+    assert case.input == " hi"

@@ -241,15 +241,25 @@ SEPARATORS = ";\t|"
 a comma is the decimal mark; `.tsv` files use tabs)."""
 
 
-def separator(text: str) -> str:
+def separator(header: str) -> str:
     """The cells' separator, told from the header line: a comma when it holds one, else the
     one of `SEPARATORS` it holds most of (a header of one column is read with commas)."""
-    header = text.partition("\n")[0]
     if "," in header:
         return ","
     counts = {mark: header.count(mark) for mark in SEPARATORS}
     best = max(counts, key=lambda mark: counts[mark])
     return best if counts[best] else ","
+
+
+def csv_reader(text: str, handle: io.StringIO) -> csv.DictReader[str]:
+    """A reader of `handle` in the file's own style, told from its header line: its
+    separator, and whether a space follows each one (`id, input, expected`), which is then
+    no part of a cell, so that `a, "b, c"` is two cells and ` input` the input column."""
+    header = text.partition("\n")[0]
+    mark = separator(header)
+    spaced = mark != "\t" and header.count(f"{mark} ") == header.count(mark) > 0
+    # strict: a quote never closed is an error, not a field that swallows the file's rest
+    return csv.DictReader(handle, strict=True, delimiter=mark, skipinitialspace=spaced)
 
 
 def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
@@ -258,8 +268,7 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         return
     csv.field_size_limit(1 << 30)  # long reference texts are ordinary in eval datasets
     with io.StringIO(text, newline="") as handle:
-        # strict: a quote never closed is an error, not a field that swallows the file's rest
-        reader = csv.DictReader(handle, strict=True, delimiter=separator(text))
+        reader = csv_reader(text, handle)
         start = 2  # the line a record starts on (after the header)
         header_checked = False
         while True:
