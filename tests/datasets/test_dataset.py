@@ -549,3 +549,16 @@ def test_a_csv_written_with_a_space_after_each_comma_loads_its_columns(tmp_path:
     plain.write_text("id,input\nc1, hi\n")
     (case,) = open_dataset(plain)
     assert case.input == " hi"
+
+
+def test_ids_that_differ_only_by_spaces_at_their_ends_are_an_error_at_the_later_line(
+        tmp_path: Path) -> None:
+    """Regression: 'a' and 'a ' ran as two cases, which every report listed as 'a' twice."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in [
+        {"id": "a", "input": "q"}, {"id": "a ", "input": "q"}, {"id": " b", "input": "q"},
+        {"id": "b", "input": "q"}, {"id": "A", "input": "q"}]))
+    alike = ("only by spaces at its ends, so the two cases would read alike in every report: "
+             "remove the spaces, or give each an id of its own")
+    assert scan_problems(path) == [f"{path}:2 [id]: id 'a ' differs from 'a' on line 1 {alike}",
+                                   f"{path}:4 [id]: id 'b' differs from ' b' on line 3 {alike}"]

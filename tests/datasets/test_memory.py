@@ -60,3 +60,12 @@ def test_a_sample_is_seeded_and_stable() -> None:
 def test_a_single_string_or_record_is_not_mistaken_for_data(data: object) -> None:
     with pytest.raises(UserError, match="list of records"):
         memory_dataset(data)  # type: ignore[arg-type]
+
+
+def test_ids_that_differ_only_by_spaces_name_the_other_records_index() -> None:
+    with pytest.raises(UserError) as info:
+        memory_dataset([{"id": "a", "input": "q"}, {"id": "a ", "input": "q"}]).scan()
+    assert [str(problem) for problem in info.value.problems] == [
+        "data[1] [id]: id 'a ' differs from 'a' at index 0 only by spaces at its ends, so the "
+        "two cases would read alike in every report: remove the spaces, or give each an id of "
+        "its own"]

@@ -30,6 +30,7 @@ from assay.datasets.files import READERS, Record, Row, yaml_records
 from assay.datasets.refusals import (
     changed_while_read,
     duplicate_id,
+    ids_alike,
     input_problem,
     not_jsonl,
 )
@@ -121,6 +122,8 @@ class Dataset:
         """Each id's line (or row, from 0), or `~line` when the record gave no id and its
         index stands in: one int per id, not a (line, given) pair. The pairs, one per case
         alive through the scan, made the trials of a 100,000-case run some 10% slower."""
+        padded: dict[str, tuple[str, int]] = {}
+        """Ids with spaces at an end, by the id without them: (the id, its line)."""
         heap: list[tuple[int, str]] = []  # (-rank, id) of the current sample
         kept: list[Case] | None = [] if self._small() else None
         count = 0
@@ -139,6 +142,11 @@ class Dataset:
             if first is not None:
                 problems.add(duplicate_id(case.id, first if first >= 0 else ~first, first >= 0,
                                           _id_given(record, mapping)),
+                             file=file, line=line, field="id")
+                continue
+            twin = _twin_but_for_spaces(case.id, line, seen, padded)
+            if twin is not None:
+                problems.add(ids_alike(case.id, *twin, _id_given(record, mapping)),
                              file=file, line=line, field="id")
                 continue
             seen[case.id] = line if _id_given(record, mapping) else ~line
@@ -358,6 +366,21 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
                 values.get("expected"), calls, traits, values.get("reference"),
                 [str(t) for t in tags], None if difficulty is None else str(difficulty),
                 metadata)
+
+
+def _twin_but_for_spaces(case_id: str, line: int, seen: dict[str, int],
+                         padded: dict[str, tuple[str, int]]) -> tuple[str, int] | None:
+    """An earlier id (and its line) that differs from `case_id` only by spaces at its ends,
+    `case_id` noted in `padded` when it has such spaces; or None."""
+    bare = case_id.strip()
+    if bare == case_id:
+        return padded.get(case_id)
+    if bare in seen:
+        first = seen[bare]
+        return bare, first if first >= 0 else ~first
+    twin = padded.get(bare)
+    padded.setdefault(bare, (case_id, line))
+    return twin
 
 
 def _id_given(record: dict[str, Any], mapping: dict[str, str]) -> bool:

@@ -41,6 +41,15 @@ def duplicate_id(case_id: str, first_line: int, first_given: bool, given: bool) 
     return f"duplicate id '{case_id}' (first on line {first_line})"
 
 
+def ids_alike(case_id: str, other: str, other_line: int, given: bool = True) -> str:
+    """Two ids that differ only by spaces at their ends: two cases that every report shows
+    under what reads as one id."""
+    index = "" if given else " (this record has no id, so its index stands in for one)"
+    return (f"id {case_id!r}{index} differs from {other!r} on line {other_line} only by "
+            "spaces at its ends, so the two cases would read alike in every report: remove "
+            "the spaces, or give each an id of its own")
+
+
 def not_jsonl(problems: ProblemList, path: Path) -> ProblemList:
     """A file read as JSONL for want of a known suffix, none of whose lines is JSON: one
     problem that says how it was read, not one per line (a CSV file named `.txt`)."""
