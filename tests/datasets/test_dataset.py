@@ -562,3 +562,14 @@ def test_ids_that_differ_only_by_spaces_at_their_ends_are_an_error_at_the_later_
              "remove the spaces, or give each an id of its own")
     assert scan_problems(path) == [f"{path}:2 [id]: id 'a ' differs from 'a' on line 1 {alike}",
                                    f"{path}:4 [id]: id 'b' differs from ' b' on line 3 {alike}"]
+
+
+def test_a_json_dataset_that_is_no_array_says_what_the_file_holds(tmp_path: Path) -> None:
+    """Regression: a file of one case, or of cases under 'items', read only 'a JSON dataset
+    is an array of objects (or {"cases": [...]})', with no word of what it held."""
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps({"name": "set", "items": [{"id": "a", "input": "q"}]}))
+    assert scan_problems(path) == [(
+        f"{path}:1: a JSON dataset is an array of cases, or an object holding one under "
+        "'cases', 'questions' or 'data'; this file holds an object with the keys 'name', "
+        "'items'")]

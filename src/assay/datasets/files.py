@@ -86,11 +86,14 @@ def json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
     position = _skip(text, 0) + 1  # just inside the top-level array
     if isinstance(data, dict):
         key = next((k for k in _WRAPPER_KEYS if isinstance(data.get(k), list)), None)
-        data = data.get(key) if key else None
         if key is not None:
+            data = data[key]
             position = _value_start(text, decoder, key) + 1
     if not isinstance(data, list):
-        problems.add("a JSON dataset is an array of objects (or {\"cases\": [...]})",
+        *first, last = [f"'{key}'" for key in _WRAPPER_KEYS]
+        wrappers = f"{', '.join(first)} or {last}"
+        problems.add(f"a JSON dataset is an array of cases, or an object holding one under "
+                     f"{wrappers}; this file holds {_what_json_holds(data)}",
                      file=str(path), line=1)
         return
     # Walk the array again by position to know each item's line.
@@ -102,6 +105,17 @@ def json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
         item = _storable(item, problems, path, line)
         if item is not _REFUSED:
             yield line, item
+
+
+def _what_json_holds(data: Any) -> str:
+    """What a JSON document that is not a dataset holds, said for a person."""
+    if isinstance(data, dict):
+        keys = ", ".join(f"'{key}'" for key in list(data)[:8])
+        more = f" and {len(data) - 8} more" if len(data) > 8 else ""
+        return f"an object with the keys {keys}{more}" if data else "an empty object"
+    if data is None:
+        return "null"
+    return "text" if isinstance(data, str) else "a number or a boolean"
 
 
 def _value_start(text: str, decoder: json.JSONDecoder, key: str) -> int:
