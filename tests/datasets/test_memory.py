@@ -65,7 +65,7 @@ def test_a_single_string_or_record_is_not_mistaken_for_data(data: object) -> Non
 def test_ids_that_differ_only_by_spaces_name_the_other_records_index() -> None:
     with pytest.raises(UserError) as info:
         memory_dataset([{"id": "a", "input": "q"}, {"id": "a ", "input": "q"}]).scan()
-    assert [str(problem) for problem in info.value.problems] == [
+    assert [str(problem) for problem in info.value.problems] == [(
         "data[1] [id]: id 'a ' differs from 'a' at index 0 only by spaces at its ends, so the "
         "two cases would read alike in every report: remove the spaces, or give each an id of "
-        "its own"]
+        "its own")]
