@@ -85,13 +85,22 @@ class RunLocked(AssayError):
     exit_code = 3
 
 
+SAME_PROBLEM_SHOWN = 10
+"""How many records with one same problem (message, file and field) are listed, each with
+its line; the others are counted. A mapping's typo is a problem of every record, and a
+million-line file would otherwise print a million lines (and keep them in memory)."""
+
+
 @dataclass
 class ProblemList:
-    """Collects problems so every one is reported at once, not the first only."""
+    """Collects problems so every one is reported at once, not the first only (past
+    `SAME_PROBLEM_SHOWN` records with one same problem, the rest are counted)."""
 
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
     """What was changed without stopping anything (a lone surrogate replaced): warnings."""
+    _times: dict[tuple[str, str | None, str | None], int] = field(default_factory=dict)
+    """How many times each problem (message, file, field) was added."""
 
     def note(self, message: str, *, file: str | None = None, line: int | None = None,
              field: str | None = None) -> None:
@@ -99,11 +108,21 @@ class ProblemList:
 
     def add(self, message: str, *, file: str | None = None, line: int | None = None,
             field: str | None = None) -> None:
-        self.problems.append(Problem(message, file, line, field))
+        times = self._times.get((message, file, field), 0) + 1
+        self._times[message, file, field] = times
+        if times <= SAME_PROBLEM_SHOWN:
+            self.problems.append(Problem(message, file, line, field))
 
     def __bool__(self) -> bool:
         return bool(self.problems)
 
     def raise_if_any(self, headline: str) -> None:
         if self.problems:
-            raise UserError(headline, list(self.problems))
+            raise UserError(headline, [*self.problems, *self._counted()])
+
+    def _counted(self) -> list[Problem]:
+        """One problem for each that was added more times than were listed."""
+        return [Problem(f"... and {times - SAME_PROBLEM_SHOWN:,} more records with this same "
+                        f"problem: {message}", file, None, field)
+                for (message, file, field), times in self._times.items()
+                if times > SAME_PROBLEM_SHOWN]
