@@ -573,3 +573,13 @@ def test_a_json_dataset_that_is_no_array_says_what_the_file_holds(tmp_path: Path
         f"{path}:1: a JSON dataset is an array of cases, or an object holding one under "
         "'cases', 'questions' or 'data'; this file holds an object with the keys 'name', "
         "'items'")]
+
+
+def test_an_id_mapped_to_a_key_a_record_lacks_is_an_error_not_its_index(tmp_path: Path) -> None:
+    """Regression: `fields: {id: key}` over records with no `key` (a typo for `qid`) ran
+    every case under its index, '0', '1', ..., with no word: the report named cases the
+    file does not hold."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"qid": "q-1", "prompt": "hi"}\n{"key": "q-2", "prompt": "yo"}\n')
+    assert scan_problems(path, {"id": "key", "input": "prompt"}) == [
+        f"{path}:1 [key]: missing key 'key' (the case's id)"]

@@ -276,10 +276,13 @@ class _Fields:
         required = ["input"]
         # `expected` is required where the layout reads it from a key of another name (a
         # mapping to `response`, Knowledge Packs' `ground_truth`); under its own name it
-        # is optional, as in assay's own layout
+        # is optional, as in assay's own layout. So is an id mapped to a key of another
+        # name: a record without it would run under its index, unsaid
         if layout in ("knowledge-packs", "k-eval") or (
                 layout == "mapped" and mapping.get("expected", "expected") != "expected"):
             required.append("expected")
+        if layout == "mapped" and mapping.get("id", "id") != "id":
+            required.append("id")
         return cls(
             tuple((name, mapping.get(name, name)) for name in required),
             tuple((name, key, steps(key)[0], ALIASES.get(name, ()) if key == name else ())
