@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 
-from assay.yaml_core import CoreLoader
+from assay.yaml_core import CoreLoader, UniqueKeyLoader
 from tests.cli.evalproject import assay
 
 
@@ -41,3 +42,16 @@ def test_a_yaml_dataset_answer_of_yes_is_scored_as_the_text_yes(capsys, tmp_path
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     [stats] = results["stats"]["scores"]
     assert (stats["n"], stats["pass_rate"]) == (3, 1.0)
+
+
+def test_a_key_given_twice_is_refused_at_its_line_and_a_merge_key_is_not() -> None:
+    """Regression: a dataset's `expected: x` then `expected: y` kept `y` and lost `x`
+    unsaid, and `<<: *base` (in a config too) was refused as 'could not determine a
+    constructor for the tag 'tag:yaml.org,2002:merge''."""
+    with pytest.raises(yaml.constructor.ConstructorError) as info:
+        yaml.load("- id: a\n  expected: x\n  expected: y\n", Loader=UniqueKeyLoader)
+    assert "key 'expected' appears twice (first on line 2)" in str(info.value)
+    assert info.value.problem_mark is not None and info.value.problem_mark.line + 1 == 3
+    merged = yaml.load("- &base {id: a, input: q}\n- <<: *base\n  id: b\n",
+                       Loader=UniqueKeyLoader)
+    assert merged == [{"id": "a", "input": "q"}, {"id": "b", "input": "q"}]

@@ -583,3 +583,11 @@ def test_an_id_mapped_to_a_key_a_record_lacks_is_an_error_not_its_index(tmp_path
     path.write_text('{"qid": "q-1", "prompt": "hi"}\n{"key": "q-2", "prompt": "yo"}\n')
     assert scan_problems(path, {"id": "key", "input": "prompt"}) == [
         f"{path}:1 [key]: missing key 'key' (the case's id)"]
+
+
+def test_a_yaml_case_giving_a_key_twice_is_an_error_at_its_line(tmp_path: Path) -> None:
+    """Regression: `expected: Paris` then `expected: Lyon` ran the case against 'Lyon'."""
+    path = tmp_path / "cases.yaml"
+    path.write_text("- id: a\n  input: q\n  expected: Paris\n  expected: Lyon\n")
+    assert scan_problems(path) == [
+        f"{path}:4: invalid YAML: key 'expected' appears twice (first on line 3)"]

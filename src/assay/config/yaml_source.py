@@ -21,7 +21,7 @@ import yaml
 
 from assay.errors import Problem, UserError
 from assay.input_files import is_utf16, require_regular_file
-from assay.yaml_core import CoreLoader
+from assay.yaml_core import UniqueKeyLoader
 
 
 @dataclass
@@ -79,22 +79,6 @@ class SourceMap:
         return best
 
 
-class _UniqueKeyLoader(CoreLoader):
-    """A SafeLoader that refuses a key given twice in one mapping (YAML would keep the last)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: dict[Any, int] = {}
-        for key_node, _value in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            line = key_node.start_mark.line + 1
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"key '{key}' appears twice (first on line {seen[key]})",
-                    key_node.start_mark)
-            seen[key] = line
-        return super().construct_mapping(node, deep=deep)
-
-
 _EventLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """Parses for `check_depth` in C where PyYAML has libyaml: the events are the same, and
 this pass only counts nesting (a text the C parser refuses is left to the composer, whose
@@ -131,7 +115,7 @@ def load_yaml(path: Path) -> tuple[Any, SourceMap]:
     text = read_text_file(path, "config file")
     try:
         check_depth(text, str(path))
-        loader = _UniqueKeyLoader(text)
+        loader = UniqueKeyLoader(text)
         try:  # compose once; the values are built from that same node tree
             node = loader.get_single_node()
             check_nodes(node, str(path))

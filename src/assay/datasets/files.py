@@ -146,9 +146,9 @@ def yaml_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
     if text is None:
         return
     try:
-        from assay.yaml_core import CoreLoader
+        from assay.yaml_core import UniqueKeyLoader
 
-        loader = CoreLoader(text)
+        loader = UniqueKeyLoader(text)
         try:  # compose once; the values are built from that same node tree
             root = loader.get_single_node()
             data = loader.construct_document(root) if root is not None else None
