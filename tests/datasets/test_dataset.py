@@ -591,3 +591,12 @@ def test_a_yaml_case_giving_a_key_twice_is_an_error_at_its_line(tmp_path: Path) 
     path.write_text("- id: a\n  input: q\n  expected: Paris\n  expected: Lyon\n")
     assert scan_problems(path) == [
         f"{path}:4: invalid YAML: key 'expected' appears twice (first on line 3)"]
+
+
+def test_a_yaml_case_written_as_an_alias_is_named_by_the_aliass_line(tmp_path: Path) -> None:
+    """Regression: `- *base` on line 5, a copy of the case on line 3, was refused as
+    'duplicate id 'a' (first on line 3)' at line 3: the anchor's line, not its own."""
+    path = tmp_path / "cases.yaml"
+    path.write_text("shared: &base {id: a, input: q}\ncases:\n  - *base\n"
+                    "  - {id: b, input: q}\n  - *base\n")
+    assert scan_problems(path) == [f"{path}:5 [id]: duplicate id 'a' (first on line 3)"]

@@ -146,9 +146,7 @@ def yaml_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
     if text is None:
         return
     try:
-        from assay.yaml_core import UniqueKeyLoader
-
-        loader = UniqueKeyLoader(text)
+        loader = _case_loader()(text)
         try:  # compose once; the values are built from that same node tree
             root = loader.get_single_node()
             data = loader.construct_document(root) if root is not None else None
@@ -176,18 +174,44 @@ def yaml_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
         problems.add("a YAML dataset is a list of cases (or a mapping with `cases:`)",
                      file=str(path), line=1)
         return
+    lines = [loader.alias_lines.get((id(nodes), index), node.start_mark.line + 1)
+             for index, node in enumerate(nodes)]  # a case written `- *name` is on its line
     bomb = _alias_bomb(nodes)
     if bomb is not None:
         problems.add(f"through YAML aliases (*name) the cases up to here hold more than "
                      f"{MAX_ALIASED_VALUES:,} values beyond those the file writes out (an "
                      "alias bomb?): write the values out, or repeat them less",
-                     file=str(path), line=nodes[bomb].start_mark.line + 1)
+                     file=str(path), line=lines[bomb])
         return
-    for node, item in zip(nodes, data, strict=True):
+    for node, item, line in zip(nodes, data, lines, strict=True):
         _id_as_written(node, item, id_key)
-        item = _storable(item, problems, path, node.start_mark.line + 1)
+        item = _storable(item, problems, path, line)
         if item is not _REFUSED:
-            yield node.start_mark.line + 1, item
+            yield line, item
+
+
+def _case_loader() -> Any:
+    """The loader of YAML datasets: `UniqueKeyLoader`, noting the line of each alias that
+    stands as an item of a list (`- *base`), where composing keeps only its anchor's node."""
+    import yaml
+
+    from assay.yaml_core import UniqueKeyLoader
+
+    class CaseLoader(UniqueKeyLoader):
+        def __init__(self, text: str) -> None:
+            super().__init__(text)
+            self.alias_lines: dict[tuple[int, int], int] = {}
+            """(id of the list's items, index) -> the line of the alias there."""
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            node = super().compose_node(parent, index)
+            if (isinstance(event, yaml.AliasEvent) and isinstance(parent, yaml.SequenceNode)
+                    and event.start_mark is not None):
+                self.alias_lines[id(parent.value), index] = event.start_mark.line + 1
+            return node
+
+    return CaseLoader
 
 
 _NUMBER_TAGS = frozenset(f"tag:yaml.org,2002:{kind}" for kind in ("int", "float", "timestamp"))
