@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.case import Case
+from assay.datasets.field_paths import is_path, lookup, steps, walk, where_path_stops
 from assay.datasets.files import READERS, Record, Row, yaml_records
 from assay.datasets.refusals import (
     changed_while_read,
@@ -300,8 +301,8 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
             mapped = "" if key == name else f" (the case's {name})"
             if isinstance(record, Row) and key in record.columns:
                 missing = f"the '{key}' cell is empty{mapped}"
-            elif key not in record and _is_path(key):
-                missing = f"nothing at '{key}'{mapped}: {_where_path_stops(record, key)}"
+            elif key not in record and is_path(key):
+                missing = f"nothing at '{key}'{mapped}: {where_path_stops(record, key)}"
             else:
                 missing = f"missing key '{key}'{mapped}"
             problems.add(missing, file=file, line=line, field=key)
@@ -313,8 +314,8 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
     for name, key, root, aliases in fields.reads:
         value = record.get(key)
         if value is None:
-            if key not in record and _is_path(key):  # a path: `human.verdict`
-                value = _walk(record, steps(key))
+            if key not in record and is_path(key):  # a path: `human.verdict`
+                value = walk(record, steps(key))
             elif aliases:
                 key = next((alias for alias in aliases if alias in record), key)
                 root = key
@@ -390,67 +391,6 @@ def _id_given(record: dict[str, Any], mapping: dict[str, str]) -> bool:
     """Whether the record has an id of its own (else its index is its id)."""
     given = lookup(record, mapping.get("id", "id"))
     return given is not None and given != ""
-
-
-def lookup(record: dict[str, Any], key: str) -> Any:
-    """`record[key]`, or the value at a dotted path: `human.verdict`; `annotations.0.label`
-    or `annotations[0].label` (a number steps into a list); `annotations.*.label` (every
-    item's, as a list). None when a step is missing."""
-    if key in record:
-        return record[key]
-    if not _is_path(key):  # a plain key that is missing (the common case: no path to walk)
-        return None
-    return _walk(record, steps(key))
-
-
-def _where_path_stops(record: dict[str, Any], key: str) -> str:
-    """Which step of the path `key` finds nothing in `record`, said for a person."""
-    value: Any = record
-    walked = ""
-    for part in steps(key):
-        if part == "*" and isinstance(value, list):
-            return f"no item of '{walked}' has the rest of the path"
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and part.isdigit():
-            if int(part) < len(value):
-                value = value[int(part)]
-            else:
-                count = f"{len(value)} item{'s' * (len(value) != 1)}"
-                return f"'{walked}' has {count}, so no item {part}"
-        elif isinstance(value, dict):
-            return f"'{walked}' has no key '{part}'" if walked else f"no key '{part}'"
-        elif value is None:
-            return f"'{walked}' is null"
-        else:
-            kind = "text" if isinstance(value, str) else "a number or a boolean"
-            return f"'{walked}' is {kind}, not an object or a list"
-        walked = f"{walked}.{part}" if walked else part
-    return f"'{walked}' is null"
-
-
-def _is_path(key: str) -> bool:
-    return "." in key or "[" in key
-
-
-def steps(key: str) -> list[str]:
-    """The steps of a path: `a.b.0`, or as jq and JavaScript write it, `a.b[0]` (and
-    `a[*].c`)."""
-    return key.replace("[", ".").replace("]", "").split(".") if _is_path(key) else [key]
-
-
-def _walk(value: Any, parts: list[str]) -> Any:
-    for index, part in enumerate(parts):
-        if part == "*" and isinstance(value, list):
-            found = [_walk(item, parts[index + 1:]) for item in value]
-            return [item for item in found if item is not None]
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return None
-    return value
 
 
 def _rank(seed: int, case_id: str) -> int:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assay.datasets.dataset import Dataset, lookup
+from assay.datasets.dataset import Dataset
+from assay.datasets.field_paths import lookup
 from assay.datasets.files import READERS
 from assay.errors import ProblemList, UserError
 from assay.input_files import require_regular_file

@@ -1,0 +1,69 @@
+"""Where a dataset's `fields:` mapping finds a value: a key, or a path into nested
+objects and lists (`human.verdict`, `answers.0.text`, `answers[0].text`,
+`annotations.*.label`), and which step of a path found nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def lookup(record: dict[str, Any], key: str) -> Any:
+    """`record[key]`, or the value at a dotted path: `human.verdict`; `annotations.0.label`
+    or `annotations[0].label` (a number steps into a list); `annotations.*.label` (every
+    item's, as a list). None when a step is missing."""
+    if key in record:
+        return record[key]
+    if not is_path(key):  # a plain key that is missing (the common case: no path to walk)
+        return None
+    return walk(record, steps(key))
+
+
+def where_path_stops(record: dict[str, Any], key: str) -> str:
+    """Which step of the path `key` finds nothing in `record`, said for a person."""
+    value: Any = record
+    walked = ""
+    for part in steps(key):
+        if part == "*" and isinstance(value, list):
+            return f"no item of '{walked}' has the rest of the path"
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit():
+            if int(part) < len(value):
+                value = value[int(part)]
+            else:
+                count = f"{len(value)} item{'s' * (len(value) != 1)}"
+                return f"'{walked}' has {count}, so no item {part}"
+        elif isinstance(value, dict):
+            return f"'{walked}' has no key '{part}'" if walked else f"no key '{part}'"
+        elif value is None:
+            return f"'{walked}' is null"
+        else:
+            kind = "text" if isinstance(value, str) else "a number or a boolean"
+            return f"'{walked}' is {kind}, not an object or a list"
+        walked = f"{walked}.{part}" if walked else part
+    return f"'{walked}' is null"
+
+
+def is_path(key: str) -> bool:
+    return "." in key or "[" in key
+
+
+def steps(key: str) -> list[str]:
+    """The steps of a path: `a.b.0`, or as jq and JavaScript write it, `a.b[0]` (and
+    `a[*].c`)."""
+    return key.replace("[", ".").replace("]", "").split(".") if is_path(key) else [key]
+
+
+def walk(value: Any, parts: list[str]) -> Any:
+    for index, part in enumerate(parts):
+        if part == "*" and isinstance(value, list):
+            found = [walk(item, parts[index + 1:]) for item in value]
+            return [item for item in found if item is not None]
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return None
+    return value
