@@ -600,3 +600,13 @@ def test_a_yaml_case_written_as_an_alias_is_named_by_the_aliass_line(tmp_path: P
     path.write_text("shared: &base {id: a, input: q}\ncases:\n  - *base\n"
                     "  - {id: b, input: q}\n  - *base\n")
     assert scan_problems(path) == [f"{path}:5 [id]: duplicate id 'a' (first on line 3)"]
+
+
+def test_a_required_key_that_is_null_is_called_null_not_missing(tmp_path: Path) -> None:
+    """Regression: `"input": null` read "missing key 'input'" of a record that has it."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"id": "a", "input": null}\n')
+    assert scan_problems(path) == [f"{path}:1 [input]: 'input' is null"]
+    path.write_text('{"id": "b", "question": "q", "ground_truth": null}\n')
+    assert scan_problems(path) == [
+        f"{path}:1 [ground_truth]: 'ground_truth' is null (the case's expected)"]

@@ -57,7 +57,7 @@ def test_a_rows_problems_name_the_row_and_the_field(tmp_path):
     with pytest.raises(UserError) as caught:
         open_dataset(path).scan()
     lines = str(caught.value).splitlines()[1:]
-    assert lines == [f"  {path}[row 1] [input]: missing key 'input'",
+    assert lines == [f"  {path}[row 1] [input]: 'input' is null",
                      f"  {path}[row 2] [id]: duplicate id 'a' (first at row 0)"]
 
 

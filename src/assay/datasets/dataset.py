@@ -303,6 +303,8 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
                 missing = f"the '{key}' cell is empty{mapped}"
             elif key not in record and is_path(key):
                 missing = f"nothing at '{key}'{mapped}: {where_path_stops(record, key)}"
+            elif key in record:
+                missing = f"'{key}' is null{mapped}"
             else:
                 missing = f"missing key '{key}'{mapped}"
             problems.add(missing, file=file, line=line, field=key)
