@@ -250,7 +250,7 @@ def test_a_file_of_unknown_suffix_that_is_not_jsonl_is_one_problem_saying_how_it
          "jsonl, json, yaml, csv or parquet")]
     assert len(Dataset(path, format="csv")) == 5000
     other = tmp_path / "cases.log"  # JSON lines but not records: what is wrong with them
-    other.write_text('[1]\n{"id": "a"}\n')
+    other.write_text('1\n{"id": "a"}\n')
     assert scan_problems(other) == [f"{other}:1: each record must be an object"]
 
 
@@ -610,3 +610,19 @@ def test_a_required_key_that_is_null_is_called_null_not_missing(tmp_path: Path) 
     path.write_text('{"id": "b", "question": "q", "ground_truth": null}\n')
     assert scan_problems(path) == [
         f"{path}:1 [ground_truth]: 'ground_truth' is null (the case's expected)"]
+
+
+@pytest.mark.parametrize("name", ["cases.jsonl", "cases.txt"])
+def test_a_json_array_read_as_jsonl_is_one_problem_saying_to_read_it_as_json(
+        tmp_path: Path, name: str) -> None:
+    """Regression: an indented JSON array named `.jsonl` was refused with an 'invalid JSON'
+    for each of its lines (251 of them for 50 cases), and one on a single line with 'each
+    record must be an object', neither saying the file is JSON, not JSONL."""
+    path = tmp_path / name
+    cases = [{"id": f"c{n}", "input": "q"} for n in range(50)]
+    for text, line in ((json.dumps(cases, indent=2), 1), ("\n" + json.dumps(cases), 2)):
+        path.write_text(text)
+        assert scan_problems(path) == [
+            f"{path}:{line}: this is a JSON array (it opens with '['), read as JSONL, which "
+            "holds one object per line: name the file .json, or set its format: json"]
+        assert len(Dataset(path, format="json")) == 50

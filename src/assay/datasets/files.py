@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from assay.datasets.refusals import JSON_ARRAY_AS_JSONL
 from assay.errors import ProblemList
 from assay.input_files import is_utf16
 from assay.json_line import BadJsonLine, beyond_limits, read_json_line
@@ -24,6 +25,7 @@ Record = tuple[int, Any]
 
 
 def jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+    started = False  # a line with a record on it has been read
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
@@ -33,6 +35,10 @@ def jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                 return
             if not raw.strip():
                 continue
+            if not started and raw.lstrip().startswith(b"["):
+                problems.add(JSON_ARRAY_AS_JSONL, file=str(path), line=number)
+                return
+            started = True
             record = _json_line(raw, path, number, problems)
             if record is _REFUSED:
                 continue

@@ -50,11 +50,16 @@ def ids_alike(case_id: str, other: str, other_line: int, given: bool = True) -> 
             "the spaces, or give each an id of its own")
 
 
+JSON_ARRAY_AS_JSONL = ("this is a JSON array (it opens with '['), read as JSONL, which holds "
+                       "one object per line: name the file .json, or set its format: json")
+"""A JSON array read as JSONL, said once instead of once per line of the array."""
+
+
 def not_jsonl(problems: ProblemList, path: Path) -> ProblemList:
     """A file read as JSONL for want of a known suffix, none of whose lines is JSON: one
     problem that says how it was read, not one per line (a CSV file named `.txt`)."""
     located = [p for p in problems.problems if p.line is not None]
-    if not located:
+    if not located or located[0].message == JSON_ARRAY_AS_JSONL:
         return problems
     suffix = f"ends in '{path.suffix}'" if path.suffix else "has no suffix"
     first = located[0]
