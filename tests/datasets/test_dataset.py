@@ -312,7 +312,7 @@ def test_an_id_that_is_a_list_an_object_or_a_boolean_is_an_error_at_its_line(
         {"id": ["a"], "input": "q"}, {"id": {"k": 1}, "input": "q"}, {"id": True, "input": "q"},
         {"id": 7, "input": "q"}, {"id": 2.5, "input": "q"}]))
     assert scan_problems(path) == [f"{path}:1 [id]: id must be text or a number, not a list",
-                                   f"{path}:2 [id]: id must be text or a number, not a dict",
+                                   f"{path}:2 [id]: id must be text or a number, not an object",
                                    f"{path}:3 [id]: id must be text or a number, not true or false"]
 
 
@@ -626,3 +626,21 @@ def test_a_json_array_read_as_jsonl_is_one_problem_saying_to_read_it_as_json(
             f"{path}:{line}: this is a JSON array (it opens with '['), read as JSONL, which "
             "holds one object per line: name the file .json, or set its format: json"]
         assert len(Dataset(path, format="json")) == 50
+
+
+def test_metadata_tags_and_difficulty_of_the_wrong_kind_are_errors_not_dropped(
+        tmp_path: Path) -> None:
+    """Regression: `"metadata": "note"` (or a list) was dropped unsaid, a null tag became
+    the tag 'None', and a difficulty that is an object became its Python text."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in [
+        {"id": "a", "input": "q", "metadata": "note"},
+        {"id": "b", "input": "q", "tags": ["x", None]},
+        {"id": "c", "input": "q", "tags": 3},
+        {"id": "d", "input": "q", "difficulty": {"level": 2}},
+        {"id": "e", "input": "q", "metadata": {"k": 1}, "tags": ["x", 2], "difficulty": 3}]))
+    assert scan_problems(path) == [
+        f"{path}:1 [metadata]: metadata must be an object of keys and values, not text",
+        f"{path}:2 [tags]: tags must be a list of text: item 1 is null",
+        f"{path}:3 [tags]: tags must be a list of text: not a number",
+        f"{path}:4 [difficulty]: difficulty must be text or a number, not an object"]

@@ -327,8 +327,7 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
             used.add(root)
     raw_id = values.get("id", record.get("id"))
     if isinstance(raw_id, bool | list | dict):
-        kind = "true or false" if isinstance(raw_id, bool) else f"a {type(raw_id).__name__}"
-        problems.add(f"id must be text or a number, not {kind}", file=file, line=line,
+        problems.add(f"id must be text or a number, not {_kind(raw_id)}", file=file, line=line,
                      field=mapping.get("id", "id"))
         return None
     case_id = str(raw_id) if raw_id is not None and raw_id != "" else str(index)
@@ -342,15 +341,24 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
         problems.add(wrong, file=file, line=line, field=mapping.get("input", "input"))
         return None
     metadata = {k: v for k, v in record.items() if k not in used}
-    if isinstance(values.get("metadata"), dict):
+    given_metadata = values.get("metadata")
+    if isinstance(given_metadata, dict):
         metadata.pop(mapping.get("metadata", "metadata"), None)
-        metadata.update(values["metadata"])
+        metadata.update(given_metadata)
+    elif given_metadata is not None:  # else it would be dropped unsaid
+        problems.add(f"metadata must be an object of keys and values, not "
+                     f"{_kind(given_metadata)}", file=file, line=line,
+                     field=mapping.get("metadata", "metadata"))
+        return None
     tags = values.get("tags") or []
     if isinstance(tags, str):
         tags = [t.strip() for t in tags.replace(";", ",").split(",") if t.strip()]
-    if not isinstance(tags, list):
-        problems.add(f"tags must be a list of strings (got {type(tags).__name__})", file=file,
-                     line=line, field=mapping.get("tags", "tags"))
+    wrong = (f"not {_kind(tags)}" if not isinstance(tags, list) else next(
+        (f"item {n} is {_kind(tag)}" for n, tag in enumerate(tags)
+         if _kind(tag) not in ("text", "a number")), None))
+    if wrong:
+        problems.add(f"tags must be a list of text: {wrong}", file=file, line=line,
+                     field=mapping.get("tags", "tags"))
         return None
     calls = values.get("expected_tool_calls")
     if calls is not None and not (isinstance(calls, list)
@@ -366,12 +374,29 @@ def _to_case(record: Any, index: int, line: int, fields: _Fields, mapping: dict[
                      file=file, line=line, field=mapping.get("expected_traits"))
         return None
     difficulty = values.get("difficulty")
+    if isinstance(difficulty, bool | list | dict):
+        problems.add(f"difficulty must be text or a number, not {_kind(difficulty)}",
+                     file=file, line=line, field=mapping.get("difficulty", "difficulty"))
+        return None
     # by position (a case per record, twice per run): id, input, expected,
     # expected_tool_calls, expected_traits, reference, tags, difficulty, metadata
     return Case(case_id, input_value if isinstance(input_value, list) else str(input_value),
                 values.get("expected"), calls, traits, values.get("reference"),
                 [str(t) for t in tags], None if difficulty is None else str(difficulty),
                 metadata)
+
+
+def _kind(value: Any) -> str:
+    """What a value is, in a dataset's own words: text, a number, a list, an object."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    return "a list" if isinstance(value, list) else "an object"
 
 
 def _twin_but_for_spaces(case_id: str, line: int, seen: dict[str, int],
