@@ -622,9 +622,9 @@ def test_a_json_array_read_as_jsonl_is_one_problem_saying_to_read_it_as_json(
     cases = [{"id": f"c{n}", "input": "q"} for n in range(50)]
     for text, line in ((json.dumps(cases, indent=2), 1), ("\n" + json.dumps(cases), 2)):
         path.write_text(text)
-        assert scan_problems(path) == [
+        assert scan_problems(path) == [(
             f"{path}:{line}: this is a JSON array (it opens with '['), read as JSONL, which "
-            "holds one object per line: name the file .json, or set its format: json"]
+            "holds one object per line: name the file .json, or set its format: json")]
         assert len(Dataset(path, format="json")) == 50
 
 
