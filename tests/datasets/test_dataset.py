@@ -644,3 +644,15 @@ def test_metadata_tags_and_difficulty_of_the_wrong_kind_are_errors_not_dropped(
         f"{path}:2 [tags]: tags must be a list of text: item 1 is null",
         f"{path}:3 [tags]: tags must be a list of text: not a number",
         f"{path}:4 [difficulty]: difficulty must be text or a number, not an object"]
+
+
+def test_a_csv_with_blank_lines_before_its_header_reads_the_header_after_them(
+        tmp_path: Path) -> None:
+    """Regression: the blank first line was read as a header of no columns, and every row
+    refused as 'this row has 3 cells but the header has 0'."""
+    path = tmp_path / "cases.csv"
+    path.write_text("\n\nid,input,expected\nc1,hi,yes\nc2,,no\n")
+    assert scan_problems(path) == [f"{path}:5 [input]: the 'input' cell is empty"]
+    path.write_text("\r\nid,input,expected\r\nc1,hi,yes\r\n")
+    (case,) = open_dataset(path)
+    assert (case.id, case.input, case.expected) == ("c1", "hi", "yes")

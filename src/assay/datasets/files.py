@@ -246,9 +246,11 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
     if text is None:
         return
     csv.field_size_limit(1 << 30)  # long reference texts are ordinary in eval datasets
-    with io.StringIO(text, newline="") as handle:
-        reader = csv_reader(text, handle)
-        start = 2  # the line a record starts on (after the header)
+    body = text.lstrip("\r\n")  # blank lines before the header are no header
+    skipped = text.count("\n", 0, len(text) - len(body))
+    with io.StringIO(body, newline="") as handle:
+        reader = csv_reader(body, handle)
+        start = skipped + 2  # the line a record starts on (after the header)
         header_checked = False
         while True:
             try:
@@ -259,18 +261,18 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                 message = ("a quoted field that starts here is never closed"
                            if "unexpected end of data" in str(exc) else f"invalid CSV: {exc}")
                 problems.add(message, file=str(path), line=start)
-                start = reader.line_num + 1
+                start = skipped + reader.line_num + 1
                 continue
             if not header_checked:
                 header_checked = True
-                if _repeated_column(reader.fieldnames or [], path, problems):
+                if _repeated_column(reader.fieldnames or [], path, skipped + 1, problems):
                     return
                 columns = tuple(reader.fieldnames or ())
             header = len(reader.fieldnames or [])
             cells = _cell_count(row, header)
             if cells != header:  # a cell lost or shifted would be a wrong field, unseen
                 problems.add(_wrong_width(cells, header), file=str(path), line=start)
-                start = reader.line_num + 1
+                start = skipped + reader.line_num + 1
                 continue
             record = Row()
             record.columns = columns
@@ -279,10 +281,11 @@ def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
                     continue
                 record[key] = _cell(key, value)
             yield start, record
-            start = reader.line_num + 1
+            start = skipped + reader.line_num + 1
 
 
-def _repeated_column(names: Sequence[str], path: Path, problems: ProblemList) -> bool:
+def _repeated_column(names: Sequence[str], path: Path, line: int,
+                     problems: ProblemList) -> bool:
     """Whether the header names a column twice (a problem added): each row's second cell
     of that name would be read in place of its first, which would be lost unseen."""
     first: dict[str, int] = {}
@@ -290,7 +293,7 @@ def _repeated_column(names: Sequence[str], path: Path, problems: ProblemList) ->
         if name in first:
             problems.add(f"the header names the column '{name}' twice (columns {first[name]} "
                          f"and {number}): only one of them would be read; rename the other",
-                         file=str(path), line=1, field=name)
+                         file=str(path), line=line, field=name)
             return True
         first[name] = number
     return False
