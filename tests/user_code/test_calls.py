@@ -35,6 +35,19 @@ def test_a_function_from_a_module_keeps_its_module_name(tmp_path: Path) -> None:
     assert reference_of(function) == "helpers_for_naming:answer"
 
 
+def test_two_projects_with_a_module_of_the_same_name_each_get_their_own(tmp_path: Path) -> None:
+    """Regression: a second config in the same process (a pytest session, a notebook) whose
+    `agent:answer` lived in its own folder ran the first project's `agent.py`, unsaid."""
+    for project, reply in (("one", "first"), ("two", "second")):
+        (tmp_path / project / "agent_of_a_project").mkdir(parents=True)
+        (tmp_path / project / "agent_of_a_project" / "__init__.py").write_text(
+            f"def answer(case):\n    return {reply!r}\n")
+    first = import_object("agent_of_a_project:answer", tmp_path / "one")
+    second = import_object("agent_of_a_project:answer", tmp_path / "two")
+    assert (first("q"), second("q")) == ("first", "second")
+    assert import_object("agent_of_a_project:answer", tmp_path / "two") is second  # cached
+
+
 @pytest.mark.parametrize(("reference", "module"), [("broken_import:answer", "broken_import.py"),
                                                   ("lib/agent.py:answer", "lib/agent.py")])
 def test_an_import_that_fails_in_user_code_names_the_file_and_line(

@@ -18,9 +18,12 @@ Ctrl-C itself, raised in user code run on the event loop (but not in a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
+import os
 import sys
 import threading
 import traceback
@@ -195,13 +198,13 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function") -> 
     if not sep or not module_name or not attr:
         raise UserError(f"{what} '{reference}' must look like 'module:name' or 'file.py:name'")
     base = str(base_dir.resolve())
-    if base not in sys.path:
-        sys.path.insert(0, base)
     try:
         if module_name.endswith(".py"):
+            if base not in sys.path:
+                sys.path.insert(0, base)
             module = _import_file(base_dir / module_name, module_name)
         else:
-            module = importlib.import_module(module_name)
+            module = _import_module(module_name, base)
     except UserError:
         raise
     except Exception as exc:  # an import error in user code: say which, why and where
@@ -217,6 +220,28 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function") -> 
     except AttributeError:
         raise UserError(f"{what} '{reference}': module '{module_name}' has no '{attr}'") from None
     return obj
+
+
+def _import_module(name: str, base: str) -> Any:
+    """`importlib.import_module(name)` as a process started in `base` would see it: `base`
+    first on the path, and a module of that name imported earlier from elsewhere (another
+    project's `agent.py`, by an earlier config in this process: a pytest session, a
+    notebook) imported again from `base`, not handed back from the import cache. Before,
+    the second project's eval ran the first project's code, unsaid."""
+    if sys.path[:1] != [base]:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(base)
+        sys.path.insert(0, base)
+    top = name.partition(".")[0]
+    cached = sys.modules.get(top)
+    if cached is not None:
+        local = importlib.machinery.PathFinder.find_spec(top, [base])
+        here = getattr(cached, "__file__", None)
+        if (local is not None and local.origin and (
+                here is None or os.path.realpath(here) != os.path.realpath(local.origin))):
+            for loaded in [m for m in sys.modules if m == top or m.startswith(top + ".")]:
+                del sys.modules[loaded]
+    return importlib.import_module(name)
 
 
 def _where_raised(exc: Exception, base_dir: Path) -> str:
