@@ -32,6 +32,19 @@ def test_eval_runs_show_pass_rates_in_percent_and_means_oldest_first() -> None:
     assert history.series("f1.mean@pack") == [0.6, None, 0.8]
 
 
+def test_an_eval_run_counts_its_errored_trials_beside_its_pass_rates() -> None:
+    """Regression: a run where 3 of 15 trials of docs errored read `100.0%` in `assay history`
+    with nothing to tell it from a clean run (the figure is over the 12 scored)."""
+    def summary(errors: int) -> dict:
+        return {**scores(1.0, 9), "conditions": [{"condition": "pack", "trials": 15,
+                                                   "errors": errors}]}
+    [history] = build_history([run("r1", "2026-01-01", summary(0)),
+                               run("r2", "2026-01-02", summary(3))])
+    assert history.metrics == ["judge@pack", "f1.mean@pack", "errored_trials"]
+    assert history.series("judge@pack") == [100.0, 100.0]
+    assert history.series("errored_trials") == [0.0, 3.0]
+
+
 def test_trends_go_down_stay_flat_or_are_new() -> None:
     [history] = build_history([run("r1", "1", scores(0.9, 8)), run("r2", "2", scores(0.9, 7))])
     assert history.trend("judge@pack") == "flat"

@@ -5,7 +5,7 @@ measure different things). The metrics come from the summary stored with
 each run, so listing history never re-reads trials:
 
 - eval runs: per scorer and condition, the pass rate in percent when the
-  scorer gives verdicts, else the mean score;
+  scorer gives verdicts, else the mean score; and the trials whose target failed;
 - traces runs: every number in the stored `metrics` block (hit rate,
   wasted reads, tool error rate, ...), plus finding counts when judged.
 
@@ -104,8 +104,14 @@ class ExperimentHistory:
         }
 
 
+ERRORED_TRIALS = "errored_trials"
+"""An eval run's trials whose target failed, over its conditions: its pass rates and means
+are over the trials scored, so without it a run whose trials errored read as a clean one."""
+
+
 def eval_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
-    """`scorer@condition` -> pass rate in percent (or `scorer.mean@condition` -> mean)."""
+    """`scorer@condition` -> pass rate in percent (or `scorer.mean@condition` -> mean), and
+    `errored_trials`."""
     out: dict[str, float] = {}
     for entry in (summary or {}).get("scores") or []:
         where = f"@{entry['condition']}"
@@ -113,6 +119,9 @@ def eval_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
             out[f"{entry['scorer']}{where}"] = float(entry["pass_rate"]) * 100
         elif entry.get("mean") is not None:
             out[f"{entry['scorer']}.mean{where}"] = float(entry["mean"])
+    conditions = [c for c in (summary or {}).get("conditions") or [] if isinstance(c, Mapping)]
+    if conditions:
+        out[ERRORED_TRIALS] = float(sum(int(c.get("errors") or 0) for c in conditions))
     return out
 
 
