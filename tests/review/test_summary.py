@@ -29,5 +29,19 @@ def test_a_condition_whose_target_failed_on_every_trial_is_said_before_the_score
     [warning] = unmeasured_warnings(summarize(scores, trials, ["judge"]))
     assert warning.startswith("condition docs has no result: all 3 of its trials failed "
                               "(first: q0: RuntimeError: boom;")
-    some_answered = [*trials[:2], TrialRow("q2", "docs", 0)]
-    assert unmeasured_warnings(summarize(scores, some_answered, ["judge"])) == []
+    some_answered = [*trials[:2], TrialRow("q2", "docs", 0), *trials[3:]]
+    q2 = ScoreRow("q2", "docs", 0, "judge", 0.0, False, None)
+    assert unmeasured_warnings(summarize([*scores, q2], some_answered, ["judge"])) == []
+
+
+def test_a_condition_whose_every_scorer_failed_has_no_result_as_the_run_stop_says() -> None:
+    """The warning and the run's stop (`store.conditions_without_verdict`) read a condition
+    alike: no trial of it gave a verdict, whether the target or every scorer failed."""
+    trials = [TrialRow(f"q{i}", c, 0) for c in ("docs", "memory") for i in range(2)]
+    scores = [ScoreRow(f"q{i}", "docs", 0, "judge", None, None, "reply unreadable")
+              for i in range(2)]
+    scores += [ScoreRow(f"q{i}", "memory", 0, "judge", 1.0, True, None) for i in range(2)]
+    [warning] = unmeasured_warnings(summarize(scores, trials, ["judge"]))
+    assert warning.startswith("condition docs has no result: all 2 of its trials failed "
+                              "(first: q0 (docs): reply unreadable;"), warning
+    assert unmeasured_warnings(summarize([], trials, [])) == []  # no scorer: nothing to miss

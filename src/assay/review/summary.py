@@ -27,13 +27,23 @@ def unmeasured_warnings(summary: RunSummary) -> list[str]:
 
 
 def condition_warnings(summary: RunSummary) -> list[str]:
-    """A condition whose target failed on every trial: its rows of dashes and "not compared"
+    """A condition none of whose trials gave a verdict (the target failed, or every scorer
+    did: the store's `conditions_without_verdict`): its rows of dashes and "not compared"
     lines are easy to miss beside the others' results. A run stops on it (exit 3,
     `runner.session`); a run that ended so is reported with this warning."""
-    return [f"condition {c.condition} has no result: all {c.trials} of its trials failed "
-            f"(first: {c.error_examples[0] if c.error_examples else 'no error kept'}; see "
-            f"Errors in report.md)"
-            for c in summary.conditions if c.trials and c.errors == c.trials]
+    if not summary.scorer_names:
+        return []
+    valued = {s.condition for s in summary.scores if s.n}
+    warnings = []
+    for c in summary.conditions:
+        if c.trials and c.condition not in valued:
+            first = next(iter(c.error_examples), None) or next(
+                (example for failures in summary.scorer_failures.values()
+                 for example in failures.examples if f"({c.condition}):" in example), None)
+            warnings.append(f"condition {c.condition} has no result: all {c.trials} of its "
+                            f"trials failed (first: {first or 'no error kept'}; see Errors "
+                            f"in report.md)")
+    return warnings
 
 
 def scorer_warnings(summary: RunSummary) -> list[str]:
