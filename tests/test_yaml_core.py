@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from assay.yaml_core import CoreLoader, UniqueKeyLoader
+from assay.yaml_core import CoreLoader, UniqueKeyLoader, expanded_size
 from tests.cli.evalproject import assay
 
 
@@ -55,3 +55,12 @@ def test_a_key_given_twice_is_refused_at_its_line_and_a_merge_key_is_not() -> No
     merged = yaml.load("- &base {id: a, input: q}\n- <<: *base\n  id: b\n",
                        Loader=UniqueKeyLoader)
     assert merged == [{"id": "a", "input": "q"}, {"id": "b", "input": "q"}]
+
+
+def test_an_aliased_value_is_counted_at_each_use_but_measured_once() -> None:
+    root = yaml.compose("a: &x [1, 2]\nb: *x\nc: *x\n", Loader=CoreLoader)
+    measured: list[int] = []
+    sizes: dict[int, int] = {}
+    # the mapping, its 3 keys, and the list (itself and 2 values) three times
+    assert expanded_size(root, sizes, after=lambda node, total: measured.append(total)) == 13
+    assert sorted(measured) == [1, 1, 1, 1, 1, 3, 13]  # the list and its items once each

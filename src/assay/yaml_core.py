@@ -10,6 +10,7 @@ wanted, pydantic still accepts `yes`/`no` for a `bool` field.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -46,3 +47,31 @@ class UniqueKeyLoader(CoreLoader):
                     key_node.start_mark)
             seen[key] = line
         return super().construct_mapping(node, deep=deep)
+
+
+NodeCheck = Callable[[Any, int], None]
+"""Called with a node and a number (its depth before its values are measured, the values
+it stands for after); it raises to refuse the node."""
+
+
+def expanded_size(node: Any, sizes: dict[int, int], depth: int = 0, *,
+                  before: NodeCheck | None = None, after: NodeCheck | None = None) -> int:
+    """How many values `node` stands for once its aliases are expanded: itself and all it
+    holds. Each node is measured once (`sizes`, by `id(node)`), so the walk stays linear in
+    the file however far its aliases expand ("billion laughs"). `before` and `after`
+    see each node measured, for a reader's own refusals, each naming the node's line."""
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    if before is not None:
+        before(node, depth)
+    if isinstance(node.value, list):  # a sequence (nodes) or a mapping ((key, value) pairs)
+        total = 1 + sum(expanded_size(part, sizes, depth + 1, before=before, after=after)
+                        for child in node.value
+                        for part in (child if isinstance(child, tuple) else (child,)))
+    else:
+        total = 1
+    if after is not None:
+        after(node, total)
+    sizes[id(node)] = total
+    return total

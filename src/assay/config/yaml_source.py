@@ -21,7 +21,7 @@ import yaml
 
 from assay.errors import Problem, UserError
 from assay.input_files import is_utf16, require_regular_file
-from assay.yaml_core import UniqueKeyLoader
+from assay.yaml_core import UniqueKeyLoader, expanded_size
 
 
 @dataclass
@@ -158,36 +158,28 @@ def check_nodes(root: Any, file: str) -> None:
     """Refuse a document that would expand past `MAX_NODES` values, nest past `MAX_DEPTH`, or
     hold an integer too large to store; each named with its line. Shared (aliased) nodes
     are measured once, so the check itself stays linear in the file."""
-    sizes: dict[int, int] = {}
-
-    def size(node: Any, depth: int) -> int:
-        known = sizes.get(id(node))
-        if known is not None:
-            return known
-        line = node.start_mark.line + 1
+    def before(node: Any, depth: int) -> None:
         if depth > MAX_DEPTH:
             raise UserError("invalid YAML", [Problem(
-                f"nested too deeply (more than {MAX_DEPTH} levels)", file, line)])
-        if isinstance(node, yaml.ScalarNode):
-            total = 1
-            if node.tag == "tag:yaml.org,2002:int" and _digits(node.value) > MAX_INT_DIGITS:
-                raise UserError("invalid config", [Problem(
-                    f"the integer {node.value[:20]}... ({_digits(node.value)} digits) is too "
-                    f"large: at most {MAX_INT_DIGITS} digits", file, line)])
-        elif isinstance(node, yaml.SequenceNode):
-            total = 1 + sum(size(child, depth + 1) for child in node.value)
-        else:
-            total = 1 + sum(size(key, depth + 1) + size(value, depth + 1)
-                            for key, value in node.value)
+                f"nested too deeply (more than {MAX_DEPTH} levels)", file, _line(node))])
+        if (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:int"
+                and _digits(node.value) > MAX_INT_DIGITS):
+            raise UserError("invalid config", [Problem(
+                f"the integer {node.value[:20]}... ({_digits(node.value)} digits) is too "
+                f"large: at most {MAX_INT_DIGITS} digits", file, _line(node))])
+
+    def after(node: Any, total: int) -> None:
         if total > MAX_NODES:
             raise UserError("invalid YAML", [Problem(
                 f"this value expands to more than {MAX_NODES:,} values through aliases "
-                "(an alias bomb?)", file, line)])
-        sizes[id(node)] = total
-        return total
+                "(an alias bomb?)", file, _line(node))])
 
     if root is not None:
-        size(root, 0)
+        expanded_size(root, {}, before=before, after=after)
+
+
+def _line(node: Any) -> int:
+    return int(node.start_mark.line) + 1
 
 
 def _digits(value: str) -> int:

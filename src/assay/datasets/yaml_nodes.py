@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from assay.yaml_core import UniqueKeyLoader
+from assay.yaml_core import UniqueKeyLoader, expanded_size
 
 
 class CaseLoader(UniqueKeyLoader):
@@ -57,22 +57,7 @@ def alias_bomb(nodes: list[Any]) -> int | None:
     sizes: dict[int, int] = {}  # id(node) -> values it stands for, aliases expanded
     total = 0
     for index, node in enumerate(nodes):
-        total += _expanded(node, sizes)
+        total += expanded_size(node, sizes)
         if total - len(sizes) > MAX_ALIASED_VALUES:
             return index
     return None
-
-
-def _expanded(node: Any, sizes: dict[int, int]) -> int:
-    """How many values `node` stands for once its aliases are expanded (memoised)."""
-    known = sizes.get(id(node))
-    if known is not None:
-        return known
-    if isinstance(node.value, list):  # a sequence (nodes) or a mapping ((key, value) pairs)
-        children = [part for child in node.value
-                    for part in (child if isinstance(child, tuple) else (child,))]
-        total = 1 + sum(_expanded(child, sizes) for child in children)
-    else:
-        total = 1
-    sizes[id(node)] = total
-    return total
