@@ -59,3 +59,12 @@ def test_the_calibration_report_names_the_items_left_out_for_an_empty_label() ->
     assert ("2 items of the labels file have an empty label and are left out: c2, c3"
             in problem_lines(cal))
     assert json.loads(calibration_json(cal))["unlabelled"] == ["c2", "c3"]
+
+
+def test_a_yaml_labels_file_whose_mapped_id_is_007_labels_the_case_007(tmp_path: Path) -> None:
+    """A YAML labels file mapping `id: item` read `item: 007` as the number 7, so its label
+    matched no case '007'; the id is now read as written, as a dataset's is."""
+    (tmp_path / "labels.yaml").write_text("- {item: 007, gold: pass}\n- {item: 1.10, gold: fail}\n")
+    labels = read_labels(LabelsFile(path="labels.yaml", fields={"id": "item", "label": "gold"}),
+                         tmp_path)
+    assert sorted(labels.items) == ["007", "1.10"]

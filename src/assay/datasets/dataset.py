@@ -27,7 +27,7 @@ from typing import Any
 
 from assay.case import Case
 from assay.datasets.case_fields import Fields, id_given, to_case
-from assay.datasets.files import READERS, Record, Row, yaml_records
+from assay.datasets.files import READERS, Record, Row
 from assay.datasets.refusals import (
     changed_while_read,
     duplicate_id,
@@ -228,10 +228,7 @@ class Dataset:
             return False
 
     def _records(self, problems: ProblemList) -> Iterator[Record]:
-        if self.file_format == "yaml":  # an id YAML would read as a number is kept as written
-            yield from yaml_records(self.path, problems, self.fields.get("id", "id"))
-            return
-        yield from READERS[self.file_format](self.path, problems)
+        yield from READERS[self.file_format](self.path, problems, self.fields.get("id", "id"))
 
     def _layout_for(self, record: Any, line: int, problems: ProblemList
                     ) -> tuple[str, dict[str, str]]:

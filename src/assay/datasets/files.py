@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,8 @@ Record = tuple[int, Any]
 """(line number, parsed record)."""
 
 
-def jsonl_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+def jsonl_records(path: Path, problems: ProblemList, id_key: str = "id") -> Iterator[Record]:
+    """Each JSON line's record (`id_key` is read as JSON types it)."""
     started = False  # a line with a record on it has been read
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
@@ -75,7 +76,8 @@ UTF16_TEXT = "UTF-16 text (it starts with a UTF-16 byte order mark); save it as 
 _WRAPPER_KEYS = ("cases", "questions", "data")
 
 
-def json_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+def json_records(path: Path, problems: ProblemList, id_key: str = "id") -> Iterator[Record]:
+    """Each item of a JSON array (or of its `cases:`, ...); `id_key` is read as JSON types it."""
     text = _read_text(path, problems)
     if text is None:
         return
@@ -241,7 +243,8 @@ def csv_reader(text: str, handle: io.StringIO) -> csv.DictReader[str]:
     return csv.DictReader(handle, strict=True, delimiter=mark, skipinitialspace=spaced)
 
 
-def csv_records(path: Path, problems: ProblemList) -> Iterator[Record]:
+def csv_records(path: Path, problems: ProblemList, id_key: str = "id") -> Iterator[Record]:
+    """Each row under the header's names (`id_key`, as every cell, is text as written)."""
     text = _read_text(path, problems)
     if text is None:
         return
@@ -385,12 +388,17 @@ def _cell(key: str, value: str) -> Any:
     return value
 
 
-def parquet_records(path: Path, problems: ProblemList) -> Iterator[Record]:
-    """Parquet rows, by record batch (see `assay.datasets.parquet`; pyarrow is optional)."""
+def parquet_records(path: Path, problems: ProblemList, id_key: str = "id") -> Iterator[Record]:
+    """Parquet rows, by record batch (see `assay.datasets.parquet`; pyarrow is optional);
+    `id_key` is read as its column types it."""
     from assay.datasets.parquet import parquet_records as read
 
     yield from read(path, problems)
 
 
-READERS = {"jsonl": jsonl_records, "json": json_records, "yaml": yaml_records,
+Reader = Callable[[Path, ProblemList, str], Iterator[Record]]
+"""A format's reader: (the file, where problems go, the key of a record's id). Only YAML,
+which types text as it reads it, needs the id key: `id: 007` is the case '007', not 7."""
+
+READERS: dict[str, Reader] = {"jsonl": jsonl_records, "json": json_records, "yaml": yaml_records,
            "csv": csv_records, "parquet": parquet_records}

@@ -53,7 +53,8 @@ def read_mapped(path: Path, fields: Mapping[str, str], *, required: Sequence[str
     mapping.update(fields)
     problems = ProblemList()
     out: list[MappedRecord] = []
-    for line, record in READERS[dataset.file_format](path, problems):
+    id_key = mapping.get("id", "id")  # a YAML id is read as written: `007`, not 7
+    for line, record in READERS[dataset.file_format](path, problems, id_key):
         if not isinstance(record, dict):
             problems.add("each record must be an object", file=str(path), line=line)
             continue
