@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from assay.datasets.mapped import read_mapped
-from assay.errors import UserError
+from assay.errors import Problem, UserError
 
 
 def test_dotted_paths_list_indexes_and_a_star_reach_into_nested_records(tmp_path: Path) -> None:
@@ -55,3 +55,26 @@ def test_a_labels_path_too_long_for_the_file_system_is_a_clear_error_not_an_inte
     long) out of `Path.exists()`: `assay calibrate` ended in an internal error."""
     with pytest.raises(UserError, match="cannot open labels file .*File name too long"):
         read_mapped(tmp_path / ("9" * 300), {}, required=("id", "label"), what="labels")
+
+
+def test_a_labels_field_that_is_null_empty_or_off_its_path_says_which(tmp_path: Path) -> None:
+    """A labels record whose label was null, an empty cell or past the end of its path
+    read "missing key 'gold'", so a user looked for a typo in a key that was there."""
+    fields = {"id": "item", "label": "gold"}
+    (tmp_path / "labels.jsonl").write_text('{"item": "q1", "gold": null}\n'
+                                           '{"item": "q2", "gold": ""}\n')
+    (tmp_path / "labels.csv").write_text("item,gold\nq1,\n")
+    (tmp_path / "nested.jsonl").write_text('{"item": "q1", "notes": []}\n')
+    messages = [problem.message for name, mapping in (
+        ("labels.jsonl", fields), ("labels.csv", fields),
+        ("nested.jsonl", {"id": "item", "label": "notes.0.ok"}))
+        for problem in _refusal(tmp_path / name, mapping)]
+    assert messages == ["'gold' is null (the label)", "'gold' is empty (the label)",
+                        "the 'gold' cell is empty (the label)",
+                        "nothing at 'notes.0.ok' (the label): 'notes' has 0 items, so no item 0"]
+
+
+def _refusal(path: Path, fields: dict[str, str]) -> list[Problem]:
+    with pytest.raises(UserError) as raised:
+        read_mapped(path, fields, required=("id", "label"), what="labels")
+    return raised.value.problems

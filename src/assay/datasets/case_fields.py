@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assay.case import Case
-from assay.datasets.field_paths import is_path, lookup, steps, walk, where_path_stops
-from assay.datasets.files import Row
+from assay.datasets.field_paths import is_path, lookup, missing_field, steps, walk
 from assay.datasets.refusals import input_problem
 from assay.errors import ProblemList
 
@@ -56,16 +55,8 @@ def to_case(record: Any, index: int, line: int, fields: Fields, mapping: dict[st
     ok = True
     for name, key in fields.required:
         if lookup(record, key) is None:
-            mapped = "" if key == name else f" (the case's {name})"
-            if isinstance(record, Row) and key in record.columns:
-                missing = f"the '{key}' cell is empty{mapped}"
-            elif key not in record and is_path(key):
-                missing = f"nothing at '{key}'{mapped}: {where_path_stops(record, key)}"
-            elif key in record:
-                missing = f"'{key}' is null{mapped}"
-            else:
-                missing = f"missing key '{key}'{mapped}"
-            problems.add(missing, file=file, line=line, field=key)
+            problems.add(missing_field(record, key, name, whose="case"), file=file, line=line,
+                         field=key)
             ok = False
     if not ok:
         return None

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from assay.datasets.files import Row
+
 
 def lookup(record: dict[str, Any], key: str) -> Any:
     """`record[key]`, or the value at a dotted path: `human.verdict`; `annotations.0.label`
@@ -17,6 +19,21 @@ def lookup(record: dict[str, Any], key: str) -> Any:
     if not is_path(key):  # a plain key that is missing (the common case: no path to walk)
         return None
     return walk(record, steps(key))
+
+
+def missing_field(record: dict[str, Any], key: str, name: str, whose: str = "") -> str:
+    """Why `record` gives no `name` (a field read from `key`), said for a person: an empty
+    CSV cell, where a path stops, a null or empty value, or a key that is not there. A
+    mapped key names its field: `missing key 'gold' (the label)`, `... (the case's input)`
+    with `whose="case"`."""
+    named = "" if key == name else f" (the {whose}'s {name})" if whose else f" (the {name})"
+    if isinstance(record, Row) and key in record.columns:  # empty cells are left out
+        return f"the '{key}' cell is empty{named}"
+    if key not in record and is_path(key):
+        return f"nothing at '{key}'{named}: {where_path_stops(record, key)}"
+    if key in record:
+        return f"'{key}' is {'null' if record[key] is None else 'empty'}{named}"
+    return f"missing key '{key}'{named}"
 
 
 def where_path_stops(record: dict[str, Any], key: str) -> str:
@@ -42,7 +59,7 @@ def where_path_stops(record: dict[str, Any], key: str) -> str:
             kind = "text" if isinstance(value, str) else "a number or a boolean"
             return f"'{walked}' is {kind}, not an object or a list"
         walked = f"{walked}.{part}" if walked else part
-    return f"'{walked}' is null"
+    return f"'{walked}' is {'null' if value is None else 'empty'}"
 
 
 def is_path(key: str) -> bool:

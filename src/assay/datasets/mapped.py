@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.datasets.dataset import Dataset
-from assay.datasets.field_paths import lookup
+from assay.datasets.field_paths import lookup, missing_field
 from assay.datasets.files import READERS
 from assay.errors import ProblemList, UserError
 from assay.input_files import require_regular_file
@@ -62,9 +62,8 @@ def read_mapped(path: Path, fields: Mapping[str, str], *, required: Sequence[str
                   if (value := lookup(record, key)) is not None and value != ""}
         missing = [name for name in required if name not in values]
         for name in missing:
-            key = mapping[name]
-            named = "" if key == name else f" (the {name})"
-            problems.add(f"missing key '{key}'{named}", file=str(path), line=line, field=key)
+            problems.add(missing_field(record, mapping[name], name), file=str(path), line=line,
+                         field=mapping[name])
         if not missing:
             out.append(MappedRecord(line, values))
     if not out and not problems:
