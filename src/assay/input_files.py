@@ -60,7 +60,11 @@ UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 """The byte order marks a UTF-16 file starts with (Windows tools save "Unicode" text so)."""
 
 
+UTF16_TEXT = "UTF-16 text (as Windows PowerShell writes it); save it as UTF-8"
+"""What every reader says of a UTF-16 file (a config, a dataset, a session log, a document)."""
+
+
 def is_utf16(head: bytes) -> bool:
     """Whether a file whose first bytes are `head` is UTF-16 text, which is read as UTF-8
-    only as garbage: it is refused with one problem, saying to save it as UTF-8."""
+    only as garbage: it is refused with one problem, `UTF16_TEXT`."""
     return head.startswith(UTF16_MARKS)

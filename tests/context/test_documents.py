@@ -64,7 +64,8 @@ def test_a_document_that_is_not_utf8_names_the_line_of_its_first_bad_byte(
 
 def test_a_utf16_document_is_told_to_be_saved_as_utf8(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# Title\n\nText.\n", encoding="utf-16")
-    with pytest.raises(UserError, match="a.md is UTF-16 text; save it as UTF-8"):
+    with pytest.raises(UserError, match=r"a.md is UTF-16 text \(as Windows PowerShell writes "
+                                        r"it\); save it as UTF-8"):
         read_document(tmp_path, tmp_path / "a.md")
 
 

@@ -534,7 +534,7 @@ def test_a_utf16_dataset_is_one_problem_saying_to_save_it_as_utf8(tmp_path: Path
     path.write_bytes('{"id": "a", "input": "q"}\n'.encode("utf-16"))
     [problem] = scan_problems(path)
     assert problem.startswith(f"{path}:1: ")
-    assert "UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8" in problem
+    assert "UTF-16 text (as Windows PowerShell writes it); save it as UTF-8" in problem
 
 
 def test_a_csv_written_with_a_space_after_each_comma_loads_its_columns(tmp_path: Path) -> None:

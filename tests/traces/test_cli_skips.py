@@ -160,7 +160,7 @@ def test_a_binary_or_utf16_file_in_a_folder_is_skipped_saying_what_it_is(
     assert (f"skipped {folder / 'core.jsonl'}: a binary file (it holds NUL bytes), not a "
             "text session log") in err
     assert (f"skipped {folder / 'export.jsonl'}: UTF-16 text (as Windows PowerShell writes "
-            "it), not the UTF-8 of session logs: save it as UTF-8 to read it") in err
+            "it); save it as UTF-8") in err
     assert "orjson" not in err and "surrogates" not in err and "char 0" not in err
     report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
     assert f"- not read: {folder / 'core.jsonl'}: a binary file" in report

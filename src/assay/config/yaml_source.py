@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from assay.errors import Problem, UserError
-from assay.input_files import is_utf16, require_regular_file
+from assay.input_files import UTF16_TEXT, is_utf16, require_regular_file
 from assay.yaml_core import UniqueKeyLoader, expanded_size
 
 
@@ -100,7 +100,7 @@ def read_text_file(path: Path, what: str) -> str:
     except OSError as exc:
         raise UserError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     if is_utf16(raw):
-        raise UserError(f"{what} {path} is UTF-16 text; save it as UTF-8")
+        raise UserError(f"{what} {path} is {UTF16_TEXT}")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -16,7 +16,7 @@ from typing import Any
 
 from assay.datasets.refusals import JSON_ARRAY_AS_JSONL
 from assay.errors import ProblemList
-from assay.input_files import is_utf16
+from assay.input_files import UTF16_TEXT, is_utf16
 from assay.json_line import BadJsonLine, beyond_limits, read_json_line
 from assay.valid_text import valid_record
 
@@ -70,8 +70,6 @@ def _read_text(path: Path, problems: ProblemList, encoding: str = "utf-8-sig") -
                      line=raw.count(b"\n", 0, exc.start) + 1)
         return None
 
-
-UTF16_TEXT = "UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8"
 
 _WRAPPER_KEYS = ("cases", "questions", "data")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import UserError
+from assay.input_files import UTF16_TEXT, is_utf16
 from assay.traces.formats.base import ParseStats, SessionReader, iter_objects
 from assay.traces.formats.claude_code import ClaudeCodeReader
 from assay.traces.formats.openai_chat import OpenAIChatReader
@@ -19,7 +20,6 @@ READERS: dict[str, SessionReader] = {
 SNIFF_OBJECTS = 5
 TEXT_PROBE_BYTES = 8192
 """How much of a file's start is looked at to tell a text log from a binary file."""
-UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 class UnknownFormat(Exception):
@@ -49,9 +49,8 @@ def not_text(path: Path) -> str | None:
     newline for gigabytes, and each of its "lines" would be malformed anyway."""
     with path.open("rb") as handle:
         head = handle.read(TEXT_PROBE_BYTES)
-    if head.startswith(UTF16_BOMS):
-        return ("UTF-16 text (as Windows PowerShell writes it), not the UTF-8 of session "
-                "logs: save it as UTF-8 to read it")
+    if is_utf16(head):
+        return UTF16_TEXT
     if b"\x00" in head:
         return "a binary file (it holds NUL bytes), not a text session log"
     return None
