@@ -1,6 +1,9 @@
-"""Counts in words, as people write them: `1 answer`, `3 answers`."""
+"""Things said in words, as people write them: counts (`1 answer`, `3 answers`) and what
+kind of value a file holds where another was wanted (`text`, `a number`, `true or false`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 def capitalised(text: str) -> str:
@@ -11,3 +14,19 @@ def capitalised(text: str) -> str:
 def plural(count: int, noun: str) -> str:
     """`1 line`, `3 lines`, `1,200 cases`: the count with its noun, singular for one."""
     return f"{count:,} {noun}{'s' * (count != 1)}"
+
+
+def kind_of(value: Any) -> str:
+    """What a value read from a file is, in the same words wherever it is refused: null,
+    true or false, a number, text, a list, an object (or its Python type's name)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object" if isinstance(value, dict) else f"a {type(value).__name__}"

@@ -1,11 +1,12 @@
-"""JSONL lines read fast (orjson) and exactly as `json` reads them, odd numbers included."""
+"""Dataset files' records: JSONL lines read fast (orjson) and exactly as `json` reads them,
+odd numbers included; a JSON file that holds no list of cases says what it holds."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from assay.datasets.files import jsonl_records
+from assay.datasets.files import json_records, jsonl_records
 from assay.errors import ProblemList
 
 LINES = [
@@ -35,3 +36,13 @@ def test_a_broken_line_is_named_as_json_names_it(tmp_path: Path) -> None:
     assert [(p.line, p.message) for p in problems.problems] == [
         (2, "invalid JSON: Expecting value (column 1)"),
         (3, "not UTF-8 text (byte 0xff at column 9)")]
+
+
+def test_a_json_file_that_holds_a_number_or_a_boolean_says_which(tmp_path: Path) -> None:
+    """Both read 'this file holds a number or a boolean'."""
+    problems = ProblemList()
+    for name, text in (("number.json", "3"), ("flag.json", "true")):
+        (tmp_path / name).write_text(text)
+        assert list(json_records(tmp_path / name, problems)) == []
+    assert [problem.message.rsplit("; ", 1)[1] for problem in problems.problems] == [
+        "this file holds a number", "this file holds true or false"]

@@ -11,6 +11,7 @@ from assay.case import Case
 from assay.datasets.field_paths import is_path, lookup, missing_field, steps, walk
 from assay.datasets.refusals import input_problem
 from assay.errors import ProblemList
+from assay.wording import kind_of
 
 ALIASES: dict[str, tuple[str, ...]] = {"expected_traits": ("expected_response_traits",)}
 """Other names a Case field goes by in files we read as they are (the agent-suite cases)."""
@@ -76,7 +77,7 @@ def to_case(record: Any, index: int, line: int, fields: Fields, mapping: dict[st
             used.add(root)
     raw_id = values.get("id", record.get("id"))
     if isinstance(raw_id, bool | list | dict):
-        problems.add(f"id must be text or a number, not {_kind(raw_id)}", file=file, line=line,
+        problems.add(f"id must be text or a number, not {kind_of(raw_id)}", file=file, line=line,
                      field=mapping.get("id", "id"))
         return None
     case_id = str(raw_id) if raw_id is not None and raw_id != "" else str(index)
@@ -96,15 +97,15 @@ def to_case(record: Any, index: int, line: int, fields: Fields, mapping: dict[st
         metadata.update(given_metadata)
     elif given_metadata is not None:  # else it would be dropped unsaid
         problems.add(f"metadata must be an object of keys and values, not "
-                     f"{_kind(given_metadata)}", file=file, line=line,
+                     f"{kind_of(given_metadata)}", file=file, line=line,
                      field=mapping.get("metadata", "metadata"))
         return None
     tags = values.get("tags") or []
     if isinstance(tags, str):
         tags = [t.strip() for t in tags.replace(";", ",").split(",") if t.strip()]
-    wrong = (f"not {_kind(tags)}" if not isinstance(tags, list) else next(
-        (f"item {n} is {_kind(tag)}" for n, tag in enumerate(tags)
-         if _kind(tag) not in ("text", "a number")), None))
+    wrong = (f"not {kind_of(tags)}" if not isinstance(tags, list) else next(
+        (f"item {n} is {kind_of(tag)}" for n, tag in enumerate(tags)
+         if kind_of(tag) not in ("text", "a number")), None))
     if wrong:
         problems.add(f"tags must be a list of text: {wrong}", file=file, line=line,
                      field=mapping.get("tags", "tags"))
@@ -124,7 +125,7 @@ def to_case(record: Any, index: int, line: int, fields: Fields, mapping: dict[st
         return None
     difficulty = values.get("difficulty")
     if isinstance(difficulty, bool | list | dict):
-        problems.add(f"difficulty must be text or a number, not {_kind(difficulty)}",
+        problems.add(f"difficulty must be text or a number, not {kind_of(difficulty)}",
                      file=file, line=line, field=mapping.get("difficulty", "difficulty"))
         return None
     # by position (a case per record, twice per run): id, input, expected,
@@ -133,19 +134,6 @@ def to_case(record: Any, index: int, line: int, fields: Fields, mapping: dict[st
                 values.get("expected"), calls, traits, values.get("reference"),
                 [str(t) for t in tags], None if difficulty is None else str(difficulty),
                 metadata)
-
-
-def _kind(value: Any) -> str:
-    """What a value is, in a dataset's own words: text, a number, a list, an object."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    return "a list" if isinstance(value, list) else "an object"
 
 
 def id_given(record: dict[str, Any], mapping: dict[str, str]) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.datasets.files import Row
+from assay.wording import kind_of
 
 
 def lookup(record: dict[str, Any], key: str) -> Any:
@@ -56,8 +57,7 @@ def where_path_stops(record: dict[str, Any], key: str) -> str:
         elif value is None:
             return f"'{walked}' is null"
         else:
-            kind = "text" if isinstance(value, str) else "a number or a boolean"
-            return f"'{walked}' is {kind}, not an object or a list"
+            return f"'{walked}' is {kind_of(value)}, not an object or a list"
         walked = f"{walked}.{part}" if walked else part
     return f"'{walked}' is {'null' if value is None else 'empty'}"
 

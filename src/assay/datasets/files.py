@@ -19,6 +19,7 @@ from assay.errors import ProblemList
 from assay.input_files import UTF16_TEXT, is_utf16
 from assay.json_line import BadJsonLine, beyond_limits, read_json_line
 from assay.valid_text import valid_record
+from assay.wording import kind_of
 
 Record = tuple[int, Any]
 """(line number, parsed record)."""
@@ -119,9 +120,7 @@ def _what_json_holds(data: Any) -> str:
         keys = ", ".join(f"'{key}'" for key in list(data)[:8])
         more = f" and {len(data) - 8} more" if len(data) > 8 else ""
         return f"an object with the keys {keys}{more}" if data else "an empty object"
-    if data is None:
-        return "null"
-    return "text" if isinstance(data, str) else "a number or a boolean"
+    return kind_of(data)
 
 
 def _value_start(text: str, decoder: json.JSONDecoder, key: str) -> int:

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from assay.wording import kind_of
+
 JsonType = type | tuple[type, ...]
 Shape = dict[str, JsonType]
 
@@ -40,7 +42,7 @@ def shape_problem(line: dict[str, Any], shape: Shape) -> str | None:
                 continue
             if not isinstance(value, allowed) or (isinstance(value, bool)
                                                   and bool not in _types(allowed)):
-                return f"`{path}` is {_json_name(value)}, not {_names(allowed)}"
+                return f"`{path}` is {kind_of(value)}, not {_names(allowed)}"
     return None
 
 
@@ -71,9 +73,3 @@ _NAMES = {str: "text", int: "a number", float: "a number", dict: "an object", li
 
 def _names(allowed: JsonType) -> str:
     return " or ".join(dict.fromkeys(_NAMES.get(t, t.__name__) for t in _types(allowed)))
-
-
-def _json_name(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true or false"
-    return _NAMES.get(type(value), type(value).__name__)

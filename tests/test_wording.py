@@ -1,0 +1,14 @@
+"""Words for people: counts, and the kind of a value a file holds where another was wanted."""
+
+from __future__ import annotations
+
+import datetime
+
+from assay.wording import kind_of
+
+
+def test_a_value_of_each_kind_is_named_in_the_same_words_everywhere() -> None:
+    values = [None, True, 3, 1.5, "x", [1], {"a": 1}, datetime.date(2026, 1, 2)]
+    assert [kind_of(value) for value in values] == [
+        "null", "true or false", "a number", "a number", "text", "a list", "an object",
+        "a date"]
