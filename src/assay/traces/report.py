@@ -11,6 +11,7 @@ from assay.traces.findings import Asked, Finding
 from assay.traces.formats import ParseStats
 from assay.traces.repeats import repeat_notes
 from assay.traces.result import TraceAnalysis
+from assay.traces.sessions import file_stats
 from assay.wording import capitalised, plural
 
 QUESTION_CHARS = 100
@@ -119,15 +120,16 @@ def _sources(analysis: TraceAnalysis) -> list[str]:
     problems are said on its first row."""
     lines = ["## Sessions read", "", "| file | session | format | questions | line problems |",
              "| --- | --- | --- | --- | --- |"]
-    said: set[int] = set()
+    unsaid = iter(file_stats(analysis.sessions))  # each file's, in the order first met
+    next_unsaid = next(unsaid, None)
     for session in analysis.sessions:
         stats = session.meta.stats
         if stats is None:
             skipped = "none"
-        elif id(stats) in said:
+        elif stats is not next_unsaid:
             skipped = "as above (same file)"
         else:
-            said.add(id(stats))
+            next_unsaid = next(unsaid, None)
             skipped = _skips(stats) or "none"
         lines.append(f"| {_cell(PurePosixPath(session.meta.path).name)} "
                      f"| {_cell(session.meta.id or '-')} | {_cell(session.meta.format)} "

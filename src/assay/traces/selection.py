@@ -74,10 +74,6 @@ class SessionFilter:
                  f"--last {self.last}" if self.last is not None else ""]
         return " ".join(part for part in parts if part)
 
-    def apply(self, rows: Sequence[Session]) -> list[Session]:
-        """The rows of the sessions kept."""
-        return self.choose(rows)[0]
-
     def choose(self, rows: Sequence[Session]) -> tuple[list[Session], Selection]:
         """The rows of the sessions kept (every row of a session met in several files or
         places), and how many sessions were found and kept. Only sessions that hold a
