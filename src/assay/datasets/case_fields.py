@@ -49,7 +49,9 @@ class Fields:
 
 
 def to_case(record: Any, index: int, line: int, fields: Fields, mapping: dict[str, str],
-             file: str, problems: ProblemList) -> Case | None:
+            file: str, problems: ProblemList) -> tuple[Case, bool] | None:
+    """The record's Case, and whether the record gave its id (else its index is its id);
+    None when a problem was added instead."""
     if not isinstance(record, dict):
         problems.add("each record must be an object", file=file, line=line)
         return None
@@ -80,7 +82,8 @@ def to_case(record: Any, index: int, line: int, fields: Fields, mapping: dict[st
         problems.add(f"id must be text or a number, not {kind_of(raw_id)}", file=file, line=line,
                      field=mapping.get("id", "id"))
         return None
-    case_id = str(raw_id) if raw_id is not None and raw_id != "" else str(index)
+    id_given = raw_id is not None and raw_id != ""
+    case_id = str(raw_id) if id_given else str(index)
     if len(case_id) > MAX_ID_CHARS:
         problems.add(f"id is {len(case_id)} characters long; the store keeps ids of up to "
                      f"{MAX_ID_CHARS}", file=file, line=line, field=mapping.get("id", "id"))
@@ -133,10 +136,5 @@ def to_case(record: Any, index: int, line: int, fields: Fields, mapping: dict[st
     return Case(case_id, input_value if isinstance(input_value, list) else str(input_value),
                 values.get("expected"), calls, traits, values.get("reference"),
                 [str(t) for t in tags], None if difficulty is None else str(difficulty),
-                metadata)
+                metadata), id_given
 
-
-def id_given(record: dict[str, Any], mapping: dict[str, str]) -> bool:
-    """Whether the record has an id of its own (else its index is its id)."""
-    given = lookup(record, mapping.get("id", "id"))
-    return given is not None and given != ""

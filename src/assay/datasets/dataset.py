@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.case import Case
-from assay.datasets.case_fields import Fields, id_given, to_case
+from assay.datasets.case_fields import Fields, to_case
 from assay.datasets.files import READERS, Record, Row
 from assay.datasets.refusals import (
     changed_while_read,
@@ -129,21 +129,21 @@ class Dataset:
                 if not layout:
                     break
                 fields = Fields.of(layout, mapping)
-            case = to_case(record, index, line, fields, mapping, file, problems)
-            if case is None:
+            read = to_case(record, index, line, fields, mapping, file, problems)
+            if read is None:
                 continue
+            case, id_given = read
             first = seen.get(case.id)
             if first is not None:
                 problems.add(duplicate_id(case.id, first if first >= 0 else ~first, first >= 0,
-                                          id_given(record, mapping)),
-                             file=file, line=line, field="id")
+                                          id_given), file=file, line=line, field="id")
                 continue
             twin = _twin_but_for_spaces(case.id, line, seen, padded)
             if twin is not None:
-                problems.add(ids_alike(case.id, *twin, id_given(record, mapping)),
-                             file=file, line=line, field="id")
+                problems.add(ids_alike(case.id, *twin, id_given), file=file, line=line,
+                             field="id")
                 continue
-            seen[case.id] = line if id_given(record, mapping) else ~line
+            seen[case.id] = line if id_given else ~line
             if self.tags and not set(self.tags) & set(case.tags):
                 continue
             count += 1
@@ -182,10 +182,11 @@ class Dataset:
         problems = ProblemList()
         fields = Fields.of(scan.layout, scan.mapping)
         for index, (line, record) in enumerate(self._records(problems)):
-            case = to_case(record, index, line, fields, scan.mapping, str(self.path),
-                            problems)
-            if case is None:
+            read = to_case(record, index, line, fields, scan.mapping, str(self.path),
+                           problems)
+            if read is None:
                 continue
+            case = read[0]
             if self.tags and not set(self.tags) & set(case.tags):
                 continue
             if scan.selected is None or case.id in scan.selected:

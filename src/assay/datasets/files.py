@@ -233,7 +233,8 @@ def csv_reader(text: str, handle: io.StringIO) -> csv.DictReader[str]:
     """A reader of `handle` in the file's own style, told from its header line: its
     separator, and whether a space follows each one (`id, input, expected`), which is then
     no part of a cell, so that `a, "b, c"` is two cells and ` input` the input column."""
-    header = text.partition("\n")[0]
+    end = text.find("\n")  # a slice: partition would copy the whole rest of the file too
+    header = text if end < 0 else text[:end]
     mark = separator(header)
     spaced = mark != "\t" and header.count(f"{mark} ") == header.count(mark) > 0
     # strict: a quote never closed is an error, not a field that swallows the file's rest
