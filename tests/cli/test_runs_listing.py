@@ -152,23 +152,29 @@ def test_a_limit_below_one_is_a_usage_error_not_every_run(
     assert "r0" not in text
 
 
+def killed_and_live_runs(tmp_path: Path, *, status: str, started: str) -> str:
+    """A store with two runs of this status held by a process on another machine: `kill00`'s
+    stopped beating two minutes ago (killed), `live00`'s beat five seconds ago."""
+    path = str(tmp_path / "s.db")
+    store = Store(path)
+    for run_id, beat in (("20260101-000000-kill00", ago(minutes=2)),
+                         ("20260101-000000-live00", ago(seconds=5))):
+        add_run(store, run_id, started=started, status=status)
+        with store.engine.begin() as conn:
+            conn.execute(schema.run_locks.insert().values(
+                run_id=run_id, owner=run_id, pid=1, host="another-machine", pid_scope="x",
+                taken_at=ago(minutes=3), heartbeat_at=beat))
+    store.close()
+    return path
+
+
 def test_a_running_run_whose_lock_holder_is_gone_shows_as_running_at_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """After kill -9 a run read `running` for ten minutes, though its lock, left behind,
     already said its process had stopped beating."""
     monkeypatch.setenv("COLUMNS", "200")
-    path = str(tmp_path / "s.db")
-    store = Store(path)
-    add_run(store, "20260101-000000-kill00", started=ago(minutes=3))
-    add_run(store, "20260101-000000-live00", started=ago(minutes=3))
-    for run_id, beat in (("20260101-000000-kill00", ago(minutes=2)),
-                         ("20260101-000000-live00", ago(seconds=5))):
-        with store.engine.begin() as conn:
-            conn.execute(schema.run_locks.insert().values(
-                run_id=run_id, owner=run_id, pid=1, host="another-machine", pid_scope="x",
-                taken_at=ago(minutes=3), heartbeat_at=beat))
-    store.close()
+    path = killed_and_live_runs(tmp_path, status="running", started=ago(minutes=3))
     code, text = assay(capsys, "runs", "--store", path)
     assert code == 0
     assert ("running? 20260101-000000-kill00 (the process that ran it is gone: killed? "
@@ -185,17 +191,7 @@ def test_a_run_killed_while_its_files_were_written_shows_as_reviewing_with_a_res
     """kill -9 while the review wrote a run's report files left it `reviewing` for good, read
     as a review under way, with no word that its process was gone nor how to finish it."""
     monkeypatch.setenv("COLUMNS", "200")
-    path = str(tmp_path / "s.db")
-    store = Store(path)
-    add_run(store, "20260101-000000-kill00", started=ago(hours=2), status="reviewing")
-    add_run(store, "20260101-000000-live00", started=ago(hours=2), status="reviewing")
-    for run_id, beat in (("20260101-000000-kill00", ago(minutes=2)),
-                         ("20260101-000000-live00", ago(seconds=5))):
-        with store.engine.begin() as conn:
-            conn.execute(schema.run_locks.insert().values(
-                run_id=run_id, owner=run_id, pid=1, host="another-machine", pid_scope="x",
-                taken_at=ago(minutes=3), heartbeat_at=beat))
-    store.close()
+    path = killed_and_live_runs(tmp_path, status="reviewing", started=ago(hours=2))
     code, text = assay(capsys, "runs", "--store", path)
     assert code == 0
     assert ("reviewing? 20260101-000000-kill00 (the process that ran it is gone: killed? "
