@@ -168,35 +168,23 @@ def killed_and_live_runs(tmp_path: Path, *, status: str, started: str) -> str:
     return path
 
 
-def test_a_running_run_whose_lock_holder_is_gone_shows_as_running_at_once(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize(("status", "started"), [("running", ago(minutes=3)),
+                                                  ("reviewing", ago(hours=2))])
+def test_a_run_whose_lock_holder_is_gone_shows_at_once_with_a_question_mark_and_a_hint(
+        status: str, started: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """After kill -9 a run read `running` for ten minutes, though its lock, left behind,
-    already said its process had stopped beating."""
+    already said its process had stopped beating; killed while the review wrote its report
+    files, it read `reviewing` for good, with no word that its process was gone nor how to
+    finish it. A run whose process still beats is left alone."""
     monkeypatch.setenv("COLUMNS", "200")
-    path = killed_and_live_runs(tmp_path, status="running", started=ago(minutes=3))
+    path = killed_and_live_runs(tmp_path, status=status, started=started)
     code, text = assay(capsys, "runs", "--store", path)
     assert code == 0
-    assert ("running? 20260101-000000-kill00 (the process that ran it is gone: killed? "
+    assert (f"{status}? 20260101-000000-kill00 (the process that ran it is gone: killed? "
             "resume with --resume 20260101-000000-kill00)") in text
+    assert text.count(f"{status}?") == 2  # the table's cell and the hint, for the dead run
     assert "--resume 20260101-000000-live00" not in text
-    code, text = assay(capsys, "runs", "--store", path, "--json")
-    stale = {run["id"]: run["stale"] for run in json.loads(text)}
-    assert stale == {"20260101-000000-kill00": True, "20260101-000000-live00": False}
-
-
-def test_a_run_killed_while_its_files_were_written_shows_as_reviewing_with_a_resume_hint(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """kill -9 while the review wrote a run's report files left it `reviewing` for good, read
-    as a review under way, with no word that its process was gone nor how to finish it."""
-    monkeypatch.setenv("COLUMNS", "200")
-    path = killed_and_live_runs(tmp_path, status="reviewing", started=ago(hours=2))
-    code, text = assay(capsys, "runs", "--store", path)
-    assert code == 0
-    assert ("reviewing? 20260101-000000-kill00 (the process that ran it is gone: killed? "
-            "resume with --resume 20260101-000000-kill00)") in text
-    assert text.count("reviewing?") == 2  # the table's cell and the hint, for the dead run
     code, text = assay(capsys, "runs", "--store", path, "--json")
     stale = {run["id"]: run["stale"] for run in json.loads(text)}
     assert stale == {"20260101-000000-kill00": True, "20260101-000000-live00": False}
