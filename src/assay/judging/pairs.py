@@ -17,7 +17,6 @@ stores nothing (the response cache keeps what was paid for).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
@@ -31,10 +30,10 @@ from assay.analysis.pairwise_verdicts import (
     pairwise_result,
 )
 from assay.errors import AssayError, UserError
+from assay.judging.batched_commits import BatchedCommits
 from assay.judging.bounded import bounded_map
 from assay.providers.cache import trial_epoch
 from assay.records import TrialRecord
-from assay.runner.pipeline import FLUSH_SECONDS
 from assay.score import Score
 from assay.trial import TrialKey
 
@@ -100,26 +99,19 @@ async def judge_condition_pairs(store: Store, run_id: str, scorers: list[Pairwis
     done = {scorer.name: store.scored_keys(run_id, scorer.name) for scorer in scorers}
     jobs = condition_pair_jobs(store.iter_trials(run_id), scorers, conditions, done)
     stored = 0
-    buffer: list[tuple[TrialKey, str, Score]] = []
-    last_flush = time.monotonic()
 
-    def flush() -> None:
-        nonlocal stored, last_flush
-        last_flush = time.monotonic()
-        if not buffer:
-            return
+    def commit(batch: list[tuple[TrialKey, str, Score]]) -> None:
+        nonlocal stored
         if before_write is not None:
             before_write()
-        stored += store.write_scores(run_id, buffer)
-        buffer.clear()
+        stored += store.write_scores(run_id, batch)
 
+    verdicts = BatchedCommits(commit, size=BATCH)
     try:
         async for job, score in bounded_map(jobs, judge_one, concurrency=concurrency):
-            buffer.append((job.key, job.scorer.name, score))
-            if len(buffer) >= BATCH or time.monotonic() - last_flush >= FLUSH_SECONDS:
-                flush()
+            verdicts.add((job.key, job.scorer.name, score))
     finally:
-        flush()  # what was judged is kept, even on Ctrl-C
+        verdicts.flush()  # what was judged is kept, even on Ctrl-C
     return stored
 
 

@@ -12,13 +12,13 @@ run is copied as it was, never judged, and is no judge's failure.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from assay.errors import RunFailed
+from assay.judging.batched_commits import BatchedCommits
 from assay.judging.bounded import bounded_map
 from assay.output import Usage
 from assay.runner.pipeline import PipelineStats, trial_error, trial_unusable
@@ -30,10 +30,6 @@ if TYPE_CHECKING:
     from assay.records import TrialRecord
     from assay.scorers.base import Scorer
     from assay.store import Store
-
-FLUSH_SECONDS = 0.25
-"""A batch is committed at least this often, so Ctrl-C loses little and a resume skips much."""
-
 
 @dataclass
 class JudgeBudget:
@@ -105,32 +101,23 @@ async def judge_stored_trials(store: Store, source_run: str, run_id: str, judge:
     """Judge every stored trial of `source_run` not in `skip`, storing each result in
     `run_id`; raises `RunFailed` when the judges keep failing (what finished is stored)."""
     tally = JudgeTally()
-    batch: list[TrialResult] = []
-    last_flush = time.monotonic()
 
-    def flush() -> None:
-        nonlocal last_flush
-        last_flush = time.monotonic()
-        if not batch:
-            return
+    def commit(batch: list[TrialResult]) -> None:
         commit_check()
         store.write_trials(run_id, batch)
         for result in batch:
             tally.count(result, budget)
-        batch.clear()
         on_committed(tally.stats)
 
+    results_kept = BatchedCommits(commit, size=batch_size)
     pending = (trial for trial in store.iter_trials(source_run) if trial.key not in skip)
     try:  # closed on leaving, so no judge call is still in flight once the budget is spent
         async with aclosing(bounded_map(pending, judge, concurrency=concurrency)) as results:
             async for _trial, result in results:
-                batch.append(result)
-                if len(batch) >= batch_size or time.monotonic() - last_flush >= FLUSH_SECONDS:
-                    flush()
-                    if tally.stats.stopped_reason:
-                        break
+                if results_kept.add(result) and tally.stats.stopped_reason:
+                    break
     finally:
-        flush()  # what finished is kept, even on Ctrl-C or an error
+        results_kept.flush()  # what finished is kept, even on Ctrl-C or an error
     reason = tally.stats.stopped_reason or tally.nothing_judged()
     if reason:
         raise RunFailed(reason)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from assay.errors import RunFailed
+from assay.judging.batched_commits import FLUSH_SECONDS
 from assay.providers.cache import trial_epoch
 from assay.runner.plan import Plan
 from assay.runner.trial import ScorerGroups, run_trial
@@ -21,7 +22,6 @@ from assay.workers import WorkerPool, using
 
 __all__ = ["PipelineStats", "run_pipeline", "run_trial", "trial_error", "trial_unusable"]
 
-FLUSH_SECONDS = 0.25
 YIELD_SECONDS = 0.05
 """A worker whose trials never wait (a sync target run on the event loop with `threaded:
 false`, and inline scorers) gives the loop a turn this often anyway: otherwise Ctrl-C, the
