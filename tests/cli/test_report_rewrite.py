@@ -100,6 +100,29 @@ def test_resume_of_a_completed_run_with_a_cut_results_json_rewrites_it_and_runs_
     opened.close()
 
 
+def test_resume_that_rewrites_a_completed_runs_files_starts_no_target(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing is left to run, so nothing is started: a target that can no longer start
+    (its module gone) does not stop the files from being written again, and the run keeps
+    the config it ended with."""
+    monkeypatch.chdir(tmp_path)
+    out, run_id, store = finished_run(tmp_path, capsys)
+    before = Store(store)
+    config = before.get_run(run_id).config  # type: ignore[union-attr]
+    before.close()
+    (out / "results.json").unlink()
+    (tmp_path / "agent.py").unlink()
+
+    code, printed = assay(capsys, "run", "assay.yaml", "--store", store, "--no-progress",
+                          "--resume")
+    assert code == 0, printed
+    assert results(out)["run"]["id"] == run_id
+    after = Store(store)
+    assert after.get_run(run_id).config == config  # type: ignore[union-attr]
+    after.close()
+
+
 def test_resume_with_whole_files_and_nothing_unfinished_still_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -115,12 +115,12 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
                         f"({plan.dataset.path} reads sha256 {scan.sha256[:12]} now, "
                         f"{(resumed.dataset_hash or 'unknown')[:12]} then); put it back as it "
                         "was, or run without --resume to start a new run")
+    if resumed and _nothing_left(plan, store, resumed, options):
+        return await _as_ended(plan, config, store, resumed, services)
     run_id: str | None = None
     stored: str | None = None
     """The run once its row is in the store: a resume of it can find it."""
     status, error = "failed", None
-    rewrite = False
-    """A completed run resumed with nothing to run, for its files: it stays as it ended."""
     usage: dict[str, object] = {}
     try:
         await _start(plan, loaded)
@@ -129,15 +129,11 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
             if options.retry_errors:  # a scorer's failure too (a judge that was down)
                 store.delete_errored_trials(run_id, score_errors=True)
             plan.skip = store.done_keys(run_id)
-            rewrite = resumed.status == "completed" and len(plan.skip) >= plan.total
             # the config it goes on with: only its pace may differ (the hash is the same),
             # and a report showing the old `max_cost_usd` beside the cost spent past it
             # would contradict itself
-            if rewrite:
-                store.update_run(run_id, config=loaded.stored)
-            else:
-                store.update_run(run_id, status="running", finished_at=None, error=None,
-                                 total_trials=plan.total, config=loaded.stored)
+            store.update_run(run_id, status="running", finished_at=None, error=None,
+                             total_trials=plan.total, config=loaded.stored)
         else:
             run_id = new_run_id()
             lock.acquire(run_id)  # before its row exists, so no resume can take it first
@@ -163,9 +159,39 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
             if resumed:  # the ledger holds this process's calls, the run's costs all of them
                 usage["resumed"] = True
         await _close(plan, services)
-        if run_id is not None and lock.lost_to is None and not rewrite:  # a run taken over
-            record_end(store, run_id, status, error)  # is not ours to end
-    run = store.get_run(run_id)
+        if run_id is not None and lock.lost_to is None:  # a run taken over is not ours to end
+            record_end(store, run_id, status, error)
+    return _outcome(plan, config, store, run_id, stats, services, usage)
+
+
+def _nothing_left(plan: Plan, store: Store, resumed: RunRecord, options: RunOptions) -> bool:
+    """Whether the resumed run is completed with no trial left to run (a resume for its
+    lost files): every trial of the plan stored, and none errored for `--retry-errors`."""
+    if resumed.status != "completed":
+        return False
+    if options.retry_errors and store.count_errored_trials(resumed.id):
+        return False
+    return len(store.done_keys(resumed.id)) >= plan.total
+
+
+async def _as_ended(plan: Plan, config: EvalConfig, store: Store, run: RunRecord,
+                    services: Services) -> RunOutcome:
+    """A completed run with nothing left to run, as it ended, for the review to write its
+    files again: no target, server or scorer is started, and the run's row is not touched."""
+    usage: dict[str, object] = {}
+    if services.providers is not None:
+        usage = {**services.providers.stats().to_dict(), "resumed": True}
+    await _close(plan, services)
+    stats = PipelineStats(unscored={s.name for s in plan.trial_scorers},
+                          without_verdict={c.name for c in plan.conditions})
+    return _outcome(plan, config, store, run.id, stats, services, usage)
+
+
+def _outcome(plan: Plan, config: EvalConfig, store: Store, run_id: str | None,
+             stats: PipelineStats, services: Services, usage: dict[str, object]
+             ) -> RunOutcome:
+    """What the review needs of the run, read back as the store now holds it."""
+    run = store.get_run(run_id) if run_id is not None else None
     assert run is not None
     return RunOutcome(run=run, config=config, stats=stats,
                       scorers=[s.name for s in plan.scorers],
