@@ -76,3 +76,17 @@ def test_a_command_line_keeps_its_flags_and_loses_the_secrets_after_them() -> No
         "--max-tokens", "400"]
     assert literal_secrets(config) == ["ak-literal-1", "tk-literal-2", "Bearer bt-literal-3",
                                        "bt-literal-3"]
+
+
+def test_every_literal_secret_of_a_nested_config_is_masked_where_it_is_written() -> None:
+    config = {"servers": [{"command": ["srv", "--api-key", "ak-nested-1"],
+                           "env": {"API_TOKEN": "tk-nested-2", "PATH_HINT": "x"}},
+                          {"args": [["--secret=sc-nested-3"]]}],
+              "headers": {"Authorization": "Bearer ${TOKEN}"}}
+    stored = redact_structure(config)
+    assert literal_secrets(config) == ["ak-nested-1", "tk-nested-2", "tk-nested-2", "sc-nested-3"]
+    assert stored == {"servers": [{"command": ["srv", "--api-key", "***"],
+                                   "env": {"API_TOKEN": "***", "PATH_HINT": "x"}},
+                                  {"args": [["--secret=***"]]}],
+                      "headers": {"Authorization": "***"}}
+    assert config["servers"][0]["env"]["API_TOKEN"] == "tk-nested-2"  # type: ignore[index]

@@ -24,7 +24,8 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 MASK = "***"
@@ -128,24 +129,58 @@ def redact_structure(value: Any) -> Any:
 
 
 def _masked_structure(value: Any, secrets: list[str]) -> Any:
+    masked = _with_strings_masked(value, secrets)
+    for found in _secret_values(value):
+        if not _REFERENCE.fullmatch(found.secret.strip()):
+            _replace_at(masked, found.path, f"{found.flag}={MASK}" if found.flag else MASK)
+    return masked
+
+
+def _with_strings_masked(value: Any, secrets: list[str]) -> Any:
+    """A copy of `value` with the known secrets masked in every string."""
     if isinstance(value, dict):
-        out: dict[Any, Any] = {}
-        for key, sub in value.items():
-            if (isinstance(key, str) and isinstance(sub, str) and is_secret_name(key)
-                    and not _REFERENCE.fullmatch(sub.strip())):
-                out[key] = MASK
-            else:
-                out[key] = _masked_structure(sub, secrets)
-        return out
+        return {key: _with_strings_masked(sub, secrets) for key, sub in value.items()}
     if isinstance(value, list):
-        masked = [_masked_structure(sub, secrets) for sub in value]
-        for index, (flag, secret) in _flag_values(value).items():
-            if not _REFERENCE.fullmatch(secret.strip()):
-                masked[index] = f"{flag}={MASK}" if flag else MASK
-        return masked
+        return [_with_strings_masked(sub, secrets) for sub in value]
     if isinstance(value, str):
         return _mask(value, secrets)
     return value
+
+
+def _replace_at(value: Any, path: tuple[Any, ...], new: str) -> None:
+    """Put `new` at `path` (keys and indexes from the top) of a structure of dicts and lists."""
+    *above, last = path
+    for step in above:
+        value = value[step]
+    value[last] = new
+
+
+@dataclass(frozen=True, slots=True)
+class _SecretValue:
+    """A secret a config-like structure writes, and where."""
+
+    path: tuple[Any, ...]
+    """The keys and indexes that lead to it from the top."""
+    secret: str
+    flag: str | None
+    """None for the value of a secret-looking key; for a command line's item, the flag kept
+    before `=` (`--token=VALUE`), or "" when the whole item is the secret."""
+
+
+def _secret_values(value: Any, path: tuple[Any, ...] = ()) -> Iterator[_SecretValue]:
+    """Every value that a secret-looking key or command-line flag says is a secret, as
+    written (a `${VAR}` reference too: each reader says what it does with one)."""
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            if isinstance(key, str) and isinstance(sub, str) and is_secret_name(key):
+                yield _SecretValue((*path, key), sub, None)
+            else:
+                yield from _secret_values(sub, (*path, key))
+    elif isinstance(value, list):
+        for index, (flag, secret) in _flag_values(value).items():
+            yield _SecretValue((*path, index), secret, flag)
+        for index, sub in enumerate(value):
+            yield from _secret_values(sub, (*path, index))
 
 
 _FLAG = re.compile(r"(-{1,2}[A-Za-z][\w-]*)(?:=(.*))?", re.DOTALL)
@@ -174,14 +209,10 @@ def literal_secrets(value: Any) -> list[str]:
     after a secret-looking flag of a command line. A value holding a `${VAR}` is left out: its
     variable becomes a secret when it is interpolated (`assay.config.interpolation`)."""
     found: list[str] = []
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            if isinstance(key, str) and isinstance(sub, str) and is_secret_name(key):
-                found.extend([sub, sub.split()[-1]] if sub.strip() else [])
-            else:
-                found.extend(literal_secrets(sub))
-    elif isinstance(value, list):
-        found.extend(secret for _, secret in _flag_values(value).values())
-        for sub in value:
-            found.extend(literal_secrets(sub))
+    for value_found in _secret_values(value):
+        secret = value_found.secret
+        if value_found.flag is not None:
+            found.append(secret)
+        elif secret.strip():
+            found.extend([secret, secret.split()[-1]])
     return [secret for secret in found if "${" not in secret]
