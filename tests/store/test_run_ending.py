@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import update
 
 from assay.store import Store, schema
-from assay.store.run_ending import left_unfinished
+from assay.store.run_ending import how_unfinished, left_unfinished
 from assay.store.run_lock import RunLock
 
 
@@ -47,3 +47,20 @@ def test_a_run_under_way_is_unfinished_only_once_its_process_is_gone(
         conn.execute(update(schema.run_locks).values(pid=dead.pid))
     unfinished = left_unfinished(store, "e")
     assert unfinished is not None and unfinished.how == "its process is gone"
+
+
+def test_how_a_run_stands_says_still_running_stopped_with_its_resume_or_nothing_once_done(
+        store: Store) -> None:
+    store.create_run(id="live", experiment="e", status="running", total_trials=40)
+    store.create_run(id="stopped", experiment="e", status="aborted", config_path="a.yaml")
+    store.create_run(id="done", experiment="e", status="completed")
+    with store.run_lock() as live:
+        live.acquire("live")
+        running = how_unfinished(store, store.get_run("live"))  # type: ignore[arg-type]
+    assert running is not None
+    assert (running.how, running.stored_of) == ("still running", "0 of 40")
+    stopped = how_unfinished(store, store.get_run("stopped"))  # type: ignore[arg-type]
+    assert stopped is not None
+    assert (stopped.how, stopped.stored_of) == (
+        "aborted; resume with: assay run a.yaml --resume stopped", "0")
+    assert how_unfinished(store, store.get_run("done")) is None  # type: ignore[arg-type]

@@ -100,22 +100,13 @@ def unfinished_note(store: Store, run: RunRecord) -> str | None:
     """One line when the run did not complete: the report shows what was stored so far, and
     a run killed with kill -9 still reads `running` in it, where `assay runs` says `running?`
     and why."""
-    from assay.store.stalled_runs import UNDER_WAY, stalled_runs
+    from assay.store.run_ending import how_unfinished
 
-    if run.status == "completed":
+    unfinished = how_unfinished(store, run)
+    if unfinished is None:
         return None
-    stored = store.count_trials(run.id)[0]
-    of = f" of {run.total_trials:,}" if run.total_trials else ""
-    stalled = stalled_runs(store, [run]).get(run.id)
-    if stalled is not None:
-        how = f"marked {run.status}, but {stalled.reason()}"
-    elif run.status in UNDER_WAY:
-        how = f"still {run.status}"
-    else:
-        how = (f"{run.status}; resume with: assay run {run.config_path or 'CONFIG'} "
-               f"--resume {run.id}")
-    return (f"note: run {run.id} is not completed ({how}); this report shows the "
-            f"{stored:,}{of} trials stored so far")
+    return (f"note: run {run.id} is not completed ({unfinished.how}); this report shows the "
+            f"{unfinished.stored_of} trials stored so far")
 
 
 def _refuse_with_rewrite(output: str | None, fmt: str) -> None:

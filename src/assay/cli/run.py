@@ -266,13 +266,12 @@ def unfinished_note(store: Store, config: Path, experiment: str, config_hash: st
     if unfinished is None:
         return ""
     run = unfinished.run
-    of = f" of {run.total_trials:,}" if run.total_trials else ""
     instead = (f"`assay run {config} --resume {run.id}` continues that one instead"
                if run.config_hash == config_hash else
                "that one was started with another config (or ${VAR} values), which "
                "this one cannot resume")
     return (f"note: the previous run {run.id} of '{experiment}' did not finish "
-            f"({unfinished.how}; {unfinished.stored:,}{of} trials stored); this is a new run: "
+            f"({unfinished.how}; {unfinished.stored_of} trials stored); this is a new run: "
             f"{instead}")
 
 

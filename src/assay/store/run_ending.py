@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from assay.errors import RunFailed, StoreError
 from assay.records import RunRecord
 from assay.store.rows import now_iso
-from assay.store.stalled_runs import UNDER_WAY
+from assay.store.stalled_runs import UNDER_WAY, stalled_runs
 from assay.store.store import Store
 
 REVIEWING = "reviewing"
@@ -58,9 +58,17 @@ class Unfinished:
 
     run: RunRecord
     how: str
-    """`its process is gone`, or `it was interrupted` (aborted, failed)."""
+    """`its process is gone`, or `it was interrupted` (aborted, failed); for
+    `how_unfinished`, `still running`, `marked running, but ...` or `aborted; resume with:
+    ...`."""
     stored: int
     """Its trials stored so far."""
+
+    @property
+    def stored_of(self) -> str:
+        """`120 of 500`: its trials stored so far, of all it plans (when that is known)."""
+        of = f" of {self.run.total_trials:,}" if self.run.total_trials else ""
+        return f"{self.stored:,}{of}"
 
 
 def left_unfinished(store: Store, experiment: str) -> Unfinished | None:
@@ -77,4 +85,21 @@ def left_unfinished(store: Store, experiment: str) -> Unfinished | None:
         how = "its process is gone"
     else:
         how = f"it was {run.status}"
+    return Unfinished(run, how, store.count_trials(run.id)[0])
+
+
+def how_unfinished(store: Store, run: RunRecord) -> Unfinished | None:
+    """How a run that did not complete stands, whoever holds it (None once completed): under
+    way, under way by its status but probably stopped (`stalled_runs`: a run killed with
+    kill -9 still reads `running`), or stopped, with the command that resumes it."""
+    if run.status == "completed":
+        return None
+    stalled = stalled_runs(store, [run]).get(run.id)
+    if stalled is not None:
+        how = f"marked {run.status}, but {stalled.reason()}"
+    elif run.status in UNDER_WAY:
+        how = f"still {run.status}"
+    else:
+        how = (f"{run.status}; resume with: assay run {run.config_path or 'CONFIG'} "
+               f"--resume {run.id}")
     return Unfinished(run, how, store.count_trials(run.id)[0])
