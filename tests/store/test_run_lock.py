@@ -96,3 +96,17 @@ def test_the_lock_of_a_killed_process_not_yet_reaped_is_taken_over_at_once(
 
 def _state(pid: int) -> str:
     return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+
+
+def test_a_holder_is_gone_once_its_process_died_and_no_holder_is_never_gone(
+        store: Store) -> None:
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    locks = store.run_lock()
+    assert not locks.is_gone(None) and not locks.holder_gone("r1")
+    with store.run_lock() as live:
+        live.acquire("r1")
+        assert not locks.is_gone(locks.holder("r1")) and not locks.holder_gone("r1")
+        with store.engine.begin() as conn:  # as if a process killed with kill -9 held it
+            conn.execute(update(schema.run_locks).values(pid=dead.pid))
+        assert locks.is_gone(locks.holder("r1")) and locks.holder_gone("r1")

@@ -196,7 +196,10 @@ class RunLock:
     def holder_gone(self, run_id: str) -> bool:
         """`run_id`'s lock was left by a process that is gone or stopped beating: no one is
         running it, whatever its status says (False when there is no lock row)."""
-        holder = self.holder(run_id)
+        return self.is_gone(self.holder(run_id))
+
+    def is_gone(self, holder: LockHolder | None) -> bool:
+        """`holder` (a run's, from `holder`) is a process that is gone or stopped beating."""
         return holder is not None and holder.is_stale(self.expiry_seconds)
 
     def _values(self) -> dict[str, Any]:

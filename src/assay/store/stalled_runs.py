@@ -64,7 +64,7 @@ def stalled_runs(store: Store, runs: Iterable[RunRecord], now: datetime | None =
         if run.status not in UNDER_WAY:
             continue
         holder = locks.holder(run.id)
-        gone = holder is not None and holder.is_stale(locks.expiry_seconds)
+        gone = locks.is_gone(holder)
         quiet = (quiet_for(run, store.last_trial_at(run.id), now,
                            taken_at=holder.taken_at if holder else None)
                  if run.status == "running" else None)
