@@ -12,6 +12,7 @@ from assay.redaction import (
     redact,
     redact_known,
     redact_structure,
+    secret_finder,
 )
 
 
@@ -90,3 +91,13 @@ def test_every_literal_secret_of_a_nested_config_is_masked_where_it_is_written()
                                   {"args": [["--secret=***"]]}],
                       "headers": {"Authorization": "***"}}
     assert config["servers"][0]["env"]["API_TOKEN"] == "tk-nested-2"  # type: ignore[index]
+
+
+def test_a_secret_finder_tells_whether_a_text_holds_a_known_secret(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("ASSAY_TEST_TOKEN", "tk-test-FINDME4321")
+    holds_secret = secret_finder()
+    assert holds_secret is not None
+    assert holds_secret('{"text": "tk-test-FINDME4321"}')
+    assert not holds_secret('{"text": "nothing here"}')

@@ -90,14 +90,30 @@ def masker() -> Callable[[str], str] | None:
     the secrets at once tells whether a text needs masking at all.
     """
     secrets = known_secrets()
-    if not secrets:
+    anywhere = _search(secrets)
+    if anywhere is None:
         return None
-    anywhere = re.compile("|".join(re.escape(secret) for secret in secrets)).search
 
     def mask(text: str) -> str:
         return _mask(text, secrets) if anywhere(text) else text
 
     return mask
+
+
+def secret_finder() -> Callable[[str], bool] | None:
+    """The test of whether a text holds a known secret, in one search for all of them; None
+    when no secret is known. For a text that is kept whole or not at all (`masker` masks)."""
+    search = _search(known_secrets())
+    if search is None:
+        return None
+    return lambda text: search(text) is not None
+
+
+def _search(secrets: list[str]) -> Callable[[str], re.Match[str] | None] | None:
+    """One search for any of `secrets` (None when there is none)."""
+    if not secrets:
+        return None
+    return re.compile("|".join(re.escape(secret) for secret in secrets)).search
 
 
 def redact_rows(rows: Iterable[dict[str, Any]], fields: Iterable[str]) -> None:

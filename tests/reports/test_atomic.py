@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from assay.errors import FileWriteError
-from assay.reports.atomic import atomic_writer, write_text
+from assay.reports.atomic import atomic_writer, unmasked, write_text
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "assay"
 
@@ -126,3 +126,14 @@ def test_a_known_secret_is_masked_in_every_file_written(
         handle.write("key sk-test-SECRET123456, shape sk-proj-not-a-known-key\n")
     assert (tmp_path / "a.md").read_text(encoding="utf-8") == (
         "key ***, shape sk-proj-not-a-known-key\n")
+
+
+def test_text_masked_before_it_came_is_written_beneath_the_masking_unsearched(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-SECRET123456")
+    with atomic_writer(tmp_path / "a.json") as handle:
+        handle.write("head sk-test-SECRET123456 ")
+        unmasked(handle).write("stored ***")
+    assert (tmp_path / "a.json").read_text(encoding="utf-8") == "head *** stored ***"
+    with (tmp_path / "b.txt").open("w", encoding="utf-8") as plain:
+        assert unmasked(plain) is plain

@@ -132,3 +132,31 @@ def test_a_run_whose_summary_quotes_a_key_is_stored_masked(
     assert record is not None and record.summary is not None
     assert record.summary["finding_list"] == [{"question": "why is *** refused?"}]
     assert record.error == "stopped: *** refused"
+
+
+def test_a_credential_variable_s_value_written_elsewhere_in_the_config_is_stored_masked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the config is masked once, as it is loaded: the value of a variable used as a key
+    # (${GATEWAY}, a name that does not look secret) is known by then
+    from assay.config import load_config
+    from assay.store import Store
+
+    monkeypatch.setenv("GATEWAY", "gw-test-CREDENTIAL777")
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "a"}\n',
+                                          encoding="utf-8")
+    config = tmp_path / "assay.yaml"
+    config.write_text(yaml.safe_dump({
+        "name": "secrets", "description": "the gateway takes gw-test-CREDENTIAL777",
+        "dataset": {"path": "cases.jsonl"},
+        "target": {"type": "model", "model": "openai/gpt-4.1"},
+        "mcp_servers": {"gateway": {"type": "stdio", "command": "gateway",
+                                    "env": {"API_TOKEN": "${GATEWAY}"}}},
+        "scorers": [{"type": "exact_match"}]}), encoding="utf-8")
+    loaded = load_config(config)
+    store = Store(str(tmp_path / "s.db"))
+    store.create_run(id="r1", experiment="secrets", config=loaded.stored)
+    record = store.get_run("r1")
+    store.close()
+    assert record is not None and isinstance(record.config, dict)
+    assert record.config["description"] == "the gateway takes ***"
+    assert record.config["mcp_servers"]["gateway"]["env"] == {"API_TOKEN": "${GATEWAY}"}

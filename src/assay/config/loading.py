@@ -84,8 +84,8 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
         source = KevalSourceMap(source.file, source.root)
     data = foreign
     register(*literal_secrets(data))  # a target echoing one is masked as for `${VAR}`
-    stored = redact_structure(data if described is None else described)
-    resolved, missing = interpolate(data, env)
+    resolved, missing = interpolate(data, env)  # registers a variable used as a credential
+    stored = redact_structure(data if described is None else described)  # what the store keeps
     problems = missing_problems(missing, source.file, source.line)
     try:
         config = EvalConfig.model_validate(resolved)

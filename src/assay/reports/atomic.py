@@ -89,19 +89,26 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
         raise FileWriteError(f"could not write {path}: {reason}") from None
 
 
+def unmasked(handle: IO[str]) -> IO[str]:
+    """The handle beneath `atomic_writer`'s masking, for text masked before it came here:
+    stored trials (the store masks every known secret as it stores them) and a file assay
+    wrote. Searching such text again, one trial at a time, would find nothing."""
+    return handle.handle if isinstance(handle, _Masking) else handle
+
+
 class _Masking:
     """A text handle that masks known secrets in each write (whole writes only: a secret
     split over two writes is not seen, so writers write a line or a document at once)."""
 
     def __init__(self, handle: IO[str], mask: Callable[[str], str]) -> None:
-        self._handle = handle
+        self.handle = handle
         self._mask = mask
 
     def write(self, text: str) -> int:
-        return self._handle.write(self._mask(text))
+        return self.handle.write(self._mask(text))
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._handle, name)
+        return getattr(self.handle, name)
 
 
 @contextlib.contextmanager

@@ -51,15 +51,18 @@ def write_results_json(handle: IO[str], review: Review,
         "exports": [export.to_dict() for export in review.exports],
         "judges": review.judges.to_dict(),
     }
+    from assay.reports.atomic import unmasked
+
     text = _json(head, indent=True)
     handle.write(text[:-2] + TRIALS_KEY)  # reopen the object to stream the trials
+    stored = unmasked(handle)  # the trials were masked as they were stored
     if isinstance(trials, TrialLines):
-        count = trials.copy_to(handle)
+        count = trials.copy_to(stored)
     else:
         count = 0
         for trial in trials:
-            handle.write(_SEPARATOR if count else _FIRST)
-            handle.write(trial_json(trial.to_dict()))
+            stored.write(_SEPARATOR if count else _FIRST)
+            stored.write(trial_json(trial.to_dict()))
             count += 1
     handle.write("\n  ]\n}\n" if count else "]\n}\n")
     return count
@@ -134,7 +137,7 @@ def link_exports(path: Path, exports: list[ExportRecord]) -> None:
     """Set the `exports` block of the `results.json` at `path`, keeping the rest as it is
     (its gates were judged when the run ended); the trials are copied, never loaded whole.
     A file that is not one assay wrote (damaged, cut short) is a `ValueError` saying so."""
-    from assay.reports.atomic import atomic_writer
+    from assay.reports.atomic import atomic_writer, unmasked
 
     with path.open(encoding="utf-8") as source:
         head_text = ""
@@ -151,4 +154,4 @@ def link_exports(path: Path, exports: list[ExportRecord]) -> None:
         head["exports"] = [export.to_dict() for export in exports]
         with atomic_writer(path) as handle:
             handle.write(_json(head, indent=True)[:-2] + head_text[cut:])
-            shutil.copyfileobj(source, handle)
+            shutil.copyfileobj(source, unmasked(handle))  # masked when it was written

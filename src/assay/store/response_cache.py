@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, delete, select
 
 from assay.records import CachedReply
-from assay.redaction import masker
+from assay.redaction import secret_finder
 from assay.store import schema
 from assay.store.failures import RowRejected, store_failure
 from assay.store.inserts import insert_rows
@@ -75,10 +75,9 @@ class CachedReplies:
         rows = [{"key": key, "provider": reply.provider, "model": reply.model,
                  "response_json": self.storable.json(reply.response, "response", notes),
                  "created_at": created_at} for key, reply in replies.items()]
-        mask = masker()
-        if mask is not None:
-            rows = [row for row in rows if mask(row["response_json"] or "") == (
-                row["response_json"] or "")]
+        holds_secret = secret_finder()
+        if holds_secret is not None:
+            rows = [row for row in rows if not holds_secret(row["response_json"] or "")]
         if not rows:
             return []
         try:

@@ -162,7 +162,8 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         """A run's columns made storable: `config`, `summary`, `options` and `review` as
         JSON, texts (a path from a file system that is not UTF-8, an error) without what
         cannot be stored, known secrets masked (a traces analysis's findings quote the
-        sessions, which may quote a key)."""
+        sessions, which may quote a key). A config is masked where it is loaded
+        (`redaction.redact_structure`), or was stored so by the run it is copied from."""
         notes = Replacements()  # a run has no trial to carry a note; its values are ours
         values: dict[str, Any] = {}
         for name, value in fields.items():
@@ -172,7 +173,8 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
                 values[name] = self.storable.text(value, name, notes)
             else:
                 values[name] = value
-        redact_rows([values], [name for name, value in values.items() if isinstance(value, str)])
+        redact_rows([values], [name for name, value in values.items()
+                               if isinstance(value, str) and name != "config_json"])
         return values
 
     def run_lock(self) -> RunLock:
