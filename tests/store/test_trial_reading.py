@@ -109,3 +109,19 @@ def test_a_usable_trial_is_answered_with_a_verdict_and_an_errored_one_failed_any
     store.write_trials("r2", [stored("answered-and-scored", check=Score.binary(True, "ok"))])
     assert (store.count_usable_trials("r1"), store.count_usable_trials("r2")) == (3, 1)
     assert store.count_errored_trials("r2") == 0
+
+
+def test_the_first_error_named_is_the_first_by_case_condition_and_epoch(store: Store) -> None:
+    def stored(case_id: str, condition: str, **scores: Score) -> TrialResult:
+        return TrialResult(Case(id=case_id, input="q"), condition, 0, Output(text="x"),
+                           dict(scores))
+
+    store.write_trials("r1", [
+        stored("c2", "a", judge=Score.failure("second"), check=Score.failure("check fails")),
+        stored("c1", "b", judge=Score.failure("first of b"), check=Score.failure("b too")),
+        stored("c1", "a", judge=Score.failure("first"), check=Score.failure("check first")),
+    ])
+    assert store.scorers_without_value("r1") == [("check", 3, "check first"),
+                                                 ("judge", 3, "first")]
+    assert store.conditions_without_verdict("r1") == [("a", 2, "check: check first"),
+                                                      ("b", 1, "check: b too")]

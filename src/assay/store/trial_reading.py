@@ -146,10 +146,8 @@ class TrialReading:
         with self.engine.connect() as conn:
             found = []
             for scorer, errors in conn.execute(query):
-                first = conn.execute(
-                    select(s.c.error).where(s.c.run_id == run_id, s.c.scorer == scorer)
-                    .order_by(s.c.case_id, s.c.condition, s.c.epoch).limit(1)).scalar()
-                found.append((str(scorer), int(errors), str(first or "")))
+                first = _first_score_error(conn, run_id, s.c.scorer == scorer)
+                found.append((str(scorer), int(errors), first[1] if first else ""))
         return found
 
     def spent_usd(self, run_id: str) -> float:
@@ -233,8 +231,18 @@ def _first_error(conn: Connection, run_id: str, condition: str) -> str:
     error = conn.execute(select(t.c.error).where(*where, t.c.error.is_not(None))
                          .order_by(t.c.case_id, t.c.epoch).limit(1)).scalar()
     if error is None:
-        row = conn.execute(select(s.c.scorer, s.c.error).where(
-            s.c.run_id == run_id, s.c.condition == condition, s.c.error.is_not(None))
-            .order_by(s.c.case_id, s.c.epoch, s.c.scorer).limit(1)).first()
-        error = f"{row[0]}: {row[1]}" if row else ""
+        first = _first_score_error(conn, run_id, s.c.condition == condition)
+        error = f"{first[0]}: {first[1]}" if first else ""
     return str(error)
+
+
+def _first_score_error(conn: Connection, run_id: str, *where: ColumnElement[bool]
+                       ) -> tuple[str, str] | None:
+    """(scorer, error) of the run's first failed score among those `where` picks, by case,
+    condition, epoch and scorer; None when none failed."""
+    s = schema.scores
+    row = conn.execute(select(s.c.scorer, s.c.error)
+                       .where(s.c.run_id == run_id, s.c.error.is_not(None), *where)
+                       .order_by(s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer)
+                       .limit(1)).first()
+    return (str(row[0]), str(row[1])) if row else None
