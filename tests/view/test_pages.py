@@ -19,7 +19,8 @@ def test_progress_reports_done_and_total_of_runs_in_flight(viewer: str,
                                                            browsable: Browsable) -> None:
     response = httpx.get(f"{viewer}api/progress",
                          params=[("run", browsable.running), ("run", "no-such-run")])
-    assert response.json() == {browsable.running: {"status": "running", "done": 3,
+    assert response.json() == {browsable.running: {"status": "running",
+                                                    "shown_status": "running", "done": 3,
                                                     "total": 40, "stalled": None}}
     assert response.headers["cache-control"] == "no-store"
 
@@ -287,6 +288,7 @@ def test_regression_a_killed_run_reads_running_with_why_not_still_running(
     assert 'data-progress-run="run-killed"' not in listed
     assert 'data-progress-run="run-live"' in listed
     assert progress["run-killed"]["stalled"] == why
+    assert progress["run-killed"]["shown_status"] == "running?"  # the page shows it as sent
     assert progress["run-live"]["stalled"] is None
 
 

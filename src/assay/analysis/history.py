@@ -24,6 +24,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from assay.run_status import shown_status
+
 Direction = Literal["up", "down", "flat", "new", "dataset_changed"]
 
 
@@ -47,7 +49,7 @@ class HistoryPoint:
     @property
     def shown_status(self) -> str:
         """The status as `assay runs` shows it: `running?` for a run that has probably stopped."""
-        return f"{self.status}?" if self.stale else self.status
+        return shown_status(self.status, stalled=self.stale)
 
 
 @dataclass

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from assay.cli.common import console, open_store, store_option
+from assay.run_status import shown_status
 
 if TYPE_CHECKING:
     from assay.records import RunRecord
@@ -61,7 +62,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     table.add_column("trials", justify="right")
     table.add_column("headline")
     rows = [(run.id, _experiment(run),
-             _status(stale[run.id].shown_status if run.id in stale else run.status),
+             _status(run.status, stalled=run.id in stale),
              run.started_at[:16].replace("T", " "), _trials(run, stored.get(run.id)),
              escape(headline(run.summary))) for run in runs]
     for row in rows:
@@ -124,9 +125,10 @@ def headline(summary: dict[str, Any] | None) -> str:
     return f"{first}: " + " · ".join(parts) if parts else "-"
 
 
-def _status(status: str) -> str:
+def _status(status: str, *, stalled: bool) -> str:
     colour = {"completed": "green", "running": "cyan", "interrupted": "yellow",
               "incomplete": "yellow", "aborted": "red", "failed": "red"}.get(status, "white")
-    if status.endswith("?"):  # under way, but probably stopped
+    if stalled:  # under way, but probably stopped
         colour = "yellow"
-    return f"[{colour}]{status}[/{colour}]"
+    shown = shown_status(status, stalled=stalled)
+    return f"[{colour}]{shown}[/{colour}]"

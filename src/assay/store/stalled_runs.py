@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from assay.run_status import shown_status
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -44,7 +46,7 @@ class Stalled:
     @property
     def shown_status(self) -> str:
         """`running?`: the status, doubted."""
-        return f"{self.status}?"
+        return shown_status(self.status, stalled=True)
 
     def reason(self) -> str:
         """`the process that ran it is gone: killed? resume with --resume ID`."""

@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from assay.records import TRIAL_KINDS, RunRecord
+from assay.run_status import shown_status
 from assay.store.stalled_runs import stalled_runs
 from assay.view.pages import render
 from assay.view.params import RUN_KINDS, RUN_STATUSES, run_filter, whole
@@ -35,14 +36,18 @@ def runs_page(request: Request) -> Response:
 
 
 def progress(request: Request) -> Response:
-    """`{run id: {status, stalled, done, total}}` for the runs named by `?run=ID`
-    (repeatable); `stalled` is why a run marked running probably is not (else null)."""
+    """`{run id: {status, shown_status, stalled, done, total}}` for the runs named by
+    `?run=ID` (repeatable); `stalled` is why a run marked running probably is not (else
+    null), and `shown_status` its status as the page shows it (`running?` then)."""
     store = request.app.state.store
     ids = request.query_params.getlist("run")[:MAX_PROGRESS_RUNS]
     runs = [run for run in (store.get_run(i) for i in ids) if run is not None]
     done = store.trial_counts([run.id for run in runs]) if runs else {}
     stalled = stalled_runs(store, runs)
-    body: dict[str, Any] = {run.id: {"status": run.status, "done": done.get(run.id, 0),
+    body: dict[str, Any] = {run.id: {"status": run.status,
+                                     "shown_status": shown_status(run.status,
+                                                                  stalled=run.id in stalled),
+                                     "done": done.get(run.id, 0),
                                      "total": run.total_trials,
                                      "stalled": (stalled[run.id].reason() if run.id in stalled
                                                  else None)} for run in runs}

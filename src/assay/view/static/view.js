@@ -28,7 +28,7 @@
         if (progress) progress.textContent = run.done + "/" + (run.total === null ? "?" : run.total);
         if (run.status !== "running" || run.stalled) {
           ended = true;
-          cell.textContent = run.stalled ? run.status + "?" : run.status;
+          cell.textContent = run.shown_status;
           cell.className = "status s-" + (run.stalled ? "stalled" : run.status);
           if (run.stalled) cell.title = run.stalled;
         }
