@@ -168,17 +168,16 @@ def killed_and_live_runs(tmp_path: Path, *, status: str, started: str) -> str:
     return path
 
 
-@pytest.mark.parametrize(("status", "started"), [("running", ago(minutes=3)),
-                                                  ("reviewing", ago(hours=2))])
+@pytest.mark.parametrize(("status", "minutes_ago"), [("running", 3), ("reviewing", 120)])
 def test_a_run_whose_lock_holder_is_gone_shows_at_once_with_a_question_mark_and_a_hint(
-        status: str, started: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        status: str, minutes_ago: int, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """After kill -9 a run read `running` for ten minutes, though its lock, left behind,
     already said its process had stopped beating; killed while the review wrote its report
     files, it read `reviewing` for good, with no word that its process was gone nor how to
     finish it. A run whose process still beats is left alone."""
     monkeypatch.setenv("COLUMNS", "200")
-    path = killed_and_live_runs(tmp_path, status=status, started=started)
+    path = killed_and_live_runs(tmp_path, status=status, started=ago(minutes=minutes_ago))
     code, text = assay(capsys, "runs", "--store", path)
     assert code == 0
     assert (f"{status}? 20260101-000000-kill00 (the process that ran it is gone: killed? "
