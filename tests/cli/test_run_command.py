@@ -332,6 +332,19 @@ def test_a_condition_whose_target_failed_on_every_trial_stops_the_run_and_its_re
     assert "has no result" not in mended.stdout + mended.stderr
 
 
+def test_a_sample_larger_than_the_dataset_runs_every_case_and_says_so(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: `--sample 100` over 15 cases ran 15 without a word, read as a sample."""
+    config = copy_quickstart(tmp_path)
+    ran = cli("run", str(config), "-o", "out", "--sample", "100")
+    assert ran.returncode == 0, ran.stderr
+    warning = "a sample of 100 cases was asked of a dataset that gives 15: every case ran"
+    assert f"warning: {warning}" in ran.stdout
+    assert warning in json.loads((tmp_path / "out" / "results.json").read_text())["warnings"]
+    smaller = cli("run", str(config), "-o", "out", "--sample", "5")
+    assert smaller.returncode == 0 and "a sample of" not in smaller.stdout
+
+
 def test_retrying_errors_that_fail_again_leaves_a_completed_run_completed(
         cli: Cli, tmp_path: Path) -> None:
     """Regression: `--resume RUN --retry-errors` whose retried trials all failed again turned

@@ -102,6 +102,9 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
                       dataset=options.dataset)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
     services.warnings.extend(scan.warnings())
+    if plan.dataset.sample and plan.dataset.sample > scan.count:
+        services.warnings.append(f"a sample of {plan.dataset.sample:,} cases was asked of a "
+                                 f"dataset that gives {scan.count:,}: every case ran")
     plan.require_trials()
     plan.validate_templates(loaded)
     services.warnings.extend(plan.check_conditions(loaded))
