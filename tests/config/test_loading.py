@@ -212,3 +212,18 @@ def test_a_dataset_path_that_is_a_url_is_refused_where_it_is_written(tmp_path: P
     assert problems(tmp_path, text) == [(3, "dataset.path", (
         "a URL, and a dataset is read from a file on this machine: download it first, or "
         f"name a Hugging Face dataset with `hf:` (got '{url}')"))]
+
+
+@pytest.mark.parametrize("context, field, says", [
+    ("{pack: docs, top_k: 0}", "conditions.b.context.top_k", "greater than or equal to 1"),
+    ("{pack: docs, top_k: 500}", "conditions.b.context.top_k", "less than or equal to 50"),
+    ("{pack: docs, topk: 3}", "conditions.b.context.topk", "did you mean 'top_k'?"),
+], ids=["zero", "too-many", "misspelt"])
+def test_a_condition_context_out_of_range_is_refused_at_its_line(
+        tmp_path: Path, context: str, field: str, says: str) -> None:
+    """Regression: `context:` was validated at each trial, so `top_k: 0` passed `assay validate`
+    and failed every trial of its condition with a raw pydantic message (exit 3)."""
+    text = BASE.replace("b: {args: {style: long}}", f"b: {{context: {context}}}")
+    found = problems(tmp_path, text + "packs: {docs: {path: .}}\n")
+    assert [(line, where) for line, where, _ in found] == [(9, field)]
+    assert says in found[0][2]

@@ -266,6 +266,9 @@ def _check_references(config: EvalConfig, scorer_params: list[BaseModel], source
         elif pack is not None and pack not in config.packs:
             _unknown(problems, source, ("conditions", name, "context", "pack"),
                      f"pack '{pack}'", config.packs)
+        elif condition.context is not None:  # `top_k: 0` or a misspelt key, located
+            _validate(_section_model("assay.context.pack_config", "ContextConfig"),
+                      condition.context, ("conditions", name, "context"), source, problems)
     scorer_names = {getattr(p, "name", None) or getattr(p, "type") for p in scorer_params}
     for index, gate in enumerate(config.gates):
         if scorer_params and gate.scorer is not None and gate.scorer not in scorer_names:
