@@ -128,3 +128,49 @@ def test_a_dataset_or_target_that_is_not_there_is_named_at_its_line_in_the_confi
     code, text = assay(capsys, command, str(config))
     assert code == 2
     assert f"{config}:{where}: " in text and says in text, text
+
+
+AGENT = "{type: agent, model: openai/gpt-4.1-mini}"
+PYTHON = "{type: python, function: 'agent:answer'}"
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+@pytest.mark.parametrize("target, condition", [
+    (MODEL, "{context: {pack: docs}}"),
+    (AGENT, "{mcp_servers: ['pack:docs']}"),
+    (PYTHON, "{context: {pack: docs}}"),
+], ids=["model+context", "agent+pack-server", "python+context"])
+@pytest.mark.parametrize("path, says", [
+    ("nope", "pack folder not found: "),
+    ("questions.jsonl", "is not a folder"),
+], ids=["missing", "a-file"])
+def test_a_pack_folder_that_is_not_there_is_named_at_its_line_before_any_trial(
+        capsys, tmp_path, monkeypatch, target, condition, path, says, command):
+    """Regression: `assay validate` passed such a config; `assay run` ran the baseline, then
+    failed every trial of the pack's condition with an unlocated 'pack folder not found'
+    (exit 3), or, under a python target, ran as if there were no pack at all."""
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-sent")
+    config = project(tmp_path, target, condition)
+    config.write_text(config.read_text() + f"packs:\n  docs: {{path: {path}}}\n")
+    code, text = assay(capsys, command, str(config))
+    assert code == 2, text
+    assert f"{config}:12 [packs.docs.path]: " in text and says in text, text
+    assert "trials" not in text  # nothing ran
+
+
+def test_a_pack_document_that_is_not_text_stops_the_run_before_any_trial(
+        capsys, tmp_path, monkeypatch):
+    """Regression: a model target opened its pack at its first trial, so the baseline ran
+    (and was paid for) and every trial of the pack's condition then failed with the same
+    error, exit 3; the pack is now indexed when the target starts, and the run stops, exit 2."""
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-sent")
+    config = project(tmp_path, MODEL, "{context: {pack: docs}}")
+    config.write_text(config.read_text() + "packs:\n  docs: {path: docs}\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.md").write_bytes(b"# Caf\xe9\n")
+    code, text = assay(capsys, "run", str(config))
+    assert code == 2, text
+    assert "notes.md is not UTF-8 text" in text and "byte 0xe9" in text
+    assert "trials" not in text

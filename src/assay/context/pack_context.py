@@ -45,6 +45,23 @@ def get_pack(services: Services, name: str) -> PackIndex:
     return opened[name]
 
 
+def open_context_pack(services: Services, condition: Any) -> None:
+    """Index the condition's `context:` pack now, when its target starts: a pack that cannot
+    be read (a binary document) stops the run before any trial is paid for, not in each
+    trial of the condition after the others have run."""
+    config = context_config(condition)
+    if config is not None:
+        get_pack(services, config.pack)
+
+
+def used_packs(condition: Any) -> list[str]:
+    """The packs a condition reads: its `context:` pack and its `pack:NAME` MCP servers."""
+    names = [server[5:] for server in getattr(condition, "mcp_servers", [])
+             if server.startswith("pack:")]
+    pack = (getattr(condition, "context", None) or {}).get("pack")
+    return [pack, *names] if isinstance(pack, str) else names
+
+
 def context_config(condition: Any) -> ContextConfig | None:
     """The condition's `context:` as a validated `ContextConfig`, or None."""
     raw = getattr(condition, "context", None)

@@ -102,6 +102,29 @@ class Plan:
         return [f"MCP server '{name}' is declared under mcp_servers but no condition uses it"
                 for name in loaded.config.mcp_servers if name not in used]
 
+    def check_packs(self, loaded: LoadedConfig) -> None:
+        """Every pack a condition of this plan reads is a folder (exit 2, located at its
+        `packs.NAME.path`): a missing one is the config's mistake, found before a trial
+        runs, not the error of each trial of its condition once the others have been paid."""
+        from assay.context.pack_context import used_packs
+        from assay.input_files import require_directory
+
+        names = dict.fromkeys(name for condition in self.conditions
+                              for name in used_packs(condition))
+        problems = []
+        for name in names:
+            path = (loaded.config.packs.get(name) or {}).get("path")
+            if not isinstance(path, str):
+                continue  # the loader has refused it already
+            candidate = Path(path).expanduser()
+            try:
+                require_directory(candidate if candidate.is_absolute()
+                                  else loaded.base_dir / candidate, "pack folder")
+            except UserError as exc:
+                problems.append(Problem(str(exc), *_located(loaded, ("packs", name, "path"))))
+        if problems:
+            raise UserError(f"invalid config {loaded.path}", problems)
+
     def trials(self) -> Iterator[tuple[Case, Condition, int]]:
         """The trials still to run, streamed in dataset order."""
         skip = self.skip

@@ -41,6 +41,7 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
     plan.require_trials()
     plan.validate_templates(loaded)
     services.warnings.extend(plan.check_conditions(loaded))
+    plan.check_packs(loaded)
     services.warnings.extend(_check_references(loaded, plan))
     _check_models(loaded, plan, services)
     asyncio.run(_check_targets(loaded, plan))

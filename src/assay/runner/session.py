@@ -108,6 +108,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     plan.require_trials()
     plan.validate_templates(loaded)
     services.warnings.extend(plan.check_conditions(loaded))
+    plan.check_packs(loaded)
     if config.judge.require_calibration:
         from assay.calibration.requirement import require_calibrations
 

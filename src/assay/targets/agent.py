@@ -108,15 +108,9 @@ class AgentTarget(Target):
         for exposed, original in self.toolbox.renamed.items():
             self.services.warn(f"condition '{self.condition.name}': two MCP servers offer a tool "
                                f"named '{original}'; the agent sees it as '{exposed}'")
-        context = None
-        if self.condition.context is not None:
-            from assay.context.pack_context import context_config
+        from assay.context.pack_context import open_context_pack
 
-            context = context_config(self.condition)
-        if context is not None:
-            from assay.context.pack_context import get_pack
-
-            get_pack(self.services, context.pack)  # index before trials
+        open_context_pack(self.services, self.condition)
 
     async def answer(self, case: Case) -> Output:
         started = time.perf_counter()

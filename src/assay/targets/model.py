@@ -61,9 +61,11 @@ class ModelTarget(Target):
 
     async def start(self) -> None:
         """Find the provider now, so a missing key or unknown provider stops the run at once."""
+        from assay.context.pack_context import open_context_pack
         from assay.providers.pool import get_pool
 
         self._provider, self._model = get_pool(self.services).resolve(self.params.model)
+        open_context_pack(self.services, self.condition)
 
     async def answer(self, case: Case) -> Output:
         if self._provider is None:
