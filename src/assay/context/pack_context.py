@@ -2,8 +2,9 @@
 
 A condition with `context: {pack: go-docs, top_k: 5}` gets the top passages
 for the case's question in its prompt. The source ids of those passages are
-recorded in `Output.metadata["context"]`, so a judge or a reader can check
-which passages an answer could cite.
+recorded in `Output.metadata["context"]`, with the content hash of the pack's
+documents, so a judge or a reader can check which passages (of which version
+of the pack) an answer could cite.
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ def inject_context(case: Any, condition: Any, services: Any,
         updated.append({"role": "user", "content": block})
     metadata = {
         "pack": config.pack,
+        "content_hash": index.content_hash,
         "top_k": config.top_k,
         "source_ids": [p.source_id for p in passages],
         "scores": [p.score for p in passages],

@@ -58,10 +58,12 @@ class PackIndex:
     """Search and read one pack. Build it with `PackIndex.open`."""
 
     def __init__(self, name: str, directory: Path, chunks: list[Chunk],
-                 documents: list[Document], retriever: Any) -> None:
+                 documents: list[Document], retriever: Any, content_hash: str) -> None:
         self.name = name
         self.directory = directory
         """Where the cached index lives."""
+        self.content_hash = content_hash
+        """The digest of the documents indexed: which version of the pack a run read."""
         self.chunks = chunks
         self.documents = {doc.path: doc for doc in documents}
         self._by_id = {chunk.source_id: chunk for chunk in chunks}
@@ -80,17 +82,17 @@ class PackIndex:
         directory = root / f"{_safe(name)}-{digest[:16]}"
         if not (directory / "manifest.json").is_file():
             _build(folder, patterns, chunk_chars, directory, name, digest)
-        return cls._load(name, directory)
+        return cls._load(name, directory, digest)
 
     @classmethod
-    def _load(cls, name: str, directory: Path) -> PackIndex:
+    def _load(cls, name: str, directory: Path, digest: str) -> PackIndex:
         import bm25s
 
         chunks = [Chunk(**row) for row in _read_jsonl(directory / "chunks.jsonl")]
         documents = [Document(**row) for row in _read_jsonl(directory / "documents.jsonl")]
         retriever = bm25s.BM25.load(str(directory / "bm25"), show_progress=False) \
             if chunks else None
-        return cls(name, directory, chunks, documents, retriever)
+        return cls(name, directory, chunks, documents, retriever, digest)
 
     def search(self, query: str, top_k: int = 5) -> list[Passage]:
         """The `top_k` chunks that best match `query`, best first; chunks that share no
