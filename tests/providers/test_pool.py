@@ -86,3 +86,19 @@ def test_a_certificate_file_that_is_not_there_is_a_clear_error_naming_its_variab
         ProviderPool(environ=environ).resolve(model_string)
     message = str(caught.value)
     assert "provider's HTTPS client" in message and f"check SSL_CERT_FILE={missing}" in message
+
+
+def test_configure_sets_one_models_timeout_and_keeps_how_its_prefix_is_routed():
+    pool = ProviderPool({"lab": ProviderConfig(name="lab", base_url="http://127.0.0.1:8000/v1",
+                                               max_retries=1)},
+                        environ={"OPENAI_API_KEY": "k", "GOOGLE_OAUTH_ACCESS_TOKEN": "t",
+                                 "VERTEXAI_PROJECT": "p", "VERTEXAI_LOCATION": "us-east5"})
+    for model_string in ("openai/gpt-4.1", "lab/qwen", "vertex_ai/claude-opus-4-5"):
+        pool.configure(model_string, timeout=7.5)
+        provider, _ = pool.resolve(model_string)
+        assert provider.config.timeout == 7.5
+    assert pool.configs["lab"].max_retries == 1  # its own settings kept
+    assert pool._route("vertex_ai/gemini-2.5-pro")[0].kind == "gemini_vertex"  # still by model
+    with pytest.raises(UserError, match="unknown provider 'nosuch'"):
+        pool.configure("nosuch/large", timeout=1.0)
+    asyncio.run(pool.aclose())

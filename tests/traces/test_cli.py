@@ -440,3 +440,45 @@ def test_a_since_time_with_an_offset_is_applied_and_shown_as_given(
                  "-o", str(tmp_path / "drafts.jsonl")]) == 2
     assert ("give a day as YYYY-MM-DD (a UTC day) or an ISO-8601 time such as "
             "2026-03-01T09:00+02:00") in " ".join(capsys.readouterr().err.split())
+
+
+@pytest.mark.slow
+def test_a_hung_judge_stops_the_analysis_within_its_judge_timeout(
+        sessions_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a judge endpoint that never answered held each question for the provider's
+    120 s on each of its 5 attempts, 4 questions at a time, until 20 failed in a row: many
+    minutes, with no way to bound them. `--judge-timeout` is each attempt's timeout."""
+    import time
+
+    from assay.providers.retry import RetryPolicy
+    from assay.testing import FakeLLM, Fault, Reply
+    from assay.traces.judging import FAILURES_IN_A_ROW
+
+    # the waits between tries (at most 75 s in all) are not what is measured here
+    monkeypatch.setattr(RetryPolicy, "delay", lambda *_: 0.0)
+    timeout = 0.2
+    with FakeLLM(default=Reply(fault=Fault("timeout", hang_seconds=30))) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        started = time.monotonic()
+        code = _run(["traces", str(sessions_dir / "pi"), "--judge-model", "openai/judge-small",
+                     "--judge-timeout", str(timeout), "--output", str(tmp_path / "out"),
+                     "--no-store"])
+        took = time.monotonic() - started
+    err = capsys.readouterr().err
+    assert code == 3
+    assert f"the judge failed on {FAILURES_IN_A_ROW} questions in a row" in err
+    assert f"timed out after {timeout:g}s" in err
+    rounds = FAILURES_IN_A_ROW / 4  # four questions at a time
+    assert took < rounds * 5 * timeout + 5  # five tries per question, and the reading
+    assert not (tmp_path / "out" / "eval-report.md").exists()
+
+
+def test_a_judge_timeout_without_a_judge_model_is_a_usage_error(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = _run(["traces", str(sessions_dir / "pi"), "--judge-timeout", "10",
+                 "--output", str(tmp_path / "out"), "--no-store"])
+    assert code == 2
+    assert "--judge-timeout bounds the judge's calls: give --judge-model" in \
+        capsys.readouterr().err

@@ -78,6 +78,12 @@ def command() -> None:
 @click.option("--guidelines", type=OutputFile("guidelines.md", path_type=Path),
               help="Update this guidelines file instead of OUTPUT/guidelines.md.")
 @click.option("--judge-model", help="Check each answer against the files read with this model.")
+@click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Seconds one judge call may take before it is abandoned and retried (the "
+                   "`timeout` of a config's `providers:` entry; default 120). Each question is "
+                   "tried 5 times and 20 questions failed in a row stop the analysis (exit 3), "
+                   "so a judge that hangs stops it within about 25 x SECONDS + 75 s, the "
+                   "75 s being the waits between tries.")
 @click.option("--experiment", default="traces", show_default=True,
               help="The name history groups these analyses under.")
 @store_option
@@ -85,19 +91,22 @@ def command() -> None:
 def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | None,
                     since: str | None, name_pattern: str | None, knowledge: Path | None,
                     wiki_paths: tuple[str, ...], output: Path, guidelines: Path | None,
-                    judge_model: str | None, experiment: str, store_url: str | None,
-                    no_store: bool) -> None:
+                    judge_model: str | None, judge_timeout: float | None, experiment: str,
+                    store_url: str | None, no_store: bool) -> None:
     """Analyse session logs and write eval-report.md and guidelines.md."""
     from assay.traces import analyze, check_outputs, write_outputs
     from assay.traces.metrics import DEFAULT_WIKI_PATHS
     from assay.traces.pipeline import require_questions
 
+    if judge_timeout is not None and not judge_model:
+        raise click.UsageError("--judge-timeout bounds the judge's calls: give --judge-model "
+                               "too, or leave --judge-timeout out")
     check_outputs(output, guidelines)  # before any log is read or judge paid
     extra: dict[str, Any] = {"knowledge": knowledge,
                              "wiki_paths": wiki_paths or DEFAULT_WIKI_PATHS}
     options = _options(format_, last, since, name_pattern, **extra)
     if judge_model:
-        analysis = _analyze_judged(paths, options, judge_model, store_url,
+        analysis = _analyze_judged(paths, options, judge_model, judge_timeout, store_url,
                                    use_store=not no_store)
     else:
         analysis = analyze(paths, options)
@@ -123,8 +132,8 @@ def _require_complete(analysis: Any, report: Path) -> None:
                         f"'Not judged' in {report}); run it again to judge them")
 
 
-def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url: str | None,
-                    use_store: bool) -> Any:
+def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, timeout: float | None,
+                    store_url: str | None, use_store: bool) -> Any:
     """Analyse with each answer judged as it is read.
 
     The judge's responses are cached in the store, so judging the same answers again
@@ -144,7 +153,7 @@ def _analyze_judged(paths: tuple[Path, ...], options: Any, model: str, store_url
 
         store = Store(store_url)
     services = Services(store=store)
-    provider, model_name = open_provider(model, services)
+    provider, model_name = open_provider(model, services, timeout)
     progress = _JudgeProgress(services)
 
     async def go() -> Any:

@@ -84,6 +84,19 @@ class ProviderPool:
             self._providers[key] = self._create(config)
         return self._providers[key], model
 
+    def configure(self, model_string: str, **settings: Any) -> None:
+        """Serve `model_string`'s provider with these `providers:` settings (`timeout=10.0`)
+        over its own, as a config's entry for its prefix would; call it before the first use.
+
+        A prefix with no entry keeps the kind it is routed to (a built-in name by model, any
+        other LiteLLM's), which an entry of its own would otherwise change."""
+        routed, _ = self._route(model_string)
+        name = model_string.partition("/")[0]
+        declared = self.configs.get(name)
+        kind = declared.kind if declared else (None if name in BUILT_IN_ROUTES else routed.kind)
+        base = declared.model_dump() if declared else {"name": name}
+        self.configs[name] = ProviderConfig.model_validate({**base, **settings, "kind": kind})
+
     def validate_model(self, model_string: str) -> str | None:
         """Check a model string without calling anything: an unknown provider, a malformed
         string or a missing extra raises `UserError`; a setting the environment lacks (a key,
