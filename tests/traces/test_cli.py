@@ -482,3 +482,38 @@ def test_a_judge_timeout_without_a_judge_model_is_a_usage_error(
     assert code == 2
     assert "--judge-timeout bounds the judge's calls: give --judge-model" in \
         capsys.readouterr().err
+
+
+def test_an_empty_session_is_counted_and_listed_nowhere_wherever_it_stands(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a session header with no question counted in 'sessions N' and had a row
+    in eval-report.md when it opened a file, but neither when it ended one."""
+    import httpx
+
+    from assay.testing.viewer import ViewerThread
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    header = _pi_session("empty-first", "2026-03-01")[:1]
+    (logs / "opens.jsonl").write_text("\n".join(header + _pi_session("a", "2026-03-02")) + "\n",
+                                      encoding="utf-8")
+    trailer = _pi_session("empty-last", "2026-03-03")[:1]
+    (logs / "ends.jsonl").write_text("\n".join(_pi_session("b", "2026-03-02") + trailer) + "\n",
+                                     encoding="utf-8")
+    (logs / "only.jsonl").write_text(_pi_session("bare", "2026-03-04")[0] + "\n{oops\n",
+                                     encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'assay.db'}"
+    assert _run(["traces", str(logs), "--output", str(tmp_path / "out"), "--store", db]) == 0
+    assert "sessions 2, questions 2" in capsys.readouterr().out
+    report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
+    assert "2 sessions, 2 questions" in report
+    assert "| ends.jsonl | b |" in report and "| opens.jsonl | a | pi | 1 | none |" in report
+    assert "empty-first" not in report and "empty-last" not in report and "| bare" not in report
+    assert f"- no question in {logs / 'only.jsonl'}: line 2:" in report
+    store = Store(db)
+    [run] = store.list_runs("traces", kind="traces")
+    assert run.summary is not None and run.summary["metrics"]["sessions"] == 2
+    with ViewerThread(store) as url:
+        page = httpx.get(f"{url}runs/{run.id}").text
+    store.close()
+    assert "· 2 sessions" in page

@@ -43,9 +43,11 @@ class RepeatedSessions:
 
 
 def distinct_sessions(rows: Sequence[Session]) -> int:
-    """Sessions read, a session met in several files (or twice in one) counted once."""
-    ids = {row.meta.id for row in rows if row.meta.id}
-    return len(ids) + sum(1 for row in rows if not row.meta.id)
+    """Sessions read that held a question, a session met in several files (or twice in one)
+    counted once."""
+    held = [row for row in rows if row.held_questions]
+    ids = {row.meta.id for row in held if row.meta.id}
+    return len(ids) + sum(1 for row in held if not row.meta.id)
 
 
 def repeat_notes(rows: Sequence[Session]) -> list[str]:

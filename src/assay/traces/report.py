@@ -116,13 +116,15 @@ def _judged(analysis: TraceAnalysis) -> list[str]:
 
 
 def _sources(analysis: TraceAnalysis) -> list[str]:
-    """One row per session, with its id, as a file may hold several; a file's line
-    problems are said on its first row."""
+    """One row per session that held a question, with its id, as a file may hold several;
+    a file's line problems are said on its first row. A file with no such session is
+    named below the table, with its line problems."""
     lines = ["## Sessions read", "", "| file | session | format | questions | line problems |",
              "| --- | --- | --- | --- | --- |"]
-    unsaid = iter(file_stats(analysis.sessions))  # each file's, in the order first met
+    listed = [session for session in analysis.sessions if session.held_questions]
+    unsaid = iter(file_stats(listed))  # each file's, in the order first met
     next_unsaid = next(unsaid, None)
-    for session in analysis.sessions:
+    for session in listed:
         stats = session.meta.stats
         if stats is None:
             skipped = "none"
@@ -136,6 +138,10 @@ def _sources(analysis: TraceAnalysis) -> list[str]:
                      f"| {session.questions} | {skipped} |")
     lines.append("")
     notes = [f"- {_cell(note, 400)}" for note in repeat_notes(analysis.sessions)]
+    shown = {id(stats) for stats in file_stats(listed)}
+    notes += [f"- no question in {_cell(stats.path)}" + (f": {skips}" if (skips := _skips(stats))
+                                                         else "")
+              for stats in file_stats(analysis.sessions) if id(stats) not in shown]
     notes += [f"- not read: {_cell(bad.path)}: {_cell(bad.reason)}" for bad in analysis.unreadable]
     return lines + notes + ([""] if notes else [])
 

@@ -79,7 +79,7 @@ class SessionFilter:
         places), and how many sessions were found and kept. Only sessions that hold a
         question are found: a header with nothing after it is no session to analyse, and
         `--last 1` choosing it would analyse nothing."""
-        found = [group for group in _by_session(rows) if any(row.questions for row in group)]
+        found = [group for group in _by_session(rows) if any(row.held_questions for row in group)]
         kept = found
         if self.name is not None:
             pattern = self.name.lower()

@@ -45,6 +45,13 @@ class Session:
     def started(self) -> datetime | None:
         return parse_time(self.meta.started) or parse_time(self.first_question)
 
+    @property
+    def held_questions(self) -> bool:
+        """Whether a question was read here (or left out as already counted from another
+        file). A session header with nothing after it is no session to analyse: it is
+        counted, listed and chosen nowhere, wherever it stands in its file."""
+        return self.questions > 0 or self.repeated > 0
+
 
 @dataclass
 class Unreadable:
