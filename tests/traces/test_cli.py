@@ -517,3 +517,18 @@ def test_an_empty_session_is_counted_and_listed_nowhere_wherever_it_stands(
         page = httpx.get(f"{url}runs/{run.id}").text
     store.close()
     assert "· 2 sessions" in page
+
+
+def test_export_onto_a_session_log_it_reads_is_refused_and_the_log_kept(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay traces export logs/ -o logs/<a session>.jsonl` read the log, then
+    replaced it with the drafts, and the session was lost."""
+    log = tmp_path / "logs" / PROMPT_CACHE
+    log.parent.mkdir()
+    original = (sessions_dir / "pi" / PROMPT_CACHE).read_text(encoding="utf-8")
+    log.write_text(original, encoding="utf-8")
+    code = _run(["traces", "export", str(tmp_path / "logs"), "-o",
+                 str(tmp_path / "logs" / ".." / "logs" / PROMPT_CACHE)])
+    assert code == 2
+    assert "is one of the session logs being exported" in capsys.readouterr().err
+    assert log.read_text(encoding="utf-8") == original

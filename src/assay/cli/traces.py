@@ -241,10 +241,11 @@ def export_command(paths: tuple[Path, ...], format_: str | None, last: int | Non
                    include_unanswered: bool) -> None:
     """Write each question as a dataset case: expected = the agent's answer, to review."""
     from assay.traces import ExchangeStream
-    from assay.traces.export import write_dataset
+    from assay.traces.export import check_not_a_log, write_dataset
     from assay.wording import plural
 
     check_output_file(output)  # before any log is read
+    check_not_a_log(output, paths)
     stream = ExchangeStream(paths, _options(format_, last, since, name_pattern))
     written = write_dataset(stream, output, include_unanswered)
     _say_skipped(stream.unreadable, stream.sessions)

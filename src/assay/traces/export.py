@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from assay.case import Case
 from assay.errors import UserError
 from assay.reports.atomic import atomic_writer
 from assay.traces.exchanges import Exchange
+from assay.traces.sessions import discover
 
 
 def exchange_case(exchange: Exchange) -> Case:
@@ -47,6 +48,16 @@ def exchange_case(exchange: Exchange) -> Case:
             "tools": [{"name": name, "calls": count} for name, count in tools.items()],
         },
     )
+
+
+def check_not_a_log(output: Path, paths: Sequence[str | Path]) -> None:
+    """Refuse, before any log is read, an output that is one of the session logs to export:
+    the drafts would replace the log they are read from."""
+    target = output.resolve()
+    for log in discover(paths):
+        if log.resolve() == target:
+            raise UserError(f"-o {output} is one of the session logs being exported, so the "
+                            "dataset would replace it: write the dataset to another file")
 
 
 def write_dataset(exchanges: Iterable[Exchange], path: Path,
