@@ -68,6 +68,9 @@ class RunRecord:
     review: dict[str, Any] | None = None
     """What its review concluded once, for every later rendering: gate results, warnings,
     usage, the baseline condition (see `assay.review.recorded`)."""
+    pack_hashes: dict[str, str] | None = None
+    """The content hash of each knowledge pack its conditions read, by pack name, as it
+    started: a resume over edited documents is refused. None for a run stored before."""
 
     @property
     def seed(self) -> int:

@@ -16,6 +16,8 @@ import pytest
 from sqlalchemy import Engine, create_engine, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from assay.context.pack_config import DEFAULT_PATTERNS
+from assay.context.pack_index import content_hash
 from assay.store import Store, schema
 from assay.store import store_url as normalised_url
 from tests.cli.evalproject import assay as assay_in_process
@@ -251,3 +253,49 @@ def test_a_resume_accepts_a_changed_pace_and_refuses_a_changed_target_or_dataset
     assert run.config is not None and run.config["run"] == {"concurrency": 4, "batch_size": 3}
     results = json.loads((Path(run.report_dir or "") / "results.json").read_text())
     assert results["run"]["config"]["run"] == {"concurrency": 4, "batch_size": 3}
+
+
+def test_a_resume_refuses_a_pack_edited_since_the_run_started_and_names_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a resume after an edit of a pack's documents ran the missing trials over
+    the new pack beside the stored ones that read the old, one run mixing two packs, while
+    a changed dataset was refused; a changed pack is now refused the same way."""
+    (tmp_path / "pack_agent.py").write_text(  # a module name no other test imports
+        "import os\n\ndef answer(case):\n"
+        "    if os.environ.get('DOWN') and case.id >= 'c4':\n"
+        "        raise RuntimeError('the service went down')\n"
+        "    return case.expected\n")
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(10)))
+    (tmp_path / "docs").mkdir()
+    note = tmp_path / "docs" / "ports.md"
+    note.write_text("# Ports\n\nFollowers replicate on port 7000.\n")
+    (tmp_path / "assay.yaml").write_text(
+        "name: packed\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'pack_agent:answer', threaded: false}\n"
+        "packs: {docs: {path: docs}}\nconditions: {pack: {mcp_servers: ['pack:docs']}}\n"
+        "scorers: [{type: exact_match}]\nrun: {concurrency: 1, batch_size: 1, max_errors: 2}\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("DOWN", "1")
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "--no-progress")
+    assert code == 3, out
+    monkeypatch.delenv("DOWN")
+    then = content_hash(tmp_path / "docs", DEFAULT_PATTERNS, chunk_chars=1200)
+
+    note.write_text("# Ports\n\nFollowers replicate on port 9000.\n")
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--no-progress")
+    assert code == 2, out
+    assert "knowledge pack 'docs' changed since it started" in out, out
+    assert f"{tmp_path / 'docs'} reads sha256 " in out and f"now, {then[:12]} then" in out
+    assert "put it back as it was" in out
+
+    note.write_text("# Ports\n\nFollowers replicate on port 7000.\n")
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--retry-errors",
+                                 "--no-progress")
+    assert code == 0, out
+    store = Store(str(tmp_path / "assay.db"))
+    [run] = store.list_runs("packed")
+    assert run.status == "completed" and run.pack_hashes == {"docs": then}
+    assert sorted(t.case_id for t in store.iter_trials(run.id)) == [f"c{i}" for i in range(10)]

@@ -33,17 +33,32 @@ def get_pack(services: Services, name: str) -> PackIndex:
 
     opened = services.packs
     if name not in opened:
-        declared = dict(services.config.packs if services.config is not None else {})
-        if name not in declared:
-            known = ", ".join(sorted(declared)) or "none declared"
-            raise UserError(f"unknown knowledge pack '{name}' (declared: {known})")
-        config = PackConfig.model_validate(declared[name])
-        folder: Path = services.resolve_path(config.path)
+        config, folder = declared_pack(services, name)
         # The index cache sits beside the store: `.assay/packs/` in the working directory.
         opened[name] = PackIndex.open(folder, name=name, patterns=config.include,
                                       chunk_chars=config.chunk_chars,
                                       cache_root=DEFAULT_CACHE_ROOT)
     return opened[name]
+
+
+def declared_pack(services: Services, name: str) -> tuple[PackConfig, Path]:
+    """A pack declared under `packs:`, with its folder resolved against the config's."""
+    declared = dict(services.config.packs if services.config is not None else {})
+    if name not in declared:
+        known = ", ".join(sorted(declared)) or "none declared"
+        raise UserError(f"unknown knowledge pack '{name}' (declared: {known})")
+    config = PackConfig.model_validate(declared[name])
+    folder: Path = services.resolve_path(config.path)
+    return config, folder
+
+
+def pack_version(services: Services, name: str) -> tuple[Path, str]:
+    """A declared pack's folder and the content hash of its documents now, the one each
+    trial that reads it records: a run keeps it, so a resume can tell an edited pack."""
+    from assay.context.pack_index import content_hash
+
+    config, folder = declared_pack(services, name)
+    return folder, content_hash(folder, config.include, config.chunk_chars)
 
 
 def open_context_pack(services: Services, condition: Any) -> None:

@@ -106,13 +106,10 @@ class Plan:
         """Every pack a condition of this plan reads is a folder (exit 2, located at its
         `packs.NAME.path`): a missing one is the config's mistake, found before a trial
         runs, not the error of each trial of its condition once the others have been paid."""
-        from assay.context.pack_context import used_packs
         from assay.input_files import require_directory
 
-        names = dict.fromkeys(name for condition in self.conditions
-                              for name in used_packs(condition))
         problems = []
-        for name in names:
+        for name in self.used_packs():
             path = (loaded.config.packs.get(name) or {}).get("path")
             if not isinstance(path, str):
                 continue  # the loader has refused it already
@@ -124,6 +121,13 @@ class Plan:
                 problems.append(Problem(str(exc), *_located(loaded, ("packs", name, "path"))))
         if problems:
             raise UserError(f"invalid config {loaded.path}", problems)
+
+    def used_packs(self) -> list[str]:
+        """The packs the plan's conditions read, each once, in the order they appear."""
+        from assay.context.pack_context import used_packs
+
+        return list(dict.fromkeys(name for condition in self.conditions
+                                  for name in used_packs(condition)))
 
     def trials(self) -> Iterator[tuple[Case, Condition, int]]:
         """The trials still to run, streamed in dataset order."""

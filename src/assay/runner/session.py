@@ -114,11 +114,9 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
 
         require_calibrations(plan.scorers, store, experiment=config.name,
                              config_path=str(loaded.path))
-    if resumed and resumed.dataset_hash != scan.sha256:
-        raise UserError(f"cannot resume run {resumed.id}: the dataset changed since it started "
-                        f"({plan.dataset.path} reads sha256 {scan.sha256[:12]} now, "
-                        f"{(resumed.dataset_hash or 'unknown')[:12]} then); put it back as it "
-                        "was, or run without --resume to start a new run")
+    packs = _pack_versions(plan, services)
+    if resumed:
+        _refuse_changes(resumed, plan, scan.sha256, packs)
     if resumed and _nothing_left(plan, store, resumed, options):
         return await _as_ended(plan, config, store, resumed, services)
     run_id: str | None = None
@@ -146,7 +144,8 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
                 config_hash=loaded.hash, config_path=str(loaded.path),
                 dataset_path=str(plan.dataset.path), dataset_hash=scan.sha256,
                 git_commit=git_commit(loaded.base_dir), assay_version=__version__,
-                total_trials=plan.total, options=_recorded(options))
+                total_trials=plan.total, options=_recorded(options),
+                pack_hashes={name: digest for name, (_, digest) in packs.items()} or None)
             stored = run_id
         stats = await _run_trials(plan, store, run_id, loaded, options, lock)
         await _judge_pairs(plan, store, run_id, options.concurrency or config.run.concurrency,
@@ -166,6 +165,33 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
         if run_id is not None and lock.lost_to is None:  # a run taken over is not ours to end
             record_end(store, run_id, status, error)
     return _outcome(plan, config, store, run_id, stats, services, usage)
+
+
+def _pack_versions(plan: Plan, services: Services) -> dict[str, tuple[Path, str]]:
+    """Each pack the plan reads: its folder and the content hash of its documents now."""
+    from assay.context.pack_context import pack_version
+
+    return {name: pack_version(services, name) for name in plan.used_packs()}
+
+
+def _refuse_changes(run: RunRecord, plan: Plan, dataset_hash: str,
+                    packs: dict[str, tuple[Path, str]]) -> None:
+    """A `UserError` when the dataset or a pack the run reads is not as the run started
+    with it: resuming would mix trials that read two versions of it. A run stored before
+    packs were hashed is not held to its packs."""
+    if run.dataset_hash != dataset_hash:
+        raise _changed(run, "the dataset", plan.dataset.path, dataset_hash, run.dataset_hash)
+    for name, (folder, digest) in packs.items():
+        then = (run.pack_hashes or {}).get(name)
+        if then is not None and then != digest:
+            raise _changed(run, f"knowledge pack '{name}'", folder, digest, then)
+
+
+def _changed(run: RunRecord, what: str, path: object, now: str, then: str | None
+             ) -> UserError:
+    return UserError(f"cannot resume run {run.id}: {what} changed since it started ({path} "
+                     f"reads sha256 {now[:12]} now, {(then or 'unknown')[:12]} then); put it "
+                     "back as it was, or run without --resume to start a new run")
 
 
 def _nothing_left(plan: Plan, store: Store, resumed: RunRecord, options: RunOptions) -> bool:

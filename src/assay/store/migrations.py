@@ -78,6 +78,12 @@ def _m009_recorded_review(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE runs ADD COLUMN review_json TEXT"))
 
 
+def _m010_pack_hashes(conn: Connection) -> None:
+    columns = {c["name"] for c in inspect(conn).get_columns("runs")}
+    if "pack_hashes_json" not in columns:
+        conn.execute(text("ALTER TABLE runs ADD COLUMN pack_hashes_json TEXT"))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
     ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
@@ -88,6 +94,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("run_locks: one process per run at a time", _m007_run_locks),
     ("runs: the folder its report files were written to", _m008_report_dir),
     ("runs: the gates, warnings and usage its review concluded", _m009_recorded_review),
+    ("runs: the content hash of each knowledge pack it reads", _m010_pack_hashes),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

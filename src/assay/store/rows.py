@@ -49,6 +49,7 @@ def run_record(row: Any) -> RunRecord:
         options=loads(data["options_json"]) if data.get("options_json") else None,
         report_dir=data.get("report_dir"),
         review=loads(data["review_json"]) if data.get("review_json") else None,
+        pack_hashes=loads(data["pack_hashes_json"]) if data.get("pack_hashes_json") else None,
     )
 
 

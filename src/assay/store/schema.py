@@ -59,6 +59,7 @@ runs = Table(
     Column("options_json", Text),
     Column("report_dir", Text),
     Column("review_json", Text),
+    Column("pack_hashes_json", Text),
 )
 
 trials = Table(

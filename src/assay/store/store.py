@@ -159,15 +159,15 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             conn.execute(update(schema.runs).where(schema.runs.c.id == run_id).values(**values))
 
     def _run_values(self, fields: dict[str, Any]) -> dict[str, Any]:
-        """A run's columns made storable: `config`, `summary`, `options` and `review` as
-        JSON, texts (a path from a file system that is not UTF-8, an error) without what
-        cannot be stored, known secrets masked (a traces analysis's findings quote the
+        """A run's columns made storable: `config`, `summary`, `options`, `review` and
+        `pack_hashes` as JSON, texts (a path from a file system that is not UTF-8, an
+        error) without what cannot be stored, known secrets masked (a traces analysis's findings quote the
         sessions, which may quote a key). A config is masked where it is loaded
         (`redaction.redact_structure`), or was stored so by the run it is copied from."""
         notes = Replacements()  # a run has no trial to carry a note; its values are ours
         values: dict[str, Any] = {}
         for name, value in fields.items():
-            if name in ("config", "summary", "options", "review"):
+            if name in ("config", "summary", "options", "review", "pack_hashes"):
                 values[f"{name}_json"] = self.storable.json(value, name, notes)
             elif isinstance(value, str):
                 values[name] = self.storable.text(value, name, notes)
