@@ -49,3 +49,17 @@ def test_an_index_cache_that_cannot_be_written_exits_2_naming_it(
     assert code == 2, out
     assert "pack 'docs': cannot write its index in /dev/null" in out
     assert "internal error" not in out
+
+
+def test_pack_index_says_how_many_hidden_files_it_left_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `.git/` and `.notes.md` were indexed with the documents, without a word."""
+    (tmp_path / "docs" / ".git").mkdir(parents=True)
+    (tmp_path / "docs" / "a.md").write_text("# A\n\nText.\n")
+    (tmp_path / "docs" / ".notes.md").write_text("# Notes\n\nTo do.\n")
+    (tmp_path / "docs" / ".git" / "b.md").write_text("# B\n\nObject.\n")
+    code, out = assay(capsys, "pack", "index", str(tmp_path / "docs"), "--cache",
+                      str(tmp_path / "cache"))
+    assert code == 0, out
+    assert "pack 'docs': 1 document, 1 chunk, index at " in out
+    assert "2 hidden files left out (a name or folder starting with '.'" in out

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.context.documents import Document, chunk_document, read_document
+from assay.context.documents import Document, chunk_document, pack_files, read_document
+from assay.context.pack_config import DEFAULT_PATTERNS
 from assay.errors import UserError
 
 
@@ -77,3 +78,28 @@ def test_a_binary_document_is_refused_instead_of_indexed_as_text(tmp_path: Path)
     for name in ("logo.md", "plain.md"):
         with pytest.raises(UserError, match=f"{name} is (not UTF-8|a binary file)"):
             read_document(tmp_path, tmp_path / name)
+
+
+def _with_hidden_files(folder: Path) -> None:
+    for name in ("guide.md", "sub/more.md", ".notes.md", ".git/HEAD.md", "sub/.draft/x.md",
+                 ".github/CONTRIBUTING.md"):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(f"# {name}\n\nText of {name}.\n")
+
+
+def test_hidden_files_and_folders_are_left_out_and_counted(tmp_path: Path) -> None:
+    """Regression: `.git/*.md` and `.notes.md` were indexed into a pack with its documents
+    and served as passages; hidden files are now left out, as ripgrep does, and counted."""
+    _with_hidden_files(tmp_path)
+    found = pack_files(tmp_path, DEFAULT_PATTERNS)
+    assert [p.relative_to(tmp_path).as_posix() for p in found.files] == [
+        "guide.md", "sub/more.md"]
+    assert found.hidden == 4
+
+
+def test_a_pattern_that_names_a_dot_keeps_the_hidden_files_it_matches(tmp_path: Path) -> None:
+    _with_hidden_files(tmp_path)
+    found = pack_files(tmp_path, ["**/*.md", ".github/**/*.md", "**/.*.md"])
+    assert [p.relative_to(tmp_path).as_posix() for p in found.files] == [
+        ".github/CONTRIBUTING.md", ".notes.md", "guide.md", "sub/more.md"]
+    assert found.hidden == 2  # .git/HEAD.md and sub/.draft/x.md

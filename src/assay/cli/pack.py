@@ -43,9 +43,16 @@ _chunk = click.option("--chunk-chars", type=click.IntRange(min=200), default=120
 def index_command(directory: Path, name: str | None, cache: Path | None, chunk_chars: int,
                   query: str | None, top_k: int) -> None:
     """Build (or reuse) the pack's index and say where it is."""
+    from assay.context.documents import pack_files
+    from assay.context.pack_config import DEFAULT_PATTERNS
+    from assay.context.pack_index import hidden_note
+    from assay.wording import plural
+
     index = _open(directory, name, cache, chunk_chars)
-    click.echo(f"pack '{index.name}': {len(index.documents)} documents, "
-               f"{len(index.chunks)} chunks, index at {index.directory}")
+    hidden = pack_files(directory, DEFAULT_PATTERNS).hidden
+    click.echo(f"pack '{index.name}': {plural(len(index.documents), 'document')}, "
+               f"{plural(len(index.chunks), 'chunk')}, index at {index.directory}"
+               f"{hidden_note(hidden)}")
     if query:
         from assay.context.pack_server import format_passages
 

@@ -37,17 +37,50 @@ class Chunk:
     text: str
 
 
-def list_files(folder: Path, patterns: list[str]) -> list[Path]:
-    """The pack's files, sorted, so hashing and ids do not depend on the file system's order.
+@dataclass(frozen=True, slots=True)
+class PackFiles:
+    """The files a pack's patterns select in its folder."""
+
+    files: list[Path]
+    """Sorted by relative path, so hashing and ids do not depend on the file system's order."""
+    hidden: int
+    """Files the patterns matched that were left out as hidden: their name, or a folder's
+    on the way to them, starts with a dot (`.git/`, `.notes.md`)."""
+
+
+def pack_files(folder: Path, patterns: list[str]) -> PackFiles:
+    """The pack's files. Hidden ones are left out, as ripgrep and most indexers do (a
+    `.git/` or an editor's notes is not documentation), unless a pattern names a dot
+    itself (`.github/**/*.md`, `**/.*.md`).
 
     A symlink whose target lies outside the folder is left out: a pack is served to
     agents (and over `assay pack serve` to anyone who connects), and a link to
     `/etc/passwd` inside it must not serve that file."""
     require_directory(folder, "pack folder")
     root = folder.resolve()
-    found = {p for pattern in patterns for p in folder.glob(pattern)
-             if p.is_file() and _inside(p, root)}
-    return sorted(found, key=lambda p: p.relative_to(folder).as_posix())
+    found: set[Path] = set()
+    hidden: set[Path] = set()
+    for pattern in patterns:
+        names_hidden = _names_hidden(pattern)
+        for path in folder.glob(pattern):
+            if not path.is_file() or not _inside(path, root):
+                continue
+            if names_hidden or not _hidden(path.relative_to(folder)):
+                found.add(path)
+            else:
+                hidden.add(path)
+    return PackFiles(sorted(found, key=lambda p: p.relative_to(folder).as_posix()),
+                     len(hidden - found))
+
+
+def _hidden(relative: Path) -> bool:
+    return any(part.startswith(".") for part in relative.parts)
+
+
+def _names_hidden(pattern: str) -> bool:
+    """Whether a glob pattern asks for hidden files by a segment starting with a dot."""
+    return any(part.startswith(".") and part not in (".", "..")
+               for part in pattern.replace("\\", "/").split("/"))
 
 
 def _inside(path: Path, root: Path) -> bool:

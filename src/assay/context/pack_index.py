@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from assay.context.documents import Chunk, Document, chunk_document, list_files, read_document
+from assay.context.documents import Chunk, Document, chunk_document, pack_files, read_document
 from assay.context.pack_config import DEFAULT_PATTERNS
 from assay.errors import UserError
 from assay.wording import plural
@@ -45,7 +45,7 @@ class Passage:
 def content_hash(folder: Path, patterns: list[str], chunk_chars: int) -> str:
     """A digest of the pack's files (paths and bytes) and the settings that shape the index."""
     digest = hashlib.sha256(f"assay-pack-v{INDEX_FORMAT}:{chunk_chars}\n".encode())
-    for file in list_files(folder, patterns):
+    for file in pack_files(folder, patterns).files:
         digest.update(file.relative_to(folder).as_posix().encode() + b"\0")
         try:
             digest.update(hashlib.sha256(file.read_bytes()).digest())
@@ -149,9 +149,11 @@ def tokenize(text: str) -> list[str]:
 
 def _build(folder: Path, patterns: list[str], chunk_chars: int, directory: Path,
            name: str, digest: str) -> None:
-    files = list_files(folder, patterns)
+    found = pack_files(folder, patterns)
+    files = found.files
     if not files:
-        raise UserError(f"pack '{name}': no documents in {folder} matching {', '.join(patterns)}")
+        raise UserError(f"pack '{name}': no documents in {folder} matching {', '.join(patterns)}"
+                        f"{hidden_note(found.hidden)}")
     documents = [read_document(folder, file) for file in files]
     chunks = [chunk for doc in documents for chunk in chunk_document(doc, chunk_chars)]
     if not chunks:
@@ -164,6 +166,14 @@ def _build(folder: Path, patterns: list[str], chunk_chars: int, directory: Path,
         raise UserError(f"pack '{name}': cannot write its index in {directory.parent}: "
                         f"{exc.strerror or exc}; the index cache needs a folder assay can "
                         "write to") from None
+
+
+def hidden_note(hidden: int) -> str:
+    """What `pack index` and an empty pack say of the hidden files left out."""
+    if not hidden:
+        return ""
+    return (f"; {plural(hidden, 'hidden file')} left out (a name or folder starting with "
+            "'.'; a pack's include: can name them, as in .github/**/*.md)")
 
 
 def _listed(documents: list[Document], most: int = 3) -> str:
