@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -135,7 +136,10 @@ def _stopwords() -> frozenset[str]:
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-cased word tokens without English stopwords, plurals folded ("goroutines")."""
+    """Lower-cased word tokens without English stopwords, plurals folded ("goroutines").
+
+    Each token is interned: a pack's corpus repeats a few thousand words millions of
+    times, and one string per occurrence made indexing a 42 MB document peak near 700 MB."""
     stop = _stopwords()
     tokens = []
     for token in _TOKEN.findall(text.lower()):
@@ -143,7 +147,7 @@ def tokenize(text: str) -> list[str]:
             continue
         if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
             token = token[:-1]
-        tokens.append(token)
+        tokens.append(sys.intern(token))
     return tokens
 
 
