@@ -56,4 +56,13 @@ def test_a_case_without_a_recorded_answer_is_a_scorer_error_not_a_worse_answer()
     [score] = compared(bare, ["Open the app."], PROTOCOLS[1])
     assert score.passed is None and score.value is None
     assert score.error is not None
-    assert "case q1 has no recorded answer (`reference`)" in score.error
+    assert "case q1 has no recorded answer to compare with: its `reference` is empty" in score.error
+
+
+def test_a_case_without_a_recorded_answer_is_not_sent_to_traces_export_for_it() -> None:
+    """Regression: the error said "`assay traces export` writes it", yet the export writes an
+    empty `reference` for a question the session never answered (--include-unanswered)."""
+    unanswered = Case(id="q1", input="How do I pair the lamp?", expected="", reference="")
+    [score] = compared(unanswered, ["Open the app."], PROTOCOLS[1])
+    assert score.error is not None and "traces export" not in score.error
+    assert "never answered" in score.error and "write the answer" in score.error

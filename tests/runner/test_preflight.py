@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.cli.evalproject import assay
 
 
@@ -68,3 +70,41 @@ def test_a_numeric_value_must_be_a_finite_number(capsys, tmp_path):
     config = project(tmp_path, [{"id": "c0", "input": "q"}], "[{type: numeric, value: .nan}]")
     code, text = assay(capsys, "validate", str(config))
     assert code == 2 and f"{config}:4" in text and "value" in text, text
+
+
+UNANSWERED = [{"id": "u0", "input": "q", "expected": "", "reference": ""},
+              {"id": "u1", "input": "q", "expected": "", "reference": ""}]
+"""Cases as `assay traces export --include-unanswered` drafts them."""
+
+
+@pytest.mark.parametrize(("scorer", "why"), [
+    ("judge_score", "case u0 has no `expected` answer for the judge_score judge"),
+    ("vs_recorded", "case u0 has no recorded answer to compare with"),
+    ("rubric", "case u0 has no `expected` answer for the rubric judge"),
+])
+def test_a_judge_with_nothing_to_compare_in_any_case_is_refused_by_validate_and_run_alike(
+        capsys, tmp_path, monkeypatch, scorer, why):
+    """Regression: validate said "ok" to unanswered drafts under a judge that needs an
+    expected or recorded answer; run then paid for every target call and stopped with
+    "every trial failed" (exit 3). Both now refuse it before any trial, with one message."""
+    monkeypatch.chdir(tmp_path)
+    config = project(tmp_path, UNANSWERED,
+                     f"[{{type: {scorer}, model: openai/gpt-4.1}}]")
+    located = f"{config.name}:4 [scorers.0]: {scorer} has nothing to compare against in any of the 2"
+    code, text = assay(capsys, "validate", str(config))
+    assert code == 2 and located in text and why in text, text
+    code, text = assay(capsys, "run", str(config))
+    assert code == 2 and located in text and why in text, text
+    assert "trial" not in text  # refused before the first one
+
+
+def test_validate_warns_of_a_sample_larger_than_the_dataset_as_run_does(capsys, tmp_path):
+    """Regression: `dataset.sample: 100` over 1 case passed validate without a word."""
+    config = project(tmp_path, [{"id": "c0", "input": "q", "expected": "a"}],
+                     "[{type: exact_match}]")
+    config.write_text(config.read_text().replace(
+        "dataset: {path: cases.jsonl}", "dataset: {path: cases.jsonl, sample: 100}"))
+    code, text = assay(capsys, "validate", str(config))
+    assert code == 0, text
+    assert ("warning: a sample of 100 cases was asked of a dataset that gives 1: "
+            "every case ran") in text

@@ -55,11 +55,12 @@ class VsRecorded(JudgeScorer):
     def build_format(self) -> ReplyFormat:
         return LabelFormat(LABELS, PASSING)
 
-    def missing(self, case: Case) -> str | None:
+    def reference_problem(self, case: Case) -> str | None:
         recorded = case.reference
         if not isinstance(recorded, str) or not recorded.strip():
-            return (f"case {case.id} has no recorded answer (`reference`) to compare with; "
-                    "`assay traces export` writes it")
+            return (f"case {case.id} has no recorded answer to compare with: its `reference` "
+                    "is empty, as for a question the session never answered; write the "
+                    "answer to compare with in `reference`, or leave the case out")
         return None
 
     async def score(self, case: Case, output: Output) -> Score:

@@ -38,14 +38,26 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
     services = Services(base_dir=loaded.base_dir, config=loaded.config)
     plan = build_plan(loaded, services, sample=sample, conditions=conditions)
     scan = plan.dataset.scan()
-    plan.require_trials()
-    plan.validate_templates(loaded)
-    services.warnings.extend(plan.check_conditions(loaded))
-    plan.check_packs(loaded)
-    services.warnings.extend(_check_references(loaded, plan))
+    warnings = check_plan(loaded, plan, scan)
     _check_models(loaded, plan, services)
     asyncio.run(_check_targets(loaded, plan))
-    return Preflight(loaded, plan, scan, [*scan.warnings(), *services.warnings])
+    return Preflight(loaded, plan, scan, [*warnings, *services.warnings])
+
+
+def check_plan(loaded: LoadedConfig, plan: Plan, scan: Scan) -> list[str]:
+    """The checks `assay run` makes before its first trial, and `assay validate` with it,
+    so one refuses exactly what the other does: raises `UserError` naming each problem,
+    returns the warnings (the dataset's own first)."""
+    warnings = scan.warnings()
+    if plan.dataset.sample and plan.dataset.sample > scan.count:
+        warnings.append(f"a sample of {plan.dataset.sample:,} cases was asked of a "
+                        f"dataset that gives {scan.count:,}: every case ran")
+    plan.require_trials()
+    plan.validate_templates(loaded)
+    warnings += plan.check_conditions(loaded)
+    plan.check_packs(loaded)
+    warnings += check_references(loaded, plan)
+    return warnings
 
 
 def preflight_suite(paths: Sequence[Path], *, sample: int | None = None,
@@ -119,15 +131,13 @@ def configs_invalid(failed: Sequence[tuple[Path, UserError]], total: int, of: st
     return UserError(f"{len(problems)} of {total} configs {of}{verb} invalid{then}", problems)
 
 
-def _check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
-    """Every case against every check that compares with `expected` (or `value:`): a check
-    with nothing to compare against in any case is a config error; in some cases, a warning
-    naming them, since each of their trials would be that scorer's error. A run checks
-    only the first case; this reads the whole dataset."""
-    from assay.scorers.base import CheckScorer
-
+def check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
+    """Every case against every scorer that compares with a field of it (`expected`, a
+    recorded answer, `value:`): a scorer with nothing to compare against in any case is a
+    config error, found before anything is paid for; in some cases, a warning naming them,
+    since each of their trials would be that scorer's error."""
     checks = [(index, scorer) for index, scorer in enumerate(plan.scorers)
-              if isinstance(scorer, CheckScorer) and scorer.compares_with_reference]
+              if scorer.compares_with_reference]
     if not checks:
         return []
     lacking: dict[int, list[str]] = {index: [] for index, _ in checks}

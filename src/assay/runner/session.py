@@ -26,6 +26,7 @@ from assay.records import RunRecord
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan, check_target
+from assay.runner.preflight import check_plan
 from assay.runner.progress import Progress, choose_mode
 from assay.services import Services
 from assay.store import Store
@@ -101,14 +102,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     plan = build_plan(loaded, services, sample=options.sample, conditions=options.conditions,
                       dataset=options.dataset)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
-    services.warnings.extend(scan.warnings())
-    if plan.dataset.sample and plan.dataset.sample > scan.count:
-        services.warnings.append(f"a sample of {plan.dataset.sample:,} cases was asked of a "
-                                 f"dataset that gives {scan.count:,}: every case ran")
-    plan.require_trials()
-    plan.validate_templates(loaded)
-    services.warnings.extend(plan.check_conditions(loaded))
-    plan.check_packs(loaded)
+    services.warnings.extend(check_plan(loaded, plan, scan))
     if config.judge.require_calibration:
         from assay.calibration.requirement import require_calibrations
 

@@ -61,6 +61,18 @@ class Scorer:
         case is outside this scorer's n, pass rate, gates and comparisons."""
         raise NotImplementedError
 
+    @property
+    def compares_with_reference(self) -> bool:
+        """Whether each case must give this scorer something to compare against (an
+        `expected`, a recorded answer): only then is the dataset read for `reference_problem`."""
+        return False
+
+    def reference_problem(self, case: Case) -> str | None:
+        """Why this scorer could not score `case` whatever the answer (a field it compares
+        with is empty), or None: `assay validate` and `assay run` ask it of every case before
+        the first trial (runner.preflight.check_references)."""
+        return None
+
     def identity(self) -> dict[str, Any]:
         """What decides whether two runs' scores are comparable (judge model, prompt hash)."""
         return {"type": self.params.type}
@@ -102,12 +114,11 @@ class CheckScorer(Scorer):
 
     @property
     def compares_with_reference(self) -> bool:
-        """Whether each case must give this check something to compare against."""
         return self.reference is not None
 
     def reference_problem(self, case: Case) -> str | None:
         """Why this check would have nothing to compare `case`'s answer against (no
-        `expected`, no `value:`), or None: `assay validate` asks it of every case."""
+        `expected`, no `value:`), or None."""
         if self.reference is None:
             return None
         found = self.reference.texts(case)

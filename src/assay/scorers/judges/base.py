@@ -142,7 +142,12 @@ class JudgeScorer(Scorer):
         """The judge's system text before the reply format; `system:` replaces it."""
         return self.params.system or self.default_system
 
-    def missing(self, case: Case) -> str | None:
+    @property
+    def compares_with_reference(self) -> bool:
+        """A judge kind that needs a field of the case says why in its `reference_problem`."""
+        return type(self).reference_problem is not JudgeScorer.reference_problem
+
+    def reference_problem(self, case: Case) -> str | None:
         """Why this judge cannot grade `case` (a field it needs is absent), or None."""
         return None
 
@@ -162,7 +167,7 @@ class JudgeScorer(Scorer):
         warn_if_self_grading(self.name, self.model, self.services)
 
     async def score(self, case: Case, output: Output) -> Score:
-        problem = self.missing(case)
+        problem = self.reference_problem(case)
         if problem is not None:
             return Score.failure(problem, details=self._base_details())
         await self.setup()

@@ -61,7 +61,7 @@ class JudgeScore(JudgeScorer):
     def build_format(self) -> ReplyFormat:
         return NumberFormat(0, 10, self.params.threshold)
 
-    def missing(self, case: Case) -> str | None:
+    def reference_problem(self, case: Case) -> str | None:
         return _needs_expected(case, "judge_score")
 
 
@@ -99,7 +99,7 @@ class RubricJudge(JudgeScorer):
         assert isinstance(self.reply_format, RubricFormat)
         return self.params.system or self.reply_format.system_prompt()
 
-    def missing(self, case: Case) -> str | None:
+    def reference_problem(self, case: Case) -> str | None:
         return _needs_expected(case, "rubric")
 
 
@@ -127,7 +127,7 @@ class TraitsJudge(JudgeScorer):
     def build_format(self) -> ReplyFormat:
         return NumberFormat(1, 3, self.params.threshold)
 
-    def missing(self, case: Case) -> str | None:
+    def reference_problem(self, case: Case) -> str | None:
         if not case.expected_traits:
             return f"case {case.id} has no expected_traits for the traits judge to check"
         return None

@@ -116,13 +116,13 @@ class PairwiseJudge(JudgeScorer):
     def template_variables(self, case: Case) -> dict[str, Any]:
         return case_variables(case, answer_a="", answer_b="", reference=None, output="")
 
-    def missing(self, case: Case) -> str | None:
+    def reference_problem(self, case: Case) -> str | None:
         if self.params.against == "reference" and not _text(case.expected):
             return f"case {case.id} has no `expected` answer to compare with"
         return None
 
     async def score(self, case: Case, output: Output) -> Score:
-        problem = self.missing(case)
+        problem = self.reference_problem(case)
         if problem is not None:
             return Score.failure(problem, details=self._base_details())
         return await self.judge_pair(case, _text(case.expected), output.text,
