@@ -307,3 +307,44 @@ def test_replies_the_database_refuses_are_named_in_a_warning(make_pool):
     assert warnings == ["some LLM replies could not be kept in the response cache (the "
                         "database refused them: value too long for type character varying(200)); "
                         "a later run asks for them again"]
+
+
+def test_a_reply_a_killed_process_paid_for_counts_its_cost_once_for_the_trial_that_paid(
+        make_pool):
+    """Before, the trial a killed run had paid for, run again on resume, found its reply in
+    the cache and counted $0, so the run's cost and its budget missed that call. A reply
+    another trial or another run paid for stays a cache hit at $0."""
+    store = DictStore()
+    paying, other = ("c1", "default", 0), ("c2", "default", 0)
+
+    async def process(llm: FakeLLM, run_id: str, trials: list[tuple[str, str, int]]
+                      ) -> list[Any]:
+        """One process of a run: a pool of its own over the same store and server."""
+        pool = make_pool(llm, store=store)
+        pool.cache.run_id = run_id
+        provider, model = pool.resolve("openai/gpt-4.1")
+        answers = []
+        for trial in trials:
+            with trial_epoch(0, trial):
+                answers.append(await provider.chat(ask(model, temperature=0)))
+        await pool.aclose()
+        return [pool.stats(), *answers]
+
+    async def scenario() -> tuple[int, list[Any], list[Any], list[Any]]:
+        async with FakeLLM(default="4") as llm:
+            killed = await process(llm, "r1", [paying])
+            resumed = await process(llm, "r1", [paying, paying, other])
+            later = await process(llm, "r2", [paying])
+            return llm.received, killed, resumed, later
+
+    received, [_stats, paid], [stats, again, twice, shared], [_, later] = asyncio.run(
+        scenario())
+    assert received == 1 and paid.usage.cost_usd
+    assert not again.cached and again.usage.calls == 1
+    assert again.usage.cost_usd == paid.usage.cost_usd
+    assert again.usage.input_tokens == paid.usage.input_tokens
+    assert twice.cached and twice.usage.cost_usd == 0.0  # counted once
+    assert shared.cached and shared.usage.cost_usd == 0.0  # another trial's call
+    assert (stats.total.calls, stats.total.paid_before, stats.total.cache_hits) == (0, 1, 2)
+    assert stats.total.cost_usd == paid.usage.cost_usd  # and so in the run's budget
+    assert later.cached and later.usage.cost_usd == 0.0  # another run's reply

@@ -72,3 +72,35 @@ def test_a_resume_spends_what_the_budget_has_left_and_a_raised_budget_finishes_t
     assert store.count_trials(run.id)[0] == 12 and store.count_errored_trials(run.id) == 0
     assert store.spent_usd(run.id) == pytest.approx(llm.received * CENTS_PER_CALL / 100)
     store.close()
+
+
+def test_a_resume_counts_the_calls_a_killed_process_paid_for_and_cached_at_their_cost(
+        llm: FakeLLM, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before, a run killed after it cached replies but before it stored their trials ran
+    those trials again on resume from the cache at $0: the run's cost (terminal, report.md,
+    results.json) and its budget missed calls it had paid for."""
+    import json
+    import sqlite3
+
+    set_budget(1.0)
+    code, out = assay(capsys, "run", "assay.yaml", "--no-progress", "-o", "first")
+    assert code == 0 and llm.received == 12, out
+    store = Store(str(Path("assay.db")))
+    [run] = store.list_runs("budgeted")
+    store.close()
+    with sqlite3.connect("assay.db") as db:  # killed once the replies were cached, before
+        for table in ("scores", "trials"):  # its last 4 trials were stored
+            db.execute(f"DELETE FROM {table} WHERE run_id = ? AND case_id >= 'c08'", (run.id,))
+        db.execute("UPDATE runs SET status = 'interrupted' WHERE id = ?", (run.id,))
+
+    code, out = assay(capsys, "run", "assay.yaml", "--resume", "--no-progress", "-o", "resumed")
+    assert code == 0, out
+    assert llm.received == 12  # answered from the cache, and not paid twice
+    store = Store(str(Path("assay.db")))
+    assert store.spent_usd(run.id) == pytest.approx(0.12)
+    store.close()
+    assert "total cost $0.1200" in out, out
+    assert "4 more paid for before the run was stopped" in out, out
+    assert "total cost $0.1200" in Path("resumed/report.md").read_text()
+    results = json.loads(Path("resumed/results.json").read_text())
+    assert sum(t["usage"]["cost_usd"] for t in results["trials"]) == pytest.approx(0.12)

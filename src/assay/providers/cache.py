@@ -24,6 +24,14 @@ Identical requests in flight at the same moment are sent once
 (`ResponseCache.single_flight`): the others wait for the first and take its
 answer from the cache, as a cache hit. If the first fails, the next waiter
 makes its own call.
+
+A reply keeps which run and trial paid for it, and what it cost. A run
+killed after it stored a reply but before it stored the trial that paid for
+it runs that trial again on resume, which finds the reply: it is answered
+from the cache but counts what it cost, once, as the call it replaces
+(`ResponseCache.paid_by`), so the run's cost and its `max_cost_usd` budget
+are what an uninterrupted run's would be. A reply another run (or another
+trial) paid for is a cache hit and costs nothing.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ from typing import Any
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 from assay.records import CachedReply
+from assay.trial import TrialKey
 
 SAVE_EVERY = 256
 """Replies held before they are written to the store together."""
@@ -50,26 +59,31 @@ SAVE_AFTER_SECONDS = 1.0
 """The longest a reply is held while others keep coming."""
 
 _EPOCH: ContextVar[int] = ContextVar("assay_trial_epoch", default=1)
+_TRIAL: ContextVar[TrialKey | None] = ContextVar("assay_paying_trial", default=None)
 
 
-def trial_epoch(epoch: int) -> AbstractContextManager[None]:
-    """Every call made inside is keyed on this epoch (the runner wraps each trial in it)."""
-    return _EpochScope(epoch)
+def trial_epoch(epoch: int, trial: TrialKey | None = None) -> AbstractContextManager[None]:
+    """Every call made inside is keyed on this epoch (the runner wraps each trial in it),
+    and the replies it pays for are marked as `trial`'s (see `ResponseCache.paid_by`)."""
+    return _EpochScope(epoch, trial)
 
 
 class _EpochScope:
     """`trial_epoch` as a plain class: entered once per trial, where a generator-based
     context manager would cost more than the rest of a quick trial's bookkeeping."""
 
-    __slots__ = ("epoch", "token")
+    __slots__ = ("epoch", "token", "trial", "trial_token")
 
-    def __init__(self, epoch: int) -> None:
+    def __init__(self, epoch: int, trial: TrialKey | None) -> None:
         self.epoch = epoch
+        self.trial = trial
 
     def __enter__(self) -> None:
         self.token = _EPOCH.set(self.epoch)
+        self.trial_token = _TRIAL.set(self.trial)
 
     def __exit__(self, *exc: object) -> None:
+        _TRIAL.reset(self.trial_token)
         _EPOCH.reset(self.token)
 
 
@@ -113,6 +127,11 @@ class ResponseCache:
         self._saved_at = time.monotonic()
         self._saving = threading.Lock()
         self._in_flight: dict[str, asyncio.Event] = {}
+        self.run_id: str | None = None
+        """The run whose trials' calls this cache answers (`paid_by`); None outside a run."""
+        self._counted: set[str] = set()
+        """Keys whose cost this process has counted: the ones it paid for, and the ones an
+        earlier process of the run paid for and this one has counted again."""
 
     @asynccontextmanager
     async def single_flight(self, key: str) -> AsyncIterator[ChatResponse | None]:
@@ -137,10 +156,31 @@ class ResponseCache:
             value: dict[str, Any] | None = held.response
         else:
             value = self.store.cache_get(key) if self.store is not None else None
-        return None if value is None else response_from_dict(value)
+        if value is None:
+            return None
+        if self.paid_by(value) and key not in self._counted:
+            self._counted.add(key)
+            return response_as_paid(value)
+        return response_from_dict(value)
+
+    def paid_by(self, value: dict[str, Any]) -> bool:
+        """Whether a cached reply was paid for by the trial now asking for it, in an earlier
+        process of this run (killed, or stopped, before it stored that trial): the trial
+        being run again, its cost is this run's and is counted once more, since the trial
+        that carried it was never stored."""
+        paid = value.get("paid")
+        trial = _TRIAL.get()
+        return (self.run_id is not None and trial is not None and isinstance(paid, dict)
+                and paid.get("run") == self.run_id and paid.get("trial") == list(trial))
 
     def put(self, key: str, response: ChatResponse, *, provider: str, model: str) -> None:
-        self._unsaved[key] = CachedReply(response_to_dict(response), provider, model)
+        reply = response_to_dict(response)
+        trial = _TRIAL.get()
+        if self.run_id is not None and trial is not None:
+            reply["paid"] = {"run": self.run_id, "trial": list(trial),
+                             "cost_usd": response.usage.cost_usd}
+        self._counted.add(key)
+        self._unsaved[key] = CachedReply(reply, provider, model)
         if self.store is not None and (
                 len(self._unsaved) >= SAVE_EVERY
                 or time.monotonic() - self._saved_at >= self.save_after_seconds):
@@ -179,6 +219,19 @@ def response_to_dict(response: ChatResponse) -> dict[str, Any]:
                   "output_tokens": response.usage.output_tokens},
         "latency_ms": response.latency_ms,
     }
+
+
+def response_as_paid(value: dict[str, Any]) -> ChatResponse:
+    """A cached reply counted as the call that paid for it (see `ResponseCache.paid_by`):
+    its tokens, cost and latency, not a cache hit."""
+    response = response_from_dict(value)
+    usage = value.get("usage") or {}
+    response.usage = Usage(input_tokens=int(usage.get("input_tokens") or 0),
+                           output_tokens=int(usage.get("output_tokens") or 0),
+                           cost_usd=value["paid"].get("cost_usd"), calls=1)
+    response.latency_ms = float(value.get("latency_ms") or 0.0)
+    response.cached = False
+    return response
 
 
 def response_from_dict(value: dict[str, Any]) -> ChatResponse:

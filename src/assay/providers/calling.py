@@ -107,8 +107,8 @@ class SDKProvider:
             return await self._call(label, request, None)
         key = cache_key(self.name, self.endpoint, request)
         async with self.cache.single_flight(key) as hit:
-            if hit is not None:
-                self.ledger.record(label, hit.usage)
+            if hit is not None:  # not `cached`: a call an earlier process of the run paid for
+                self.ledger.record(label, hit.usage, paid_before=not hit.cached)
                 return hit
             return await self._call(label, request, key)
 

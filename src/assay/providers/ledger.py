@@ -28,9 +28,15 @@ class Tally:
     """Calls whose model has no price: their cost is unknown, not 0."""
     retries: int = 0
     failures: int = 0
+    paid_before: int = 0
+    """Calls an earlier process of a resumed run paid for and stored in the response cache
+    without the trial that made them: answered from the cache, counted at their cost."""
 
-    def add(self, usage: Usage) -> None:
-        self.calls += usage.calls
+    def add(self, usage: Usage, *, paid_before: bool = False) -> None:
+        if paid_before:
+            self.paid_before += usage.calls
+        else:
+            self.calls += usage.calls
         self.cache_hits += usage.cache_hits
         self.input_tokens += usage.input_tokens
         self.output_tokens += usage.output_tokens
@@ -86,11 +92,11 @@ class Ledger:
         return f" (${self.spent_before:.4f} of it before this resume)" if self.spent_before \
             else ""
 
-    def record(self, model: str, usage: Usage) -> None:
-        """Count one answered call (or cache hit), in the run's totals and in the meter of
-        the work that made it (`meter`)."""
-        self._total.add(usage)
-        self._model(model).add(usage)
+    def record(self, model: str, usage: Usage, *, paid_before: bool = False) -> None:
+        """Count one answered call (or cache hit, or a call paid for `paid_before` this
+        process), in the run's totals and in the meter of the work that made it (`meter`)."""
+        self._total.add(usage, paid_before=paid_before)
+        self._model(model).add(usage, paid_before=paid_before)
         count_call(usage)
 
     def record_retry(self, model: str) -> None:

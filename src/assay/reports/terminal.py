@@ -176,13 +176,17 @@ def usage_text(usage: dict[str, Any], *, targets: int | None = None) -> str:
     column covers the whole run)."""
     calls = int(usage.get("calls") or 0)
     hits = int(usage.get("cache_hits") or 0)
-    if not calls and not hits:
+    paid_before = int(usage.get("paid_before") or 0)
+    if not calls and not hits and not paid_before:
         return ""
     text = f"{plural(calls, 'LLM call')} answered"
     if usage.get("resumed"):
         text += " by this resume"
     if hits:
         text += f" ({hits:,} more from the cache{_targets_share(hits, targets, usage)})"
+    if paid_before:
+        text += (f" ({paid_before:,} more paid for before the run was stopped, answered from "
+                 "the cache and counted at their cost)")
     retries, failures = int(usage.get("retries") or 0), int(usage.get("failures") or 0)
     if retries:
         text += f", {retries:,} retr{'ies' if retries != 1 else 'y'}"

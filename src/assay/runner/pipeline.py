@@ -198,7 +198,8 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                 case, condition, epoch = next(trials)
             except StopIteration:
                 return
-            with trial_epoch(epoch):  # each epoch is its own sample, in the cache too
+            # each epoch is its own sample, in the cache too; the trial pays for its calls
+            with trial_epoch(epoch, (case.id, condition.name, epoch)):
                 result = await run_trial(plan.targets[condition.name], case, condition, epoch,
                                          scorers, timeout,
                                          max_output_bytes=max_output_bytes)

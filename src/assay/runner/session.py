@@ -308,6 +308,9 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
     usable = store.count_usable_trials(run_id) if plan.skip else 0  # skip: the stored trials
     errored = store.count_errored_trials(run_id) if plan.skip else 0
     services = _services(plan)
+    if services is not None and services.providers is not None:  # started: a model is used
+        # its replies say which trial of this run paid for them
+        services.providers.cache.run_id = run_id
     if plan.skip and settings.max_cost_usd is not None and services is not None:
         from assay.providers.pool import get_pool  # the budget is the run's: count its spend
 
