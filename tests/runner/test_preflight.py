@@ -108,3 +108,22 @@ def test_validate_warns_of_a_sample_larger_than_the_dataset_as_run_does(capsys, 
     assert code == 0, text
     assert ("warning: a sample of 100 cases was asked of a dataset that gives 1: "
             "every case ran") in text
+
+
+def test_the_check_of_every_case_leaves_a_small_dataset_in_memory_for_the_run(tmp_path):
+    """The run checks every case before its first trial, then runs them: the cases the
+    scan kept are not given up by the check, so the run does not read the file again (a
+    100,000-case run lost a twelfth of its speed to that second read)."""
+    from assay.config.loading import load_config
+    from assay.runner.plan import build_plan
+    from assay.runner.preflight import check_references
+    from assay.services import Services
+
+    config = project(tmp_path, [{"id": f"c{i}", "input": "q", "expected": "a"}
+                                for i in range(3)], "[{type: exact_match}]")
+    loaded = load_config(config)
+    plan = build_plan(loaded, Services(base_dir=loaded.base_dir, config=loaded.config))
+    plan.dataset.scan()
+    assert check_references(loaded, plan) == []
+    (tmp_path / "cases.jsonl").unlink()  # a second read would fail
+    assert [case.id for case in plan.dataset] == ["c0", "c1", "c2"]

@@ -198,6 +198,12 @@ class Dataset:
     def __len__(self) -> int:
         return self.scan().count
 
+    def peek(self) -> Iterator[Case]:
+        """The cases, for a check before the run's own pass: the cases the scan kept are
+        given without being given up, so that pass does not read the file again."""
+        self.scan()
+        return iter(self._kept) if self._kept is not None else iter(self)
+
     # -- reading ----------------------------------------------------------------
 
     def _require_source(self) -> None:

@@ -143,7 +143,7 @@ def check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
     lacking: dict[int, list[str]] = {index: [] for index, _ in checks}
     first: dict[int, str] = {}
     cases = 0
-    for case in plan.dataset:
+    for case in plan.dataset.peek():
         cases += 1
         for index, scorer in checks:
             problem = scorer.reference_problem(case)
