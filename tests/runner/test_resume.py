@@ -198,19 +198,25 @@ def test_resume_refuses_a_changed_variable_and_reuses_the_sample(
     assert len(stored_trials(engine)) == 10
 
 
+def agent_down_past_c3(root: Path, module: str, parameters: str) -> None:
+    """`module.py` (a name no other test imports) answering each of ten cases c0..c9 with
+    its expected answer, unless DOWN is set: then it fails from c4 on."""
+    (root / f"{module}.py").write_text(
+        f"import os\n\ndef answer({parameters}):\n"
+        "    if os.environ.get('DOWN') and case.id >= 'c4':\n"
+        "        raise RuntimeError('the service went down')\n"
+        "    return case.expected\n")
+    (root / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(10)))
+
+
 def test_a_resume_accepts_a_changed_pace_and_refuses_a_changed_target_or_dataset(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: a run stopped by its error budget could not be resumed with another
     `run.concurrency`, `batch_size` or `max_errors` ('the config changed since it started'),
     although none of them changes a trial's result."""
-    (tmp_path / "paced_agent.py").write_text(  # a module name no other test imports
-        "import os\n\ndef answer(case, flavour):\n"
-        "    if os.environ.get('DOWN') and case.id >= 'c4':\n"
-        "        raise RuntimeError('the service went down')\n"
-        "    return case.expected\n")
-    (tmp_path / "cases.jsonl").write_text("".join(
-        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(10)))
+    agent_down_past_c3(tmp_path, "paced_agent", "case, flavour")
 
     def configure(run: str, flavour: str = "one") -> None:
         (tmp_path / "assay.yaml").write_text(
@@ -261,13 +267,7 @@ def test_a_resume_refuses_a_pack_edited_since_the_run_started_and_names_it(
     """Regression: a resume after an edit of a pack's documents ran the missing trials over
     the new pack beside the stored ones that read the old, one run mixing two packs, while
     a changed dataset was refused; a changed pack is now refused the same way."""
-    (tmp_path / "pack_agent.py").write_text(  # a module name no other test imports
-        "import os\n\ndef answer(case):\n"
-        "    if os.environ.get('DOWN') and case.id >= 'c4':\n"
-        "        raise RuntimeError('the service went down')\n"
-        "    return case.expected\n")
-    (tmp_path / "cases.jsonl").write_text("".join(
-        json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(10)))
+    agent_down_past_c3(tmp_path, "pack_agent", "case")
     (tmp_path / "docs").mkdir()
     note = tmp_path / "docs" / "ports.md"
     note.write_text("# Ports\n\nFollowers replicate on port 7000.\n")
