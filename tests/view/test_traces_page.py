@@ -12,6 +12,13 @@ from tests.view.page_text import page_text
 NO_FINDINGS = {"citation": 0, "contradiction": 0, "wiki-gap": 0, "wasted-read": 0}
 
 
+def judged_without_findings(exchanges: int, answered: int, not_judged: int) -> dict[str, Any]:
+    """The summary of a judged analysis of one session file whose judge found nothing."""
+    return {"metrics": {"sessions": 1, "exchanges": exchanges, "answered": answered},
+            "judge_model": "openai/gpt-4.1-mini", "findings": NO_FINDINGS, "finding_list": [],
+            "not_judged": not_judged, "sessions": ["s.jsonl"]}
+
+
 def analysis_page(tmp_path: Path, summary: dict[str, Any], status: str = "finished") -> str:
     """The text of the viewer's page of one stored traces analysis with `summary`."""
     from assay.store import Store
@@ -31,10 +38,7 @@ def test_a_judged_analysis_without_findings_says_so_and_not_that_it_is_old(
     """An analysis whose judge found nothing read '0 citation, 0 contradiction, ...' and
     then 'This analysis stored only the counts of its findings; analyses stored by this
     version of assay keep each finding', though this version had just stored it."""
-    page = analysis_page(tmp_path, {
-        "metrics": {"sessions": 1, "exchanges": 2, "answered": 2},
-        "judge_model": "openai/gpt-4.1", "findings": NO_FINDINGS, "finding_list": [],
-        "not_judged": 0, "sessions": ["s.jsonl"]})
+    page = analysis_page(tmp_path, judged_without_findings(2, 2, not_judged=0))
     assert "No findings: the judge found nothing wrong in the 2 answered questions." in page
     assert "stored only the counts" not in page
 
@@ -52,10 +56,7 @@ def test_answers_the_judge_could_not_judge_are_counted_as_answered_questions(
         tmp_path: Path) -> None:
     """Regression: '1 exchanges could not be judged', where eval-report.md counts answered
     questions."""
-    page = analysis_page(tmp_path, {
-        "metrics": {"sessions": 1, "exchanges": 3, "answered": 2},
-        "judge_model": "openai/gpt-4.1-mini", "findings": NO_FINDINGS, "finding_list": [],
-        "not_judged": 1, "sessions": ["s.jsonl"]})
+    page = analysis_page(tmp_path, judged_without_findings(3, 2, not_judged=1))
     assert "1 answered question could not be judged." in page
     assert "stored only the counts" not in page
 
@@ -64,10 +65,8 @@ def test_an_analysis_the_judge_could_not_finish_says_how_much_it_judged(
         tmp_path: Path) -> None:
     """Regression: with 1 of 2 answered questions not judged, the page read 'the judge found
     nothing wrong in the 2 answered questions', where eval-report.md reads 'checked 1 of 2'."""
-    page = analysis_page(tmp_path, {
-        "metrics": {"sessions": 1, "exchanges": 3, "answered": 2},
-        "judge_model": "openai/gpt-4.1-mini", "findings": NO_FINDINGS, "finding_list": [],
-        "not_judged": 1, "sessions": ["s.jsonl"]}, status="incomplete")
+    page = analysis_page(tmp_path, judged_without_findings(3, 2, not_judged=1),
+                         status="incomplete")
     assert ("No findings: the judge found nothing wrong in the 1 of 2 answered questions it "
             "could judge; 1 answered question could not be judged.") in page
     assert "assay traces analysis · incomplete" in page
