@@ -49,6 +49,10 @@ class Services:
     packs: dict[str, PackIndex] = field(default_factory=dict)
     """Knowledge packs opened so far, by name (`context.pack_context.get_pack`)."""
 
+    pack_digests: dict[str, str] = field(default_factory=dict)
+    """The content hash of each pack read so far, by name (`context.pack_context`): the run
+    records it and opens the pack's index under it, so the documents are hashed once."""
+
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
@@ -62,6 +66,7 @@ class Services:
         servers, providers = self.mcp_servers, self.providers
         self.mcp_servers = self.providers = None
         self.packs.clear()
+        self.pack_digests.clear()
         if servers is not None:
             with contextlib.suppress(Exception):
                 await servers.aclose()

@@ -37,7 +37,8 @@ def get_pack(services: Services, name: str) -> PackIndex:
         # The index cache sits beside the store: `.assay/packs/` in the working directory.
         opened[name] = PackIndex.open(folder, name=name, patterns=config.include,
                                       chunk_chars=config.chunk_chars,
-                                      cache_root=DEFAULT_CACHE_ROOT)
+                                      cache_root=DEFAULT_CACHE_ROOT,
+                                      digest=services.pack_digests.get(name))
     return opened[name]
 
 
@@ -55,10 +56,14 @@ def declared_pack(services: Services, name: str) -> tuple[PackConfig, Path]:
 def pack_version(services: Services, name: str) -> tuple[Path, str]:
     """A declared pack's folder and the content hash of its documents now, the one each
     trial that reads it records: a run keeps it, so a resume can tell an edited pack."""
+    from assay.context.pack_config import DEFAULT_PATTERNS
     from assay.context.pack_index import content_hash
 
     config, folder = declared_pack(services, name)
-    return folder, content_hash(folder, config.include, config.chunk_chars)
+    if name not in services.pack_digests:
+        services.pack_digests[name] = content_hash(  # as `PackIndex.open` would take it
+            folder.resolve(), config.include or list(DEFAULT_PATTERNS), config.chunk_chars)
+    return folder, services.pack_digests[name]
 
 
 def open_context_pack(services: Services, condition: Any) -> None:

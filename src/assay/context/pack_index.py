@@ -73,12 +73,13 @@ class PackIndex:
     @classmethod
     def open(cls, folder: str | Path, *, name: str | None = None,
              patterns: list[str] | None = None, chunk_chars: int = 1200,
-             cache_root: str | Path | None = None) -> PackIndex:
-        """Load the cached index for the folder's current content, building it if missing."""
+             cache_root: str | Path | None = None, digest: str | None = None) -> PackIndex:
+        """Load the cached index for the folder's current content, building it if missing;
+        `digest`: that content's hash, when the caller has just taken it."""
         folder = Path(folder).resolve()
         patterns = patterns or list(DEFAULT_PATTERNS)
         name = name or folder.name
-        digest = content_hash(folder, patterns, chunk_chars)
+        digest = digest or content_hash(folder, patterns, chunk_chars)
         root = Path(cache_root) if cache_root is not None else DEFAULT_CACHE_ROOT
         directory = root / f"{_safe(name)}-{digest[:16]}"
         if not (directory / "manifest.json").is_file():
