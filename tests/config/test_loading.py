@@ -227,3 +227,41 @@ def test_a_condition_context_out_of_range_is_refused_at_its_line(
     found = problems(tmp_path, text + "packs: {docs: {path: .}}\n")
     assert [(line, where) for line, where, _ in found] == [(9, field)]
     assert says in found[0][2]
+
+
+def test_a_dataset_written_as_its_path_alone_reads_as_that_file(tmp_path: Path) -> None:
+    """`dataset: cases.jsonl` was refused: 'Input should be a valid dictionary or instance of
+    DatasetConfig'."""
+    text = BASE.replace("dataset:\n  path: cases.jsonl", "dataset: cases.jsonl")
+    loaded = load_config(write(tmp_path, text), env={})
+    assert loaded.config.dataset.path == "cases.jsonl"
+    assert loaded.hash != load_config(write(tmp_path, text.replace("cases.jsonl", "other.jsonl")
+                                            ), env={}).hash
+
+
+@pytest.mark.parametrize("dataset, field, says", [
+    ("5", "dataset", "a dataset is a file's path, or a mapping with `path:` or `hf:` (got 5)"),
+    ("[a, b]", "dataset", "a dataset is a file's path, or a mapping with `path:` or `hf:`"),
+    ('""', "dataset.path", "the dataset's path is empty"),
+    ("{path: ' '}", "dataset.path", "the dataset's path is empty"),
+], ids=["number", "list", "empty", "blank"])
+def test_a_dataset_that_is_neither_a_path_nor_a_mapping_is_refused_in_plain_words(
+        tmp_path: Path, dataset: str, field: str, says: str) -> None:
+    """An empty path read as the config's own folder: 'dataset /proj is a directory'."""
+    text = BASE.replace("dataset:\n  path: cases.jsonl", f"dataset: {dataset}")
+    ((line, where, message),) = problems(tmp_path, text)
+    assert (line, where) == (2, field)
+    assert message.startswith(says)
+
+
+def test_a_kind_key_where_type_belongs_is_named(tmp_path: Path) -> None:
+    """It said only "missing 'type'" to a user who had written `kind: python`."""
+    text = BASE.replace("  type: python", "  kind: python")
+    assert problems(tmp_path, text) == [
+        (5, "target.kind", "missing 'type' (this entry has 'kind:'; assay's key is 'type:')")]
+
+
+def test_a_type_that_is_not_a_name_lists_the_known_ones_at_its_line(tmp_path: Path) -> None:
+    ((line, field, message),) = problems(tmp_path, BASE.replace("type: contains", "type: 5"))
+    assert (line, field) == (11, "scorers.0.type")
+    assert message.startswith("'type' must be the name of a scorer type (known: contains,")

@@ -142,11 +142,24 @@ def _as_written(problems: list[Problem], source: SourceMap) -> list[Problem]:
     return as_written(problems) if isinstance(source, KevalSourceMap) else problems
 
 
-def _kind_model(registry: Any, kind: Any, where: tuple[Any, ...], source: SourceMap,
-                problems: list[Problem]) -> type[BaseModel] | None:
+_TYPE_KEYS_ELSEWHERE = ("kind", "Type", "TYPE", "typ", "types", "scorer", "target")
+"""Keys other tools (or a slip) use for what assay calls `type`."""
+
+
+def _kind_model(registry: Any, entry: dict[str, Any], where: tuple[Any, ...],
+                source: SourceMap, problems: list[Problem]) -> type[BaseModel] | None:
+    kind = entry.get("type")
     if not isinstance(kind, str):
-        problems.append(Problem("missing 'type'", source.file, source.line(where),
-                                ".".join(map(str, where))))
+        near = next((key for key in _TYPE_KEYS_ELSEWHERE if key in entry), None)
+        message = "missing 'type'"
+        if "type" in entry:
+            message = (f"'type' must be the name of a {registry.sort} type "
+                       f"(known: {', '.join(registry.names())})")
+        elif near is not None:
+            message += f" (this entry has '{near}:'; assay's key is 'type:')"
+        key = "type" if "type" in entry else near
+        at = where if key is None else (*where, key)
+        problems.append(Problem(message, source.file, source.line(at), ".".join(map(str, at))))
         return None
     try:
         params: type[BaseModel] = registry.get(kind).Params
@@ -193,7 +206,7 @@ def _resolve_conditions(config: EvalConfig, source: SourceMap, problems: list[Pr
                         ) -> tuple[dict[str, BaseModel], list[Condition]]:
     from assay.registry import targets
 
-    model = _kind_model(targets, config.target.get("type"), ("target",), source, problems)
+    model = _kind_model(targets, config.target, ("target",), source, problems)
     params: dict[str, BaseModel] = {}
     conditions: list[Condition] = []
     for name, condition in config.conditions.items():
@@ -231,7 +244,7 @@ def _validate_scorers(config: EvalConfig, source: SourceMap,
             problems.append(Problem("each scorer is a mapping with a 'type'", source.file,
                                     source.line(where), f"scorers.{index}"))
             continue
-        model = _kind_model(scorers, spec.get("type"), where, source, problems)
+        model = _kind_model(scorers, spec, where, source, problems)
         if model is None:
             continue
         params = _validate(model, spec, where, source, problems)

@@ -58,6 +58,14 @@ def _or_null(schema: dict[str, Any], key: str) -> None:
     schema[key] = {"anyOf": [schema[key], {"type": "null"}]}
 
 
+def _or_path(schema: dict[str, Any]) -> None:
+    """Let the dataset be written as its file's path alone."""
+    mapping = {key: value for key, value in schema.items() if key not in ("description", "title")}
+    for key in mapping:
+        del schema[key]
+    schema["anyOf"] = [mapping, {"type": "string", "minLength": 1}]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
@@ -97,6 +105,8 @@ class DatasetConfig(_Strict):
     @field_validator("path")
     @classmethod
     def _a_file_here(cls, path: str | None) -> str | None:
+        if path is not None and not path.strip():
+            raise PydanticCustomError("dataset_empty", "the dataset's path is empty")
         if path is not None and URL.match(path):  # else a path "https:/host/x" not found
             raise PydanticCustomError(
                 "dataset_url", "a URL, and a dataset is read from a file on this machine: "
@@ -285,8 +295,8 @@ class EvalConfig(_Strict):
     description: str | None = None
     """What this eval is for."""
 
-    dataset: DatasetConfig
-    """The golden cases."""
+    dataset: DatasetConfig = Field(json_schema_extra=lambda schema: _or_path(schema))
+    """The golden cases: `{path: questions.jsonl, ...}`, or the file's path alone."""
 
     target: dict[str, Any]
     """What is under test: `type` is python, command, model, agent or http; other keys depend on it."""
@@ -319,6 +329,18 @@ class EvalConfig(_Strict):
 
     calibration: CalibrationSpec | None = None
     """People's labels to calibrate the judge against (`assay calibrate CONFIG`)."""
+
+    @field_validator("dataset", mode="before")
+    @classmethod
+    def _path_alone(cls, dataset: Any) -> Any:
+        """`dataset: questions.jsonl` is `dataset: {path: questions.jsonl}`."""
+        if isinstance(dataset, str):
+            return {"path": dataset}
+        if dataset is not None and not isinstance(dataset, dict | DatasetConfig):
+            raise PydanticCustomError(
+                "dataset_type", "a dataset is a file's path, or a mapping with `path:` or "
+                "`hf:`")
+        return dataset
 
     @field_validator("conditions")
     @classmethod
