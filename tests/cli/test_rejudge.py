@@ -12,7 +12,7 @@ import pytest
 from assay.store import Store
 from assay.testing import FakeLLM
 from tests.cli.evalproject import assay
-from tests.judging.rejudge_project import CASES, judged, runs
+from tests.rejudge.rejudge_project import CASES, judged, runs
 from tests.terminal import interrupt_when, signalled_while
 
 __all__ = ["judged"]

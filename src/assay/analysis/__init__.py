@@ -6,5 +6,6 @@ type, Wilson), paired comparisons whose verdict agrees with their interval
 `multiple` for Holm, `power` for sample-size advice, `verdict` for the line
 that says it), comparisons of conditions and of runs (`conditions`,
 `run_diff`) and history (`history`). Takes the store's typed records in and
-gives typed values out; no I/O. May import the root nouns and `records`.
+gives typed values out; no I/O. May import the root nouns, `records` and the
+Knowledge Packs bands (`knowledge_packs.bands`), which name a delta's size.
 """

@@ -2,7 +2,7 @@
 
 Owns turning function arguments into a config (`arguments`) and the call
 that runs and reviews it (`evaluate`). May import config, datasets, runner,
-store and review; nothing below imports it.
+store, review, reports and user_code; nothing below imports it.
 """
 
 from assay.api.evaluate import EvalResult, evaluate, evaluate_async

@@ -53,7 +53,7 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
     """
     from assay.cli.termination import decided
     from assay.errors import RunFailed, UserError
-    from assay.judging.rejudge import RejudgeRequest, rejudge
+    from assay.rejudge.session import RejudgeRequest, rejudge
     from assay.reports.terminal import print_review
     from assay.review.finish import ReviewRequest
 
@@ -84,7 +84,7 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
 def _resume_hint(store: Store, experiment: str | None, status: str) -> str | None:
     """The command that continues the rejudge just stopped (the newest rejudge run, when
     its status is `status`); None when none was stored."""
-    from assay.judging.rejudge_runs import KIND, resume_hint
+    from assay.rejudge.runs import KIND, resume_hint
 
     latest = store.list_runs(experiment, kind=KIND, limit=1)
     if latest and latest[0].status == status:

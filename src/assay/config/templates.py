@@ -15,6 +15,7 @@ for a check that compares with each item of a list.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import keyword
@@ -153,6 +154,27 @@ def render(source: str, variables: dict[str, Any]) -> str:
         raise UserError(f"template refers to an unknown variable: {exc.message}") from None
     except _Missing:
         raise UserError(_MISSING) from None
+
+
+_UNDEFINED = re.compile(r"'([^']+)' is undefined")
+
+
+def render_problem(source: str, variables: dict[str, Any]) -> str | None:
+    """Why `source` does not render with `variables` (with a did-you-mean), or None: what
+    `assay validate` says of a scorer's or a target's template tried on a real case."""
+    try:
+        render(source, variables)
+    except UserError as exc:
+        message = str(exc)
+        unknown = _UNDEFINED.search(message)
+        if unknown:
+            hint = difflib.get_close_matches(unknown.group(1), list(variables), n=1)
+            if hint:
+                message += f"; did you mean '{hint[0]}'?"
+        return message
+    except Exception as exc:  # noqa: BLE001 - whatever the sandbox raises is the answer
+        return f"template does not render: {type(exc).__name__}: {exc}"
+    return None
 
 
 def template_compiles(source: str) -> str:

@@ -4,6 +4,7 @@ Owns the mapping of a stored run to a format (`eee_identity`, `eee_aggregate`,
 `eee_instances`), the vendored schemas that format is checked against
 (`schemas/`, `eee_schema`), and writing the files (`writing`), which also
 records the export with the run so its `results.json` links to them.
-May import the records, the store, analysis and review (for the summary);
+May import the records, config, the store, analysis, review (for the summary)
+and reports;
 nothing but the CLI imports it.
 """

@@ -2,5 +2,6 @@
 
 Owns the delta bands (`bands`: strong, moderate, neutral, slight and
 significant regression) and the shapes of its summary documents. May
-import analysis; reports and review import it, never the other way.
+import nothing of assay when it runs (its summary shapes name analysis types
+in annotations only); analysis, reports and review import it.
 """

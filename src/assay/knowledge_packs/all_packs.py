@@ -19,9 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from assay.analysis.summary import RunSummary, ScoreStats
+if TYPE_CHECKING:
+    from assay.analysis.summary import RunSummary, ScoreStats
+
 
 Scale = tuple[float, float]
 

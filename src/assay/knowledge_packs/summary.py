@@ -7,9 +7,10 @@ the per-condition score arrays. assay writes one such block per scorer.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from assay.analysis.summary import RunSummary
+if TYPE_CHECKING:
+    from assay.analysis.summary import RunSummary
 
 
 def knowledge_packs_summary(summary: RunSummary) -> dict[str, Any]:

@@ -2,6 +2,6 @@
 
 Summary, condition comparisons, the diff with the previous run, gates
 (threshold and regression), then the report files. `assay run`, suites and
-`assay.evaluate` all end here. May import analysis, store, config models
-and reports; the runner never imports it.
+`assay.evaluate` all end here. May import analysis, store, config models,
+reports and `knowledge_packs`; the runner never imports it.
 """

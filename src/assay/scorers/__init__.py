@@ -2,8 +2,8 @@
 
 Owns what every scorer is (`base`), the checks (`text`, `numeric`,
 `structured`, `tool_calls`, `custom` for your Python function) and the
-judges (`judges/`). May import config (templates), providers (judges) and
-the root nouns.
+judges (`judges/`). May import config (templates), providers (judges),
+user_code (your Python scorers) and the root nouns.
 """
 
 from assay.scorers.base import CheckScorer, Scorer, ScorerParams

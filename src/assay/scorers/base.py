@@ -86,7 +86,7 @@ class Scorer:
     def template_problems(self, case: Case) -> list[Problem]:
         """One Problem per configured template that does not render for `case`, its `field`
         relative to the scorer (e.g. `value`)."""
-        from assay.scorers._templates import render_problem
+        from assay.config.templates import render_problem
 
         problems = []
         variables = self.template_variables(case)

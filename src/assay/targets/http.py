@@ -78,7 +78,7 @@ class HttpTarget(Target):
     honours = frozenset[str]()
 
     def template_problems(self, case: Case) -> list[Problem]:
-        from assay.scorers._templates import render_problem
+        from assay.config.templates import render_problem
 
         variables = case_variables(case)
         problems = []

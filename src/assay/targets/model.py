@@ -113,7 +113,7 @@ class ModelTarget(Target):
         return inject_context(case, self.condition, self.services, messages)
 
     def template_problems(self, case: Case) -> list[Problem]:
-        from assay.scorers._templates import render_problem
+        from assay.config.templates import render_problem
 
         variables = case_variables(case)
         problems = []

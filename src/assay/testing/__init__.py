@@ -4,7 +4,8 @@ Besides scripted rules, the server can play the parts of an eval itself: the
 model under test (`FakeAnswerer`, answering from the context it is shown) and
 the judge (`FakeJudge`, giving a plausible verdict in whatever format a judge
 asks for, with optional planted biases: `JudgeBiases`). `python -m
-assay.testing -- COMMAND` runs a command against it (see `launcher`).
+assay.testing -- COMMAND` runs a command against it (see `launcher`). May
+import config, the store and the viewer (to serve a seeded store in tests).
 """
 
 from assay.testing.answerer import FakeAnswerer

@@ -5,7 +5,8 @@ exchanges (a question, the answer, the files read and what they said),
 measured without a model, optionally checked by a judge model, and turned
 into a report for people and guidelines for the agent. Exchanges stream:
 memory does not grow with the size of the logs, only by one small hash per
-question (`repeats`, so a session read from two files counts once).
+question (`repeats`, so a session read from two files counts once). May import
+providers and scorers (the judge), the store and reports (the renderers).
 """
 
 from assay.traces.result import TraceAnalysis

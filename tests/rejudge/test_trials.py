@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from assay.case import Case
-from assay.judging.rejudge_trials import JudgeBudget, JudgeTally
 from assay.output import Output
+from assay.rejudge.trials import JudgeBudget, JudgeTally
 from assay.score import Score
 from assay.testing import FakeLLM
 from assay.trial import TrialResult
 from tests.cli.evalproject import assay
-from tests.judging.rejudge_project import CASES, judged, runs, write_config
+from tests.rejudge.rejudge_project import CASES, judged, runs, write_config
 
 __all__ = ["judged"]
 

@@ -16,7 +16,7 @@ original run's asks per answer.
 Like a run, a rejudge is checked before its row exists (a bad argument
 leaves no run), stops with `RunFailed` when its judges keep failing, and,
 stopped or interrupted, is continued with `assay rejudge --resume`
-(`rejudge_runs`): the verdicts it stored are kept and the rest are judged.
+(`runs`): the verdicts it stored are kept and the rest are judged.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from assay.errors import UserError
-from assay.judging.rejudge_runs import KIND, original_run, resumed_request, unfinished_rejudge
-from assay.judging.rejudge_trials import JudgeBudget, judge_stored_trials, judging_stored
 from assay.judging.stored_config import StoredCases, stored_cases, stored_config
 from assay.registry import scorers as scorer_registry
+from assay.rejudge.runs import KIND, original_run, resumed_request, unfinished_rejudge
+from assay.rejudge.trials import JudgeBudget, judge_stored_trials, judging_stored
 from assay.services import Services
 
 if TYPE_CHECKING:
@@ -128,9 +128,9 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
                  cases: StoredCases, loaded: LoadedConfig, request: RejudgeRequest,
                  services: Services, lock: RunLock) -> Any:
     """Judge what the run has not stored yet, record how it ended; its `RunOutcome`."""
-    from assay.store.run_ending import REVIEWING, ending, record_end
     from assay.runner.pipeline import PipelineStats
     from assay.runner.session import RunOutcome
+    from assay.store.run_ending import REVIEWING, ending, record_end
 
     for judge in judges:  # every ask is a real call: no reply of another run is reused
         judge.cache_namespace = f"rejudge-{run_id}"  # type: ignore[attr-defined]

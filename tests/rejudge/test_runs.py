@@ -12,7 +12,7 @@ import pytest
 from assay.store import Store
 from assay.testing import FakeLLM, Fault, Reply, Rule
 from tests.cli.evalproject import assay
-from tests.judging.rejudge_project import CASES, judged, runs, write_config
+from tests.rejudge.rejudge_project import CASES, judged, runs, write_config
 
 __all__ = ["judged"]
 

@@ -13,7 +13,6 @@ import yaml
 from assay.store import Store
 from assay.testing import FakeJudge, FakeLLM, JudgeBiases
 from assay.testing.launcher import fake_environment
-
 from tests.cli.evalproject import assay
 
 REFERENCE = "Jupiter is the largest planet of the Solar System, a gas giant."

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from assay.errors import UserError
 
 if TYPE_CHECKING:
-    from assay.judging.rejudge import RejudgeRequest
     from assay.records import RunRecord
+    from assay.rejudge.session import RejudgeRequest
     from assay.store import Store
 
 KIND = "rejudge"
