@@ -136,3 +136,14 @@ def test_regression_a_pass_fail_comparison_gets_no_advice_from_its_means_t_test(
     comparison = compare_paired(a, b, kind="pass_fail")
     assert comparison.mean is not None  # described, but not the verdict's quantity
     assert [advice.metric for advice in advise_sample_size(comparison)] == ["pass_rate"]
+
+
+def test_the_advice_gives_the_interval_s_width_not_a_plus_minus_around_another_centre() -> None:
+    """-100pp with 97.5% CI -100.0..+11.3pp was advised as "97.5% CI ±55.7pp with 4 cases",
+    which reads as -100 ± 55.7 on the line under the interval it contradicts."""
+    effect = measure("pass_rate", DiscordantPairs(4, 0, 4), 0.025)
+    low, high = effect.interval.low, effect.interval.high  # in pp
+    assert low == -100.0 and high > 0
+    summary = advise(effect).summary()
+    assert summary.startswith(f"97.5% CI {high - low:.1f}pp wide with 4 cases; ")
+    assert "±" not in summary

@@ -59,7 +59,9 @@ class SampleSizeAdvice:
     metric: Literal["pass_rate", "mean"]
     n: int
     ci_half_width: float
-    """Half the interval's width: in percentage points for pass_rate, in score units for mean."""
+    """Half the interval's width: in percentage points for pass_rate, in score units for mean.
+    The interval need not be centred on the effect (-100.0..+11.3pp for -100pp), so the
+    summary gives its whole width, never `±` half of it beside an effect it is not around."""
     confidence: float
     effect: float
     """The observed delta the count is sized for, in the same units."""
@@ -76,8 +78,8 @@ class SampleSizeAdvice:
 
     def summary(self) -> str:
         unit, digits = ("pp", 1) if self.metric == "pass_rate" else ("", 2)
-        now = (f"{self.confidence * 100:.3g}% CI ±{self.ci_half_width:.{digits}f}{unit} "
-               f"with {self.n} cases")
+        now = (f"{self.confidence * 100:.3g}% CI {2 * self.ci_half_width:.{digits}f}{unit} "
+               f"wide with {self.n} cases")
         if self.cases_needed is None:
             return f"{now}; no case count advised: {self.reason}"
         assert self.power is not None
