@@ -123,3 +123,18 @@ def test_a_scorers_own_failures_are_counted_with_examples_apart_from_the_targets
     assert summary.scores[0].errors == 3  # the target's failure is every scorer's error too
     failures = summary.scorer_failures["s"]
     assert failures.count == 2 and failures.examples == ["y (a): boom", "z (a): boom"]
+
+
+def test_a_judge_without_a_price_whose_other_replies_were_cached_costs_unknown_not_0() -> None:
+    """Cached replies cost $0 and unpriced calls None: summed, the judges read as free."""
+    scores = [ScoreRow("c1", "a", 0, "judge", 8.0, True, None, (0.0, 10.0),
+                       input_tokens=200, output_tokens=20, cost_usd=None),
+              ScoreRow("c1", "a", 1, "judge", 8.0, True, None, (0.0, 10.0),
+                       input_tokens=0, output_tokens=0, cost_usd=0.0)]
+    summary = summarize(scores, [TrialRow("c1", "a", 0, input_tokens=7, output_tokens=1,
+                                          cost_usd=1e-5),
+                                 TrialRow("c1", "a", 1, input_tokens=7, output_tokens=1)])
+    assert summary.conditions[0].judge_cost_usd is None
+    assert summary.conditions[0].cost_usd is None  # the second answer had no price either
+    priced = summarize(scores[1:], [TrialRow("c1", "a", 1, cost_usd=0.0, cache_hits=1)])
+    assert priced.conditions[0].judge_cost_usd == 0.0

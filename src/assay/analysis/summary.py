@@ -77,12 +77,15 @@ class ConditionStats:
     response cache count as 0: they spent none."""
     output_tokens: int | None = None
     cost_usd: float | None = None
+    """What the target's calls cost, summed; None when none reported a cost, or when one
+    spent tokens without a price (unknown, not the sum of the priced ones)."""
     cache_hits: int = 0
     judge_input_tokens: int | None = None
     """What the judges reported, summed; None when none reported any."""
     judge_output_tokens: int | None = None
     judge_cost_usd: float | None = None
-    """What LLM judges spent scoring this condition's answers (apart from the target's cost)."""
+    """What LLM judges spent scoring this condition's answers (apart from the target's cost);
+    None as for `cost_usd`."""
     tool_calls: int = 0
     """An agent target's tool calls, failed tool calls and model turns, summed over every
     attempt of a retried trial (as its cost is), not only the attempt the scorers judged."""
@@ -269,6 +272,8 @@ class SummaryBuilder:
         self._levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(self._accumulator)
         self._routes: dict[tuple[str, str, tuple[str, ...], str | None], list[_Accumulator]] = {}
         self._scorer_failures: dict[str, ScorerFailures] = defaultdict(ScorerFailures)
+        self._unpriced: set[tuple[str, str]] = set()
+        """(`target` or `judges`, condition) of the calls that spent tokens without a price."""
 
     def _accumulator(self) -> _Accumulator:
         return _Accumulator(self._per_case)
@@ -315,8 +320,8 @@ class SummaryBuilder:
             entry.input_tokens = (entry.input_tokens or 0) + (input_tokens or 0)
             entry.output_tokens = (entry.output_tokens or 0) + (output_tokens or 0)
         entry.cache_hits += cache_hits or 0
-        if cost_usd is not None:
-            entry.cost_usd = (entry.cost_usd or 0.0) + cost_usd
+        entry.cost_usd = self._cost("target", name, entry.cost_usd, cost_usd,
+                                    (input_tokens or 0) + (output_tokens or 0))
         entry.tool_calls += tool_calls
         entry.tool_errors += tool_errors
         entry.turns += turns
@@ -370,8 +375,19 @@ class SummaryBuilder:
         if input_tokens or output_tokens:
             entry.judge_input_tokens = (entry.judge_input_tokens or 0) + (input_tokens or 0)
             entry.judge_output_tokens = (entry.judge_output_tokens or 0) + (output_tokens or 0)
-        if cost_usd is not None:
-            entry.judge_cost_usd = (entry.judge_cost_usd or 0.0) + cost_usd
+        entry.judge_cost_usd = self._cost("judges", condition, entry.judge_cost_usd, cost_usd,
+                                          (input_tokens or 0) + (output_tokens or 0))
+
+    def _cost(self, part: str, condition: str, total: float | None, cost: float | None,
+              tokens: int) -> float | None:
+        """`total` with one call's `cost` added; unknown (None) for good once a call spent
+        tokens without a price: the priced calls' sum would read as the whole cost, and a
+        cached reply's $0 beside an unpriced call as a free run."""
+        if cost is None and tokens:
+            self._unpriced.add((part, condition))
+        if (part, condition) in self._unpriced:
+            return None
+        return total if cost is None else (total or 0.0) + cost
 
     def summary(self) -> RunSummary:
         """The figures of the rows added; called once, at the end (it counts the failed

@@ -1,0 +1,43 @@
+"""A run's costs read alike in every rendering, and never as $0 where a price was missing."""
+
+from __future__ import annotations
+
+from assay.analysis.conditions import collect_cases, compare_conditions
+from assay.analysis.summary import summarize
+from assay.records import RunRecord, ScoreRow, TrialRow
+from assay.review.result import Review
+from tests.review.renderings import assert_every_rendering_shows, assert_no_rendering_shows
+
+
+def unpriced_judge_review() -> Review:
+    """Two conditions judged by a model without a price; the second condition's judge
+    replies all came from the cache (as when both answered alike)."""
+    conditions = ["plain", "terse"]
+    scores = [ScoreRow(f"q{i}", c, 0, "judge", 8.0, True, None, (0.0, 10.0),
+                       input_tokens=0 if c == "terse" or i else 200,
+                       output_tokens=0 if c == "terse" or i else 20,
+                       cost_usd=0.0 if c == "terse" or i else None)
+              for c in conditions for i in range(4)]
+    trials = [TrialRow(f"q{i}", c, 0, input_tokens=7, output_tokens=1, cost_usd=0.0001)
+              for c in conditions for i in range(4)]
+    summary = summarize(scores, trials, ["judge"], conditions)
+    usage = {"calls": 9, "unpriced_calls": 1, "by_model": {
+        "openai/gpt-4.1-mini": {"calls": 8, "cache_hits": 0, "input_tokens": 56,
+                                "output_tokens": 8, "cost_usd": 0.0008, "retries": 0,
+                                "failures": 0},
+        "openai/judge-model": {"calls": 1, "cache_hits": 7, "input_tokens": 200,
+                               "output_tokens": 20, "cost_usd": 0.0, "unpriced_calls": 1,
+                               "retries": 0, "failures": 0}}}
+    run = RunRecord("run-1", "exp", "eval", "completed", "2026-01-02T00:00:00")
+    return Review(run=run, summary=summary, comparisons=compare_conditions(
+        collect_cases(scores), conditions), previous=None, gates=[], usage=usage)
+
+
+def test_a_judge_without_a_price_reads_unknown_in_every_rendering_never_0() -> None:
+    review = unpriced_judge_review()
+    shown = assert_every_rendering_shows(
+        review, "total cost unknown (target $0.0008, judges unknown",
+        only=["terminal", "report.md", "report.html"])
+    assert '"judge_cost_usd": null' in shown["results.json"]
+    assert "unknown" in shown["assay view"]
+    assert_no_rendering_shows(review, "judges $0.0000")
