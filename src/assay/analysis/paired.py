@@ -114,6 +114,13 @@ class PairedComparison:
         return self.mean.interval
 
     @property
+    def pass_shares(self) -> bool:
+        """The pass rate is over each case's share of passing epochs (2 of 3), not one
+        verdict per case: a case B wins passes more often, which is not newly passing."""
+        return (self.kind == "pass_fail" and self.pass_rate is not None
+                and not isinstance(self.pass_rate.evidence, DiscordantPairs))
+
+    @property
     def delta_pp(self) -> float | None:
         return None if self.pass_rate is None else self.pass_rate.estimate
 

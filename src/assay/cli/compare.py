@@ -37,7 +37,8 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     By default the run before the latest, then the latest. Per scorer and
     condition: the delta from A to B with its CI (95%, or the level of its Holm
     step when several metrics are compared), the paired test and the cases that
-    newly fail or newly pass in B. Runs over a different dataset,
+    newly fail or newly pass in B (with several epochs: that pass less or more
+    often). Runs over a different dataset,
     graded by a different judge model or prompt, or with a scorer defined
     differently under the same name, are refused (exit 2) unless --force, and
     then every difference is named in red.

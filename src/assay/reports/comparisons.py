@@ -120,9 +120,14 @@ def id_list(ids: Sequence[str], limit: int) -> str:
     return shown + (f" … and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
-def outcome_names(c: PairedComparison) -> tuple[str, str]:
-    """What wins and losses are called for this comparison's headline metric."""
-    return ("passes", "fails") if c.kind == "pass_fail" else ("scores higher", "scores lower")
+def change_names(c: PairedComparison) -> tuple[str, str]:
+    """What a later run's wins and losses against an earlier one are called: `newly passing`
+    only where a case has one verdict a side; a share of epochs passes more or less often."""
+    if c.kind != "pass_fail":
+        return "newly scores higher", "newly scores lower"
+    if c.pass_shares:
+        return "passing more often", "passing less often"
+    return "newly passing", "newly failing"
 
 
 def comparison_lines(entries: Sequence[ComparisonEntry], label: Any) -> list[str]:

@@ -33,6 +33,7 @@ from typing import IO, TYPE_CHECKING, Any
 from assay.analysis.run_diff import condition_of
 from assay.reports.comparisons import (
     MAX_IDS_MARKDOWN,
+    change_names,
     detail_lines,
     exclusions,
     family_note,
@@ -241,9 +242,7 @@ def _score_rows(summary: RunSummary, colours: dict[str, int]) -> list[tuple[str,
 
 def _outcomes(entry: ComparisonEntry) -> tuple[str, str]:
     """What wins and losses are called against the previous run (newly passing / failing)."""
-    if entry.comparison.kind == "pass_fail":
-        return "newly passing", "newly failing"
-    return "newly scores higher", "newly scores lower"
+    return change_names(entry.comparison)
 
 
 # -- cost and breakdowns -------------------------------------------------------------------

@@ -14,13 +14,13 @@ from assay.analysis.run_diff import RunDiff, condition_of
 from assay.reports.comparisons import (
     MAX_IDS_TERMINAL,
     case_lines,
+    change_names,
     comparison_lines,
     detail_lines,
     excluded_line,
     family_note,
     id_list,
     markdown_table,
-    outcome_names,
     print_exclusions,
 )
 from assay.reports.text import inline
@@ -43,14 +43,14 @@ def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> 
         console.print(f"{title}: no metric in common")
     for entry in diff.entries:
         c = entry.comparison
-        ups, downs = outcome_names(c)
+        ups, downs = change_names(c)
         where = escape(f"{c.scorer}@{condition_of(entry)}")
         if c.losses:
-            console.print(f"  [red]newly {'failing' if downs == 'fails' else downs} "
-                          f"{where} ({len(c.losses)}):[/red] {id_list(c.losses, MAX_IDS_TERMINAL)}")
+            console.print(f"  [red]{downs} {where} ({len(c.losses)}):[/red] "
+                          f"{id_list(c.losses, MAX_IDS_TERMINAL)}")
         if c.wins:
-            console.print(f"  [green]newly {'passing' if ups == 'passes' else ups} "
-                          f"{where} ({len(c.wins)}):[/green] {id_list(c.wins, MAX_IDS_TERMINAL)}")
+            console.print(f"  [green]{ups} {where} ({len(c.wins)}):[/green] "
+                          f"{id_list(c.wins, MAX_IDS_TERMINAL)}")
     print_exclusions(console, [(f"{e.comparison.scorer}@{condition_of(e)}", e.comparison)
                                for e in diff.entries])
     for line in diff.skipped + diff.notes:
@@ -78,12 +78,11 @@ def run_diff_markdown(diff: RunDiff, *, title: str | None = None) -> str:
         c = entry.comparison
         if any(entry is e for e in unchanged):
             continue
-        ups, downs = outcome_names(c)
+        ups, downs = change_names(c)
         lines += ["", f"### {inline(f'{c.scorer}@{condition_of(entry)}')}", "",
                   f"- {inline(c.verdict, limit=2000)}"]
         lines += detail_lines(c)
-        lines += case_lines(c, f"newly {'passing' if ups == 'passes' else ups}",
-                            f"newly {'failing' if downs == 'fails' else downs}")
+        lines += case_lines(c, ups, downs)
         lines += excluded_line(c)
     lines += [f"- note: {inline(line, limit=2000)}" for line in diff.skipped + diff.notes]
     return "\n".join(lines)
