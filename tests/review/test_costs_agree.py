@@ -41,3 +41,16 @@ def test_a_judge_without_a_price_reads_unknown_in_every_rendering_never_0() -> N
     assert '"judge_cost_usd": null' in shown["results.json"]
     assert "unknown" in shown["assay view"]
     assert_no_rendering_shows(review, "judges $0.0000")
+
+
+def test_a_condition_whose_judge_cost_is_unknown_gets_no_cost_bar_in_report_html() -> None:
+    """The bar of 'target and judges' drew the target's cost alone, the full length of the
+    largest condition's, beside 'unknown' in the judge cost column."""
+    from assay.reports.html import render_html
+
+    page = render_html(unpriced_judge_review(), [])
+    cost = page[page.index('<section id="cost">'):]
+    plain, terse = (cost[cost.index(f'data-condition="{c}"'):] for c in ("plain", "terse"))
+    plain_row, terse_row = (row[:row.index("</tr>")] for row in (plain, terse))
+    assert plain_row.count('class="meter mini') == 1  # latency only
+    assert terse_row.count('class="meter mini') == 2  # latency and cost

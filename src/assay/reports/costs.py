@@ -98,6 +98,13 @@ class RunCosts:
         return cost_text(c.judge_cost_usd,
                          (c.judge_input_tokens or 0) + (c.judge_output_tokens or 0), self.digits)
 
+    def spent(self, c: ConditionStats) -> float | None:
+        """What the condition's target and judges spent together; None when either part's
+        cost is unknown (the known part alone would read as the whole)."""
+        if UNKNOWN in (self.target(c), self.judge(c)):
+            return None
+        return (c.cost_usd or 0.0) + (c.judge_cost_usd or 0.0)
+
     def _target_unreported(self, c: ConditionStats) -> bool:
         """The condition's answers came from calls of unknown cost: none of its trials
         reported tokens or a cost, and the run's ledger counted calls of unknown cost of a

@@ -40,7 +40,7 @@ from assay.reports.comparisons import (
     ignored_epochs_text,
     shown_advice,
 )
-from assay.reports.costs import CACHED_TARGET_CALLS, tokens_text
+from assay.reports.costs import CACHED_TARGET_CALLS, RunCosts, tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, milliseconds, percent
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
@@ -192,7 +192,7 @@ def _previous(review: Review, colours: dict[str, int]) -> dict[str, Any]:
 def _cost(review: Review, colours: dict[str, int]) -> dict[str, Any]:
     conditions = review.summary.conditions
     costs = review.costs
-    return {"costs": _cost_rows(conditions), "cost_columns": _cost_columns(conditions),
+    return {"costs": _cost_rows(conditions, costs), "cost_columns": _cost_columns(conditions),
             "target_cost": costs.target, "judge_cost": costs.judge, "tokens_text": tokens_text,
             "cached_target_calls": CACHED_TARGET_CALLS,
             "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),
@@ -260,19 +260,19 @@ def _cost_columns(conditions: list[ConditionStats]) -> dict[str, bool]:
     }
 
 
-def _cost_rows(conditions: list[ConditionStats]) -> list[dict[str, Any]]:
-    """Each condition's figures and its share of the largest cost and latency (for the bars)."""
-    top_cost = max((c.cost_usd or 0.0) + (c.judge_cost_usd or 0.0) for c in conditions) \
-        if conditions else 0.0
+def _cost_rows(conditions: list[ConditionStats], costs: RunCosts) -> list[dict[str, Any]]:
+    """Each condition's figures and its share of the largest cost and latency (for the bars);
+    a condition whose cost is unknown has no cost bar."""
+    spent = [costs.spent(c) for c in conditions]
+    top_cost = max((v for v in spent if v is not None), default=0.0)
     top_latency = max((c.latency_ms_mean or 0.0) for c in conditions) if conditions else 0.0
     rows = []
-    for c in conditions:
-        total = (c.cost_usd or 0.0) + (c.judge_cost_usd or 0.0)
+    for c, total in zip(conditions, spent):
         rows.append({
             "stats": c,
             "latency": milliseconds(c.latency_ms_mean),
             "p95": milliseconds(c.latency_ms_p95),
-            "cost_share": total / top_cost if top_cost else 0.0,
+            "cost_share": None if total is None else total / top_cost if top_cost else 0.0,
             "latency_share": (c.latency_ms_mean or 0.0) / top_latency if top_latency else 0.0,
         })
     return rows
