@@ -238,3 +238,16 @@ def test_a_regression_gate_names_a_condition_that_errored_throughout_before_and_
     assert pack.detail == ("vs run run-a: not compared, no case has a result in both runs "
                            "(5 errored in run run-a (every epoch)), and no case that answered "
                            "before errors now")
+
+
+def test_a_regression_gate_on_a_mean_shows_the_delta_its_comparison_shows() -> None:
+    """A 0-10 mean that rose by 0.47 read 'mean: +4.7pp' in the gate (its share of the
+    scale) beside '+0.470' in the comparison of the same runs."""
+    def cases(value: float) -> dict[str, ScorerCases]:
+        return collect_cases([ScoreRow(f"q{i}", "a", 0, "judge", value + (i % 3) * 0.5, None,
+                                       None, (0.0, 10.0)) for i in range(12)])
+    diff = diff_runs(cases(5.0), cases(5.47), run_a=RunRef("run-a", "exp", "t0", "h"),
+                     run_b=RunRef("run-b", "exp", "t1", "h"))
+    [gate] = judge_regression(RegressionSpec(), diff)
+    assert gate.gate == "regression judge@a mean"
+    assert gate.detail.startswith("+0.470 (+4.7pp of its scale) vs run run-a")

@@ -260,6 +260,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
     from assay.analysis.run_diff import condition_of
     from assay.analysis.verdict import evidence as evidence_of
     from assay.analysis.verdict import format_p
+    from assay.reports.comparisons import headline
 
     label = "regression" + (f" {spec.scorer}" if spec.scorer else "") + (
         f"@{spec.condition}" if spec.condition else "")
@@ -291,6 +292,8 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
             f", {c.correction}" if c.correction else "")
         change, _ = beside_bound(-drop, -spec.max_drop_pp, signed=True)
         detail = f"{change}pp {against} ({rule}; {evidence})"
+        if c.delta_pp is None:  # the mean's own delta first, as its comparison shows it
+            detail = f"{headline(c)[2]} ({change}pp of its scale) {against} ({rule}; {evidence})"
         # The paired test can only use cases both runs answered: a case that errored now
         # but not before would drop out of it and could hide a regression.
         errored_now = c.excluded.newly_errored
