@@ -251,3 +251,19 @@ def test_a_regression_gate_on_a_mean_shows_the_delta_its_comparison_shows() -> N
     [gate] = judge_regression(RegressionSpec(), diff)
     assert gate.gate == "regression judge@a mean"
     assert gate.detail.startswith("+0.470 (+4.7pp of its scale) vs run run-a")
+
+
+def test_a_pass_rate_gate_on_a_scorer_without_verdicts_says_so_though_some_trials_errored(
+        ) -> None:
+    """It read 'no trial got a verdict (18 errored)', as if the errors were why, over a
+    scorer that scored 38 cases with values and no verdicts."""
+    stats = summary(scorer="python", n=38, errors=18, passed=0, judged=0, pass_rate=None,
+                    pass_rate_with_errors=None, pass_rate_with_errors_n=0)
+    [gate] = threshold_results([GateConfig(scorer="python", condition="a", min_pass_rate=0.5)],
+                               stats)
+    assert not gate.passed
+    assert gate.detail.startswith("python gives no pass/fail verdicts, only values")
+    errored = summary(n=0, errors=4, passed=0, judged=0, pass_rate=None,
+                      pass_rate_with_errors=None, pass_rate_with_errors_n=0)
+    [gate] = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.5)], errored)
+    assert gate.detail == "no trial got a verdict (4 errored)"

@@ -146,8 +146,10 @@ def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult
     """An errored trial did not pass: it counts against the rate, so errors cannot hide.
     With several epochs the rate is per case first, like every other pass rate."""
     if stats.judged == 0:
-        reason = (f"no trial got a verdict ({stats.errors} errored)" if stats.errors
-                  else "this scorer gives no pass/fail verdicts")
+        reason = (f"no trial got a verdict ({stats.errors} errored)"
+                  if stats.errors and not stats.n
+                  else f"{stats.scorer} gives no pass/fail verdicts, only values: gate its mean "
+                       "(min_mean, or --fail-under SCORER.mean=VALUE)")
         return GateResult(f"{label} pass rate", False, reason, f"min {minimum:.1%}")
     rate = stats.pass_rate_with_errors or 0.0
     shown, least = beside_bound(rate, minimum, share=True)
