@@ -106,5 +106,32 @@ def test_a_failed_regression_gate_names_the_cases_that_newly_fail(tmp_path: Path
         assert_eval(worse)
     report = str(raised.value)
     assert "FAIL regression exact_match@default pass rate: -80.0pp" in report
-    newly = report.split("newly failing since run ")[1].splitlines()
-    assert newly[1] == "  exact_match @ default: " + ", ".join(f"q{i}" for i in range(2, 10))
+    newly = report.split("worse since run ")[1].splitlines()
+    assert newly[1] == "  exact_match @ default, newly failing: " + ", ".join(
+        f"q{i}" for i in range(2, 10))
+
+
+def test_with_epochs_a_failed_regression_gate_says_passing_less_often(tmp_path: Path) -> None:
+    """A case that passed 1 of 2 epochs and now 0 of 2 is not 'newly failing': it was
+    failing before, in one epoch."""
+    data = [{"id": f"q{index}", "input": str(index), "expected": str(index)}
+            for index in range(10)]
+    calls: dict[str, int] = {}
+
+    def half(case: Any) -> str:  # every other call of a case answers wrong
+        calls[case.id] = calls.get(case.id, 0) + 1
+        return case.input_text if calls[case.id] % 2 else "?"
+
+    def evaluate(task: Any, **arguments: Any) -> assay.EvalResult:
+        return assay.evaluate("epochs", data=data, task=task, scorers=["exact_match"],
+                              epochs=2, concurrency=1, store=str(tmp_path / "assay.db"),
+                              reports=False, **arguments)
+
+    evaluate(half)
+    worse = evaluate(lambda case: "?", fail_on_regression=True)
+    with pytest.raises(EvalFailed) as raised:
+        assert_eval(worse)
+    report = str(raised.value)
+    assert "newly failing" not in report
+    listed = report.split("worse since run ")[1].splitlines()[1]
+    assert listed.startswith("  exact_match @ default, passing less often: q0, q1")

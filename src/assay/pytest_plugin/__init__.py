@@ -9,7 +9,8 @@ gives the `assay_eval` fixture and the `assay` marker; `thresholds` turns
 `assay.evaluate` arguments on the same engine and store as `assay run`;
 `failure` writes the report pytest shows when an eval misses its gates.
 
-May import the Python API (`assay.api`), config, review and store, and only
+May import the Python API (`assay.api`), config, review, reports (the words a
+comparison's changes are named by), store, and only
 when a test asks for an eval: loading the plugin imports pytest and nothing else.
 """
 

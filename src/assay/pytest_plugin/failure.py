@@ -5,7 +5,8 @@ it as it reports a failed `assert`: at the test's line, with this report
 as the message. For every scorer and condition a failed gate is about, it
 names the cases that did not pass with the scorer's reason (or the error)
 and the start of the answer; a failed regression gate names the cases that
-newly fail since the run it compared with.
+do worse than in the run it compared with (newly failing, or with epochs passing
+less often).
 """
 
 from __future__ import annotations
@@ -159,6 +160,7 @@ def _newly_failing(result: EvalResult, failed: list[GateResult]) -> list[str]:
             gate.gate.startswith("regression") for gate in failed):
         return []
     from assay.analysis.run_diff import condition_of, flips
+    from assay.reports.comparisons import change_names
 
     lines: list[str] = []
     for entry in previous.entries:
@@ -166,10 +168,12 @@ def _newly_failing(result: EvalResult, failed: list[GateResult]) -> list[str]:
         if failing:
             shown = ", ".join(failing[:CASES_SHOWN])
             more = f" and {len(failing) - CASES_SHOWN} more" if len(failing) > CASES_SHOWN else ""
-            lines.append(f"  {entry.comparison.scorer} @ {condition_of(entry)}: {shown}{more}")
+            _, worse = change_names(entry.comparison)  # with epochs: passing less often
+            lines.append(f"  {entry.comparison.scorer} @ {condition_of(entry)}, {worse}: "
+                         f"{shown}{more}")
     if not lines:
         return []
-    return ["", f"newly failing since run {previous.run_a.id}:", *lines]
+    return ["", f"worse since run {previous.run_a.id}:", *lines]
 
 
 def _answer(trial: TrialRecord) -> str:
