@@ -10,11 +10,13 @@ from assay.reports.suite import experiment_rows, title
 @pytest.mark.parametrize(("evaluated", "sample", "expected"), [
     (1, None, "suite: 1 experiment"),
     (3, None, "suite: 3 experiments"),
-    (2, 5, "suite: 2 experiments, sample 5 each"),
+    (2, 5, "suite: 2 experiments, a sample of up to 5 cases each"),
+    (2, 1, "suite: 2 experiments, a sample of up to 1 case each"),
 ])
 def test_the_title_says_experiment_for_one_and_experiments_for_more(
         evaluated: int, sample: int | None, expected: str) -> None:
-    """Regression: a suite where one of two configs failed said "suite: 1 experiments"."""
+    """Regression: a suite where one of two configs failed said "suite: 1 experiments"; and
+    `--sample 100` over two datasets of 40 cases said "sample 100 each" where 40 ran."""
     assert title({"packs_evaluated": evaluated, "sample_per_pack": sample}) == expected
 
 

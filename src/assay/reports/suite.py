@@ -49,10 +49,12 @@ def total_rows(document: dict[str, Any]) -> list[tuple[str, ...]]:
 
 
 def title(document: dict[str, Any]) -> str:
+    """`sample_per_pack` is the sample asked for: a smaller dataset runs all its cases, so the
+    title says "up to" (a per-experiment n is in its rows)."""
     sample = document["sample_per_pack"]
     evaluated = document["packs_evaluated"]
     return (f"suite: {plural(evaluated, 'experiment')}"
-            + (f", sample {sample} each" if sample else ""))
+            + (f", a sample of up to {plural(sample, 'case')} each" if sample else ""))
 
 
 def print_grand_summary(console: Any, document: dict[str, Any]) -> None:
