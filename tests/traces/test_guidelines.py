@@ -107,8 +107,10 @@ def test_one_question_is_counted_in_the_singular() -> None:
     'Wiki hit rate: 100% of 1 answered questions'."""
     exchange = Exchange(SessionMeta("s.jsonl"), index=1, line=1, question="q", answer="x")
     metrics = compute_metrics([exchange], sessions=1)
-    plain = render_insights(TraceAnalysis([], metrics))
+    plain = render_insights(TraceAnalysis([], metrics, judgements=Judgements("judge-1")))
     assert "- Nothing to change: 1 question analysed found no problem to act on." in plain
+    unjudged = render_insights(TraceAnalysis([], metrics))
+    assert "- Nothing to change in the metrics of 1 question." in unjudged
     wiki = render_insights(TraceAnalysis([], metrics, knowledge=True))
     assert "Wiki hit rate: 100% of 1 answered question, which meets" in wiki
 
@@ -124,3 +126,15 @@ def test_nothing_to_change_says_which_answers_the_judge_could_not_judge() -> Non
     analysis = TraceAnalysis([], compute_metrics(exchanges, sessions=1), judgements=judgements)
     assert ("- Nothing to change: 2 questions analysed found no problem to act on (1 of 2 "
             "answered questions could not be judged, and may hold one).") in render_insights(analysis)
+
+
+def test_without_a_judge_nothing_to_change_says_no_answer_was_checked() -> None:
+    """Regression: `assay traces` without --judge-model wrote 'Nothing to change: 5 questions
+    analysed found no problem to act on' into guidelines.md, while eval-report.md said no
+    answer was checked against the files read: no judge had looked for a problem."""
+    exchanges = [_exchange(n) for n in range(5)]
+    text = render_insights(TraceAnalysis([], compute_metrics(exchanges, sessions=1)))
+    assert "found no problem" not in text
+    assert ("- Nothing to change in the metrics of 5 questions. No judge checked the answers "
+            "against the files read (`--judge-model`), so citation and contradiction problems "
+            "were not looked for.") in text

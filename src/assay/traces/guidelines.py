@@ -37,11 +37,21 @@ def render_insights(analysis: TraceAnalysis) -> str:
     if analysis.knowledge:
         lines += _wiki_use(analysis)
     elif not fixes:
-        incomplete = analysis.judgements.incomplete() if analysis.judgements else None
-        lines.append(f"- Nothing to change: {plural(analysis.metrics.exchanges, 'question')} "
-                     "analysed found no problem to act on"
-                     + (f" ({incomplete}, and may hold one)." if incomplete else "."))
+        lines.append(_nothing_to_change(analysis))
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _nothing_to_change(analysis: TraceAnalysis) -> str:
+    """The one line of insights that found nothing, saying how far anyone looked: without a
+    judge no answer was checked against the files read, so no problem there was ruled out."""
+    questions = plural(analysis.metrics.exchanges, "question")
+    if analysis.judgements is None:
+        return (f"- Nothing to change in the metrics of {questions}. No judge checked the "
+                "answers against the files read (`--judge-model`), so citation and "
+                "contradiction problems were not looked for.")
+    incomplete = analysis.judgements.incomplete()
+    return (f"- Nothing to change: {questions} analysed found no problem to act on"
+            + (f" ({incomplete}, and may hold one)." if incomplete else "."))
 
 
 def _wiki_gaps(analysis: TraceAnalysis) -> list[str]:
