@@ -148,6 +148,20 @@ def test_not_assay_selects_everything_but_the_evals(tmp_path: Path) -> None:
     assert not (tmp_path / ".assay").exists()
 
 
+def test_runs_stored_in_a_store_named_by_assay_store_say_how_history_finds_them(
+        tmp_path: Path) -> None:
+    """Regression: under `pytest --assay-store other.db` the summary ended 'stored in
+    sqlite:///other.db; `assay history` lists them', but `assay history` reads
+    .assay/assay.db and lists none of them."""
+    write_project(tmp_path)
+    result = pytest_in(tmp_path, "--assay-store", "other.db", "-k", "test_config_meets_its_bar",
+                       "tests")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "stored in sqlite:///other.db; `assay history --store sqlite:///other.db` lists " \
+        "them" in result.stdout, result.stdout
+    assert not (tmp_path / ".assay" / "assay.db").exists()
+
+
 def test_a_session_without_evals_looks_as_it_does_without_the_plugin(tmp_path: Path) -> None:
     (tmp_path / "test_plain.py").write_text(dedent('''
         import pytest

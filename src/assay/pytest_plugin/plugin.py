@@ -100,6 +100,7 @@ def assay_eval(request: pytest.FixtureRequest) -> EvalRunner:
         item.user_properties.append((RUN_PROPERTY, {
             "run": result.run.id, "experiment": result.run.experiment,
             "passed": result.passed, "store": _shown(result.store_url),
+            "store_named": store is not None,
             "report": None if files is None else str(files.markdown)}))
 
     return EvalRunner(Path(str(item.path)).parent, store, record)
@@ -124,4 +125,6 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         verdict = "passed" if run["passed"] else "FAILED"
         where = f", report {run['report']}" if run.get("report") else ""
         terminalreporter.write_line(f"{run['experiment']}: run {run['run']} {verdict}{where}")
-    terminalreporter.write_line(f"stored in {runs[0]['store']}; `assay history` lists them")
+    store = runs[0]["store"]
+    history = f"assay history --store {store}" if runs[0].get("store_named") else "assay history"
+    terminalreporter.write_line(f"stored in {store}; `{history}` lists them")
