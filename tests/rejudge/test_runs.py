@@ -123,6 +123,24 @@ def test_resume_accepts_the_options_the_rejudge_was_started_with_given_again(
     assert runs(tmp_path)[0].status == "completed"
 
 
+def test_a_resumed_rejudge_writes_its_files_where_it_was_asked_to(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay rejudge latest -o rejudged` stopped by its failing judges and
+    continued with the command it printed, `assay rejudge --resume ID`, wrote its files to
+    .assay/runs/ID/ and left rejudged/ empty."""
+    config, llm = judged
+    assert assay(capsys, "run", str(config), "--no-progress", "-o", "judged")[0] == 0
+    llm.fault_rates["bad_request"] = 1.0
+    assert assay(capsys, "rejudge", "--no-progress", "-k", "1", "-o", "rejudged")[0] == 3
+    llm.fault_rates["bad_request"] = 0.0
+    code, out = assay(capsys, "rejudge", "--resume", "--no-progress")
+    assert code == 0, out
+    assert sorted(path.name for path in (tmp_path / "rejudged").iterdir()) == \
+        ["report.html", "report.md", "results.json"]
+    assert not (tmp_path / ".assay" / "runs").exists()
+
+
 def test_experiment_option_resolves_latest_within_that_experiment(
         judged: tuple[Path, FakeLLM], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -261,6 +261,32 @@ def test_a_resume_accepts_a_changed_pace_and_refuses_a_changed_target_or_dataset
     assert results["run"]["config"]["run"] == {"concurrency": 4, "batch_size": 3}
 
 
+def test_a_resume_writes_the_files_where_the_stopped_run_was_asked_to(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay run assay.yaml -o out` stopped (its error budget, Ctrl-C, a kill)
+    and resumed with the command it printed, `assay run assay.yaml --resume ID`, wrote
+    results.json and the reports to .assay/runs/ID/, and left out/ empty."""
+    agent_down_past_c3(tmp_path, "asked_folder_agent", "case")
+    (tmp_path / "assay.yaml").write_text(
+        "name: asked-folder\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'asked_folder_agent:answer', threaded: false}\n"
+        "scorers: [{type: exact_match}]\nrun: {concurrency: 1, batch_size: 1, max_errors: 2}\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("DOWN", "1")
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "-o", "out", "--no-progress")
+    assert code == 3, out
+    monkeypatch.delenv("DOWN")
+
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--retry-errors",
+                                 "--no-progress")
+    assert code == 0, out
+    assert sorted(path.name for path in (tmp_path / "out").iterdir()) == \
+        ["report.html", "report.md", "results.json"]
+    assert not (tmp_path / ".assay" / "runs").exists()
+
+
 def test_a_resume_refuses_a_pack_edited_since_the_run_started_and_names_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -100,7 +100,7 @@ async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewReq
                 lock.acquire(resumed.id)  # before anything is paid for
             cases = stored_cases(original, loaded)
             run_id = resumed.id if resumed else _create(store, original, loaded, request,
-                                                        judges, lock)
+                                                        judges, lock, review)
             outcome = await _judge(store, original, run_id, judges, cases, loaded, request,
                                    services, lock)
         finally:
@@ -109,8 +109,9 @@ async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewReq
 
 
 def _create(store: Store, original: RunRecord, loaded: LoadedConfig, request: RejudgeRequest,
-            judges: list[Scorer], lock: RunLock) -> str:
-    """The new rejudge run's row, linked to `original`; its id."""
+            judges: list[Scorer], lock: RunLock, review: ReviewRequest) -> str:
+    """The new rejudge run's row, linked to `original`, with the folder asked for its files
+    (a resume that asks for none writes them there); its id."""
     from assay.runner.session import new_run_id
 
     run_id = new_run_id()
@@ -120,7 +121,8 @@ def _create(store: Store, original: RunRecord, loaded: LoadedConfig, request: Re
         config_hash=original.config_hash, config_path=original.config_path,
         dataset_path=original.dataset_path, dataset_hash=original.dataset_hash,
         git_commit=original.git_commit, assay_version=original.assay_version,
-        total_trials=original.total_trials, options=_options(original, loaded, request, judges))
+        total_trials=original.total_trials, options=_options(original, loaded, request, judges),
+        report_dir=review.asked_report_dir(run_id))
     return run_id
 
 

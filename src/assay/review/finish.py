@@ -67,6 +67,13 @@ class ReviewRequest:
     def directory(self, run_id: str) -> Path:
         return self.output or (self.output_parent or DEFAULT_RUNS_DIR) / run_id
 
+    def asked_report_dir(self, run_id: str) -> str | None:
+        """The folder asked for the files (`--output`), absolute, or None for the default:
+        kept on a new run from its start, so a resume that asks for none writes them there."""
+        if not self.write_files or (self.output is None and self.output_parent is None):
+            return None
+        return str(self.directory(run_id).absolute())
+
 
 def prepare(store: Store, experiment: str, gates: list[Gate], request: ReviewRequest, *,
             scorers: list[str], conditions: list[str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,3 +26,6 @@ class RunOptions:
     lines on stdout; False: nothing; or a mode by name (see `runner.progress`)."""
     dataset: Dataset | None = None
     """Cases given in memory (the Python API) in place of the config's dataset file."""
+    report_dir: Callable[[str], str | None] | None = None
+    """The folder asked for a run's files (`--output`), by run id: kept on a new run from
+    its start, so a resume that asks for none writes them there, even after a kill."""

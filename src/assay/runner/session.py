@@ -139,7 +139,8 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
                 dataset_path=str(plan.dataset.path), dataset_hash=scan.sha256,
                 git_commit=git_commit(loaded.base_dir), assay_version=__version__,
                 total_trials=plan.total, options=_recorded(options),
-                pack_hashes={name: digest for name, (_, digest) in packs.items()} or None)
+                pack_hashes={name: digest for name, (_, digest) in packs.items()} or None,
+                report_dir=options.report_dir(run_id) if options.report_dir else None)
             stored = run_id
         stats = await _run_trials(plan, store, run_id, loaded, options, lock)
         await _judge_pairs(plan, store, run_id, options.concurrency or config.run.concurrency,
