@@ -1,8 +1,10 @@
 """Sample-size advice from the power of the test that was actually run, at the level it used.
 
-Two figures per effect: the half-width of its interval now (what "+6pp"
-could really be), and, for a difference not yet significant, how many cases
-would detect the observed effect with the asked power. The observed effect
+Two figures per effect: the width of its interval now (what "+6pp" could
+really be; a width, since a pass rate's interval is seldom centred on the
+delta, and "±52pp" beside "+83pp, CI -6..+98pp" would read as 31..135),
+and, for a difference not yet significant, how many cases would detect the
+observed effect with the asked power. The observed effect
 is itself an estimate, so read the count as an order of magnitude.
 
 The power is that of the test the comparison ran, at the level its verdict
