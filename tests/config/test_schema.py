@@ -10,6 +10,7 @@ import pytest
 
 from assay.config import load_config
 from assay.config.schema import config_schema
+from assay.context.pack_config import DEFAULT_PATTERNS
 from assay.errors import UserError
 
 CONFIG = """\
@@ -72,3 +73,11 @@ def test_the_largest_seed_the_schema_allows_is_one_a_config_file_can_hold(
     beyond = seed + side
     assert not schema_allows(CONFIG + f"run: {{seed: {beyond}}}\n")
     assert not loader_allows(tmp_path, CONFIG + f"run: {{seed: {beyond}}}\n")
+
+
+def test_a_packs_include_shows_the_patterns_it_takes_by_default() -> None:
+    """Regression: the README names the default patterns (`**/*.md`, `**/*.txt`, ...), but
+    the schema gave `include` no default, so an editor's hover showed none."""
+    include = config_schema()["$defs"]["PackConfig"]["properties"]["include"]
+    assert include["default"] == DEFAULT_PATTERNS
+    assert "Hidden files" in include["description"]

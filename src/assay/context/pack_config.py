@@ -5,7 +5,7 @@ Kept free of the index and the `mcp` SDK so that reading a config stays cheap.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from assay.config.field_docs import describe_fields
 
@@ -20,8 +20,11 @@ class PackConfig(BaseModel):
     path: str
     """The folder holding the documents, relative to the config file."""
 
-    include: list[str] = Field(default_factory=lambda: list(DEFAULT_PATTERNS))
-    """Glob patterns, relative to `path`, of the files that make up the pack."""
+    include: list[str] = Field(default_factory=lambda: list(DEFAULT_PATTERNS),
+                               json_schema_extra={"default": list[JsonValue](DEFAULT_PATTERNS)})
+    """Glob patterns, relative to `path`, of the files that make up the pack. Hidden files
+    (a name, or a folder's on the way, starting with a dot) are left out unless a pattern
+    names the dot itself (`.github/**/*.md`)."""
 
     chunk_chars: int = Field(default=1200, ge=200)
     """Largest chunk, in characters. Chunks follow headings and paragraphs."""
