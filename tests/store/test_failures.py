@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import event
+from sqlalchemy.engine import make_url
 
 from assay.case import Case
 from assay.errors import StoreError
 from assay.output import Output
 from assay.store import Store
+from assay.store.failures import store_failure
 from assay.trial import TrialResult
 from tests.conftest import postgres_server_url
 
@@ -133,6 +135,45 @@ def test_an_unreachable_postgresql_is_named_without_its_password(tmp_path: Path)
     assert "hunter2-password" not in result.stderr
 
 
+def test_a_wrong_password_is_named_as_a_refused_login_not_an_unreachable_server() -> None:
+    """'cannot be reached' sent the user to look for a server that was up and answering."""
+    psycopg = pytest.importorskip("psycopg")
+    refused = psycopg.OperationalError(
+        'connection failed: connection to server at "127.0.0.1", port 5432 failed: FATAL:  '
+        'password authentication failed for user "assay"')
+    failure = store_failure(refused, "postgresql+psycopg://assay:hunter2-password@db/evals")
+    assert "refused the login: check the user and the password in the URL" in str(failure)
+    assert "cannot be reached" not in str(failure)
+    assert "hunter2-password" not in str(failure)
+
+
+def test_a_database_the_server_does_not_have_is_named_with_how_to_create_it(
+        tmp_path: Path) -> None:
+    pytest.importorskip("psycopg")
+    url = make_url(postgres_server_url()).set(database="no_such_assay_db")
+    result = assay(project(tmp_path), "runs", "--store", url.render_as_string(False))
+    assert_one_clear_line(result, 3, "names a database the server does not have: create it "
+                                     "(createdb no_such_assay_db) or name one that exists")
+
+
+def test_a_user_the_server_does_not_have_is_named_as_a_refused_login(tmp_path: Path) -> None:
+    pytest.importorskip("psycopg")
+    url = make_url(postgres_server_url()).set(username="no_such_assay_user", password=None)
+    result = assay(project(tmp_path), "runs", "--store", url.render_as_string(False))
+    assert result.returncode == 3, result.stderr
+    assert "refused the login" in result.stderr, result.stderr
+    assert "cannot be reached" not in result.stderr
+
+
+def test_a_host_name_that_does_not_resolve_is_unreachable(tmp_path: Path) -> None:
+    """It read 'the store ... failed: failed to resolve host', as if the store were damaged."""
+    pytest.importorskip("psycopg")
+    url = "postgresql+psycopg://assay:hunter2-password@no-such-host.invalid:5432/assay"
+    result = assay(project(tmp_path), "runs", "--store", url)
+    assert_one_clear_line(result, 3, "cannot be reached")
+    assert "hunter2-password" not in result.stderr
+
+
 def test_a_damaged_store_met_by_a_cache_lookup_is_named_as_such(tmp_path: Path) -> None:
     """The response cache is read through the driver, past SQLAlchemy's error handling:
     its errors are the store's one clear line all the same."""
@@ -152,6 +193,7 @@ import sys
 from assay.errors import StoreError
 from assay.records import CachedReply
 from assay.store import Store
+from assay.store.failures import store_failure
 
 store = Store(sys.argv[1])
 try:

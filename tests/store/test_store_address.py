@@ -43,6 +43,35 @@ def test_a_sqlite_url_with_no_file_is_refused_before_the_run_is_lost(
     assert not (tmp_path / ".assay" / "runs").exists()
 
 
+@pytest.mark.parametrize(("driver", "words"), [
+    ("psycopq", "names the driver 'psycopq', which assay does not know"),
+    ("psycopg_async", "names 'psycopg_async', a driver for asyncio, which the store cannot use"),
+])
+def test_a_driver_the_store_cannot_use_is_a_bad_argument_named_without_the_password(
+        tmp_path: Path, driver: str, words: str) -> None:
+    """A typo ended in 'cannot use the store ...: Can't load plugin: sqlalchemy.dialects:
+    postgresql.psycopq', exit 3 as if the database were down; an asyncio driver in
+    'internal error: MissingGreenlet'."""
+    pytest.importorskip("psycopg")
+    url = f"postgresql+{driver}://assay:hunter2-password@127.0.0.1:5432/assay"
+    result = assay(project(tmp_path), "runs", "--store", url)
+    assert_one_clear_line(result, 2, words)
+    assert "write postgresql+psycopg://user@host:5432/database" in result.stderr
+    assert "hunter2-password" not in result.stderr
+
+
+def test_a_driver_that_is_not_installed_is_a_bad_argument(tmp_path: Path) -> None:
+    """It ended in 'cannot use the store ...: No module named 'pg8000'', exit 3."""
+    try:
+        import pg8000  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("pg8000 is installed here")
+    result = assay(project(tmp_path), "runs", "--store", "postgresql+pg8000://me@db/evals")
+    assert_one_clear_line(result, 2, "needs the driver 'pg8000', which is not installed")
+
+
 def test_postgres_scheme_is_read_as_postgresql() -> None:
     """libpq and most hosting services write postgres://, which SQLAlchemy knows no dialect
     for ('Can't load plugin: sqlalchemy.dialects:postgres')."""

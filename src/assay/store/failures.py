@@ -76,7 +76,10 @@ _CAUSES: tuple[tuple[tuple[str, ...], str], ...] = (
       "device)")),
     (("database is locked",),
      "stayed locked by another process past the wait (another assay writing to it?)"),
+    (("password authentication failed", "no password supplied", "authentication failed"),
+     "refused the login: check the user and the password in the URL"),
     (("connection refused", "could not connect", "connection failed", "could not translate",
+      "failed to resolve host",  # a misspelt host name
       "server closed the connection", "connection timed out",
       "terminating connection", "the connection is lost",  # a server stopped mid-run
       "connection timeout expired"),  # a server that does not answer
@@ -91,6 +94,13 @@ def store_failure(exc: BaseException, url: str) -> StoreError:
     if isinstance(exc, IntegrityError | DataError | UnicodeError) or \
             isinstance(getattr(exc, "orig", None), UnicodeError):
         return RowRejected(f"the store {store_name(url)} refused a row: {message}", message)
+    if (database := _not_on_server("database", message)) is not None:
+        return StoreError(f"the store {store_name(url)} names a database the server does not "
+                          f"have: create it (createdb {database}) or name one that exists "
+                          f"({message})")
+    if _not_on_server("role", message) is not None:
+        return StoreError(f"the store {store_name(url)} refused the login: the server has no "
+                          f"such user; check the user in the URL ({message})")
     for needles, cause in _CAUSES:
         if any(needle in lowered for needle in needles):
             return StoreError(f"the store {store_name(url)} {cause} ({message})")
@@ -98,6 +108,16 @@ def store_failure(exc: BaseException, url: str) -> StoreError:
         return StoreError(f"cannot open the store {store_name(url)}: its folder is missing, "
                           f"not writable, or the path is not a file ({message})")
     return StoreError(f"the store {store_name(url)} failed: {message}")
+
+
+def _not_on_server(kind: str, message: str) -> str | None:
+    """The name of the `kind` (database, role) PostgreSQL said does not exist
+    (`database "evals" does not exist`); None for another message."""
+    _, found, after = message.partition(f'{kind} "')
+    name, quoted, rest = after.partition('"')
+    if not found or not quoted or not rest.strip().startswith("does not exist"):
+        return None
+    return name
 
 
 def translate_errors(engine: Engine, url: str) -> None:

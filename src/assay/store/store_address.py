@@ -20,8 +20,8 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
 from assay.errors import UserError
 
@@ -30,6 +30,8 @@ DATABASES = ("sqlite", "postgresql")
 
 CONNECT_TIMEOUT_SECONDS = 10
 """How long a PostgreSQL connection may take before the store is said to be unreachable."""
+
+_WRITE_INSTEAD = "write postgresql+psycopg://user@host:5432/database"
 
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
 
@@ -57,7 +59,30 @@ def checked_url(url: str) -> str:
         raise UserError(f"the store URL {shown} names no file: the runs would be kept in "
                         "memory and lost when assay exits (give a path, e.g. "
                         "sqlite:///.assay/assay.db)")
+    _check_driver(parsed, shown)
     return url
+
+
+def _check_driver(parsed: URL, shown: str) -> None:
+    """A `UserError` when the URL's driver is one SQLAlchemy does not know (a typo such as
+    `postgresql+psycopq`), an asynchronous one (the store's engine is synchronous), or one
+    that is not installed: each used to end in a driver's import error, exit 3, or an
+    internal error."""
+    driver = parsed.get_driver_name() or parsed.drivername
+    try:
+        dialect = parsed.get_dialect()
+    except NoSuchModuleError:
+        raise UserError(f"the store URL {shown} names the driver '{driver}', which assay does "
+                        f"not know: {_WRITE_INSTEAD}") from None
+    if getattr(dialect, "is_async", False):
+        raise UserError(f"the store URL {shown} names '{driver}', a driver for asyncio, which "
+                        f"the store cannot use: {_WRITE_INSTEAD}")
+    try:
+        dialect.import_dbapi()
+    except ImportError:
+        raise UserError(f"the store URL {shown} needs the driver '{driver}', which is not "
+                        f"installed: install it, or {_WRITE_INSTEAD} (pip install "
+                        "'assay-eval[postgres]')") from None
 
 
 def connect_args(url: str) -> dict[str, Any]:
