@@ -9,6 +9,7 @@ or migrated; a missing store is an error, not a new empty one.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -28,8 +29,8 @@ def open_read_only(url: str) -> Engine:
         if not parsed.database or not path.is_file():
             raise UserError(f"no store at {path}: run an eval first, or name the store "
                             "with --store (or ASSAY_STORE)")
-        engine = create_engine(f"sqlite:///file:{quote(str(path.resolve()))}?mode=ro&uri=true",
-                               future=True)
+        engine = create_engine(f"sqlite:///file:{quote(str(path.resolve()))}?"
+                               f"{_sqlite_read_mode(path)}&uri=true", future=True)
         event.listen(engine, "connect", _sqlite_read_only)
         return engine
     if parsed.get_backend_name() == "postgresql":
@@ -40,6 +41,25 @@ def open_read_only(url: str) -> Engine:
                              connect_args={"options": options, **connect_args(url)})
     raise UserError(f"cannot open {parsed.get_backend_name()} stores read-only; "
                     "use SQLite or PostgreSQL")
+
+
+def cannot_be_written(path: Path) -> bool:
+    """Whether this process can write neither the SQLite file at `path` nor beside it (a
+    read-only mount, a CI artifact's folder, another user's store): a store that must be
+    opened read-only to be read at all."""
+    return not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)
+
+
+def _sqlite_read_mode(path: Path) -> str:
+    """`mode=ro`, or `immutable=1` for a file in a folder this process cannot write, with no
+    write-ahead log beside it. SQLite reads a WAL store through a `-shm` index it makes
+    beside the file, so on a read-only mount `mode=ro` fails ('attempt to write a readonly
+    database') and `assay view`, `runs` or `report` could not read a store they never write
+    to. With no `-wal` file, the file holds every committed trial and no writer has it open."""
+    wal = path.with_name(path.name + "-wal")
+    if os.access(path.parent, os.W_OK) or (wal.exists() and wal.stat().st_size > 0):
+        return "mode=ro"
+    return "immutable=1"
 
 
 def _sqlite_read_only(dbapi_conn: Any, _record: Any) -> None:

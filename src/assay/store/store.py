@@ -45,7 +45,7 @@ from assay.store.failures import (
     translate_errors,
 )
 from assay.store.migrations import migrate_store
-from assay.store.read_only import open_read_only
+from assay.store.read_only import cannot_be_written, open_read_only
 from assay.store.response_cache import CachedReplies
 from assay.store.rows import loads, now_iso, run_record
 from assay.store.run_lock import RunLock
@@ -91,11 +91,24 @@ def missing_file(url: str | None = None) -> str | None:
     """The SQLite file `url` names when it does not exist (a reader must not create it:
     `assay runs --store team.bd` would make an empty store and say it holds no runs);
     None for a file that exists or another database's URL."""
+    database = _sqlite_file(url)
+    return None if database is None or Path(database).is_file() else database
+
+
+def unwritable_file(url: str | None = None) -> bool:
+    """Whether `url` names a SQLite file that is there and that this process cannot write
+    (or write beside): see `read_only.cannot_be_written`."""
+    database = _sqlite_file(url)
+    return database is not None and Path(database).is_file() \
+        and cannot_be_written(Path(database))
+
+
+def _sqlite_file(url: str | None) -> str | None:
     parsed = make_url(store_url(url, create=False))
     database = parsed.database or ""
     if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:"):
         return None
-    return None if Path(database).is_file() else database
+    return database
 
 
 class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):

@@ -1,0 +1,73 @@
+"""A store this process cannot write (a read-only mount, a CI artifact's folder, another
+user's store) is still read by the commands that only read it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.store.test_failures import assay, assert_one_clear_line, project
+
+WITHOUT_ROOT_POWERS = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner",
+                       "--inh-caps=-dac_override,-dac_read_search,-fowner"]
+"""Root writes any file whatever its mode; without these capabilities it obeys the mode."""
+
+
+def as_a_user(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`assay ARGS` as a process that cannot write what its file modes forbid, even as root."""
+    if os.geteuid() != 0:
+        return assay(cwd, *args)
+    if shutil.which("setpriv") is None:
+        pytest.skip("root writes any file, and setpriv is not here to drop that power")
+    env = {k: v for k, v in os.environ.items() if k != "ASSAY_STORE"}
+    return subprocess.run([*WITHOUT_ROOT_POWERS, sys.executable, "-m", "assay", *args],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def read_only_store(tmp_path: Path) -> Iterator[Path]:
+    """A store holding one completed run, its file and folder made read-only as a read-only
+    mount has them (no -wal or -shm file beside it); writable again afterwards."""
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    ran = assay(project(tmp_path), "run", "assay.yaml", "--store", "shelf/assay.db",
+                "--no-progress", "-o", "out")
+    assert ran.returncode == 0, ran.stderr
+    assert sorted(p.name for p in shelf.iterdir()) == ["assay.db"]
+    (shelf / "assay.db").chmod(0o444)
+    shelf.chmod(0o555)
+    try:
+        yield shelf / "assay.db"
+    finally:
+        shelf.chmod(0o755)
+        (shelf / "assay.db").chmod(0o644)
+
+
+def test_a_store_on_a_read_only_mount_is_read_by_runs_history_and_report(
+        tmp_path: Path, read_only_store: Path) -> None:
+    """Each said 'the store ... is read-only: assay cannot write to it', exit 3: SQLite
+    reads a WAL store through a -shm file it must make beside it."""
+    store = str(read_only_store)
+    listed = as_a_user(tmp_path, "runs", "--store", store)
+    assert listed.returncode == 0, listed.stderr
+    assert "faults" in listed.stdout and "completed" in listed.stdout
+    history = as_a_user(tmp_path, "history", "faults", "--store", store)
+    assert history.returncode == 0, history.stderr
+    report = as_a_user(tmp_path, "report", "latest", "--format", "json", "-o",
+                       str(tmp_path / "again.json"), "--store", store)
+    assert report.returncode == 0, report.stderr
+    assert (tmp_path / "again.json").stat().st_size > 0
+    assert sorted(p.name for p in read_only_store.parent.iterdir()) == ["assay.db"]
+
+
+def test_a_run_into_a_store_on_a_read_only_mount_is_refused_as_such(
+        tmp_path: Path, read_only_store: Path) -> None:
+    result = as_a_user(tmp_path, "run", "assay.yaml", "--store", str(read_only_store),
+                       "--no-progress", "-o", "out2")
+    assert_one_clear_line(result, 3, "is read-only: assay cannot write to it")
