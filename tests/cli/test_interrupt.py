@@ -86,3 +86,45 @@ def test_a_second_ctrl_c_while_an_async_target_holds_the_loop_stops_without_a_tr
     assert code == 130, stderr
     assert "interrupted; resume with: assay run assay.yaml --resume" in stderr
     assert "Traceback" not in stderr and "never retrieved" not in stderr
+
+
+PAUSING_AGENT = """
+import os
+import time
+
+
+def answer(case):
+    time.sleep(float(os.environ["PAUSE"]))
+    return case.expected
+"""
+
+
+def test_a_run_stopped_while_another_of_its_experiment_completed_names_its_own_run(
+        tmp_path: Path) -> None:
+    """Two CI jobs of one experiment on one store: the job cancelled after the other's run
+    completed said 'interrupted after run <the other's> completed' and exited 0."""
+    env = write_python_project(tmp_path, PAUSING_AGENT, name="shared", cases=60,
+                               run="{concurrency: 1}", expected="y", store="s.db")
+    store = Store(str(tmp_path / "s.db"))
+    other: list[subprocess.CompletedProcess[str]] = []
+
+    def other_run_completed() -> bool:
+        runs = store.list_runs("shared")
+        if not runs or store.count_trials(runs[-1].id)[0] < 3:
+            return False
+        other.append(subprocess.run(
+            [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress", "-o", "other"],
+            cwd=tmp_path, env={**env, "PAUSE": "0"}, capture_output=True, text=True,
+            timeout=120))
+        return True
+
+    code, stderr = interrupt_when(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"],
+        other_run_completed, cwd=tmp_path, env={**env, "PAUSE": "0.2"}, send=signal.SIGTERM)
+    assert other and other[0].returncode == 0, other
+    mine, theirs = sorted(store.list_runs("shared"), key=lambda run: run.started_at)
+    assert theirs.status == "completed" and mine.status == "interrupted"
+    assert code == 130, stderr
+    assert f"interrupted; resume with: assay run assay.yaml --resume {mine.id}" in stderr
+    assert theirs.id not in stderr
+    store.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli.run import Running, completed_meanwhile
+from assay.cli.run import Running, completed_meanwhile, interrupted_message
 from assay.store import Store
 from tests.terminal import as_at_a_terminal, interrupt_when
 
@@ -112,10 +112,36 @@ def test_ctrl_c_after_this_commands_run_completed_exits_with_its_verdict(
     'interrupted' and exited 130."""
     store = Store(str(tmp_path / "s.db"))
     _gated_run(store, "earlier", passed=True)
-    running = Running(Path("assay.yaml"), "ending", ("earlier", "2026-01-01"))
+    running = Running(Path("assay.yaml"), store)
     assert completed_meanwhile(store, running) is None  # nothing of this command's yet
+    running.hold("mine")  # as the runner does, before the run's row is made
     _gated_run(store, "mine", passed=passed, status="running")
     assert completed_meanwhile(store, running) is None
     store.update_run("mine", status="completed")
     assert completed_meanwhile(store, running) == ("mine", code)
+    store.close()
+
+
+def test_a_run_of_the_experiment_another_process_completed_is_not_this_commands(
+        tmp_path: Path) -> None:
+    """It was read as this command's run (the experiment's latest): Ctrl-C exited with
+    its verdict, 0, and named no run of this command's to resume."""
+    store = Store(str(tmp_path / "s.db"))
+    running = Running(Path("assay.yaml"), store)
+    running.hold("mine")
+    _gated_run(store, "mine", passed=True, status="interrupted")
+    _gated_run(store, "theirs", passed=True)
+    assert completed_meanwhile(store, running) is None
+    assert interrupted_message(store, running) == \
+        "interrupted; resume with: assay run assay.yaml --resume mine"
+    store.close()
+
+
+def test_a_completed_run_this_command_only_resumed_to_write_its_files_is_not_completed_anew(
+        tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "s.db"))
+    _gated_run(store, "repaired", passed=True)
+    running = Running(Path("assay.yaml"), store)
+    running.hold("repaired")
+    assert completed_meanwhile(store, running) is None
     store.close()

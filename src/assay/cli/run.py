@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -119,7 +119,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
                        f"written (`assay report {run_id}` shows it)", err=True)
             sys.exit(exit_code)
         decided(130)
-        click.echo(interrupted_message(store, running.path), err=True)
+        click.echo(interrupted_message(store, running), err=True)
         sys.exit(130)
     finally:
         store.close()
@@ -128,12 +128,21 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
 
 @dataclass
 class Running:
-    """The config `assay run` works on, and how its experiment's latest run stood before."""
+    """The config `assay run` works on, and the run this command holds. Never the
+    experiment's latest run: with two `assay run`s of one experiment at once (two CI jobs on
+    one store), that is the other's, and a cancelled job exited 0 with its verdict."""
 
     path: Path
-    experiment: str | None = None
-    before: tuple[str, str | None] | None = None
-    """The latest run's id and `finished_at` before this command ran anything."""
+    store: Store | None = None
+    run_id: str | None = None
+    """The run this command holds (new or resumed), once it holds one."""
+    before: str | None = None
+    """That run's `finished_at` when this command took it (None for a new run)."""
+
+    def hold(self, run_id: str) -> None:
+        """`RunOptions.on_run`: remember the run and how it had ended before."""
+        run = self.store.get_run(run_id) if self.store is not None else None
+        self.run_id, self.before = run_id, run.finished_at if run else None
 
 
 def completed_meanwhile(store: Store, running: Running) -> tuple[str, int] | None:
@@ -142,14 +151,11 @@ def completed_meanwhile(store: Store, running: Running) -> tuple[str, int] | Non
     interrupted, and the exit code is its gates' verdict."""
     from assay.review.recorded import RecordedReview
 
-    if running.experiment is None:
+    run = store.get_run(running.run_id) if running.run_id is not None else None
+    if run is None or run.status != "completed":
         return None
-    latest = store.list_runs(running.experiment, kind="eval", limit=1)
-    if not latest or latest[0].status != "completed":
-        return None
-    run = latest[0]
     recorded = RecordedReview.of(run)
-    if running.before == (run.id, run.finished_at) or recorded is None:
+    if running.before == run.finished_at or recorded is None:
         return None  # completed before this command, or by an assay that kept no verdict
     return run.id, 0 if all(gate.passed for gate in recorded.gates) else 1
 
@@ -172,20 +178,18 @@ def _run(running: Running, store: Store, options: RunOptions, request: ReviewReq
 
     path = running.path
     loaded = load_config(path)
-    latest = store.list_runs(loaded.name, kind="eval", limit=1)
-    running.experiment = loaded.name
-    running.before = (latest[0].id, latest[0].finished_at) if latest else None
+    running.store, running.run_id, running.before = store, None, None
     if not options.resume:
         note = unfinished_note(store, path, loaded.name, loaded.hash)
         if note:
             click.echo(note, err=True)
     try:
-        return run_config(loaded, store, options, request)
+        return run_config(loaded, store, replace(options, on_run=running.hold), request)
     except RunFailed as exc:
-        unfinished = store.list_runs(loaded.name, limit=1)
+        unfinished = store.get_run(running.run_id) if running.run_id is not None else None
         hint = ""
-        if unfinished and unfinished[0].status != "completed":
-            hint = (f"\n  resume with: assay run {path} --resume {unfinished[0].id} "
+        if unfinished and unfinished.status != "completed":
+            hint = (f"\n  resume with: assay run {path} --resume {unfinished.id} "
                     "(add --retry-errors to run its failed trials again)")
         raise RunFailed(f"{exc}{hint}") from None
     except StoreError as exc:
@@ -275,16 +279,9 @@ def unfinished_note(store: Store, config: Path, experiment: str, config_hash: st
             f"{instead}")
 
 
-def interrupted_message(store: Store, config: Path) -> str:
+def interrupted_message(store: Store, running: Running) -> str:
     """What to say after Ctrl-C: how to resume the run it stopped, when one was stored."""
-    from assay.config import load_config
-    from assay.errors import AssayError
-
-    try:
-        experiment = load_config(config).name
-    except AssayError:
-        return "interrupted"
-    latest = store.list_runs(experiment, limit=1)
-    if latest and latest[0].status == "interrupted":
-        return f"interrupted; resume with: assay run {config} --resume {latest[0].id}"
+    run = store.get_run(running.run_id) if running.run_id is not None else None
+    if run is not None and run.status == "interrupted":
+        return f"interrupted; resume with: assay run {running.path} --resume {run.id}"
     return "interrupted"

@@ -29,3 +29,7 @@ class RunOptions:
     report_dir: Callable[[str], str | None] | None = None
     """The folder asked for a run's files (`--output`), by run id: kept on a new run from
     its start, so a resume that asks for none writes them there, even after a kill."""
+    on_run: Callable[[str], None] | None = None
+    """Told the run's id once this process holds it (a new run or the one resumed), before
+    its first trial: a caller stopped by Ctrl-C or an error names that run, not the
+    experiment's latest, which is another process's when two run one experiment at once."""

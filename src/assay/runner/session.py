@@ -93,6 +93,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     resumed = _find_resumable(loaded, store, options)
     if resumed:
         lock.acquire(resumed.id)  # before anything starts or is paid for
+        _held(options, resumed.id)
         resumed = store.get_run(resumed.id) or resumed  # as its last holder left it
         options = _resume_options(resumed, options)
     if options.epochs:
@@ -133,6 +134,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
         else:
             run_id = new_run_id()
             lock.acquire(run_id)  # before its row exists, so no resume can take it first
+            _held(options, run_id)
             store.create_run(
                 id=run_id, experiment=config.name, config=loaded.stored,
                 config_hash=loaded.hash, config_path=str(loaded.path),
@@ -249,6 +251,11 @@ def _resume_options(run: RunRecord, options: RunOptions) -> RunOptions:
                             f"was started with {was} (resuming would mix two different runs)")
         merged[name] = before
     return replace(options, **merged)  # type: ignore[arg-type]
+
+
+def _held(options: RunOptions, run_id: str) -> None:
+    if options.on_run is not None:
+        options.on_run(run_id)
 
 
 def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> RunRecord | None:
