@@ -162,6 +162,43 @@ def test_a_second_resume_of_a_run_being_resumed_is_refused_and_runs_nothing(
     assert len(calls(tmp_path / "calls-2.log")) == 300 - len(before)
 
 
+def test_resume_continues_the_unfinished_run_no_process_holds_not_the_newest(
+        tmp_path: Path, store_url: str, engine: Engine) -> None:
+    """With a killed run and a newer one of its experiment still running, `--resume` picked
+    the running one and was refused ('is being run by another assay'), exit 3."""
+    env = killable_project(tmp_path, store_url)
+    before = kill_mid_run(tmp_path, env, engine)
+    with engine.connect() as conn:
+        [killed] = conn.execute(select(schema.runs.c.id)).scalars().all()
+
+    gate = tmp_path / "gate"
+    running = assay("run", "assay.yaml", "--no-progress", cwd=tmp_path,
+                    env={**env, "GATE": str(gate), "CALLS_LOG": str(tmp_path / "calls-2.log")})
+    try:
+        deadline = time.monotonic() + 60
+        while running.pid not in lock_holders(engine) or len(runs_of(engine)) < 2:
+            assert running.poll() is None, running.communicate()[1].decode()
+            assert time.monotonic() < deadline, "the new run never took its lock"
+            time.sleep(0.05)
+        resumed = subprocess.run(
+            [sys.executable, "-m", "assay", "run", "assay.yaml", "--resume", "--no-progress"],
+            cwd=tmp_path, env={**env, "CALLS_LOG": str(tmp_path / "calls-3.log")},
+            capture_output=True, text=True, timeout=120)
+        assert resumed.returncode == 0, resumed.stderr
+        assert len(calls(tmp_path / "calls-3.log")) == 300 - len(before)
+        assert runs_of(engine)[killed] == "completed"
+    finally:
+        gate.touch()
+    _, err = running.communicate(timeout=120)
+    assert running.returncode == 0, err.decode()
+    assert sorted(runs_of(engine).values()) == ["completed", "completed"]
+
+
+def runs_of(engine: Engine) -> dict[str, str]:
+    with engine.connect() as conn:
+        return dict(conn.execute(select(schema.runs.c.id, schema.runs.c.status)).all())
+
+
 def test_resume_refuses_a_changed_variable_and_reuses_the_sample(
         tmp_path: Path, store_url: str, engine: Engine) -> None:
     """Regression: a resume used to mix two models (a ${VAR} changed) or grow past --sample."""

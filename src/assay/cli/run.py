@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 @click.argument("configs", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @store_option
 @click.option("--resume", default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
-              help="Finish an interrupted run: the latest unfinished one, or RUN_ID.")
+              help="Finish an interrupted run: the latest unfinished one no other "
+                   "assay is running, or RUN_ID.")
 @click.option("--retry-errors", is_flag=True,
               help="With --resume: run errored trials again (the target's or a scorer's error).")
 @click.option("--sample", type=click.IntRange(min=1),

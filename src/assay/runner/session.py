@@ -269,7 +269,7 @@ def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> 
         if not unfinished:
             raise UserError(f"nothing to resume: experiment '{loaded.name}' has no unfinished "
                             "run (run without --resume to start a new one)")
-        run = unfinished[0]
+        run = _newest_not_held(store, unfinished)
     if run.kind != "eval":  # a rejudge calls no target: resumed here it would call one
         how = (f"continue it with `assay rejudge --resume {run.id}`" if run.kind == "rejudge"
                else "`assay run --resume` resumes eval runs only")
@@ -290,6 +290,19 @@ def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> 
         raise UserError(f"cannot resume run {run.id}: the config changed since it started, "
                         f"{why} (resuming would mix results of two configs)")
     return run
+
+
+def _newest_not_held(store: Store, unfinished: list[RunRecord]) -> RunRecord:
+    """The newest of `unfinished` that no live process holds: when two run one experiment at
+    once, the newest is often the other's, still running, and `--resume` was refused for it
+    while the run this one should continue waited behind it. The newest when every one is
+    held, so the lock refuses it, naming its holder."""
+    locks = store.run_lock()
+    for run in unfinished:
+        holder = locks.holder(run.id)
+        if holder is None or locks.is_gone(holder):
+            return run
+    return unfinished[0]
 
 
 async def _start(plan: Plan, loaded: LoadedConfig) -> None:
