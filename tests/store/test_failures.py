@@ -65,6 +65,15 @@ def test_a_folder_as_the_store_is_named_as_such(tmp_path: Path) -> None:
     assert_one_clear_line(result, 2, "the store store is a folder; name a file in it")
 
 
+@pytest.mark.parametrize("command", [["run", "assay.yaml", "--no-progress"], ["runs"]])
+def test_a_pipe_as_the_store_is_named_as_such(tmp_path: Path, command: list[str]) -> None:
+    """`run` said 'could not be written: a disk I/O error (a full disk, ...)', exit 3, and
+    `runs` 'no store at store.db'."""
+    os.mkfifo(tmp_path / "store.db")
+    result = assay(project(tmp_path), *command, "--store", "store.db")
+    assert_one_clear_line(result, 2, "the store store.db is not a file (a pipe, a socket")
+
+
 def test_a_file_that_is_not_a_database_is_named_as_such(tmp_path: Path) -> None:
     (tmp_path / "junk.db").write_bytes(os.urandom(8192))
     result = assay(project(tmp_path), "run", "assay.yaml", "--store", "junk.db", "--no-progress")

@@ -70,7 +70,8 @@ def store_url(url: str | None = None, *, create: bool = True) -> str:
     """The store to use: an explicit URL or path, else `ASSAY_STORE`, else `.assay/assay.db`.
 
     A SQLite path's folder is made unless `create` is False (a reader makes nothing); a
-    path that is a folder is a `UserError`, a folder that cannot be made a `StoreError`."""
+    path that is a folder, a FIFO or a device (`/dev/null`, which SQLite reported as a disk
+    I/O error) is a `UserError`, a folder that cannot be made a `StoreError`."""
     target = url or os.environ.get("ASSAY_STORE") or DEFAULT_STORE
     if "://" in target:
         return checked_url(target)
@@ -78,6 +79,9 @@ def store_url(url: str | None = None, *, create: bool = True) -> str:
     if path.is_dir():
         raise UserError(f"the store {path} is a folder; name a file in it "
                         f"(e.g. {path / 'assay.db'})")
+    if path.exists() and not path.is_file():
+        raise UserError(f"the store {path} is not a file (a pipe, a socket or a device): "
+                        "name a file, e.g. .assay/assay.db")
     if create:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
