@@ -11,8 +11,12 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
+from sqlalchemy.engine import make_url
 
 from tests.cli.conftest import Cli
+from tests.conftest import postgres_server_url
+from tests.postgres import scratch_schema
 from tests.view.stores import build
 
 START_TIMEOUT_S = 60
@@ -47,6 +51,31 @@ def test_view_serves_the_store_on_the_loopback_address_by_default(tmp_path: Path
         process.wait(timeout=30)
         if process.stderr is not None:
             process.stderr.close()
+
+
+def test_view_names_a_postgresql_store_without_its_password(tmp_path: Path) -> None:
+    """It printed 'assay view: http://... (store postgresql+psycopg://assay:PASSWORD@...)'."""
+    pytest.importorskip("psycopg")
+    server = make_url(postgres_server_url())
+    if server.password is None:  # a server that trusts its clients ignores it
+        server = server.set(password="hunter2-password")
+    with scratch_schema(server.render_as_string(hide_password=False)) as url:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "assay", "view", "--port", "0", "--store", url],
+            cwd=tmp_path, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        try:
+            assert process.stderr is not None
+            deadline, line = time.monotonic() + START_TIMEOUT_S, ""
+            while "assay view:" not in line and time.monotonic() < deadline:
+                line = process.stderr.readline()
+                assert line or process.poll() is None, "assay view ended"
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+            if process.stderr is not None:
+                process.stderr.close()
+    assert "(store postgresql+psycopg://" in line and "***@" in line, line
+    assert str(server.password) not in line
 
 
 def test_view_of_a_missing_store_says_so_and_creates_nothing(cli: Cli) -> None:

@@ -149,3 +149,23 @@ def test_a_run_id_prefix_is_matched_as_written_and_an_ambiguous_one_lists_its_ru
     with pytest.raises(UserError) as four:
         store.resolve_run("2026")
     assert str(four.value).endswith(": 20260101-aaa, 20260101-bbb, 20260102-ccc, ...")
+
+
+def test_an_unknown_run_is_named_without_the_stores_password() -> None:
+    """'no run 'x' in postgresql+psycopg://assay:PASSWORD@...' printed the password."""
+    pytest.importorskip("psycopg")
+    from sqlalchemy.engine import make_url
+
+    from tests.conftest import postgres_server_url
+    from tests.postgres import scratch_schema
+
+    server = make_url(postgres_server_url())
+    if server.password is None:  # a server that trusts its clients ignores it
+        server = server.set(password="hunter2-password")
+    with scratch_schema(server.render_as_string(hide_password=False)) as url:
+        store = Store(url)
+        with pytest.raises(UserError, match="no run 'nosuch' in postgresql") as raised:
+            store.resolve_run("nosuch")
+        store.close()
+    assert str(server.password) not in str(raised.value)
+    assert "***" in str(raised.value)

@@ -21,12 +21,13 @@ def command(store_url: str | None, port: int, host: str) -> None:
     requests addressed to HOST (or localhost). Ctrl-C stops it.
     """
     from assay.listening import address, bind
+    from assay.store.failures import store_name
     from assay.view.server import open_for_viewing, serve
 
     store = open_for_viewing(store_url)
     try:
         sock = bind(host, port)
-        click.echo(f"assay view: {address(sock)}  (store {store.url}; Ctrl-C stops)", err=True)
+        click.echo(f"assay view: {address(sock)}  (store {store_name(store.url)}; Ctrl-C stops)", err=True)
         serve(store, sock, host=host)
     finally:
         store.close()

@@ -245,7 +245,7 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         if len(ids) > 1:
             more = ", ..." if len(ids) > 3 else ""
             raise UserError(f"run id '{ref}' is ambiguous: {', '.join(ids[:3])}{more}")
-        raise UserError(f"no run '{ref}' in {self.url}")
+        raise UserError(f"no run '{ref}' in {store_name(self.url)}")
 
     def previous_run(self, run: RunRecord) -> RunRecord | None:
         """The last completed run of the same experiment that started before `run`."""
