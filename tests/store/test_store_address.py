@@ -116,8 +116,48 @@ def test_a_postgresql_server_that_never_answers_is_unreachable_after_the_connect
     assert time.monotonic() - started < 15
 
 
-def test_a_connect_timeout_in_the_url_is_kept() -> None:
-    assert store_address.connect_args("postgresql+psycopg://h/db?connect_timeout=30") == {}
-    assert store_address.connect_args("postgresql+psycopg://h/db") == {
-        "connect_timeout": store_address.CONNECT_TIMEOUT_SECONDS}
-    assert store_address.connect_args("sqlite:///x.db") == {}
+def test_a_connect_timeout_in_the_url_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PGOPTIONS", raising=False)
+    _, given = store_address.engine_arguments("postgresql+psycopg://h/db?connect_timeout=30")
+    assert "connect_timeout" not in given
+    _, default = store_address.engine_arguments("postgresql+psycopg://h/db")
+    assert default["connect_timeout"] == store_address.CONNECT_TIMEOUT_SECONDS
+    assert store_address.engine_arguments("sqlite:///x.db") == ("sqlite:///x.db", {})
+
+
+def test_the_session_options_a_url_or_pgoptions_gives_are_kept_beside_the_lock_timeout(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PGOPTIONS", "-csearch_path=evals")
+    address, given = store_address.engine_arguments("postgresql+psycopg://h/db", "x=on")
+    assert given["options"] == "-csearch_path=evals -c x=on -c lock_timeout=30000"
+    assert "options" not in str(address)
+    _, own = store_address.engine_arguments(
+        "postgresql+psycopg://h/db?options=-c%20lock_timeout%3D5s")
+    assert own["options"] == "-c lock_timeout=5s"
+
+
+def test_a_postgresql_table_another_session_holds_is_waited_on_then_named_as_locked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session left open in psql with the table locked held `assay run` forever (SQLite
+    waits 30 seconds, then says the store stayed locked)."""
+    pytest.importorskip("psycopg")
+    from sqlalchemy import create_engine, text
+
+    from tests.conftest import postgres_server_url
+    from tests.postgres import scratch_schema
+
+    monkeypatch.setattr(store_address, "LOCK_WAIT_SECONDS", 1)
+    with scratch_schema(postgres_server_url()) as url:
+        Store(url).close()
+        other = create_engine(url)
+        try:
+            with other.begin() as conn:
+                conn.execute(text("LOCK TABLE runs IN ACCESS EXCLUSIVE MODE"))
+                started = time.monotonic()
+                store = Store(url)
+                with pytest.raises(StoreError, match="stayed locked by another process"):
+                    store.list_runs()
+                store.close()
+                assert time.monotonic() - started < 15
+        finally:
+            other.dispose()

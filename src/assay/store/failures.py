@@ -74,7 +74,7 @@ _CAUSES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("disk i/o error",),
      ("could not be written: a disk I/O error (a full disk, a file size limit, a failing "
       "device)")),
-    (("database is locked",),
+    (("database is locked", "due to lock timeout"),
      "stayed locked by another process past the wait (another assay writing to it?)"),
     (("password authentication failed", "no password supplied", "authentication failed"),
      "refused the login: check the user and the password in the URL"),

@@ -18,7 +18,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
 from assay.errors import UserError
-from assay.store.store_address import connect_args
+from assay.store.store_address import LOCK_WAIT_SECONDS, engine_arguments
 
 
 def open_read_only(url: str) -> Engine:
@@ -33,12 +33,9 @@ def open_read_only(url: str) -> Engine:
                                f"{_sqlite_read_mode(path)}&uri=true", future=True)
         event.listen(engine, "connect", _sqlite_read_only)
         return engine
-    if parsed.get_backend_name() == "postgresql":
-        given = parsed.query.get("options") or ""  # e.g. a search_path; kept, not replaced
-        options = " ".join([*([given] if isinstance(given, str) else given),
-                            "-c default_transaction_read_only=on"]).strip()
-        return create_engine(parsed.difference_update_query(["options"]), future=True,
-                             connect_args={"options": options, **connect_args(url)})
+    if parsed.get_backend_name() == "postgresql":  # a search_path given is kept, not replaced
+        address, arguments = engine_arguments(url, "default_transaction_read_only=on")
+        return create_engine(address, future=True, connect_args=arguments)
     raise UserError(f"cannot open {parsed.get_backend_name()} stores read-only; "
                     "use SQLite or PostgreSQL")
 
@@ -64,6 +61,6 @@ def _sqlite_read_mode(path: Path) -> str:
 
 def _sqlite_read_only(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={int(LOCK_WAIT_SECONDS * 1000)}")
     cursor.execute("PRAGMA query_only=ON")
     cursor.close()

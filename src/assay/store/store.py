@@ -51,7 +51,7 @@ from assay.store.rows import loads, now_iso, run_record
 from assay.store.run_lock import RunLock
 from assay.store.scores import ScoreAccess
 from assay.store.storable import Replacements, Storable
-from assay.store.store_address import checked_url, connect_args
+from assay.store.store_address import LOCK_WAIT_SECONDS, checked_url, engine_arguments
 from assay.store.store_file import StoreFile
 from assay.store.trial_reading import TrialReading
 from assay.store.trial_rows import (
@@ -130,8 +130,8 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             self.engine: Engine = open_read_only(self.url)
         else:
             try:
-                self.engine = create_engine(self.url, future=True,
-                                            connect_args=connect_args(self.url))
+                address, arguments = engine_arguments(self.url)
+                self.engine = create_engine(address, future=True, connect_args=arguments)
             except (ArgumentError, NoSuchModuleError, ImportError) as exc:  # a driver missing
                 raise StoreError(f"cannot use the store {store_name(self.url)}: "
                                  f"{driver_message(exc)}") from None
@@ -364,9 +364,6 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         with self.engine.connect() as conn:
             return [ExportRecord(row.format, row.location, list(loads(row.files_json)),
                                  row.created_at) for row in conn.execute(query)]
-
-
-LOCK_WAIT_SECONDS = 30.0  # how long opening a store waits for another process's lock
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

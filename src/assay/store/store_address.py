@@ -11,11 +11,13 @@ line and exit 2, and `postgres://` is read as `postgresql://`.
 A PostgreSQL server that accepts the connection and never answers (a hung
 server, a port forwarded to something else) held `assay run`, `runs` and
 `view` forever: connections give up after `CONNECT_TIMEOUT_SECONDS` unless
-the URL sets its own `connect_timeout`.
+the URL sets its own `connect_timeout`, and a statement waits for another
+session's lock `LOCK_WAIT_SECONDS` at most, as on SQLite.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -30,6 +32,11 @@ DATABASES = ("sqlite", "postgresql")
 
 CONNECT_TIMEOUT_SECONDS = 10
 """How long a PostgreSQL connection may take before the store is said to be unreachable."""
+
+LOCK_WAIT_SECONDS = 30.0
+"""How long a statement waits for a lock another process holds (SQLite's busy_timeout,
+PostgreSQL's lock_timeout) before the store says it stayed locked: a session left open in
+psql holding a table, or a stuck process, held `assay run` on PostgreSQL forever."""
 
 _WRITE_INSTEAD = "write postgresql+psycopg://user@host:5432/database"
 
@@ -85,12 +92,24 @@ def _check_driver(parsed: URL, shown: str) -> None:
                         "'assay-eval[postgres]')") from None
 
 
-def connect_args(url: str) -> dict[str, Any]:
-    """What the driver is given besides the URL: a connect timeout for PostgreSQL."""
+def engine_arguments(url: str, *settings: str) -> tuple[str | URL, dict[str, Any]]:
+    """The URL to make the engine with, and what the driver is given besides it. For
+    PostgreSQL: a connect timeout and a lock timeout (`LOCK_WAIT_SECONDS`) unless the URL
+    sets its own, and `settings` (`name=value` run-time parameters), added to the session
+    options the URL (or `PGOPTIONS`) gives, such as a search_path."""
     parsed = make_url(url)
-    if parsed.get_backend_name() != "postgresql" or "connect_timeout" in parsed.query:
-        return {}
-    return {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+    if parsed.get_backend_name() != "postgresql":
+        return url, {}
+    arguments: dict[str, Any] = {}
+    if "connect_timeout" not in parsed.query:
+        arguments["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
+    given = parsed.query.get("options", os.environ.get("PGOPTIONS", ""))
+    options = [given] if isinstance(given, str) else list(given)
+    if "lock_timeout" not in " ".join(options):
+        settings = (*settings, f"lock_timeout={int(LOCK_WAIT_SECONDS * 1000)}")
+    options += [f"-c {setting}" for setting in settings]
+    arguments["options"] = " ".join(option for option in options if option)
+    return parsed.difference_update_query(["options"]), arguments
 
 
 def _port_text(url: str) -> str:
