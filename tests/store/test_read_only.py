@@ -27,7 +27,8 @@ def as_a_user(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         pytest.skip("root writes any file, and setpriv is not here to drop that power")
     env = {k: v for k, v in os.environ.items() if k != "ASSAY_STORE"}
     return subprocess.run([*WITHOUT_ROOT_POWERS, sys.executable, "-m", "assay", *args],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
 
 
 @pytest.fixture
