@@ -37,10 +37,8 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     conditions compared, the diff with the run before it, and its threshold gates.
     With --rewrite, its own files are written again instead (each file whole or not at all).
     """
-    import contextlib
-
-    from assay.reports.atomic import atomic_writer
-    from assay.review.finish import review_stored, rewrite_files
+    from assay.review.finish import rewrite_files
+    from assay.store.snapshot import one_moment
 
     if rewrite:
         _refuse_with_rewrite(output, fmt)
@@ -59,41 +57,54 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
             click.echo(f"rewrote {files.results}, {files.markdown.name} and "
                        f"{files.html.name}", err=True)
             return
-        note = unfinished_note(store, run)
-        if note:
-            click.echo(note, err=True)
-        review = review_stored(store, run)
-        trials = store.iter_trials(run.id)
-        target = atomic_writer(Path(output)) if output else contextlib.nullcontext(sys.stdout)
-        with target as handle:  # streamed: a 100k-trial results.json is never held whole
-            if fmt == "json":
-                from assay.reports.results_json import write_results_json
-
-                write_results_json(handle, review, trials)
-            elif fmt == "junit":
-                from assay.reports.junit import render_junit
-
-                handle.write(render_junit(run, trials, review.gates))
-            elif fmt == "html":
-                from assay.reports.html import render_html
-
-                handle.write(render_html(review, trials))
-            else:
-                from assay.reports.markdown import render_markdown
-                from assay.reports.recorded import (
-                    RecordedComparisons,
-                    worse_than_recorded_markdown,
-                )
-
-                recorded = RecordedComparisons(run.epochs)
-                handle.write(render_markdown(review, _feeding(trials, recorded.add)))
-                section = worse_than_recorded_markdown(recorded)
-                if section:
-                    handle.write("\n" + section)
+        with one_moment(store):  # a run still being written: every number of one moment
+            _write_report(store, run, fmt, output)
     finally:
         store.close()
     if output:
         click.echo(f"wrote {Path(output)}", err=True)
+
+
+def _write_report(store: Store, run: RunRecord, fmt: str, output: str | None) -> None:
+    """The report of `run` in `fmt`, to `output` or stdout, read in one moment of the store
+    (`store.snapshot.one_moment`): its status and counts as they stood together."""
+    import contextlib
+
+    from assay.reports.atomic import atomic_writer
+    from assay.review.finish import review_stored
+
+    run = store.get_run(run.id) or run
+    note = unfinished_note(store, run)
+    if note:
+        click.echo(note, err=True)
+    review = review_stored(store, run)
+    trials = store.iter_trials(run.id)
+    target = atomic_writer(Path(output)) if output else contextlib.nullcontext(sys.stdout)
+    with target as handle:  # streamed: a 100k-trial results.json is never held whole
+        if fmt == "json":
+            from assay.reports.results_json import write_results_json
+
+            write_results_json(handle, review, trials)
+        elif fmt == "junit":
+            from assay.reports.junit import render_junit
+
+            handle.write(render_junit(run, trials, review.gates))
+        elif fmt == "html":
+            from assay.reports.html import render_html
+
+            handle.write(render_html(review, trials))
+        else:
+            from assay.reports.markdown import render_markdown
+            from assay.reports.recorded import (
+                RecordedComparisons,
+                worse_than_recorded_markdown,
+            )
+
+            recorded = RecordedComparisons(run.epochs)
+            handle.write(render_markdown(review, _feeding(trials, recorded.add)))
+            section = worse_than_recorded_markdown(recorded)
+            if section:
+                handle.write("\n" + section)
 
 
 def unfinished_note(store: Store, run: RunRecord) -> str | None:
