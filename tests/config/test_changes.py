@@ -37,7 +37,7 @@ def test_each_changed_field_is_named_with_its_line_and_both_values(tmp_path: Pat
                                     "function: agent:answer\n  args: {style: long}"))
     changes = [(p.line, p.field, p.message) for p in config_changes(before, after, source)]
     assert changes == [
-        (6, "target.args", 'not set when the run started, {"style": "long"} now'),
+        (6, "target.args.style", 'not set when the run started, "long" now'),
         (11, "scorers.1.threshold", "0.5 when the run started, 0.6 now"),
         (12, "run.epochs", "2 when the run started, 3 now"),
     ]
@@ -57,3 +57,15 @@ def test_a_scorer_removed_is_named_by_the_list_it_left(tmp_path: Path) -> None:
     assert (change.line, change.field) == (6, "scorers")
     assert change.message.endswith("when the run started, "
                                    '[{"type": "contains", "value": "{{ expected }}"}] now')
+
+
+def test_a_setting_added_under_a_section_the_run_had_not_is_named_by_its_key(
+        tmp_path: Path) -> None:
+    """`run: {concurrency: 4}` (pace alone, which a resume may change) then `timeout: 5`
+    added: the refusal said `[run]`, not which key of it."""
+    before, _ = stored(tmp_path, STARTED.replace("run: {concurrency: 4, epochs: 2}",
+                                                 "run: {concurrency: 4}"))
+    after, source = stored(tmp_path, STARTED.replace("run: {concurrency: 4, epochs: 2}",
+                                                     "run:\n  concurrency: 4\n  timeout: 5"))
+    changes = [(p.line, p.field, p.message) for p in config_changes(before, after, source)]
+    assert changes == [(13, "run.timeout", "not set when the run started, 5 now")]

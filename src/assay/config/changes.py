@@ -35,6 +35,10 @@ def config_changes(started: Any, now: Any, source: SourceMap | None,
 
 def _differences(before: Any, after: Any, path: tuple[Any, ...],
                  found: list[tuple[tuple[Any, ...], Any, Any]]) -> None:
+    if before is _MISSING and isinstance(after, dict) and after:  # `run:` added: its keys
+        before = {}
+    elif after is _MISSING and isinstance(before, dict) and before:
+        after = {}
     if isinstance(before, dict) and isinstance(after, dict):
         for key in [*before, *(k for k in after if k not in before)]:
             _differences(before.get(key, _MISSING), after.get(key, _MISSING), (*path, key),
