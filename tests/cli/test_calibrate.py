@@ -98,6 +98,9 @@ def test_require_calibration_refuses_a_judge_changed_since_its_passing_calibrati
     project.write_text(yaml.safe_dump(config))
     code, out = assay(capsys, "run", str(project))
     assert code == 2 and "has never passed a calibration" in out, out
+    # the scorer is named at its line, as any config problem is (it had no line)
+    line = project.read_text().splitlines().index("scorers:") + 2
+    assert f"{project.name}:{line} [scorers.0]: scorer 'judge_score'" in out, out
     assert assay(capsys, "calibrate", str(project), "--min-agreement", "0.6")[0] == 0
     code, out = assay(capsys, "run", str(project))
     assert code == 0, out
@@ -123,6 +126,8 @@ def test_validate_refuses_an_uncalibrated_judge_that_assay_run_refuses(
     code, out = assay(capsys, "validate", str(project))
     assert code == 2, out
     assert "has never passed a calibration" in out and not out.startswith("ok")
+    line = project.read_text().splitlines().index("scorers:") + 2
+    assert f"{project.name}:{line} [scorers.0]:" in out, out
     assert not (tmp_path / "assay.db").exists()  # a store not there is read, not made
     assert assay(capsys, "calibrate", str(project), "--min-agreement", "0.6")[0] == 0
     code, out = assay(capsys, "validate", str(project))

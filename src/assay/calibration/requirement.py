@@ -10,7 +10,7 @@ this judge.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from assay.errors import Problem, UserError
@@ -21,11 +21,13 @@ if TYPE_CHECKING:
 
 
 def require_calibrations(scorers: Sequence[Any], store: Store | None, *, experiment: str,
-                         config_path: str) -> None:
+                         config_path: str,
+                         locate: Callable[[int, Problem], Problem] | None = None) -> None:
     """Raise `UserError` naming every judged scorer without a passing calibration (`store`
-    None: there is no store yet, so no calibration either)."""
+    None: there is no store yet, so no calibration either). `locate(index, problem)` gives
+    a problem about the scorer at `index` of the config its file, line and field."""
     problems = []
-    for scorer in scorers:
+    for index, scorer in enumerate(scorers):
         identity = _identity(scorer)
         if identity is None:
             continue
@@ -34,8 +36,9 @@ def require_calibrations(scorers: Sequence[Any], store: Store | None, *, experim
                                                             version) is not None:
             continue
         last = None if store is None else _last_passing(store, scorer.name, experiment)
-        problems.append(Problem(_why(scorer.name, identity, last), config_path,
-                                field=f"scorers.{scorer.name}"))
+        problem = Problem(_why(scorer.name, identity, last))
+        problems.append(locate(index, problem) if locate else
+                        Problem(problem.message, config_path, field=f"scorers.{index}"))
     if problems:
         raise UserError(f"judge.require_calibration: {len(problems)} judged scorer"
                         f"{'s have' if len(problems) > 1 else ' has'} no passing calibration "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from assay.config.loading import LoadedConfig
@@ -110,9 +111,11 @@ def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
     try:
         for path, checked in asking:
             try:
+                loaded = checked.loaded
                 require_calibrations(checked.plan.scorers, store,
-                                     experiment=checked.loaded.config.name,
-                                     config_path=str(checked.loaded.path))
+                                     experiment=loaded.config.name,
+                                     config_path=str(loaded.path),
+                                     locate=partial(scorer_problem, loaded))
             except UserError as exc:
                 found[path] = exc
     finally:

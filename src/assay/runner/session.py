@@ -14,6 +14,7 @@ import secrets
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from assay.errors import RunFailed, StoreError, StoreGone, UserError
 from assay.records import RunRecord
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
-from assay.runner.plan import Plan, build_plan, check_target
+from assay.runner.plan import Plan, build_plan, check_target, scorer_problem
 from assay.runner.preflight import check_plan
 from assay.runner.progress import Progress, choose_mode
 from assay.services import Services
@@ -108,7 +109,8 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
         from assay.calibration.requirement import require_calibrations
 
         require_calibrations(plan.scorers, store, experiment=config.name,
-                             config_path=str(loaded.path))
+                             config_path=str(loaded.path),
+                             locate=partial(scorer_problem, loaded))
     packs = _pack_versions(plan, services)
     if resumed:
         _refuse_changes(resumed, plan, scan.sha256, packs)
