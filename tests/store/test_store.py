@@ -124,6 +124,16 @@ def test_a_malformed_latest_reference_is_a_clear_error(store: Store) -> None:
         store.resolve_run("latest~abc")
 
 
+@pytest.mark.parametrize("ref", ["", "  "])
+def test_an_empty_run_id_is_refused_not_read_as_the_prefix_of_the_only_run(
+        store: Store, ref: str) -> None:
+    """Regression: `assay report "$RUN"` with RUN unset reported the store's only run (every
+    id starts with ''), and with several runs called '' an ambiguous id."""
+    store.create_run(id="20260101-aaa", experiment="e", status="completed")
+    with pytest.raises(UserError, match="the run id is empty"):
+        store.resolve_run(ref)
+
+
 def test_judged_scores_carry_the_judge_identity_and_nothing_else(store: Store) -> None:
     store.create_run(id="r1", experiment="e")
     judged = trial("c1")

@@ -220,7 +220,11 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             return [run_record(row) for row in conn.execute(query)]
 
     def resolve_run(self, ref: str, experiment: str | None = None) -> RunRecord:
-        """A run by id, unique id prefix, `latest` or `latest~N` (of an experiment, if given)."""
+        """A run by id, unique id prefix, `latest` or `latest~N` (of an experiment, if given).
+        An empty `ref` is the prefix of every id: it is refused, not read as the only run."""
+        if not ref.strip():
+            raise UserError("the run id is empty (an unset shell variable?): give a run id, "
+                            "an id prefix, latest or latest~N")
         if ref == "latest" or ref.startswith("latest~"):
             steps = ref.partition("~")[2] or "0"
             if not steps.isdigit():
