@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .evalproject import assay, write_project
+from .evalproject import assay, assay_apart, write_project
 
 
 @pytest.mark.parametrize("args, option", [
@@ -32,3 +32,20 @@ def test_a_file_to_write_named_with_a_trailing_slash_is_refused_before_any_work(
     assert "Invalid value for " in text and f"'{option}'" in text
     assert "out/ ends in '/', so it names a folder, not a file to write" in text
     assert not (tmp_path / "out").exists() and not (tmp_path / "s.db").exists()
+
+
+@pytest.mark.parametrize("args", [["schema", "-o", "-"], ["report", "latest", "-o", "-"]],
+                         ids=["schema", "report"])
+def test_an_output_of_dash_prints_to_standard_output_not_a_file_named_dash(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        args: list[str]) -> None:
+    """Regression: `assay schema -o -` and `assay report latest -o -` wrote a file named `-`
+    and printed 'wrote -'."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "s.db"))
+    config = write_project(tmp_path, {"agent": {"rate": 1.0}}, cases=2)
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    code, out, err = assay_apart(capsys, *args)
+    assert code == 0, err
+    assert out.lstrip().startswith(("{", "#")) and "wrote" not in err
+    assert not (tmp_path / "-").exists()

@@ -133,15 +133,16 @@ def test_resume_with_whole_files_and_nothing_unfinished_still_says_so(
     assert code == 2 and "nothing to resume" in printed
 
 
-@pytest.mark.parametrize("asked", [["-o", "copy.md"], ["--format", "json"]])
+@pytest.mark.parametrize(("asked", "named"), [(["-o", "copy.md"], "--output copy.md"),
+                                              (["--format", "json"], "--format json")])
 def test_report_rewrite_with_an_output_or_a_format_is_refused_not_ignored(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        asked: list[str]) -> None:
+        asked: list[str], named: str) -> None:
     """Regression: `assay report RUN --rewrite -o copy.md` rewrote the run's files, said so and
     exited 0, and copy.md was never written."""
     monkeypatch.chdir(tmp_path)
     _, run_id, store = finished_run(tmp_path, capsys)
     code, printed = assay(capsys, "report", run_id, "--store", store, "--rewrite", *asked)
     assert code == 2, printed
-    assert f"so {' '.join(asked)} would be ignored" in printed
+    assert f"so {named} would be ignored" in printed
     assert not (tmp_path / "copy.md").exists()

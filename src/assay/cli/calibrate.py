@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import OutputFile, check_output_file, console, open_store, store_option
+from assay.cli.common import (
+    GivenPath,
+    OutputFile,
+    check_output_file,
+    console,
+    given_on_command_line,
+    open_store,
+    store_option,
+)
 
 if TYPE_CHECKING:
     from assay.calibration.measure import Calibration
@@ -17,7 +25,7 @@ FORMATS = ("text", "json", "md", "html")
 
 
 @click.command("calibrate")
-@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("spec", required=False, type=GivenPath(dir_okay=False, path_type=Path))
 @store_option
 @click.option("--run", "run_ref", metavar="RUN",
               help="Take the judge's verdicts from this stored run (id, prefix, `latest`), "
@@ -25,7 +33,7 @@ FORMATS = ("text", "json", "md", "html")
 @click.option("--scorer", metavar="NAME", help="The judged scorer to calibrate.")
 @click.option("--condition", metavar="COND",
               help="With --run: the condition whose verdicts to take (when the run has several).")
-@click.option("--labels", "labels_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--labels", "labels_path", type=GivenPath(dir_okay=False, path_type=Path),
               help="Read the labels from this file instead (the spec's `fields:` still apply).")
 @click.option("--min-agreement", type=click.FloatRange(0, 1), metavar="RATE",
               help="The bar: agreement with people at least RATE (default 0.85); exit 1 below.")
@@ -33,7 +41,7 @@ FORMATS = ("text", "json", "md", "html")
               help="The bar: Cohen's kappa at least KAPPA; exit 1 below.")
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True, help="Output format.")
-@click.option("--output", "-o", type=OutputFile("calibration.md", path_type=Path),
+@click.option("--output", "-o", type=OutputFile("calibration.md", path_type=Path, stdout=True),
               help="Write to this file instead of standard output.")
 @click.option("--no-cache", is_flag=True, help="Judge afresh, bypassing the response cache.")
 @click.option("--no-save", is_flag=True, help="Do not store this calibration.")
@@ -57,6 +65,10 @@ def command(spec: Path | None, store_url: str | None, run_ref: str | None, score
     from assay.cli.termination import decided
     from assay.errors import UserError
 
+    if list_only and (given := given_on_command_line(*_NOT_LISTED)):
+        raise click.UsageError(f"--list shows the stored calibrations and calibrates nothing, "
+                               f"so {', '.join(given)} would be ignored: give --list with "
+                               "--scorer or --store only, or leave --list out")
     check_output_file(output)
     if spec is None and not list_only:  # before the store is opened: it would be made
         raise UserError("give the calibration spec (an eval config with `calibration:`, "
@@ -83,6 +95,11 @@ def command(spec: Path | None, store_url: str | None, run_ref: str | None, score
     _render(result, fmt, output)
     decided(code)
     sys.exit(code)
+
+
+_NOT_LISTED = ("spec", "run_ref", "condition", "labels_path", "min_agreement", "min_kappa",
+               "fmt", "output", "no_cache", "no_save")
+"""What calibrate takes to calibrate, which --list does not use."""
 
 
 def _render(result: Calibration, fmt: str, output: Path | None) -> None:

@@ -12,28 +12,119 @@ import click
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class OutputFile(click.Path):
-    """A file to write. A name ending in `/` names a folder, but pathlib drops the slash,
-    so `--junit out/` wrote a file named `out`: such a name is refused (exit 2)."""
-
-    def __init__(self, example: str, path_type: type[Any] | None = None) -> None:
-        super().__init__(dir_okay=False, path_type=path_type)
-        self.example = example
-        """A file name for the hint, e.g. `junit.xml`."""
+class GivenPath(click.Path):
+    """A path that is not empty. `-o "$OUT"` with OUT unset gives '', which pathlib reads as
+    '.': the files went to the working folder, or the option counted as not given. An empty
+    name is refused (exit 2)."""
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
+        if value == "":
+            kind = "folder" if not self.file_okay else "file" if not self.dir_okay else "path"
+            self.fail(f"the {kind} name is empty (an unset shell variable?): name a {kind}",
+                      param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class OutputFile(GivenPath):
+    """A file to write. A name ending in `/` names a folder, but pathlib drops the slash,
+    so `--junit out/` wrote a file named `out`: such a name is refused (exit 2). `-` is
+    standard output where the command prints there without the option (`stdout`), and
+    refused elsewhere, not written as a file named `-`."""
+
+    def __init__(self, example: str, path_type: type[Any] | None = None,
+                 stdout: bool = False) -> None:
+        super().__init__(dir_okay=False, path_type=path_type)
+        self.example = example
+        """A file name for the hint, e.g. `junit.xml`."""
+        self.stdout = stdout
+        """`-` means standard output: the option's value is then None, as when not given."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if value == "-":
+            if self.stdout:
+                return None
+            self.fail(f"'-' would be a file named '-': this option does not write to "
+                      f"standard output; name the file, e.g. {self.example}", param, ctx)
         if isinstance(value, str) and value.endswith(("/", os.sep)):
             self.fail(f"{value} ends in '/', so it names a folder, not a file to write; "
                       f"name the file, e.g. {value}{self.example}", param, ctx)
         return super().convert(value, param, ctx)
 
 
+class OutputFolder(GivenPath):
+    """A folder to write files into. `-` would be a folder named `-`, where a user asking
+    for standard output meant none: it is refused (exit 2)."""
+
+    def __init__(self, path_type: type[Any] | None = None) -> None:
+        super().__init__(file_okay=False, path_type=path_type)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if value == "-":
+            self.fail("'-' would be a folder named '-': this option names the folder the "
+                      "files are written to, not standard output; name a folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def run_setting_range(name: str) -> click.IntRange:
+    """The values the config's `run.NAME` may take, for the option that overrides it: the
+    option had no upper bound, and `--concurrency 100000000` started that many workers
+    until the machine ran out of memory."""
+    from annotated_types import Ge, Le
+
+    from assay.config.models import RunSettings
+
+    metadata = RunSettings.model_fields[name].metadata
+    low = next(bound.ge for bound in metadata if isinstance(bound, Ge))
+    high = next(bound.le for bound in metadata if isinstance(bound, Le))
+    assert isinstance(low, int) and isinstance(high, int)
+    return click.IntRange(low, high)
+
+
+def given_on_command_line(*names: str) -> list[str]:
+    """How the user wrote each parameter of `names` given on the command line (`-o x.md`,
+    `--format json`, `--no-save`, an argument's value), in the command's order: to refuse
+    options that the rest of the command line would leave unused."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    given: list[str] = []
+    for param in ctx.command.params:
+        if param.name not in names or \
+                ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
+            continue
+        value = ctx.params[param.name]
+        if value is None:  # `-o -`, standard output
+            value = "-"
+        if not isinstance(param, click.Option):
+            given.append(str(value))
+            continue
+        flag = max(param.opts, key=len)
+        if param.is_flag:
+            given.append(flag)
+        else:
+            values = value if param.multiple else (value,)
+            given.extend(f"{flag} {one}" for one in values)
+    return given
+
+
 def store_option(function: F) -> F:
     return click.option(
         "--store", "store_url", envvar="ASSAY_STORE", default=None, metavar="URL",
+        callback=_named_store,
         help="Store URL or SQLite path (default .assay/assay.db; env ASSAY_STORE).",
     )(function)
+
+
+def _named_store(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`--store ""` (an unset shell variable) opened the default store, as if not given."""
+    if value == "":
+        raise click.BadParameter("the store name is empty (an unset shell variable?): name a "
+                                 "SQLite file or URL, or leave --store out for "
+                                 ".assay/assay.db", ctx, param)
+    return value
 
 
 def check_output_file(output: str | Path | None, option: str = "--output") -> None:

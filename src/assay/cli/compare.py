@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import OutputFile, check_output_file, console, open_store, store_option
+from assay.cli.common import (
+    OutputFile,
+    check_output_file,
+    console,
+    given_on_command_line,
+    open_store,
+    store_option,
+)
 
 if TYPE_CHECKING:
     from assay.analysis.pairwise_verdicts import PairwiseResult
@@ -48,6 +55,9 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     from assay.review.comparing import diff_stored_runs
     from assay.errors import UserError
 
+    if not pairwise and (given := given_on_command_line("judge_model")):
+        raise click.UsageError(f"{given[0]} picks the judge of --pairwise: give --pairwise "
+                               "too, or leave --judge-model out")
     check_output_file(output)
     store = open_store(store_url, existing=True)
     pairs = None

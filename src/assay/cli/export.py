@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from assay.cli.common import check_output_folder, open_store, store_option
+from assay.cli.common import OutputFolder, check_output_folder, open_store, store_option
 
 FORMATS = ("eee",)
 RUNS_DIR = Path(".assay") / "runs"
@@ -17,7 +17,7 @@ RUNS_DIR = Path(".assay") / "runs"
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="eee",
               show_default=True,
               help="The format: eee is Every Eval Ever (aggregate JSON and instance JSONL).")
-@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--output", "-o", type=OutputFolder(path_type=Path),
               help="The directory to write under (default <format>/ in the run's folder, "
                    ".assay/runs/<run id>/ unless it was written elsewhere).")
 @store_option

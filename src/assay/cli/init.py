@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from assay.cli.common import GivenPath
+
 CONFIG = """\
 # A starter eval. Run it with:  {run_it}
 # Then point `target` at your own code (or a model) and grow cases.jsonl.
@@ -61,7 +63,7 @@ def answer(case: Case, condition: Condition, style: str = "terse") -> str:
 
 
 @click.command("init")
-@click.argument("directory", default=".", type=click.Path(file_okay=False))
+@click.argument("directory", default=".", type=GivenPath(file_okay=False))
 @click.option("--name", default=None, help="Experiment name (default: the directory's name).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 def command(directory: str, name: str | None, force: bool) -> None:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
+from assay.cli.common import GivenPath, given_on_command_line
+
 if TYPE_CHECKING:
     from assay.context.pack_index import PackIndex
 
@@ -24,9 +26,9 @@ def _open(directory: Path, name: str | None, cache: Path | None,
 
 
 _directory = click.argument(
-    "directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+    "directory", type=GivenPath(exists=True, file_okay=False, path_type=Path))
 _name = click.option("--name", help="Pack name (default: the folder's name).")
-_cache = click.option("--cache", type=click.Path(file_okay=False, path_type=Path),
+_cache = click.option("--cache", type=GivenPath(file_okay=False, path_type=Path),
                       help="Index cache folder (default: .assay/packs).")
 _chunk = click.option("--chunk-chars", type=click.IntRange(min=200), default=1200,
                       show_default=True, help="Largest chunk, in characters.")
@@ -48,6 +50,12 @@ def index_command(directory: Path, name: str | None, cache: Path | None, chunk_c
     from assay.context.pack_index import hidden_note
     from assay.wording import plural
 
+    if query is not None and not query.strip():
+        raise click.UsageError("--query is empty: give the words to search the pack for, "
+                               "or leave --query out")
+    if query is None and (given := given_on_command_line("top_k")):
+        raise click.UsageError(f"{given[0]} is how many passages --query prints: give "
+                               "--query too, or leave --top-k out")
     index = _open(directory, name, cache, chunk_chars)
     hidden = pack_files(directory, DEFAULT_PATTERNS).hidden
     click.echo(f"pack '{index.name}': {plural(len(index.documents), 'document')}, "
@@ -67,9 +75,9 @@ def index_command(directory: Path, name: str | None, cache: Path | None, chunk_c
 @click.option("--transport", type=click.Choice(["stdio", "http", "sse"]), default="stdio",
               show_default=True,
               help="stdio for a client that starts the server; http (or the older sse) to listen.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="http: address to bind.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="http or sse: address to bind.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
-              help="http: port to bind.")
+              help="http or sse: port to bind.")
 def serve_command(directory: Path, name: str | None, cache: Path | None, chunk_chars: int,
                   transport: str, host: str, port: int) -> None:
     """Serve the pack as an MCP server with `search` and `read` tools.
@@ -81,6 +89,10 @@ def serve_command(directory: Path, name: str | None, cache: Path | None, chunk_c
     from assay.listening import address, bind
 
     if transport == "stdio":
+        if given := given_on_command_line("host", "port"):
+            raise click.UsageError(f"{' and '.join(given)} would be ignored: over stdio the "
+                                   "client starts the server and talks to it on stdin and "
+                                   "stdout; give --transport http (or sse) to listen")
         serve_stdio(_open(directory, name, cache, chunk_chars))
         return
     sock = bind(host, port)  # a port in use or not ours: exit 2 now, before indexing

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import console, open_store, store_option
+from assay.cli.common import OutputFolder, console, open_store, run_setting_range, store_option
 
 if TYPE_CHECKING:
     from assay.store import Store
@@ -24,12 +24,12 @@ if TYPE_CHECKING:
               help="Judge again with this judged scorer only (repeatable; default all).")
 @click.option("--judge-model", metavar="MODEL",
               help="Judge with this model instead of the run's (`provider/model`).")
-@click.option("--concurrency", "-j", type=click.IntRange(min=1),
+@click.option("--concurrency", "-j", type=run_setting_range("concurrency"),
               help="Judge calls in flight at once (default the run's concurrency).")
 @click.option("--resume", default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
               help="Continue an interrupted or stopped rejudge: the latest unfinished one, or "
                    "RUN_ID. Its stored verdicts are kept; the missing ones are judged.")
-@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--output", "-o", type=OutputFolder(path_type=Path),
               help="Directory for the new run's results.json, report.md and report.html "
                    "(default .assay/runs/<run-id>/).")
 @click.option("--no-progress", is_flag=True,

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import OutputFile, check_output_file, open_store, store_option
+from assay.cli.common import (
+    OutputFile,
+    check_output_file,
+    given_on_command_line,
+    open_store,
+    store_option,
+)
 
 if TYPE_CHECKING:
     from assay.records import RunRecord, TrialRecord
@@ -23,7 +29,7 @@ FORMATS = ("md", "json", "junit", "html")
 @store_option
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="md",
               show_default=True, help="Output format.")
-@click.option("--output", "-o", type=OutputFile("report.md"),
+@click.option("--output", "-o", type=OutputFile("report.md", stdout=True),
               help="Write to this file instead of standard output.")
 @click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
 @click.option("--rewrite", is_flag=True,
@@ -41,7 +47,7 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     from assay.store.snapshot import one_moment
 
     if rewrite:
-        _refuse_with_rewrite(output, fmt)
+        _refuse_with_rewrite()
     check_output_file(output)
     store = open_store(store_url, existing=True)
     try:
@@ -120,17 +126,12 @@ def unfinished_note(store: Store, run: RunRecord) -> str | None:
             f"{unfinished.stored_of} trials stored so far")
 
 
-def _refuse_with_rewrite(output: str | None, fmt: str) -> None:
+def _refuse_with_rewrite() -> None:
     """--rewrite writes the run's own three files where they were: an -o or --format asked
     for beside it would be ignored, the file asked for never written."""
-    from click.core import ParameterSource
-
     from assay.errors import UserError
 
-    asked = [f"-o {output}"] if output else []
-    if click.get_current_context().get_parameter_source("fmt") is ParameterSource.COMMANDLINE:
-        asked.append(f"--format {fmt}")
-    if asked:
+    if asked := given_on_command_line("fmt", "output"):
         raise UserError(f"--rewrite writes the run's results.json, report.md and report.html "
                         f"again where they were, so {' and '.join(asked)} would be ignored: "
                         "give either --rewrite or them")

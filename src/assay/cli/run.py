@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay.cli.common import OutputFile, check_output_file, console, open_store, store_option
+from assay.cli.common import (
+    GivenPath,
+    OutputFile,
+    OutputFolder,
+    check_output_file,
+    console,
+    open_store,
+    run_setting_range,
+    store_option,
+)
 
 if TYPE_CHECKING:
     from assay.knowledge_packs.all_packs import SuiteEntry
@@ -21,20 +30,21 @@ if TYPE_CHECKING:
 
 
 @click.command("run")
-@click.argument("configs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("configs", nargs=-1, required=True, type=GivenPath(dir_okay=False))
 @store_option
 @click.option("--resume", default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
               help="Finish an interrupted run: the latest unfinished one no other "
                    "assay is running, or RUN_ID.")
 @click.option("--retry-errors", is_flag=True,
               help="With --resume: run errored trials again (the target's or a scorer's error).")
-@click.option("--sample", type=click.IntRange(min=1),
+@click.option("--sample", type=run_setting_range("sample"),
               help="Run a seeded, stable sample of N cases (of each config in a suite).")
-@click.option("--epochs", type=click.IntRange(min=1), help="Override run.epochs.")
-@click.option("--concurrency", "-j", type=click.IntRange(min=1), help="Override run.concurrency.")
+@click.option("--epochs", type=run_setting_range("epochs"), help="Override run.epochs.")
+@click.option("--concurrency", "-j", type=run_setting_range("concurrency"),
+              help="Override run.concurrency.")
 @click.option("--condition", "conditions", multiple=True, help="Only this condition (repeatable).")
 @click.option("--no-cache", is_flag=True, help="Bypass the LLM response cache.")
-@click.option("--output", "-o", type=click.Path(file_okay=False),
+@click.option("--output", "-o", type=OutputFolder(),
               help="Directory for results.json and report.md (default .assay/runs/<run-id>/); "
                    "for a suite, runs go to OUTPUT/<run-id>/ and the summary to OUTPUT/suite.json.")
 @click.option("--fail-under", multiple=True, metavar="SCORER[.mean][@COND]=VALUE",

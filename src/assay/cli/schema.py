@@ -10,7 +10,7 @@ from assay.cli.common import OutputFile, check_output_file
 
 
 @click.command("schema")
-@click.option("--output", "-o", type=OutputFile("assay.schema.json"),
+@click.option("--output", "-o", type=OutputFile("assay.schema.json", stdout=True),
               help="Write to this file.")
 def command(output: str | None) -> None:
     """Print the JSON Schema of assay config files.

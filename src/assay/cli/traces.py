@@ -8,7 +8,14 @@ from typing import Any
 
 import click
 
-from assay.cli.common import OutputFile, check_output_file, store_option
+from assay.cli.common import (
+    GivenPath,
+    OutputFile,
+    OutputFolder,
+    check_output_file,
+    given_on_command_line,
+    store_option,
+)
 
 FORMATS = ("pi", "claude-code", "openai-chat")
 
@@ -36,7 +43,7 @@ def _since(value: str | None) -> datetime | None:
 
 def _session_options(func: Any) -> Any:
     for option in reversed([
-        click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path)),
+        click.argument("paths", nargs=-1, required=True, type=GivenPath(path_type=Path)),
         click.option("--log-format", "format_", type=click.Choice(FORMATS),
                      help="Read every file as this format instead of detecting it."),
         click.option("--last", type=click.IntRange(min=1), help="Only the N most recent sessions."),
@@ -67,12 +74,12 @@ def command() -> None:
 
 @command.command("analyze")
 @_session_options
-@click.option("--knowledge", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--knowledge", type=GivenPath(file_okay=False, path_type=Path),
               help="The folder the agent answers from, to list files it skipped.")
 @click.option("--wiki-path", "wiki_paths", multiple=True,
               help="A file (glob) that counts as the wiki, not a source. "
                    "Repeatable; default index.md and wiki.md.")
-@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
+@click.option("-o", "--output", type=OutputFolder(path_type=Path),
               default=Path(".assay/traces"), show_default=True,
               help="Where eval-report.md and guidelines.md are written.")
 @click.option("--guidelines", type=OutputFile("guidelines.md", path_type=Path),
@@ -101,6 +108,9 @@ def analyze_command(paths: tuple[Path, ...], format_: str | None, last: int | No
     if judge_timeout is not None and not judge_model:
         raise click.UsageError("--judge-timeout bounds the judge's calls: give --judge-model "
                                "too, or leave --judge-timeout out")
+    if no_store and (given := given_on_command_line("experiment", "store_url")):
+        raise click.UsageError(f"--no-store records nothing, so {' and '.join(given)} would "
+                               "be ignored: leave out one or the other")
     check_outputs(output, guidelines)  # before any log is read or judge paid
     extra: dict[str, Any] = {"knowledge": knowledge,
                              "wiki_paths": wiki_paths or DEFAULT_WIKI_PATHS}

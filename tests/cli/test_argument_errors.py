@@ -1,0 +1,96 @@
+"""Bad arguments, as a careless user types them: exit 2 naming the option and the value,
+before any work, never a traceback, never an option silently left unused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .evalproject import assay, write_project
+
+CASES: dict[str, tuple[list[str], str]] = {
+    # id: (arguments, what the error says)
+    "run-concurrency-above-the-configs-bound": (
+        ["run", "assay.yaml", "--concurrency", "1025"],
+        "'--concurrency' / '-j': 1025 is not in the range 1<=x<=1024"),
+    "run-epochs-above-the-configs-bound": (
+        ["run", "assay.yaml", "--epochs", "10001"],
+        "'--epochs': 10001 is not in the range 1<=x<=10000"),
+    "rejudge-concurrency-above-the-configs-bound": (
+        ["rejudge", "--concurrency", "1025"],
+        "'--concurrency' / '-j': 1025 is not in the range 1<=x<=1024"),
+    "run-output-empty": (
+        ["run", "assay.yaml", "-o", ""], "'--output' / '-o': the folder name is empty"),
+    "run-output-dash": (
+        ["run", "assay.yaml", "-o", "-"], "'--output' / '-o': '-' would be a folder named '-'"),
+    "run-junit-empty": (
+        ["run", "assay.yaml", "--junit", ""], "'--junit': the file name is empty"),
+    "run-junit-dash": (
+        ["run", "assay.yaml", "--junit", "-"], "'--junit': '-' would be a file named '-'"),
+    "run-store-empty": (
+        ["run", "assay.yaml", "--store", ""], "'--store': the store name is empty"),
+    "runs-store-empty": (["runs", "--store", ""], "'--store': the store name is empty"),
+    "report-output-empty": (
+        ["report", "latest", "-o", ""], "'--output' / '-o': the file name is empty"),
+    "compare-output-dash": (
+        ["compare", "-o", "-"], "'--output' / '-o': '-' would be a file named '-'"),
+    "compare-judge-model-without-pairwise": (
+        ["compare", "--judge-model", "openai/gpt-4.1"],
+        "--judge-model openai/gpt-4.1 picks the judge of --pairwise"),
+    "export-output-empty": (
+        ["export", "latest", "-o", ""], "'--output' / '-o': the folder name is empty"),
+    "calibrate-list-with-output": (
+        ["calibrate", "--list", "-o", "list.txt"],
+        "so --output list.txt would be ignored"),
+    "calibrate-list-with-a-spec-and-run": (
+        ["calibrate", "assay.yaml", "--list", "--run", "latest"],
+        "so assay.yaml, --run latest would be ignored"),
+    "traces-output-empty": (
+        ["traces", "logs", "-o", ""], "'-o' / '--output': the folder name is empty"),
+    "traces-no-store-with-experiment": (
+        ["traces", "logs", "--no-store", "--experiment", "nightly"],
+        "--no-store records nothing, so --experiment nightly would be ignored"),
+    "traces-no-store-with-store": (
+        ["traces", "logs", "--no-store", "--store", "team.db"],
+        "--no-store records nothing, so --store team.db would be ignored"),
+    "traces-export-output-dash": (
+        ["traces", "export", "logs", "-o", "-"], "'-o' / '--output': '-' would be a file"),
+    "init-directory-empty": (["init", ""], "the folder name is empty"),
+    "pack-cache-empty": (
+        ["pack", "index", "docs", "--cache", ""], "'--cache': the folder name is empty"),
+    "pack-top-k-without-query": (
+        ["pack", "index", "docs", "--top-k", "3"],
+        "--top-k 3 is how many passages --query prints"),
+    "pack-query-empty": (["pack", "index", "docs", "--query", ""], "--query is empty"),
+    "pack-serve-port-over-stdio": (
+        ["pack", "serve", "docs", "--port", "9000"],
+        "--port 9000 would be ignored: over stdio the client starts the server"),
+}
+
+
+def _files(root: Path) -> set[Path]:
+    return set(root.rglob("*"))
+
+
+@pytest.mark.parametrize(("args", "said"), CASES.values(), ids=CASES.keys())
+def test_a_bad_argument_is_refused_naming_the_option_and_value_before_any_work(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        args: list[str], said: str) -> None:
+    """Regressions: `--concurrency 100000000` started that many workers until the machine ran
+    out of memory and `--epochs 100000000000` never began; `-o ""` (an unset variable) wrote
+    into the working folder or counted as no option; `-o -` wrote a file (or folder) named
+    `-`; `--judge-model` without `--pairwise`, `--top-k` without `--query`, `--port` over
+    stdio, `--no-store` with `--experiment` and `--list` with `-o` were ignored, exit 0."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "s.db"))
+    write_project(tmp_path, {"agent": {"rate": 1.0}}, cases=1)
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "go.md").write_text("# Go\n\nGoroutines are cheap threads.\n")
+    before = _files(tmp_path)
+    code, text = assay(capsys, *args)
+    assert code == 2, text
+    assert said in text
+    assert "Traceback" not in text and "internal error" not in text
+    assert _files(tmp_path) == before  # nothing ran, nothing was written
