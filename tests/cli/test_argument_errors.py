@@ -29,8 +29,20 @@ CASES: dict[str, tuple[list[str], str]] = {
     "run-junit-dash": (
         ["run", "assay.yaml", "--junit", "-"], "'--junit': '-' would be a file named '-'"),
     "run-store-empty": (
-        ["run", "assay.yaml", "--store", ""], "'--store': the store name is empty"),
-    "runs-store-empty": (["runs", "--store", ""], "'--store': the store name is empty"),
+        ["run", "assay.yaml", "--store", ""], "'--store': the value is empty"),
+    "runs-store-empty": (["runs", "--store", ""], "'--store': the value is empty"),
+    "run-resume-empty": (
+        ["run", "assay.yaml", "--resume", ""], "'--resume': the value is empty"),
+    "rejudge-judge-model-empty": (
+        ["rejudge", "--judge-model", ""], "'--judge-model': the value is empty"),
+    "report-experiment-empty": (
+        ["report", "-e", ""], "'--experiment' / '-e': the value is empty"),
+    "traces-judge-model-empty": (
+        ["traces", "logs", "--judge-model", ""], "'--judge-model': the value is empty"),
+    "traces-experiment-empty": (
+        ["traces", "logs", "--experiment", ""], "'--experiment': the value is empty"),
+    "init-name-empty": (["init", "new", "--name", ""], "'--name': the value is empty"),
+    "pack-name-empty": (["pack", "index", "docs", "--name", ""], "'--name': the value is empty"),
     "report-output-empty": (
         ["report", "latest", "-o", ""], "'--output' / '-o': the file name is empty"),
     "compare-output-dash": (
@@ -79,7 +91,8 @@ def test_a_bad_argument_is_refused_naming_the_option_and_value_before_any_work(
         args: list[str], said: str) -> None:
     """Regressions: `--concurrency 100000000` started that many workers until the machine ran
     out of memory and `--epochs 100000000000` never began; `-o ""` (an unset variable) wrote
-    into the working folder or counted as no option; `-o -` wrote a file (or folder) named
+    into the working folder or counted as no option, as `--resume ""` started a new run and
+    `--judge-model ""` judged nothing; `-o -` wrote a file (or folder) named
     `-`; `--judge-model` without `--pairwise`, `--top-k` without `--query`, `--port` over
     stdio, `--no-store` with `--experiment` and `--list` with `-o` were ignored, exit 0."""
     monkeypatch.chdir(tmp_path)

@@ -12,6 +12,23 @@ import click
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class GivenText(click.types.StringParamType):
+    """Text that is not empty. `--judge-model "$MODEL"` with MODEL unset gives '', which the
+    commands read as no option at all (no judge, the default store, a new run in place of
+    --resume): an empty value is refused (exit 2)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = super().convert(value, param, ctx)
+        if text == "":
+            self.fail("the value is empty (an unset shell variable?): give one, or leave the "
+                      "option out", param, ctx)
+        return text
+
+
+GIVEN_TEXT = GivenText()
+
+
 class GivenPath(click.Path):
     """A path that is not empty. `-o "$OUT"` with OUT unset gives '', which pathlib reads as
     '.': the files went to the working folder, or the option counted as not given. An empty
@@ -113,18 +130,9 @@ def given_on_command_line(*names: str) -> list[str]:
 def store_option(function: F) -> F:
     return click.option(
         "--store", "store_url", envvar="ASSAY_STORE", default=None, metavar="URL",
-        callback=_named_store,
+        type=GIVEN_TEXT,
         help="Store URL or SQLite path (default .assay/assay.db; env ASSAY_STORE).",
     )(function)
-
-
-def _named_store(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """`--store ""` (an unset shell variable) opened the default store, as if not given."""
-    if value == "":
-        raise click.BadParameter("the store name is empty (an unset shell variable?): name a "
-                                 "SQLite file or URL, or leave --store out for "
-                                 ".assay/assay.db", ctx, param)
-    return value
 
 
 def check_output_file(output: str | Path | None, option: str = "--output") -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from assay.cli.common import (
+    GIVEN_TEXT,
     OutputFile,
     check_output_file,
     console,
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
 @click.argument("run_a", default="latest~1", metavar="[RUN_A]")
 @click.argument("run_b", default="latest", metavar="[RUN_B]")
 @store_option
-@click.option("--experiment", "-e", help="Resolve `latest` and `latest~N` within this experiment.")
+@click.option("--experiment", "-e", type=GIVEN_TEXT,
+              help="Resolve `latest` and `latest~N` within this experiment.")
 @click.option("--force", is_flag=True,
               help="Compare even when the runs are not comparable (dataset, judge or a "
                    "scorer's definition differ).")
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 @click.option("--pairwise", is_flag=True,
               help="Also have a judge compare B's answer with A's for every case, asked in "
                    "both orders: wins, ties, losses and the win rate per condition.")
-@click.option("--judge-model", metavar="MODEL",
+@click.option("--judge-model", type=GIVEN_TEXT, metavar="MODEL",
               help="With --pairwise: the judge (`provider/model`; default run B's pairwise "
                    "scorer's model, or its config's judge.model).")
 def command(run_a: str, run_b: str, store_url: str | None, experiment: str | None, force: bool,

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import click
 
-from assay.cli.common import OutputFolder, check_output_folder, open_store, store_option
+from assay.cli.common import (
+    GIVEN_TEXT,
+    OutputFolder,
+    check_output_folder,
+    open_store,
+    store_option,
+)
 
 FORMATS = ("eee",)
 RUNS_DIR = Path(".assay") / "runs"
@@ -21,7 +27,8 @@ RUNS_DIR = Path(".assay") / "runs"
               help="The directory to write under (default <format>/ in the run's folder, "
                    ".assay/runs/<run id>/ unless it was written elsewhere).")
 @store_option
-@click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
+@click.option("--experiment", "-e", type=GIVEN_TEXT,
+              help="Resolve `latest` within this experiment.")
 @click.option("--organization", default="unknown", show_default=True,
               help="Who ran the evaluation, as the files' source organization.")
 @click.option("--relationship", type=click.Choice(

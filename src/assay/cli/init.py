@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from assay.cli.common import GivenPath
+from assay.cli.common import GIVEN_TEXT, GivenPath
 
 CONFIG = """\
 # A starter eval. Run it with:  {run_it}
@@ -64,7 +64,8 @@ def answer(case: Case, condition: Condition, style: str = "terse") -> str:
 
 @click.command("init")
 @click.argument("directory", default=".", type=GivenPath(file_okay=False))
-@click.option("--name", default=None, help="Experiment name (default: the directory's name).")
+@click.option("--name", type=GIVEN_TEXT,
+              default=None, help="Experiment name (default: the directory's name).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 def command(directory: str, name: str | None, force: bool) -> None:
     """Write assay.yaml, cases.jsonl and agent.py into DIRECTORY (default: here)."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
-from assay.cli.common import GivenPath, given_on_command_line
+from assay.cli.common import GIVEN_TEXT, GivenPath, given_on_command_line
 
 if TYPE_CHECKING:
     from assay.context.pack_index import PackIndex
@@ -27,7 +27,7 @@ def _open(directory: Path, name: str | None, cache: Path | None,
 
 _directory = click.argument(
     "directory", type=GivenPath(exists=True, file_okay=False, path_type=Path))
-_name = click.option("--name", help="Pack name (default: the folder's name).")
+_name = click.option("--name", type=GIVEN_TEXT, help="Pack name (default: the folder's name).")
 _cache = click.option("--cache", type=GivenPath(file_okay=False, path_type=Path),
                       help="Index cache folder (default: .assay/packs).")
 _chunk = click.option("--chunk-chars", type=click.IntRange(min=200), default=1200,

@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from assay.cli.common import OutputFolder, console, open_store, run_setting_range, store_option
+from assay.cli.common import (
+    GIVEN_TEXT,
+    OutputFolder,
+    console,
+    open_store,
+    run_setting_range,
+    store_option,
+)
 
 if TYPE_CHECKING:
     from assay.store import Store
@@ -17,16 +24,18 @@ if TYPE_CHECKING:
 @click.command("rejudge")
 @click.argument("run_ref", required=False, metavar="[RUN]")
 @store_option
-@click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
+@click.option("--experiment", "-e", type=GIVEN_TEXT,
+              help="Resolve `latest` within this experiment.")
 @click.option("--repeats", "-k", type=click.IntRange(1, 25),
               help="Ask the judge this many times about every stored answer (default 3).")
 @click.option("--scorer", "scorers", multiple=True, metavar="NAME",
               help="Judge again with this judged scorer only (repeatable; default all).")
-@click.option("--judge-model", metavar="MODEL",
+@click.option("--judge-model", type=GIVEN_TEXT, metavar="MODEL",
               help="Judge with this model instead of the run's (`provider/model`).")
 @click.option("--concurrency", "-j", type=run_setting_range("concurrency"),
               help="Judge calls in flight at once (default the run's concurrency).")
-@click.option("--resume", default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
+@click.option("--resume", type=GIVEN_TEXT,
+              default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
               help="Continue an interrupted or stopped rejudge: the latest unfinished one, or "
                    "RUN_ID. Its stored verdicts are kept; the missing ones are judged.")
 @click.option("--output", "-o", type=OutputFolder(path_type=Path),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from assay.cli.common import (
+    GIVEN_TEXT,
     OutputFile,
     check_output_file,
     given_on_command_line,
@@ -31,7 +32,8 @@ FORMATS = ("md", "json", "junit", "html")
               show_default=True, help="Output format.")
 @click.option("--output", "-o", type=OutputFile("report.md", stdout=True),
               help="Write to this file instead of standard output.")
-@click.option("--experiment", "-e", help="Resolve `latest` within this experiment.")
+@click.option("--experiment", "-e", type=GIVEN_TEXT,
+              help="Resolve `latest` within this experiment.")
 @click.option("--rewrite", is_flag=True,
               help="Write the run's results.json, report.md and report.html again, where "
                    "they were written (for files lost or damaged).")

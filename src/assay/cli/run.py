@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from assay.cli.common import (
+    GIVEN_TEXT,
     GivenPath,
     OutputFile,
     OutputFolder,
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 @click.command("run")
 @click.argument("configs", nargs=-1, required=True, type=GivenPath(dir_okay=False))
 @store_option
-@click.option("--resume", default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
+@click.option("--resume", type=GIVEN_TEXT,
+              default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
               help="Finish an interrupted run: the latest unfinished one no other "
                    "assay is running, or RUN_ID.")
 @click.option("--retry-errors", is_flag=True,

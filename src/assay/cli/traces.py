@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from assay.cli.common import (
+    GIVEN_TEXT,
     GivenPath,
     OutputFile,
     OutputFolder,
@@ -84,14 +85,15 @@ def command() -> None:
               help="Where eval-report.md and guidelines.md are written.")
 @click.option("--guidelines", type=OutputFile("guidelines.md", path_type=Path),
               help="Update this guidelines file instead of OUTPUT/guidelines.md.")
-@click.option("--judge-model", help="Check each answer against the files read with this model.")
+@click.option("--judge-model", type=GIVEN_TEXT,
+              help="Check each answer against the files read with this model.")
 @click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Seconds one judge call may take before it is abandoned and retried (the "
                    "`timeout` of a config's `providers:` entry; default 120). Each question is "
                    "tried 5 times and 20 questions failed in a row stop the analysis (exit 3), "
                    "so a judge that hangs stops it within about 25 x SECONDS + 75 s, the "
                    "75 s being the waits between tries.")
-@click.option("--experiment", default="traces", show_default=True,
+@click.option("--experiment", type=GIVEN_TEXT, default="traces", show_default=True,
               help="The name history groups these analyses under.")
 @store_option
 @click.option("--no-store", is_flag=True, help="Do not record this analysis as a run.")
