@@ -42,6 +42,11 @@ CASES: dict[str, tuple[list[str], str]] = {
     "traces-experiment-empty": (
         ["traces", "logs", "--experiment", ""], "'--experiment': the value is empty"),
     "init-name-empty": (["init", "new", "--name", ""], "'--name': the value is empty"),
+    "runs-experiment-empty": (["runs", ""], "'[EXPERIMENT]': the value is empty"),
+    "history-experiment-empty": (["history", ""], "'[EXPERIMENT]': the value is empty"),
+    "history-metric-empty": (["history", "-m", ""], "'--metric' / '-m': the value is empty"),
+    "export-organization-empty": (
+        ["export", "--organization", ""], "'--organization': the value is empty"),
     "pack-name-empty": (["pack", "index", "docs", "--name", ""], "'--name': the value is empty"),
     "report-output-empty": (
         ["report", "latest", "-o", ""], "'--output' / '-o': the file name is empty"),
@@ -69,6 +74,8 @@ CASES: dict[str, tuple[list[str], str]] = {
     "traces-export-output-dash": (
         ["traces", "export", "logs", "-o", "-"], "'-o' / '--output': '-' would be a file"),
     "init-directory-empty": (["init", ""], "the folder name is empty"),
+    "validate-config-empty": (["validate", ""], "the path name is empty"),
+    "run-config-empty": (["run", ""], "the file name is empty"),
     "pack-cache-empty": (
         ["pack", "index", "docs", "--cache", ""], "'--cache': the folder name is empty"),
     "pack-top-k-without-query": (

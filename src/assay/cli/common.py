@@ -15,14 +15,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 class GivenText(click.types.StringParamType):
     """Text that is not empty. `--judge-model "$MODEL"` with MODEL unset gives '', which the
     commands read as no option at all (no judge, the default store, a new run in place of
-    --resume): an empty value is refused (exit 2)."""
+    --resume, every experiment's runs): an empty value is refused (exit 2)."""
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> str:
         text = super().convert(value, param, ctx)
         if text == "":
-            self.fail("the value is empty (an unset shell variable?): give one, or leave the "
-                      "option out", param, ctx)
+            self.fail("the value is empty (an unset shell variable?): give one, or leave it "
+                      "out", param, ctx)
         return text
 
 

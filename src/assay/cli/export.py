@@ -29,7 +29,7 @@ RUNS_DIR = Path(".assay") / "runs"
 @store_option
 @click.option("--experiment", "-e", type=GIVEN_TEXT,
               help="Resolve `latest` within this experiment.")
-@click.option("--organization", default="unknown", show_default=True,
+@click.option("--organization", type=GIVEN_TEXT, default="unknown", show_default=True,
               help="Who ran the evaluation, as the files' source organization.")
 @click.option("--relationship", type=click.Choice(
     ("first_party", "third_party", "collaborative", "other")), default="other",

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import click
 
-from assay.cli.common import console, open_store, store_option
+from assay.cli.common import GIVEN_TEXT, console, open_store, store_option
 
 
 @click.command("history")
-@click.argument("experiment", required=False)
+@click.argument("experiment", required=False, type=GIVEN_TEXT)
 @store_option
 @click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(min=1),
               help="How many of the newest runs to show per experiment.")
-@click.option("--metric", "-m", "metrics", multiple=True,
+@click.option("--metric", "-m", "metrics", type=GIVEN_TEXT, multiple=True,
               help="Only metrics whose name contains this text (repeatable), e.g. contains@docs.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 def command(experiment: str | None, store_url: str | None, limit: int,

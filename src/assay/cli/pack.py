@@ -75,7 +75,8 @@ def index_command(directory: Path, name: str | None, cache: Path | None, chunk_c
 @click.option("--transport", type=click.Choice(["stdio", "http", "sse"]), default="stdio",
               show_default=True,
               help="stdio for a client that starts the server; http (or the older sse) to listen.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="http or sse: address to bind.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="http or sse: address to bind.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
               help="http or sse: port to bind.")
 def serve_command(directory: Path, name: str | None, cache: Path | None, chunk_chars: int,

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay.cli.common import console, open_store, store_option
+from assay.cli.common import GIVEN_TEXT, console, open_store, store_option
 from assay.run_status import shown_status
 
 if TYPE_CHECKING:
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 @click.command("runs")
-@click.argument("experiment", required=False)
+@click.argument("experiment", required=False, type=GIVEN_TEXT)
 @store_option
 @click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(min=1),
               help="How many runs to list.")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from assay.cli.common import console, store_option
+from assay.cli.common import GivenPath, console, store_option
 from assay.reports.console import print_warning
 
 
 @click.command("validate")
-@click.argument("configs", nargs=-1, required=True)
+@click.argument("configs", nargs=-1, required=True, type=GivenPath())
 @store_option
 def command(configs: tuple[str, ...], store_url: str | None) -> None:
     """Check CONFIG and its dataset: keys, types, references, every dataset line, user code.
