@@ -71,6 +71,12 @@ CASES: dict[str, tuple[list[str], str]] = {
     "traces-no-store-with-store": (
         ["traces", "logs", "--no-store", "--store", "team.db"],
         "--no-store records nothing, so --store team.db would be ignored"),
+    "traces-judge-timeout-nan": (
+        ["traces", "logs", "--judge-model", "openai/gpt-4.1", "--judge-timeout", "nan"],
+        "'--judge-timeout': nan is not a number of seconds"),
+    "traces-judge-timeout-infinite": (
+        ["traces", "logs", "--judge-model", "openai/gpt-4.1", "--judge-timeout", "inf"],
+        "'--judge-timeout': inf is not in the range 0<x<=604800"),
     "traces-export-output-dash": (
         ["traces", "export", "logs", "-o", "-"], "'-o' / '--output': '-' would be a file"),
     "init-directory-empty": (["init", ""], "the folder name is empty"),

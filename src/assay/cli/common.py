@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -89,15 +90,42 @@ def run_setting_range(name: str) -> click.IntRange:
     """The values the config's `run.NAME` may take, for the option that overrides it: the
     option had no upper bound, and `--concurrency 100000000` started that many workers
     until the machine ran out of memory."""
-    from annotated_types import Ge, Le
-
     from assay.config.models import RunSettings
 
-    metadata = RunSettings.model_fields[name].metadata
-    low = next(bound.ge for bound in metadata if isinstance(bound, Ge))
-    high = next(bound.le for bound in metadata if isinstance(bound, Le))
+    low, high = _field_bounds(RunSettings, name)
     assert isinstance(low, int) and isinstance(high, int)
     return click.IntRange(low, high)
+
+
+class Seconds(click.FloatRange):
+    """Seconds above 0, up to the bound of the config key the option stands for. click's
+    range lets `nan` through (every comparison with it is false): it is refused here."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value} is not a number of seconds", param, ctx)
+        return seconds
+
+
+def provider_timeout_range() -> Seconds:
+    """The seconds a `providers:` entry's `timeout` may take, for an option that sets it."""
+    from assay.providers.config import ProviderConfig
+
+    _, high = _field_bounds(ProviderConfig, "timeout")
+    return Seconds(min=0, max=high, min_open=True)
+
+
+def _field_bounds(model: Any, name: str) -> tuple[Any, Any]:
+    """(lowest, highest) that the pydantic `model`'s field `name` allows."""
+    from annotated_types import Ge, Gt, Le
+
+    metadata = model.model_fields[name].metadata
+    low = next(bound.ge if isinstance(bound, Ge) else bound.gt for bound in metadata
+               if isinstance(bound, Ge | Gt))
+    high = next(bound.le for bound in metadata if isinstance(bound, Le))
+    return low, high
 
 
 def given_on_command_line(*names: str) -> list[str]:

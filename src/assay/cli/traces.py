@@ -15,6 +15,7 @@ from assay.cli.common import (
     OutputFolder,
     check_output_file,
     given_on_command_line,
+    provider_timeout_range,
     store_option,
 )
 
@@ -87,7 +88,7 @@ def command() -> None:
               help="Update this guidelines file instead of OUTPUT/guidelines.md.")
 @click.option("--judge-model", type=GIVEN_TEXT,
               help="Check each answer against the files read with this model.")
-@click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+@click.option("--judge-timeout", type=provider_timeout_range(), metavar="SECONDS",
               help="Seconds one judge call may take before it is abandoned and retried (the "
                    "`timeout` of a config's `providers:` entry; default 120). Each question is "
                    "tried 5 times and 20 questions failed in a row stop the analysis (exit 3), "

@@ -75,8 +75,9 @@ class ProviderConfig(BaseModel):
     """Extra HTTP headers sent with every request (treated as secret in errors)."""
     max_connections: int = Field(default=32, ge=1)
     """Most requests in flight to this endpoint at once, shared by targets and judges."""
-    timeout: float = Field(default=120.0, gt=0)
-    """Seconds before one attempt is abandoned (and retried)."""
+    timeout: float = Field(default=120.0, gt=0, le=7 * 86400)
+    """Seconds before one attempt is abandoned (and retried), at most a week: `.inf` made
+    every call fail ('cannot convert float infinity to integer')."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries after the first attempt on 429, 5xx, timeouts and connection errors."""
     backoff: float = Field(default=1.0, ge=0)
