@@ -57,6 +57,11 @@ CASES: dict[str, tuple[list[str], str]] = {
         "--judge-model openai/gpt-4.1 picks the judge of --pairwise"),
     "export-output-empty": (
         ["export", "latest", "-o", ""], "'--output' / '-o': the folder name is empty"),
+    "calibrate-min-agreement-nan": (
+        ["calibrate", "assay.yaml", "--min-agreement", "nan"],
+        "'--min-agreement': nan is not a number"),
+    "calibrate-min-kappa-nan": (
+        ["calibrate", "assay.yaml", "--min-kappa", "nan"], "'--min-kappa': nan is not a number"),
     "calibrate-list-with-output": (
         ["calibrate", "--list", "-o", "list.txt"],
         "so --output list.txt would be ignored"),
@@ -73,7 +78,7 @@ CASES: dict[str, tuple[list[str], str]] = {
         "--no-store records nothing, so --store team.db would be ignored"),
     "traces-judge-timeout-nan": (
         ["traces", "logs", "--judge-model", "openai/gpt-4.1", "--judge-timeout", "nan"],
-        "'--judge-timeout': nan is not a number of seconds"),
+        "'--judge-timeout': nan is not a number"),
     "traces-judge-timeout-infinite": (
         ["traces", "logs", "--judge-model", "openai/gpt-4.1", "--judge-timeout", "inf"],
         "'--judge-timeout': inf is not in the range 0<x<=604800"),

@@ -10,6 +10,7 @@ import click
 
 from assay.cli.common import (
     GivenPath,
+    NumberRange,
     OutputFile,
     check_output_file,
     console,
@@ -35,9 +36,9 @@ FORMATS = ("text", "json", "md", "html")
               help="With --run: the condition whose verdicts to take (when the run has several).")
 @click.option("--labels", "labels_path", type=GivenPath(dir_okay=False, path_type=Path),
               help="Read the labels from this file instead (the spec's `fields:` still apply).")
-@click.option("--min-agreement", type=click.FloatRange(0, 1), metavar="RATE",
+@click.option("--min-agreement", type=NumberRange(0, 1), metavar="RATE",
               help="The bar: agreement with people at least RATE (default 0.85); exit 1 below.")
-@click.option("--min-kappa", type=click.FloatRange(-1, 1), metavar="KAPPA",
+@click.option("--min-kappa", type=NumberRange(-1, 1), metavar="KAPPA",
               help="The bar: Cohen's kappa at least KAPPA; exit 1 below.")
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True, help="Output format.")

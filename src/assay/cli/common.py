@@ -97,24 +97,24 @@ def run_setting_range(name: str) -> click.IntRange:
     return click.IntRange(low, high)
 
 
-class Seconds(click.FloatRange):
-    """Seconds above 0, up to the bound of the config key the option stands for. click's
-    range lets `nan` through (every comparison with it is false): it is refused here."""
+class NumberRange(click.FloatRange):
+    """A number in a range. click's range lets `nan` through, every comparison with it being
+    false, so `--min-agreement nan` was a bar every judge cleared: it is refused here."""
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
-        seconds = super().convert(value, param, ctx)
-        if math.isnan(seconds):
-            self.fail(f"{value} is not a number of seconds", param, ctx)
-        return seconds
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value} is not a number", param, ctx)
+        return number
 
 
-def provider_timeout_range() -> Seconds:
+def provider_timeout_range() -> NumberRange:
     """The seconds a `providers:` entry's `timeout` may take, for an option that sets it."""
     from assay.providers.config import ProviderConfig
 
     _, high = _field_bounds(ProviderConfig, "timeout")
-    return Seconds(min=0, max=high, min_open=True)
+    return NumberRange(min=0, max=high, min_open=True)
 
 
 def _field_bounds(model: Any, name: str) -> tuple[Any, Any]:
