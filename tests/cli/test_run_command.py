@@ -510,3 +510,13 @@ def test_a_new_run_after_an_unfinished_one_of_another_config_offers_no_resume_th
     assert (f"note: the previous run {stopped} of 'edited' did not finish (it was aborted; 1 of "
             "3 trials stored); this is a new run: that one was started with another config "
             "(or ${VAR} values), which this one cannot resume") in result.stderr
+
+
+def test_run_help_names_every_file_its_output_folder_gets(cli: Cli) -> None:
+    """Regression: --help said -o holds results.json and report.md; report.html goes there
+    too, and a suite's summary is suite.md as well as suite.json."""
+    result = cli("run", "--help")
+    assert result.returncode == 0
+    help_text = " ".join(result.stdout.split())
+    assert "results.json, report.md and report.html" in help_text
+    assert "OUTPUT/suite.json and OUTPUT/suite.md" in help_text

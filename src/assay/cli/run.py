@@ -47,8 +47,9 @@ if TYPE_CHECKING:
 @click.option("--condition", "conditions", multiple=True, help="Only this condition (repeatable).")
 @click.option("--no-cache", is_flag=True, help="Bypass the LLM response cache.")
 @click.option("--output", "-o", type=OutputFolder(),
-              help="Directory for results.json and report.md (default .assay/runs/<run-id>/); "
-                   "for a suite, runs go to OUTPUT/<run-id>/ and the summary to OUTPUT/suite.json.")
+              help="Directory for results.json, report.md and report.html (default "
+                   ".assay/runs/<run-id>/); for a suite, runs go to OUTPUT/<run-id>/ and the "
+                   "summary to OUTPUT/suite.json and OUTPUT/suite.md.")
 @click.option("--fail-under", multiple=True, metavar="SCORER[.mean][@COND]=VALUE",
               help="Exit 1 when a pass rate (or mean) is below VALUE (repeatable).")
 @click.option("--baseline", metavar="COND",
