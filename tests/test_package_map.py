@@ -46,8 +46,8 @@ MAY_IMPORT: dict[str, set[str]] = {
                       "user_code"},
     "testing": {"config", "store", "view"},
     "cli": {"analysis", "api", "calibration", "config", "context", "export", "judging",
-            "knowledge_packs", "rejudge", "reports", "review", "runner", "store", "traces",
-            "view"},
+            "knowledge_packs", "providers", "rejudge", "reports", "review", "runner", "store",
+            "traces", "view"},
     ROOT: set(),  # the public names load lazily, through `__getattr__`
 }
 """Every package may import the root nouns too."""
