@@ -33,3 +33,19 @@ def test_a_write_in_one_moment_is_stored(store_url: str) -> None:
         store.update_run("r1", status="completed")
     assert store.get_run("r1").status == "completed"  # type: ignore[union-attr]
     store.close()
+
+
+def test_calibrations_are_read_in_the_same_moment(store_url: str) -> None:
+    """A report reads a judge's calibration too (is it calibrated?): from the same moment."""
+    from assay.records import CalibrationRecord
+
+    reader, writer = Store(store_url), Store(store_url)
+    writer.create_run(id="r1", experiment="e")  # the store's tables exist
+    with one_moment(reader):
+        assert reader.calibrations.list() == []
+        writer.calibrations.save(CalibrationRecord("c1", "2026-01-01T00:00:00", "score", 20,
+                                                   True, judge_model="m", prompt_hash="p"))
+        assert reader.calibrations.list() == []
+    assert [c.id for c in reader.calibrations.list()] == ["c1"]
+    reader.close()
+    writer.close()

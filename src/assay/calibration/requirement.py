@@ -21,8 +21,7 @@ if TYPE_CHECKING:
 
 
 def require_calibrations(scorers: Sequence[Any], store: Store | None, *, experiment: str,
-                         config_path: str,
-                         locate: Callable[[int, Problem], Problem] | None = None) -> None:
+                         config_path: str, locate: Callable[[int, Problem], Problem]) -> None:
     """Raise `UserError` naming every judged scorer without a passing calibration (`store`
     None: there is no store yet, so no calibration either). `locate(index, problem)` gives
     a problem about the scorer at `index` of the config its file, line and field."""
@@ -36,9 +35,7 @@ def require_calibrations(scorers: Sequence[Any], store: Store | None, *, experim
                                                             version) is not None:
             continue
         last = None if store is None else _last_passing(store, scorer.name, experiment)
-        problem = Problem(_why(scorer.name, identity, last))
-        problems.append(locate(index, problem) if locate else
-                        Problem(problem.message, config_path, field=f"scorers.{index}"))
+        problems.append(locate(index, Problem(_why(scorer.name, identity, last))))
     if problems:
         raise UserError(f"judge.require_calibration: {len(problems)} judged scorer"
                         f"{'s have' if len(problems) > 1 else ' has'} no passing calibration "

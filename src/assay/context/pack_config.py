@@ -5,7 +5,7 @@ Kept free of the index and the `mcp` SDK so that reading a config stays cheap.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field
 
 from assay.config.field_docs import describe_fields
 
@@ -20,8 +20,7 @@ class PackConfig(BaseModel):
     path: str
     """The folder holding the documents, relative to the config file."""
 
-    include: list[str] = Field(default_factory=lambda: list(DEFAULT_PATTERNS),
-                               json_schema_extra={"default": list[JsonValue](DEFAULT_PATTERNS)})
+    include: list[str] = Field(default=DEFAULT_PATTERNS)  # pydantic copies it per instance
     """Glob patterns, relative to `path`, of the files that make up the pack. Hidden files
     (a name, or a folder's on the way, starting with a dot) are left out unless a pattern
     names the dot itself (`.github/**/*.md`)."""

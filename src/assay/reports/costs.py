@@ -88,22 +88,30 @@ class RunCosts:
         self.digits = _digits(self._sums())
 
     def target(self, c: ConditionStats) -> str:
-        if self._target_unreported(c):
+        if self._target_unknown(c):
             return UNKNOWN
-        return cost_text(c.cost_usd, (c.input_tokens or 0) + (c.output_tokens or 0), self.digits)
+        return cost_text(c.cost_usd, 0, self.digits)
 
     def judge(self, c: ConditionStats) -> str:
-        if self._judge_unreported(c):
+        if self._judge_unknown(c):
             return UNKNOWN
-        return cost_text(c.judge_cost_usd,
-                         (c.judge_input_tokens or 0) + (c.judge_output_tokens or 0), self.digits)
+        return cost_text(c.judge_cost_usd, 0, self.digits)
 
     def spent(self, c: ConditionStats) -> float | None:
         """What the condition's target and judges spent together; None when either part's
         cost is unknown (the known part alone would read as the whole)."""
-        if UNKNOWN in (self.target(c), self.judge(c)):
+        if self._target_unknown(c) or self._judge_unknown(c):
             return None
         return (c.cost_usd or 0.0) + (c.judge_cost_usd or 0.0)
+
+    def _target_unknown(self, c: ConditionStats) -> bool:
+        """Tokens spent without a price, or calls of unknown cost (`_target_unreported`)."""
+        spent_tokens = bool((c.input_tokens or 0) + (c.output_tokens or 0))
+        return (c.cost_usd is None and spent_tokens) or self._target_unreported(c)
+
+    def _judge_unknown(self, c: ConditionStats) -> bool:
+        spent_tokens = bool((c.judge_input_tokens or 0) + (c.judge_output_tokens or 0))
+        return (c.judge_cost_usd is None and spent_tokens) or self._judge_unreported(c)
 
     def _target_unreported(self, c: ConditionStats) -> bool:
         """The condition's answers came from calls of unknown cost: none of its trials

@@ -48,7 +48,6 @@ from assay.reports.judges import judge_sections
 from assay.reports.meters import Meter, delta_table, mean_meter, rate_meter
 
 if TYPE_CHECKING:
-    from assay.analysis.conditions import ComparisonEntry
     from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
     from assay.records import TrialRecord
     from assay.review.result import Review
@@ -140,7 +139,7 @@ def _environment() -> Any:
                       bytecode_cache=TemplateCache())
     env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
     env.globals.update(max_ids=MAX_IDS_MARKDOWN, reading_tone=READING_TONE,
-                       outcomes=_outcomes, family_note=family_note, detail_lines=detail_lines,
+                       outcomes=change_names, family_note=family_note, detail_lines=detail_lines,
                        exclusions=exclusions,
                        ignored_epochs_text=ignored_epochs_text, shown_advice=shown_advice)
     return env
@@ -235,14 +234,6 @@ def _score_rows(summary: RunSummary, colours: dict[str, int]) -> list[tuple[str,
                 for s in summary.scores if s.scorer == scorer]
         out.append((scorer, rows))
     return out
-
-
-# -- comparisons ---------------------------------------------------------------------------
-
-
-def _outcomes(entry: ComparisonEntry) -> tuple[str, str]:
-    """What wins and losses are called against the previous run (newly passing / failing)."""
-    return change_names(entry.comparison)
 
 
 # -- cost and breakdowns -------------------------------------------------------------------

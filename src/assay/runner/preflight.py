@@ -15,12 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assay.config.loading import LoadedConfig
 from assay.datasets.dataset import Scan
 from assay.errors import Problem, UserError
 from assay.runner.plan import Plan, build_plan, check_target, scorer_problem
 from assay.services import Services
+
+if TYPE_CHECKING:
+    from assay.store import Store
 
 
 @dataclass
@@ -92,13 +96,21 @@ def preflight_each(paths: Sequence[Path], *, sample: int | None = None,
             [(path, failed[path]) for path in paths if path in failed])
 
 
+def require_calibrated(loaded: LoadedConfig, plan: Plan, store: Store | None) -> None:
+    """`UserError` naming each judged scorer of `plan` without a passing calibration in
+    `store`, at its line in the config."""
+    from assay.calibration.requirement import require_calibrations
+
+    require_calibrations(plan.scorers, store, experiment=loaded.config.name,
+                         config_path=str(loaded.path), locate=partial(scorer_problem, loaded))
+
+
 def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
                  ) -> dict[Path, UserError]:
     """Per config of `passed` that sets `judge.require_calibration`, the error a run of it
     stops with when a judge of it has no passing calibration in the store (`assay run` checks
     this once the store is open). The store is opened only when a config asks, and only to
     read: one that is not there holds no calibration."""
-    from assay.calibration.requirement import require_calibrations
     from assay.store import Store
     from assay.store.store import missing_file
 
@@ -111,11 +123,7 @@ def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
     try:
         for path, checked in asking:
             try:
-                loaded = checked.loaded
-                require_calibrations(checked.plan.scorers, store,
-                                     experiment=loaded.config.name,
-                                     config_path=str(loaded.path),
-                                     locate=partial(scorer_problem, loaded))
+                require_calibrated(checked.loaded, checked.plan, store)
             except UserError as exc:
                 found[path] = exc
     finally:

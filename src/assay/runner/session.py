@@ -14,7 +14,6 @@ import secrets
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import partial
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,8 +25,8 @@ from assay.errors import RunFailed, StoreError, StoreGone, UserError
 from assay.records import RunRecord
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
-from assay.runner.plan import Plan, build_plan, check_target, scorer_problem
-from assay.runner.preflight import check_plan
+from assay.runner.plan import Plan, build_plan, check_target
+from assay.runner.preflight import check_plan, require_calibrated
 from assay.runner.progress import Progress, choose_mode
 from assay.services import Services
 from assay.store import Store
@@ -106,11 +105,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
     services.warnings.extend(check_plan(loaded, plan, scan))
     if config.judge.require_calibration:
-        from assay.calibration.requirement import require_calibrations
-
-        require_calibrations(plan.scorers, store, experiment=config.name,
-                             config_path=str(loaded.path),
-                             locate=partial(scorer_problem, loaded))
+        require_calibrated(loaded, plan, store)
     packs = _pack_versions(plan, services)
     if resumed:
         _refuse_changes(resumed, plan, scan.sha256, packs)
@@ -300,11 +295,7 @@ def _newest_not_held(store: Store, unfinished: list[RunRecord]) -> RunRecord:
     while the run this one should continue waited behind it. The newest when every one is
     held, so the lock refuses it, naming its holder."""
     locks = store.run_lock()
-    for run in unfinished:
-        holder = locks.holder(run.id)
-        if holder is None or locks.is_gone(holder):
-            return run
-    return unfinished[0]
+    return next((run for run in unfinished if locks.is_free(run.id)), unfinished[0])
 
 
 async def _start(plan: Plan, loaded: LoadedConfig) -> None:

@@ -198,6 +198,11 @@ class RunLock:
         running it, whatever its status says (False when there is no lock row)."""
         return self.is_gone(self.holder(run_id))
 
+    def is_free(self, run_id: str) -> bool:
+        """No live process holds `run_id`: no lock row, or one its process left behind."""
+        holder = self.holder(run_id)
+        return holder is None or self.is_gone(holder)
+
     def is_gone(self, holder: LockHolder | None) -> bool:
         """`holder` (a run's, from `holder`) is a process that is gone or stopped beating."""
         return holder is not None and holder.is_stale(self.expiry_seconds)

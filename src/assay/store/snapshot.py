@@ -49,8 +49,9 @@ def one_moment(store: Store) -> Iterator[None]:
             conn.exec_driver_sql("BEGIN")  # the driver would not begin before a SELECT
         else:
             conn.execution_options(isolation_level="REPEATABLE READ")
-        store.engine = cast(Engine, OneMoment(engine, conn))
+        moment = cast(Engine, OneMoment(engine, conn))
+        store.engine = store.calibrations.engine = moment  # a report reads both
         try:
             yield
         finally:
-            store.engine = engine
+            store.engine = store.calibrations.engine = engine

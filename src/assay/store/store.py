@@ -29,7 +29,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.sql.elements import ColumnElement
 
 from assay.errors import StoreError, UserError
@@ -132,7 +132,7 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             try:
                 address, arguments = engine_arguments(self.url)
                 self.engine = create_engine(address, future=True, connect_args=arguments)
-            except (ArgumentError, NoSuchModuleError, ImportError) as exc:  # a driver missing
+            except ArgumentError as exc:  # the driver is checked with the URL (`checked_url`)
                 raise StoreError(f"cannot use the store {store_name(self.url)}: "
                                  f"{driver_message(exc)}") from None
         translate_errors(self.engine, self.url)
