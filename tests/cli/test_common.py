@@ -49,3 +49,22 @@ def test_an_output_of_dash_prints_to_standard_output_not_a_file_named_dash(
     assert code == 0, err
     assert out.lstrip().startswith(("{", "#")) and "wrote" not in err
     assert not (tmp_path / "-").exists()
+
+
+def test_an_options_bounds_are_the_configs_own() -> None:
+    """`--concurrency`, `--epochs` and `--sample` override `run:` keys: they refuse exactly
+    what the config refuses, read from one table of bounds."""
+    from annotated_types import Ge, Le
+
+    from assay.cli.common import provider_timeout_range, run_setting_range
+    from assay.config.models import RunSettings
+    from assay.providers.config import ProviderConfig
+
+    for name in ("concurrency", "epochs", "sample"):
+        metadata = RunSettings.model_fields[name].metadata
+        low = next(bound.ge for bound in metadata if isinstance(bound, Ge))
+        high = next(bound.le for bound in metadata if isinstance(bound, Le))
+        option = run_setting_range(name)
+        assert (option.min, option.max) == (low, high), name
+    timeout = ProviderConfig.model_fields["timeout"].metadata
+    assert provider_timeout_range().max == next(b.le for b in timeout if isinstance(b, Le))

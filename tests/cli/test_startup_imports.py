@@ -46,6 +46,14 @@ def test_help_imports_nothing_heavy(tmp_path):
     assert packages_in(modules, heavy) == set()
 
 
+def test_a_commands_help_loads_no_pydantic_to_show_its_options_bounds(tmp_path):
+    """`--concurrency`, `--epochs` and `--judge-timeout` refuse what the config would; their
+    bounds once came from the pydantic models, loaded just to print `assay run --help`."""
+    for command in ("run", "rejudge", "traces"):
+        modules = imported_modules([command, "--help"], tmp_path)
+        assert packages_in(modules, ("pydantic", "sqlalchemy", "scipy")) == set(), command
+
+
 def test_quickstart_imports_no_scipy_llm_sdk_or_mcp(tmp_path):
     shutil.copytree(REPO / "examples" / "quickstart", tmp_path / "quickstart",
                     ignore=shutil.ignore_patterns(".assay", "__pycache__"))

@@ -90,11 +90,11 @@ def run_setting_range(name: str) -> click.IntRange:
     """The values the config's `run.NAME` may take, for the option that overrides it: the
     option had no upper bound, and `--concurrency 100000000` started that many workers
     until the machine ran out of memory."""
-    from assay.config.models import RunSettings
+    from assay.config import bounds
 
-    low, high = _field_bounds(RunSettings, name)
-    assert isinstance(low, int) and isinstance(high, int)
-    return click.IntRange(low, high)
+    high = {"concurrency": bounds.MAX_CONCURRENCY, "epochs": bounds.MAX_EPOCHS,
+            "sample": bounds.MAX_COUNT}[name]
+    return click.IntRange(1, high)
 
 
 class NumberRange(click.FloatRange):
@@ -111,21 +111,9 @@ class NumberRange(click.FloatRange):
 
 def provider_timeout_range() -> NumberRange:
     """The seconds a `providers:` entry's `timeout` may take, for an option that sets it."""
-    from assay.providers.config import ProviderConfig
+    from assay.config.bounds import MAX_SECONDS
 
-    _, high = _field_bounds(ProviderConfig, "timeout")
-    return NumberRange(min=0, max=high, min_open=True)
-
-
-def _field_bounds(model: Any, name: str) -> tuple[Any, Any]:
-    """(lowest, highest) that the pydantic `model`'s field `name` allows."""
-    from annotated_types import Ge, Gt, Le
-
-    metadata = model.model_fields[name].metadata
-    low = next(bound.ge if isinstance(bound, Ge) else bound.gt for bound in metadata
-               if isinstance(bound, Ge | Gt))
-    high = next(bound.le for bound in metadata if isinstance(bound, Le))
-    return low, high
+    return NumberRange(min=0, max=MAX_SECONDS, min_open=True)
 
 
 def given_on_command_line(*names: str) -> list[str]:

@@ -1,7 +1,8 @@
 """The config file: pydantic models, loading with located errors, and the JSON Schema.
 
 Owns reading YAML with line numbers (`yaml_source`), `${VAR}` interpolation,
-validation into `models`, the k-eval import (`keval`), suite files
+validation into `models` (their counts' and times' bounds in `bounds`, which the
+command line's options read too), the k-eval import (`keval`), suite files
 (`suite_file`) and sandboxed templates (`templates`). The code a config names
 is imported and called by `assay.user_code`. The lowest layer: imports only
 the root nouns, errors and the registry.

@@ -21,13 +21,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from assay.config.bounds import MAX_CONCURRENCY, MAX_COUNT, MAX_EPOCHS, MAX_SECONDS
 from assay.config.field_docs import describe_fields
 from assay.config.yaml_source import MAX_INT_DIGITS
 from assay.config.calibration import CalibrationSpec
 
-MAX_COUNT = 1_000_000_000
-"""The largest count a config may give (cases, errors): every count is bounded, so a typo
-of twenty digits is a located error, not an overflow deep in a run."""
 
 
 def name_problem(name: str) -> str | None:
@@ -126,10 +124,10 @@ class DatasetConfig(_Strict):
 
 
 class RunSettings(_Strict):
-    concurrency: int = Field(default=8, ge=1, le=1024)
+    concurrency: int = Field(default=8, ge=1, le=MAX_CONCURRENCY)
     """Trials in flight at once."""
 
-    epochs: int = Field(default=1, ge=1, le=10_000)
+    epochs: int = Field(default=1, ge=1, le=MAX_EPOCHS)
     """How many times every case runs under every condition."""
 
     sample: int | None = Field(default=None, ge=1, le=MAX_COUNT)
@@ -138,7 +136,7 @@ class RunSettings(_Strict):
     seed: int = Field(default=0, ge=-MAX_INT, le=MAX_INT)
     """Seed for sampling and anything else random in the run."""
 
-    timeout: float | None = Field(default=300.0, gt=0, le=7 * 86400)
+    timeout: float | None = Field(default=300.0, gt=0, le=MAX_SECONDS)
     """Seconds a target may take on one trial before it is recorded as a timeout error;
     the trial's scorers get as long again. `null`: no deadline."""
 

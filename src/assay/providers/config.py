@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from assay.config.bounds import MAX_SECONDS
 from assay.config.field_docs import describe_fields
 from assay.config.urls import http_url
 
@@ -75,7 +76,7 @@ class ProviderConfig(BaseModel):
     """Extra HTTP headers sent with every request (treated as secret in errors)."""
     max_connections: int = Field(default=32, ge=1)
     """Most requests in flight to this endpoint at once, shared by targets and judges."""
-    timeout: float = Field(default=120.0, gt=0, le=7 * 86400)
+    timeout: float = Field(default=120.0, gt=0, le=MAX_SECONDS)
     """Seconds before one attempt is abandoned (and retried), at most a week: `.inf` made
     every call fail ('cannot convert float infinity to integer')."""
     max_retries: int = Field(default=4, ge=0, le=20)

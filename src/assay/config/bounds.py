@@ -1,0 +1,21 @@
+"""The bounds of the counts and times a config may give, in a module that imports nothing.
+
+The config's models declare their fields with them, and the command line's options that
+override those fields (`--concurrency`, `--epochs`, `--sample`, `--judge-timeout`) refuse
+what the config would refuse, without loading pydantic to ask it: `assay run --help`
+stays quick.
+"""
+
+from __future__ import annotations
+
+MAX_COUNT = 1_000_000_000
+"""The largest count a config may give (cases, errors): every count is bounded, so a typo
+of twenty digits is a located error, not an overflow deep in a run."""
+
+MAX_CONCURRENCY = 1024
+"""Trials in flight at once, at most."""
+
+MAX_EPOCHS = 10_000
+
+MAX_SECONDS = 7 * 86400
+"""The longest timeout, a trial's or a provider call's: a week."""
