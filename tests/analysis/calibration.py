@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import warnings
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -247,31 +247,32 @@ def _exact_pass_rates(scenario: Scenario, n: int, rng: np.random.Generator,
                       lines: int) -> Rates:
     """Sum over every (B-only, A-only) table of n cases, each weighted by its chance."""
     assert scenario.cells is not None
-    significant = covered = 0.0
-    disagreements = 0
-    for (b_only, a_only), chance in discordant_tables(n, scenario.cells):
-        effect = _effect(n, b_only, a_only)
-        significant += chance * effect.significant
-        covered += chance * effect.interval.contains(scenario.true_delta)
-        disagreements += disagrees(effect)
-    for _ in range(lines):
-        comparison = pass_rate_comparison(*scenario.draw(rng, n))
-        disagreements += disagrees(comparison.headline, comparison.verdict)
-    return Rates(scenario.name, n, significant, covered, disagreements)
+    effects = ((_effect(n, b_only, a_only), chance)
+               for (b_only, a_only), chance in discordant_tables(n, scenario.cells))
+    return _summed(scenario, n, effects, (pass_rate_comparison(*scenario.draw(rng, n))
+                                          for _ in range(lines)))
 
 
 def _exact_mean_rates(scenario: Scenario, n: int, rng: np.random.Generator,
                       lines: int) -> Rates:
     """Sum over every count of each difference value in n cases, each weighted by its chance."""
+    effects = ((mean_effect_of(differences), chance)
+               for differences, chance in value_counts(n, scenario))
+    return _summed(scenario, n, effects, (mean_comparison(*scenario.draw(rng, n))
+                                          for _ in range(lines)))
+
+
+def _summed(scenario: Scenario, n: int, effects: Iterable[tuple[Effect, float]],
+            comparisons: Iterable[PairedComparison]) -> Rates:
+    """The rates over every possible sample's effect, weighted by its chance; every effect
+    and every simulated comparison's printed line checked for disagreement."""
     significant = covered = 0.0
     disagreements = 0
-    for differences, chance in value_counts(n, scenario):
-        effect = mean_effect_of(differences)
+    for effect, chance in effects:
         significant += chance * effect.significant
         covered += chance * effect.interval.contains(scenario.true_delta)
         disagreements += disagrees(effect)
-    for _ in range(lines):
-        comparison = mean_comparison(*scenario.draw(rng, n))
+    for comparison in comparisons:
         disagreements += disagrees(comparison.headline, comparison.verdict)
     return Rates(scenario.name, n, significant, covered, disagreements)
 
