@@ -58,3 +58,20 @@ def test_one_invalid_config_gives_its_own_error_alone(
     assert out.splitlines() == [
         "error: invalid config broken.yaml",
         "  broken.yaml:16 [gates.0.condition]: unknown condition 'v9' (declared: v1)"]
+
+
+def test_a_judge_grading_its_own_model_is_warned_of_as_assay_run_warns(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay run` warned that the judge was the model under test, and `assay
+    validate` of the same config said only 'ok'."""
+    project(tmp_path, monkeypatch)
+    monkeypatch.setenv("OPENAI_API_KEY", "placeholder")
+    write_project(tmp_path, {"v1": {"rate": 0.5}}, config="self.yaml", extra={
+        "target": {"type": "model", "model": "openai/gpt-4.1"},
+        "conditions": {"v1": {}}, "judge": {"model": "openai/gpt-4.1"},
+        "scorers": [{"type": "judge_score"}]})
+    code, out = assay(capsys, "validate", "self.yaml")
+    assert code == 0, out
+    assert "warning: scorer 'judge_score': the judge model openai/gpt-4.1 is also the target " \
+           "model (openai/gpt-4.1)" in " ".join(out.split())

@@ -119,6 +119,7 @@ class JudgeScorer(Scorer):
         self.reply_format = self.build_format()
         self.reduction = self.reply_format.reduction(params.reduce)
         self.model = judge_model(params.model, services, scorer_name=self.name)
+        warn_if_self_grading(self.name, self.model, services)  # validate says it, as run does
         self.temperature = _judge_temperature(params.temperature, services)
         self.system = self.instructions()
         self.reply_instructions = self.reply_format.instructions()
@@ -164,7 +165,6 @@ class JudgeScorer(Scorer):
         from assay.providers.pool import get_pool
 
         self._provider, self._model_name = get_pool(self.services).resolve(self.model)
-        warn_if_self_grading(self.name, self.model, self.services)
 
     async def score(self, case: Case, output: Output) -> Score:
         problem = self.reference_problem(case)
