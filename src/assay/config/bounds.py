@@ -13,9 +13,13 @@ MAX_COUNT = 1_000_000_000
 of twenty digits is a located error, not an overflow deep in a run."""
 
 MAX_CONCURRENCY = 1024
-"""Trials in flight at once, at most."""
+"""Trials in flight at once, at most; and requests in flight to one provider endpoint."""
 
 MAX_EPOCHS = 10_000
 
 MAX_SECONDS = 7 * 86400
-"""The longest timeout, a trial's or a provider call's: a week."""
+"""The longest timeout, a trial's or a provider call's, and the longest wait between a
+provider's attempts: a week. `.inf` was a wait that never ended."""
+
+MAX_RETRIES = 20
+"""Retries of one provider call after its first attempt, at most: every retry is bounded."""

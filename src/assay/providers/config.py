@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from assay.config.bounds import MAX_SECONDS
+from assay.config.bounds import MAX_CONCURRENCY, MAX_RETRIES, MAX_SECONDS
 from assay.config.field_docs import describe_fields
 from assay.config.urls import http_url
 
@@ -74,17 +74,20 @@ class ProviderConfig(BaseModel):
     """Azure OpenAI `api-version` (default: `OPENAI_API_VERSION`, else a recent GA version)."""
     headers: dict[str, str] = Field(default_factory=dict)
     """Extra HTTP headers sent with every request (treated as secret in errors)."""
-    max_connections: int = Field(default=32, ge=1)
-    """Most requests in flight to this endpoint at once, shared by targets and judges."""
+    max_connections: int = Field(default=32, ge=1, le=MAX_CONCURRENCY)
+    """Most requests in flight to this endpoint at once, shared by targets and judges; at
+    most 1024, as `run.concurrency`."""
     timeout: float = Field(default=120.0, gt=0, le=MAX_SECONDS)
     """Seconds before one attempt is abandoned (and retried), at most a week: `.inf` made
     every call fail ('cannot convert float infinity to integer')."""
-    max_retries: int = Field(default=4, ge=0, le=20)
+    max_retries: int = Field(default=4, ge=0, le=MAX_RETRIES)
     """Retries after the first attempt on 429, 5xx, timeouts and connection errors."""
-    backoff: float = Field(default=1.0, ge=0)
-    """Base of the exponential backoff in seconds (jittered, doubled per retry)."""
-    max_backoff: float = Field(default=60.0, ge=0)
-    """Longest single wait between attempts, also the cap on a server's Retry-After."""
+    backoff: float = Field(default=1.0, ge=0, le=MAX_SECONDS, allow_inf_nan=False)
+    """Base of the exponential backoff in seconds (jittered, doubled per retry), at most a
+    week: `.inf` made the first retry wait for ever."""
+    max_backoff: float = Field(default=60.0, ge=0, le=MAX_SECONDS, allow_inf_nan=False)
+    """Longest single wait between attempts, also the cap on a server's Retry-After; at
+    most a week."""
     max_tokens_field: Literal["max_tokens", "max_completion_tokens"] | None = None
     """Chat Completions name of the output limit; default `max_completion_tokens` for
     OpenAI's own endpoint and `max_tokens` for compatible servers."""
