@@ -362,3 +362,30 @@ def test_a_resume_refuses_a_pack_edited_since_the_run_started_and_names_it(
     [run] = store.list_runs("packed")
     assert run.status == "completed" and run.pack_hashes == {"docs": then}
     assert sorted(t.case_id for t in store.iter_trials(run.id)) == [f"c{i}" for i in range(10)]
+
+
+def test_a_run_started_with_an_option_past_todays_bound_is_not_resumed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a run started with `--epochs 100000000000`, before the option was bounded,
+    was resumed with it by `--resume` and never began its first trial."""
+    agent_down_past_c3(tmp_path, "bounded_agent", "case")
+    (tmp_path / "assay.yaml").write_text(
+        "name: bounded\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'bounded_agent:answer', threaded: false}\n"
+        "scorers: [{type: exact_match}]\nrun: {concurrency: 1, max_errors: 1}\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("DOWN", "1")
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "--no-progress")
+    assert code == 3, out
+    monkeypatch.delenv("DOWN")
+    store = Store(str(tmp_path / "assay.db"))
+    [run] = store.list_runs("bounded")
+    store.update_run(run.id, options={"epochs": 100_000_000_000})
+    store.close()
+    code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--no-progress")
+    assert code == 2, out
+    assert " ".join(out.split()) == (
+        f"error: cannot resume run {run.id}: it was started with --epochs 100000000000, and "
+        "--epochs takes 1 to 10,000; start a new run without --resume")

@@ -90,11 +90,9 @@ def run_setting_range(name: str) -> click.IntRange:
     """The values the config's `run.NAME` may take, for the option that overrides it: the
     option had no upper bound, and `--concurrency 100000000` started that many workers
     until the machine ran out of memory."""
-    from assay.config import bounds
+    from assay.config.bounds import RUN_OPTION_MAX
 
-    high = {"concurrency": bounds.MAX_CONCURRENCY, "epochs": bounds.MAX_EPOCHS,
-            "sample": bounds.MAX_COUNT}[name]
-    return click.IntRange(1, high)
+    return click.IntRange(1, RUN_OPTION_MAX[name])
 
 
 class NumberRange(click.FloatRange):

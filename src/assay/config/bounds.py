@@ -23,3 +23,7 @@ provider's attempts: a week. `.inf` was a wait that never ended."""
 
 MAX_RETRIES = 20
 """Retries of one provider call after its first attempt, at most: every retry is bounded."""
+
+RUN_OPTION_MAX = {"concurrency": MAX_CONCURRENCY, "epochs": MAX_EPOCHS, "sample": MAX_COUNT}
+"""The largest value of each command-line option that overrides a `run.` setting (each is
+at least 1): the options and a resume of a run started with them both read it."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._version import __version__
+from assay.config.bounds import RUN_OPTION_MAX
 from assay.config.loading import LoadedConfig
 from assay.config.models import EvalConfig
 from assay.errors import RunFailed, StoreError, StoreGone, UserError
@@ -247,7 +248,21 @@ def _resume_options(run: RunRecord, options: RunOptions) -> RunOptions:
             raise UserError(f"cannot resume run {run.id} with {_as_typed(option, value)}: it "
                             f"was started with {was} (resuming would mix two different runs)")
         merged[name] = before
+    _refuse_out_of_bounds(run.id, merged)
     return replace(options, **merged)  # type: ignore[arg-type]
+
+
+def _refuse_out_of_bounds(run_id: str, stored: dict[str, object]) -> None:
+    """Refuse a stored option a new run would refuse: a run started with `--epochs
+    100000000000` before the option was bounded was resumed with it, and never began."""
+    for name, value in stored.items():
+        high = RUN_OPTION_MAX.get(name)
+        if high is None or value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+            raise UserError(f"cannot resume run {run_id}: it was started with "
+                            f"{_as_typed(name, value)}, and --{name} takes 1 to {high:,}; "
+                            "start a new run without --resume")
 
 
 def _held(options: RunOptions, run_id: str) -> None:
