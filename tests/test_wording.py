@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-from assay.wording import kind_of
+from assay.wording import kind_of, plural
 
 
 def test_a_value_of_each_kind_is_named_in_the_same_words_everywhere() -> None:
@@ -12,3 +12,10 @@ def test_a_value_of_each_kind_is_named_in_the_same_words_everywhere() -> None:
     assert [kind_of(value) for value in values] == [
         "null", "true or false", "a number", "a number", "text", "a list", "an object",
         "a date"]
+
+
+def test_one_of_a_count_reads_as_one_and_a_plural_not_an_s_is_kept() -> None:
+    assert [plural(1, "case"), plural(2, "case"), plural(1_200, "case")] == [
+        "1 case", "2 cases", "1,200 cases"]
+    assert [plural(1, "retry", "retries"), plural(0, "retry", "retries")] == [
+        "1 retry", "0 retries"]

@@ -11,9 +11,10 @@ def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def plural(count: int, noun: str) -> str:
-    """`1 line`, `3 lines`, `1,200 cases`: the count with its noun, singular for one."""
-    return f"{count:,} {noun}{'s' * (count != 1)}"
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """`1 line`, `3 lines`, `1,200 cases`: the count with its noun, singular for one;
+    `nouns` is the plural where it is not the noun and an s (`1 retry`, `2 retries`)."""
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def kind_of(value: Any) -> str:

@@ -124,3 +124,10 @@ def test_four_to_nothing_is_the_fewest_discordant_cases_the_test_can_call_signif
     assert measure("pass_rate", DiscordantPairs(4, 4, 0), 0.05).test.p_value == pytest.approx(
         2 * stats.norm.sf(2.0))
     assert measure("pass_rate", DiscordantPairs(4, 4, 0), 0.05).significant
+
+
+def test_one_discordant_case_is_one_case_in_the_tests_note() -> None:
+    """Regression: the notes read '1 cases pass only with B'."""
+    assert mcnemar_exact(1, 0).note == "1 case passing only with B, 0 only with A"
+    assert mcnemar_score(1, 2).note == "1 case passing only with B, 2 only with A"
+    assert mcnemar_exact(2, 1).note == "2 cases passing only with B, 1 only with A"

@@ -56,10 +56,11 @@ def test_a_different_dataset_judge_model_or_prompt_is_named() -> None:
 
 
 def test_a_diff_prints_as_what_it_compared_and_found_not_as_every_field() -> None:
+    # and one comparison as one: it printed '1 comparisons'
     # issue case: `result.previous` printed as a raw dump of every nested dataclass
     cases = collect_cases([row(f"q{i}", "pack", 8, True) for i in range(4)])
     diff = diff_runs(cases, cases, run_a=A, run_b=B)
-    assert repr(diff) == "<RunDiff run run-a -> run-b: 1 comparisons, 0 significant>"
+    assert repr(diff) == "<RunDiff run run-a -> run-b: 1 comparison, 0 significant>"
 
 
 def test_a_scorer_defined_differently_under_the_same_name_is_named() -> None:

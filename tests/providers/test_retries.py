@@ -73,6 +73,22 @@ def test_attempts_are_bounded_and_the_error_says_so(make_pool, model_string):
     assert error.status == 500 and stats.total.failures == 1
 
 
+def test_a_call_without_retries_gave_up_after_1_attempt(make_pool):
+    """Regression: `max_retries: 0` failed with '(gave up after 1 attempts)'."""
+    rules = [Rule(reply=Reply(fault=Fault("server_error")))]
+
+    async def scenario():
+        async with FakeLLM(rules) as llm:
+            pool = make_pool(llm, max_retries=0)
+            provider, model = pool.resolve(PROTOCOLS[0])
+            with pytest.raises(ProviderError) as caught:
+                await provider.chat(ask("anything", model))
+            await pool.aclose()
+            return caught.value
+
+    assert "(gave up after 1 attempt)" in str(asyncio.run(scenario()))
+
+
 @pytest.mark.parametrize("model_string", PROTOCOLS)
 def test_a_401_stops_the_run_at_the_first_attempt(make_pool, model_string):
     async def scenario():

@@ -38,4 +38,4 @@ def test_pairs_that_all_errored_give_no_verdict_rather_than_within_noise() -> No
     row = next(line for line in text.splitlines() if line.startswith("| pairwise |"))
     assert "within noise" not in row and "p=1" not in row
     assert "| 0 | 0/0/0 |" in row and "no verdict: no pair was judged" in row
-    assert "pairwise pack vs training: 10 pairs have no verdict (a judge error)" in text
+    assert "pairwise pack vs training: 10 pairs without a verdict (a judge error)" in text

@@ -95,6 +95,14 @@ def test_the_error_budget_stops_the_run_at_the_trial_that_spends_it_not_a_batch_
     assert len(committed) == 3
 
 
+def test_an_error_budget_of_one_says_one_trial_failed(tmp_path: Path) -> None:
+    """Regression: `max_errors: 1` stopped with 'error budget reached: 1 trials failed'."""
+    target = CountingTarget(fail={f"c{i}" for i in range(10)})
+    with pytest.raises(RunFailed, match="error budget reached: 1 trial failed "):
+        asyncio.run(run_pipeline(make_plan(tmp_path, 10, target), [].extend,
+                                 concurrency=1, timeout=5.0, batch_size=200, max_errors=1))
+
+
 @pytest.mark.parametrize("concurrency", [1, 8])
 def test_the_error_budget_message_counts_every_failed_trial_stored(
         tmp_path: Path, concurrency: int) -> None:

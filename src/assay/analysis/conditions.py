@@ -20,6 +20,7 @@ from assay.analysis.pairing import PerCase, Value
 from assay.analysis.power import SampleSizeAdvice, advise_sample_size
 from assay.errors import UserError
 from assay.records import ScoreRow, TrialRecord, TrialRow
+from assay.wording import plural
 
 DEFAULT_ALPHA = 0.05
 
@@ -148,7 +149,7 @@ class ComparisonFamily:
         """What a notebook shows: what was compared and what it found, not every field."""
         significant = sum(bool(e.comparison.significant) for e in self.entries)
         skipped = f", {len(self.skipped)} not compared" if self.skipped else ""
-        return (f"<{type(self).__name__} {self.title()}: {len(self.entries)} comparisons, "
+        return (f"<{type(self).__name__} {self.title()}: {plural(len(self.entries), 'comparison')}, "
                 f"{significant} significant{skipped}>")
 
     def title(self) -> str:

@@ -33,6 +33,7 @@ from assay.analysis.interval import Interval, wilson
 from assay.analysis.multiple import holm, step_levels
 from assay.analysis.pass_rate_delta import mcnemar_exact
 from assay.analysis.significance import PairedTest
+from assay.wording import plural
 
 Choice: TypeAlias = Literal["a", "b", "tie"]
 CHOICES: tuple[Choice, ...] = ("a", "b", "tie")
@@ -190,7 +191,8 @@ def pairwise_result(verdicts: Sequence[OrderedVerdicts], *, label_a: str = "A",
     losses = sum(v.winner == "a" for v in judged)
     test = mcnemar_exact(wins, losses)  # the exact sign test over the decided pairs
     test = replace(test, name="exact sign test",
-                   note=f"{wins} pairs won by {label_b}, {losses} by {label_a}; ties left out")
+                   note=f"{plural(wins, 'pair')} won by {label_b}, {losses:,} by {label_a}; "
+                        "ties left out")
     return PairwiseResult(
         label_a=label_a, label_b=label_b, n=len(judged), wins=wins,
         ties=len(judged) - wins - losses, losses=losses,

@@ -36,6 +36,7 @@ from typing import Any
 from assay.analysis.distributions import binom_two_sided_half, normal_cdf, normal_ppf
 from assay.analysis.interval import Interval
 from assay.analysis.significance import PairedTest
+from assay.wording import plural
 
 METHOD = "Tango score"
 SCORE_TEST = "asymptotic McNemar"
@@ -95,7 +96,7 @@ def mcnemar_score(b_only: int, a_only: int) -> PairedTest:
     The statistic is the chi-square (b_only - a_only)^2 / (b_only + a_only), as statsmodels
     reports it; the p-value is two-sided from z = (b_only - a_only) / sqrt(b_only + a_only)."""
     discordant = b_only + a_only
-    note = f"{b_only} cases pass only with B, {a_only} only with A"
+    note = f"{plural(b_only, 'case')} passing only with B, {a_only:,} only with A"
     if discordant == 0:
         return PairedTest(SCORE_TEST, 0.0, 1.0, 0, note + "; no discordant pairs")
     z = (b_only - a_only) / math.sqrt(discordant)
@@ -106,7 +107,7 @@ def mcnemar_exact(b_only: int, a_only: int) -> PairedTest:
     """Exact McNemar (the sign test over the discordant cases); the statistic is the smaller
     discordant count, as in statsmodels. Used where every decided pair is one vote."""
     discordant = b_only + a_only
-    note = f"{b_only} cases pass only with B, {a_only} only with A"
+    note = f"{plural(b_only, 'case')} passing only with B, {a_only:,} only with A"
     if discordant == 0:
         return PairedTest("exact McNemar", 0.0, 1.0, 0, note + "; no discordant pairs")
     smaller = min(a_only, b_only)

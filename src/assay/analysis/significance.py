@@ -25,6 +25,7 @@ from assay.analysis.distributions import (
     normal_cdf,
     signed_rank_exact_p,
 )
+from assay.wording import plural
 
 SIGNED_RANK_MIN_TIED = 20
 """Below this many differing cases, tied magnitudes switch the test to the exact sign test.
@@ -98,7 +99,7 @@ def sign_test(diffs: Iterable[float]) -> PairedTest:
     ups = sum(1 for v in d if v > 0)
     downs = sum(1 for v in d if v < 0)
     m = ups + downs
-    note = f"{ups} cases better with B, {downs} worse; zeros dropped"
+    note = f"{plural(ups, 'case')} better with B, {downs:,} worse; zeros dropped"
     if m == 0:
         return PairedTest("exact sign test", 0.0, 1.0, 0, note)
     return PairedTest("exact sign test", float(min(ups, downs)), binom_two_sided_half(ups, m),

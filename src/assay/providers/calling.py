@@ -40,6 +40,7 @@ from assay.providers.pricing import cost_usd, find_price
 from assay.providers.retry import RetryPolicy, call_with_retries
 from assay.providers.transport import transport_failure
 from assay.redaction import redact
+from assay.wording import plural
 
 
 class SDKProvider:
@@ -161,7 +162,7 @@ class SDKProvider:
             where = f"the key in ${env}" if env else "the provider's credentials"
             return RunFailed(f"{label}: {failure.reason}. Check {where}; the run is stopped.")
         attempts = self.policy.max_retries + 1
-        tail = f" (gave up after {attempts} attempts)" if failure.retryable else ""
+        tail = f" (gave up after {plural(attempts, 'attempt')})" if failure.retryable else ""
         return ProviderError(f"{label}: {failure.reason}{tail}", status=failure.status,
                              kind=failure.kind)
 

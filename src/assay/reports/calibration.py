@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import format_p
 from assay.reports.formatting import percent
+from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.analysis.interval import Interval
@@ -139,7 +140,7 @@ def problem_lines(cal: Calibration) -> list[str]:
     out = []
     wrong = cal.measures.disagreements
     if wrong:
-        out.append(f"the judge disagrees with people on {len(wrong)} items: {_ids(wrong)}")
+        out.append(f"the judge disagrees with people on {plural(len(wrong), 'item')}: {_ids(wrong)}")
     if cal.only_labelled:
         out.append(f"{len(cal.only_labelled)} labelled items have no verdict and are left out: "
                    f"{_ids(cal.only_labelled)}")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import format_p, level_text
 from assay.reports.formatting import percent
+from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.analysis.interval import Interval
@@ -108,8 +109,8 @@ def _pairwise(results: list[PairwiseResult]) -> Table:
             table.notes.append(f"{r.scorer} {r.label_b} vs {r.label_a}: {r.inconsistent} of "
                                f"{r.n} pairs changed winner with the order and count as ties")
         if r.errored:
-            table.notes.append(f"{r.scorer} {r.label_b} vs {r.label_a}: {r.errored} pairs "
-                               "have no verdict (a judge error)")
+            table.notes.append(f"{r.scorer} {r.label_b} vs {r.label_a}: "
+                               f"{plural(r.errored, 'pair')} without a verdict (a judge error)")
     table.notes.append("win rate: wins / (wins + losses), Clopper-Pearson interval and exact "
                        "sign test" + (", Holm-adjusted" if any(r.family_size > 1
                                                                 for r in results) else "")

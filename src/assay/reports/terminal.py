@@ -189,7 +189,7 @@ def usage_text(usage: dict[str, Any], *, targets: int | None = None) -> str:
                  "the cache and counted at their cost)")
     retries, failures = int(usage.get("retries") or 0), int(usage.get("failures") or 0)
     if retries:
-        text += f", {retries:,} retr{'ies' if retries != 1 else 'y'}"
+        text += f", {plural(retries, 'retry', 'retries')}"
     if failures:
         text += f", {plural(failures, 'call')} failed"
     return text

@@ -19,6 +19,7 @@ from assay.runner.plan import Plan
 from assay.runner.trial import ScorerGroups, run_trial
 from assay.trial import TrialKey, TrialResult
 from assay.workers import WorkerPool, using
+from assay.wording import plural
 
 __all__ = ["PipelineStats", "run_pipeline", "run_trial", "trial_error", "trial_unusable"]
 
@@ -101,7 +102,7 @@ def _failed(result: TrialResult) -> bool:
 
 
 def _error_budget_reason(stats: PipelineStats, max_errors: int) -> str:
-    return (f"error budget reached: {stats.errors} trials failed (run.max_errors = "
+    return (f"error budget reached: {plural(stats.errors, 'trial')} failed (run.max_errors = "
             f"{max_errors}); first error: {(stats.first_error or '')[:300]}")
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import IO, Any, Literal, TypeAlias
 
 from assay.runner.pipeline import PipelineStats
+from assay.wording import plural
 
 Mode: TypeAlias = Literal["bar", "lines", "off"]
 DEFAULT_INTERVAL = 5.0
@@ -113,7 +114,7 @@ class Progress:
         if ledger is not None:
             total = ledger.total
             if total.retries:
-                parts.append(f"{total.retries:,} retr{'ies' if total.retries != 1 else 'y'}")
+                parts.append(plural(total.retries, "retry", "retries"))
             if total.cache_hits:
                 parts.append(f"{total.cache_hits:,} cache hits")
         rate = self._rate()
@@ -136,7 +137,7 @@ class Progress:
             if cost:
                 extra.append(f"{cost} {self._spent_when()}" if self.already_done else cost)
             if total.retries:
-                extra.append(f"[yellow]{total.retries} retries[/yellow]")
+                extra.append(f"[yellow]{plural(total.retries, 'retry', 'retries')}[/yellow]")
             if total.cache_hits:
                 extra.append(f"{total.cache_hits} cached")
         rate = self._rate()

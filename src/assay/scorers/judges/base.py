@@ -29,6 +29,7 @@ from assay.scorers.base import Scorer, ScorerParams, param_error
 from assay.scorers.judges.formats import ReplyFormat
 from assay.scorers.judges.judgement import Reduction, Judgement, ReplyParseError, agreement
 from assay.services import Services
+from assay.wording import plural
 from assay.config.templates import (case_variables, render, template_hash, templates_compile,
                                     validate_template)
 
@@ -103,7 +104,7 @@ class Ask:
         attempts = len(self.replies)
         if not attempts:
             return str(self.error)
-        return f"{self.error} (after {attempts} attempt{'s' if attempts != 1 else ''})"
+        return f"{self.error} (after {plural(attempts, 'attempt')})"
 
 
 class JudgeScorer(Scorer):
