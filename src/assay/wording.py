@@ -1,8 +1,10 @@
 """Things said in words, as people write them: counts (`1 answer`, `3 answers`) and what
-kind of value a file holds where another was wanted (`text`, `a number`, `true or false`)."""
+kind of value a file holds where another was wanted (`text`, `a number`, `true or false`),
+and paths as a terminal shows them."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 
@@ -15,6 +17,12 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """`1 line`, `3 lines`, `1,200 cases`: the count with its noun, singular for one;
     `nouns` is the plural where it is not the noun and an s (`1 retry`, `2 retries`)."""
     return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """A path as a terminal shows it: the bytes of a name that are not UTF-8 each become
+    U+FFFD, where Python's str of it printed the escape `r\\udcff.md`."""
+    return os.fsencode(path).decode("utf-8", errors="replace")
 
 
 def kind_of(value: Any) -> str:

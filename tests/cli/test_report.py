@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from assay.output import Output
 from assay.store import Store, schema
 from assay.trial import TrialResult
 
-from .evalproject import assay
+from .evalproject import assay, assay_apart, write_project
 
 
 @pytest.mark.parametrize("fmt", ["md", "json", "junit", "html"])
@@ -50,3 +51,19 @@ def test_a_killed_run_is_reported_as_what_it_stored_with_why_it_stopped(
     assert ("note: run r1 is not completed (marked running, but the process that ran it is "
             "gone: killed? resume with --resume r1); this report shows the 3 of 10 trials "
             "stored so far") in printed
+
+
+def test_a_file_name_that_is_not_utf8_is_echoed_as_the_terminal_shows_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay report -o NAME`, NAME with a byte that is not UTF-8, said
+    'wrote r\\udcff.md', Python's escape of the byte, not the name."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    write_project(tmp_path, {"v1": {"rate": 0.5}}, cases=3)
+    assert assay(capsys, "run", "assay.yaml", "--no-progress")[0] == 0
+    name = os.fsdecode(b"r\xff.md")
+    code, _out, err = assay_apart(capsys, "report", "latest", "-o", name)
+    assert code == 0, err
+    assert err.splitlines() == ["wrote r\ufffd.md"]
+    assert os.path.exists(os.fsencode(tmp_path) + b"/r\xff.md")

@@ -18,6 +18,7 @@ from assay.cli.common import (
     open_store,
     store_option,
 )
+from assay.wording import path_text
 
 if TYPE_CHECKING:
     from assay.calibration.measure import Calibration
@@ -116,7 +117,7 @@ def _render(result: Calibration, fmt: str, output: Path | None) -> None:
 
         with atomic_writer(output) as handle:
             render.print_calibration(Console(file=handle, width=160), result)
-        click.echo(f"wrote {output}", err=True)
+        click.echo(f"wrote {path_text(output)}", err=True)
         return
     text = {"json": render.calibration_json, "md": render.calibration_markdown,
             "html": render.calibration_html}[fmt](result)
@@ -126,4 +127,4 @@ def _render(result: Calibration, fmt: str, output: Path | None) -> None:
     from assay.reports.atomic import write_text
 
     write_text(output, text)
-    click.echo(f"wrote {output}", err=True)
+    click.echo(f"wrote {path_text(output)}", err=True)

@@ -16,6 +16,7 @@ from assay.cli.common import (
     open_store,
     store_option,
 )
+from assay.wording import path_text
 
 if TYPE_CHECKING:
     from assay.analysis.pairwise_verdicts import PairwiseResult
@@ -111,7 +112,7 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
 
             text += "\n\n" + pairwise_markdown(pairs)
         write_text(Path(output), text + "\n")
-        click.echo(f"wrote {output}", err=True)
+        click.echo(f"wrote {path_text(output)}", err=True)
     sys.exit(0)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from assay.cli.common import GIVEN_TEXT, GivenPath
+from assay.wording import path_text
 
 CONFIG = """\
 # A starter eval. Run it with:  {run_it}
@@ -92,7 +93,7 @@ def command(directory: str, name: str | None, force: bool) -> None:
         raise UserError(f"not overwriting {', '.join(existing)} (use --force)")
     for path, text in files.items():
         write_text(path, text)
-        click.echo(f"wrote {path}")
+        click.echo(f"wrote {path_text(path)}")
     click.echo(f"\nnext: {run_it}")
 
 

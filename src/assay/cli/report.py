@@ -62,7 +62,9 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
                             "shows its metrics over time")
         if rewrite:
             files = rewrite_files(store, run)
-            click.echo(f"rewrote {files.results}, {files.markdown.name} and "
+            from assay.wording import path_text
+
+            click.echo(f"rewrote {path_text(files.results)}, {files.markdown.name} and "
                        f"{files.html.name}", err=True)
             return
         with one_moment(store):  # a run still being written: every number of one moment
@@ -70,7 +72,9 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     finally:
         store.close()
     if output:
-        click.echo(f"wrote {Path(output)}", err=True)
+        from assay.wording import path_text
+
+        click.echo(f"wrote {path_text(Path(output))}", err=True)
 
 
 def _write_report(store: Store, run: RunRecord, fmt: str, output: str | None) -> None:

@@ -7,6 +7,7 @@ import json
 import click
 
 from assay.cli.common import OutputFile, check_output_file
+from assay.wording import path_text
 
 
 @click.command("schema")
@@ -34,6 +35,6 @@ def command(output: str | None) -> None:
         from assay.reports.atomic import write_text
 
         write_text(Path(output), text + "\n")
-        click.echo(f"wrote {output}", err=True)
+        click.echo(f"wrote {path_text(output)}", err=True)
     else:
         click.echo(text)

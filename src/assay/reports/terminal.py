@@ -17,7 +17,7 @@ from assay.reports.console import print_table, print_warning
 from assay.reports.costs import CACHED_TARGET_CALLS, tokens_text
 from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.text import markup_free as escape
-from assay.wording import plural
+from assay.wording import path_text, plural
 
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary
@@ -118,8 +118,8 @@ def print_files(out: Any, review: Review, detail: Detail = "normal") -> None:
     if review.files is None:
         return
     files = review.files
-    out.print(escape(f"results: {files.results}\nreport:  {files.markdown}\n"
-                     f"html:    {files.html}"))
+    out.print(escape(f"results: {path_text(files.results)}\n"
+                     f"report:  {path_text(files.markdown)}\nhtml:    {path_text(files.html)}"))
     if files.junit is not None:
         out.print(escape(f"junit:   {files.junit}"))
 
