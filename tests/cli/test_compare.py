@@ -269,3 +269,31 @@ def test_the_help_names_the_level_of_each_interval_compare_prints(
     assert code == 0
     assert "with its 95% CI" not in text
     assert "with its CI (95%, or the level of its Holm step" in text
+
+
+def test_compare_of_a_run_being_written_counts_its_trials_at_one_moment(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Compare read run B's cases, then its trial count, each at another moment of the run
+    being written: 'run B is running: 9 of its 10 trials ran' over 4 cases compared."""
+    from itertools import count
+
+    from assay.store import Store
+    from tests.store.test_store import trial
+    from tests.store.written_between_reads import between_reads
+
+    url = str(project / "s.db")
+    writer = Store(url)
+    writer.create_run(id="A", experiment="e", status="completed", total_trials=10,
+                      started_at="2026-01-01T00:00:00+00:00")
+    writer.write_trials("A", [trial(f"c{i}") for i in range(10)])
+    writer.create_run(id="B", experiment="e", status="running", total_trials=10,
+                      started_at="2026-01-02T00:00:00+00:00")
+    writer.write_trials("B", [trial(f"c{i}") for i in range(3)])
+    added = count(3)
+    with between_reads(writer, lambda: writer.write_trials("B", [trial(f"c{next(added)}")])):
+        code, text = assay(capsys, "compare", "A", "B", "--store", url, "--json")
+    writer.close()
+    assert code == 0
+    diff = json.loads(text[text.index("{"):])
+    [entry] = diff["comparisons"]
+    assert f"run B is running: {entry['n']} of its 10 trials ran" in " ".join(diff["notes"])

@@ -100,3 +100,28 @@ def test_a_metric_filter_that_matches_nothing_names_the_metrics_there_are(
     assert "no metric matches 'nope': the metrics are exact_match@agent" in text
     code, text = assay(capsys, "history", "coin", "--store", store, "-m", "agent")
     assert code == 0 and "exact_match@agent" in text
+
+
+def test_a_run_that_completes_while_history_reads_is_not_shown_stalled(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """History read the run as running, then its lock (released as the run completed) at
+    another moment, and showed the run 'running?', probably killed, though it completed."""
+    from tests.store.written_between_reads import between_reads
+
+    url = str(project / "s.db")
+    writer = Store(url)
+    writer.create_run(id="r1", experiment="coin", status="running",
+                      started_at="2026-01-01T00:00:00+00:00")
+    lock = writer.run_lock()
+    lock.acquire("r1")
+
+    def complete() -> None:
+        writer.update_run("r1", status="completed", finished_at="2026-01-01T01:00:00+00:00")
+        lock.release()
+
+    with between_reads(writer, complete, reading="FROM runs"):
+        code, text = assay(capsys, "history", "coin", "--store", url, "--json")
+    writer.close()
+    assert code == 0
+    [point] = json.loads(text)[0]["runs"]
+    assert (point["status"], point["stale"]) == ("running", False)

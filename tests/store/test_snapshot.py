@@ -49,3 +49,24 @@ def test_calibrations_are_read_in_the_same_moment(store_url: str) -> None:
     assert [c.id for c in reader.calibrations.list()] == ["c1"]
     reader.close()
     writer.close()
+
+
+def test_a_moment_is_its_own_threads_alone(store_url: str) -> None:
+    """`assay view` serves pages from several threads over one store: a page read in its
+    moment must not make another page, in another thread, read that moment too."""
+    import threading
+
+    reader, writer = Store(store_url), Store(store_url)
+    writer.create_run(id="r1", experiment="e")
+    writer.write_trials("r1", [trial(f"c{i}") for i in range(3)])
+    seen: list[tuple[int, int]] = []
+    with one_moment(reader):
+        assert reader.count_trials("r1") == (3, 0)
+        writer.write_trials("r1", [trial(f"c{i}") for i in range(3, 8)])
+        other = threading.Thread(target=lambda: seen.append(reader.count_trials("r1")))
+        other.start()
+        other.join()
+        assert reader.count_trials("r1") == (3, 0)
+    assert seen == [(8, 0)]
+    reader.close()
+    writer.close()

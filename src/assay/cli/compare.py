@@ -55,8 +55,9 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     """
     import json
 
-    from assay.review.comparing import diff_stored_runs
     from assay.errors import UserError
+    from assay.review.comparing import diff_stored_runs
+    from assay.store.snapshot import one_moment
 
     if not pairwise and (given := given_on_command_line("judge_model")):
         raise click.UsageError(f"{given[0]} picks the judge of --pairwise: give --pairwise "
@@ -65,13 +66,14 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     store = open_store(store_url, existing=True)
     pairs = None
     try:
-        first = store.resolve_run(run_a, experiment)
-        second = store.resolve_run(run_b, experiment)
-        if first.id == second.id:
-            raise UserError(f"RUN_A and RUN_B are the same run ({first.id})")
-        diff = diff_stored_runs(store, first, second)
-        if diff.comparable or force:
-            pairs = _pairwise(store, first, second, judge_model) if pairwise else None
+        with one_moment(store):  # a run still being written: both runs as they stood together
+            first = store.resolve_run(run_a, experiment)
+            second = store.resolve_run(run_b, experiment)
+            if first.id == second.id:
+                raise UserError(f"RUN_A and RUN_B are the same run ({first.id})")
+            diff = diff_stored_runs(store, first, second)
+            if diff.comparable or force:
+                pairs = _pairwise(store, first, second, judge_model) if pairwise else None
     finally:
         store.close()
     out, notes = console(), console(stderr=True)  # notes stay out of --json

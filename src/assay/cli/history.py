@@ -26,12 +26,14 @@ def command(experiment: str | None, store_url: str | None, limit: int,
 
     from assay.analysis.history import build_history
     from assay.errors import UserError
+    from assay.store.snapshot import one_moment
     from assay.store.stalled_runs import stalled_runs
 
     store = open_store(store_url, existing=True)
     try:
-        runs = store.list_runs(experiment, limit=None)
-        stale = stalled_runs(store, runs)
+        with one_moment(store):  # a run ending meanwhile is not shown stalled
+            runs = store.list_runs(experiment, limit=None)
+            stale = stalled_runs(store, runs)
     finally:
         store.close()
     if experiment and not runs:

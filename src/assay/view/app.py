@@ -21,6 +21,7 @@ from assay.view.cases_page import compare_cases_page, run_cases_page
 from assay.view.compare_page import compare_page, diff_part
 from assay.view.guard import LOCAL_NAMES, Guard
 from assay.view.history_page import history_page
+from assay.view.one_page import in_one_moment
 from assay.view.pages import error_page
 from assay.view.params import BadRequest
 from assay.view.reviews import Reviews
@@ -49,16 +50,16 @@ def create_app(store: Store, *, allowed_hosts: Iterable[str] = LOCAL_NAMES,
         app.state.reviews.close()
 
     routes = [
-        Route("/", runs_page, name="runs"),
-        Route("/api/progress", progress, name="progress"),
-        Route("/runs/{run_id}", run_page, name="run"),
-        Route("/runs/{run_id}/review", review_part, name="review"),
-        Route("/runs/{run_id}/cases", run_cases_page, name="cases"),
-        Route("/runs/{run_id}/trial", trial_page, name="trial"),
-        Route("/compare", compare_page, name="compare"),
-        Route("/compare/review", diff_part, name="diff"),
-        Route("/compare/cases", compare_cases_page, name="compare_cases"),
-        Route("/history", history_page, name="history"),
+        Route("/", in_one_moment(runs_page), name="runs"),
+        Route("/api/progress", in_one_moment(progress), name="progress"),
+        Route("/runs/{run_id}", in_one_moment(run_page), name="run"),
+        Route("/runs/{run_id}/review", in_one_moment(review_part), name="review"),
+        Route("/runs/{run_id}/cases", in_one_moment(run_cases_page), name="cases"),
+        Route("/runs/{run_id}/trial", in_one_moment(trial_page), name="trial"),
+        Route("/compare", in_one_moment(compare_page), name="compare"),
+        Route("/compare/review", in_one_moment(diff_part), name="diff"),
+        Route("/compare/cases", in_one_moment(compare_cases_page), name="compare_cases"),
+        Route("/history", in_one_moment(history_page), name="history"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

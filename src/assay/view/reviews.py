@@ -4,7 +4,10 @@ A run's review (its summary, paired comparisons, previous-run diff and
 gates) reads every score of the run: seconds on a 100,000-trial run. A page
 must not wait that long, so the review is computed in a worker thread and
 kept, keyed by what would change it (the run's status and end), while the
-page says it is on its way and asks again. Small runs are done before the
+page says it is on its way and asks again. A review reads the store in one
+moment of its own, the run included: a review of the run in another state than
+the page's (a resume began in between) is not shown beside it; the page asks
+again and reads both anew. Small runs are done before the
 page is rendered, so they show at once; runs of more than
 `IN_THREAD_TRIALS` trials are reviewed in a process of their own
 (`worker`), so the pages stay quick meanwhile.
@@ -19,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from assay.store.snapshot import one_moment
 from assay.view.worker import Worker
 
 if TYPE_CHECKING:
@@ -49,11 +53,17 @@ class Reviews:
 
     def review(self, run: RunRecord, *, wait_s: float) -> Review | None:
         """The run's review, or None while it is still being computed after `wait_s`."""
-        key = ("review", run.id, run.status, run.finished_at)
+        key = ("review", *state(run))
         if self._big(run):  # seconds of work at least: no page waits for it
-            return self._get(key, lambda: self._worker.call(review_run, self.store.url, run),
-                             0)
-        return self._get(key, lambda: review_run(self.store, run), wait_s)
+            review = self._get(key, lambda: self._worker.call(review_run, self.store.url,
+                                                              run), 0)
+        else:
+            review = self._get(key, lambda: review_run(self.store, run), wait_s)
+        if review is None or state(review.run) == state(run):
+            return review
+        with self._lock:  # of the run in another state: the next page asks anew
+            self._jobs.pop(key, None)
+        return None
 
     def diff(self, run_a: RunRecord, run_b: RunRecord, *, wait_s: float) -> RunDiff | None:
         """Run B against run A, or None while it is still being computed after `wait_s`."""
@@ -88,18 +98,32 @@ class Reviews:
             del self._jobs[key]
 
 
+def state(run: RunRecord) -> tuple[str, str, str | None]:
+    """What a review of the run depends on: which run, its status and when it ended."""
+    return run.id, run.status, run.finished_at
+
+
 def review_run(store: Store | str, run: RunRecord) -> Review:
-    """`review_stored` of `run`, from a store or (in a worker process) its URL."""
+    """`review_stored` of `run` as it stands in one moment of the store, from a store or
+    (in a worker process) its URL."""
     from assay.review.finish import review_stored
 
-    return _with_store(store, lambda opened: review_stored(opened, run))
+    def review(opened: Store) -> Review:
+        with one_moment(opened):
+            return review_stored(opened, opened.get_run(run.id) or run)
+
+    return _with_store(store, review)
 
 
 def diff_runs(store: Store | str, run_a: RunRecord, run_b: RunRecord) -> RunDiff:
     """Run B against run A (`diff_stored_runs`), from a store or its URL."""
     from assay.review.comparing import diff_stored_runs
 
-    return _with_store(store, lambda opened: diff_stored_runs(opened, run_a, run_b))
+    def diff(opened: Store) -> RunDiff:
+        with one_moment(opened):
+            return diff_stored_runs(opened, run_a, run_b)
+
+    return _with_store(store, diff)
 
 
 def _with_store(store: Store | str, use: Callable[[Store], T]) -> T:
