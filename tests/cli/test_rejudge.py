@@ -72,3 +72,23 @@ def test_a_signal_while_the_finished_rejudge_is_printed_exits_0_not_130(
     assert result.returncode == 0, result.stderr
     assert "interrupted" not in result.stderr and "Traceback" not in result.stderr
     assert runs(tmp_path)[0].status == "completed"
+
+
+def test_a_failed_rejudge_names_its_own_run_to_resume_not_another_processs(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Two rejudges of one experiment on one store: the failed one's 'resume with' named the
+    experiment's latest rejudge run, which was the other's."""
+    config, llm = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    store = Store(str(tmp_path / "assay.db"))
+    [judged_run] = store.list_runs(kind="eval")
+    store.create_run(id="theirs", experiment="planets", kind="rejudge", status="aborted",
+                     started_at="2999-01-01T00:00:00+00:00")  # the newest rejudge run
+    llm.fault_rates["bad_request"] = 1.0
+    code, out = assay(capsys, "rejudge", judged_run.id, "--no-progress", "-k", "1")
+    [mine] = [run for run in store.list_runs(kind="rejudge") if run.id != "theirs"]
+    store.close()
+    assert code == 3, out
+    assert f"resume with: assay rejudge --resume {mine.id}" in out
+    assert "theirs" not in out

@@ -69,19 +69,20 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
     if resume is not None and run_ref is not None:
         raise UserError(f"--resume continues a rejudge run: give its id to --resume "
                         f"(--resume {run_ref}), not as RUN")
+    held: list[str] = []  # the rejudge run this command holds, once it holds one
     request = RejudgeRequest(run=run_ref or "latest", experiment=experiment, repeats=repeats,
                              scorers=list(scorers), judge_model=judge_model,
                              concurrency=concurrency, resume=resume,
-                             progress=not no_progress)
+                             progress=not no_progress, on_run=held.append)
     store = open_store(store_url, existing=True)
     try:
         review = rejudge(store, request, ReviewRequest(output=output))
         decided(0)  # the rejudge is stored: a signal while it is printed cannot undo that
     except RunFailed as exc:
-        hint = _resume_hint(store, experiment, "aborted")
+        hint = _resume_hint(store, held, "aborted")
         raise RunFailed(f"{exc}\n  resume with: {hint}" if hint else str(exc)) from None
     except KeyboardInterrupt:
-        hint = _resume_hint(store, experiment, "interrupted")
+        hint = _resume_hint(store, held, "interrupted")
         click.echo(f"interrupted; resume with: {hint}" if hint else "interrupted", err=True)
         sys.exit(130)
     finally:
@@ -90,12 +91,11 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
     sys.exit(0)
 
 
-def _resume_hint(store: Store, experiment: str | None, status: str) -> str | None:
-    """The command that continues the rejudge just stopped (the newest rejudge run, when
-    its status is `status`); None when none was stored."""
-    from assay.rejudge.runs import KIND, resume_hint
+def _resume_hint(store: Store, held: list[str], status: str) -> str | None:
+    """The command that continues the rejudge run this command held, when it ended `status`;
+    None when it held none. Never the experiment's latest rejudge run: with two rejudges of
+    one experiment at once, that may be the other's."""
+    from assay.rejudge.runs import resume_hint
 
-    latest = store.list_runs(experiment, kind=KIND, limit=1)
-    if latest and latest[0].status == status:
-        return resume_hint(latest[0])
-    return None
+    run = store.get_run(held[-1]) if held else None
+    return resume_hint(run) if run is not None and run.status == status else None

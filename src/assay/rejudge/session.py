@@ -22,6 +22,7 @@ stopped or interrupted, is continued with `assay rejudge --resume`
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -64,6 +65,11 @@ class RejudgeRequest:
     """Continue this unfinished rejudge run instead (`latest`: the newest one)."""
     progress: bool | None = None
     """As `RunOptions.progress`: None the bar on a terminal, True also lines, False nothing."""
+    on_run: Callable[[str], None] | None = None
+    """As `RunOptions.on_run`: told the rejudge run's id once this process holds it (a new
+    run or the one resumed), before its first verdict, so a caller stopped by Ctrl-C or a
+    failure names that run, not the experiment's latest rejudge (another process's, when
+    two judge one experiment again at once)."""
 
 
 def rejudge(store: Store, request: RejudgeRequest, review: ReviewRequest) -> Review:
@@ -101,6 +107,8 @@ async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewReq
             cases = stored_cases(original, loaded)
             run_id = resumed.id if resumed else _create(store, original, loaded, request,
                                                         judges, lock, review)
+            if request.on_run is not None:
+                request.on_run(run_id)
             outcome = await _judge(store, original, run_id, judges, cases, loaded, request,
                                    services, lock)
         finally:
