@@ -72,3 +72,17 @@ def test_a_run_into_a_store_on_a_read_only_mount_is_refused_as_such(
     result = as_a_user(tmp_path, "run", "assay.yaml", "--store", str(read_only_store),
                        "--no-progress", "-o", "out2")
     assert_one_clear_line(result, 3, "is read-only: assay cannot write to it")
+
+
+def test_an_export_from_a_store_on_a_read_only_mount_writes_its_files_and_says_they_are_not_recorded(
+        tmp_path: Path, read_only_store: Path) -> None:
+    """It wrote every file, then failed to record the export: 'is read-only', exit 3."""
+    exported = tmp_path / "eee"
+    result = as_a_user(tmp_path, "export", "latest", "--store", str(read_only_store),
+                       "-o", str(exported))
+    assert result.returncode == 0, result.stderr
+    files = [line for line in result.stdout.splitlines() if line.endswith((".json", ".jsonl"))]
+    assert files and all(Path(name).is_file() for name in files)
+    assert "the export is not recorded with run" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert sorted(p.name for p in read_only_store.parent.iterdir()) == ["assay.db"]

@@ -41,11 +41,14 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
     One aggregate file and one instance-level JSONL per condition, under
     OUTPUT/data/<experiment>/<developer>/<model>/, each checked against the
     format's schemas. The export is recorded with the run, and the run's
-    results.json (in the run's folder, from wherever this is run) links to the files.
+    results.json (in the run's folder, from wherever this is run) links to the files;
+    from a store this process can only read (a read-only mount), the files are written
+    and the export is not recorded, with a warning.
     """
     from assay.errors import FileWriteError
     from assay.export.writing import export_eee
     from assay.reports.results_json import link_exports
+    from assay.store.failures import store_name
 
     store = open_store(store_url, existing=True)
     try:
@@ -54,12 +57,18 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
         directory = output or folder / fmt
         check_output_folder(directory)
         record = export_eee(store, run, directory, organization=organization,
-                            relationship=relationship)  # type: ignore[arg-type]
+                            relationship=relationship,  # type: ignore[arg-type]
+                            recorded=not store.read_only)
         exports = store.exports(run.id)
     finally:
         store.close()
     for name in record.files:
         click.echo(str(directory / name))
+    if store.read_only:  # the files are what was asked for; the store can only be read
+        click.echo(f"warning: the store {store_name(store.url)} cannot be written here, so "
+                   f"the export is not recorded with run {run.id} and its results.json does "
+                   "not link to it: the files above are all it wrote", err=True)
+        return
     results = folder / "results.json"
     if results.is_file():
         try:

@@ -59,8 +59,10 @@ class _Condition:
 
 def export_eee(store: Store, run: RunRecord, directory: Path, *,
                organization: str = "unknown", relationship: Relationship = "other",
-               now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> ExportRecord:
-    """Write `run` as Every Eval Ever files under `directory`; the export, as recorded."""
+               now: Callable[[], datetime] = lambda: datetime.now(UTC),
+               recorded: bool = True) -> ExportRecord:
+    """Write `run` as Every Eval Ever files under `directory`; the export, as recorded with
+    the run (unless `recorded` is False: a store that can only be read)."""
     from assay.review.summary import stored_order, summarize_run
 
     if run.kind != "eval":
@@ -127,6 +129,11 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
         path = plan.folder / f"{plan.file_id}.json"
         write_text(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
         written.append(path.relative_to(directory).as_posix())
+    if not recorded:
+        from assay.records import ExportRecord
+        from assay.store.rows import now_iso
+
+        return ExportRecord("eee", str(directory.resolve()), sorted(written), now_iso())
     return store.record_export(run.id, "eee", str(directory.resolve()), sorted(written))
 
 
