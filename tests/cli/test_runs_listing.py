@@ -116,6 +116,35 @@ def test_a_store_path_with_a_typo_is_an_error_and_nothing_is_created(
     assert not (tmp_path / "no").exists()
 
 
+
+@pytest.mark.parametrize("command", [["runs"], ["history"], ["report", "latest"],
+                                     ["compare"], ["export", "latest"], ["rejudge", "latest"],
+                                     ["calibrate", "--list"]])
+def test_an_empty_file_given_as_the_store_is_an_error_and_stays_empty(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay runs --store empty.db` over a zero-byte file wrote the store's
+    tables into it and said "no runs stored yet", exit 0: a read command wrote."""
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    code, printed = assay(capsys, *command, "--store", str(empty))
+    assert code == 2, printed
+    assert f"the store {empty} is an empty file, not a store" in printed
+    assert empty.stat().st_size == 0
+
+
+@pytest.mark.parametrize("command", [["runs"], ["history"], ["report", "latest"],
+                                     ["compare"], ["export", "latest"], ["rejudge", "latest"],
+                                     ["calibrate", "--list"]])
+def test_a_file_that_is_not_a_database_is_a_store_that_could_not_be_read(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every read command says the same of it, exit 3, and leaves it as it was."""
+    notes = tmp_path / "notes.db"
+    notes.write_text("not a database\n")
+    code, printed = assay(capsys, *command, "--store", str(notes))
+    assert code == 3, printed
+    assert f"the store {notes} is not a readable SQLite database" in printed
+    assert notes.read_text() == "not a database\n"
+
 def test_runs_of_an_experiment_with_none_is_a_usage_error_as_in_history(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: `assay runs typo` said "no runs stored yet", exit 0, beside a store full

@@ -85,6 +85,16 @@ def test_view_of_a_missing_store_says_so_and_creates_nothing(cli: Cli) -> None:
     assert not (cli.cwd / "none").exists()
 
 
+
+def test_view_of_an_empty_file_says_it_is_no_store_and_writes_nothing_in_it(cli: Cli) -> None:
+    """Regression: it wrote the store's tables into the zero-byte file and served it."""
+    empty = cli.cwd / "empty.db"
+    empty.touch()
+    result = cli("view", "--store", str(empty), "--port", "0")
+    assert result.returncode == 2
+    assert "is an empty file, not a store" in result.stderr and "Traceback" not in result.stderr
+    assert empty.stat().st_size == 0
+
 def test_view_help_names_the_default_address_and_that_it_is_read_only(cli: Cli) -> None:
     result = cli("view", "--help")
     assert result.returncode == 0

@@ -170,16 +170,15 @@ def check_output_folder(folder: Path) -> None:
 
 def open_store(url: str | None, *, existing: bool = False) -> Any:
     """The store at `url`. `existing`: for commands that only read runs, a SQLite file that is
-    not there is an error (exit 2), not a new empty store saying "no runs stored yet", and
-    one this process cannot write is opened read-only."""
+    not there, or is empty, is an error (exit 2), not a new empty store saying "no runs
+    stored yet", and one this process cannot write is opened read-only."""
     from assay.store import Store
-    from assay.store.store import missing_file, unwritable_file
+    from assay.store.store import no_store_at, unwritable_file
 
-    if existing and (missing := missing_file(url)) is not None:
+    if existing and (absent := no_store_at(url)) is not None:
         from assay.errors import UserError
 
-        raise UserError(f"no store at {missing}: run an eval first, or name the store "
-                        "with --store (or ASSAY_STORE)")
+        raise UserError(absent)
     # a store on a read-only mount is read as such; a command that writes to it is told so
     return Store(url, read_only=existing and unwritable_file(url))
 

@@ -110,15 +110,15 @@ def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
     """Per config of `passed` that sets `judge.require_calibration`, the error a run of it
     stops with when a judge of it has no passing calibration in the store (`assay run` checks
     this once the store is open). The store is opened only when a config asks, and only to
-    read: one that is not there holds no calibration."""
+    read: one that is not there (or an empty file) holds no calibration."""
     from assay.store import Store
-    from assay.store.store import missing_file
+    from assay.store.store import no_store_at
 
     asking = [(path, checked) for path, checked in passed
               if checked.loaded.config.judge.require_calibration]
     if not asking:
         return {}
-    store = None if missing_file(store_url) else Store(store_url, read_only=True)
+    store = None if no_store_at(store_url) else Store(store_url, read_only=True)
     found: dict[Path, UserError] = {}
     try:
         for path, checked in asking:

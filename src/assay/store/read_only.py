@@ -20,15 +20,17 @@ from sqlalchemy.engine import make_url
 from assay.errors import UserError
 from assay.store.store_address import LOCK_WAIT_SECONDS, engine_arguments
 
+FIRST_STORE = "run an eval first, or name the store with --store (or ASSAY_STORE)"
+
 
 def open_read_only(url: str) -> Engine:
     """An engine over an existing store that cannot write to it."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         path = Path(parsed.database or "")
-        if not parsed.database or not path.is_file():
-            raise UserError(f"no store at {path}: run an eval first, or name the store "
-                            "with --store (or ASSAY_STORE)")
+        absent = no_store_in(path)
+        if absent is not None:
+            raise UserError(absent)
         engine = create_engine(f"sqlite:///file:{quote(str(path.resolve()))}?"
                                f"{_sqlite_read_mode(path)}&uri=true", future=True)
         event.listen(engine, "connect", _sqlite_read_only)
@@ -38,6 +40,17 @@ def open_read_only(url: str) -> Engine:
         return create_engine(address, future=True, connect_args=arguments)
     raise UserError(f"cannot open {parsed.get_backend_name()} stores read-only; "
                     "use SQLite or PostgreSQL")
+
+
+def no_store_in(path: Path) -> str | None:
+    """Why `path` holds no store to read (`no store at PATH`, `the store PATH is an empty
+    file`: SQLite takes a zero-byte file for an empty database, and opening it to read would
+    write the tables in), with what to do; None for a file with something in it."""
+    if not path.is_file():
+        return f"no store at {path}: {FIRST_STORE}"
+    if path.stat().st_size == 0:
+        return f"the store {path} is an empty file, not a store: {FIRST_STORE}"
+    return None
 
 
 def cannot_be_written(path: Path) -> bool:

@@ -45,7 +45,7 @@ from assay.store.failures import (
     translate_errors,
 )
 from assay.store.migrations import migrate_store
-from assay.store.read_only import cannot_be_written, open_read_only
+from assay.store.read_only import cannot_be_written, no_store_in, open_read_only
 from assay.store.response_cache import CachedReplies
 from assay.store.rows import loads, now_iso, run_record
 from assay.store.run_lock import RunLock
@@ -91,12 +91,13 @@ def store_url(url: str | None = None, *, create: bool = True) -> str:
     return checked_url(f"sqlite:///{path}")
 
 
-def missing_file(url: str | None = None) -> str | None:
-    """The SQLite file `url` names when it does not exist (a reader must not create it:
-    `assay runs --store team.bd` would make an empty store and say it holds no runs);
-    None for a file that exists or another database's URL."""
+def no_store_at(url: str | None = None) -> str | None:
+    """Why the SQLite file `url` names holds no store, when it is missing or empty (a reader
+    must not create one: `assay runs --store team.bd` would make an empty store and say it
+    holds no runs, and over a zero-byte file it wrote the tables in); None for a file that
+    holds something, or another database's URL."""
     database = _sqlite_file(url)
-    return None if database is None or Path(database).is_file() else database
+    return None if database is None else no_store_in(Path(database))
 
 
 def unwritable_file(url: str | None = None) -> bool:
