@@ -247,6 +247,19 @@ def agent_down_past_c3(root: Path, module: str, parameters: str) -> None:
         json.dumps({"id": f"c{i}", "input": "q", "expected": "a"}) + "\n" for i in range(10)))
 
 
+def stopped_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                capsys: pytest.CaptureFixture[str], config: str, *options: str) -> None:
+    """`assay run assay.yaml` with `config` (its store in tmp_path), stopped with exit 3 by
+    its error budget while DOWN was set; DOWN is unset again for the resume."""
+    (tmp_path / "assay.yaml").write_text(config)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("DOWN", "1")
+    code, out = assay_in_process(capsys, "run", "assay.yaml", *options, "--no-progress")
+    assert code == 3, out
+    monkeypatch.delenv("DOWN")
+
+
 def test_a_resume_accepts_a_changed_pace_and_refuses_a_changed_target_or_dataset(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -305,16 +318,11 @@ def test_a_resume_writes_the_files_where_the_stopped_run_was_asked_to(
     and resumed with the command it printed, `assay run assay.yaml --resume ID`, wrote
     results.json and the reports to .assay/runs/ID/, and left out/ empty."""
     agent_down_past_c3(tmp_path, "asked_folder_agent", "case")
-    (tmp_path / "assay.yaml").write_text(
-        "name: asked-folder\ndataset: {path: cases.jsonl}\n"
-        "target: {type: python, function: 'asked_folder_agent:answer', threaded: false}\n"
-        "scorers: [{type: exact_match}]\nrun: {concurrency: 1, batch_size: 1, max_errors: 2}\n")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
-    monkeypatch.setenv("DOWN", "1")
-    code, out = assay_in_process(capsys, "run", "assay.yaml", "-o", "out", "--no-progress")
-    assert code == 3, out
-    monkeypatch.delenv("DOWN")
+    stopped_run(tmp_path, monkeypatch, capsys,
+                "name: asked-folder\ndataset: {path: cases.jsonl}\n"
+                "target: {type: python, function: 'asked_folder_agent:answer', threaded: false}\n"
+                "scorers: [{type: exact_match}]\n"
+                "run: {concurrency: 1, batch_size: 1, max_errors: 2}\n", "-o", "out")
 
     code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--retry-errors",
                                  "--no-progress")
@@ -334,17 +342,12 @@ def test_a_resume_refuses_a_pack_edited_since_the_run_started_and_names_it(
     (tmp_path / "docs").mkdir()
     note = tmp_path / "docs" / "ports.md"
     note.write_text("# Ports\n\nFollowers replicate on port 7000.\n")
-    (tmp_path / "assay.yaml").write_text(
-        "name: packed\ndataset: {path: cases.jsonl}\n"
-        "target: {type: python, function: 'pack_agent:answer', threaded: false}\n"
-        "packs: {docs: {path: docs}}\nconditions: {pack: {mcp_servers: ['pack:docs']}}\n"
-        "scorers: [{type: exact_match}]\nrun: {concurrency: 1, batch_size: 1, max_errors: 2}\n")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
-    monkeypatch.setenv("DOWN", "1")
-    code, out = assay_in_process(capsys, "run", "assay.yaml", "--no-progress")
-    assert code == 3, out
-    monkeypatch.delenv("DOWN")
+    stopped_run(tmp_path, monkeypatch, capsys,
+                "name: packed\ndataset: {path: cases.jsonl}\n"
+                "target: {type: python, function: 'pack_agent:answer', threaded: false}\n"
+                "packs: {docs: {path: docs}}\nconditions: {pack: {mcp_servers: ['pack:docs']}}\n"
+                "scorers: [{type: exact_match}]\n"
+                "run: {concurrency: 1, batch_size: 1, max_errors: 2}\n")
     then = content_hash(tmp_path / "docs", DEFAULT_PATTERNS, chunk_chars=1200)
 
     note.write_text("# Ports\n\nFollowers replicate on port 9000.\n")
@@ -370,16 +373,10 @@ def test_a_run_started_with_an_option_past_todays_bound_is_not_resumed(
     """Regression: a run started with `--epochs 100000000000`, before the option was bounded,
     was resumed with it by `--resume` and never began its first trial."""
     agent_down_past_c3(tmp_path, "bounded_agent", "case")
-    (tmp_path / "assay.yaml").write_text(
-        "name: bounded\ndataset: {path: cases.jsonl}\n"
-        "target: {type: python, function: 'bounded_agent:answer', threaded: false}\n"
-        "scorers: [{type: exact_match}]\nrun: {concurrency: 1, max_errors: 1}\n")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
-    monkeypatch.setenv("DOWN", "1")
-    code, out = assay_in_process(capsys, "run", "assay.yaml", "--no-progress")
-    assert code == 3, out
-    monkeypatch.delenv("DOWN")
+    stopped_run(tmp_path, monkeypatch, capsys,
+                "name: bounded\ndataset: {path: cases.jsonl}\n"
+                "target: {type: python, function: 'bounded_agent:answer', threaded: false}\n"
+                "scorers: [{type: exact_match}]\nrun: {concurrency: 1, max_errors: 1}\n")
     store = Store(str(tmp_path / "assay.db"))
     [run] = store.list_runs("bounded")
     store.update_run(run.id, options={"epochs": 100_000_000_000})
