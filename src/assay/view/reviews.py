@@ -3,8 +3,10 @@
 A run's review (its summary, paired comparisons, previous-run diff and
 gates) reads every score of the run: seconds on a 100,000-trial run. A page
 must not wait that long, so the review is computed in a worker thread and
-kept, keyed by what would change it (the run's status and end), while the
-page says it is on its way and asks again. A review reads the store in one
+kept, keyed by what it is computed from (each run's status, end and trials
+stored, read in the page's moment: one query per page), so a run that stored
+more trials since is reviewed again, while the page says it is on its way and
+asks again. A review reads the store in one
 moment of its own, the run included: a review of the run in another state than
 the page's (a resume began in between) is not shown beside it; the page asks
 again and reads both anew. Small runs are done before the
@@ -53,7 +55,7 @@ class Reviews:
 
     def review(self, run: RunRecord, *, wait_s: float) -> Review | None:
         """The run's review, or None while it is still being computed after `wait_s`."""
-        key = ("review", *state(run))
+        key = ("review", *self._states(run))
         if self._big(run):  # seconds of work at least: no page waits for it
             review = self._get(key, lambda: self._worker.call(review_run, self.store.url,
                                                               run), 0)
@@ -67,7 +69,7 @@ class Reviews:
 
     def diff(self, run_a: RunRecord, run_b: RunRecord, *, wait_s: float) -> RunDiff | None:
         """Run B against run A, or None while it is still being computed after `wait_s`."""
-        key = ("diff", run_a.id, run_a.finished_at, run_b.id, run_b.finished_at)
+        key = ("diff", *self._states(run_a, run_b))
         if self._big(run_a) or self._big(run_b):
             return self._get(key, lambda: self._worker.call(diff_runs, self.store.url, run_a,
                                                             run_b), 0)
@@ -76,6 +78,11 @@ class Reviews:
     def close(self) -> None:
         self._worker.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _states(self, *runs: RunRecord) -> tuple[Hashable, ...]:
+        """Each run's `state` and its trials stored, as the caller's moment sees them."""
+        stored = self.store.trial_counts([run.id for run in runs])
+        return tuple((*state(run), stored.get(run.id, 0)) for run in runs)
 
     def _big(self, run: RunRecord) -> bool:
         return (run.total_trials or 0) > self.in_thread_trials
