@@ -100,3 +100,27 @@ def test_a_completed_run_whose_lost_files_cannot_be_written_again_stays_complete
                               store=store, output=out, resume=True)
     assert repaired.run.id == run.id and repaired.run.finished_at == done.run.finished_at
     assert (out / "report.md").exists()
+
+
+def test_a_stopped_runs_warnings_point_at_no_report_md_it_never_wrote(tmp_path: Path) -> None:
+    """Regression: a run stopped by a scorer that failed on every trial (exit 3) writes no
+    report.md, yet its warning in `assay report` and `assay view` said 'see Errors in
+    report.md'."""
+    from assay.errors import RunFailed
+    from assay.review.finish import review_stored
+
+    def broken(case: Case, output: assay.Output) -> bool:
+        raise ValueError("no")
+
+    out, store = tmp_path / "out", tmp_path / "assay.db"
+    with pytest.raises(RunFailed):
+        assay.evaluate("stopped", data=DATA, task=answer, scorers=["exact_match", broken],
+                       store=store, output=out)
+    opened = Store(str(store))
+    [run] = opened.list_runs()
+    [warning] = review_stored(opened, run).warnings
+    opened.close()
+    assert not (out / "report.md").exists()
+    assert warning.startswith("scorer broken has no value: it errored on all 5 of its trials "
+                              "with an answer (first: ")
+    assert "report.md" not in warning

@@ -174,7 +174,8 @@ def _concluded(store: Store, outcome: RunOutcome, request: ReviewRequest, read: 
     previous = diff_with_previous(store, run, cases=cases)
     if concluded is None:
         results = _judged(gates, request, store, run, summary, previous, cases)
-        concluded = RecordedReview(results, [*outcome.warnings, *unmeasured_warnings(summary)],
+        unmeasured = unmeasured_warnings(summary, report_md=directory is not None)
+        concluded = RecordedReview(results, [*outcome.warnings, *unmeasured],
                                    dict(outcome.usage), baseline)
         store.update_run(run.id, review=concluded.to_dict())
     elif request.extra_gates or request.fail_on_regression or baseline != concluded.baseline:
@@ -290,7 +291,9 @@ def _judged_again(run: RunRecord, summary: RunSummary) -> RecordedReview:
                            detail=f"{r.detail}; not passed: the run is {run.status}, "
                                   f"judged on the {ran:,}{of} trials that ran")
                    for r in results]
-    return RecordedReview(results, unmeasured_warnings(summary))
+    # Only a completed run wrote its report.md (a stopped one never got that far).
+    return RecordedReview(results, unmeasured_warnings(
+        summary, report_md=run.status == COMPLETED and run.report_dir is not None))
 
 
 def pair_scorers(judges: JudgeReview) -> list[str]:

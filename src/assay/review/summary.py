@@ -21,12 +21,25 @@ def summarize_run(store: Store, run_id: str, *, scorers: Sequence[str] | None = 
                      condition_order=list(conditions) if conditions else None)
 
 
-def unmeasured_warnings(summary: RunSummary) -> list[str]:
-    """What the run measured nothing with or under, said out loud: conditions, then scorers."""
-    return [*condition_warnings(summary), *scorer_warnings(summary)]
+ERRORS_IN_REPORT_MD = "see Errors in report.md"
+"""Where a warning's reader finds every error, for a run that has written its report.md."""
 
 
-def condition_warnings(summary: RunSummary) -> list[str]:
+def unmeasured_warnings(summary: RunSummary, *, report_md: bool) -> list[str]:
+    """What the run measured nothing with or under, said out loud: conditions, then scorers.
+    With `report_md` (the run has one) each points at the Errors listed there; a run stopped
+    before its files were written has none to point at."""
+    return [*condition_warnings(summary, report_md=report_md),
+            *scorer_warnings(summary, report_md=report_md)]
+
+
+def _why(first: str | None, *, report_md: bool) -> str:
+    """` (first: X; see Errors in report.md)`, or what of it there is."""
+    parts = ([f"first: {first}"] if first else []) + ([ERRORS_IN_REPORT_MD] if report_md else [])
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def condition_warnings(summary: RunSummary, *, report_md: bool) -> list[str]:
     """A condition none of whose trials gave a verdict (the target failed, or every scorer
     did: the store's `conditions_without_verdict`): its rows of dashes and "not compared"
     lines are easy to miss beside the others' results. A run stops on it (exit 3,
@@ -41,12 +54,12 @@ def condition_warnings(summary: RunSummary) -> list[str]:
                 (example for failures in summary.scorer_failures.values()
                  for example in failures.examples if f"({c.condition}):" in example), None)
             warnings.append(f"condition {c.condition} has no result: all {c.trials} of its "
-                            f"trials failed (first: {first or 'no error kept'}; see Errors "
-                            f"in report.md)")
+                            f"trials failed"
+                            f"{_why(first or 'no error kept', report_md=report_md)}")
     return warnings
 
 
-def scorer_warnings(summary: RunSummary) -> list[str]:
+def scorer_warnings(summary: RunSummary, *, report_md: bool) -> list[str]:
     """A scorer with no value anywhere in the run (it errored on every trial) is said out
     loud: its row of dashes alone is easy to miss. A run in one go stops on it (exit 3,
     `runner.pipeline`); a resumed run or a rejudge can still end with one. Only the trials
@@ -59,9 +72,9 @@ def scorer_warnings(summary: RunSummary) -> list[str]:
         own = sum(s.errors - unanswered.get(s.condition, 0) for s in cells)
         if own > 0 and not any(s.n for s in cells):
             failures = summary.scorer_failures.get(name)
-            first = f"first: {failures.examples[0]}; " if failures and failures.examples else ""
+            first = failures.examples[0] if failures and failures.examples else None
             warnings.append(f"scorer {name} has no value: it errored on all {own} of its "
-                            f"trials with an answer ({first}see Errors in report.md)")
+                            f"trials with an answer{_why(first, report_md=report_md)}")
     return warnings
 
 
