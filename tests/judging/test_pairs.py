@@ -137,6 +137,34 @@ def test_compare_pairwise_judges_run_b_against_run_a_case_by_case(
     assert "pairwise verdicts" in out
 
 
+def test_compare_pairwise_asks_the_judge_with_no_read_of_the_store_held_open(
+        served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: `assay compare --pairwise` judged inside its one read moment of the store,
+    so for the minutes of LLM calls SQLite's write-ahead log could not be checkpointed and
+    grew while other runs wrote. The answers are read in the moment, then judged outside."""
+    from assay.judging import pairs
+
+    config = write(tmp_path, {"type": "judge_score"})
+    assert assay(capsys, "run", str(config))[0] == 0
+    assert assay(capsys, "run", str(config))[0] == 0
+    checkpoints: list[tuple[int, int, int]] = []
+    judge_one = pairs.judge_one
+
+    async def judged_while_another_run_writes(job: pairs.PairJob) -> object:
+        with contextlib.closing(sqlite3.connect(tmp_path / "assay.db", timeout=0)) as db:
+            with db:
+                db.execute("CREATE TABLE IF NOT EXISTS other_run (n INTEGER)")
+                db.execute("INSERT INTO other_run VALUES (1)")
+            checkpoints.append(db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+        return await judge_one(job)
+
+    monkeypatch.setattr(pairs, "judge_one", judged_while_another_run_writes)
+    code, out = assay(capsys, "compare", "latest~1", "latest", "--pairwise", "--json")
+    assert code == 0, out
+    assert len(checkpoints) == 60 and all(busy == 0 for busy, _, _ in checkpoints), checkpoints
+
+
 def test_a_run_killed_while_it_judges_pairs_resumes_with_the_verdicts_it_had(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Regression: verdicts were stored 100 at a time, so kill -9 while a run judged its

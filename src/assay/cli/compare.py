@@ -20,6 +20,9 @@ from assay.wording import path_text
 
 if TYPE_CHECKING:
     from assay.analysis.pairwise_verdicts import PairwiseResult
+    from assay.judging.pairs import AnswerPair
+    from assay.records import RunRecord
+    from assay.store import Store
 
 
 @click.command("compare")
@@ -56,6 +59,7 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     import json
 
     from assay.errors import UserError
+    from assay.judging.pairs import read_answer_pairs
     from assay.review.comparing import diff_stored_runs
     from assay.store.snapshot import one_moment
 
@@ -64,7 +68,7 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
                                "too, or leave --judge-model out")
     check_output_file(output)
     store = open_store(store_url, existing=True)
-    pairs = None
+    answers = pairs = None
     try:
         with one_moment(store):  # a run still being written: both runs as they stood together
             first = store.resolve_run(run_a, experiment)
@@ -72,8 +76,10 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
             if first.id == second.id:
                 raise UserError(f"RUN_A and RUN_B are the same run ({first.id})")
             diff = diff_stored_runs(store, first, second)
-            if diff.comparable or force:
-                pairs = _pairwise(store, first, second, judge_model) if pairwise else None
+            if pairwise and (diff.comparable or force):
+                answers = read_answer_pairs(store, first, second)
+        if answers is not None:  # judged outside the moment: no read held open meanwhile
+            pairs = _pairwise(store, first, second, answers, judge_model)
     finally:
         store.close()
     out, notes = console(), console(stderr=True)  # notes stay out of --json
@@ -118,12 +124,12 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     sys.exit(0)
 
 
-def _pairwise(store: object, first: object, second: object,
+def _pairwise(store: Store, first: RunRecord, second: RunRecord, answers: list[AnswerPair],
               judge_model: str | None) -> list[PairwiseResult]:
     """Run B's answers judged against run A's, in both orders, per condition."""
     import asyncio
 
     from assay.judging.pairs import compare_runs_pairwise
 
-    return asyncio.run(compare_runs_pairwise(store, first, second,  # type: ignore[arg-type]
+    return asyncio.run(compare_runs_pairwise(store, first, second, answers,
                                              judge_model=judge_model))

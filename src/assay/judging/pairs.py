@@ -10,14 +10,15 @@ are, every `FLUSH_SECONDS` (`before_write` first stores the LLM replies they
 used), and pairs already judged are skipped, so a run killed while it judged
 them resumes paying for none it kept.
 
-`judge_run_pairs` pairs run A's and run B's answers of the same case,
-condition and epoch the same way, for `assay compare --pairwise`; it
-stores nothing (the response cache keeps what was paid for).
+`compare_runs_pairwise` pairs run A's and run B's answers of the same case,
+condition and epoch the same way, for `assay compare --pairwise`: they are read
+first (`read_answer_pairs`), then judged with no read of the store held open;
+it stores nothing (the response cache keeps what was paid for).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING
@@ -115,8 +116,18 @@ async def judge_condition_pairs(store: Store, run_id: str, scorers: list[Pairwis
     return stored
 
 
-def run_pair_jobs(trials_a: Iterable[TrialRecord], trials_b: Iterable[TrialRecord],
-                  scorer: PairwiseJudge, label_a: str) -> Iterator[PairJob]:
+@dataclass(frozen=True, slots=True)
+class AnswerPair:
+    """Run A's and run B's stored answers to one case, condition and epoch (`key`)."""
+
+    case: Case
+    key: TrialKey
+    answer_a: str
+    answer_b: str
+
+
+def answer_pairs(trials_a: Iterable[TrialRecord], trials_b: Iterable[TrialRecord]
+                 ) -> Iterator[AnswerPair]:
     """Run A's and run B's trials of the same case, condition and epoch (both streams in
     key order, merged as they come)."""
     iter_a = iter(trials_a)
@@ -126,8 +137,16 @@ def run_pair_jobs(trials_a: Iterable[TrialRecord], trials_b: Iterable[TrialRecor
             current = next(iter_a, None)
         if current is not None and current.key == trial.key and usable(current) \
                 and usable(trial):
-            yield PairJob(scorer, trial_case(trial), trial.key, current.output.text,
-                          trial.output.text, label_a)
+            yield AnswerPair(trial_case(trial), trial.key, current.output.text,
+                             trial.output.text)
+
+
+def read_answer_pairs(store: Store, run_a: RunRecord, run_b: RunRecord) -> list[AnswerPair]:
+    """Every answer pair of the two runs, read at once: in the caller's moment of the store
+    (`one_moment`), which then ends before the judge is asked. Judging is minutes of LLM
+    calls, and a read held open that long keeps SQLite's write-ahead log from being
+    checkpointed, so it grows while other runs write."""
+    return list(answer_pairs(store.iter_trials(run_a.id), store.iter_trials(run_b.id)))
 
 
 async def judge_one(job: PairJob) -> Score:
@@ -142,10 +161,11 @@ async def judge_one(job: PairJob) -> Score:
             return Score.failure(f"pairwise judge failed: {type(exc).__name__}: {exc}")
 
 
-async def compare_runs_pairwise(store: Store, run_a: RunRecord, run_b: RunRecord, *,
-                                judge_model: str | None, concurrency: int | None = None
-                                ) -> list[PairwiseResult]:
-    """Run B's answers against run A's, case by case, per condition, asked in both orders.
+async def compare_runs_pairwise(store: Store, run_a: RunRecord, run_b: RunRecord,
+                                pairs: Sequence[AnswerPair], *, judge_model: str | None,
+                                concurrency: int | None = None) -> list[PairwiseResult]:
+    """Run B's answers against run A's (`pairs`, from `read_answer_pairs`), case by case,
+    per condition, asked in both orders.
 
     The judge is run B's `pairwise` scorer when its config has one (its model, prompt and
     repeats), else the built-in pairwise judge with run B's judge model; `judge_model`
@@ -160,8 +180,8 @@ async def compare_runs_pairwise(store: Store, run_a: RunRecord, run_b: RunRecord
     verdicts: dict[str, list[OrderedVerdicts]] = {}
     try:
         await judge.setup()
-        jobs = run_pair_jobs(store.iter_trials(run_a.id), store.iter_trials(run_b.id), judge,
-                             run_a.id)
+        jobs = (PairJob(judge, pair.case, pair.key, pair.answer_a, pair.answer_b, run_a.id)
+                for pair in pairs)
         async for job, score in bounded_map(jobs, judge_one,
                                             concurrency=concurrency or loaded.config.run
                                             .concurrency):
