@@ -27,3 +27,7 @@ MAX_RETRIES = 20
 RUN_OPTION_MAX = {"concurrency": MAX_CONCURRENCY, "epochs": MAX_EPOCHS, "sample": MAX_COUNT}
 """The largest value of each command-line option that overrides a `run.` setting (each is
 at least 1): the options and a resume of a run started with them both read it."""
+
+MAX_TEMPERATURE = 2.0
+"""The highest sampling temperature, a target's or a judge's: the most the providers accept
+(OpenAI's and Gemini's 2; Anthropic's is 1, and it says so at the call)."""

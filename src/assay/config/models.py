@@ -22,6 +22,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from assay.config.bounds import MAX_CONCURRENCY, MAX_COUNT, MAX_EPOCHS, MAX_SECONDS
+from assay.config.temperature import Temperature
 from assay.config.field_docs import describe_fields
 from assay.config.yaml_source import MAX_INT_DIGITS
 from assay.config.calibration import CalibrationSpec
@@ -207,8 +208,8 @@ class JudgeDefaults(_Strict):
     model: str | None = None
     """Default model for judged scorers, e.g. `openai/gpt-4.1`."""
 
-    temperature: float = 0.0
-    """Judges run at temperature 0 unless told otherwise."""
+    temperature: Temperature = 0.0
+    """Judges run at temperature 0 unless told otherwise (0 to 2)."""
 
     require_calibration: bool = False
     """Refuse to run (exit 2) a judged scorer whose judge model, prompt or rubric has no

@@ -30,6 +30,7 @@ from typing import Any
 from pydantic import Field
 
 from assay.case import Case
+from assay.config.temperature import Temperature
 from assay.errors import AssayError
 from assay.output import Output, ToolCall, Usage
 from assay.registry import target
@@ -49,8 +50,8 @@ class AgentParams(TargetParams):
     """Model calls allowed per trial; a trial that is still calling tools after them
     ends with `stop_reason: max_turns` and its last text as the answer."""
 
-    temperature: float | None = Field(default=None, ge=0)
-    """Sampling temperature; the provider's default when omitted."""
+    temperature: Temperature | None = None
+    """Sampling temperature (0 to 2); the provider's default when omitted."""
 
     max_tokens: int = Field(default=1024, ge=1)
     """Longest reply per turn."""

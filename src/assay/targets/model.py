@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from assay.case import Case
+from assay.config.temperature import Temperature
 from assay.config.templates import case_variables, render, templates_compile
 from assay.errors import Problem
 from assay.output import Output
@@ -36,8 +37,8 @@ class ModelParams(TargetParams):
     """The user message as a template over case fields, e.g. `"Question: {{ question }}"`.
     Default: the case input as is (text, or its chat messages)."""
 
-    temperature: float | None = Field(default=0.0, ge=0)
-    """Sampling temperature. At 0 (or null, the provider's default) answers are cached."""
+    temperature: Temperature | None = 0.0
+    """Sampling temperature (0 to 2). At 0 (or null, the provider's default) answers are cached."""
 
     max_tokens: int = Field(default=1024, ge=1)
     """Longest answer, in tokens."""

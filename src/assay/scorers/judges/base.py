@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from pydantic import ConfigDict, Field, field_validator
 
 from assay.config.field_docs import describe_fields
+from assay.config.temperature import Temperature
 from assay.case import Case
 from assay.errors import AssayError
 from assay.output import Output, Usage
@@ -43,8 +44,8 @@ class JudgeParams(ScorerParams):
     """Judge model as `provider/model`, e.g. `openai/gpt-4.1`; defaults to the config's
     `judge.model`."""
 
-    temperature: float | None = Field(default=None, ge=0)
-    """Sampling temperature; defaults to the config's `judge.temperature` (0)."""
+    temperature: Temperature | None = None
+    """Sampling temperature (0 to 2); defaults to the config's `judge.temperature` (0)."""
 
     max_tokens: int = Field(default=1024, ge=16)
     """Longest reply the judge may give."""
