@@ -19,6 +19,20 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
 
 
+def part_of(count: int, total: int | None, noun: str, *, of: str = "of") -> str:
+    """`8 of 20 trials`, `1 of 1 trial`, or `8 trials` when the whole is not known: the noun
+    agrees with the whole it is a part of."""
+    if not total:
+        return plural(count, noun)
+    return f"{count:,} {of} {plural(total, noun)}"
+
+
+def the_last(count: int, noun: str, nouns: str | None = None) -> str:
+    """`the last trial`, `the last 3 trials`: the count said only where it is more than one,
+    so the verb after it agrees by itself (`the last trial ended`, `the last 3 trials ended`)."""
+    return f"the last {noun}" if count == 1 else f"the last {plural(count, noun, nouns)}"
+
+
 def path_text(path: str | os.PathLike[str]) -> str:
     """A path as a terminal shows it: the bytes of a name that are not UTF-8 each become
     U+FFFD, where Python's str of it printed the escape `r\\udcff.md`."""

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from assay.errors import RunFailed
+from assay.wording import plural
 
 R = TypeVar("R")
 
@@ -60,8 +61,8 @@ class WorkerPool(Executor):
                 raise RuntimeError("the worker pool is shut down")
             if self._stuck > self._max_lent:
                 raise RunFailed(
-                    f"{self._stuck} calls of user code (a python target's or scorer's) are "
-                    "still running past their timeout, each holding a thread of assay's; "
+                    f"user code (a python target's or scorer's) has {plural(self._stuck, 'call')} "
+                    "still running past the timeout, each call holding a thread of assay's; "
                     "later calls would wait behind them and be cut without running. With "
                     "`isolation: process`, a python target's call is killed at its timeout")
             self._work.put((future, lambda: fn(*args, **kwargs)))

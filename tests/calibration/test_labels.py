@@ -56,7 +56,7 @@ def test_the_calibration_report_names_the_items_left_out_for_an_empty_label() ->
     cal = Calibration(kind="pass_fail", identity=JudgeIdentity(model="m"), source="s",
                       labels_path="labels.jsonl", measures=measures, min_agreement=0.8,
                       min_kappa=None, unlabelled=["c2", "c3"])
-    assert ("2 items of the labels file have an empty label and are left out: c2, c3"
+    assert ("left out, an empty label: 2 items of the labels file (c2, c3)"
             in problem_lines(cal))
     assert json.loads(calibration_json(cal))["unlabelled"] == ["c2", "c3"]
 

@@ -62,6 +62,6 @@ def test_errored_cases_are_named_as_errored_in_every_report(tmp_path: Path) -> N
     terminal = done.stdout
     assert "contains · careful: left out, errored in plain (every epoch) (1): c1" in terminal
     assert "contains · careful: left out, errored in careful (every epoch) (2): c2, c4" in terminal
-    assert "3 of 12 trials got no answer from the target and were not scored" in terminal
+    assert "3 of 12 trials got no answer from the target, so they have no score" in terminal
     for text in (markdown, html, terminal):
         assert "only in" not in text

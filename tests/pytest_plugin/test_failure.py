@@ -40,7 +40,7 @@ def test_a_missed_threshold_names_each_case_its_reason_and_answer(tmp_path: Path
         assert_eval(result, thresholds={"exact_match": 0.75})
     report = str(raised.value)
     assert report.splitlines()[:2] == [
-        f"eval 'capitals' missed 1 of 1 gates (run {result.run_id})",
+        f"eval 'capitals' missed 1 of 1 gate (run {result.run_id})",
         # the errored case (spain) counts among the cases, as not passed
         ("  FAIL exact_match@default pass rate: 25.0% passed over 4 cases (min 75.0%); "
          "1 errored trial counts as not passed (without it: 33.3% over the 3 cases scored, "

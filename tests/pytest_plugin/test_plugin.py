@@ -98,7 +98,7 @@ def test_evals_under_xdist_are_runs_of_one_store_that_history_lists(
     assert "2 workers [3 items]" in out  # -m assay left out the one test that is no eval
     assert re.search(r"=+ 1 failed, 2 passed in", out), out
     assert "FAILED tests/test_support_evals.py::test_function_misses_a_strict_bar" in out
-    assert "EvalFailed: eval 'support-code' missed 1 of 1 gates" in out
+    assert "EvalFailed: eval 'support-code' missed 1 of 1 gate" in out
     assert "FAIL contains@default pass rate: 66.7% passed over 3 cases (min 90.0%)" in out
     assert "contains @ default: 1 of 3 trials did not pass" in out
     assert "hours: contains none of '9 to 18' | answer: \"I don't know.\"" in out

@@ -140,7 +140,7 @@ def test_a_run_of_consecutive_failures_stops_the_run_on_time_whatever_the_batch_
         tmp_path: Path, batch_size: int) -> None:
     target = CountingTarget(fail={f"c{i}" for i in range(5, 100)})
     committed: list[TrialResult] = []
-    with pytest.raises(RunFailed, match="the last 10 trials all ended in an error"):
+    with pytest.raises(RunFailed, match="the last 10 trials ended in an error"):
         asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
                                  concurrency=1, timeout=5.0, batch_size=batch_size,
                                  max_consecutive_errors=10))
@@ -263,3 +263,14 @@ def test_trials_that_finished_are_committed_while_another_trial_still_hangs(
     asyncio.run(go())
     assert committed_while_hung == [6]  # all but c0 under both conditions
     assert len(committed) == 8
+
+
+def test_a_run_stopped_by_one_error_in_a_row_says_the_last_trial_not_the_last_1_trials(
+        tmp_path: Path) -> None:
+    """Regression: `max_consecutive_errors: 1` stopped with 'the last 1 trials all ended in
+    an error'."""
+    target = CountingTarget(fail={"c0"})
+    with pytest.raises(RunFailed, match=r"^the last trial ended in an error \(run\."):
+        asyncio.run(run_pipeline(make_plan(tmp_path, 4, target), lambda batch: None,
+                                 concurrency=1, timeout=5.0, batch_size=1,
+                                 max_consecutive_errors=1))

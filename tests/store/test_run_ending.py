@@ -58,9 +58,9 @@ def test_how_a_run_stands_says_still_running_stopped_with_its_resume_or_nothing_
         live.acquire("live")
         running = how_unfinished(store, store.get_run("live"))  # type: ignore[arg-type]
     assert running is not None
-    assert (running.how, running.stored_of) == ("still running", "0 of 40")
+    assert (running.how, running.stored_trials) == ("still running", "0 of 40 trials")
     stopped = how_unfinished(store, store.get_run("stopped"))  # type: ignore[arg-type]
     assert stopped is not None
-    assert (stopped.how, stopped.stored_of) == (
-        "aborted; resume with: assay run a.yaml --resume stopped", "0")
+    assert (stopped.how, stopped.stored_trials) == (
+        "aborted; resume with: assay run a.yaml --resume stopped", "0 trials")
     assert how_unfinished(store, store.get_run("done")) is None  # type: ignore[arg-type]

@@ -45,6 +45,7 @@ import numpy as np
 
 from assay.analysis.distributions import normal_cdf, t_ppf
 from assay.analysis.interval import Z_95, Interval, wilson
+from assay.wording import plural
 
 Weighting: TypeAlias = Literal["none", "linear", "quadratic"]
 METHOD = "jackknife (Fleiss & Davies)"
@@ -139,7 +140,7 @@ def kappa_of_table(table: np.ndarray, *, weighting: Weighting = "none",
     if se == 0.0:  # e.g. every item agreed: 1.00-1.00 from 4 items would claim a certainty
         return Kappa(kappa, None, weighting, observed, expected, n,
                      f"no interval: every item left out gives the same kappa, "
-                     f"a certainty {n} items cannot give")
+                     f"a certainty {plural(n, 'item')} cannot give")
     half = t_ppf(normal_cdf(z), n - 1) * se
     interval = Interval(max(-1.0, kappa - half), min(1.0, kappa + half), method=METHOD)
     return Kappa(kappa, interval, weighting, observed, expected, n)

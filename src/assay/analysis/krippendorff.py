@@ -40,6 +40,7 @@ import numpy as np
 
 from assay.analysis.distributions import t_ppf
 from assay.analysis.interval import Interval
+from assay.wording import plural
 
 Level: TypeAlias = Literal["nominal", "ordinal", "interval"]
 METHOD = "jackknife over items"
@@ -168,14 +169,14 @@ def _jackknife(counts: _Counts, value: float, level: Level,
     """Alpha +- t * its jackknife standard error, or no interval and why."""
     items = len(counts.sizes)
     if items < 3:
-        return None, f"no interval from {items} items: it needs three"
+        return None, f"no interval from {plural(items, 'item')}: it needs three"
     left_out = _left_out(counts, level, categories)
     if np.isnan(left_out).any():
         return None, "no interval: with one item left out every value left is the same"
     se = float(np.sqrt((items - 1) / items * ((left_out - left_out.mean()) ** 2).sum()))
     if se < 1e-12:
         return None, (f"no interval: every item left out gives the same alpha, a certainty "
-                      f"{items} items cannot give")
+                      f"{plural(items, 'item')} cannot give")
     half = t_ppf(0.975, items - 1) * se
     return Interval(max(-1.0, value - half), min(1.0, value + half), method=METHOD), ""
 

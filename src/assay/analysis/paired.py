@@ -31,6 +31,7 @@ from assay.analysis.significance import PairedTest, signed_rank_test, snap
 from assay.analysis.verdict import describe
 from assay.errors import UserError
 from assay.knowledge_packs.bands import Reading, pack_reading
+from assay.wording import plural
 
 Kind: TypeAlias = Literal["pass_fail", "score"]
 """Which metric heads the comparison: the pass rate or the mean score."""
@@ -193,7 +194,7 @@ def compare_paired(
                         for reason, ids in data.excluded.reasons(label_a, label_b))
         raise NothingToPair(
             "no case has a usable result on both sides "
-            f"({len(a)} cases in {label_a}, {len(b)} in {label_b}"
+            f"({plural(len(a), 'case')} in {label_a}, {len(b)} in {label_b}"
             + (f": {why})" if why else ")"), data.excluded)
     pass_rate = _pass_rate_effect(data, alpha)
     headline_a, headline_b = (
@@ -267,8 +268,8 @@ def _span(scale: tuple[float, float] | None, data: PairedData) -> float:
     span = float(max(max(data.a), max(data.b)) - min(min(data.a), min(data.b)))
     if not span > 0:
         raise UserError(
-            f"every value on both sides is {data.a[0]:g}: with {data.n} cases the interval "
-            "of the difference has no bound without the scale; give scale=(min, max)")
+            f"every value on both sides is {data.a[0]:g}: with {plural(data.n, 'case')} the "
+            "interval of the difference has no bound without the scale; give scale=(min, max)")
     return span
 
 

@@ -42,6 +42,7 @@ from assay.analysis.mean_delta import Differences
 from assay.analysis.paired import PairedComparison
 from assay.analysis.pass_rate_delta import SCORE_TEST, DiscordantPairs, mcnemar_score
 from assay.errors import UserError
+from assay.wording import plural
 
 MAX_CASES = 20_000
 """Advice stops here: past it, the effect is too small to be worth sizing a dataset for."""
@@ -81,11 +82,11 @@ class SampleSizeAdvice:
     def summary(self) -> str:
         unit, digits = ("pp", 1) if self.metric == "pass_rate" else ("", 2)
         now = (f"{self.confidence * 100:.3g}% CI {2 * self.ci_half_width:.{digits}f}{unit} "
-               f"wide with {self.n} cases")
+               f"wide with {plural(self.n, 'case')}")
         if self.cases_needed is None:
             return f"{now}; no case count advised: {self.reason}"
         assert self.power is not None
-        return (f"{now}; about {self.cases_needed} cases would detect "
+        return (f"{now}; about {plural(self.cases_needed, 'case')} would detect "
                 f"{self.effect:+.{digits}f}{unit} with {power_text(self.power)} power "
                 f"({self.test}, alpha {self.alpha:.3g})")
 
@@ -121,7 +122,7 @@ def advise(effect: Effect, *, power: float = 0.8) -> SampleSizeAdvice:
     reason: str | None = None
     try:
         if effect.significant:
-            raise UndefinedEffect(f"already significant with {evidence.n} cases")
+            raise UndefinedEffect(f"already significant with {plural(evidence.n, 'case')}")
         if _is_zero(effect.estimate):  # named as the metric is, though epochs test it as a mean
             name = "pass-rate" if effect.metric == "pass_rate" else "mean"
             raise UndefinedEffect(f"the observed {name} difference is 0; "

@@ -27,6 +27,7 @@ from assay.case import Case
 from assay.config.calibration import LabelsFile
 from assay.datasets.mapped import MappedRecord, read_mapped
 from assay.errors import ProblemList, UserError
+from assay.wording import plural
 
 ITEM_FIELDS = ("input", "expected", "output", "output_a", "output_b", "expected_traits",
                "reference", "condition", "epoch", "rater")
@@ -132,7 +133,7 @@ def read_labels(spec: LabelsFile, base_dir: Path, *, kind: str = "auto") -> Huma
     for item_id in unlabelled:
         del items[item_id]
     if not items:
-        empty = f" ({len(unlabelled)} items with an empty label)" if unlabelled else ""
+        empty = f" ({plural(len(unlabelled), 'item')} with an empty label)" if unlabelled else ""
         raise UserError(f"labels file {path} has no labelled item{empty}")
     return HumanLabels(kind, items, path, unlabelled)
 

@@ -20,6 +20,7 @@ from assay.calibration.labels import HumanLabels
 from assay.calibration.verdicts import JudgeVerdicts
 from assay.config.calibration import CalibrationSpec, JudgeIdentity
 from assay.errors import RunFailed, UserError
+from assay.wording import plural
 
 
 @dataclass
@@ -99,15 +100,15 @@ def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpe
         first, error = next(iter(verdicts.errors.items()))
         if set(verdicts.errors) <= verdicts.other_kind:  # the judge answered every item
             raise UserError(_other_kind(labels, f"{first}: {error}"))
-        raise RunFailed(f"the judge gave no readable verdict: {len(verdicts.errors)} judge "
-                        f"errors (first: {first}: {error})")
+        raise RunFailed(f"the judge gave no readable verdict: "
+                        f"{plural(len(verdicts.errors), 'judge error')} (first: {first}: {error})")
     split: list[str] = []
     if labels.kind == "preference":
         if labels.raters > 1:
             human, split = _majority_preferences(human)
             if split:
-                notes.append(f"{_items(len(split))} left out: their raters' preferences "
-                             f"were evenly split ({', '.join(split[:5])})")
+                notes.append(f"left out, the raters' preferences evenly split: "
+                             f"{plural(len(split), 'item')} ({', '.join(split[:5])})")
         truth = {item_id: values[0] for item_id, values in human.items() if values}
         try:
             measures: JudgeAgreement | PairwiseAgreement = pairwise_agreement(
@@ -121,8 +122,8 @@ def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpe
         if labels.kind == "score":
             judged_values, categories, rounded = _on_scale(human, judged_values, spec.scale)
             if rounded:
-                notes.append(f"{rounded} judge scores were not whole points (a mean of "
-                             "repeats or metrics) and were rounded to the nearest point")
+                notes.append(f"rounded to the nearest point: {plural(rounded, 'judge score')} "
+                             "not in whole points (a mean of repeats or metrics)")
         items, _, _ = rated_items(human, judged_values)
         try:
             measures = judge_agreement(items, labels.kind,  # type: ignore[arg-type]
@@ -140,10 +141,6 @@ def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpe
         unlabelled=list(labels.unlabelled),
         judge_errors={i: e for i, e in verdicts.errors.items() if i in human},
         notes=notes)
-
-
-def _items(n: int) -> str:
-    return f"{n} item" if n == 1 else f"{n} items"
 
 
 def _on_scale(human: dict[str, list[Any]], judged: dict[str, Any],
@@ -203,5 +200,6 @@ def _no_overlap(problem: str, labels: HumanLabels, verdicts: JudgeVerdicts) -> s
                f"{len(verdicts.ids)} judged (e.g. {', '.join(judged) or 'none'})")
     if verdicts.errors:
         first = next(iter(verdicts.errors.items()))
-        message += f"; {len(verdicts.errors)} judge errors (first: {first[0]}: {first[1]})"
+        message += (f"; {plural(len(verdicts.errors), 'judge error')} "
+                    f"(first: {first[0]}: {first[1]})")
     return message

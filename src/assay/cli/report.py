@@ -129,7 +129,7 @@ def unfinished_note(store: Store, run: RunRecord) -> str | None:
     if unfinished is None:
         return None
     return (f"note: run {run.id} is not completed ({unfinished.how}); this report shows the "
-            f"{unfinished.stored_of} trials stored so far")
+            f"{unfinished.stored_trials} stored so far")
 
 
 def _refuse_with_rewrite() -> None:

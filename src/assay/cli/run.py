@@ -289,7 +289,7 @@ def unfinished_note(store: Store, config: Path, experiment: str, config_hash: st
                "that one was started with another config (or ${VAR} values), which "
                "this one cannot resume")
     return (f"note: the previous run {run.id} of '{experiment}' did not finish "
-            f"({unfinished.how}; {unfinished.stored_of} trials stored); this is a new run: "
+            f"({unfinished.how}; {unfinished.stored_trials} stored); this is a new run: "
             f"{instead}")
 
 

@@ -27,6 +27,7 @@ from assay.export.eee_identity import condition_identity, dataset_source
 from assay.export.eee_instances import instance_records
 from assay.export.eee_schema import Kind, schema_errors
 from assay.reports.atomic import atomic_writer, write_text
+from assay.wording import part_of
 
 if TYPE_CHECKING:
     from assay.records import ExportRecord, RunRecord
@@ -69,9 +70,8 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
         raise UserError(f"run {run.id} is a {run.kind} analysis, not an eval run: only eval "
                         "runs export to Every Eval Ever")
     if run.status != "completed":  # a part of the dataset would read as the whole
-        stored = f"{store.count_trials(run.id)[0]:,}"
-        planned = f" of {run.total_trials:,}" if run.total_trials else ""
-        raise UserError(f"run {run.id} is {run.status} ({stored}{planned} trials): only a "
+        stored = part_of(store.count_trials(run.id)[0], run.total_trials, "trial")
+        raise UserError(f"run {run.id} is {run.status} ({stored}): only a "
                         f"completed run is exported; `assay run CONFIG --resume {run.id}` "
                         "completes it")
     scorers, conditions = stored_order(run)

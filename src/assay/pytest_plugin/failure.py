@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from assay.pytest_plugin.thresholds import Thresholds, threshold_gates
 from assay.trial import epoch_label
+from assay.wording import part_of, plural
 
 if TYPE_CHECKING:
     from assay.api.evaluate import EvalResult
@@ -63,7 +64,8 @@ def assert_eval(result: EvalResult, thresholds: Thresholds | None = None) -> Eva
 def failure_report(result: EvalResult, failed: list[GateResult], *, total: int) -> str:
     """The message of `EvalFailed`: the failed gates, then the cases behind each."""
     run = result.run
-    lines = [f"eval '{run.experiment}' missed {len(failed)} of {total} gates (run {run.id})"]
+    missed = part_of(len(failed), total, "gate")
+    lines = [f"eval '{run.experiment}' missed {missed} (run {run.id})"]
     lines += [f"  FAIL {gate.gate}: {gate.detail}" for gate in failed]
     pairs = _pairs_of(failed, result)
     if pairs:
@@ -133,13 +135,13 @@ class _Listing:
     def lines(self) -> list[str]:
         head = f"{self.scorer} @ {self.condition}:"
         if self.not_passing:
-            out = [f"{head} {self.not_passing} of {self.trials} trials did not pass"]
+            out = [f"{head} {self.not_passing} of {plural(self.trials, 'trial')} did not pass"]
             out += [f"  {line}" for line in self.shown]
             if self.not_passing > len(self.shown):
                 out.append(f"  ... and {self.not_passing - len(self.shown)} more")
             return out
         lowest = sorted(self.lowest, key=lambda item: item[0])[:CASES_SHOWN]
-        return [f"{head} lowest scores of {self.trials} trials",
+        return [f"{head} lowest scores of {plural(self.trials, 'trial')}",
                 *(f"  {line}" for _, line in lowest)]
 
 

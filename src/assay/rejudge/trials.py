@@ -23,6 +23,7 @@ from assay.judging.bounded import bounded_map
 from assay.output import Usage
 from assay.runner.pipeline import PipelineStats, trial_error, trial_unusable
 from assay.trial import TrialKey, TrialResult
+from assay.wording import plural, the_last
 
 if TYPE_CHECKING:
     from assay.config.models import RunSettings
@@ -74,12 +75,12 @@ class JudgeTally:
         if (budget.max_consecutive_errors is not None
                 and stats.consecutive_errors >= budget.max_consecutive_errors):
             stats.stopped_reason = (
-                f"the judges failed on the last {stats.consecutive_errors} answers "
+                f"the judges failed on {the_last(stats.consecutive_errors, 'answer')} "
                 f"(run.max_consecutive_errors = {budget.max_consecutive_errors}); "
                 f"latest error: {error[:300]}")
         elif budget.max_errors is not None and stats.errors >= budget.max_errors:
             stats.stopped_reason = (
-                f"error budget reached: the judges failed on {stats.errors} answers "
+                f"error budget reached: the judges failed on {plural(stats.errors, 'answer')} "
                 f"(run.max_errors = {budget.max_errors}); first error: "
                 f"{(stats.first_error or '')[:300]}")
 

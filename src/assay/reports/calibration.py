@@ -38,7 +38,7 @@ def headline(cal: Calibration) -> str:
         bar.append(f"kappa >= {cal.min_kappa:g}")
     kappa = "-" if cal.kappa is None else f"{cal.kappa:.2f}"
     line = (f"agreement {percent(cal.agreement)}, {cal.measures.kappa.name} {kappa} "
-            f"over {cal.n} items")
+            f"over {plural(cal.n, 'item')}")
     if not bar:
         return f"{line} (no bar set)"
     if cal.passed:
@@ -69,7 +69,7 @@ def measure_rows(cal: Calibration) -> list[Row]:
             ("accuracy, A shown first", _rate(m.a_first.rate), _ci(m.a_first.interval), ""),
             ("accuracy, B shown first", _rate(m.b_first.rate), _ci(m.b_first.interval), ""),
             ("accuracy when both orders agree", _rate(m.consistent.rate),
-             _ci(m.consistent.interval), f"{m.consistent.n} of {m.n} items"),
+             _ci(m.consistent.interval), f"{m.consistent.n} of {plural(m.n, 'item')}"),
             ("accuracy of the reconciled verdict", _rate(m.reconciled.rate),
              _ci(m.reconciled.interval), "a position-inconsistent pair reads as a tie"),
             _kappa_row(m.kappa, "over preferred A / B / tie"),
@@ -108,7 +108,8 @@ def measure_rows(cal: Calibration) -> list[Row]:
         if alpha is not None:
             value = "-" if alpha.value is None else f"{alpha.value:.2f}"
             rows.append((title, value, _ci(alpha.interval, digits=2),
-                         f"{alpha.level}, {alpha.raters} raters, {alpha.items} items"
+                         f"{alpha.level}, {plural(alpha.raters, 'rater')}, "
+                         f"{plural(alpha.items, 'item')}"
                          + (f"; {alpha.note}" if alpha.note else "")))
     return rows
 
@@ -142,17 +143,18 @@ def problem_lines(cal: Calibration) -> list[str]:
     if wrong:
         out.append(f"the judge disagrees with people on {plural(len(wrong), 'item')}: {_ids(wrong)}")
     if cal.only_labelled:
-        out.append(f"{len(cal.only_labelled)} labelled items have no verdict and are left out: "
-                   f"{_ids(cal.only_labelled)}")
+        out.append(f"left out, no verdict: {plural(len(cal.only_labelled), 'labelled item')} "
+                   f"({_ids(cal.only_labelled)})")
     if cal.judge_errors:
         first_id, first = next(iter(cal.judge_errors.items()))
-        out.append(f"{len(cal.judge_errors)} items got a judge error and are left out "
+        out.append(f"left out, a judge error: {plural(len(cal.judge_errors), 'item')} "
                    f"(first: {first_id}: {first[:200]})")
     if cal.unlabelled:
-        out.append(f"{len(cal.unlabelled)} items of the labels file have an empty label and "
-                   f"are left out: {_ids(cal.unlabelled)}")
+        out.append(f"left out, an empty label: {plural(len(cal.unlabelled), 'item')} of the "
+                   f"labels file ({_ids(cal.unlabelled)})")
     if cal.only_judged:
-        out.append(f"{len(cal.only_judged)} judged items have no label: {_ids(cal.only_judged)}")
+        out.append(f"no label: {plural(len(cal.only_judged), 'judged item')} "
+                   f"({_ids(cal.only_judged)})")
     return out + [f"note: {note}" for note in cal.notes]
 
 

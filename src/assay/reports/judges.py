@@ -107,7 +107,8 @@ def _pairwise(results: list[PairwiseResult]) -> Table:
             first, "-" if positions.tie_rate is None else percent(positions.tie_rate)])
         if r.inconsistent:
             table.notes.append(f"{r.scorer} {r.label_b} vs {r.label_a}: {r.inconsistent} of "
-                               f"{r.n} pairs changed winner with the order and count as ties")
+                               f"{plural(r.n, 'pair')} changed winner with the order, each "
+                               "counted as a tie")
         if r.errored:
             table.notes.append(f"{r.scorer} {r.label_b} vs {r.label_a}: "
                                f"{plural(r.errored, 'pair')} without a verdict (a judge error)")
@@ -127,8 +128,9 @@ def _metrics(judges: JudgeReview) -> Table:
         table.rows.append([m.scorer, m.metric, m.condition, str(m.n),
                            f"{m.mean:.2f} {_ci(m.interval)}"])
     for c in claims.values():
-        table.notes.append(f"{c.scorer} · {c.condition}: {c.claims} unverified claims in "
-                           f"{c.with_claims} of {c.trials} answers")
+        table.notes.append(f"{c.scorer} · {c.condition}: "
+                           f"{plural(c.claims, 'unverified claim')} in "
+                           f"{c.with_claims} of {plural(c.trials, 'answer')}")
     return table
 
 
@@ -175,8 +177,8 @@ def _variance(judges: JudgeReview) -> Table:
             table.notes.append(
                 f"{scorer} · {d.label_b} vs {d.label_a}: the judge gives "
                 f"{percent(d.judge_share, 0)} of "
-                f"the delta's uncertainty (its variance over {d.cases} cases) with "
-                f"{d.asks} ask{'s' if d.asks != 1 else ''} per answer"
+                f"the delta's uncertainty (its variance over {plural(d.cases, 'case')}) with "
+                f"{plural(d.asks, 'ask')} per answer"
                 # a rejudge's asks (the table's) explain the deltas of the run it judged again
                 + (f", as run {judges.rejudge_of} asked" if judges.rejudge_of else ""))
     if any(v.agent_variance is None for _, v in findings.variance):

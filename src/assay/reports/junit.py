@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from assay.reports.text import one_line
 from assay.trial import epoch_label
+from assay.wording import part_of
 
 if TYPE_CHECKING:
     from assay.records import RunRecord, TrialRecord
@@ -99,9 +100,8 @@ def _run_suites(root: ET.Element, run: RunRecord, trials: Iterable[TrialRecord],
 
 def _ending(suite: ET.Element, run: RunRecord, ran: int) -> None:
     """The testcase of a run that did not complete: an error saying how it ended."""
-    planned = f" of {run.total_trials:,}" if run.total_trials else ""
     text = (f"the run is {run.status}{f': {run.error}' if run.error else ''} "
-            f"({ran:,}{planned} trials ran)")
+            f"({part_of(ran, run.total_trials, 'trial')} ran)")
     case = ET.SubElement(suite, "testcase", classname=f"{run.experiment}.run",
                          name=f"run {run.id}")
     ET.SubElement(case, "error", message=_message(text), type=run.status).text = text

@@ -61,8 +61,9 @@ def print_errors(out: Any, review: Review, detail: Detail = "normal") -> None:
     if failed:
         total = sum(c.trials for c in summary.conditions)
         example = next((e for c in summary.conditions for e in c.error_examples), "")
-        print_warning(out, f"{failed} of {total} trials got no answer from the target and were "
-                           f"not scored (first: {example}); see Errors in report.md")
+        print_warning(out, f"{failed} of {plural(total, 'trial')} got no answer from the target, "
+                           f"so {'it has' if failed == 1 else 'they have'} no score (first: "
+                           f"{example}); see Errors in report.md")
     for scorer, failures in summary.scorer_failures.items():
         if not any(s.n for s in summary.scores if s.scorer == scorer):
             continue  # no value anywhere: the run's warnings say so, with this example

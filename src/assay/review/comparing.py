@@ -20,7 +20,7 @@ from assay.analysis.conditions import (
 from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs, scorer_changes
 from assay.errors import UserError
 from assay.records import TRIAL_KINDS, RunRecord
-from assay.wording import plural
+from assay.wording import part_of, plural
 
 if TYPE_CHECKING:
     from assay.store import Store
@@ -91,8 +91,8 @@ def _stopped_note(store: Store, run: RunRecord) -> str:
     """`run X is aborted: 8 of its 20 trials ran, ...`: a side that holds only the cases it
     reached, which the per-case lists alone do not say."""
     ran, _ = store.count_trials(run.id)
-    planned = f" of its {run.total_trials:,}" if run.total_trials else ""
-    return (f"run {run.id} is {run.status}: {ran:,}{planned} trials ran, so it is compared "
+    trials = part_of(ran, run.total_trials, "trial", of="of its")
+    return (f"run {run.id} is {run.status}: {trials} ran, so it is compared "
             "on the cases it reached")
 
 

@@ -30,10 +30,11 @@ from assay.review.gates import (
     threshold_results,
 )
 from assay.review.judges import JudgeReview, review_judges
-from assay.review.recorded import RecordedReview
 from assay.review.reading import TrialsRead, read_trials
+from assay.review.recorded import RecordedReview
 from assay.review.result import GateResult, ReportFiles, Review
 from assay.review.summary import stored_order, summarize_run, unmeasured_warnings
+from assay.wording import part_of
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ScorerCases
@@ -286,10 +287,10 @@ def _judged_again(run: RunRecord, summary: RunSummary) -> RecordedReview:
     results = threshold_results(list(gates), summary)
     if run.status != COMPLETED:
         ran = sum(c.trials for c in summary.conditions)
-        of = f" of {run.total_trials:,}" if run.total_trials else ""
         results = [replace(r, passed=False,
                            detail=f"{r.detail}; not passed: the run is {run.status}, "
-                                  f"judged on the {ran:,}{of} trials that ran")
+                                  f"judged on the {part_of(ran, run.total_trials, 'trial')} "
+                                  "that ran")
                    for r in results]
     # Only a completed run wrote its report.md (a stopped one never got that far).
     return RecordedReview(results, unmeasured_warnings(

@@ -170,7 +170,8 @@ def _mean_gate(label: str, stats: ScoreStats, minimum: float,
                max_error_rate: float | None) -> GateResult:
     """The mean is over scored trials; errors fail the gate unless it tolerates them."""
     if stats.mean is None:
-        return GateResult(f"{label} mean", False, f"no trial was scored ({stats.errors} errors)",
+        return GateResult(f"{label} mean", False,
+                          f"no trial was scored ({plural(stats.errors, 'error')})",
                           f"min {minimum:g}")
     ok = stats.mean >= minimum
     shown, least = beside_bound(stats.mean, minimum)

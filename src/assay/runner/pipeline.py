@@ -18,8 +18,8 @@ from assay.providers.cache import trial_epoch
 from assay.runner.plan import Plan
 from assay.runner.trial import ScorerGroups, run_trial
 from assay.trial import TrialKey, TrialResult
+from assay.wording import plural, the_last
 from assay.workers import WorkerPool, using
-from assay.wording import plural
 
 __all__ = ["PipelineStats", "run_pipeline", "run_trial", "trial_error", "trial_unusable"]
 
@@ -175,7 +175,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
             if (max_consecutive_errors is not None and not stats.stopped_reason
                     and stats.consecutive_errors >= max_consecutive_errors):
                 stats.stopped_reason = (
-                    f"the last {stats.consecutive_errors} trials all ended in an error "
+                    f"{the_last(stats.consecutive_errors, 'trial')} ended in an error "
                     f"(run.max_consecutive_errors = {max_consecutive_errors}); "
                     f"latest error: {error[:300]}")
         buffer.clear()

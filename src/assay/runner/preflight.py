@@ -22,6 +22,7 @@ from assay.datasets.dataset import Scan
 from assay.errors import Problem, UserError
 from assay.runner.plan import Plan, build_plan, check_target, scorer_problem
 from assay.services import Services
+from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.store import Store
@@ -173,9 +174,9 @@ def check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
                 f"({first[index]})")))
             continue
         shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-        warnings.append(f"{scorer.name}: {len(ids)} of {cases} cases have nothing to compare "
-                        f"against ({shown}); each of their trials will be this scorer's "
-                        f"error. First: {first[index]}")
+        warnings.append(f"{scorer.name}: nothing to compare against in {len(ids)} of "
+                        f"{plural(cases, 'case')} ({shown}); each of their trials will be this "
+                        f"scorer's error. First: {first[index]}")
     if problems:
         raise UserError(f"invalid config {loaded.path}", problems)
     return warnings

@@ -18,6 +18,7 @@ from assay.records import RunRecord
 from assay.store.rows import now_iso
 from assay.store.stalled_runs import UNDER_WAY, stalled_runs
 from assay.store.store import Store
+from assay.wording import part_of
 
 REVIEWING = "reviewing"
 """Every trial is stored; the review (summary, comparisons, files) comes next."""
@@ -65,10 +66,10 @@ class Unfinished:
     """Its trials stored so far."""
 
     @property
-    def stored_of(self) -> str:
-        """`120 of 500`: its trials stored so far, of all it plans (when that is known)."""
-        of = f" of {self.run.total_trials:,}" if self.run.total_trials else ""
-        return f"{self.stored:,}{of}"
+    def stored_trials(self) -> str:
+        """`120 of 500 trials`: its trials stored so far, of all it plans (when that is
+        known)."""
+        return part_of(self.stored, self.run.total_trials, "trial")
 
 
 def left_unfinished(store: Store, experiment: str) -> Unfinished | None:
