@@ -279,3 +279,19 @@ def test_one_invalid_config_of_a_suite_is_counted_in_the_singular(
                        "--no-progress")
     assert code == 2
     assert "1 of 4 configs of the suite is invalid; nothing was run" in text
+
+
+def test_the_suites_file_lines_name_its_folder_as_the_terminal_shows_it(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `-o NAME`, NAME with a byte that is not UTF-8 and brackets, printed
+    'suite:   out\\udcff/suite.json' (Python's escape of the byte) and lost `[b]` to the
+    terminal's markup, on the suite:, report: and junit: lines."""
+    name = os.fsdecode(b"out\xff[b]")
+    code, text = assay(capsys, "run", "configs/go-expert.yaml", "configs/rust-expert.yaml",
+                       "--store", str(suite_dir / "s.db"), "-o", name, "--no-progress",
+                       "--junit", f"{name}/junit.xml")
+    assert code == 0, text
+    lines = text.splitlines()
+    assert "suite:   out\ufffd[b]/suite.json" in lines
+    assert "report:  out\ufffd[b]/suite.md" in lines
+    assert "junit:   out\ufffd[b]/junit.xml" in lines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -532,3 +533,13 @@ def test_export_onto_a_session_log_it_reads_is_refused_and_the_log_kept(
     assert code == 2
     assert "is one of the session logs being exported" in capsys.readouterr().err
     assert log.read_text(encoding="utf-8") == original
+
+
+def test_export_names_its_output_as_the_terminal_shows_it(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `-o NAME`, NAME with a byte that is not UTF-8, said 'wrote 1 case to
+    cases\\udcff.jsonl', Python's escape of the byte, not the name."""
+    short = next(sessions_dir.rglob("short.jsonl"))
+    out = os.fsdecode(os.fsencode(tmp_path) + b"/cases\xff.jsonl")
+    assert _run(["traces", "export", str(short), "-o", out, "--include-unanswered"]) == 0
+    assert f"wrote 1 case to {tmp_path}/cases\ufffd.jsonl " in capsys.readouterr().out

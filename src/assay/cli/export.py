@@ -49,6 +49,7 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
     from assay.export.writing import export_eee
     from assay.reports.results_json import link_exports
     from assay.store.failures import store_name
+    from assay.wording import path_text
 
     store = open_store(store_url, existing=True)
     try:
@@ -63,7 +64,7 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
     finally:
         store.close()
     for name in record.files:
-        click.echo(str(directory / name))
+        click.echo(path_text(directory / name))
     if store.read_only:  # the files are what was asked for; the store can only be read
         click.echo(f"warning: the store {store_name(store.url)} cannot be written here, so "
                    f"the export is not recorded with run {run.id} and its results.json does "
@@ -75,11 +76,11 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
             link_exports(results, exports)
         except (OSError, ValueError, FileWriteError) as exc:  # a damaged or locked file
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            click.echo(f"warning: not linked from {results}: {reason}; the export is recorded "
+            click.echo(f"warning: not linked from {path_text(results)}: {reason}; the export is recorded "
                        f"with run {run.id}, and `assay report {run.id} --rewrite` writes "
                        "results.json again, listing it", err=True)
             return
-        click.echo(f"linked from {results}")
+        click.echo(f"linked from {path_text(results)}")
     else:
         click.echo(f"recorded with run {run.id}: `assay report {run.id} --format json` "
                    "lists it", err=True)

@@ -224,7 +224,7 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
     from assay.reports.terminal import print_review
     from assay.reports.text import markup_free as escape
     from assay.review.suite import entry_of, write_suite
-    from assay.wording import plural
+    from assay.wording import path_text, plural
 
     entries: list[SuiteEntry] = []
     reviews: list[Review] = []
@@ -241,7 +241,7 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
             review = _run(running, store, options, request)
             print_review(out, review, detail=detail)
         except AssayError as exc:
-            out.print(f"[red]error:[/red] {escape(f'{path}: {exc}')}")
+            out.print(f"[red]error:[/red] {escape(f'{path_text(path)}: {exc}')}")
             entries.append(entry_of(path, exc.exit_code, error=str(exc)))
             continue
         except KeyboardInterrupt:
@@ -258,18 +258,18 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
                                     output=output, junit=junit)
             not_run = f"; {plural(len(paths) - index, 'config')} not run" \
                 if index < len(paths) else ""
-            out.print(f"suite:   {escape(str(target))} (interrupted at "
-                      f"{escape(str(path))}{not_run})")
+            out.print(f"suite:   {escape(path_text(target))} (interrupted at "
+                      f"{escape(path_text(path))}{not_run})")
             raise
         completed(path, review)
     document, target = write_suite(store, entries, reviews, sample=options.sample,
                                    output=output, junit=junit)
     print_rule(out, "[bold]suite[/bold]")
     print_grand_summary(out, document)
-    out.print(f"suite:   {target}")
-    out.print(f"report:  {target.with_name('suite.md')}")
+    out.print(escape(f"suite:   {path_text(target)}\n"
+                     f"report:  {path_text(target.with_name('suite.md'))}"))
     if junit is not None:
-        out.print(f"junit:   {junit}")
+        out.print(escape(f"junit:   {path_text(junit)}"))
     return int(document["exit_code"])
 
 

@@ -212,23 +212,24 @@ class _JudgeProgress:
 def _say_skipped(unreadable: Any, sessions: Any) -> None:
     """On stderr: the files not read and, per session, the lines left out, each with why."""
     from assay.traces.sessions import file_stats
-    from assay.wording import plural
+    from assay.wording import path_text, plural
 
     for bad in unreadable:
-        click.echo(f"skipped {bad.path}: {bad.reason}", err=True)
+        click.echo(f"skipped {path_text(bad.path)}: {bad.reason}", err=True)
     for stats in file_stats(sessions):
         if stats.malformed_count or stats.unknown or stats.orphans or stats.repeats:
             skipped = ([f"{plural(stats.malformed_count, 'malformed line')}"]
                        if stats.malformed_count else [])
             skipped += [f"unknown kind {kind}" for kind in stats.unknown_kinds()]
             skipped += [said for said in (stats.orphaned(), stats.repeated()) if said]
-            click.echo(f"{stats.path}: {'; '.join(skipped)}", err=True)
+            click.echo(f"{path_text(stats.path)}: {'; '.join(skipped)}", err=True)
 
 
 def _summary(analysis: Any, report: Path, guide: Path) -> None:
     m = analysis.metrics
     rate = "n/a" if m.wiki_hit_rate is None else f"{m.wiki_hit_rate * 100:.0f}%"
     from assay.traces.repeats import repeat_notes
+    from assay.wording import path_text
 
     if analysis.selection is not None:
         click.echo(analysis.selection.note())
@@ -240,8 +241,8 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
     _say_skipped(analysis.unreadable, analysis.sessions)
     if analysis.judgements is not None:
         click.echo(f"findings {len(analysis.findings)}, not judged {len(analysis.judge_errors)}")
-    click.echo(f"report: {report}")
-    click.echo(f"guidelines: {guide}")
+    click.echo(f"report: {path_text(report)}")
+    click.echo(f"guidelines: {path_text(guide)}")
 
 
 @command.command("export")
@@ -255,7 +256,7 @@ def export_command(paths: tuple[Path, ...], format_: str | None, last: int | Non
     """Write each question as a dataset case: expected = the agent's answer, to review."""
     from assay.traces import ExchangeStream
     from assay.traces.export import check_not_a_log, write_dataset
-    from assay.wording import plural
+    from assay.wording import path_text, plural
 
     check_output_file(output)  # before any log is read
     check_not_a_log(output, paths)
@@ -264,5 +265,5 @@ def export_command(paths: tuple[Path, ...], format_: str | None, last: int | Non
     _say_skipped(stream.unreadable, stream.sessions)
     if stream.selection is not None:
         click.echo(stream.selection.note())
-    click.echo(f"wrote {plural(written, 'case')} to {output} "
+    click.echo(f"wrote {plural(written, 'case')} to {path_text(output)} "
                "(review `expected` before trusting it)")

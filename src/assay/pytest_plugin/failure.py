@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from assay.pytest_plugin.thresholds import Thresholds, threshold_gates
 from assay.trial import epoch_label
-from assay.wording import part_of, plural
+from assay.wording import part_of, path_text, plural
 
 if TYPE_CHECKING:
     from assay.api.evaluate import EvalResult
@@ -73,7 +73,7 @@ def failure_report(result: EvalResult, failed: list[GateResult], *, total: int) 
             lines += ["", *listing.lines()]
     lines += _newly_failing(result, failed)
     if result.files is not None:
-        lines += ["", f"report: {result.files.markdown}"]
+        lines += ["", f"report: {path_text(result.files.markdown)}"]
     return "\n".join(lines)
 
 

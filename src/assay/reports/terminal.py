@@ -122,7 +122,7 @@ def print_files(out: Any, review: Review, detail: Detail = "normal") -> None:
     out.print(escape(f"results: {path_text(files.results)}\n"
                      f"report:  {path_text(files.markdown)}\nhtml:    {path_text(files.html)}"))
     if files.junit is not None:
-        out.print(escape(f"junit:   {files.junit}"))
+        out.print(escape(f"junit:   {path_text(files.junit)}"))
 
 
 Part: TypeAlias = Callable[[Any, "Review", Detail], None]
