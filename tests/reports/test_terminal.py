@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+import assay
 from assay.reports.terminal import usage_text
 
 
@@ -39,3 +44,23 @@ def test_regression_the_totals_cache_hits_say_how_many_are_the_targets_of_the_co
     # a resume's ledger holds its own calls, the column the whole run's: no share is said
     assert usage_text({**usage, "resumed": True}, targets=4) == (
         "337 LLM calls answered by this resume (34 more from the cache)")
+
+
+def test_errors_point_at_report_md_only_when_the_run_wrote_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`assay.evaluate(..., reports=False, verbose=True)` said "see Errors in report.md" of
+    a run that wrote no report.md."""
+    def answer(case: assay.Case) -> str:
+        if case.input_text == "b":
+            raise RuntimeError("down")
+        return case.input_text
+
+    data = [{"input": text, "expected": text} for text in "abc"]
+    for reports in (False, True):
+        assay.evaluate("pointer", data=data, task=answer, scorers=["exact_match"],
+                       store=str(tmp_path / "assay.db"), reports=reports,
+                       output=tmp_path / "out", verbose=True)
+        out = capsys.readouterr().out
+        assert "1 of 3 trials got no answer from the target" in out
+        assert ("see Errors in report.md" in out) == reports
+        assert (tmp_path / "out" / "report.md").exists() == reports
