@@ -15,8 +15,6 @@ from assay.analysis.pairwise_agreement import PairwiseAgreement
 from assay.calibration.session import CalibrationRequest, run_calibration
 from assay.store import Store
 from assay.testing import FakeAnswerer, FakeJudge, FakeLLM, JudgeBiases
-from assay.testing.launcher import fake_environment
-
 from tests.calibration.planted import (
     PASS_FAIL_FIELDS,
     PREFERENCE_FIELDS,
@@ -25,6 +23,7 @@ from tests.calibration.planted import (
     truth_of,
     write_project,
 )
+from tests.fake_sdks import point_sdks_at
 
 
 @pytest.fixture
@@ -35,8 +34,7 @@ def store(tmp_path: Path) -> Store:
 def serve(monkeypatch: pytest.MonkeyPatch, biases: JudgeBiases) -> FakeLLM:
     llm = FakeLLM(judge=FakeJudge(biases), default=FakeAnswerer())
     llm.__enter__()
-    for name, value in fake_environment(llm, {}).items():
-        monkeypatch.setenv(name, value)
+    point_sdks_at(llm, monkeypatch)
     return llm
 
 

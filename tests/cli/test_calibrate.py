@@ -13,9 +13,9 @@ import pytest
 import yaml
 
 from assay.testing import FakeJudge, FakeLLM, JudgeBiases
-from assay.testing.launcher import fake_environment
 from tests.calibration.planted import PASS_FAIL_FIELDS, pass_fail_labels, truth_of, write_project
 from tests.cli.evalproject import assay
+from tests.fake_sdks import point_sdks_at
 from tests.terminal import signalled_while
 
 LABELS = pass_fail_labels(60, seed=2)
@@ -31,8 +31,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("COLUMNS", "200")
     with FakeLLM(judge=FakeJudge(JudgeBiases(labels=truth_of(LABELS), label_agreement=0.8,
                                              seed=3))) as llm:
-        for name, value in fake_environment(llm, {}).items():
-            monkeypatch.setenv(name, value)
+        point_sdks_at(llm, monkeypatch)
         yield config
 
 
@@ -177,8 +176,7 @@ def test_a_judge_that_gave_no_readable_verdict_at_all_is_exit_3_not_a_bad_config
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
     with FakeLLM(default="I would rather not say.") as llm:  # plays no judge
-        for name, value in fake_environment(llm, {}).items():
-            monkeypatch.setenv(name, value)
+        point_sdks_at(llm, monkeypatch)
         code, out = assay(capsys, "calibrate", str(config))
     assert code == 3, out
     assert "the judge gave no readable verdict: 6 judge errors" in out

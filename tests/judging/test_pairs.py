@@ -27,8 +27,8 @@ from assay.services import Services
 from assay.store import Store
 from assay.testing import FakeJudge, FakeLLM, JudgeBiases
 from assay.testing.launcher import fake_environment
-
 from tests.cli.evalproject import assay
+from tests.fake_sdks import point_sdks_at
 
 REFERENCE = "Jupiter is the largest planet of the Solar System, a gas giant."
 AGENT = '''
@@ -61,8 +61,7 @@ def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("COLUMNS", "200")
     rate = getattr(request, "param", 0.5)
     with FakeLLM(judge=FakeJudge(JudgeBiases(first_position_rate=rate, seed=1))) as llm:
-        for name, value in fake_environment(llm, {}).items():
-            monkeypatch.setenv(name, value)
+        point_sdks_at(llm, monkeypatch)
         yield llm
 
 

@@ -16,7 +16,7 @@ import yaml
 
 from assay.store import Store
 from assay.testing import FakeJudge, FakeLLM
-from assay.testing.launcher import fake_environment
+from tests.fake_sdks import point_sdks_at
 
 CASES = 10
 BROKEN = "q03"
@@ -53,8 +53,7 @@ def judged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Pa
     monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
     monkeypatch.setenv("COLUMNS", "200")
     with FakeLLM(judge=FakeJudge()) as llm:
-        for name, value in fake_environment(llm, {}).items():
-            monkeypatch.setenv(name, value)
+        point_sdks_at(llm, monkeypatch)
         yield write_config(tmp_path), llm
 
 

@@ -12,8 +12,8 @@ import yaml
 
 from assay.store import Store
 from assay.testing import FakeJudge, FakeLLM, JudgeBiases
-from assay.testing.launcher import fake_environment
 from tests.cli.evalproject import assay
+from tests.fake_sdks import point_sdks_at
 
 REFERENCE = "Jupiter is the largest planet of the Solar System, a gas giant."
 # Answers that vary from call to call (the agent's own noise), and a count of its calls.
@@ -49,8 +49,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[P
     monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
     monkeypatch.setenv("COLUMNS", "200")
     with FakeLLM(judge=FakeJudge(JudgeBiases(score_noise=1.5, seed=2))) as llm:
-        for name, value in fake_environment(llm, {}).items():
-            monkeypatch.setenv(name, value)
+        point_sdks_at(llm, monkeypatch)
         yield tmp_path / "assay.yaml", llm
 
 

@@ -17,9 +17,8 @@ import pytest
 from assay.review.judges import review_judges
 from assay.store import Store
 from assay.testing import FakeJudge, FakeLLM, JudgeBiases
-from assay.testing.launcher import fake_environment
-
 from tests.cli.evalproject import assay, write_project
+from tests.fake_sdks import point_sdks_at
 
 
 def run_rubric_eval(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -32,8 +31,7 @@ def run_rubric_eval(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
     monkeypatch.setenv("COLUMNS", "200")
     with FakeLLM(judge=FakeJudge(JudgeBiases(score_noise=1.0, seed=7))) as llm:
-        for name, value in fake_environment(llm, {}).items():
-            monkeypatch.setenv(name, value)
+        point_sdks_at(llm, monkeypatch)
         code, out = assay(capsys, "run", str(config), "-o", str(tmp_path / "out"))
     assert code == 0, out
     return out, json.loads((tmp_path / "out" / "results.json").read_text())

@@ -10,8 +10,8 @@ import pytest
 
 from assay.store import Store
 from assay.testing import FakeLLM, Reply
-from assay.testing.launcher import fake_environment
 from tests.cli.evalproject import assay
+from tests.fake_sdks import point_sdks_at
 
 CENTS_PER_CALL = 1  # 1,000 input tokens at $10 per million
 CONFIG = """
@@ -35,8 +35,7 @@ def llm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLM]:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
     with FakeLLM(default=Reply(text="a", input_tokens=1000, output_tokens=0)) as server:
-        for name, value in fake_environment(server, {}).items():
-            monkeypatch.setenv(name, value)
+        point_sdks_at(server, monkeypatch)
         yield server
 
 

@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -137,11 +137,8 @@ def test_a_second_resume_of_a_run_being_resumed_is_refused_and_runs_nothing(
     first = assay("run", "assay.yaml", "--resume", "--no-progress", cwd=tmp_path,
                   env={**env, "GATE": str(gate), "CALLS_LOG": str(tmp_path / "calls-2.log")})
     try:
-        deadline = time.monotonic() + 60
-        while first.pid not in lock_holders(engine):
-            assert first.poll() is None, first.communicate()[1].decode()
-            assert time.monotonic() < deadline, "the first resume never took the lock"
-            time.sleep(0.05)
+        wait_while_running(first, lambda: first.pid in lock_holders(engine),
+                           "the first resume never took the lock")
 
         second = subprocess.run(
             [sys.executable, "-m", "assay", "run", "assay.yaml", "--resume", "--no-progress"],
@@ -175,11 +172,8 @@ def test_resume_continues_the_unfinished_run_no_process_holds_not_the_newest(
     running = assay("run", "assay.yaml", "--no-progress", cwd=tmp_path,
                     env={**env, "GATE": str(gate), "CALLS_LOG": str(tmp_path / "calls-2.log")})
     try:
-        deadline = time.monotonic() + 60
-        while running.pid not in lock_holders(engine) or len(runs_of(engine)) < 2:
-            assert running.poll() is None, running.communicate()[1].decode()
-            assert time.monotonic() < deadline, "the new run never took its lock"
-            time.sleep(0.05)
+        wait_while_running(running, lambda: running.pid in lock_holders(engine)
+                           and len(runs_of(engine)) >= 2, "the new run never took its lock")
         resumed = subprocess.run(
             [sys.executable, "-m", "assay", "run", "assay.yaml", "--resume", "--no-progress"],
             cwd=tmp_path, env={**env, "CALLS_LOG": str(tmp_path / "calls-3.log")},
@@ -192,6 +186,17 @@ def test_resume_continues_the_unfinished_run_no_process_holds_not_the_newest(
     _, err = running.communicate(timeout=120)
     assert running.returncode == 0, err.decode()
     assert sorted(runs_of(engine).values()) == ["completed", "completed"]
+
+
+def wait_while_running(process: subprocess.Popen[bytes], done: Callable[[], bool],
+                       what: str) -> None:
+    """Wait up to a minute for `done()`, failing with `what` (or the process's stderr if it
+    ended first)."""
+    deadline = time.monotonic() + 60
+    while not done():
+        assert process.poll() is None, process.communicate()[1].decode()
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
 
 
 def runs_of(engine: Engine) -> dict[str, str]:

@@ -136,9 +136,14 @@ def test_a_full_disk_is_named_as_such(tmp_path: Path) -> None:
     store.close()
 
 
-def test_an_unreachable_postgresql_is_named_without_its_password(tmp_path: Path) -> None:
+@pytest.mark.parametrize("host", ["127.0.0.1:9", "no-such-host.invalid:5432"],
+                         ids=["closed-port", "unresolved-name"])
+def test_an_unreachable_postgresql_is_named_without_its_password(tmp_path: Path,
+                                                                 host: str) -> None:
+    """A host name that does not resolve read 'the store ... failed: failed to resolve
+    host', as if the store were damaged: it is unreachable like a closed port."""
     pytest.importorskip("psycopg")
-    url = "postgresql+psycopg://assay:hunter2-password@127.0.0.1:9/assay"
+    url = f"postgresql+psycopg://assay:hunter2-password@{host}/assay"
     result = assay(project(tmp_path), "runs", "--store", url)
     assert_one_clear_line(result, 3, "cannot be reached")
     assert "hunter2-password" not in result.stderr
@@ -172,15 +177,6 @@ def test_a_user_the_server_does_not_have_is_named_as_a_refused_login(tmp_path: P
     assert result.returncode == 3, result.stderr
     assert "refused the login" in result.stderr, result.stderr
     assert "cannot be reached" not in result.stderr
-
-
-def test_a_host_name_that_does_not_resolve_is_unreachable(tmp_path: Path) -> None:
-    """It read 'the store ... failed: failed to resolve host', as if the store were damaged."""
-    pytest.importorskip("psycopg")
-    url = "postgresql+psycopg://assay:hunter2-password@no-such-host.invalid:5432/assay"
-    result = assay(project(tmp_path), "runs", "--store", url)
-    assert_one_clear_line(result, 3, "cannot be reached")
-    assert "hunter2-password" not in result.stderr
 
 
 def test_a_damaged_store_met_by_a_cache_lookup_is_named_as_such(tmp_path: Path) -> None:
