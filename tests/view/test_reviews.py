@@ -90,3 +90,35 @@ def test_a_review_of_a_stopped_run_that_stored_more_trials_is_computed_again(
         reviews.close()
         viewed.close()
         writer.close()
+
+
+def test_a_run_polled_in_new_states_keeps_at_most_one_job_waiting_behind_the_running_one(
+        tmp_path: Path) -> None:
+    """A page polling a run still being written asks in a new state (trials stored) each
+    time; each ask queued one more review behind the first, and none showed while it ran."""
+    import threading
+
+    from assay.view.reviews import Reviews
+
+    reviews = Reviews(Store(str(tmp_path / "assay.db")))
+    release = threading.Event()
+    started: list[int] = []
+
+    def compute(state: int):  # type: ignore[no-untyped-def]
+        def job() -> int:
+            started.append(state)
+            release.wait(30)
+            return state
+        return job
+
+    try:
+        for state in range(5):  # the first starts and waits; 1..3 are replaced in turn by 4
+            assert reviews._get((("review", "r1"), state), compute(state), 0) is None
+        waiting = [key for key, job in reviews._jobs.items() if not job.done()]
+        assert [state for _, state in waiting] == [0, 4]
+        release.set()
+        assert reviews._get((("review", "r1"), 4), compute(4), 30) == 4
+        assert started == [0, 4]
+    finally:
+        release.set()
+        reviews.close()

@@ -50,12 +50,12 @@ class Reviews:
         self.in_thread_trials = in_thread_trials
         self._worker = Worker()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="assay-view-review")
-        self._jobs: OrderedDict[Hashable, Future[Any]] = OrderedDict()
+        self._jobs: OrderedDict[tuple[Hashable, Hashable], Future[Any]] = OrderedDict()
         self._lock = threading.Lock()
 
     def review(self, run: RunRecord, *, wait_s: float) -> Review | None:
         """The run's review, or None while it is still being computed after `wait_s`."""
-        key = ("review", *self._states(run))
+        key = (("review", run.id), self._states(run))
         if self._big(run):  # seconds of work at least: no page waits for it
             review = self._get(key, lambda: self._worker.call(review_run, self.store.url,
                                                               run), 0)
@@ -69,7 +69,7 @@ class Reviews:
 
     def diff(self, run_a: RunRecord, run_b: RunRecord, *, wait_s: float) -> RunDiff | None:
         """Run B against run A, or None while it is still being computed after `wait_s`."""
-        key = ("diff", *self._states(run_a, run_b))
+        key = (("diff", run_a.id, run_b.id), self._states(run_a, run_b))
         if self._big(run_a) or self._big(run_b):
             return self._get(key, lambda: self._worker.call(diff_runs, self.store.url, run_a,
                                                             run_b), 0)
@@ -91,10 +91,18 @@ class Reviews:
     def _big(self, run: RunRecord) -> bool:
         return (run.total_trials or 0) > self.in_thread_trials
 
-    def _get(self, key: Hashable, compute: Callable[[], T], wait_s: float) -> T | None:
+    def _get(self, key: tuple[Hashable, Hashable], compute: Callable[[], T],
+             wait_s: float) -> T | None:
+        """The job of `key` (what it is of, and the state it is of), started if new. A job
+        of the same thing in an older state that has not started yet is cancelled: a page
+        polling a run still being written asks in a new state each time, and each ask
+        queued another review behind the first."""
         with self._lock:
             job = self._jobs.get(key)
             if job is None:
+                for older, pending in list(self._jobs.items()):
+                    if older[0] == key[0] and pending.cancel():
+                        del self._jobs[older]
                 job = self._jobs[key] = self._pool.submit(compute)
                 self._forget_old()
             self._jobs.move_to_end(key)
