@@ -28,6 +28,7 @@ from tests.analysis.calibration import (
     RARE_LOSS,
     SIZES,
     discordant_tables,
+    hall_rates,
     mean_effect_of,
     plain_t_rates,
     run,
@@ -45,7 +46,7 @@ HALL_OVERCORRECTS = (
     "a few -3s among 0s and +1s: a sample holding 1 to 3 of the 4 to 6 losses expected reads "
     "as a gain with a sample skewness near -3, where Hall's correction flattens and calls no "
     "gain significant; those samples (5% of all) are the plain paired t test's false alarms, "
-    "so it errs the other way, past the band")
+    "so it alone errs the other way, past the band")
 OUT_OF_REACH = {
     ("pass: no difference, 10% discordant", 20): TOO_FEW_DISCORDANT,
     ("mean: no difference, skewed integers {-3,0,+1}", 20): HALL_OVERCORRECTS,
@@ -85,6 +86,31 @@ def test_the_plain_t_test_misses_the_band_on_the_other_side_where_hall_overshoot
     assert plain.significant > 0.06 or plain.coverage < 0.93
 
 
+@pytest.mark.parametrize("scenario, n", [
+    pytest.param(MEAN_SCENARIOS[4], 30, id="most unchanged, n=30"),
+    pytest.param(MEAN_SCENARIOS[5], 30, id="heavy tails, n=30"),
+])
+def test_hall_alone_calls_noise_significant_where_the_sample_skewness_misleads(scenario, n):
+    """Why the plain t test checks Hall's: with few cases moved, or one outlier, the
+    sample's skewness is far from the truth (0 here), and Hall's correction alone calls
+    noise significant too often, while the checked test stays in the band."""
+    assert hall_rates(scenario, n).significant > 0.07
+    assert run(scenario, n, lines=0).significant <= 0.06
+
+
+def test_where_few_cases_moved_the_test_is_no_bolder_than_the_sign_test():
+    """2 of 30 cases up by a point and none down: the skewness reads near 4 and Hall's
+    correction alone says p < 0.05, where the exact sign test says 2 of 2 is p = 0.5."""
+    d = np.array([1.0, 1.0] + [0.0] * 28)
+    t = stats.ttest_1samp(d, 0.0)
+    a = stats.skew(d, bias=False) / (3 * np.sqrt(30))
+    h = t.statistic + a * t.statistic**2 + a * a * t.statistic**3 / 3 + a / 2
+    assert 2 * stats.t.sf(h, 29) < 0.05  # Hall's alone
+    effect = mean_effect_of(d)
+    assert not effect.significant and effect.interval.contains(0.0)
+    assert effect.test.p_value == pytest.approx(t.pvalue, rel=1e-9)
+
+
 def test_with_two_discordant_cases_expected_no_cut_on_mcnemars_z_lands_in_the_band():
     tables = [(abs(b - a) / (b + a) ** 0.5, chance)
               for (b, a), chance in discordant_tables(20, (0.05, 0.05, 0.9)) if b + a]
@@ -95,7 +121,7 @@ def test_with_two_discordant_cases_expected_no_cut_on_mcnemars_z_lands_in_the_ba
 
 @pytest.mark.parametrize("n", [20, 30])
 def test_where_hall_overshoots_it_declines_gains_on_samples_short_of_their_losses(n):
-    """The samples the plain t test calls significant and Hall's test does not: but for
+    """The samples the plain t test calls significant and the checked test does not: but for
     samples less likely than one in a million, each reads as a gain and holds fewer -3s
     than the n/5 expected."""
     scenario = MEAN_SCENARIOS[0]  # no difference, skewed integers {-3, 0, +1}

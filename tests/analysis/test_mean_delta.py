@@ -1,4 +1,5 @@
-"""Mean deltas: a test of the mean (skew-corrected t) and the interval that inverts it."""
+"""Mean deltas: a test of the mean (paired t, checked by Hall's skew correction) and the
+interval that inverts it."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def test_symmetric_differences_get_exactly_the_paired_t_test_and_interval():
     assert (effect.interval.low, effect.interval.high) == pytest.approx((ci.low, ci.high))
 
 
-def test_the_skew_corrected_interval_is_the_set_of_means_its_test_does_not_reject():
+def test_the_interval_is_the_set_of_means_its_test_does_not_reject():
     d = np.random.default_rng(4).choice([-3.0, 0.0, 1.0], size=25, p=[0.2, 0.2, 0.6])
     evidence = Differences.of(d, 10.0)
     effect = measure("mean", evidence, 0.05)
@@ -80,7 +81,8 @@ def test_the_interval_never_leaves_the_scale():
     assert -10 <= interval.low and interval.high <= 10
 
 
-def test_a_bound_found_numerically_matches_the_closed_form_inverse():
+def test_the_interval_is_every_mean_either_the_t_test_or_halls_test_keeps():
+    """The bounds found numerically from Hall's h and scipy's t-interval, joined."""
     d = np.random.default_rng(2).gamma(1.5, 1.0, 20)
     evidence = Differences.of(d, 20.0)
     effect = measure("mean", evidence, 0.05)
@@ -92,6 +94,20 @@ def test_a_bound_found_numerically_matches_the_closed_form_inverse():
         a = g / (3 * np.sqrt(n))
         return t + a * t * t + a * a * t**3 / 3 + g / (6 * np.sqrt(n))
 
-    low = optimize.brentq(lambda mu: h(mu) - critical, d.mean() - 10, d.mean())
-    high = optimize.brentq(lambda mu: h(mu) + critical, d.mean(), d.mean() + 10)
-    assert (effect.interval.low, effect.interval.high) == pytest.approx((low, high), rel=1e-9)
+    hall_low = optimize.brentq(lambda mu: h(mu) - critical, d.mean() - 10, d.mean())
+    hall_high = optimize.brentq(lambda mu: h(mu) + critical, d.mean(), d.mean() + 10)
+    t_interval = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
+    assert hall_low > t_interval.low and hall_high > t_interval.high  # leans right
+    assert (effect.interval.low, effect.interval.high) == pytest.approx(
+        (t_interval.low, hall_high), rel=1e-9)
+
+
+def test_the_p_value_is_the_larger_of_the_t_tests_and_halls():
+    d = np.random.default_rng(3).gamma(2.0, 1.0, 25) - 1.4
+    test = measure("mean", Differences.of(d, 20.0), 0.05).test
+    t = stats.ttest_1samp(d, 0.0)
+    a = stats.skew(d, bias=False) / (3 * np.sqrt(25))
+    h = t.statistic + a * t.statistic**2 + a * a * t.statistic**3 / 3 + a / 2
+    hall = 2 * stats.t.sf(abs(h), 24)
+    assert hall < t.pvalue  # the correction would have made it bolder; the t test holds it
+    assert test.p_value == pytest.approx(max(t.pvalue, hall), rel=1e-9)

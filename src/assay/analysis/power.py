@@ -20,7 +20,7 @@ used (the Holm step in a family), not a normal approximation:
   the power printed is the exact power at that count.
 - a mean (and pass shares over epochs): the paired t test's power under
   normal differences with the observed SD, from the noncentral t
-  distribution (the skew-corrected test is the t test when the differences
+  distribution (the skew-checked test is the t test when the differences
   are symmetric). When every case moved by the same amount, the test is the
   zero-spread bound, which rejects once 2 (w / (w + |d|))^n < level.
 
