@@ -40,9 +40,9 @@ def test_an_eval_run_counts_its_errored_trials_beside_its_pass_rates() -> None:
                                                    "errors": errors}]}
     [history] = build_history([run("r1", "2026-01-01", summary(0)),
                                run("r2", "2026-01-02", summary(3))])
-    assert history.metrics == ["judge@pack", "f1.mean@pack", "errored_trials"]
+    assert history.metrics == ["judge@pack", "f1.mean@pack", "target_errors"]
     assert history.series("judge@pack") == [100.0, 100.0]
-    assert history.series("errored_trials") == [0.0, 3.0]
+    assert history.series("target_errors") == [0.0, 3.0]
 
 
 def test_trends_go_down_stay_flat_or_are_new() -> None:

@@ -106,14 +106,14 @@ class ExperimentHistory:
         }
 
 
-ERRORED_TRIALS = "errored_trials"
+TARGET_ERRORS = "target_errors"
 """An eval run's trials whose target failed, over its conditions: its pass rates and means
 are over the trials scored, so without it a run whose trials errored read as a clean one."""
 
 
 def eval_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
     """`scorer@condition` -> pass rate in percent (or `scorer.mean@condition` -> mean), and
-    `errored_trials`."""
+    `target_errors`, as the report's conditions table names them."""
     out: dict[str, float] = {}
     for entry in (summary or {}).get("scores") or []:
         where = f"@{entry['condition']}"
@@ -123,7 +123,7 @@ def eval_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
             out[f"{entry['scorer']}.mean{where}"] = float(entry["mean"])
     conditions = [c for c in (summary or {}).get("conditions") or [] if isinstance(c, Mapping)]
     if conditions:
-        out[ERRORED_TRIALS] = float(sum(int(c.get("errors") or 0) for c in conditions))
+        out[TARGET_ERRORS] = float(sum(int(c.get("errors") or 0) for c in conditions))
     return out
 
 

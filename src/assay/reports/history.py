@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from assay.analysis.history import ERRORED_TRIALS, ExperimentHistory
+from assay.analysis.history import TARGET_ERRORS, ExperimentHistory
 from assay.reports.formatting import percent
 from assay.wording import plural
 
@@ -45,7 +45,7 @@ def format_value(metric: str, value: float | None) -> str:
         return "-"
     if "@" in metric and ".mean@" not in metric:
         return percent(value / 100)
-    if metric == ERRORED_TRIALS:
+    if metric == TARGET_ERRORS:
         return f"{value:,.0f}"
     return f"{value:.3g}"
 
