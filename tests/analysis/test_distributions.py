@@ -75,3 +75,12 @@ def test_t_test_power_is_the_noncentral_t_of_scipy(df):
                 lower = 0.0
             expected = float(stats.nct.sf(critical, df, shift)) + lower
             assert d.t_test_power(critical, df, shift) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("df", [2, 4, 9, 30, 200, 5_000])
+def test_t_outside_uneven_bounds_is_the_noncentral_t_of_scipy(df):
+    for shift in [0.0, 0.5, 2.0, 3.0, -2.5]:
+        for lower, upper in [(-1.5, 2.4), (-3.1, 1.9), (-2.0, 2.0), (-0.7, 4.0)]:
+            expected = float(stats.nct.cdf(lower, df, shift)) + float(
+                stats.nct.sf(upper, df, shift))
+            assert d.t_outside(lower, upper, df, shift) == pytest.approx(expected, abs=1e-10)

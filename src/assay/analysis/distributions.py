@@ -267,20 +267,26 @@ def average_ranks(values: list[float]) -> tuple[list[float], list[int]]:
 # -- noncentral t ------------------------------------------------------------------------------
 
 def t_test_power(critical: float, df: float, shift: float) -> float:
-    """P(T > critical) + P(T < -critical) for T noncentral t with `df` and noncentrality `shift`.
+    """P(T > critical) + P(T < -critical) for T noncentral t with `df` and noncentrality `shift`."""
+    return t_outside(-critical, critical, df, shift)
+
+
+def t_outside(lower: float, upper: float, df: float, shift: float) -> float:
+    """P(T < lower) + P(T > upper) for T noncentral t with `df` and noncentrality `shift`:
+    the power of a test that rejects outside [lower, upper] (lower <= 0 <= upper).
 
     T = (Z + shift) / S with S = sqrt(V / df), V chi-square with `df`, so the power is the
-    mean over S of Phi(shift - critical S) + Phi(-shift - critical S): one smooth integral,
+    mean over S of Phi(shift - upper S) + Phi(lower S - shift): one smooth integral,
     taken by Gauss-Legendre over the range where S has mass and divided by the integral of
     S's density on the same nodes (which cancels the error of its normalising constant).
     """
     spread = 1.0 / math.sqrt(2.0 * df)
     low, high = max(0.0, 1.0 - 16.0 * spread), 1.0 + 16.0 * spread + 12.0 / df
-    # panels: even over S's range, and fine where Phi(+-shift - critical S) turns over
+    # panels: even over S's range, and fine where each Phi turns over (S = shift / bound)
     edges = {low + (high - low) * i / 24 for i in range(25)}
-    if critical > 0:
-        for centre in (shift / critical, -shift / critical):
-            edges.update(centre + j / (2 * critical) for j in range(-24, 25))
+    for bound in (upper, lower):
+        if bound != 0:
+            edges.update(shift / bound + j / (2 * abs(bound)) for j in range(-24, 25))
     points = sorted(e for e in edges if low <= e <= high)
     nodes, weights = _gauss_legendre(20)
     log_norm = (math.log(2.0) + df / 2 * math.log(df / 2) - math.lgamma(df / 2))
@@ -293,7 +299,7 @@ def t_test_power(critical: float, df: float, shift: float) -> float:
                 continue
             density = math.exp(log_norm + (df - 1) * math.log(s) - df * s * s / 2) * weight * half
             mass += density
-            total += density * (normal_cdf(shift - critical * s) + normal_cdf(-shift - critical * s))
+            total += density * (normal_cdf(shift - upper * s) + normal_cdf(lower * s - shift))
     return min(1.0, total / mass)
 
 
