@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
+from assay.analysis.interval import Interval, wilson
 from assay.analysis.summary import summarize
 from assay.records import ScoreRow, TrialRow
 
@@ -46,7 +50,7 @@ def test_a_mean_interval_stays_inside_the_scale() -> None:
 def test_a_pass_fail_scorer_has_one_interval_for_its_mean_and_its_pass_rate() -> None:
     """Regression: a pass/fail scorer printed `1.000 [1.000–1.000]` (a t interval of zero
     width, claiming certainty) beside `100.0% [80%–100%]` for the same quantity."""
-    from assay.analysis.interval import wilson
+    from assay.analysis.interval import Interval, wilson
 
     for values, passed in (([1.0] * 15, 15), ([1.0] * 3 + [0.0] * 12, 3)):
         data = rows({f"c{i}": [v] for i, v in enumerate(values)})
@@ -59,7 +63,7 @@ def test_a_pass_fail_scorer_has_one_interval_for_its_mean_and_its_pass_rate() ->
 def test_a_pass_fail_scorer_on_one_case_shows_its_interval_in_both_columns() -> None:
     """Regression: at n=1 the mean column read `1.000` with no interval beside the pass
     rate's `100.0% [21%–100%]`, for the same quantity."""
-    from assay.analysis.interval import wilson
+    from assay.analysis.interval import Interval, wilson
 
     data = rows({"only": [1.0]})
     (stats,) = summarize(data, trials(data)).scores
@@ -138,3 +142,52 @@ def test_a_judge_without_a_price_whose_other_replies_were_cached_costs_unknown_n
     assert summary.conditions[0].cost_usd is None  # the second answer had no price either
     priced = summarize(scores[1:], [TrialRow("c1", "a", 1, cost_usd=0.0, cache_hits=1)])
     assert priced.conditions[0].judge_cost_usd == 0.0
+
+
+def _pass_rate_coverage(case_rates: np.ndarray, epochs: int, runs: int,
+                        rng: np.random.Generator) -> float:
+    """Share of `runs` runs over the cases (each case passing each epoch at its own rate)
+    whose printed pass-rate interval holds the pass rate of all the cases."""
+    truth = float(case_rates.mean())
+    held = 0
+    for _ in range(runs):
+        cases = rng.choice(case_rates, size=len(case_rates) // 100)
+        passed = rng.random((len(cases), epochs)) < cases[:, None]
+        data = rows({f"c{i}": [float(verdict) for verdict in row]
+                     for i, row in enumerate(passed)})
+        (stats,) = summarize(data, trials(data), per_case=True).scores
+        assert stats.pass_rate_ci is not None and stats.mean_ci == stats.pass_rate_ci
+        held += stats.pass_rate_ci.contains(truth)
+    return held / runs
+
+
+@pytest.mark.parametrize(("case_rates", "epochs"), [
+    (np.random.default_rng(1).beta(0.5, 0.5, 3000), 3),    # cases mostly all-or-nothing
+    (np.random.default_rng(2).beta(2.0, 2.0, 2000), 3),    # cases between
+    (np.random.default_rng(3).beta(5.0, 1.0, 3000), 5),    # most cases pass mostly
+    (np.full(2000, 0.5), 3),                               # every case a coin
+    (np.full(5000, 0.9), 2),
+], ids=["all-or-nothing", "between", "mostly-pass", "coins", "same-0.9"])
+def test_with_epochs_the_pass_rate_interval_covers_about_95_percent_of_the_time(
+        case_rates: np.ndarray, epochs: int) -> None:
+    """Seeded simulation at 20-50 cases. Regression: the Wilson interval of the cases
+    alone, each a share of a success, covered 98-100% of the time (99.8% with cases
+    between, 100% with coins): as wide as if the epochs told nothing."""
+    coverage = _pass_rate_coverage(case_rates, epochs, 1500, np.random.default_rng(len(case_rates)))
+    assert 0.93 <= coverage <= 0.975, coverage
+
+
+def test_with_epochs_the_pass_rate_interval_is_never_narrower_than_all_verdicts_allow() -> None:
+    # each case passed all its epochs or none: the epochs told nothing beyond the case
+    same = rows({f"c{i}": [float(i % 3 == 0)] * 4 for i in range(30)})
+    (stats,) = summarize(same, trials(same), per_case=True).scores
+    assert _bounds(stats.pass_rate_ci) == pytest.approx(_bounds(wilson(10, 30)))
+    # each case passed half its epochs: they are as good as independent verdicts, no more
+    coins = rows({f"c{i}": [1.0, 0.0] * 2 for i in range(30)})
+    (stats,) = summarize(coins, trials(coins), per_case=True).scores
+    assert _bounds(stats.pass_rate_ci) == pytest.approx(_bounds(wilson(60, 120)))
+
+
+def _bounds(interval: Interval | None) -> tuple[float, float]:
+    assert interval is not None
+    return interval.low, interval.high

@@ -45,13 +45,36 @@ class Interval:
                 "method": self.method}
 
 
-def wilson(successes: float, n: int, z: float = Z_95) -> Interval:
+def wilson(successes: float, n: float, z: float = Z_95) -> Interval:
     """Wilson score interval for a proportion: sane at 0%, 100% and small n."""
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     return Interval(max(0.0, centre - half), min(1.0, centre + half), method="Wilson")
+
+
+def wilson_of_shares(shares: Sequence[float], verdicts: int, z: float = Z_95) -> Interval:
+    """Wilson interval of a pass rate read per case first: the mean of each case's share of
+    passed epochs, `verdicts` verdicts in all.
+
+    Epochs of one case are not independent trials, nor is a case's share one trial: the
+    Wilson interval of the cases alone (each a share of a success) covered the pass rate
+    98-100% of the time with 3 epochs at 20-50 cases, as wide as if the epochs told
+    nothing. It is the Wilson interval at the effective number of cases (Kish's design
+    effect, as Korn & Graubard 1998 use it for clustered proportions): the count whose
+    binomial variance p(1 - p) / n_eff is the variance the shares show, s^2 / n, kept
+    between the cases (epochs that always agree) and the verdicts (epochs as independent
+    as cases). In the seeded simulations of `tests/analysis/test_summary.py` it covers
+    93.6-95.3% at 20-50 cases."""
+    n = len(shares)
+    p = math.fsum(shares) / n
+    variance = math.fsum((v - p) ** 2 for v in shares) / (n - 1) if n > 1 else 0.0
+    if variance == 0:  # every case the same share: of 0 or 1, n cases; else as verdicts
+        effective = float(n if p * (1 - p) == 0 else verdicts)
+    else:
+        effective = min(max(n * p * (1 - p) / variance, n), verdicts)
+    return wilson(p * effective, effective, z)
 
 
 ZERO_SPREAD = "zero-spread bound"

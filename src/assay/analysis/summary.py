@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.analysis.interval import Interval, t_interval, wilson
+from assay.analysis.interval import Interval, t_interval, wilson, wilson_of_shares
 from assay.records import ScoreRow, TrialRecord, TrialRow
 
 
@@ -213,10 +213,9 @@ class _Accumulator:
                 result.mean_ci = t_interval(values, self.scale)
         if self.judged:
             if self.by_case is not None:
-                # per case first, like the mean; Wilson on the cases, each weighing its
-                # share of passed epochs
+                # per case first, like the mean
                 result.pass_rate = math.fsum(rates) / len(rates)
-                result.pass_rate_ci = wilson(result.pass_rate * len(rates), len(rates))
+                result.pass_rate_ci = wilson_of_shares(rates, self.judged)
                 result.judged_cases = len(rates)
             else:
                 result.pass_rate = self.passed / self.judged
