@@ -31,12 +31,22 @@ count. Its large-sample interval (statsmodels' `cohens_kappa`) covered 85-88%
 at n = 20 on 5-point scales with moderate agreement or a skewed margin, so it
 is the jackknife interval instead (Fleiss & Davies 1982): kappa is recomputed
 with each item left out, their spread gives the standard error, and Student's t
-with n - 1 degrees of freedom the width. It needs no random draws, so a table
-always gets the same interval; its coverage is in `test_kappa.py`.
+with n - 1 degrees of freedom the width. The jackknife is taken of Fisher's
+z = atanh(kappa) and carried back: a quadratic-weighted kappa is a correlation
+(the intraclass one of the two raters), whose sampling distribution is skewed
+toward 0 and which z makes near normal. On kappa itself the interval covered
+92-93% at 20-50 items on 5-point scales; on z, 94-95%. Where a kappa with an
+item left out reaches -1 or 1 there is no z, and the jackknife is of kappa.
+One case stays short of 95%: high agreement on a scale whose people's scores
+sit mostly at its top (half at 5, a third at 4) holds it 90-94% of the time,
+on either scale, as any interval built from the items' own spread does when
+few items carry the disagreement. It needs no random draws, so a table always
+gets the same interval; its coverage is in `test_kappa.py`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
@@ -133,16 +143,23 @@ def kappa_of_table(table: np.ndarray, *, weighting: Weighting = "none",
                                      min(1.0, (agreed.high - expected) / (1.0 - expected)),
                                      method=AGREEMENT_METHOD),
                      weighting, observed, expected, n)
-    se = _jackknife_error(table, agree)
-    if se is None:
+    jackknife = _jackknife_error(table, agree)
+    if jackknife is None:
         return Kappa(kappa, None, weighting, observed, expected, n,
                      "no interval: with one item left out kappa is undefined for this table")
+    se, fisher = jackknife
     if se == 0.0:  # e.g. every item agreed: 1.00-1.00 from 4 items would claim a certainty
         return Kappa(kappa, None, weighting, observed, expected, n,
                      f"no interval: every item left out gives the same kappa, "
                      f"a certainty {plural(n, 'item')} cannot give")
-    half = t_ppf(normal_cdf(z), n - 1) * se
-    interval = Interval(max(-1.0, kappa - half), min(1.0, kappa + half), method=METHOD)
+    critical = t_ppf(normal_cdf(z), n - 1)
+    if fisher:
+        centre = math.atanh(kappa)
+        interval = Interval(math.tanh(centre - critical * se), math.tanh(centre + critical * se),
+                            method=METHOD)
+    else:
+        half = critical * se
+        interval = Interval(max(-1.0, kappa - half), min(1.0, kappa + half), method=METHOD)
     return Kappa(kappa, interval, weighting, observed, expected, n)
 
 
@@ -157,10 +174,11 @@ def _kappas(tables: np.ndarray, agree: np.ndarray) -> np.ndarray:
                     (observed - expected) / np.where(undefined, 1.0, 1.0 - expected))
 
 
-def _jackknife_error(table: np.ndarray, agree: np.ndarray) -> float | None:
-    """Kappa's jackknife standard error: one leave-one-out table per occupied cell,
-    weighted by the items in it. None when leaving one item out makes kappa undefined
-    (the only item of a rater's second category, or of the table)."""
+def _jackknife_error(table: np.ndarray, agree: np.ndarray) -> tuple[float, bool] | None:
+    """Kappa's jackknife standard error, of Fisher's z when every kappa with an item left out
+    (and kappa) lies inside -1..1, else of kappa; and which (True for z). One leave-one-out
+    table per occupied cell, weighted by the items in it. None when leaving one item out
+    makes kappa undefined (the only item of a rater's second category, or of the table)."""
     n = float(table.sum())
     if n < 2:
         return None
@@ -170,6 +188,13 @@ def _jackknife_error(table: np.ndarray, agree: np.ndarray) -> float | None:
     kappas = _kappas(left_out, agree)
     if np.isnan(kappas).any():
         return None
+    whole = _kappas(table[None], agree)[0]
+    fisher = bool(np.all(np.abs(kappas) < _FISHER_EDGE) and abs(whole) < _FISHER_EDGE)
+    values = np.arctanh(kappas) if fisher else kappas
     counts = table[occupied[:, 0], occupied[:, 1]]
-    mean = float((counts * kappas).sum() / n)
-    return float(np.sqrt((n - 1) / n * (counts * (kappas - mean) ** 2).sum()))
+    mean = float((counts * values).sum() / n)
+    return float(np.sqrt((n - 1) / n * (counts * (values - mean) ** 2).sum())), fisher
+
+
+_FISHER_EDGE = 1.0 - 1e-9
+"""How close to -1 or 1 a kappa may come and still be carried to Fisher's z."""
