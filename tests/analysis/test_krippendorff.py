@@ -65,8 +65,9 @@ def test_alpha_is_undefined_when_every_value_is_the_same() -> None:
 
 @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
 def test_the_interval_is_the_jackknife_over_items_with_students_t(level: str) -> None:
-    """Worked out with the package: its alpha of the items with each one left out, the
-    jackknife variance (n - 1) / n * sum((a_i - mean)^2), and scipy's t quantile."""
+    """Worked out with the package: its alpha of the items with each one left out, carried
+    to Fisher's z, the jackknife variance (n - 1) / n * sum((z_i - mean)^2), scipy's t
+    quantile, and back."""
     rng = np.random.default_rng(5)
     truth = rng.integers(0, 6, 30).astype(float)
     data = np.clip(truth + rng.integers(-1, 2, (3, 30)), 0, 5).astype(float)
@@ -75,9 +76,12 @@ def test_the_interval_is_the_jackknife_over_items_with_students_t(level: str) ->
                                             level_of_measurement=level,
                                             value_domain=np.arange(6.0))
                          for i in range(30)])
-    se = np.sqrt(29 / 30 * np.sum((left_out - left_out.mean()) ** 2))
-    assert ours.interval is not None
-    assert ours.interval.half_width == pytest.approx(stats.t.ppf(0.975, 29) * se)
+    z = np.arctanh(left_out)
+    se = np.sqrt(29 / 30 * np.sum((z - z.mean()) ** 2))
+    assert ours.interval is not None and ours.value is not None
+    centre, half = np.arctanh(ours.value), stats.t.ppf(0.975, 29) * se
+    assert ours.interval.low == pytest.approx(np.tanh(centre - half))
+    assert ours.interval.high == pytest.approx(np.tanh(centre + half))
     assert ours.interval.method == "jackknife over items"
 
 
@@ -107,22 +111,23 @@ SCENARIOS = {
 
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
-@pytest.mark.parametrize("n", [20, 30, 100])
-def test_the_95_interval_holds_the_true_alpha_91_to_98_percent_of_the_time(
+@pytest.mark.parametrize("n", [20, 30, 50])
+def test_the_95_interval_holds_the_true_alpha_about_95_percent_of_the_time(
         scenario: str, n: int) -> None:
     """Seeded simulation; the true alpha is the package's over 60,000 items. The percentile
-    bootstrap this replaced held it 88-92% of the time at 20 items (88% with low agreement).
-    Beyond the reach of both: at 20 items with 85% passing and 5% flips, where most samples
-    hold a flip or two, each held it 83-84% of the time."""
+    bootstrap this replaced held it 88-92% of the time at 20 items (88% with low agreement),
+    the jackknife of alpha itself, before Fisher's z, 91.5-95% (92.3% with two raters at
+    30 items). Beyond the reach of all three: at 20 items with 85% passing and 5% flips,
+    where most samples hold a flip or two, each held it 83-84% of the time."""
     draw, level = SCENARIOS[scenario]
     population = np.array(draw(np.random.default_rng(99), 60_000), dtype=float).T
     true = krippendorff.alpha(reliability_data=population, level_of_measurement=level)
-    rng = np.random.default_rng(n)
+    rng = np.random.default_rng(1000 + n)
     held = 0
-    for _ in range(500):
+    for _ in range(1000):
         alpha = krippendorff_alpha(draw(rng, n), level=level)
         held += alpha.interval is not None and alpha.interval.contains(true)
-    assert 0.91 <= held / 500 <= 0.98, held / 500
+    assert 0.92 <= held / 1000 <= 0.975, held / 1000
 
 
 def test_scores_with_thousands_of_distinct_values_get_an_alpha_and_its_interval() -> None:
