@@ -345,30 +345,38 @@ def cases_for_mean(evidence: Differences, *, level: float = 0.05, power: float =
 
 
 def _smallest(power_at: Any, target: float, start: int, *, scan_back: int) -> tuple[int, float]:
-    """Bisect for a count reaching `target` (power rises with n), then look a little lower for
-    an earlier count that reached it too (the power of a test on counts saws)."""
+    """Gallop up from `start` (steps 1, 2, 4, ...: the count is often just above it), bisect
+    for a count reaching `target` (power rises with n), then look a little lower for an
+    earlier count that reached it too (the power of a test on counts saws)."""
     if start > MAX_CASES:
         raise UndefinedEffect(f"more than {MAX_CASES:,} cases would be needed")
-    if power_at(start) >= target:
-        return start, power_at(start)
-    low, high = start, start
-    while power_at(high) < target:
+    known: dict[int, float] = {}
+
+    def at(n: int) -> float:
+        if n not in known:
+            known[n] = power_at(n)
+        return known[n]
+
+    if at(start) >= target:
+        return start, at(start)
+    low, high, step = start, start, 1
+    while at(high) < target:
         if high >= MAX_CASES:
             raise UndefinedEffect(
                 f"even {MAX_CASES:,} cases would not reach {target:.0%} power")
-        low, high = high, min(MAX_CASES, high * 2)
+        low, high, step = high, min(MAX_CASES, high + step), step * 2
     while high - low > 1:
         middle = (low + high) // 2
-        if power_at(middle) >= target:
+        if at(middle) >= target:
             high = middle
         else:
             low = middle
     best = high
     for n in range(max(start, high - scan_back), high):
-        if power_at(n) >= target:
+        if at(n) >= target:
             best = n
             break
-    return best, power_at(best)
+    return best, at(best)
 
 
 def _check_shares(gain: float, loss: float) -> None:
