@@ -54,7 +54,9 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
     if argv is None:
         from assay.cli.closed_pipe import tolerate_closed_pipes
+        from assay.cli.closed_streams import open_closed_streams
 
+        open_closed_streams()
         tolerate_closed_pipes()
     with signals_handled(owns_process=argv is None) as signals:
         try:
