@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 
 import click
 
@@ -36,3 +37,17 @@ def app() -> None:
     Exit codes: 0 all gates pass, 1 a gate failed, 2 bad config, dataset or
     arguments, 3 the run could not complete.
     """
+    require_working_directory()
+
+
+def require_working_directory() -> None:
+    """Refuse to start in a folder that was deleted (`cd x; rmdir ../x`): every relative path
+    (the store, a config, `-o`) is read against it, and the first one read stopped the
+    command with 'internal error: FileNotFoundError', exit 3."""
+    from assay.errors import UserError
+
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        raise UserError("the working directory no longer exists (it was deleted or moved "
+                        "away): cd to a folder that exists and run the command again") from None
