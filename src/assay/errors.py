@@ -66,10 +66,18 @@ class StoreError(AssayError):
     run_id: str | None = None
     """The run it stopped, when it stopped one: the command line says how to resume it."""
 
+    def stopped(self, run_id: str) -> None:
+        """Name the run this error stopped, unless an earlier step named it already."""
+        if self.run_id is None:
+            self.run_id = run_id
+
 
 class StoreGone(StoreError):
     """The store's file was deleted or replaced while a run wrote to it: what the run stored
     went with it, so there is nothing to resume."""
+
+    def stopped(self, run_id: str) -> None:
+        """Name no run: there is none left to resume."""
 
 
 class FileWriteError(AssayError):

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assay.errors import AssayError, UserError
+from assay.errors import AssayError, StoreError, UserError
 from assay.review.files import damaged_files
 from assay.review.finish import (
     ReviewRequest,
@@ -49,7 +49,11 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
     with store.run_lock() as lock, long_lived_set_aside():  # from first trial to last file
         try:
             outcome = await execute_async(loaded, store, options, lock)
-            return finish_run(store, outcome, request)
+            try:
+                return finish_run(store, outcome, request)
+            except StoreError as exc:  # every trial is stored: a resume reviews it again
+                exc.stopped(outcome.run.id)
+                raise
         except (AssayError, KeyboardInterrupt, asyncio.CancelledError):
             # an earlier run's JUnit left in place would report its tests, all passing
             if request.junit is not None and lock.run_id is not None:

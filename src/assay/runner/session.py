@@ -22,7 +22,7 @@ from assay._version import __version__
 from assay.config.bounds import RUN_OPTION_MAX
 from assay.config.loading import LoadedConfig
 from assay.config.models import EvalConfig
-from assay.errors import RunFailed, StoreError, StoreGone, UserError
+from assay.errors import RunFailed, StoreError, UserError
 from assay.records import RunRecord
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
@@ -148,8 +148,8 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
         status = REVIEWING
     except BaseException as exc:
         status, error = ending(exc)
-        if isinstance(exc, StoreError) and not isinstance(exc, StoreGone) and stored:
-            exc.run_id = stored
+        if isinstance(exc, StoreError) and stored:
+            exc.stopped(stored)
         raise
     finally:
         if services.providers is not None:  # read before the providers close
