@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import sys
 
+import pytest
 from rich.console import Console
 
-from assay.reports.console import print_table, print_warning
+from assay.reports.console import make_console, print_table, print_warning
 
 
 def test_a_warning_quoting_a_field_in_brackets_prints_the_brackets() -> None:
@@ -65,3 +67,17 @@ def test_a_wide_console_keeps_each_header_on_one_line() -> None:
     print_table(Console(file=out, width=120, highlight=False), "scores", SCORES, QUICKSTART,
                 keys=2)
     assert "pass rate [95% CI]" in out.getvalue() and "errored trials" in out.getvalue()
+
+
+def test_the_console_of_an_ascii_stream_prints_plainly_instead_of_raising(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before, `assay.evaluate(..., verbose=True)` under `PYTHONIOENCODING=ascii` raised
+    UnicodeEncodeError at the table title's '·', after the run was stored."""
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="ascii"))
+    console = make_console()
+    console.print("quickstart · run r1: 20.0% → 100.0%")
+    print_table(console, "", [("case", "left"), ("pass", "right")], [("café", "1")])
+    sys.stdout.flush()
+    printed = raw.getvalue().decode("ascii")
+    assert "quickstart - run r1: 20.0% -> 100.0%" in printed and "cafe" in printed

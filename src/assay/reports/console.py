@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO, cast
 
 PIPE_WIDTH = 200
 """Columns assumed for a stream that is not a terminal (a table wider than this is a list)."""
@@ -25,12 +25,16 @@ def make_console(*, stderr: bool = False) -> Any:
     """A rich Console for stdout (or stderr) that reads well on a terminal and in a log."""
     from rich.console import Console
 
+    from assay.plain_characters import PlainlyWritten, shows_everything
+
     stream = sys.stderr if stderr else sys.stdout
+    # a stream without every character (`LC_ALL=C`) gets `->` for `→`, not UnicodeEncodeError
+    file = None if shows_everything(stream) else cast("TextIO", PlainlyWritten(stream))
     if _is_terminal(stream):
-        return Console(stderr=stderr, highlight=False)
+        return Console(stderr=stderr, file=file, highlight=False)
     columns = os.environ.get("COLUMNS", "")
     width = int(columns) if columns.isdigit() and int(columns) > 0 else PIPE_WIDTH
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
+    return Console(stderr=stderr, file=file, highlight=False, soft_wrap=True, width=width)
 
 
 def print_warning(out: Any, text: str) -> None:
