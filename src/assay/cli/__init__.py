@@ -76,6 +76,7 @@ def _command(argv: list[str] | None, signals: Signals) -> int:
     """Run the command; its exit code."""
     import click
 
+    from assay.cli.colour import colour_wanted
     from assay.cli.group import app
     from assay.errors import AssayError
     from assay.redaction import redact
@@ -96,7 +97,7 @@ def _command(argv: list[str] | None, signals: Signals) -> int:
         return 2
     except AssayError as exc:
         signals.exiting_with(exc.exit_code)
-        click.secho(redact(f"error: {exc}"), fg="red", err=True)
+        click.secho(redact(f"error: {exc}"), fg="red", err=True, color=colour_wanted())
         return exc.exit_code
     except Exception as exc:  # a bug of ours, not the user's input: say so, exit 3, not 1
         import os
@@ -107,7 +108,8 @@ def _command(argv: list[str] | None, signals: Signals) -> int:
             traceback.print_exc()
         click.secho(redact(f"internal error: {type(exc).__name__}: {exc}\n")
                     + "  this is a bug in assay; "
-                    "ASSAY_DEBUG=1 shows the traceback", fg="red", err=True)
+                    "ASSAY_DEBUG=1 shows the traceback", fg="red", err=True,
+                    color=colour_wanted())
         return 3
     return 0
 

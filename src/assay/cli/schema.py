@@ -19,6 +19,7 @@ def command(output: str | None) -> None:
     Point your editor at it, e.g. with the YAML language server:
     `# yaml-language-server: $schema=assay.schema.json`.
     """
+    from assay.cli.colour import colour_wanted
     from assay.config.schema import config_schema
 
     check_output_file(output)
@@ -28,7 +29,7 @@ def command(output: str | None) -> None:
     for registry in (targets, scorers):
         for plugin, why in registry.broken.items():
             click.secho(f"warning: {registry.sort} plugin '{plugin}' was skipped: {why}",
-                        fg="yellow", err=True)
+                        fg="yellow", err=True, color=colour_wanted())
     if output:
         from pathlib import Path
 
