@@ -65,6 +65,19 @@ def test_a_folder_as_the_store_is_named_as_such(tmp_path: Path) -> None:
     assert_one_clear_line(result, 2, "the store store is a folder; name a file in it")
 
 
+@pytest.mark.parametrize("store, blocking", [("notes.txt/assay.db", "notes.txt"),
+                                             ("notes.txt/runs/assay.db", "notes.txt"),
+                                             ("/dev/null/assay.db", "/dev/null")])
+def test_a_store_under_a_file_names_the_file_that_is_not_a_folder(
+        tmp_path: Path, store: str, blocking: str) -> None:
+    """Before, `--store /dev/full/x.db` said 'cannot create the folder of the store
+    /dev/full/x.db: File exists', exit 3 ('Not a directory' a level deeper)."""
+    (tmp_path / "notes.txt").write_text("a file\n")
+    result = assay(project(tmp_path), "run", "assay.yaml", "--store", store, "--no-progress")
+    assert_one_clear_line(result, 2, f"the store {store} cannot be made: {blocking} is not a "
+                                     "folder")
+
+
 @pytest.mark.parametrize("command", [["run", "assay.yaml", "--no-progress"], ["runs"]])
 def test_a_pipe_as_the_store_is_named_as_such(tmp_path: Path, command: list[str]) -> None:
     """`run` said 'could not be written: a disk I/O error (a full disk, ...)', exit 3, and

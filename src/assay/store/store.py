@@ -71,7 +71,8 @@ def store_url(url: str | None = None, *, create: bool = True) -> str:
 
     A SQLite path's folder is made unless `create` is False (a reader makes nothing); a
     path that is a folder, a FIFO or a device (`/dev/null`, which SQLite reported as a disk
-    I/O error) is a `UserError`, a folder that cannot be made a `StoreError`."""
+    I/O error) or under a file (`/dev/full/x.db`) is a `UserError`, a folder that cannot be
+    made otherwise (no permission, a full disk) a `StoreError`."""
     target = url or os.environ.get("ASSAY_STORE") or DEFAULT_STORE
     if "://" in target:
         return checked_url(target)
@@ -85,10 +86,18 @@ def store_url(url: str | None = None, *, create: bool = True) -> str:
     if create:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):  # a file (or a device) on the way
+            raise UserError(f"the store {path} cannot be made: {_not_a_folder(path)} is not a "
+                            "folder; name a file in a folder, e.g. .assay/assay.db") from None
         except OSError as exc:
             raise StoreError(f"cannot create the folder of the store {path}: "
                              f"{exc.strerror or exc}") from None
     return checked_url(f"sqlite:///{path}")
+
+
+def _not_a_folder(path: Path) -> Path:
+    """The nearest folder of `path` that exists: the file that stops its folder being made."""
+    return next((parent for parent in path.parents if parent.exists()), path.parent)
 
 
 def no_store_at(url: str | None = None) -> str | None:
