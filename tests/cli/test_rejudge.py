@@ -92,3 +92,19 @@ def test_a_failed_rejudge_names_its_own_run_to_resume_not_another_processs(
     assert code == 3, out
     assert f"resume with: assay rejudge --resume {mine.id}" in out
     assert "theirs" not in out
+
+
+def test_a_failed_rejudge_on_a_store_named_on_the_command_line_says_how_to_resume_it_there(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hint left out --store, and the command it gave read the default store."""
+    config, llm = judged
+    monkeypatch.delenv("ASSAY_STORE")
+    assert assay(capsys, "run", str(config), "--store", "team.db", "--no-progress")[0] == 0
+    llm.fault_rates["bad_request"] = 1.0
+    code, out = assay(capsys, "rejudge", "--store", "team.db", "--no-progress", "-k", "1")
+    store = Store(str(tmp_path / "team.db"))
+    [mine] = store.list_runs(kind="rejudge")
+    store.close()
+    assert code == 3, out
+    assert f"resume with: assay rejudge --resume {mine.id} --store team.db" in out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 from pathlib import Path
 
@@ -520,3 +521,25 @@ def test_run_help_names_every_file_its_output_folder_gets(cli: Cli) -> None:
     help_text = " ".join(result.stdout.split())
     assert "results.json, report.md and report.html" in help_text
     assert "OUTPUT/suite.json and OUTPUT/suite.md" in help_text
+
+
+def test_a_stopped_run_on_a_store_named_on_the_command_line_says_how_to_resume_it_there(
+        cli: Cli, tmp_path: Path) -> None:
+    """Before, the hint left out --store: 'resume with: assay run assay.yaml --resume ID',
+    and that command said 'no run ID in .assay/assay.db', exit 2."""
+    from assay.store import Store
+
+    from .evalproject import write_stopping_project
+
+    write_stopping_project(tmp_path, cases=6, answered=3, max_errors=2)
+    env = {"ASSAY_STORE": ""}
+    stopped = cli("run", "assay.yaml", "--store", "team store.db", "--no-progress", env=env)
+    store = Store(str(tmp_path / "team store.db"))
+    [run] = store.list_runs("coin")
+    hint = f"assay run assay.yaml --resume {run.id} --store 'team store.db'"
+    assert stopped.returncode == 3, stopped.stderr
+    assert f"resume with: {hint} (add --retry-errors" in stopped.stderr
+    resumed = cli(*shlex.split(hint)[1:], "--no-progress", env=env)  # the hint, as printed
+    assert resumed.returncode == 0, resumed.stderr  # it went on with that run, there
+    assert [r.id for r in store.list_runs("coin")] == [run.id]
+    store.close()

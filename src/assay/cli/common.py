@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -147,6 +148,20 @@ def store_option(function: F) -> F:
         type=GIVEN_TEXT,
         help="Store URL or SQLite path (default .assay/assay.db; env ASSAY_STORE).",
     )(function)
+
+
+def store_given(store_url: str | None) -> str:
+    """` --store URL`, quoted for a shell, when this command line named the store: a command
+    suggested to the user (`resume with: ...`) must read the same store, and without it the
+    suggestion read the default one ('no run ... in .assay/assay.db'). Empty when the store
+    is the default or came from ASSAY_STORE, which the suggested command finds as well."""
+    from click.core import ParameterSource
+
+    context = click.get_current_context(silent=True)
+    if store_url is None or context is None or \
+            context.get_parameter_source("store_url") is not ParameterSource.COMMANDLINE:
+        return ""
+    return f" --store {shlex.quote(store_url)}"
 
 
 def check_output_file(output: str | Path | None, option: str = "--output") -> None:

@@ -14,6 +14,7 @@ from assay.cli.common import (
     console,
     open_store,
     run_setting_range,
+    store_given,
     store_option,
 )
 
@@ -79,10 +80,10 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
         review = rejudge(store, request, ReviewRequest(output=output))
         decided(0)  # the rejudge is stored: a signal while it is printed cannot undo that
     except RunFailed as exc:
-        hint = _resume_hint(store, held, "aborted")
+        hint = _resume_hint(store, held, "aborted", store_given(store_url))
         raise RunFailed(f"{exc}\n  resume with: {hint}" if hint else str(exc)) from None
     except KeyboardInterrupt:
-        hint = _resume_hint(store, held, "interrupted")
+        hint = _resume_hint(store, held, "interrupted", store_given(store_url))
         click.echo(f"interrupted; resume with: {hint}" if hint else "interrupted", err=True)
         sys.exit(130)
     finally:
@@ -91,11 +92,11 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
     sys.exit(0)
 
 
-def _resume_hint(store: Store, held: list[str], status: str) -> str | None:
-    """The command that continues the rejudge run this command held, when it ended `status`;
-    None when it held none. Never the experiment's latest rejudge run: with two rejudges of
-    one experiment at once, that may be the other's."""
+def _resume_hint(store: Store, held: list[str], status: str, store_words: str) -> str | None:
+    """The command that continues the rejudge run this command held, when it ended `status`,
+    on this command's store (`store_words`); None when it held none. Never the experiment's
+    latest rejudge run: with two rejudges of one experiment at once, that may be the other's."""
     from assay.rejudge.runs import resume_hint
 
     run = store.get_run(held[-1]) if held else None
-    return resume_hint(run) if run is not None and run.status == status else None
+    return resume_hint(run) + store_words if run is not None and run.status == status else None

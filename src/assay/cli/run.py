@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,6 +19,7 @@ from assay.cli.common import (
     console,
     open_store,
     run_setting_range,
+    store_given,
     store_option,
 )
 
@@ -115,7 +117,8 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
                         store_url=store_url)
     store = open_store(store_url)
     out = console()
-    running = Running(paths[0])  # the config being run, for what to say after Ctrl-C
+    # the config being run and the store it is on, for what to say after Ctrl-C
+    running = Running(paths[0], store_words=store_given(store_url))
     try:
         if not is_suite:
             exit_code = _run_one(running, store, options, request, out, detail)
@@ -152,6 +155,12 @@ class Running:
     """The run this command holds (new or resumed), once it holds one."""
     before: str | None = None
     """That run's `finished_at` when this command took it (None for a new run)."""
+    store_words: str = ""
+    """` --store URL` when the command line named the store (see `store_given`)."""
+
+    def resume_command(self, run_id: str) -> str:
+        """The command that resumes `run_id`: this config, on this command's store."""
+        return f"assay run {shlex.quote(str(self.path))} --resume {run_id}{self.store_words}"
 
     def hold(self, run_id: str) -> None:
         """`RunOptions.on_run`: remember the run and how it had ended before."""
@@ -194,7 +203,7 @@ def _run(running: Running, store: Store, options: RunOptions, request: ReviewReq
     loaded = load_config(path)
     running.store, running.run_id, running.before = store, None, None
     if not options.resume:
-        note = unfinished_note(store, path, loaded.name, loaded.hash)
+        note = unfinished_note(store, running, loaded.name, loaded.hash)
         if note:
             click.echo(note, err=True)
     try:
@@ -203,15 +212,15 @@ def _run(running: Running, store: Store, options: RunOptions, request: ReviewReq
         unfinished = store.get_run(running.run_id) if running.run_id is not None else None
         hint = ""
         if unfinished and unfinished.status != "completed":
-            hint = (f"\n  resume with: assay run {path} --resume {unfinished.id} "
+            hint = (f"\n  resume with: {running.resume_command(unfinished.id)} "
                     "(add --retry-errors to run its failed trials again)")
         raise RunFailed(f"{exc}{hint}") from None
     except StoreError as exc:
         if exc.run_id is None:
             raise
         raise StoreError(f"{exc}\n  run {exc.run_id} keeps the trials stored before; once the "
-                         f"store works again, resume with: assay run {path} --resume "
-                         f"{exc.run_id}") from None
+                         f"store works again, resume with: "
+                         f"{running.resume_command(exc.run_id)}") from None
 
 
 def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOptions,
@@ -273,7 +282,7 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
     return int(document["exit_code"])
 
 
-def unfinished_note(store: Store, config: Path, experiment: str, config_hash: str) -> str:
+def unfinished_note(store: Store, running: Running, experiment: str, config_hash: str) -> str:
     """One line when the experiment's latest run did not finish and no live process holds it
     (killed with kill -9, stopped by Ctrl-C or an error): a new run starts beside it, and
     without this line the unfinished one would be forgotten. The resume command is offered
@@ -284,7 +293,7 @@ def unfinished_note(store: Store, config: Path, experiment: str, config_hash: st
     if unfinished is None:
         return ""
     run = unfinished.run
-    instead = (f"`assay run {config} --resume {run.id}` continues that one instead"
+    instead = (f"`{running.resume_command(run.id)}` continues that one instead"
                if run.config_hash == config_hash else
                "that one was started with another config (or ${VAR} values), which "
                "this one cannot resume")
@@ -297,5 +306,5 @@ def interrupted_message(store: Store, running: Running) -> str:
     """What to say after Ctrl-C: how to resume the run it stopped, when one was stored."""
     run = store.get_run(running.run_id) if running.run_id is not None else None
     if run is not None and run.status == "interrupted":
-        return f"interrupted; resume with: assay run {running.path} --resume {run.id}"
+        return f"interrupted; resume with: {running.resume_command(run.id)}"
     return "interrupted"
