@@ -30,6 +30,24 @@ def test_a_traces_analysis_is_refused_not_rendered_as_an_eval_with_no_scores(
     assert "traces-1 is a traces analysis: its report is the eval-report.md" in printed
 
 
+@pytest.mark.parametrize("command", [("report",), ("compare",), ("export", "-o", "out")])
+def test_after_a_traces_analysis_the_default_run_is_the_latest_eval_run(
+        command: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay report`, `compare` and `export` after `assay traces` refused ('run
+    traces-... is a traces analysis'), exit 2, with the eval runs they meant stored."""
+    monkeypatch.chdir(tmp_path)
+    config = write_project(tmp_path, {"a": {"rate": 1.0}, "b": {"rate": 0.5}}, cases=6)
+    for _ in range(2):
+        assert assay(capsys, "run", str(config), "--no-progress")[0] in (0, 1)
+    store = Store(str(tmp_path / ".assay" / "assay.db"))
+    store.create_run(id="traces-1", experiment="traces", kind="traces", status="finished")
+    store.close()
+    code, printed = assay(capsys, *command)
+    assert code == 0, printed
+    assert "traces-1" not in printed
+
+
 def test_a_killed_run_is_reported_as_what_it_stored_with_why_it_stopped(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: `assay report` of a run killed with kill -9 read '- run: `r1` (running)'

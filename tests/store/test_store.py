@@ -10,6 +10,7 @@ import pytest
 from assay.case import Case
 from assay.errors import StoreError, UserError
 from assay.output import Output
+from assay.records import TRIAL_KINDS
 from assay.score import Score
 from assay.store import Store
 from assay.store.migrations import SCHEMA_VERSION
@@ -116,6 +117,19 @@ def test_runs_resolve_by_id_prefix_and_latest(store: Store) -> None:
     with pytest.raises(UserError, match="only 2 stored"):
         store.resolve_run("latest~2")
     assert store.previous_run(store.resolve_run("latest")).id == "20260101-aaa"
+
+
+def test_latest_of_some_kinds_skips_the_runs_of_other_kinds(store: Store) -> None:
+    """`assay report` after `assay traces` reports the latest eval run, not the traces run
+    started after it (it used to refuse: 'run traces-... is a traces analysis')."""
+    store.create_run(id="20260101-aaa", experiment="e", started_at="2026-01-01",
+                     status="completed")
+    store.create_run(id="traces-bbb", experiment="traces", kind="traces",
+                     started_at="2026-01-02", status="finished")
+    assert store.resolve_run("latest").id == "traces-bbb"
+    assert store.resolve_run("latest", kinds=TRIAL_KINDS).id == "20260101-aaa"
+    with pytest.raises(UserError, match="no eval or rejudge run 'latest~1': only 1 stored"):
+        store.resolve_run("latest~1", kinds=TRIAL_KINDS)
 
 
 def test_a_malformed_latest_reference_is_a_clear_error(store: Store) -> None:

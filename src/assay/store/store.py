@@ -213,14 +213,17 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             row = conn.execute(select(schema.runs).where(schema.runs.c.id == run_id)).first()
         return run_record(row) if row else None
 
-    def list_runs(self, experiment: str | None = None, *, kind: str | None = None,
+    def list_runs(self, experiment: str | None = None, *,
+                  kind: str | tuple[str, ...] | None = None,
                   status: str | None = None, limit: int | None = 50) -> list[RunRecord]:
-        """Runs newest first, optionally of one experiment, kind or status."""
+        """Runs newest first, optionally of one experiment, kind (or kinds) or status."""
         query = select(schema.runs).order_by(schema.runs.c.started_at.desc(),
                                              schema.runs.c.id.desc())
         if experiment:
             query = query.where(schema.runs.c.experiment == experiment)
-        if kind:
+        if isinstance(kind, tuple):
+            query = query.where(schema.runs.c.kind.in_(kind))
+        elif kind:
             query = query.where(schema.runs.c.kind == kind)
         if status:
             query = query.where(schema.runs.c.status == status)
@@ -229,9 +232,12 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         with self.engine.connect() as conn:
             return [run_record(row) for row in conn.execute(query)]
 
-    def resolve_run(self, ref: str, experiment: str | None = None) -> RunRecord:
-        """A run by id, unique id prefix, `latest` or `latest~N` (of an experiment, if given).
-        An empty `ref` is the prefix of every id: it is refused, not read as the only run."""
+    def resolve_run(self, ref: str, experiment: str | None = None, *,
+                    kinds: tuple[str, ...] | None = None) -> RunRecord:
+        """A run by id, unique id prefix, `latest` or `latest~N` (of an experiment, if given;
+        counting only runs of `kinds`, if given: `assay report` after `assay traces` means
+        the latest eval run). An empty `ref` is the prefix of every id: it is refused, not
+        read as the only run."""
         if not ref.strip():
             raise UserError("the run id is empty (an unset shell variable?): give a run id, "
                             "an id prefix, latest or latest~N")
@@ -241,10 +247,11 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
                 raise UserError(f"run '{ref}': write latest~N with a whole number N, "
                                 "e.g. latest~1 for the run before the latest")
             back = int(steps)
-            runs = self.list_runs(experiment, limit=back + 1)
+            runs = self.list_runs(experiment, kind=kinds, limit=back + 1)
             if len(runs) <= back:
                 scope = f" of experiment '{experiment}'" if experiment else ""
-                raise UserError(f"no run '{ref}'{scope}: only {len(runs)} stored")
+                which = f"{' or '.join(kinds)} " if kinds else ""
+                raise UserError(f"no {which}run '{ref}'{scope}: only {len(runs)} stored")
             return runs[back]
         run = self.get_run(ref)
         if run:
