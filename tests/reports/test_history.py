@@ -65,7 +65,7 @@ def test_at_40_columns_each_run_is_a_line_with_its_whole_id() -> None:
                      {"exact@a": 50.0})])
     console = Console(width=40, record=True, color_system=None, soft_wrap=True)
     print_history(console, runs)
-    assert ("20260101-120000-abcdef: started 2026-01-01 12:00, status completed, exact@a 50.0%"
+    assert ("20260101-120000-abcdef: started (UTC) 2026-01-01 12:00, status completed, exact@a 50.0%"
             in console.export_text())
 
 

@@ -58,7 +58,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
     table.add_column("id", no_wrap=True)  # the handle people copy: never cut or wrapped
     table.add_column("experiment", overflow="fold")
     table.add_column("status", no_wrap=True)
-    table.add_column("started")
+    table.add_column("started (UTC)")  # as stored, and as the run ids read
     table.add_column("trials", justify="right")
     table.add_column("headline")
     rows = [(run.id, _experiment(run),

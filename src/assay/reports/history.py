@@ -73,7 +73,7 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     shown = history.metrics[:room]
     breaks = {i for i, point in enumerate(history.points) if point.dataset_changed}
     datasets = bool(breaks) or len({p.dataset_hash for p in history.points}) > 1
-    for column in ("run", "started", "status") + (("dataset",) if datasets else ()):
+    for column in ("run", "started (UTC)", "status") + (("dataset",) if datasets else ()):
         table.add_column(column, no_wrap=True)
     for column in shown:  # `judge_score@pack` on two lines: cut to `judge_score@…`, the
         # columns of one scorer's conditions could not be told apart
@@ -89,7 +89,7 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     if fits(console, table):
         console.print(table)
     else:  # too narrow even for the run ids: a table would cut them
-        names = ["started", "status", *(("dataset",) if datasets else ()), *map(escape, shown)]
+        names = ["started (UTC)", "status", *(("dataset",) if datasets else ()), *map(escape, shown)]
         print_as_list(console, heading, ["run", *names], rows)
     if len(shown) < len(history.metrics):
         console.print(f"  the table has room for {len(shown)} of the {len(history.metrics)} "
