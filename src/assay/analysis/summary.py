@@ -196,9 +196,10 @@ class _Accumulator:
             cases = self.by_case.values()
             values = [total / count for total, count, _, _, _ in cases if count]
             rates = [p / j for _, _, p, j, _ in cases if j]
+            epochs = [int(j) for _, _, _, j, _ in cases if j]
             with_errors = [p / (j + e) for _, _, p, j, e in cases if j + e]
         else:
-            values, rates = list(self.values), []
+            values, rates, epochs = list(self.values), [], []
             judged = self.judged + self.errors
             with_errors = [self.passed / judged] if judged else []
         n = len(values)
@@ -215,7 +216,7 @@ class _Accumulator:
             if self.by_case is not None:
                 # per case first, like the mean
                 result.pass_rate = math.fsum(rates) / len(rates)
-                result.pass_rate_ci = wilson_of_shares(rates, self.judged)
+                result.pass_rate_ci = wilson_of_shares(rates, epochs)
                 result.judged_cases = len(rates)
             else:
                 result.pass_rate = self.passed / self.judged
