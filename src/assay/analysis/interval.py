@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from assay.analysis.moments import mean_and_stderr
+
 Z_95 = 1.959963984540054
 """The 97.5% quantile of the standard normal: the 95% two-sided critical value."""
 
@@ -108,14 +110,13 @@ def t_interval(values: Sequence[float], scale: tuple[float, float] | None = None
     n = len(values)
     if n < 2:
         return None
-    mean = math.fsum(values) / n
-    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    if variance == 0:
+    mean, stderr = mean_and_stderr(values)
+    if stderr == 0:
         if scale is None:
             return None
         low, high = zero_spread_bound(mean, n, scale)
         return Interval(low, high, method=ZERO_SPREAD)
-    half = t975(n - 1) * math.sqrt(variance / n)
+    half = t975(n - 1) * stderr
     low, high = scale if scale is not None else (-math.inf, math.inf)
     return Interval(max(low, mean - half), min(high, mean + half), method="t")
 

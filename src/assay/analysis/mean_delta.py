@@ -37,12 +37,13 @@ scale, and the p-value is the level at which that bound reaches 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from assay.analysis.distributions import t_cdf, t_ppf
 from assay.analysis.interval import ZERO_SPREAD, Interval, zero_spread_bound
+from assay.analysis.moments import mean_and_sd, skewness
 from assay.analysis.significance import PairedTest, snap
 from assay.errors import UserError
 
@@ -71,10 +72,16 @@ class Differences:
             raise UserError("cannot compare zero cases")
         if not span > 0:
             raise UserError(f"the scale's width must be positive, got {span}")
-        mean = math.fsum(d) / n
+        too_far = next((v for v in d if not math.isfinite(v)), None)
+        if too_far is not None:
+            raise UserError(f"a case's difference B - A is {too_far}: its scores are too far "
+                            "apart for a float (past 1.8e308)")
+        mean, sd = mean_and_sd(d)
+        if not math.isfinite(sd):
+            raise UserError("the differences B - A spread past what a float holds (their "
+                            "standard deviation passes 1.8e308)")
         spread = n > 1 and any(v != d[0] for v in d)
-        sd = math.sqrt(math.fsum((v - mean) ** 2 for v in d) / (n - 1)) if spread else 0.0
-        return cls(n, mean, sd, skewness(d) if spread else 0.0, float(span))
+        return cls(n, mean, sd if spread else 0.0, skewness(d) if spread else 0.0, float(span))
 
     @property
     def estimate(self) -> float:
@@ -128,20 +135,6 @@ class Differences:
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "mean": self.mean, "sd": self.sd, "skewness": self.skewness,
                 "span": self.span}
-
-
-def skewness(d: Sequence[float]) -> float:
-    """The adjusted Fisher-Pearson skewness G1 (scipy's `skew(d, bias=False)`); 0 below 3 cases."""
-    n = len(d)
-    if n < 3:
-        return 0.0
-    mean = math.fsum(d) / n
-    centred = [v - mean for v in d]
-    m2 = math.fsum(c * c for c in centred) / n
-    if m2 == 0:
-        return 0.0
-    m3 = math.fsum(c * c * c for c in centred) / n
-    return math.sqrt(n * (n - 1)) / (n - 2) * m3 / math.pow(m2, 1.5)
 
 
 def _corrected(t: float, a: float, c: float) -> float:

@@ -17,11 +17,11 @@ for scores, and the Knowledge Packs size band of the delta.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
+from assay.analysis import moments
 from assay.analysis.effect import Effect, Evidence, measure
 from assay.analysis.interval import Interval, is_binary
 from assay.analysis.mean_delta import Differences
@@ -205,9 +205,9 @@ def compare_paired(
     reading_pp = _reading_pp(kind, pass_rate, mean, scale, data)
     return PairedComparison(
         kind=kind, label_a=label_a, label_b=label_b, n=data.n,
-        mean_a=_mean(data.a), mean_b=_mean(data.b), mean=mean,
-        pass_rate_a=None if data.pass_a is None else _mean(data.pass_a),
-        pass_rate_b=None if data.pass_b is None else _mean(data.pass_b),
+        mean_a=moments.mean(data.a), mean_b=moments.mean(data.b), mean=mean,
+        pass_rate_a=None if data.pass_a is None else moments.mean(data.pass_a),
+        pass_rate_b=None if data.pass_b is None else moments.mean(data.pass_b),
         pass_rate=pass_rate,
         shift_test=signed_rank_test(_minus(data.b, data.a)) if kind == "score" else None,
         reading=pack_reading(reading_pp) if reading_pp is not None else None,
@@ -252,10 +252,6 @@ def _outcomes(case_ids: tuple[str, ...], a: Sequence[float],
 def _minus(b: Sequence[float], a: Sequence[float]) -> list[float]:
     """Per-case B - A."""
     return [y - x for x, y in zip(a, b)]
-
-
-def _mean(values: Sequence[float]) -> float:
-    return math.fsum(values) / len(values)
 
 
 def _span(scale: tuple[float, float] | None, data: PairedData) -> float:

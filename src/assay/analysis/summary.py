@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.analysis.interval import Interval, t_interval, wilson, wilson_of_shares
+from assay.analysis.moments import mean_and_stderr
 from assay.records import ScoreRow, TrialRecord, TrialRow
 
 
@@ -206,11 +207,9 @@ class _Accumulator:
         result = ScoreStats(scorer=scorer, condition=condition, n=n, errors=self.errors,
                             passed=self.passed, judged=self.judged, scale=self.scale)
         if n:
-            mean = math.fsum(values) / n
-            result.mean = mean
+            result.mean, stderr = mean_and_stderr(values)
             if n > 1:
-                variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-                result.stderr = math.sqrt(variance / n)
+                result.stderr = stderr
                 result.mean_ci = t_interval(values, self.scale)
         if self.judged:
             if self.by_case is not None:

@@ -1,0 +1,69 @@
+"""The mean, standard deviation and skewness of values of any size a float holds.
+
+A square overflows past 1.3e154 and a cube past 5.6e102, so the plain formulas raised
+OverflowError (or summed inf - inf to nan) on scores near the float limit. Each sum here
+is taken over the values scaled by a power of two near the largest: scaling by a power
+of two is exact, so ordinary values get the plain formulas' figures to the last bit and
+only a result past the float limit itself (a spread of 1e308s) comes out infinite.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def mean(values: Sequence[float]) -> float:
+    """The arithmetic mean (fsum's exactly rounded sum, safe from overflow); nan when empty."""
+    scaled, unit = _scaled(values)
+    return math.fsum(scaled) / len(scaled) * unit if scaled else math.nan
+
+
+def mean_and_sd(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the sample standard deviation (n - 1); the sd is 0 below two values."""
+    centre, variance, unit = _scaled_moments(values)
+    return centre * unit, math.sqrt(variance) * unit
+
+
+def mean_and_stderr(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and its standard error, sqrt(s^2 / n); the error is 0 below two values."""
+    centre, variance, unit = _scaled_moments(values)
+    return centre * unit, math.sqrt(variance / max(len(values), 1)) * unit
+
+
+def _scaled_moments(values: Sequence[float]) -> tuple[float, float, float]:
+    """The scaled values' mean and sample variance (0 below two), and the scale's unit."""
+    scaled, unit = _scaled(values)
+    n = len(scaled)
+    if n == 0:
+        return math.nan, 0.0, unit
+    centre = math.fsum(scaled) / n
+    if n < 2:
+        return centre, 0.0, unit
+    return centre, math.fsum((v - centre) ** 2 for v in scaled) / (n - 1), unit
+
+
+def skewness(values: Sequence[float]) -> float:
+    """The adjusted Fisher-Pearson skewness G1 (scipy's `skew(d, bias=False)`); 0 below 3
+    values or without spread. It does not depend on the scale, so it is read scaled."""
+    scaled, _ = _scaled(values)
+    n = len(scaled)
+    if n < 3:
+        return 0.0
+    centre = math.fsum(scaled) / n
+    centred = [v - centre for v in scaled]
+    m2 = math.fsum(c * c for c in centred) / n
+    if m2 == 0:
+        return 0.0
+    m3 = math.fsum(c * c * c for c in centred) / n
+    return math.sqrt(n * (n - 1)) / (n - 2) * m3 / math.pow(m2, 1.5)
+
+
+def _scaled(values: Sequence[float]) -> tuple[list[float], float]:
+    """`values` divided by a power of two at most the largest magnitude, so each lies within
+    -2..2, and that power; the values as they are when none is finite and nonzero."""
+    largest = max((abs(v) for v in values if math.isfinite(v)), default=0.0)
+    if largest == 0.0:
+        return [float(v) for v in values], 1.0
+    exponent = math.frexp(largest)[1] - 1
+    return [math.ldexp(v, -exponent) for v in values], math.ldexp(1.0, exponent)
