@@ -47,6 +47,14 @@ class Interval:
                 "method": self.method}
 
 
+def hull(first: Interval, second: Interval | None) -> Interval:
+    """The smallest interval holding both, with `first`'s level and method."""
+    if second is None:
+        return first
+    return Interval(min(first.low, second.low), max(first.high, second.high),
+                    first.confidence, first.method)
+
+
 def wilson(successes: float, n: float, z: float = Z_95) -> Interval:
     """Wilson score interval for a proportion: sane at 0%, 100% and small n."""
     p = successes / n
