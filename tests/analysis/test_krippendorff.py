@@ -173,3 +173,47 @@ def test_an_alpha_without_an_interval_says_why(items: list[list[int]], why: str)
     alpha = krippendorff_alpha(items)  # type: ignore[arg-type]
     assert alpha.value is not None and alpha.interval is None
     assert alpha.note == why
+
+
+def _near_perfect(rng: np.random.Generator, items: int, moves: float) -> list[list[int | None]]:
+    """Two raters on 1-5 (mostly high); the second moves a point either way with probability
+    `moves`, kept on the scale."""
+    first = rng.choice(5, items, p=[.05, .1, .15, .3, .4]) + 1
+    step = np.where(rng.random(items) < moves, rng.choice([-1, 1], items), 0)
+    return np.column_stack([first, np.clip(first + step, 1, 5)]).tolist()  # type: ignore[no-any-return]
+
+
+def test_one_disagreeing_item_gets_an_interval_as_wide_as_two_would() -> None:
+    """Regression: with one disagreement, leaving it out gave alpha 1, no Fisher z, and a
+    jackknife of alpha itself that read [0.975, 1.0] at 30 items, where two read [0.895,
+    0.998]. The interval of one now holds that of one more like it: [0.895, 1.0]."""
+    base = np.random.default_rng(0).integers(1, 6, 30).tolist()
+    one = [[v, v] for v in base]
+    one[0][1] = base[0] + 1 if base[0] < 5 else base[0] - 1
+    two = [list(row) for row in one]
+    two[1][1] = base[1] + 1 if base[1] < 5 else base[1] - 1
+    alpha_one = krippendorff_alpha(one, level="interval")
+    alpha_two = krippendorff_alpha(two, level="interval")
+    assert alpha_one.interval is not None and alpha_two.interval is not None
+    assert alpha_one.interval.high == 1.0 and alpha_one.interval.low < 0.9
+    assert alpha_one.interval.low - alpha_two.interval.low < 0.01
+
+
+def test_samples_with_one_disagreement_hold_the_true_alpha() -> None:
+    """Regression: a second rater moving a point with probability 0.15 at 30 items: the
+    samples with exactly one disagreement held the true alpha 34% of the time (every sample
+    with an interval 90%); now all of them (1,500 seeded samples), and every sample 97%."""
+    population = np.array(_near_perfect(np.random.default_rng(99), 60_000, 0.15), dtype=float)
+    true = krippendorff.alpha(reliability_data=population.T, level_of_measurement="interval")
+    rng = np.random.default_rng(30)
+    held: dict[str, list[bool]] = {"one": [], "all": []}
+    for _ in range(1500):
+        items = _near_perfect(rng, 30, 0.15)
+        interval = krippendorff_alpha(items, level="interval").interval
+        if interval is None:
+            continue
+        if sum(a != b for a, b in items) == 1:
+            held["one"].append(interval.contains(true))
+        held["all"].append(interval.contains(true))
+    assert np.mean(held["one"]) >= 0.99, np.mean(held["one"])
+    assert 0.94 <= np.mean(held["all"]) <= 0.985, np.mean(held["all"])

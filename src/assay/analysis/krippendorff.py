@@ -18,7 +18,13 @@ out (its coincidences taken off the total), the spread of those values giving
 the standard error, and Student's t with items - 1 degrees of freedom the
 width. As for a weighted kappa (`kappa`), the jackknife is of Fisher's z =
 atanh(alpha), carried back (of alpha itself where an alpha reaches -1 or 1):
-alpha is an intraclass correlation, skewed toward 0. In the seeded
+alpha is an intraclass correlation, skewed toward 0. With exactly one disagreeing item,
+left out it leaves alpha 1 and no z, and the jackknife of alpha read [0.975, 1.0] at 30
+items where two such items read [0.895, 0.998]; as for kappa, the interval of one holds
+the interval of the same items with one more like it. With a second rater moving a point
+15% of the time at 30 items, the samples with one disagreement held the true alpha 34%
+of the time before and all of them now (97% of all samples, 90% before). As for kappa,
+two or more disagreements at near-perfect agreement still hold it less often. In the seeded
 simulations of `tests/analysis/test_krippendorff.py` it holds the true alpha
 92-97% of the time at 20-50 items, where the jackknife of alpha itself held it
 91.5-95% (92.3% with two raters at 30 items) and the percentile bootstrap over
@@ -44,7 +50,7 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 
 from assay.analysis.distributions import t_ppf
-from assay.analysis.interval import Interval
+from assay.analysis.interval import Interval, hull
 from assay.wording import plural
 
 Level: TypeAlias = Literal["nominal", "ordinal", "interval"]
@@ -92,7 +98,22 @@ def krippendorff_alpha(ratings: Sequence[Sequence[Hashable | None]], *, level: L
         return Alpha(None, None, level, len(units), int(counts.sizes.sum()), raters,
                      "undefined: every value given is the same")
     interval, note = _jackknife(counts, value, level, categories)
+    disagreeing = [row for row in units if len(set(row)) > 1]
+    if interval is not None and len(disagreeing) == 1:
+        interval = hull(interval, _with_one_more_disagreement(units, disagreeing[0], level,
+                                                              categories))
     return Alpha(value, interval, level, len(units), int(counts.sizes.sum()), raters, note)
+
+
+def _with_one_more_disagreement(units: Sequence[Sequence[Hashable]],
+                                disagreeing: Sequence[Hashable], level: Level,
+                                categories: Sequence[Hashable]) -> Interval | None:
+    """The interval of `units` with a second item like its one disagreeing item: what one
+    disagreement seen cannot rule out, and the least the interval of one must hold (as for
+    a weighted kappa)."""
+    counts = _Counts.of([*units, disagreeing], categories)
+    value = _alpha(counts, level, categories)
+    return None if value is None else _jackknife(counts, value, level, categories)[0]
 
 
 @dataclass(frozen=True, slots=True)
