@@ -86,3 +86,18 @@ def test_counts_of_one_read_in_the_singular(make_exchange: Callable[..., Exchang
     assert "checked 1 of 1 answered question." in report
     assert "1 citation or contradiction problem." in report
     assert "not counting 1 model response that logged no cost" in report
+
+
+def test_a_file_not_read_is_named_by_its_whole_path_however_long(
+        tmp_path: Path, write_jsonl: Callable[..., Path]) -> None:
+    """Regression: a path past 120 characters was cut with '…' in 'not read:', naming no
+    file anyone could find (and a test of it failed where pytest's folder names ran long)."""
+    deep = tmp_path.joinpath(*[f"folder-{i:02d}-of-a-long-tree" for i in range(8)])
+    deep.mkdir(parents=True)
+    odd = deep / "notes.jsonl"
+    odd.write_text('{"neither": "a chat nor a session"}\n', encoding="utf-8")
+    chat = write_jsonl("chat.jsonl", [{"role": "user", "content": "q"},
+                                      {"role": "assistant", "content": "a"}])
+    report = render_report(analyze([chat, odd], TraceOptions()))
+    assert len(str(odd)) > 200
+    assert f"- not read: {odd}" in report.replace("\\", "")

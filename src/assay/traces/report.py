@@ -22,6 +22,11 @@ def _cell(text: object, limit: int = 120) -> str:
     return inline(text, limit)
 
 
+def _path(path: object) -> str:
+    """A file's path as one escaped line, whole: cut, it names no file anyone could find."""
+    return inline(path, len(str(path)) + 1)
+
+
 def render_report(analysis: TraceAnalysis) -> str:
     m = analysis.metrics
     folded = analysis.subagent_files
@@ -53,7 +58,7 @@ def _most_read(most_read: Sequence[tuple[str, int]]) -> list[str]:
     if not most_read:
         return lines + ["No source files were read.", ""]
     lines += ["| file | questions that read it |", "| --- | --- |"]
-    lines += [f"| {_cell(path)} | {count} |" for path, count in most_read]
+    lines += [f"| {_path(path)} | {count} |" for path, count in most_read]
     return lines + [""]
 
 
@@ -139,10 +144,11 @@ def _sources(analysis: TraceAnalysis) -> list[str]:
     lines.append("")
     notes = [f"- {_cell(note, 400)}" for note in repeat_notes(analysis.sessions)]
     shown = {id(stats) for stats in file_stats(listed)}
-    notes += [f"- no question in {_cell(stats.path)}" + (f": {skips}" if (skips := _skips(stats))
+    notes += [f"- no question in {_path(stats.path)}" + (f": {skips}" if (skips := _skips(stats))
                                                          else "")
               for stats in file_stats(analysis.sessions) if id(stats) not in shown]
-    notes += [f"- not read: {_cell(bad.path)}: {_cell(bad.reason)}" for bad in analysis.unreadable]
+    notes += [f"- not read: {_path(bad.path)}: {_cell(bad.reason, 1000)}"
+              for bad in analysis.unreadable]
     return lines + notes + ([""] if notes else [])
 
 
