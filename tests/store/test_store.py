@@ -10,7 +10,6 @@ import pytest
 from assay.case import Case
 from assay.errors import StoreError, UserError
 from assay.output import Output
-from assay.records import TRIAL_KINDS
 from assay.score import Score
 from assay.store import Store
 from assay.store.migrations import SCHEMA_VERSION
@@ -126,10 +125,12 @@ def test_latest_of_some_kinds_skips_the_runs_of_other_kinds(store: Store) -> Non
                      status="completed")
     store.create_run(id="traces-bbb", experiment="traces", kind="traces",
                      started_at="2026-01-02", status="finished")
-    assert store.resolve_run("latest").id == "traces-bbb"
-    assert store.resolve_run("latest", kinds=TRIAL_KINDS).id == "20260101-aaa"
+    assert store.resolve_run("latest").id == "20260101-aaa"
+    assert store.resolve_run("latest", kinds=None).id == "traces-bbb"
+    assert store.resolve_run("latest", kinds=("traces",)).id == "traces-bbb"
+    assert store.resolve_run("traces-b").id == "traces-bbb"  # by id, whatever its kind
     with pytest.raises(UserError, match="no eval or rejudge run 'latest~1': only 1 stored"):
-        store.resolve_run("latest~1", kinds=TRIAL_KINDS)
+        store.resolve_run("latest~1")
 
 
 def test_a_malformed_latest_reference_is_a_clear_error(store: Store) -> None:

@@ -109,12 +109,8 @@ class Differences:
             low, high = zero_spread_bound(self.mean, self.n, (-self.span, self.span), level)
             method = ZERO_SPREAD
         else:
-            critical = t_ppf(1 - level / 2, self.n - 1)
-            # every mu either test keeps: the t-interval's and Hall's, both around the mean
-            low = self.mean - self._se * max(critical,
-                                             _uncorrected(critical, self._a, self._c))
-            high = self.mean - self._se * min(-critical,
-                                              _uncorrected(-critical, self._a, self._c))
+            lowest, highest = kept_statistics(self.n, self.skewness, level)
+            low, high = self.mean - self._se * highest, self.mean - self._se * lowest
             method = SKEW_T
         if test.p_value >= level:  # the same decision, safe from rounding at the edge
             low, high = min(low, 0.0), max(high, 0.0)
@@ -135,6 +131,16 @@ class Differences:
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "mean": self.mean, "sd": self.sd, "skewness": self.skewness,
                 "span": self.span}
+
+
+def kept_statistics(n: int, skewness: float, level: float) -> tuple[float, float]:
+    """The lowest and highest t statistic, (mean - mu) / se, at which the test keeps mu at
+    this level: every T the plain t test or Hall's keeps, around 0 (Hall's shift c is at most
+    1/6, as |skewness| <= sqrt(n)). The interval is mean - se * highest .. mean - se * lowest,
+    and the test rejects exactly outside these bounds (the power of `power` reads them)."""
+    critical = t_ppf(1 - level / 2, n - 1)
+    a, c = skewness / (3 * math.sqrt(n)), skewness / (6 * math.sqrt(n))
+    return min(-critical, _uncorrected(-critical, a, c)), max(critical, _uncorrected(critical, a, c))
 
 
 def _corrected(t: float, a: float, c: float) -> float:

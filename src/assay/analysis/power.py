@@ -47,10 +47,9 @@ from typing import Any, Literal
 
 from assay.analysis.distributions import binom_pmf, normal_cdf, t_outside, t_ppf, t_test_power
 from assay.analysis.effect import Effect
-from assay.analysis.mean_delta import SKEW_T, Differences
+from assay.analysis.mean_delta import SKEW_T, Differences, kept_statistics
 from assay.analysis.paired import PairedComparison
 from assay.analysis.pass_rate_delta import SCORE_TEST, DiscordantPairs, mcnemar_score
-from assay.analysis.significance import PairedTest
 from assay.errors import UserError
 from assay.wording import plural
 
@@ -265,20 +264,8 @@ def mean_test_power(n: int, delta: float, sd: float, *, level: float) -> float:
     if n < 2:
         return 0.0
     shift = delta / sd * math.sqrt(n)
-    return math.fsum(weight * t_outside(*_rejection_bounds(n, g, level), n - 1, shift)
+    return math.fsum(weight * t_outside(*kept_statistics(n, g, level), n - 1, shift)
                      for g, weight in _skewness_nodes(n))
-
-
-_REJECTED = PairedTest(SKEW_T, None, 0.0, 0)
-"""A test that rejected, so that an interval is not widened to hold 0."""
-
-
-def _rejection_bounds(n: int, skewness: float, level: float) -> tuple[float, float]:
-    """The t statistics below and above which the mean's test rejects, at this skewness:
-    with a standard error of 1 and a mean of 0 the interval is [-upper, -lower], and the
-    test rejects exactly when the interval leaves out 0."""
-    interval = Differences(n, 0.0, math.sqrt(n), skewness, math.inf).interval(level, _REJECTED)
-    return -interval.high, -interval.low
 
 
 SKEWNESS_BINS = 64

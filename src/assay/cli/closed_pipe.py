@@ -13,7 +13,6 @@ is imported.
 
 from __future__ import annotations
 
-import os
 import sys
 
 TYPE_CHECKING = False
@@ -46,13 +45,11 @@ class ReaderMayLeave:
     def _discard_from_now_on(self) -> None:
         """Point the file descriptor at the null device, so that what is still buffered and
         the interpreter's last flush at exit go nowhere instead of failing again."""
+        from assay.cli.closed_streams import point_at_null_device
+
         self.reader_gone = True
         try:
-            null = os.open(os.devnull, os.O_WRONLY)
-            try:
-                os.dup2(null, self._stream.fileno())
-            finally:
-                os.close(null)
+            point_at_null_device(self._stream.fileno())
         except (OSError, ValueError, AttributeError):  # no descriptor to redirect: none left
             pass
 

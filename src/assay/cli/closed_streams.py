@@ -42,9 +42,18 @@ def _is_open(descriptor: int) -> bool:
 
 def _open_on_null_device(descriptor: int, mode: str) -> None:
     try:
-        null = os.open(os.devnull, os.O_RDONLY if mode == "r" else os.O_WRONLY)
+        point_at_null_device(descriptor, mode)
     except OSError:  # no null device: nothing better to offer, the descriptor stays closed
+        pass
+
+
+def point_at_null_device(descriptor: int, mode: str = "w") -> None:
+    """Make `descriptor` the null device: what is written to it goes nowhere (a stream
+    closed at start, or one whose reader has gone). Raises OSError without one."""
+    null = os.open(os.devnull, os.O_RDONLY if mode == "r" else os.O_WRONLY)
+    if null == descriptor:  # the lowest free descriptor is this one unless a lower is closed
         return
-    if null != descriptor:  # the lowest free descriptor is this one unless a lower is closed
+    try:
         os.dup2(null, descriptor)
+    finally:
         os.close(null)

@@ -155,11 +155,8 @@ def store_given(store_url: str | None) -> str:
     suggested to the user (`resume with: ...`) must read the same store, and without it the
     suggestion read the default one ('no run ... in .assay/assay.db'). Empty when the store
     is the default or came from ASSAY_STORE, which the suggested command finds as well."""
-    from click.core import ParameterSource
-
-    context = click.get_current_context(silent=True)
-    if store_url is None or context is None or \
-            context.get_parameter_source("store_url") is not ParameterSource.COMMANDLINE:
+    if store_url is None or click.get_current_context(silent=True) is None or \
+            not given_on_command_line("store_url"):
         return ""
     return f" --store {shlex.quote(store_url)}"
 

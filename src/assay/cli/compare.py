@@ -62,7 +62,6 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     from assay.judging.pairs import read_answer_pairs
     from assay.review.comparing import diff_stored_runs
     from assay.store.snapshot import one_moment
-    from assay.records import TRIAL_KINDS
 
     if not pairwise and (given := given_on_command_line("judge_model")):
         raise click.UsageError(f"{given[0]} picks the judge of --pairwise: give --pairwise "
@@ -72,8 +71,8 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     answers = pairs = None
     try:
         with one_moment(store):  # a run still being written: both runs as they stood together
-            first = store.resolve_run(run_a, experiment, kinds=TRIAL_KINDS)
-            second = store.resolve_run(run_b, experiment, kinds=TRIAL_KINDS)
+            first = store.resolve_run(run_a, experiment)
+            second = store.resolve_run(run_b, experiment)
             if first.id == second.id:
                 raise UserError(f"RUN_A and RUN_B are the same run ({first.id})")
             diff = diff_stored_runs(store, first, second)

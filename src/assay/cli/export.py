@@ -47,14 +47,13 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
     """
     from assay.errors import FileWriteError
     from assay.export.writing import export_eee
-    from assay.records import TRIAL_KINDS
     from assay.reports.results_json import link_exports
     from assay.store.failures import store_name
     from assay.wording import path_text
 
     store = open_store(store_url, existing=True)
     try:
-        run = store.resolve_run(run_ref, experiment, kinds=TRIAL_KINDS)
+        run = store.resolve_run(run_ref, experiment)
         folder = run_folder(run.report_dir, run.id)
         directory = output or folder / fmt
         check_output_folder(directory)

@@ -47,14 +47,13 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     """
     from assay.review.finish import rewrite_files
     from assay.store.snapshot import one_moment
-    from assay.records import TRIAL_KINDS
 
     if rewrite:
         _refuse_with_rewrite()
     check_output_file(output)
     store = open_store(store_url, existing=True)
     try:
-        run = store.resolve_run(run_ref, experiment, kinds=TRIAL_KINDS)
+        run = store.resolve_run(run_ref, experiment)
         if run.kind == "traces":
             from assay.errors import UserError
 

@@ -31,7 +31,7 @@ def resume_hint(run: RunRecord) -> str:
 
 def original_run(store: Store, ref: str, experiment: str | None) -> RunRecord:
     """The completed run whose stored answers are to be judged again."""
-    run = store.resolve_run(ref, experiment, kinds=JUDGEABLE)
+    run = store.resolve_run(ref, experiment)
     if run.kind not in JUDGEABLE:
         raise UserError(f"run {run.id} is a {run.kind} run; rejudge works on eval runs")
     if run.status != "completed":

@@ -25,11 +25,13 @@ def make_console(*, stderr: bool = False) -> Any:
     """A rich Console for stdout (or stderr) that reads well on a terminal and in a log."""
     from rich.console import Console
 
-    from assay.plain_characters import PlainlyWritten, shows_everything
+    from assay.plain_characters import HANDLER, PlainlyWritten, shows_everything
 
     stream = sys.stderr if stderr else sys.stdout
-    # a stream without every character (`LC_ALL=C`) gets `->` for `→`, not UnicodeEncodeError
-    file = None if shows_everything(stream) else cast("TextIO", PlainlyWritten(stream))
+    # a stream without every character (`LC_ALL=C`) gets `->` for `→`, not UnicodeEncodeError;
+    # the `assay` program's own streams already write so
+    plain = shows_everything(stream) or getattr(stream, "errors", None) == HANDLER
+    file = None if plain else cast("TextIO", PlainlyWritten(stream))
     if _is_terminal(stream):
         return Console(stderr=stderr, file=file, highlight=False)
     columns = os.environ.get("COLUMNS", "")

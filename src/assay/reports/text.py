@@ -16,14 +16,14 @@ _SPECIAL = re.compile(r"([\\`*|<>\[\]])")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u0085]+")
 
 
-def one_line(text: object, limit: int = 300) -> str:
+def one_line(text: object, limit: int | None = 300) -> str:
     """`text` on one line: line breaks and control characters become single spaces, and
-    the result is cut at `limit` characters (ending with `…`)."""
+    the result is cut at `limit` characters (ending with `…`); never with `limit=None`."""
     flat = " ".join(_CONTROL.sub(" ", str(text)).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return flat if limit is None or len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def inline(text: object, limit: int = 200) -> str:
+def inline(text: object, limit: int | None = 200) -> str:
     """`text` as one line of Markdown that renders as the literal text: `one_line`, with
     Markdown's special characters escaped."""
     return _SPECIAL.sub(r"\\\1", one_line(text, limit))

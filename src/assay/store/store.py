@@ -33,7 +33,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.sql.elements import ColumnElement
 
 from assay.errors import StoreError, UserError
-from assay.records import ExportRecord, RunRecord
+from assay.records import TRIAL_KINDS, ExportRecord, RunRecord
 from assay.redaction import redact, redact_rows
 from assay.store import schema
 from assay.store.batches import StoredBatch, write_batch
@@ -233,11 +233,12 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             return [run_record(row) for row in conn.execute(query)]
 
     def resolve_run(self, ref: str, experiment: str | None = None, *,
-                    kinds: tuple[str, ...] | None = None) -> RunRecord:
-        """A run by id, unique id prefix, `latest` or `latest~N` (of an experiment, if given;
-        counting only runs of `kinds`, if given: `assay report` after `assay traces` means
-        the latest eval run). An empty `ref` is the prefix of every id: it is refused, not
-        read as the only run."""
+                    kinds: tuple[str, ...] | None = TRIAL_KINDS) -> RunRecord:
+        """A run by id, unique id prefix, `latest` or `latest~N` (of an experiment, if given).
+        `latest` counts the runs of `kinds`, by default those with trials, which every
+        command naming a run by `latest` works on: `assay report` after `assay traces`
+        means the latest eval run (`kinds=None` counts every run). An empty `ref` is the
+        prefix of every id: it is refused, not read as the only run."""
         if not ref.strip():
             raise UserError("the run id is empty (an unset shell variable?): give a run id, "
                             "an id prefix, latest or latest~N")

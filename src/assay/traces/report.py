@@ -24,7 +24,7 @@ def _cell(text: object, limit: int = 120) -> str:
 
 def _path(path: object) -> str:
     """A file's path as one escaped line, whole: cut, it names no file anyone could find."""
-    return inline(path, len(str(path)) + 1)
+    return inline(path, None)
 
 
 def render_report(analysis: TraceAnalysis) -> str:
