@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from assay.datasets import files
 from assay.datasets.files import json_records, jsonl_records
 from assay.errors import ProblemList
 
@@ -46,3 +49,30 @@ def test_a_json_file_that_holds_a_number_or_a_boolean_says_which(tmp_path: Path)
         assert list(json_records(tmp_path / name, problems)) == []
     assert [problem.message.rsplit("; ", 1)[1] for problem in problems.problems] == [
         "this file holds a number", "this file holds true or false"]
+
+
+class _ScanCountingText(str):
+    """Text that adds up how many characters its newline counts read."""
+
+    scanned = 0
+
+    def count(self, sub: str, start: object = None, end: object = None) -> int:  # type: ignore[override]
+        begin = 0 if start is None else int(start)  # type: ignore[call-overload]
+        stop = len(self) if end is None else int(end)  # type: ignore[call-overload]
+        _ScanCountingText.scanned += max(0, stop - begin)
+        return super().count(sub, begin, stop)
+
+
+def test_a_json_array_is_walked_once_to_name_each_items_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting each item's line from the top of the file read 200,000 cases in ~5 minutes."""
+    items = [{"id": f"c{i}", "input": "q"} for i in range(300)]
+    text = "[\n" + ",\n".join(json.dumps(item) for item in items) + "\n]\n"
+    path = tmp_path / "cases.json"
+    path.write_text(text)
+    monkeypatch.setattr(files, "_read_text",
+                        lambda path, problems, encoding="utf-8-sig": _ScanCountingText(text))
+    _ScanCountingText.scanned = 0
+    records = list(json_records(path, ProblemList()))
+    assert [line for line, _record in records] == list(range(2, 302))
+    assert _ScanCountingText.scanned <= len(text)

@@ -103,10 +103,13 @@ def json_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
                      f"{wrappers}; this file holds {_what_json_holds(data)}",
                      file=str(path), line=1)
         return
-    # Walk the array again by position to know each item's line.
+    # Walk the array again by position to know each item's line, counting the
+    # newlines since the item before: from the top each time is quadratic.
+    line, counted = 1, 0
     for item in data:
         position = _skip(text, position)
-        line = text.count("\n", 0, position) + 1
+        line += text.count("\n", counted, position)
+        counted = position
         _value, end = decoder.raw_decode(text, position)
         position = _skip(text, end)
         item = _storable(item, problems, path, line)
