@@ -63,8 +63,10 @@ def test_a_piped_slow_run_prints_progress_lines_while_it_runs(tmp_path: Path) ->
             process.kill()
             process.wait()
     assert process.returncode == 0, process.stderr.read() if process.stderr else ""
-    progress = [text for text, _ in lines if text.startswith("a-slow-experiment-with-a-long"
-                                                             "-name: ")]
+    named = [text for text, _ in lines if text.startswith("a-slow-experiment-with-a-long-name: ")]
+    progress = [text for text in named if "reviewing" not in text]
+    assert named[len(progress)] == ("a-slow-experiment-with-a-long-name: reviewing 48 trials "
+                                    "(summary, comparisons, report files)")
     early = [text for text, running in lines if running and "trials (" in text
              and not text.startswith("a-slow-experiment-with-a-long-name: 48/48")]
     assert len(early) >= 2, lines  # several lines before the run had finished

@@ -5,11 +5,14 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from assay.providers.ledger import Stats, Tally
 from assay.runner.pipeline import PipelineStats
-from assay.runner.progress import Progress
+from assay.runner.progress import Progress, ReviewProgress
 from tests.python_project import write_python_project
 
 
@@ -98,4 +101,31 @@ def test_resuming_a_run_that_stopped_on_its_errors_starts_from_their_count(
     assert resumed.returncode == 0, resumed.stderr
     lines = [line for line in resumed.stdout.splitlines() if line.startswith("stops: ")]
     assert lines[0] == "stops: 6/10 trials (60%), 2 with an error"
-    assert lines[-1].startswith("stops: 10/10 trials (100%), 2 with an error")
+    assert lines[-2].startswith("stops: 10/10 trials (100%), 2 with an error")
+    assert lines[-1] == "stops: reviewing 10 trials (summary, comparisons, report files)"
+
+
+def test_the_review_after_the_trials_says_it_is_under_way(tmp_path: Path) -> None:
+    """The bar or the last line stopped at '10/10 trials (100%)', and a 500,000-trial run's
+    review then went on for half a minute or more with nothing shown."""
+    env = write_python_project(tmp_path, "def answer(case):\n    return 'ok'\n",
+                               name="reviewed", cases=10, run="{concurrency: 1}")
+    done = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("reviewed: ")]
+    assert lines[-2].startswith("reviewed: 10/10 trials (100%)")
+    assert lines[-1] == ("reviewed: reviewing 10 trials (summary, comparisons, report files)")
+
+
+def test_a_long_review_says_every_few_seconds_that_it_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ASSAY_PROGRESS_SECONDS", "0.01")
+    stream = io.StringIO()
+    with ReviewProgress("exp", None, mode="lines", stream=stream):
+        deadline = time.monotonic() + 10
+        while len(stream.getvalue().splitlines()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "exp: reviewing its trials (summary, comparisons, report files)"
+    assert lines[1] == "exp: still reviewing, 0s so far"

@@ -22,6 +22,7 @@ from assay.review.finish import (
     write_stopped_junit,
 )
 from assay.runner.options import RunOptions
+from assay.runner.progress import ReviewProgress, choose_mode
 from assay.user_code.calls import run_loop
 
 if TYPE_CHECKING:
@@ -50,7 +51,9 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
         try:
             outcome = await execute_async(loaded, store, options, lock)
             try:
-                return finish_run(store, outcome, request)
+                with ReviewProgress(loaded.name, outcome.run.total_trials,
+                                    mode=choose_mode(options.progress)):
+                    return finish_run(store, outcome, request)
             except StoreError as exc:  # every trial is stored: a resume reviews it again
                 exc.stopped(outcome.run.id)
                 raise
