@@ -17,10 +17,36 @@ Per pair of conditions (B against A):
   each interval at its step's level (see `multiple`);
 - the win rate with ties as half a win, as leaderboards report it;
 - positional consistency: the share of items with the same winner in both orders;
-- the first-position rate: of the verdicts that named an answer, the share
-  that named the one shown first (0.5 for a judge without a lean), with a
-  Wilson interval;
+- the first-position rate: over the items where both orders named an
+  answer, the share of those verdicts that named the one shown first (0.5
+  for a judge without a lean), with a test of the lean and its interval;
 - the tie rate: the share of single verdicts that said tie.
+
+The first-position rate is read per item, not per verdict. An item judged
+on its merits names the same answer in both orders: one verdict for the
+first position, one for the second. Only an item whose winner changed with
+the order moves the rate: both verdicts for the first position, or both for
+the second. The two verdicts on one item are therefore negatively
+correlated, and a Wilson interval over all verdicts, which takes them as
+independent, held the true rate 98-100% of the time where it claimed 95%
+(`tests/analysis/test_pairwise_verdicts.py`). With N such items, f of them
+first in both orders and s second in both, the rate is 1/2 + (f - s) / 2N:
+one half plus half a paired difference of proportions (the A-first verdict
+naming A against the B-first verdict naming A), the quantity McNemar's test
+is about. So the lean is McNemar's test on the order-swapped pairs (as
+`pass_rate_delta` tests a pass-rate change) and its interval is Tango's
+score interval (Tango 1998), which inverts that test: the rate's interval
+leaves out 0.5 exactly when the test rejects, and `PositionStats.leans`
+reads it from the interval. Tango's interval keeps a width when no item
+changed with the order (a judge that never leans). Position bias measured
+by swapping the order is the check of Zheng et al. 2023 ("Judging
+LLM-as-a-judge with MT-Bench and Chatbot Arena"). An item with a tie in one
+order is left out of the rate (it is in the tie rate). In seeded simulations
+the interval holds the true rate 94-97% of the time at 20 and 50 items. The
+limit: a judge without a lean whose winner seldom changes with the order
+shows few such items (about two in 20 when it keeps its winner 90% of the
+time), too few for any test of no lean to reject at its nominal 5%, and the
+interval holds 0.5 about 99% of the time.
 """
 
 from __future__ import annotations
@@ -31,13 +57,16 @@ from typing import Any, Literal, TypeAlias
 
 from assay.analysis.interval import Interval, wilson
 from assay.analysis.multiple import holm, step_levels
-from assay.analysis.pass_rate_delta import mcnemar_exact
+from assay.analysis.pass_rate_delta import DiscordantPairs, mcnemar_exact
 from assay.analysis.significance import PairedTest
+from assay.analysis.verdict import format_p
 from assay.wording import plural
 
 Choice: TypeAlias = Literal["a", "b", "tie"]
 CHOICES: tuple[Choice, ...] = ("a", "b", "tie")
 METHOD = "Clopper-Pearson, exact sign test at 0.5"
+POSITION_LEVEL = 0.05
+"""The level of the first-position test and its interval (one per pair of conditions)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,19 +91,13 @@ class OrderedVerdicts:
         return self.a_first if self.a_first == self.b_first else "tie"
 
 
-def first_position_choices(verdicts: Sequence[OrderedVerdicts]) -> tuple[int, int, int]:
-    """(verdicts naming the answer shown first, verdicts naming an answer, ties)."""
-    first = decided = ties = 0
-    for item in verdicts:
-        for choice, shown_first in ((item.a_first, "a"), (item.b_first, "b")):
-            if choice is None:
-                continue
-            if choice == "tie":
-                ties += 1
-                continue
-            decided += 1
-            first += choice == shown_first
-    return first, decided, ties
+def order_swapped_pairs(verdicts: Sequence[OrderedVerdicts]) -> DiscordantPairs:
+    """The items where both orders named an answer, as McNemar's paired counts: `b_only`
+    the items that named the answer shown first in both orders, `a_only` the second."""
+    decided = [v for v in verdicts if v.a_first in ("a", "b") and v.b_first in ("a", "b")]
+    first = sum(v.a_first == "a" and v.b_first == "b" for v in decided)
+    second = sum(v.a_first == "b" and v.b_first == "a" for v in decided)
+    return DiscordantPairs(len(decided), first, second)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +110,14 @@ class PositionStats:
     """Items with the same winner in both orders."""
     consistency_ci: Interval | None
     first_picks: int
+    """Verdicts naming the answer shown first, over the items both orders named one."""
     decided_verdicts: int
-    """Single verdicts that named an answer (ties left out)."""
+    """Verdicts of the items where both orders named an answer (two per item)."""
     first_position_rate: float | None
     first_position_ci: Interval | None
+    """Tango's interval carried to the rate; it leaves out 0.5 exactly when the test rejects."""
+    first_position_test: PairedTest | None
+    """McNemar's test of no lean over the items that changed winner with the order."""
     tie_verdicts: int
     verdicts: int
     """Single verdicts in all (two per item)."""
@@ -103,6 +130,25 @@ class PositionStats:
     def tie_rate(self) -> float | None:
         return self.tie_verdicts / self.verdicts if self.verdicts else None
 
+    @property
+    def leans(self) -> Literal["first", "second"] | None:
+        """The position the judge leans to beyond noise, read from the interval, or None."""
+        ci, rate = self.first_position_ci, self.first_position_rate
+        if ci is None or rate is None or ci.contains(0.5):
+            return None
+        return "first" if rate > 0.5 else "second"
+
+    def lean_note(self) -> str:
+        """The verdict on the lean with its test, in the words a report prints beside the rate."""
+        if self.first_position_test is None:
+            return "no item named an answer in both orders"
+        verdict = ("no lean beyond noise" if self.leans is None
+                   else f"leans to the answer shown {self.leans}")
+        pairs = plural(self.decided_verdicts // 2, "item")
+        return (f"{verdict} ({self.first_position_test.name} "
+                f"{format_p(self.first_position_test.p_value, POSITION_LEVEL)}); "
+                f"0.5 is no lean; over the {pairs} both orders named an answer")
+
     def to_dict(self) -> dict[str, Any]:
         return {"items": self.items, "consistent": self.consistent,
                 "consistency": self.consistency,
@@ -111,6 +157,8 @@ class PositionStats:
                 "first_position_rate": self.first_position_rate,
                 "first_position_ci": self.first_position_ci.to_dict()
                 if self.first_position_ci else None,
+                "first_position_test": self.first_position_test.to_dict()
+                if self.first_position_test else None, "leans": self.leans,
                 "tie_verdicts": self.tie_verdicts, "verdicts": self.verdicts,
                 "tie_rate": self.tie_rate}
 
@@ -118,15 +166,23 @@ class PositionStats:
 def position_stats(verdicts: Sequence[OrderedVerdicts]) -> PositionStats:
     both = [v for v in verdicts if v.a_first is not None and v.b_first is not None]
     consistent = sum(v.consistent for v in both)
-    first, decided, ties = first_position_choices(verdicts)
-    singles = sum((v.a_first is not None) + (v.b_first is not None) for v in verdicts)
+    single = [c for v in verdicts for c in (v.a_first, v.b_first) if c is not None]
+    pairs = order_swapped_pairs(verdicts)
+    rate = ci = test = None
+    if pairs.n:
+        rate = (1 + pairs.estimate) / 2
+        test = replace(pairs.test(), note=f"{plural(pairs.b_only, 'item')} named the answer "
+                       f"shown first in both orders, {pairs.a_only:,} the one shown second; "
+                       f"of {plural(pairs.n, 'item')} both orders named an answer")
+        delta = pairs.interval(POSITION_LEVEL, test)
+        ci = Interval((1 + delta.low) / 2, (1 + delta.high) / 2, delta.confidence,
+                      method=f"{delta.method}, order-swapped pairs")
     return PositionStats(
         items=len(both), consistent=consistent,
         consistency_ci=wilson(consistent, len(both)) if both else None,
-        first_picks=first, decided_verdicts=decided,
-        first_position_rate=first / decided if decided else None,
-        first_position_ci=wilson(first, decided) if decided else None,
-        tie_verdicts=ties, verdicts=singles)
+        first_picks=pairs.n + pairs.b_only - pairs.a_only, decided_verdicts=2 * pairs.n,
+        first_position_rate=rate, first_position_ci=ci, first_position_test=test,
+        tie_verdicts=single.count("tie"), verdicts=len(single))
 
 
 @dataclass(frozen=True, slots=True)

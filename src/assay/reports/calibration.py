@@ -76,7 +76,7 @@ def measure_rows(cal: Calibration) -> list[Row]:
             ("positional consistency", _rate(positions.consistency),
              _ci(positions.consistency_ci), "the same winner in both orders"),
             ("first-position rate", _rate(positions.first_position_rate),
-             _ci(positions.first_position_ci), "0.5 is no lean; of verdicts naming an answer"),
+             _ci(positions.first_position_ci), positions.lean_note()),
             ("tie rate", _rate(positions.tie_rate), "",
              f"{positions.tie_verdicts} of {positions.verdicts} single verdicts"),
         ]

@@ -109,13 +109,17 @@ def _pairwise(results: list[PairwiseResult]) -> Table:
             table.notes.append(f"{r.scorer} {r.label_b} vs {r.label_a}: {r.inconsistent} of "
                                f"{plural(r.n, 'pair')} changed winner with the order, each "
                                "counted as a tie")
+        if positions.first_position_test is not None:
+            table.notes.append(f"{r.scorer} {r.label_b} vs {r.label_a}: first-position rate: "
+                               f"{positions.lean_note()}")
         if r.errored:
             table.notes.append(f"{r.scorer} {r.label_b} vs {r.label_a}: "
                                f"{plural(r.errored, 'pair')} without a verdict (a judge error)")
     table.notes.append("win rate: wins / (wins + losses), Clopper-Pearson interval and exact "
                        "sign test" + (", Holm-adjusted" if any(r.family_size > 1
                                                                 for r in results) else "")
-                       + "; first-position rate 50% means no lean")
+                       + "; first-position rate: Tango interval over the items both orders "
+                       "named an answer, McNemar's test of no lean")
     return table
 
 
