@@ -66,6 +66,7 @@ import numpy as np
 
 from assay.analysis.distributions import normal_cdf, t_ppf
 from assay.analysis.interval import Z_95, Interval, hull, wilson
+from assay.analysis.jackknife import jackknife_interval
 from assay.wording import plural
 
 Weighting: TypeAlias = Literal["none", "linear", "quadratic"]
@@ -166,19 +167,14 @@ def _jackknife_interval(table: np.ndarray, agree: np.ndarray, kappa: float,
     """Kappa +- `critical` jackknife standard errors (on Fisher's z where it exists), or no
     interval and why."""
     n = round(float(table.sum()))
-    jackknife = _jackknife_error(table, agree)
-    if jackknife is None:
+    left_out = _left_out(table, agree)
+    if left_out is None:
         return None, "no interval: with one item left out kappa is undefined for this table"
-    se, fisher = jackknife
-    if se < 1e-12:  # e.g. every item agreed: 1.00-1.00 from 4 items would claim a certainty
+    interval = jackknife_interval(kappa, *left_out, critical, METHOD)
+    if interval is None:  # e.g. every item agreed: 1.00-1.00 from 4 items would claim a certainty
         return None, (f"no interval: every item left out gives the same kappa, "
                       f"a certainty {plural(n, 'item')} cannot give")
-    if fisher:
-        centre = math.atanh(kappa)
-        return Interval(math.tanh(centre - critical * se), math.tanh(centre + critical * se),
-                        method=METHOD), ""
-    half = critical * se
-    return Interval(max(-1.0, kappa - half), min(1.0, kappa + half), method=METHOD), ""
+    return interval, ""
 
 
 def _one_disagreement(table: np.ndarray) -> bool:
@@ -206,13 +202,11 @@ def _kappas(tables: np.ndarray, agree: np.ndarray) -> np.ndarray:
                     (observed - expected) / np.where(undefined, 1.0, 1.0 - expected))
 
 
-def _jackknife_error(table: np.ndarray, agree: np.ndarray) -> tuple[float, bool] | None:
-    """Kappa's jackknife standard error, of Fisher's z when every kappa with an item left out
-    (and kappa) lies inside -1..1, else of kappa; and which (True for z). One leave-one-out
-    table per occupied cell, weighted by the items in it. None when leaving one item out
-    makes kappa undefined (the only item of a rater's second category, or of the table)."""
-    n = float(table.sum())
-    if n < 2:
+def _left_out(table: np.ndarray, agree: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Kappa with one item left out, once per occupied cell, and the items in each cell
+    (leaving out any of them leaves the same table). None when leaving one item out makes
+    kappa undefined (the only item of a rater's second category, or of the table)."""
+    if float(table.sum()) < 2:
         return None
     occupied = np.argwhere(table > 0)
     left_out = np.repeat(table[None], len(occupied), axis=0)
@@ -220,13 +214,4 @@ def _jackknife_error(table: np.ndarray, agree: np.ndarray) -> tuple[float, bool]
     kappas = _kappas(left_out, agree)
     if np.isnan(kappas).any():
         return None
-    whole = _kappas(table[None], agree)[0]
-    fisher = bool(np.all(np.abs(kappas) < _FISHER_EDGE) and abs(whole) < _FISHER_EDGE)
-    values = np.arctanh(kappas) if fisher else kappas
-    counts = table[occupied[:, 0], occupied[:, 1]]
-    mean = float((counts * values).sum() / n)
-    return float(np.sqrt((n - 1) / n * (counts * (values - mean) ** 2).sum())), fisher
-
-
-_FISHER_EDGE = 1.0 - 1e-9
-"""How close to -1 or 1 a kappa may come and still be carried to Fisher's z."""
+    return kappas, table[occupied[:, 0], occupied[:, 1]]

@@ -42,7 +42,6 @@ none at all.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
@@ -51,6 +50,7 @@ import numpy as np
 
 from assay.analysis.distributions import t_ppf
 from assay.analysis.interval import Interval, hull
+from assay.analysis.jackknife import jackknife_interval
 from assay.wording import plural
 
 Level: TypeAlias = Literal["nominal", "ordinal", "interval"]
@@ -199,21 +199,12 @@ def _jackknife(counts: _Counts, value: float, level: Level,
     left_out = _left_out(counts, level, categories)
     if np.isnan(left_out).any():
         return None, "no interval: with one item left out every value left is the same"
-    fisher = bool(np.all(np.abs(left_out) < _FISHER_EDGE) and abs(value) < _FISHER_EDGE)
-    spread = np.arctanh(left_out) if fisher else left_out
-    se = float(np.sqrt((items - 1) / items * ((spread - spread.mean()) ** 2).sum()))
-    if se < 1e-12:
+    interval = jackknife_interval(value, left_out, np.ones(items), t_ppf(0.975, items - 1),
+                                  METHOD)
+    if interval is None:
         return None, (f"no interval: every item left out gives the same alpha, a certainty "
                       f"{plural(items, 'item')} cannot give")
-    half = t_ppf(0.975, items - 1) * se
-    if fisher:
-        centre = math.atanh(value)
-        return Interval(math.tanh(centre - half), math.tanh(centre + half), method=METHOD), ""
-    return Interval(max(-1.0, value - half), min(1.0, value + half), method=METHOD), ""
-
-
-_FISHER_EDGE = 1.0 - 1e-9
-"""How close to -1 or 1 an alpha may come and still be carried to Fisher's z."""
+    return interval, ""
 
 
 def _left_out(counts: _Counts, level: Level, categories: Sequence[Hashable]) -> np.ndarray:
