@@ -6,7 +6,9 @@ from __future__ import annotations
 import errno
 import json
 import os
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,3 +126,65 @@ def test_a_stopped_runs_warnings_point_at_no_report_md_it_never_wrote(tmp_path: 
     assert warning.startswith("scorer broken has no value: it errored on all 5 of its trials "
                               "with an answer (first: ")
     assert "report.md" not in warning
+
+
+def _counting_case_reads(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How often each run's per-case values are collected from its stored rows, by run id."""
+    from assay.review import comparing
+
+    reads: Counter[str] = Counter()
+    runs_of: dict[int, str] = {}  # each stream of score rows, by the run it reads
+    rows, collect = Store.iter_score_rows, comparing.collect_cases
+
+    def run_rows(store: Store, run_id: str) -> Any:
+        stream = rows(store, run_id)
+        runs_of[id(stream)] = run_id
+        return stream
+
+    def counted(score_rows: Any, *args: Any) -> Any:
+        reads[runs_of[id(score_rows)]] += 1
+        return collect(score_rows, *args)
+
+    monkeypatch.setattr(Store, "iter_score_rows", run_rows)
+    monkeypatch.setattr(comparing, "collect_cases", counted)
+    return reads
+
+
+def _two_runs(store: Path, **options: Any) -> tuple[str, str]:
+    """Two runs of one experiment, two conditions each; (older id, newer id)."""
+    ids = [assay.evaluate("read-once", data=DATA, task=answer, scorers=["exact_match"],
+                          conditions={"a": {}, "b": {}}, store=store, reports=False,
+                          **options).run.id
+           for _ in range(2)]
+    return ids[0], ids[1]
+
+
+def test_a_report_reads_each_runs_cases_once_for_the_comparisons_and_the_diff(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: `assay report` collected the run's cases twice, once for the comparison
+    of its conditions and once for the diff with the run before it (a third of its time
+    on a 500,000-trial run)."""
+    from assay.review.finish import review_stored
+
+    older, newer = _two_runs(tmp_path / "assay.db")
+    reads = _counting_case_reads(monkeypatch)
+    opened = Store(str(tmp_path / "assay.db"))
+    review = review_stored(opened, opened.get_run(newer))  # type: ignore[arg-type]
+    opened.close()
+    assert review.comparisons.entries and review.previous is not None
+    assert reads == {newer: 1, older: 1}
+
+
+def test_a_regression_gate_on_the_previous_run_reuses_its_diff_not_reads_it_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a gate naming the previous run as its baseline read that run's cases
+    a second time (and once more for each such gate)."""
+    store = tmp_path / "assay.db"
+    _, previous = _two_runs(store)
+    reads = _counting_case_reads(monkeypatch)
+    gate = {"regression": {"baseline": previous, "max_drop_pp": 50}}
+    review = assay.evaluate("read-once", data=DATA, task=answer, scorers=["exact_match"],
+                            conditions={"a": {}, "b": {}}, store=store, reports=False,
+                            gates=[gate, gate])
+    assert review.gates and all(g.passed for g in review.gates)
+    assert reads == {previous: 1}  # this run's own cases came with its one read

@@ -11,7 +11,7 @@ import pytest
 
 import assay
 from assay import Case
-from assay.review.comparing import _cases
+from assay.review.comparing import read_cases
 from assay.review.finish import rewrite_files
 from assay.review.reading import read_trials
 from assay.review.result import Review
@@ -50,7 +50,7 @@ def test_one_read_gives_the_summary_and_cases_the_separate_reads_give(
     assert read.summary.to_dict() == separate.to_dict()
     assert read.summary.values == separate.values
     assert read.summary.to_dict()["conditions"][0]["errors"] > 0  # failed targets counted
-    assert read.cases == _cases(store, run_id)
+    assert read.cases == read_cases(store, run_id)
     store.close()
 
 

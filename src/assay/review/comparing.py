@@ -40,7 +40,7 @@ def compare_run_conditions(store: Store, run: RunRecord, *, conditions: Sequence
     if conditions is not None and len(conditions) < 2:
         # One condition: nothing to pair, and no reason to hold every case's values.
         return compare_conditions({}, list(conditions), baseline=baseline)
-    read = _cases(store, run.id) if cases is None else cases
+    read = read_cases(store, run.id) if cases is None else cases
     cases = {name: entry for name, entry in _ordered(read, scorers).items()
              if name not in exclude}
     order = list(conditions or [])
@@ -64,8 +64,8 @@ def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord, *,
                                ref_a, ref_b)
     order = (run_b.summary or {}).get("scores") or []
     scorers = list(dict.fromkeys(entry["scorer"] for entry in order))
-    read_b = _cases(store, run_b.id) if cases_b is None else cases_b
-    diff = diff_runs(_cases(store, run_a.id), _ordered(read_b, scorers),
+    read_b = read_cases(store, run_b.id) if cases_b is None else cases_b
+    diff = diff_runs(read_cases(store, run_a.id), _ordered(read_b, scorers),
                      run_a=ref_a, run_b=ref_b, problems=problems)
     notes = [_stopped_note(store, run) for run in (run_a, run_b)
              if run.status in STOPPED_PART_WAY]
@@ -130,8 +130,9 @@ def previous_run(store: Store, run: RunRecord) -> RunRecord | None:
     return store.get_run(str(origin)) if origin else store.previous_run(run)
 
 
-def _cases(store: Store, run_id: str) -> dict[str, ScorerCases]:
-    """Every scorer's per-case values, with the trials whose target failed as errors."""
+def read_cases(store: Store, run_id: str) -> dict[str, ScorerCases]:
+    """Every scorer's per-case values, with the trials whose target failed as errors: one
+    pass over the run's rows, to be shared by all that pair its cases in one command."""
     failed = (trial for trial in store.iter_trial_rows(run_id) if trial.error)
     return collect_cases(store.iter_score_rows(run_id), failed)
 

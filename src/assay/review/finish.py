@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING
 from assay.errors import AssayError, FileWriteError, UserError
 from assay.records import TRIAL_KINDS
 from assay.reports.atomic import ensure_writable_folder
-from assay.review.comparing import compare_run_conditions, diff_with_previous, previous_run
+from assay.review.comparing import (
+    compare_run_conditions,
+    diff_stored_runs,
+    diff_with_previous,
+    previous_run,
+    read_cases,
+)
 from assay.review.files import ReportParts, read_parts, write_parts, write_reports
 from assay.review.gates import (
     Gate,
@@ -264,11 +270,15 @@ def review_stored(store: Store, run: RunRecord) -> Review:
     judges = review_judges(store, run, summary.condition_names)
     summary = without_pair_baselines(summary, judges)
     recorded = RecordedReview.of(run) or _judged_again(run, summary)
+    before = previous_run(store, run) if run.kind in TRIAL_KINDS else None
+    # The run's per-case values, read once for the comparisons and the diff alike.
+    cases = (read_cases(store, run.id)
+             if len(summary.condition_names) > 1 or before is not None else None)
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
                                          scorers=summary.scorer_names,
                                          baseline=recorded.baseline,
-                                         exclude=pair_scorers(judges))
-    previous = diff_with_previous(store, run) if run.kind in TRIAL_KINDS else None
+                                         exclude=pair_scorers(judges), cases=cases)
+    previous = None if before is None else diff_stored_runs(store, before, run, cases_b=cases)
     return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
                   gates=recorded.gates, warnings=recorded.warnings, usage=recorded.usage,
                   exports=store.exports(run.id), judges=judges)

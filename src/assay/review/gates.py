@@ -238,6 +238,8 @@ def regression_results(gates: Sequence[RegressionGateConfig], store: Store, run:
     from assay.review.comparing import diff_stored_runs
 
     results: list[GateResult] = []
+    # Each baseline run is diffed once: the previous run's diff is reused, not read again.
+    diffs = {previous.run_a.id: previous} if previous and previous.run_a else {}
     for gate in gates:
         spec = gate.regression
         diff = previous
@@ -246,7 +248,9 @@ def regression_results(gates: Sequence[RegressionGateConfig], store: Store, run:
             if base.id == run.id:
                 raise UserError(f"regression gate baseline '{spec.baseline}' is this run "
                                 f"({run.id}); name an earlier run")
-            diff = diff_stored_runs(store, base, run, cases_b=cases)
+            if base.id not in diffs:
+                diffs[base.id] = diff_stored_runs(store, base, run, cases_b=cases)
+            diff = diffs[base.id]
         results += judge_regression(spec, diff)
     return results
 
