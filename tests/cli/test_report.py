@@ -85,3 +85,47 @@ def test_a_file_name_that_is_not_utf8_is_echoed_as_the_terminal_shows_it(
     assert code == 0, err
     assert err.splitlines() == ["wrote r\ufffd.md"]
     assert os.path.exists(os.fsencode(tmp_path) + b"/r\xff.md")
+
+
+def _slowed(monkeypatch: pytest.MonkeyPatch, module: str, name: str) -> None:
+    """`module.name` made to take 0.3 s, as a big run's reading does, before it answers."""
+    import importlib
+    import time
+
+    owner = importlib.import_module(module)
+    original = getattr(owner, name)
+
+    def slow(*args: object, **kwargs: object) -> object:
+        time.sleep(0.3)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, slow)
+
+
+@pytest.mark.parametrize("command", [("report", "-o", "-"), ("compare", "--json")])
+def test_a_slow_read_of_a_big_run_says_on_stderr_that_it_is_working(
+        command: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay report` of a 500,000-trial run was silent for 50 s, and `assay
+    compare` of two for 22 s, as if hung. The notice stays out of stdout, the report."""
+    monkeypatch.chdir(tmp_path)
+    config = write_project(tmp_path, {"a": {"rate": 1.0}, "b": {"rate": 0.5}}, cases=6)
+    for _ in range(2):
+        assert assay(capsys, "run", str(config), "--no-progress")[0] in (0, 1)
+    [latest, before] = [run.id for run in Store(".assay/assay.db").list_runs()]
+    monkeypatch.setenv("ASSAY_PROGRESS_SECONDS", "0.05")
+    _slowed(monkeypatch, "assay.review.finish", "review_stored")
+    _slowed(monkeypatch, "assay.review.comparing", "diff_stored_runs")
+
+    code, out, err = assay_apart(capsys, *command)
+    assert code == 0, err
+    notice = (f"run {latest}: reviewing 12 trials (summary, comparisons, the previous run's "
+              "diff, the md report)" if command[0] == "report" else
+              f"runs {before} and {latest}: comparing 24 trials (per metric and per case)")
+    doing = command[0] == "report" and "reviewing" or "comparing"
+    assert err.splitlines()[0] == notice
+    assert f"still {doing}, 0s so far" in err and doing not in out
+
+    code, out, err = assay_apart(capsys, *command, "--no-progress")
+    assert code == 0 and doing not in err
+

@@ -129,3 +129,11 @@ def test_a_long_review_says_every_few_seconds_that_it_goes_on(
     lines = stream.getvalue().splitlines()
     assert lines[0] == "exp: reviewing its trials (summary, comparisons, report files)"
     assert lines[1] == "exp: still reviewing, 0s so far"
+
+
+def test_a_review_quicker_than_its_wait_says_nothing() -> None:
+    """`assay report` of a small run stays as quiet as it is quick."""
+    stream = io.StringIO()
+    with ReviewProgress("exp", 10, mode="lines", stream=stream, after=5):
+        pass
+    assert stream.getvalue() == ""

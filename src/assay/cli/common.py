@@ -7,9 +7,12 @@ import os
 import shlex
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from assay.runner.progress import ReviewProgress
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -148,6 +151,28 @@ def store_option(function: F) -> F:
         type=GIVEN_TEXT,
         help="Store URL or SQLite path (default .assay/assay.db; env ASSAY_STORE).",
     )(function)
+
+
+def slow_work_option(function: F) -> F:
+    """`--no-progress` of a command that only reads: its notice that a big run is still
+    being read goes to stderr, and only once it has taken a few seconds."""
+    return click.option(
+        "--no-progress", is_flag=True,
+        help="Say nothing while a big run is read (by default, after 5 s or "
+             "ASSAY_PROGRESS_SECONDS: a spinner on a terminal, else a line on stderr every "
+             "5 s).")(function)
+
+
+def slow_work_notice(label: str, trials: int, *, doing: str, parts: str,
+                     no_progress: bool) -> ReviewProgress:
+    """The notice of `slow_work_option`, as `assay run` says it reviews: on stderr, since
+    stdout may be the document itself (`-o -`, `--json`)."""
+    import sys
+
+    from assay.runner.progress import ReviewProgress, choose_mode, interval
+
+    return ReviewProgress(label, trials, mode=choose_mode(not no_progress), stream=sys.stderr,
+                          doing=doing, parts=parts, after=interval())
 
 
 def store_given(store_url: str | None) -> str:

@@ -14,6 +14,8 @@ from assay.cli.common import (
     console,
     given_on_command_line,
     open_store,
+    slow_work_notice,
+    slow_work_option,
     store_option,
 )
 from assay.wording import path_text
@@ -43,8 +45,10 @@ if TYPE_CHECKING:
 @click.option("--judge-model", type=GIVEN_TEXT, metavar="MODEL",
               help="With --pairwise: the judge (`provider/model`; default run B's pairwise "
                    "scorer's model, or its config's judge.model).")
+@slow_work_option
 def command(run_a: str, run_b: str, store_url: str | None, experiment: str | None, force: bool,
-            as_json: bool, output: str | None, pairwise: bool, judge_model: str | None) -> None:
+            as_json: bool, output: str | None, pairwise: bool, judge_model: str | None,
+            no_progress: bool) -> None:
     """Compare RUN_A (before) with RUN_B (after): ids, id prefixes, `latest` or `latest~N`.
 
     By default the run before the latest, then the latest. Per scorer and
@@ -75,7 +79,11 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
             second = store.resolve_run(run_b, experiment)
             if first.id == second.id:
                 raise UserError(f"RUN_A and RUN_B are the same run ({first.id})")
-            diff = diff_stored_runs(store, first, second)
+            trials = sum(store.count_trials(run.id)[0] for run in (first, second))
+            with slow_work_notice(f"runs {first.id} and {second.id}", trials,
+                                  doing="comparing", parts="per metric and per case",
+                                  no_progress=no_progress):
+                diff = diff_stored_runs(store, first, second)
             if pairwise and (diff.comparable or force):
                 answers = read_answer_pairs(store, first, second)
         if answers is not None:  # judged outside the moment: no read held open meanwhile

@@ -15,11 +15,14 @@ from assay.cli.common import (
     check_output_file,
     given_on_command_line,
     open_store,
+    slow_work_notice,
+    slow_work_option,
     store_option,
 )
 
 if TYPE_CHECKING:
     from assay.records import RunRecord, TrialRecord
+    from assay.review.result import Review
     from assay.store import Store
 
 FORMATS = ("md", "json", "junit", "html")
@@ -37,8 +40,9 @@ FORMATS = ("md", "json", "junit", "html")
 @click.option("--rewrite", is_flag=True,
               help="Write the run's results.json, report.md and report.html again, where "
                    "they were written (for files lost or damaged).")
+@slow_work_option
 def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
-            experiment: str | None, rewrite: bool) -> None:
+            experiment: str | None, rewrite: bool, no_progress: bool) -> None:
     """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown, JSON, JUnit or HTML.
 
     The run is reviewed again from the store as `assay run` reviewed it: its summary,
@@ -68,7 +72,7 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
                        f"{files.html.name}", err=True)
             return
         with one_moment(store):  # a run still being written: every number of one moment
-            _write_report(store, run, fmt, output)
+            _write_report(store, run, fmt, output, no_progress=no_progress)
     finally:
         store.close()
     if output:
@@ -77,19 +81,32 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
         click.echo(f"wrote {path_text(Path(output))}", err=True)
 
 
-def _write_report(store: Store, run: RunRecord, fmt: str, output: str | None) -> None:
+def _write_report(store: Store, run: RunRecord, fmt: str, output: str | None, *,
+                  no_progress: bool) -> None:
     """The report of `run` in `fmt`, to `output` or stdout, read in one moment of the store
     (`store.snapshot.one_moment`): its status and counts as they stood together."""
-    import contextlib
-
-    from assay.reports.atomic import atomic_writer
     from assay.review.finish import review_stored
 
     run = store.get_run(run.id) or run
     note = unfinished_note(store, run)
     if note:
         click.echo(note, err=True)
-    review = review_stored(store, run)
+    stored, _ = store.count_trials(run.id)
+    with slow_work_notice(f"run {run.id}", stored, doing="reviewing",
+                          parts=f"summary, comparisons, the previous run's diff, the {fmt} "
+                                "report", no_progress=no_progress) as notice:
+        review = review_stored(store, run)
+        if not output and sys.stdout.isatty():
+            notice.end()  # the report, written to this terminal, shows itself
+        _render(store, run, review, fmt, output)
+
+
+def _render(store: Store, run: RunRecord, review: Review, fmt: str, output: str | None) -> None:
+    """`review` and the run's trials in `fmt`, to `output` or stdout."""
+    import contextlib
+
+    from assay.reports.atomic import atomic_writer
+
     trials = store.iter_trials(run.id)
     target = atomic_writer(Path(output)) if output else contextlib.nullcontext(sys.stdout)
     with target as handle:  # streamed: a 100k-trial results.json is never held whole

@@ -209,48 +209,81 @@ class ReviewProgress:
     """The review after the trials (summary, comparisons, the previous run's diff, report
     files) in the chosen `Mode`: a spinner on a terminal, a line every few seconds elsewhere.
     On a 500,000-trial run it takes half a minute or more, and with nothing shown the
-    finished bar looked like a hang."""
+    finished bar looked like a hang. `assay report` and `assay compare` say so too, on
+    stderr, with their own `doing` and `parts`, and only once `after` seconds have passed:
+    a small run's report stays as quiet as it is quick."""
 
     def __init__(self, label: str, trials: int | None, *, mode: Mode = "off",
-                 stream: IO[str] | None = None) -> None:
+                 stream: IO[str] | None = None, doing: str = "reviewing",
+                 parts: str = "summary, comparisons, report files", after: float = 0.0) -> None:
         self.label = label
         self.trials = trials
         self.mode = mode
         self.stream = stream
+        self.doing = doing
+        self.parts = parts
+        self.after = after
         self._started = time.monotonic()
         self._status: Any = None
+        self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def text(self) -> str:
         trials = "its trials" if self.trials is None else plural(self.trials, "trial")
-        return f"{self.label}: reviewing {trials} (summary, comparisons, report files)"
+        return f"{self.label}: {self.doing} {trials} ({self.parts})"
 
     def __enter__(self) -> ReviewProgress:
-        if self.mode == "bar":
-            from rich.console import Console
-
-            self._status = Console(stderr=True).status(self.text())
-            self._status.start()
-        elif self.mode == "lines":
-            write_line(self.stream, self.text())
-            self._thread = threading.Thread(target=self._tick, name="assay-review-progress",
-                                            daemon=True)
-            self._thread.start()
+        if self.mode == "off":
+            return self
+        if not self.after:
+            self._begin()
+        self._thread = threading.Thread(target=self._keep_showing,
+                                        name="assay-review-progress", daemon=True)
+        self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.end()
+
+    def end(self) -> None:
+        """Show no more (the work left shows itself, or is done); safe to call twice."""
+        with self._lock:
+            self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
         if self._status is not None:
             self._status.stop()
-        if self._thread is not None:
-            self._stop.set()
-            self._thread.join(timeout=5)
+            self._status = None
 
-    def _tick(self) -> None:
+    def _begin(self) -> None:
+        if self.mode == "bar":
+            from rich.console import Console
+            from rich.live import Live
+            from rich.spinner import Spinner
+
+            # stdout is left alone: it may be the report being written
+            self._status = Live(Spinner("dots", self.text()), console=Console(stderr=True),
+                                transient=True, redirect_stdout=False)
+            self._status.start()
+        else:
+            write_line(self.stream, self.text())
+
+    def _keep_showing(self) -> None:
+        if self.after:
+            if self._stop.wait(self.after):
+                return
+            with self._lock:
+                if self._stop.is_set():
+                    return
+                self._begin()
+        if self.mode != "lines":
+            return
         every = interval()
         while not self._stop.wait(every):
             elapsed = duration(time.monotonic() - self._started)
-            write_line(self.stream, f"{self.label}: still reviewing, {elapsed} so far")
+            write_line(self.stream, f"{self.label}: still {self.doing}, {elapsed} so far")
 
 
 def write_line(stream: IO[str] | None, text: str) -> None:
