@@ -119,9 +119,9 @@ def _render(store: Store, run: RunRecord, review: Review, fmt: str, output: str 
 
             handle.write(render_junit(run, trials, review.gates))
         elif fmt == "html":
-            from assay.reports.html import render_html
+            from assay.reports.html import write_html
 
-            handle.write(render_html(review, trials))
+            write_html(handle, review, trials)
         else:
             from assay.reports.markdown import render_markdown
             from assay.reports.recorded import (
