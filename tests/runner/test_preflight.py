@@ -127,3 +127,23 @@ def test_the_check_of_every_case_leaves_a_small_dataset_in_memory_for_the_run(tm
     assert check_references(loaded, plan) == []
     (tmp_path / "cases.jsonl").unlink()  # a second read would fail
     assert [case.id for case in plan.dataset] == ["c0", "c1", "c2"]
+
+
+@pytest.mark.parametrize("models, located", [
+    ("target: {type: model, model: nosuch/large}\nscorers: [{type: exact_match}]\n",
+     "assay.yaml:3 [target.model]: unknown provider 'nosuch'"),
+    ("target: {type: python, function: 'agent.py:answer'}\njudge: {model: nosuch/judge}\n"
+     "scorers: [{type: judge_score}]\n", "assay.yaml:4 [judge.model]: unknown provider 'nosuch'")])
+def test_an_unknown_provider_is_refused_by_run_at_its_line_as_by_validate(
+        capsys, tmp_path, monkeypatch, models, located):
+    """Regression: `assay run` said only 'error: unknown provider 'nosuch': ...', naming
+    neither the file, the line nor the key that `assay validate` named for the same config
+    (and validate named the file by its absolute path, unlike its other problems)."""
+    monkeypatch.chdir(tmp_path)
+    config = project(tmp_path, [{"id": "c0", "input": "q", "expected": "a"}], "[]")
+    config.write_text(config.read_text().replace(
+        "target: {type: python, function: 'agent.py:answer'}\nscorers: []\n", models))
+    for command in ("validate", "run"):
+        code, text = assay(capsys, command, "assay.yaml")
+        assert code == 2 and f"\n  {located}" in text, (command, text)
+        assert "Traceback" not in text

@@ -95,7 +95,7 @@ class Plan:
                 problems.append(Problem(
                     f"condition '{condition.name}' sets {key}, but a {target.kind} target "
                     f"never uses it ({who} does): the condition would differ from the "
-                    "others in name only", *_located(loaded, where)))
+                    "others in name only", *located(loaded, where)))
         if problems:
             raise UserError(f"invalid config {loaded.path}", problems)
         used = {server for condition in loaded.conditions for server in condition.mcp_servers}
@@ -118,7 +118,7 @@ class Plan:
                 require_directory(candidate if candidate.is_absolute()
                                   else loaded.base_dir / candidate, "pack folder")
             except UserError as exc:
-                problems.append(Problem(str(exc), *_located(loaded, ("packs", name, "path"))))
+                problems.append(Problem(str(exc), *located(loaded, ("packs", name, "path"))))
         if problems:
             raise UserError(f"invalid config {loaded.path}", problems)
 
@@ -185,7 +185,7 @@ def _require_dataset_file(loaded: LoadedConfig, path: Path) -> None:
         require_regular_file(path, "dataset")
     except UserError as exc:
         raise UserError(f"invalid config {loaded.path}",
-                        [Problem(str(exc), *_located(loaded, ("dataset", "path")))]) from None
+                        [Problem(str(exc), *located(loaded, ("dataset", "path")))]) from None
 
 
 def chosen_conditions(loaded: LoadedConfig, conditions: list[str] | None) -> list[Condition]:
@@ -236,7 +236,7 @@ def _build_scorers(loaded: LoadedConfig, services: Services) -> list[Scorer]:
     return built
 
 
-def _located(loaded: LoadedConfig, where: tuple[str | int, ...]) -> tuple[str, int | None, str]:
+def located(loaded: LoadedConfig, where: tuple[str | int, ...]) -> tuple[str, int | None, str]:
     """The file, line and dotted field of a config value, for a Problem."""
     line = loaded.source.line(where) if loaded.source is not None else None
     file = loaded.source.file if loaded.source is not None else str(loaded.path)
@@ -263,7 +263,7 @@ def target_problem(loaded: LoadedConfig, condition: str, problem: Problem) -> Pr
     overrides = loaded.config.conditions[condition].overrides() if (
         condition in loaded.config.conditions) else {}
     where = ("conditions", condition, key) if key in overrides else ("target", key)
-    return Problem(problem.message, *_located(loaded, where))
+    return Problem(problem.message, *located(loaded, where))
 
 
 def scorer_problem(loaded: LoadedConfig, index: int, problem: Problem) -> Problem:
@@ -274,4 +274,4 @@ def scorer_problem(loaded: LoadedConfig, index: int, problem: Problem) -> Proble
     relative = tuple(int(part) if part.isdigit() else part
                      for part in (problem.field or "").split(".") if part)
     where = ("scorers", index, *relative)
-    return Problem(problem.message, *_located(loaded, where))
+    return Problem(problem.message, *located(loaded, where))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from assay.config.loading import LoadedConfig
 from assay.datasets.dataset import Scan
 from assay.errors import Problem, UserError
-from assay.runner.plan import Plan, build_plan, check_target, scorer_problem
+from assay.runner.plan import Plan, build_plan, check_target, located, scorer_problem
 from assay.services import Services
 from assay.wording import plural
 
@@ -45,7 +45,8 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
     plan = build_plan(loaded, services, sample=sample, conditions=conditions)
     scan = plan.dataset.scan()
     warnings = check_plan(loaded, plan, scan)
-    _check_models(loaded, plan, services)
+    for warning in check_models(loaded, plan, services):
+        services.warn(warning)
     asyncio.run(_check_targets(loaded, plan))
     return Preflight(loaded, plan, scan, [*warnings, *services.warnings])
 
@@ -187,12 +188,13 @@ async def _check_targets(loaded: LoadedConfig, plan: Plan) -> None:
         await check_target(loaded, target, start=False)
 
 
-def _check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> None:
-    """Every model a run would call names a known provider (exit 2, located, if not);
-    a missing API key is only a warning: a run needs it, a check does not."""
+def check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> list[str]:
+    """Every model a run would call names a known provider (exit 2, located at its key, if
+    not), `assay run` checking it as `assay validate` does; returns the warnings, a missing
+    API key among them (a run needs it, a check does not)."""
     from assay.providers.pool import get_pool
 
-    models: dict[str, tuple[object, ...]] = {}  # model string -> where the config names it
+    models: dict[str, tuple[str | int, ...]] = {}  # model string -> where the config names it
     for condition in loaded.conditions:
         model = getattr(loaded.target_params.get(condition.name), "model", None)
         if model:
@@ -207,17 +209,17 @@ def _check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> None:
                 models.setdefault(model, ("scorers", index, "model") if own
                                   else ("judge", "model"))
     if not models:
-        return
+        return []
     pool = get_pool(services)
-    problems = []
+    problems, warnings = [], []
     for model, where in models.items():
         try:
             warning = pool.validate_model(model)
         except UserError as exc:
-            line = loaded.source.line(where) if loaded.source is not None else None
-            problems.append(Problem(str(exc), str(loaded.path), line, ".".join(map(str, where))))
+            problems.append(Problem(str(exc), *located(loaded, where)))
             continue
         if warning:
-            services.warn(warning)
+            warnings.append(warning)
     if problems:
         raise UserError(f"invalid config {loaded.path}", problems)
+    return warnings
