@@ -7,6 +7,7 @@ import json
 import os
 import resource
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -19,8 +20,10 @@ from assay.case import Case
 from assay.errors import StoreError
 from assay.output import Output
 from assay.store import Store
+from assay.store import store as store_module
 from assay.store.failures import store_failure
 from assay.trial import TrialResult
+from tests.cli.evalproject import assay as assay_in_process
 from tests.conftest import postgres_server_url
 
 SECRET_CASE_TEXT = "confidential-case-text"
@@ -98,6 +101,47 @@ def test_a_read_only_store_is_named_as_such(tmp_path: Path) -> None:
     url = f"sqlite:///file:{tmp_path / 'ro.db'}?mode=ro&uri=true"  # what a read-only mount gives
     result = assay(project(tmp_path), "run", "assay.yaml", "--store", url, "--no-progress")
     assert_one_clear_line(result, 3, "is read-only: assay cannot write to it")
+
+
+@pytest.mark.parametrize("command", [["runs"], ["history"], ["report", "latest"],
+                                     ["compare"], ["export", "latest"], ["rejudge", "latest"],
+                                     ["calibrate", "--list"]])
+def test_a_command_that_only_reads_runs_names_a_missing_store_and_creates_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    """Each of these reads runs a store already holds: a store that is not there is a
+    mistyped path or the wrong folder, never a new empty store to make."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ASSAY_STORE", raising=False)
+    for store in ([], ["--store", "runs/typo.db"]):
+        code, printed = assay_in_process(capsys, *command, *store)
+        where = "runs/typo.db" if store else ".assay/assay.db"
+        assert code == 2, printed
+        assert printed.startswith(f"error: no store at {where}: run an eval first, or name "
+                                  "the store"), printed
+        assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sqlite_store_another_process_keeps_locked_is_waited_on_then_named_as_locked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Another process writing to the store (a transaction left open) holds `assay run`
+    `LOCK_WAIT_SECONDS` (30 s), then the run stops with one line saying so, exit 3."""
+    monkeypatch.chdir(project(tmp_path))
+    monkeypatch.setattr(store_module, "LOCK_WAIT_SECONDS", 1)
+    Store("s.db").close()
+    other = sqlite3.connect("s.db", isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # what a writer holds until it commits
+        code, printed = assay_in_process(capsys, "run", "assay.yaml", "--store", "s.db",
+                                         "--no-progress")
+    finally:
+        other.close()
+    assert code == 3, printed
+    [line] = printed.strip().splitlines()
+    assert line.startswith("error: the store s.db stayed locked by another process past the "
+                           "wait"), line
+    assert SECRET_CASE_TEXT not in printed
 
 
 def test_a_store_that_runs_out_of_room_mid_run_says_how_to_resume_and_the_run_resumes_once_freed(

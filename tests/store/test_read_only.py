@@ -33,13 +33,16 @@ def as_a_user(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def read_only_store(tmp_path: Path) -> Iterator[Path]:
-    """A store holding one completed run, its file and folder made read-only as a read-only
-    mount has them (no -wal or -shm file beside it); writable again afterwards."""
+    """A store holding two completed runs of one experiment, its file and folder made
+    read-only as a read-only mount has them (no -wal or -shm file beside it); writable
+    again afterwards."""
     shelf = tmp_path / "shelf"
     shelf.mkdir()
-    ran = assay(project(tmp_path), "run", "assay.yaml", "--store", "shelf/assay.db",
-                "--no-progress", "-o", "out")
-    assert ran.returncode == 0, ran.stderr
+    project(tmp_path)
+    for output in ("out", "out-again"):
+        ran = assay(tmp_path, "run", "assay.yaml", "--store", "shelf/assay.db",
+                    "--no-progress", "-o", output)
+        assert ran.returncode == 0, ran.stderr
     assert sorted(p.name for p in shelf.iterdir()) == ["assay.db"]
     (shelf / "assay.db").chmod(0o444)
     shelf.chmod(0o555)
@@ -50,7 +53,7 @@ def read_only_store(tmp_path: Path) -> Iterator[Path]:
         (shelf / "assay.db").chmod(0o644)
 
 
-def test_a_store_on_a_read_only_mount_is_read_by_runs_history_and_report(
+def test_a_store_on_a_read_only_mount_is_read_by_runs_history_report_and_compare(
         tmp_path: Path, read_only_store: Path) -> None:
     """Each said 'the store ... is read-only: assay cannot write to it', exit 3: SQLite
     reads a WAL store through a -shm file it must make beside it."""
@@ -58,6 +61,10 @@ def test_a_store_on_a_read_only_mount_is_read_by_runs_history_and_report(
     listed = as_a_user(tmp_path, "runs", "--store", store)
     assert listed.returncode == 0, listed.stderr
     assert "faults" in listed.stdout and "completed" in listed.stdout
+    compared = as_a_user(tmp_path, "compare", "--store", store, "-o",
+                         str(tmp_path / "compared.md"))
+    assert compared.returncode == 0, compared.stderr
+    assert (tmp_path / "compared.md").stat().st_size > 0
     history = as_a_user(tmp_path, "history", "faults", "--store", store)
     assert history.returncode == 0, history.stderr
     report = as_a_user(tmp_path, "report", "latest", "--format", "json", "-o",
