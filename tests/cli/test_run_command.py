@@ -303,6 +303,27 @@ def test_a_scorer_erroring_on_every_trial_stops_the_run_and_its_report_says_why(
     assert any(warning in w for w in results["warnings"])
 
 
+def test_a_scorer_erroring_on_every_trial_of_a_long_run_stops_it_at_the_errors_in_a_row(
+        cli: Cli, tmp_path: Path) -> None:
+    """Past `run.max_consecutive_errors` trials (20) the same broken scorer stops the run
+    there, as a judge that is down should, before every target is paid for: exit 3, the
+    scorer named, the trials that ran stored, and the report's warning as in a short run."""
+    config = copy_quickstart(tmp_path)
+    (config.parent / "broken.py").write_text(
+        "def score(case, output):\n    raise ValueError('boom')\n")
+    config.write_text(config.read_text().replace(
+        "scorers:\n", "scorers:\n  - {type: python, name: broken, function: 'broken:score'}\n"))
+    stopped = cli("run", str(config), "-o", "out")
+    assert stopped.returncode == 3, stopped.stderr
+    assert "error: the last 20 trials ended in an error (run.max_consecutive_errors = 20); " \
+           "latest error: broken: broken:score raised ValueError: boom" in stopped.stderr
+    [run] = json.loads(cli("runs", "--json").stdout)
+    assert run["status"] == "aborted" and 20 <= run["trials_stored"] < 30
+    warning = (f"warning: scorer broken has no value: it errored on all "
+               f"{run['trials_stored']} of its trials with an answer")
+    assert warning in cli("report", run["id"]).stdout
+
+
 def test_a_condition_whose_target_failed_on_every_trial_stops_the_run_and_its_report_says_why(
         cli: Cli, tmp_path: Path) -> None:
     """Regression: with the docs condition failing on all its trials (a misspelt model in

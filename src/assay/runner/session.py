@@ -366,9 +366,9 @@ def _require_measures(store: Store, run_id: str, *, conditions: bool, scorers: b
     """`RunFailed` when the run measured nothing under a condition (no trial of it gave a
     verdict: the target failed on all of them, a model name misspelt in one condition) or
     with a scorer (it errored on every trial with an answer: a judge whose replies never
-    parse, a scorer with a bug), whatever the run's size. Before, such a run exited 0 beside
-    the other results, or, at 20 trials or more, stopped on 20 errors in a row. Every trial
-    is stored, for `--retry-errors`. Each check asks the store only when this process saw
+    parse, a scorer with a bug), however few its trials: before, such a run exited 0 beside
+    the other results (a longer run stops on `max_consecutive_errors` in a row first, in the
+    pipeline). Every trial is stored, for `--retry-errors`. Each check asks the store only when this process saw
     the case or the run is a resume (`conditions`, `scorers`)."""
     found = [f"condition {condition} has no result: all {trials} of its trials failed, so "
              f"the run measured nothing under it; first error: {first[:300]}"
