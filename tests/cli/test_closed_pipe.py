@@ -79,3 +79,29 @@ def test_a_stream_whose_reader_stays_writes_through() -> None:
     stream.flush()
     assert target.getvalue() == "a line\n" and not stream.reader_gone
     assert stream.getvalue() == "a line\n"  # the rest of the stream's interface is its own
+
+
+def assay_writing_to(device: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    with open(device, "w") as stdout:
+        return subprocess.run([sys.executable, "-m", "assay", *args], cwd=cwd, stdout=stdout,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="a device that is always full")
+def test_output_to_a_full_disk_is_named_and_exits_3_once_the_command_has_ended(
+        tmp_path: Path) -> None:
+    """Before, `assay runs > /dev/full` (or a report redirected to a full disk) said
+    'internal error: OSError: [Errno 28] No space left on device ... this is a bug in
+    assay', and a run printing to it stopped there."""
+    write_project(tmp_path, {"only": {"rate": 1.0}}, cases=5)
+    ran = assay_writing_to("/dev/full", tmp_path, "run", "assay.yaml")
+    listed = assay_writing_to("/dev/full", tmp_path, "runs")
+    reported = assay_writing_to("/dev/full", tmp_path, "report", "latest", "-f", "json")
+    for result in (ran, listed, reported):
+        assert result.returncode == 3, result.stderr
+        assert result.stderr.strip().splitlines()[-1] == (
+            "error: could not write assay's stdout: No space left on device (its output is "
+            "incomplete)"), result.stderr
+        assert "internal error" not in result.stderr
+    runs = Store(f"sqlite:///{tmp_path / '.assay' / 'assay.db'}").list_runs("coin")
+    assert [run.status for run in runs] == ["completed"]  # the run itself went to its end

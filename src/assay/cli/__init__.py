@@ -68,6 +68,10 @@ def main(argv: list[str] | None = None) -> NoReturn:
             _say("interrupted")
             code = INTERRUPTED
         _flush()
+        if argv is None:
+            from assay.cli.closed_pipe import unwritten_output
+
+            code = unwritten_output(code)
         signals.exiting_with(code)
     sys.exit(code)
 
