@@ -59,6 +59,27 @@ def test_a_lock_whose_heartbeat_stopped_is_taken_over_and_its_holder_learns_it(
         assert successor.holder("r1") == holder
 
 
+@pytest.mark.parametrize("seen_seconds_ago, taken_over", [(30, False), (90, True)])
+def test_a_lock_held_on_another_machine_is_taken_over_only_once_its_heartbeat_is_a_minute_old(
+        store: Store, seen_seconds_ago: int, taken_over: bool) -> None:
+    """No process on this machine can tell whether one elsewhere lives: its heartbeat says,
+    and a holder that beat half a minute ago still holds the run."""
+    elsewhere = RunLock(store.engine, heartbeat_seconds=3600)
+    elsewhere.acquire("r1")
+    seen = (datetime.now(UTC) - timedelta(seconds=seen_seconds_ago)).isoformat()
+    with store.engine.begin() as conn:
+        conn.execute(update(schema.run_locks).values(heartbeat_at=seen, host="elsewhere"))
+    with store.run_lock() as successor:
+        if taken_over:
+            successor.acquire("r1")
+            assert successor.holder("r1").owner == successor.owner  # type: ignore[union-attr]
+        else:
+            with pytest.raises(RunLocked, match=r"run r1 is being run by another assay "
+                                                 r"\(process \d+ on elsewhere"):
+                successor.acquire("r1")
+    elsewhere.release()
+
+
 def test_the_lock_of_a_process_that_died_on_this_machine_is_taken_over_at_once(
         store: Store) -> None:
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
