@@ -265,3 +265,11 @@ def test_a_type_that_is_not_a_name_lists_the_known_ones_at_its_line(tmp_path: Pa
     ((line, field, message),) = problems(tmp_path, BASE.replace("type: contains", "type: 5"))
     assert (line, field) == (11, "scorers.0.type")
     assert message.startswith("'type' must be the name of a scorer type (known: contains,")
+
+
+def test_a_wrong_key_under_target_is_one_problem_however_many_conditions_share_it(
+        tmp_path: Path) -> None:
+    """Regression: it was listed once per condition, the same line twice here."""
+    text = BASE.replace("function: agent:answer", "function: agent:answer\n  threads: 4")
+    assert [(line, field) for line, field, _ in problems(tmp_path, text)] == \
+        [(7, "target.threads")]

@@ -213,14 +213,16 @@ def _resolve_conditions(config: EvalConfig, source: SourceMap, problems: list[Pr
         overrides = condition.overrides()
         merged = {**config.target, **overrides}
         if model is not None:
-            before = len(problems)
-            validated = _validate(model, merged, ("target",), source, problems)
-            for problem in problems[before:]:  # point at the condition when it set the key
+            found: list[Problem] = []
+            validated = _validate(model, merged, ("target",), source, found)
+            for problem in found:  # point at the condition when it set the key
                 key = (problem.field or "").split(".")[1:2]
                 if key and key[0] in overrides:
                     where = ("conditions", name, key[0])
                     problem.field = ".".join(map(str, where))
                     problem.line = source.line(where)
+                if problem not in problems:  # a key under `target:` is checked per condition
+                    problems.append(problem)
             if validated is not None:
                 params[name] = validated
         conditions.append(Condition(
