@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,19 @@ def test_an_options_bounds_are_the_configs_own() -> None:
         assert (option.min, option.max) == (low, high), name
     timeout = ProviderConfig.model_fields["timeout"].metadata
     assert provider_timeout_range().max == next(b.le for b in timeout if isinstance(b, Le))
+
+
+def test_an_export_into_a_pipe_or_a_device_is_refused_before_any_work(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: `assay export latest -o /dev/null` (or a named pipe) said 'could not write
+    /dev/null/data/...: /dev/null is a file, not a folder', exit 3, as if the disk had failed."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "s.db"))
+    config = write_project(tmp_path, {"agent": {"rate": 1.0}}, cases=2)
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    os.mkfifo(tmp_path / "pipe")
+    for folder in (tmp_path / "pipe", Path(os.devnull)):
+        code, text = assay(capsys, "export", "latest", "-o", str(folder))
+        assert code == 2, text
+        assert text.strip() == f"error: --output {folder}: {folder} is a file, not a folder"

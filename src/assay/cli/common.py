@@ -199,10 +199,13 @@ def check_output_file(output: str | Path | None, option: str = "--output") -> No
 def check_output_folder(folder: Path) -> None:
     """Refuse an `-o FOLDER` that files cannot go into (a file in the way, no permission)
     before any work, exit 2: a folder that is there must be writable; one that is not yet
-    is made only when written to, so its parent is checked."""
+    is made only when written to, so its parent is checked. Something there that is not a
+    folder (a device such as /dev/null, a pipe: click lets all but a regular file through)
+    is refused too: it was taken for a folder not made yet, and every file failed, exit 3."""
     from assay.reports.atomic import ensure_writable_folder
 
-    ensure_writable_folder(folder if folder.is_dir() else folder.parent, "--output")
+    there = folder.exists() or folder.is_symlink()
+    ensure_writable_folder(folder if there else folder.parent, "--output")
 
 
 def open_store(url: str | None, *, existing: bool = False) -> Any:
