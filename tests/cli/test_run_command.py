@@ -419,6 +419,28 @@ def test_regression_a_misspelt_condition_is_named_even_when_a_gate_names_another
     assert "unknown condition(s) zz (known: base, v2)" in text and "gate" not in text, text
 
 
+def test_a_gate_on_a_condition_left_out_by_condition_is_said_not_checked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `--condition base` on a config with a gate on `v2` was refused ("gate
+    exact_match@v2 names a condition this run does not have"), exit 2, and no option let one
+    condition of such a config run. The gate is not checked, and the run says so; a gate on
+    the condition run is still checked."""
+    from .evalproject import assay, write_project
+
+    config = write_project(tmp_path, {"base": {"rate": 0.5}, "v2": {"rate": 0.9}}, cases=8,
+                           extra={"gates": [
+                               {"scorer": "exact_match", "condition": "v2", "min_pass_rate": 0.5},
+                               {"scorer": "exact_match", "condition": "base",
+                                "min_pass_rate": 0.99}]})
+    code, text = assay(capsys, "run", str(config), "--store", str(tmp_path / "s.db"),
+                       "--no-progress", "--condition", "base", "-o", str(tmp_path / "out"))
+    said = ("1 gate not checked: exact_match@v2, on a condition this run leaves out "
+            "(--condition base)")
+    assert code == 1, text  # the gate on base ran, and failed
+    assert said in text and "exact_match@base" in text
+    assert said in json.loads((tmp_path / "out" / "results.json").read_text())["warnings"]
+
+
 @pytest.mark.parametrize(("agent", "scorer"), [
     ("def answer(case):\n    raise RuntimeError('service down')\n", "{type: contains}"),
     ("def answer(case):\n    return case.expected\n",

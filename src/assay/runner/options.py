@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -29,6 +29,9 @@ class RunOptions:
     report_dir: Callable[[str], str | None] | None = None
     """The folder asked for a run's files (`--output`), by run id: kept on a new run from
     its start, so a resume that asks for none writes them there, even after a kill."""
+    warnings: list[str] = field(default_factory=list)
+    """Said before the run began (a gate on a condition `--condition` left out), stored with
+    the run's own warnings."""
     on_run: Callable[[str], None] | None = None
     """Told the run's id once this process holds it (a new run or the one resumed), before
     its first trial: a caller stopped by Ctrl-C or an error names that run, not the

@@ -104,6 +104,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     plan = build_plan(loaded, services, sample=options.sample, conditions=options.conditions,
                       dataset=options.dataset)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
+    services.warnings.extend(options.warnings)
     services.warnings.extend(check_plan(loaded, plan, scan))
     for warning in check_models(loaded, plan, services):
         services.warn(warning)
