@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass, field
 from typing import IO, Any, Literal, TypeAlias
 
 from assay.runner.pipeline import PipelineStats
@@ -205,6 +206,7 @@ class Progress:
         write_line(self.stream, text)
 
 
+@dataclass(eq=False)
 class ReviewProgress:
     """The review after the trials (summary, comparisons, the previous run's diff, report
     files) in the chosen `Mode`: a spinner on a terminal, a line every few seconds elsewhere.
@@ -213,21 +215,19 @@ class ReviewProgress:
     stderr, with their own `doing` and `parts`, and only once `after` seconds have passed:
     a small run's report stays as quiet as it is quick."""
 
-    def __init__(self, label: str, trials: int | None, *, mode: Mode = "off",
-                 stream: IO[str] | None = None, doing: str = "reviewing",
-                 parts: str = "summary, comparisons, report files", after: float = 0.0) -> None:
-        self.label = label
-        self.trials = trials
-        self.mode = mode
-        self.stream = stream
-        self.doing = doing
-        self.parts = parts
-        self.after = after
-        self._started = time.monotonic()
-        self._status: Any = None
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+    label: str
+    trials: int | None
+    _: KW_ONLY
+    mode: Mode = "off"
+    stream: IO[str] | None = None
+    doing: str = "reviewing"
+    parts: str = "summary, comparisons, report files"
+    after: float = 0.0
+    _started: float = field(default_factory=time.monotonic, init=False)
+    _status: Any = field(default=None, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    _stop: threading.Event = field(default_factory=threading.Event, init=False)
+    _thread: threading.Thread | None = field(default=None, init=False)
 
     def text(self) -> str:
         trials = "its trials" if self.trials is None else plural(self.trials, "trial")
