@@ -98,7 +98,7 @@ class Differences:
                               "every case moved by the same amount")
         t = self.mean / self._se
         plain = 2 * t_cdf(-abs(t), self.n - 1)
-        corrected = 2 * t_cdf(-abs(_corrected(t, self._a, self._c)), self.n - 1)
+        corrected = 2 * t_cdf(-abs(_corrected(t, *_hall_terms(self.n, self.skewness))), self.n - 1)
         return PairedTest(SKEW_T, t, max(plain, corrected), self.n,
                           f"skewness {self.skewness:+.2f}; p is the larger of the plain t "
                           f"test's ({plain:.3g}) and Hall's ({corrected:.3g})")
@@ -120,14 +120,6 @@ class Differences:
     def _se(self) -> float:
         return self.sd / math.sqrt(self.n)
 
-    @property
-    def _a(self) -> float:
-        return self.skewness / (3 * math.sqrt(self.n))
-
-    @property
-    def _c(self) -> float:
-        return self.skewness / (6 * math.sqrt(self.n))
-
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "mean": self.mean, "sd": self.sd, "skewness": self.skewness,
                 "span": self.span}
@@ -139,8 +131,13 @@ def kept_statistics(n: int, skewness: float, level: float) -> tuple[float, float
     1/6, as |skewness| <= sqrt(n)). The interval is mean - se * highest .. mean - se * lowest,
     and the test rejects exactly outside these bounds (the power of `power` reads them)."""
     critical = t_ppf(1 - level / 2, n - 1)
-    a, c = skewness / (3 * math.sqrt(n)), skewness / (6 * math.sqrt(n))
+    a, c = _hall_terms(n, skewness)
     return min(-critical, _uncorrected(-critical, a, c)), max(critical, _uncorrected(critical, a, c))
+
+
+def _hall_terms(n: int, skewness: float) -> tuple[float, float]:
+    """Hall's a = g / (3 sqrt(n)) and c = g / (6 sqrt(n))."""
+    return skewness / (3 * math.sqrt(n)), skewness / (6 * math.sqrt(n))
 
 
 def _corrected(t: float, a: float, c: float) -> float:

@@ -44,17 +44,15 @@ def preflight(loaded: LoadedConfig, *, sample: int | None = None,
     services = Services(base_dir=loaded.base_dir, config=loaded.config)
     plan = build_plan(loaded, services, sample=sample, conditions=conditions)
     scan = plan.dataset.scan()
-    warnings = check_plan(loaded, plan, scan)
-    for warning in check_models(loaded, plan, services):
-        services.warn(warning)
+    warnings = check_plan(loaded, plan, scan, services)
     asyncio.run(_check_targets(loaded, plan))
     return Preflight(loaded, plan, scan, [*warnings, *services.warnings])
 
 
-def check_plan(loaded: LoadedConfig, plan: Plan, scan: Scan) -> list[str]:
+def check_plan(loaded: LoadedConfig, plan: Plan, scan: Scan, services: Services) -> list[str]:
     """The checks `assay run` makes before its first trial, and `assay validate` with it,
     so one refuses exactly what the other does: raises `UserError` naming each problem,
-    returns the warnings (the dataset's own first)."""
+    returns the warnings (the dataset's own first, the models' last)."""
     warnings = scan.warnings()
     if plan.dataset.sample and plan.dataset.sample > scan.count:
         warnings.append(f"a sample of {plan.dataset.sample:,} cases was asked of a "
@@ -64,6 +62,7 @@ def check_plan(loaded: LoadedConfig, plan: Plan, scan: Scan) -> list[str]:
     warnings += plan.check_conditions(loaded)
     plan.check_packs(loaded)
     warnings += check_references(loaded, plan)
+    warnings += [w for w in check_models(loaded, plan, services) if w not in warnings]
     return warnings
 
 

@@ -238,9 +238,10 @@ class ReviewProgress:
             return self
         if not self.after:
             self._begin()
-        self._thread = threading.Thread(target=self._keep_showing,
-                                        name="assay-review-progress", daemon=True)
-        self._thread.start()
+        if self.after or self.mode == "lines":  # else shown once, and nothing left to keep
+            self._thread = threading.Thread(target=self._keep_showing,
+                                            name="assay-review-progress", daemon=True)
+            self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:

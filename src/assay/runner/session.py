@@ -27,7 +27,7 @@ from assay.records import RunRecord
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan, check_target
-from assay.runner.preflight import check_models, check_plan, require_calibrated
+from assay.runner.preflight import check_plan, require_calibrated
 from assay.runner.progress import Progress, choose_mode
 from assay.services import Services
 from assay.store import Store
@@ -105,8 +105,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
                       dataset=options.dataset)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs
     services.warnings.extend(options.warnings)
-    services.warnings.extend(check_plan(loaded, plan, scan))
-    for warning in check_models(loaded, plan, services):
+    for warning in check_plan(loaded, plan, scan, services):
         services.warn(warning)
     if config.judge.require_calibration:
         require_calibrated(loaded, plan, store)
