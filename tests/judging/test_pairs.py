@@ -136,6 +136,21 @@ def test_compare_pairwise_judges_run_b_against_run_a_case_by_case(
     assert "pairwise verdicts" in out
 
 
+def test_compare_pairwise_with_a_judge_that_fails_on_every_pair_exits_3_with_its_error(
+        served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: with the judge down or unreadable on every pair, `assay compare
+    --pairwise` printed 'no verdict: no pair was judged' rows and exited 0."""
+    config = write(tmp_path, {"type": "judge_score"})
+    assert assay(capsys, "run", str(config))[0] == 0
+    assert assay(capsys, "run", str(config))[0] == 0
+    served.judge = None  # every judge request now gets "ok", which holds no verdict
+    code, out = assay(capsys, "compare", "latest~1", "latest", "--pairwise", "--json")
+    assert code == 3, out
+    assert "error: the pairwise judge failed on every pair (60 of 60), so there is no " \
+           "verdict; first error: " in out, out
+    assert "no pair was judged" not in out
+
+
 def test_compare_pairwise_asks_the_judge_with_no_read_of_the_store_held_open(
         served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

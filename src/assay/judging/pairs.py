@@ -30,7 +30,7 @@ from assay.analysis.pairwise_verdicts import (
     adjust_pairwise,
     pairwise_result,
 )
-from assay.errors import AssayError, UserError
+from assay.errors import AssayError, RunFailed, UserError
 from assay.judging.batched_commits import BatchedCommits
 from assay.judging.bounded import bounded_map
 from assay.providers.cache import trial_epoch
@@ -178,6 +178,7 @@ async def compare_runs_pairwise(store: Store, run_a: RunRecord, run_b: RunRecord
     services = Services(base_dir=loaded.base_dir, config=loaded.config, store=store)
     judge = pair_judge(loaded, services, judge_model)
     verdicts: dict[str, list[OrderedVerdicts]] = {}
+    failures = JudgeFailures()
     try:
         await judge.setup()
         jobs = (PairJob(judge, pair.case, pair.key, pair.answer_a, pair.answer_b, run_a.id)
@@ -185,6 +186,7 @@ async def compare_runs_pairwise(store: Store, run_a: RunRecord, run_b: RunRecord
         async for job, score in bounded_map(jobs, judge_one,
                                             concurrency=concurrency or loaded.config.run
                                             .concurrency):
+            failures.add(score)
             details = score.details or {}
             name = job.key[0] if job.key[2] == 0 else f"{job.key[0]}#{job.key[2]}"
             verdicts.setdefault(job.key[1], []).append(OrderedVerdicts(
@@ -195,10 +197,36 @@ async def compare_runs_pairwise(store: Store, run_a: RunRecord, run_b: RunRecord
     if not verdicts:
         raise UserError(f"runs {run_a.id} and {run_b.id} share no answered case, condition "
                         "and epoch to compare")
+    failures.refuse_no_verdict()
     return adjust_pairwise([pairwise_result(found, label_a=f"{condition} in {run_a.id}",
                                             label_b=f"{condition} in {run_b.id}",
                                             scorer=judge.name)
                             for condition, found in verdicts.items()])
+
+
+@dataclass(slots=True)
+class JudgeFailures:
+    """The pairs asked and the ones the judge gave no verdict on. A judge that failed on
+    every pair (down, a misspelt model, replies it cannot read) left `assay compare
+    --pairwise` printing rows of dashes and exiting 0, where `assay run`, `rejudge`,
+    `calibrate` and `traces` stop with exit 3 and the judge's first error."""
+
+    asked: int = 0
+    failed: int = 0
+    first_error: str | None = None
+
+    def add(self, score: Score) -> None:
+        self.asked += 1
+        if score.error is not None:
+            self.failed += 1
+            self.first_error = self.first_error or score.error
+
+    def refuse_no_verdict(self) -> None:
+        """Raise `RunFailed` (exit 3) when pairs were asked and none got a verdict."""
+        if self.asked and self.failed == self.asked:
+            raise RunFailed(f"the pairwise judge failed on every pair ({self.failed} of "
+                            f"{self.asked}), so there is no verdict; first error: "
+                            f"{(self.first_error or '')[:300]}")
 
 
 def pair_judge(loaded: LoadedConfig, services: Services, judge_model: str | None
