@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from pydantic import ValidationError
 
@@ -18,6 +20,8 @@ from assay.review.gates import (
     parse_fail_under,
     threshold_results,
 )
+from assay.store import Store
+from tests.cli.evalproject import assay, write_project
 
 
 def summary(**stats: object) -> RunSummary:
@@ -267,3 +271,35 @@ def test_a_pass_rate_gate_on_a_scorer_without_verdicts_says_so_though_some_trial
                       pass_rate_with_errors=None, pass_rate_with_errors_n=0)
     [gate] = threshold_results([GateConfig(scorer="contains", min_pass_rate=0.5)], errored)
     assert gate.detail == "no trial got a verdict (4 errored)"
+
+
+def test_a_regression_baseline_of_latest_is_refused_before_any_trial_not_after_every_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `baseline: latest` passed the check made before the run (it was the run
+    before), then was this run once stored: the review stopped, exit 2, the run `failed`
+    with every trial paid for."""
+    store = str(tmp_path / "s.db")
+    plain = write_project(tmp_path, {"agent": {"rate": 0.5}}, cases=10)
+    assert assay(capsys, "run", str(plain), "--store", store, "--no-progress")[0] == 0
+    gated = write_project(tmp_path, {"agent": {"rate": 0.5}}, cases=10, config="gated.yaml",
+                          extra={"gates": [{"regression": {"baseline": "latest"}}]})
+    code, text = assay(capsys, "run", str(gated), "--store", store, "--no-progress")
+    assert code == 2, text
+    assert "regression gate baseline 'latest' would be this run itself" in text
+    assert "latest~1 is the run before it" in text
+    assert len(Store(store).list_runs("coin")) == 1  # refused before a run was started
+
+
+def test_a_regression_baseline_of_latest_1_is_the_run_before_this_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: with one earlier run, `baseline: latest~1` was refused before the run
+    ('only 1 stored'), though once this run is stored it names that earlier run."""
+    store = str(tmp_path / "s.db")
+    plain = write_project(tmp_path, {"agent": {"rate": 0.5}}, cases=10)
+    assert assay(capsys, "run", str(plain), "--store", store, "--no-progress")[0] == 0
+    before = Store(store).resolve_run("latest").id
+    gated = write_project(tmp_path, {"agent": {"rate": 0.5}}, cases=10, config="gated.yaml",
+                          extra={"gates": [{"regression": {"baseline": "latest~1"}}]})
+    code, text = assay(capsys, "run", str(gated), "--store", store, "--no-progress")
+    assert code == 0, text
+    assert f"PASS gate regression exact_match@agent pass rate: +0.0pp vs run {before}" in text

@@ -45,7 +45,7 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
     scorers = [getattr(p, "name", None) or getattr(p, "type") for p in loaded.scorer_params]
     options = _without_gates_left_out(loaded, options, chosen)
     prepare(store, loaded.name, list(loaded.config.gates), request, scorers=scorers,
-            conditions=chosen)
+            conditions=chosen, new_run=not options.resume)
     options = replace(_with_damaged_files_resumed(loaded, store, options, request),
                       report_dir=request.asked_report_dir)
     with store.run_lock() as lock, long_lived_set_aside():  # from first trial to last file

@@ -254,8 +254,9 @@ class RegressionSpec(_Strict):
     """Only fail when the drop is also statistically significant (paired test, Holm-adjusted)."""
 
     baseline: str | None = None
-    """Run to compare with (id, id prefix or `latest~N`); the previous completed run of the
-    experiment when omitted."""
+    """Run to compare with (id, id prefix or `latest~N`, counted with this run as `latest`:
+    `latest~1` is the run before it); the previous completed run of the experiment when
+    omitted."""
 
 
 class RegressionGateConfig(_Strict):

@@ -30,6 +30,7 @@ from assay.review.comparing import (
 from assay.review.files import ReportParts, read_parts, write_parts, write_reports
 from assay.review.gates import (
     Gate,
+    check_baselines,
     check_thresholds,
     regression_gates,
     regression_results,
@@ -83,12 +84,12 @@ class ReviewRequest:
 
 
 def prepare(store: Store, experiment: str, gates: list[Gate], request: ReviewRequest, *,
-            scorers: list[str], conditions: list[str]) -> None:
+            scorers: list[str], conditions: list[str], new_run: bool = True) -> None:
     """Check, before any trial is paid for, what the review will need: gates on the run's
-    scorers and conditions, named baseline runs, and a folder the files can be written to."""
+    scorers and conditions, named baseline runs (as they will read once this run is stored,
+    `new_run` or resumed), and a folder the files can be written to."""
     check_thresholds([*gates, *request.extra_gates], scorers, conditions)
-    regression_gates([*gates, *request.extra_gates], store, experiment,
-                     fail_on_any=request.fail_on_regression)
+    check_baselines([*gates, *request.extra_gates], store, experiment, new_run=new_run)
     if request.write_files:
         for folder in (request.output, request.output_parent):
             if folder is not None:
@@ -142,7 +143,7 @@ def _compares(store: Store, outcome: RunOutcome, gates: list[Gate],
     if len(outcome.conditions) > 1 or previous_run(store, outcome.run) is not None:
         return True
     return any(gate.regression.baseline is not None for gate in regression_gates(
-        gates, store, outcome.run.experiment, fail_on_any=request.fail_on_regression))
+        gates, fail_on_any=request.fail_on_regression))
 
 
 def _page_checked(store: Store, review: Review, parts: ReportParts) -> ReportParts:
@@ -203,8 +204,7 @@ def _judged(gates: list[Gate], request: ReviewRequest, store: Store, run: RunRec
     """The results of `gates` on this run: thresholds on its summary, regressions since the
     run before it."""
     results = threshold_results(gates, summary)
-    regressions = regression_gates(gates, store, run.experiment,
-                                   fail_on_any=request.fail_on_regression)
+    regressions = regression_gates(gates, fail_on_any=request.fail_on_regression)
     return results + regression_results(regressions, store, run, previous, cases=cases)
 
 

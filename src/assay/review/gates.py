@@ -217,17 +217,43 @@ def fail_on_regression() -> RegressionGateConfig:
     return RegressionGateConfig(regression=RegressionSpec())
 
 
-def regression_gates(gates: Sequence[Gate], store: Store, experiment: str, *,
+def regression_gates(gates: Sequence[Gate], *,
                      fail_on_any: bool = False) -> list[RegressionGateConfig]:
-    """The regression gates of a run about to start. A named baseline run that does not
-    exist fails now, before any trial is paid for."""
+    """The regression gates of a run (`check_baselines` found their baselines before it)."""
     regressions = [g for g in gates if isinstance(g, RegressionGateConfig)]
     if fail_on_any:
         regressions.append(fail_on_regression())
-    for gate in regressions:
-        if gate.regression.baseline is not None:
-            store.resolve_run(gate.regression.baseline, experiment)
     return regressions
+
+
+def check_baselines(gates: Sequence[Gate], store: Store, experiment: str, *,
+                    new_run: bool) -> None:
+    """Refuse, before any trial is paid for, a regression gate's baseline that the review will
+    not find. The review reads `latest~N` once this run is stored, when it is the latest
+    itself: `latest` is then this run, and `latest~1` the run before it. Checked as stored
+    before the run, `latest` passed and stopped the review (exit 2, every trial paid for),
+    and `latest~1` with one earlier run was refused though the review would find it."""
+    for gate in gates:
+        if not isinstance(gate, RegressionGateConfig) or gate.regression.baseline is None:
+            continue
+        ref = gate.regression.baseline
+        back = _steps_back(ref)
+        if back == 0:
+            raise UserError(f"regression gate baseline '{ref}' would be this run itself, "
+                            "the latest once it is stored; name an earlier run: latest~1 is "
+                            "the run before it")
+        if back is not None and new_run:
+            ref = "latest" if back == 1 else f"latest~{back - 1}"
+        store.resolve_run(ref, experiment)
+
+
+def _steps_back(ref: str) -> int | None:
+    """N of `latest~N` (0 for `latest`), None for a run id or prefix (or a malformed N, which
+    `Store.resolve_run` names)."""
+    if ref != "latest" and not ref.startswith("latest~"):
+        return None
+    steps = ref.partition("~")[2] or "0"
+    return int(steps) if steps.isdigit() else None
 
 
 def regression_results(gates: Sequence[RegressionGateConfig], store: Store, run: RunRecord,
