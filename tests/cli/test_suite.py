@@ -141,6 +141,29 @@ def test_invalid_configs_stop_the_suite_before_any_run_and_are_all_named(
     store.close()
 
 
+def test_a_command_line_gate_or_baseline_one_config_cannot_take_stops_the_suite_before_any_run(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `--fail-under` on a scorer one config lacks (or `--baseline` on a condition
+    it lacks) was refused as that config's run began, exit 2, after the configs before it
+    had run and been paid for."""
+    other = yaml.safe_load((suite_dir / "configs" / "go-expert.yaml").read_text())
+    other["name"], other["scorers"] = "other", [{"type": "contains"}]
+    (suite_dir / "configs" / "zz-other.yaml").write_text(yaml.safe_dump(other))
+    other["conditions"] = {"only": {"args": {"knows_every": 2}}}
+    (suite_dir / "configs" / "zz-only.yaml").write_text(yaml.safe_dump(other))
+    for asked, invalid in ((["--fail-under", "exact_match@pack=0.1"], "2 of 5 configs"),
+                           (["--baseline", "pack"], "1 of 5 configs")):
+        code, text = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
+                           "--no-progress", *asked)
+        assert code == 2, text
+        assert f"{invalid} of the suite " in text and "; nothing was run" in text, text
+    from assay.store import Store
+
+    store = Store(str(suite_dir / "s.db"))
+    assert store.list_runs() == []  # not one config ran
+    store.close()
+
+
 def test_a_glob_that_matches_nothing_is_a_usage_error(
         suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, text = assay(capsys, "run", "nothing/*.yaml", "--store", str(suite_dir / "s.db"))

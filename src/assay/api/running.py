@@ -27,6 +27,7 @@ from assay.user_code.calls import run_loop
 
 if TYPE_CHECKING:
     from assay.config.loading import LoadedConfig
+    from assay.config.models import GateConfig
     from assay.review.result import Review
     from assay.store import Store
 
@@ -35,17 +36,10 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
                          request: ReviewRequest) -> Review:
     """Run a loaded config to the end and review it; raises `RunFailed` when it cannot finish."""
     from assay.runner.heap import long_lived_set_aside
-    from assay.runner.plan import chosen_conditions
     from assay.runner.session import execute_async
 
-    chosen = [c.name for c in chosen_conditions(loaded, options.conditions)]
-    if request.baseline is not None and request.baseline not in chosen:
-        raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
-                        f"{loaded.path.name} (conditions: {', '.join(chosen)})")
-    scorers = [getattr(p, "name", None) or getattr(p, "type") for p in loaded.scorer_params]
-    options = _without_gates_left_out(loaded, options, chosen)
-    prepare(store, loaded.name, list(loaded.config.gates), request, scorers=scorers,
-            conditions=chosen, new_run=not options.resume)
+    check_reviewable(loaded, store, options, request)
+    options = _without_gates_left_out(loaded, options, _chosen(loaded, options))
     options = replace(_with_damaged_files_resumed(loaded, store, options, request),
                       report_dir=request.asked_report_dir)
     with store.run_lock() as lock, long_lived_set_aside():  # from first trial to last file
@@ -65,18 +59,65 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
             raise
 
 
+def check_reviewable(loaded: LoadedConfig, store: Store, options: RunOptions,
+                     request: ReviewRequest) -> None:
+    """Refuse (`UserError`, exit 2), before any trial is paid for, what the review of this
+    config could not do: `--baseline` or a gate on a condition or scorer it lacks, a
+    regression baseline not found, a folder the files cannot go to. A suite checks every
+    config so before the first one runs."""
+    chosen = _chosen(loaded, options)
+    if request.baseline is not None and request.baseline not in chosen:
+        raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
+                        f"{loaded.path.name} (conditions: {', '.join(chosen)})")
+    scorers = [getattr(p, "name", None) or getattr(p, "type") for p in loaded.scorer_params]
+    left = {c.name for c in loaded.conditions} - set(chosen)
+    gates = [gate for gate in loaded.config.gates if gate not in _gates_on(left, loaded)]
+    prepare(store, loaded.name, gates, request, scorers=scorers, conditions=chosen,
+            new_run=not options.resume)
+
+
+def check_suite_reviewable(paths: list[Path], store: Store, options: RunOptions,
+                           request: ReviewRequest) -> None:
+    """`check_reviewable` for every config of a suite, before the first one runs: one
+    `UserError` naming each config refused. Checked as each run began, `--fail-under` on a
+    scorer one config lacks was refused (exit 2) after the configs before it had run."""
+    from assay.config import load_config
+    from assay.runner.preflight import configs_invalid
+
+    failed: list[tuple[Path, UserError]] = []
+    for path in paths:
+        try:
+            check_reviewable(load_config(path), store, options, request)
+        except UserError as exc:
+            failed.append((path, exc))
+    if failed:
+        raise configs_invalid(failed, len(paths), "of the suite ", "; nothing was run")
+
+
+def _chosen(loaded: LoadedConfig, options: RunOptions) -> list[str]:
+    """The names of the conditions this run runs (`--condition`, else all)."""
+    from assay.runner.plan import chosen_conditions
+
+    return [c.name for c in chosen_conditions(loaded, options.conditions)]
+
+
+def _gates_on(conditions: set[str], loaded: LoadedConfig) -> list[GateConfig]:
+    """The config's threshold gates on one of `conditions`."""
+    from assay.config.models import GateConfig
+
+    return [gate for gate in loaded.config.gates
+            if isinstance(gate, GateConfig) and gate.condition in conditions]
+
+
 def _without_gates_left_out(loaded: LoadedConfig, options: RunOptions,
                             chosen: list[str]) -> RunOptions:
     """A config's gate on a condition `--condition` left out is not checked, and the run
     says so: judged after the run it could only fail, and refusing it left no way to run
     one condition of a config that gates another. A gate on a condition the config lacks
     is still refused (`review.gates.check_thresholds`)."""
-    from assay.config.models import GateConfig
     from assay.wording import plural
 
-    left = {c.name for c in loaded.conditions} - set(chosen)
-    skipped = [gate for gate in loaded.config.gates
-               if isinstance(gate, GateConfig) and gate.condition in left]
+    skipped = _gates_on({c.name for c in loaded.conditions} - set(chosen), loaded)
     if not skipped:
         return options
     loaded.config.gates = [gate for gate in loaded.config.gates if gate not in skipped]

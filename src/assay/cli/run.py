@@ -84,6 +84,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     from assay.runner.heap import collector_off_for_start_up
 
     click.get_current_context().with_resource(collector_off_for_start_up())  # see runner.heap
+    from assay.api.running import check_suite_reviewable
     from assay.config.suite_file import expand_configs
     from assay.errors import UserError
     from assay.review.finish import ReviewRequest
@@ -123,6 +124,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         if not is_suite:
             exit_code = _run_one(running, store, options, request, out, detail)
         else:
+            check_suite_reviewable(paths, store, options, request)
             exit_code = _run_suite(paths, running, store, options, request, out, detail,
                                    output=Path(output) if output else None,
                                    junit=Path(junit) if junit else None)
