@@ -75,3 +75,23 @@ def test_a_judge_grading_its_own_model_is_warned_of_as_assay_run_warns(
     assert code == 0, out
     assert "warning: scorer 'judge_score': the judge model openai/gpt-4.1 is also the target " \
            "model (openai/gpt-4.1)" in " ".join(out.split())
+
+
+def test_a_regression_baseline_no_stored_run_answers_to_is_refused_as_assay_run_refuses_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay validate` said ok to a regression gate whose baseline names no
+    stored run, and `assay run` of the same config refused it, exit 2, naming neither the
+    file nor the line ('no run 'nope' in s.db')."""
+    monkeypatch.chdir(tmp_path)
+    store = str(tmp_path / "s.db")
+    plain = write_project(tmp_path, {"v1": {"rate": 0.5}}, cases=5)
+    assert assay(capsys, "run", str(plain), "--store", store, "--no-progress")[0] == 0
+    gated = write_project(tmp_path, {"v1": {"rate": 0.5}}, cases=5, config="gated.yaml",
+                          extra={"gates": [{"regression": {"baseline": "nope"}}]})
+    line = next(n for n, text in enumerate(gated.read_text().splitlines(), 1)
+                if "baseline" in text)
+    for command in ("validate", "run"):
+        code, out = assay(capsys, command, "gated.yaml", "--store", store)
+        assert code == 2, out
+        assert f"gated.yaml:{line} [gates.0.regression.baseline]: no run 'nope' in" in out, out

@@ -65,6 +65,8 @@ def check_reviewable(loaded: LoadedConfig, store: Store, options: RunOptions,
     config could not do: `--baseline` or a gate on a condition or scorer it lacks, a
     regression baseline not found, a folder the files cannot go to. A suite checks every
     config so before the first one runs."""
+    from assay.runner.preflight import baseline_problems
+
     chosen = _chosen(loaded, options)
     if request.baseline is not None and request.baseline not in chosen:
         raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
@@ -72,8 +74,8 @@ def check_reviewable(loaded: LoadedConfig, store: Store, options: RunOptions,
     scorers = [getattr(p, "name", None) or getattr(p, "type") for p in loaded.scorer_params]
     left = {c.name for c in loaded.conditions} - set(chosen)
     gates = [gate for gate in loaded.config.gates if gate not in _gates_on(left, loaded)]
-    prepare(store, loaded.name, gates, request, scorers=scorers, conditions=chosen,
-            new_run=not options.resume)
+    prepare(gates, request, scorers=scorers, conditions=chosen)
+    baseline_problems(loaded, store, new_run=not options.resume)
 
 
 def check_suite_reviewable(paths: list[Path], store: Store, options: RunOptions,

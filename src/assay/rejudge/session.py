@@ -99,8 +99,7 @@ async def rejudge_async(store: Store, request: RejudgeRequest, review: ReviewReq
                                   run=f"run {original.id} of '{original.experiment}'")
             for judge in judges:  # resolves each judge's provider: a missing key stops here
                 await judge.setup()
-            prepare(store, original.experiment, [], review,
-                    scorers=[judge.name for judge in judges],
+            prepare([], review, scorers=[judge.name for judge in judges],
                     conditions=_conditions(original, store))
             if resumed is not None:
                 lock.acquire(resumed.id)  # before anything is paid for

@@ -30,7 +30,6 @@ from assay.review.comparing import (
 from assay.review.files import ReportParts, read_parts, write_parts, write_reports
 from assay.review.gates import (
     Gate,
-    check_baselines,
     check_thresholds,
     regression_gates,
     regression_results,
@@ -83,13 +82,12 @@ class ReviewRequest:
         return str(self.directory(run_id).absolute())
 
 
-def prepare(store: Store, experiment: str, gates: list[Gate], request: ReviewRequest, *,
-            scorers: list[str], conditions: list[str], new_run: bool = True) -> None:
+def prepare(gates: list[Gate], request: ReviewRequest, *, scorers: list[str],
+            conditions: list[str]) -> None:
     """Check, before any trial is paid for, what the review will need: gates on the run's
-    scorers and conditions, named baseline runs (as they will read once this run is stored,
-    `new_run` or resumed), and a folder the files can be written to."""
+    scorers and conditions, and a folder the files can be written to (a config's regression
+    baselines: `runner.preflight.baseline_problems`)."""
     check_thresholds([*gates, *request.extra_gates], scorers, conditions)
-    check_baselines([*gates, *request.extra_gates], store, experiment, new_run=new_run)
     if request.write_files:
         for folder in (request.output, request.output_parent):
             if folder is not None:

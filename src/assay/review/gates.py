@@ -219,32 +219,49 @@ def fail_on_regression() -> RegressionGateConfig:
 
 def regression_gates(gates: Sequence[Gate], *,
                      fail_on_any: bool = False) -> list[RegressionGateConfig]:
-    """The regression gates of a run (`check_baselines` found their baselines before it)."""
+    """The regression gates of a run (`baseline_problem` found their baselines before it)."""
     regressions = [g for g in gates if isinstance(g, RegressionGateConfig)]
     if fail_on_any:
         regressions.append(fail_on_regression())
     return regressions
 
 
-def check_baselines(gates: Sequence[Gate], store: Store, experiment: str, *,
-                    new_run: bool) -> None:
-    """Refuse, before any trial is paid for, a regression gate's baseline that the review will
-    not find. The review reads `latest~N` once this run is stored, when it is the latest
-    itself: `latest` is then this run, and `latest~1` the run before it. Checked as stored
-    before the run, `latest` passed and stopped the review (exit 2, every trial paid for),
-    and `latest~1` with one earlier run was refused though the review would find it."""
-    for gate in gates:
-        if not isinstance(gate, RegressionGateConfig) or gate.regression.baseline is None:
-            continue
-        ref = gate.regression.baseline
-        back = _steps_back(ref)
-        if back == 0:
-            raise UserError(f"regression gate baseline '{ref}' would be this run itself, "
-                            "the latest once it is stored; name an earlier run: latest~1 is "
-                            "the run before it")
-        if back is not None and new_run:
-            ref = "latest" if back == 1 else f"latest~{back - 1}"
+def baseline_problem(ref: str, store: Store | None, experiment: str, *,
+                     new_run: bool) -> str | None:
+    """Why the review would not find the regression baseline `ref`, or None: checked before
+    any trial is paid for (`store` None: there is no store yet). The review reads `latest~N`
+    once this run is stored, when it is the latest itself: `latest` is then this run, and
+    `latest~1` the run before it. Checked as stored before the run, `latest` passed and
+    stopped the review (exit 2, every trial paid for), and `latest~1` with one earlier run
+    was refused though the review would find it."""
+    from assay.records import TRIAL_KINDS
+
+    back = _steps_back(ref)
+    if back == 0:
+        return (f"regression gate baseline '{ref}' would be this run itself, the latest once "
+                "it is stored; name an earlier run: latest~1 is the run before it")
+    if back is not None and new_run:
+        earlier = 0 if store is None else \
+            len(store.list_runs(experiment, kind=TRIAL_KINDS, limit=back))
+        if earlier == back:
+            return None
+        which = "the run" if back == 1 else f"the {_nth(back)} run"
+        return (f"regression gate baseline '{ref}' would be {which} of '{experiment}' before "
+                f"this one, and the store holds {earlier or 'none'} before it")
+    if store is None:
+        return f"no run '{ref}': there is no store yet"
+    try:
         store.resolve_run(ref, experiment)
+    except UserError as exc:
+        return str(exc)
+    return None
+
+
+def _nth(number: int) -> str:
+    """2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
+        number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def _steps_back(ref: str) -> int | None:
