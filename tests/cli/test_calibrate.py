@@ -180,6 +180,8 @@ def test_a_judge_that_gave_no_readable_verdict_at_all_is_exit_3_not_a_bad_config
         code, out = assay(capsys, "calibrate", str(config))
     assert code == 3, out
     assert "the judge gave no readable verdict: 6 judge errors" in out
+    code, out = assay(capsys, "calibrate", "--help")  # which said 0, 1 or 2 only
+    assert "3 the judge gave no readable verdict" in " ".join(out.split()), out
 
 
 def test_labels_of_another_kind_than_the_judges_verdicts_are_exit_2_not_a_failed_judge(

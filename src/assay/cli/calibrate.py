@@ -62,7 +62,9 @@ def command(spec: Path | None, store_url: str | None, run_ref: str | None, score
     calibration say "uncalibrated judge", and `judge: {require_calibration: true}`
     refuses to run one.
 
-    Exit codes: 0 the judge clears the bar, 1 it does not, 2 bad input.
+    Exit codes: 0 the judge clears the bar, 1 it does not, 2 bad input, 3 the judge gave no
+    readable verdict (unreachable, or every reply unreadable) or the store failed, 130
+    interrupted.
     """
     from assay.cli.termination import decided
     from assay.errors import UserError
