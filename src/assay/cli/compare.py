@@ -59,6 +59,11 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     graded by a different judge model or prompt, or with a scorer defined
     differently under the same name, are refused (exit 2) unless --force, and
     then every difference is named in red.
+
+    Exit codes: 0 compared, whatever the comparison found (a drop fails a build through
+    `assay run`'s regression gates or --fail-on-regression), 2 bad arguments, no such run or
+    runs not comparable, 3 the store could not be read, the file not written, or --pairwise's
+    judge gave no verdict on any pair.
     """
     import json
 

@@ -48,6 +48,10 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     The run is reviewed again from the store as `assay run` reviewed it: its summary,
     conditions compared, the diff with the run before it, and its threshold gates.
     With --rewrite, its own files are written again instead (each file whole or not at all).
+
+    Exit codes: 0 the report was written, whatever the run's gates said (the report shows
+    each verdict; `assay run` exited 1 for it), 2 bad arguments or no such run, 3 the store
+    could not be read or the report not written.
     """
     from assay.review.finish import rewrite_files
     from assay.store.snapshot import one_moment
