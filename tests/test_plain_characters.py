@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from assay.cli import main
 from assay.plain_characters import plain_form
 from tests.cli.evalproject import write_project
 
@@ -58,6 +61,22 @@ def test_stored_runs_are_listed_and_reported_on_an_ascii_stream(
     result = assay_in_ascii(compared_run, *args)
     assert result.returncode == 0, result.stderr
     assert "internal error" not in result.stderr
+
+
+def test_a_run_printed_to_a_text_buffer_ends_with_its_verdict_not_an_internal_error(
+        compared_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: `assay.cli.main([...])` with stdout an `io.StringIO` (no encoding) ran and
+    stored the run, then stopped printing it with 'internal error: LookupError: unknown
+    encoding: None', exit 3."""
+    monkeypatch.chdir(compared_run)
+    monkeypatch.setenv("ASSAY_STORE", str(compared_run / "assay.db"))
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed), \
+            pytest.raises(SystemExit) as exited:
+        main(["run", "assay.yaml", "--no-progress", "--fail-under", "exact_match@worse=0.9"])
+    assert exited.value.code == 1, printed.getvalue()
+    assert "FAIL gate exact_match@worse" in printed.getvalue()
+    assert "→" in printed.getvalue() and "internal error" not in printed.getvalue()
 
 
 def test_a_case_id_that_is_not_ascii_is_printed_without_its_accent() -> None:

@@ -74,9 +74,16 @@ codecs.register_error(HANDLER, _write_plainly)
 
 
 def shows_everything(stream: object) -> bool:
-    """Whether the stream's encoding is a Unicode one, which has every character."""
+    """Whether the stream's encoding is a Unicode one, which has every character. A stream
+    with no encoding holds text as it is (`io.StringIO`, what `contextlib.redirect_stdout`
+    or a notebook gives `assay.cli.main`): written through `PlainlyWritten`, its first line
+    was 'internal error: LookupError: unknown encoding: None', exit 3, after a run that
+    had completed."""
+    encoding = getattr(stream, "encoding", None)
+    if encoding is None:
+        return True
     try:
-        return codecs.lookup(str(getattr(stream, "encoding", ""))).name.startswith("utf")
+        return codecs.lookup(str(encoding)).name.startswith("utf")
     except LookupError:
         return False
 

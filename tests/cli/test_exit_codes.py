@@ -29,7 +29,7 @@ def score(case, output):
 
 def _run(*args: str) -> int:
     """The exit code of `assay ARGS`, its output dropped (the fixture's runs)."""
-    sink = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \
             pytest.raises(SystemExit) as exited:
         main(list(args))
