@@ -56,6 +56,9 @@ class RunFailed(AssayError):
     """A run that could not complete (error budget, unreachable provider): exit 3."""
 
     exit_code = 3
+    run_id: str | None = None
+    """The run it stopped, kept in the store with the trials that ran, when one was started
+    (`assay.evaluate` and the pytest plugin name it, as `assay run` prints its resume)."""
 
 
 class StoreError(AssayError):

@@ -137,6 +137,11 @@ def test_an_eval_that_cannot_finish_fails_its_test_with_one_message(tmp_path: Pa
     assert out.count("every trial failed") == 2, out  # the failure and the summary line
     assert "assay: every trial failed (1 of 1), so there is nothing to score; first error: " \
            "ValueError: the service is down" in out
+    store = Store(str(tmp_path / ".assay" / "assay.db"))
+    [run] = store.list_runs("broken")
+    store.close()
+    assert f"run {run.id} keeps the trials that ran, stored as not completed: " \
+           f"`assay report {run.id}` shows them" in out  # it said nothing of the run
     assert "no running event loop" not in out and "During handling" not in out
 
 

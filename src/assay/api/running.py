@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assay.errors import AssayError, StoreError, UserError
+from assay.errors import AssayError, RunFailed, StoreError, UserError
 from assay.review.files import damaged_files
 from assay.review.finish import (
     ReviewRequest,
@@ -52,7 +52,9 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
             except StoreError as exc:  # every trial is stored: a resume reviews it again
                 exc.stopped(outcome.run.id)
                 raise
-        except (AssayError, KeyboardInterrupt, asyncio.CancelledError):
+        except (AssayError, KeyboardInterrupt, asyncio.CancelledError) as exc:
+            if isinstance(exc, RunFailed) and exc.run_id is None:
+                exc.run_id = lock.run_id
             # an earlier run's JUnit left in place would report its tests, all passing
             if request.junit is not None and lock.run_id is not None:
                 write_stopped_junit(store, lock.run_id, request.junit)

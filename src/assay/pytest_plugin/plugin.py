@@ -82,11 +82,21 @@ class EvalRunner:
             result = run_eval(config, arguments, base_dir=self.base_dir, store=self.store,
                               gates=threshold_gates(thresholds))
         except AssayError as exc:
-            refused = f"assay: {exc}"
+            refused = f"assay: {exc}{_stopped_run(exc)}"
         if refused is not None:  # failed outside the `except`: the message shows once
             pytest.fail(refused, pytrace=False)
         self.record(result)
         return assert_eval(result)
+
+
+def _stopped_run(exc: Exception) -> str:
+    """Where the trials of a run that could not complete are: it is in the store, aborted,
+    and the failure said nothing of it, nor did the session's list of runs."""
+    run_id = getattr(exc, "run_id", None)
+    if run_id is None:
+        return ""
+    return (f"\n  run {run_id} keeps the trials that ran, stored as not completed: "
+            f"`assay report {run_id}` shows them")
 
 
 @pytest.fixture
