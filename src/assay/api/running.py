@@ -8,6 +8,7 @@ differ only in how they build the config and what they print.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -67,8 +68,6 @@ def check_reviewable(loaded: LoadedConfig, store: Store, options: RunOptions,
     config could not do: `--baseline` or a gate on a condition or scorer it lacks, a
     regression baseline not found, a folder the files cannot go to. A suite checks every
     config so before the first one runs."""
-    from assay.runner.preflight import baseline_problems
-
     chosen = _chosen(loaded, options)
     if request.baseline is not None and request.baseline not in chosen:
         raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
@@ -78,6 +77,57 @@ def check_reviewable(loaded: LoadedConfig, store: Store, options: RunOptions,
     gates = [gate for gate in loaded.config.gates if gate not in _gates_on(left, loaded)]
     prepare(gates, request, scorers=scorers, conditions=chosen)
     baseline_problems(loaded, store, new_run=not options.resume)
+
+
+def baseline_problems(loaded: LoadedConfig, store: Store | None, *,
+                      new_run: bool = True) -> None:
+    """Refuse (`UserError`, located at each `gates.N.regression.baseline`) the regression
+    baselines of the config that the review of its run would not find in `store` (None:
+    there is no store yet). `assay validate` said ok to a baseline no run answers to, and
+    `assay run` refused it, naming neither the file nor the line."""
+    from assay.config.models import RegressionGateConfig
+    from assay.errors import Problem
+    from assay.review.gates import baseline_problem
+    from assay.runner.plan import located
+
+    problems = []
+    for index, gate in enumerate(loaded.config.gates):
+        if not isinstance(gate, RegressionGateConfig) or gate.regression.baseline is None:
+            continue
+        problem = baseline_problem(gate.regression.baseline, store, loaded.name,
+                                   new_run=new_run)
+        if problem is not None:
+            where = ("gates", index, "regression", "baseline")
+            problems.append(Problem(problem, *located(loaded, where)))
+    if problems:
+        raise UserError(f"invalid config {loaded.path}", problems)
+
+
+def unfound_baselines(configs: Sequence[tuple[Path, LoadedConfig]], store_url: str | None
+                      ) -> dict[Path, UserError]:
+    """`baseline_problems` of each config, against the store at `store_url`, opened only to
+    read and only when a config names a baseline (one not there holds no run)."""
+    from assay.config.models import RegressionGateConfig
+    from assay.store import Store as OpenedStore
+    from assay.store.store import no_store_at
+
+    asking = [(path, loaded) for path, loaded in configs
+              if any(isinstance(gate, RegressionGateConfig) and gate.regression.baseline
+                     for gate in loaded.config.gates)]
+    if not asking:
+        return {}
+    store = None if no_store_at(store_url) else OpenedStore(store_url, read_only=True)
+    found: dict[Path, UserError] = {}
+    try:
+        for path, loaded in asking:
+            try:
+                baseline_problems(loaded, store)
+            except UserError as exc:
+                found[path] = exc
+    finally:
+        if store is not None:
+            store.close()
+    return found
 
 
 def check_suite_reviewable(paths: list[Path], store: Store, options: RunOptions,

@@ -19,6 +19,7 @@ def command(configs: tuple[str, ...], store_url: str | None) -> None:
     problems. A config that sets `judge.require_calibration` is checked against the
     calibrations in the store, as `assay run` checks it.
     """
+    from assay.api.running import unfound_baselines
     from assay.config.suite_file import expand_configs
     from assay.reports.text import markup_free
     from assay.runner.preflight import configs_invalid, preflight_each
@@ -27,6 +28,12 @@ def command(configs: tuple[str, ...], store_url: str | None) -> None:
     out = console()
     paths, _is_suite = expand_configs(configs)
     passed, failed = preflight_each(paths, store_url=store_url)
+    unfound = unfound_baselines([(path, checked.loaded) for path, checked in passed],
+                                store_url)
+    if unfound:  # refused as `assay run` refuses them, in the order of the configs
+        passed = [(path, checked) for path, checked in passed if path not in unfound]
+        refused = {**dict(failed), **unfound}
+        failed = [(path, refused[path]) for path in paths if path in refused]
     for config_path, checked in passed:
         plan, scan = checked.plan, checked.scan
         out.print("[green]ok[/green] " + markup_free(

@@ -2,9 +2,8 @@
 
 The config's keys and references, every dataset line, the user code it
 names, each scorer's templates rendered on the first case, the provider of
-every model, each target's own checks, the run each regression gate's
-baseline names, and, for a config that requires it, a passing calibration
-of each judge in the store. `assay validate` is
+every model, each target's own checks, and, for a config that requires
+it, a passing calibration of each judge in the store. `assay validate` is
 exactly this; `assay run` of a suite does it for every config before the
 first one runs, so a broken config is found before the others have spent money.
 """
@@ -93,31 +92,9 @@ def preflight_each(paths: Sequence[Path], *, sample: int | None = None,
                                             conditions=conditions)))
         except UserError as exc:
             failed[path] = exc
-    failed.update(needing_the_store(checked, store_url))
+    failed.update(uncalibrated(checked, store_url))
     return ([(path, done) for path, done in checked if path not in failed],
             [(path, failed[path]) for path in paths if path in failed])
-
-
-def baseline_problems(loaded: LoadedConfig, store: Store | None, *,
-                      new_run: bool = True) -> None:
-    """Refuse (`UserError`, located at each `gates.N.regression.baseline`) the regression
-    baselines of the config that the review of its run would not find in `store` (None:
-    there is no store yet). `assay validate` said ok to a baseline no run answers to, and
-    `assay run` refused it, naming neither the file nor the line."""
-    from assay.config.models import RegressionGateConfig
-    from assay.review.gates import baseline_problem
-
-    problems = []
-    for index, gate in enumerate(loaded.config.gates):
-        if not isinstance(gate, RegressionGateConfig) or gate.regression.baseline is None:
-            continue
-        problem = baseline_problem(gate.regression.baseline, store, loaded.name,
-                                   new_run=new_run)
-        if problem is not None:
-            where = ("gates", index, "regression", "baseline")
-            problems.append(Problem(problem, *located(loaded, where)))
-    if problems:
-        raise UserError(f"invalid config {loaded.path}", problems)
 
 
 def require_calibrated(loaded: LoadedConfig, plan: Plan, store: Store | None) -> None:
@@ -129,18 +106,17 @@ def require_calibrated(loaded: LoadedConfig, plan: Plan, store: Store | None) ->
                          config_path=str(loaded.path), locate=partial(scorer_problem, loaded))
 
 
-def needing_the_store(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
-                      ) -> dict[Path, UserError]:
-    """Per config of `passed`, the error a run of it stops with once the store is open (where
-    `assay run` checks them): a judge without the passing calibration the config requires,
-    a regression baseline no stored run answers to. The store is opened only when a config
-    asks, and only to read: one that is not there (or an empty file) holds no run."""
+def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
+                 ) -> dict[Path, UserError]:
+    """Per config of `passed` that sets `judge.require_calibration`, the error a run of it
+    stops with when a judge of it has no passing calibration in the store (`assay run` checks
+    this once the store is open). The store is opened only when a config asks, and only to
+    read: one that is not there (or an empty file) holds no calibration."""
     from assay.store import Store
     from assay.store.store import no_store_at
 
     asking = [(path, checked) for path, checked in passed
-              if checked.loaded.config.judge.require_calibration
-              or _names_a_baseline(checked.loaded)]
+              if checked.loaded.config.judge.require_calibration]
     if not asking:
         return {}
     store = None if no_store_at(store_url) else Store(store_url, read_only=True)
@@ -148,22 +124,13 @@ def needing_the_store(passed: Sequence[tuple[Path, Preflight]], store_url: str |
     try:
         for path, checked in asking:
             try:
-                if checked.loaded.config.judge.require_calibration:
-                    require_calibrated(checked.loaded, checked.plan, store)
-                baseline_problems(checked.loaded, store)
+                require_calibrated(checked.loaded, checked.plan, store)
             except UserError as exc:
                 found[path] = exc
     finally:
         if store is not None:
             store.close()
     return found
-
-
-def _names_a_baseline(loaded: LoadedConfig) -> bool:
-    from assay.config.models import RegressionGateConfig
-
-    return any(isinstance(gate, RegressionGateConfig) and gate.regression.baseline is not None
-               for gate in loaded.config.gates)
 
 
 def configs_invalid(failed: Sequence[tuple[Path, UserError]], total: int, of: str = "",
