@@ -9,6 +9,7 @@ checked here once, before it is opened, so each reader gets the same clear refus
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -42,6 +43,26 @@ def require_directory(path: Path, what: str) -> None:
         raise UserError(f"{what} {path} is not a folder")
     if not os.access(path, os.R_OK | os.X_OK):
         raise UserError(f"cannot read {what} {path}: permission denied")
+
+
+def find_program(name: str, *, cwd: Path, path: str | None, who: str) -> Path:
+    """The executable a process started in `cwd` with PATH `path` runs for `name`, found as
+    the OS finds it: a name with a slash is relative to `cwd`, a bare name is looked up on
+    `path`. A `UserError` starting with `who` when there is none."""
+    if os.sep in name or (os.altsep and os.altsep in name):
+        program = Path(name).expanduser()
+        program = program if program.is_absolute() else cwd / program
+        if not is_regular_file(program):
+            raise UserError(f"{who}: program '{name}' not found (looked for {program})")
+        if not os.access(program, os.X_OK):
+            raise UserError(f"{who}: program '{name}' is not executable (chmod +x {program})")
+        return program
+    found = shutil.which(name, path=path)
+    if found is None:
+        hint = (f" (to run the file in {cwd}, write ./{name})"
+                if is_regular_file(cwd / name) else "")
+        raise UserError(f"{who}: program '{name}' not found on PATH{hint}")
+    return Path(found)
 
 
 def _mode(path: Path, what: str) -> int:

@@ -174,3 +174,23 @@ def test_a_pack_document_that_is_not_text_stops_the_run_before_any_trial(
     assert code == 2, text
     assert "notes.md is not UTF-8 text" in text and "byte 0xe9" in text
     assert "trials" not in text
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+@pytest.mark.parametrize("program, says", [
+    ("/no/such/server", "program '/no/such/server' not found (looked for /no/such/server)"),
+    ("nosuchserver", "program 'nosuchserver' not found on PATH"),
+], ids=["a-path", "a-name"])
+def test_an_mcp_server_whose_program_is_not_there_is_named_at_its_line_before_any_trial(
+        capsys, tmp_path, monkeypatch, program, says, command):
+    """Regression: `assay validate` passed such a config, and `assay run` stopped on it with
+    exit 3, 'MCP server 'time' failed to start: command not found', as if a server that
+    works had died; a command target's missing program was exit 2 at its line."""
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-sent")
+    config = project(tmp_path, AGENT, "{mcp_servers: [time]}")
+    config.write_text(config.read_text().replace("command: python,", f"command: {program},"))
+    code, text = assay(capsys, command, str(config))
+    assert code == 2, text
+    assert f"{config}:5 [mcp_servers.time.command]: MCP server 'time': {says}" in text, text
+    assert "spare" not in text  # a server no condition starts is not checked

@@ -102,6 +102,35 @@ class Plan:
         return [f"MCP server '{name}' is declared under mcp_servers but no condition uses it"
                 for name in loaded.config.mcp_servers if name not in used]
 
+    def check_mcp_programs(self, loaded: LoadedConfig) -> None:
+        """Every stdio MCP server a condition of this plan starts names a program that is
+        there (exit 2, located at its `mcp_servers.NAME.command`), as a command target's
+        must be: a missing one passed `assay validate`, and `assay run` stopped on it with
+        exit 3 ('failed to start: command not found'), as if a working server had died."""
+        import os
+
+        from assay.context.mcp_config import McpServerConfig
+        from assay.input_files import find_program
+
+        used = dict.fromkeys(server for condition in self.conditions
+                             for server in condition.mcp_servers)
+        problems = []
+        for name in used:
+            declared = loaded.config.mcp_servers.get(name)
+            if declared is None or declared.get("type", "stdio") != "stdio":
+                continue  # `pack:NAME`, or a server over HTTP
+            server = McpServerConfig.model_validate(declared)
+            cwd = loaded.base_dir / server.cwd if server.cwd else loaded.base_dir
+            path = server.env.get("PATH", os.environ.get("PATH"))
+            try:
+                find_program(server.command or "", cwd=cwd, path=path,
+                             who=f"MCP server '{name}'")
+            except UserError as exc:
+                problems.append(Problem(str(exc),
+                                        *located(loaded, ("mcp_servers", name, "command"))))
+        if problems:
+            raise UserError(f"invalid config {loaded.path}", problems)
+
     def check_packs(self, loaded: LoadedConfig) -> None:
         """Every pack a condition of this plan reads is a folder (exit 2, located at its
         `packs.NAME.path`): a missing one is the config's mistake, found before a trial

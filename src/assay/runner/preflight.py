@@ -61,6 +61,7 @@ def check_plan(loaded: LoadedConfig, plan: Plan, scan: Scan, services: Services)
     plan.validate_templates(loaded)
     warnings += plan.check_conditions(loaded)
     plan.check_packs(loaded)
+    plan.check_mcp_programs(loaded)
     warnings += check_references(loaded, plan)
     warnings += [w for w in check_models(loaded, plan, services) if w not in warnings]
     return warnings

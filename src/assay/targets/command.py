@@ -17,7 +17,6 @@ import contextlib
 import json
 import os
 import shlex
-import shutil
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,7 +24,7 @@ from pydantic import Field
 
 from assay.case import Case
 from assay.errors import UserError
-from assay.input_files import is_regular_file
+from assay.input_files import find_program
 from assay.output import Output
 from assay.redaction import redact
 from assay.registry import target
@@ -99,25 +98,11 @@ class CommandTarget(Target):
         if not argv or not argv[0]:
             raise UserError(f"command target (condition '{self.condition.name}'): "
                             "`command` is empty")
-        name, cwd = argv[0], self._cwd()
+        cwd = self._cwd()
         if not os.path.isdir(cwd):  # never raises, unlike Path.is_dir on a name too long
             raise UserError(f"command target: working directory '{cwd}' does not exist")
-        if os.sep in name or (os.altsep and os.altsep in name):
-            path = Path(name).expanduser()
-            path = path if path.is_absolute() else cwd / path
-            if not is_regular_file(path):
-                raise UserError(f"command target: program '{name}' not found "
-                                f"(looked for {path})")
-            if not os.access(path, os.X_OK):
-                raise UserError(f"command target: program '{name}' is not executable "
-                                f"(chmod +x {path})")
-            return path
-        found = shutil.which(name, path=self._env().get("PATH"))
-        if found is None:
-            hint = (f" (to run the file in {cwd}, write ./{name})"
-                    if is_regular_file(cwd / name) else "")
-            raise UserError(f"command target: program '{name}' not found on PATH{hint}")
-        return Path(found)
+        return find_program(argv[0], cwd=cwd, path=self._env().get("PATH"),
+                            who="command target")
 
     async def answer(self, case: Case) -> Output:
         params = self.params
