@@ -208,3 +208,14 @@ def test_a_case_with_errored_epochs_counts_only_its_judged_epochs_in_the_pass_ra
 def _bounds(interval: Interval | None) -> tuple[float, float]:
     assert interval is not None
     return interval.low, interval.high
+
+
+def test_regression_the_p95_latency_of_20_trials_is_not_the_slowest_trial() -> None:
+    """It was read at index int(0.95 n), the slowest of 20 trials: one hung call made it the
+    p95; it is now numpy's percentile."""
+    latencies = [10.0 * (i + 1) for i in range(19)] + [30_000.0]
+    rows_ = [TrialRow(case_id=f"c{i}", condition="a", epoch=0, latency_ms=ms)
+             for i, ms in enumerate(latencies)]
+    (stats,) = summarize([], rows_).conditions
+    assert stats.latency_ms_p95 == pytest.approx(float(np.percentile(latencies, 95)))
+    assert stats.latency_ms_p95 is not None and stats.latency_ms_p95 < 30_000.0

@@ -15,6 +15,7 @@ from typing import Any
 
 from assay.analysis.interval import Interval, t_interval, wilson, wilson_of_shares
 from assay.analysis.moments import mean_and_stderr
+from assay.analysis.percentile import percentile
 from assay.records import ScoreRow, TrialRecord, TrialRow
 
 
@@ -72,6 +73,7 @@ class ConditionStats:
     errors: int = 0
     latency_ms_mean: float | None = None
     latency_ms_p95: float | None = None
+    """The 95th percentile of the trials' latencies, interpolated as numpy's default does."""
     input_tokens: int | None = None
     """Tokens the target reported, summed; None when no trial reported any (unknown, not 0:
     a python, command or http target, or a provider that sent no usage). Answers from the
@@ -397,8 +399,7 @@ class SummaryBuilder:
             latencies = sorted(self._latencies[entry.condition])
             if latencies:
                 entry.latency_ms_mean = math.fsum(latencies) / len(latencies)
-                entry.latency_ms_p95 = latencies[min(len(latencies) - 1,
-                                                     int(0.95 * len(latencies)))]
+                entry.latency_ms_p95 = percentile(latencies, 95)
         scorer_names = list(self.scorer_order or sorted({s for s, _ in main}))
         condition_names = list(self.condition_order or [c.condition for c in conditions])
         # A trial whose target failed has no score rows; it is an error for every scorer.
