@@ -266,7 +266,9 @@ class SummaryBuilder:
         self.condition_order = condition_order
         self._per_case = per_case
         self._conditions: dict[str, ConditionStats] = {}
-        self._errored: dict[str, list[str]] = defaultdict(list)
+        self._errored: dict[str, list[tuple[str, tuple[str, ...], str | None]]] = \
+            defaultdict(list)
+        """Per condition, the (case, tags, difficulty) of each trial whose target failed."""
         self._latencies: dict[str, array[float]] = defaultdict(lambda: array("d"))
         self._main: dict[tuple[str, str], _Accumulator] = defaultdict(self._accumulator)
         self._tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(self._accumulator)
@@ -283,7 +285,7 @@ class SummaryBuilder:
         """A trial's cost and behaviour; a failed target counts as an error for every scorer."""
         self._add_trial(row.case_id, row.condition, row.error, row.latency_ms, row.input_tokens,
                         row.output_tokens, row.cost_usd, row.cache_hits, row.tool_calls,
-                        row.tool_errors, row.turns)
+                        row.tool_errors, row.turns, row.tags, row.difficulty)
 
     def add_record(self, trial: TrialRecord) -> None:
         """A stored trial whole: its figures (what `add_trial` takes from its row: an agent
@@ -298,20 +300,21 @@ class SummaryBuilder:
             turns = int(agent.get("turns") or 0)
         self._add_trial(trial.case_id, trial.condition, output.error, output.latency_ms,
                         usage.input_tokens, usage.output_tokens, usage.cost_usd,
-                        usage.cache_hits, calls, errors, turns)
+                        usage.cache_hits, calls, errors, turns, tuple(trial.tags),
+                        trial.difficulty)
         self.add_scores(trial)
 
     def _add_trial(self, case_id: str, name: str, error: str | None, latency_ms: float | None,
                    input_tokens: int | None, output_tokens: int | None, cost_usd: float | None,
                    cache_hits: int | None, tool_calls: int, tool_errors: int,
-                   turns: int) -> None:
+                   turns: int, tags: tuple[str, ...], difficulty: str | None) -> None:
         entry = self._conditions.get(name)
         if entry is None:
             entry = self._conditions[name] = ConditionStats(condition=name)
         entry.trials += 1
         if error:
             entry.errors += 1
-            self._errored[name].append(case_id)
+            self._errored[name].append((case_id, tags, difficulty))
             if len(entry.error_examples) < 3:
                 entry.error_examples.append(f"{case_id}: {error[:200]}")
         if latency_ms is not None:
@@ -402,11 +405,13 @@ class SummaryBuilder:
                 entry.latency_ms_p95 = percentile(latencies, 95)
         scorer_names = list(self.scorer_order or sorted({s for s, _ in main}))
         condition_names = list(self.condition_order or [c.condition for c in conditions])
-        # A trial whose target failed has no score rows; it is an error for every scorer.
+        # A trial whose target failed has no score rows; it is an error for every scorer,
+        # in its tags' and its difficulty's rows too.
         for scorer in scorer_names:
             for condition in condition_names:
-                for case_id in self._errored.get(condition, ()):
-                    main[(scorer, condition)].add_error(case_id)
+                for case_id, tags, difficulty in self._errored.get(condition, ()):
+                    for accumulator in self._route(scorer, condition, tags, difficulty):
+                        accumulator.add_error(case_id)
         scores = [main[(s, c)].stats(s, c) for s in scorer_names for c in condition_names]
         by_tag = [(t, acc.stats(s, c)) for (t, s, c), acc in sorted(self._tags.items())]
         by_difficulty = [(d, acc.stats(s, c)) for (d, s, c), acc in sorted(
