@@ -121,7 +121,9 @@ class RunSummary:
     by_tag: list[tuple[str, ScoreStats]]
     by_difficulty: list[tuple[str, ScoreStats]]
     values: dict[str, dict[str, list[float]]]
-    """scorer -> condition -> every value, in trial order (the Knowledge Packs score arrays)."""
+    """scorer -> condition -> a value per case, in the order the cases came (the Knowledge
+    Packs score arrays): with several epochs, the mean of the case's scored epochs, so the
+    array's sum over its length is the mean printed beside it, as the seed's avg is."""
     scorer_failures: dict[str, ScorerFailures] = field(default_factory=dict)
     """scorer -> the answers it could not score (its own error, the target having answered)."""
 
@@ -194,10 +196,17 @@ class _Accumulator:
         if self.by_case is not None:
             self.by_case.setdefault(case_id, [0.0, 0.0, 0.0, 0.0, 0.0])[4] += 1
 
+    def case_values(self) -> list[float]:
+        """One value per case that has one, in the order the cases came (its epochs'
+        mean when a run has several epochs), or every value when it has one."""
+        if self.by_case is None:
+            return list(self.values)
+        return [total / count for total, count, _, _, _ in self.by_case.values() if count]
+
     def stats(self, scorer: str, condition: str) -> ScoreStats:
         if self.by_case is not None:
             cases = self.by_case.values()
-            values = [total / count for total, count, _, _, _ in cases if count]
+            values = self.case_values()
             rates = [p / j for _, _, p, j, _ in cases if j]
             epochs = [int(j) for _, _, _, j, _ in cases if j]
             with_errors = [p / (j + e) for _, _, p, j, e in cases if j + e]
@@ -416,7 +425,7 @@ class SummaryBuilder:
         by_tag = [(t, acc.stats(s, c)) for (t, s, c), acc in sorted(self._tags.items())]
         by_difficulty = [(d, acc.stats(s, c)) for (d, s, c), acc in sorted(
             self._levels.items(), key=lambda item: (_difficulty_rank(item[0][0]), item[0]))]
-        values = {s: {c: list(main[(s, c)].values) for c in condition_names}
+        values = {s: {c: main[(s, c)].case_values() for c in condition_names}
                   for s in scorer_names}
         ordered = sorted(conditions, key=lambda c: condition_names.index(c.condition)
                          if c.condition in condition_names else len(condition_names))
