@@ -51,7 +51,7 @@ def test_a_real_gain_names_the_better_condition_and_quotes_its_interval() -> Non
     c = comps.entries[0].comparison
     _, _, delta, interval = headline(c)
     assert found.text == (f"'pack' is better than 'training' on judge, and the difference is "
-                          f"real: pass rate 33.3% → 66.7%, {delta} ({ci_label(c)} {interval}).")
+                          f"real: pass rate 33.33% → 66.67%, {delta} ({ci_label(c)} {interval}).")
 
 
 def test_a_real_drop_says_worse_and_real() -> None:
@@ -147,7 +147,7 @@ def test_a_run_diff_reads_as_run_b_against_run_a() -> None:
     found = diff_headline(diff(20, 40))
     assert found.outcome == "better"
     assert found.text.startswith("Run run-b is better than run run-a on judge, and the change "
-                                 "is real: pass rate 33.3% → 66.7%")
+                                 "is real: pass rate 33.33% → 66.67%")
 
 
 def test_a_run_diff_names_the_condition_when_there_are_several() -> None:
