@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
@@ -160,7 +159,7 @@ def test_each_comparison_adds_up_in_every_view(shown: tuple[Review, dict[str, st
 
 def test_the_total_cost_is_the_sum_of_its_parts_and_of_the_conditions(
         shown: tuple[Review, dict[str, str]]) -> None:
-    review, views = shown
+    _, views = shown
     total = re.search(r"total cost \$(\S+) \(target \$(\S+), judges \$(\S+)\)",
                       views["terminal"])
     assert total, views["terminal"]
