@@ -56,3 +56,31 @@ def test_regressed_reads_the_first_condition_of_a_run_compared_with_its_first(
         page = httpx.get(f"{viewer}runs/run-b/cases", params={"show": "regressed"}).text
     assert sorted(_cases(page)) == sorted(FLIPPED)
     assert f"baseline the run's ({BASELINE})" in page_text(page)
+
+
+def test_a_run_stopped_before_its_summary_lists_its_conditions_as_its_review_does(
+        tmp_path: Path) -> None:
+    """An interrupted run of conditions `zeta` then `alpha` was compared with `zeta` (its
+    trials came first) while its cases page ordered the conditions by name and read
+    'regressed' against `alpha`: the cases it listed were the review's wins."""
+    from assay.review.finish import review_stored
+    from assay.store import Store
+    from assay.testing.viewer import serving
+    from tests.view.stores import trial
+
+    url = str(tmp_path / "assay.db")
+    store = Store(url)
+    store.create_run(id="run-stopped", experiment="stopped", status="interrupted",
+                     started_at="2025-03-03T09:00:00+00:00", total_trials=12,
+                     config={"name": "stopped", "conditions": {"zeta": {}, "alpha": {}}})
+    store.write_trials("run-stopped", [trial(i, "zeta", passed=True) for i in range(3)])
+    store.write_trials("run-stopped", [trial(i, "alpha", passed=i != 1) for i in range(3)])
+    run = store.get_run("run-stopped")
+    assert run is not None
+    compared_with = review_stored(store, run).comparisons.baseline
+    store.close()
+    with serving(url) as viewer:
+        page = httpx.get(f"{viewer}runs/run-stopped/cases", params={"show": "regressed"}).text
+    assert compared_with == "zeta"
+    assert "baseline the run's (zeta)" in page_text(page)
+    assert _cases(page) == ["case-1"]

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from assay.records import RunRecord
 from assay.review.recorded import RecordedReview
-from assay.review.summary import stored_order
+from assay.review.summary import review_order, stored_order
 from assay.store.filters import SHOWS
 from assay.view.pages import path_run, render
 from assay.view.params import case_filter, text
 from assay.view.side_by_side import Side, arrange
+
+if TYPE_CHECKING:
+    from assay.store import Store
 
 PAGE_SIZE = 25
 
@@ -52,9 +56,9 @@ def compare_cases_page(request: Request) -> Response:
     return _page(request, [run_a, run_b], sides)
 
 
-def conditions_of(store: object, run: RunRecord) -> list[str]:
-    """The run's conditions in its summary's order (by name for a run not yet summarised)."""
-    return stored_order(run)[1] or list(store.condition_counts(run.id))  # type: ignore[attr-defined]
+def conditions_of(store: Store, run: RunRecord) -> list[str]:
+    """The run's conditions in the order its review lists them, its baseline first."""
+    return review_order(store, run)[1]
 
 
 def baseline_of(run: RunRecord, conditions: Sequence[str]) -> str | None:
