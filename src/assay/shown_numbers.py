@@ -8,6 +8,9 @@ the usual digits, an agreement of 84.96% read `85.0%` beside the `85%` it fell s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from decimal import Decimal
+
 MAX_DECIMALS = 8
 """Digits added at most to keep a number off an end it is not at."""
 AT_END = 1e-9
@@ -88,3 +91,27 @@ def fixed_beside(value: float, bar: float | None, decimals: int = 2) -> str:
 
 def _parsed(text: str) -> float:
     return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+
+
+def adding_up(text_a: Callable[[int], str], text_b: Callable[[int], str], delta: float,
+              digits: int) -> tuple[str, str, str, int]:
+    """A, B and the delta with the fewest digits (from `digits`, at most 2 more) at which
+    B minus A as shown is the delta shown: `77.4% → 70.2%` beside `-7.1pp` reads as a
+    slip, `77.38% → 70.24%` beside `-7.14pp` does not. Thirds add up at no length
+    (`33.3% → 66.7%` beside `+33.3pp` reads as a slip of 0.1pp, and so at every length): A and
+    B then get one digit more than the delta, so that B minus A as shown rounds to it
+    (`33.33% → 66.67%`, `+33.3pp`), every figure still rounded right."""
+    for more in range(3):
+        shown = digits + more
+        a, b, d = text_a(shown), text_b(shown), f"{delta:+.{shown}f}"
+        if _difference(a, b) == Decimal(d):
+            return a, b, d, shown
+    a, b, d = text_a(digits + 1), text_b(digits + 1), f"{delta:+.{digits}f}"
+    if f"{_difference(a, b):+.{digits}f}" == d:
+        return a, b, d, digits
+    return text_a(digits), text_b(digits), d, digits
+
+
+def _difference(a: str, b: str) -> Decimal:
+    """B minus A as they read (`66.67%` less `33.33%`)."""
+    return Decimal(b.rstrip("%")) - Decimal(a.rstrip("%"))

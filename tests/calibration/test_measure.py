@@ -40,3 +40,17 @@ def test_regression_a_kappa_just_below_its_bar_is_not_printed_at_the_bar() -> No
     assert cal.kappa is not None and 0.599 < cal.kappa < 0.6
     assert cal.shortfalls == ["kappa 0.599 is below the bar of 0.6"]
     assert "kappa 0.60 " not in headline(cal)
+
+
+def test_the_two_pass_rates_differ_by_the_leniency_printed_below_them() -> None:
+    """People passing 2 of 6 and the judge 4 of 6 read '33.3% / 66.7%' above a leniency
+    of '+33.3pp': the two rates as shown differ by 33.4."""
+    from assay.reports.calibration import measure_rows
+
+    items = [RatedItem(f"i{i}", (i < 2,), i < 4) for i in range(6)]
+    cal = Calibration(kind="pass_fail", identity=JudgeIdentity(model="m/j"), source="run",
+                      labels_path="labels.jsonl", measures=judge_agreement(items, "pass_fail"),
+                      min_agreement=None, min_kappa=None)
+    rows = {row[0]: row for row in measure_rows(cal)}
+    assert rows["pass rate: people / judge"][1] == "33.33% / 66.67%"
+    assert rows["leniency (judge - people pass rate)"][1] == "+33.3pp"

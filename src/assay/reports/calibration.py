@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import format_p
 from assay.reports.formatting import percent
-from assay.shown_numbers import bound_percent, fixed_beside, percent_beside
+from assay.shown_numbers import adding_up, bound_percent, fixed_beside, percent_beside
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -91,13 +91,18 @@ def measure_rows(cal: Calibration) -> list[Row]:
         rows.append(_kappa_row(m.unweighted_kappa, "every miss a full miss"))
     if m.within_one is not None:
         rows.append(("within one point", _rate(m.within_one), "", ""))
+    effect = m.leniency
+    unit = "pp" if effect is not None and effect.metric == "pass_rate" else ""
+    digits = 1 if unit else 2
     if m.human_pass_rate is not None and m.judge_pass_rate is not None:
-        rows.append(("pass rate: people / judge",
-                     f"{percent(m.human_pass_rate)} / {percent(m.judge_pass_rate)}", "", ""))
-    if m.leniency is not None:
-        effect = m.leniency
-        unit = "pp" if effect.metric == "pass_rate" else ""
-        digits = 1 if unit else 2
+        people, judge = m.human_pass_rate, m.judge_pass_rate
+        people_text, judge_text = percent(people), percent(judge)
+        if effect is not None and unit:  # the leniency below is judge less people
+            people_text, judge_text, _, digits = adding_up(
+                lambda d: percent(people, d), lambda d: percent(judge, d), effect.estimate,
+                digits)
+        rows.append(("pass rate: people / judge", f"{people_text} / {judge_text}", "", ""))
+    if effect is not None:
         lean = ("more lenient than people" if effect.estimate > 0 else "stricter than people")
         note = (f"{lean}, significant" if effect.significant else "within noise") + \
             f" ({effect.test.name} {format_p(effect.test.p_value)})"
