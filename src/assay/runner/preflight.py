@@ -178,7 +178,7 @@ def check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
                         f"{plural(cases, 'case')} ({shown}); each of their trials will be this "
                         f"scorer's error. First: {first[index]}")
     if problems:
-        raise UserError(f"invalid config {loaded.path}", problems)
+        raise UserError(f"invalid config {loaded.written_path}", problems)
     return warnings
 
 
@@ -220,5 +220,5 @@ def check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> list[s
         if warning:
             warnings.append(warning)
     if problems:
-        raise UserError(f"invalid config {loaded.path}", problems)
+        raise UserError(f"invalid config {loaded.written_path}", problems)
     return warnings
