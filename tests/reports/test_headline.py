@@ -221,6 +221,29 @@ def test_a_review_leads_with_its_conditions_then_the_previous_run_then_its_score
     assert review_headline(review(("pack",))).text.startswith("One condition ('pack')")
 
 
+def test_a_previous_run_sharing_no_metric_is_never_called_no_earlier_run() -> None:
+    """Regression: a one-condition run over another dataset than the previous run, with no
+    case id in common, opened with 'One condition ('pack') and no earlier run, so nothing
+    to compare yet', two lines above 'NOT COMPARABLE: different dataset ... in run ...'
+    and 'vs previous run ...: no metric in common'."""
+    other_cases = collect_cases([ScoreRow(f"other{i}", "pack", 0, "judge", 1.0, True, None)
+                                 for i in range(60)])
+    cases = collect_cases(rows("pack", 20))
+    refused = diff_runs(other_cases, cases, run_a=A, run_b=B,
+                        problems=["different dataset: sha256 a in run run-a, b in run run-b"])
+    found = review_headline(review(("pack",), previous=refused))
+    assert found.outcome == "not comparable"
+    assert found.text == ("This run cannot be compared with the previous run (run-a): "
+                          "different dataset: sha256 a in run run-a, b in run run-b.")
+    unmatched = review_headline(review(("pack",), previous=diff_runs(
+        other_cases, cases, run_a=A, run_b=B)))
+    assert unmatched.outcome == "no comparison"
+    assert unmatched.text.startswith(
+        "One condition ('pack') and no metric in common with the previous run (run-a), so "
+        "nothing to compare: judge has pass rate 33.3%")
+    assert "no earlier run" not in unmatched.text
+
+
 def test_regression_the_headline_says_its_rates_are_over_the_cases_both_answered(
         tmp_path: Path) -> None:
     """Cases that errored under one condition are left out of the paired comparison: the

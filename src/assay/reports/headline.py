@@ -58,10 +58,12 @@ def review_headline(review: Review) -> Headline:
     if found is not None:
         return found
     previous = review.previous
-    if previous is not None and previous.run_a is not None and previous.entries:
-        return diff_headline(previous, this="this run",
-                             other=f"the previous run ({previous.run_a.id})")
-    return summary_headline(review.summary)
+    if previous is None or previous.run_a is None:
+        return summary_headline(review.summary)
+    other = f"the previous run ({previous.run_a.id})"
+    if previous.entries or previous.problems:
+        return diff_headline(previous, this="this run", other=other)
+    return summary_headline(review.summary, unmatched=other)
 
 
 def conditions_headline(comparisons: ConditionComparisons) -> Headline | None:
@@ -114,8 +116,9 @@ def diff_headline(diff: RunDiff, *, this: str | None = None,
     return Headline(_sentence(capitalised(sentence), _tail(rest)), _outcome(c), c)
 
 
-def summary_headline(summary: RunSummary) -> Headline:
-    """A run with nothing to compare: its first score, with its interval."""
+def summary_headline(summary: RunSummary, *, unmatched: str | None = None) -> Headline:
+    """A run with nothing to compare: its first score, with its interval. `unmatched` names
+    the earlier run it shares no metric with, so the sentence never says there is none."""
     stats = next((s for s in summary.scores if s.n), None)
     if stats is None:
         errored = sum(s.errors for s in summary.scores)
@@ -128,9 +131,10 @@ def summary_headline(summary: RunSummary) -> Headline:
         else:
             text = "No scores: every trial ended in an error"
         return Headline(_sentence(text, ""), "no comparison")
-    return Headline(_sentence(f"One condition ({_quote(stats.condition)}) and no earlier run, "
-                              f"so nothing to compare yet: {stats.scorer} has "
-                              f"{_score_text(stats)}", ""), "no comparison")
+    earlier = (f"no metric in common with {unmatched}, so nothing to compare" if unmatched
+               else "no earlier run, so nothing to compare yet")
+    return Headline(_sentence(f"One condition ({_quote(stats.condition)}) and {earlier}: "
+                              f"{stats.scorer} has {_score_text(stats)}", ""), "no comparison")
 
 
 # -- the parts of a sentence -------------------------------------------------------------------
