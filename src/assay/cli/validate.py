@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from assay.cli.common import GivenPath, console, store_option
+from assay.cli.common import GivenPath, console, store_given, store_option
 from assay.reports.console import print_warning
 
 
@@ -26,7 +26,8 @@ def command(configs: tuple[str, ...], store_url: str | None) -> None:
 
     out = console()
     paths, _is_suite = expand_configs(configs)
-    passed, failed = preflight_each(paths, store_url=store_url)
+    passed, failed = preflight_each(paths, store_url=store_url,
+                                    store_words=store_given(store_url))
     for config_path, checked in passed:
         plan, scan = checked.plan, checked.scan
         out.print("[green]ok[/green] " + markup_free(
