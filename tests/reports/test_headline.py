@@ -180,6 +180,19 @@ def test_a_single_condition_run_states_its_score_with_its_interval() -> None:
                           f"{stats.pass_rate_ci.low:.1%}..{stats.pass_rate_ci.high:.1%}, n=60).")
 
 
+def test_a_single_condition_score_names_the_errored_trials_it_leaves_out() -> None:
+    """`assay run -q` of a run where 9 of 33 trials errored opened with 'pass rate 100.0%'
+    and no word of the 9 beside it."""
+    scored = [ScoreRow(f"q{i}", "default", 0, "judge", 1.0, True, None) for i in range(24)]
+    errored = [ScoreRow(f"q{i}", "default", 0, "judge", None, None, "boom")
+               for i in range(24, 33)]
+    summary = summarize(scored + errored, [TrialRow(f"q{i}", "default", 0) for i in range(33)])
+    text = summary_headline(summary).text
+    assert text.startswith("One condition ('default') and no earlier run, so nothing to "
+                           "compare yet: judge has pass rate 100.0% (95% CI ")
+    assert text.endswith(", n=24; 9 errored trials left out).")
+
+
 def test_a_run_where_every_trial_errored_says_so() -> None:
     errored = [ScoreRow(f"q{i}", "default", 0, "judge", None, None, "boom") for i in range(3)]
     summary = summarize(errored, [TrialRow(f"q{i}", "default", 0) for i in range(3)])

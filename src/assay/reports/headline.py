@@ -208,19 +208,21 @@ def _tail(rest: Sequence[ComparisonEntry], *, on_other_scorers: bool = False) ->
 
 
 def _score_text(stats: ScoreStats) -> str:
+    """`pass rate 75.0% (95% CI 53%..89%, n=20; 3 errored trials left out)`: an error is
+    never a failure, so the trials it left out are named beside the rate they are not in."""
     if stats.pass_rate is not None:
-        text = f"pass rate {percent(stats.pass_rate)}"
-        if stats.pass_rate_ci is not None:
-            text += (f" (95% CI {percent(stats.pass_rate_ci.low)}..{percent(stats.pass_rate_ci.high)}, "
-                     f"n={stats.n})")
-        return text
-    assert stats.mean is not None
-    digits = 3 if stats.scale[1] - stats.scale[0] <= 1 else 2
-    text = f"mean {stats.mean:.{digits}f}"
-    if stats.mean_ci is not None:
-        text += (f" (95% CI {stats.mean_ci.low:.{digits}f}..{stats.mean_ci.high:.{digits}f}, "
-                 f"n={stats.n})")
-    return text
+        text, interval = f"pass rate {percent(stats.pass_rate)}", stats.pass_rate_ci
+        bounds = None if interval is None else f"{percent(interval.low)}..{percent(interval.high)}"
+    else:
+        assert stats.mean is not None
+        digits = 3 if stats.scale[1] - stats.scale[0] <= 1 else 2
+        text, interval = f"mean {stats.mean:.{digits}f}", stats.mean_ci
+        bounds = None if interval is None else \
+            f"{interval.low:.{digits}f}..{interval.high:.{digits}f}"
+    parts = [] if bounds is None else [f"95% CI {bounds}, n={stats.n}"]
+    if stats.errors:
+        parts.append(f"{plural(stats.errors, 'errored trial')} left out")
+    return text + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def _sentence(main: str, tail: str) -> str:
