@@ -261,3 +261,13 @@ def test_an_alpha_without_an_interval_says_why_in_the_report(
     assert code == 1, out
     assert ("| Krippendorff's alpha among people | 0.73 |  | interval, 2 raters, 2 items; "
             "no interval from 2 items: it needs three |") in out
+
+
+def test_an_unknown_scorer_is_named_in_the_config_as_written(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'/home/.../assay.yaml: no judged scorer ...' named the config by its absolute path,
+    where every other problem of a config names it as typed."""
+    code, out = assay(capsys, "calibrate", project.name, "--scorer", "nope")
+    assert code == 2
+    assert f"{project.name}: no judged scorer 'nope'" in out
+    assert str(project.parent) not in out
