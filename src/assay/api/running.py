@@ -43,7 +43,7 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
         raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
                         f"{loaded.path.name} (conditions: {', '.join(chosen)})")
     scorers = [getattr(p, "name", None) or getattr(p, "type") for p in loaded.scorer_params]
-    options = _without_gates_left_out(loaded, options, chosen)
+    loaded, options = _without_gates_left_out(loaded, options, chosen)
     prepare(store, loaded.name, list(loaded.config.gates), request, scorers=scorers,
             conditions=chosen)
     options = replace(_with_damaged_files_resumed(loaded, store, options, request),
@@ -66,7 +66,7 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
 
 
 def _without_gates_left_out(loaded: LoadedConfig, options: RunOptions,
-                            chosen: list[str]) -> RunOptions:
+                            chosen: list[str]) -> tuple[LoadedConfig, RunOptions]:
     """A config's gate on a condition `--condition` left out is not checked, and the run
     says so: judged after the run it could only fail, and refusing it left no way to run
     one condition of a config that gates another. A gate on a condition the config lacks
@@ -78,12 +78,13 @@ def _without_gates_left_out(loaded: LoadedConfig, options: RunOptions,
     skipped = [gate for gate in loaded.config.gates
                if isinstance(gate, GateConfig) and gate.condition in left]
     if not skipped:
-        return options
-    loaded.config.gates = [gate for gate in loaded.config.gates if gate not in skipped]
+        return loaded, options
+    kept = [gate for gate in loaded.config.gates if gate not in skipped]
     names = ", ".join(f"{gate.scorer}@{gate.condition}" for gate in skipped)
-    return replace(options, warnings=[*options.warnings, (
-        f"{plural(len(skipped), 'gate')} not checked: {names}, on a condition this run "
-        f"leaves out (--condition {' --condition '.join(chosen)})")])
+    warning = (f"{plural(len(skipped), 'gate')} not checked: {names}, on a condition this "
+               f"run leaves out (--condition {' --condition '.join(chosen)})")
+    return (replace(loaded, config=loaded.config.model_copy(update={"gates": kept})),
+            replace(options, warnings=[*options.warnings, warning]))
 
 
 def _with_damaged_files_resumed(loaded: LoadedConfig, store: Store, options: RunOptions,
