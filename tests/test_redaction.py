@@ -101,3 +101,22 @@ def test_a_secret_finder_tells_whether_a_text_holds_a_known_secret(
     assert holds_secret is not None
     assert holds_secret('{"text": "tk-test-FINDME4321"}')
     assert not holds_secret('{"text": "nothing here"}')
+
+
+def test_a_url_keeps_its_user_and_parameters_and_loses_its_password_and_keys() -> None:
+    url = ("http://bob:Hunter2Secret@127.0.0.1:9/ask?api_key=QueryKey123456"
+           "&sig=SigValue7777&page=2")
+    assert redact(f"cannot reach {url}: refused") == (
+        "cannot reach http://bob:***@127.0.0.1:9/ask?api_key=***&sig=***&page=2: refused")
+    assert redact_structure({"target": {"url": url}}) == {
+        "target": {"url": "http://bob:***@127.0.0.1:9/ask?api_key=***&sig=***&page=2"}}
+    assert literal_secrets({"target": {"url": url}}) == [
+        "Hunter2Secret", "QueryKey123456", "SigValue7777"]
+
+
+def test_a_url_without_secrets_or_with_references_is_left_as_written() -> None:
+    plain = "see https://example.com/docs?page=2#top and http://localhost:8080/v1"
+    assert redact(plain) == plain
+    referenced = {"url": "https://me:${PASSWORD}@host/v1?key=${SEARCH}&q=1"}
+    assert redact_structure(referenced) == referenced
+    assert literal_secrets(referenced) == []

@@ -212,6 +212,10 @@ class TrialRow:
     counted (0 for other targets)."""
     tool_errors: int = 0
     turns: int = 0
+    tags: tuple[str, ...] = ()
+    difficulty: str | None = None
+    """The case's tags and difficulty: a trial whose target failed has no score rows to
+    carry them, yet is an error in its tags' and difficulty's rows of the summary."""
 
 
 @dataclass(frozen=True, slots=True)

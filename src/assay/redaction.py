@@ -8,7 +8,10 @@ A secret is known in two ways:
   `assay.config.interpolation`); these are masked wherever they appear,
   including in a service's reply that echoes a header back;
 - by shape: a bearer token, an `api_key=...` or `Authorization: ...` pair,
-  an `sk-...` key, masked in error text and logs.
+  an `sk-...` key, masked in error text and logs; and in a URL, the password
+  of `https://user:PASSWORD@host` and the value of a query parameter named like
+  a secret (`?key=...`, `&access_token=...`, `&sig=...`), masked wherever the URL
+  is printed or stored, a config's stored copy included.
 
 `redact(text)` masks both in text (error messages, response bodies, server
 stderr); `redact_known(text)` masks only the known values, for text whose
@@ -38,10 +41,16 @@ SECRET_NAME = re.compile(
     r"|authori[sz]ation|(^|[^a-z])auth([^a-z]|$)|cookie|access[_-]?key|[_-]key$)")
 """A variable or config key whose value is a secret."""
 
-_BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",}]+")
+_BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",}&]+")
 _KEY_FIELD = re.compile(
-    r"(?i)((?:x-api-key|api[_-]?key|authorization)['\"]?\s*[:=]\s*['\"]?)[^\s'\",}]+")
+    r"(?i)((?:x-api-key|api[_-]?key|authorization)['\"]?\s*[:=]\s*['\"]?)[^\s'\",}&]+")
 _KEY_SHAPE = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
+_URL_PASSWORD = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^\s/?#@:]*:)([^\s/?#@]+)(?=@)")
+_URL_PARAMETER = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^\s?#]*\?[^\s#]*)")
+_PARAMETER = re.compile(r"([?&;])([^=&;#\s]+)=([^&;#\s'\"]+)")
+URL_SECRET_PARAMETERS = frozenset({"key", "sig", "signature", "code", "pass", "pwd"})
+"""Query parameters that carry a secret though `SECRET_NAME` would not say so
+(`?key=` of Google's APIs, `&sig=` of a signed URL)."""
 _REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}")
 
 _registered: set[str] = set()
@@ -132,15 +141,50 @@ def redact_rows(rows: Iterable[dict[str, Any]], fields: Iterable[str]) -> None:
 
 def redact(text: str, extra: Iterable[str | None] = ()) -> str:
     """`text` with every known secret and anything shaped like a key replaced by `***`."""
-    text = redact_known(text, extra)
+    text = _mask_url_secrets(redact_known(text, extra))
     text = _BEARER.sub(rf"\1{MASK}", text)
     text = _KEY_FIELD.sub(rf"\1{MASK}", text)
     return _KEY_SHAPE.sub(MASK, text)
 
 
+def _is_secret_parameter(name: str) -> bool:
+    return is_secret_name(name) or name.lower() in URL_SECRET_PARAMETERS
+
+
+def url_secrets(text: str) -> list[str]:
+    """The secrets the URLs in `text` carry: a password before `@`, the value of a query
+    parameter named like a secret. A `${VAR}` reference is not a secret yet."""
+    found = [match.group(2) for match in _URL_PASSWORD.finditer(text)]
+    for url in _URL_PARAMETER.finditer(text):
+        found.extend(parameter.group(3) for parameter in _PARAMETER.finditer(url.group(1))
+                     if _is_secret_parameter(parameter.group(2)))
+    return [secret for secret in found if not _REFERENCE.fullmatch(secret)]
+
+
+def _mask_url_secrets(text: str) -> str:
+    """`text` with each URL's password and secret query values replaced by `***`
+    (`${VAR}` references kept, so a stored config still says where the secret comes from)."""
+    if "://" not in text:
+        return text
+
+    def password(match: re.Match[str]) -> str:
+        kept = _REFERENCE.fullmatch(match.group(2))
+        return match.group(0) if kept else f"{match.group(1)}{MASK}"
+
+    def parameter(match: re.Match[str]) -> str:
+        name, secret = match.group(2), match.group(3)
+        if not _is_secret_parameter(name) or _REFERENCE.fullmatch(secret):
+            return match.group(0)
+        return f"{match.group(1)}{name}={MASK}"
+
+    text = _URL_PASSWORD.sub(password, text)
+    return _URL_PARAMETER.sub(lambda url: _PARAMETER.sub(parameter, url.group(1)), text)
+
+
 def redact_structure(value: Any) -> Any:
     """A copy safe to store: a value under a secret-looking key is masked (unless it is a
-    `${VAR}` reference, which stays a reference), and known secrets anywhere in a string."""
+    `${VAR}` reference, which stays a reference), and known secrets and URLs' secrets
+    anywhere in a string."""
     return _masked_structure(value, known_secrets())  # looked up once, not once per string
 
 
@@ -159,7 +203,7 @@ def _with_strings_masked(value: Any, secrets: list[str]) -> Any:
     if isinstance(value, list):
         return [_with_strings_masked(sub, secrets) for sub in value]
     if isinstance(value, str):
-        return _mask(value, secrets)
+        return _mask_url_secrets(_mask(value, secrets))
     return value
 
 
@@ -221,8 +265,8 @@ def _flag_values(items: list[Any]) -> dict[int, tuple[str, str]]:
 
 def literal_secrets(value: Any) -> list[str]:
     """The secrets a config-like structure writes as they are, which `redact_structure` masks:
-    a value under a secret-looking key (and the token of an `Authorization: Bearer TOKEN`), or
-    after a secret-looking flag of a command line. A value holding a `${VAR}` is left out: its
+    a value under a secret-looking key (and the token of an `Authorization: Bearer TOKEN`),
+    after a secret-looking flag of a command line, or in a URL (`url_secrets`). A value holding a `${VAR}` is left out: its
     variable becomes a secret when it is interpolated (`assay.config.interpolation`)."""
     found: list[str] = []
     for value_found in _secret_values(value):
@@ -231,4 +275,17 @@ def literal_secrets(value: Any) -> list[str]:
             found.append(secret)
         elif secret.strip():
             found.extend([secret, secret.split()[-1]])
+    found.extend(secret for text in _strings(value) for secret in url_secrets(text))
     return [secret for secret in found if "${" not in secret]
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in a structure of dicts and lists, keys left out."""
+    if isinstance(value, dict):
+        for sub in value.values():
+            yield from _strings(sub)
+    elif isinstance(value, list):
+        for sub in value:
+            yield from _strings(sub)
+    elif isinstance(value, str):
+        yield value

@@ -208,3 +208,43 @@ def test_a_case_with_errored_epochs_counts_only_its_judged_epochs_in_the_pass_ra
 def _bounds(interval: Interval | None) -> tuple[float, float]:
     assert interval is not None
     return interval.low, interval.high
+
+
+def test_regression_the_p95_latency_of_20_trials_is_not_the_slowest_trial() -> None:
+    """It was read at index int(0.95 n), the slowest of 20 trials: one hung call made it the
+    p95; it is now numpy's percentile."""
+    latencies = [10.0 * (i + 1) for i in range(19)] + [30_000.0]
+    rows_ = [TrialRow(case_id=f"c{i}", condition="a", epoch=0, latency_ms=ms)
+             for i, ms in enumerate(latencies)]
+    (stats,) = summarize([], rows_).conditions
+    assert stats.latency_ms_p95 == pytest.approx(float(np.percentile(latencies, 95)))
+    assert stats.latency_ms_p95 is not None and stats.latency_ms_p95 < 30_000.0
+
+
+def test_regression_a_trial_whose_target_failed_is_an_error_in_its_tag_and_difficulty_rows(
+        ) -> None:
+    """It was an error for its scorer's row, but its tag's and difficulty's rows left it out
+    unsaid: 'even · b · n 9' beside no error, where the case had not been scored."""
+    from assay.analysis.summary import SummaryBuilder
+    from assay.output import Output
+    from assay.records import TrialRecord
+
+    scored = [ScoreRow(case_id="x", condition="a", epoch=0, scorer="s", value=1.0, passed=True,
+                       error=None, tags=("t",), difficulty="hard")]
+    failed = TrialRow(case_id="y", condition="a", epoch=0, error="target failed",
+                      tags=("t",), difficulty="hard")
+    from_rows = summarize(scored, [*trials(scored), failed])
+    builder = SummaryBuilder()
+    builder.add_record(TrialRecord("x", "a", 0, None, None, Output("yes"), ["t"], "hard",
+                                   {}))
+    builder.add_score(scored[0])
+    builder.add_record(TrialRecord("y", "a", 0, None, None, Output("", error="target failed"),
+                                   ["t"], "hard", {}))
+    from_records = builder.summary()
+    for summary in (from_rows, from_records):
+        (main,) = summary.scores
+        [(tag, by_tag)] = summary.by_tag
+        [(level, by_level)] = summary.by_difficulty
+        assert (tag, level) == ("t", "hard")
+        for stats in (main, by_tag, by_level):
+            assert (stats.n, stats.errors) == (1, 1), stats

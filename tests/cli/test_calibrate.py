@@ -135,6 +135,27 @@ def test_validate_refuses_an_uncalibrated_judge_that_assay_run_refuses(
     assert assay(capsys, "run", str(project))[0] == 0
 
 
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_the_calibrate_command_suggested_for_an_uncalibrated_judge_reads_the_runs_store(
+        project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        command: str) -> None:
+    """Regression: `assay run assay.yaml --store team.db` of a config requiring calibration
+    said 'calibrate with: assay calibrate /abs/path/assay.yaml', which calibrated into the
+    default store, so the same run was refused again however often the user followed it."""
+    config = yaml.safe_load(project.read_text())
+    config["judge"]["require_calibration"] = True
+    project.write_text(yaml.safe_dump(config))
+    code, out = assay(capsys, command, project.name, "--store", "team.db")
+    assert code == 2, out
+    suggested = f"assay calibrate {project.name} --store team.db"
+    assert f"(calibrate with: {suggested})" in out, out
+    arguments = [*suggested.split()[1:], "--min-agreement", "0.6"]
+    assert assay(capsys, *arguments)[0] == 0
+    code, out = assay(capsys, command, project.name, "--store", "team.db")
+    assert code == 0, out
+    assert not (tmp_path / "assay.db").exists()  # ASSAY_STORE's, which the hint did not name
+
+
 def test_a_suite_with_an_uncalibrated_judge_runs_nothing(
         project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Regression: a suite checked every config before the first ran except for its judges'
@@ -242,3 +263,13 @@ def test_an_alpha_without_an_interval_says_why_in_the_report(
     assert code == 1, out
     assert ("| Krippendorff's alpha among people | 0.73 |  | interval, 2 raters, 2 items; "
             "no interval from 2 items: it needs three |") in out
+
+
+def test_an_unknown_scorer_is_named_in_the_config_as_written(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'/home/.../assay.yaml: no judged scorer ...' named the config by its absolute path,
+    where every other problem of a config names it as typed."""
+    code, out = assay(capsys, "calibrate", project.name, "--scorer", "nope")
+    assert code == 2
+    assert f"{project.name}: no judged scorer 'nope'" in out
+    assert str(project.parent) not in out

@@ -237,8 +237,20 @@ def test_a_headline_says_how_many_trials_of_a_condition_errored() -> None:
                            "errors": 3},
                           {"scorer": "contains", "condition": "web", "pass_rate": None,
                            "mean": None, "errors": 15}]}
-    assert headline(summary) == ("contains: memory 20% · docs 100% (3 errored) · "
-                                 "web - (15 errored)")
+    assert headline(summary) == ("contains: memory 20% · docs 100% (3 errored trials) · "
+                                 "web - (15 errored trials)")
+
+
+def test_a_headline_says_its_errors_are_trials_beside_a_rate_over_cases() -> None:
+    """Regression: `good 94% (4 errored)` of a run of 7 cases and 3 epochs read as 4 of its 7
+    cases errored beside a rate of 94%; it was 4 of its 21 trials (one case every epoch, one
+    case once), as report.md's 'errored trials' column says."""
+    summary = {"scores": [{"scorer": "contains", "condition": "good", "pass_rate": 17 / 18,
+                           "errors": 4},
+                          {"scorer": "contains", "condition": "bad", "pass_rate": 0.3,
+                           "errors": 1}]}
+    assert headline(summary) == ("contains: good 94% (4 errored trials) · "
+                                 "bad 30% (1 errored trial)")
 
 
 def test_at_40_columns_every_run_is_listed_whole_with_its_headline(

@@ -205,9 +205,16 @@ def test_means_before_and_after_add_up_to_the_delta_printed_beside_them() -> Non
     assert (before, after, delta) == ("0.1234", "0.2236", "+0.1002")
 
 
-def test_rates_that_never_add_up_keep_their_first_digits() -> None:
-    """Thirds add up at no length (33.33% → 66.67% is +33.33pp): more digits would only
-    make the line longer, so one decimal stands, as it did."""
+def test_rates_that_never_add_up_get_a_digit_more_than_their_delta() -> None:
+    """Regression: thirds add up at no length, and 33.3% → 66.7% read beside +33.3pp, a
+    slip of 0.1pp any reader sees (66.7 - 33.3 = 33.4); so did a mean's 0.633 → 0.617 beside
+    -0.017. The sides get one digit more than the delta, which their difference rounds to."""
     a = {"q1": True, "q2": False, "q3": False}
     b = {"q1": True, "q2": True, "q3": False}
-    assert headline(compare_paired(a, b, kind="pass_fail"))[:3] == ("33.3%", "66.7%", "+33.3pp")
+    assert headline(compare_paired(a, b, kind="pass_fail"))[:3] == ("33.33%", "66.67%",
+                                                                    "+33.3pp")
+    means = compare_paired({"q1": 0.6, "q2": 0.7, "q3": 0.6}, {"q1": 0.55, "q2": 0.7, "q3": 0.6},
+                           kind="score", scale=(0, 1))
+    before, after, delta, _ = headline(means)
+    assert (before, after, delta) == ("0.6333", "0.6167", "-0.017")
+    assert round(Decimal(after) - Decimal(before), 3) == Decimal(delta)

@@ -51,7 +51,7 @@ def test_a_real_gain_names_the_better_condition_and_quotes_its_interval() -> Non
     c = comps.entries[0].comparison
     _, _, delta, interval = headline(c)
     assert found.text == (f"'pack' is better than 'training' on judge, and the difference is "
-                          f"real: pass rate 33.3% → 66.7%, {delta} ({ci_label(c)} {interval}).")
+                          f"real: pass rate 33.33% → 66.67%, {delta} ({ci_label(c)} {interval}).")
 
 
 def test_a_real_drop_says_worse_and_real() -> None:
@@ -147,7 +147,7 @@ def test_a_run_diff_reads_as_run_b_against_run_a() -> None:
     found = diff_headline(diff(20, 40))
     assert found.outcome == "better"
     assert found.text.startswith("Run run-b is better than run run-a on judge, and the change "
-                                 "is real: pass rate 33.3% → 66.7%")
+                                 "is real: pass rate 33.33% → 66.67%")
 
 
 def test_a_run_diff_names_the_condition_when_there_are_several() -> None:
@@ -178,6 +178,19 @@ def test_a_single_condition_run_states_its_score_with_its_interval() -> None:
     assert found.text == ("One condition ('default') and no earlier run, so nothing to "
                           f"compare yet: judge has pass rate 75.0% (95% CI "
                           f"{stats.pass_rate_ci.low:.1%}..{stats.pass_rate_ci.high:.1%}, n=60).")
+
+
+def test_a_single_condition_score_names_the_errored_trials_it_leaves_out() -> None:
+    """`assay run -q` of a run where 9 of 33 trials errored opened with 'pass rate 100.0%'
+    and no word of the 9 beside it."""
+    scored = [ScoreRow(f"q{i}", "default", 0, "judge", 1.0, True, None) for i in range(24)]
+    errored = [ScoreRow(f"q{i}", "default", 0, "judge", None, None, "boom")
+               for i in range(24, 33)]
+    summary = summarize(scored + errored, [TrialRow(f"q{i}", "default", 0) for i in range(33)])
+    text = summary_headline(summary).text
+    assert text.startswith("One condition ('default') and no earlier run, so nothing to "
+                           "compare yet: judge has pass rate 100.0% (95% CI ")
+    assert text.endswith(", n=24; 9 errored trials left out).")
 
 
 def test_a_run_where_every_trial_errored_says_so() -> None:
@@ -219,6 +232,29 @@ def test_a_review_leads_with_its_conditions_then_the_previous_run_then_its_score
     assert since.outcome == "worse"
     assert since.text.startswith("This run is worse than the previous run (run-a) on judge")
     assert review_headline(review(("pack",))).text.startswith("One condition ('pack')")
+
+
+def test_a_previous_run_sharing_no_metric_is_never_called_no_earlier_run() -> None:
+    """Regression: a one-condition run over another dataset than the previous run, with no
+    case id in common, opened with 'One condition ('pack') and no earlier run, so nothing
+    to compare yet', two lines above 'NOT COMPARABLE: different dataset ... in run ...'
+    and 'vs previous run ...: no metric in common'."""
+    other_cases = collect_cases([ScoreRow(f"other{i}", "pack", 0, "judge", 1.0, True, None)
+                                 for i in range(60)])
+    cases = collect_cases(rows("pack", 20))
+    refused = diff_runs(other_cases, cases, run_a=A, run_b=B,
+                        problems=["different dataset: sha256 a in run run-a, b in run run-b"])
+    found = review_headline(review(("pack",), previous=refused))
+    assert found.outcome == "not comparable"
+    assert found.text == ("This run cannot be compared with the previous run (run-a): "
+                          "different dataset: sha256 a in run run-a, b in run run-b.")
+    unmatched = review_headline(review(("pack",), previous=diff_runs(
+        other_cases, cases, run_a=A, run_b=B)))
+    assert unmatched.outcome == "no comparison"
+    assert unmatched.text.startswith(
+        "One condition ('pack') and no metric in common with the previous run (run-a), so "
+        "nothing to compare: judge has pass rate 33.3%")
+    assert "no earlier run" not in unmatched.text
 
 
 def test_regression_the_headline_says_its_rates_are_over_the_cases_both_answered(

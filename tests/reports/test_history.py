@@ -115,3 +115,15 @@ def test_metrics_the_table_has_no_room_for_are_named_as_left_out() -> None:
     wide = Console(width=400, record=True, color_system=None)
     print_history(wide, ExperimentHistory("exp", "eval", metrics, points))
     assert "room for" not in wide.export_text()
+
+
+def test_a_move_too_small_to_show_in_the_printed_values_is_flat() -> None:
+    """0.8331 -> 0.8334 printed `0.833` and `0.833` beside an up arrow."""
+    points = [HistoryPoint(f"r{i}", f"2026-01-0{i + 1}", "completed", None,
+                           {"judge.mean@a": value}, intervals={"judge.mean@a": (0.0, 2.0)})
+              for i, value in enumerate((0.8331, 0.8334))]
+    history = ExperimentHistory("exp", "eval", ["judge.mean@a"], points)
+    assert arrow(history, "judge.mean@a") == "→"
+    assert "→ judge.mean@a" in printed(history) and "↑" not in printed(history)
+    points[1].metrics["judge.mean@a"] = 0.8344
+    assert arrow(history, "judge.mean@a") == "↑"

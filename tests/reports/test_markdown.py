@@ -110,6 +110,31 @@ def test_the_breakdown_by_tag_says_its_cells_carry_95_percent_intervals(tmp_path
     heads the same cells "mean [95% CI]"."""
     text = report(tmp_path)
     section = text.split("## By tag", 1)[1].split("\n## ", 1)[0]
-    assert "| group | scorer | condition | n | mean [95% CI] | pass rate [95% CI] |" in section
+    assert ("| group | scorer | condition | n | mean [95% CI] | pass rate [95% CI] "
+            "| errored trials |") in section
     assert re.search(r"\| t\\\|1 \| exact_match \| new\\\|2 \| 1 \| 1\.000 \[[\d.]+–1\.000\] \| "
-                     r"100\.0% \[\d+%–100%\] \|", section), section
+                     r"100\.0% \[\d+%–100%\] \| 0 \|", section), section
+
+
+def test_regression_the_breakdowns_count_a_failed_trial_of_their_group_as_errored(
+        tmp_path: Path) -> None:
+    """A tag's row read 'n 1' beside no error, where its other case's target had failed:
+    the rate left the case out, and nothing said so."""
+    def answer(case: Case) -> str:
+        if case.id == "down":
+            raise RuntimeError("no answer")
+        return case.input_text
+
+    data = [{"id": "up", "input": "x", "expected": "x", "tags": ["t"], "difficulty": "easy"},
+            {"id": "down", "input": "x", "expected": "x", "tags": ["t"], "difficulty": "easy"}]
+    assay.evaluate("tagged", data=data, task=answer, scorers=["exact_match"],
+                   store=tmp_path / "assay.db", output=tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    for title, group in (("By tag", "t"), ("By difficulty", "easy")):
+        section = text.split(f"## {title}", 1)[1].split("\n## ", 1)[0]
+        assert "| pass rate [95% CI] | errored trials |" in section
+        assert re.search(rf"\| {group} \| exact_match \| default \| 1 \| .* \| 1 \|", section), \
+            section
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    breakdowns = page.split('<section id="breakdowns">', 1)[1].split("</section>", 1)[0]
+    assert breakdowns.count("n=1, 1 errored") == 2, breakdowns

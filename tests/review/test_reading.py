@@ -50,6 +50,9 @@ def test_one_read_gives_the_summary_and_cases_the_separate_reads_give(
     assert read.summary.to_dict() == separate.to_dict()
     assert read.summary.values == separate.values
     assert read.summary.to_dict()["conditions"][0]["errors"] > 0  # failed targets counted
+    # and counted in their tags' and difficulties' rows, by either read
+    assert all(sum(row["errors"] for row in read.summary.to_dict()[part]) > 0
+               for part in ("by_tag", "by_difficulty"))
     assert read.cases == read_cases(store, run_id)
     store.close()
 

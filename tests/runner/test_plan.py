@@ -76,6 +76,26 @@ def test_a_condition_its_target_would_ignore_is_a_located_config_error(
     assert "in name only" in text
 
 
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_the_config_is_named_as_written_in_the_error_and_in_each_of_its_lines(
+        capsys, tmp_path, monkeypatch, command):
+    """Regression: a problem found once the config had loaded (a condition its target would
+    ignore, a model of no known provider, a pack folder not there) was headed 'error: invalid
+    config /home/.../assay.yaml', the absolute path, above lines naming 'assay.yaml:10', where
+    a problem of the config's keys was headed 'invalid config assay.yaml'."""
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-sent")
+    project(tmp_path, MODEL, "{mcp_servers: [time]}")
+    monkeypatch.chdir(tmp_path)
+    code, text = assay(capsys, command, "assay.yaml")
+    assert code == 2
+    assert text.splitlines()[:2] == [
+        "error: invalid config assay.yaml",
+        "  assay.yaml:10 [conditions.changed.mcp_servers]: condition 'changed' sets "
+        "mcp_servers, but a model target never uses it (only an agent target does): the "
+        "condition would differ from the others in name only"], text
+
+
 def test_a_model_target_honours_a_pack_context(capsys, tmp_path):
     config = project(tmp_path, MODEL, "{context: {pack: docs}}")
     config.write_text(config.read_text() + "packs: {docs: {path: .}}\n")

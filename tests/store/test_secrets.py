@@ -160,3 +160,28 @@ def test_a_credential_variable_s_value_written_elsewhere_in_the_config_is_stored
     assert record is not None and isinstance(record.config, dict)
     assert record.config["description"] == "the gateway takes ***"
     assert record.config["mcp_servers"]["gateway"]["env"] == {"API_TOKEN": "${GATEWAY}"}
+
+
+def test_a_password_and_a_key_in_a_target_s_url_are_never_printed_or_stored(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue case: `url: http://bob:PASSWORD@host/ask?api_key=KEY` was kept whole in the
+    # stored config, and 'cannot reach http://bob:PASSWORD@...' in the trial's error
+    # and on the terminal
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "hi"}\n', encoding="utf-8")
+    config = tmp_path / "assay.yaml"
+    config.write_text(yaml.safe_dump({
+        "name": "secrets", "dataset": {"path": "cases.jsonl"},
+        "target": {"type": "http", "url": "http://bob:Hunter2Secret@127.0.0.1:9/ask"
+                                          "?api_key=QueryKey123456&sig=SigValue7777"},
+        "scorers": [{"type": "contains", "value": "hi"}], "run": {"timeout": 5},
+    }), encoding="utf-8")
+    store = tmp_path / "s.db"
+    code, text = assay(capsys, "run", str(config), "--store", str(store), "--no-progress")
+    assert code == 3 and "cannot reach http://bob:***@127.0.0.1:9/ask?api_key=***" in text
+    with sqlite3.connect(store) as db:
+        stored = [str(v) for table in ("runs", "trials") for row in
+                  db.execute(f"SELECT * FROM {table}") for v in row]  # noqa: S608
+    assert any("http://bob:***@127.0.0.1:9/ask?api_key=***&sig=***" in v for v in stored)
+    for secret in ("Hunter2Secret", "QueryKey123456", "SigValue7777"):
+        assert secret not in text
+        assert not any(secret in v for v in stored), secret

@@ -138,3 +138,23 @@ def test_without_a_judge_nothing_to_change_says_no_answer_was_checked() -> None:
     assert ("- Nothing to change in the metrics of 5 questions. No judge checked the answers "
             "against the files read (`--judge-model`), so citation and contradiction problems "
             "were not looked for.") in text
+
+
+def _answered_from_the_wiki(hits: int, answered: int) -> TraceAnalysis:
+    """`answered` answered questions, the first `hits` of them without a source file read."""
+    exchanges = [_exchange(n) for n in range(answered)]
+    for exchange in exchanges[:hits]:
+        exchange.files_read = []
+    return TraceAnalysis([], compute_metrics(exchanges, sessions=1), knowledge=True)
+
+
+def test_regression_a_hit_rate_just_below_the_target_is_not_printed_at_the_target() -> None:
+    """398 of 500 (79.6%) read '80% of 500 answered questions, which is below the target
+    of 80%'."""
+    text = render_insights(_answered_from_the_wiki(398, 500))
+    assert "79.6% of 500 answered questions, which is below the target of 80%" in text
+
+
+def test_a_hit_rate_of_all_but_one_is_not_printed_as_all() -> None:
+    text = render_insights(_answered_from_the_wiki(999, 1000))
+    assert "99.9% of 1,000 answered questions, which meets the target of 80%" in text

@@ -1,7 +1,7 @@
 """Analysis: pure functions over stored results.
 
 Owns the summary of a run (`summary`), moments safe from overflow (`moments`),
-intervals (`interval`: one Interval type, Wilson), paired comparisons whose verdict agrees with their interval
+numpy's percentile (`percentile`), intervals (`interval`: one Interval type, Wilson), paired comparisons whose verdict agrees with their interval
 (`paired`, `effect`, `pass_rate_delta`, `mean_delta`, `significance`,
 `multiple` for Holm, `power` for sample-size advice, `verdict` for the line
 that says it), comparisons of conditions and of runs (`conditions`,

@@ -15,6 +15,7 @@ from typing import Any
 
 from assay.analysis.interval import Interval, t_interval, wilson, wilson_of_shares
 from assay.analysis.moments import mean_and_stderr
+from assay.analysis.percentile import percentile
 from assay.records import ScoreRow, TrialRecord, TrialRow
 
 
@@ -72,6 +73,7 @@ class ConditionStats:
     errors: int = 0
     latency_ms_mean: float | None = None
     latency_ms_p95: float | None = None
+    """The 95th percentile of the trials' latencies, interpolated as numpy's default does."""
     input_tokens: int | None = None
     """Tokens the target reported, summed; None when no trial reported any (unknown, not 0:
     a python, command or http target, or a provider that sent no usage). Answers from the
@@ -119,7 +121,9 @@ class RunSummary:
     by_tag: list[tuple[str, ScoreStats]]
     by_difficulty: list[tuple[str, ScoreStats]]
     values: dict[str, dict[str, list[float]]]
-    """scorer -> condition -> every value, in trial order (the Knowledge Packs score arrays)."""
+    """scorer -> condition -> a value per case, in the order the cases came (the Knowledge
+    Packs score arrays): with several epochs, the mean of the case's scored epochs, so the
+    array's sum over its length is the mean printed beside it, as the seed's avg is."""
     scorer_failures: dict[str, ScorerFailures] = field(default_factory=dict)
     """scorer -> the answers it could not score (its own error, the target having answered)."""
 
@@ -192,10 +196,17 @@ class _Accumulator:
         if self.by_case is not None:
             self.by_case.setdefault(case_id, [0.0, 0.0, 0.0, 0.0, 0.0])[4] += 1
 
+    def case_values(self) -> list[float]:
+        """One value per case that has one, in the order the cases came (its epochs'
+        mean when a run has several epochs), or every value when it has one."""
+        if self.by_case is None:
+            return list(self.values)
+        return [total / count for total, count, _, _, _ in self.by_case.values() if count]
+
     def stats(self, scorer: str, condition: str) -> ScoreStats:
         if self.by_case is not None:
             cases = self.by_case.values()
-            values = [total / count for total, count, _, _, _ in cases if count]
+            values = self.case_values()
             rates = [p / j for _, _, p, j, _ in cases if j]
             epochs = [int(j) for _, _, _, j, _ in cases if j]
             with_errors = [p / (j + e) for _, _, p, j, e in cases if j + e]
@@ -264,7 +275,9 @@ class SummaryBuilder:
         self.condition_order = condition_order
         self._per_case = per_case
         self._conditions: dict[str, ConditionStats] = {}
-        self._errored: dict[str, list[str]] = defaultdict(list)
+        self._errored: dict[str, list[tuple[str, tuple[str, ...], str | None]]] = \
+            defaultdict(list)
+        """Per condition, the (case, tags, difficulty) of each trial whose target failed."""
         self._latencies: dict[str, array[float]] = defaultdict(lambda: array("d"))
         self._main: dict[tuple[str, str], _Accumulator] = defaultdict(self._accumulator)
         self._tags: dict[tuple[str, str, str], _Accumulator] = defaultdict(self._accumulator)
@@ -281,7 +294,7 @@ class SummaryBuilder:
         """A trial's cost and behaviour; a failed target counts as an error for every scorer."""
         self._add_trial(row.case_id, row.condition, row.error, row.latency_ms, row.input_tokens,
                         row.output_tokens, row.cost_usd, row.cache_hits, row.tool_calls,
-                        row.tool_errors, row.turns)
+                        row.tool_errors, row.turns, row.tags, row.difficulty)
 
     def add_record(self, trial: TrialRecord) -> None:
         """A stored trial whole: its figures (what `add_trial` takes from its row: an agent
@@ -296,20 +309,21 @@ class SummaryBuilder:
             turns = int(agent.get("turns") or 0)
         self._add_trial(trial.case_id, trial.condition, output.error, output.latency_ms,
                         usage.input_tokens, usage.output_tokens, usage.cost_usd,
-                        usage.cache_hits, calls, errors, turns)
+                        usage.cache_hits, calls, errors, turns, tuple(trial.tags),
+                        trial.difficulty)
         self.add_scores(trial)
 
     def _add_trial(self, case_id: str, name: str, error: str | None, latency_ms: float | None,
                    input_tokens: int | None, output_tokens: int | None, cost_usd: float | None,
                    cache_hits: int | None, tool_calls: int, tool_errors: int,
-                   turns: int) -> None:
+                   turns: int, tags: tuple[str, ...], difficulty: str | None) -> None:
         entry = self._conditions.get(name)
         if entry is None:
             entry = self._conditions[name] = ConditionStats(condition=name)
         entry.trials += 1
         if error:
             entry.errors += 1
-            self._errored[name].append(case_id)
+            self._errored[name].append((case_id, tags, difficulty))
             if len(entry.error_examples) < 3:
                 entry.error_examples.append(f"{case_id}: {error[:200]}")
         if latency_ms is not None:
@@ -397,20 +411,21 @@ class SummaryBuilder:
             latencies = sorted(self._latencies[entry.condition])
             if latencies:
                 entry.latency_ms_mean = math.fsum(latencies) / len(latencies)
-                entry.latency_ms_p95 = latencies[min(len(latencies) - 1,
-                                                     int(0.95 * len(latencies)))]
+                entry.latency_ms_p95 = percentile(latencies, 95)
         scorer_names = list(self.scorer_order or sorted({s for s, _ in main}))
         condition_names = list(self.condition_order or [c.condition for c in conditions])
-        # A trial whose target failed has no score rows; it is an error for every scorer.
+        # A trial whose target failed has no score rows; it is an error for every scorer,
+        # in its tags' and its difficulty's rows too.
         for scorer in scorer_names:
             for condition in condition_names:
-                for case_id in self._errored.get(condition, ()):
-                    main[(scorer, condition)].add_error(case_id)
+                for case_id, tags, difficulty in self._errored.get(condition, ()):
+                    for accumulator in self._route(scorer, condition, tags, difficulty):
+                        accumulator.add_error(case_id)
         scores = [main[(s, c)].stats(s, c) for s in scorer_names for c in condition_names]
         by_tag = [(t, acc.stats(s, c)) for (t, s, c), acc in sorted(self._tags.items())]
         by_difficulty = [(d, acc.stats(s, c)) for (d, s, c), acc in sorted(
             self._levels.items(), key=lambda item: (_difficulty_rank(item[0][0]), item[0]))]
-        values = {s: {c: list(main[(s, c)].values) for c in condition_names}
+        values = {s: {c: main[(s, c)].case_values() for c in condition_names}
                   for s in scorer_names}
         ordered = sorted(conditions, key=lambda c: condition_names.index(c.condition)
                          if c.condition in condition_names else len(condition_names))

@@ -40,7 +40,7 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
     from assay.runner.session import execute_async
 
     check_reviewable(loaded, store, options, request)
-    options = _without_gates_left_out(loaded, options, _chosen(loaded, options))
+    loaded, options = _without_gates_left_out(loaded, options, _chosen(loaded, options))
     options = replace(_with_damaged_files_resumed(loaded, store, options, request),
                       report_dir=request.asked_report_dir)
     with store.run_lock() as lock, long_lived_set_aside():  # from first trial to last file
@@ -164,7 +164,7 @@ def _gates_on(conditions: set[str], loaded: LoadedConfig) -> list[GateConfig]:
 
 
 def _without_gates_left_out(loaded: LoadedConfig, options: RunOptions,
-                            chosen: list[str]) -> RunOptions:
+                            chosen: list[str]) -> tuple[LoadedConfig, RunOptions]:
     """A config's gate on a condition `--condition` left out is not checked, and the run
     says so: judged after the run it could only fail, and refusing it left no way to run
     one condition of a config that gates another. A gate on a condition the config lacks
@@ -173,12 +173,13 @@ def _without_gates_left_out(loaded: LoadedConfig, options: RunOptions,
 
     skipped = _gates_on({c.name for c in loaded.conditions} - set(chosen), loaded)
     if not skipped:
-        return options
-    loaded.config.gates = [gate for gate in loaded.config.gates if gate not in skipped]
+        return loaded, options
+    kept = [gate for gate in loaded.config.gates if gate not in skipped]
     names = ", ".join(f"{gate.scorer}@{gate.condition}" for gate in skipped)
-    return replace(options, warnings=[*options.warnings, (
-        f"{plural(len(skipped), 'gate')} not checked: {names}, on a condition this run "
-        f"leaves out (--condition {' --condition '.join(chosen)})")])
+    warning = (f"{plural(len(skipped), 'gate')} not checked: {names}, on a condition this "
+               f"run leaves out (--condition {' --condition '.join(chosen)})")
+    return (replace(loaded, config=loaded.config.model_copy(update={"gates": kept})),
+            replace(options, warnings=[*options.warnings, warning]))
 
 
 def _with_damaged_files_resumed(loaded: LoadedConfig, store: Store, options: RunOptions,

@@ -39,11 +39,11 @@ def pick_scorer(loaded: LoadedConfig, name: str | None) -> str:
     judged = judged_scorer_names(loaded)
     if name is not None:
         if name not in judged:
-            raise UserError(f"{loaded.path}: no judged scorer '{name}' (judged scorers: "
+            raise UserError(f"{loaded.written_path}: no judged scorer '{name}' (judged scorers: "
                             f"{', '.join(judged) or 'none'})")
         return name
     if len(judged) != 1:
-        raise UserError(f"{loaded.path}: {len(judged)} judged scorers "
+        raise UserError(f"{loaded.written_path}: {len(judged)} judged scorers "
                         f"({', '.join(judged) or 'none'}); name one with --scorer or "
                         "calibration.scorer")
     return judged[0]
@@ -56,7 +56,7 @@ def build_judge(loaded: LoadedConfig, name: str, services: Services) -> JudgeSco
             built = scorer_registry.get(getattr(params, "type"))(
                 cast("ScorerParams", params), services)
             return cast("JudgeScorer", built)
-    raise UserError(f"{loaded.path}: no scorer '{name}'")
+    raise UserError(f"{loaded.written_path}: no scorer '{name}'")
 
 
 def judge_items(loaded: LoadedConfig, name: str, labels: HumanLabels, store: Store | None, *,

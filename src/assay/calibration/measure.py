@@ -20,6 +20,7 @@ from assay.calibration.labels import HumanLabels
 from assay.calibration.verdicts import JudgeVerdicts
 from assay.config.calibration import CalibrationSpec, JudgeIdentity
 from assay.errors import RunFailed, UserError
+from assay.shown_numbers import bound_percent, fixed_beside, percent_beside
 from assay.wording import plural
 
 
@@ -62,14 +63,15 @@ class Calibration:
         """Why the judge is below the bar (empty when it passed)."""
         out = []
         if self.min_agreement is not None and self.agreement < self.min_agreement:
-            out.append(f"agreement {self.agreement:.1%} is below the bar of "
-                       f"{self.min_agreement:.0%}")
+            out.append(f"agreement {percent_beside(self.agreement, self.min_agreement)} is "
+                       f"below the bar of {bound_percent(self.min_agreement)}")
         if self.min_kappa is not None:
             if self.kappa is None:
                 out.append(f"kappa is undefined ({self.measures.kappa.note}), so it cannot "
                            f"reach {self.min_kappa:g}")
             elif self.kappa < self.min_kappa:
-                out.append(f"kappa {self.kappa:.2f} is below the bar of {self.min_kappa:g}")
+                out.append(f"kappa {fixed_beside(self.kappa, self.min_kappa)} is below the bar "
+                           f"of {self.min_kappa:g}")
         return out
 
     @property

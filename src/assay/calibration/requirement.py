@@ -21,10 +21,11 @@ if TYPE_CHECKING:
 
 
 def require_calibrations(scorers: Sequence[Any], store: Store | None, *, experiment: str,
-                         config_path: str, locate: Callable[[int, Problem], Problem]) -> None:
+                         calibrate_with: str, locate: Callable[[int, Problem], Problem]) -> None:
     """Raise `UserError` naming every judged scorer without a passing calibration (`store`
     None: there is no store yet, so no calibration either). `locate(index, problem)` gives
-    a problem about the scorer at `index` of the config its file, line and field."""
+    a problem about the scorer at `index` of the config its file, line and field;
+    `calibrate_with` is what follows `assay calibrate` in the command the error suggests."""
     problems = []
     for index, scorer in enumerate(scorers):
         identity = _identity(scorer)
@@ -39,7 +40,7 @@ def require_calibrations(scorers: Sequence[Any], store: Store | None, *, experim
     if problems:
         raise UserError(f"judge.require_calibration: {len(problems)} judged scorer"
                         f"{'s have' if len(problems) > 1 else ' has'} no passing calibration "
-                        f"(calibrate with: assay calibrate {config_path})", problems)
+                        f"(calibrate with: assay calibrate {calibrate_with})", problems)
 
 
 def _identity(scorer: Any) -> tuple[str, str, str | None] | None:

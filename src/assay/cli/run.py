@@ -106,7 +106,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         resume=True if resume == "latest" else resume, retry_errors=retry_errors,
         sample=sample, epochs=epochs, concurrency=concurrency,
         conditions=list(conditions) or None, use_cache=not no_cache,
-        progress=False if no_progress or quiet else True)
+        progress=False if no_progress or quiet else True, store_words=store_given(store_url))
     request = ReviewRequest(
         extra_gates=[parse_fail_under(spec) for spec in fail_under], baseline=baseline,
         fail_on_regression=fail_on_regression,
@@ -115,11 +115,11 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         junit=Path(junit) if junit and not is_suite else None)
     if is_suite:  # every config is checked before the first one spends anything
         preflight_suite(paths, sample=sample, conditions=list(conditions) or None,
-                        store_url=store_url)
+                        store_url=store_url, store_words=options.store_words)
     store = open_store(store_url)
     out = console()
     # the config being run and the store it is on, for what to say after Ctrl-C
-    running = Running(paths[0], store_words=store_given(store_url))
+    running = Running(paths[0], store_words=options.store_words)
     try:
         if not is_suite:
             exit_code = _run_one(running, store, options, request, out, detail)

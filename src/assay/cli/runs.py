@@ -99,9 +99,11 @@ def _trials(run: RunRecord, stored: int | None) -> str:
 
 def headline(summary: dict[str, Any] | None) -> str:
     """The first scorer's pass rate (or mean) per condition, e.g. `contains: a 80% · b 90%`;
-    a condition with errored trials says how many (`b 100% (3 errored)`): the figure is over
-    the trials scored, and bare it read as a clean run's."""
+    a condition with errored trials says how many (`b 100% (3 errored trials)`, as the
+    report's column names them): the figure is over the trials scored, and bare it read as a
+    clean run's."""
     from assay.reports.formatting import percent, score_text
+    from assay.wording import plural
 
     if not summary or not summary.get("scores"):
         return "-"
@@ -121,7 +123,7 @@ def headline(summary: dict[str, Any] | None) -> str:
         errors = entry.get("errors") or 0
         if figure != "-" or errors:
             parts.append(f"{entry['condition']} {figure}"
-                         + (f" ({errors:,} errored)" if errors else ""))
+                         + (f" ({plural(errors, 'errored trial')})" if errors else ""))
     return f"{first}: " + " · ".join(parts) if parts else "-"
 
 

@@ -226,11 +226,13 @@ def _say_skipped(unreadable: Any, sessions: Any) -> None:
 
 
 def _summary(analysis: Any, report: Path, guide: Path) -> None:
-    m = analysis.metrics
-    rate = "n/a" if m.wiki_hit_rate is None else f"{m.wiki_hit_rate * 100:.0f}%"
+    from assay.shown_numbers import percent_beside
     from assay.traces.repeats import repeat_notes
     from assay.wording import path_text
 
+    m = analysis.metrics
+    rate = ("n/a" if m.wiki_hit_rate is None
+            else percent_beside(m.wiki_hit_rate, analysis.hit_rate_target, 0))
     if analysis.selection is not None:
         click.echo(analysis.selection.note())
     click.echo(f"sessions {m.sessions}, questions {m.exchanges} ({m.answered} answered)")

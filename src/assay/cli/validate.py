@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from assay.cli.common import GivenPath, console, store_option
+from assay.cli.common import GivenPath, console, store_given, store_option
 from assay.reports.console import print_warning
 
 
@@ -27,7 +27,8 @@ def command(configs: tuple[str, ...], store_url: str | None) -> None:
 
     out = console()
     paths, _is_suite = expand_configs(configs)
-    passed, failed = preflight_each(paths, store_url=store_url)
+    passed, failed = preflight_each(paths, store_url=store_url,
+                                    store_words=store_given(store_url))
     unfound = unfound_baselines([(path, checked.loaded) for path, checked in passed],
                                 store_url)
     if unfound:  # refused as `assay run` refuses them, in the order of the configs

@@ -55,6 +55,12 @@ class LoadedConfig:
         return self.path.parent
 
     @property
+    def written_path(self) -> str:
+        """The config's path as the user gave it, for messages: the same file the lines of
+        its problems name, not the absolute path the runner works with."""
+        return self.source.file if self.source is not None else str(self.path)
+
+    @property
     def name(self) -> str:
         return self.config.name
 

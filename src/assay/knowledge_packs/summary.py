@@ -16,7 +16,11 @@ if TYPE_CHECKING:
 def knowledge_packs_summary(summary: RunSummary) -> dict[str, Any]:
     """scorer -> {conditions: {condition: {avg, accuracy (%), n, accuracy_n, errors}}, scores}.
 
-    `n` counts the cases with a value (the avg's), `accuracy_n` those with a verdict."""
+    `n` counts the cases with a value (the avg's), `accuracy_n` those with a verdict, and
+    `scores` holds one value per case, so `sum(scores) / n` is `avg`. With several epochs a
+    case's score is the mean of its epochs and its verdict the share of them that passed:
+    `accuracy` is the mean of those shares (every case weighs the same), which a count of
+    mean scores at or above the bar need not equal."""
     out: dict[str, Any] = {}
     for scorer in summary.scorer_names:
         block: dict[str, Any] = {}

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import format_p
 from assay.reports.formatting import percent
+from assay.shown_numbers import adding_up, bound_percent, fixed_beside, percent_beside
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -33,11 +34,12 @@ def headline(cal: Calibration) -> str:
     """`PASS`/`BELOW THE BAR` and why, in one line."""
     bar = []
     if cal.min_agreement is not None:
-        bar.append(f"agreement >= {percent(cal.min_agreement, 0)}")
+        bar.append(f"agreement >= {bound_percent(cal.min_agreement)}")
     if cal.min_kappa is not None:
         bar.append(f"kappa >= {cal.min_kappa:g}")
-    kappa = "-" if cal.kappa is None else f"{cal.kappa:.2f}"
-    line = (f"agreement {percent(cal.agreement)}, {cal.measures.kappa.name} {kappa} "
+    kappa = "-" if cal.kappa is None else fixed_beside(cal.kappa, cal.min_kappa)
+    line = (f"agreement {percent_beside(cal.agreement, cal.min_agreement)}, "
+            f"{cal.measures.kappa.name} {kappa} "
             f"over {plural(cal.n, 'item')}")
     if not bar:
         return f"{line} (no bar set)"
@@ -89,13 +91,18 @@ def measure_rows(cal: Calibration) -> list[Row]:
         rows.append(_kappa_row(m.unweighted_kappa, "every miss a full miss"))
     if m.within_one is not None:
         rows.append(("within one point", _rate(m.within_one), "", ""))
+    effect = m.leniency
+    unit = "pp" if effect is not None and effect.metric == "pass_rate" else ""
+    digits = 1 if unit else 2
     if m.human_pass_rate is not None and m.judge_pass_rate is not None:
-        rows.append(("pass rate: people / judge",
-                     f"{percent(m.human_pass_rate)} / {percent(m.judge_pass_rate)}", "", ""))
-    if m.leniency is not None:
-        effect = m.leniency
-        unit = "pp" if effect.metric == "pass_rate" else ""
-        digits = 1 if unit else 2
+        people, judge = m.human_pass_rate, m.judge_pass_rate
+        people_text, judge_text = percent(people), percent(judge)
+        if effect is not None and unit:  # the leniency below is judge less people
+            people_text, judge_text, _, digits = adding_up(
+                lambda d: percent(people, d), lambda d: percent(judge, d), effect.estimate,
+                digits)
+        rows.append(("pass rate: people / judge", f"{people_text} / {judge_text}", "", ""))
+    if effect is not None:
         lean = ("more lenient than people" if effect.estimate > 0 else "stricter than people")
         note = (f"{lean}, significant" if effect.significant else "within noise") + \
             f" ({effect.test.name} {format_p(effect.test.p_value)})"
@@ -233,11 +240,13 @@ def print_calibration_list(out: Any, records: Sequence[CalibrationRecord]) -> No
     rows = []
     for r in records:  # the id holds the date and time
         bar = ", ".join(part for part in (
-            f">={percent(r.min_agreement, 0)}" if r.min_agreement is not None else "",
+            f">={bound_percent(r.min_agreement)}" if r.min_agreement is not None else "",
             f"k>={r.min_kappa:g}" if r.min_kappa is not None else "") if part) or "-"
         rows.append((r.id, r.scorer or "-", r.judge_model or "-", (r.prompt_hash or "-")[:8],
-                     r.kind, str(r.n), "-" if r.agreement is None else percent(r.agreement),
-                     "-" if r.kappa is None else f"{r.kappa:.2f}", bar,
+                     r.kind, str(r.n),
+                     "-" if r.agreement is None else percent_beside(r.agreement,
+                                                                    r.min_agreement),
+                     "-" if r.kappa is None else fixed_beside(r.kappa, r.min_kappa), bar,
                      "[green]pass[/green]" if r.passed else "[red]below the bar[/red]"))
     print_table(out, "calibrations, newest first",
                 [(column, "right" if column in ("n", "agreement", "kappa") else "left")

@@ -11,9 +11,8 @@ higher and red when lower; bold when significant.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, Literal, Self
 
 from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
@@ -23,6 +22,7 @@ from assay.analysis.verdict import bounds_text, evidence, format_p, level_text
 from assay.knowledge_packs.bands import size_words
 from assay.reports.formatting import percent
 from assay.reports.text import code, inline
+from assay.shown_numbers import adding_up
 from assay.reports.text import markup_free as escape
 
 MAX_IDS_TERMINAL = 10
@@ -34,28 +34,14 @@ def headline(c: PairedComparison) -> tuple[str, str, str, str]:
     effect = c.headline
     if effect.metric == "pass_rate" and c.pass_rate_a is not None and c.pass_rate_b is not None:
         rate_a, rate_b = c.pass_rate_a, c.pass_rate_b
-        a, b, delta, digits = _adding_up(lambda d: percent(rate_a, d), lambda d: percent(rate_b, d),
+        a, b, delta, digits = adding_up(lambda d: percent(rate_a, d), lambda d: percent(rate_b, d),
                                          effect.estimate, 1)
         return a, b, f"{delta}pp", f"{bounds_text(effect.interval, digits)}pp"
     mean_a, mean_b = c.mean_a, c.mean_b
-    a, b, delta, digits = _adding_up(lambda d: f"{mean_a:.{d}f}", lambda d: f"{mean_b:.{d}f}",
+    a, b, delta, digits = adding_up(lambda d: f"{mean_a:.{d}f}", lambda d: f"{mean_b:.{d}f}",
                                      effect.estimate,
                                      2 if abs(mean_a) >= 10 or abs(mean_b) >= 10 else 3)
     return a, b, delta, bounds_text(effect.interval, digits)
-
-
-def _adding_up(text_a: Callable[[int], str], text_b: Callable[[int], str], delta: float,
-               digits: int) -> tuple[str, str, str, int]:
-    """A, B and the delta with the fewest digits (from `digits`, at most 2 more) at which
-    B minus A as shown is the delta shown: `77.4% → 70.2%` beside `-7.1pp` reads as a
-    slip, `77.38% → 70.24%` beside `-7.14pp` does not. Thirds never add up (33.3% → 66.7%
-    is +33.3pp at any length), and then the first digits stand."""
-    for more in range(3):
-        shown = digits + more
-        a, b, d = text_a(shown), text_b(shown), f"{delta:+.{shown}f}"
-        if Decimal(b.rstrip("%")) - Decimal(a.rstrip("%")) == Decimal(d):
-            return a, b, d, shown
-    return text_a(digits), text_b(digits), f"{delta:+.{digits}f}", digits
 
 
 def ci_label(c: PairedComparison) -> str:

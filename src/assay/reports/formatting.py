@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from assay.analysis.summary import ScoreStats
+from assay.shown_numbers import MAX_DECIMALS, off_ends, percent
 
-MAX_DECIMALS = 8
-"""Digits added at most to keep a number off an end it is not at."""
-AT_END = 1e-9
-"""How near an end a number is at it: a Wilson bound of 0 passes comes out as 1e-17."""
+__all__ = ["fmt_mean", "fmt_pass_rate", "milliseconds", "percent", "score_text"]
 
 
 def fmt_mean(stats: ScoreStats) -> str:
@@ -29,36 +27,15 @@ def fmt_pass_rate(stats: ScoreStats) -> str:
     return text
 
 
-def percent(share: float, decimals: int = 1) -> str:
-    """A share (0..1) as a percentage that reads 0% or 100% only when it is exactly that.
-
-    At one decimal, 1,999 passes in 2,000 read `100.0%`, as if none had failed: digits
-    are added until the text leaves the end it was rounded onto (`99.95%`, `0.05%`).
-    """
-    text = f"{share:.{decimals}%}"
-    while _off_ends(share, (0.0, 1.0)) and float(text[:-1]) in (0.0, 100.0) \
-            and decimals < MAX_DECIMALS:
-        decimals += 1
-        text = f"{share:.{decimals}%}"
-    return text
-
-
 def score_text(value: float, scale: tuple[float, float]) -> str:
     """A value on its scale: three decimals on 0..1, else two, and more when those would
     round it onto an end of the scale it is not at (0.9995 is not `1.000`)."""
     decimals = 3 if scale[1] - scale[0] <= 1 else 2
     text = f"{value:.{decimals}f}"
-    while _off_ends(value, scale) and float(text) in scale and decimals < MAX_DECIMALS:
+    while off_ends(value, scale) and float(text) in scale and decimals < MAX_DECIMALS:
         decimals += 1
         text = f"{value:.{decimals}f}"
     return text
-
-
-def _off_ends(value: float, scale: tuple[float, float]) -> bool:
-    """Inside the scale and not at either end (within float noise, `AT_END` of the span)."""
-    low, high = scale
-    margin = AT_END * (high - low)
-    return low + margin < value < high - margin
 
 
 def milliseconds(value: float | None) -> str:

@@ -58,10 +58,12 @@ def review_headline(review: Review) -> Headline:
     if found is not None:
         return found
     previous = review.previous
-    if previous is not None and previous.run_a is not None and previous.entries:
-        return diff_headline(previous, this="this run",
-                             other=f"the previous run ({previous.run_a.id})")
-    return summary_headline(review.summary)
+    if previous is None or previous.run_a is None:
+        return summary_headline(review.summary)
+    other = f"the previous run ({previous.run_a.id})"
+    if previous.entries or previous.problems:
+        return diff_headline(previous, this="this run", other=other)
+    return summary_headline(review.summary, unmatched=other)
 
 
 def conditions_headline(comparisons: ConditionComparisons) -> Headline | None:
@@ -114,8 +116,9 @@ def diff_headline(diff: RunDiff, *, this: str | None = None,
     return Headline(_sentence(capitalised(sentence), _tail(rest)), _outcome(c), c)
 
 
-def summary_headline(summary: RunSummary) -> Headline:
-    """A run with nothing to compare: its first score, with its interval."""
+def summary_headline(summary: RunSummary, *, unmatched: str | None = None) -> Headline:
+    """A run with nothing to compare: its first score, with its interval. `unmatched` names
+    the earlier run it shares no metric with, so the sentence never says there is none."""
     stats = next((s for s in summary.scores if s.n), None)
     if stats is None:
         errored = sum(s.errors for s in summary.scores)
@@ -128,9 +131,10 @@ def summary_headline(summary: RunSummary) -> Headline:
         else:
             text = "No scores: every trial ended in an error"
         return Headline(_sentence(text, ""), "no comparison")
-    return Headline(_sentence(f"One condition ({_quote(stats.condition)}) and no earlier run, "
-                              f"so nothing to compare yet: {stats.scorer} has "
-                              f"{_score_text(stats)}", ""), "no comparison")
+    earlier = (f"no metric in common with {unmatched}, so nothing to compare" if unmatched
+               else "no earlier run, so nothing to compare yet")
+    return Headline(_sentence(f"One condition ({_quote(stats.condition)}) and {earlier}: "
+                              f"{stats.scorer} has {_score_text(stats)}", ""), "no comparison")
 
 
 # -- the parts of a sentence -------------------------------------------------------------------
@@ -204,19 +208,21 @@ def _tail(rest: Sequence[ComparisonEntry], *, on_other_scorers: bool = False) ->
 
 
 def _score_text(stats: ScoreStats) -> str:
+    """`pass rate 75.0% (95% CI 53%..89%, n=20; 3 errored trials left out)`: an error is
+    never a failure, so the trials it left out are named beside the rate they are not in."""
     if stats.pass_rate is not None:
-        text = f"pass rate {percent(stats.pass_rate)}"
-        if stats.pass_rate_ci is not None:
-            text += (f" (95% CI {percent(stats.pass_rate_ci.low)}..{percent(stats.pass_rate_ci.high)}, "
-                     f"n={stats.n})")
-        return text
-    assert stats.mean is not None
-    digits = 3 if stats.scale[1] - stats.scale[0] <= 1 else 2
-    text = f"mean {stats.mean:.{digits}f}"
-    if stats.mean_ci is not None:
-        text += (f" (95% CI {stats.mean_ci.low:.{digits}f}..{stats.mean_ci.high:.{digits}f}, "
-                 f"n={stats.n})")
-    return text
+        text, interval = f"pass rate {percent(stats.pass_rate)}", stats.pass_rate_ci
+        bounds = None if interval is None else f"{percent(interval.low)}..{percent(interval.high)}"
+    else:
+        assert stats.mean is not None
+        digits = 3 if stats.scale[1] - stats.scale[0] <= 1 else 2
+        text, interval = f"mean {stats.mean:.{digits}f}", stats.mean_ci
+        bounds = None if interval is None else \
+            f"{interval.low:.{digits}f}..{interval.high:.{digits}f}"
+    parts = [] if bounds is None else [f"95% CI {bounds}, n={stats.n}"]
+    if stats.errors:
+        parts.append(f"{plural(stats.errors, 'errored trial')} left out")
+    return text + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def _sentence(main: str, tail: str) -> str:

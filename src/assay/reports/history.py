@@ -51,11 +51,21 @@ def format_value(metric: str, value: float | None) -> str:
 
 
 def arrow(history: ExperimentHistory, metric: str) -> str:
-    """The metric's last move, coloured only when it is an eval metric's move beyond noise."""
+    """The metric's last move, coloured only when it is an eval metric's move beyond noise.
+    A move too small to show in the values printed (0.8331 to 0.8334, both `0.833`) is
+    flat: an arrow beside two equal numbers says they differ."""
     trend = history.trend(metric)
+    if trend in BETTER and len({format_value(metric, value)
+                                for value in last_two(history, metric)}) == 1:
+        return ARROWS["flat"]
     if history.kind == "eval" and trend in BETTER and history.beyond_noise(metric):
         return BETTER[trend]
     return ARROWS[trend]
+
+
+def last_two(history: ExperimentHistory, metric: str) -> list[float]:
+    """The metric's last two values, among the runs that have it."""
+    return [value for value in history.series(metric) if value is not None][-2:]
 
 
 def print_history(console: Any, history: ExperimentHistory) -> None:
@@ -101,7 +111,9 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
         name = escape(metric) + " " * (28 - len(metric))
         console.print(f"  {arrow(history, metric)} {name} {sparkline(series, breaks)}  "
                       f"{format_value(metric, last)}")
-    if any(history.trend(metric) in BETTER for metric in history.metrics):
+    if any(arrow(history, metric) not in (ARROWS["flat"], ARROWS["new"],
+                                         ARROWS["dataset_changed"])
+           for metric in history.metrics):
         console.print("  ↑ ↓ the last move; green or red only for a pass rate or mean that moved "
                       "beyond both runs' 95% intervals, else it may be noise "
                       "(`assay compare` tests it case by case)")

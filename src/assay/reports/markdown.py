@@ -109,12 +109,13 @@ def breakdown_lines(review: Review) -> list[str]:
     for title, rows in (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag)):
         if rows:
             lines += [*([""] if lines else []), f"## {title}", "",
-                      "| group | scorer | condition | n | mean [95% CI] | pass rate [95% CI] |",
-                      "| --- | --- | --- | ---: | ---: | ---: |"]
+                      "| group | scorer | condition | n | mean [95% CI] | pass rate [95% CI] "
+                      "| errored trials |",
+                      "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
             for group, stats in rows:
                 lines.append(f"| {inline(group)} | {inline(stats.scorer)} | "
                              f"{inline(stats.condition)} | {stats.n} | "
-                             f"{fmt_mean(stats)} | {fmt_pass_rate(stats)} |")
+                             f"{fmt_mean(stats)} | {fmt_pass_rate(stats)} | {stats.errors} |")
     return lines
 
 

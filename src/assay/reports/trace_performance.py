@@ -10,11 +10,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from assay.reports.costs import dollars
+from assay.shown_numbers import bound_percent, percent_beside
 from assay.wording import plural
 
 
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.0f}%"
+def _pct(value: float | None, target: float | None = None) -> str:
+    """A whole percentage that is 0% or 100% only when exactly so (one tool error in 1,000
+    calls is `0.1%`), with the digits that show which side of `target` it is on."""
+    return "n/a" if value is None else percent_beside(value, target, 0)
 
 
 def _num(value: float | None, digits: int = 1) -> str:
@@ -33,7 +36,8 @@ def performance(metrics: Mapping[str, Any], hit_rate_target: float | None
     rows = []
     if hit_rate_target is not None:
         rows.append(("wiki hit rate (answered without reading source files)",
-                     f"{_pct(metrics.get('wiki_hit_rate'))} (target {_pct(hit_rate_target)})"))
+                     f"{_pct(metrics.get('wiki_hit_rate'), hit_rate_target)} "
+                     f"(target {bound_percent(hit_rate_target)})"))
     return rows + [
         ("source files read", count("source_reads")),
         ("wasted reads (read, never cited in the answer)", count("wasted_reads")),

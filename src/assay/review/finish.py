@@ -39,7 +39,7 @@ from assay.review.judges import JudgeReview, review_judges
 from assay.review.reading import TrialsRead, read_trials
 from assay.review.recorded import RecordedReview
 from assay.review.result import GateResult, ReportFiles, Review
-from assay.review.summary import stored_order, summarize_run, unmeasured_warnings
+from assay.review.summary import review_order, summarize_run, unmeasured_warnings
 from assay.wording import part_of
 
 if TYPE_CHECKING:
@@ -246,7 +246,7 @@ def write_stopped_junit(store: Store, run_id: str, junit: Path) -> None:
         run = store.get_run(run_id)
         if run is None:
             return
-        scorers, conditions = stored_order(run)
+        scorers, conditions = review_order(store, run)
         summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
         recorded = RecordedReview.of(run) or _judged_again(run, summary)
         text = render_junit(run, store.iter_trials(run.id), recorded.gates)
@@ -263,7 +263,7 @@ def review_stored(store: Store, run: RunRecord) -> Review:
     (`review.recorded`). A run reviewed before they were recorded has its config's threshold
     gates judged again; its regression gates and command-line gates are not known.
     """
-    scorers, conditions = stored_order(run)
+    scorers, conditions = review_order(store, run)
     summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
     judges = review_judges(store, run, summary.condition_names)
     summary = without_pair_baselines(summary, judges)

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from assay.analysis.summary import RunSummary, ScoreStats
 from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import UserError
-from assay.reports.formatting import percent
 from assay.review.result import GateResult
+from assay.shown_numbers import beside_bound, percent
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -182,34 +182,6 @@ def _mean_gate(label: str, stats: ScoreStats, minimum: float,
                    f"would hide {'them' if stats.errors != 1 else 'it'} (set max_error_rate "
                    "to tolerate errors)")
     return GateResult(f"{label} mean", ok, detail, f"min {minimum:g}")
-
-
-def beside_bound(value: float, bound: float, *, share: bool = False, at_most: bool = False,
-                 signed: bool = False) -> tuple[str, str]:
-    """`value` and the `bound` a gate holds it to, as text, with the digits that show which
-    side of the bound the value is on (`share`: both are shares, shown as percentages).
-
-    Rounded to the usual digits, a pass rate of 79.996% reads `80.0%` beside the `min 80.0%`
-    it failed, and a mean of 12.345 `12.3` beside the `min 12.34` it passed: digits are
-    added until the shown numbers compare as the true ones do. A percentage and its bound
-    get the same decimals (one at least); otherwise the bound reads as it was given, and
-    the value gets three significant digits or more (`signed`: one decimal or more, signed).
-    """
-    holds = value <= bound if at_most else value >= bound
-    for extra in range(12):
-        if share:
-            text, limit = percent(value, 1 + extra), percent(bound, 1 + extra)
-        else:
-            text = f"{value:+.{1 + extra}f}" if signed else f"{value:.{3 + extra}g}"
-            limit = f"{bound:g}"
-        shown, shown_bound = _parsed(text), _parsed(limit)
-        if (shown <= shown_bound if at_most else shown >= shown_bound) == holds:
-            return text, limit
-    return repr(value), repr(bound)
-
-
-def _parsed(text: str) -> float:
-    return float(text[:-1]) / 100 if text.endswith("%") else float(text)
 
 
 def fail_on_regression() -> RegressionGateConfig:

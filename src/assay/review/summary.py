@@ -86,3 +86,18 @@ def stored_order(run: RunRecord) -> tuple[list[str], list[str]]:
     conditions = [str(c.get("condition")) for c in stored.get("conditions") or []
                   if isinstance(c, dict)]
     return scorers, conditions
+
+
+def review_order(store: Store, run: RunRecord) -> tuple[list[str], list[str]]:
+    """The scorers and conditions in the order every view of the run lists them, its first
+    condition the baseline its conditions are compared with: the stored summary's order; for
+    a run stopped before it was summarised, the conditions it stored trials under in its
+    config's order (not the order their trials happened to be written in, nor by name)."""
+    scorers, conditions = stored_order(run)
+    if conditions:
+        return scorers, conditions
+    listed = (run.config or {}).get("conditions") if isinstance(run.config, dict) else None
+    configured = [str(name) for name in listed] if isinstance(listed, dict | list) else []
+    present = sorted(store.condition_counts(run.id))
+    return scorers, sorted(present, key=lambda name: (configured.index(name)
+                                                      if name in configured else len(configured)))

@@ -32,6 +32,9 @@ class RunOptions:
     warnings: list[str] = field(default_factory=list)
     """Said before the run began (a gate on a condition `--condition` left out), stored with
     the run's own warnings."""
+    store_words: str = ""
+    """` --store URL` when the command line named the store, for a command the run suggests
+    (`assay calibrate ...`) to read the store this run reads."""
     on_run: Callable[[str], None] | None = None
     """Told the run's id once this process holds it (a new run or the one resumed), before
     its first trial: a caller stopped by Ctrl-C or an error names that run, not the

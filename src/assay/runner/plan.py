@@ -78,7 +78,7 @@ class Plan:
                          for problem in target.template_problems(first)]
         if problems:
             unique = {str(problem): problem for problem in problems}  # conditions share a target
-            raise UserError(f"invalid config {loaded.path}", list(unique.values()))
+            raise UserError(f"invalid config {loaded.written_path}", list(unique.values()))
 
     def check_conditions(self, loaded: LoadedConfig) -> list[str]:
         """Refuse a condition whose tools or context its target kind would ignore (exit 2,
@@ -97,7 +97,7 @@ class Plan:
                     f"never uses it ({who} does): the condition would differ from the "
                     "others in name only", *located(loaded, where)))
         if problems:
-            raise UserError(f"invalid config {loaded.path}", problems)
+            raise UserError(f"invalid config {loaded.written_path}", problems)
         used = {server for condition in loaded.conditions for server in condition.mcp_servers}
         return [f"MCP server '{name}' is declared under mcp_servers but no condition uses it"
                 for name in loaded.config.mcp_servers if name not in used]
@@ -149,7 +149,7 @@ class Plan:
             except UserError as exc:
                 problems.append(Problem(str(exc), *located(loaded, ("packs", name, "path"))))
         if problems:
-            raise UserError(f"invalid config {loaded.path}", problems)
+            raise UserError(f"invalid config {loaded.written_path}", problems)
 
     def used_packs(self) -> list[str]:
         """The packs the plan's conditions read, each once, in the order they appear."""
@@ -213,7 +213,7 @@ def _require_dataset_file(loaded: LoadedConfig, path: Path) -> None:
     try:
         require_regular_file(path, "dataset")
     except UserError as exc:
-        raise UserError(f"invalid config {loaded.path}",
+        raise UserError(f"invalid config {loaded.written_path}",
                         [Problem(str(exc), *located(loaded, ("dataset", "path")))]) from None
 
 
@@ -245,7 +245,7 @@ def _check_pair_scorers(loaded: LoadedConfig, scorers: list[Scorer], chosen: lis
                 f"baseline '{baseline}' is not a condition of this run (conditions: "
                 f"{', '.join(chosen)})", field="baseline")))
     if problems:
-        raise UserError(f"invalid config {loaded.path}", problems)
+        raise UserError(f"invalid config {loaded.written_path}", problems)
 
 
 def _build_scorers(loaded: LoadedConfig, services: Services) -> list[Scorer]:
@@ -261,15 +261,14 @@ def _build_scorers(loaded: LoadedConfig, services: Services) -> list[Scorer]:
             problems.extend(scorer_problem(loaded, index, problem)
                             for problem in exc.problems or [Problem(str(exc))])
     if problems:
-        raise UserError(f"invalid config {loaded.path}", problems)
+        raise UserError(f"invalid config {loaded.written_path}", problems)
     return built
 
 
 def located(loaded: LoadedConfig, where: tuple[str | int, ...]) -> tuple[str, int | None, str]:
     """The file, line and dotted field of a config value, for a Problem."""
     line = loaded.source.line(where) if loaded.source is not None else None
-    file = loaded.source.file if loaded.source is not None else str(loaded.path)
-    return file, line, ".".join(map(str, where))
+    return loaded.written_path, line, ".".join(map(str, where))
 
 
 async def check_target(loaded: LoadedConfig, target: Target, *, start: bool) -> None:
@@ -281,7 +280,7 @@ async def check_target(loaded: LoadedConfig, target: Target, *, start: bool) -> 
         if exc.problems or target.checked_key is None:
             raise
         problem = Problem(str(exc), field=target.checked_key)
-        raise UserError(f"invalid config {loaded.path}",
+        raise UserError(f"invalid config {loaded.written_path}",
                         [target_problem(loaded, target.condition.name, problem)]) from None
 
 

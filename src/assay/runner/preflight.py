@@ -11,6 +11,7 @@ first one runs, so a broken config is found before the others have spent money.
 from __future__ import annotations
 
 import asyncio
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -68,18 +69,20 @@ def check_plan(loaded: LoadedConfig, plan: Plan, scan: Scan, services: Services)
 
 
 def preflight_suite(paths: Sequence[Path], *, sample: int | None = None,
-                    conditions: list[str] | None = None, store_url: str | None = None) -> None:
+                    conditions: list[str] | None = None, store_url: str | None = None,
+                    store_words: str = "") -> None:
     """Preflight every config of a suite, its judges' calibrations in the store at `store_url`
-    too; one UserError names every invalid config."""
+    too (`store_words` as for `require_calibrated`); one UserError names every invalid
+    config."""
     _passed, failed = preflight_each(paths, sample=sample, conditions=conditions,
-                                     store_url=store_url)
+                                     store_url=store_url, store_words=store_words)
     if failed:
         raise configs_invalid(failed, len(paths), "of the suite ", "; nothing was run")
 
 
 def preflight_each(paths: Sequence[Path], *, sample: int | None = None,
-                   conditions: list[str] | None = None, store_url: str | None = None
-                   ) -> tuple[list[tuple[Path, Preflight]], list[tuple[Path, UserError]]]:
+                   conditions: list[str] | None = None, store_url: str | None = None,
+                   store_words: str = "") -> tuple[list[tuple[Path, Preflight]], list[tuple[Path, UserError]]]:
     """Preflight every config, each whatever the others' problems, and the calibrations of
     the judges of those that require them (in the store at `store_url`): the configs that
     passed, and the error of each one that did not, in the order of `paths`."""
@@ -93,22 +96,26 @@ def preflight_each(paths: Sequence[Path], *, sample: int | None = None,
                                             conditions=conditions)))
         except UserError as exc:
             failed[path] = exc
-    failed.update(uncalibrated(checked, store_url))
+    failed.update(uncalibrated(checked, store_url, store_words))
     return ([(path, done) for path, done in checked if path not in failed],
             [(path, failed[path]) for path in paths if path in failed])
 
 
-def require_calibrated(loaded: LoadedConfig, plan: Plan, store: Store | None) -> None:
+def require_calibrated(loaded: LoadedConfig, plan: Plan, store: Store | None, *,
+                       store_words: str = "") -> None:
     """`UserError` naming each judged scorer of `plan` without a passing calibration in
-    `store`, at its line in the config."""
+    `store`, at its line in the config. The `assay calibrate` it suggests names the config
+    as written and, in `store_words` (` --store URL`), the store the command line named, so
+    the calibration lands where the next run looks for it."""
     from assay.calibration.requirement import require_calibrations
 
     require_calibrations(plan.scorers, store, experiment=loaded.config.name,
-                         config_path=str(loaded.path), locate=partial(scorer_problem, loaded))
+                         calibrate_with=shlex.quote(loaded.written_path) + store_words,
+                         locate=partial(scorer_problem, loaded))
 
 
-def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
-                 ) -> dict[Path, UserError]:
+def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None,
+                 store_words: str = "") -> dict[Path, UserError]:
     """Per config of `passed` that sets `judge.require_calibration`, the error a run of it
     stops with when a judge of it has no passing calibration in the store (`assay run` checks
     this once the store is open). The store is opened only when a config asks, and only to
@@ -125,7 +132,8 @@ def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
     try:
         for path, checked in asking:
             try:
-                require_calibrated(checked.loaded, checked.plan, store)
+                require_calibrated(checked.loaded, checked.plan, store,
+                                   store_words=store_words)
             except UserError as exc:
                 found[path] = exc
     finally:
@@ -179,7 +187,7 @@ def check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
                         f"{plural(cases, 'case')} ({shown}); each of their trials will be this "
                         f"scorer's error. First: {first[index]}")
     if problems:
-        raise UserError(f"invalid config {loaded.path}", problems)
+        raise UserError(f"invalid config {loaded.written_path}", problems)
     return warnings
 
 
@@ -221,5 +229,5 @@ def check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> list[s
         if warning:
             warnings.append(warning)
     if problems:
-        raise UserError(f"invalid config {loaded.path}", problems)
+        raise UserError(f"invalid config {loaded.written_path}", problems)
     return warnings

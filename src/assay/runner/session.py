@@ -108,7 +108,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     for warning in check_plan(loaded, plan, scan, services):
         services.warn(warning)
     if config.judge.require_calibration:
-        require_calibrated(loaded, plan, store)
+        require_calibrated(loaded, plan, store, store_words=options.store_words)
     packs = _pack_versions(plan, services)
     if resumed:
         _refuse_changes(resumed, plan, scan.sha256, packs)

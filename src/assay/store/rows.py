@@ -145,7 +145,8 @@ def score_row_of(values: Sequence[Any]) -> ScoreRow:
 
 
 TRIAL_ROW_FIELDS = ("case_id", "condition", "epoch", "error", "latency_ms", "input_tokens",
-                    "output_tokens", "cost_usd", "cache_hits", "output_json")
+                    "output_tokens", "cost_usd", "cache_hits", "output_json", "tags_json",
+                    "difficulty")
 """The `trials` columns a TrialRow is read from, in the order `trial_row` takes them
 (`output_json` only for an agent target's trial: the query leaves the others' out)."""
 
@@ -153,7 +154,7 @@ TRIAL_ROW_FIELDS = ("case_id", "condition", "epoch", "error", "latency_ms", "inp
 def trial_row(values: Sequence[Any]) -> TrialRow:
     """The TrialRow in these `TRIAL_ROW_FIELDS` values."""
     (case_id, condition, epoch, error, latency_ms, input_tokens, output_tokens, cost_usd,
-     cache_hits, output_json) = values
+     cache_hits, output_json, tags_json, difficulty) = values
     calls = errors = turns = 0
     if output_json and '"agent"' in output_json:  # decode only what an agent target wrote
         agent = (loads(output_json).get("metadata") or {}).get("agent") or {}
@@ -164,7 +165,7 @@ def trial_row(values: Sequence[Any]) -> TrialRow:
         case_id=case_id, condition=condition, epoch=epoch, error=error,
         latency_ms=latency_ms, input_tokens=input_tokens, output_tokens=output_tokens,
         cost_usd=cost_usd, cache_hits=cache_hits, tool_calls=calls, tool_errors=errors,
-        turns=turns,
+        turns=turns, tags=_tags(tags_json) if tags_json else (), difficulty=difficulty,
     )
 
 

@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from assay.errors import UserError
 from assay.reports.text import inline
+from assay.shown_numbers import bound_percent, percent_beside
 from assay.traces.result import TraceAnalysis
 from assay.wording import plural
 
@@ -86,16 +87,16 @@ def _wiki_use(analysis: TraceAnalysis) -> list[str]:
         lines += [f"- {inline(PurePosixPath(path).name, 120)} (read in {plural(n, 'question')})"
                   for path, n in heavy[:5]]
         lines.append("")
-    target = round(analysis.hit_rate_target * 100)
+    target = analysis.hit_rate_target
     rate = m.wiki_hit_rate
     lines += ["### Performance", ""]
     if rate is None:
-        lines.append(f"- Wiki hit rate: no answered questions yet (target {target}%).")
+        lines.append(f"- Wiki hit rate: no answered questions yet (target {bound_percent(target)}).")
     else:
-        judgement = "meets" if rate >= analysis.hit_rate_target else "is below"
-        lines.append(f"- Wiki hit rate: {rate * 100:.0f}% of "
+        judgement = "meets" if rate >= target else "is below"
+        lines.append(f"- Wiki hit rate: {percent_beside(rate, target, 0)} of "
                      f"{plural(m.answered, 'answered question')}, "
-                     f"which {judgement} the target of {target}%.")
+                     f"which {judgement} the target of {bound_percent(target)}.")
     return lines
 
 

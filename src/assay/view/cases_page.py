@@ -9,15 +9,22 @@ text in the id), so the page costs the same on the first case or the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from assay.records import RunRecord
+from assay.review.recorded import RecordedReview
+from assay.review.summary import review_order, stored_order
 from assay.store.filters import SHOWS
 from assay.view.pages import path_run, render
 from assay.view.params import case_filter, text
 from assay.view.side_by_side import Side, arrange
+
+if TYPE_CHECKING:
+    from assay.store import Store
 
 PAGE_SIZE = 25
 
@@ -26,8 +33,9 @@ def run_cases_page(request: Request) -> Response:
     run = path_run(request, with_trials=True)
     if isinstance(run, Response):
         return run
-    sides = [Side(run.id, name, name) for name in conditions_of(request.app.state.store, run)]
-    return _page(request, [run], sides)
+    conditions = conditions_of(request.app.state.store, run)
+    sides = [Side(run.id, name, name) for name in conditions]
+    return _page(request, [run], sides, baseline=baseline_of(run, conditions))
 
 
 def compare_cases_page(request: Request) -> Response:
@@ -48,24 +56,31 @@ def compare_cases_page(request: Request) -> Response:
     return _page(request, [run_a, run_b], sides)
 
 
-def conditions_of(store: object, run: RunRecord) -> list[str]:
-    """The run's conditions in its summary's order (by name for a run not yet summarised)."""
-    summary = run.summary if isinstance(run.summary, dict) else {}
-    listed = [str(c.get("condition")) for c in summary.get("conditions") or []
-              if isinstance(c, dict)]
-    return listed or list(store.condition_counts(run.id))  # type: ignore[attr-defined]
+def conditions_of(store: Store, run: RunRecord) -> list[str]:
+    """The run's conditions in the order its review lists them, its baseline first."""
+    return review_order(store, run)[1]
+
+
+def baseline_of(run: RunRecord, conditions: Sequence[str]) -> str | None:
+    """The condition the run's review compared the others with (`assay run --baseline`),
+    else its first: what `regressed` reads when the page is not told, so the cases it lists
+    are the losses the run's comparisons count."""
+    recorded = RecordedReview.of(run)
+    if recorded is not None and recorded.baseline in conditions:
+        return recorded.baseline
+    return conditions[0] if conditions else None
 
 
 def scorers_of(run: RunRecord) -> list[str]:
-    summary = run.summary if isinstance(run.summary, dict) else {}
-    return list(dict.fromkeys(str(s.get("scorer")) for s in summary.get("scores") or []
-                              if isinstance(s, dict)))
+    return stored_order(run)[0]
 
 
-def _page(request: Request, runs: Sequence[RunRecord], sides: list[Side]) -> Response:
+def _page(request: Request, runs: Sequence[RunRecord], sides: list[Side], *,
+          baseline: str | None = None) -> Response:
     store = request.app.state.store
     query = request.query_params
-    wanted = case_filter(query)
+    chosen = case_filter(query)
+    wanted = chosen if chosen.baseline else replace(chosen, baseline=baseline)
     page = store.case_page([r.id for r in runs], wanted, after=text(query, "after"),
                            before=text(query, "before"), limit=PAGE_SIZE)
     previews = store.trial_previews([r.id for r in runs], page.case_ids)
@@ -75,6 +90,6 @@ def _page(request: Request, runs: Sequence[RunRecord], sides: list[Side]) -> Res
     rows = arrange(page.case_ids, sides, previews, scorers)
     return render("cases.html.j2", runs=list(runs), sides=sides, rows=rows, page=page,
                   epochs={run.id: run.epochs for run in runs},
-                  wanted=wanted, shows=SHOWS, scorers=scorers,
+                  wanted=chosen, baseline=baseline, shows=SHOWS, scorers=scorers,
                   conditions=list(dict.fromkeys(s.condition for s in sides)),
                   here=request.url.path, query=dict(query))

@@ -1,0 +1,117 @@
+"""Numbers as text that say what the numbers say: a share is not rounded onto 0% or 100%
+when it is not there, and a value beside the bound it is held to gets the digits that show
+which side of the bound it is on.
+
+Reports, gates, calibration and `assay traces` all print a rate beside a bar; rounded to
+the usual digits, an agreement of 84.96% read `85.0%` beside the `85%` it fell short of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+MAX_DECIMALS = 8
+"""Digits added at most to keep a number off an end it is not at."""
+AT_END = 1e-9
+"""How near an end a number is at it: a Wilson bound of 0 passes comes out as 1e-17."""
+
+
+def percent(share: float, decimals: int = 1) -> str:
+    """A share (0..1) as a percentage that reads 0% or 100% only when it is exactly that.
+
+    At one decimal, 1,999 passes in 2,000 read `100.0%`, as if none had failed: digits
+    are added until the text leaves the end it was rounded onto (`99.95%`, `0.05%`).
+    """
+    text = f"{share:.{decimals}%}"
+    while off_ends(share, (0.0, 1.0)) and float(text[:-1]) in (0.0, 100.0) \
+            and decimals < MAX_DECIMALS:
+        decimals += 1
+        text = f"{share:.{decimals}%}"
+    return text
+
+
+def off_ends(value: float, scale: tuple[float, float]) -> bool:
+    """Inside the scale and not at either end (within float noise, `AT_END` of the span)."""
+    low, high = scale
+    margin = AT_END * (high - low)
+    return low + margin < value < high - margin
+
+
+def beside_bound(value: float, bound: float, *, share: bool = False, at_most: bool = False,
+                 signed: bool = False, decimals: int = 1) -> tuple[str, str]:
+    """`value` and the `bound` it is held to, as text, with the digits that show which
+    side of the bound the value is on (`share`: both are shares, shown as percentages).
+
+    Rounded to the usual digits, a pass rate of 79.996% reads `80.0%` beside the `min 80.0%`
+    it failed, and a mean of 12.345 `12.3` beside the `min 12.34` it passed: digits are
+    added until the shown numbers compare as the true ones do. A percentage and its bound
+    get the same decimals (`decimals` at least); otherwise the bound reads as it was given,
+    and the value gets three significant digits or more (`signed`: one decimal or more,
+    signed).
+    """
+    holds = value <= bound if at_most else value >= bound
+    for extra in range(12):
+        if share:
+            text, limit = percent(value, decimals + extra), percent(bound, decimals + extra)
+        else:
+            text = f"{value:+.{1 + extra}f}" if signed else f"{value:.{3 + extra}g}"
+            limit = f"{bound:g}"
+        shown, shown_bound = _parsed(text), _parsed(limit)
+        if (shown <= shown_bound if at_most else shown >= shown_bound) == holds:
+            return text, limit
+    return repr(value), repr(bound)
+
+
+def percent_beside(share: float, bar: float | None, decimals: int = 1) -> str:
+    """`share` as a percentage, with the digits that show which side of `bar` (a share it
+    is held to at least) it is on: 84.96% is not `85.0%` beside a bar of 85% it missed."""
+    if bar is None:
+        return percent(share, decimals)
+    return beside_bound(share, bar, share=True, decimals=decimals)[0]
+
+
+def bound_percent(bar: float) -> str:
+    """A bar set in a config as a share, as a percentage with the digits it was given:
+    `85%`, `85.5%` (never rounded to `86%`)."""
+    return f"{bar * 100:g}%"
+
+
+def fixed_beside(value: float, bar: float | None, decimals: int = 2) -> str:
+    """`value` to `decimals` places, more where those would put it on the other side of
+    `bar` (a bound it is held to at least): a kappa of 0.5996 is not `0.60` beside 0.6."""
+    if bar is None:
+        return f"{value:.{decimals}f}"
+    for places in range(decimals, decimals + 12):
+        text = f"{value:.{places}f}"
+        if (float(text) >= bar) == (value >= bar):
+            return text
+    return repr(value)
+
+
+def _parsed(text: str) -> float:
+    return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+
+
+def adding_up(text_a: Callable[[int], str], text_b: Callable[[int], str], delta: float,
+              digits: int) -> tuple[str, str, str, int]:
+    """A, B and the delta with the fewest digits (from `digits`, at most 2 more) at which
+    B minus A as shown is the delta shown: `77.4% → 70.2%` beside `-7.1pp` reads as a
+    slip, `77.38% → 70.24%` beside `-7.14pp` does not. Thirds add up at no length
+    (`33.3% → 66.7%` beside `+33.3pp` reads as a slip of 0.1pp, and so at every length): A and
+    B then get one digit more than the delta, so that B minus A as shown rounds to it
+    (`33.33% → 66.67%`, `+33.3pp`), every figure still rounded right."""
+    for more in range(3):
+        shown = digits + more
+        a, b, d = text_a(shown), text_b(shown), f"{delta:+.{shown}f}"
+        if _difference(a, b) == Decimal(d):
+            return a, b, d, shown
+    a, b, d = text_a(digits + 1), text_b(digits + 1), f"{delta:+.{digits}f}"
+    if f"{_difference(a, b):+.{digits}f}" == d:
+        return a, b, d, digits
+    return text_a(digits), text_b(digits), d, digits
+
+
+def _difference(a: str, b: str) -> Decimal:
+    """B minus A as they read (`66.67%` less `33.33%`)."""
+    return Decimal(b.rstrip("%")) - Decimal(a.rstrip("%"))

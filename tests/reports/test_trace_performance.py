@@ -1,0 +1,24 @@
+"""The Performance rows of `assay traces`: a rate reads 0% or 100% only when it is."""
+
+from __future__ import annotations
+
+from assay.reports.trace_performance import performance
+
+
+def test_regression_one_tool_error_in_a_thousand_calls_is_not_a_rate_of_0_percent() -> None:
+    """It read 'tool error rate 0%' beside 1 tool error."""
+    rows = dict(performance({"tool_calls": 1000, "tool_errors": 1, "tool_error_rate": 0.001},
+                            None))
+    assert rows["tool error rate"] == "0.1%"
+
+
+def test_regression_a_hit_rate_just_below_its_target_is_not_printed_at_the_target() -> None:
+    """79.6% read '80% (target 80%)'."""
+    rows = dict(performance({"wiki_hit_rate": 0.796}, 0.8))
+    assert rows["wiki hit rate (answered without reading source files)"] == "79.6% (target 80%)"
+
+
+def test_whole_rates_keep_their_whole_percent() -> None:
+    rows = dict(performance({"wiki_hit_rate": 0.8, "tool_error_rate": 0.0}, 0.8))
+    assert rows["wiki hit rate (answered without reading source files)"] == "80% (target 80%)"
+    assert rows["tool error rate"] == "0%"

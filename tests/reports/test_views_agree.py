@@ -1,0 +1,186 @@
+"""One stored run read in every view: the numbers they share are the same numbers.
+
+The run stresses the counting: three epochs, some of them target errors; a
+scorer that errors on one case; a judge whose reply could not be read on one
+epoch; a case stored under one condition only; a condition whose every trial
+errored; a 0/1 scorer beside a 0-10 judge and a graded check. Each view is
+read as its user reads it (the terminal wide, report.md, report.html and the
+viewer's review as text, results.json), its scores table taken apart by its
+own columns, and every row must match the other views' and results.json's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+
+import pytest
+
+from assay.case import Case
+from assay.output import Output, Usage
+from assay.review.result import Review
+from assay.score import Score
+from assay.trial import TrialResult
+from tests.review.renderings import renderings
+
+CONDITIONS = ("plain", "tools", "down")
+SCORERS = ("exact", "judge", "check")
+CASES, EPOCHS = 8, 3
+ONE_SIDED = "c7"
+"""Stored under `plain` only."""
+
+
+def _result(i: int, condition: str, epoch: int) -> TrialResult:
+    case = Case(id=f"c{i}", input=f"question {i}", expected=f"answer {i}")
+    if condition == "down" or (i == 1 and epoch == 1) or (i == 2 and condition == "tools"
+                                                         and epoch):
+        return TrialResult(case, condition, epoch,
+                           Output(error="TimeoutError: no answer", latency_ms=30000.0))
+    grade = 3 + (i * 3 + epoch) % 7
+    judge = (Score.failure("unreadable judge reply: no score between 0 and 10 found",
+                           details={"judge_errors": 1}) if i == 4 and epoch == 2
+             else Score(value=float(grade), scale=(0.0, 10.0), passed=grade >= 6,
+                        reason="judged", usage=Usage(input_tokens=400, output_tokens=40,
+                                                     cost_usd=0.00123 + 0.0001 * i)))
+    check = (Score.failure("check raised ValueError") if i == 5
+             else Score(value=0.4 + 0.05 * i + 0.1 * epoch, passed=None))
+    exact = Score.binary((i + epoch + (condition == "tools")) % 3 != 0, "compared")
+    return TrialResult(case, condition, epoch,
+                       Output(text="an answer", latency_ms=120.0 + 7 * i + epoch,
+                              usage=Usage(input_tokens=90, output_tokens=12, cost_usd=0.000321)),
+                       {"exact": exact, "judge": judge, "check": check})
+
+
+@pytest.fixture(scope="module")
+def shown(tmp_path_factory: pytest.TempPathFactory) -> tuple[Review, dict[str, str]]:
+    """The run reviewed from the store as `assay report` and the viewer review it, and each
+    view's text."""
+    from assay.review.finish import review_stored
+    from assay.review.summary import summarize_run
+    from assay.store import Store
+
+    store = Store(str(tmp_path_factory.mktemp("agree") / "assay.db"))
+    store.create_run(id="run-1", experiment="agree", status="running",
+                     started_at="2025-03-01T09:00:00+00:00", dataset_hash="d1",
+                     total_trials=CASES * len(CONDITIONS) * EPOCHS,
+                     config={"name": "agree", "conditions": {c: {} for c in CONDITIONS},
+                             "run": {"epochs": EPOCHS}})
+    store.write_trials("run-1", [_result(i, c, e) for i in range(CASES) for c in CONDITIONS
+                                 for e in range(EPOCHS)
+                                 if not (f"c{i}" == ONE_SIDED and c == "tools")])
+    summary = summarize_run(store, "run-1", scorers=list(SCORERS), conditions=list(CONDITIONS))
+    store.update_run("run-1", status="completed", summary=summary.to_dict(),
+                     finished_at="2025-03-01T09:30:00+00:00")
+    run = store.get_run("run-1")
+    assert run is not None
+    review = review_stored(store, run)
+    views = renderings(review, list(store.iter_trials("run-1")))
+    store.close()
+    return review, {where: re.sub(r"\s+", " ", text.replace("|", " ")) if where != "results.json"
+                    else text for where, text in views.items()}
+
+
+MEAN = r"-|\d+\.\d+(?: \[\d+\.\d+–\d+\.\d+\])?"
+RATE = r"-|\d+(?:\.\d+)?% \[\d+(?:\.\d+)?%–\d+(?:\.\d+)?%\]"
+ROW = {
+    # condition, n, mean, pass rate, errored trials, in each view's own column order
+    "terminal": rf"{{c}} (\d+) ({MEAN}) ({RATE}) (\d+)",
+    "report.md": rf"{{c}} (\d+) ({MEAN}) ({RATE}) (\d+)",
+    "report.html": rf"{{c}} (\d+) ({MEAN}) ({RATE})(?: \d+/\d+| -)* (\d+)",
+    "assay view": rf"{{c}} (\d+) (?P<errors>\d+) ({MEAN}) ({RATE})",
+}
+
+
+def _score_rows(where: str, text: str) -> dict[tuple[str, str], tuple[str, str, str, str]]:
+    """(scorer, condition) -> (n, mean, pass rate, errored trials) as `where` shows them; the
+    rows of a condition come in the scorers' order in every view."""
+    rows = {}
+    for condition in CONDITIONS:
+        found = list(re.finditer(ROW[where].format(c=condition), text))
+        assert len(found) >= len(SCORERS), (where, condition, text[:3000])
+        for scorer, match in zip(SCORERS, found):
+            cells = match.groups()
+            if where == "assay view":
+                cells = (cells[0], cells[2], cells[3], cells[1])
+            rows[(scorer, condition)] = cells
+    return rows
+
+
+def test_every_view_shows_each_scores_row_alike_and_as_results_json_holds_it(
+        shown: tuple[Review, dict[str, str]]) -> None:
+    _, views = shown
+    tables = {where: _score_rows(where, views[where]) for where in ROW}
+    reference = tables["terminal"]
+    for where, table in tables.items():
+        assert table == reference, f"{where} differs from the terminal"
+    stats = {(s["scorer"], s["condition"]): s
+             for s in json.loads(views["results.json"])["stats"]["scores"]}
+    for key, (n, mean, rate, errors) in reference.items():
+        held = stats[key]
+        assert (int(n), int(errors)) == (held["n"], held["errors"]), key
+        if held["mean"] is not None:
+            shown_mean = mean.split(" ")[0]
+            assert Decimal(shown_mean) == round(Decimal(held["mean"]), len(shown_mean) - 2), key
+        if held["pass_rate"] is not None:
+            assert rate.split(" ")[0] == f"{held['pass_rate']:.1%}", key
+
+
+def test_the_counts_read_as_the_run_stored_them(shown: tuple[Review, dict[str, str]]) -> None:
+    """n counts cases (a case with every epoch errored is not among them); the errored trials
+    are the target's and the scorer's own, every epoch counted."""
+    _, views = shown
+    rows = _score_rows("terminal", views["terminal"])
+    assert rows[("exact", "plain")][0::3] == ("8", "1")  # c1's epoch 2 got no answer
+    assert rows[("exact", "tools")][0::3] == ("7", "3")  # no c7; c1 once, c2 twice
+    assert rows[("judge", "tools")][0::3] == ("7", "4")  # and c4's unreadable reply
+    assert rows[("check", "tools")][0::3] == ("6", "6")  # and c5 every epoch
+    assert rows[("exact", "down")][0::3] == ("0", "24")
+
+
+def test_each_comparison_adds_up_in_every_view(shown: tuple[Review, dict[str, str]]) -> None:
+    """Before and after as shown differ by the delta shown beside them (rounded to its
+    digits), in every view that prints the row."""
+    review, views = shown
+    rows = 0
+    for entry in review.comparisons.entries:
+        c = entry.comparison
+        pattern = (rf"{c.scorer} {c.label_b} {c.n} (\S+) (\S+) ([-+]\S+?)(pp)? ")
+        for where in ("report.md", "report.html", "assay view"):
+            found = re.search(pattern, views[where])
+            assert found, (where, pattern)
+            before, after, delta = (found.group(k).rstrip("%") for k in (1, 2, 3))
+            digits = len(delta.split(".")[1])
+            assert round(Decimal(after) - Decimal(before), digits) == Decimal(delta), \
+                (where, found.group(0))
+            rows += 1
+    assert rows == 3 * len(review.comparisons.entries) > 0
+
+
+def test_the_total_cost_is_the_sum_of_its_parts_and_of_the_conditions(
+        shown: tuple[Review, dict[str, str]]) -> None:
+    _, views = shown
+    total = re.search(r"total cost \$(\S+) \(target \$(\S+), judges \$(\S+)\)",
+                      views["terminal"])
+    assert total, views["terminal"]
+    whole, target, judges = (Decimal(x) for x in total.groups())
+    assert whole == target + judges
+    for where in ("report.md", "report.html"):
+        assert total.group(0) in views[where], where
+    conditions = re.findall(r"(plain|tools) \d+ \d+ \S+ s [\d,]+/[\d,]+ \$(\S+) \$(\S+)",
+                            views["report.md"])
+    assert len(conditions) == 2, views["report.md"]
+    assert sum(Decimal(cost) for _, cost, _ in conditions) == target
+    assert sum(Decimal(cost) for _, _, cost in conditions) == judges
+
+
+def test_the_runs_listing_shows_the_pass_rates_of_the_report(
+        shown: tuple[Review, dict[str, str]]) -> None:
+    """`assay runs` reads the stored summary; its figures are the report's, at 0 decimals."""
+    from assay.cli.runs import headline
+
+    review, _ = shown
+    line = headline(review.summary.to_dict())
+    for s in review.summary.scores:
+        if s.scorer == "exact" and s.pass_rate is not None:
+            assert f"{s.condition} {s.pass_rate:.0%} ({s.errors} errored" in line, line

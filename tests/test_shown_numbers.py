@@ -1,0 +1,33 @@
+"""A number printed beside the bound it is held to reads on the side of the bound it is on."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assay.shown_numbers import bound_percent, fixed_beside, percent, percent_beside
+
+shares = st.floats(min_value=0.0, max_value=1.0)
+
+
+@settings(max_examples=500, deadline=None)
+@given(share=shares, bar=st.integers(min_value=0, max_value=100),
+       decimals=st.integers(min_value=0, max_value=2))
+def test_a_share_beside_a_whole_percent_bar_compares_as_the_true_share_does(
+        share: float, bar: int, decimals: int) -> None:
+    shown = float(percent_beside(share, bar / 100, decimals)[:-1])
+    assert (shown >= bar) == (share >= bar / 100)
+
+
+@settings(max_examples=500, deadline=None)
+@given(value=st.floats(min_value=-1.0, max_value=1.0),
+       bar=st.integers(min_value=-100, max_value=100))
+def test_a_value_beside_a_two_decimal_bar_compares_as_the_true_value_does(
+        value: float, bar: int) -> None:
+    assert (float(fixed_beside(value, bar / 100)) >= bar / 100) == (value >= bar / 100)
+
+
+def test_without_a_bar_the_usual_digits_are_kept_and_a_bar_reads_as_it_was_set() -> None:
+    assert percent_beside(0.5, None) == percent(0.5) == "50.0%"
+    assert fixed_beside(0.4123, None) == "0.41"
+    assert bound_percent(0.85) == "85%" and bound_percent(0.855) == "85.5%"
