@@ -61,6 +61,11 @@ class RunFailed(AssayError):
     (`assay.evaluate` and the pytest plugin name it, as `assay run` prints its resume)."""
 
 
+class CostBudgetSpent(RunFailed):
+    """A run stopped by its cost budget, `run.max_cost_usd`: exit 3. A resume makes no paid
+    call while the budget stays spent, so the way on is to raise it, then resume."""
+
+
 class StoreError(AssayError):
     """The store could not be opened, read or written: one line saying why, never SQL or
     the values of a row. Exit code 3."""

@@ -51,6 +51,10 @@ def test_a_resume_spends_what_the_budget_has_left_and_a_raised_budget_finishes_t
     set_budget(0.035)
     code, out = assay(capsys, "run", "assay.yaml", "--no-progress")
     assert code == 3 and "max_cost_usd" in out, out
+    [run] = Store(str(Path("assay.db"))).list_runs("budgeted")
+    assert (f"raise run.max_cost_usd in assay.yaml, then resume with: assay run assay.yaml "
+            f"--resume {run.id}") in out  # not a resume alone, which stops again at once
+    assert "--retry-errors" not in out
     paid = llm.received
     assert paid * CENTS_PER_CALL <= 5  # stopped once $0.035 was reached, not at 12 calls
     store = Store(str(Path("assay.db")))

@@ -199,7 +199,7 @@ def _run(running: Running, store: Store, options: RunOptions, request: ReviewReq
     """`run_config`, with how to resume the run when it could not finish."""
     from assay.api.running import run_config
     from assay.config import load_config
-    from assay.errors import RunFailed, StoreError
+    from assay.errors import CostBudgetSpent, RunFailed, StoreError
 
     path = running.path
     loaded = load_config(path)
@@ -214,8 +214,11 @@ def _run(running: Running, store: Store, options: RunOptions, request: ReviewReq
         unfinished = store.get_run(running.run_id) if running.run_id is not None else None
         hint = ""
         if unfinished and unfinished.status != "completed":
-            hint = (f"\n  resume with: {running.resume_command(unfinished.id)} "
-                    "(add --retry-errors to run its failed trials again)")
+            resume = running.resume_command(unfinished.id)
+            hint = (f"\n  raise run.max_cost_usd in {running.path}, then resume with: {resume}"
+                    if isinstance(exc, CostBudgetSpent) else
+                    f"\n  resume with: {resume} (add --retry-errors to run its failed trials "
+                    "again)")
         raise RunFailed(f"{exc}{hint}") from None
     except StoreError as exc:
         if exc.run_id is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from assay.errors import RunFailed
+from assay.errors import CostBudgetSpent
 from assay.output import Usage
 from assay.providers.meter import count_call
 
@@ -80,9 +80,9 @@ class Ledger:
         return self.spent_before + self._total.cost_usd
 
     def check_budget(self) -> None:
-        """Raise `RunFailed` when a new paid call would go past the budget."""
+        """Raise `CostBudgetSpent` when a new paid call would go past the budget."""
         if self.max_cost_usd is not None and self.budget_spent >= self.max_cost_usd:
-            raise RunFailed(
+            raise CostBudgetSpent(
                 f"run.max_cost_usd reached: spent ${self.budget_spent:.4f} of "
                 f"${self.max_cost_usd:.4f}{self.before_resume()}; no further model calls "
                 "were made")

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from assay.errors import RunFailed
+from assay.errors import CostBudgetSpent, RunFailed
 from assay.judging.batched_commits import FLUSH_SECONDS
 from assay.providers.cache import trial_epoch
 from assay.runner.plan import Plan
@@ -40,6 +40,8 @@ class PipelineStats:
     first_error: str | None = None
     started: float = field(default_factory=time.monotonic)
     stopped_reason: str | None = None
+    over_cost_budget: bool = False
+    """The stop is `run.max_cost_usd`'s (raised as `CostBudgetSpent`)."""
     unscored: set[str] = field(default_factory=set)
     """Scorers that have given no value yet on a trial of this process."""
     scorer_errors: dict[str, int] = field(default_factory=dict)
@@ -186,6 +188,7 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
             stats.stopped_reason = _error_budget_reason(stats, max_errors)
         if budget_exceeded is not None and not stats.stopped_reason:
             stats.stopped_reason = budget_exceeded()
+            stats.over_cost_budget = stats.stopped_reason is not None
         stop = stop or stats.stopped_reason is not None
         if on_committed:
             on_committed(stats)
@@ -252,5 +255,5 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                                 "so there is nothing to score, and a resume keeps failed "
                                 "trials: --retry-errors runs them again")
     if stats.stopped_reason:
-        raise RunFailed(stats.stopped_reason)
+        raise (CostBudgetSpent if stats.over_cost_budget else RunFailed)(stats.stopped_reason)
     return stats
