@@ -130,6 +130,26 @@ def test_a_slow_read_of_a_big_run_says_on_stderr_that_it_is_working(
     assert code == 0 and doing not in err
 
 
+def test_a_slow_export_of_a_big_run_says_on_stderr_that_it_is_working(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay export` of a 500,000-trial run was silent for 52 s."""
+    monkeypatch.chdir(tmp_path)
+    config = write_project(tmp_path, {"a": {"rate": 1.0}, "b": {"rate": 0.5}}, cases=6)
+    assert assay(capsys, "run", str(config), "--no-progress")[0] in (0, 1)
+    [run] = Store(".assay/assay.db").list_runs()
+    monkeypatch.setenv("ASSAY_PROGRESS_SECONDS", "0.05")
+    _slowed(monkeypatch, "assay.export.writing", "export_eee")
+
+    code, out, err = assay_apart(capsys, "export", "-o", "out")
+    assert code == 0, err
+    assert err.splitlines()[0] == (f"run {run.id}: exporting 12 trials (aggregate and instance "
+                                   "files, each checked against its schema)")
+    assert "still exporting, 0s so far" in err and "exporting" not in out
+    code, out, err = assay_apart(capsys, "export", "-o", "out", "--no-progress")
+    assert code == 0 and "exporting" not in err
+
+
 def test_an_html_report_is_written_as_it_is_made_not_held_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

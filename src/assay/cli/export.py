@@ -11,6 +11,8 @@ from assay.cli.common import (
     OutputFolder,
     check_output_folder,
     open_store,
+    slow_work_notice,
+    slow_work_option,
     store_option,
 )
 
@@ -34,8 +36,10 @@ RUNS_DIR = Path(".assay") / "runs"
 @click.option("--relationship", type=click.Choice(
     ("first_party", "third_party", "collaborative", "other")), default="other",
     show_default=True, help="How the evaluator relates to the model's developer.")
+@slow_work_option
 def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
-            experiment: str | None, organization: str, relationship: str) -> None:
+            experiment: str | None, organization: str, relationship: str,
+            no_progress: bool) -> None:
     """Write RUN (an id, an id prefix, `latest` or `latest~N`) as Every Eval Ever files.
 
     One aggregate file and one instance-level JSONL per condition, under
@@ -57,9 +61,12 @@ def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
         folder = run_folder(run.report_dir, run.id)
         directory = output or folder / fmt
         check_output_folder(directory)
-        record = export_eee(store, run, directory, organization=organization,
-                            relationship=relationship,  # type: ignore[arg-type]
-                            recorded=not store.read_only)
+        with slow_work_notice(f"run {run.id}", store.count_trials(run.id)[0],
+                              doing="exporting", parts="aggregate and instance files, "
+                              "each checked against its schema", no_progress=no_progress):
+            record = export_eee(store, run, directory, organization=organization,
+                                relationship=relationship,  # type: ignore[arg-type]
+                                recorded=not store.read_only)
         exports = store.exports(run.id)
     finally:
         store.close()
