@@ -217,6 +217,18 @@ def test_export_with_a_filter_writes_only_the_chosen_sessions(
     assert len(sessions) == 1
 
 
+def test_export_with_a_filter_that_keeps_no_session_says_nothing_was_written(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said 'nothing was analysed' of an export, which analyses nothing."""
+    target = tmp_path / "draft.jsonl"
+    assert _run(["traces", "export", str(sessions_dir), "--since", "2999-01-01",
+                 "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "none of the 5 sessions found matches --since 2999-01-01" in err
+    assert "nothing was written" in err and "analysed" not in err
+    assert not target.exists()
+
+
 def test_export_gives_unique_ids_to_sessions_that_share_a_file_name(
         sessions_dir: Path, tmp_path: Path) -> None:
     """Regression: two projects' `subagent.jsonl` exported the same case ids."""

@@ -63,7 +63,7 @@ class ExchangeStream:
         if not kept:  # an analysis of nothing would replace the report and guidelines
             found = plural(self.selection.found, "session")
             raise UserError(f"none of the {found} found matches {rules.describe()}"
-                            f"{self.selection.undated_said()}; nothing was analysed")
+                            f"{self.selection.undated_said()}; nothing was written")
         self._chosen = {(row.meta.path, row.place) for row in kept}
         self.files = list(dict.fromkeys(Path(row.meta.path) for row in kept))
 
