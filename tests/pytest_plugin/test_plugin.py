@@ -142,6 +142,8 @@ def test_an_eval_that_cannot_finish_fails_its_test_with_one_message(tmp_path: Pa
     store.close()
     assert f"run {run.id} keeps the trials that ran, stored as not completed: " \
            f"`assay report {run.id}` shows them" in out  # it said nothing of the run
+    assert f"run {run.id} could not complete: `assay report {run.id}` shows the trials " \
+           "that ran" in out  # the session's list of runs left it out
     assert "no running event loop" not in out and "During handling" not in out
 
 

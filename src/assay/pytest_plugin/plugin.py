@@ -64,10 +64,12 @@ class EvalRunner:
     """
 
     def __init__(self, base_dir: Path, store: str | None,
-                 record: Callable[[EvalResult], None]) -> None:
+                 record: Callable[[EvalResult], None],
+                 record_stopped: Callable[[str], None] = lambda run_id: None) -> None:
         self.base_dir = base_dir
         self.store = store
         self.record = record
+        self.record_stopped = record_stopped
 
     def __call__(self, config: str | os.PathLike[str] | None = None, *,
                  thresholds: Mapping[str, float] | None = None, **arguments: Any) -> EvalResult:
@@ -83,6 +85,8 @@ class EvalRunner:
                               gates=threshold_gates(thresholds))
         except AssayError as exc:
             refused = f"assay: {exc}{_stopped_run(exc)}"
+            if getattr(exc, "run_id", None) is not None:
+                self.record_stopped(getattr(exc, "run_id"))
         if refused is not None:  # failed outside the `except`: the message shows once
             pytest.fail(refused, pytrace=False)
         self.record(result)
@@ -113,7 +117,10 @@ def assay_eval(request: pytest.FixtureRequest) -> EvalRunner:
             "store_named": store is not None,
             "report": None if files is None else str(files.markdown)}))
 
-    return EvalRunner(Path(str(item.path)).parent, store, record)
+    def record_stopped(run_id: str) -> None:
+        item.user_properties.append((RUN_PROPERTY, {"run": run_id, "stopped": True}))
+
+    return EvalRunner(Path(str(item.path)).parent, store, record, record_stopped)
 
 
 def _shown(url: str) -> str:
@@ -132,9 +139,16 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         return
     terminalreporter.section("assay eval runs")
     for run in runs:
+        if run.get("stopped"):  # it could not complete, and its trials are in the store
+            terminalreporter.write_line(f"run {run['run']} could not complete: "
+                                        f"`assay report {run['run']}` shows the trials that ran")
+            continue
         verdict = "passed" if run["passed"] else "FAILED"
         where = f", report {run['report']}" if run.get("report") else ""
         terminalreporter.write_line(f"{run['experiment']}: run {run['run']} {verdict}{where}")
-    store = runs[0]["store"]
-    history = f"assay history --store {store}" if runs[0].get("store_named") else "assay history"
-    terminalreporter.write_line(f"stored in {store}; `{history}` lists them")
+    reviewed = next((run for run in runs if "store" in run), None)
+    if reviewed is not None:
+        store = reviewed["store"]
+        history = (f"assay history --store {store}" if reviewed.get("store_named")
+                   else "assay history")
+        terminalreporter.write_line(f"stored in {store}; `{history}` lists them")
