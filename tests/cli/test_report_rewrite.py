@@ -57,7 +57,7 @@ def test_report_rewrite_writes_a_cut_results_json_again_where_it_was(
 
     code, printed = assay(capsys, "report", run_id, "--store", store, "--rewrite")
     assert code == 0, printed
-    assert f"rewrote {out.absolute() / 'results.json'}" in printed
+    assert f"rewrote {out.relative_to(tmp_path) / 'results.json'}" in printed  # from here
     assert damaged_files(out, run_id) == []
     again = results(out)
     assert again["run"]["id"] == run_id and again["trials"] == whole["trials"]

@@ -65,26 +65,3 @@ def test_errors_point_at_report_md_only_when_the_run_wrote_one(
         assert ("see Errors in report.md" in out) == reports
         assert (tmp_path / "out" / "report.md").exists() == reports
 
-
-def test_report_files_under_the_working_directory_are_named_from_there(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A resumed run read its files' folder back from the store, in full, and printed
-    'results: /home/.../.assay/runs/ID/results.json' where the fresh run had printed
-    '.assay/runs/ID/results.json'."""
-    from types import SimpleNamespace
-    from typing import Any, cast
-
-    from rich.console import Console
-
-    from assay.reports.terminal import print_files
-
-    monkeypatch.chdir(tmp_path)
-    here, elsewhere = tmp_path / ".assay" / "runs" / "r1", Path("/srv/reports")
-    console = Console(width=200, record=True, color_system=None)
-    for folder in (here, elsewhere):
-        files = SimpleNamespace(results=folder / "results.json", markdown=folder / "report.md",
-                                html=folder / "report.html", junit=None)
-        print_files(console, cast(Any, SimpleNamespace(files=files)))
-    text = console.export_text()
-    assert "results: .assay/runs/r1/results.json\nreport:  .assay/runs/r1/report.md" in text
-    assert "results: /srv/reports/results.json" in text

@@ -188,3 +188,16 @@ def test_a_regression_gate_on_the_previous_run_reuses_its_diff_not_reads_it_agai
                             gates=[gate, gate])
     assert review.gates and all(g.passed for g in review.gates)
     assert reads == {previous: 1}  # this run's own cases came with its one read
+
+
+def test_a_recorded_folder_under_the_working_directory_is_named_from_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resumed run read its files' folder back from the store, in full, and printed
+    'results: /home/.../.assay/runs/ID/results.json' where the fresh run had printed
+    '.assay/runs/ID/results.json'."""
+    from assay.review.finish import recorded_folder
+
+    monkeypatch.chdir(tmp_path)
+    assert recorded_folder(str(tmp_path / ".assay" / "runs" / "r1")) == \
+        Path(".assay/runs/r1")
+    assert recorded_folder("/srv/reports") == Path("/srv/reports")

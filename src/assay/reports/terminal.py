@@ -10,9 +10,7 @@ review, listed in `SECTIONS`, so a new part is a function and a line.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from assay.reports.console import print_table, print_warning
@@ -122,19 +120,11 @@ def print_files(out: Any, review: Review, detail: Detail = "normal") -> None:
     if review.files is None:
         return
     files = review.files
-    out.print(escape(f"results: {_near(files.results)}\n"
-                     f"report:  {_near(files.markdown)}\nhtml:    {_near(files.html)}"))
+    out.print(escape(f"results: {path_text(files.results)}\n"
+                     f"report:  {path_text(files.markdown)}\nhtml:    {path_text(files.html)}"))
     if files.junit is not None:
-        out.print(escape(f"junit:   {_near(files.junit)}"))
+        out.print(escape(f"junit:   {path_text(files.junit)}"))
 
-
-def _near(path: str | os.PathLike[str]) -> str:
-    """A file under the working directory from there (`.assay/runs/ID/report.md`), as a
-    fresh run prints it, though a resumed run stored where it wrote them in full."""
-    try:
-        return path_text(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):  # elsewhere, or the working directory is gone
-        return path_text(path)
 
 
 Part: TypeAlias = Callable[[Any, "Review", Detail], None]

@@ -210,8 +210,19 @@ def report_directory(run: RunRecord, request: ReviewRequest) -> Path:
     """Where the run's files go: where the caller asks, else where they were written before
     (a resumed run), else `.assay/runs/<run id>/`."""
     if request.output is None and request.output_parent is None and run.report_dir:
-        return Path(run.report_dir)
+        return recorded_folder(run.report_dir)
     return request.directory(run.id)
+
+
+def recorded_folder(report_dir: str) -> Path:
+    """The folder a run recorded for its files (in full, so a resume from elsewhere finds
+    it), from the working directory when it is under it: the resumed run names its files
+    `.assay/runs/ID/report.md`, as the fresh run did."""
+    folder = Path(report_dir)
+    try:
+        return folder.resolve().relative_to(Path.cwd().resolve())
+    except (ValueError, OSError):  # elsewhere, or the working directory is gone
+        return folder
 
 
 def rewrite_files(store: Store, run: RunRecord) -> ReportFiles:
@@ -226,7 +237,7 @@ def rewrite_files(store: Store, run: RunRecord) -> ReportFiles:
     with store.run_lock() as lock:
         lock.acquire(run.id)
         review = review_stored(store, run)
-        directory = Path(run.report_dir) if run.report_dir else DEFAULT_RUNS_DIR / run.id
+        directory = recorded_folder(run.report_dir) if run.report_dir else DEFAULT_RUNS_DIR / run.id
         files = write_reports(store, review, directory)
         if run.report_dir is None:
             store.update_run(run.id, report_dir=str(directory.absolute()))
