@@ -21,6 +21,7 @@ import yaml
 from assay.analysis.conditions import ComparisonEntry
 from assay.analysis.paired import compare_paired
 from assay.reports.comparisons import comparison_lines
+from tests.analysis.calibration import RARE_LOSS, plain_t_rates, run
 from tests.cli.evalproject import assay
 
 REPO = Path(__file__).resolve().parents[2]
@@ -101,6 +102,18 @@ def test_a_large_drop_within_noise_reads_as_the_readme_says() -> None:
     [line] = comparison_lines([ComparisonEntry(comparison, [])], lambda e: "x")
     plain = re.sub(r"\[/?[^\]]*\]", "", line)
     assert quoted[1] in plain and quoted[2] in plain
+
+
+def test_the_rare_loss_rates_the_readme_quotes_are_what_the_calibration_prints() -> None:
+    # Regression: the README said noise with a rare large loss was called significant 4% of
+    # the time at 100 cases, where the calibration (summed exactly) prints 2.74%.
+    quoted = re.search(r"called significant (\d+)% of the time at 20 cases \(the plain t test: "
+                       r"(\d+)%\), (\d+)% at 30 and (\d+)% at 100", squeeze(README))
+    assert quoted, "the README quotes the rare-loss rates at 20, 30 and 100 cases"
+    at_20, plain_at_20, at_30, at_100 = (int(percent) for percent in quoted.groups())
+    printed = {n: run(RARE_LOSS, n, lines=0).significant for n in (20, 30, 100)}
+    assert (at_20, at_30, at_100) == tuple(round(100 * printed[n]) for n in (20, 30, 100))
+    assert plain_at_20 == round(100 * plain_t_rates(RARE_LOSS, 20).significant)
 
 
 SCORER = '''
