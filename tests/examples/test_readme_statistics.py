@@ -5,6 +5,8 @@ its conditions; this runs the command it names and finds every line of the
 block in the output. "Results and the store" gives a SQL recipe for the
 means and case counts of the summary table; this runs it on a run with
 epochs, scorer errors and target errors, and checks it against the summary.
+The rates it quotes from the calibration (a rare large loss; the exact
+McNemar test it does not use) are computed again and compared.
 """
 
 from __future__ import annotations
@@ -17,11 +19,19 @@ from pathlib import Path
 
 import pytest
 import yaml
+from scipy import stats
 
 from assay.analysis.conditions import ComparisonEntry
 from assay.analysis.paired import compare_paired
 from assay.reports.comparisons import comparison_lines
-from tests.analysis.calibration import RARE_LOSS, plain_t_rates, run
+from tests.analysis.calibration import (
+    PASS_SCENARIOS,
+    RARE_LOSS,
+    SIZES,
+    discordant_tables,
+    plain_t_rates,
+    run,
+)
 from tests.cli.evalproject import assay
 
 REPO = Path(__file__).resolve().parents[2]
@@ -114,6 +124,24 @@ def test_the_rare_loss_rates_the_readme_quotes_are_what_the_calibration_prints()
     printed = {n: run(RARE_LOSS, n, lines=0).significant for n in (20, 30, 100)}
     assert (at_20, at_30, at_100) == tuple(round(100 * printed[n]) for n in (20, 30, 100))
     assert plain_at_20 == round(100 * plain_t_rates(RARE_LOSS, 20).significant)
+
+
+def test_the_exact_mcnemar_false_alarm_rates_the_readme_quotes_are_what_that_test_gives() -> None:
+    # Regression: the README said the exact McNemar test calls a true no-difference
+    # significant 1-3% of the time at 5%; over the calibration's no-difference scenarios it
+    # is 0.03% (20 cases, about 2 differing) to 3.07%.
+    quoted = re.search(r"The exact McNemar test is not used: .*? at 5% it calls a true "
+                       r"no-difference significant (\d+)-(\d+)% of the time", squeeze(README))
+    assert quoted, "the README quotes the exact McNemar test's false alarms"
+    rates = [exact_mcnemar_false_alarms(n, scenario.cells) for scenario in PASS_SCENARIOS
+             if scenario.true_delta == 0 and scenario.cells for n in SIZES]
+    assert (int(quoted[1]), int(quoted[2])) == (round(100 * min(rates)), round(100 * max(rates)))
+
+
+def exact_mcnemar_false_alarms(n: int, cells: tuple[float, float, float]) -> float:
+    """How often the exact McNemar test rejects at 5%, summed over every discordant table."""
+    return sum(chance for (b_only, a_only), chance in discordant_tables(n, cells)
+               if b_only + a_only and stats.binomtest(b_only, b_only + a_only).pvalue < 0.05)
 
 
 SCORER = '''
