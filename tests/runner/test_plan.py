@@ -214,3 +214,6 @@ def test_an_mcp_server_whose_program_is_not_there_is_named_at_its_line_before_an
     assert code == 2, text
     assert f"{config}:5 [mcp_servers.time.command]: MCP server 'time': {says}" in text, text
     assert "spare" not in text  # a server no condition starts is not checked
+    monkeypatch.chdir(tmp_path)  # named as typed, the heading as its lines
+    code, text = assay(capsys, command, config.name)
+    assert f"invalid config {config.name}\n  {config.name}:5 [mcp_servers.time.command]" in text

@@ -100,7 +100,7 @@ def baseline_problems(loaded: LoadedConfig, store: Store | None, *,
             where = ("gates", index, "regression", "baseline")
             problems.append(Problem(problem, *located(loaded, where)))
     if problems:
-        raise UserError(f"invalid config {loaded.path}", problems)
+        raise UserError(f"invalid config {loaded.written_path}", problems)
 
 
 def unfound_baselines(configs: Sequence[tuple[Path, LoadedConfig]], store_url: str | None

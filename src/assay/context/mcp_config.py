@@ -5,6 +5,8 @@ Kept free of the `mcp` SDK so that reading a config does not import it.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -53,6 +55,16 @@ class McpServerConfig(BaseModel):
     max_restarts: int = Field(default=3, ge=0)
     """How many times a server that dies mid-run is restarted; when it dies again after
     them, or cannot be restarted, it is down and the run stops (exit 3)."""
+
+    def working_directory(self, base_dir: Path) -> Path:
+        """stdio: where the server starts: `cwd` under the config's folder, else that
+        folder. One answer for the check before a run and for the start itself."""
+        return (base_dir / self.cwd).resolve() if self.cwd else base_dir
+
+    def search_path(self) -> str | None:
+        """stdio: the PATH `command` is looked up on: `env`'s, else assay's (which a clean
+        environment keeps too)."""
+        return self.env.get("PATH", os.environ.get("PATH"))
 
     @model_validator(mode="after")
     def _check_transport_fields(self) -> McpServerConfig:

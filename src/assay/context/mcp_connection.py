@@ -183,7 +183,7 @@ def connect(name: str, config: McpServerConfig, base_dir: Path, stderr_dir: Path
 
         stderr_path = Path(tempfile.mkstemp(prefix=f"{_safe(name)}-", suffix=".stderr",
                                             dir=stderr_dir)[1])
-        cwd = str((base_dir / config.cwd).resolve()) if config.cwd else str(base_dir)
+        cwd = str(config.working_directory(base_dir))
         # The SDK adds its safe minimum of the environment to `env`; by default the server
         # gets all of assay's environment, so certificates and proxies reach it too.
         env = dict(config.env) if config.clean_env else {**os.environ, **config.env}

@@ -107,8 +107,6 @@ class Plan:
         there (exit 2, located at its `mcp_servers.NAME.command`), as a command target's
         must be: a missing one passed `assay validate`, and `assay run` stopped on it with
         exit 3 ('failed to start: command not found'), as if a working server had died."""
-        import os
-
         from assay.context.mcp_config import McpServerConfig
         from assay.input_files import find_program
 
@@ -120,16 +118,14 @@ class Plan:
             if declared is None or declared.get("type", "stdio") != "stdio":
                 continue  # `pack:NAME`, or a server over HTTP
             server = McpServerConfig.model_validate(declared)
-            cwd = loaded.base_dir / server.cwd if server.cwd else loaded.base_dir
-            path = server.env.get("PATH", os.environ.get("PATH"))
             try:
-                find_program(server.command or "", cwd=cwd, path=path,
-                             who=f"MCP server '{name}'")
+                find_program(server.command or "", cwd=server.working_directory(loaded.base_dir),
+                             path=server.search_path(), who=f"MCP server '{name}'")
             except UserError as exc:
                 problems.append(Problem(str(exc),
                                         *located(loaded, ("mcp_servers", name, "command"))))
         if problems:
-            raise UserError(f"invalid config {loaded.path}", problems)
+            raise UserError(f"invalid config {loaded.written_path}", problems)
 
     def check_packs(self, loaded: LoadedConfig) -> None:
         """Every pack a condition of this plan reads is a folder (exit 2, located at its
