@@ -33,6 +33,14 @@ class AssayError(Exception):
     """Base of the errors assay raises on purpose."""
 
     exit_code = 1
+    run_id: str | None = None
+    """The run it stopped, kept in the store with the trials that ran, when it stopped one:
+    `assay run` prints how to resume it, `assay.evaluate` and the pytest plugin name it."""
+
+    def stopped(self, run_id: str) -> None:
+        """Name the run this error stopped, unless an earlier step named it already."""
+        if self.run_id is None:
+            self.run_id = run_id
 
 
 class UserError(AssayError):
@@ -56,9 +64,6 @@ class RunFailed(AssayError):
     """A run that could not complete (error budget, unreachable provider): exit 3."""
 
     exit_code = 3
-    run_id: str | None = None
-    """The run it stopped, kept in the store with the trials that ran, when one was started
-    (`assay.evaluate` and the pytest plugin name it, as `assay run` prints its resume)."""
 
 
 class CostBudgetSpent(RunFailed):
@@ -71,13 +76,6 @@ class StoreError(AssayError):
     the values of a row. Exit code 3."""
 
     exit_code = 3
-    run_id: str | None = None
-    """The run it stopped, when it stopped one: the command line says how to resume it."""
-
-    def stopped(self, run_id: str) -> None:
-        """Name the run this error stopped, unless an earlier step named it already."""
-        if self.run_id is None:
-            self.run_id = run_id
 
 
 class StoreGone(StoreError):

@@ -54,8 +54,8 @@ async def run_and_review(loaded: LoadedConfig, store: Store, options: RunOptions
                 exc.stopped(outcome.run.id)
                 raise
         except (AssayError, KeyboardInterrupt, asyncio.CancelledError) as exc:
-            if isinstance(exc, RunFailed) and exc.run_id is None:
-                exc.run_id = lock.run_id
+            if isinstance(exc, RunFailed) and lock.run_id is not None:
+                exc.stopped(lock.run_id)
             # an earlier run's JUnit left in place would report its tests, all passing
             if request.junit is not None and lock.run_id is not None:
                 write_stopped_junit(store, lock.run_id, request.junit)
