@@ -297,3 +297,21 @@ def test_compare_of_a_run_being_written_counts_its_trials_at_one_moment(
     diff = json.loads(text[text.index("{"):])
     [entry] = diff["comparisons"]
     assert f"run B is running: {entry['n']} of its 10 trials ran" in " ".join(diff["notes"])
+
+
+def test_compare_reads_each_run_once_and_only_its_scores_values(
+        project: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: comparing two 250,000-case runs read each one's score rows with its
+    trials' tags and a row of every trial (to find the failed ones) where the scores'
+    values and the failed trials' keys would do, about half its 20 s."""
+    from tests.store.counted_reads import count_run_reads, reads_of
+
+    _, _, weak = run(capsys, project, 0.5)
+    _, _, strong = run(capsys, project, 0.8)
+    reads = count_run_reads(monkeypatch)
+    code, _ = assay(capsys, "compare", "--store", str(project / "s.db"), "--json")
+    assert code == 0
+    for ran in (weak, strong):
+        assert reads_of(reads, ran["run"]["id"]) == {
+            "iter_case_values": 1, "failed_trial_keys": 1, "judge_identities": 1}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import assay
 from assay import Case
 from assay.errors import FileWriteError
 from assay.store import Store
+from tests.store.counted_reads import count_run_reads, reads_of
 
 DATA = [{"id": f"c{i}", "input": "q", "expected": "A"} for i in range(5)]
 
@@ -128,28 +128,6 @@ def test_a_stopped_runs_warnings_point_at_no_report_md_it_never_wrote(tmp_path: 
     assert "report.md" not in warning
 
 
-def _counting_case_reads(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
-    """How often each run's per-case values are collected from its stored rows, by run id."""
-    from assay.review import comparing
-
-    reads: Counter[str] = Counter()
-    runs_of: dict[int, str] = {}  # each stream of score rows, by the run it reads
-    rows, collect = Store.iter_score_rows, comparing.collect_cases
-
-    def run_rows(store: Store, run_id: str) -> Any:
-        stream = rows(store, run_id)
-        runs_of[id(stream)] = run_id
-        return stream
-
-    def counted(score_rows: Any, *args: Any) -> Any:
-        reads[runs_of[id(score_rows)]] += 1
-        return collect(score_rows, *args)
-
-    monkeypatch.setattr(Store, "iter_score_rows", run_rows)
-    monkeypatch.setattr(comparing, "collect_cases", counted)
-    return reads
-
-
 def _two_runs(store: Path, **options: Any) -> tuple[str, str]:
     """Two runs of one experiment, two conditions each; (older id, newer id)."""
     ids = [assay.evaluate("read-once", data=DATA, task=answer, scorers=["exact_match"],
@@ -159,20 +137,42 @@ def _two_runs(store: Path, **options: Any) -> tuple[str, str]:
     return ids[0], ids[1]
 
 
-def test_a_report_reads_each_runs_cases_once_for_the_comparisons_and_the_diff(
+def test_a_report_reads_each_runs_rows_once_for_its_summary_comparisons_judges_and_diff(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Regression: `assay report` collected the run's cases twice, once for the comparison
-    of its conditions and once for the diff with the run before it (a third of its time
-    on a 500,000-trial run)."""
+    """Regression: `assay report` read the run's score and trial rows for its summary and
+    again for its comparisons and diff, its judged scores for its judges and again for
+    the diff, and the previous run's whole rows where its scores' values would do."""
     from assay.review.finish import review_stored
 
     older, newer = _two_runs(tmp_path / "assay.db")
-    reads = _counting_case_reads(monkeypatch)
+    reads = count_run_reads(monkeypatch)
     opened = Store(str(tmp_path / "assay.db"))
     review = review_stored(opened, opened.get_run(newer))  # type: ignore[arg-type]
     opened.close()
     assert review.comparisons.entries and review.previous is not None
-    assert reads == {newer: 1, older: 1}
+    assert reads_of(reads, newer) == {"iter_trial_rows": 1, "iter_score_rows": 1,
+                                      "iter_scores": 1}
+    assert reads_of(reads, older) == {"iter_case_values": 1, "failed_trial_keys": 1,
+                                      "judge_identities": 1}
+
+
+def test_a_review_fed_to_a_report_reads_the_run_in_one_pass_over_its_trials(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`review_stored(also=...)` (report.md and results.json) gathers the review from the
+    pass that hands each trial to the report, and reads the run no other way."""
+    from assay.review.finish import review_stored
+
+    older, newer = _two_runs(tmp_path / "assay.db")
+    reads = count_run_reads(monkeypatch)
+    opened = Store(str(tmp_path / "assay.db"))
+    seen: list[str] = []
+    run = opened.get_run(newer)
+    assert run is not None
+    fed = review_stored(opened, run, also=lambda trial: seen.append(trial.case_id))
+    assert reads_of(reads, newer) == {"iter_trials": 1}
+    assert len(seen) == opened.count_trials(newer)[0]
+    assert fed == review_stored(opened, run)  # the same review either way
+    opened.close()
 
 
 def test_a_regression_gate_on_the_previous_run_reuses_its_diff_not_reads_it_again(
@@ -181,13 +181,15 @@ def test_a_regression_gate_on_the_previous_run_reuses_its_diff_not_reads_it_agai
     a second time (and once more for each such gate)."""
     store = tmp_path / "assay.db"
     _, previous = _two_runs(store)
-    reads = _counting_case_reads(monkeypatch)
+    reads = count_run_reads(monkeypatch)
     gate = {"regression": {"baseline": previous, "max_drop_pp": 50}}
     review = assay.evaluate("read-once", data=DATA, task=answer, scorers=["exact_match"],
                             conditions={"a": {}, "b": {}}, store=store, reports=False,
                             gates=[gate, gate])
     assert review.gates and all(g.passed for g in review.gates)
-    assert reads == {previous: 1}  # this run's own cases came with its one read
+    assert reads[("iter_case_values", previous)] == 1  # this run's came with its one read
+    assert not [name for name, run in reads if name == "iter_case_values" and run != previous]
+
 
 
 def test_a_recorded_folder_under_the_working_directory_is_named_from_there(

@@ -75,6 +75,16 @@ class CaseCollector:
         self._add(row.condition, row.case_id, row.scorer, row.failed, row.value, row.passed,
                   row.scale)
 
+    def add_value(self, case_id: str, condition: str, scorer: str, value: float | None,
+                  passed: int | None, error: str | None, scale_min: float | None,
+                  scale_max: float | None) -> None:
+        """A score as stored columns (`Store.iter_case_values`): `add_score` without a
+        ScoreRow built for it."""
+        self._add(condition, case_id, scorer, error is not None or value is None, value,
+                  None if passed is None else bool(passed),
+                  (0.0 if scale_min is None else scale_min,
+                   1.0 if scale_max is None else scale_max))
+
     def add_scores(self, trial: TrialRecord) -> None:
         """A stored trial's scores (as many `add_score`s)."""
         for name, score in trial.scores.items():
@@ -97,6 +107,10 @@ class CaseCollector:
     def add_failed(self, trial: TrialRow | TrialRecord) -> None:
         """A trial whose target failed (it has no score rows)."""
         self._failed.append((trial.condition, trial.case_id))
+
+    def add_failed_key(self, condition: str, case_id: str) -> None:
+        """`add_failed` of a trial known by its condition and case."""
+        self._failed.append((condition, case_id))
 
     def cases(self) -> dict[str, ScorerCases]:
         """Per scorer, the per-case values; called once, at the end."""

@@ -62,8 +62,15 @@ def skewness(values: Sequence[float]) -> float:
 def _scaled(values: Sequence[float]) -> tuple[list[float], float]:
     """`values` divided by a power of two at most the largest magnitude, so each lies within
     -2..2, and that power; the values as they are when none is finite and nonzero."""
-    largest = max((abs(v) for v in values if math.isfinite(v)), default=0.0)
+    # max() keeps its first item past a nan (nan compares false), so a finite largest
+    # magnitude is the finite values' own; an inf or a leading nan asks for the filter.
+    largest = max(map(abs, values), default=0.0)
+    if not math.isfinite(largest):
+        largest = max((abs(v) for v in values if math.isfinite(v)), default=0.0)
     if largest == 0.0:
         return [float(v) for v in values], 1.0
     exponent = math.frexp(largest)[1] - 1
+    if -1000 < exponent < 1000:  # a product by a normal power of two rounds as ldexp does
+        factor = math.ldexp(1.0, -exponent)
+        return list(map(factor.__mul__, values)), math.ldexp(1.0, exponent)
     return [math.ldexp(v, -exponent) for v in values], math.ldexp(1.0, exponent)

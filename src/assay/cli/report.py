@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -99,45 +98,81 @@ def _write_report(store: Store, run: RunRecord, fmt: str, output: str | None, *,
     with slow_work_notice(f"run {run.id}", stored, doing="reviewing",
                           parts=f"summary, comparisons, the previous run's diff, the {fmt} "
                                 "report", no_progress=no_progress) as notice:
-        review = review_stored(store, run)
+        if fmt in ("md", "json"):  # their trials' part is gathered in the review's own pass
+            part = _TrialsPart(fmt, run, output)
+            try:
+                review = review_stored(store, run, also=part.add)
+            except BaseException:
+                part.close()
+                raise
+        else:
+            review, part = review_stored(store, run), None
         if not output and sys.stdout.isatty():
             notice.end()  # the report, written to this terminal, shows itself
-        _render(store, run, review, fmt, output)
+        _render(store, run, review, fmt, output, part)
 
 
-def _render(store: Store, run: RunRecord, review: Review, fmt: str, output: str | None) -> None:
-    """`review` and the run's trials in `fmt`, to `output` or stdout."""
+class _TrialsPart:
+    """What report.md (its failures, its answers worse than recorded) or results.json (its
+    trial lines, in a temporary file beside the output) takes from the run's trials, fed
+    as the review reads them, so the run is read once."""
+
+    def __init__(self, fmt: str, run: RunRecord, output: str | None) -> None:
+        from assay.reports.markdown import FailureList
+        from assay.reports.recorded import RecordedComparisons
+        from assay.reports.results_json import TrialLines
+
+        self.lines = TrialLines(Path(output).parent if output else None) \
+            if fmt == "json" else None
+        self.failures = FailureList(run.epochs)
+        self.recorded = RecordedComparisons(run.epochs)
+
+    def add(self, trial: TrialRecord) -> None:
+        if self.lines is not None:
+            self.lines.add(trial)
+        else:
+            self.failures.add(trial)
+            self.recorded.add(trial)
+
+    def close(self) -> None:
+        if self.lines is not None:
+            self.lines.close()
+
+
+def _render(store: Store, run: RunRecord, review: Review, fmt: str, output: str | None,
+            part: _TrialsPart | None) -> None:
+    """`review` and the run's trials (`part`, when the review's pass gathered them) in
+    `fmt`, to `output` or stdout."""
     import contextlib
 
     from assay.reports.atomic import atomic_writer
 
-    trials = store.iter_trials(run.id)
     target = atomic_writer(Path(output)) if output else contextlib.nullcontext(sys.stdout)
-    with target as handle:  # streamed: a 100k-trial results.json is never held whole
-        if fmt == "json":
-            from assay.reports.results_json import write_results_json
+    try:
+        with target as handle:  # streamed: a 100k-trial results.json is never held whole
+            if part is not None and part.lines is not None:
+                from assay.reports.results_json import write_results_json
 
-            write_results_json(handle, review, trials)
-        elif fmt == "junit":
-            from assay.reports.junit import render_junit
+                write_results_json(handle, review, part.lines)
+            elif part is not None:
+                from assay.reports.markdown import render_markdown
+                from assay.reports.recorded import worse_than_recorded_markdown
 
-            handle.write(render_junit(run, trials, review.gates))
-        elif fmt == "html":
-            from assay.reports.html import write_html
+                handle.write(render_markdown(review, part.failures))
+                section = worse_than_recorded_markdown(part.recorded)
+                if section:
+                    handle.write("\n" + section)
+            elif fmt == "junit":
+                from assay.reports.junit import render_junit
 
-            write_html(handle, review, trials)
-        else:
-            from assay.reports.markdown import render_markdown
-            from assay.reports.recorded import (
-                RecordedComparisons,
-                worse_than_recorded_markdown,
-            )
+                handle.write(render_junit(run, store.iter_trials(run.id), review.gates))
+            else:
+                from assay.reports.html import write_html
 
-            recorded = RecordedComparisons(run.epochs)
-            handle.write(render_markdown(review, _feeding(trials, recorded.add)))
-            section = worse_than_recorded_markdown(recorded)
-            if section:
-                handle.write("\n" + section)
+                write_html(handle, review, store.iter_trials(run.id))
+    finally:
+        if part is not None:
+            part.close()
 
 
 def unfinished_note(store: Store, run: RunRecord) -> str | None:
@@ -162,11 +197,3 @@ def _refuse_with_rewrite() -> None:
         raise UserError(f"--rewrite writes the run's results.json, report.md and report.html "
                         f"again where they were, so {' and '.join(asked)} would be ignored: "
                         "give either --rewrite or them")
-
-
-def _feeding(trials: Iterator[TrialRecord],
-             add: Callable[[TrialRecord], None]) -> Iterator[TrialRecord]:
-    """`trials`, each also handed to `add` as it passes (one pass feeds two readers)."""
-    for trial in trials:
-        add(trial)
-        yield trial

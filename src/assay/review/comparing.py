@@ -12,14 +12,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from assay.analysis.conditions import (
+    CaseCollector,
     ConditionComparisons,
     ScorerCases,
-    collect_cases,
     compare_conditions,
 )
 from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs, scorer_changes
 from assay.errors import UserError
-from assay.records import TRIAL_KINDS, RunRecord
+from assay.records import TRIAL_KINDS, JudgeIdentity, RunRecord
 from assay.wording import part_of, plural
 
 if TYPE_CHECKING:
@@ -50,16 +50,18 @@ def compare_run_conditions(store: Store, run: RunRecord, *, conditions: Sequence
 
 
 def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord, *,
-                     cases_b: dict[str, ScorerCases] | None = None) -> RunDiff:
+                     cases_b: dict[str, ScorerCases] | None = None,
+                     judges_b: dict[str, set[JudgeIdentity]] | None = None) -> RunDiff:
     """Run B against run A, with every reason they are not comparable (`cases_b`: run B's
-    per-case values when already read)."""
+    per-case values when already read; `judges_b`: its judges, as
+    `Store.judge_identities` reads them, when already read)."""
     for run in (run_a, run_b):
         if run.kind not in TRIAL_KINDS:
             raise UserError(f"run {run.id} is a {run.kind} run; compare works on eval runs "
                             "(see `assay history` for how its metrics moved)")
     ref_a, ref_b = RunRef.of(run_a), RunRef.of(run_b)
     problems = comparability(ref_a, ref_b, store.judge_identities(run_a.id),
-                             store.judge_identities(run_b.id))
+                             store.judge_identities(run_b.id) if judges_b is None else judges_b)
     problems += scorer_changes(scorer_definitions(run_a), scorer_definitions(run_b),
                                ref_a, ref_b)
     order = (run_b.summary or {}).get("scores") or []
@@ -133,8 +135,12 @@ def previous_run(store: Store, run: RunRecord) -> RunRecord | None:
 def read_cases(store: Store, run_id: str) -> dict[str, ScorerCases]:
     """Every scorer's per-case values, with the trials whose target failed as errors: one
     pass over the run's rows, to be shared by all that pair its cases in one command."""
-    failed = (trial for trial in store.iter_trial_rows(run_id) if trial.error)
-    return collect_cases(store.iter_score_rows(run_id), failed)
+    collector = CaseCollector()
+    for row in store.iter_case_values(run_id):
+        collector.add_value(*row)
+    for condition, case_id in store.failed_trial_keys(run_id):
+        collector.add_failed_key(condition, case_id)
+    return collector.cases()
 
 
 def _ordered(cases: dict[str, ScorerCases], scorers: Sequence[str] | None

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assay.analysis.conditions import CaseCollector
 from assay.errors import AssayError, FileWriteError, UserError
 from assay.records import TRIAL_KINDS
 from assay.reports.atomic import ensure_writable_folder
@@ -25,7 +26,6 @@ from assay.review.comparing import (
     diff_stored_runs,
     diff_with_previous,
     previous_run,
-    read_cases,
 )
 from assay.review.files import ReportParts, read_parts, write_parts, write_reports
 from assay.review.gates import (
@@ -35,7 +35,7 @@ from assay.review.gates import (
     regression_results,
     threshold_results,
 )
-from assay.review.judges import JudgeReview, review_judges
+from assay.review.judges import JudgeReview, review_judges, review_stored_judges
 from assay.review.reading import TrialsRead, read_trials
 from assay.review.recorded import RecordedReview
 from assay.review.result import GateResult, ReportFiles, Review
@@ -43,10 +43,12 @@ from assay.review.summary import review_order, summarize_run, unmeasured_warning
 from assay.wording import part_of
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from assay.analysis.conditions import ScorerCases
     from assay.analysis.run_diff import RunDiff
     from assay.analysis.summary import RunSummary
-    from assay.records import RunRecord
+    from assay.records import JudgeIdentity, RunRecord, TrialRecord
     from assay.runner.session import RunOutcome
     from assay.store import Store
 
@@ -267,30 +269,63 @@ def write_stopped_junit(store: Store, run_id: str, junit: Path) -> None:
     write_text(junit, text)
 
 
-def review_stored(store: Store, run: RunRecord) -> Review:
+def review_stored(store: Store, run: RunRecord, *,
+                  also: Callable[[TrialRecord], None] | None = None) -> Review:
     """The review of a stored run, as `assay report` renders it.
 
     Its gates, warnings, usage and baseline are what its review recorded when it ended
     (`review.recorded`). A run reviewed before they were recorded has its config's threshold
     gates judged again; its regression gates and command-line gates are not known.
+    With `also`, the review comes from one pass over the run's whole trials, each handed to
+    `also` as it passes (a report's trials part: the run is read once, not twice).
     """
     scorers, conditions = review_order(store, run)
-    summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
-    judges = review_judges(store, run, summary.condition_names)
+    before = previous_run(store, run) if run.kind in TRIAL_KINDS else None
+    keep_cases = len(conditions) > 1 or before is not None
+    if also is None:
+        summary, cases, judges, identities = _read_rows(store, run, scorers, conditions,
+                                                        keep_cases=keep_cases)
+    else:
+        summary, cases, judges, identities = _read_whole(store, run, scorers, conditions,
+                                                         keep_cases=keep_cases, also=also)
     summary = without_pair_baselines(summary, judges)
     recorded = RecordedReview.of(run) or _judged_again(run, summary)
-    before = previous_run(store, run) if run.kind in TRIAL_KINDS else None
-    # The run's per-case values, read once for the comparisons and the diff alike.
-    cases = (read_cases(store, run.id)
-             if len(summary.condition_names) > 1 or before is not None else None)
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
                                          scorers=summary.scorer_names,
                                          baseline=recorded.baseline,
                                          exclude=pair_scorers(judges), cases=cases)
-    previous = None if before is None else diff_stored_runs(store, before, run, cases_b=cases)
+    previous = None if before is None else diff_stored_runs(
+        store, before, run, cases_b=cases, judges_b=identities)
     return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
                   gates=recorded.gates, warnings=recorded.warnings, usage=recorded.usage,
                   exports=store.exports(run.id), judges=judges)
+
+
+StoredRead = tuple["RunSummary", dict[str, "ScorerCases"] | None, JudgeReview,
+                   dict[str, set["JudgeIdentity"]]]
+"""A stored run's summary, per-case values (when kept), judges, and their identities."""
+
+
+def _read_rows(store: Store, run: RunRecord, scorers: list[str], conditions: list[str], *,
+               keep_cases: bool) -> StoredRead:
+    """What `review_stored` takes from the run, from its score and trial rows: each row read
+    once for its summary and its per-case values (the comparisons' and the diff's alike),
+    its judged scores once for its judges and the diff's."""
+    collector = CaseCollector() if keep_cases else None
+    summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions,
+                            cases=collector)
+    judges, identities = review_stored_judges(store, run, summary.condition_names)
+    return summary, None if collector is None else collector.cases(), judges, identities
+
+
+def _read_whole(store: Store, run: RunRecord, scorers: list[str], conditions: list[str], *,
+                keep_cases: bool, also: Callable[[TrialRecord], None]) -> StoredRead:
+    """What `review_stored` takes from the run, from one pass over its whole trials (as
+    `assay run` reviews it), each also handed to `also`."""
+    read = read_trials(store, run.id, scorers=scorers, conditions=conditions,
+                       keep_cases=keep_cases, directory=None, epochs=run.epochs, also=also)
+    judges = review_judges(store, run, read.summary.condition_names, read.judged)
+    return read.summary, read.cases, judges, read.judged.identities
 
 
 def _judged_again(run: RunRecord, summary: RunSummary) -> RecordedReview:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from assay.analysis.judgements import JudgeFindings, JudgementReader, read_judgements
+from assay.analysis.judgements import JudgeFindings, JudgementReader
 from assay.reports.formatting import percent
 
 if TYPE_CHECKING:
@@ -101,7 +101,9 @@ def review_judges(store: Store, run: RunRecord, conditions: list[str],
                   judged: JudgedScores | None = None) -> JudgeReview:
     """The judges of a stored run, from its judged scores: `judged` when the pass that read
     its trials gathered them, else read from the store."""
-    identities = judged.identities if judged is not None else store.judge_identities(run.id)
+    if judged is None:
+        judged = read_judged(store, run)
+    identities = judged.identities
     statuses = [JudgeStatus(scorer, model, prompt_hash,
                             store.calibrations.passing(model, prompt_hash))
                 for scorer, found in sorted(identities.items())
@@ -109,15 +111,32 @@ def review_judges(store: Store, run: RunRecord, conditions: list[str],
     options = run.options or {}
     asks = options.get("asks") if isinstance(options.get("asks"), dict) else None
     baselines = pair_baselines(run.config, conditions)
-    if judged is not None:
-        findings = judged.reader.findings(pair_baselines=baselines, conditions=conditions,
-                                          asks=asks)
-    else:
-        findings = read_judgements(store.iter_scores(run.id, judged=True),
-                                   pair_baselines=baselines, conditions=conditions, asks=asks,
-                                   epochs=run.epochs)
+    findings = judged.reader.findings(pair_baselines=baselines, conditions=conditions,
+                                      asks=asks)
     rejudge_of = options.get("rejudge_of")
     return JudgeReview(statuses, findings, str(rejudge_of) if rejudge_of else None)
+
+
+def review_stored_judges(store: Store, run: RunRecord, conditions: list[str]
+                         ) -> tuple[JudgeReview, dict[str, set[JudgeIdentity]]]:
+    """The judges of a stored run, and their identities for the diff with another run's
+    (`Store.judge_identities`), from one read of its judged scores; the scores themselves
+    are not kept past it."""
+    judged = read_judged(store, run)
+    return review_judges(store, run, conditions, judged), judged.identities
+
+
+def read_judged(store: Store, run: RunRecord) -> JudgedScores:
+    """The run's judged scores read from the store in one pass, each score's details decoded
+    once for its judge and its findings alike (`Store.judge_identities` and
+    `read_judgements` each decoded them again)."""
+    judged = JudgedScores(run.epochs)
+    for key, name, score in store.iter_scores(run.id, judged=True):
+        details = score.details
+        judged.identities.setdefault(name, set()).add(
+            (details.get("judge_model"), details.get("prompt_hash")))
+        judged.reader.add(key, name, score)
+    return judged
 
 
 def pair_baselines(config: Any, conditions: list[str]) -> dict[str, str]:

@@ -19,6 +19,9 @@ from assay.analysis.summary import RunSummary, SummaryBuilder
 from assay.review.judges import JudgedScores
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from assay.records import TrialRecord
     from assay.review.files import ReportParts
     from assay.store import Store
 
@@ -38,10 +41,11 @@ class TrialsRead:
 
 
 def read_trials(store: Store, run_id: str, *, scorers: list[str], conditions: list[str],
-                keep_cases: bool, directory: Path | None, epochs: int | None) -> TrialsRead:
+                keep_cases: bool, directory: Path | None, epochs: int | None,
+                also: Callable[[TrialRecord], None] | None = None) -> TrialsRead:
     """Read the run's trials once, feeding the summary (scorers and conditions in the given
-    order), the per-case tables when `keep_cases`, and the files' parts for `directory`
-    (which name each trial's epoch of the run's `epochs`)."""
+    order), the per-case tables when `keep_cases`, the files' parts for `directory`
+    (which name each trial's epoch of the run's `epochs`), and `also` when given."""
     from assay.reports.html_trials import TextCaps, TrialData
     from assay.review.files import ReportParts
 
@@ -64,6 +68,8 @@ def read_trials(store: Store, run_id: str, *, scorers: list[str], conditions: li
                     collector.add_failed(trial)
             if parts is not None:
                 parts.add(trial)
+            if also is not None:
+                also(trial)
     except BaseException:
         if parts is not None:
             parts.close()

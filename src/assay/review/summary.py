@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from assay.analysis.summary import RunSummary, summarize
+from assay.analysis.conditions import CaseCollector
+from assay.analysis.summary import RunSummary, SummaryBuilder
 from assay.records import RunRecord
 
 if TYPE_CHECKING:
@@ -13,12 +14,24 @@ if TYPE_CHECKING:
 
 
 def summarize_run(store: Store, run_id: str, *, scorers: Sequence[str] | None = None,
-                  conditions: Sequence[str] | None = None) -> RunSummary:
-    """The summary of a stored run; scorers and conditions in the given (config's) order."""
-    return summarize(store.iter_score_rows(run_id), store.iter_trial_rows(run_id),
-                     per_case=store.epochs(run_id) > 1,
-                     scorer_order=list(scorers) if scorers else None,
-                     condition_order=list(conditions) if conditions else None)
+                  conditions: Sequence[str] | None = None,
+                  cases: CaseCollector | None = None) -> RunSummary:
+    """The summary of a stored run; scorers and conditions in the given (config's) order.
+
+    `cases`, when given, gathers the run's per-case values from the same rows, so a
+    command that both summarises and compares a run reads its rows once."""
+    builder = SummaryBuilder(list(scorers) if scorers else None,
+                             list(conditions) if conditions else None,
+                             per_case=store.epochs(run_id) > 1)
+    for trial in store.iter_trial_rows(run_id):  # every trial before the scores (`summarize`)
+        builder.add_trial(trial)
+        if cases is not None and trial.error:
+            cases.add_failed(trial)
+    for row in store.iter_score_rows(run_id):
+        builder.add_score(row)
+        if cases is not None:
+            cases.add_score(row)
+    return builder.summary()
 
 
 ERRORS_IN_REPORT_MD = "see Errors in report.md"

@@ -17,7 +17,7 @@ from sqlalchemy import Engine, and_, select
 from assay.redaction import redact_rows
 from assay.score import Score
 from assay.store import schema
-from assay.store.rows import stored_score
+from assay.store.rows import SCORE_FIELDS, score_of
 from assay.store.storable import Replacements, Storable
 from assay.store.trial_rows import SCORE_TEXT_COLUMNS, score_row
 from assay.trial import TrialKey
@@ -63,8 +63,9 @@ class ScoreAccess:
             where.append(s.c.scorer == scorer)
         if judged:
             where.append(s.c.details_json.like('%"judge_model"%'))
-        query = select(s).where(and_(*where)).order_by(s.c.case_id, s.c.condition, s.c.epoch)
-        with self.engine.connect() as conn:
+        query = (select(s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer,
+                        *(s.c[name] for name in SCORE_FIELDS))
+                 .where(and_(*where)).order_by(s.c.case_id, s.c.condition, s.c.epoch))
+        with self.engine.connect() as conn:  # unpacked by position: a run's review reads all
             for row in conn.execution_options(stream_results=True).execute(query):
-                m = row._mapping
-                yield (m["case_id"], m["condition"], m["epoch"]), m["scorer"], stored_score(m)
+                yield (row[0], row[1], row[2]), row[3], score_of(row[4:])

@@ -42,6 +42,11 @@ from assay.store.rows import (
     trial_row,
 )
 
+CaseValue = tuple[str, str, str, float | None, int | None, str | None, float | None,
+                  float | None]
+"""A score as `TrialReading.iter_case_values` reads it: (case id, condition, scorer, value,
+passed, error, scale min, scale max)."""
+
 
 @cache
 def _statements() -> tuple[Select[Any], Select[Any], Select[Any]]:
@@ -184,6 +189,30 @@ class TrialReading:
         with self.engine.connect() as conn:
             for row in conn.execution_options(stream_results=True).execute(query):
                 yield score_row_of(row)
+
+    def iter_case_values(self, run_id: str) -> Iterator[CaseValue]:
+        """(case id, condition, scorer, value, passed, error, scale min, scale max) of every
+        score of the run, in key order as `iter_score_rows` reads them: the columns the
+        per-case tables of comparisons take, read as tuples (a 500k-trial run's comparison
+        and diff built a million ScoreRows they did not need)."""
+        t, s = schema.trials, schema.scores
+        query = (select(s.c.case_id, s.c.condition, s.c.scorer, s.c.value, s.c.passed,
+                        s.c.error, s.c.scale_min, s.c.scale_max)
+                 .join(t, schema.SCORE_OF_TRIAL).where(s.c.run_id == run_id)
+                 .order_by(s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer))
+        with self.engine.connect() as conn:
+            yield from conn.execution_options(stream_results=True).execute(query)
+
+    def failed_trial_keys(self, run_id: str) -> list[tuple[str, str]]:
+        """(condition, case id) of each trial of the run whose target failed, by case: the
+        trials `iter_trial_rows` gives with an error, without reading the others."""
+        t = schema.trials
+        query = (select(t.c.condition, t.c.case_id, t.c.error)
+                 .where(t.c.run_id == run_id, t.c.error.is_not(None))
+                 .order_by(t.c.case_id, t.c.condition, t.c.epoch))
+        with self.engine.connect() as conn:
+            return [(condition, case_id) for condition, case_id, error in conn.execute(query)
+                    if error]
 
     def judge_identities(self, run_id: str) -> dict[str, set[JudgeIdentity]]:
         """Per judged scorer, every (judge model, prompt hash) its scores carry.
