@@ -69,3 +69,29 @@ def test_the_files_written_from_one_read_are_the_files_read_again_from_the_store
              (review.files.results, review.files.markdown, review.files.html)}
     assert again == written
     store.close()
+
+
+def test_trials_stored_out_of_epoch_order_read_alike_by_rows_and_by_one_pass(
+        tmp_path: Path) -> None:
+    """Regression: the summary read from the trial rows took them in the order they were
+    written within a case, the one pass over the trials in epoch order, so a case whose
+    epoch 1 failed before its epoch 0 listed its errors the other way round in report.html
+    (rows) from report.md and results.json (one pass) and the run's own files."""
+    from assay.output import Output
+    from assay.trial import TrialResult
+
+    store = Store(str(tmp_path / "assay.db"))
+    store.create_run(id="r1", experiment="order", status="completed",
+                     started_at="2025-03-01T09:00:00+00:00", dataset_hash="d", total_trials=4,
+                     config={"name": "order", "run": {"epochs": 2}})
+    case = Case(id="c1", input="q", expected="a")
+    store.write_trials("r1", [
+        TrialResult(case, "plain", epoch, Output(error=f"failed on epoch {epoch}",
+                                                  latency_ms=10.0 * epoch))
+        for epoch in (1, 0)])
+    read = read_trials(store, "r1", scorers=[], conditions=["plain"], keep_cases=True,
+                       directory=None, epochs=2)
+    rows = summarize_run(store, "r1", scorers=[], conditions=["plain"])
+    assert rows.conditions[0].error_examples == read.summary.conditions[0].error_examples == [
+        "c1: failed on epoch 0", "c1: failed on epoch 1"]
+    store.close()

@@ -232,13 +232,17 @@ class TrialReading:
         return out
 
     def iter_trial_rows(self, run_id: str) -> Iterator[TrialRow]:
-        """Flat trial rows (no texts, no scores): errors, latency, tokens, cost, tool use."""
+        """Flat trial rows (no texts, no scores): errors, latency, tokens, cost, tool use, in
+        key order (case, condition, epoch)."""
         t = schema.trials
         # an output's JSON is read only where an agent target wrote its tool use there
         agent_output = case((t.c.output_json.like('%"agent"%'), t.c.output_json),
                             else_=None).label("output_json")
-        query = select(*(agent_output if name == "output_json" else t.c[name]
-                         for name in TRIAL_ROW_FIELDS)).where(t.c.run_id == run_id)
+        # in key order, as `iter_trials` gives them: a summary read from these rows lists a
+        # case's errors (and sums its costs) in the order the run's own review did
+        query = (select(*(agent_output if name == "output_json" else t.c[name]
+                          for name in TRIAL_ROW_FIELDS)).where(t.c.run_id == run_id)
+                 .order_by(t.c.case_id, t.c.condition, t.c.epoch))
         with self.engine.connect() as conn:
             for row in conn.execution_options(stream_results=True).execute(query):
                 yield trial_row(row)
