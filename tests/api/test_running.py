@@ -46,22 +46,3 @@ def test_a_store_deleted_while_the_run_is_reviewed_names_no_run_to_resume(
     code, printed = assay(capsys, "run", "assay.yaml", "--store", "assay.db", "--no-progress")
     assert code == 3 and "resume with" not in printed
 
-
-def test_a_gate_left_out_by_condition_is_left_out_of_this_run_only(tmp_path: Path) -> None:
-    """The gates left out of a `--condition` run came off the loaded config itself, so a
-    program running the same loaded config again, whole, ran it without them."""
-    from assay.api.running import _without_gates_left_out
-    from assay.config.loading import load_config
-    from assay.runner.options import RunOptions
-
-    config = write_project(tmp_path, {"base": {"rate": 0.5}, "v2": {"rate": 0.9}}, cases=4,
-                           extra={"gates": [
-                               {"scorer": "exact_match", "condition": "v2", "min_pass_rate": 0.5},
-                               {"scorer": "exact_match", "condition": "base",
-                                "min_pass_rate": 0.5}]})
-    loaded = load_config(config)
-    narrowed, options = _without_gates_left_out(loaded, RunOptions(), ["base"])
-    assert [gate.condition for gate in narrowed.config.gates] == ["base"]
-    assert [gate.condition for gate in loaded.config.gates] == ["v2", "base"]
-    assert options.warnings == ["1 gate not checked: exact_match@v2, on a condition this run "
-                                "leaves out (--condition base)"]

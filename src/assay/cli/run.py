@@ -84,7 +84,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     from assay.runner.heap import collector_off_for_start_up
 
     click.get_current_context().with_resource(collector_off_for_start_up())  # see runner.heap
-    from assay.api.running import check_suite_reviewable
+    from assay.api.review_checks import check_suite_reviewable
     from assay.config.suite_file import expand_configs
     from assay.errors import UserError
     from assay.review.finish import ReviewRequest

@@ -19,7 +19,7 @@ def command(configs: tuple[str, ...], store_url: str | None) -> None:
     problems. A config that sets `judge.require_calibration` is checked against the
     calibrations in the store, as `assay run` checks it.
     """
-    from assay.api.running import unfound_baselines
+    from assay.api.review_checks import unfound_baselines
     from assay.config.suite_file import expand_configs
     from assay.reports.text import markup_free
     from assay.runner.preflight import configs_invalid, preflight_each
