@@ -154,31 +154,33 @@ def _is_secret_parameter(name: str) -> bool:
 def url_secrets(text: str) -> list[str]:
     """The secrets the URLs in `text` carry: a password before `@`, the value of a query
     parameter named like a secret. A `${VAR}` reference is not a secret yet."""
-    found = [match.group(2) for match in _URL_PASSWORD.finditer(text)]
-    for url in _URL_PARAMETER.finditer(text):
-        found.extend(parameter.group(3) for parameter in _PARAMETER.finditer(url.group(1))
-                     if _is_secret_parameter(parameter.group(2)))
-    return [secret for secret in found if not _REFERENCE.fullmatch(secret)]
+    return [text[start:end] for start, end in _url_secret_spans(text)]
 
 
 def _mask_url_secrets(text: str) -> str:
     """`text` with each URL's password and secret query values replaced by `***`
     (`${VAR}` references kept, so a stored config still says where the secret comes from)."""
+    parts, last = [], 0
+    for start, end in _url_secret_spans(text):
+        parts += [text[last:start], MASK]
+        last = end
+    return "".join(parts) + text[last:] if parts else text
+
+
+def _url_secret_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Where the URLs in `text` hold a secret, in order: one search for the finder and the
+    masker alike."""
     if "://" not in text:
-        return text
-
-    def password(match: re.Match[str]) -> str:
-        kept = _REFERENCE.fullmatch(match.group(2))
-        return match.group(0) if kept else f"{match.group(1)}{MASK}"
-
-    def parameter(match: re.Match[str]) -> str:
-        name, secret = match.group(2), match.group(3)
-        if not _is_secret_parameter(name) or _REFERENCE.fullmatch(secret):
-            return match.group(0)
-        return f"{match.group(1)}{name}={MASK}"
-
-    text = _URL_PASSWORD.sub(password, text)
-    return _URL_PARAMETER.sub(lambda url: _PARAMETER.sub(parameter, url.group(1)), text)
+        return
+    spans = [match.span(2) for match in _URL_PASSWORD.finditer(text)]
+    for url in _URL_PARAMETER.finditer(text):
+        offset = url.start(1)
+        spans += [(offset + parameter.start(3), offset + parameter.end(3))
+                  for parameter in _PARAMETER.finditer(url.group(1))
+                  if _is_secret_parameter(parameter.group(2))]
+    for start, end in sorted(spans):
+        if not _REFERENCE.fullmatch(text[start:end]):
+            yield start, end
 
 
 def redact_structure(value: Any) -> Any:
