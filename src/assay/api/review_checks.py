@@ -90,23 +90,22 @@ def unfound_baselines(configs: Sequence[tuple[Path, LoadedConfig]], store_url: s
     return found
 
 
-def check_suite_reviewable(paths: list[Path], store: Store, options: RunOptions,
-                           request: ReviewRequest) -> None:
+def check_suite_reviewable(configs: Sequence[tuple[Path, LoadedConfig]], store: Store,
+                           options: RunOptions, request: ReviewRequest) -> None:
     """`check_reviewable` for every config of a suite, before the first one runs: one
     `UserError` naming each config refused. Checked as each run began, `--fail-under` on a
     scorer one config lacks was refused (exit 2) after the configs before it had run."""
-    from assay.config import load_config
     from assay.runner.preflight import configs_invalid
 
     failed: list[tuple[Path, UserError]] = []
-    for path in paths:
+    for path, config in configs:
         try:
-            loaded, narrowed = without_gates_left_out(load_config(path), options)
+            loaded, narrowed = without_gates_left_out(config, options)
             check_reviewable(loaded, store, narrowed, request)
         except UserError as exc:
             failed.append((path, exc))
     if failed:
-        raise configs_invalid(failed, len(paths), "of the suite ", "; nothing was run")
+        raise configs_invalid(failed, len(configs), "of the suite ", "; nothing was run")
 
 
 def _chosen(loaded: LoadedConfig, options: RunOptions) -> list[str]:

@@ -113,9 +113,10 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         output=Path(output) if output and not is_suite else None,
         output_parent=Path(output) if output and is_suite else None,
         junit=Path(junit) if junit and not is_suite else None)
+    suite = []
     if is_suite:  # every config is checked before the first one spends anything
-        preflight_suite(paths, sample=sample, conditions=list(conditions) or None,
-                        store_url=store_url, store_words=options.store_words)
+        suite = preflight_suite(paths, sample=sample, conditions=list(conditions) or None,
+                                store_url=store_url, store_words=options.store_words)
     store = open_store(store_url)
     out = console()
     # the config being run and the store it is on, for what to say after Ctrl-C
@@ -124,7 +125,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         if not is_suite:
             exit_code = _run_one(running, store, options, request, out, detail)
         else:
-            check_suite_reviewable(paths, store, options, request)
+            check_suite_reviewable(suite, store, options, request)
             exit_code = _run_suite(paths, running, store, options, request, out, detail,
                                    output=Path(output) if output else None,
                                    junit=Path(junit) if junit else None)

@@ -70,14 +70,15 @@ def check_plan(loaded: LoadedConfig, plan: Plan, scan: Scan, services: Services)
 
 def preflight_suite(paths: Sequence[Path], *, sample: int | None = None,
                     conditions: list[str] | None = None, store_url: str | None = None,
-                    store_words: str = "") -> None:
+                    store_words: str = "") -> list[tuple[Path, LoadedConfig]]:
     """Preflight every config of a suite, its judges' calibrations in the store at `store_url`
     too (`store_words` as for `require_calibrated`); one UserError names every invalid
-    config."""
-    _passed, failed = preflight_each(paths, sample=sample, conditions=conditions,
-                                     store_url=store_url, store_words=store_words)
+    config. Returns each config as loaded, for the checks that need the store."""
+    passed, failed = preflight_each(paths, sample=sample, conditions=conditions,
+                                    store_url=store_url, store_words=store_words)
     if failed:
         raise configs_invalid(failed, len(paths), "of the suite ", "; nothing was run")
+    return [(path, checked.loaded) for path, checked in passed]
 
 
 def preflight_each(paths: Sequence[Path], *, sample: int | None = None,
