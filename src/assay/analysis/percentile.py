@@ -4,6 +4,9 @@ The q-th percentile of n sorted values sits at position (n - 1) q: between two v
 is read off the line joining them. A nearest-rank rule instead jumps to the next value,
 so a 20-trial run's 95th percentile was its slowest trial, one hung call away from the
 rest; this one is 95% of the way from the 19th value to the 20th.
+
+Written out rather than imported: `assay run` reviews a run without loading numpy,
+and these lines cost less than its import.
 """
 
 from __future__ import annotations
