@@ -68,26 +68,12 @@ def unfound_baselines(configs: Sequence[tuple[Path, LoadedConfig]], store_url: s
     """`baseline_problems` of each config, against the store at `store_url`, opened only to
     read and only when a config names a baseline (one not there holds no run)."""
     from assay.config.models import RegressionGateConfig
-    from assay.store import Store as OpenedStore
-    from assay.store.store import no_store_at
+    from assay.runner.preflight import refused_by_store
 
     asking = [(path, loaded) for path, loaded in configs
               if any(isinstance(gate, RegressionGateConfig) and gate.regression.baseline
                      for gate in loaded.config.gates)]
-    if not asking:
-        return {}
-    store = None if no_store_at(store_url) else OpenedStore(store_url, read_only=True)
-    found: dict[Path, UserError] = {}
-    try:
-        for path, loaded in asking:
-            try:
-                baseline_problems(loaded, store)
-            except UserError as exc:
-                found[path] = exc
-    finally:
-        if store is not None:
-            store.close()
-    return found
+    return refused_by_store(asking, store_url, baseline_problems)
 
 
 def check_suite_reviewable(configs: Sequence[tuple[Path, LoadedConfig]], store: Store,

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from assay.config.loading import LoadedConfig
 from assay.datasets.dataset import Scan
@@ -27,6 +27,8 @@ from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.store import Store
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -121,20 +123,28 @@ def uncalibrated(passed: Sequence[tuple[Path, Preflight]], store_url: str | None
     stops with when a judge of it has no passing calibration in the store (`assay run` checks
     this once the store is open). The store is opened only when a config asks, and only to
     read: one that is not there (or an empty file) holds no calibration."""
-    from assay.store import Store
-    from assay.store.store import no_store_at
-
     asking = [(path, checked) for path, checked in passed
               if checked.loaded.config.judge.require_calibration]
+    return refused_by_store(asking, store_url, lambda checked, store: require_calibrated(
+        checked.loaded, checked.plan, store, store_words=store_words))
+
+
+def refused_by_store(asking: Sequence[tuple[Path, T]], store_url: str | None,
+                     check: Callable[[T, Store | None], None]) -> dict[Path, UserError]:
+    """The error `check` raises of each of `asking` against the store at `store_url`, opened
+    once, only to read, and only when one asks (None to `check` when there is none: a store
+    not there holds no run and no calibration)."""
+    from assay.store import Store as OpenedStore
+    from assay.store.store import no_store_at
+
     if not asking:
         return {}
-    store = None if no_store_at(store_url) else Store(store_url, read_only=True)
+    store = None if no_store_at(store_url) else OpenedStore(store_url, read_only=True)
     found: dict[Path, UserError] = {}
     try:
-        for path, checked in asking:
+        for path, item in asking:
             try:
-                require_calibrated(checked.loaded, checked.plan, store,
-                                   store_words=store_words)
+                check(item, store)
             except UserError as exc:
                 found[path] = exc
     finally:
