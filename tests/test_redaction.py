@@ -120,3 +120,25 @@ def test_a_url_without_secrets_or_with_references_is_left_as_written() -> None:
     referenced = {"url": "https://me:${PASSWORD}@host/v1?key=${SEARCH}&q=1"}
     assert redact_structure(referenced) == referenced
     assert literal_secrets(referenced) == []
+
+
+def test_a_url_password_with_an_unescaped_at_sign_is_masked_whole() -> None:
+    url = "http://bob:p@ssw0rdXY@127.0.0.1:9/ask"
+    assert redact(f"cannot reach {url}: refused") == (
+        "cannot reach http://bob:***@127.0.0.1:9/ask: refused")
+    assert literal_secrets({"url": url}) == ["p@ssw0rdXY"]
+
+
+def test_a_signed_urls_vendor_signature_and_an_encoded_key_name_are_masked() -> None:
+    url = ("https://bucket.example/o?X-Amz-Signature=SigSecret7777&api%5Fkey=EncKey5555"
+           "&X-Goog-Signature=GoogSig8888&country_code=US&page=2")
+    assert redact(url) == ("https://bucket.example/o?X-Amz-Signature=***&api%5Fkey=***"
+                           "&X-Goog-Signature=***&country_code=US&page=2")
+    assert literal_secrets({"url": url}) == ["SigSecret7777", "EncKey5555", "GoogSig8888"]
+
+
+def test_a_masked_key_at_the_end_of_a_url_keeps_the_punctuation_after_it() -> None:
+    assert redact("cannot reach http://h:9/ask?api_key=QueryKey123: refused") == (
+        "cannot reach http://h:9/ask?api_key=***: refused")
+    assert redact("(see http://h/?token=Tok123456), then retry.") == (
+        "(see http://h/?token=***), then retry.")

@@ -30,6 +30,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 MASK = "***"
 MIN_SECRET_CHARS = 6
@@ -41,16 +42,24 @@ SECRET_NAME = re.compile(
     r"|authori[sz]ation|(^|[^a-z])auth([^a-z]|$)|cookie|access[_-]?key|[_-]key$)")
 """A variable or config key whose value is a secret."""
 
-_BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",}&]+")
+_PUNCTUATION = ",:.)\\]>"
+"""What a secret value in text does not end with: the punctuation of the sentence it is in
+(`api_key=K: refused` and `cannot reach http://host/?key=K: refused` keep their `:`)."""
+_BEARER = re.compile(rf"(?i)(bearer\s+)[^\s'\",}}&]*[^\s'\",}}&{_PUNCTUATION}]")
 _KEY_FIELD = re.compile(
-    r"(?i)((?:x-api-key|api[_-]?key|authorization)['\"]?\s*[:=]\s*['\"]?)[^\s'\",}&]+")
+    rf"(?i)((?:x-api-key|api[_-]?key|authorization)['\"]?\s*[:=]\s*['\"]?)"
+    rf"[^\s'\",}}&]*[^\s'\",}}&{_PUNCTUATION}]")
 _KEY_SHAPE = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
-_URL_PASSWORD = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^\s/?#@:]*:)([^\s/?#@]+)(?=@)")
+_URL_PASSWORD = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^\s/?#@:]*:)([^\s/?#]+)(?=@)")
+"""A URL's password runs to the last `@` before its host, as URL parsers read it: an
+unescaped `@` in `user:p@ss@host` is the password's, not its end."""
 _URL_PARAMETER = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^\s?#]*\?[^\s#]*)")
-_PARAMETER = re.compile(r"([?&;])([^=&;#\s]+)=([^&;#\s'\"]+)")
+_PARAMETER = re.compile(rf"([?&;])([^=&;#\s]+)=([^&;#\s'\"]*[^&;#\s'\"{_PUNCTUATION}])")
 URL_SECRET_PARAMETERS = frozenset({"key", "sig", "signature", "code", "pass", "pwd"})
 """Query parameters that carry a secret though `SECRET_NAME` would not say so
 (`?key=` of Google's APIs, `&sig=` of a signed URL)."""
+_SIGNATURE_PARAMETER = re.compile(r"(?i)(^|[-_.])(sig|signature)$")
+"""A signed URL's signature under a vendor's prefix (`X-Amz-Signature`, `X-Goog-Signature`)."""
 _REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}")
 
 _registered: set[str] = set()
@@ -148,7 +157,11 @@ def redact(text: str, extra: Iterable[str | None] = ()) -> str:
 
 
 def _is_secret_parameter(name: str) -> bool:
-    return is_secret_name(name) or name.lower() in URL_SECRET_PARAMETERS
+    """True for a query parameter named like a secret, as written or percent-encoded
+    (`api%5Fkey` is `api_key` to the service that reads it)."""
+    name = unquote(name)
+    return (is_secret_name(name) or name.lower() in URL_SECRET_PARAMETERS
+            or bool(_SIGNATURE_PARAMETER.search(name)))
 
 
 def url_secrets(text: str) -> list[str]:
