@@ -19,7 +19,7 @@ from assay.runner.options import RunOptions
 
 if TYPE_CHECKING:
     from assay.config.loading import LoadedConfig
-    from assay.config.models import GateConfig
+    from assay.config.models import GateConfig, RegressionGateConfig
     from assay.store import Store
 
 
@@ -101,12 +101,22 @@ def _chosen(loaded: LoadedConfig, options: RunOptions) -> list[str]:
     return [c.name for c in chosen_conditions(loaded, options.conditions)]
 
 
-def _gates_on(conditions: set[str], loaded: LoadedConfig) -> list[GateConfig]:
-    """The config's threshold gates on one of `conditions`."""
-    from assay.config.models import GateConfig
+def _gates_on(conditions: set[str], loaded: LoadedConfig
+              ) -> list[GateConfig | RegressionGateConfig]:
+    """The config's gates, threshold or regression, on one of `conditions`. A regression
+    gate on a condition left out failed the run (exit 1: 'no metric to compare') where the
+    threshold gate beside it was left out with a warning."""
+    return [gate for gate in loaded.config.gates if gate.condition in conditions]
 
-    return [gate for gate in loaded.config.gates
-            if isinstance(gate, GateConfig) and gate.condition in conditions]
+
+def _gate_name(gate: GateConfig | RegressionGateConfig) -> str:
+    """A gate as the review names it: `contains@docs`, `regression contains@docs`."""
+    from assay.config.models import RegressionGateConfig
+    from assay.review.gates import regression_label
+
+    if isinstance(gate, RegressionGateConfig):
+        return regression_label(gate.regression)
+    return f"{gate.scorer}@{gate.condition}"
 
 
 def without_gates_left_out(loaded: LoadedConfig, options: RunOptions
@@ -122,7 +132,7 @@ def without_gates_left_out(loaded: LoadedConfig, options: RunOptions
     if not skipped:
         return loaded, options
     kept = [gate for gate in loaded.config.gates if gate not in skipped]
-    names = ", ".join(f"{gate.scorer}@{gate.condition}" for gate in skipped)
+    names = ", ".join(_gate_name(gate) for gate in skipped)
     warning = (f"{plural(len(skipped), 'gate')} not checked: {names}, on a condition this "
                f"run leaves out (--condition {' --condition '.join(chosen)})")
     return (replace(loaded, config=loaded.config.model_copy(update={"gates": kept})),

@@ -270,6 +270,12 @@ def regression_results(gates: Sequence[RegressionGateConfig], store: Store, run:
     return results
 
 
+def regression_label(spec: RegressionSpec) -> str:
+    """A regression gate's name in the results: `regression contains@docs`."""
+    return "regression" + (f" {spec.scorer}" if spec.scorer else "") + (
+        f"@{spec.condition}" if spec.condition else "")
+
+
 def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateResult]:
     """Judge a regression gate on a diff of the earlier run (A) against this run (B).
 
@@ -284,8 +290,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
     from assay.analysis.verdict import format_p
     from assay.reports.comparisons import headline
 
-    label = "regression" + (f" {spec.scorer}" if spec.scorer else "") + (
-        f"@{spec.condition}" if spec.condition else "")
+    label = regression_label(spec)
     rule = f"max drop {spec.max_drop_pp:g}pp{', significant only' if spec.significant else ''}"
     if diff is None:
         return [GateResult(label, True, "no earlier completed run to compare with", rule)]
