@@ -290,8 +290,15 @@ def literal_secrets(value: Any) -> list[str]:
             found.append(secret)
         elif secret.strip():
             found.extend([secret, secret.split()[-1]])
-    found.extend(secret for text in _strings(value) for secret in url_secrets(text))
+    found.extend(urls_secrets(value))
     return [secret for secret in found if "${" not in secret]
+
+
+def urls_secrets(value: Any) -> list[str]:
+    """The secrets of every URL in a config-like structure (`url_secrets`). Of a config once
+    interpolated, they are the values `${VAR}` put in a URL's password or key, whatever the
+    variable's name: `https://me:${PW}@host` sends PW as a password."""
+    return [secret for text in _strings(value) for secret in url_secrets(text)]
 
 
 def _strings(value: Any) -> Iterator[str]:

@@ -9,6 +9,7 @@ import pytest
 
 from assay.config import load_config
 from assay.errors import UserError
+from assay.redaction import redact_known
 
 BASE = """\
 name: demo
@@ -104,6 +105,18 @@ def test_interpolated_secrets_are_not_stored(tmp_path: Path) -> None:
     assert loaded.target_params["a"].args["token"] == "s3cr3t-value"
     stored = repr(loaded.stored)
     assert "s3cr3t-value" not in stored and "${SECRET}" in stored
+
+
+def test_a_variable_put_in_a_urls_password_or_key_is_masked_whatever_its_name(
+        tmp_path: Path) -> None:
+    """`${PW}` and `${MAPS}` are not named like secrets, so a reply or an answer echoing
+    the password or key they put in the URL was stored and printed as it was."""
+    text = BASE.replace("  type: python\n  function: agent:answer",
+                        "  type: http\n  url: 'http://me:${PW}@127.0.0.1:9/ask?key=${MAPS}'")
+    text = text.replace("  b: {args: {style: long}}", "  b: {}")
+    load_config(write(tmp_path, text), env={"PW": "Pass-Word-4242", "MAPS": "MapsValue9191"})
+    assert redact_known("401: bad password Pass-Word-4242 or key MapsValue9191") == (
+        "401: bad password *** or key ***")
 
 
 def test_defaults_apply_after_interpolation(tmp_path: Path) -> None:
