@@ -147,6 +147,28 @@ def test_an_eval_that_cannot_finish_fails_its_test_with_one_message(tmp_path: Pa
     assert "no running event loop" not in out and "During handling" not in out
 
 
+def test_an_eval_that_cannot_finish_under_assay_store_says_how_to_report_it_from_there(
+        tmp_path: Path) -> None:
+    """Its failure and the session's list said `assay report ID`, which reads
+    .assay/assay.db, not the store the session named: 'no run ID'."""
+    (tmp_path / "test_broken.py").write_text(dedent('''
+        def broken(case):
+            raise ValueError("the service is down")
+
+        def test_broken(assay_eval):
+            assay_eval(experiment="broken", data=[{"input": "a", "expected": "A"}],
+                       task=broken, scorers=["exact_match"])
+    '''), encoding="utf-8")
+    result = pytest_in(tmp_path, "-q", "--assay-store", "other.db", "test_broken.py")
+    out = result.stdout
+    store = Store(str(tmp_path / "other.db"))
+    [run] = store.list_runs("broken")
+    store.close()
+    command = f"`assay report {run.id} --store sqlite:///other.db`"
+    assert f"stored as not completed: {command} shows them" in out, out
+    assert f"run {run.id} could not complete: {command} shows the trials that ran" in out
+
+
 def test_not_assay_selects_everything_but_the_evals(tmp_path: Path) -> None:
     write_project(tmp_path)
     result = pytest_in(tmp_path, "-m", "not assay", "tests")

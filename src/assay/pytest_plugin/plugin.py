@@ -84,7 +84,7 @@ class EvalRunner:
             result = run_eval(config, arguments, base_dir=self.base_dir, store=self.store,
                               gates=threshold_gates(thresholds))
         except AssayError as exc:
-            refused = f"assay: {exc}{_stopped_run(exc)}"
+            refused = f"assay: {exc}{_stopped_run(exc, self.store)}"
             if getattr(exc, "run_id", None) is not None:
                 self.record_stopped(getattr(exc, "run_id"))
         if refused is not None:  # failed outside the `except`: the message shows once
@@ -93,14 +93,24 @@ class EvalRunner:
         return assert_eval(result)
 
 
-def _stopped_run(exc: Exception) -> str:
+def _stopped_run(exc: Exception, store: str | None) -> str:
     """Where the trials of a run that could not complete are: it is in the store, aborted,
     and the failure said nothing of it, nor did the session's list of runs."""
     run_id = getattr(exc, "run_id", None)
     if run_id is None:
         return ""
     return (f"\n  run {run_id} keeps the trials that ran, stored as not completed: "
-            f"`assay report {run_id}` shows them")
+            f"`{_report_command(run_id, store)}` shows them")
+
+
+def _report_command(run_id: str, store: str | None) -> str:
+    """`assay report ID`, naming the store the session named (`--assay-store`): without it
+    the command read .assay/assay.db, which does not hold the run."""
+    if store is None:
+        return f"assay report {run_id}"
+    from assay.store.store import store_url
+
+    return f"assay report {run_id} --store {_shown(store_url(store, create=False))}"
 
 
 @pytest.fixture
@@ -118,7 +128,8 @@ def assay_eval(request: pytest.FixtureRequest) -> EvalRunner:
             "report": None if files is None else str(files.markdown)}))
 
     def record_stopped(run_id: str) -> None:
-        item.user_properties.append((RUN_PROPERTY, {"run": run_id, "stopped": True}))
+        item.user_properties.append((RUN_PROPERTY, {
+            "run": run_id, "stopped": True, "command": _report_command(run_id, store)}))
 
     return EvalRunner(Path(str(item.path)).parent, store, record, record_stopped)
 
@@ -141,7 +152,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     for run in runs:
         if run.get("stopped"):  # it could not complete, and its trials are in the store
             terminalreporter.write_line(f"run {run['run']} could not complete: "
-                                        f"`assay report {run['run']}` shows the trials that ran")
+                                        f"`{run['command']}` shows the trials that ran")
             continue
         verdict = "passed" if run["passed"] else "FAILED"
         where = f", report {run['report']}" if run.get("report") else ""
