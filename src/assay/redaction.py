@@ -30,7 +30,6 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote
 
 MASK = "***"
 MIN_SECRET_CHARS = 6
@@ -159,6 +158,8 @@ def redact(text: str, extra: Iterable[str | None] = ()) -> str:
 def _is_secret_parameter(name: str) -> bool:
     """True for a query parameter named like a secret, as written or percent-encoded
     (`api%5Fkey` is `api_key` to the service that reads it)."""
+    from urllib.parse import unquote  # not at import: `assay --help` reads no URL
+
     name = unquote(name)
     return (is_secret_name(name) or name.lower() in URL_SECRET_PARAMETERS
             or bool(_SIGNATURE_PARAMETER.search(name)))
