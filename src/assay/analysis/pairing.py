@@ -123,6 +123,7 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
         raw_b = b.get(cid, _MISSING)
         if raw_b is _MISSING:
             continue
+        # 0.0 + v: as sum([v]) / 1 would give it (-0.0 reads 0.0)
         value_a, dropped_a = ((0.0 + raw_a, 0) if type(raw_a) is float and isfinite(raw_a)
                               else _case_mean(raw_a, cid))
         value_b, dropped_b = ((0.0 + raw_b, 0) if type(raw_b) is float and isfinite(raw_b)
@@ -179,13 +180,8 @@ def in_id_order(case_ids: Iterable[str]) -> tuple[str, ...]:
 
 def _case_mean(raw: Value | Sequence[Value], case_id: str) -> tuple[float | None, int]:
     """The mean of a case's usable epoch values, and how many errored epochs were dropped."""
-    kind = type(raw)  # one epoch's plain value first: most cases of most runs
-    if kind is float and math.isfinite(raw):  # type: ignore[arg-type]
-        return 0.0 + raw, 0  # type: ignore[operator]  # as sum([raw]) / 1 (-0.0 reads 0.0)
-    if raw is None:
+    if raw is None:  # a finite float or a bool of one epoch is taken in `pair_cases`
         return None, 0
-    if kind is bool:
-        return (1.0 if raw else 0.0), 0
     values = list(raw) if isinstance(raw, Sequence) else [raw]
     usable: list[float] = []
     for value in values:

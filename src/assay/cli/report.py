@@ -20,7 +20,8 @@ from assay.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from assay.records import RunRecord, TrialRecord
+    from assay.records import RunRecord
+    from assay.review.files import TrialParts
     from assay.review.result import Review
     from assay.store import Store
 
@@ -99,7 +100,7 @@ def _write_report(store: Store, run: RunRecord, fmt: str, output: str | None, *,
                           parts=f"summary, comparisons, the previous run's diff, the {fmt} "
                                 "report", no_progress=no_progress) as notice:
         if fmt in ("md", "json"):  # their trials' part is gathered in the review's own pass
-            part = _TrialsPart(fmt, run, output)
+            part = _trials_part(fmt, run, output)
             try:
                 review = review_stored(store, run, also=part.add)
             except BaseException:
@@ -112,35 +113,21 @@ def _write_report(store: Store, run: RunRecord, fmt: str, output: str | None, *,
         _render(store, run, review, fmt, output, part)
 
 
-class _TrialsPart:
+def _trials_part(fmt: str, run: RunRecord, output: str | None) -> TrialParts:
     """What report.md (its failures, its answers worse than recorded) or results.json (its
     trial lines, in a temporary file beside the output) takes from the run's trials, fed
     as the review reads them, so the run is read once."""
+    from assay.reports.results_json import TrialLines
+    from assay.review.files import TrialParts
 
-    def __init__(self, fmt: str, run: RunRecord, output: str | None) -> None:
-        from assay.reports.markdown import FailureList
-        from assay.reports.recorded import RecordedComparisons
-        from assay.reports.results_json import TrialLines
-
-        self.lines = TrialLines(Path(output).parent if output else None) \
-            if fmt == "json" else None
-        self.failures = FailureList(run.epochs)
-        self.recorded = RecordedComparisons(run.epochs)
-
-    def add(self, trial: TrialRecord) -> None:
-        if self.lines is not None:
-            self.lines.add(trial)
-        else:
-            self.failures.add(trial)
-            self.recorded.add(trial)
-
-    def close(self) -> None:
-        if self.lines is not None:
-            self.lines.close()
+    if fmt != "json":
+        return TrialParts(run.epochs)
+    return TrialParts(run.epochs, lines=TrialLines(Path(output).parent if output else None),
+                      results=Path(output) if output else None)
 
 
 def _render(store: Store, run: RunRecord, review: Review, fmt: str, output: str | None,
-            part: _TrialsPart | None) -> None:
+            part: TrialParts | None) -> None:
     """`review` and the run's trials (`part`, when the review's pass gathered them) in
     `fmt`, to `output` or stdout."""
     import contextlib

@@ -26,38 +26,59 @@ from assay.review.result import ReportFiles, Review
 if TYPE_CHECKING:
     from assay.records import TrialRecord
     from assay.reports.html_trials import TrialData
+    from assay.reports.results_json import TrialLines
     from assay.store import Store
 
 
-class ReportParts:
-    """What the run's files take from its trials, fed one trial at a time."""
+class TrialParts:
+    """What reports take from a run's trials, fed one trial at a time: the trial lines of
+    a results.json (`lines`, gathered in a temporary file), or report.md's failures and
+    answers worse than recorded, and report.html's page (`page`) when asked. `assay report`
+    gathers the one it renders in its review's pass; a finished run, all of them."""
 
-    def __init__(self, directory: Path, page: TrialData) -> None:
+    def __init__(self, epochs: int | None, *, lines: TrialLines | None = None,
+                 results: Path | None = None, page: TrialData | None = None) -> None:
         from assay.reports.markdown import FailureList
         from assay.reports.recorded import RecordedComparisons
+
+        self.lines, self._results, self.page = lines, results, page
+        self.markdown = lines is None or page is not None
+        """report.md's parts are gathered: not for a results.json alone."""
+        self.failures = FailureList(epochs)
+        self.recorded = RecordedComparisons(epochs)
+
+    def add(self, trial: TrialRecord) -> None:
+        if self.lines is not None:
+            try:
+                self.lines.add(trial)
+            except OSError as exc:  # as `_writing` says it (a block per trial costs more)
+                raise _write_failed(self._results or Path("results.json"), exc) from None
+        if self.markdown:
+            self.failures.add(trial)
+            self.recorded.add(trial)
+        if self.page is not None:
+            self.page.add(trial)
+
+    def close(self) -> None:
+        """Drop what was gathered (when nothing was written, or once it was)."""
+        if self.lines is not None:
+            self.lines.close()
+
+
+class ReportParts(TrialParts):
+    """What the run's three files take from its trials, their folder made ready."""
+
+    def __init__(self, directory: Path, page: TrialData) -> None:
         from assay.reports.results_json import TrialLines
 
         self.directory = directory
-        self._results = directory / "results.json"
-        with _writing(self._results):
+        results = directory / "results.json"
+        with _writing(results):
             directory.mkdir(parents=True, exist_ok=True)
-            self.lines = TrialLines(directory)
-        self.failures = FailureList(page.epochs)
-        self.recorded = RecordedComparisons(page.epochs)
-        self.page = page
-
-    def add(self, trial: TrialRecord) -> None:
-        try:
-            self.lines.add(trial)
-        except OSError as exc:  # as `_writing` says it (a block per trial costs more)
-            raise _write_failed(self._results, exc) from None
-        self.failures.add(trial)
-        self.recorded.add(trial)
-        self.page.add(trial)
-
-    def close(self) -> None:
-        """Drop what was gathered (the files were not written)."""
-        self.lines.close()
+            lines = TrialLines(directory)
+        super().__init__(page.epochs, lines=lines, results=results, page=page)
+        self.lines: TrialLines = lines
+        self.page: TrialData = page
 
 
 @contextlib.contextmanager

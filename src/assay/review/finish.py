@@ -88,7 +88,7 @@ def prepare(gates: list[Gate], request: ReviewRequest, *, scorers: list[str],
             conditions: list[str]) -> None:
     """Check, before any trial is paid for, what the review will need: gates on the run's
     scorers and conditions, and a folder the files can be written to (a config's regression
-    baselines: `runner.preflight.baseline_problems`)."""
+    baselines: `api.review_checks.baseline_problems`)."""
     check_thresholds([*gates, *request.extra_gates], scorers, conditions)
     if request.write_files:
         for folder in (request.output, request.output_parent):

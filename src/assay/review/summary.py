@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from assay.analysis.conditions import CaseCollector
-from assay.analysis.summary import RunSummary, SummaryBuilder
-from assay.records import RunRecord
+from assay.analysis.summary import RunSummary, summarize
+from assay.records import RunRecord, ScoreRow, TrialRow
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from assay.store import Store
@@ -20,18 +22,21 @@ def summarize_run(store: Store, run_id: str, *, scorers: Sequence[str] | None = 
 
     `cases`, when given, gathers the run's per-case values from the same rows, so a
     command that both summarises and compares a run reads its rows once."""
-    builder = SummaryBuilder(list(scorers) if scorers else None,
-                             list(conditions) if conditions else None,
-                             per_case=store.epochs(run_id) > 1)
-    for trial in store.iter_trial_rows(run_id):  # every trial before the scores (`summarize`)
-        builder.add_trial(trial)
-        if cases is not None and trial.error:
-            cases.add_failed(trial)
-    for row in store.iter_score_rows(run_id):
-        builder.add_score(row)
-        if cases is not None:
-            cases.add_score(row)
-    return builder.summary()
+    trials: Iterable[TrialRow] = store.iter_trial_rows(run_id)
+    rows: Iterable[ScoreRow] = store.iter_score_rows(run_id)
+    if cases is not None:
+        trials = _feeding(trials, lambda trial: cases.add_failed(trial) if trial.error else None)
+        rows = _feeding(rows, cases.add_score)
+    return summarize(rows, trials, list(scorers) if scorers else None,
+                     list(conditions) if conditions else None,
+                     per_case=store.epochs(run_id) > 1)
+
+
+def _feeding(items: Iterable[T], add: Callable[[T], object]) -> Iterator[T]:
+    """`items`, each also handed to `add` as it passes (one pass feeds two readers)."""
+    for item in items:
+        add(item)
+        yield item
 
 
 ERRORS_IN_REPORT_MD = "see Errors in report.md"
