@@ -122,8 +122,9 @@ def test_evals_under_xdist_are_runs_of_one_store_that_history_lists(
     assert "support-code · 2 runs" in printed
 
 
-def test_an_eval_that_cannot_finish_fails_its_test_with_one_message(tmp_path: Path) -> None:
-    (tmp_path / "test_broken.py").write_text(dedent('''
+def write_broken_eval(folder: Path) -> None:
+    """A test whose eval cannot complete: its target raises on every case."""
+    (folder / "test_broken.py").write_text(dedent('''
         def broken(case):
             raise ValueError("the service is down")
 
@@ -131,6 +132,10 @@ def test_an_eval_that_cannot_finish_fails_its_test_with_one_message(tmp_path: Pa
             assay_eval(experiment="broken", data=[{"input": "a", "expected": "A"}],
                        task=broken, scorers=["exact_match"])
     '''), encoding="utf-8")
+
+
+def test_an_eval_that_cannot_finish_fails_its_test_with_one_message(tmp_path: Path) -> None:
+    write_broken_eval(tmp_path)
     result = pytest_in(tmp_path, "-q", "test_broken.py")
     out = result.stdout
     assert result.returncode == 1, out + result.stderr
@@ -151,14 +156,7 @@ def test_an_eval_that_cannot_finish_under_assay_store_says_how_to_report_it_from
         tmp_path: Path) -> None:
     """Its failure and the session's list said `assay report ID`, which reads
     .assay/assay.db, not the store the session named: 'no run ID'."""
-    (tmp_path / "test_broken.py").write_text(dedent('''
-        def broken(case):
-            raise ValueError("the service is down")
-
-        def test_broken(assay_eval):
-            assay_eval(experiment="broken", data=[{"input": "a", "expected": "A"}],
-                       task=broken, scorers=["exact_match"])
-    '''), encoding="utf-8")
+    write_broken_eval(tmp_path)
     result = pytest_in(tmp_path, "-q", "--assay-store", "other.db", "test_broken.py")
     out = result.stdout
     store = Store(str(tmp_path / "other.db"))
