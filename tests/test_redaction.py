@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import string
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assay.config.interpolation import interpolate
 from assay.redaction import (
@@ -13,6 +17,7 @@ from assay.redaction import (
     redact_known,
     redact_structure,
     secret_finder,
+    url_secrets,
 )
 
 
@@ -142,3 +147,25 @@ def test_a_masked_key_at_the_end_of_a_url_keeps_the_punctuation_after_it() -> No
         "cannot reach http://h:9/ask?api_key=***: refused")
     assert redact("(see http://h/?token=Tok123456), then retry.") == (
         "(see http://h/?token=***), then retry.")
+
+
+_SECRET_CHARS = st.text(alphabet=string.ascii_letters + string.digits + "-._~!$*+", min_size=6,
+                        max_size=24)
+_PLAIN = st.text(alphabet=string.ascii_lowercase + string.digits, min_size=1, max_size=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(user=_PLAIN, password=_SECRET_CHARS, key=_SECRET_CHARS, page=_PLAIN, host=_PLAIN,
+       before=st.sampled_from(["cannot reach ", "(", "url=", ""]),
+       after=st.sampled_from([": refused", ")", ", then", " ConnectError", ""]))
+def test_a_url_s_password_and_key_never_survive_redaction_and_its_other_parts_do(
+        user: str, password: str, key: str, page: str, host: str, before: str,
+        after: str) -> None:
+    url = f"https://{user}:{password}@{host}.example/v1?api_key={key}&page={page}"
+    shown = redact(before + url + after)
+    for secret in (password, key):
+        assert secret not in shown.replace(f"{user}:***@{host}", "").replace(
+            f"page={page}", "")
+    assert f"https://{user}:***@{host}.example/v1?api_key=***&page={page}" in shown
+    assert redact(shown) == shown  # masking twice changes nothing
+    assert sorted(url_secrets(url)) == sorted([password, key])

@@ -53,7 +53,10 @@ _URL_PASSWORD = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^\s/?#@:]*:)([^\s/?#]+
 """A URL's password runs to the last `@` before its host, as URL parsers read it: an
 unescaped `@` in `user:p@ss@host` is the password's, not its end."""
 _URL_PARAMETER = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^\s?#]*\?[^\s#]*)")
-_PARAMETER = re.compile(rf"([?&;])([^=&;#\s]+)=([^&;#\s'\"]*[^&;#\s'\"{_PUNCTUATION}])")
+_PARAMETER = re.compile(rf"([?&;])([^=&;#\s]+)=([^&;#\s'\"]+(?=[&;#])"
+                        rf"|[^&;#\s'\"]*[^&;#\s'\"{_PUNCTUATION}])")
+"""A query parameter: its value runs to the next `&`, or, at the URL's end, stops before
+the punctuation of the sentence the URL is in (`?key=K: refused`)."""
 URL_SECRET_PARAMETERS = frozenset({"key", "sig", "signature", "code", "pass", "pwd"})
 """Query parameters that carry a secret though `SECRET_NAME` would not say so
 (`?key=` of Google's APIs, `&sig=` of a signed URL)."""
