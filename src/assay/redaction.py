@@ -285,8 +285,9 @@ def _flag_values(items: list[Any]) -> dict[int, tuple[str, str]]:
 def literal_secrets(value: Any) -> list[str]:
     """The secrets a config-like structure writes as they are, which `redact_structure` masks:
     a value under a secret-looking key (and the token of an `Authorization: Bearer TOKEN`),
-    after a secret-looking flag of a command line, or in a URL (`url_secrets`). A value holding a `${VAR}` is left out: its
-    variable becomes a secret when it is interpolated (`assay.config.interpolation`)."""
+    after a secret-looking flag of a command line, or in a URL (`url_secrets`). A value
+    holding a `${VAR}` is left out: its variable becomes a secret when it is interpolated
+    (`assay.config.interpolation`)."""
     found: list[str] = []
     for value_found in _secret_values(value):
         secret = value_found.secret

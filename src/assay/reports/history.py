@@ -105,15 +105,15 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
         console.print(f"  the table has room for {len(shown)} of the {len(history.metrics)} "
                       "metrics; each one's last value and trend are below, and `-m NAME` or "
                       "`--json` gives every run's value")
+    arrows = {metric: arrow(history, metric) for metric in history.metrics}
     for metric in history.metrics:
         series = history.series(metric)
         last = next((v for v in reversed(series) if v is not None), None)
         name = escape(metric) + " " * (28 - len(metric))
-        console.print(f"  {arrow(history, metric)} {name} {sparkline(series, breaks)}  "
+        console.print(f"  {arrows[metric]} {name} {sparkline(series, breaks)}  "
                       f"{format_value(metric, last)}")
-    if any(arrow(history, metric) not in (ARROWS["flat"], ARROWS["new"],
-                                         ARROWS["dataset_changed"])
-           for metric in history.metrics):
+    if any(shown not in (ARROWS["flat"], ARROWS["new"], ARROWS["dataset_changed"])
+           for shown in arrows.values()):
         console.print("  ↑ ↓ the last move; green or red only for a pass rate or mean that moved "
                       "beyond both runs' 95% intervals, else it may be noise "
                       "(`assay compare` tests it case by case)")

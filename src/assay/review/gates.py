@@ -239,10 +239,12 @@ def _nth(number: int) -> str:
 def _steps_back(ref: str) -> int | None:
     """N of `latest~N` (0 for `latest`), None for a run id or prefix (or a malformed N, which
     `Store.resolve_run` names)."""
-    if ref != "latest" and not ref.startswith("latest~"):
+    from assay.store.store import latest_steps
+
+    try:
+        return latest_steps(ref)
+    except UserError:
         return None
-    steps = ref.partition("~")[2] or "0"
-    return int(steps) if steps.isdigit() else None
 
 
 def regression_results(gates: Sequence[RegressionGateConfig], store: Store, run: RunRecord,

@@ -242,12 +242,8 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
         if not ref.strip():
             raise UserError("the run id is empty (an unset shell variable?): give a run id, "
                             "an id prefix, latest or latest~N")
-        if ref == "latest" or ref.startswith("latest~"):
-            steps = ref.partition("~")[2] or "0"
-            if not steps.isdigit():
-                raise UserError(f"run '{ref}': write latest~N with a whole number N, "
-                                "e.g. latest~1 for the run before the latest")
-            back = int(steps)
+        back = latest_steps(ref)
+        if back is not None:
             runs = self.list_runs(experiment, kind=kinds, limit=back + 1)
             if len(runs) <= back:
                 scope = f" of experiment '{experiment}'" if experiment else ""
@@ -418,3 +414,15 @@ def _switch_to_wal(cursor: Any) -> None:
                 raise
         time.sleep(pause)
         pause = min(pause * 2, 0.25)
+
+
+def latest_steps(ref: str) -> int | None:
+    """N of a run named `latest~N` (0 for `latest`); None for a run id or prefix. A malformed
+    N (`latest~x`) is a UserError saying how to write it."""
+    if ref != "latest" and not ref.startswith("latest~"):
+        return None
+    steps = ref.partition("~")[2] or "0"
+    if not steps.isdigit():
+        raise UserError(f"run '{ref}': write latest~N with a whole number N, "
+                        "e.g. latest~1 for the run before the latest")
+    return int(steps)
