@@ -147,3 +147,34 @@ def test_an_unknown_provider_is_refused_by_run_at_its_line_as_by_validate(
         code, text = assay(capsys, command, "assay.yaml")
         assert code == 2 and f"\n  {located}" in text, (command, text)
         assert "Traceback" not in text
+
+
+def test_a_temperature_over_what_claude_accepts_is_refused_at_its_line_before_any_call(
+        capsys, tmp_path, monkeypatch):
+    """Regression: Claude's API takes temperatures from 0 to 1, the others' from 0 to 2; a
+    config asking 1.5 of a Claude model passed `assay validate`, and every call of the run
+    was then refused by the API. Now validate and run both refuse it at the key that sets
+    it, for the target under each condition and for each judge, and leave OpenAI's 1.5 be."""
+    monkeypatch.chdir(tmp_path)
+    config = project(tmp_path, [{"id": "c0", "input": "q", "expected": "a"}], "[]")
+    config.write_text(
+        "name: hot\ndataset: {path: cases.jsonl}\n"
+        "target: {type: model, model: anthropic/claude-sonnet-4-5, temperature: 1.5}\n"
+        "conditions:\n  inherits: {}\n  overrides: {temperature: 0.5}\n"
+        "  gpt: {model: openai/gpt-4.1, temperature: 1.5}\n"
+        "judge: {model: vertex_ai/claude-opus-4-5, temperature: 1.2}\n"
+        "scorers: [{type: judge_score}, {type: judge_score, name: j2, model: openai/gpt-4.1},\n"
+        "          {type: judge_score, name: j3, temperature: 0.7}]\n")
+    for command in ("validate", "run"):
+        code, text = assay(capsys, command, "assay.yaml")
+        assert code == 2, (command, text)
+        refused = [line.strip() for line in text.splitlines() if "temperature" in line]
+        assert refused == [
+            "assay.yaml:3 [target.temperature]: temperature 1.5 is more than "
+            "anthropic/claude-sonnet-4-5 accepts (0 to 1)",
+            "assay.yaml:8 [judge.temperature]: temperature 1.2 is more than "
+            "vertex_ai/claude-opus-4-5 accepts (0 to 1)"], (command, text)
+    config.write_text(config.read_text().replace("temperature: 1.5}\ncond", "temperature: 1}\ncond")
+                      .replace("temperature: 1.2", "temperature: 1"))
+    code, text = assay(capsys, "validate", "assay.yaml")
+    assert "temperature" not in text, text

@@ -209,7 +209,7 @@ class JudgeDefaults(_Strict):
     """Default model for judged scorers, e.g. `openai/gpt-4.1`."""
 
     temperature: Temperature = 0.0
-    """Judges run at temperature 0 unless told otherwise (0 to 2)."""
+    """Judges run at temperature 0 unless told otherwise (0 to 2, Claude 0 to 1)."""
 
     require_calibration: bool = False
     """Refuse to run (exit 2) a judged scorer whose judge model, prompt or rubric has no

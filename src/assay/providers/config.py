@@ -19,6 +19,12 @@ from assay.config.urls import http_url
 ProviderKind = Literal["anthropic", "openai", "openai_compatible", "anthropic_vertex",
                        "anthropic_bedrock", "azure_openai", "gemini", "gemini_vertex", "litellm"]
 
+KIND_MAX_TEMPERATURE: dict[str, float] = {
+    "anthropic": 1.0, "anthropic_vertex": 1.0, "anthropic_bedrock": 1.0,
+}
+"""Kinds whose API refuses a temperature over 1 (Claude's range is 0 to 1, not 0 to 2): a
+config asking more is refused by `assay validate` rather than by every call of the run."""
+
 DEFAULT_KEY_ENV: dict[str, str | None] = {
     "anthropic": "ANTHROPIC_API_KEY",
     "openai": "OPENAI_API_KEY",

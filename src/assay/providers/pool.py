@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 from assay.errors import UserError
 from assay.providers.base import Provider
 from assay.providers.cache import ResponseCache
-from assay.providers.config import ProviderConfig, ProviderKind
+from assay.config.bounds import MAX_TEMPERATURE
+from assay.providers.config import KIND_MAX_TEMPERATURE, ProviderConfig, ProviderKind
 from assay.providers.endpoints import Environment, MissingSetting, resolve_endpoint
 from assay.providers.ledger import Ledger, Stats
 from assay.providers.limits import EndpointLimits
@@ -109,6 +110,11 @@ class ProviderPool:
         if config.kind == "litellm" and not config.api_key_env:
             return _litellm_missing_keys(config, model_string, model)
         return None
+
+    def max_temperature(self, model_string: str) -> float:
+        """The highest temperature the API serving `model_string` accepts."""
+        config, _ = self._route(model_string)
+        return KIND_MAX_TEMPERATURE.get(config.kind or "", MAX_TEMPERATURE)
 
     def _route(self, model_string: str) -> tuple[ProviderConfig, str]:
         """The config (its kind decided) serving a model string, and the model name it knows."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -208,37 +208,81 @@ async def _check_targets(loaded: LoadedConfig, plan: Plan) -> None:
 
 
 def check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> list[str]:
-    """Every model a run would call names a known provider (exit 2, located at its key, if
-    not), `assay run` checking it as `assay validate` does; returns the warnings, a missing
-    API key among them (a run needs it, a check does not)."""
+    """Every model a run would call names a known provider, and asks no temperature its API
+    refuses (exit 2, located at its key, if not), `assay run` checking it as `assay validate`
+    does; returns the warnings, a missing API key among them (a run needs it, a check does
+    not)."""
     from assay.providers.pool import get_pool
 
-    models: dict[str, tuple[str | int, ...]] = {}  # model string -> where the config names it
-    for condition in loaded.conditions:
-        model = getattr(loaded.target_params.get(condition.name), "model", None)
-        if model:
-            overridden = "model" in (loaded.config.conditions[condition.name].overrides())
-            models.setdefault(model, ("conditions", condition.name, "model") if overridden
-                              else ("target", "model"))
-    for index, scorer in enumerate(plan.scorers):
-        if "model" in type(scorer.params).model_fields:
-            own = getattr(scorer.params, "model", None)
-            model = own or loaded.config.judge.model
-            if model:
-                models.setdefault(model, ("scorers", index, "model") if own
-                                  else ("judge", "model"))
-    if not models:
+    uses = list(_model_uses(loaded, plan))
+    if not uses:
         return []
     pool = get_pool(services)
-    problems, warnings = [], []
-    for model, where in models.items():
-        try:
-            warning = pool.validate_model(model)
-        except UserError as exc:
-            problems.append(Problem(str(exc), *located(loaded, where)))
+    problems: list[Problem] = []
+    warnings: list[str] = []
+    checked: set[str] = set()
+    known: set[str] = set()
+    for use in uses:
+        if use.model in checked:
             continue
+        checked.add(use.model)
+        try:
+            warning = pool.validate_model(use.model)
+        except UserError as exc:
+            problems.append(Problem(str(exc), *located(loaded, use.model_at)))
+            continue
+        known.add(use.model)
         if warning:
             warnings.append(warning)
+    for use in uses:
+        if use.temperature is None or use.model not in known:
+            continue
+        highest = pool.max_temperature(use.model)
+        problem = Problem(f"temperature {use.temperature:g} is more than {use.model} accepts "
+                          f"(0 to {highest:g})", *located(loaded, use.temperature_at))
+        if use.temperature > highest and problem not in problems:
+            problems.append(problem)
     if problems:
         raise UserError(f"invalid config {loaded.written_path}", problems)
     return warnings
+
+
+@dataclass(frozen=True)
+class _ModelUse:
+    """A model the run would call, the temperature it would ask, and where each is set."""
+
+    model: str
+    model_at: tuple[str | int, ...]
+    temperature: float | None
+    temperature_at: tuple[str | int, ...]
+
+
+def _model_uses(loaded: LoadedConfig, plan: Plan) -> Iterator[_ModelUse]:
+    """The target's model under each condition, then each judge's, first use first."""
+    for condition in loaded.conditions:
+        params = loaded.target_params.get(condition.name)
+        model = getattr(params, "model", None)
+        if model:
+            overrides = loaded.config.conditions[condition.name].overrides()
+            yield _ModelUse(
+                model, _set_at(overrides, condition.name, "model", ("target", "model")),
+                getattr(params, "temperature", None),
+                _set_at(overrides, condition.name, "temperature", ("target", "temperature")))
+    for index, scorer in enumerate(plan.scorers):
+        if "model" not in type(scorer.params).model_fields:
+            continue
+        own_model = getattr(scorer.params, "model", None)
+        model = own_model or loaded.config.judge.model
+        if not model:
+            continue
+        own_temperature = getattr(scorer.params, "temperature", None)
+        yield _ModelUse(
+            model, ("scorers", index, "model") if own_model else ("judge", "model"),
+            own_temperature if own_temperature is not None else loaded.config.judge.temperature,
+            ("scorers", index, "temperature") if own_temperature is not None
+            else ("judge", "temperature"))
+
+
+def _set_at(overrides: Mapping[str, object], condition: str, key: str,
+            otherwise: tuple[str, str]) -> tuple[str | int, ...]:
+    return ("conditions", condition, key) if key in overrides else otherwise

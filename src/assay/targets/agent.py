@@ -51,7 +51,7 @@ class AgentParams(TargetParams):
     ends with `stop_reason: max_turns` and its last text as the answer."""
 
     temperature: Temperature | None = None
-    """Sampling temperature (0 to 2); the provider's default when omitted."""
+    """Sampling temperature (0 to 2, Claude 0 to 1); the provider's default when omitted."""
 
     max_tokens: int = Field(default=1024, ge=1)
     """Longest reply per turn."""

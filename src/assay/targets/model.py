@@ -38,7 +38,8 @@ class ModelParams(TargetParams):
     Default: the case input as is (text, or its chat messages)."""
 
     temperature: Temperature | None = 0.0
-    """Sampling temperature (0 to 2). At 0 (or null, the provider's default) answers are cached."""
+    """Sampling temperature (0 to 2, Claude 0 to 1); answers at 0 (or null, the provider's default)
+    are cached."""
 
     max_tokens: int = Field(default=1024, ge=1)
     """Longest answer, in tokens."""

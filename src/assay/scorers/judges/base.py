@@ -45,7 +45,7 @@ class JudgeParams(ScorerParams):
     `judge.model`."""
 
     temperature: Temperature | None = None
-    """Sampling temperature (0 to 2); defaults to the config's `judge.temperature` (0)."""
+    """Sampling temperature (0 to 2, Claude 0 to 1); else the config's `judge.temperature` (0)."""
 
     max_tokens: int = Field(default=1024, ge=16)
     """Longest reply the judge may give."""
