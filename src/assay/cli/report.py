@@ -46,7 +46,8 @@ def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
     """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown, JSON, JUnit or HTML.
 
     The run is reviewed again from the store as `assay run` reviewed it: its summary,
-    conditions compared, the diff with the run before it, and its threshold gates.
+    conditions compared and the diff with the run before it, with the gates it was judged
+    by when it ended (thresholds and regressions, as stored with it).
     With --rewrite, its own files are written again instead (each file whole or not at all).
 
     Exit codes: 0 the report was written, whatever the run's gates said (the report shows
