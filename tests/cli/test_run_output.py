@@ -110,6 +110,27 @@ def test_quiet_prints_the_verdict_gates_and_files_only(tmp_path: Path) -> None:
     assert [line.split(":")[0] for line in lines[3:]] == ["results", "report", "html"]
 
 
+def test_quiet_still_says_a_gate_was_not_checked_so_its_exit_0_is_not_read_as_a_pass(
+        tmp_path: Path) -> None:
+    """Regression: `-q --condition plain` printed only `PASS gate exact_match@plain` and
+    exited 0; the warning that the gate on the other condition was not checked was
+    left out with the other warnings, though it qualifies that exit 0."""
+    root = slow_project(tmp_path, cases=2)
+    (root / "assay.yaml").write_text((root / "assay.yaml").read_text() + "gates:\n"
+                                     "  - {scorer: exact_match, condition: plain, "
+                                     "min_pass_rate: 0.4}\n"
+                                     "  - {scorer: exact_match, condition: "
+                                     "with-the-knowledge-pack-of-go-documentation, "
+                                     "min_pass_rate: 0.9}\n")
+    done = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "-q",
+                           "--condition", "plain"], cwd=root, env=piped_env(root),
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert ("warning: 1 gate not checked: exact_match@with-the-knowledge-pack-of-go-"
+            "documentation, on a condition this run leaves out (--condition plain)"
+            in " ".join((done.stdout + done.stderr).split())), done.stdout
+
+
 def test_verbose_adds_the_method_of_each_comparison(tmp_path: Path) -> None:
     root = slow_project(tmp_path, cases=2)
     done = subprocess.run([sys.executable, "-m", "assay", "run", "assay.yaml", "-v"],

@@ -64,7 +64,8 @@ if TYPE_CHECKING:
               help="Show no progress (by default: a live bar on a terminal, else a line "
                    "every 5 s, or every ASSAY_PROGRESS_SECONDS).")
 @click.option("--quiet", "-q", is_flag=True,
-              help="Print only the verdict, the gates, errors and where the reports are.")
+              help="Print only the verdict, the warnings, the gates, errors and where the "
+                   "reports are.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Also print each comparison's method and the calls and cost per model.")
 def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,

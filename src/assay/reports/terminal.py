@@ -3,7 +3,8 @@
 `print_review` prints, in reading order: the one-sentence verdict, the
 warnings, the scores, the cost, the gates, the judges, the conditions
 compared and the previous-run diff, then where the files are. `--quiet`
-keeps the verdict, the gates, the errors and the files; `--verbose` adds
+keeps the verdict, the warnings, the gates, the errors and the files (a warning
+qualifies the verdict, as a gate `--condition` left unchecked does); `--verbose` adds
 each comparison's method lines and the calls per model. Each part is a function of the
 review, listed in `SECTIONS`, so a new part is a function and a line.
 """
@@ -130,7 +131,7 @@ def print_files(out: Any, review: Review, detail: Detail = "normal") -> None:
 Part: TypeAlias = Callable[[Any, "Review", Detail], None]
 
 SECTIONS: list[tuple[Detail, Part]] = [
-    ("quiet", print_verdict), ("normal", print_warnings), ("normal", print_scores),
+    ("quiet", print_verdict), ("quiet", print_warnings), ("normal", print_scores),
     ("quiet", print_errors), ("quiet", print_gates), ("normal", print_judge_findings),
     ("normal", print_comparisons),
     ("normal", print_previous), ("verbose", print_calls_by_model), ("quiet", print_files)]
