@@ -155,6 +155,25 @@ PYTHON = "{type: python, function: 'agent:answer'}"
 
 
 @pytest.mark.parametrize("command", ["validate", "run"])
+@pytest.mark.parametrize("folder", ["./saved_to_disk", "../elsewhere/saved", "/no/such/saved"])
+def test_an_hf_folder_that_is_not_there_is_named_at_its_line_not_sent_to_the_hub(
+        capsys, tmp_path, monkeypatch, folder, command):
+    """Regression: `dataset: {hf: ./saved_to_disk}` with the folder misspelt read
+    "cannot load the Hugging Face dataset './saved_to_disk': Repo id must use alphanumeric
+    chars ...", a Hub rule about a name the user never meant for the Hub, with neither the
+    config nor its line."""
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    config = _quickstart_like(tmp_path, "questions.jsonl", PYTHON)
+    config.write_text(config.read_text().replace("  path: questions.jsonl",
+                                                 f"  hf: {folder}"))
+    code, text = assay(capsys, command, str(config))
+    assert code == 2, text
+    assert f"{config}:3 [dataset.hf]: " in text, text
+    assert "Hugging Face dataset folder not found: " in text and "Repo id" not in text, text
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
 @pytest.mark.parametrize("target, condition", [
     (MODEL, "{context: {pack: docs}}"),
     (AGENT, "{mcp_servers: ['pack:docs']}"),

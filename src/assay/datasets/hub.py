@@ -25,6 +25,7 @@ from typing import Any
 from assay.datasets.files import Record
 from assay.datasets.parquet import RowDataset, plain
 from assay.errors import ProblemList, UserError
+from assay.input_files import require_directory
 
 MISSING_EXTRA = ("reading a Hugging Face dataset needs the datasets library: "
                  "pip install 'assay-eval[hf]'")
@@ -104,10 +105,15 @@ def open_hub_dataset(name: str, *, base_dir: Path, split: str | None = None,
                      revision: str | None = None, subset: str | None = None,
                      fields: dict[str, str] | None = None, sample: int | None = None,
                      seed: int = 0, tags: list[str] | None = None) -> HubDataset:
-    """A dataset over the Hub's NAME, or the local folder it names; nothing loads yet."""
+    """A dataset over the Hub's NAME, or the local folder it names; nothing loads yet.
+
+    A NAME that starts with `.`, `/` or `~` can only be a folder (no Hub name does): one
+    that is not there is said so here, not sent to the Hub to be refused as a name."""
     candidate = Path(name).expanduser()
     if not candidate.is_absolute():
         candidate = base_dir / candidate
+    if name.startswith((".", "/", "~")):
+        require_directory(candidate, "Hugging Face dataset folder")
     local = candidate if candidate.is_dir() else None
     dataset = HubDataset(path=Path(f"hf:{name}"), format="hf", fields=dict(fields or {}),
                          sample=sample, seed=seed, tags=list(tags or []), name=name,

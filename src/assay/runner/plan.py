@@ -174,12 +174,15 @@ def build_plan(loaded: LoadedConfig, services: Services, *, sample: int | None =
     if dataset is None and config.dataset.hf is not None:
         from assay.datasets.hub import open_hub_dataset
 
-        dataset = open_hub_dataset(
-            config.dataset.hf, base_dir=services.base_dir, split=config.dataset.split,
-            revision=config.dataset.revision, subset=config.dataset.subset,
-            fields=config.dataset.fields,
-            sample=sample or config.run.sample or config.dataset.sample,
-            seed=config.run.seed, tags=config.dataset.tags)
+        try:
+            dataset = open_hub_dataset(
+                config.dataset.hf, base_dir=services.base_dir, split=config.dataset.split,
+                revision=config.dataset.revision, subset=config.dataset.subset,
+                fields=config.dataset.fields,
+                sample=sample or config.run.sample or config.dataset.sample,
+                seed=config.run.seed, tags=config.dataset.tags)
+        except UserError as exc:  # a folder that is not there: the config's `dataset.hf`
+            raise _located(loaded, ("dataset", "hf"), exc) from None
     if dataset is None:
         assert config.dataset.path is not None  # the config holds `path:` or `hf:`
         path = services.resolve_path(config.dataset.path)
@@ -209,8 +212,13 @@ def _require_dataset_file(loaded: LoadedConfig, path: Path) -> None:
     try:
         require_regular_file(path, "dataset")
     except UserError as exc:
-        raise UserError(f"invalid config {loaded.written_path}",
-                        [Problem(str(exc), *located(loaded, ("dataset", "path")))]) from None
+        raise _located(loaded, ("dataset", "path"), exc) from None
+
+
+def _located(loaded: LoadedConfig, key: tuple[str, ...], exc: UserError) -> UserError:
+    """`exc`, a problem of the config's `key`, as an error naming the config's file and line."""
+    return UserError(f"invalid config {loaded.written_path}",
+                     [Problem(str(exc), *located(loaded, key))])
 
 
 def chosen_conditions(loaded: LoadedConfig, conditions: list[str] | None) -> list[Condition]:
