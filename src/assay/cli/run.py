@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 @click.option("--resume", type=GIVEN_TEXT,
               default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
               help="Finish an interrupted run: the latest unfinished one no other "
-                   "assay is running, or RUN_ID.")
+                   "assay is running, or RUN_ID. Of a completed run, write its "
+                   "missing or damaged files again.")
 @click.option("--retry-errors", is_flag=True,
               help="With --resume: run errored trials again (the target's or a scorer's error).")
 @click.option("--sample", type=run_setting_range("sample"),
