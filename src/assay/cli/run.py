@@ -80,7 +80,8 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     configs) run one after the other and end with a grand summary in suite.json.
 
     Exit codes: 0 all gates pass, 1 a gate failed, 2 bad config, dataset or
-    arguments, 3 the run could not complete (for a suite: the worst of its runs).
+    arguments, 3 the run could not complete (for a suite: the worst of its runs),
+    130 interrupted by Ctrl-C or SIGTERM (the trials stored are kept; --resume goes on).
     """
     from assay.cli.termination import decided
     from assay.runner.heap import collector_off_for_start_up
