@@ -40,6 +40,18 @@ def test_a_last_line_cut_short_says_so_not_line_1_of_a_later_line(tmp_path: Path
     assert stats.malformed == [(3, "cut short (the log was cut off or is still being written)")]
 
 
+def test_a_last_line_cut_short_inside_a_text_says_so_in_a_log_whose_copies_are_dropped(
+        tmp_path: Path) -> None:
+    """Regression: a Claude Code or pi log (whose readers drop a line repeating the one
+    before) cut off inside a text read 'invalid JSON: Invalid control character at (column
+    9)': the newline added to compare it with the line before was parsed with it."""
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"uuid": 1}\n{"uuid": 2}\n{"c": "ab')
+    stats = ParseStats(str(path))
+    assert [n for n, _ in iter_objects(path, stats, ("uuid",))] == [1, 2]
+    assert stats.malformed == [(3, "cut short (the log was cut off or is still being written)")]
+
+
 def test_invalid_json_names_the_column_of_the_line(tmp_path: Path) -> None:
     _, stats = _read(tmp_path, b'{"a": 1}\n{"b" 2}\n')
     assert stats.malformed == [(2, "invalid JSON: Expecting ':' delimiter (column 6)")]

@@ -168,10 +168,9 @@ def iter_objects(path: Path, stats: ParseStats, copy_keys: tuple[str, ...] = ()
                 raw = raw[len(UTF8_BOM):]
             if not raw or raw.isspace():
                 continue
-            if copy_keys:
-                if not raw.endswith(b"\n"):  # the last line
-                    raw += b"\n"
-                same, previous = raw == previous, raw
+            if copy_keys:  # the last line, without its newline, is still a copy
+                whole = raw if raw.endswith(b"\n") else raw + b"\n"
+                same, previous = whole == previous, whole
             try:
                 obj = loads(raw)
             except orjson.JSONDecodeError as exc:
