@@ -203,6 +203,16 @@ def test_bad_arguments_are_user_errors_that_say_what_to_fix(
     assert expected in str(raised.value)
 
 
+def test_bad_arguments_are_headed_by_assay_evaluate_not_a_file_of_that_name(
+        tmp_path: Path) -> None:
+    """Regression: an unknown scorer read 'invalid config /home/me/assay.evaluate', a file
+    that does not exist, while a missing dataset read 'invalid config assay.evaluate'."""
+    with pytest.raises(UserError) as raised:
+        evaluate(tmp_path, scorers=["nope"], base_dir=tmp_path)
+    assert str(raised.value).startswith("invalid config assay.evaluate\n")
+    assert str(tmp_path) not in str(raised.value)
+
+
 def test_an_error_of_the_run_is_raised_without_the_check_for_a_running_loop_behind_it(
         tmp_path: Path) -> None:
     def broken(case: Case) -> str:

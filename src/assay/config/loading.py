@@ -82,7 +82,7 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
     """
     if not isinstance(data, dict):
         raise UserError("invalid config", [Problem("the top level must be a mapping of keys",
-                                                   str(path), 1)])
+                                                   source.file, 1)])
     foreign = _import_foreign(data, source)
     if foreign is not data:  # a k-eval config: lines and fields as its file has them
         from assay.config.keval import KevalSourceMap
@@ -98,13 +98,13 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
         config = EvalConfig.model_validate(resolved)
     except ValidationError as exc:
         problems.extend(problems_from(exc, EvalConfig, source))
-        raise UserError(f"invalid config {path}", _as_written(problems, source)) from None
+        raise UserError(f"invalid config {source.file}", _as_written(problems, source)) from None
     sections = _validate_sections(config, source, problems)
     target_params, conditions = _resolve_conditions(config, source, problems)
     scorer_params = _validate_scorers(config, source, problems)
     _check_references(config, scorer_params, source, problems)
     if problems:
-        raise UserError(f"invalid config {path}", _as_written(problems, source))
+        raise UserError(f"invalid config {source.file}", _as_written(problems, source))
     # The hash covers the values the run will really use (`${VAR}` resolved), so resuming
     # with another ASSAY_MODEL is refused; secret-looking values are masked first.
     hashed = without_pace(
