@@ -213,6 +213,18 @@ def test_bad_arguments_are_headed_by_assay_evaluate_not_a_file_of_that_name(
     assert str(tmp_path) not in str(raised.value)
 
 
+def test_records_of_an_unknown_layout_are_told_what_an_evaluate_call_can_change(
+        tmp_path: Path) -> None:
+    """Regression: records with no known input key were told to 'map it with
+    dataset.fields', a key that records given in memory cannot have."""
+    with pytest.raises(UserError) as raised:
+        evaluate(tmp_path, data=[{"prompt": "hello", "answer": "HELLO"}])
+    message = str(raised.value)
+    assert "data[0] [input]: cannot tell which key holds the input (keys: answer, prompt)" \
+        in message
+    assert "dataset.fields" not in message and "name it 'input' in each record" in message
+
+
 def test_an_error_of_the_run_is_raised_without_the_check_for_a_running_loop_behind_it(
         tmp_path: Path) -> None:
     def broken(case: Case) -> str:

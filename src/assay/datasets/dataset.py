@@ -23,7 +23,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from assay.case import Case
 from assay.datasets.case_fields import Fields, to_case
@@ -81,6 +81,10 @@ class Scan:
 
 @dataclass
 class Dataset:
+    MAPPING_HINT: ClassVar[str] = ("map it with dataset.fields, e.g. "
+                                   "{input: prompt, expected: answer}")
+    """What to do when no key of a record is known to hold the input."""
+
     path: Path
     format: str = "auto"
     fields: dict[str, str] = field(default_factory=dict)
@@ -254,7 +258,7 @@ class Dataset:
                 return name, dict(mapping)
         named = ", ".join(sorted(keys)) or "none"
         problems.add(f"cannot tell which key holds the input (keys: {named}); "
-                     "map it with dataset.fields, e.g. {input: prompt, expected: answer}",
+                     f"{self.MAPPING_HINT}",
                      file=str(self.path), line=line, field="input")
         return "", {}
 

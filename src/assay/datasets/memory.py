@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from assay.case import Case
 from assay.datasets.dataset import Dataset, Scan
@@ -27,6 +27,12 @@ MEMORY_PATH = Path("<memory>")
 
 @dataclass
 class MemoryDataset(Dataset):
+    MAPPING_HINT: ClassVar[str] = ("name it 'input' in each record (the answer 'expected'), "
+                                   "or give a dataset file as {'path': ..., 'fields': "
+                                   "{'input': 'prompt', 'expected': 'answer'}}")
+    """Records in memory have no `dataset.fields`: their keys are renamed where they are
+    built, or a file is mapped."""
+
     path: Path = MEMORY_PATH
     records: list[Any] = field(default_factory=list)
 
