@@ -341,8 +341,36 @@ def test_a_run_that_did_not_complete_is_not_exported_as_an_evaluation(
     with pytest.raises(SystemExit) as exited:
         main(["export", "r1", "--store", str(tmp_path / "assay.db"), "-o", str(tmp_path / "x")])
     assert exited.value.code == 2
-    assert f"run r1 is {status} (3 of 40 trials)" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "run r1 is not completed (" in error and "it has 3 of 40 trials stored" in error
     assert not (tmp_path / "x").exists()
+
+
+def test_a_run_another_assay_is_running_is_waited_for_not_resumed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a run still under way read '`assay run CONFIG --resume r1` completes it',
+    which is refused while its process holds the run ('being run by another assay')."""
+    store = Store(str(tmp_path / "assay.db"))
+    store.create_run(id="r1", experiment="capitals", status="running", total_trials=40)
+    with store.run_lock() as lock:
+        lock.acquire("r1")
+        with pytest.raises(SystemExit) as exited:
+            main(["export", "r1", "--store", str(tmp_path / "assay.db"), "-o", str(tmp_path)])
+    store.close()
+    assert exited.value.code == 2
+    error = capsys.readouterr().err
+    assert "run r1 is not completed (still running)" in error and "--resume" not in error
+
+
+def test_a_stopped_run_is_told_the_command_that_resumes_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = Store(str(tmp_path / "assay.db"))
+    store.create_run(id="r1", experiment="capitals", status="interrupted", total_trials=40,
+                     config_path="evals/capitals.yaml")
+    store.close()
+    with pytest.raises(SystemExit):
+        main(["export", "r1", "--store", str(tmp_path / "assay.db"), "-o", str(tmp_path)])
+    assert "resume with: assay run evals/capitals.yaml --resume r1" in capsys.readouterr().err
 
 
 def test_exporting_a_run_again_to_the_same_place_replaces_its_files_not_duplicates_them(

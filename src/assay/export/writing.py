@@ -27,7 +27,6 @@ from assay.export.eee_identity import condition_identity, dataset_source
 from assay.export.eee_instances import instance_records
 from assay.export.eee_schema import Kind, schema_errors
 from assay.reports.atomic import atomic_writer, write_text
-from assay.wording import part_of
 
 if TYPE_CHECKING:
     from assay.records import ExportRecord, RunRecord
@@ -65,15 +64,15 @@ def export_eee(store: Store, run: RunRecord, directory: Path, *,
     """Write `run` as Every Eval Ever files under `directory`; the export, as recorded with
     the run (unless `recorded` is False: a store that can only be read)."""
     from assay.review.summary import stored_order, summarize_run
+    from assay.store.run_ending import how_unfinished
 
     if run.kind != "eval":
         raise UserError(f"run {run.id} is a {run.kind} analysis, not an eval run: only eval "
                         "runs export to Every Eval Ever")
-    if run.status != "completed":  # a part of the dataset would read as the whole
-        stored = part_of(store.count_trials(run.id)[0], run.total_trials, "trial")
-        raise UserError(f"run {run.id} is {run.status} ({stored}): only a "
-                        f"completed run is exported; `assay run CONFIG --resume {run.id}` "
-                        "completes it")
+    unfinished = how_unfinished(store, run)
+    if unfinished is not None:  # a part of the dataset would read as the whole
+        raise UserError(f"run {run.id} is not completed ({unfinished.how}): only a completed "
+                        f"run is exported, and it has {unfinished.stored_trials} stored")
     scorers, conditions = stored_order(run)
     summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
     if not summary.condition_names:
