@@ -185,3 +185,21 @@ def test_export_says_which_files_and_lines_it_left_out(
     err = capsys.readouterr().err
     assert f"skipped {folder / 'core.jsonl'}: a binary file (it holds NUL bytes)" in err
     assert f"{log}: 1 malformed line" in err
+
+
+@pytest.mark.parametrize("command", [["traces"], ["traces", "export"]])
+def test_a_loop_of_links_in_a_folder_is_skipped_with_its_name_and_why(
+        command: list[str], sessions_dir: Path, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a link to itself under the folder (`a.jsonl -> a.jsonl`) stopped the
+    analysis and the export with 'internal error: RuntimeError: Symlink loop', exit 3."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(sessions_dir / SHORT, folder / "short.jsonl")
+    (folder / "loop.jsonl").symlink_to("loop.jsonl")
+    out = tmp_path / ("out" if command == ["traces"] else "cases.jsonl")
+    extra = ["--no-store"] if command == ["traces"] else ["--include-unanswered"]
+    assert _run([*command, str(folder), "-o", str(out), *extra]) == 0
+    err = capsys.readouterr().err
+    assert f"skipped {folder / 'loop.jsonl'}: cannot open it: Too many levels of symbolic " \
+        "links" in err

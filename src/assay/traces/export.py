@@ -25,7 +25,7 @@ from assay.case import Case
 from assay.errors import UserError
 from assay.reports.atomic import atomic_writer
 from assay.traces.exchanges import Exchange
-from assay.traces.sessions import discover
+from assay.traces.sessions import discover, real_path
 
 
 def exchange_case(exchange: Exchange) -> Case:
@@ -53,9 +53,9 @@ def exchange_case(exchange: Exchange) -> Case:
 def check_not_a_log(output: Path, paths: Sequence[str | Path]) -> None:
     """Refuse, before any log is read, an output that is one of the session logs to export:
     the drafts would replace the log they are read from."""
-    target = output.resolve()
+    target = real_path(output)
     for log in discover(paths):
-        if log.resolve() == target:
+        if real_path(log) == target:
             raise UserError(f"-o {output} is one of the session logs being exported, so the "
                             "dataset would replace it: write the dataset to another file")
 

@@ -75,8 +75,15 @@ def discover(paths: Sequence[str | Path]) -> list[Path]:
             require_regular_file(path, "session log")
             files = [path]
         for file in files:
-            found.setdefault(file.resolve(), file)
+            found.setdefault(real_path(file), file)
     return list(found.values())
+
+
+def real_path(path: Path) -> Path:
+    """The file `path` names, its links followed: a loop of links (`a.jsonl -> a.jsonl`)
+    is its own name, for `readable` to say why it is not read (`Path.resolve` raises on
+    Python 3.11)."""
+    return Path(os.path.realpath(path))
 
 
 def subagent_parent(path: Path, lines: int = 5) -> str | None:
