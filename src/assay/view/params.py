@@ -7,7 +7,7 @@ which parameter and what it accepts, never a traceback.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from assay.records import TRIAL_KINDS
 from assay.store.filters import SHOWS, CaseFilter, RunFilter
@@ -74,12 +74,19 @@ def text(query: Mapping[str, str], name: str) -> str | None:
 
 
 def day(query: Mapping[str, str], name: str) -> str | None:
-    """A date (`2025-01-31`) or an ISO time, as the store compares start times."""
+    """A date (`2025-01-31`) or an ISO time, as the store compares start times: as text, in
+    UTC. A time with an offset (`09:00-05:00`) is moved to UTC, or it would be compared by its
+    clock reading with start times in UTC, hours off; a time without one is UTC."""
     value = text(query, name)
     if value is None:
         return None
     try:
-        (date if len(value) == 10 else datetime).fromisoformat(value)
+        if len(value) == 10:
+            date.fromisoformat(value)
+            return value
+        moment = datetime.fromisoformat(value)
     except ValueError:
         raise BadRequest(f"{name}={value!r}: write a date like 2025-01-31") from None
-    return value
+    if moment.tzinfo is None:
+        return value
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat()
