@@ -149,23 +149,40 @@ def test_a_masked_key_at_the_end_of_a_url_keeps_the_punctuation_after_it() -> No
         "(see http://h/?token=***), then retry.")
 
 
+def test_a_url_s_sort_key_or_primary_key_is_shown_so_the_error_names_the_url() -> None:
+    # issue case: ?sort_key=created_at became ?sort_key=*** in 'cannot reach ...'
+    assert redact("cannot reach http://h:9/rows?sort_key=created_at&primary_key=id: refused") == (
+        "cannot reach http://h:9/rows?sort_key=created_at&primary_key=id: refused")
+    assert redact("http://h/?user_key=UserKey123&app_key=AppKey123&order-key=name") == (
+        "http://h/?user_key=***&app_key=***&order-key=name")
+
+
 _SECRET_CHARS = st.text(alphabet=string.ascii_letters + string.digits + "-._~!$*+", min_size=6,
                         max_size=24)
 _PLAIN = st.text(alphabet=string.ascii_lowercase + string.digits, min_size=1, max_size=10)
 
 
+_SECRET_PARAMETERS = st.sampled_from([
+    "api_key", "apikey", "x-api-key", "API-KEY", "access_key", "secret_key", "private_key",
+    "key", "sig", "signature", "X-Amz-Signature", "token", "access_token", "password",
+    "user_key", "app_key"])
+_PLAIN_PARAMETERS = st.sampled_from([
+    "page", "sort_key", "primary_key", "partition-key", "Order_Key", "keys", "monkey"])
+
+
 @settings(max_examples=300, deadline=None)
 @given(user=_PLAIN, password=_SECRET_CHARS, key=_SECRET_CHARS, page=_PLAIN, host=_PLAIN,
+       name=_SECRET_PARAMETERS, plain=_PLAIN_PARAMETERS,
        before=st.sampled_from(["cannot reach ", "(", "url=", ""]),
        after=st.sampled_from([": refused", ")", ", then", " ConnectError", ""]))
 def test_a_url_s_password_and_key_never_survive_redaction_and_its_other_parts_do(
-        user: str, password: str, key: str, page: str, host: str, before: str,
-        after: str) -> None:
-    url = f"https://{user}:{password}@{host}.example/v1?api_key={key}&page={page}"
+        user: str, password: str, key: str, page: str, host: str, name: str, plain: str,
+        before: str, after: str) -> None:
+    url = f"https://{user}:{password}@{host}.example/v1?{name}={key}&{plain}={page}"
     shown = redact(before + url + after)
     for secret in (password, key):
         assert secret not in shown.replace(f"{user}:***@{host}", "").replace(
-            f"page={page}", "")
-    assert f"https://{user}:***@{host}.example/v1?api_key=***&page={page}" in shown
+            f"{plain}={page}", "")
+    assert f"https://{user}:***@{host}.example/v1?{name}=***&{plain}={page}" in shown
     assert redact(shown) == shown  # masking twice changes nothing
     assert sorted(url_secrets(url)) == sorted([password, key])
