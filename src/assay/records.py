@@ -22,6 +22,7 @@ store's ORM layer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,24 @@ from assay.trial import TrialKey
 TRIAL_KINDS = ("eval", "rejudge")
 """The kinds of run that store trials and scores: an eval run, and a rejudge of one (its
 answers, judged again). A `traces` run stores its analysis in its summary alone."""
+
+RUN_KINDS = (*TRIAL_KINDS, "traces")
+"""Every kind of run: those with trials, and an analysis of session logs."""
+_LABELLED = re.compile(r"(?s)(.+) \((" + "|".join(RUN_KINDS) + r")\)")
+
+
+def experiment_label(experiment: str, kind: str) -> str:
+    """An experiment as `assay runs` and `assay history` print it: `m` for its eval runs,
+    `m (rejudge)` for its rejudges, whose figures are a judge's, not the target's."""
+    return experiment if kind == "eval" else f"{experiment} ({kind})"
+
+
+def labelled_experiment(label: str) -> tuple[str, str] | None:
+    """The experiment and kind a label of `experiment_label` names (`m (rejudge)`), or None
+    for a bare name: what those commands print is accepted back as an argument."""
+    match = _LABELLED.fullmatch(label)
+    return (match.group(1), match.group(2)) if match else None
+
 
 JudgeIdentity = tuple[str | None, str | None]
 """(judge model, prompt hash) as a judged score records them in its details."""

@@ -51,6 +51,24 @@ def test_history_shows_a_traces_run_with_the_summary_it_has(
     assert "wiki_hit_rate" in text and "0.5" in text and "↑" in text and "↓" in text
 
 
+def test_a_rejudge_s_experiment_as_runs_and_history_print_it_is_accepted_back(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue case: assay runs printed 'planets (rejudge)'; assay history 'planets (rejudge)'
+    # answered "no runs of experiment 'planets (rejudge)'", exit 2
+    store = Store(str(project / "s.db"))
+    for index, kind in enumerate(("eval", "rejudge")):
+        store.create_run(id=f"run-{index}", experiment="planets", kind=kind, status="completed",
+                         started_at=f"2026-01-0{index + 1}T00:00:00+00:00")
+    store.close()
+    code, text = assay(capsys, "history", "planets (rejudge)", "--store", str(project / "s.db"))
+    assert code == 0 and "planets (rejudge) · 1 run" in text and "run-1" in text
+    assert "run-0" not in text
+    code, text = assay(capsys, "runs", "planets (rejudge)", "--store", str(project / "s.db"))
+    assert code == 0 and "run-1" in text and "run-0" not in text
+    code, text = assay(capsys, "history", "planets (traces)", "--store", str(project / "s.db"))
+    assert code == 2 and "no runs of experiment 'planets (traces)'" in text
+
+
 def test_history_of_an_unknown_experiment_is_a_usage_error(
         project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     Store(str(project / "s.db")).close()  # a store with no run of it

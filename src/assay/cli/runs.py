@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay.cli.common import GIVEN_TEXT, console, open_store, store_option
+from assay.cli.common import GIVEN_TEXT, console, experiment_runs, open_store, store_option
 from assay.run_status import shown_status
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
 
     store = open_store(store_url, existing=True)
     try:
-        runs = store.list_runs(experiment, limit=limit)
+        runs = experiment_runs(store, experiment, limit)
         stale = stalled_runs(store, runs)
         stored = {r.id: store.count_trials(r.id)[0] for r in runs
                   if r.kind != "traces" and r.status != "completed"}  # traces store no trials
@@ -83,9 +83,10 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
 def _experiment(run: RunRecord) -> str:
     """The experiment, and what kind of run it was when not an eval: a rejudge's headline is
     its judge's verdicts on an earlier run's answers, not a new measure of the target."""
+    from assay.records import experiment_label
     from assay.reports.text import markup_free as escape
 
-    return escape(run.experiment if run.kind == "eval" else f"{run.experiment} ({run.kind})")
+    return escape(experiment_label(run.experiment, run.kind))
 
 
 def _trials(run: RunRecord, stored: int | None) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Collection
 from typing import Any
 
 from assay.analysis.history import TARGET_ERRORS, ExperimentHistory
+from assay.records import experiment_label
 from assay.reports.formatting import percent
 from assay.wording import plural
 
@@ -75,7 +76,7 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     from assay.reports.console import fits, print_as_list
     from assay.reports.text import markup_free as escape
 
-    title = f"{history.experiment}" + (f" ({history.kind})" if history.kind != "eval" else "")
+    title = experiment_label(history.experiment, history.kind)
     runs = len(history.points)
     heading = f"{escape(title)} · {plural(runs, 'run')}, oldest first"
     table = Table(title=heading, title_justify="left", box=box.SIMPLE_HEAD)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 
-from assay.records import TRIAL_KINDS
+from assay.records import RUN_KINDS
 from assay.store.filters import SHOWS, CaseFilter, RunFilter
 from assay.trial import TrialKey
 
@@ -23,7 +23,6 @@ class BadRequest(ValueError):
 
 RUN_STATUSES = ("running", "reviewing", "completed", "interrupted", "aborted", "failed",
                 "finished", "incomplete")
-RUN_KINDS = (*TRIAL_KINDS, "traces")
 
 
 def run_filter(query: Mapping[str, str]) -> RunFilter:

@@ -9,11 +9,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from assay.records import TRIAL_KINDS, RunRecord
+from assay.records import RUN_KINDS, TRIAL_KINDS, RunRecord
 from assay.run_status import shown_status
 from assay.store.stalled_runs import stalled_runs
 from assay.view.pages import render
-from assay.view.params import RUN_KINDS, RUN_STATUSES, run_filter, whole
+from assay.view.params import RUN_STATUSES, run_filter, whole
 
 PAGE_SIZE = 50
 MAX_PROGRESS_RUNS = 100
