@@ -159,10 +159,25 @@ def test_a_case_errored_on_both_sides_is_left_out_once_and_cases_are_named_in_or
     c = compare_paired(a, b, kind="pass_fail", label_a="training", label_b="pack",
                        scorer="verdict")
     parts = exclusions(c)
-    assert parts == [("errored in pack (every epoch)", ("ge_009",)),
-                     ("errored in both training and pack (every epoch)", ("ge_003", "ge_010"))]
+    assert parts == [("errored in pack", ("ge_009",)),
+                     ("errored in both training and pack", ("ge_003", "ge_010"))]
     assert sum(len(ids) for _, ids in parts) == c.excluded.count == 5 - c.n
     assert c.excluded.errored_in_a == ("ge_003", "ge_010")
+
+
+def test_errored_cases_are_said_to_have_errored_every_epoch_only_when_there_were_several(
+        ) -> None:
+    """A one-epoch run's comparison said 'errored in pack (every epoch)': it had no epochs
+    to speak of."""
+    one = compare_paired({"q1": True, "q2": True, "q3": False},
+                         {"q1": True, "q2": None, "q3": True}, kind="pass_fail",
+                         label_a="training", label_b="pack", scorer="verdict")
+    assert exclusions(one) == [("errored in pack", ("q2",))]
+    several = compare_paired({"q1": [True, False], "q2": [True, True], "q3": [False, False]},
+                             {"q1": [True, True], "q2": [None, None], "q3": [True, False]},
+                             kind="pass_fail",
+                             label_a="training", label_b="pack", scorer="verdict")
+    assert exclusions(several) == [("errored in pack (every epoch)", ("q2",))]
 
 
 def test_the_html_report_and_the_viewer_write_a_comparison_with_the_same_words():

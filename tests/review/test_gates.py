@@ -240,7 +240,7 @@ def test_a_regression_gate_names_a_condition_that_errored_throughout_before_and_
                                           condition_diff(True, False))]
     assert pack.passed
     assert pack.detail == ("vs run run-a: not compared, no case has a result in both runs "
-                           "(5 errored in run run-a (every epoch)), and no case that answered "
+                           "(5 errored in run run-a), and no case that answered "
                            "before errors now")
 
 

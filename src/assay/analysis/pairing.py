@@ -38,6 +38,9 @@ class Exclusions:
     errored_in_b: tuple[str, ...] = ()
     epoch_values_ignored: int = 0
     """Errored epochs dropped from per-case means of cases that were kept, whatever failed."""
+    several_epochs: bool = False
+    """Whether a case left out for its errors had more than one epoch: only then do the
+    reasons say it errored on every epoch (a one-epoch run does not talk of epochs)."""
 
     @property
     def errored(self) -> tuple[str, ...]:
@@ -59,11 +62,12 @@ class Exclusions:
         errored, never as a case one side lacks), then cases one side never ran. A case
         that errored on both sides is named once, so the counts add up to `count`."""
         both = set(self.errored_in_a) & set(self.errored_in_b)
-        errored = ((f"errored in {label_a} (every epoch)",
+        every = " (every epoch)" if self.several_epochs else ""
+        errored = ((f"errored in {label_a}{every}",
                     tuple(i for i in self.errored_in_a if i not in both)),
-                   (f"errored in {label_b} (every epoch)",
+                   (f"errored in {label_b}{every}",
                     tuple(i for i in self.errored_in_b if i not in both)),
-                   (f"errored in both {label_a} and {label_b} (every epoch)",
+                   (f"errored in both {label_a} and {label_b}{every}",
                     tuple(i for i in self.errored_in_a if i in both)))
         parts = [(reason, ids) for reason, ids in errored if ids]
         parts += [(f"only in {label}", ids) for ids, label in ((self.only_in_a, label_a),
@@ -114,6 +118,7 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
     columns: list[list[float]] = [[], [], [], []]
     errored: tuple[list[str], list[str]] = ([], [])
     ignored = 0
+    several_epochs = False
     # One case at a time without building its sides as lists: a 250k-case run pairs a
     # million cases per scorer when `assay report` compares its conditions and its diff.
     # A plain finite float (one epoch's value) and a bool (one epoch's verdict) are taken as
@@ -142,6 +147,7 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
         lost_a = value_a is None or verdict_a is None  # no value or no verdict
         lost_b = value_b is None or verdict_b is None
         if lost_a or lost_b:
+            several_epochs = several_epochs or _several(raw_a) or _several(raw_b)
             if lost_a:
                 errored[0].append(cid)
             if lost_b:
@@ -161,8 +167,14 @@ def pair_cases(a: PerCase, b: PerCase, *, passed_a: PerCase | None = None,
         pass_a=arrays[2] if with_pass else None,
         pass_b=arrays[3] if with_pass else None,
         excluded=Exclusions(in_id_order(only_a), in_id_order(only_b),
-                            in_id_order(errored[0]), in_id_order(errored[1]), ignored),
+                            in_id_order(errored[0]), in_id_order(errored[1]), ignored,
+                            several_epochs),
     )
+
+
+def _several(raw: Value | Sequence[Value]) -> bool:
+    """Whether a case's result holds more than one epoch's value."""
+    return isinstance(raw, Sequence) and len(raw) > 1
 
 
 _MISSING: Any = object()
