@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from assay import Case, Output, Score
 from assay.analysis.summary import summarize
 from assay.records import ScoreRow, TrialRow
-from assay.review.summary import scorer_warnings, unmeasured_warnings
+from assay.review.finish import review_stored
+from assay.review.summary import scorer_order, scorer_warnings, unmeasured_warnings
+from assay.store import Store
+from assay.trial import TrialResult
 
 
 def test_a_scorer_that_failed_everywhere_is_counted_on_the_trials_with_an_answer() -> None:
@@ -64,3 +70,25 @@ def test_the_errors_are_pointed_at_in_report_md_only_when_the_run_has_one() -> N
          "(first: q0 (memory): HTTP 400)")]
     assert [w.endswith("; see Errors in report.md)")
             for w in unmeasured_warnings(summary, report_md=True)] == [True, True]
+
+
+def test_an_interrupted_run_lists_its_scorers_in_its_config_s_order_as_a_completed_one(
+        tmp_path: Path) -> None:
+    """Regression: a run stopped by Ctrl-C had no stored summary, so `assay report` listed its
+    scorers by name (contains, exact_match, regex) and headlined the first of those, where the
+    run, had it completed, listed them as its config does (regex, contains, exact_match)."""
+    store = Store(str(tmp_path / "assay.db"))
+    config = {"name": "order", "scorers": [{"type": "regex", "pattern": "J"},
+                                           {"type": "contains", "value": "J"},
+                                           {"type": "exact_match", "name": "exact"}]}
+    store.create_run(id="r1", experiment="order", status="interrupted",
+                     started_at="2025-03-01T09:00:00+00:00", total_trials=10, config=config)
+    scores = {name: Score(1.0, passed=True) for name in ("contains", "exact", "regex")}
+    store.write_trials("r1", [TrialResult(Case(id=f"c{i}", input="q"), "default", 0,
+                                          Output(text="J"), scores) for i in range(3)])
+    run = store.get_run("r1")
+    assert run is not None
+    review = review_stored(store, run)
+    store.close()
+    assert review.summary.scorer_names == ["regex", "contains", "exact"]
+    assert scorer_order(run) == ["regex", "contains", "exact"]  # the viewer's cases page

@@ -109,13 +109,27 @@ def stored_order(run: RunRecord) -> tuple[list[str], list[str]]:
 def review_order(store: Store, run: RunRecord) -> tuple[list[str], list[str]]:
     """The scorers and conditions in the order every view of the run lists them, its first
     condition the baseline its conditions are compared with: the stored summary's order; for
-    a run stopped before it was summarised, the conditions it stored trials under in its
-    config's order (not the order their trials happened to be written in, nor by name)."""
+    a run stopped before it was summarised, the conditions it stored trials under and its
+    scorers in its config's order, as the run would have listed them had it completed (not
+    the order their trials happened to be written in, nor by name)."""
     scorers, conditions = stored_order(run)
     if conditions:
         return scorers, conditions
     listed = (run.config or {}).get("conditions") if isinstance(run.config, dict) else None
     configured = [str(name) for name in listed] if isinstance(listed, dict | list) else []
     present = sorted(store.condition_counts(run.id))
-    return scorers, sorted(present, key=lambda name: (configured.index(name)
-                                                      if name in configured else len(configured)))
+    return scorer_order(run), sorted(present, key=lambda name: (
+        configured.index(name) if name in configured else len(configured)))
+
+
+def scorer_order(run: RunRecord) -> list[str]:
+    """The scorers in the order every view of the run lists them: the stored summary's; for
+    an eval run stopped before it was summarised, its config's, as it would have listed them
+    had it completed (not by name)."""
+    scorers = stored_order(run)[0]
+    if scorers or run.kind != "eval":  # a rejudge's scorers are its judges, not its config's
+        return scorers
+    listed = run.config.get("scorers") if isinstance(run.config, dict) else None
+    return [str(spec.get("name") or spec.get("type")) for spec in listed
+            if isinstance(spec, dict) and (spec.get("name") or spec.get("type"))
+            ] if isinstance(listed, list) else []

@@ -17,7 +17,7 @@ from starlette.responses import Response
 
 from assay.records import RunRecord
 from assay.review.recorded import RecordedReview
-from assay.review.summary import review_order, stored_order
+from assay.review.summary import review_order, scorer_order
 from assay.store.filters import SHOWS
 from assay.view.pages import path_run, render
 from assay.view.params import case_filter, text
@@ -72,7 +72,7 @@ def baseline_of(run: RunRecord, conditions: Sequence[str]) -> str | None:
 
 
 def scorers_of(run: RunRecord) -> list[str]:
-    return stored_order(run)[0]
+    return scorer_order(run)
 
 
 def _page(request: Request, runs: Sequence[RunRecord], sides: list[Side], *,
