@@ -38,6 +38,13 @@ def test_a_dataset_change_is_shown_in_its_row_in_the_sparkline_and_instead_of_an
     assert "no trend is read across it" in text
 
 
+def test_a_series_that_never_moved_is_drawn_at_half_height_not_as_the_lowest_bar() -> None:
+    """Regression: a pass rate of 100% in every run was drawn '▁▁▁', which reads as low."""
+    assert sparkline([100.0, 100.0, None, 100.0]) == "▄▄ ▄"
+    assert sparkline([0.0]) == "▄"
+    assert sparkline([0.0, 100.0]) == "▁█"
+
+
 def test_a_sparkline_breaks_before_the_runs_it_is_told() -> None:
     assert sparkline([1.0, 2.0, None, 3.0], breaks={1}) == "▁¦▅ █"
 

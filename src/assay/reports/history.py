@@ -25,11 +25,14 @@ something false."""
 BETTER = {"up": "[green]↑[/green]", "down": "[red]↓[/red]"}
 BREAK = "¦"
 """Between two runs over different datasets in a sparkline."""
+LEVEL = BARS[(len(BARS) - 1) // 2]
+"""Every bar of a series that never moved: half height, as neither its lowest nor its highest
+(the lowest bar read as a low value beside a pass rate of 100%)."""
 
 
 def sparkline(values: list[float | None], breaks: Collection[int] = ()) -> str:
-    """One bar per run, scaled between the lowest and highest value; a gap for a missing one,
-    and a break before each index in `breaks`."""
+    """One bar per run, scaled between the lowest and highest value (a series that never moved
+    at half height); a gap for a missing one, and a break before each index in `breaks`."""
     present = [v for v in values if v is not None]
     if not present:
         return ""
@@ -37,7 +40,8 @@ def sparkline(values: list[float | None], breaks: Collection[int] = ()) -> str:
     span = high - low
     return "".join(
         (BREAK if i in breaks else "")
-        + (" " if v is None else BARS[0 if span == 0 else round((v - low) / span * (len(BARS) - 1))])
+        + (" " if v is None else LEVEL if span == 0
+           else BARS[round((v - low) / span * (len(BARS) - 1))])
         for i, v in enumerate(values))
 
 
