@@ -86,3 +86,58 @@ def test_control_characters_from_a_target_keep_the_document_well_formed() -> Non
     error = cases["a\\x01b"].find("error").text
     assert error == "target: exit code 1: \\x1b[31mboom\\x1b[0m \\x00\\ufffe"
     assert cases["c"].find("failure").text == "judge: got '\\x0b'"
+
+
+def test_a_suites_document_is_streamed_as_elementtree_wrote_it_whole() -> None:
+    """The document is written as the trials stream by (it was built as one tree, 765 MB at
+    500,000 trials): every byte as `ET.indent` and `ET.tostring` made it, a failure's text
+    and a name's quotes escaped, a run with no trial an empty testsuite, a stopped run's
+    ending and a config that could not run a testcase each."""
+    import io
+
+    from assay.reports.junit import write_junit_runs
+
+    stopped = RunRecord(id="r2", experiment='e"<&>', kind="eval", status="interrupted",
+                        started_at="2026-01-01T00:00:00", config={}, total_trials=4)
+    empty = RunRecord(id="r3", experiment="none", kind="eval", status="completed",
+                      started_at="2026-01-01T00:00:00", config={})
+    trials = [trial("q1", "a", {"s": score(True)}),
+              trial("q1", "b", {"s": score(False, "no\n'x' <here> & \"there\"")}, epoch=1),
+              trial("q2", "a", {}, error="exit 1: \x1b[31mboom\x1b[0m")]
+    gates = [GateResult("s@a pass rate", False, "50.0% (min 80.0%)"),
+             GateResult("s@b mean", True, "ok")]
+    written = io.StringIO()
+    write_junit_runs(written, [(RUN, trials, gates), (stopped, trials[:1], []), (empty, [], [])],
+                     name="assay suite", failed=[("broken.yaml", "bad config: line 3")])
+    assert written.getvalue() == (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<testsuites name="assay suite" tests="8" failures="2" errors="3">\n'
+    '  <testsuite name="exp" timestamp="2026-01-01T00:00:00" id="r1" tests="3" failures="1" errors="1">\n'
+    '    <testcase classname="exp.a" name="q1" time="1.500" />\n'
+    '    <testcase classname="exp.b" name="q1" time="1.500">\n'
+    '      <failure message="failed: s" type="s">epoch 2 of 2: s: no\n'
+    '\'x\' &lt;here&gt; &amp; "there"</failure>\n'
+    '    </testcase>\n'
+    '    <testcase classname="exp.a" name="q2" time="1.500">\n'
+    '      <error message="epoch 1 of 2: target: exit 1: [31mboom [0m" type="error">epoch 1 of 2: target: exit 1: \\x1b[31mboom\\x1b[0m</error>\n'
+    '    </testcase>\n'
+    '  </testsuite>\n'
+    '  <testsuite name="exp gates" timestamp="2026-01-01T00:00:00" id="r1-gates" tests="2" failures="1" errors="0">\n'
+    '    <testcase classname="exp.gates" name="s@a pass rate">\n'
+    '      <failure message="50.0% (min 80.0%)" type="gate">50.0% (min 80.0%)</failure>\n'
+    '    </testcase>\n'
+    '    <testcase classname="exp.gates" name="s@b mean" />\n'
+    '  </testsuite>\n'
+    '  <testsuite name="e&quot;&lt;&amp;&gt;" timestamp="2026-01-01T00:00:00" id="r2" tests="2" failures="0" errors="1">\n'
+    '    <testcase classname="e&quot;&lt;&amp;&gt;.a" name="q1" time="1.500" />\n'
+    '    <testcase classname="e&quot;&lt;&amp;&gt;.run" name="run r2">\n'
+    '      <error message="the run is interrupted (1 of 4 trials ran)" type="interrupted">the run is interrupted (1 of 4 trials ran)</error>\n'
+    '    </testcase>\n'
+    '  </testsuite>\n'
+    '  <testsuite name="none" timestamp="2026-01-01T00:00:00" id="r3" tests="0" failures="0" errors="0" />\n'
+    '  <testsuite name="broken.yaml" tests="1" failures="0" errors="1">\n'
+    '    <testcase classname="broken.yaml.run" name="run">\n'
+    '      <error message="bad config: line 3" type="error">bad config: line 3</error>\n'
+    '    </testcase>\n'
+    '  </testsuite>\n'
+    '</testsuites>\n')

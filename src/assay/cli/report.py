@@ -151,9 +151,9 @@ def _render(store: Store, run: RunRecord, review: Review, fmt: str, output: str 
                 if section:
                     handle.write("\n" + section)
             elif fmt == "junit":
-                from assay.reports.junit import render_junit
+                from assay.reports.junit import write_junit
 
-                handle.write(render_junit(run, store.iter_trials(run.id), review.gates))
+                write_junit(handle, run, store.iter_trials(run.id), review.gates)
             else:
                 from assay.reports.html import write_html
 

@@ -135,10 +135,10 @@ def write_parts(store: Store, review: Review, parts: ReportParts, *,
     with atomic_writer(files.html) as handle:
         write_html(handle, review, parts.page)
     if junit is not None:
-        from assay.reports.junit import render_junit
+        from assay.reports.junit import write_junit
 
-        write_text(junit, render_junit(review.run, store.iter_trials(review.run.id),
-                                       review.gates))
+        with atomic_writer(junit) as handle:
+            write_junit(handle, review.run, store.iter_trials(review.run.id), review.gates)
     return files
 
 

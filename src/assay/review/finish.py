@@ -252,8 +252,8 @@ def write_stopped_junit(store: Store, run_id: str, junit: Path) -> None:
     what stopped it, in place of whatever an earlier run left at `junit`. When the store
     cannot be read either, that earlier file is removed rather than left to pass for this
     run's (the error that stopped the run is the one to tell)."""
-    from assay.reports.atomic import write_text
-    from assay.reports.junit import render_junit
+    from assay.reports.atomic import atomic_writer
+    from assay.reports.junit import write_junit
 
     try:
         run = store.get_run(run_id)
@@ -262,11 +262,12 @@ def write_stopped_junit(store: Store, run_id: str, junit: Path) -> None:
         scorers, conditions = review_order(store, run)
         summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
         recorded = RecordedReview.of(run) or _judged_again(run, summary)
-        text = render_junit(run, store.iter_trials(run.id), recorded.gates)
+        with atomic_writer(junit) as handle:
+            write_junit(handle, run, store.iter_trials(run.id), recorded.gates)
+    except FileWriteError:
+        raise
     except AssayError:
         junit.unlink(missing_ok=True)
-        return
-    write_text(junit, text)
 
 
 def review_stored(store: Store, run: RunRecord, *,

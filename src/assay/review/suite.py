@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay.knowledge_packs.all_packs import SuiteEntry, grand_summary
-from assay.reports.atomic import write_text
+from assay.reports.atomic import atomic_writer, write_text
 from assay.reports.suite import suite_markdown
 
 if TYPE_CHECKING:
@@ -46,9 +46,10 @@ def write_suite(store: Store, entries: Sequence[SuiteEntry], reviews: Sequence[R
     write_text(target, json.dumps(document, indent=2, ensure_ascii=False))
     write_text(target.with_name("suite.md"), suite_markdown(document))
     if junit is not None:
-        from assay.reports.junit import render_junit_runs
+        from assay.reports.junit import write_junit_runs
 
-        write_text(junit, render_junit_runs(
-            [(r.run, store.iter_trials(r.run.id), r.gates) for r in reviews],
-            failed=[(str(e.config), e.error) for e in entries if e.error is not None]))
+        with atomic_writer(junit) as handle:
+            write_junit_runs(
+                handle, [(r.run, store.iter_trials(r.run.id), r.gates) for r in reviews],
+                failed=[(str(e.config), e.error) for e in entries if e.error is not None])
     return document, target
