@@ -150,23 +150,13 @@ def yaml_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
     """Each case of a YAML list (or of its `cases:`), its `id_key` read as written."""
     import yaml
 
-    from assay.datasets.yaml_nodes import (
-        MAX_ALIASED_VALUES,
-        CaseLoader,
-        alias_bomb,
-        id_as_written,
-    )
+    from assay.datasets.yaml_nodes import MAX_ALIASED_VALUES, read_cases
 
     text = _read_text(path, problems)
     if text is None:
         return
     try:
-        loader = CaseLoader(text)
-        try:  # compose once; the values are built from that same node tree
-            root = loader.get_single_node()
-            data = loader.construct_document(root) if root is not None else None
-        finally:
-            loader.dispose()
+        cases = read_cases(text, id_key)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         problems.add(f"invalid YAML: {exc.problem}", file=str(path),
@@ -178,28 +168,17 @@ def yaml_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
     except (RecursionError, ValueError) as exc:
         problems.add(f"invalid YAML: {beyond_limits(exc)}", file=str(path))
         return
-    nodes = root.value if isinstance(root, yaml.SequenceNode) else None
-    if (isinstance(data, dict) and isinstance(data.get("cases"), list)
-            and isinstance(root, yaml.MappingNode)):
-        for key, value in root.value:
-            if getattr(key, "value", None) == "cases":
-                nodes = value.value
-        data = data["cases"]
-    if not isinstance(data, list) or nodes is None:
+    if cases.items is None:
         problems.add("a YAML dataset is a list of cases (or a mapping with `cases:`)",
                      file=str(path), line=1)
         return
-    lines = [loader.alias_lines.get((id(nodes), index), node.start_mark.line + 1)
-             for index, node in enumerate(nodes)]  # a case written `- *name` is on its line
-    bomb = alias_bomb(nodes)
-    if bomb is not None:
+    if cases.bomb is not None:
         problems.add(f"through YAML aliases (*name) the cases up to here hold more than "
                      f"{MAX_ALIASED_VALUES:,} values beyond those the file writes out (an "
                      "alias bomb?): write the values out, or repeat them less",
-                     file=str(path), line=lines[bomb])
+                     file=str(path), line=cases.lines[cases.bomb])
         return
-    for node, item, line in zip(nodes, data, lines, strict=True):
-        id_as_written(node, item, id_key)
+    for item, line in zip(cases.items, cases.lines, strict=True):
         item = _storable(item, problems, path, line)
         if item is not _REFUSED:
             yield line, item
