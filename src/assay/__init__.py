@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from assay.api.evaluate import EvalResult, evaluate, evaluate_async
     from assay.case import Case
     from assay.condition import Condition
+    from assay.errors import AssayError, RunFailed, UserError
     from assay.output import Output, ToolCall, Usage
     from assay.registry import scorer, target
     from assay.scorers.base import CheckScorer, Scorer, ScorerParams
@@ -37,14 +38,19 @@ _LAZY = {
     "evaluate": "assay.api.evaluate",
     "evaluate_async": "assay.api.evaluate",
     "EvalResult": "assay.api.evaluate",
+    "AssayError": "assay.errors",
+    "UserError": "assay.errors",
+    "RunFailed": "assay.errors",
 }
 
 __all__ = [
+    "AssayError",
     "Case",
     "CheckScorer",
     "Condition",
     "EvalResult",
     "Output",
+    "RunFailed",
     "Score",
     "Scorer",
     "ScorerParams",
@@ -52,6 +58,7 @@ __all__ = [
     "TargetParams",
     "ToolCall",
     "Usage",
+    "UserError",
     "__version__",
     "evaluate",
     "evaluate_async",

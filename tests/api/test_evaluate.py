@@ -451,3 +451,15 @@ def test_the_api_is_exported_from_the_package() -> None:
         api.evaluate, api.evaluate_async, api.EvalResult)
     assert assay.evaluate.__name__ == "evaluate" and {"evaluate", "evaluate_async",
                                                       "EvalResult"} <= set(assay.__all__)
+
+
+def test_the_errors_evaluate_raises_can_be_caught_from_the_package(tmp_path: Path) -> None:
+    """Regression: `evaluate`'s docstring said it raises `UserError` and `RunFailed`, which
+    a caller had to import from `assay.errors`, a module the package calls internal."""
+    from assay import errors
+
+    assert (assay.UserError, assay.RunFailed, assay.AssayError) == (
+        errors.UserError, errors.RunFailed, errors.AssayError)
+    assert {"UserError", "RunFailed", "AssayError"} <= set(assay.__all__)
+    with pytest.raises(assay.UserError, match="assay.evaluate"):
+        evaluate(tmp_path, scorers=["nope"], base_dir=tmp_path)

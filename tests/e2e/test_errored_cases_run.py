@@ -50,18 +50,18 @@ def test_errored_cases_are_named_as_errored_in_every_report(tmp_path: Path) -> N
     assert errors == {"plain": 1, "careful": 2}
 
     markdown = (out / "report.md").read_text()
-    assert "- left out, errored in plain (every epoch) (1): `c1`" in markdown
-    assert "- left out, errored in careful (every epoch) (2): `c2`, `c4`" in markdown
+    assert "- left out, errored in plain (1): `c1`" in markdown
+    assert "- left out, errored in careful (2): `c2`, `c4`" in markdown
     assert "- `c1` · plain: ProviderError" in markdown.split("## Errors", 1)[1]
     assert "- `c4` · careful: ProviderError" in markdown.split("## Errors", 1)[1]
 
     html = (out / "report.html").read_text()
-    assert "left out, errored in plain (every epoch) (1): <code>c1</code>" in html
-    assert "left out, errored in careful (every epoch) (2): <code>c2</code>, <code>c4</code>" in html
+    assert "left out, errored in plain (1): <code>c1</code>" in html
+    assert "left out, errored in careful (2): <code>c2</code>, <code>c4</code>" in html
 
     terminal = done.stdout
-    assert "contains · careful: left out, errored in plain (every epoch) (1): c1" in terminal
-    assert "contains · careful: left out, errored in careful (every epoch) (2): c2, c4" in terminal
+    assert "contains · careful: left out, errored in plain (1): c1" in terminal
+    assert "contains · careful: left out, errored in careful (2): c2, c4" in terminal
     assert "3 of 12 trials got no answer from the target, so they have no score" in terminal
     for text in (markdown, html, terminal):
         assert "only in" not in text

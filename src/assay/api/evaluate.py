@@ -123,9 +123,9 @@ async def evaluate_async(
     when the arguments and data are unchanged, running only its missing trials.
 
     Relative paths (dataset, `module:function` references) are resolved against `base_dir`,
-    the working directory by default. Bad arguments or data raise `UserError` naming each
-    problem; a run that cannot complete raises `RunFailed`. Use this coroutine inside a
-    running event loop (Jupyter, async code); `evaluate` is its blocking form.
+    the working directory by default. Bad arguments or data raise `assay.UserError` naming
+    each problem; a run that cannot complete raises `assay.RunFailed`. Use this coroutine
+    inside a running event loop (Jupyter, async code); `evaluate` is its blocking form.
     """
     from assay.api.running import run_and_review
     from assay.config.loading import load_config_data
