@@ -244,6 +244,30 @@ def test_a_regression_gate_names_a_condition_that_errored_throughout_before_and_
                            "before errors now")
 
 
+def test_a_condition_or_scorer_the_earlier_run_did_not_score_is_named_and_passed_as_new(
+        ) -> None:
+    """After `assay run --condition agent`, the next full run's regression gate compared
+    `agent` and said nothing of `pack` but a note ('condition pack only in run ...'); a gate
+    on `pack` alone failed with 'no metric to compare'. What the earlier run did not score
+    has nothing to regress from, as in a first run: it passes, and the gate says so."""
+    def cases(conditions: list[str], scorers: list[str]) -> dict[str, ScorerCases]:
+        return collect_cases([ScoreRow(f"q{i}", c, 0, s, 1.0, True, None)
+                              for s in scorers for c in conditions for i in range(5)])
+    diff = diff_runs(cases(["agent"], ["contains"]), cases(["agent", "pack"], ["contains",
+                                                                                "regex"]),
+                     run_a=RunRef("run-a", "exp", "t0", "h"), run_b=RunRef("run-b", "exp", "t1", "h"))
+    results = judge_regression(RegressionSpec(), diff)
+    assert [(r.gate, r.passed) for r in results] == [
+        ("regression contains@agent pass rate", True),
+        ("regression contains@pack pass rate", True),
+        ("regression regex@agent pass rate", True),
+        ("regression regex@pack pass rate", True)]
+    assert results[1].detail == ("run run-a did not score contains on condition pack: "
+                                 "nothing to regress from")
+    [pack] = judge_regression(RegressionSpec(condition="pack", scorer="contains"), diff)
+    assert pack.passed and pack.gate == "regression contains@pack pass rate"
+
+
 def test_a_regression_gate_on_a_mean_shows_the_delta_its_comparison_shows() -> None:
     """A 0-10 mean that rose by 0.47 read 'mean: +4.7pp' in the gate (its share of the
     scale) beside '+0.470' in the comparison of the same runs."""

@@ -58,6 +58,17 @@ class UnpairedMetric:
     """Each case left out, and why."""
 
 
+@dataclass(frozen=True)
+class NewMetric:
+    """A scorer and condition this run (B) has that the earlier run (A) did not: a scorer
+    added since, or a condition A left out (`--condition`); nothing to regress from."""
+
+    scorer: str
+    condition: str
+    metric: str
+    """`pass rate` or `mean`, as a comparison of it would head."""
+
+
 @dataclass(frozen=True, repr=False)
 class RunDiff(ComparisonFamily):
     run_a: RunRef | None = None
@@ -68,6 +79,8 @@ class RunDiff(ComparisonFamily):
     """Scorers or conditions only one run has."""
     unpaired: list[UnpairedMetric] = field(default_factory=list)
     """The skipped comparisons that no case could be paired for, with why per case."""
+    new: list[NewMetric] = field(default_factory=list)
+    """What B scored that A did not (in `notes` too, as a line for people)."""
 
     @property
     def comparable(self) -> bool:
@@ -120,9 +133,15 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
     comparisons = []
     skipped: list[str] = []
     unpaired: list[UnpairedMetric] = []
+    new: list[NewMetric] = []
     for name, entry_b in cases_b.items():
         entry_a = cases_a.get(name)
-        if entry_a is None or (wanted is not None and name not in wanted):
+        if wanted is not None and name not in wanted:
+            continue
+        metric = "pass rate" if entry_b.has_verdicts else "mean"
+        new += [NewMetric(name, condition, metric) for condition in entry_b.conditions
+                if entry_a is None or condition not in entry_a.values]
+        if entry_a is None:
             continue
         merged = ScorerCases(name, scale=entry_b.scale,
                              has_verdicts=entry_a.has_verdicts and entry_b.has_verdicts)
@@ -148,7 +167,7 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
                   for c in entry_a.conditions if c not in entry_b.values]
     return RunDiff(entries=finish_family(comparisons), skipped=skipped, alpha=alpha,
                    run_a=run_a, run_b=run_b, problems=list(problems or []), notes=notes,
-                   unpaired=unpaired)
+                   unpaired=unpaired, new=new)
 
 
 def _only_in(scorer: str, run: RunRef, other_cases: Mapping[str, ScorerCases],

@@ -307,7 +307,14 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
     unpaired = [u for u in diff.unpaired
                 if (spec.scorer is None or u.scorer == spec.scorer)
                 and (spec.condition is None or u.condition == spec.condition)]
-    if not chosen and not unpaired:
+    new = [n for n in diff.new if (spec.scorer is None or n.scorer == spec.scorer)
+           and (spec.condition is None or n.condition == spec.condition)]
+    # What the earlier run did not score (a condition it left out with `--condition`, a
+    # scorer added since) has nothing to regress from, as in a first run: passed, said so.
+    firsts = [GateResult(f"regression {n.scorer}@{n.condition} {n.metric}", True,
+                         f"run {diff.run_a.id} did not score {n.scorer} on condition "
+                         f"{n.condition}: nothing to regress from", rule) for n in new]
+    if not chosen and not unpaired and not new:
         return [GateResult(label, False, f"{against}: no metric to compare "
                                          f"({'; '.join(diff.skipped) or 'no common results'})",
                            rule)]
@@ -343,7 +350,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
                                        u.excluded.reasons(f"run {diff.run_a.id}", "this run"))
             detail += "), and no case that answered before errors now"
         results.append(GateResult(name, not errored_now, detail, rule))
-    return results
+    return results + firsts
 
 
 def _errored_now_text(case_ids: Sequence[str]) -> str:
