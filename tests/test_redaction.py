@@ -157,6 +157,17 @@ def test_a_url_s_sort_key_or_primary_key_is_shown_so_the_error_names_the_url() -
         "http://h/?user_key=***&app_key=***&order-key=name")
 
 
+def test_a_sort_key_in_a_config_is_stored_as_written_and_never_becomes_a_secret() -> None:
+    """`primary_key: id` in a target's request body was stored as `***`, and `id` became a
+    secret masked in every text after it; a URL's `?primary_key=id` was shown, so the two
+    disagreed on one name."""
+    body = {"json": {"primary_key": "order_id", "sort_key": "created_at",
+                     "app_key": "AppKey123"}}
+    assert redact_structure(body) == {"json": {"primary_key": "order_id",
+                                               "sort_key": "created_at", "app_key": "***"}}
+    assert set(literal_secrets(body)) == {"AppKey123"}
+
+
 _SECRET_CHARS = st.text(alphabet=string.ascii_letters + string.digits + "-._~!$*+", min_size=6,
                         max_size=24)
 _PLAIN = st.text(alphabet=string.ascii_lowercase + string.digits, min_size=1, max_size=10)

@@ -62,12 +62,13 @@ URL_SECRET_PARAMETERS = frozenset({"key", "sig", "signature", "code", "pass", "p
 (`?key=` of Google's APIs, `&sig=` of a signed URL)."""
 _SIGNATURE_PARAMETER = re.compile(r"(?i)(^|[-_.])(sig|signature)$")
 """A signed URL's signature under a vendor's prefix (`X-Amz-Signature`, `X-Goog-Signature`)."""
-_DATA_KEY_PARAMETER = re.compile(
+_DATA_KEY_NAME = re.compile(
     r"(?i)^(sort|order|primary|foreign|partition|range|hash|row|group|cache|lookup|index|unique"
     r"|object|idempotency|dedupe?|shard|routing|bucket)[_-]key$")
-"""A query parameter named `*_key` that names a column or an ordering, not a credential
-(`?sort_key=created_at`, `?primary_key=id`): shown, so an error still says which URL failed.
-Any other `*_key` (`user_key`, `app_key`, `license_key`) stays masked, as a secret might."""
+"""A `*_key` name that names a column or an ordering, not a credential (`?sort_key=created_at`,
+`primary_key: id` in a request body): shown, so an error still says which URL failed and a
+value such as `id` is not masked wherever it appears. Any other `*_key` (`user_key`,
+`app_key`, `license_key`) stays masked, as a secret might."""
 _REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}")
 
 _registered: set[str] = set()
@@ -82,7 +83,8 @@ def register(*values: str | None) -> None:
 
 def is_secret_name(name: str) -> bool:
     """True for a variable or key name that holds a secret (`OPENAI_API_KEY`, `password`)."""
-    return bool(SECRET_NAME.search(name)) and not name.lower().endswith("_env")
+    return (bool(SECRET_NAME.search(name)) and not name.lower().endswith("_env")
+            and not _DATA_KEY_NAME.match(name))
 
 
 def known_secrets() -> list[str]:
@@ -170,8 +172,6 @@ def _is_secret_parameter(name: str) -> bool:
     from urllib.parse import unquote  # not at import: `assay --help` reads no URL
 
     name = unquote(name)
-    if _DATA_KEY_PARAMETER.match(name):
-        return False
     return (is_secret_name(name) or name.lower() in URL_SECRET_PARAMETERS
             or bool(_SIGNATURE_PARAMETER.search(name)))
 
