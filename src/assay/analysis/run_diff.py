@@ -139,15 +139,15 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
         if wanted is not None and name not in wanted:
             continue
         metric = "pass rate" if entry_b.has_verdicts else "mean"
-        new += [NewMetric(name, condition, metric) for condition in entry_b.conditions
-                if entry_a is None or condition not in entry_a.values]
         if entry_a is None:
+            new += [NewMetric(name, condition, metric) for condition in entry_b.conditions]
             continue
         merged = ScorerCases(name, scale=entry_b.scale,
                              has_verdicts=entry_a.has_verdicts and entry_b.has_verdicts)
         for condition in entry_b.conditions:
             if condition not in entry_a.values:
                 notes.append(f"{name}: condition {condition} only in run {run_b.id}")
+                new.append(NewMetric(name, condition, metric))
                 continue
             try:
                 comparisons.append(pair_scorer(

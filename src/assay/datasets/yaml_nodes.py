@@ -11,8 +11,6 @@ bound and crashes the process on a file nested some 40,000 deep).
 from __future__ import annotations
 
 import contextlib
-import gc
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +19,7 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
+from assay.collector import collector_paused
 from assay.yaml_core import UniqueKeyLoader, expanded_size
 
 
@@ -78,7 +77,7 @@ def read_cases(text: str, id_key: str) -> Cases:
     Python's cycle collector is off meanwhile: the millions of nodes and values of a big
     dataset, none of them garbage, made it walk them all again and again (more time than
     the reading). The node tree is let go before the cases are handed on."""
-    with _collector_paused():
+    with collector_paused():
         document = read_document(text)
         root, data = document.root, document.data
         nodes = root.value if isinstance(root, yaml.SequenceNode) else None
@@ -117,18 +116,6 @@ def _read(loader: CaseLoader) -> Document:
     finally:
         loader.dispose()
     return Document(root, data, loader.alias_lines, loader.aliased)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector off for the block, then as it was."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _libyaml_loader() -> type[CaseLoader] | None:

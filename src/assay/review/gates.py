@@ -311,7 +311,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
            and (spec.condition is None or n.condition == spec.condition)]
     # What the earlier run did not score (a condition it left out with `--condition`, a
     # scorer added since) has nothing to regress from, as in a first run: passed, said so.
-    firsts = [GateResult(f"regression {n.scorer}@{n.condition} {n.metric}", True,
+    firsts = [GateResult(_metric_gate(n.scorer, n.condition, n.metric), True,
                          f"run {diff.run_a.id} did not score {n.scorer} on condition "
                          f"{n.condition}: nothing to regress from", rule) for n in new]
     if not chosen and not unpaired and not new:
@@ -322,7 +322,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
     for c in adjust_comparisons(chosen):
         drop = -(c.delta_pp if c.delta_pp is not None else c.reading_delta_pp or 0.0)
         metric = "pass rate" if c.delta_pp is not None else "mean"
-        name = f"regression {c.scorer}@{c.label_b.rpartition('@')[2]} {metric}"
+        name = _metric_gate(c.scorer, c.label_b.rpartition("@")[2], metric)
         failed = drop > spec.max_drop_pp and (c.significant or not spec.significant)
         evidence = f"{format_p(c.p_value, c.alpha)} {evidence_of(c)}" + (
             f", {c.correction}" if c.correction else "")
@@ -340,7 +340,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
     for u in unpaired:
         # No case could be paired (a condition that errored throughout, say), so there is no
         # test to read; the cases that answered before and error now still regressed.
-        name = f"regression {u.scorer}@{u.condition} {u.metric}"
+        name = _metric_gate(u.scorer, u.condition, u.metric)
         detail = f"{against}: not compared, no case has a result in both runs"
         errored_now = u.excluded.newly_errored
         if errored_now:
@@ -351,6 +351,11 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
             detail += "), and no case that answered before errors now"
         results.append(GateResult(name, not errored_now, detail, rule))
     return results + firsts
+
+
+def _metric_gate(scorer: str | None, condition: str, metric: str) -> str:
+    """One metric's line of a regression gate: `regression contains@docs pass rate`."""
+    return f"regression {scorer}@{condition} {metric}"
 
 
 def _errored_now_text(case_ids: Sequence[str]) -> str:

@@ -23,6 +23,8 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
+from assay.collector import collector_paused
+
 YOUNG_OBJECTS = 20_000
 """Allocations between two collections of the youngest generation (Python's default: 700)."""
 
@@ -43,14 +45,7 @@ def long_lived_set_aside() -> Iterator[None]:
         gc.unfreeze()
 
 
-@contextlib.contextmanager
-def collector_off_for_start_up() -> Iterator[None]:
+def collector_off_for_start_up() -> contextlib.AbstractContextManager[None]:
     """Run the block (a command from its start) with the collector off, except during a run
     (`long_lived_set_aside`); the setting is given back afterwards."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    return collector_paused()

@@ -220,28 +220,24 @@ def check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> list[s
     pool = get_pool(services)
     problems: list[Problem] = []
     warnings: list[str] = []
-    checked: set[str] = set()
-    known: set[str] = set()
+    known: dict[str, bool] = {}  # model -> whether its provider is known
     for use in uses:
-        if use.model in checked:
-            continue
-        checked.add(use.model)
-        try:
-            warning = pool.validate_model(use.model)
-        except UserError as exc:
-            problems.append(Problem(str(exc), *located(loaded, use.model_at)))
-            continue
-        known.add(use.model)
-        if warning:
-            warnings.append(warning)
-    for use in uses:
-        if use.temperature is None or use.model not in known:
+        if use.model not in known:
+            try:
+                warning = pool.validate_model(use.model)
+            except UserError as exc:
+                problems.append(Problem(str(exc), *located(loaded, use.model_at)))
+                known[use.model] = False
+                continue
+            known[use.model] = True
+            warnings += [warning] if warning else []
+        if use.temperature is None or not known[use.model]:
             continue
         highest = pool.max_temperature(use.model)
-        problem = Problem(f"temperature {use.temperature:g} is more than {use.model} accepts "
-                          f"(0 to {highest:g})", *located(loaded, use.temperature_at))
-        if use.temperature > highest and problem not in problems:
-            problems.append(problem)
+        if use.temperature > highest:
+            problem = Problem(f"temperature {use.temperature:g} is more than {use.model} "
+                              f"accepts (0 to {highest:g})", *located(loaded, use.temperature_at))
+            problems += [] if problem in problems else [problem]
     if problems:
         raise UserError(f"invalid config {loaded.written_path}", problems)
     return warnings
