@@ -100,3 +100,23 @@ def assay_apart(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, st
 
 def results(output_dir: Path) -> dict[str, Any]:
     return json.loads((output_dir / "results.json").read_text(encoding="utf-8"))
+
+
+def report_and_largest_write(monkeypatch: pytest.MonkeyPatch, fmt: str) -> tuple[str, int]:
+    """`assay report -f FMT` of the latest run, to stdout: the text, and the most it wrote
+    at once (a report held whole before writing writes it in one piece)."""
+    import io
+
+    class Writes(io.StringIO):
+        largest = 0
+
+        def write(self, text: str) -> int:
+            self.largest = max(self.largest, len(text))
+            return super().write(text)
+
+    written = Writes()
+    monkeypatch.setattr("sys.stdout", written)
+    with pytest.raises(SystemExit) as exited:
+        main(["report", "-f", fmt, "--no-progress"])
+    assert exited.value.code in (0, None)
+    return written.getvalue(), written.largest

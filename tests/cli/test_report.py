@@ -12,7 +12,7 @@ from assay.output import Output
 from assay.store import Store, schema
 from assay.trial import TrialResult
 
-from .evalproject import assay, assay_apart, results, write_project
+from .evalproject import assay, assay_apart, report_and_largest_write, results, write_project
 
 
 @pytest.mark.parametrize("fmt", ["md", "json", "junit", "html"])
@@ -155,26 +155,11 @@ def test_an_html_report_is_written_as_it_is_made_not_held_whole(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: the page was built as one string before a byte was written, so `assay
     report -f html` of a 500,000-trial run peaked at 1 GB."""
-    import io
-
-    class Writes(io.StringIO):
-        largest = 0
-
-        def write(self, text: str) -> int:
-            Writes.largest = max(Writes.largest, len(text))
-            return super().write(text)
-
     monkeypatch.chdir(tmp_path)
     config = write_project(tmp_path, {"a": {"rate": 1.0}, "b": {"rate": 0.5}}, cases=200)
     assert assay(capsys, "run", str(config), "--no-progress")[0] in (0, 1)
-    page = Writes()
-    monkeypatch.setattr("sys.stdout", page)
-    with pytest.raises(SystemExit) as exited:
-        from assay.cli import main
-
-        main(["report", "-f", "html", "--no-progress"])
-    assert exited.value.code in (0, None)
-    assert "</html>" in page.getvalue() and Writes.largest < len(page.getvalue()) / 2
+    page, largest = report_and_largest_write(monkeypatch, "html")
+    assert "</html>" in page and largest < len(page) / 2
 
 
 @pytest.mark.parametrize("fmt", ["md", "json"])

@@ -16,6 +16,7 @@ from .evalproject import (
     PRESSES_CTRL_C,
     assay,
     assay_apart,
+    report_and_largest_write,
     write_project,
     write_stopping_project,
 )
@@ -108,26 +109,11 @@ def test_a_junit_report_is_written_as_it_is_made_not_held_whole(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: the document was built as one tree of elements, then one string, before a
     byte was written, so `assay report -f junit` of a 500,000-trial run peaked at 765 MB."""
-    import io
-
-    class Writes(io.StringIO):
-        largest = 0
-
-        def write(self, text: str) -> int:
-            Writes.largest = max(Writes.largest, len(text))
-            return super().write(text)
-
     monkeypatch.chdir(tmp_path)
     config = write_project(tmp_path, {"a": {"rate": 1.0}, "b": {"rate": 0.5}}, cases=1000)
     assert assay(capsys, "run", str(config), "--no-progress")[0] in (0, 1)
-    document = Writes()
-    monkeypatch.setattr("sys.stdout", document)
     monkeypatch.setattr("assay.reports.junit.COPY_CHARS", 4096)  # as a big run's, in small
-    with pytest.raises(SystemExit) as exited:
-        from assay.cli import main
-
-        main(["report", "-f", "junit", "--no-progress"])
-    assert exited.value.code in (0, None)
-    root = ET.fromstring(document.getvalue())
+    document, largest = report_and_largest_write(monkeypatch, "junit")
+    root = ET.fromstring(document)
     assert root.get("tests") == "2000" and len(list(root.iter("testcase"))) == 2000
-    assert Writes.largest < 8192
+    assert largest < 8192
