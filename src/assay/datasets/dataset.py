@@ -3,10 +3,11 @@
 `scan()` checks every record (collecting every problem with its line),
 hashes the file, picks the sample, and counts. Iterating then gives the
 Cases: those the scan made, kept when the file is no larger than
-`KEPT_BYTES` (up to a few hundred thousand short cases) and let go once
-they have all been given out, so the file is not read and checked again;
-a larger file is read again, a case at a time, so it never sits in memory
-whole.
+`KEPT_BYTES` (up to a few hundred thousand short cases), or a JSON or
+YAML file of any size (each read holds it whole), and let go once they
+have all been given out, so the file is not read and checked again; a
+larger JSONL, CSV or Parquet file is read again, a case at a time, so it
+never sits in memory whole.
 
 Known layouts load without any mapping: assay's own (`input`, `expected`,
 ...), the agent-suite cases (`expected_response_traits`), Knowledge Packs
@@ -48,6 +49,9 @@ LAYOUTS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
     "k-eval": (("question", "answer"), {"input": "question", "expected": "answer"}),
     "assay": (("input",), {name: name for name in CASE_FIELDS}),
 }
+
+READ_WHOLE = frozenset({"json", "yaml"})
+"""Formats read whole however they are read: their scanned cases are kept at any size."""
 
 KEPT_BYTES = 16 * 2**20
 """The largest dataset file whose scanned cases are kept for iterating (in memory, cases
@@ -232,7 +236,11 @@ class Dataset:
             raise changed_while_read(self.path)
 
     def _small(self) -> bool:
-        """Whether the scan keeps its cases (`KEPT_BYTES`)."""
+        """Whether the scan keeps its cases: a file of `KEPT_BYTES` at most, and a JSON or
+        YAML file of any size, which every read holds whole (a second read would parse it
+        all again, some 20 s for 200,000 YAML cases, to save no memory)."""
+        if self.file_format in READ_WHOLE:
+            return True
         try:
             return self.path.stat().st_size <= KEPT_BYTES
         except OSError:
