@@ -363,6 +363,25 @@ def test_a_session_log_copied_twice_is_counted_once_on_the_terminal_report_and_s
     assert run.summary["repeated_sessions"] == [note]
 
 
+def test_a_log_copied_many_times_is_said_in_ten_lines_and_a_count_not_one_line_per_copy(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: 3,000 copies of one session printed 2,999 lines of 'appears in ...:
+    counted once' between the summary's first line and its rates."""
+    source = (sessions_dir / "pi" / "pi-mono__large-session.jsonl").read_bytes()
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for index in range(13):
+        (logs / f"copy{index:02}.jsonl").write_bytes(source)
+    code = _run(["traces", str(logs), "--output", str(tmp_path / "out"), "--no-store"])
+    out = capsys.readouterr().out
+    assert code == 0 and "sessions 1, questions 88 (69 answered)" in out
+    assert out.count("counted once (88 questions in both)") == 10
+    assert (f"... and 2 more logs repeating a session read in another, each counted once "
+            f"(all listed in {tmp_path / 'out' / 'eval-report.md'})") in out
+    report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
+    assert report.count("counted once (88 questions in both)") == 12
+
+
 def _judge_pi_logs(sessions_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     from assay.testing import FakeLLM, Reply
 

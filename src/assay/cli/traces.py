@@ -226,9 +226,10 @@ def _say_skipped(unreadable: Any, sessions: Any) -> None:
 
 
 def _summary(analysis: Any, report: Path, guide: Path) -> None:
+    from assay.errors import SAME_PROBLEM_SHOWN
     from assay.shown_numbers import percent_beside
     from assay.traces.repeats import repeat_notes
-    from assay.wording import path_text
+    from assay.wording import path_text, plural
 
     m = analysis.metrics
     rate = ("n/a" if m.wiki_hit_rate is None
@@ -236,8 +237,13 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
     if analysis.selection is not None:
         click.echo(analysis.selection.note())
     click.echo(f"sessions {m.sessions}, questions {m.exchanges} ({m.answered} answered)")
-    for note in repeat_notes(analysis.sessions):
+    notes = repeat_notes(analysis.sessions)
+    for note in notes[:SAME_PROBLEM_SHOWN]:
         click.echo(note)
+    if len(notes) > SAME_PROBLEM_SHOWN:  # 3,000 copies of a log printed 2,999 such lines
+        more = len(notes) - SAME_PROBLEM_SHOWN
+        click.echo(f"... and {plural(more, 'more log')} repeating a session read in another, "
+                   f"each counted once (all listed in {path_text(report)})")
     wiki = f"wiki hit rate {rate}, " if analysis.knowledge else ""  # as eval-report.md
     click.echo(f"{wiki}wasted reads {m.wasted_reads}, tool errors {m.tool_errors}/{m.tool_calls}")
     _say_skipped(analysis.unreadable, analysis.sessions)
