@@ -20,6 +20,7 @@ from assay.analysis.conditions import (
 from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs, scorer_changes
 from assay.errors import UserError
 from assay.records import TRIAL_KINDS, JudgeIdentity, RunRecord
+from assay.review.summary import configured_scorers
 from assay.wording import part_of, plural
 
 if TYPE_CHECKING:
@@ -103,12 +104,8 @@ def scorer_definitions(run: RunRecord) -> dict[str, dict[str, Any]]:
     spelling a default out is the same scorer); as written when its kind is not known."""
     from assay.registry import scorers as kinds
 
-    specs = (run.config or {}).get("scorers") if isinstance(run.config, dict) else None
     definitions = {}
-    for spec in specs if isinstance(specs, list) else []:
-        if not isinstance(spec, dict):
-            continue
-        name = str(spec.get("name") or spec.get("type"))
+    for name, spec in configured_scorers(run).items():
         try:
             params = kinds.get(str(spec.get("type"))).Params.model_validate(spec)
             definitions[name] = params.model_dump(mode="json", exclude={"name"})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from assay.analysis.conditions import CaseCollector
 from assay.analysis.summary import RunSummary, summarize
@@ -118,7 +118,7 @@ def review_order(store: Store, run: RunRecord) -> tuple[list[str], list[str]]:
     listed = (run.config or {}).get("conditions") if isinstance(run.config, dict) else None
     configured = [str(name) for name in listed] if isinstance(listed, dict | list) else []
     present = sorted(store.condition_counts(run.id))
-    return scorer_order(run), sorted(present, key=lambda name: (
+    return _scorers_else_configured(run, scorers), sorted(present, key=lambda name: (
         configured.index(name) if name in configured else len(configured)))
 
 
@@ -126,10 +126,19 @@ def scorer_order(run: RunRecord) -> list[str]:
     """The scorers in the order every view of the run lists them: the stored summary's; for
     an eval run stopped before it was summarised, its config's, as it would have listed them
     had it completed (not by name)."""
-    scorers = stored_order(run)[0]
-    if scorers or run.kind != "eval":  # a rejudge's scorers are its judges, not its config's
-        return scorers
+    return _scorers_else_configured(run, stored_order(run)[0])
+
+
+def _scorers_else_configured(run: RunRecord, stored: list[str]) -> list[str]:
+    if stored or run.kind != "eval":  # a rejudge's scorers are its judges, not its config's
+        return stored
+    return list(configured_scorers(run))
+
+
+def configured_scorers(run: RunRecord) -> dict[str, dict[str, Any]]:
+    """Each scorer spec of the run's stored config as written, by name (`name`, else
+    `type`), in the config's order."""
     listed = run.config.get("scorers") if isinstance(run.config, dict) else None
-    return [str(spec.get("name") or spec.get("type")) for spec in listed
-            if isinstance(spec, dict) and (spec.get("name") or spec.get("type"))
-            ] if isinstance(listed, list) else []
+    return {str(spec.get("name") or spec.get("type")): spec
+            for spec in (listed if isinstance(listed, list) else [])
+            if isinstance(spec, dict) and (spec.get("name") or spec.get("type"))}
