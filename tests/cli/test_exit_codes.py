@@ -155,3 +155,14 @@ def test_each_way_a_command_ends_has_its_exit_code(
     assert exited == code, out
     assert said in out, out
     assert "Traceback" not in out and "internal error" not in out
+
+
+@pytest.mark.parametrize("command", [[], ["run"]], ids=["assay", "assay run"])
+def test_the_help_names_every_exit_code_a_command_can_end_with(
+        command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """A CI author reads the codes from `--help`: 130 (Ctrl-C, resumable) among them."""
+    exited, out = assay(capsys, *command, "--help")
+    assert exited == 0
+    said = " ".join(out.split())
+    for code in sorted({row[2] for row in ROWS}):
+        assert f" {code} " in said, f"exit code {code} missing from: {said}"

@@ -35,7 +35,8 @@ def app() -> None:
     """assay: evaluate LLM apps and agents from a config file.
 
     Exit codes: 0 all gates pass, 1 a gate failed, 2 bad config, dataset or
-    arguments, 3 the run could not complete.
+    arguments, 3 the run could not complete, 130 interrupted by Ctrl-C or
+    SIGTERM (a run's stored trials are kept; `assay run --resume` goes on).
     """
     require_working_directory()
 
