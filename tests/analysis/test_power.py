@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from statsmodels.stats.power import TTestPower
@@ -20,6 +22,7 @@ from assay.analysis.power import (
     power_text,
     t_power,
 )
+from assay.analysis.verdict import interval_text
 
 
 def _simulated_mcnemar_power(n: int, gain: float, loss: float, level: float,
@@ -170,3 +173,26 @@ def test_the_advice_gives_the_interval_s_width_not_a_plus_minus_around_another_c
     summary = advise(effect).summary()
     assert summary.startswith(f"97.5% CI {high - low:.1f}pp wide with 4 cases; ")
     assert "±" not in summary
+
+
+@pytest.mark.parametrize("metric", ["pass_rate", "mean"])
+def test_the_advised_width_is_what_the_printed_bounds_span(metric: str) -> None:
+    """0 of 4 cases apart prints `97.5% CI -55.7..+55.7pp`: the advice under it said 111.3pp
+    wide (the unrounded width), where a reader subtracting the bounds gets 111.4."""
+    unit, digits = ("pp", 1) if metric == "pass_rate" else ("", 2)
+    pattern = re.compile(rf"CI ([-+][\d.e-]+)\.\.([-+][\d.e-]+){unit}")
+    rng = np.random.default_rng(7)
+    for n in range(2, 14):
+        for _ in range(12):
+            if metric == "pass_rate":
+                b_only = int(rng.integers(0, n + 1))
+                evidence: DiscordantPairs | Differences = DiscordantPairs(
+                    n, b_only, int(rng.integers(0, n - b_only + 1)))
+            else:
+                evidence = Differences.of(rng.integers(-3, 4, n) * 0.1 + rng.random(n) / 1000,
+                                          10.0)
+            effect = measure(metric, evidence, 0.025)
+            match = pattern.search(interval_text(effect.interval, unit))
+            assert match
+            width = float(match[2]) - float(match[1])
+            assert advise(effect).summary().startswith(f"97.5% CI {width:.{digits}f}{unit} wide")

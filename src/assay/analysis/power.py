@@ -47,9 +47,11 @@ from typing import Any, Literal
 
 from assay.analysis.distributions import binom_pmf, normal_cdf, t_outside, t_ppf, t_test_power
 from assay.analysis.effect import Effect
+from assay.analysis.interval import Interval
 from assay.analysis.mean_delta import SKEW_T, Differences, kept_statistics
 from assay.analysis.paired import PairedComparison
 from assay.analysis.pass_rate_delta import SCORE_TEST, DiscordantPairs, mcnemar_score
+from assay.analysis.verdict import bound_text, level_text
 from assay.errors import UserError
 from assay.wording import plural
 
@@ -70,11 +72,10 @@ class SampleSizeAdvice:
 
     metric: Literal["pass_rate", "mean"]
     n: int
-    ci_half_width: float
-    """Half the interval's width: in percentage points for pass_rate, in score units for mean.
-    The interval need not be centred on the effect (-100.0..+11.3pp for -100pp), so the
-    summary gives its whole width, never `±` half of it beside an effect it is not around."""
-    confidence: float
+    interval: Interval
+    """The effect's interval, in percentage points for pass_rate, in score units for mean.
+    It need not be centred on the effect (-100.0..+11.3pp for -100pp), so the summary
+    gives its whole width, never `±` half of it beside an effect it is not around."""
     effect: float
     """The observed delta the count is sized for, in the same units."""
     target_power: float
@@ -88,9 +89,17 @@ class SampleSizeAdvice:
     reason: str | None = None
     """Why cases_needed is None."""
 
+    @property
+    def ci_half_width(self) -> float:
+        return self.interval.half_width
+
+    @property
+    def confidence(self) -> float:
+        return self.interval.confidence
+
     def summary(self) -> str:
         unit, digits = ("pp", 1) if self.metric == "pass_rate" else ("", 2)
-        now = (f"{self.confidence * 100:.3g}% CI {2 * self.ci_half_width:.{digits}f}{unit} "
+        now = (f"{level_text(self.confidence)} CI {shown_width(self.interval, digits)}{unit} "
                f"wide with {plural(self.n, 'case')}")
         if self.cases_needed is None:
             return f"{now}; no case count advised: {self.reason}"
@@ -105,6 +114,13 @@ class SampleSizeAdvice:
                 "target_power": self.target_power, "alpha": self.alpha, "test": self.test,
                 "cases_needed": self.cases_needed, "power": self.power,
                 "reason": self.reason, "summary": self.summary()}
+
+
+def shown_width(interval: Interval, digits: int) -> str:
+    """The width between the bounds as the comparison line prints them, so a reader who
+    subtracts them gets this number: -55.65..+55.65 prints -55.7..+55.7, 111.4 wide."""
+    low, high = (float(bound_text(bound, digits)) for bound in (interval.low, interval.high))
+    return f"{high - low:.{digits}f}"
 
 
 def power_text(power: float) -> str:
@@ -147,8 +163,7 @@ def advise(effect: Effect, *, power: float = 0.8) -> SampleSizeAdvice:
     except UndefinedEffect as exc:
         reason = str(exc)
     return SampleSizeAdvice(
-        effect.metric, evidence.n, effect.interval.half_width, effect.interval.confidence,
-        effect.estimate, power, effect.level, _power_formula(evidence), needed, achieved, reason)
+        effect.metric, evidence.n, effect.interval, effect.estimate, power, effect.level, _power_formula(evidence), needed, achieved, reason)
 
 
 def _power_formula(evidence: object) -> str:
