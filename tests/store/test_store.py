@@ -133,6 +133,23 @@ def test_latest_of_some_kinds_skips_the_runs_of_other_kinds(store: Store) -> Non
         store.resolve_run("latest~1")
 
 
+def test_an_experiment_named_as_assay_runs_prints_a_rejudge_resolves_its_latest_run(
+        store: Store) -> None:
+    # issue case: assay runs printed 'planets (rejudge)', and assay compare, report and
+    # export -e 'planets (rejudge)' answered "no eval or rejudge run 'latest' ... only 0"
+    for index, kind in enumerate(("eval", "rejudge", "eval")):
+        store.create_run(id=f"run-{index}", experiment="planets", kind=kind,
+                         started_at=f"2026-01-0{index + 1}", status="completed")
+    assert store.resolve_run("latest", "planets (rejudge)").id == "run-1"
+    assert store.resolve_run("latest", "planets").id == "run-2"
+    assert [run.id for run in store.list_runs("planets (rejudge)")] == ["run-1"]
+    with pytest.raises(UserError, match="only 0 stored"):  # not a kind `latest` counts
+        store.resolve_run("latest", "planets (rejudge)", kinds=("eval",))
+    store.create_run(id="run-3", experiment="planets (rejudge)", started_at="2026-01-04",
+                     status="completed")  # an experiment literally named so comes first
+    assert store.resolve_run("latest", "planets (rejudge)").id == "run-3"
+
+
 def test_a_malformed_latest_reference_is_a_clear_error(store: Store) -> None:
     store.create_run(id="r1", experiment="e")
     with pytest.raises(UserError, match="latest~N with a whole number"):

@@ -223,18 +223,6 @@ def open_store(url: str | None, *, existing: bool = False) -> Any:
     return Store(url, read_only=existing and unwritable_file(url))
 
 
-def experiment_runs(store: Any, experiment: str | None, limit: int | None) -> list[Any]:
-    """The runs of EXPERIMENT, newest first (every run's when None), named as `assay runs`
-    prints it: `m`, or `m (rejudge)` for m's rejudges alone."""
-    from assay.records import labelled_experiment
-
-    runs: list[Any] = store.list_runs(experiment, limit=limit)
-    labelled = labelled_experiment(experiment) if experiment and not runs else None
-    if labelled is not None:
-        runs = store.list_runs(labelled[0], kind=labelled[1], limit=limit)
-    return runs
-
-
 def console(stderr: bool = False) -> Any:
     """A console that wraps on a terminal and never wraps or cuts in a log or a pipe."""
     from assay.reports.console import make_console

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from assay.cli.common import GIVEN_TEXT, console, experiment_runs, open_store, store_option
+from assay.cli.common import GIVEN_TEXT, console, open_store, store_option
 
 
 @click.command("history")
@@ -32,7 +32,7 @@ def command(experiment: str | None, store_url: str | None, limit: int,
     store = open_store(store_url, existing=True)
     try:
         with one_moment(store):  # a run ending meanwhile is not shown stalled
-            runs = experiment_runs(store, experiment, None)
+            runs = store.list_runs(experiment, limit=None)
             stale = stalled_runs(store, runs)
     finally:
         store.close()

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay.cli.common import GIVEN_TEXT, console, experiment_runs, open_store, store_option
+from assay.cli.common import GIVEN_TEXT, console, open_store, store_option
 from assay.run_status import shown_status
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def command(experiment: str | None, store_url: str | None, limit: int, as_json: 
 
     store = open_store(store_url, existing=True)
     try:
-        runs = experiment_runs(store, experiment, limit)
+        runs = store.list_runs(experiment, limit=limit)
         stale = stalled_runs(store, runs)
         stored = {r.id: store.count_trials(r.id)[0] for r in runs
                   if r.kind != "traces" and r.status != "completed"}  # traces store no trials

@@ -33,7 +33,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.sql.elements import ColumnElement
 
 from assay.errors import StoreError, UserError
-from assay.records import TRIAL_KINDS, ExportRecord, RunRecord
+from assay.records import TRIAL_KINDS, ExportRecord, RunRecord, labelled_experiment
 from assay.redaction import redact, redact_rows
 from assay.store import schema
 from assay.store.batches import StoredBatch, write_batch
@@ -216,7 +216,18 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
     def list_runs(self, experiment: str | None = None, *,
                   kind: str | tuple[str, ...] | None = None,
                   status: str | None = None, limit: int | None = 50) -> list[RunRecord]:
-        """Runs newest first, optionally of one experiment, kind (or kinds) or status."""
+        """Runs newest first, optionally of one experiment, kind (or kinds) or status. The
+        experiment may be named as `assay runs` prints it (`m (rejudge)`: m's rejudges), so
+        every command takes back the name another printed; a run of an experiment literally
+        named so comes first."""
+        runs = self._list_runs(experiment, kind=kind, status=status, limit=limit)
+        labelled = labelled_experiment(experiment) if experiment and not runs else None
+        if labelled is None or not _kind_allowed(labelled[1], kind):
+            return runs
+        return self._list_runs(labelled[0], kind=labelled[1], status=status, limit=limit)
+
+    def _list_runs(self, experiment: str | None, *, kind: str | tuple[str, ...] | None,
+                   status: str | None, limit: int | None) -> list[RunRecord]:
         query = select(schema.runs).order_by(schema.runs.c.started_at.desc(),
                                              schema.runs.c.id.desc())
         if experiment:
@@ -426,3 +437,8 @@ def latest_steps(ref: str) -> int | None:
         raise UserError(f"run '{ref}': write latest~N with a whole number N, "
                         "e.g. latest~1 for the run before the latest")
     return int(steps)
+
+
+def _kind_allowed(kind: str, asked: str | tuple[str, ...] | None) -> bool:
+    """Whether a run of `kind` is among those `list_runs` was asked for (None: any)."""
+    return asked is None or kind == asked or (isinstance(asked, tuple) and kind in asked)
