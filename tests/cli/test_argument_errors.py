@@ -93,6 +93,17 @@ CASES: dict[str, tuple[list[str], str]] = {
         ["pack", "index", "docs", "--top-k", "3"],
         "--top-k 3 is how many passages --query prints"),
     "pack-query-empty": (["pack", "index", "docs", "--query", ""], "--query is empty"),
+    "runs-format-json": (
+        ["runs", "--format", "json"], "assay runs has no option --format: it prints JSON with "
+                                      "--json"),
+    "compare-f-json": (
+        ["compare", "-f", "json"], "assay compare has no option -f: it prints JSON with --json"),
+    "report-json": (
+        ["report", "latest", "--json"],
+        "assay report has no option --json: it writes JSON with --format json (-f json)"),
+    "calibrate-json": (
+        ["calibrate", "assay.yaml", "--json"],
+        "assay calibrate has no option --json: it writes JSON with --format json (-f json)"),
     "pack-serve-port-over-stdio": (
         ["pack", "serve", "docs", "--port", "9000"],
         "--port 9000 would be ignored: over stdio the client starts the server"),
@@ -112,7 +123,9 @@ def test_a_bad_argument_is_refused_naming_the_option_and_value_before_any_work(
     into the working folder or counted as no option, as `--resume ""` started a new run and
     `--judge-model ""` judged nothing; `-o -` wrote a file (or folder) named
     `-`; `--judge-model` without `--pairwise`, `--top-k` without `--query`, `--port` over
-    stdio, `--no-store` with `--experiment` and `--list` with `-o` were ignored, exit 0."""
+    stdio, `--no-store` with `--experiment` and `--list` with `-o` were ignored, exit 0;
+    `assay compare --format json` was asked "Did you mean '--force'?", `assay report --json`
+    "Did you mean '--store'?", where the command's own spelling of JSON is the answer."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "s.db"))
     write_project(tmp_path, {"agent": {"rate": 1.0}}, cases=1)

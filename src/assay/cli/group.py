@@ -23,6 +23,12 @@ class LazyGroup(click.Group):
         command: click.Command = module.command
         return command
 
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except click.NoSuchOption as exc:
+            raise (json_spelled_otherwise(exc) or exc) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
@@ -39,6 +45,29 @@ def app() -> None:
     SIGTERM (a run's stored trials are kept; `assay run --resume` goes on).
     """
     require_working_directory()
+
+
+def json_spelled_otherwise(exc: click.NoSuchOption) -> click.NoSuchOption | None:
+    """`--json` given to a command that writes JSON with `--format json` (report, calibrate),
+    or `--format`/`-f` to one that prints it with `--json` (runs, history, compare): the
+    error names the option the command has, where click guessed a near name ('--store',
+    '--force') that does something else. None for any other unknown option."""
+    if exc.ctx is None:
+        return None
+    command = exc.ctx.command
+    options = {name: param for param in command.params if isinstance(param, click.Option)
+               for name in param.opts}
+    fmt = options.get("--format")
+    if exc.option_name == "--json" and fmt is not None and isinstance(fmt.type, click.Choice) \
+            and "json" in fmt.type.choices:
+        instead = "--format json" + (" (-f json)" if "-f" in fmt.opts else "")
+        message = f"writes JSON with {instead}"
+    elif exc.option_name in ("--format", "-f") and "--json" in options:
+        message = "prints JSON with --json"
+    else:
+        return None
+    return click.NoSuchOption(exc.option_name, f"{exc.ctx.command_path} has no option "
+                              f"{exc.option_name}: it {message}", ctx=exc.ctx)
 
 
 def require_working_directory() -> None:
