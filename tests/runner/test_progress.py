@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from rich.progress import TimeRemainingColumn
 
 from assay.providers.ledger import Stats, Tally
 from assay.runner.pipeline import PipelineStats
@@ -35,6 +36,41 @@ def test_a_rate_and_an_eta_once_trials_have_ended() -> None:
     line = progress.line()
     assert line.startswith("exp: 10/30 trials (33%), 1 with an error, ")
     assert " trials/s, ETA " in line
+
+
+def stalled(progress: Progress, *, for_seconds: float) -> Progress:
+    """`progress` as it stands when its last trial ended `for_seconds` ago, a second after
+    the run began."""
+    now = time.monotonic()
+    progress._started, progress._last_ended = now - for_seconds - 1, now - for_seconds
+    return progress
+
+
+def test_a_run_waiting_on_a_hung_trial_says_so_in_place_of_an_eta() -> None:
+    """Regression: with 3 of 4 trials ended in a second and the last one hung until its
+    10 s timeout, the line read 'ETA 0s', then 'ETA 1s', ... 'ETA 3s', never knowing."""
+    progress = Progress(4, "exp")
+    progress.update(PipelineStats(done=3))
+    assert "ETA" in progress.line()  # just ended: the rate still speaks
+    line = stalled(progress, for_seconds=12).line()
+    assert line.endswith(", waiting on the last trial for 12s"), line
+    assert "ETA" not in line
+    progress = Progress(40, "exp")
+    progress.update(PipelineStats(done=3))
+    assert stalled(progress, for_seconds=12).line().endswith(
+        ", waiting on the trials in flight for 12s")
+
+
+def test_the_bar_says_what_it_waits_on_though_no_trial_ends_to_update_it() -> None:
+    progress = Progress(4, "exp", mode="bar")
+    with progress:
+        progress.update(PipelineStats(done=3))
+        stalled(progress, for_seconds=12)
+        task = progress._bar.tasks[0]
+        shown = [str(column.render(task)) for column in progress._bar.columns
+                 if not isinstance(column, str)]
+    assert "waiting on the last trial for 12s" in shown
+    assert not any(isinstance(column, TimeRemainingColumn) for column in progress._bar.columns)
 
 
 def test_a_count_whose_total_is_not_known_yet_claims_no_share_and_no_eta() -> None:

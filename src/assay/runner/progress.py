@@ -28,6 +28,11 @@ from assay.wording import plural
 Mode: TypeAlias = Literal["bar", "lines", "off"]
 DEFAULT_INTERVAL = 5.0
 """Seconds between two progress lines (`ASSAY_PROGRESS_SECONDS` changes it)."""
+STALLED_GAPS = 3
+"""No trial has ended for this many times the mean gap between two endings: the rate says
+nothing more of when the run ends, and the line says what it waits on instead of an ETA."""
+STALLED_SECONDS = 2.0
+"""... and for at least this long, so a fast run's ordinary pauses keep their ETA."""
 Ledger: TypeAlias = Callable[[], Any]
 """The run's call ledger so far (`providers.ledger.Stats`), or None before the first call."""
 
@@ -72,6 +77,9 @@ class Progress:
         """What is counted, as the line and the rate name it: `trials`, `answers`."""
         self.stats = PipelineStats()
         self._started = time.monotonic()
+        self._counted = 0
+        """`stats.done` when a trial was last seen to end, at `_last_ended`."""
+        self._last_ended = self._started
         self._bar: Any = None
         self._task: Any = None
         self._stop = threading.Event()
@@ -89,6 +97,8 @@ class Progress:
 
     def update(self, stats: PipelineStats) -> None:
         self.stats = stats
+        if stats.done != self._counted:
+            self._counted, self._last_ended = stats.done, time.monotonic()
         if self._bar is not None:
             self._bar.update(self._task, completed=self.already_done + stats.done,
                              **self._fields())
@@ -121,9 +131,9 @@ class Progress:
         rate = self._rate()
         if rate is not None:
             parts.append(_rate_text(rate, self.unit))
-        remaining = 0 if self.total is None else self.total - done
-        if remaining > 0 and rate:
-            parts.append(f"ETA {duration(remaining / rate)}")
+        left = self._time_left()
+        if left:
+            parts.append(left)
         cost = self._cost(ledger)
         if cost:
             parts.append(f"{cost} {self._spent_when()}")
@@ -171,6 +181,24 @@ class Progress:
         except Exception:  # noqa: BLE001 - progress must never stop a run
             return None
 
+    def _time_left(self) -> str:
+        """`ETA 1m30s` while trials keep ending at their rate. Once none has ended for
+        `STALLED_GAPS` mean gaps (a hung call waiting for its timeout), what the run waits on
+        and for how long: the ETA grew a second at a time, always a second or two away."""
+        done = self.already_done + self.stats.done
+        remaining = 0 if self.total is None else self.total - done
+        rate = self._rate()
+        if remaining <= 0 or not rate:
+            return ""
+        now = time.monotonic()
+        idle = now - self._last_ended
+        mean_gap = (self._last_ended - self._started) / self.stats.done
+        if idle <= max(STALLED_SECONDS, STALLED_GAPS * mean_gap):
+            return f"ETA {duration(remaining / rate)}"
+        what = f"the last {self.unit.removesuffix('s')}" if remaining == 1 else \
+            f"the {self.unit} in flight"
+        return f"waiting on {what} for {duration(idle)}"
+
     def _rate(self) -> float | None:
         """Trials per second in this process; None before its first trial is stored, when a
         rate of 0.0 would be a number measured from nothing."""
@@ -185,13 +213,21 @@ class Progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
         from rich.progress import Progress as RichProgress
-        from rich.progress import TimeRemainingColumn
+        from rich.progress import ProgressColumn, Task
+        from rich.text import Text
+
+        class TimeLeft(ProgressColumn):
+            """`Progress._time_left`, worked out as the bar is drawn: a stall shows though
+            no trial ends to update the bar."""
+
+            def render(column, task: Task) -> Text:  # noqa: N805 - `self` is the Progress
+                return Text(self._time_left())
 
         self._bar = RichProgress(
             TextColumn("[bold]{task.description}"), BarColumn(bar_width=30),
             MofNCompleteColumn(), TextColumn("[red]{task.fields[errors]} with an error"),
             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-            TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[calls]}"),
+            TimeLeft(), TextColumn("{task.fields[calls]}"),
             console=Console(stderr=True), refresh_per_second=8, transient=False)
         self._bar.start()
         self._task = self._bar.add_task(self.label, total=self.total,
