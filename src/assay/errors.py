@@ -60,6 +60,12 @@ class UserError(AssayError):
         return f"{head}\n{body}"
 
 
+class ArgumentError(UserError):
+    """A value the command line gives (`--baseline pack`, `--fail-under`, `--condition`) that
+    a config it runs cannot take, the config itself being valid: a suite says so once, as
+    the command line's error, not as an error of each of its configs."""
+
+
 class RunFailed(AssayError):
     """A run that could not complete (error budget, unreachable provider): exit 3."""
 

@@ -100,7 +100,7 @@ ROWS = [
      "raised RuntimeError: the scorer broke"),
     ("run: Ctrl-C", "run stopped.yaml", 130, "interrupted; resume with"),
     ("run: an unknown --fail-under scorer", "run ok.yaml --fail-under nosuch=0.5", 2,
-     "gate on unknown scorer 'nosuch'"),
+     "--fail-under 'nosuch=0.5': no scorer 'nosuch' in this run"),
     ("run: a bad option value", "run ok.yaml --concurrency 0", 2, "--concurrency"),
     ("run: no such config", "run missing.yaml", 2, "config file not found"),
     ("run: --junit where a file is", "run ok.yaml --junit afile/x.xml", 2,

@@ -136,8 +136,12 @@ def test_a_resume_that_writes_lost_files_judges_the_gates_its_own_command_line_a
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("exact_matc=0.5", "gate on unknown scorer 'exact_matc'; did you mean 'exact_match'?"),
-    ("exact_match@onyl=0.5", "names a condition this run does not have; did you mean 'only'?"),
+    ("exact_matc=0.5",
+     "--fail-under 'exact_matc=0.5': no scorer 'exact_matc' in this run; did you mean "
+     "'exact_match'?"),
+    ("exact_match@onyl=0.5",
+     "--fail-under 'exact_match@onyl=0.5': no condition 'onyl' in this run; did you mean "
+     "'only'?"),
     ("exact_match@only.mean=0.5", "the metric goes before the '@': exact_match.mean@only"),
 ])
 def test_a_fail_under_gate_on_an_unknown_name_is_refused_before_anything_runs(

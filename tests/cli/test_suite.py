@@ -145,23 +145,50 @@ def test_a_command_line_gate_or_baseline_one_config_cannot_take_stops_the_suite_
         suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: `--fail-under` on a scorer one config lacks (or `--baseline` on a condition
     it lacks) was refused as that config's run began, exit 2, after the configs before it
-    had run and been paid for."""
+    had run and been paid for; then it called those configs invalid, though the command
+    line was what they could not take."""
     other = yaml.safe_load((suite_dir / "configs" / "go-expert.yaml").read_text())
     other["name"], other["scorers"] = "other", [{"type": "contains"}]
     (suite_dir / "configs" / "zz-other.yaml").write_text(yaml.safe_dump(other))
     other["conditions"] = {"only": {"args": {"knows_every": 2}}}
     (suite_dir / "configs" / "zz-only.yaml").write_text(yaml.safe_dump(other))
-    for asked, invalid in ((["--fail-under", "exact_match@pack=0.1"], "2 of 5 configs"),
-                           (["--baseline", "pack"], "1 of 5 configs")):
+    for asked, unfit, said in (
+            (["--fail-under", "exact_match@pack=0.1"], "2 of 5 configs",
+             "configs/zz-only.yaml, configs/zz-other.yaml: --fail-under "
+             "'exact_match@pack=0.1': no scorer 'exact_match' in this run (scorers: "
+             "contains)\n"),
+            (["--baseline", "pack"], "1 of 5 configs",
+             "configs/zz-only.yaml: --baseline 'pack': no condition 'pack' in this run "
+             "(conditions: only)")):
         code, text = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
                            "--no-progress", *asked)
         assert code == 2, text
-        assert f"{invalid} of the suite " in text and "; nothing was run" in text, text
+        assert f"error: the command line does not fit {unfit} of the suite; nothing was " \
+               "run\n" in text, text
+        assert said in text and "invalid" not in text, text
     from assay.store import Store
 
     store = Store(str(suite_dir / "s.db"))
     assert store.list_runs() == []  # not one config ran
     store.close()
+
+
+def test_a_command_line_value_no_config_of_a_suite_takes_is_said_once_as_its_own_error(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `--baseline nosuch` said '3 of 3 configs of the suite are invalid;
+    nothing was run', then the same line under each config, though the configs were valid
+    and the command line was wrong."""
+    for asked, said in ((["--baseline", "nosuch"], "--baseline 'nosuch': no condition "
+                         "'nosuch' in this run (conditions: training, pack)"),
+                        (["--condition", "nosuch"], "--condition nosuch: the config has no "
+                         "such condition (conditions: training, pack)"),
+                        (["--fail-under", "nosuch=0.5"], "--fail-under 'nosuch=0.5': no "
+                         "scorer 'nosuch' in this run (scorers: exact_match)")):
+        code, text = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
+                           "--no-progress", *asked)
+        assert code == 2, text
+        assert text == ("error: the command line does not fit the configs of the suite; "
+                        f"nothing was run\n  {said}\n"), text
 
 
 def test_a_glob_that_matches_nothing_is_a_usage_error(

@@ -17,7 +17,7 @@ def test_a_threshold_is_a_pass_rate_unless_it_names_the_mean() -> None:
 
 
 @pytest.mark.parametrize(("thresholds", "message"), [
-    ({"contains": 2}, "threshold 'contains=2': a pass rate is between 0 and 1"),
+    ({"contains": 2}, "threshold 'contains=2': 2 is not a pass rate, which is between 0 and 1"),
     ({"contains=": 0.5}, "threshold 'contains==0.5': expected SCORER"),
     ({"contains": True}, "threshold 'contains': True is not a number"),
     ({"contains": "high"}, "threshold 'contains': 'high' is not a number"),

@@ -16,6 +16,7 @@ from assay.records import ScoreRow, TrialRow
 from assay.review.gates import (
     beside_bound,
     fail_on_regression,
+    fail_under_text,
     judge_regression,
     parse_fail_under,
     threshold_results,
@@ -100,6 +101,28 @@ def test_a_fail_under_value_that_is_not_a_finite_number_is_a_usage_error(spec: s
     (exit 3), and `contains.mean=1e999` made a gate no run could pass ("min inf")."""
     with pytest.raises(UserError, match="is not a finite number"):
         parse_fail_under(spec)
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("contains=typo", "--fail-under 'contains=typo': 'typo' is not a number"),
+    ("contains@pack=", "--fail-under 'contains@pack=': no value after '='"),
+    ("contains@pack=80", "--fail-under 'contains@pack=80': 80 is not a pass rate, which is "
+                         "between 0 and 1 (80% is 0.8); a mean score is gated with "
+                         "contains.mean@pack=80"),
+])
+def test_a_fail_under_value_error_says_what_is_wrong_with_the_value(spec: str,
+                                                                    said: str) -> None:
+    """Regression: `contains=typo` was told the form expected (SCORER...=VALUE), as if the
+    name were wrong, and `contains=80` 'a pass rate is between 0 and 1', naming neither the
+    value nor the mean that 80 may have meant."""
+    with pytest.raises(UserError) as raised:
+        parse_fail_under(spec)
+    assert str(raised.value) == said
+
+
+@pytest.mark.parametrize("spec", ["contains=0.8", "judge_score.mean@pack=7", "x@gpt-4.1=1"])
+def test_a_fail_under_gate_is_written_back_as_it_was_given(spec: str) -> None:
+    assert fail_under_text(parse_fail_under(spec)) == spec
 
 
 def test_a_gate_with_a_mean_of_nan_is_a_config_error() -> None:

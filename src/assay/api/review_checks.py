@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assay.errors import UserError
+from assay.errors import ArgumentError, UserError
 from assay.review.finish import ReviewRequest, prepare
 from assay.runner.options import RunOptions
 
@@ -32,6 +32,10 @@ def check_reviewable(loaded: LoadedConfig, store: Store, options: RunOptions,
     before the first one runs."""
     chosen = _chosen(loaded, options)
     if request.baseline is not None and request.baseline not in chosen:
+        if request.from_command_line:
+            raise ArgumentError(f"--baseline '{request.baseline}': no condition "
+                                f"'{request.baseline}' in this run (conditions: "
+                                f"{', '.join(chosen)})")
         raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
                         f"{loaded.path.name} (conditions: {', '.join(chosen)})")
     scorers = [getattr(p, "name", None) or getattr(p, "type") for p in loaded.scorer_params]

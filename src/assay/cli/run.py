@@ -115,7 +115,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         fail_on_regression=fail_on_regression,
         output=Path(output) if output and not is_suite else None,
         output_parent=Path(output) if output and is_suite else None,
-        junit=Path(junit) if junit and not is_suite else None)
+        junit=Path(junit) if junit and not is_suite else None, from_command_line=True)
     suite = []
     if is_suite:  # every config is checked before the first one spends anything
         suite = preflight_suite(paths, sample=sample, conditions=list(conditions) or None,

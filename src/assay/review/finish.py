@@ -72,6 +72,9 @@ class ReviewRequest:
     """Put the files in OUTPUT_PARENT/<run id>/ instead (a suite's `--output`)."""
     junit: Path | None = None
     write_files: bool = True
+    from_command_line: bool = False
+    """`extra_gates` and `baseline` are `assay run`'s `--fail-under` and `--baseline`: an
+    error refusing one names the option (an `ArgumentError`), not a gate of the config."""
 
     def directory(self, run_id: str) -> Path:
         return self.output or (self.output_parent or DEFAULT_RUNS_DIR) / run_id
@@ -89,7 +92,9 @@ def prepare(gates: list[Gate], request: ReviewRequest, *, scorers: list[str],
     """Check, before any trial is paid for, what the review will need: gates on the run's
     scorers and conditions, and a folder the files can be written to (a config's regression
     baselines: `api.review_checks.baseline_problems`)."""
-    check_thresholds([*gates, *request.extra_gates], scorers, conditions)
+    check_thresholds(gates, scorers, conditions)
+    check_thresholds(request.extra_gates, scorers, conditions,
+                     given="--fail-under" if request.from_command_line else None)
     if request.write_files:
         for folder in (request.output, request.output_parent):
             if folder is not None:

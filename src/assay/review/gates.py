@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from assay.analysis.summary import RunSummary, ScoreStats
 from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
-from assay.errors import UserError
+from assay.errors import ArgumentError, UserError
 from assay.review.result import GateResult
 from assay.shown_numbers import beside_bound, percent
 from assay.wording import plural
@@ -37,6 +37,10 @@ def parse_fail_under(spec: str, *, source: str = "--fail-under") -> GateConfig:
     """`SCORER[.mean|.pass_rate][@CONDITION]=VALUE` -> a gate (pass rate by default).
     `source` names where the spec came from in error messages."""
     match = _FAIL_UNDER.match(spec.strip())
+    name, equals, value_text = spec.strip().rpartition("=")
+    if not match and equals and _FAIL_UNDER.match(f"{name}=0"):
+        raise UserError(f"{source} '{spec}': " + (f"'{value_text}' is not a number"
+                                                  if value_text else "no value after '='"))
     if not match:
         raise UserError(f"{source} '{spec}': expected SCORER[.mean|.pass_rate][@CONDITION]="
                         "VALUE, e.g. contains=0.8 or judge_score.mean@pack=7")
@@ -49,26 +53,49 @@ def parse_fail_under(spec: str, *, source: str = "--fail-under") -> GateConfig:
     if match["metric"] == "mean":
         return GateConfig(scorer=match["scorer"], condition=match["condition"], min_mean=value)
     if not 0 <= value <= 1:
-        raise UserError(f"{source} '{spec}': a pass rate is between 0 and 1")
+        condition = f"@{match['condition']}" if match["condition"] else ""
+        raise UserError(f"{source} '{spec}': {match['value']} is not a pass rate, which is "
+                        f"between 0 and 1 (80% is 0.8); a mean score is gated with "
+                        f"{match['scorer']}.mean{condition}={match['value']}")
     return GateConfig(scorer=match["scorer"], condition=match["condition"], min_pass_rate=value)
 
 
 def check_thresholds(gates: Sequence[Gate], scorers: Sequence[str],
-                     conditions: Sequence[str]) -> None:
+                     conditions: Sequence[str], *, given: str | None = None) -> None:
     """Refuse, before any trial is paid for, a threshold gate on a scorer or a condition the
-    run will not have: judged after the run, it could only fail (or stop the review)."""
+    run will not have: judged after the run, it could only fail (or stop the review).
+    `given`: the option the gates came with (`--fail-under`), which the error names with
+    the gate as written there, as an `ArgumentError`: the config is not at fault."""
     for gate in gates:
         if isinstance(gate, RegressionGateConfig):
             continue
         if gate.scorer not in scorers:
-            raise UserError(f"gate on unknown scorer '{gate.scorer}'"
-                            f"{_did_you_mean(gate.scorer, scorers)} "
-                            f"(scorers: {', '.join(scorers)})")
+            why = f"{_did_you_mean(gate.scorer, scorers)} (scorers: {', '.join(scorers)})"
+            raise _refused(gate, given, f"gate on unknown scorer '{gate.scorer}'{why}",
+                           f"no scorer '{gate.scorer}' in this run{why}")
         if gate.condition is not None and gate.condition not in conditions:
-            hint = (_metric_after(gate, conditions)
-                    or _did_you_mean(gate.condition, conditions))
-            raise UserError(f"gate {gate.scorer}@{gate.condition} names a condition this run "
-                            f"does not have{hint} (conditions: {', '.join(conditions)})")
+            why = (f"{_metric_after(gate, conditions) or _did_you_mean(gate.condition, conditions)}"
+                   f" (conditions: {', '.join(conditions)})")
+            raise _refused(gate, given, f"gate {gate.scorer}@{gate.condition} names a condition "
+                                        f"this run does not have{why}",
+                           f"no condition '{gate.condition}' in this run{why}")
+
+
+def _refused(gate: GateConfig, given: str | None, as_configured: str,
+             as_given: str) -> UserError:
+    """The error refusing `gate`: of the config, or of the option it was `given` with."""
+    if given is None:
+        return UserError(as_configured)
+    return ArgumentError(f"{given} '{fail_under_text(gate)}': {as_given}")
+
+
+def fail_under_text(gate: GateConfig) -> str:
+    """`gate` as `--fail-under` writes it (`contains@pack=0.8`, `judge_score.mean=7`):
+    what `parse_fail_under` reads."""
+    metric, value = (".mean", gate.min_mean) if gate.min_mean is not None else \
+        ("", gate.min_pass_rate)
+    condition = f"@{gate.condition}" if gate.condition is not None else ""
+    return f"{gate.scorer}{metric}{condition}" + (f"={value:g}" if value is not None else "")
 
 
 def _metric_after(gate: GateConfig, conditions: Sequence[str]) -> str:

@@ -11,7 +11,7 @@ from assay.case import Case
 from assay.condition import Condition
 from assay.config.loading import LoadedConfig
 from assay.datasets.dataset import Dataset, open_dataset
-from assay.errors import Problem, UserError
+from assay.errors import ArgumentError, Problem, UserError
 from assay.input_files import require_regular_file
 from assay.registry import scorers as scorer_registry
 from assay.registry import targets as target_registry
@@ -228,7 +228,9 @@ def chosen_conditions(loaded: LoadedConfig, conditions: list[str] | None) -> lis
         unknown = sorted(set(conditions) - {c.name for c in loaded.conditions})
         if unknown:
             names = ", ".join(c.name for c in loaded.conditions)
-            raise UserError(f"unknown condition(s) {', '.join(unknown)} (known: {names})")
+            such = "such conditions" if len(unknown) > 1 else "such condition"
+            raise ArgumentError(f"--condition {', '.join(unknown)}: the config has no {such} "
+                                f"(conditions: {names})")
     return [c for c in loaded.conditions if not conditions or c.name in conditions]
 
 

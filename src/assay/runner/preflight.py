@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from assay.config.loading import LoadedConfig
 from assay.datasets.dataset import Scan
-from assay.errors import Problem, UserError
+from assay.errors import ArgumentError, Problem, UserError
 from assay.runner.plan import Plan, build_plan, check_target, located, scorer_problem
 from assay.services import Services
 from assay.wording import plural
@@ -156,11 +156,32 @@ def refused_by_store(asking: Sequence[tuple[Path, T]], store_url: str | None,
 def configs_invalid(failed: Sequence[tuple[Path, UserError]], total: int, of: str = "",
                     then: str = "") -> UserError:
     """One error naming every invalid config of `total` with its own problems:
-    '1 of 4 configs {of}is invalid{then}'."""
+    '1 of 4 configs {of}is invalid{then}'. When the command line alone is at fault (every
+    error an `ArgumentError`), the configs are not called invalid: see `command_line_unfit`."""
+    if failed and all(isinstance(exc, ArgumentError) for _, exc in failed):
+        return command_line_unfit(failed, total, of, then)
     problems = [Problem(str(exc).replace("\n", "\n    "), file=str(path))
                 for path, exc in failed]
     verb = "is" if len(problems) == 1 else "are"
     return UserError(f"{len(problems)} of {total} configs {of}{verb} invalid{then}", problems)
+
+
+def command_line_unfit(failed: Sequence[tuple[Path, UserError]], total: int, of: str = "",
+                       then: str = "") -> ArgumentError:
+    """The command line's error, where `failed` configs cannot take a value it gives: each
+    problem once, with the configs it concerns, and alone when it concerns them all. A
+    suite run with `--baseline nosuch` said '2 of 2 configs of the suite are invalid', and
+    the same line under each."""
+    configs: dict[str, list[str]] = {}
+    for path, exc in failed:
+        configs.setdefault(str(exc), []).append(str(path))
+    if len(configs) == 1 and len(failed) == total:
+        return ArgumentError(f"the command line does not fit the configs {of.rstrip()}{then}",
+                             [Problem(message) for message in configs])
+    return ArgumentError(f"the command line does not fit {len(failed)} of {total} configs "
+                         f"{of.rstrip()}{then}",
+                         [Problem(message, file=", ".join(paths))
+                          for message, paths in configs.items()])
 
 
 def check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
