@@ -179,6 +179,26 @@ def test_validate_names_an_unknown_provider_and_warns_of_a_missing_key(
     assert "needs an API key: set the environment variable ANTHROPIC_API_KEY" in result.stdout
 
 
+def test_a_missing_api_key_stops_a_run_naming_the_config_line_of_each_model_needing_it(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: the run stopped with "provider 'openai' needs an API key: set the
+    environment variable OPENAI_API_KEY", exit 2, naming no config, line or model."""
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
+    (tmp_path / "assay.yaml").write_text(
+        "name: m\ndataset: {path: cases.jsonl}\n"
+        "target: {type: model, model: openai/gpt-4.1-mini}\n"
+        "conditions:\n  small: {}\n  big: {model: openai/gpt-4.1}\n"
+        "judge: {model: openai/gpt-4.1}\nscorers: [{type: judge_score}]\n")
+    result = cli("run", "assay.yaml", env={"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""})
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        "error: provider 'openai' needs an API key: set the environment variable "
+        "OPENAI_API_KEY\n"
+        "  assay.yaml:3 [target.model]: openai/gpt-4.1-mini\n"
+        "  assay.yaml:6 [conditions.big.model]: openai/gpt-4.1\n"
+        "  assay.yaml:7 [judge.model]: openai/gpt-4.1\n"), result.stderr
+
+
 def test_a_target_calling_sys_exit_0_cannot_make_the_run_exit_0(cli: Cli, tmp_path: Path) -> None:
     """Regression: `sys.exit(0)` in a python target for one case ended `assay run` with exit 0
     (a 100% gate unmet, half the trials lost, no report)."""

@@ -42,6 +42,9 @@ AZURE_DEFAULT_API_VERSION = "2024-10-21"
 class MissingSetting(UserError):
     """The environment lacks something a provider needs to be called (a key, a region)."""
 
+    provider: str | None = None
+    """The provider's name (the models' prefix, `openai`), once the pool knows it."""
+
 
 @dataclass(slots=True)
 class Endpoint:

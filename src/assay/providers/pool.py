@@ -154,7 +154,11 @@ class ProviderPool:
 
     def _create(self, config: ProviderConfig) -> Provider:
         assert config.kind is not None
-        endpoint = resolve_endpoint(config, Environment(self.environ))
+        try:
+            endpoint = resolve_endpoint(config, Environment(self.environ))
+        except MissingSetting as exc:
+            exc.provider = config.name
+            raise
         module, _, class_name = PROVIDER_CLASSES[config.kind].partition(":")
         provider_class = getattr(importlib.import_module(module), class_name)
         try:

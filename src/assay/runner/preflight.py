@@ -26,6 +26,7 @@ from assay.services import Services
 from assay.wording import plural
 
 if TYPE_CHECKING:
+    from assay.providers.endpoints import MissingSetting
     from assay.store import Store
 
 T = TypeVar("T")
@@ -262,6 +263,20 @@ def check_models(loaded: LoadedConfig, plan: Plan, services: Services) -> list[s
     if problems:
         raise UserError(f"invalid config {loaded.written_path}", problems)
     return warnings
+
+
+def setting_needed_at(loaded: LoadedConfig, plan: Plan, exc: MissingSetting) -> UserError:
+    """`exc` (a provider's key or region the environment lacks, which stops a run as it
+    starts) with the config line of each model of that provider the run calls: it named
+    the variable to set but not which model of which config needed it."""
+    from assay.providers.endpoints import MissingSetting
+
+    lines: list[Problem] = []
+    for use in _model_uses(loaded, plan):
+        problem = Problem(use.model, *located(loaded, use.model_at))
+        if use.model.partition("/")[0] == exc.provider and problem not in lines:
+            lines.append(problem)
+    return exc if not lines or exc.problems else MissingSetting(str(exc), lines)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from assay.records import RunRecord
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan, check_target
-from assay.runner.preflight import check_plan, require_calibrated
+from assay.runner.preflight import check_plan, require_calibrated, setting_needed_at
 from assay.runner.progress import Progress, choose_mode
 from assay.services import Services
 from assay.store import Store
@@ -316,10 +316,15 @@ def _newest_not_held(store: Store, unfinished: list[RunRecord]) -> RunRecord:
 
 
 async def _start(plan: Plan, loaded: LoadedConfig) -> None:
-    for scorer in plan.scorers:
-        await scorer.setup()
-    for target in plan.targets.values():
-        await check_target(loaded, target, start=True)
+    from assay.providers.endpoints import MissingSetting
+
+    try:
+        for scorer in plan.scorers:
+            await scorer.setup()
+        for target in plan.targets.values():
+            await check_target(loaded, target, start=True)
+    except MissingSetting as exc:
+        raise setting_needed_at(loaded, plan, exc) from None
 
 
 async def _close(plan: Plan, services: Services) -> None:
