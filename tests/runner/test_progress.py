@@ -70,6 +70,7 @@ def test_the_bar_says_what_it_waits_on_though_no_trial_ends_to_update_it() -> No
         shown = [str(column.render(task)) for column in progress._bar.columns
                  if not isinstance(column, str)]
     assert "waiting on the last trial for 12s" in shown
+    assert "0.2 trials/s" in shown  # 3 trials in 13 s, not the rate when the third ended
     assert not any(isinstance(column, TimeRemainingColumn) for column in progress._bar.columns)
 
 

@@ -151,9 +151,7 @@ class Progress:
                 extra.append(f"[yellow]{plural(total.retries, 'retry', 'retries')}[/yellow]")
             if total.cache_hits:
                 extra.append(f"{total.cache_hits} cached")
-        rate = self._rate()
-        return {"errors": str(self._errors()),
-                "rate": _rate_text(rate, self.unit) if rate is not None else "",
+        return {"errors": str(self._errors()), "rate": self._rate_shown(),
                 "calls": " · ".join(extra)}
 
     def _errors(self) -> int:
@@ -180,6 +178,10 @@ class Progress:
             return self.ledger()
         except Exception:  # noqa: BLE001 - progress must never stop a run
             return None
+
+    def _rate_shown(self) -> str:
+        rate = self._rate()
+        return _rate_text(rate, self.unit) if rate is not None else ""
 
     def _time_left(self) -> str:
         """`ETA 1m30s` while trials keep ending at their rate. Once none has ended for
@@ -216,18 +218,22 @@ class Progress:
         from rich.progress import ProgressColumn, Task
         from rich.text import Text
 
-        class TimeLeft(ProgressColumn):
-            """`Progress._time_left`, worked out as the bar is drawn: a stall shows though
-            no trial ends to update the bar."""
+        class Drawn(ProgressColumn):
+            """A text worked out as the bar is drawn, not when a trial ends: while one hangs
+            none ends, and the rate and the time left would stand still."""
 
-            def render(column, task: Task) -> Text:  # noqa: N805 - `self` is the Progress
-                return Text(self._time_left())
+            def __init__(self, text: Callable[[], str]) -> None:
+                super().__init__()
+                self.text = text
+
+            def render(self, task: Task) -> Text:
+                return Text(self.text())
 
         self._bar = RichProgress(
             TextColumn("[bold]{task.description}"), BarColumn(bar_width=30),
             MofNCompleteColumn(), TextColumn("[red]{task.fields[errors]} with an error"),
-            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-            TimeLeft(), TextColumn("{task.fields[calls]}"),
+            Drawn(self._rate_shown), TimeElapsedColumn(), Drawn(self._time_left),
+            TextColumn("{task.fields[calls]}"),
             console=Console(stderr=True), refresh_per_second=8, transient=False)
         self._bar.start()
         self._task = self._bar.add_task(self.label, total=self.total,
