@@ -166,7 +166,8 @@ def test_compare_pairwise_asks_the_judge_with_no_read_of_the_store_held_open(
     judge_one = pairs.judge_one
 
     async def judged_while_another_run_writes(job: pairs.PairJob) -> object:
-        with contextlib.closing(sqlite3.connect(tmp_path / "assay.db", timeout=0)) as db:
+        # waits out the response cache's writes, as another run would; not a held read
+        with contextlib.closing(sqlite3.connect(tmp_path / "assay.db", timeout=1)) as db:
             with db:
                 db.execute("CREATE TABLE IF NOT EXISTS other_run (n INTEGER)")
                 db.execute("INSERT INTO other_run VALUES (1)")

@@ -14,11 +14,12 @@ context variable the runner sets around each trial (`trial_epoch`), so no
 target or scorer has to pass it along; calls made outside a trial count as
 epoch 1, whose key is the one it always was.
 
-New replies are written to the store in batches, one transaction each
-(`ResponseCache.save`): when `SAVE_EVERY` are held or `SAVE_AFTER_SECONDS`
-have passed at the next reply, before the runner stores each batch of
-trials, and when the pool closes. A trial is never stored before the
-replies it used, so a killed run resumes paying for nothing it kept.
+Each new reply is written to the store as it arrives, by a thread of its own
+(`reply_writer`), off the event loop: replies arriving during a write go
+together in the next transaction. The runner also saves what is held before
+it stores each batch of trials, and the pool when it closes, so a trial is
+never stored before the replies it used, and a killed run resumes paying
+only for the calls still unanswered when it died.
 
 Identical requests in flight at the same moment are sent once
 (`ResponseCache.single_flight`): the others wait for the first and take its
@@ -40,7 +41,6 @@ import asyncio
 import hashlib
 import json
 import threading
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager, asynccontextmanager
 from contextvars import ContextVar
@@ -49,14 +49,9 @@ from typing import Any
 
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
+from assay.providers.reply_writer import ReplyWriter
 from assay.records import CachedReply
 from assay.trial import TrialKey
-
-SAVE_EVERY = 256
-"""Replies held before they are written to the store together."""
-
-SAVE_AFTER_SECONDS = 1.0
-"""The longest a reply is held while others keep coming."""
 
 _EPOCH: ContextVar[int] = ContextVar("assay_trial_epoch", default=1)
 _TRIAL: ContextVar[TrialKey | None] = ContextVar("assay_paying_trial", default=None)
@@ -121,11 +116,16 @@ class ResponseCache:
     def __init__(self, store: Any = None, warn: Callable[[str], None] | None = None) -> None:
         self.store = store
         self._warn = warn
-        self.save_after_seconds = SAVE_AFTER_SECONDS
         self._unsaved: dict[str, CachedReply] = {}
         """Replies not yet in the store; with no store, every reply, for the run's life."""
-        self._saved_at = time.monotonic()
+        self._writing: dict[str, CachedReply] = {}
+        """Replies being written to the store now: still answered from here meanwhile."""
+        self._holding = threading.Lock()
+        """Guards the hand-over of `_unsaved`, filled on the event loop, to the writer."""
         self._saving = threading.Lock()
+        self._writer = ReplyWriter(self.save) if store is not None else None
+        self._warned: set[str] = set()
+        """Why the database refused replies, each said once."""
         self._in_flight: dict[str, asyncio.Event] = {}
         self.run_id: str | None = None
         """The run whose trials' calls this cache answers (`paid_by`); None outside a run."""
@@ -152,6 +152,8 @@ class ResponseCache:
 
     def get(self, key: str) -> ChatResponse | None:
         held = self._unsaved.get(key)
+        if held is None:  # read after `_unsaved`: `save` fills `_writing` before it empties it
+            held = self._writing.get(key)
         if held is not None:
             value: dict[str, Any] | None = held.response
         else:
@@ -180,30 +182,40 @@ class ResponseCache:
             reply["paid"] = {"run": self.run_id, "trial": list(trial),
                              "cost_usd": response.usage.cost_usd}
         self._counted.add(key)
-        self._unsaved[key] = CachedReply(reply, provider, model)
-        if self.store is not None and (
-                len(self._unsaved) >= SAVE_EVERY
-                or time.monotonic() - self._saved_at >= self.save_after_seconds):
-            self.save()
+        with self._holding:
+            self._unsaved[key] = CachedReply(reply, provider, model)
+        if self._writer is not None:
+            self._writer.wake()
+
+    def close(self) -> None:
+        """Stop the writer's thread, then write what is still held (see `save`)."""
+        if self._writer is not None:
+            self._writer.close()
+        self.save()
 
     def save(self) -> None:
         """Write the replies held so far to the store, in one transaction. If the store
         fails, they stay held and its error goes to the caller; replies the database refuses
         one by one are not kept, and a warning says why."""
-        self._saved_at = time.monotonic()
         if self.store is None:
             return
         with self._saving:
-            replies, self._unsaved = self._unsaved, {}
-            if not replies:
-                return
+            with self._holding:
+                if not self._unsaved:
+                    return
+                self._writing = replies = self._unsaved
+                self._unsaved = {}
             try:
                 refused = self.store.cache_put(replies)
             except BaseException:
-                self._unsaved = {**replies, **self._unsaved}
+                with self._holding:
+                    self._unsaved = {**replies, **self._unsaved}
                 raise
+            finally:
+                self._writing = {}
         if refused and self._warn is not None:
-            for reason in dict.fromkeys(refused):
+            for reason in [r for r in dict.fromkeys(refused) if r not in self._warned]:
+                self._warned.add(reason)  # once, though replies are written a few at a time
                 self._warn(f"some LLM replies could not be kept in the response cache (the "
                            f"database refused them: {reason}); a later run asks for them again")
 

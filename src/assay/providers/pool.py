@@ -204,7 +204,7 @@ class ProviderPool:
         """Store the replies the cache still holds, then close every provider's client."""
         providers, self._providers = list(self._providers.values()), {}
         try:
-            self.cache.save()
+            self.cache.close()
         finally:
             for provider in providers:
                 await provider.aclose()
