@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from assay.services import Services
 from assay.store import Store
 from assay.testing import FakeJudge, FakeLLM, JudgeBiases
 from assay.testing.launcher import fake_environment
+from assay.testing.script import FakeRequest, Rule
 from tests.cli.evalproject import assay
 from tests.fake_sdks import point_sdks_at
 
@@ -219,3 +221,58 @@ def verdicts(store: Path) -> int:
                               ).fetchone()[0]
     except sqlite3.Error:
         return 0
+
+
+def test_a_pair_a_killed_run_had_half_judged_costs_on_resume_what_it_costs_unbroken(
+        tmp_path: Path) -> None:
+    """Regression: a run killed while it judged a pair, one order answered and kept in the
+    response cache, resumed it with that order answered from the cache at $0, so the run's
+    judge cost (terminal, report.md, results.json) missed a call it had paid for."""
+    config = write(tmp_path, {"type": "pairwise"}, concurrency=1)
+    config.write_text(config.read_text().replace("gpt-judge", "gpt-4.1"))  # a priced judge
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text("".join(questions.read_text().splitlines(keepends=True)[:3]))
+    judge = FakeJudge(JudgeBiases(seed=1))
+    asked: list[int] = []
+
+    def second_ask(request: FakeRequest) -> bool:
+        asked.append(1)
+        return judge.recognises(request) and len(asked) == 2
+
+    held = Rule(when=second_ask, reply=lambda r: replace(judge(r), latency=60.0), times=1)
+    with FakeLLM(rules=[held], judge=judge) as llm:
+        killed, unbroken = tmp_path / "killed.db", tmp_path / "unbroken.db"
+
+        def run(store: Path, *more: str) -> subprocess.Popen[str]:
+            env = {**fake_environment(llm), "ASSAY_STORE": str(store)}
+            return subprocess.Popen([sys.executable, "-m", "assay", "run", str(config),
+                                     "--no-progress", *more], cwd=tmp_path, env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        first = run(killed)
+        deadline = time.monotonic() + 60
+        while count(killed, "response_cache") < 1:  # one order answered, the other held
+            assert time.monotonic() < deadline and first.poll() is None, "no reply was kept"
+            time.sleep(0.01)
+        first.send_signal(signal.SIGKILL)
+        first.communicate()
+        resumed = run(killed, "--resume").communicate(timeout=120)
+        unbroken_run = run(unbroken).communicate(timeout=120)
+    assert verdicts(killed) == verdicts(unbroken) == 3, (resumed, unbroken_run)
+    assert judge_cost(killed) == pytest.approx(judge_cost(unbroken))
+
+
+def count(store: Path, table: str) -> int:
+    """The rows of `table` (0 before the tables exist)."""
+    try:
+        with contextlib.closing(sqlite3.connect(store)) as db:
+            return int(db.execute(f"select count(*) from {table}").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def judge_cost(store: Path) -> float:
+    """What the stored pairwise verdicts cost."""
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        return float(db.execute("select sum(cost_usd) from scores where scorer = 'pairwise'"
+                                ).fetchone()[0])

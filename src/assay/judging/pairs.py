@@ -151,7 +151,8 @@ def read_answer_pairs(store: Store, run_a: RunRecord, run_b: RunRecord) -> list[
 
 async def judge_one(job: PairJob) -> Score:
     """One pair's verdict; a failure of the judge is the pair's error, never a verdict."""
-    with trial_epoch(job.key[2]):  # each epoch's pair is its own sample, in the cache too
+    # each epoch's pair is its own sample, in the cache too; the verdict's trial pays for it
+    with trial_epoch(job.key[2], job.key):
         try:
             return await job.scorer.judge_pair(job.case, job.answer_a, job.answer_b,
                                                against=job.against)
