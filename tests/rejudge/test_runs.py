@@ -4,14 +4,25 @@ is continued by `assay rejudge --resume` (never by `assay run --resume`), and `-
 
 from __future__ import annotations
 
+import contextlib
 import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from assay.store import Store
-from assay.testing import FakeLLM, Fault, Reply, Rule
+from assay.testing import FakeJudge, FakeLLM, Fault, Reply, Rule
+from assay.testing.launcher import fake_environment
+from assay.testing.script import FakeRequest
 from tests.cli.evalproject import assay
+from tests.fake_sdks import point_sdks_at
 from tests.rejudge.rejudge_project import CASES, judged, runs, write_config
 
 __all__ = ["judged"]
@@ -154,3 +165,63 @@ def test_experiment_option_resolves_latest_within_that_experiment(
     newest, moons, planets = runs(tmp_path)
     assert newest.experiment == "planets" and newest.options["rejudge_of"] == planets.id
     assert moons.experiment == "moons"
+
+
+def test_a_rejudge_killed_and_resumed_counts_what_its_judges_spent_as_an_unbroken_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a rejudge killed with one ask of a trial answered and kept in the response
+    cache, the other still waited for, judged that trial again on resume with the kept ask
+    answered at no cost: its tokens and cost, in every report, missed a call it had paid for."""
+    monkeypatch.chdir(tmp_path)
+    config = write_config(tmp_path)
+    judge = FakeJudge()
+    asked: list[int] = []
+
+    def second_ask(request: FakeRequest) -> bool:
+        asked.append(1)
+        return len(asked) == 2
+
+    held = Rule(when=second_ask, reply=lambda r: replace(judge(r), latency=60.0), times=1)
+    killed, unbroken = tmp_path / "killed.db", tmp_path / "unbroken.db"
+    with FakeLLM(judge=judge) as llm:
+        point_sdks_at(llm, monkeypatch)
+        monkeypatch.setenv("ASSAY_STORE", str(killed))
+        assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+        shutil.copy(killed, unbroken)
+        llm.rules.append(held)
+        kept_before = cached(killed)
+
+        def rejudge(store: Path, *more: str) -> subprocess.Popen[str]:
+            env = {**fake_environment(llm), "ASSAY_STORE": str(store)}
+            return subprocess.Popen([sys.executable, "-m", "assay", "rejudge", "-k", "2",
+                                     "--no-progress", *more], cwd=tmp_path, env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        first = rejudge(killed)
+        deadline = time.monotonic() + 60
+        while cached(killed) < kept_before + 4:  # the held ask's twin, asked with it, is kept
+            assert time.monotonic() < deadline and first.poll() is None, "nothing was kept"
+            time.sleep(0.01)
+        first.send_signal(signal.SIGKILL)
+        first.communicate()
+        assert rejudge(killed, "--resume").wait(timeout=120) == 0
+        assert rejudge(unbroken).wait(timeout=120) == 0
+    assert judge_tokens(killed) == judge_tokens(unbroken)
+    assert judge_tokens(unbroken)[1] > 0
+
+
+def cached(store: Path) -> int:
+    """The replies in the store's response cache."""
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        return int(db.execute("select count(*) from response_cache").fetchone()[0])
+
+
+def judge_tokens(store: Path) -> tuple[int, int]:
+    """What the store's completed rejudge counted its judges' verdicts as reading: (trials,
+    input tokens)."""
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        trials, tokens = db.execute(
+            "select count(distinct case_id), sum(s.input_tokens) from scores s join runs r on "
+            "r.id = s.run_id where r.kind = 'rejudge' and r.status = 'completed'").fetchone()
+        return int(trials), int(tokens or 0)

@@ -143,6 +143,8 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
 
     for judge in judges:  # every ask is a real call: no reply of another run is reused
         judge.cache_namespace = f"rejudge-{run_id}"  # type: ignore[attr-defined]
+    if services.providers is not None:  # its replies say which trial of this run paid for them
+        services.providers.cache.run_id = run_id
     conditions = _conditions(original, store)
     status, error = "failed", None
     try:

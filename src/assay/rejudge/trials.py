@@ -139,7 +139,7 @@ def judging_stored(judges: list[Scorer], cases: StoredCases, timeout: float | No
         scores = {}
         if trial.error is None and per_trial:
             wanted = [j for j in per_trial if j.name in trial.scores]
-            with trial_epoch(trial.epoch):
+            with trial_epoch(trial.epoch, trial.key):  # the trial pays for its asks
                 scores = await score_output(wanted, case, trial.output, timeout)
         trial.output.usage = Usage()
         return TrialResult(case=case, condition=trial.condition, epoch=trial.epoch,
