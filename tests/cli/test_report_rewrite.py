@@ -126,11 +126,15 @@ def test_resume_that_rewrites_a_completed_runs_files_starts_no_target(
 def test_resume_with_whole_files_and_nothing_unfinished_still_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
+    """And names the run that completed: after a kill -9 that came as the run ended, 'no
+    unfinished run' alone left the user to guess whether it had."""
     monkeypatch.chdir(tmp_path)
-    finished_run(tmp_path, capsys)
-    code, printed = assay(capsys, "run", "assay.yaml", "--store", str(tmp_path / "s.db"),
-                          "--no-progress", "--resume")
-    assert code == 2 and "nothing to resume" in printed
+    _, run_id, store = finished_run(tmp_path, capsys)
+    code, printed = assay(capsys, "run", "assay.yaml", "--store", store, "--no-progress",
+                          "--resume")
+    assert code == 2, printed
+    assert ("has no unfinished run; its latest, "
+            f"{run_id}, completed (`assay report {run_id} --store {store}` shows it)") in printed
 
 
 @pytest.mark.parametrize(("asked", "named"), [(["-o", "copy.md"], "--output copy.md"),

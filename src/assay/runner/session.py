@@ -278,11 +278,11 @@ def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> 
     if isinstance(options.resume, str):
         run = store.resolve_run(options.resume)
     else:
-        unfinished = [r for r in store.list_runs(loaded.name, kind="eval", limit=20)
-                      if r.status != "completed"]
+        runs = store.list_runs(loaded.name, kind="eval", limit=20)
+        unfinished = [r for r in runs if r.status != "completed"]
         if not unfinished:
-            raise UserError(f"nothing to resume: experiment '{loaded.name}' has no unfinished "
-                            "run (run without --resume to start a new one)")
+            raise UserError(_nothing_to_resume(loaded.name, runs[0] if runs else None,
+                                               options.store_words))
         run = _newest_not_held(store, unfinished)
     if run.kind != "eval":  # a rejudge calls no target: resumed here it would call one
         how = (f"continue it with `assay rejudge --resume {run.id}`" if run.kind == "rejudge"
@@ -304,6 +304,17 @@ def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> 
         raise UserError(f"cannot resume run {run.id}: the config changed since it started, "
                         f"{why} (resuming would mix results of two configs)")
     return run
+
+
+def _nothing_to_resume(experiment: str, latest: RunRecord | None, store_words: str) -> str:
+    """Why `--resume` has no run to continue, naming the latest run when it completed: after
+    a kill -9 that came as the run ended, the user cannot tell it did."""
+    if latest is None:
+        return (f"nothing to resume: experiment '{experiment}' has no run yet (run without "
+                "--resume to start one)")
+    return (f"nothing to resume: experiment '{experiment}' has no unfinished run; its latest, "
+            f"{latest.id}, completed (`assay report {latest.id}{store_words}` shows it); run "
+            "without --resume to start a new one")
 
 
 def _newest_not_held(store: Store, unfinished: list[RunRecord]) -> RunRecord:
