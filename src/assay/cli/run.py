@@ -103,8 +103,12 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
                         "give it with --resume (for example --resume --retry-errors)")
     check_output_file(junit, "--junit")  # before a trial is paid for, as -o is
     paths, is_suite = expand_configs(configs)
-    if resume and is_suite:
-        raise UserError("--resume works with one config at a time")
+    if resume and is_suite:  # a suite's runs are not recorded as one: each resumes alone
+        store_words = store_given(store_url)
+        raise UserError("--resume works with one config at a time: resume each stopped run of "
+                        f"the suite with `assay run CONFIG --resume{store_words}` (`assay runs"
+                        f"{store_words}` shows how each stands), then run the configs the "
+                        "suite did not reach")
     options = RunOptions(
         resume=True if resume == "latest" else resume, retry_errors=retry_errors,
         sample=sample, epochs=epochs, concurrency=concurrency,
