@@ -47,7 +47,7 @@ def beside_bound(value: float, bound: float, *, share: bool = False, at_most: bo
     it failed, and a mean of 12.345 `12.3` beside the `min 12.34` it passed: digits are
     added until the shown numbers compare as the true ones do. A percentage and its bound
     get the same decimals (`decimals` at least); otherwise the bound reads as it was given,
-    and the value gets three significant digits or more (`signed`: one decimal or more,
+    and the value gets three significant digits or more (`signed`: `decimals` or more,
     signed).
     """
     holds = value <= bound if at_most else value >= bound
@@ -55,7 +55,7 @@ def beside_bound(value: float, bound: float, *, share: bool = False, at_most: bo
         if share:
             text, limit = percent(value, decimals + extra), percent(bound, decimals + extra)
         else:
-            text = f"{value:+.{1 + extra}f}" if signed else f"{value:.{3 + extra}g}"
+            text = f"{value:+.{decimals + extra}f}" if signed else f"{value:.{3 + extra}g}"
             limit = f"{bound:g}"
         shown, shown_bound = _parsed(text), _parsed(limit)
         if (shown <= shown_bound if at_most else shown >= shown_bound) == holds:

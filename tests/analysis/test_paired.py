@@ -209,7 +209,7 @@ def test_scores_with_verdicts_report_both_the_mean_and_the_pass_rate():
     assert result.test is result.mean.test and result.pass_rate is not None
     assert (result.wins, result.losses, result.ties) == (("q1", "q2"), ("q4",), ("q3",))
     # one quantity per line: the verdict is about the mean only
-    assert result.verdict.startswith("mean +0.50 (+5.0pp of the scale), 95% CI ")
+    assert result.verdict.startswith("mean +0.500 (+5.0pp of the scale), 95% CI ")
     assert "pass rate" not in result.verdict
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from assay.analysis.interval import Interval
-from assay.analysis.verdict import bounds_text, format_p
+from assay.analysis.paired import compare_paired
+from assay.analysis.verdict import bounds_text, format_p, off_zero, shown_effect
 
 
 def test_regression_a_bound_just_above_zero_never_prints_as_zero():
@@ -33,3 +34,24 @@ def test_a_bound_at_zero_reads_zero_and_others_keep_their_digits():
 def test_a_p_value_beside_a_verdict_shows_which_side_of_alpha_it_is(p, alpha, text):
     assert format_p(p, alpha) == text
     assert format_p(0.0496) == "p=0.05"  # alone, two digits are enough
+
+
+def test_the_verdict_line_gives_the_delta_and_interval_of_the_table_row_above_it():
+    """Regression: 1,999 of 2,000 against 2,000 of 2,000 read `+0.05pp, 95% CI -0.14..+0.28pp`
+    in the comparison's row and `pass rate +0.1pp, 95% CI -0.1..+0.3pp` in the verdict under
+    it (report.md, report.html, results.json): one quantity, two numbers."""
+    a = {f"q{i}": i != 5 for i in range(2000)}
+    b = {f"q{i}": True for i in range(2000)}
+    c = compare_paired(a, b, kind="pass_fail")
+    shown = shown_effect(c)
+    assert (shown.before, shown.after, shown.delta) == ("99.95%", "100.00%", "+0.05pp")
+    assert c.verdict.startswith(f"pass rate +0.05pp, 95% CI {shown.interval}, within noise")
+
+
+def test_a_delta_that_is_not_zero_never_reads_as_zero():
+    """Regression: a mean that moved from 1.0 to 0.9997 read `1.000 → 1.000, -0.000`."""
+    a = {f"q{i}": 1.0 for i in range(3000)}
+    b = {f"q{i}": 0.5 if i < 2 else 1.0 for i in range(3000)}
+    shown = shown_effect(compare_paired(a, b, kind="score", scale=(0, 1)))
+    assert (shown.before, shown.after, shown.delta) == ("1.0000", "0.9997", "-0.0003")
+    assert off_zero(0.0, 3) == 3 and off_zero(0.0004, 3) == 4 and off_zero(-0.04, 1) == 2

@@ -12,11 +12,12 @@ from decimal import Decimal
 from assay.analysis.conditions import ConditionComparisons, finish_family
 from assay.analysis.paired import compare_paired
 from assay.analysis.pass_rate_delta import tango_interval
+from assay.analysis.verdict import shown_effect
 from assay.reports.comparisons import (
     comparison_lines,
+    detail_lines,
     condition_comparisons_markdown,
     exclusions,
-    headline,
     markdown_table,
     print_condition_comparisons,
     shown_advice,
@@ -40,7 +41,7 @@ def test_a_large_drop_within_noise_reads_as_a_size_and_says_within_noise():
 
 def test_three_flipped_cases_get_an_interval_that_holds_zero_never_a_point():
     entry = all_flipped()
-    _, _, delta, ci = headline(entry.comparison)
+    _, _, delta, ci = shown_effect(entry.comparison)[:4]
     low, high = tango_interval(3, 0, 3, 0.95)
     assert delta == "-100.0pp" and low == -1.0 and high > 0
     assert ci == f"-100.0..{high * 100:+.1f}pp"
@@ -60,7 +61,7 @@ def test_the_markdown_table_has_a_size_column_and_one_verdict_column():
 
 def test_the_verdict_sentence_is_about_one_quantity_and_its_size():
     entry = all_flipped()
-    ci = headline(entry.comparison)[3]
+    ci = shown_effect(entry.comparison).interval
     assert entry.comparison.verdict == (f"pass rate -100.0pp, 95% CI {ci}, within noise "
                                         "(asymptotic McNemar p=0.083); size: large drop")
 
@@ -205,17 +206,17 @@ def test_the_rates_before_and_after_add_up_to_the_delta_printed_beside_them() ->
     a = {f"q{i}": [j < passes for j in range(3)] for i, passes in enumerate([1, 1, 2, 2, 2, 0, 1])}
     b = {f"q{i}": [j < passes for j in range(3)] for i, passes in enumerate([3, 1, 1, 2, 3, 2, 3])}
     c = compare_paired(a, b, kind="pass_fail", label_a="base", label_b="pack", scorer="judge")
-    before, after, delta, ci = headline(c)
+    before, after, delta, ci = shown_effect(c)[:4]
     assert (before, after, delta) == ("42.86%", "71.43%", "+28.57pp")
     assert re.fullmatch(r"[-+]\d+\.\d\d\.\.[-+]\d+\.\d\dpp", ci)  # the interval's digits too
     same = compare_paired({"q": True, "r": False}, {"q": True, "r": True}, kind="pass_fail")
-    assert headline(same)[:3] == ("50.0%", "100.0%", "+50.0pp")
+    assert shown_effect(same)[:3] == ("50.0%", "100.0%", "+50.0pp")
 
 
 def test_means_before_and_after_add_up_to_the_delta_printed_beside_them() -> None:
     c = compare_paired({"q1": 0.1234, "q2": 0.1234}, {"q1": 0.2236, "q2": 0.2236},
                        kind="score", scale=(0, 1))
-    before, after, delta, _ = headline(c)
+    before, after, delta, _ = shown_effect(c)[:4]
     assert Decimal(after) - Decimal(before) == Decimal(delta)
     assert (before, after, delta) == ("0.1234", "0.2236", "+0.1002")
 
@@ -226,10 +227,23 @@ def test_rates_that_never_add_up_get_a_digit_more_than_their_delta() -> None:
     -0.017. The sides get one digit more than the delta, which their difference rounds to."""
     a = {"q1": True, "q2": False, "q3": False}
     b = {"q1": True, "q2": True, "q3": False}
-    assert headline(compare_paired(a, b, kind="pass_fail"))[:3] == ("33.33%", "66.67%",
+    assert shown_effect(compare_paired(a, b, kind="pass_fail"))[:3] == ("33.33%", "66.67%",
                                                                     "+33.3pp")
     means = compare_paired({"q1": 0.6, "q2": 0.7, "q3": 0.6}, {"q1": 0.55, "q2": 0.7, "q3": 0.6},
                            kind="score", scale=(0, 1))
-    before, after, delta, _ = headline(means)
+    before, after, delta, _ = shown_effect(means)[:4]
     assert (before, after, delta) == ("0.6333", "0.6167", "-0.017")
     assert round(Decimal(after) - Decimal(before), 3) == Decimal(delta)
+
+
+def test_the_other_metric_is_described_with_both_sides_and_a_delta_that_adds_up() -> None:
+    """Regression: a pass-rate comparison's mean line read `mean: +0.00 (described only ...)`
+    beside means of 0.735 and 0.738 in the score table: a difference rounded away."""
+    a = {f"q{i}": 0.7345 if i % 2 else 0.7355 for i in range(20)}
+    b = {f"q{i}": 0.7345 if i % 3 else 0.7455 for i in range(20)}
+    c = compare_paired(a, b, kind="pass_fail", scale=(0, 1),
+                       passed_a={k: True for k in a}, passed_b={k: True for k in b})
+    line = next(line for line in detail_lines(c) if line.startswith("- mean: "))
+    shown = shown_effect(c, "mean")
+    assert line.startswith(f"- mean: {shown.before} → {shown.after}, {shown.delta} (described")
+    assert Decimal(shown.after) - Decimal(shown.before) == Decimal(shown.delta) != 0

@@ -15,8 +15,9 @@ import pytest
 from assay.analysis.conditions import collect_cases, compare_conditions
 from assay.analysis.run_diff import RunRef, diff_runs
 from assay.analysis.summary import summarize
+from assay.analysis.verdict import shown_effect
 from assay.records import RunRecord, ScoreRow, TrialRow
-from assay.reports.comparisons import ci_label, headline
+from assay.reports.comparisons import ci_label
 from assay.reports.headline import (
     conditions_headline,
     diff_headline,
@@ -49,7 +50,7 @@ def test_a_real_gain_names_the_better_condition_and_quotes_its_interval() -> Non
     found = conditions_headline(comps)
     assert found is not None and found.outcome == "better"
     c = comps.entries[0].comparison
-    _, _, delta, interval = headline(c)
+    _, _, delta, interval = shown_effect(c)[:4]
     assert found.text == (f"'pack' is better than 'training' on judge, and the difference is "
                           f"real: pass rate 33.33% → 66.67%, {delta} ({ci_label(c)} {interval}).")
 
@@ -86,7 +87,7 @@ def test_the_sentence_agrees_with_the_comparison_on_random_runs() -> None:
         c = comps.entries[0].comparison
         assert (found.outcome in ("better", "worse")) == c.significant, found.text
         assert ("real" in found.text) == c.significant
-        _, _, _, interval = headline(c)
+        _, _, _, interval = shown_effect(c)[:4]
         assert f"{ci_label(c)} {interval}" in found.text
         if found.outcome == "better":
             assert c.headline.interval.low > 0

@@ -350,3 +350,15 @@ def test_a_regression_baseline_of_latest_1_is_the_run_before_this_one(
     code, text = assay(capsys, "run", str(gated), "--store", store, "--no-progress")
     assert code == 0, text
     assert f"PASS gate regression exact_match@agent pass rate: +0.0pp vs run {before}" in text
+
+
+def test_a_regression_gates_change_has_the_digits_the_run_diff_gives_it() -> None:
+    """A pass rate that rose from 2,999 of 3,000 to 3,000 read '+0.0pp vs run ...' in the
+    gate, beside '99.97% → 100.00%  +0.03pp' in the diff of the same runs under it."""
+    def cases(failing: int) -> dict[str, ScorerCases]:
+        return collect_cases([ScoreRow(f"q{i}", "a", 0, "contains", float(i >= failing),
+                                       i >= failing, None) for i in range(3000)])
+    diff = diff_runs(cases(1), cases(0), run_a=RunRef("run-a", "exp", "t0", "h"),
+                     run_b=RunRef("run-b", "exp", "t1", "h"))
+    [gate] = judge_regression(RegressionSpec(max_drop_pp=0.05), diff)
+    assert gate.passed and gate.detail.startswith("+0.03pp vs run run-a")

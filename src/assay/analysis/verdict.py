@@ -14,9 +14,10 @@ never by its name "significant regression", which `results.json` keeps.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from assay.knowledge_packs.bands import size_words
+from assay.shown_numbers import MAX_DECIMALS, adding_up, percent
 
 if TYPE_CHECKING:
     from assay.analysis.interval import Interval
@@ -27,14 +28,15 @@ SIGNIFICANT = "significant"
 
 
 def describe(c: PairedComparison) -> str:
-    """The one-line verdict for a comparison (B relative to A)."""
+    """The one-line verdict for a comparison (B relative to A), its delta and interval with
+    the digits of the comparison's table row (`+0.05pp` there is not `+0.1pp` here)."""
     effect = c.headline
     name = "pass rate" if effect.metric == "pass_rate" else "mean"
-    digits = 1 if effect.unit == "pp" else 2
-    size = f"{name} {effect.estimate:+.{digits}f}{effect.unit}"
+    shown = shown_effect(c)
+    size = f"{name} {shown.delta}"
     if effect.metric == "mean" and c.reading_delta_pp is not None:
         size += f" ({c.reading_delta_pp:+.1f}pp of the scale)"
-    interval = interval_text(effect.interval, effect.unit)
+    interval = f"{level_text(effect.interval.confidence)} CI {shown.interval}"
     if c.correction:
         interval += f" ({c.correction})"
     p = format_p(c.p_value, c.alpha) + (", Holm-adjusted" if c.p_adjusted is not None
@@ -43,6 +45,47 @@ def describe(c: PairedComparison) -> str:
     if c.reading is not None:
         line += f"; size: {size_words(c.reading)}"
     return line
+
+
+class ShownEffect(NamedTuple):
+    """One effect of a comparison as text: `before → after`, the delta and its interval's
+    bounds (with the unit, `pp` for a pass rate), and the decimals the delta was given."""
+
+    before: str
+    after: str
+    delta: str
+    interval: str
+    digits: int
+
+
+def shown_effect(c: PairedComparison, metric: Literal["pass_rate", "mean"] | None = None
+                 ) -> ShownEffect:
+    """A, B, the delta and the interval of one of the comparison's effects (its headline by
+    default) as text, with the digits at which B minus A as shown is the delta shown, the
+    interval at those digits too. Every line that prints the effect reads it from here, so a table row
+    and the verdict under it give one number: `+0.05pp` in one was `+0.1pp` in the other."""
+    effect = c.headline if metric is None else c.mean if metric == "mean" else c.pass_rate
+    assert effect is not None
+    if effect.metric == "pass_rate" and c.pass_rate_a is not None and c.pass_rate_b is not None:
+        rate_a, rate_b = c.pass_rate_a, c.pass_rate_b
+        a, b, delta, digits = adding_up(lambda d: percent(rate_a, d), lambda d: percent(rate_b, d),
+                                         effect.estimate, off_zero(effect.estimate, 1))
+        return ShownEffect(a, b, f"{delta}pp", f"{bounds_text(effect.interval, digits)}pp",
+                           digits)
+    mean_a, mean_b = c.mean_a, c.mean_b
+    a, b, delta, digits = adding_up(lambda d: f"{mean_a:.{d}f}", lambda d: f"{mean_b:.{d}f}",
+                                     effect.estimate, off_zero(
+                                         effect.estimate,
+                                         2 if abs(mean_a) >= 10 or abs(mean_b) >= 10 else 3))
+    return ShownEffect(a, b, delta, bounds_text(effect.interval, digits), digits)
+
+
+def off_zero(delta: float, digits: int) -> int:
+    """`digits`, or more where those would round a delta that is not 0 onto it: a mean
+    that moved from 1.0 to 0.9997 read `1.000 → 1.000, -0.000`, now `1.0000 → 0.9997`."""
+    while delta != 0 and float(f"{delta:.{digits}f}") == 0 and digits < MAX_DECIMALS:
+        digits += 1
+    return digits
 
 
 def evidence(c: PairedComparison) -> str:
@@ -74,12 +117,6 @@ def _misleads(shown: float, p: float, alpha: float) -> bool:
 def level_text(confidence: float) -> str:
     """95% -> `95%`, 1 - 0.05/3 -> `98.3%`."""
     return f"{confidence * 100:.3g}%"
-
-
-def interval_text(interval: Interval, unit: str) -> str:
-    """`95% CI -2.0..+14.0pp` (the level is the one the verdict used)."""
-    digits = 1 if unit == "pp" else 2
-    return f"{level_text(interval.confidence)} CI {bounds_text(interval, digits)}{unit}"
 
 
 def bounds_text(interval: Interval, digits: int) -> str:

@@ -18,30 +18,13 @@ from typing import Any, Literal, Self
 from assay.analysis.conditions import ComparisonEntry, ConditionComparisons
 from assay.analysis.paired import PairedComparison
 from assay.analysis.power import SampleSizeAdvice
-from assay.analysis.verdict import bounds_text, evidence, format_p, level_text
+from assay.analysis.verdict import evidence, format_p, level_text, shown_effect
 from assay.knowledge_packs.bands import size_words
-from assay.reports.formatting import percent
 from assay.reports.text import code, inline
-from assay.shown_numbers import adding_up
 from assay.reports.text import markup_free as escape
 
 MAX_IDS_TERMINAL = 10
 MAX_IDS_MARKDOWN = 200
-
-
-def headline(c: PairedComparison) -> tuple[str, str, str, str]:
-    """(A, B, delta, interval) of the headline metric, as text."""
-    effect = c.headline
-    if effect.metric == "pass_rate" and c.pass_rate_a is not None and c.pass_rate_b is not None:
-        rate_a, rate_b = c.pass_rate_a, c.pass_rate_b
-        a, b, delta, digits = adding_up(lambda d: percent(rate_a, d), lambda d: percent(rate_b, d),
-                                         effect.estimate, 1)
-        return a, b, f"{delta}pp", f"{bounds_text(effect.interval, digits)}pp"
-    mean_a, mean_b = c.mean_a, c.mean_b
-    a, b, delta, digits = adding_up(lambda d: f"{mean_a:.{d}f}", lambda d: f"{mean_b:.{d}f}",
-                                     effect.estimate,
-                                     2 if abs(mean_a) >= 10 or abs(mean_b) >= 10 else 3)
-    return a, b, delta, bounds_text(effect.interval, digits)
 
 
 def ci_label(c: PairedComparison) -> str:
@@ -88,7 +71,7 @@ class ComparisonText:
     @classmethod
     def of(cls, c: PairedComparison, **more: Any) -> Self:
         """`c` as text; `more` fills a subclass's own fields."""
-        before, after, delta, interval = headline(c)
+        before, after, delta, interval, _ = shown_effect(c)
         return cls(before=before, after=after, delta=delta,
                    interval=f"{ci_label(c)} {interval}", p=p_text(c), evidence=evidence(c),
                    size=size_text(c), direction=direction(c), **more)
@@ -126,7 +109,7 @@ def comparison_lines(entries: Sequence[ComparisonEntry], label: Any) -> list[str
     lines = []
     for name, entry in zip(names, entries):
         c = entry.comparison
-        a, b, delta, ci = headline(c)
+        a, b, delta, ci, _ = shown_effect(c)
         padded = escape(name) + " " * (width - len(name))  # a `[` in a name is not markup
         lines.append(f"  {padded}  {a} → {b}  {coloured_delta(c, delta)} "
                      f"({size_text(c)})  {ci_label(c)} {ci}  {format_p(c.p_value, c.alpha)}  "
@@ -193,7 +176,7 @@ def markdown_table(entries: Sequence[ComparisonEntry], first: str, second: str,
             "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |"]
     for entry in entries:
         c = entry.comparison
-        a, b, delta, ci = headline(c)
+        a, b, delta, ci, _ = shown_effect(c)
         one, two = label(entry)
         rows.append(f"| {inline(one)} | {inline(two)} | {c.n} | {a} | {b} | {delta} | "
                     f"{size_text(c)} | "
@@ -234,9 +217,8 @@ def detail_lines(c: PairedComparison) -> list[str]:
                      f"mean): {c.shift_test.name} {format_p(c.shift_test.p_value)}")
     other = c.mean if effect.metric == "pass_rate" else c.pass_rate
     if other is not None:
-        name = "mean" if other.metric == "mean" else "pass rate"
-        digits = 1 if other.unit == "pp" else 2
-        lines.append(f"- {name}: {other.estimate:+.{digits}f}{other.unit} "
+        shown = shown_effect(c, other.metric)
+        lines.append(f"- {_name(other.metric)}: {shown.before} → {shown.after}, {shown.delta} "
                      f"(described only; the verdict is on the {_name(effect.metric)})")
     return lines
 

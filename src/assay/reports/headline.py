@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from assay.analysis.run_diff import condition_of
-from assay.reports.comparisons import ci_label, headline
+from assay.analysis.verdict import shown_effect
+from assay.reports.comparisons import ci_label
 from assay.reports.formatting import percent
 from assay.wording import capitalised, plural
 
@@ -179,7 +180,7 @@ def _change(c: PairedComparison) -> str:
     """`pass rate 50.0% → 62.0%, +12.0pp (95% CI +4.1..+19.9pp)`: the verdict's own numbers.
     When cases were left out (errored, or run on one side only) the rates are over fewer
     cases than the score table's, and the sentence says over how many."""
-    a, b, delta, interval = headline(c)
+    a, b, delta, interval, _ = shown_effect(c)
     name = "pass rate" if c.headline.metric == "pass_rate" else "mean"
     over = (f" over the {plural(c.n, 'case')} scored on both sides" if c.excluded.count
             else "")

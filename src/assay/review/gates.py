@@ -316,8 +316,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
     from assay.analysis.multiple import adjust_comparisons
     from assay.analysis.run_diff import condition_of
     from assay.analysis.verdict import evidence as evidence_of
-    from assay.analysis.verdict import format_p
-    from assay.reports.comparisons import headline
+    from assay.analysis.verdict import format_p, shown_effect
 
     label = regression_label(spec)
     rule = f"max drop {spec.max_drop_pp:g}pp{', significant only' if spec.significant else ''}"
@@ -353,10 +352,13 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
         failed = drop > spec.max_drop_pp and (c.significant or not spec.significant)
         evidence = f"{format_p(c.p_value, c.alpha)} {evidence_of(c)}" + (
             f", {c.correction}" if c.correction else "")
-        change, _ = beside_bound(-drop, -spec.max_drop_pp, signed=True)
-        detail = f"{change}pp {against} ({rule}; {evidence})"
+        shown = shown_effect(c)
         if c.delta_pp is None:  # the mean's own delta first, as its comparison shows it
-            detail = f"{headline(c)[2]} ({change}pp of its scale) {against} ({rule}; {evidence})"
+            change, _ = beside_bound(-drop, -spec.max_drop_pp, signed=True)
+            detail = f"{shown.delta} ({change}pp of its scale) {against} ({rule}; {evidence})"
+        else:  # at least the digits the run's diff gives the same delta (+0.03pp, not +0.0pp)
+            change, _ = beside_bound(-drop, -spec.max_drop_pp, signed=True, decimals=shown.digits)
+            detail = f"{change}pp {against} ({rule}; {evidence})"
         # The paired test can only use cases both runs answered: a case that errored now
         # but not before would drop out of it and could hide a regression.
         errored_now = c.excluded.newly_errored
