@@ -18,6 +18,7 @@ from assay.analysis.summary import summarize
 from assay.analysis.verdict import shown_effect
 from assay.records import RunRecord, ScoreRow, TrialRow
 from assay.reports.comparisons import ci_label
+from assay.reports.formatting import fmt_mean, fmt_pass_rate
 from assay.reports.headline import (
     conditions_headline,
     diff_headline,
@@ -178,7 +179,20 @@ def test_a_single_condition_run_states_its_score_with_its_interval() -> None:
     assert stats.pass_rate_ci is not None
     assert found.text == ("One condition ('default') and no earlier run, so nothing to "
                           f"compare yet: judge has pass rate 75.0% (95% CI "
-                          f"{stats.pass_rate_ci.low:.1%}..{stats.pass_rate_ci.high:.1%}, n=60).")
+                          f"{stats.pass_rate_ci.low:.0%}..{stats.pass_rate_ci.high:.0%}, n=60).")
+    assert f"[{stats.pass_rate_ci.low:.0%}–{stats.pass_rate_ci.high:.0%}]" in fmt_pass_rate(stats)
+
+
+def test_a_single_condition_score_reads_as_the_score_tables_row() -> None:
+    """Regression: a mean of 0.9997 over 3,000 cases read 'graded has mean 1.000 (95% CI
+    0.999..1.000, n=3000)' above a score table giving it as '0.9997 [0.999–1.000]'."""
+    scored = [ScoreRow(f"q{i}", "default", 0, "graded", 0.5 if i < 2 else 1.0, None, None)
+              for i in range(3000)]
+    summary = summarize(scored, [TrialRow(f"q{i}", "default", 0) for i in range(3000)])
+    stats = summary.scores[0]
+    text = summary_headline(summary).text
+    low, high = fmt_mean(stats).removeprefix("0.9997 [").removesuffix("]").split("–")
+    assert text.endswith(f"graded has mean 0.9997 (95% CI {low}..{high}, n=3000).")
 
 
 def test_a_single_condition_score_names_the_errored_trials_it_leaves_out() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from assay.analysis.summary import ScoreStats
 from assay.shown_numbers import MAX_DECIMALS, off_ends, percent
 
-__all__ = ["fmt_mean", "fmt_pass_rate", "milliseconds", "percent", "score_text"]
+__all__ = ["fmt_mean", "fmt_pass_rate", "mean_bounds", "milliseconds", "pass_rate_bounds",
+           "percent", "score_text"]
 
 
 def fmt_mean(stats: ScoreStats) -> str:
@@ -13,8 +14,8 @@ def fmt_mean(stats: ScoreStats) -> str:
         return "-"
     text = score_text(stats.mean, stats.scale)
     if stats.mean_ci is not None:  # clipped to the scale, so not always symmetric
-        low, high = stats.mean_ci.low, stats.mean_ci.high
-        text += f" [{score_text(low, stats.scale)}–{score_text(high, stats.scale)}]"
+        low, high = mean_bounds(stats)
+        text += f" [{low}–{high}]"
     return text
 
 
@@ -23,8 +24,22 @@ def fmt_pass_rate(stats: ScoreStats) -> str:
         return "-"
     text = percent(stats.pass_rate)
     if stats.pass_rate_ci is not None:
-        text += f" [{percent(stats.pass_rate_ci.low, 0)}–{percent(stats.pass_rate_ci.high, 0)}]"
+        low, high = pass_rate_bounds(stats)
+        text += f" [{low}–{high}]"
     return text
+
+
+def mean_bounds(stats: ScoreStats) -> tuple[str, str]:
+    """The mean's interval as the score table prints it, for every line that quotes it."""
+    assert stats.mean_ci is not None
+    return score_text(stats.mean_ci.low, stats.scale), score_text(stats.mean_ci.high, stats.scale)
+
+
+def pass_rate_bounds(stats: ScoreStats) -> tuple[str, str]:
+    """The pass rate's interval as the score table prints it: whole percents, more digits
+    only off an end (`99.7%`)."""
+    assert stats.pass_rate_ci is not None
+    return percent(stats.pass_rate_ci.low, 0), percent(stats.pass_rate_ci.high, 0)
 
 
 def score_text(value: float, scale: tuple[float, float]) -> str:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from assay.analysis.run_diff import condition_of
 from assay.analysis.verdict import shown_effect
 from assay.reports.comparisons import ci_label
-from assay.reports.formatting import percent
+from assay.reports.formatting import mean_bounds, pass_rate_bounds, percent, score_text
 from assay.wording import capitalised, plural
 
 if TYPE_CHECKING:
@@ -211,15 +211,13 @@ def _tail(rest: Sequence[ComparisonEntry], *, on_other_scorers: bool = False) ->
 def _score_text(stats: ScoreStats) -> str:
     """`pass rate 75.0% (95% CI 53%..89%, n=20; 3 errored trials left out)`: an error is
     never a failure, so the trials it left out are named beside the rate they are not in."""
-    if stats.pass_rate is not None:
-        text, interval = f"pass rate {percent(stats.pass_rate)}", stats.pass_rate_ci
-        bounds = None if interval is None else f"{percent(interval.low)}..{percent(interval.high)}"
+    if stats.pass_rate is not None:  # the score table's figures: `0.9997`, never `1.000`
+        text = f"pass rate {percent(stats.pass_rate)}"
+        bounds = None if stats.pass_rate_ci is None else "..".join(pass_rate_bounds(stats))
     else:
         assert stats.mean is not None
-        digits = 3 if stats.scale[1] - stats.scale[0] <= 1 else 2
-        text, interval = f"mean {stats.mean:.{digits}f}", stats.mean_ci
-        bounds = None if interval is None else \
-            f"{interval.low:.{digits}f}..{interval.high:.{digits}f}"
+        text = f"mean {score_text(stats.mean, stats.scale)}"
+        bounds = None if stats.mean_ci is None else "..".join(mean_bounds(stats))
     parts = [] if bounds is None else [f"95% CI {bounds}, n={stats.n}"]
     if stats.errors:
         parts.append(f"{plural(stats.errors, 'errored trial')} left out")
