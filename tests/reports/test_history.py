@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from rich.console import Console
 
-from assay.analysis.history import ExperimentHistory, HistoryPoint
+from assay.analysis.history import ExperimentHistory, HistoryPoint, build_history
 from assay.reports.history import arrow, print_history, sparkline
 
 
@@ -134,3 +136,17 @@ def test_a_move_too_small_to_show_in_the_printed_values_is_flat() -> None:
     assert "→ judge.mean@a" in printed(history) and "↑" not in printed(history)
     points[1].metrics["judge.mean@a"] = 0.8344
     assert arrow(history, "judge.mean@a") == "↑"
+
+
+def test_a_mean_is_printed_on_its_scale_as_the_runs_report_prints_it() -> None:
+    """Regression: a mean of 0.9997 on 0..1 read `1` in the table and beside its sparkline,
+    the top of its scale, where the run's report read `0.9997`."""
+    summary = {"scores": [{"scorer": "graded", "condition": "b", "mean": 0.99967,
+                           "pass_rate": None, "scale": [0.0, 1.0]}]}
+    run = SimpleNamespace(id="r1", experiment="exp", kind="eval", started_at="2026-01-01",
+                          status="completed", git_commit=None, dataset_hash="h",
+                          summary=summary)
+    [history] = build_history([run])
+    lines = printed(history).splitlines()
+    assert [line.split()[-1] for line in lines if "r1" in line] == ["0.9997"]
+    assert any(line.split()[-1] == "0.9997" for line in lines if "graded.mean@b" in line)

@@ -60,6 +60,9 @@ class ExperimentHistory:
     """Metric names in first-seen order."""
     points: list[HistoryPoint] = field(default_factory=list)
     """Oldest first."""
+    scales: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """A mean's scale (its latest run's), by metric name: a mean is printed on it, as the
+    score table prints it (0.9997 on 0..1 is not `1`)."""
 
     def series(self, metric: str) -> list[float | None]:
         return [p.metrics.get(metric) for p in self.points]
@@ -144,6 +147,18 @@ def eval_intervals(summary: Mapping[str, Any] | None) -> dict[str, tuple[float, 
     return out
 
 
+def eval_scales(summary: Mapping[str, Any] | None) -> dict[str, tuple[float, float]]:
+    """The scale of each mean `eval_metrics` names, where the run stored one."""
+    out: dict[str, tuple[float, float]] = {}
+    for entry in (summary or {}).get("scores") or []:
+        scale = entry.get("scale")
+        if entry.get("pass_rate") is None and entry.get("mean") is not None \
+                and isinstance(scale, list | tuple) and len(scale) == 2:
+            out[f"{entry['scorer']}.mean@{entry['condition']}"] = (float(scale[0]),
+                                                                   float(scale[1]))
+    return out
+
+
 def trace_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
     """The numbers of a traces run's stored metrics, and its finding counts."""
     summary = summary or {}
@@ -166,6 +181,7 @@ def build_history(runs: Iterable[Any], stale: Collection[str] = ()) -> list[Expe
         metrics = (trace_metrics if run.kind == "traces" else eval_metrics)(run.summary)
         intervals = eval_intervals(run.summary) if run.kind != "traces" else {}
         history.metrics += [m for m in metrics if m not in history.metrics]
+        history.scales.update(eval_scales(run.summary) if run.kind != "traces" else {})
         dataset = run.dataset_hash
         changed = dataset is not None and last_dataset.get(key, dataset) != dataset
         if dataset is not None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from assay.analysis.history import TARGET_ERRORS, ExperimentHistory
 from assay.records import experiment_label
-from assay.reports.formatting import percent
+from assay.reports.formatting import percent, score_text
 from assay.wording import plural
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -45,14 +45,17 @@ def sparkline(values: list[float | None], breaks: Collection[int] = ()) -> str:
         for i, v in enumerate(values))
 
 
-def format_value(metric: str, value: float | None) -> str:
+def format_value(metric: str, value: float | None,
+                 scale: tuple[float, float] | None = None) -> str:
+    """A metric's value as the run's report prints it; a mean on its `scale` when known
+    (a mean of 0.9997 read `1`, the top of its scale, beside the report's `0.9997`)."""
     if value is None:
         return "-"
     if "@" in metric and ".mean@" not in metric:
         return percent(value / 100)
     if metric == TARGET_ERRORS:
         return f"{value:,.0f}"
-    return f"{value:.3g}"
+    return score_text(value, scale) if scale is not None else f"{value:.3g}"
 
 
 def arrow(history: ExperimentHistory, metric: str) -> str:
@@ -60,7 +63,7 @@ def arrow(history: ExperimentHistory, metric: str) -> str:
     A move too small to show in the values printed (0.8331 to 0.8334, both `0.833`) is
     flat: an arrow beside two equal numbers says they differ."""
     trend = history.trend(metric)
-    if trend in BETTER and len({format_value(metric, value)
+    if trend in BETTER and len({format_value(metric, value, history.scales.get(metric))
                                 for value in last_two(history, metric)}) == 1:
         return ARROWS["flat"]
     if history.kind == "eval" and trend in BETTER and history.beyond_noise(metric):
@@ -99,7 +102,8 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
         dataset = ((f"{BREAK} " if i in breaks else "") + (point.dataset_hash or "-")[:12],)
         rows.append((point.run_id, point.started_at[:16].replace("T", " "), point.shown_status,
                      *(dataset if datasets else ()),
-                     *(format_value(m, point.metrics.get(m)) for m in shown)))
+                     *(format_value(m, point.metrics.get(m), history.scales.get(m))
+                       for m in shown)))
         table.add_row(*rows[-1])
     if fits(console, table):
         console.print(table)
@@ -116,7 +120,7 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
         last = next((v for v in reversed(series) if v is not None), None)
         name = escape(metric) + " " * (28 - len(metric))
         console.print(f"  {arrows[metric]} {name} {sparkline(series, breaks)}  "
-                      f"{format_value(metric, last)}")
+                      f"{format_value(metric, last, history.scales.get(metric))}")
     if any(shown not in (ARROWS["flat"], ARROWS["new"], ARROWS["dataset_changed"])
            for shown in arrows.values()):
         console.print("  ↑ ↓ the last move; green or red only for a pass rate or mean that moved "

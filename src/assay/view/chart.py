@@ -79,13 +79,14 @@ def _chart(history: ExperimentHistory, metric: str, marked: set[str]) -> Chart:
     lines: list[str] = []
     bands: list[str] = []
     whiskers: list[tuple[float, float, float]] = []
+    scale = history.scales.get(metric)
     for stretch in _same_dataset(history, points):
         for index, point in stretch:
             ci = point.intervals.get(metric)
             dots.append(Dot(x(index), y(point.metrics[metric]), point.run_id, point.started_at,
-                            format_value(metric, point.metrics[metric]),
-                            "" if ci is None else f"95% CI {format_value(metric, ci[0])}"
-                                                  f"..{format_value(metric, ci[1])}",
+                            format_value(metric, point.metrics[metric], scale),
+                            "" if ci is None else f"95% CI {format_value(metric, ci[0], scale)}"
+                                                  f"..{format_value(metric, ci[1], scale)}",
                             point.run_id in marked))
         lines.append(" ".join(f"{d.x},{d.y}" for d in dots[-len(stretch):]))
         upper = [(x(i), y(p.intervals[metric][1])) for i, p in stretch if metric in p.intervals]
