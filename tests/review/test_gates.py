@@ -13,6 +13,7 @@ from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats, summa
 from assay.config.models import GateConfig, RegressionSpec
 from assay.errors import UserError
 from assay.records import ScoreRow, TrialRow
+from assay.reports.formatting import fmt_mean
 from assay.review.gates import (
     beside_bound,
     fail_on_regression,
@@ -362,3 +363,19 @@ def test_a_regression_gates_change_has_the_digits_the_run_diff_gives_it() -> Non
                      run_b=RunRef("run-b", "exp", "t1", "h"))
     [gate] = judge_regression(RegressionSpec(max_drop_pp=0.05), diff)
     assert gate.passed and gate.detail.startswith("+0.03pp vs run run-a")
+
+
+@pytest.mark.parametrize(("mean", "scale", "minimum"), [(12.346, (0.0, 100.0), 10.0),
+                                                        (1.0, (0.0, 1.0), 0.7),
+                                                        (0.12349, (0.0, 1.0), 0.1235)])
+def test_a_mean_gate_reads_its_mean_as_the_score_table_does(
+        mean: float, scale: tuple[float, float], minimum: float) -> None:
+    """Regression: a mean of 12.346 on 0..100 read '12.3 over 10 scored cases' in its gate
+    beside '12.35' in the score table, and a mean of 1 read '1' beside '1.000'; the gate
+    adds digits only where the table's would put it on the wrong side of its minimum."""
+    stats = summary(mean=mean, scale=scale)
+    (gate,) = threshold_results([GateConfig(scorer="contains", min_mean=minimum)], stats)
+    shown = gate.detail.split(" ")[0]
+    table = fmt_mean(stats.scores[0]).split(" ")[0]
+    assert shown == table if (float(table) >= minimum) == (mean >= minimum) else \
+        shown.startswith(table[:-1]) and len(shown) > len(table)

@@ -17,7 +17,8 @@ from assay.analysis.summary import RunSummary, ScoreStats
 from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import ArgumentError, UserError
 from assay.review.result import GateResult
-from assay.shown_numbers import beside_bound, percent
+from assay.reports.formatting import score_text
+from assay.shown_numbers import beside_bound, fixed_beside, percent
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -201,8 +202,9 @@ def _mean_gate(label: str, stats: ScoreStats, minimum: float,
                           f"no trial was scored ({plural(stats.errors, 'error')})",
                           f"min {minimum:g}")
     ok = stats.mean >= minimum
-    shown, least = beside_bound(stats.mean, minimum)
-    detail = f"{shown} over {plural(stats.n, 'scored case')} (min {least})"
+    table = score_text(stats.mean, stats.scale)  # the score table's digits, more if it needs
+    shown = fixed_beside(stats.mean, minimum, len(table.partition(".")[2]))
+    detail = f"{shown} over {plural(stats.n, 'scored case')} (min {minimum:g})"
     if stats.errors and max_error_rate is None:
         ok = False
         detail += (f"; {plural(stats.errors, 'trial')} errored and a mean over the rest "
