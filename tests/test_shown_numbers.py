@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.shown_numbers import bound_percent, fixed_beside, percent, percent_beside
+from assay.shown_numbers import beside_bound, bound_percent, fixed_beside, percent, percent_beside
 
 shares = st.floats(min_value=0.0, max_value=1.0)
 
@@ -31,3 +31,11 @@ def test_without_a_bar_the_usual_digits_are_kept_and_a_bar_reads_as_it_was_set()
     assert percent_beside(0.5, None) == percent(0.5) == "50.0%"
     assert fixed_beside(0.4123, None) == "0.41"
     assert bound_percent(0.85) == "85%" and bound_percent(0.855) == "85.5%"
+
+
+def test_a_share_beside_its_bound_never_gets_fewer_decimals_than_the_bound_was_set_with() -> None:
+    """Regression: 94.96% beside a bar of 0.9495 read `95.0%` beside `95.0%`."""
+    assert beside_bound(0.9496, 0.9495, share=True) == ("94.96%", "94.95%")
+    assert beside_bound(0.9, 0.85, share=True) == ("90.0%", "85.0%")
+    assert (bound_percent(0.9, 1), bound_percent(0.9495, 1), bound_percent(0.0004, 1)) == (
+        "90.0%", "94.95%", "0.04%")

@@ -46,11 +46,15 @@ def beside_bound(value: float, bound: float, *, share: bool = False, at_most: bo
     Rounded to the usual digits, a pass rate of 79.996% reads `80.0%` beside the `min 80.0%`
     it failed, and a mean of 12.345 `12.3` beside the `min 12.34` it passed: digits are
     added until the shown numbers compare as the true ones do. A percentage and its bound
-    get the same decimals (`decimals` at least); otherwise the bound reads as it was given,
+    get the same decimals (`decimals` at least, and those the bound was set with: a bar of
+    0.9495 reads `94.95%`, never `95.0%` beside a gate at 0.95); otherwise the bound reads as it was given,
     and the value gets three significant digits or more (`signed`: `decimals` or more,
     signed).
     """
     holds = value <= bound if at_most else value >= bound
+    if share:  # never fewer decimals than the bound was set with: 94.95% is not `95.0%`
+        decimals = max(decimals, min(len(bound_percent(bound)[:-1].partition(".")[2]),
+                                     MAX_DECIMALS))
     for extra in range(12):
         if share:
             text, limit = percent(value, decimals + extra), percent(bound, decimals + extra)
@@ -71,10 +75,12 @@ def percent_beside(share: float, bar: float | None, decimals: int = 1) -> str:
     return beside_bound(share, bar, share=True, decimals=decimals)[0]
 
 
-def bound_percent(bar: float) -> str:
+def bound_percent(bar: float, decimals: int = 0) -> str:
     """A bar set in a config as a share, as a percentage with the digits it was given:
-    `85%`, `85.5%` (never rounded to `86%`)."""
-    return f"{bar * 100:g}%"
+    `85%`, `85.5%` (never rounded to `86%`); `decimals` at least (`85.0%`)."""
+    text = f"{bar * 100:g}"
+    places = len(text.partition(".")[2])
+    return f"{text}%" if "e" in text or places >= decimals else f"{bar * 100:.{decimals}f}%"
 
 
 def fixed_beside(value: float, bar: float | None, decimals: int = 2) -> str:

@@ -379,3 +379,19 @@ def test_a_mean_gate_reads_its_mean_as_the_score_table_does(
     table = fmt_mean(stats.scores[0]).split(" ")[0]
     assert shown == table if (float(table) >= minimum) == (mean >= minimum) else \
         shown.startswith(table[:-1]) and len(shown) > len(table)
+
+
+def test_a_pass_rate_gate_reads_its_minimum_as_it_was_set() -> None:
+    """Regression: 2,374 of 2,500 (94.96%) against gates at 0.9495 and 0.95 read
+    'PASS ... 95.0% passed (min 95.0%)' above 'FAIL ... 94.96% passed (min 95.00%)', and the
+    JUnit file named both 'val@b pass rate (min 95.0%)'; an error rate at most 0.0004 was
+    named '(max 0.0%)'."""
+    gates = [GateConfig(scorer="contains", min_pass_rate=0.9495),
+             GateConfig(scorer="contains", min_pass_rate=0.95, max_error_rate=0.0004)]
+    low, high, errors = threshold_results(gates, summary(pass_rate=0.9496,
+                                                         pass_rate_with_errors=0.9496))
+    assert (low.passed, low.detail, low.rule) == (
+        True, "94.96% passed over 10 cases (min 94.95%)", "min 94.95%")
+    assert (high.passed, high.detail, high.rule) == (
+        False, "94.96% passed over 10 cases (min 95.00%)", "min 95.0%")
+    assert errors.rule == "max 0.04%"

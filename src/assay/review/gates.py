@@ -18,7 +18,7 @@ from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import ArgumentError, UserError
 from assay.review.result import GateResult
 from assay.reports.formatting import score_text
-from assay.shown_numbers import beside_bound, fixed_beside, percent
+from assay.shown_numbers import beside_bound, bound_percent, fixed_beside, percent
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def threshold_results(gates: Sequence[Gate], summary: RunSummary) -> list[GateRe
                 results.append(GateResult(f"{label} error rate", rate <= gate.max_error_rate,
                                           f"{shown} (max {most}); {stats.errors:,} of "
                                           f"{plural(trials, 'trial')} errored",
-                                          f"max {gate.max_error_rate:.1%}"))
+                                          f"max {bound_percent(gate.max_error_rate, 1)}"))
     return results
 
 
@@ -164,9 +164,11 @@ def _trials(summary: RunSummary, condition: str, stats: ScoreStats) -> int:
 
 def _rule(gate: GateConfig) -> str:
     """Every bound of a threshold gate, for a result that could not apply them."""
-    rules = [f"min {gate.min_pass_rate:.1%}" if gate.min_pass_rate is not None else "",
+    rules = [f"min {bound_percent(gate.min_pass_rate, 1)}"
+             if gate.min_pass_rate is not None else "",
              f"min mean {gate.min_mean:g}" if gate.min_mean is not None else "",
-             f"max errors {gate.max_error_rate:.1%}" if gate.max_error_rate is not None else ""]
+             f"max errors {bound_percent(gate.max_error_rate, 1)}"
+             if gate.max_error_rate is not None else ""]
     return ", ".join(r for r in rules if r)
 
 
@@ -178,7 +180,7 @@ def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult
                   if stats.errors and not stats.n
                   else f"{stats.scorer} gives no pass/fail verdicts, only values: gate its mean "
                        "(min_mean, or --fail-under SCORER.mean=VALUE)")
-        return GateResult(f"{label} pass rate", False, reason, f"min {minimum:.1%}")
+        return GateResult(f"{label} pass rate", False, reason, f"min {bound_percent(minimum, 1)}")
     rate = stats.pass_rate_with_errors or 0.0
     shown, least = beside_bound(rate, minimum, share=True)
     detail = f"{shown} passed over {plural(stats.pass_rate_with_errors_n, 'case')} (min {least})"
@@ -191,7 +193,8 @@ def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult
                        f"{percent(stats.pass_rate)} over the "
                        f"{plural(stats.judged_cases, 'case')} scored, the score "
                        "table's pass rate)")
-    return GateResult(f"{label} pass rate", rate >= minimum, detail, f"min {minimum:.1%}")
+    return GateResult(f"{label} pass rate", rate >= minimum, detail,
+                      f"min {bound_percent(minimum, 1)}")
 
 
 def _mean_gate(label: str, stats: ScoreStats, minimum: float,
