@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.analysis.interval import Interval
+from assay.analysis.interval import Interval, wilson
 from assay.analysis.summary import ScoreStats
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
 
@@ -56,3 +56,15 @@ def test_a_duration_reads_the_same_in_every_report() -> None:
 
     assert [milliseconds(v) for v in (None, 0.42, 9.4, 212.4, 1250.0, 61_000.0)] == [
         "-", "0.42 ms", "9.4 ms", "212 ms", "1.25 s", "61.00 s"]
+
+
+def test_a_pass_rate_is_printed_inside_its_own_interval() -> None:
+    """Regression: 9,880 of 10,000 read `98.8% [99%–99%]`, the rate outside the interval
+    printed beside it; the bounds get the digits that keep it inside."""
+    interval = wilson(9880, 10000)
+    stats = ScoreStats(scorer="exact_match", condition="a", n=10000, errors=0, mean=0.988,
+                       passed=9880, judged=10000, pass_rate=0.988, pass_rate_ci=interval)
+    assert fmt_pass_rate(stats) == "98.8% [98.6%–99.0%]"
+    wide = ScoreStats(scorer="exact_match", condition="a", n=20, errors=0, mean=0.75,
+                      passed=15, judged=20, pass_rate=0.75, pass_rate_ci=wilson(15, 20))
+    assert fmt_pass_rate(wide) == "75.0% [53%–89%]"  # whole percents where they hold it

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from assay.analysis.summary import ScoreStats
 from assay.shown_numbers import MAX_DECIMALS, off_ends, percent
 
@@ -37,9 +39,16 @@ def mean_bounds(stats: ScoreStats) -> tuple[str, str]:
 
 def pass_rate_bounds(stats: ScoreStats) -> tuple[str, str]:
     """The pass rate's interval as the score table prints it: whole percents, more digits
-    only off an end (`99.7%`)."""
-    assert stats.pass_rate_ci is not None
-    return percent(stats.pass_rate_ci.low, 0), percent(stats.pass_rate_ci.high, 0)
+    off an end (`99.7%`) or where whole ones would leave out the rate printed beside them:
+    9,880 of 10,000 read `98.8% [99%–99%]`, now `98.8% [98.6%–99.0%]`."""
+    assert stats.pass_rate_ci is not None and stats.pass_rate is not None
+    rate = Decimal(percent(stats.pass_rate)[:-1])
+    for decimals in range(MAX_DECIMALS):
+        low = percent(stats.pass_rate_ci.low, decimals)
+        high = percent(stats.pass_rate_ci.high, decimals)
+        if Decimal(low[:-1]) <= rate <= Decimal(high[:-1]):
+            return low, high
+    return low, high
 
 
 def score_text(value: float, scale: tuple[float, float]) -> str:
