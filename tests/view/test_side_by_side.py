@@ -45,7 +45,7 @@ def test_a_failed_trial_is_an_error_mark_not_a_fail() -> None:
 def test_a_scorer_without_verdicts_shows_its_value_and_a_missing_side_is_empty() -> None:
     rows = arrange(["c1"], SIDES, [_preview("c1", "base", passed=None, value=0.75)],
                    ["check"])
-    assert rows[0].cells[0].marks["check"].text == "0.75"
+    assert rows[0].cells[0].marks["check"].text == "0.750"
     assert rows[0].cells[1].trials == [] and rows[0].cells[1].marks == {}
 
 
@@ -60,3 +60,12 @@ def test_a_scorer_the_side_never_ran_has_no_mark_rather_than_an_error() -> None:
     assert "check" not in new.marks
     assert new.marks["judge"].text == "pass"
     assert not rows[0].errored and not rows[0].flipped
+
+
+def test_a_value_is_shown_as_the_score_table_shows_a_mean_never_on_an_end_it_is_not_at() -> None:
+    """Regression: a case whose two epochs scored 1.0 and 0.999 read `1` on the cases page,
+    the top of its scale, where it had not scored it."""
+    rows = arrange(["c1"], SIDES, [_preview("c1", "base", 0, passed=None, value=1.0),
+                                   _preview("c1", "base", 1, passed=None, value=0.999)],
+                   ["check"])
+    assert rows[0].cells[0].marks["check"].text == "0.9995"

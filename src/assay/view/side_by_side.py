@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from assay.records import ScoreRow, TrialPreview
+from assay.reports.formatting import score_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,8 @@ def _mark(scorer: str, trials: Sequence[TrialPreview]) -> Mark:
             tone = "pass" if share == 1 else "fail" if share == 0 else "mixed"
             text = f"{passed}/{len(verdicts)}"
         return Mark(text + (" +err" if failed else ""), tone, share)
-    values = [row.value for row in rows if row is not None and row.value is not None]
-    mean = sum(values) / len(values) if values else None
-    return Mark("-" if mean is None else f"{mean:.3g}", "value")
+    valued = [row for row in rows if row is not None and row.value is not None]
+    if not valued:
+        return Mark("-", "value")
+    mean = sum(row.value for row in valued if row.value is not None) / len(valued)
+    return Mark(score_text(mean, valued[0].scale), "value")  # 0.9995 is not `1`
