@@ -15,8 +15,8 @@ from assay.analysis.pass_rate_delta import tango_interval
 from assay.analysis.verdict import shown_effect
 from assay.reports.comparisons import (
     comparison_lines,
-    detail_lines,
     condition_comparisons_markdown,
+    detail_lines,
     exclusions,
     markdown_table,
     print_condition_comparisons,

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from assay.analysis.summary import RunSummary, ScoreStats
 from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import ArgumentError, UserError
-from assay.review.result import GateResult
 from assay.reports.formatting import score_text
+from assay.review.result import GateResult
 from assay.shown_numbers import beside_bound, bound_percent, fixed_beside, percent
 from assay.wording import plural
 
