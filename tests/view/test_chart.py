@@ -34,3 +34,15 @@ def test_a_run_alone_between_two_changes_shows_its_interval_as_a_whisker() -> No
     assert chart.bands == [] and len(chart.whiskers) == 3
     x, low, high = chart.whiskers[1]
     assert x == chart.dots[1].x and high < chart.dots[1].y < low  # SVG's y grows downwards
+
+
+def test_a_mean_reads_on_its_scale_in_its_dots_and_ticks() -> None:
+    """Regression: a mean of 0.9997 on 0..1 read `0.9997` on the run's page but `1` on its
+    history chart, whose ticks read `0.999 1 1`."""
+    mean = HistoryPoint("r0", "2026-01-01", "completed", None, {"graded.mean@b": 0.9997},
+                        {"graded.mean@b": (0.999, 1.0)}, "d")
+    history = ExperimentHistory("e", "eval", ["graded.mean@b"], [mean],
+                                scales={"graded.mean@b": (0.0, 1.0)})
+    [chart] = history_charts(history)
+    assert chart.dots[0].value == "0.9997" and chart.dots[0].interval == "95% CI 0.999..1.000"
+    assert [label for _, label in chart.ticks] == ["0.999", "0.9995", "1.000"]

@@ -97,7 +97,7 @@ def _chart(history: ExperimentHistory, metric: str, marked: set[str]) -> Chart:
             whiskers.append((upper[0][0], lower[0][1], upper[0][1]))
     changes = [round((x(i - 1) + x(i)) / 2, 1)
                for i, p in enumerate(history.points) if p.dataset_changed and i > 0]
-    ticks = [(y(v), format_value(metric, v)) for v in (low, (low + high) / 2, high)]
+    ticks = [(y(v), format_value(metric, v, scale)) for v in (low, (low + high) / 2, high)]
     return Chart(metric, lines, bands, dots, ticks, changes, whiskers)
 
 
