@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from assay.analysis.conditions import collect_cases, compare_conditions
 from assay.analysis.interval import Interval, wilson
-from assay.analysis.summary import ScoreStats
+from assay.analysis.summary import ScoreStats, summarize
+from assay.records import RunRecord, ScoreRow, TrialRow
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
+from assay.review.result import Review
+from tests.review.renderings import assert_every_rendering_shows
 
 
 @pytest.mark.parametrize(("share", "text"), [(1.0, "100.0%"), (0.0, "0.0%"), (0.5, "50.0%"),
@@ -68,3 +72,38 @@ def test_a_pass_rate_is_printed_inside_its_own_interval() -> None:
     wide = ScoreStats(scorer="exact_match", condition="a", n=20, errors=0, mean=0.75,
                       passed=15, judged=20, pass_rate=0.75, pass_rate_ci=wilson(15, 20))
     assert fmt_pass_rate(wide) == "75.0% [53%–89%]"  # whole percents where they hold it
+
+
+def test_an_interval_bound_is_never_rounded_onto_or_across_a_gates_minimum() -> None:
+    """Regression: an interval whose low end was 94.6% read `97.0% [95%–99%]` in the score
+    table under a gate at min 95%, as if the whole interval cleared it; a mean's 6.996 read
+    `7.00` under a gate at min 7."""
+    stats = ScoreStats(scorer="exact_match", condition="a", n=400, errors=0, mean=7.2,
+                       passed=388, judged=400, pass_rate=0.97, scale=(0.0, 10.0),
+                       pass_rate_ci=Interval(0.946, 0.9853, 0.95, "Wilson"),
+                       mean_ci=Interval(6.996, 7.404, 0.95, "t"))
+    assert fmt_pass_rate(stats) == "97.0% [95%–99%]"
+    assert fmt_pass_rate(stats, [0.95]) == "97.0% [94.6%–98.5%]"
+    assert fmt_mean(stats) == "7.20 [7.00–7.40]"
+    assert fmt_mean(stats, [7.0]) == "7.20 [6.996–7.404]"
+    assert fmt_mean(stats, [5.0]) == "7.20 [7.00–7.40]"
+
+
+def test_every_score_table_reads_a_gated_interval_with_the_digits_that_keep_its_side() -> None:
+    """The terminal, report.md, report.html and the viewer print one score table: each
+    reads the run's gates for the bars its intervals are held off."""
+    scores = [ScoreRow(f"q{i}", "a", 0, "exact", float(i != 0), i != 0, None)
+              for i in range(20)]
+    summary = summarize(scores, [TrialRow(f"q{i}", "a", 0) for i in range(20)], ["exact"], ["a"])
+    ci = summary.scores[0].pass_rate_ci
+    assert ci is not None
+    bar = round(ci.low, 2)  # the whole percent the low end rounds to, which it is not at
+    config = {"gates": [{"scorer": "exact", "condition": "a", "min_pass_rate": bar}]}
+    run = RunRecord("run-1", "exp", "eval", "completed", "2026-01-02T00:00:00", config=config)
+    review = Review(run=run, summary=summary, comparisons=compare_conditions(
+        collect_cases(scores), ["a"]), previous=None, gates=[])
+    low, high = f"{ci.low:.1%}", f"{ci.high:.1%}"
+    assert_every_rendering_shows(review, f"95.0% [{low}–{high}]", only=[
+        "terminal", "report.md", "report.html", "assay view"])
+    assert_every_rendering_shows(review, f"pass rate 95.0% (95% CI {low}..{high}, n=20)",
+                                 only=["terminal", "report.md", "report.html"])

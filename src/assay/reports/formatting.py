@@ -2,59 +2,97 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 from assay.analysis.summary import ScoreStats
-from assay.shown_numbers import MAX_DECIMALS, off_ends, percent
+from assay.records import RunRecord
+from assay.shown_numbers import MAX_DECIMALS, bound_percent, off_ends, percent
 
-__all__ = ["fmt_mean", "fmt_pass_rate", "mean_bounds", "milliseconds", "pass_rate_bounds",
+__all__ = ["figures", "fmt_mean", "fmt_pass_rate", "mean_bounds", "milliseconds", "pass_rate_bounds",
            "percent", "score_text"]
 
 
-def fmt_mean(stats: ScoreStats) -> str:
+def fmt_mean(stats: ScoreStats, bars: Sequence[float] = ()) -> str:
+    """The mean and its interval; `bars`, minimums a gate holds it to, are never a bound's
+    rounding away."""
     if stats.mean is None:
         return "-"
     text = score_text(stats.mean, stats.scale)
     if stats.mean_ci is not None:  # clipped to the scale, so not always symmetric
-        low, high = mean_bounds(stats)
+        low, high = mean_bounds(stats, bars)
         text += f" [{low}–{high}]"
     return text
 
 
-def fmt_pass_rate(stats: ScoreStats) -> str:
+def fmt_pass_rate(stats: ScoreStats, bars: Sequence[float] = ()) -> str:
+    """The pass rate and its interval; `bars` as for `fmt_mean`."""
     if stats.pass_rate is None:
         return "-"
     text = percent(stats.pass_rate)
     if stats.pass_rate_ci is not None:
-        low, high = pass_rate_bounds(stats)
+        low, high = pass_rate_bounds(stats, bars)
         text += f" [{low}–{high}]"
     return text
 
 
-def mean_bounds(stats: ScoreStats) -> tuple[str, str]:
-    """The mean's interval as the score table prints it, for every line that quotes it."""
+def figures(run: RunRecord, stats: ScoreStats) -> tuple[str, str]:
+    """A score table row's mean and pass rate, read against the minimums the run's gates
+    set for them (`RunRecord.gate_bars`)."""
+    rates, means = run.gate_bars(stats.scorer, stats.condition)
+    return fmt_mean(stats, means), fmt_pass_rate(stats, rates)
+
+
+def mean_bounds(stats: ScoreStats, bars: Sequence[float] = ()) -> tuple[str, str]:
+    """The mean's interval as the score table prints it, for every line that quotes it:
+    digits added where a bound would round onto or across one of `bars`."""
     assert stats.mean_ci is not None
-    return score_text(stats.mean_ci.low, stats.scale), score_text(stats.mean_ci.high, stats.scale)
-
-
-def pass_rate_bounds(stats: ScoreStats) -> tuple[str, str]:
-    """The pass rate's interval as the score table prints it: whole percents, more digits
-    off an end (`99.7%`) or where whole ones would leave out the rate printed beside them:
-    9,880 of 10,000 read `98.8% [99%–99%]`, now `98.8% [98.6%–99.0%]`."""
-    assert stats.pass_rate_ci is not None and stats.pass_rate is not None
-    rate = Decimal(percent(stats.pass_rate)[:-1])
-    for decimals in range(MAX_DECIMALS):
-        low = percent(stats.pass_rate_ci.low, decimals)
-        high = percent(stats.pass_rate_ci.high, decimals)
-        if Decimal(low[:-1]) <= rate <= Decimal(high[:-1]):
-            return low, high
+    ci = stats.mean_ci
+    decimals = len(score_text(ci.low, stats.scale).partition(".")[2])
+    for places in range(decimals, MAX_DECIMALS + 1):
+        low, high = score_text(ci.low, stats.scale, places), score_text(ci.high, stats.scale,
+                                                                         places)
+        if _sides_kept(((ci.low, low), (ci.high, high)), [Decimal(repr(b)) for b in bars]):
+            break
     return low, high
 
 
-def score_text(value: float, scale: tuple[float, float]) -> str:
-    """A value on its scale: three decimals on 0..1, else two, and more when those would
-    round it onto an end of the scale it is not at (0.9995 is not `1.000`)."""
-    decimals = 3 if scale[1] - scale[0] <= 1 else 2
+def pass_rate_bounds(stats: ScoreStats, bars: Sequence[float] = ()) -> tuple[str, str]:
+    """The pass rate's interval as the score table prints it: whole percents, more digits
+    off an end (`99.7%`), where whole ones would leave out the rate printed beside them
+    (9,880 of 10,000 read `98.8% [99%–99%]`, now `98.8% [98.6%–99.0%]`), or where a bound
+    would round onto or across one of `bars`, a gate's minimum (a low end of 94.6% read
+    `95%` beside a gate at 95%)."""
+    assert stats.pass_rate_ci is not None and stats.pass_rate is not None
+    ci = stats.pass_rate_ci
+    rate = Decimal(percent(stats.pass_rate)[:-1])
+    shown_bars = [Decimal(bound_percent(bar)[:-1]) / 100 for bar in bars]
+    for decimals in range(MAX_DECIMALS):
+        low, high = percent(ci.low, decimals), percent(ci.high, decimals)
+        if Decimal(low[:-1]) <= rate <= Decimal(high[:-1]) and _sides_kept(
+                ((ci.low, str(Decimal(low[:-1]) / 100)), (ci.high, str(Decimal(high[:-1]) / 100))),
+                shown_bars):
+            break
+    return low, high
+
+
+def _sides_kept(bounds: Sequence[tuple[float, str]], bars: Sequence[Decimal]) -> bool:
+    """Each bound, as shown, is on the side of each bar that it truly is on (at it only
+    when it truly is at it)."""
+    for value, text in bounds:
+        shown = Decimal(text)
+        for bar in bars:
+            truly = Decimal(repr(value))
+            if (shown > bar) != (truly > bar) or (shown < bar) != (truly < bar):
+                return False
+    return True
+
+
+def score_text(value: float, scale: tuple[float, float], decimals: int | None = None) -> str:
+    """A value on its scale: three decimals on 0..1, else two (or `decimals`), and more when
+    those would round it onto an end of the scale it is not at (0.9995 is not `1.000`)."""
+    if decimals is None:
+        decimals = 3 if scale[1] - scale[0] <= 1 else 2
     text = f"{value:.{decimals}f}"
     while off_ends(value, scale) and float(text) in scale and decimals < MAX_DECIMALS:
         decimals += 1

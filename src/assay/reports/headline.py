@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from assay.analysis.paired import PairedComparison
     from assay.analysis.run_diff import RunDiff
     from assay.analysis.summary import RunSummary, ScoreStats
+    from assay.records import RunRecord
     from assay.review.result import Review
 
 Outcome: TypeAlias = Literal["better", "worse", "within noise", "no comparison",
@@ -60,11 +61,11 @@ def review_headline(review: Review) -> Headline:
         return found
     previous = review.previous
     if previous is None or previous.run_a is None:
-        return summary_headline(review.summary)
+        return summary_headline(review.summary, run=review.run)
     other = f"the previous run ({previous.run_a.id})"
     if previous.entries or previous.problems:
         return diff_headline(previous, this="this run", other=other)
-    return summary_headline(review.summary, unmatched=other)
+    return summary_headline(review.summary, unmatched=other, run=review.run)
 
 
 def conditions_headline(comparisons: ConditionComparisons) -> Headline | None:
@@ -117,9 +118,11 @@ def diff_headline(diff: RunDiff, *, this: str | None = None,
     return Headline(_sentence(capitalised(sentence), _tail(rest)), _outcome(c), c)
 
 
-def summary_headline(summary: RunSummary, *, unmatched: str | None = None) -> Headline:
+def summary_headline(summary: RunSummary, *, unmatched: str | None = None,
+                     run: RunRecord | None = None) -> Headline:
     """A run with nothing to compare: its first score, with its interval. `unmatched` names
-    the earlier run it shares no metric with, so the sentence never says there is none."""
+    the earlier run it shares no metric with, so the sentence never says there is none;
+    `run`'s gates set the bars its interval is read against, as in the score table."""
     stats = next((s for s in summary.scores if s.n), None)
     if stats is None:
         errored = sum(s.errors for s in summary.scores)
@@ -135,7 +138,8 @@ def summary_headline(summary: RunSummary, *, unmatched: str | None = None) -> He
     earlier = (f"no metric in common with {unmatched}, so nothing to compare" if unmatched
                else "no earlier run, so nothing to compare yet")
     return Headline(_sentence(f"One condition ({_quote(stats.condition)}) and {earlier}: "
-                              f"{stats.scorer} has {_score_text(stats)}", ""), "no comparison")
+                              f"{stats.scorer} has {_score_text(stats, run)}", ""),
+                    "no comparison")
 
 
 # -- the parts of a sentence -------------------------------------------------------------------
@@ -208,16 +212,18 @@ def _tail(rest: Sequence[ComparisonEntry], *, on_other_scorers: bool = False) ->
     return f"of the {len(rest)} {what}, {listed}"
 
 
-def _score_text(stats: ScoreStats) -> str:
+def _score_text(stats: ScoreStats, run: RunRecord | None) -> str:
     """`pass rate 75.0% (95% CI 53%..89%, n=20; 3 errored trials left out)`: an error is
     never a failure, so the trials it left out are named beside the rate they are not in."""
+    rates, means = ([], []) if run is None else run.gate_bars(stats.scorer, stats.condition)
     if stats.pass_rate is not None:  # the score table's figures: `0.9997`, never `1.000`
         text = f"pass rate {percent(stats.pass_rate)}"
-        bounds = None if stats.pass_rate_ci is None else "..".join(pass_rate_bounds(stats))
+        bounds = (None if stats.pass_rate_ci is None
+                  else "..".join(pass_rate_bounds(stats, rates)))
     else:
         assert stats.mean is not None
         text = f"mean {score_text(stats.mean, stats.scale)}"
-        bounds = None if stats.mean_ci is None else "..".join(mean_bounds(stats))
+        bounds = None if stats.mean_ci is None else "..".join(mean_bounds(stats, means))
     parts = [] if bounds is None else [f"95% CI {bounds}, n={stats.n}"]
     if stats.errors:
         parts.append(f"{plural(stats.errors, 'errored trial')} left out")

@@ -41,7 +41,7 @@ from assay.reports.comparisons import (
     shown_advice,
 )
 from assay.reports.costs import CACHED_TARGET_CALLS, RunCosts, tokens_text
-from assay.reports.formatting import fmt_mean, fmt_pass_rate, milliseconds, percent
+from assay.reports.formatting import figures, fmt_mean, milliseconds, percent
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
 from assay.reports.judges import judge_sections
@@ -49,7 +49,7 @@ from assay.reports.meters import Meter, delta_table, mean_meter, rate_meter
 
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
-    from assay.records import TrialRecord
+    from assay.records import RunRecord, TrialRecord
     from assay.review.result import Review
 
 MAX_GROUPS = 100
@@ -164,7 +164,7 @@ def _gates(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
 
 
 def _scores(review: Review, colours: dict[str, int]) -> dict[str, Any]:
-    return {"scores": _score_rows(review.summary, colours)}
+    return {"scores": _score_rows(review.run, review.summary, colours)}
 
 
 def _judges(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
@@ -225,11 +225,12 @@ def _scales(summary: RunSummary) -> dict[str, tuple[float, float]]:
 # -- scores --------------------------------------------------------------------------------
 
 
-def _score_rows(summary: RunSummary, colours: dict[str, int]) -> list[tuple[str, list[ScoreRow]]]:
+def _score_rows(run: RunRecord, summary: RunSummary, colours: dict[str, int]
+                ) -> list[tuple[str, list[ScoreRow]]]:
     """Per scorer, one row per condition."""
     out: list[tuple[str, list[ScoreRow]]] = []
     for scorer in summary.scorer_names:
-        rows = [ScoreRow(s, colours.get(s.condition, 0), fmt_mean(s), fmt_pass_rate(s),
+        rows = [ScoreRow(s, colours.get(s.condition, 0), *figures(run, s),
                          mean_meter(s), rate_meter(s.pass_rate, s.pass_rate_ci))
                 for s in summary.scores if s.scorer == scorer]
         out.append((scorer, rows))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from assay.reports.comparisons import condition_comparisons_markdown
 from assay.reports.costs import CACHED_TARGET_CALLS, tokens_text
-from assay.reports.formatting import fmt_mean, fmt_pass_rate, milliseconds
+from assay.reports.formatting import figures, fmt_mean, fmt_pass_rate, milliseconds
 from assay.reports.headline import review_headline
 from assay.reports.judges import judges_markdown
 from assay.reports.run_diff import run_diff_markdown
@@ -83,8 +83,7 @@ def score_lines(review: Review) -> list[str]:
              "| --- | --- | ---: | ---: | ---: | ---: |"]
     for stats in review.summary.scores:
         lines.append(f"| {inline(stats.scorer)} | {inline(stats.condition)} | {stats.n} | "
-                     f"{fmt_mean(stats)} | "
-                     f"{fmt_pass_rate(stats)} | {stats.errors} |")
+                     f"{' | '.join(figures(review.run, stats))} | {stats.errors} |")
     return lines
 
 

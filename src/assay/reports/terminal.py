@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from assay.reports.console import print_table, print_warning
 from assay.reports.costs import CACHED_TARGET_CALLS, tokens_text
-from assay.reports.formatting import fmt_mean, fmt_pass_rate
+from assay.reports.formatting import figures
 from assay.reports.text import markup_free as escape
 from assay.wording import path_text, plural
 
@@ -147,7 +147,7 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                   usage: dict[str, Any] | None, costs: RunCosts) -> None:
     """The scores per scorer and condition, the cost per condition (`costs`, the run's),
     the run's calls."""
-    rows = [(escape(s.scorer), escape(s.condition), str(s.n), fmt_mean(s), fmt_pass_rate(s),
+    rows = [(escape(s.scorer), escape(s.condition), str(s.n), *figures(run, s),
              f"[red]{s.errors}[/red]" if s.errors else "0") for s in summary.scores]
     print_table(console, f"{escape(run.experiment)} · run {run.id}",
                 [("scorer", "left"), ("condition", "left"), ("n", "right"),

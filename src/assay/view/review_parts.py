@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from assay.reports.comparisons import ComparisonText, exclusions, ignored_epochs_text
-from assay.reports.formatting import fmt_mean, fmt_pass_rate
+from assay.reports.formatting import figures
 from assay.reports.meters import Meter, mean_meter, rate_meter
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry
     from assay.analysis.paired import PairedComparison
     from assay.analysis.summary import RunSummary, ScoreStats
+    from assay.records import RunRecord
 
 
 MAX_NAMED = 20
@@ -52,9 +53,9 @@ class ComparisonLine(ComparisonText):
     left_out: str
 
 
-def score_table(summary: RunSummary) -> list[tuple[str, list[ScoreLine]]]:
+def score_table(run: RunRecord, summary: RunSummary) -> list[tuple[str, list[ScoreLine]]]:
     """Per scorer (in the run's order), a line per condition."""
-    return [(scorer, [_score_line(s) for s in summary.scores if s.scorer == scorer])
+    return [(scorer, [_score_line(run, s) for s in summary.scores if s.scorer == scorer])
             for scorer in summary.scorer_names]
 
 
@@ -77,7 +78,6 @@ def _left_out(c: PairedComparison) -> str:
     return "; ".join(parts + ([ignored] if ignored else []))
 
 
-def _score_line(stats: ScoreStats) -> ScoreLine:
-    return ScoreLine(stats.condition, stats.n, stats.errors, fmt_mean(stats),
-                     fmt_pass_rate(stats),
+def _score_line(run: RunRecord, stats: ScoreStats) -> ScoreLine:
+    return ScoreLine(stats.condition, stats.n, stats.errors, *figures(run, stats),
                      rate_meter(stats.pass_rate, stats.pass_rate_ci) or mean_meter(stats))
