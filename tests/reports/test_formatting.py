@@ -107,3 +107,13 @@ def test_every_score_table_reads_a_gated_interval_with_the_digits_that_keep_its_
         "terminal", "report.md", "report.html", "assay view"])
     assert_every_rendering_shows(review, f"pass rate 95.0% (95% CI {low}..{high}, n=20)",
                                  only=["terminal", "report.md", "report.html"])
+
+
+def test_a_gated_rate_and_mean_read_as_their_gate_lines_read_them() -> None:
+    """Regression: 2,374 of 2,500 read `95.0%` in the score table above its gate's line
+    '94.96% passed over 2,500 cases (min 95.00%)', FAIL; a mean of 6.9996 `7.00` above
+    '6.9996 over ... (min 7)'."""
+    stats = ScoreStats(scorer="exact_match", condition="a", n=2500, errors=0, mean=6.9996,
+                       passed=2374, judged=2500, pass_rate=0.9496, scale=(0.0, 10.0))
+    assert (fmt_pass_rate(stats), fmt_pass_rate(stats, [0.95])) == ("95.0%", "94.96%")
+    assert (fmt_mean(stats), fmt_mean(stats, [7.0])) == ("7.00", "6.9996")

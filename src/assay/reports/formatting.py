@@ -7,7 +7,14 @@ from decimal import Decimal
 
 from assay.analysis.summary import ScoreStats
 from assay.records import RunRecord
-from assay.shown_numbers import MAX_DECIMALS, bound_percent, off_ends, percent
+from assay.shown_numbers import (
+    MAX_DECIMALS,
+    bound_percent,
+    fixed_beside,
+    off_ends,
+    percent,
+    percent_beside,
+)
 
 __all__ = ["figures", "fmt_mean", "fmt_pass_rate", "mean_bounds", "milliseconds", "pass_rate_bounds",
            "percent", "score_text"]
@@ -18,7 +25,7 @@ def fmt_mean(stats: ScoreStats, bars: Sequence[float] = ()) -> str:
     rounding away."""
     if stats.mean is None:
         return "-"
-    text = score_text(stats.mean, stats.scale)
+    text = mean_text(stats, bars)
     if stats.mean_ci is not None:  # clipped to the scale, so not always symmetric
         low, high = mean_bounds(stats, bars)
         text += f" [{low}–{high}]"
@@ -29,7 +36,7 @@ def fmt_pass_rate(stats: ScoreStats, bars: Sequence[float] = ()) -> str:
     """The pass rate and its interval; `bars` as for `fmt_mean`."""
     if stats.pass_rate is None:
         return "-"
-    text = percent(stats.pass_rate)
+    text = pass_rate_text(stats, bars)
     if stats.pass_rate_ci is not None:
         low, high = pass_rate_bounds(stats, bars)
         text += f" [{low}–{high}]"
@@ -41,6 +48,30 @@ def figures(run: RunRecord, stats: ScoreStats) -> tuple[str, str]:
     set for them (`RunRecord.gate_bars`)."""
     rates, means = run.gate_bars(stats.scorer, stats.condition)
     return fmt_mean(stats, means), fmt_pass_rate(stats, rates)
+
+
+def mean_text(stats: ScoreStats, bars: Sequence[float] = ()) -> str:
+    """The mean as the score table prints it, with the digits that show which side of each
+    of `bars` it is on, as its gate's line shows it (a mean of 6.9996 is not `7.00` under a
+    gate at min 7)."""
+    assert stats.mean is not None
+    text = score_text(stats.mean, stats.scale)
+    for bar in bars:
+        beside = fixed_beside(stats.mean, bar, len(text.partition(".")[2]))
+        text = beside if len(beside) > len(text) else text
+    return text
+
+
+def pass_rate_text(stats: ScoreStats, bars: Sequence[float] = ()) -> str:
+    """The pass rate as the score table prints it, with the digits that show which side of
+    each of `bars` it is on: 94.96% read `95.0%` above a gate line of `94.96% passed ...
+    (min 95.00%)`."""
+    assert stats.pass_rate is not None
+    text = percent(stats.pass_rate)
+    for bar in bars:
+        beside = percent_beside(stats.pass_rate, bar)
+        text = beside if len(beside) > len(text) else text
+    return text
 
 
 def mean_bounds(stats: ScoreStats, bars: Sequence[float] = ()) -> tuple[str, str]:
@@ -65,7 +96,7 @@ def pass_rate_bounds(stats: ScoreStats, bars: Sequence[float] = ()) -> tuple[str
     `95%` beside a gate at 95%)."""
     assert stats.pass_rate_ci is not None and stats.pass_rate is not None
     ci = stats.pass_rate_ci
-    rate = Decimal(percent(stats.pass_rate)[:-1])
+    rate = Decimal(pass_rate_text(stats, bars)[:-1])
     shown_bars = [Decimal(bound_percent(bar)[:-1]) / 100 for bar in bars]
     for decimals in range(MAX_DECIMALS):
         low, high = percent(ci.low, decimals), percent(ci.high, decimals)

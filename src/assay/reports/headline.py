@@ -24,7 +24,12 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from assay.analysis.run_diff import condition_of
 from assay.analysis.verdict import shown_effect
 from assay.reports.comparisons import ci_label
-from assay.reports.formatting import mean_bounds, pass_rate_bounds, percent, score_text
+from assay.reports.formatting import (
+    mean_bounds,
+    mean_text,
+    pass_rate_bounds,
+    pass_rate_text,
+)
 from assay.wording import capitalised, plural
 
 if TYPE_CHECKING:
@@ -217,12 +222,12 @@ def _score_text(stats: ScoreStats, run: RunRecord | None) -> str:
     never a failure, so the trials it left out are named beside the rate they are not in."""
     rates, means = ([], []) if run is None else run.gate_bars(stats.scorer, stats.condition)
     if stats.pass_rate is not None:  # the score table's figures: `0.9997`, never `1.000`
-        text = f"pass rate {percent(stats.pass_rate)}"
+        text = f"pass rate {pass_rate_text(stats, rates)}"
         bounds = (None if stats.pass_rate_ci is None
                   else "..".join(pass_rate_bounds(stats, rates)))
     else:
         assert stats.mean is not None
-        text = f"mean {score_text(stats.mean, stats.scale)}"
+        text = f"mean {mean_text(stats, means)}"
         bounds = None if stats.mean_ci is None else "..".join(mean_bounds(stats, means))
     parts = [] if bounds is None else [f"95% CI {bounds}, n={stats.n}"]
     if stats.errors:
