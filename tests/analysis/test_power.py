@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 from statsmodels.stats.power import TTestPower
@@ -22,7 +20,7 @@ from assay.analysis.power import (
     power_text,
     t_power,
 )
-from assay.analysis.verdict import interval_text
+from assay.analysis.verdict import shown_effect
 
 
 def _simulated_mcnemar_power(n: int, gain: float, loss: float, level: float,
@@ -175,24 +173,30 @@ def test_the_advice_gives_the_interval_s_width_not_a_plus_minus_around_another_c
     assert "±" not in summary
 
 
-@pytest.mark.parametrize("metric", ["pass_rate", "mean"])
-def test_the_advised_width_is_what_the_printed_bounds_span(metric: str) -> None:
+@pytest.mark.parametrize("kind", ["pass_fail", "score"])
+def test_the_advice_reads_the_delta_and_the_width_its_comparison_line_prints(kind: str) -> None:
     """0 of 4 cases apart prints `97.5% CI -55.7..+55.7pp`: the advice under it said 111.3pp
-    wide (the unrounded width), where a reader subtracting the bounds gets 111.4."""
-    unit, digits = ("pp", 1) if metric == "pass_rate" else ("", 2)
-    pattern = re.compile(rf"CI ([-+][\d.e-]+)\.\.([-+][\d.e-]+){unit}")
+    wide (the unrounded width), where a reader subtracting the bounds gets 111.4; and under
+    a shown `+0.05pp` it advised for `+0.1pp`."""
     rng = np.random.default_rng(7)
-    for n in range(2, 14):
-        for _ in range(12):
-            if metric == "pass_rate":
-                b_only = int(rng.integers(0, n + 1))
-                evidence: DiscordantPairs | Differences = DiscordantPairs(
-                    n, b_only, int(rng.integers(0, n - b_only + 1)))
+    for n in [*range(2, 14), 2000]:
+        for _ in range(12 if n < 100 else 2):
+            if kind == "pass_fail":
+                a = {f"q{i}": bool(rng.random() < 0.7) for i in range(n)}
+                b = {case: passed if rng.random() < 0.9 else not passed
+                     for case, passed in a.items()}
             else:
-                evidence = Differences.of(rng.integers(-3, 4, n) * 0.1 + rng.random(n) / 1000,
-                                          10.0)
-            effect = measure(metric, evidence, 0.025)
-            match = pattern.search(interval_text(effect.interval, unit))
-            assert match
-            width = float(match[2]) - float(match[1])
-            assert advise(effect).summary().startswith(f"97.5% CI {width:.{digits}f}{unit} wide")
+                a = {f"q{i}": float(rng.integers(0, 11)) for i in range(n)}
+                b = {case: min(10.0, value + float(rng.integers(-1, 3)))
+                     for case, value in a.items()}
+            comparison = compare_paired(a, b, kind=kind, scale=(0, 10), alpha=0.05)
+            shown = shown_effect(comparison)
+            unit = "pp" if comparison.headline.metric == "pass_rate" else ""
+            low, high = (float(bound) for bound in
+                         shown.interval.removesuffix(unit).split(".."))
+            [advice] = advise_sample_size(comparison)
+            summary = advice.summary()
+            assert summary.startswith(f"95% CI {high - low:.{shown.digits}f}{unit} wide"), \
+                (shown, summary)
+            if advice.cases_needed is not None:
+                assert f" would detect {shown.delta} with " in summary, (shown, summary)

@@ -51,7 +51,7 @@ from assay.analysis.interval import Interval
 from assay.analysis.mean_delta import SKEW_T, Differences, kept_statistics
 from assay.analysis.paired import PairedComparison
 from assay.analysis.pass_rate_delta import SCORE_TEST, DiscordantPairs, mcnemar_score
-from assay.analysis.verdict import bound_text, level_text
+from assay.analysis.verdict import bound_text, level_text, shown_effect
 from assay.errors import UserError
 from assay.wording import plural
 
@@ -88,6 +88,9 @@ class SampleSizeAdvice:
     """The test's power at `cases_needed`, as its formula gives it."""
     reason: str | None = None
     """Why cases_needed is None."""
+    digits: int | None = None
+    """The decimals the comparison line shows its delta and bounds with, so the advice
+    under it reads the same numbers (`+0.05pp`, not `+0.1pp`); None: 1 in pp, 2 for a mean."""
 
     @property
     def ci_half_width(self) -> float:
@@ -99,6 +102,7 @@ class SampleSizeAdvice:
 
     def summary(self) -> str:
         unit, digits = ("pp", 1) if self.metric == "pass_rate" else ("", 2)
+        digits = digits if self.digits is None else self.digits
         now = (f"{level_text(self.confidence)} CI {shown_width(self.interval, digits)}{unit} "
                f"wide with {plural(self.n, 'case')}")
         if self.cases_needed is None:
@@ -135,11 +139,13 @@ def advise_sample_size(comparison: PairedComparison, *,
     """Advice on the quantity the verdict is about (the pass rate when the scorer has
     verdicts, else the mean), the only one whose test was run: a pass/fail scorer's mean
     is its pass rate under another test, and advice from that test does not apply."""
-    return [advise(comparison.headline, power=power)]
+    return [advise(comparison.headline, power=power, digits=shown_effect(comparison).digits)]
 
 
-def advise(effect: Effect, *, power: float = 0.8) -> SampleSizeAdvice:
-    """Cases the effect's own test would need, at the effect's level, to reach `power`."""
+def advise(effect: Effect, *, power: float = 0.8, digits: int | None = None
+           ) -> SampleSizeAdvice:
+    """Cases the effect's own test would need, at the effect's level, to reach `power`;
+    `digits`: the decimals its comparison line shows (see `SampleSizeAdvice.digits`)."""
     _check_power(power)
     evidence = effect.evidence
     needed: int | None = None
@@ -163,7 +169,8 @@ def advise(effect: Effect, *, power: float = 0.8) -> SampleSizeAdvice:
     except UndefinedEffect as exc:
         reason = str(exc)
     return SampleSizeAdvice(
-        effect.metric, evidence.n, effect.interval, effect.estimate, power, effect.level, _power_formula(evidence), needed, achieved, reason)
+        effect.metric, evidence.n, effect.interval, effect.estimate, power, effect.level,
+        _power_formula(evidence), needed, achieved, reason, digits)
 
 
 def _power_formula(evidence: object) -> str:
