@@ -101,21 +101,28 @@ def _parsed(text: str) -> float:
 
 def adding_up(text_a: Callable[[int], str], text_b: Callable[[int], str], delta: float,
               digits: int) -> tuple[str, str, str, int]:
-    """A, B and the delta with the fewest digits (from `digits`, at most 2 more) at which
-    B minus A as shown is the delta shown: `77.4% → 70.2%` beside `-7.1pp` reads as a
-    slip, `77.38% → 70.24%` beside `-7.14pp` does not. Thirds add up at no length
-    (`33.3% → 66.7%` beside `+33.3pp` reads as a slip of 0.1pp, and so at every length): A and
-    B then get one digit more than the delta, so that B minus A as shown rounds to it
-    (`33.33% → 66.67%`, `+33.3pp`), every figure still rounded right."""
-    for more in range(3):
-        shown = digits + more
+    """A, B and the delta, shown so that B minus A as shown is the delta shown, or rounds to
+    it; the last value is the delta's digits. `77.4% → 70.2%` beside `-7.1pp` reads as a
+    slip. The fewest digits that agree, first:
+
+    - all at `digits`, when B minus A is the delta exactly (`20.0% → 100.0%`, `+80.0pp`);
+    - else A and B one digit more, the delta at `digits` (`77.38% → 70.24%`, `-7.1pp`;
+      `33.33% → 66.67%`, `+33.3pp`, where thirds add up at no length). Spelling the
+      delta out to match (`53.846% → 46.154%`, `-7.692pp` for 7 and 6 of 13) would give
+      a 13-case comparison digits it does not have;
+    - else all one or two digits more, where that double rounding slips (a tie at 5).
+    """
+    a, b, d = text_a(digits), text_b(digits), f"{delta:+.{digits}f}"
+    if _difference(a, b) == Decimal(d):
+        return a, b, d, digits
+    a, b = text_a(digits + 1), text_b(digits + 1)
+    if f"{_difference(a, b):+.{digits}f}" == d:
+        return a, b, d, digits
+    for shown in (digits + 1, digits + 2):
         a, b, d = text_a(shown), text_b(shown), f"{delta:+.{shown}f}"
         if _difference(a, b) == Decimal(d):
             return a, b, d, shown
-    a, b, d = text_a(digits + 1), text_b(digits + 1), f"{delta:+.{digits}f}"
-    if f"{_difference(a, b):+.{digits}f}" == d:
-        return a, b, d, digits
-    return text_a(digits), text_b(digits), d, digits
+    return text_a(digits), text_b(digits), f"{delta:+.{digits}f}", digits
 
 
 def _difference(a: str, b: str) -> Decimal:

@@ -202,13 +202,15 @@ def test_the_html_report_and_the_viewer_write_a_comparison_with_the_same_words()
 
 def test_the_rates_before_and_after_add_up_to_the_delta_printed_beside_them() -> None:
     """Regression: a comparison over epochs read '77.4% → 70.2%  -7.1pp'; at one decimal
-    3/7 → 5/7 reads 42.9% → 71.4% beside +28.6pp. Digits are added until they add up."""
+    3/7 → 5/7 reads 42.9% → 71.4% beside +28.6pp. The sides get a digit more, whose
+    difference (28.57) rounds to the delta; the delta and its interval keep one decimal, as
+    spelling them out to match (+28.571pp) would give 7 cases digits they do not have."""
     a = {f"q{i}": [j < passes for j in range(3)] for i, passes in enumerate([1, 1, 2, 2, 2, 0, 1])}
     b = {f"q{i}": [j < passes for j in range(3)] for i, passes in enumerate([3, 1, 1, 2, 3, 2, 3])}
     c = compare_paired(a, b, kind="pass_fail", label_a="base", label_b="pack", scorer="judge")
     before, after, delta, ci = shown_effect(c)[:4]
-    assert (before, after, delta) == ("42.86%", "71.43%", "+28.57pp")
-    assert re.fullmatch(r"[-+]\d+\.\d\d\.\.[-+]\d+\.\d\dpp", ci)  # the interval's digits too
+    assert (before, after, delta) == ("42.86%", "71.43%", "+28.6pp")
+    assert re.fullmatch(r"[-+]\d+\.\d\.\.[-+]\d+\.\dpp", ci)  # the delta's digits
     same = compare_paired({"q": True, "r": False}, {"q": True, "r": True}, kind="pass_fail")
     assert shown_effect(same)[:3] == ("50.0%", "100.0%", "+50.0pp")
 
@@ -217,8 +219,8 @@ def test_means_before_and_after_add_up_to_the_delta_printed_beside_them() -> Non
     c = compare_paired({"q1": 0.1234, "q2": 0.1234}, {"q1": 0.2236, "q2": 0.2236},
                        kind="score", scale=(0, 1))
     before, after, delta, _ = shown_effect(c)[:4]
-    assert Decimal(after) - Decimal(before) == Decimal(delta)
-    assert (before, after, delta) == ("0.1234", "0.2236", "+0.1002")
+    assert f"{Decimal(after) - Decimal(before):+.3f}" == delta
+    assert (before, after, delta) == ("0.1234", "0.2236", "+0.100")
 
 
 def test_rates_that_never_add_up_get_a_digit_more_than_their_delta() -> None:
