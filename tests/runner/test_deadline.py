@@ -181,3 +181,52 @@ def test_stoppable_closes_a_coroutine_that_ignores_its_cancellation(
 
     asyncio.run(asyncio.wait_for(go(), 5))
     assert asyncio.run(stoppable(immediate("now"))) == "now"
+
+
+async def cancels_itself_then_waits(seconds: float) -> str:
+    """Work that cancels itself and takes the cancellation back, as anyio's scopes do inside
+    httpx (the losing attempts of a connection), then waits on for its answer."""
+    task = asyncio.current_task()
+    assert task is not None
+    task.cancel()
+    try:
+        await asyncio.sleep(1)
+    except asyncio.CancelledError:
+        task.uncancel()
+    await asyncio.sleep(seconds)
+    return "answered"
+
+
+@pytest.mark.parametrize("timeout", [5.0, None])
+def test_work_that_takes_back_its_own_cancellation_is_not_closed_after_the_grace(
+        monkeypatch: pytest.MonkeyPatch, timeout: float | None) -> None:
+    """An http target whose service answered after more than the grace (5 s) was closed and
+    its run ended in a CancelledError traceback: httpx's own cancellation started the grace."""
+    monkeypatch.setattr(deadline, "CANCEL_GRACE", 0.05)
+    assert asyncio.run(within(timeout, lambda: cancels_itself_then_waits(0.2))) == "answered"
+
+
+def test_work_cancelled_after_taking_back_its_own_cancellation_has_the_whole_grace(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The grace counts from the cancellation of others, not from the work's own."""
+    monkeypatch.setattr(deadline, "CANCEL_GRACE", 1.0)
+    seen: list[str] = []
+
+    async def cleans_up_slowly() -> None:
+        await cancels_itself_then_waits(0)
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.5)
+            seen.append("cleaned up")
+            raise
+
+    async def go() -> None:
+        task = asyncio.create_task(within(None, cleans_up_slowly))
+        await asyncio.sleep(0.6)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(go())
+    assert seen == ["cleaned up"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -250,6 +251,49 @@ def test_a_service_that_never_replies_is_a_timeout_naming_the_url_and_the_settin
         url = f"http://127.0.0.1:{listening.getsockname()[1]}/answer"
         output = answer(HttpParams(type="http", url=url, timeout=0.3))
     assert output.error == f"no reply from {url} within 0.3s (target.timeout)"
+
+
+class SlowHandler(BaseHTTPRequestHandler):
+    """A service that takes its time (0.5 s) to answer."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        time.sleep(0.5)
+        send(self, 200, "text/plain", b"late but right")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("timeout", [10.0, None])
+def test_a_service_answering_after_the_cancel_grace_is_answered_not_cancelled(
+        monkeypatch: pytest.MonkeyPatch, timeout: float | None) -> None:
+    """A service answering after more than 5 s (deadline.CANCEL_GRACE) ended the whole run
+    in a CancelledError traceback, exit 1: httpx cancels its own losing connection attempts,
+    and that started the grace that closes work ignoring its cancellation."""
+    from assay.runner import deadline
+    from assay.runner.trial import run_trial
+
+    monkeypatch.setattr(deadline, "CANCEL_GRACE", 0.1)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), SlowHandler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    target = HttpTarget(HttpParams(type="http", url=url), Condition(name="default"), Services())
+
+    async def go() -> Output:
+        await target.start()
+        try:
+            result = await run_trial(target, Case(id="1", input="q"), target.condition, 0, [],
+                                     timeout)
+            return result.output
+        finally:
+            await target.close()
+
+    try:
+        output = asyncio.run(go())
+    finally:
+        httpd.shutdown()
+    assert (output.text, output.error) == ("late but right", None)
 
 
 def test_a_service_that_is_down_is_the_trials_error_naming_the_url() -> None:

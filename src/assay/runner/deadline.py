@@ -13,6 +13,9 @@ up. Work that catches it and waits on (`except CancelledError: pass` in a
 loop) would hold its trial, and with it the run and Ctrl-C, for ever:
 `CANCEL_GRACE` seconds after the first cancellation it is closed instead
 (`GeneratorExit` at the await it waits in), and the cancellation goes on.
+A cancellation the work makes and takes back itself (`Task.uncancel`: an
+inner `asyncio.timeout`, the scopes anyio runs inside httpx) is not one to
+end it for: the grace counts only while the task is still being cancelled.
 """
 
 from __future__ import annotations
@@ -66,14 +69,28 @@ class _Grace:
     def __init__(self) -> None:
         self.spent = False
         self._timer: asyncio.TimerHandle | None = None
-        self._task: asyncio.Task[Any] | None = None
+        self._task = asyncio.current_task()
+        self._cancelling = self._task.cancelling() if self._task is not None else 0
+        """The task's pending cancellations before the work was cancelled: back at this
+        count, every cancellation since was the work's own, taken back (`Task.uncancel`)."""
 
     def start(self) -> None:
         if self._timer is None:
-            self._task = asyncio.current_task()
             self._timer = asyncio.get_running_loop().call_later(CANCEL_GRACE, self._spend)
 
+    def settle(self) -> None:
+        """Stop counting once the work has taken back every cancellation it had: it was its
+        own (an inner timeout, anyio's scopes in httpx), and the next starts a new grace."""
+        if self._timer is not None and not self._still_cancelled():
+            self.stop()
+
+    def _still_cancelled(self) -> bool:
+        return self._task is not None and self._task.cancelling() > self._cancelling
+
     def _spend(self) -> None:
+        self._timer = None
+        if not self._still_cancelled():
+            return
         self.spent = True
         if self._task is not None:
             self._task.cancel()
@@ -86,6 +103,7 @@ class _Grace:
     def stop(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+            self._timer = None
 
 
 @types.coroutine
@@ -115,6 +133,7 @@ def _resumed(work: Coroutine[Any, Any, T], waits_on: Any) -> Generator[Any, Any,
                 except StopIteration as finished:
                     return finished.value  # type: ignore[no-any-return]
             else:
+                grace.settle()
                 try:
                     step = work.send(sent)
                 except StopIteration as finished:
