@@ -8,7 +8,8 @@ run's row records the way it ended (`run_ending`), and the LLM replies kept
 for a resumed or repeated run (`response_cache`), and stopping a run whose SQLite
 file was deleted or replaced under it (`store_file`), and which runs marked
 running have probably stopped (`stalled_runs`), and which URLs can be a store and how
-long a connection or a lock may take (`store_address`), and reading one moment of a store
+long a connection or a lock may take (`store_address`), and how long a statement may wait
+for PostgreSQL's answer (`answer_wait`), and reading one moment of a store
 being written (`snapshot`). May import
 the root nouns only; everything after the runner reads runs through it.
 """

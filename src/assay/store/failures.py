@@ -84,6 +84,8 @@ _CAUSES: tuple[tuple[tuple[str, ...], str], ...] = (
       "terminating connection", "the connection is lost",  # a server stopped mid-run
       "connection timeout expired"),  # a server that does not answer
      "cannot be reached"),
+    (("no answer to a statement",),  # a server that stopped answering mid-run (answer_wait)
+     "stopped answering"),
 )
 
 

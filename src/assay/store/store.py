@@ -36,6 +36,7 @@ from assay.errors import StoreError, UserError
 from assay.records import TRIAL_KINDS, ExportRecord, RunRecord, labelled_experiment
 from assay.redaction import redact, redact_rows
 from assay.store import schema
+from assay.store.answer_wait import answering_within
 from assay.store.batches import StoredBatch, write_batch
 from assay.store.browsing import Browsing
 from assay.store.calibrations import Calibrations
@@ -142,6 +143,7 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             try:
                 address, arguments = engine_arguments(self.url)
                 self.engine = create_engine(address, future=True, connect_args=arguments)
+                answering_within(self.engine)
             except ArgumentError as exc:  # the driver is checked with the URL (`checked_url`)
                 raise StoreError(f"cannot use the store {store_name(self.url)}: "
                                  f"{driver_message(exc)}") from None

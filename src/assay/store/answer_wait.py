@@ -1,0 +1,89 @@
+"""PostgreSQL connections that wait a bounded time for the server's answer.
+
+A server that stops answering a connection already open (a stopped or hung
+process, whose host still acknowledges every packet, so TCP notices nothing)
+held the statement, and with it `assay run`, its Ctrl-C and its exit, for
+ever: libpq waits without end, and the connect and lock timeouts
+(`store_address`) cover only a connection's start and another session's
+locks. A statement's answer is now awaited `ANSWER_WAIT_SECONDS` at most;
+then its connection is closed and the store has stopped answering. From then
+on every statement of that store fails at once instead of waiting again, so
+ending the run (recording how it stopped, releasing its lock) takes no wait
+per step; so does a statement left by Ctrl-C whose connection psycopg closed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from typing import Any
+
+from sqlalchemy import Engine, event
+
+ANSWER_WAIT_SECONDS = 120.0
+"""How long one statement may wait for the server's answer: well past a lock wait
+(`store_address.LOCK_WAIT_SECONDS`, which the server itself ends) and any statement assay
+makes (large reads stream in parts, each a statement's wait of its own)."""
+
+
+def answering_within(engine: Engine) -> None:
+    """Make `engine`'s psycopg connections give up on an answer after `ANSWER_WAIT_SECONDS`,
+    and fail at once once one has (see the module)."""
+    if engine.dialect.name != "postgresql" or engine.dialect.driver != "psycopg":
+        return
+    import psycopg
+
+    silent: list[str] = []
+    """Why the server is taken to have stopped answering, once it has."""
+
+    class NoAnswer(psycopg.OperationalError):
+        """The server gave no answer in time: a driver's error, so SQLAlchemy drops the
+        connection and the store names the failure (`failures.store_failure`)."""
+
+    class Answering(psycopg.Connection):
+        """A connection whose every wait for the server ends (see the module)."""
+
+        def wait(self, gen: Any, *args: Any, **kwargs: Any) -> Any:
+            if silent:
+                gen.close()
+                self.pgconn.finish()
+                raise NoAnswer(silent[0])
+            try:
+                return super().wait(_answered_within(gen, ANSWER_WAIT_SECONDS, NoAnswer),
+                                    *args, **kwargs)
+            except NoAnswer as exc:
+                silent.append(str(exc))
+                self.pgconn.finish()  # its answer may still come, to a statement now gone
+                raise
+            except (KeyboardInterrupt, SystemExit):
+                if self.closed and not silent:  # psycopg gave up on it at Ctrl-C
+                    silent.append("no answer to a statement before assay was stopped")
+                raise
+
+    @event.listens_for(engine, "do_connect")
+    def connect(dialect: Any, record: Any, cargs: Any, cparams: Any) -> Any:
+        if silent:
+            raise NoAnswer(silent[0])
+        return Answering.connect(*cargs, **cparams)
+
+
+
+def _answered_within(gen: Generator[Any, Any, Any], seconds: float,
+                     no_answer: type[Exception]) -> Generator[Any, Any, Any]:
+    """`gen` (psycopg's protocol: it yields what it waits on, is sent what is ready), ending
+    in `no_answer` once `seconds` have passed without its finishing. psycopg's waits wake
+    at least ten times a second (to notice Ctrl-C), so the deadline is seen on time."""
+    deadline = time.monotonic() + seconds
+    try:
+        waiting_on = next(gen)
+    except StopIteration as finished:  # done without waiting
+        return finished.value
+    while True:
+        ready = yield waiting_on
+        if time.monotonic() >= deadline:
+            gen.close()
+            raise no_answer(f"no answer to a statement within {seconds:g}s")
+        try:
+            waiting_on = gen.send(ready)
+        except StopIteration as finished:
+            return finished.value

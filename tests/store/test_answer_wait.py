@@ -1,0 +1,47 @@
+"""A PostgreSQL store that stops answering is said to have, in time, and waited on no more."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from sqlalchemy import text
+
+from assay.errors import StoreError
+from assay.store import Store, answer_wait
+from tests.conftest import postgres_server_url
+from tests.postgres import scratch_schema
+
+
+def test_a_statement_the_server_does_not_answer_ends_and_later_ones_fail_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PostgreSQL server stopped mid-run (kill -STOP) held `assay run`, its Ctrl-C and its
+    exit for ever: a statement waited for its answer without end."""
+    monkeypatch.setattr(answer_wait, "ANSWER_WAIT_SECONDS", 0.5)
+    with scratch_schema(postgres_server_url()) as url:
+        store = Store(url)
+        try:
+            started = time.monotonic()
+            said = "stopped answering [(]no answer to a statement within 0.5s[)]"
+            with pytest.raises(StoreError, match=said), store.engine.connect() as conn:
+                conn.execute(text("SELECT pg_sleep(5)"))
+            assert time.monotonic() - started < 3
+            started = time.monotonic()
+            with pytest.raises(StoreError, match="stopped answering"):
+                store.list_runs()
+            assert time.monotonic() - started < 0.5
+        finally:
+            store.close()
+
+
+def test_statements_answered_in_time_are_read_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(answer_wait, "ANSWER_WAIT_SECONDS", 5.0)
+    with scratch_schema(postgres_server_url()) as url:
+        store = Store(url)
+        try:
+            with store.engine.connect() as conn:
+                assert conn.execute(text("SELECT 1 FROM pg_sleep(0.2)")).scalar() == 1
+            assert store.list_runs() == []
+        finally:
+            store.close()
