@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import time
 
 import pytest
@@ -43,5 +45,36 @@ def test_statements_answered_in_time_are_read_as_before(
             with store.engine.connect() as conn:
                 assert conn.execute(text("SELECT 1 FROM pg_sleep(0.2)")).scalar() == 1
             assert store.list_runs() == []
+        finally:
+            store.close()
+
+
+def test_ctrl_c_ends_the_wait_for_a_server_that_does_not_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while the store did not answer was not seen: the statement held the event loop,
+    where the runner's handler only cancels a task, and assay waited on."""
+    monkeypatch.setattr(answer_wait, "STOPPED_WAIT_SECONDS", 0.3)
+    with scratch_schema(postgres_server_url()) as url:
+        store = Store(url)
+
+        async def stopped_while_waiting() -> None:
+            other = asyncio.create_task(asyncio.sleep(10))
+            await asyncio.sleep(0)
+            # as asyncio.Runner's Ctrl-C handler does, while the statement holds the loop
+            signal.signal(signal.SIGALRM, lambda signum, frame: other.cancel())
+            signal.setitimer(signal.ITIMER_REAL, 0.5)
+            try:
+                with store.engine.connect() as conn:
+                    conn.execute(text("SELECT pg_sleep(5)"))
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+        try:
+            started = time.monotonic()
+            with pytest.raises(StoreError, match="stopped answering [(]no answer to a "
+                                                 "statement before assay was stopped[)]"):
+                asyncio.run(stopped_while_waiting())
+            assert time.monotonic() - started < 3
         finally:
             store.close()

@@ -9,16 +9,26 @@ locks. A statement's answer is now awaited `ANSWER_WAIT_SECONDS` at most;
 then its connection is closed and the store has stopped answering. From then
 on every statement of that store fails at once instead of waiting again, so
 ending the run (recording how it stopped, releasing its lock) takes no wait
-per step; so does a statement left by Ctrl-C whose connection psycopg closed.
+per step. Ctrl-C, which cannot reach the event loop a statement holds, ends
+the statement's wait too once it has lasted `STOPPED_WAIT_SECONDS`, and so
+does a second Ctrl-C, at which psycopg closes the connection.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Generator
 from typing import Any
 
 from sqlalchemy import Engine, event
+
+STOPPED_WAITING = "no answer to a statement before assay was stopped"
+
+STOPPED_WAIT_SECONDS = 5.0
+"""How long a statement may wait for its answer once Ctrl-C has asked assay to stop: a
+healthy server's answer (the trials that finished, committed on the way out) comes in
+time, a hung server's wait is given up."""
 
 ANSWER_WAIT_SECONDS = 120.0
 """How long one statement may wait for the server's answer: well past a lock wait
@@ -57,7 +67,7 @@ def answering_within(engine: Engine) -> None:
                 raise
             except (KeyboardInterrupt, SystemExit):
                 if self.closed and not silent:  # psycopg gave up on it at Ctrl-C
-                    silent.append("no answer to a statement before assay was stopped")
+                    silent.append(STOPPED_WAITING)
                 raise
 
     @event.listens_for(engine, "do_connect")
@@ -68,21 +78,45 @@ def answering_within(engine: Engine) -> None:
 
 
 
+def _cancellations() -> int | None:
+    """The cancellations pending over the tasks of this thread's running event loop (None
+    outside one). While a statement holds the loop, only a signal's handler (Ctrl-C,
+    SIGTERM: the runner cancels its main task) can add to them."""
+    try:
+        tasks = asyncio.all_tasks()
+    except RuntimeError:
+        return None
+    return sum(task.cancelling() for task in tasks)
+
+
 def _answered_within(gen: Generator[Any, Any, Any], seconds: float,
                      no_answer: type[Exception]) -> Generator[Any, Any, Any]:
     """`gen` (psycopg's protocol: it yields what it waits on, is sent what is ready), ending
-    in `no_answer` once `seconds` have passed without its finishing. psycopg's waits wake
-    at least ten times a second (to notice Ctrl-C), so the deadline is seen on time."""
-    deadline = time.monotonic() + seconds
+    in `no_answer` once `seconds` have passed without its finishing, or once Ctrl-C has
+    asked the event loop this statement holds to stop and `STOPPED_WAIT_SECONDS` have
+    passed. psycopg's waits wake at least ten times a second (to notice Ctrl-C), so either
+    is seen on time."""
+    started = time.monotonic()
     try:
         waiting_on = next(gen)
     except StopIteration as finished:  # done without waiting
         return finished.value
+    cancelled: int | None = None
+    """The cancellations pending in this thread's event loop when the server first kept it
+    waiting (None: no loop, or not yet)."""
     while True:
         ready = yield waiting_on
-        if time.monotonic() >= deadline:
+        waited = time.monotonic() - started
+        if waited >= seconds:
             gen.close()
             raise no_answer(f"no answer to a statement within {seconds:g}s")
+        if not ready:  # a wake with nothing to read: the server keeps the loop waiting
+            now = _cancellations()
+            if cancelled is None:
+                cancelled = now
+            elif now is not None and now > cancelled and waited >= STOPPED_WAIT_SECONDS:
+                gen.close()
+                raise no_answer(STOPPED_WAITING)
         try:
             waiting_on = gen.send(ready)
         except StopIteration as finished:
