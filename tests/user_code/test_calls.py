@@ -97,3 +97,29 @@ class UnprintableExit(BaseException):
 
 def _leaves_with_unprintable(case: str) -> str:
     raise UnprintableExit
+
+
+def test_a_runs_error_met_while_it_stops_after_a_second_ctrl_c_is_no_traceback(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A second Ctrl-C while the PostgreSQL store did not answer printed 'unhandled
+    exception during asyncio.run() shutdown' and the StoreError's whole traceback above
+    the one line assay says of it: the run's task met it committing on the way out."""
+    import asyncio
+
+    from assay.errors import StoreError
+    from assay.user_code.calls import run_loop
+
+    async def run() -> None:
+        async def second_ctrl_c() -> None:
+            raise KeyboardInterrupt
+
+        pressed = asyncio.create_task(second_ctrl_c())
+        try:
+            await asyncio.sleep(10)
+        finally:
+            del pressed
+            raise StoreError("the store postgresql://db stopped answering")
+
+    with pytest.raises(KeyboardInterrupt):
+        run_loop(run())
+    assert not [r for r in caplog.records if r.exc_info], caplog.text

@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from assay.errors import RunFailed, UserError
+from assay.errors import AssayError, RunFailed, UserError
 from assay.input_files import is_regular_file
 from assay.user_code.process_exit import ProcessExitCalled, running_user_code
 
@@ -153,8 +153,10 @@ def run_loop(main: Coroutine[Any, Any, R]) -> R:
 def _said_already(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
     """The task's SystemExit (the run's failure) or KeyboardInterrupt ('interrupted'), said
     once: asyncio would print it again, as a traceback, when the task is collected ('Task
-    exception was never retrieved')."""
-    if not isinstance(context.get("exception"), SystemExit | KeyboardInterrupt):
+    exception was never retrieved'). So is one of assay's own errors the run met while it
+    stopped (a store that did not answer its last commit): asyncio printed its traceback
+    ('unhandled exception during asyncio.run() shutdown') above the line assay says."""
+    if not isinstance(context.get("exception"), SystemExit | KeyboardInterrupt | AssayError):
         loop.default_exception_handler(context)
 
 
