@@ -145,3 +145,27 @@ def test_a_completed_run_this_command_only_resumed_to_write_its_files_is_not_com
     running.hold("repaired")
     assert completed_meanwhile(store, running) is None
     store.close()
+
+
+def test_ctrl_c_while_the_store_does_not_answer_is_still_an_interruption_naming_the_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C twice while a PostgreSQL store did not answer ended in 'error: the store ...
+    stopped answering', exit 3, with no word of the run to resume: saying what was
+    interrupted asked the store again."""
+    from assay.errors import StoreError
+
+    store = Store(str(tmp_path / "s.db"))
+    running = Running(Path("assay.yaml"), store)
+    running.hold("mine")
+
+    def silent(run_id: str) -> None:
+        raise StoreError("the store postgresql://db stopped answering (no answer to a "
+                         "statement before assay was stopped)")
+
+    monkeypatch.setattr(store, "get_run", silent)
+    assert completed_meanwhile(store, running) is None
+    assert interrupted_message(store, running) == (
+        "interrupted; the store postgresql://db stopped answering (no answer to a statement "
+        "before assay was stopped), so the run is not marked interrupted; once the store "
+        "works again, resume with: assay run assay.yaml --resume mine")
+    store.close()

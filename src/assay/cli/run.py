@@ -182,9 +182,13 @@ def completed_meanwhile(store: Store, running: Running) -> tuple[str, int] | Non
     """(run id, exit code) when Ctrl-C or SIGTERM came after this command's run was stored
     `completed` (while its results were printed, or the process shut down): the run is not
     interrupted, and the exit code is its gates' verdict."""
+    from assay.errors import StoreError
     from assay.review.recorded import RecordedReview
 
-    run = store.get_run(running.run_id) if running.run_id is not None else None
+    try:
+        run = store.get_run(running.run_id) if running.run_id is not None else None
+    except StoreError:  # said by `interrupted_message`
+        return None
     if run is None or run.status != "completed":
         return None
     recorded = RecordedReview.of(run)
@@ -316,8 +320,16 @@ def unfinished_note(store: Store, running: Running, experiment: str, config_hash
 
 
 def interrupted_message(store: Store, running: Running) -> str:
-    """What to say after Ctrl-C: how to resume the run it stopped, when one was stored."""
-    run = store.get_run(running.run_id) if running.run_id is not None else None
+    """What to say after Ctrl-C: how to resume the run it stopped, when one was stored; when
+    the store does not answer (a PostgreSQL server that stopped), that too."""
+    from assay.errors import StoreError
+
+    try:
+        run = store.get_run(running.run_id) if running.run_id is not None else None
+    except StoreError as exc:
+        resume = (f"; once the store works again, resume with: "
+                  f"{running.resume_command(running.run_id)}" if running.run_id else "")
+        return f"interrupted; {exc}, so the run is not marked interrupted{resume}"
     if run is not None and run.status == "interrupted":
         return f"interrupted; resume with: {running.resume_command(run.id)}"
     return "interrupted"
