@@ -85,7 +85,7 @@ def test_an_unknown_baseline_is_a_usage_error_before_anything_runs(
     code, text = assay(capsys, "run", str(config), "--store", str(project / "s.db"),
                        "--baseline", "c", "--no-progress")
     assert code == 2
-    assert "baseline 'c' is not a condition" in text and "a, b" in text
+    assert "--baseline 'c': no condition 'c' in this run" in text and "a, b" in text
     assert not (project / ".assay" / "runs").exists()
 
 
