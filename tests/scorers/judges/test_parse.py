@@ -218,9 +218,11 @@ def test_a_reply_nested_past_the_parsers_depth_is_no_json_not_a_recursion_error(
     assert extract_json("prose {" + '"a": [' * 5000) is None
 
 
-@pytest.mark.parametrize("reply", ['{"score": NaN}', '{"score": Infinity}', "NaN", '"1e999"'])
+@pytest.mark.parametrize("reply", ['{"score": NaN}', '{"score": Infinity}', "NaN", '"1e999"',
+                                   '{"score": 1' + "0" * 400 + "}", "-1" + "0" * 400])
 def test_a_score_that_is_not_a_finite_number_is_no_score(reply: str) -> None:
-    """Regression: NaN came through as a score (a custom schema judge stored value NaN)."""
+    """Regression: NaN came through as a score (a custom schema judge stored value NaN), and
+    a JSON integer past a float's range (10**400) raised OverflowError out of the reading."""
     assert extract_number(reply, high=10) is None
 
 

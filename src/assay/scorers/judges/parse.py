@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -75,8 +76,10 @@ def as_number(value: Any, *, high: float | None = None) -> float | None:
     if isinstance(value, bool):
         return None
     number: float | None = None
-    if isinstance(value, (int, float)):
-        number = float(value)
+    if isinstance(value, float):
+        number = value
+    elif isinstance(value, int):
+        number = float(value) if abs(value) <= sys.float_info.max else None  # 10**400: none
     elif isinstance(value, str):
         number = _number_from_prose(value, high=high)
     return number if number is not None and math.isfinite(number) else None  # NaN, 1e999
