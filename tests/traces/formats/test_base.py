@@ -78,8 +78,11 @@ def test_a_whole_token_count_is_read_whatever_its_json_number_form() -> None:
     assert stats.malformed_count == 0
 
 
-@pytest.mark.parametrize("value", ["0.5", -1, False, float("inf")])
+@pytest.mark.parametrize("value", ["0.5", -1, False, float("inf"),
+                                   pytest.param(10**400, id="10**400")])
 def test_a_cost_that_is_not_dollars_is_left_out_and_said(value: object) -> None:
+    """Regression: a cost of 10**400 (a JSON integer past a float's range) raised
+    OverflowError out of the log's reading: `assay traces` stopped with an internal error."""
     stats = ParseStats("log.jsonl")
     assert cost_amount(value, "cost_usd", 3, stats) is None
     assert stats.malformed[0][0] == 3

@@ -9,7 +9,7 @@ faster than the standard library; the rare line it refuses goes through
 from __future__ import annotations
 
 import json
-import math
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -232,7 +232,8 @@ def cost_amount(value: Any, field_name: str, line: int, stats: ParseStats) -> fl
     so the cost is not claimed complete."""
     if value is None:
         return None
-    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < math.inf:
+    if (isinstance(value, int | float) and not isinstance(value, bool)
+            and 0 <= value <= sys.float_info.max):  # 10**400 is past a float: no amount
         return float(value)
     stats.bad_line(line, f"`{field_name}` is {_shown(value)}, not a dollar amount: left out")
     return None
