@@ -64,3 +64,39 @@ def test_an_aliased_value_is_counted_at_each_use_but_measured_once() -> None:
     # the mapping, its 3 keys, and the list (itself and 2 values) three times
     assert expanded_size(root, sizes, after=lambda node, total: measured.append(total)) == 13
     assert sorted(measured) == [1, 1, 1, 1, 1, 3, 13]  # the list and its items once each
+
+
+def test_dates_are_read_as_the_text_written() -> None:
+    text = "[2024-01-01, 2001-12-14t21:59:43.10-05:00, !!timestamp 2001-12-14, '2024-01-01']"
+    assert yaml.load(text, Loader=CoreLoader) == [
+        "2024-01-01", "2001-12-14t21:59:43.10-05:00", "2001-12-14", "2024-01-01"]
+
+
+@pytest.mark.parametrize("value, made", [("!!binary UGFyaXM=", "bytes"), ("!!set {a, b}", "a set")])
+def test_a_tag_making_a_value_json_cannot_hold_is_refused_at_its_line(value: str,
+                                                                       made: str) -> None:
+    with pytest.raises(yaml.constructor.ConstructorError) as info:
+        yaml.load(f"- id: a\n  expected: {value}\n", Loader=UniqueKeyLoader)
+    assert f"makes {made}, which assay cannot store" in str(info.value)
+    assert info.value.problem_mark is not None and info.value.problem_mark.line + 1 == 2
+
+
+@pytest.mark.parametrize("expected, problem", [
+    ("2024-01-01", None),
+    ("!!binary UGFyaXM=", "cases.yaml:3: invalid YAML: !!binary makes bytes"),
+    ("x\n  metadata: {tags: !!set {a, b}}", "cases.yaml:4: invalid YAML: !!set makes a set"),
+])
+def test_a_yaml_dataset_with_a_date_validates_and_one_with_bytes_is_refused_at_its_line(
+        capsys, tmp_path: Path, expected: str, problem: str | None) -> None:
+    """Regression: `expected: 2024-01-01` was read as a date, and `assay validate` stopped
+    with 'internal error: TypeError: Object of type date is not JSON serializable', exit 3
+    (bytes from `!!binary` too, and a set from `!!set` validated, to fail when stored)."""
+    (tmp_path / "echo_answer.py").write_text("def answer(case):\n    return case.input_text\n")
+    (tmp_path / "cases.yaml").write_text(f"- id: c1\n  input: When?\n  expected: {expected}\n")
+    (tmp_path / "assay.yaml").write_text(
+        "name: dates\ndataset: {path: cases.yaml}\n"
+        "target: {type: python, function: 'echo_answer.py:answer', threaded: no}\n"
+        "scorers: [{type: exact_match}]\n")
+    code, text = assay(capsys, "validate", str(tmp_path / "assay.yaml"))
+    assert code == (0 if problem is None else 2), text
+    assert problem is None or problem in text

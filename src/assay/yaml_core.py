@@ -1,10 +1,15 @@
-"""YAML whose booleans are only `true` and `false`, as in YAML 1.2.
+"""YAML whose booleans are only `true` and `false` and whose dates are text, as in YAML 1.2.
 
 PyYAML reads YAML 1.1, where `yes`, `no`, `on`, `off`, `y` and `n` are
 booleans too: a dataset's `expected: yes` became `True` and was compared as
 the text "true", so a correct answer "yes" failed. YAML 1.2 (2009) dropped
 those; every config and dataset assay reads follows it. Where a boolean is
 wanted, pydantic still accepts `yes`/`no` for a `bool` field.
+
+YAML 1.1's dates (`2024-01-01`) are text too, as written: a date is no JSON
+value, and a case's `expected: 2024-01-01` stopped `assay validate` with an
+internal error when the case was written out. `!!binary` and `!!set`, which
+make bytes and sets, are refused at their line for the same reason.
 """
 
 from __future__ import annotations
@@ -17,17 +22,34 @@ import yaml
 
 BOOL_TAG = "tag:yaml.org,2002:bool"
 MERGE_TAG = "tag:yaml.org,2002:merge"
+TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+NOT_JSON_TAGS = {"tag:yaml.org,2002:binary": "bytes", "tag:yaml.org,2002:set": "a set"}
+"""Tags whose values JSON cannot hold, so no case or config could be stored with them."""
 
 
 class CoreLoader(yaml.SafeLoader):
-    """PyYAML's safe loader with YAML 1.2's booleans."""
+    """PyYAML's safe loader with YAML 1.2's booleans, and dates read as text."""
+
+    def construct_as_written(self, node: yaml.Node) -> Any:
+        """A `!!timestamp` value as its text, as an untagged date reads."""
+        return self.construct_scalar(node)  # type: ignore[arg-type]
+
+    def refuse_not_json(self, node: yaml.Node) -> Any:
+        """Refuse a tag whose value JSON cannot hold, at its line."""
+        short = node.tag.replace("tag:yaml.org,2002:", "!!")
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{short} makes {NOT_JSON_TAGS[node.tag]}, which assay cannot store: "
+            "write the value as text, a list or a mapping", node.start_mark)
 
 
 CoreLoader.yaml_implicit_resolvers = {
-    first: [(tag, pattern) for tag, pattern in resolvers if tag != BOOL_TAG]
+    first: [(tag, pattern) for tag, pattern in resolvers if tag not in (BOOL_TAG, TIMESTAMP_TAG)]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
 CoreLoader.add_implicit_resolver(
     BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+CoreLoader.add_constructor(TIMESTAMP_TAG, CoreLoader.construct_as_written)
+for _tag in NOT_JSON_TAGS:
+    CoreLoader.add_constructor(_tag, CoreLoader.refuse_not_json)
 
 
 class UniqueKeyLoader(CoreLoader):
