@@ -34,12 +34,16 @@ def test_built_in_providers_come_from_the_environment():
 @pytest.mark.parametrize("model_string, message", [
     ("gpt-4.1", "must be written <provider>/<model>"),
     ("openai/", "must be written <provider>/<model>"),
+    ("open ai/gpt-4.1", "the provider 'open ai' may hold only letters, digits"),
+    ("anthr\\opic/claude-haiku-4-5", "the provider 'anthr\\opic' may hold only"),
     ("nosuch/large", "unknown provider 'nosuch'"),
     ("antropic/claude-haiku-4-5", "did you mean 'anthropic'?"),
     ("anthropic/claude-haiku-4-5", "set the environment variable ANTHROPIC_API_KEY"),
     ("openai/gpt-4.1", "set the environment variable OPENAI_API_KEY"),
 ])
 def test_bad_model_strings_and_missing_keys_are_clear_errors(model_string, message):
+    """Regression: a provider name with a space ('open ai/gpt-4.1') stopped `assay validate`
+    with 'internal error: ValidationError: ... ProviderConfig', exit 3."""
     with pytest.raises(UserError) as caught:
         ProviderPool(environ={}).resolve(model_string)
     assert message in str(caught.value)

@@ -50,12 +50,16 @@ class Price(BaseModel):
     """Dollars per million output (completion) tokens."""
 
 
+PROVIDER_NAME = r"^[A-Za-z0-9_.-]*$"
+"""What a provider's name (a model string's prefix) may hold."""
+
+
 class ProviderConfig(BaseModel):
     """One LLM endpoint: which wire protocol, where, which key, how hard to push it."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
-    name: str = Field(default="", pattern=r"^[A-Za-z0-9_.-]*$")
+    name: str = Field(default="", pattern=PROVIDER_NAME)
     """The prefix of model strings served here: `<name>/<model>`. Under the config's
     `providers:` mapping it defaults to the entry's key."""
     kind: ProviderKind | None = None

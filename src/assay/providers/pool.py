@@ -20,6 +20,7 @@ import difflib
 import importlib
 import importlib.util
 import os
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,12 @@ from assay.errors import UserError
 from assay.providers.base import Provider
 from assay.providers.cache import ResponseCache
 from assay.config.bounds import MAX_TEMPERATURE
-from assay.providers.config import KIND_MAX_TEMPERATURE, ProviderConfig, ProviderKind
+from assay.providers.config import (
+    KIND_MAX_TEMPERATURE,
+    PROVIDER_NAME,
+    ProviderConfig,
+    ProviderKind,
+)
 from assay.providers.endpoints import Environment, MissingSetting, resolve_endpoint
 from assay.providers.ledger import Ledger, Stats
 from assay.providers.limits import EndpointLimits
@@ -124,6 +130,10 @@ class ProviderPool:
                 f"model '{model_string}' must be written <provider>/<model>, "
                 "e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1"
             )
+        if not re.fullmatch(PROVIDER_NAME, name):
+            raise UserError(
+                f"model '{model_string}': the provider '{name}' may hold only letters, "
+                "digits, '_', '.' and '-', e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1")
         config = self.configs.get(name) or ProviderConfig(name=name)
         if config.kind is not None:
             return config, model
