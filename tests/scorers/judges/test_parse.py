@@ -235,3 +235,13 @@ def test_a_reply_of_thousands_of_digits_is_read_without_backtracking() -> None:
         assert extract_number("9" * 5000, high=10) is None  # past a float: no number
         assert extract_number('{"score": "' + "9" * 5000 + '"}', high=10) is None
         assert extract_number("Score: " + "9" * 5000 + "8/10 or 8/10", high=10) is None
+
+
+def test_a_reply_naming_a_label_thousands_of_times_is_read_in_one_sweep() -> None:
+    """Regression: each place a label was named was compared with every other, so a reply
+    holding the word "a" 20,000 times took a pairwise judge (labels A and B) 20 s to read."""
+    from tests.fuzzing import within
+
+    with within(2):
+        assert extract_label("a " * 20_000, ["A", "B"]) == "A"
+        assert extract_label("a " * 20_000 + "not a", ["A", "B"]) is None

@@ -172,18 +172,33 @@ def _match_in_prose(text: str, options: list[str]) -> str | None:
     for option in options:
         pattern = r"(?<![\w])" + re.escape(_normal(option)) + r"(?![\w])"
         spans += [(m.start(), m.end(), option) for m in re.finditer(pattern, normal_text)]
-    kept = [(start, option) for start, end, option in spans
-            if not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)]
-    if any(_qualified(normal_text[:start]) for start, _ in kept):
+    kept = _outermost(spans)
+    if any(_qualified(normal_text, start) for start, _ in kept):
         return None  # "not correct", "partially correct": not the label it names
     named = {option for _, option in kept}
     return named.pop() if len(named) == 1 else None
 
 
-def _qualified(before: str) -> bool:
-    """Whether the word before a label negates or hedges it ("not", "isn't", "partially")."""
-    words = before.split()
-    word = words[-1].strip(_DECORATION).replace("\u2019", "'") if words else ""
+def _outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
+    """(start, option) of each span not inside a longer one ("correct" inside "partially
+    correct"), in one sweep: a reply naming a label 20,000 times ("a", for a pairwise
+    judge's A) was compared span by span with every other, 20 s a reply."""
+    kept = []
+    widest: tuple[int, int] | None = None  # (start, end) of the span reaching furthest yet
+    for start, end, option in sorted(spans, key=lambda span: (span[0], -span[1])):
+        if widest is not None and widest[1] >= end and widest[1] - widest[0] > end - start:
+            continue
+        kept.append((start, option))
+        if widest is None or end > widest[1]:
+            widest = (start, end)
+    return kept
+
+
+def _qualified(text: str, start: int) -> bool:
+    """Whether the word before `start` negates or hedges the label there ("not", "isn't",
+    "partially"). `text` has its whitespace made single spaces."""
+    end = start - 1 if start and text[start - 1] == " " else start
+    word = text[text.rfind(" ", 0, end) + 1:end].strip(_DECORATION).replace("\u2019", "'")
     return word in _QUALIFIERS or word.endswith("n't")
 
 
