@@ -97,3 +97,20 @@ def expanded_size(node: Any, sizes: dict[int, int], depth: int = 0, *,
         after(node, total)
     sizes[id(node)] = total
     return total
+
+
+def yaml_problem(exc: yaml.YAMLError, text: str) -> tuple[str, int | None]:
+    """What is wrong with YAML `text`, and on which line. PyYAML names a character its
+    reader refuses (a NUL, a control character) by its offset, 'in "<unicode string>",
+    position 578', which no one can find; here it is named by its line."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        return exc.problem or exc.context or "invalid YAML", mark.line + 1 if mark else None
+    if isinstance(exc, yaml.reader.ReaderError) and isinstance(exc.character, int):
+        line = text.count("\n", 0, exc.position) + 1
+        if exc.character == 0:
+            return ("a NUL character (U+0000), which YAML does not allow: is this a binary "
+                    "file, or UTF-16 text? save it as UTF-8"), line
+        return (f"the character U+{exc.character:04X}, which YAML does not allow: remove it",
+                line)
+    return str(exc), None

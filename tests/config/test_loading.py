@@ -140,6 +140,23 @@ def test_invalid_yaml_names_the_line(shared_fixtures: Path) -> None:
     assert problem.line == 1 and problem.file.endswith("invalid_yaml.yaml")
 
 
+@pytest.mark.parametrize("character, message", [
+    ("\x07", "the character U+0007, which YAML does not allow: remove it"),
+    ("\x00", "a NUL character (U+0000), which YAML does not allow: is this a binary file"),
+])
+def test_a_character_yaml_refuses_is_named_with_its_line(tmp_path: Path, character: str,
+                                                         message: str) -> None:
+    """Regression: the problem read 'unacceptable character #x0007: special characters are
+    not allowed in "<unicode string>", position 10', with no line."""
+    path = tmp_path / "assay.yaml"
+    path.write_text(f"name: x\ndescription: a{character}b\n")
+    with pytest.raises(UserError) as info:
+        load_config(path)
+    (problem,) = info.value.problems
+    assert (problem.file, problem.line) == (str(path), 2)
+    assert problem.message.startswith(message)
+
+
 def test_missing_config_file_is_a_user_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="config file not found"):
         load_config(tmp_path / "nope.yaml")

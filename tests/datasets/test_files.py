@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assay.datasets import files
-from assay.datasets.files import json_records, jsonl_records
+from assay.datasets.files import json_records, jsonl_records, yaml_records
 from assay.errors import ProblemList
 
 LINES = [
@@ -76,3 +76,15 @@ def test_a_json_array_is_walked_once_to_name_each_items_line(
     records = list(json_records(path, ProblemList()))
     assert [line for line, _record in records] == list(range(2, 302))
     assert _ScanCountingText.scanned <= len(text)
+
+
+def test_a_nul_in_a_yaml_dataset_is_named_with_its_line(tmp_path: Path) -> None:
+    """Regression: the problem read 'invalid YAML: unacceptable character #x0000: special
+    characters are not allowed in "<unicode string>", position 38', with no line."""
+    path = tmp_path / "cases.yaml"
+    path.write_text("- id: a\n  input: q\n- id: b\n  input: q\x00\n")
+    problems = ProblemList()
+    assert list(yaml_records(path, problems)) == []
+    (problem,) = problems.problems
+    assert (problem.file, problem.line) == (str(path), 4)
+    assert problem.message.startswith("invalid YAML: a NUL character (U+0000)")

@@ -21,7 +21,7 @@ import yaml
 
 from assay.errors import Problem, UserError
 from assay.input_files import UTF16_TEXT, is_utf16, require_regular_file
-from assay.yaml_core import UniqueKeyLoader, expanded_size
+from assay.yaml_core import UniqueKeyLoader, expanded_size, yaml_problem
 
 
 @dataclass
@@ -122,13 +122,9 @@ def load_yaml(path: Path) -> tuple[Any, SourceMap]:
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        what = exc.problem or exc.context or "invalid YAML"
-        raise UserError("invalid YAML", [Problem(what, str(path), line)]) from None
     except yaml.YAMLError as exc:
-        raise UserError("invalid YAML", [Problem(str(exc), str(path))]) from None
+        what, line = yaml_problem(exc, text)
+        raise UserError("invalid YAML", [Problem(what, str(path), line)]) from None
     except RecursionError:
         raise UserError("invalid YAML", [Problem(f"nested too deeply (more than {MAX_DEPTH} "
                                                  "levels)", str(path))]) from None

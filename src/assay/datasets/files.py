@@ -151,19 +151,16 @@ def yaml_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
     import yaml
 
     from assay.datasets.yaml_nodes import MAX_ALIASED_VALUES, read_cases
+    from assay.yaml_core import yaml_problem
 
     text = _read_text(path, problems)
     if text is None:
         return
     try:
         cases = read_cases(text, id_key)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        problems.add(f"invalid YAML: {exc.problem}", file=str(path),
-                     line=mark.line + 1 if mark else None)
-        return
     except yaml.YAMLError as exc:
-        problems.add(f"invalid YAML: {exc}", file=str(path))
+        what, line = yaml_problem(exc, text)
+        problems.add(f"invalid YAML: {what}", file=str(path), line=line)
         return
     except (RecursionError, ValueError) as exc:
         problems.add(f"invalid YAML: {beyond_limits(exc)}", file=str(path))
