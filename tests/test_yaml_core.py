@@ -100,3 +100,19 @@ def test_a_yaml_dataset_with_a_date_validates_and_one_with_bytes_is_refused_at_i
     code, text = assay(capsys, "validate", str(tmp_path / "assay.yaml"))
     assert code == (0 if problem is None else 2), text
     assert problem is None or problem in text
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("!!int abc", "'abc' is not a !!int value"),
+    ("!!float abc", "'abc' is not a !!float value"),
+    ("!!bool maybe", "'maybe' is not a !!bool value"),
+    ("!!float", "'' is not a !!float value"),
+    ("!!map x", "expected a mapping node, but found scalar"),
+])
+def test_a_value_its_tag_cannot_make_is_refused_at_its_line(value: str, problem: str) -> None:
+    """Regression: `!!int abc` raised ValueError, `!!bool maybe` KeyError, `!!float` with no
+    value IndexError and `!!map x` ValueError, each an internal error of `assay validate`."""
+    with pytest.raises(yaml.constructor.ConstructorError) as info:
+        yaml.load(f"name: x\ndescription: {value}\n", Loader=UniqueKeyLoader)
+    assert problem in str(info.value)
+    assert info.value.problem_mark is not None and info.value.problem_mark.line + 1 == 2

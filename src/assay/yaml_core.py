@@ -30,16 +30,32 @@ NOT_JSON_TAGS = {"tag:yaml.org,2002:binary": "bytes", "tag:yaml.org,2002:set": "
 class CoreLoader(yaml.SafeLoader):
     """PyYAML's safe loader with YAML 1.2's booleans, and dates read as text."""
 
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        """Refuse, at its line, a value its tag cannot make (`!!int abc`, `!!bool maybe`),
+        which PyYAML raised as a ValueError, KeyError or IndexError: an internal error."""
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, LookupError, TypeError):
+            value = node.value if isinstance(node.value, str) else ""
+            shown = value if len(value) <= 40 else value[:39] + "…"
+            raise yaml.constructor.ConstructorError(
+                None, None, f"'{shown}' is not a {_short(node.tag)} value: remove the tag, or "
+                "write a value of its type", node.start_mark) from None
+
     def construct_as_written(self, node: yaml.Node) -> Any:
         """A `!!timestamp` value as its text, as an untagged date reads."""
         return self.construct_scalar(node)  # type: ignore[arg-type]
 
     def refuse_not_json(self, node: yaml.Node) -> Any:
         """Refuse a tag whose value JSON cannot hold, at its line."""
-        short = node.tag.replace("tag:yaml.org,2002:", "!!")
         raise yaml.constructor.ConstructorError(
-            None, None, f"{short} makes {NOT_JSON_TAGS[node.tag]}, which assay cannot store: "
+            None, None, f"{_short(node.tag)} makes {NOT_JSON_TAGS[node.tag]}, which assay cannot store: "
             "write the value as text, a list or a mapping", node.start_mark)
+
+
+def _short(tag: str) -> str:
+    """A tag as it is written in YAML: `!!int`, not `tag:yaml.org,2002:int`."""
+    return tag.replace("tag:yaml.org,2002:", "!!")
 
 
 CoreLoader.yaml_implicit_resolvers = {
@@ -57,6 +73,8 @@ class UniqueKeyLoader(CoreLoader):
     keeps the last, so a case's `expected: x` then `expected: y` lost `x` unsaid."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        if not isinstance(node, yaml.MappingNode):  # `!!map x`: PyYAML refuses it at its line
+            return super().construct_mapping(node, deep=deep)
         seen: dict[Any, int] = {}
         for key_node, _value in node.value:
             if key_node.tag == MERGE_TAG:  # `<<: *base` brings keys a later one may override
