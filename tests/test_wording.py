@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from assay.wording import kind_of, part_of, path_text, plural, the_last
+from assay.wording import kind_of, name_text, part_of, path_text, plural, the_last
 
 
 def test_a_value_of_each_kind_is_named_in_the_same_words_everywhere() -> None:
@@ -88,3 +88,7 @@ def test_a_count_of_one_is_said_as_one_wherever_it_is_said(said: Callable[[], st
     """Regression: these read 'the last 1 trials', '1 of 1 trials', 'the last 1 answers',
     '1 answers', '1 cases in A', 'with 1 cases', 'from 1 items'."""
     assert one in said()
+
+
+def test_a_name_shows_each_character_no_one_can_see_as_its_code_point() -> None:
+    assert name_text("a\u200bb\u200f\x07\u00a0c d é") == "a\\u200bb\\u200f\\u0007\\u00a0c d é"

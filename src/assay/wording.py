@@ -5,6 +5,7 @@ and paths as a terminal shows them."""
 from __future__ import annotations
 
 import os
+import unicodedata
 from typing import Any
 
 
@@ -37,6 +38,18 @@ def path_text(path: str | os.PathLike[str]) -> str:
     """A path as a terminal shows it: the bytes of a name that are not UTF-8 each become
     U+FFFD, where Python's str of it printed the escape `r\\udcff.md`."""
     return os.fsencode(path).decode("utf-8", errors="replace")
+
+
+def name_text(name: str) -> str:
+    """A key as written, each character no one can see (a zero-width space, a direction
+    mark, a control character, a space other than the plain one) shown as its code point:
+    `dataset\\u200b`, where 'unknown key 'dataset'; did you mean 'dataset'?' read as nonsense."""
+    return "".join(f"\\u{ord(c):04x}" if c != " " and unicodedata.category(c) in _UNSEEN else c
+                   for c in name)
+
+
+_UNSEEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"})
+"""Unicode categories of characters that show as nothing, or as a plain space."""
 
 
 def kind_of(value: Any) -> str:

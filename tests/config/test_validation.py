@@ -23,3 +23,22 @@ def test_a_rule_of_the_config_reads_in_its_own_words_without_pydantics_prefix(
     (problem,) = info.value.problems
     assert (problem.line, problem.field) == (5, "gates.0")
     assert problem.message.startswith("a gate needs min_pass_rate, min_mean or max_error_rate")
+
+
+@pytest.mark.parametrize("written, shown", [("dataset\u200b", "dataset\\u200b"),
+                                            ("dataset\u00a0", "dataset\\u00a0"),
+                                            ("\u200fdataset", "\\u200fdataset")])
+def test_an_unknown_key_holding_an_invisible_character_shows_it(tmp_path: Path, written: str,
+                                                                 shown: str) -> None:
+    """Regression: a key pasted with a zero-width space read 'unknown key 'dataset'; did
+    you mean 'dataset'?', the two names looking the same."""
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
+    config = tmp_path / "assay.yaml"
+    config.write_text(f"name: m\ndataset: {{path: cases.jsonl}}\n{written}: 1\n"
+                      "target: {type: python, function: agent:answer}\n"
+                      "scorers: [{type: contains}]\n", encoding="utf-8")
+    with pytest.raises(UserError) as info:
+        load_config(config, env={})
+    (problem,) = info.value.problems
+    assert (problem.line, problem.field) == (3, shown)
+    assert problem.message.startswith(f"unknown key '{shown}'; did you mean 'dataset'?")

@@ -23,6 +23,7 @@ from typing import Any
 
 from assay.config.yaml_source import SourceMap
 from assay.errors import Problem, UserError
+from assay.wording import name_text
 
 KNOWN_KEYS = {"name", "version", "dataset", "agent", "judge", "mcp_servers", "conditions",
               "execution"}
@@ -45,7 +46,7 @@ def convert_keval(data: dict[str, Any]) -> dict[str, Any]:
     """
     problems: list[Problem] = []
     for key in sorted(set(map(str, data)) - KNOWN_KEYS):
-        problems.append(Problem(f"unknown k-eval key '{key}'", field=key))
+        problems.append(Problem(f"unknown k-eval key '{name_text(key)}'", field=name_text(key)))
     dataset = _mapping(data, "dataset", problems)
     agent = _mapping(data, "agent", problems)
     judge = _mapping(data, "judge", problems)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from assay.config.yaml_source import SourceMap
 from assay.errors import Problem
+from assay.wording import name_text
 
 
 def problems_from(exc: ValidationError, model: type[BaseModel], source: SourceMap,
@@ -25,7 +26,7 @@ def problems_from(exc: ValidationError, model: type[BaseModel], source: SourceMa
         if error["type"] == "extra_forbidden":
             known = known_keys(model, loc[:-1])
             hint = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
-            message = f"unknown key '{loc[-1]}'"
+            message = f"unknown key '{name_text(str(loc[-1]))}'"
             message += f"; did you mean '{hint[0]}'?" if hint else ""
             if known:
                 message += f" (allowed: {', '.join(sorted(known))})"
@@ -38,7 +39,7 @@ def problems_from(exc: ValidationError, model: type[BaseModel], source: SourceMa
             if len(shown) < 60:
                 message = f"{message} (got {shown})"
         problems.append(Problem(message, source.file, source.line(path),
-                                ".".join(str(p) for p in path) or None))
+                                ".".join(name_text(str(p)) for p in path) or None))
     return problems
 
 
