@@ -116,3 +116,17 @@ def test_a_value_its_tag_cannot_make_is_refused_at_its_line(value: str, problem:
         yaml.load(f"name: x\ndescription: {value}\n", Loader=UniqueKeyLoader)
     assert problem in str(info.value)
     assert info.value.problem_mark is not None and info.value.problem_mark.line + 1 == 2
+
+
+@pytest.mark.parametrize("tag, shown", [("!!python/object/apply:os.system [x]",
+                                         "!!python/object/apply:os.system"),
+                                        ("!custom x", "!custom")])
+def test_a_tag_no_safe_loader_knows_is_named_as_written_at_its_line(tag: str,
+                                                                    shown: str) -> None:
+    """Regression: it read 'could not determine a constructor for the tag
+    'tag:yaml.org,2002:python/object/apply:os.system'', saying neither the tag as written
+    nor what to do."""
+    with pytest.raises(yaml.constructor.ConstructorError) as info:
+        yaml.load(f"name: x\ndescription: {tag}\n", Loader=UniqueKeyLoader)
+    assert f"the tag {shown} is not one assay reads: remove it" in str(info.value)
+    assert info.value.problem_mark is not None and info.value.problem_mark.line + 1 == 2

@@ -46,6 +46,16 @@ class CoreLoader(yaml.SafeLoader):
         """A `!!timestamp` value as its text, as an untagged date reads."""
         return self.construct_scalar(node)  # type: ignore[arg-type]
 
+    def refuse_unknown_tag(self, node: yaml.Node) -> Any:
+        """Refuse a tag no safe loader knows (`!!python/object/apply:os.system`), at its line,
+        in words: PyYAML's 'could not determine a constructor for the tag
+        'tag:yaml.org,2002:python/object/apply:os.system'' named neither what to do nor the
+        tag as written."""
+        raise yaml.constructor.ConstructorError(
+            None, None, f"the tag {_short(node.tag)} is not one assay reads: remove it (a "
+            "value is text, a number, true or false, null, a list or a mapping)",
+            node.start_mark)
+
     def refuse_not_json(self, node: yaml.Node) -> Any:
         """Refuse a tag whose value JSON cannot hold, at its line."""
         raise yaml.constructor.ConstructorError(
@@ -64,6 +74,7 @@ CoreLoader.yaml_implicit_resolvers = {
 CoreLoader.add_implicit_resolver(
     BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 CoreLoader.add_constructor(TIMESTAMP_TAG, CoreLoader.construct_as_written)
+CoreLoader.add_constructor(None, CoreLoader.refuse_unknown_tag)
 for _tag in NOT_JSON_TAGS:
     CoreLoader.add_constructor(_tag, CoreLoader.refuse_not_json)
 
