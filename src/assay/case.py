@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 Message = dict[str, Any]
@@ -101,3 +101,7 @@ def content_text(content: Any) -> str:
 
 TEXT_BLOCKS = (None, "text", "input_text", "output_text")
 IMAGE_BLOCKS = ("image", "image_url", "input_image")
+
+
+CASE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Case))
+"""The fields of a Case, in order: what a dataset's `fields:` mapping may name."""

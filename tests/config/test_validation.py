@@ -42,3 +42,22 @@ def test_an_unknown_key_holding_an_invisible_character_shows_it(tmp_path: Path, 
     (problem,) = info.value.problems
     assert (problem.line, problem.field) == (3, shown)
     assert problem.message.startswith(f"unknown key '{shown}'; did you mean 'dataset'?")
+
+
+def test_a_dataset_field_that_is_no_case_field_is_refused_with_the_one_meant(
+        tmp_path: Path) -> None:
+    """Regression: `fields: {input: question, expeted: answer}` validated, and every case
+    ran with no expected answer, the file's `answer` read for a field no case has and
+    dropped unsaid."""
+    (tmp_path / "cases.jsonl").write_text('{"question": "q", "answer": "x"}\n')
+    config = tmp_path / "assay.yaml"
+    config.write_text("name: m\ndataset:\n  path: cases.jsonl\n"
+                      "  fields: {input: question, expeted: answer}\n"
+                      "target: {type: python, function: agent:answer}\n"
+                      "scorers: [{type: exact_match}]\n")
+    with pytest.raises(UserError) as info:
+        load_config(config, env={})
+    (problem,) = info.value.problems
+    assert (problem.line, problem.field) == (4, "dataset.fields")
+    assert problem.message.startswith("'expeted' is no field of a case; did you mean "
+                                      "'expected'? (fields: id, input, expected,")

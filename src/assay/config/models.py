@@ -7,6 +7,7 @@ kept as plain mappings here and validated by the model their kind registers
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Annotated, Any, Literal
 
@@ -21,6 +22,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from assay.case import CASE_FIELDS
 from assay.config.bounds import MAX_CONCURRENCY, MAX_COUNT, MAX_EPOCHS, MAX_SECONDS
 from assay.config.temperature import Temperature
 from assay.config.field_docs import describe_fields
@@ -100,6 +102,20 @@ class DatasetConfig(_Strict):
 
     tags: list[str] = Field(default_factory=list)
     """Only cases carrying at least one of these tags."""
+
+    @field_validator("fields")
+    @classmethod
+    def _case_fields(cls, fields: dict[str, str]) -> dict[str, str]:
+        """A name that is no Case field (`expeted: answer`) was read and dropped unsaid: the
+        cases had no expected answer, and the key's values went nowhere."""
+        for name in fields:
+            if name not in CASE_FIELDS:
+                hint = difflib.get_close_matches(name, CASE_FIELDS, n=1)
+                raise PydanticCustomError(
+                    "case_field", "'{name}' is no field of a case{hint} (fields: {known})",
+                    {"name": name, "hint": f"; did you mean '{hint[0]}'?" if hint else "",
+                     "known": ", ".join(CASE_FIELDS)})
+        return fields
 
     @field_validator("path")
     @classmethod

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from assay.case import Case
+from assay.case import CASE_FIELDS, Case
 from assay.datasets.case_fields import Fields, to_case
 from assay.datasets.files import READERS, Record, Row
 from assay.datasets.refusals import (
@@ -37,9 +37,6 @@ from assay.datasets.refusals import (
 )
 from assay.errors import Problem, ProblemList
 from assay.input_files import require_regular_file
-
-CASE_FIELDS = ("id", "input", "expected", "expected_tool_calls", "expected_traits",
-               "reference", "tags", "difficulty", "metadata")
 
 # Layouts we recognise from a record's keys: name -> (required keys, Case field -> key).
 LAYOUTS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
