@@ -61,3 +61,23 @@ def test_a_dataset_field_that_is_no_case_field_is_refused_with_the_one_meant(
     assert (problem.line, problem.field) == (4, "dataset.fields")
     assert problem.message.startswith("'expeted' is no field of a case; did you mean "
                                       "'expected'? (fields: id, input, expected,")
+
+
+@pytest.mark.parametrize("key, where", [("dataset", "sample"), ("run", "epochs"),
+                                        ("run", "max_errors"), ("judge", "temperature")])
+def test_true_or_false_where_a_number_is_wanted_is_refused(tmp_path: Path, key: str,
+                                                           where: str) -> None:
+    """Regression: `sample: true` was read as 1, and the run of one case said '1 case' as if
+    asked for; `max_errors: true` was a budget of one error."""
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
+    config = tmp_path / "assay.yaml"
+    body = {"dataset": "dataset: {path: cases.jsonl, sample: true}\n",
+            "run": f"dataset: cases.jsonl\nrun: {{{where}: true}}\n",
+            "judge": "dataset: cases.jsonl\njudge: {model: openai/gpt-4.1, temperature: false}\n"}
+    config.write_text(f"name: m\n{body[key]}target: {{type: python, function: agent:answer}}\n"
+                      "scorers: [{type: exact_match}]\n")
+    with pytest.raises(UserError) as info:
+        load_config(config, env={})
+    (problem,) = info.value.problems
+    assert problem.field == f"{key}.{where}"
+    assert problem.message.startswith("Input should be a number, not true or false")

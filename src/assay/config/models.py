@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import difflib
 import re
+import types
+import typing
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -17,6 +19,7 @@ from pydantic import (
     Discriminator,
     Field,
     Tag,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -69,6 +72,27 @@ def _or_path(schema: dict[str, Any]) -> None:
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_boolean_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
+        """`sample: true` read as 1 (pydantic takes a boolean for a number), and a run of
+        one case said '1 case' as if asked; `true` or `false` is refused where a number is
+        wanted."""
+        field = cls.model_fields.get(info.field_name or "")
+        if isinstance(value, bool) and field is not None and _wants_number(field.annotation):
+            raise PydanticCustomError("number_not_boolean",
+                                      "Input should be a number, not true or false")
+        return value
+
+
+def _wants_number(annotation: Any) -> bool:
+    """Whether a field's type is a number (`int`, `float`, or either or None)."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        kinds = {kind for kind in typing.get_args(annotation) if kind is not type(None)}
+    else:
+        kinds = {annotation}
+    return kinds <= {int, float}
 
 
 class DatasetConfig(_Strict):
