@@ -30,7 +30,7 @@ def test_preferences_are_read_in_the_layouts_tools_write(value: str, choice: str
 
 def test_what_cannot_be_read_is_refused_never_guessed() -> None:
     for reader, value in ((as_pass, "maybe"), (as_score, "high"), (as_score, True),
-                          (as_choice, "data")):
+                          (as_score, 10**400), (as_choice, "data")):  # 10**400: OverflowError
         with pytest.raises(UnreadableValue):
             reader(value)
 

@@ -107,7 +107,7 @@ def test_missing_or_non_numeric_expected_is_an_error(make_scorer):
     scorer = make_scorer("numeric")
     missing = scorer.check(case(None), out("42"))
     assert missing.value is None and "has no expected number" in (missing.error or "")
-    for bad in ("about three", "3 or 4", True, {"n": 3}):
+    for bad in ("about three", "3 or 4", True, {"n": 3}, 10**400):  # 10**400: OverflowError
         score = scorer.check(case(bad), out("3"))
         assert score.value is None and "is not one number" in (score.error or ""), bad
 

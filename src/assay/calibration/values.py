@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from assay.analysis.pairwise_verdicts import Choice
+from assay.finite_number import finite_number
 
 PASS_WORDS = frozenset({"pass", "passed", "yes", "y", "true", "correct", "good", "ok",
                         "acceptable", "accept", "accepted", "right", "1"})
@@ -49,8 +50,12 @@ def as_score(value: Any) -> float:
     """A number (or text that is one); never a boolean."""
     if isinstance(value, bool):
         raise UnreadableValue(f"{value!r} is true/false, not a score")
-    if isinstance(value, (int, float)) and math.isfinite(value):
-        return float(value)
+    if isinstance(value, (int, float)):
+        number = finite_number(value)
+        if number is None:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:39] + "…"
+            raise UnreadableValue(f"{shown} is not a finite score")
+        return number
     try:
         number = float(str(value).strip(_DECORATION))
     except ValueError:

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from assay.case import Case
+from assay.finite_number import finite_number
 from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
@@ -140,18 +141,10 @@ class Numeric(CheckScorer):
 
 def _as_number(item: object) -> float | None:
     """A number from an expected value: a JSON number, or text holding exactly one number."""
-    if isinstance(item, bool):
-        return None
-    if isinstance(item, int | float):
-        number = float(item)
-    elif isinstance(item, str):
+    if isinstance(item, str):
         found = numbers_in(item)
-        if len(found) != 1:
-            return None
-        number = found[0]
-    else:
-        return None
-    return number if math.isfinite(number) else None
+        return found[0] if len(found) == 1 and math.isfinite(found[0]) else None
+    return finite_number(item)  # never a boolean; not NaN nor 10**400
 
 
 def _show(number: float) -> str:

@@ -58,10 +58,13 @@ def test_invalid_json_names_the_column_of_the_line(tmp_path: Path) -> None:
     assert "line 1" not in stats.malformed[0][1]
 
 
-@pytest.mark.parametrize("value", [-3, 1.5, "12", True, float("nan")])
+@pytest.mark.parametrize("value", [-3, 1.5, "12", True, float("nan"),
+                                   pytest.param(10**400, id="10**400"), 2**63])
 def test_a_token_count_that_is_not_a_whole_number_is_left_out_and_said(value: object) -> None:
     """Regression: a usage field of -3 was added as it stood ('tokens per question -3'), and
-    1.5, "12" or true were dropped without a word; each is now left out as a line problem."""
+    1.5, "12" or true were dropped without a word; each is now left out as a line problem.
+    A count of 10**400 stopped `assay traces` with 'OverflowError: integer division result
+    too large for a float' when the tokens per question were worked out."""
     stats = ParseStats("log.jsonl")
     assert token_count({"input": value}, ("input",), 7, stats, "message.usage") == 0
     assert stats.malformed_count == 1

@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import math
 import re
-import sys
 from collections.abc import Iterable
 from typing import Any
+
+from assay.finite_number import finite_number
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
 _NUMBER = r"(?<![\d.])[-+]?\d++(?:\.\d++)?"
@@ -75,14 +76,10 @@ def as_number(value: Any, *, high: float | None = None) -> float | None:
     string naming another scale ("4/5" for a 0-10 score) is no number of this one."""
     if isinstance(value, bool):
         return None
-    number: float | None = None
-    if isinstance(value, float):
-        number = value
-    elif isinstance(value, int):
-        number = float(value) if abs(value) <= sys.float_info.max else None  # 10**400: none
-    elif isinstance(value, str):
+    if isinstance(value, str):
         number = _number_from_prose(value, high=high)
-    return number if number is not None and math.isfinite(number) else None  # NaN, 1e999
+        return number if number is not None and math.isfinite(number) else None  # 1e999
+    return finite_number(value)  # NaN, 10**400: none
 
 
 def extract_number(text: str, *, high: float | None = None,

@@ -9,7 +9,6 @@ faster than the standard library; the rare line it refuses goes through
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -18,7 +17,9 @@ from typing import Any, Protocol
 
 import orjson
 
+from assay.finite_number import finite_number
 from assay.json_line import BadJsonLine, read_json_line
+from assay.output import MAX_COUNT
 from assay.traces.records import Event
 from assay.valid_text import valid_record
 from assay.wording import plural
@@ -217,10 +218,10 @@ def token_count(usage: dict[str, Any], keys: tuple[str, ...], line: int, stats: 
         value = usage.get(key)
         if value is None:
             continue
-        if isinstance(value, float) and value.is_integer() and value >= 0:
+        if isinstance(value, float) and value.is_integer() and 0 <= value <= MAX_COUNT:
             return int(value)
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return value
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT:
+            return value  # past MAX_COUNT (10**400): no count a store keeps, nor a float
         stats.bad_line(line, f"`{where}.{key}` is {_shown(value)}, not a token count: left out")
         return 0
     return 0
@@ -232,9 +233,9 @@ def cost_amount(value: Any, field_name: str, line: int, stats: ParseStats) -> fl
     so the cost is not claimed complete."""
     if value is None:
         return None
-    if (isinstance(value, int | float) and not isinstance(value, bool)
-            and 0 <= value <= sys.float_info.max):  # 10**400 is past a float: no amount
-        return float(value)
+    amount = finite_number(value)
+    if amount is not None and amount >= 0:
+        return amount
     stats.bad_line(line, f"`{field_name}` is {_shown(value)}, not a dollar amount: left out")
     return None
 
