@@ -13,6 +13,7 @@ as a test that never ends.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import random
@@ -26,12 +27,14 @@ from typing import Any
 import yaml
 
 ODD_VALUES: list[Any] = [
-    None, True, 0, -1, 1.5, float("nan"), 10**30, "", "x", "hello", "\ud800",
+    None, True, 0, -1, 1.5, float("nan"), 10**30, 10**400, datetime.date(2024, 1, 1), "", "x",
+    "hello", "\ud800",
     "line one\n## planted heading\n- item", "a|b`c*d<script>", "${", "${UNSET_VAR}",
     "{{ nope }}", "../../etc/passwd", "a/../b", [], [1, "two", None], {}, {"k": "v"},
     {"type": ["user"]}, ["2024"], "9" * 5000, "é" * 300,
 ]
-"""Values real files get wrong: every JSON type, edge numbers, hostile text."""
+"""Values real files get wrong: every JSON type, edge numbers (an integer past a float's
+range), a date (unquoted in YAML), hostile text."""
 
 
 class Mutator:
@@ -92,7 +95,8 @@ class Mutator:
             return text[:at] + bytes([self.random.randrange(256)]) + text[at + 1:]
         if kind == 2:
             return text[:at] + self.random.choice([b"\xff\xfe", b"\xc3", b"\x00", b'"', b"{",
-                                                   b"\n", b"\\u"]) + text[at:]
+                                                   b"\n", b"\\u", b"\x07", b" !!int x",
+                                                   b" !!python/name:x "]) + text[at:]
         if kind == 3:
             end = min(len(text), at + self.random.randrange(1, 200))
             return text[:end] + text[at:end] * self.random.randrange(1, 4) + text[end:]
