@@ -67,6 +67,14 @@ def test_a_cost_above_zero_never_reads_as_nothing_spent():
     assert "$0.0000 " not in (costs.total() or "")
 
 
+def test_a_cost_past_decimals_precision_reads_in_whole_not_as_an_internal_error() -> None:
+    """Regression: a session log's cost of 1e308 (or any of $1e16 and up) stopped `assay
+    traces` with 'internal error: InvalidOperation', rounding past decimal's 28 digits."""
+    assert dollars(1e16) == "$10000000000000000.0000"
+    assert dollars(1e308).startswith("$1000000000000000010979063629440455417404923096773118")
+    assert dollars(1e308).endswith(".0000")
+
+
 def test_an_unknown_price_makes_the_total_unknown_and_no_part_zero():
     unpriced = spent("a", None, 0.01)
     costs = RunCosts(summary(unpriced, spent("b", 0.002, 0.01)))

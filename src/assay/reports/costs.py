@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import TYPE_CHECKING, Any
 
 from assay.wording import plural
@@ -51,8 +51,10 @@ def shown(cost: float, digits: int) -> Decimal:
     $0.0052499999999999995 read `$0.0052` beside the same $0.00525 read `$0.0053`."""
     if not math.isfinite(cost):  # no cost a finite price gives: shown as it is
         return Decimal(cost)
-    return Decimal(f"{cost:.{SUM_NOISE_DIGITS}f}").quantize(Decimal(1).scaleb(-digits),
-                                                             rounding=ROUND_HALF_UP)
+    text = f"{cost:.{SUM_NOISE_DIGITS}f}"
+    # every digit kept: past decimal's 28 ($1e16 and up) quantize raised InvalidOperation
+    return Decimal(text).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP,
+                                  context=Context(prec=len(text) + digits))
 
 
 def tokens_text(input_tokens: int | None, output_tokens: int | None) -> str:
