@@ -58,9 +58,10 @@ class CoreLoader(yaml.SafeLoader):
 
     def refuse_not_json(self, node: yaml.Node) -> Any:
         """Refuse a tag whose value JSON cannot hold, at its line."""
+        made = NOT_JSON_TAGS[node.tag]
         raise yaml.constructor.ConstructorError(
-            None, None, f"{_short(node.tag)} makes {NOT_JSON_TAGS[node.tag]}, which assay cannot store: "
-            "write the value as text, a list or a mapping", node.start_mark)
+            None, None, f"{_short(node.tag)} makes {made}, which assay cannot store: write the "
+            "value as text, a list or a mapping", node.start_mark)
 
 
 def _short(tag: str) -> str:
