@@ -86,6 +86,13 @@ def test_a_file_nested_forty_thousand_deep_is_refused_not_a_crash(tmp_path: Path
     assert len(problems) == 1 and "invalid YAML" in problems[0]
 
 
+def test_a_case_nested_too_deeply_is_named_by_its_line(tmp_path: Path) -> None:
+    """Regression: it read 'invalid YAML: nested too deeply', with no line."""
+    text = "- {id: a, input: q}\n- id: b\n  input: q\n  expected: " + "[" * 5_000 + "\n"
+    records, problems = _records(tmp_path, text)
+    assert (records, problems) == ([], ["4: invalid YAML: nested too deeply"])
+
+
 @needs_libyaml
 def test_a_tab_inside_a_plain_value_is_read_as_yaml_reads_it(tmp_path: Path) -> None:
     """PyYAML's own scanner refused `input: a<tab>b` ('found character that cannot start

@@ -111,11 +111,22 @@ def read_document(text: str) -> Document:
 def _read(loader: CaseLoader) -> Document:
     """Compose once; the values are built from that same node tree."""
     try:
-        root = loader.get_single_node()
+        try:
+            root = loader.get_single_node()
+        except RecursionError:  # said with no line, where the scanner knows the line it is on
+            raise yaml.composer.ComposerError(
+                None, None, "nested too deeply", _reading_at(loader)) from None
         data = loader.construct_document(root) if root is not None else None
     finally:
         loader.dispose()
     return Document(root, data, loader.alias_lines, loader.aliased)
+
+
+def _reading_at(loader: CaseLoader) -> Any:
+    """Where composing stopped: the first token scanned and not yet composed (PyYAML's
+    scanner), or where its reader is."""
+    tokens = getattr(loader, "tokens", None)
+    return tokens[0].start_mark if tokens else loader.get_mark()
 
 
 def _libyaml_loader() -> type[CaseLoader] | None:
