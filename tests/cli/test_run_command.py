@@ -380,7 +380,7 @@ def test_a_sample_larger_than_the_dataset_runs_every_case_and_says_so(
     config = copy_quickstart(tmp_path)
     ran = cli("run", str(config), "-o", "out", "--sample", "100")
     assert ran.returncode == 0, ran.stderr
-    warning = "a sample of 100 cases was asked of a dataset that gives 15: every case ran"
+    warning = "a sample of 100 cases was asked of a dataset that gives 15: every case runs"
     assert f"warning: {warning}" in ran.stdout
     assert warning in json.loads((tmp_path / "out" / "results.json").read_text())["warnings"]
     smaller = cli("run", str(config), "-o", "out", "--sample", "5")

@@ -99,7 +99,8 @@ def test_a_judge_with_nothing_to_compare_in_any_case_is_refused_by_validate_and_
 
 
 def test_validate_warns_of_a_sample_larger_than_the_dataset_as_run_does(capsys, tmp_path):
-    """Regression: `dataset.sample: 100` over 1 case passed validate without a word."""
+    """Regression: `dataset.sample: 100` over 1 case passed validate without a word; then
+    validate said 'every case ran', though it runs none."""
     config = project(tmp_path, [{"id": "c0", "input": "q", "expected": "a"}],
                      "[{type: exact_match}]")
     config.write_text(config.read_text().replace(
@@ -107,7 +108,7 @@ def test_validate_warns_of_a_sample_larger_than_the_dataset_as_run_does(capsys, 
     code, text = assay(capsys, "validate", str(config))
     assert code == 0, text
     assert ("warning: a sample of 100 cases was asked of a dataset that gives 1: "
-            "every case ran") in text
+            "every case runs") in text
 
 
 def test_the_check_of_every_case_leaves_a_small_dataset_in_memory_for_the_run(tmp_path):

@@ -60,7 +60,7 @@ def check_plan(loaded: LoadedConfig, plan: Plan, scan: Scan, services: Services)
     warnings = scan.warnings()
     if plan.dataset.sample and plan.dataset.sample > scan.count:
         warnings.append(f"a sample of {plan.dataset.sample:,} cases was asked of a "
-                        f"dataset that gives {scan.count:,}: every case ran")
+                        f"dataset that gives {scan.count:,}: every case runs")
     plan.require_trials()
     plan.validate_templates(loaded)
     warnings += plan.check_conditions(loaded)
