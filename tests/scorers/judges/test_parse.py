@@ -245,3 +245,11 @@ def test_a_reply_naming_a_label_thousands_of_times_is_read_in_one_sweep() -> Non
     with within(2):
         assert extract_label("a " * 20_000, ["A", "B"]) == "A"
         assert extract_label("a " * 20_000 + "not a", ["A", "B"]) is None
+
+
+@pytest.mark.parametrize("reply", ['{"score": 8, "score": 3}', '{"Score": 8, "score": 3}',
+                                   'My verdict: {"score": 8, "score": 3}'])
+def test_a_score_given_twice_with_two_values_is_no_score(reply: str) -> None:
+    """Regression: the last of the two was read (3, a fail), unsaid: a guess."""
+    assert extract_number(reply, high=10) is None
+    assert extract_number('{"score": 8, "score": 8}', high=10) == 8.0

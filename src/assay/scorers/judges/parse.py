@@ -38,14 +38,25 @@ def extract_json(text: str) -> Any | None:
     candidates = [stripped] + [block.strip() for block in _FENCE.findall(text)]
     for candidate in candidates:
         try:
-            return json.loads(candidate)
+            return json.loads(candidate, object_pairs_hook=_one_value_a_key)
         except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
             continue
     return _first_embedded_object(text)
 
 
+def _one_value_a_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose every key has one value: `{"score": 8, "score": 3}` holds no one
+    judgement, where `json` kept the last (3) unsaid."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data and data[key] != value:
+            raise ValueError(f"the key {key!r} is given twice, with different values")
+        data[key] = value
+    return data
+
+
 def _first_embedded_object(text: str) -> dict[str, Any] | None:
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(object_pairs_hook=_one_value_a_key)
     for match in re.finditer(r"\{", text):
         try:
             value, _ = decoder.raw_decode(text, match.start())
@@ -63,11 +74,12 @@ def extract_object(text: str) -> dict[str, Any] | None:
 
 
 def pick(data: dict[str, Any], keys: Iterable[str]) -> Any | None:
-    """The first of `keys` present in `data`, matched case-insensitively."""
-    lowered = {str(key).lower(): value for key, value in data.items()}
+    """The first of `keys` present in `data`, matched case-insensitively; None when it is
+    absent, or given in two cases with two values (`{"Score": 8, "score": 3}`)."""
     for key in keys:
-        if key.lower() in lowered:
-            return lowered[key.lower()]
+        found = [value for name, value in data.items() if str(name).lower() == key.lower()]
+        if found:
+            return found[0] if all(value == found[0] for value in found) else None
     return None
 
 
