@@ -263,3 +263,13 @@ def test_a_fence_never_closed_before_a_long_run_of_spaces_is_read_at_once() -> N
     with within(2):
         assert extract_number("```json" + " " * 200_000, high=10) is None
     assert extract_json('Here:\n```json  \n{"score": 6}\n```') == {"score": 6}
+
+
+def test_a_reply_naming_a_label_300_000_times_without_a_space_is_read_at_once() -> None:
+    """Regression: the word before each place a label was named was searched for back to
+    the start of a reply that had no space ('a' and a NUL, 300,000 times): minutes."""
+    from tests.fuzzing import within
+
+    with within(5):
+        assert extract_label("a\x00" * 300_000, ["A", "B"]) == "A"
+    assert extract_label("x" * 100 + "n't a", ["A", "B"]) is None
