@@ -128,3 +128,32 @@ def test_a_run_stopped_while_another_of_its_experiment_completed_names_its_own_r
     assert f"interrupted; resume with: assay run assay.yaml --resume {mine.id}" in stderr
     assert theirs.id not in stderr
     store.close()
+
+
+IMPORTS_SLOWLY = """
+import pathlib, time
+
+pathlib.Path("importing").touch()
+time.sleep(60)
+
+
+def answer(case):
+    return case.expected
+"""
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+@pytest.mark.parametrize("send", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_while_the_target_module_imports_is_an_interruption_not_the_modules_failure(
+        tmp_path: Path, command: str, send: signal.Signals) -> None:
+    """A target importing a heavy library (a minute of `import torch`) and a user tired of
+    waiting: Ctrl-C or SIGTERM was said as 'cannot import function ...: the module raised
+    KeyboardInterrupt while being imported', exit 2, as if the code were broken."""
+    env = write_python_project(tmp_path, IMPORTS_SLOWLY, name="slow", cases=2, run="{}")
+    code, stderr = interrupt_when(
+        [sys.executable, "-m", "assay", command, "assay.yaml", "--no-progress"][
+            :None if command == "run" else -1],
+        lambda: (tmp_path / "importing").exists(), cwd=tmp_path, env=env, send=send)
+    assert code == 130, stderr
+    assert "interrupted" in stderr
+    assert "while being imported" not in stderr and "Traceback" not in stderr

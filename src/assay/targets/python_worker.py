@@ -168,7 +168,7 @@ def _load(setup: Setup) -> tuple[Callable[[Case], Any], Any]:
     for entry in setup["sys_path"]:
         if entry not in sys.path:
             sys.path.append(entry)
-    function = import_object(setup["function"], Path(setup["base_dir"]))
+    function = import_object(setup["function"], Path(setup["base_dir"]), ctrl_c_reaches=False)
     if not callable(function):
         raise UserError(f"python target '{setup['function']}' is not callable")
     condition = Condition(**setup["condition"])

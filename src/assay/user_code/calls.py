@@ -11,8 +11,8 @@ raising its own BaseException would lose the batch in flight.
 become ordinary errors: an import problem (exit 2) or that trial's error. Two
 pass: asyncio's CancelledError, which is how a deadline (`run.timeout`) or
 Ctrl-C stops a trial, and a KeyboardInterrupt in the main thread, which is
-Ctrl-C itself, raised in user code run on the event loop (but not in a
-`python_worker`, whose session Ctrl-C does not reach).
+Ctrl-C itself, raised in user code run on the event loop or imported there
+(but not in a `python_worker`, whose session Ctrl-C does not reach).
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ import importlib.machinery
 import importlib.util
 import inspect
 import os
+import signal
 import sys
 import threading
 import traceback
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -194,25 +195,31 @@ def bind_case_call(function: Callable[..., Any], condition: Condition,
     return lambda case: function(case, **args)
 
 
-def import_object(reference: str, base_dir: Path, *, what: str = "function") -> Any:
-    """Import `module:attr` (relative to `base_dir`) and return the attribute."""
+def import_object(reference: str, base_dir: Path, *, what: str = "function",
+                  ctrl_c_reaches: bool = True) -> Any:
+    """Import `module:attr` (relative to `base_dir`) and return the attribute.
+    `ctrl_c_reaches=False` in a worker process, where a KeyboardInterrupt can only be the
+    module's own (see `guarded`)."""
     module_name, sep, attr = reference.partition(":")
     if not sep or not module_name or not attr:
         raise UserError(f"{what} '{reference}' must look like 'module:name' or 'file.py:name'")
     base = str(base_dir.resolve())
     try:
-        if module_name.endswith(".py"):
-            if base not in sys.path:
-                sys.path.insert(0, base)
-            module = _import_file(base_dir / module_name, module_name)
-        else:
-            module = _import_module(module_name, base)
+        with ctrl_c_raising() if ctrl_c_reaches else contextlib.nullcontext():
+            if module_name.endswith(".py"):
+                if base not in sys.path:
+                    sys.path.insert(0, base)
+                module = _import_file(base_dir / module_name, module_name)
+            else:
+                module = _import_module(module_name, base)
     except UserError:
         raise
     except Exception as exc:  # an import error in user code: say which, why and where
         raise UserError(f"cannot import {what} '{reference}': {type(exc).__name__}: {exc}"
                         f"{_where_raised(exc, base_dir)}") from None
     except BaseException as exc:  # `sys.exit()` at import time is the module's failure, not ours
+        if ctrl_c_reaches and pressed_ctrl_c(exc):
+            raise
         raise UserError(f"cannot import {what} '{reference}': the module "
                         f"{describe_exit(exc)} while being imported") from None
     try:
@@ -222,6 +229,26 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function") -> 
     except AttributeError:
         raise UserError(f"{what} '{reference}': module '{module_name}' has no '{attr}'") from None
     return obj
+
+
+@contextlib.contextmanager
+def ctrl_c_raising() -> Iterator[None]:
+    """Ctrl-C (and SIGTERM, which takes its path) raises KeyboardInterrupt at once while
+    user code is imported. On the event loop, asyncio's first Ctrl-C only cancels the main
+    task, which a module importing for minutes (`import torch`) or for ever never lets run:
+    the press went unheeded, and a second one was said as the module's own failure."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.SIG_IGN or before is None:  # ignored by whoever started assay
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _import_module(name: str, base: str) -> Any:
