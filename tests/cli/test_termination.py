@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli.run import Running, completed_meanwhile, interrupted_message
+from assay.cli.run import Running, after_ctrl_c
 from assay.store import Store
 from tests.terminal import as_at_a_terminal, interrupt_when
 
@@ -113,12 +113,15 @@ def test_ctrl_c_after_this_commands_run_completed_exits_with_its_verdict(
     store = Store(str(tmp_path / "s.db"))
     _gated_run(store, "earlier", passed=True)
     running = Running(Path("assay.yaml"), store)
-    assert completed_meanwhile(store, running) is None  # nothing of this command's yet
+    assert after_ctrl_c(store, running) == ("interrupted", 130)  # nothing of this command's yet
     running.hold("mine")  # as the runner does, before the run's row is made
     _gated_run(store, "mine", passed=passed, status="running")
-    assert completed_meanwhile(store, running) is None
+    assert after_ctrl_c(store, running) == ("interrupted", 130)
     store.update_run("mine", status="completed")
-    assert completed_meanwhile(store, running) == ("mine", code)
+    assert after_ctrl_c(store, running) == (
+        "interrupted after run mine completed: every trial and file is written "
+        "(`assay report mine` shows it)", code)
+    assert after_ctrl_c(store, running, suite=True) == ("interrupted", 130)
     store.close()
 
 
@@ -131,9 +134,8 @@ def test_a_run_of_the_experiment_another_process_completed_is_not_this_commands(
     running.hold("mine")
     _gated_run(store, "mine", passed=True, status="interrupted")
     _gated_run(store, "theirs", passed=True)
-    assert completed_meanwhile(store, running) is None
-    assert interrupted_message(store, running) == \
-        "interrupted; resume with: assay run assay.yaml --resume mine"
+    assert after_ctrl_c(store, running) == (
+        "interrupted; resume with: assay run assay.yaml --resume mine", 130)
     store.close()
 
 
@@ -143,7 +145,7 @@ def test_a_completed_run_this_command_only_resumed_to_write_its_files_is_not_com
     _gated_run(store, "repaired", passed=True)
     running = Running(Path("assay.yaml"), store)
     running.hold("repaired")
-    assert completed_meanwhile(store, running) is None
+    assert after_ctrl_c(store, running) == ("interrupted", 130)
     store.close()
 
 
@@ -158,14 +160,17 @@ def test_ctrl_c_while_the_store_does_not_answer_is_still_an_interruption_naming_
     running = Running(Path("assay.yaml"), store)
     running.hold("mine")
 
+    asked: list[str] = []
+
     def silent(run_id: str) -> None:
+        asked.append(run_id)
         raise StoreError("the store postgresql://db stopped answering (no answer to a "
                          "statement before assay was stopped)")
 
     monkeypatch.setattr(store, "get_run", silent)
-    assert completed_meanwhile(store, running) is None
-    assert interrupted_message(store, running) == (
+    assert after_ctrl_c(store, running) == (
         "interrupted; the store postgresql://db stopped answering (no answer to a statement "
         "before assay was stopped), so the run is not marked interrupted; once the store "
-        "works again, resume with: assay run assay.yaml --resume mine")
+        "works again, resume with: assay run assay.yaml --resume mine", 130)
+    assert asked == ["mine"]  # asked once: each question of a store that does not answer waits
     store.close()

@@ -22,6 +22,7 @@ from assay.cli.common import (
     store_given,
     store_option,
 )
+from assay.cli.termination import INTERRUPTED
 
 if TYPE_CHECKING:
     from assay.knowledge_packs.all_packs import SuiteEntry
@@ -138,16 +139,10 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
                                    junit=Path(junit) if junit else None)
         decided(exit_code)
     except KeyboardInterrupt:
-        completed = None if is_suite else completed_meanwhile(store, running)
-        if completed is not None:
-            run_id, exit_code = completed
-            decided(exit_code)
-            click.echo(f"interrupted after run {run_id} completed: every trial and file is "
-                       f"written (`assay report {run_id}` shows it)", err=True)
-            sys.exit(exit_code)
-        decided(130)
-        click.echo(interrupted_message(store, running), err=True)
-        sys.exit(130)
+        said, exit_code = after_ctrl_c(store, running, suite=is_suite)
+        decided(exit_code)
+        click.echo(said, err=True)
+        sys.exit(exit_code)
     finally:
         store.close()
     sys.exit(exit_code)
@@ -176,25 +171,6 @@ class Running:
         """`RunOptions.on_run`: remember the run and how it had ended before."""
         run = self.store.get_run(run_id) if self.store is not None else None
         self.run_id, self.before = run_id, run.finished_at if run else None
-
-
-def completed_meanwhile(store: Store, running: Running) -> tuple[str, int] | None:
-    """(run id, exit code) when Ctrl-C or SIGTERM came after this command's run was stored
-    `completed` (while its results were printed, or the process shut down): the run is not
-    interrupted, and the exit code is its gates' verdict."""
-    from assay.errors import StoreError
-    from assay.review.recorded import RecordedReview
-
-    try:
-        run = store.get_run(running.run_id) if running.run_id is not None else None
-    except StoreError:  # said by `interrupted_message`
-        return None
-    if run is None or run.status != "completed":
-        return None
-    recorded = RecordedReview.of(run)
-    if running.before == run.finished_at or recorded is None:
-        return None  # completed before this command, or by an assay that kept no verdict
-    return run.id, 0 if all(gate.passed for gate in recorded.gates) else 1
 
 
 def _run_one(running: Running, store: Store, options: RunOptions, request: ReviewRequest,
@@ -319,17 +295,30 @@ def unfinished_note(store: Store, running: Running, experiment: str, config_hash
             f"{instead}")
 
 
-def interrupted_message(store: Store, running: Running) -> str:
-    """What to say after Ctrl-C: how to resume the run it stopped, when one was stored; when
-    the store does not answer (a PostgreSQL server that stopped), that too."""
+def after_ctrl_c(store: Store, running: Running, *, suite: bool = False) -> tuple[str, int]:
+    """What to say after Ctrl-C or SIGTERM, and the exit code, from one read of the run this
+    command holds:
+    - stored `completed` by this command (the signal came while its results were printed,
+      or the process shut down): the run is not interrupted, and the exit code is its
+      gates' verdict (a suite's runs are not looked at: it is interrupted);
+    - stored `interrupted`: 130, and how to resume it;
+    - the store does not answer (a PostgreSQL server that stopped): 130, and that too."""
     from assay.errors import StoreError
+    from assay.review.recorded import RecordedReview
 
     try:
         run = store.get_run(running.run_id) if running.run_id is not None else None
     except StoreError as exc:
         resume = (f"; once the store works again, resume with: "
                   f"{running.resume_command(running.run_id)}" if running.run_id else "")
-        return f"interrupted; {exc}, so the run is not marked interrupted{resume}"
-    if run is not None and run.status == "interrupted":
-        return f"interrupted; resume with: {running.resume_command(run.id)}"
-    return "interrupted"
+        return f"interrupted; {exc}, so the run is not marked interrupted{resume}", INTERRUPTED
+    if run is None:
+        return "interrupted", INTERRUPTED
+    recorded = RecordedReview.of(run) if run.status == "completed" and not suite else None
+    if recorded is not None and running.before != run.finished_at:  # completed just now
+        return (f"interrupted after run {run.id} completed: every trial and file is written "
+                f"(`assay report {run.id}` shows it)",
+                0 if all(gate.passed for gate in recorded.gates) else 1)
+    if run.status == "interrupted":
+        return f"interrupted; resume with: {running.resume_command(run.id)}", INTERRUPTED
+    return "interrupted", INTERRUPTED

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from assay.analysis.summary import RunSummary, ScoreStats
 from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import ArgumentError, UserError
-from assay.reports.formatting import score_text
+from assay.reports.formatting import mean_text
 from assay.review.result import GateResult
-from assay.shown_numbers import beside_bound, bound_percent, fixed_beside, percent
+from assay.shown_numbers import beside_bound, bound_percent, percent
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -205,8 +205,7 @@ def _mean_gate(label: str, stats: ScoreStats, minimum: float,
                           f"no trial was scored ({plural(stats.errors, 'error')})",
                           f"min {minimum:g}")
     ok = stats.mean >= minimum
-    table = score_text(stats.mean, stats.scale)  # the score table's digits, more if it needs
-    shown = fixed_beside(stats.mean, minimum, len(table.partition(".")[2]))
+    shown = mean_text(stats, [minimum])  # the score table's digits, more if it needs
     detail = f"{shown} over {plural(stats.n, 'scored case')} (min {minimum:g})"
     if stats.errors and max_error_rate is None:
         ok = False

@@ -151,8 +151,7 @@ class Progress:
                 extra.append(f"[yellow]{plural(total.retries, 'retry', 'retries')}[/yellow]")
             if total.cache_hits:
                 extra.append(f"{total.cache_hits} cached")
-        return {"errors": str(self._errors()), "rate": self._rate_shown(),
-                "calls": " · ".join(extra)}
+        return {"errors": str(self._errors()), "calls": " · ".join(extra)}
 
     def _errors(self) -> int:
         """Trials with an error, of the whole run: the stored ones a resume skips too, as
