@@ -20,7 +20,7 @@ the change has no up or down trend, only `dataset_changed`.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -117,13 +117,8 @@ are over the trials scored, so without it a run whose trials errored read as a c
 def eval_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
     """`scorer@condition` -> pass rate in percent (or `scorer.mean@condition` -> mean), and
     `target_errors`, as the report's conditions table names them."""
-    out: dict[str, float] = {}
-    for entry in (summary or {}).get("scores") or []:
-        where = f"@{entry['condition']}"
-        if entry.get("pass_rate") is not None:
-            out[f"{entry['scorer']}{where}"] = float(entry["pass_rate"]) * 100
-        elif entry.get("mean") is not None:
-            out[f"{entry['scorer']}.mean{where}"] = float(entry["mean"])
+    out = {name: float(entry["pass_rate"]) * 100 if rate else float(entry["mean"])
+           for name, entry, rate in _score_metrics(summary)}
     conditions = [c for c in (summary or {}).get("conditions") or [] if isinstance(c, Mapping)]
     if conditions:
         out[TARGET_ERRORS] = float(sum(int(c.get("errors") or 0) for c in conditions))
@@ -133,30 +128,35 @@ def eval_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
 def eval_intervals(summary: Mapping[str, Any] | None) -> dict[str, tuple[float, float]]:
     """The stored 95% CI of each metric `eval_metrics` names, in the same unit."""
     out: dict[str, tuple[float, float]] = {}
-    for entry in (summary or {}).get("scores") or []:
-        where = f"@{entry['condition']}"
-        if entry.get("pass_rate") is not None:
-            ci = entry.get("pass_rate_ci")
-            if isinstance(ci, Mapping):
-                out[f"{entry['scorer']}{where}"] = (float(ci["low"]) * 100,
-                                                    float(ci["high"]) * 100)
-        elif entry.get("mean") is not None:
-            ci = entry.get("mean_ci")
-            if isinstance(ci, Mapping):
-                out[f"{entry['scorer']}.mean{where}"] = (float(ci["low"]), float(ci["high"]))
+    for name, entry, rate in _score_metrics(summary):
+        ci = entry.get("pass_rate_ci" if rate else "mean_ci")
+        if isinstance(ci, Mapping):
+            unit = 100 if rate else 1
+            out[name] = (float(ci["low"]) * unit, float(ci["high"]) * unit)
     return out
 
 
 def eval_scales(summary: Mapping[str, Any] | None) -> dict[str, tuple[float, float]]:
     """The scale of each mean `eval_metrics` names, where the run stored one."""
     out: dict[str, tuple[float, float]] = {}
-    for entry in (summary or {}).get("scores") or []:
+    for name, entry, rate in _score_metrics(summary):
         scale = entry.get("scale")
-        if entry.get("pass_rate") is None and entry.get("mean") is not None \
-                and isinstance(scale, list | tuple) and len(scale) == 2:
-            out[f"{entry['scorer']}.mean@{entry['condition']}"] = (float(scale[0]),
-                                                                   float(scale[1]))
+        if not rate and isinstance(scale, list | tuple) and len(scale) == 2:
+            out[name] = (float(scale[0]), float(scale[1]))
     return out
+
+
+def _score_metrics(summary: Mapping[str, Any] | None
+                   ) -> Iterator[tuple[str, Mapping[str, Any], bool]]:
+    """Each stored score entry with a figure, named as `eval_metrics` names it
+    (`scorer@condition` for a pass rate, `scorer.mean@condition` for a mean), and whether
+    the figure is its pass rate."""
+    for entry in (summary or {}).get("scores") or []:
+        where = f"@{entry['condition']}"
+        if entry.get("pass_rate") is not None:
+            yield f"{entry['scorer']}{where}", entry, True
+        elif entry.get("mean") is not None:
+            yield f"{entry['scorer']}.mean{where}", entry, False
 
 
 def trace_metrics(summary: Mapping[str, Any] | None) -> dict[str, float]:
