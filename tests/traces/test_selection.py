@@ -112,3 +112,9 @@ def test_last_passes_over_a_session_that_holds_no_question(
     kept, selection = SessionFilter(last=1).choose(rows)
     assert [row.meta.id for row in kept] == ["s4"]
     assert selection.note() == "kept 1 of 2 sessions (--last 1)"
+
+
+def test_a_since_before_year_1000_is_said_as_typed() -> None:
+    """`--since 0001-01-01` was echoed in the report as `--since 1-01-01`."""
+    assert SessionFilter(since=datetime(1, 1, 1)).describe() == "--since 0001-01-01"
+    assert SessionFilter(since=datetime(2026, 3, 1)).describe() == "--since 2026-03-01"

@@ -119,4 +119,4 @@ def _started(group: Sequence[Session]) -> datetime | None:
 def _moment(when: datetime) -> str:
     """A date as `2026-03-01`, a time as ISO-8601 (`2026-03-01T09:00:00+02:00`)."""
     midnight = when.hour == when.minute == when.second == when.microsecond == 0
-    return f"{when:%Y-%m-%d}" if midnight and when.tzinfo is None else when.isoformat()
+    return when.date().isoformat() if midnight and when.tzinfo is None else when.isoformat()
