@@ -478,6 +478,14 @@ def test_a_csv_whose_first_row_has_an_empty_input_names_that_cell(tmp_path: Path
     assert scan_problems(path) == [f"{path}:2 [input]: the 'input' cell is empty"]
 
 
+def test_keys_no_one_can_read_are_shown_when_none_holds_the_input(tmp_path: Path) -> None:
+    """A CSV header with an empty column name was listed as '(keys: , expected, question)'."""
+    path = tmp_path / "cases.csv"
+    path.write_text("question,,expected\u200b\nq1,x,a\n")
+    [problem] = scan_problems(path)
+    assert '(keys: "", expected\\u200b, question)' in problem
+
+
 def test_a_yaml_id_that_reads_as_a_number_or_a_date_keeps_the_text_written(
         tmp_path: Path) -> None:
     """Regression: `id: 007` ran as case '7', `1.10` as '1.1' (a duplicate of `1.1`),

@@ -37,6 +37,7 @@ from assay.datasets.refusals import (
 )
 from assay.errors import Problem, ProblemList
 from assay.input_files import require_regular_file
+from assay.wording import name_text
 
 # Layouts we recognise from a record's keys: name -> (required keys, Case field -> key).
 LAYOUTS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
@@ -261,7 +262,7 @@ class Dataset:
         for name, (required, mapping) in LAYOUTS.items():
             if all(key in keys for key in required):
                 return name, dict(mapping)
-        named = ", ".join(sorted(keys)) or "none"
+        named = ", ".join(name_text(key) or '""' for key in sorted(keys)) or "none"
         problems.add(f"cannot tell which key holds the input (keys: {named}); "
                      f"{self.MAPPING_HINT}",
                      file=str(self.path), line=line, field="input")
