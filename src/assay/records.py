@@ -110,22 +110,6 @@ class RunRecord:
             return chosen
         return None
 
-    def gate_bars(self, scorer: str, condition: str) -> tuple[list[float], list[float]]:
-        """The minimum pass rates and minimum means its config's gates hold `scorer` to under
-        `condition`, for a table that prints their intervals beside them."""
-        gates = (self.config or {}).get("gates") if isinstance(self.config, dict) else None
-        rates: list[float] = []
-        means: list[float] = []
-        for gate in gates if isinstance(gates, list) else []:
-            if not isinstance(gate, dict) or gate.get("scorer") != scorer \
-                    or gate.get("condition") not in (None, condition):
-                continue
-            for key, bars in (("min_pass_rate", rates), ("min_mean", means)):
-                value = gate.get(key)
-                if isinstance(value, int | float) and not isinstance(value, bool):
-                    bars.append(float(value))
-        return rates, means
-
     @property
     def description(self) -> str | None:
         value = (self.config or {}).get("description") if isinstance(self.config, dict) else None

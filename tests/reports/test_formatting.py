@@ -9,7 +9,7 @@ from assay.analysis.interval import Interval, wilson
 from assay.analysis.summary import ScoreStats, summarize
 from assay.records import RunRecord, ScoreRow, TrialRow
 from assay.reports.formatting import fmt_mean, fmt_pass_rate, percent
-from assay.review.result import Review
+from assay.review.result import GateBar, GateBars, Review
 from tests.review.renderings import assert_every_rendering_shows
 
 
@@ -91,17 +91,18 @@ def test_an_interval_bound_is_never_rounded_onto_or_across_a_gates_minimum() -> 
 
 def test_every_score_table_reads_a_gated_interval_with_the_digits_that_keep_its_side() -> None:
     """The terminal, report.md, report.html and the viewer print one score table: each
-    reads the run's gates for the bars its intervals are held off."""
+    reads the bars of the gates the run was judged by (`Review.bars`) for the digits its
+    intervals are held off them with."""
     scores = [ScoreRow(f"q{i}", "a", 0, "exact", float(i != 0), i != 0, None)
               for i in range(20)]
     summary = summarize(scores, [TrialRow(f"q{i}", "a", 0) for i in range(20)], ["exact"], ["a"])
     ci = summary.scores[0].pass_rate_ci
     assert ci is not None
     bar = round(ci.low, 2)  # the whole percent the low end rounds to, which it is not at
-    config = {"gates": [{"scorer": "exact", "condition": "a", "min_pass_rate": bar}]}
-    run = RunRecord("run-1", "exp", "eval", "completed", "2026-01-02T00:00:00", config=config)
+    run = RunRecord("run-1", "exp", "eval", "completed", "2026-01-02T00:00:00")
     review = Review(run=run, summary=summary, comparisons=compare_conditions(
-        collect_cases(scores), ["a"]), previous=None, gates=[])
+        collect_cases(scores), ["a"]), previous=None, gates=[],
+        bars=GateBars((GateBar("exact", "a", "pass_rate", bar),)))
     low, high = f"{ci.low:.1%}", f"{ci.high:.1%}"
     assert_every_rendering_shows(review, f"95.0% [{low}–{high}]", only=[
         "terminal", "report.md", "report.html", "assay view"])
@@ -117,3 +118,4 @@ def test_a_gated_rate_and_mean_read_as_their_gate_lines_read_them() -> None:
                        passed=2374, judged=2500, pass_rate=0.9496, scale=(0.0, 10.0))
     assert (fmt_pass_rate(stats), fmt_pass_rate(stats, [0.95])) == ("95.0%", "94.96%")
     assert (fmt_mean(stats), fmt_mean(stats, [7.0])) == ("7.00", "6.9996")
+

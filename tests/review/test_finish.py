@@ -203,3 +203,69 @@ def test_a_recorded_folder_under_the_working_directory_is_named_from_there(
     assert recorded_folder(str(tmp_path / ".assay" / "runs" / "r1")) == \
         Path(".assay/runs/r1")
     assert recorded_folder("/srv/reports") == Path("/srv/reports")
+
+
+def _gated_run(root: Path, capsys: pytest.CaptureFixture[str], *args: str,
+               gates: list[dict[str, Any]] | None = None) -> tuple[str, Path]:
+    """15 cases, every one passed (a pass rate whose 95% interval is 79.6%..100%), run with
+    `args` and the config's `gates`: what it printed, and the folder of its files."""
+    from tests.cli.evalproject import assay as run_cli
+    from tests.cli.evalproject import write_project
+
+    config = write_project(root, {"only": {"rate": 1.0}}, cases=15,
+                           extra={"gates": gates} if gates else None)
+    out = root / "out"
+    code, printed = run_cli(capsys, "run", str(config), "--store", str(root / "s.db"),
+                            "--no-progress", "-o", str(out), *args)
+    assert code == 0, printed
+    return printed, out
+
+
+def _rendered(out: Path) -> dict[str, str]:
+    from tests.view.page_text import page_text
+
+    return {"report.md": (out / "report.md").read_text(encoding="utf-8"),
+            "report.html": page_text((out / "report.html").read_text(encoding="utf-8"))}
+
+
+def test_a_fail_under_gate_keeps_the_score_tables_interval_on_its_side_of_the_bar(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay run CONFIG --fail-under exact_match=0.8` printed `100.0% [80%–100%]`
+    beside `min 80.0%`, a low end of 79.6% read as at the bar: the table's bars were read
+    from the config as stored, which holds no gate given on the command line."""
+    printed, out = _gated_run(tmp_path, capsys, "--fail-under", "exact_match=0.8")
+    assert "(min 80.0%)" in printed
+    for where, text in {"terminal": printed, **_rendered(out)}.items():
+        assert "100.0% [79.6%–100.0%]" in text and "[80%–100%]" not in text, where
+        assert "95% CI 79.6%..100.0%, n=15" in text, where
+
+
+def test_a_config_gate_set_from_the_environment_keeps_the_interval_on_its_side_of_the_bar(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a gate written `min_pass_rate: ${MIN_RATE}` is stored as written, so the
+    score table, reading the stored config, printed `[80%–100%]` beside `min 80.0%`."""
+    monkeypatch.setenv("MIN_RATE", "0.8")
+    printed, out = _gated_run(tmp_path, capsys, gates=[
+        {"scorer": "exact_match", "min_pass_rate": "${MIN_RATE}"}])
+    assert "(min 80.0%)" in printed
+    for where, text in {"terminal": printed, **_rendered(out)}.items():
+        assert "100.0% [79.6%–100.0%]" in text, where
+    from tests.cli.evalproject import assay as run_cli
+
+    # the stored config holds `${MIN_RATE}`, no minimum: its report has no bar to read
+    code, printed = run_cli(capsys, "report", "latest", "--store", str(tmp_path / "s.db"))
+    assert code == 0 and "PASS exact_match@only pass rate" in printed, printed
+
+
+def test_a_stored_runs_report_reads_its_configs_gates_for_the_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`assay report RUN` and the viewer build the review of a stored run: the bars of its
+    config's gates come from the config it stored (a `--fail-under` gate's minimum is not
+    stored, only its result)."""
+    from tests.cli.evalproject import assay as run_cli
+
+    _gated_run(tmp_path, capsys, gates=[{"scorer": "exact_match", "min_pass_rate": 0.8}])
+    code, printed = run_cli(capsys, "report", "latest", "--store", str(tmp_path / "s.db"))
+    assert code == 0, printed
+    assert "100.0% [79.6%–100.0%]" in printed

@@ -18,6 +18,7 @@ from assay.review.gates import (
     beside_bound,
     fail_on_regression,
     fail_under_text,
+    gate_bars,
     judge_regression,
     parse_fail_under,
     threshold_results,
@@ -395,3 +396,16 @@ def test_a_pass_rate_gate_reads_its_minimum_as_it_was_set() -> None:
     assert (high.passed, high.detail, high.rule) == (
         False, "94.96% passed over 10 cases (min 95.00%)", "min 95.0%")
     assert errors.rule == "max 0.04%"
+
+
+def test_the_tables_bars_are_every_gates_minimums_on_its_scorer_and_condition() -> None:
+    """A gate on no condition holds every condition; a regression gate holds no minimum."""
+    bars = gate_bars([GateConfig(scorer="contains", min_pass_rate=0.8),
+                      GateConfig(scorer="contains", condition="b", min_pass_rate=0.9,
+                                 min_mean=0.7),
+                      GateConfig(scorer="other", min_mean=3),
+                      fail_on_regression()])
+    assert bars.of("contains", "a") == ([0.8], [])
+    assert bars.of("contains", "b") == ([0.8, 0.9], [0.7])
+    assert bars.of("other", "b") == ([], [3.0])
+    assert bars.of("judge_score", "a") == ([], [])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from assay.analysis.summary import ScoreStats
-from assay.records import RunRecord
 from assay.shown_numbers import (
     MAX_DECIMALS,
     bound_percent,
@@ -15,6 +15,9 @@ from assay.shown_numbers import (
     percent,
     percent_beside,
 )
+
+if TYPE_CHECKING:
+    from assay.review.result import GateBars
 
 __all__ = ["figures", "fmt_mean", "fmt_pass_rate", "mean_bounds", "milliseconds", "pass_rate_bounds",
            "percent", "score_text"]
@@ -43,10 +46,10 @@ def fmt_pass_rate(stats: ScoreStats, bars: Sequence[float] = ()) -> str:
     return text
 
 
-def figures(run: RunRecord, stats: ScoreStats) -> tuple[str, str]:
+def figures(stats: ScoreStats, bars: GateBars) -> tuple[str, str]:
     """A score table row's mean and pass rate, read against the minimums the run's gates
-    set for them (`RunRecord.gate_bars`)."""
-    rates, means = run.gate_bars(stats.scorer, stats.condition)
+    set for them (`bars`)."""
+    rates, means = bars.of(stats.scorer, stats.condition)
     return fmt_mean(stats, means), fmt_pass_rate(stats, rates)
 
 

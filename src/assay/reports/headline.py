@@ -37,8 +37,7 @@ if TYPE_CHECKING:
     from assay.analysis.paired import PairedComparison
     from assay.analysis.run_diff import RunDiff
     from assay.analysis.summary import RunSummary, ScoreStats
-    from assay.records import RunRecord
-    from assay.review.result import Review
+    from assay.review.result import GateBars, Review
 
 Outcome: TypeAlias = Literal["better", "worse", "within noise", "no comparison",
                              "not comparable"]
@@ -66,11 +65,11 @@ def review_headline(review: Review) -> Headline:
         return found
     previous = review.previous
     if previous is None or previous.run_a is None:
-        return summary_headline(review.summary, run=review.run)
+        return summary_headline(review.summary, bars=review.bars)
     other = f"the previous run ({previous.run_a.id})"
     if previous.entries or previous.problems:
         return diff_headline(previous, this="this run", other=other)
-    return summary_headline(review.summary, unmatched=other, run=review.run)
+    return summary_headline(review.summary, unmatched=other, bars=review.bars)
 
 
 def conditions_headline(comparisons: ConditionComparisons) -> Headline | None:
@@ -124,10 +123,10 @@ def diff_headline(diff: RunDiff, *, this: str | None = None,
 
 
 def summary_headline(summary: RunSummary, *, unmatched: str | None = None,
-                     run: RunRecord | None = None) -> Headline:
+                     bars: GateBars | None = None) -> Headline:
     """A run with nothing to compare: its first score, with its interval. `unmatched` names
     the earlier run it shares no metric with, so the sentence never says there is none;
-    `run`'s gates set the bars its interval is read against, as in the score table."""
+    `bars`, the run's gates', are what its interval is read against, as in the score table."""
     stats = next((s for s in summary.scores if s.n), None)
     if stats is None:
         errored = sum(s.errors for s in summary.scores)
@@ -143,7 +142,7 @@ def summary_headline(summary: RunSummary, *, unmatched: str | None = None,
     earlier = (f"no metric in common with {unmatched}, so nothing to compare" if unmatched
                else "no earlier run, so nothing to compare yet")
     return Headline(_sentence(f"One condition ({_quote(stats.condition)}) and {earlier}: "
-                              f"{stats.scorer} has {_score_text(stats, run)}", ""),
+                              f"{stats.scorer} has {_score_text(stats, bars)}", ""),
                     "no comparison")
 
 
@@ -217,10 +216,10 @@ def _tail(rest: Sequence[ComparisonEntry], *, on_other_scorers: bool = False) ->
     return f"of the {len(rest)} {what}, {listed}"
 
 
-def _score_text(stats: ScoreStats, run: RunRecord | None) -> str:
+def _score_text(stats: ScoreStats, bars: GateBars | None) -> str:
     """`pass rate 75.0% (95% CI 53%..89%, n=20; 3 errored trials left out)`: an error is
     never a failure, so the trials it left out are named beside the rate they are not in."""
-    rates, means = ([], []) if run is None else run.gate_bars(stats.scorer, stats.condition)
+    rates, means = ([], []) if bars is None else bars.of(stats.scorer, stats.condition)
     if stats.pass_rate is not None:  # the score table's figures: `0.9997`, never `1.000`
         text = f"pass rate {pass_rate_text(stats, rates)}"
         bounds = (None if stats.pass_rate_ci is None

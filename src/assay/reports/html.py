@@ -49,8 +49,8 @@ from assay.reports.meters import Meter, delta_table, mean_meter, rate_meter
 
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
-    from assay.records import RunRecord, TrialRecord
-    from assay.review.result import Review
+    from assay.records import TrialRecord
+    from assay.review.result import GateBars, Review
 
 MAX_GROUPS = 100
 """Tags (or difficulty levels) shown per breakdown; the rest are counted, not drawn."""
@@ -164,7 +164,7 @@ def _gates(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
 
 
 def _scores(review: Review, colours: dict[str, int]) -> dict[str, Any]:
-    return {"scores": _score_rows(review.run, review.summary, colours)}
+    return {"scores": _score_rows(review.summary, review.bars, colours)}
 
 
 def _judges(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:
@@ -225,12 +225,12 @@ def _scales(summary: RunSummary) -> dict[str, tuple[float, float]]:
 # -- scores --------------------------------------------------------------------------------
 
 
-def _score_rows(run: RunRecord, summary: RunSummary, colours: dict[str, int]
+def _score_rows(summary: RunSummary, bars: GateBars, colours: dict[str, int]
                 ) -> list[tuple[str, list[ScoreRow]]]:
-    """Per scorer, one row per condition."""
+    """Per scorer, one row per condition, beside the minimums the run's gates hold it to."""
     out: list[tuple[str, list[ScoreRow]]] = []
     for scorer in summary.scorer_names:
-        rows = [ScoreRow(s, colours.get(s.condition, 0), *figures(run, s),
+        rows = [ScoreRow(s, colours.get(s.condition, 0), *figures(s, bars),
                          mean_meter(s), rate_meter(s.pass_rate, s.pass_rate_ci))
                 for s in summary.scores if s.scorer == scorer]
         out.append((scorer, rows))

@@ -83,7 +83,7 @@ def score_lines(review: Review) -> list[str]:
              "| --- | --- | ---: | ---: | ---: | ---: |"]
     for stats in review.summary.scores:
         lines.append(f"| {inline(stats.scorer)} | {inline(stats.condition)} | {stats.n} | "
-                     f"{' | '.join(figures(review.run, stats))} | {stats.errors} |")
+                     f"{' | '.join(figures(stats, review.bars))} | {stats.errors} |")
     return lines
 
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary
     from assay.records import RunRecord
     from assay.reports.costs import RunCosts
-    from assay.review.result import Review
+    from assay.review.result import GateBars, Review
 
 Detail: TypeAlias = Literal["quiet", "normal", "verbose"]
 VERDICT_STYLE = {"better": "bold green", "worse": "bold red", "within noise": "bold",
@@ -53,7 +53,7 @@ def print_warnings(out: Any, review: Review, detail: Detail = "normal") -> None:
 
 
 def print_scores(out: Any, review: Review, detail: Detail = "normal") -> None:
-    print_summary(out, review.run, review.summary, review.usage, review.costs)
+    print_summary(out, review.run, review.summary, review.usage, review.costs, review.bars)
 
 
 def print_errors(out: Any, review: Review, detail: Detail = "normal") -> None:
@@ -144,10 +144,10 @@ def _shown(level: Detail, detail: Detail) -> bool:
 
 
 def print_summary(console: Any, run: RunRecord, summary: RunSummary,
-                  usage: dict[str, Any] | None, costs: RunCosts) -> None:
-    """The scores per scorer and condition, the cost per condition (`costs`, the run's),
-    the run's calls."""
-    rows = [(escape(s.scorer), escape(s.condition), str(s.n), *figures(run, s),
+                  usage: dict[str, Any] | None, costs: RunCosts, bars: GateBars) -> None:
+    """The scores per scorer and condition, beside the minimums the run's gates hold them
+    to (`bars`), the cost per condition (`costs`, the run's), the run's calls."""
+    rows = [(escape(s.scorer), escape(s.condition), str(s.n), *figures(s, bars),
              f"[red]{s.errors}[/red]" if s.errors else "0") for s in summary.scores]
     print_table(console, f"{escape(run.experiment)} · run {run.id}",
                 [("scorer", "left"), ("condition", "left"), ("n", "right"),

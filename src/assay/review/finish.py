@@ -31,8 +31,10 @@ from assay.review.files import ReportParts, read_parts, write_parts, write_repor
 from assay.review.gates import (
     Gate,
     check_thresholds,
+    gate_bars,
     regression_gates,
     regression_results,
+    stored_config_gates,
     threshold_results,
 )
 from assay.review.judges import JudgeReview, review_judges, review_stored_judges
@@ -200,7 +202,7 @@ def _concluded(store: Store, outcome: RunOutcome, request: ReviewRequest, read: 
     return Review(run=replace(run, status=COMPLETED, review=concluded.to_dict()),
                   summary=summary, comparisons=comparisons, previous=previous,
                   gates=concluded.gates, warnings=concluded.warnings, usage=concluded.usage,
-                  exports=store.exports(run.id), judges=judges)
+                  exports=store.exports(run.id), judges=judges, bars=gate_bars(gates))
 
 
 def _judged(gates: list[Gate], request: ReviewRequest, store: Store, run: RunRecord,
@@ -282,6 +284,8 @@ def review_stored(store: Store, run: RunRecord, *,
     Its gates, warnings, usage and baseline are what its review recorded when it ended
     (`review.recorded`). A run reviewed before they were recorded has its config's threshold
     gates judged again; its regression gates and command-line gates are not known.
+    The bars its score table's intervals are printed beside are its config's gates' (the
+    record keeps a command-line gate's result, not its minimum).
     With `also`, the review comes from one pass over the run's whole trials, each handed to
     `also` as it passes (a report's trials part: the run is read once, not twice).
     """
@@ -304,7 +308,8 @@ def review_stored(store: Store, run: RunRecord, *,
         store, before, run, cases_b=cases, judges_b=identities)
     return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
                   gates=recorded.gates, warnings=recorded.warnings, usage=recorded.usage,
-                  exports=store.exports(run.id), judges=judges)
+                  exports=store.exports(run.id), judges=judges,
+                  bars=gate_bars(stored_config_gates(run)))
 
 
 StoredRead = tuple["RunSummary", dict[str, "ScorerCases"] | None, JudgeReview,

@@ -17,7 +17,7 @@ from assay.analysis.summary import RunSummary, ScoreStats
 from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import ArgumentError, UserError
 from assay.reports.formatting import mean_text
-from assay.review.result import GateResult
+from assay.review.result import GateBar, GateBars, GateResult
 from assay.shown_numbers import beside_bound, bound_percent, percent
 from assay.wording import plural
 
@@ -59,6 +59,36 @@ def parse_fail_under(spec: str, *, source: str = "--fail-under") -> GateConfig:
                         f"between 0 and 1 (80% is 0.8); a mean score is gated with "
                         f"{match['scorer']}.mean{condition}={match['value']}")
     return GateConfig(scorer=match["scorer"], condition=match["condition"], min_pass_rate=value)
+
+
+def gate_bars(gates: Sequence[Gate]) -> GateBars:
+    """The minimums `gates` hold pass rates and means to, for the score table to print their
+    intervals beside (a regression gate holds none)."""
+    bars: list[GateBar] = []
+    for gate in gates:
+        if isinstance(gate, RegressionGateConfig):
+            continue
+        if gate.min_pass_rate is not None:
+            bars.append(GateBar(gate.scorer, gate.condition, "pass_rate", gate.min_pass_rate))
+        if gate.min_mean is not None:
+            bars.append(GateBar(gate.scorer, gate.condition, "mean", gate.min_mean))
+    return GateBars(tuple(bars))
+
+
+def stored_config_gates(run: RunRecord) -> list[GateConfig]:
+    """The threshold gates of a stored run's config, those that read as gates as stored: a
+    value written as `${VAR}` is kept so, and what it was when the run ended is not."""
+    from pydantic import ValidationError
+
+    items = (run.config or {}).get("gates") if isinstance(run.config, dict) else None
+    gates = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and "regression" not in item:
+            try:
+                gates.append(GateConfig.model_validate(item))
+            except ValidationError:
+                continue
+    return gates
 
 
 def check_thresholds(gates: Sequence[Gate], scorers: Sequence[str],

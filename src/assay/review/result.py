@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ConditionComparisons
@@ -48,6 +48,34 @@ class GateResult:
 
 
 @dataclass(frozen=True, slots=True)
+class GateBar:
+    """One minimum a threshold gate holds a scorer's pass rate or mean to."""
+
+    scorer: str
+    condition: str | None
+    """The condition it holds; every condition when None."""
+    metric: Literal["pass_rate", "mean"]
+    minimum: float
+
+
+@dataclass(frozen=True, slots=True)
+class GateBars:
+    """The minimums every threshold gate a run was judged by holds its scores to, those of
+    its config and those given beside it (`--fail-under`, the pytest plugin's thresholds):
+    the score table prints an interval beside them with the digits that keep each bound on
+    its side (`[79.6%–100.0%]` beside a gate at min 80%, not `[80%–100%]`)."""
+
+    bars: tuple[GateBar, ...] = ()
+
+    def of(self, scorer: str, condition: str) -> tuple[list[float], list[float]]:
+        """The minimum pass rates and minimum means `scorer` is held to under `condition`."""
+        held = [bar for bar in self.bars
+                if bar.scorer == scorer and bar.condition in (None, condition)]
+        return ([bar.minimum for bar in held if bar.metric == "pass_rate"],
+                [bar.minimum for bar in held if bar.metric == "mean"])
+
+
+@dataclass(frozen=True, slots=True)
 class ReportFiles:
     """Where a review wrote the run's files."""
 
@@ -81,6 +109,8 @@ class Review:
     """Where the run was written in other formats (`assay export`)."""
     judges: JudgeReview = field(default_factory=lambda: _no_judges())
     """The run's judges: calibrated or not, rubric metrics, unstable verdicts, pairwise."""
+    bars: GateBars = field(default_factory=GateBars)
+    """The minimums its threshold gates hold its scores to, for the score table."""
 
     @property
     def passed(self) -> bool:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry
     from assay.analysis.paired import PairedComparison
     from assay.analysis.summary import RunSummary, ScoreStats
-    from assay.records import RunRecord
+    from assay.review.result import GateBars
 
 
 MAX_NAMED = 20
@@ -53,9 +53,10 @@ class ComparisonLine(ComparisonText):
     left_out: str
 
 
-def score_table(run: RunRecord, summary: RunSummary) -> list[tuple[str, list[ScoreLine]]]:
-    """Per scorer (in the run's order), a line per condition."""
-    return [(scorer, [_score_line(run, s) for s in summary.scores if s.scorer == scorer])
+def score_table(summary: RunSummary, bars: GateBars) -> list[tuple[str, list[ScoreLine]]]:
+    """Per scorer (in the run's order), a line per condition, beside the minimums the run's
+    gates hold it to (`bars`)."""
+    return [(scorer, [_score_line(s, bars) for s in summary.scores if s.scorer == scorer])
             for scorer in summary.scorer_names]
 
 
@@ -78,6 +79,6 @@ def _left_out(c: PairedComparison) -> str:
     return "; ".join(parts + ([ignored] if ignored else []))
 
 
-def _score_line(run: RunRecord, stats: ScoreStats) -> ScoreLine:
-    return ScoreLine(stats.condition, stats.n, stats.errors, *figures(run, stats),
+def _score_line(stats: ScoreStats, bars: GateBars) -> ScoreLine:
+    return ScoreLine(stats.condition, stats.n, stats.errors, *figures(stats, bars),
                      rate_meter(stats.pass_rate, stats.pass_rate_ci) or mean_meter(stats))

@@ -71,7 +71,7 @@ def review_context(review: Review) -> dict[str, Any]:
     return {
         "review": review,
         "headline": review_headline(review),
-        "scores": score_table(review.run, review.summary),
+        "scores": score_table(review.summary, review.bars),
         "comparisons": comparison_lines(review.comparisons.entries,
                                         lambda e: e.comparison.label_b),
         "previous_lines": comparison_lines(previous.entries, condition_of) if previous else [],
