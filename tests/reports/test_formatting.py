@@ -119,3 +119,45 @@ def test_a_gated_rate_and_mean_read_as_their_gate_lines_read_them() -> None:
     assert (fmt_pass_rate(stats), fmt_pass_rate(stats, [0.95])) == ("95.0%", "94.96%")
     assert (fmt_mean(stats), fmt_mean(stats, [7.0])) == ("7.00", "6.9996")
 
+
+@pytest.mark.parametrize(("passed", "n", "bars", "text"), [
+    (15, 20, [0.89], "75.0% [53.1%–88.8%]"),  # a high end of 88.8% is not `89%` beside 89%
+    (15, 20, [0.53, 0.89], "75.0% [53.1%–88.8%]"),  # each end off the bar beside it
+    (12, 20, [0.39, 0.8], "60.0% [38.7%–78.1%]"),
+    (15, 15, [0.8], "100.0% [79.6%–100.0%]"),
+    (15, 20, [0.8934], "75.00% [53%–89%]"),  # the rate takes the bar's digits, the bounds none
+])
+def test_a_pass_rates_interval_beside_its_gates_reads_as_pinned(passed: int, n: int,
+                                                               bars: list[float],
+                                                               text: str) -> None:
+    """The interval's bounds, beside one gate or two, on either end: the digits each gets."""
+    stats = ScoreStats(scorer="exact_match", condition="a", n=n, errors=0, mean=passed / n,
+                       passed=passed, judged=n, pass_rate=passed / n,
+                       pass_rate_ci=wilson(passed, n))
+    assert fmt_pass_rate(stats, bars) == text
+
+
+@pytest.mark.parametrize(("mean", "low", "high", "scale", "bars", "text"), [
+    (0.62, 0.5996, 0.6404, (0.0, 1.0), [0.6, 0.64], "0.620 [0.5996–0.6404]"),
+    (0.62, 0.5996, 0.6404, (0.0, 1.0), [], "0.620 [0.600–0.640]"),
+    (0.9998, 0.99955, 1.0, (0.0, 1.0), [0.9996], "0.9998 [0.99955–1.00000]"),
+    (7.5, 6.999, 8.004, (0.0, 10.0), [7.0, 8.0], "7.50 [6.999–8.004]"),
+    (3.2, 2.9951, 3.4, (1.0, 5.0), [3], "3.20 [2.995–3.400]"),
+])
+def test_a_means_interval_beside_its_gates_reads_as_pinned(
+        mean: float, low: float, high: float, scale: tuple[float, float], bars: list[float],
+        text: str) -> None:
+    """From the digits its scale gives (more off an end it is not at), the digits that keep
+    each bound off each bar."""
+    stats = ScoreStats(scorer="judge_score", condition="a", n=30, errors=0, mean=mean,
+                       scale=scale, mean_ci=Interval(low, high, 0.95, "t"))
+    assert fmt_mean(stats, bars) == text
+
+
+def test_a_bound_is_read_against_the_gates_own_minimum_not_that_minimum_rounded() -> None:
+    """Regression: a pass rate's bounds were held off its gate's minimum rounded to six
+    digits of a percent (0.53129913 as 53.1299%): a low end of 53.12991% read `53.13%`,
+    above a bar it is below; a mean's bounds were held off the minimum itself, as now both."""
+    stats = ScoreStats(scorer="exact_match", condition="a", n=20, errors=0, mean=0.75,
+                       passed=15, judged=20, pass_rate=0.75, pass_rate_ci=wilson(15, 20))
+    assert fmt_pass_rate(stats, [0.53129913]) == "75.0000% [53%–89%]"

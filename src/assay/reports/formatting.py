@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from assay.analysis.summary import ScoreStats
 from assay.shown_numbers import (
     MAX_DECIMALS,
-    bound_percent,
     fixed_beside,
     off_ends,
     percent,
@@ -81,14 +80,10 @@ def mean_bounds(stats: ScoreStats, bars: Sequence[float] = ()) -> tuple[str, str
     """The mean's interval as the score table prints it, for every line that quotes it:
     digits added where a bound would round onto or across one of `bars`."""
     assert stats.mean_ci is not None
-    ci = stats.mean_ci
-    decimals = len(score_text(ci.low, stats.scale).partition(".")[2])
-    for places in range(decimals, MAX_DECIMALS + 1):
-        low, high = score_text(ci.low, stats.scale, places), score_text(ci.high, stats.scale,
-                                                                         places)
-        if _sides_kept(((ci.low, low), (ci.high, high)), [Decimal(repr(b)) for b in bars]):
-            break
-    return low, high
+    ci, scale = stats.mean_ci, stats.scale
+    first = len(score_text(ci.low, scale).partition(".")[2])
+    return _bounds_beside(ci.low, ci.high, lambda value, places: score_text(value, scale, places),
+                          bars, range(first, MAX_DECIMALS + 1))
 
 
 def pass_rate_bounds(stats: ScoreStats, bars: Sequence[float] = ()) -> tuple[str, str]:
@@ -99,27 +94,41 @@ def pass_rate_bounds(stats: ScoreStats, bars: Sequence[float] = ()) -> tuple[str
     `95%` beside a gate at 95%)."""
     assert stats.pass_rate_ci is not None and stats.pass_rate is not None
     ci = stats.pass_rate_ci
-    rate = Decimal(pass_rate_text(stats, bars)[:-1])
-    shown_bars = [Decimal(bound_percent(bar)[:-1]) / 100 for bar in bars]
-    for decimals in range(MAX_DECIMALS):
-        low, high = percent(ci.low, decimals), percent(ci.high, decimals)
-        if Decimal(low[:-1]) <= rate <= Decimal(high[:-1]) and _sides_kept(
-                ((ci.low, str(Decimal(low[:-1]) / 100)), (ci.high, str(Decimal(high[:-1]) / 100))),
-                shown_bars):
-            break
-    return low, high
+    return _bounds_beside(ci.low, ci.high, percent, bars, range(MAX_DECIMALS),
+                          holding=pass_rate_text(stats, bars))
+
+
+def _bounds_beside(low: float, high: float, text: Callable[[float, int], str],
+                   bars: Sequence[float], places: range, *,
+                   holding: str | None = None) -> tuple[str, str]:
+    """`low` and `high` as `text(value, decimals)` writes them, at the fewest of `places`
+    decimals (the last when none does) that keep each on the side of every one of `bars` it
+    truly is on, at one only when truly at it, and, with `holding`, the figure printed
+    beside them between them."""
+    numbers = [Decimal(repr(bar)) for bar in bars]
+    for decimals in places:
+        shown = text(low, decimals), text(high, decimals)
+        if _sides_kept(((low, shown[0]), (high, shown[1])), numbers) and (
+                holding is None
+                or _number(shown[0]) <= _number(holding) <= _number(shown[1])):
+            return shown
+    return shown
 
 
 def _sides_kept(bounds: Sequence[tuple[float, str]], bars: Sequence[Decimal]) -> bool:
     """Each bound, as shown, is on the side of each bar that it truly is on (at it only
     when it truly is at it)."""
     for value, text in bounds:
-        shown = Decimal(text)
+        shown, truly = _number(text), Decimal(repr(value))
         for bar in bars:
-            truly = Decimal(repr(value))
             if (shown > bar) != (truly > bar) or (shown < bar) != (truly < bar):
                 return False
     return True
+
+
+def _number(text: str) -> Decimal:
+    """The number a figure reads as: `79.6%` is 0.796, `0.796` is 0.796."""
+    return Decimal(text[:-1]) / 100 if text.endswith("%") else Decimal(text)
 
 
 def score_text(value: float, scale: tuple[float, float], decimals: int | None = None) -> str:
