@@ -269,3 +269,27 @@ def test_a_stored_runs_report_reads_its_configs_gates_for_the_table(
     code, printed = run_cli(capsys, "report", "latest", "--store", str(tmp_path / "s.db"))
     assert code == 0, printed
     assert "100.0% [79.6%–100.0%]" in printed
+
+
+def test_a_stopped_runs_gate_set_from_the_environment_fails_unjudged_in_its_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a run stopped by its error budget, whose gate read `min_pass_rate:
+    ${MIN_RATE}`, ended 'internal error: ValidationError' in place of what stopped it when
+    given --junit, and `assay report RUN` of it said the same (exit 3): the gates of a run
+    with no recorded review were read from its stored config, which keeps `${MIN_RATE}`."""
+    from tests.cli.evalproject import assay as run_cli
+    from tests.cli.evalproject import write_stopping_project
+
+    monkeypatch.setenv("MIN_RATE", "0.8")
+    config = write_stopping_project(tmp_path, cases=10, answered=3, max_errors=2, extra={
+        "gates": [{"scorer": "exact_match", "min_pass_rate": "${MIN_RATE}"}]})
+    store, junit = str(tmp_path / "s.db"), tmp_path / "junit.xml"
+    code, printed = run_cli(capsys, "run", str(config), "--store", store, "--no-progress",
+                            "--junit", str(junit))
+    assert code == 3 and "error budget reached" in printed, printed
+    unjudged = ("FAIL exact_match: not judged: the run stores this gate as written "
+                "(min_pass_rate: ${MIN_RATE}), not the value it read then")
+    assert unjudged.partition(": ")[2] in junit.read_text(encoding="utf-8")
+    code, printed = run_cli(capsys, "report", "latest", "--store", store)
+    assert code == 0 and unjudged in printed, printed

@@ -309,7 +309,7 @@ def review_stored(store: Store, run: RunRecord, *,
     return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
                   gates=recorded.gates, warnings=recorded.warnings, usage=recorded.usage,
                   exports=store.exports(run.id), judges=judges,
-                  bars=gate_bars(stored_config_gates(run)))
+                  bars=gate_bars(stored_config_gates(run).gates))
 
 
 StoredRead = tuple["RunSummary", dict[str, "ScorerCases"] | None, JudgeReview,
@@ -343,13 +343,10 @@ def _judged_again(run: RunRecord, summary: RunSummary) -> RecordedReview:
     """For a run with no recorded review: its config's threshold gates judged on `summary`.
 
     A run that did not complete (aborted, interrupted, failed) holds only the trials that
-    ran before it stopped: its gates are shown on them, but none of them passed."""
-    from assay.config.models import GateConfig
-
-    items = ((run.config or {}).get("gates") or []) if isinstance(run.config, dict) else []
-    gates = [GateConfig.model_validate(item) for item in items
-             if isinstance(item, dict) and "regression" not in item]
-    results = threshold_results(list(gates), summary)
+    ran before it stopped: its gates are shown on them, but none of them passed. A gate
+    whose minimum the config stores as `${VAR}` fails, not judged: its value is not kept."""
+    stored = stored_config_gates(run)
+    results = threshold_results(list(stored.gates), summary)
     if run.status != COMPLETED:
         ran = sum(c.trials for c in summary.conditions)
         results = [replace(r, passed=False,
@@ -358,7 +355,7 @@ def _judged_again(run: RunRecord, summary: RunSummary) -> RecordedReview:
                                   "that ran")
                    for r in results]
     # Only a completed run wrote its report.md (a stopped one never got that far).
-    return RecordedReview(results, unmeasured_warnings(
+    return RecordedReview(results + stored.unread, unmeasured_warnings(
         summary, report_md=run.status == COMPLETED and run.report_dir is not None))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from assay.analysis.summary import RunSummary, ScoreStats
@@ -75,20 +76,37 @@ def gate_bars(gates: Sequence[Gate]) -> GateBars:
     return GateBars(tuple(bars))
 
 
-def stored_config_gates(run: RunRecord) -> list[GateConfig]:
-    """The threshold gates of a stored run's config, those that read as gates as stored: a
-    value written as `${VAR}` is kept so, and what it was when the run ended is not."""
+@dataclass(frozen=True, slots=True)
+class StoredGates:
+    """A stored run's config's threshold gates, read back: those that read as gates, and a
+    failed result for each that does not."""
+
+    gates: list[GateConfig]
+    unread: list[GateResult]
+    """A gate whose stored value is not a number: a `${VAR}` is stored as written, and the
+    value it had when the run ran is not kept."""
+
+
+def stored_config_gates(run: RunRecord) -> StoredGates:
+    """The threshold gates of a stored run's config (`min_pass_rate: ${MIN_RATE}` is stored
+    so, and a gate read from it was 'internal error: ValidationError')."""
     from pydantic import ValidationError
 
     items = (run.config or {}).get("gates") if isinstance(run.config, dict) else None
-    gates = []
+    gates, unread = [], []
     for item in items if isinstance(items, list) else []:
-        if isinstance(item, dict) and "regression" not in item:
-            try:
-                gates.append(GateConfig.model_validate(item))
-            except ValidationError:
-                continue
-    return gates
+        if not isinstance(item, dict) or "regression" in item:
+            continue
+        try:
+            gates.append(GateConfig.model_validate(item))
+        except ValidationError:
+            label = "@".join(str(item[key]) for key in ("scorer", "condition") if item.get(key))
+            written = ", ".join(f"{key}: {value}" for key, value in item.items()
+                                if key not in ("scorer", "condition"))
+            unread.append(GateResult(label or "gate", False,
+                                     f"not judged: the run stores this gate as written "
+                                     f"({written}), not the value it read then"))
+    return StoredGates(gates, unread)
 
 
 def check_thresholds(gates: Sequence[Gate], scorers: Sequence[str],
