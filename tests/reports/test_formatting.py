@@ -126,6 +126,10 @@ def test_a_gated_rate_and_mean_read_as_their_gate_lines_read_them() -> None:
     (12, 20, [0.39, 0.8], "60.0% [38.7%–78.1%]"),
     (15, 15, [0.8], "100.0% [79.6%–100.0%]"),
     (15, 20, [0.8934], "75.00% [53%–89%]"),  # the rate takes the bar's digits, the bounds none
+    # a gate at 0 (or 1) with none (or every case) passing: the Wilson end that comes out a
+    # hair off it (5.5e-17) is at it, where it read `0.0% [0.0000000%–56.1497032%]`
+    (0, 3, [0.0], "0.0% [0%–56%]"),
+    (3, 3, [1.0], "100.0% [44%–100%]"),
 ])
 def test_a_pass_rates_interval_beside_its_gates_reads_as_pinned(passed: int, n: int,
                                                                bars: list[float],

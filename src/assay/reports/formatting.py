@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from assay.analysis.summary import ScoreStats
 from assay.shown_numbers import (
+    AT_END,
     MAX_DECIMALS,
     fixed_beside,
     off_ends,
@@ -117,13 +118,18 @@ def _bounds_beside(low: float, high: float, text: Callable[[float, int], str],
 
 def _sides_kept(bounds: Sequence[tuple[float, str]], bars: Sequence[Decimal]) -> bool:
     """Each bound, as shown, is on the side of each bar that it truly is on (at it only
-    when it truly is at it)."""
+    when it truly is at it, or within float noise of it: a Wilson low end of 0 passes comes
+    out as 5.5e-17, which is at a bar of 0, not a hair above it)."""
     for value, text in bounds:
-        shown, truly = _number(text), Decimal(repr(value))
+        shown = _number(text)
         for bar in bars:
+            truly = bar if abs(Decimal(repr(value)) - bar) <= _NOISE else Decimal(repr(value))
             if (shown > bar) != (truly > bar) or (shown < bar) != (truly < bar):
                 return False
     return True
+
+
+_NOISE = Decimal(repr(AT_END))
 
 
 def _number(text: str) -> Decimal:
