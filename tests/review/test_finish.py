@@ -233,11 +233,17 @@ def test_a_fail_under_gate_keeps_the_score_tables_interval_on_its_side_of_the_ba
     """Regression: `assay run CONFIG --fail-under exact_match=0.8` printed `100.0% [80%–100%]`
     beside `min 80.0%`, a low end of 79.6% read as at the bar: the table's bars were read
     from the config as stored, which holds no gate given on the command line."""
+    from tests.cli.evalproject import assay as run_cli
+
     printed, out = _gated_run(tmp_path, capsys, "--fail-under", "exact_match=0.8")
     assert "(min 80.0%)" in printed
     for where, text in {"terminal": printed, **_rendered(out)}.items():
         assert "100.0% [79.6%–100.0%]" in text and "[80%–100%]" not in text, where
         assert "95% CI 79.6%..100.0%, n=15" in text, where
+    # the stored config holds no such gate: the run's review keeps its minimum, so the
+    # run's report later reads as the one written when it ran
+    code, printed = run_cli(capsys, "report", "latest", "--store", str(tmp_path / "s.db"))
+    assert code == 0 and "100.0% [79.6%–100.0%]" in printed, printed
 
 
 def test_a_config_gate_set_from_the_environment_keeps_the_interval_on_its_side_of_the_bar(
@@ -253,16 +259,17 @@ def test_a_config_gate_set_from_the_environment_keeps_the_interval_on_its_side_o
         assert "100.0% [79.6%–100.0%]" in text, where
     from tests.cli.evalproject import assay as run_cli
 
-    # the stored config holds `${MIN_RATE}`, no minimum: its report has no bar to read
+    # the stored config holds `${MIN_RATE}`, no minimum: the run's review keeps the value
     code, printed = run_cli(capsys, "report", "latest", "--store", str(tmp_path / "s.db"))
     assert code == 0 and "PASS exact_match@only pass rate" in printed, printed
+    assert "100.0% [79.6%–100.0%]" in printed, printed
 
 
 def test_a_stored_runs_report_reads_its_configs_gates_for_the_table(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`assay report RUN` and the viewer build the review of a stored run: the bars of its
-    config's gates come from the config it stored (a `--fail-under` gate's minimum is not
-    stored, only its result)."""
+    gates come from its recorded review, or for a run recorded before the review kept them,
+    from the config it stored."""
     from tests.cli.evalproject import assay as run_cli
 
     _gated_run(tmp_path, capsys, gates=[{"scorer": "exact_match", "min_pass_rate": 0.8}])

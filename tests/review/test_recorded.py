@@ -10,7 +10,7 @@ from assay import Case
 from assay.records import RunRecord
 from assay.review.finish import review_stored
 from assay.review.recorded import RecordedReview
-from assay.review.result import GateResult
+from assay.review.result import GateBar, GateBars, GateResult
 from assay.store import Store
 
 DATA = [{"id": f"c{i}", "input": "q", "expected": "A" if i < 3 else "B"} for i in range(5)]
@@ -25,15 +25,19 @@ def test_gates_judged_later_are_added_and_those_already_judged_keep_their_result
     recorded = RecordedReview([first], ["a warning"], {"calls": 3}, None)
     again = GateResult("contains@a pass rate", True, "judged again", "min 80.0%")
     looser = GateResult("contains@a pass rate", True, "50.0% (min 40.0%)", "min 40.0%")
-    added = recorded.adding([again, looser], baseline="b")
+    bars = GateBars((GateBar("contains", "a", "pass_rate", 0.4),))
+    added = recorded.adding([again, looser], baseline="b", bars=bars)
     assert added.gates == [first, looser]
+    assert added.bars == bars
     assert (added.warnings, added.usage, added.baseline) == (["a warning"], {"calls": 3}, "b")
 
 
 def test_a_recorded_review_reads_back_as_it_was_stored() -> None:
     recorded = RecordedReview([GateResult("contains@a pass rate", False, "50.0% (min 80.0%)",
                                           "min 80.0%")],
-                              ["a warning"], {"calls": 3}, "a")
+                              ["a warning"], {"calls": 3}, "a",
+                              GateBars((GateBar("contains", None, "pass_rate", 0.8),
+                                        GateBar("judge", "a", "mean", 7.0))))
     run = RunRecord(id="r", experiment="e", kind="eval", status="completed",
                     started_at="2026-01-01T00:00:00", review=recorded.to_dict())
     assert RecordedReview.of(run) == recorded

@@ -191,12 +191,12 @@ def _concluded(store: Store, outcome: RunOutcome, request: ReviewRequest, read: 
         results = _judged(gates, request, store, run, summary, previous, cases)
         unmeasured = unmeasured_warnings(summary, report_md=directory is not None)
         concluded = RecordedReview(results, [*outcome.warnings, *unmeasured],
-                                   dict(outcome.usage), baseline)
+                                   dict(outcome.usage), baseline, gate_bars(gates))
         store.update_run(run.id, review=concluded.to_dict())
     elif request.extra_gates or request.fail_on_regression or baseline != concluded.baseline:
         asked = _judged(list(request.extra_gates), request, store, run, summary, previous,
                         cases)
-        concluded = concluded.adding(asked, baseline=baseline)
+        concluded = concluded.adding(asked, baseline=baseline, bars=gate_bars(gates))
         store.update_run(run.id, review=concluded.to_dict())
     # The files describe the run as it will be once they are written: completed.
     return Review(run=replace(run, status=COMPLETED, review=concluded.to_dict()),
@@ -309,7 +309,8 @@ def review_stored(store: Store, run: RunRecord, *,
     return Review(run=run, summary=summary, comparisons=comparisons, previous=previous,
                   gates=recorded.gates, warnings=recorded.warnings, usage=recorded.usage,
                   exports=store.exports(run.id), judges=judges,
-                  bars=gate_bars(stored_config_gates(run).gates))
+                  bars=recorded.bars if recorded.bars is not None
+                  else gate_bars(stored_config_gates(run).gates))
 
 
 StoredRead = tuple["RunSummary", dict[str, "ScorerCases"] | None, JudgeReview,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from assay.review.result import GateResult
+from assay.review.result import GateBars, GateResult
 
 if TYPE_CHECKING:
     from assay.records import RunRecord
@@ -30,17 +30,24 @@ class RecordedReview:
     usage: dict[str, Any] = field(default_factory=dict)
     baseline: str | None = None
     """The condition the others were compared with; None for the first condition."""
+    bars: GateBars | None = None
+    """The minimums of the threshold gates it judged, `--fail-under`'s too, whose value the
+    stored config does not hold (the score table prints its intervals beside them); None
+    in a record from before they were kept."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"gates": [g.to_dict() for g in self.gates], "warnings": list(self.warnings),
+        data = {"gates": [g.to_dict() for g in self.gates], "warnings": list(self.warnings),
                 "usage": dict(self.usage), "baseline": self.baseline}
+        return data if self.bars is None else {**data, "bars": self.bars.to_list()}
 
-    def adding(self, gates: list[GateResult], *, baseline: str | None) -> RecordedReview:
+    def adding(self, gates: list[GateResult], *, baseline: str | None,
+               bars: GateBars) -> RecordedReview:
         """This review with `gates` judged since (those it already has are kept as they
-        were) and the baseline compared with now."""
+        were), their minimums `bars`, and the baseline compared with now."""
         known = {g.name for g in self.gates}
         return replace(self, gates=[*self.gates, *(g for g in gates if g.name not in known)],
-                       baseline=baseline)
+                       baseline=baseline,
+                       bars=bars if self.bars is None else self.bars.joined(bars))
 
     @classmethod
     def of(cls, run: RunRecord) -> RecordedReview | None:
@@ -53,4 +60,5 @@ class RecordedReview:
         return cls(gates=[GateResult.from_dict(g) for g in data.get("gates") or []],
                    warnings=[str(w) for w in data.get("warnings") or []],
                    usage=dict(data.get("usage") or {}),
-                   baseline=baseline if isinstance(baseline, str) else None)
+                   baseline=baseline if isinstance(baseline, str) else None,
+                   bars=GateBars.from_list(data.get("bars")))

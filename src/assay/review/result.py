@@ -74,6 +74,31 @@ class GateBars:
         return ([bar.minimum for bar in held if bar.metric == "pass_rate"],
                 [bar.minimum for bar in held if bar.metric == "mean"])
 
+    def joined(self, other: GateBars) -> GateBars:
+        """Both sets of minimums, each once."""
+        return GateBars(tuple(dict.fromkeys([*self.bars, *other.bars])))
+
+    def to_list(self) -> list[dict[str, Any]]:
+        return [{"scorer": b.scorer, "condition": b.condition, "metric": b.metric,
+                 "minimum": b.minimum} for b in self.bars]
+
+    @classmethod
+    def from_list(cls, data: Any) -> GateBars | None:
+        """Bars as `to_list` stored them; None when there are none to read (a record from
+        before they were kept) or they do not read as bars."""
+        if not isinstance(data, list):
+            return None
+        bars = []
+        for item in data:
+            if not (isinstance(item, dict) and isinstance(item.get("scorer"), str)
+                    and item.get("metric") in ("pass_rate", "mean")
+                    and isinstance(item.get("minimum"), int | float)
+                    and isinstance(item.get("condition"), str | None)):
+                return None
+            bars.append(GateBar(item["scorer"], item["condition"], item["metric"],
+                                float(item["minimum"])))
+        return cls(tuple(bars))
+
 
 @dataclass(frozen=True, slots=True)
 class ReportFiles:
