@@ -97,6 +97,7 @@ def test_an_unknown_k_eval_key_is_reported_at_its_line_in_the_file(tmp_path: Pat
 @pytest.mark.parametrize("key, bad, field", [
     ("num_repetitions: 3", 'num_repetitions: "many"', "execution.num_repetitions"),
     ("max_attempts: 3", "max_attempts: -2", "execution.retry.max_attempts"),
+    ("max_attempts: 3", "max_attempts: true", "execution.retry.max_attempts"),
 ])
 def test_a_bad_k_eval_value_is_reported_at_its_own_key_and_line(
         tmp_path: Path, key: str, bad: str, field: str) -> None:

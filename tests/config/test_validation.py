@@ -81,3 +81,43 @@ def test_true_or_false_where_a_number_is_wanted_is_refused(tmp_path: Path, key: 
     (problem,) = info.value.problems
     assert problem.field == f"{key}.{where}"
     assert problem.message.startswith("Input should be a number, not true or false")
+
+
+_NUMBERS_IN_SECTIONS = {
+    "target.max_tokens": ["target: {type: model, model: openai/gpt-4.1, max_tokens: true}"],
+    "conditions.hot.temperature": ["target: {type: model, model: openai/gpt-4.1}",
+                                   "conditions: {cold: {}, hot: {temperature: true}}"],
+    "target.timeout": ["target: {type: http, url: 'http://127.0.0.1:9/x', timeout: false}"],
+    "scorers.0.repeats": ["scorers: [{type: judge_score, model: openai/gpt-4.1, repeats: true}]"],
+    "scorers.0.scale.0": ["scorers: [{type: python, function: agent:score, scale: [true, 5]}]"],
+    "providers.local.max_retries": ["providers: {local: {kind: openai, max_retries: true}}"],
+    "conditions.p.context.top_k": ["packs: {docs: {path: .}}",
+                                   "conditions: {p: {context: {pack: docs, top_k: true}}}"],
+}
+"""Each section's number written as true or false, by the field named; the target is a
+python function and the scorer `exact_match` unless one is given."""
+
+
+@pytest.mark.parametrize("field", _NUMBERS_IN_SECTIONS)
+def test_true_or_false_for_a_number_is_refused_in_every_section(tmp_path: Path,
+                                                                field: str) -> None:
+    """Regression: a target's `max_tokens: true`, a judge's `repeats: true`, a provider's
+    `max_retries: true` or a pack context's `top_k: true` read as 1, a `timeout: false` as 0;
+    only the config file's own keys (`run:`, `dataset:`, `judge:`) refused them."""
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
+    (tmp_path / "agent.py").write_text("def answer(case):\n    return 'x'\n\n"
+                                       "def score(case, output):\n    return 1.0\n")
+    lines = _NUMBERS_IN_SECTIONS[field]
+    if not any(line.startswith("target:") for line in lines):
+        lines = ["target: {type: python, function: agent:answer}", *lines]
+    if not any(line.startswith("scorers:") for line in lines):
+        lines = [*lines, "scorers: [{type: exact_match}]"]
+    config = tmp_path / "assay.yaml"
+    config.write_text("\n".join(["name: m", "dataset: cases.jsonl", *lines]) + "\n")
+    with pytest.raises(UserError) as info:
+        load_config(config, env={})
+    (problem,) = info.value.problems
+    key = next(part for part in reversed(field.split(".")) if not part.isdigit())
+    assert problem.field == field
+    assert f"{key}:" in config.read_text().splitlines()[problem.line - 1]
+    assert problem.message.startswith("Input should be a number, not true or false")

@@ -2,7 +2,8 @@
 
 Owns reading YAML with line numbers (`yaml_source`), `${VAR}` interpolation,
 validation into `models` (their counts' and times' bounds in `bounds`, which the
-command line's options read too), the k-eval import (`keval`), suite files
+command line's options read too; the base every model read from a config derives from,
+in `config_model`), the k-eval import (`keval`), suite files
 (`suite_file`) and sandboxed templates (`templates`). The code a config names
 is imported and called by `assay.user_code`. The lowest layer: imports only
 the root nouns, errors and the registry.

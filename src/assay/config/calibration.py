@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from assay.config.field_docs import describe_fields
+from assay.config.config_model import ConfigModel
 
 DEFAULT_MIN_AGREEMENT = 0.85
 """Agreement with people a judge needs before its verdicts stand in for theirs."""
@@ -22,11 +22,7 @@ DEFAULT_MIN_AGREEMENT = 0.85
 CalibrationKind = Literal["auto", "pass_fail", "score", "label", "preference"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
-
-
-class LabelsFile(_Strict):
+class LabelsFile(ConfigModel):
     """People's judgements of items."""
 
     path: str
@@ -44,7 +40,7 @@ class LabelsFile(_Strict):
     a stored run."""
 
 
-class VerdictsFile(_Strict):
+class VerdictsFile(ConfigModel):
     """A judge's verdicts recorded elsewhere (another tool, another run)."""
 
     path: str
@@ -64,7 +60,7 @@ class VerdictsFile(_Strict):
     shown first, so in that order A means the answer B)."""
 
 
-class JudgeIdentity(_Strict):
+class JudgeIdentity(ConfigModel):
     """The judge a recorded calibration is stored for."""
 
     model: str | None = None
@@ -75,7 +71,7 @@ class JudgeIdentity(_Strict):
     """The version of its rubric or pass rule."""
 
 
-class CalibrationSpec(_Strict):
+class CalibrationSpec(ConfigModel):
     """A calibration of a judge against people's labels."""
 
     labels: LabelsFile

@@ -9,17 +9,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import types
-import typing
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Discriminator,
     Field,
     Tag,
-    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -27,8 +23,8 @@ from pydantic_core import PydanticCustomError
 
 from assay.case import CASE_FIELDS
 from assay.config.bounds import MAX_CONCURRENCY, MAX_COUNT, MAX_EPOCHS, MAX_SECONDS
+from assay.config.config_model import ConfigModel
 from assay.config.temperature import Temperature
-from assay.config.field_docs import describe_fields
 from assay.config.yaml_source import MAX_INT_DIGITS
 from assay.config.calibration import CalibrationSpec
 
@@ -70,32 +66,7 @@ def _or_path(schema: dict[str, Any]) -> None:
     schema["anyOf"] = [mapping, {"type": "string", "minLength": 1}]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
-
-    @field_validator("*", mode="before")
-    @classmethod
-    def _no_boolean_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
-        """`sample: true` read as 1 (pydantic takes a boolean for a number), and a run of
-        one case said '1 case' as if asked; `true` or `false` is refused where a number is
-        wanted."""
-        field = cls.model_fields.get(info.field_name or "")
-        if isinstance(value, bool) and field is not None and _wants_number(field.annotation):
-            raise PydanticCustomError("number_not_boolean",
-                                      "Input should be a number, not true or false")
-        return value
-
-
-def _wants_number(annotation: Any) -> bool:
-    """Whether a field's type is a number (`int`, `float`, or either or None)."""
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        kinds = {kind for kind in typing.get_args(annotation) if kind is not type(None)}
-    else:
-        kinds = {annotation}
-    return kinds <= {int, float}
-
-
-class DatasetConfig(_Strict):
+class DatasetConfig(ConfigModel):
     path: str | None = None
     """The dataset file, relative to the config file: JSONL (default), JSON array, YAML, CSV
     (or `.tsv`; cells separated by commas, or by `;`, tabs or `|` as its header shows) or
@@ -164,7 +135,7 @@ class DatasetConfig(_Strict):
         return self
 
 
-class RunSettings(_Strict):
+class RunSettings(ConfigModel):
     concurrency: int = Field(default=8, ge=1, le=MAX_CONCURRENCY)
     """Trials in flight at once."""
 
@@ -211,11 +182,11 @@ are not among them: they decide whether an answer is cut, so a resume that chang
 would mix trials held to two limits."""
 
 
-class ConditionConfig(BaseModel):
+class ConditionConfig(ConfigModel):
     """A named variant of the target. Any key the target accepts (model, system,
     args, env, command, ...) may be given here to override it for this condition."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra=describe_fields)
+    model_config = ConfigDict(extra="allow")
 
     description: str | None = None
     """What this condition changes, for reports."""
@@ -244,7 +215,7 @@ class ConditionConfig(BaseModel):
         return {**self.target, **extra}
 
 
-class JudgeDefaults(_Strict):
+class JudgeDefaults(ConfigModel):
     model: str | None = None
     """Default model for judged scorers, e.g. `openai/gpt-4.1`."""
 
@@ -256,7 +227,7 @@ class JudgeDefaults(_Strict):
     passing calibration (`assay calibrate`), saying what changed since the last one."""
 
 
-class GateConfig(_Strict):
+class GateConfig(ConfigModel):
     scorer: str
     """The scorer (by name) the gate reads."""
 
@@ -279,7 +250,7 @@ class GateConfig(_Strict):
         return self
 
 
-class RegressionSpec(_Strict):
+class RegressionSpec(ConfigModel):
     scorer: str | None = None
     """The scorer (by name) to watch; every scorer when omitted."""
 
@@ -299,7 +270,7 @@ class RegressionSpec(_Strict):
     omitted."""
 
 
-class RegressionGateConfig(_Strict):
+class RegressionGateConfig(ConfigModel):
     """Fail when a metric dropped against the previous run (or a named baseline run)."""
 
     regression: RegressionSpec
@@ -328,7 +299,7 @@ GateItem = Annotated[
 """A gate: a threshold on this run's results, or a regression against an earlier run."""
 
 
-class EvalConfig(_Strict):
+class EvalConfig(ConfigModel):
     name: str = Field(min_length=1, max_length=200)
     """The experiment: history and compare-to-previous group runs by it."""
 

@@ -9,15 +9,13 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from assay.config.field_docs import describe_fields
+from assay.config.config_model import ConfigModel
 
 
-class McpServerConfig(BaseModel):
+class McpServerConfig(ConfigModel):
     """One MCP server: a local process over stdio, or a remote one over HTTP or SSE."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     type: Literal["stdio", "http", "sse"] = "stdio"
     """How to talk to the server: `stdio` starts `command` as a child process;

@@ -5,17 +5,15 @@ Kept free of the index and the `mcp` SDK so that reading a config stays cheap.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from assay.config.field_docs import describe_fields
+from assay.config.config_model import ConfigModel
 
 DEFAULT_PATTERNS = ["**/*.md", "**/*.markdown", "**/*.txt", "**/*.html", "**/*.htm"]
 
 
-class PackConfig(BaseModel):
+class PackConfig(ConfigModel):
     """A knowledge pack: a folder of documents, chunked and indexed once per content."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     path: str
     """The folder holding the documents, relative to the config file."""
@@ -29,10 +27,8 @@ class PackConfig(BaseModel):
     """Largest chunk, in characters. Chunks follow headings and paragraphs."""
 
 
-class ContextConfig(BaseModel):
+class ContextConfig(ConfigModel):
     """A condition's `context:`: retrieve passages from a pack into the prompt."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     pack: str
     """The name of a pack declared under `packs:`."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from assay.config.bounds import MAX_CONCURRENCY, MAX_RETRIES, MAX_SECONDS
-from assay.config.field_docs import describe_fields
+from assay.config.config_model import ConfigModel
 from assay.config.urls import http_url
 
 ProviderKind = Literal["anthropic", "openai", "openai_compatible", "anthropic_vertex",
@@ -39,10 +39,8 @@ DEFAULT_KEY_ENV: dict[str, str | None] = {
 """The variable named when a key is missing or refused (see `endpoints` for every one read)."""
 
 
-class Price(BaseModel):
+class Price(ConfigModel):
     """What one model costs, in US dollars per million tokens."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     input_per_mtok: float = Field(ge=0, allow_inf_nan=False)
     """Dollars per million input (prompt) tokens."""
@@ -54,10 +52,8 @@ PROVIDER_NAME = r"^[A-Za-z0-9_.-]*$"
 """What a provider's name (a model string's prefix) may hold."""
 
 
-class ProviderConfig(BaseModel):
+class ProviderConfig(ConfigModel):
     """One LLM endpoint: which wire protocol, where, which key, how hard to push it."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     name: str = Field(default="", pattern=PROVIDER_NAME)
     """The prefix of model strings served here: `<name>/<model>`. Under the config's

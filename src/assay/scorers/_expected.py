@@ -11,9 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import ConfigDict
-
-from assay.config.field_docs import describe_fields
 from assay.case import Case
 from assay.config.templates import (
     case_renderer,
@@ -29,9 +26,7 @@ from assay.scorers.base import ScorerParams, param_error
 
 
 class CheckParams(ScorerParams):
-    """Base of the deterministic scorers' params: field docstrings become schema descriptions."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
+    """Base of the deterministic scorers' params."""
 
 
 def no_expected(case: Case, what: str = "expected value") -> Score:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from assay.config.field_docs import describe_fields
+from assay.config.config_model import ConfigModel
 from assay.case import Case
 from assay.errors import Problem, UserError
 from assay.output import Output
@@ -17,10 +17,8 @@ if TYPE_CHECKING:
     from assay.scorers._expected import Reference
 
 
-class ScorerParams(BaseModel):
+class ScorerParams(ConfigModel):
     """Keys every scorer accepts."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     type: str
     """The registered scorer kind, e.g. `contains` or `judge_score`."""

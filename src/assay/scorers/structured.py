@@ -9,7 +9,6 @@ from typing import Any
 
 from pydantic import ConfigDict, Field, model_validator
 
-from assay.config.field_docs import describe_fields
 from assay.case import Case
 from assay.output import Output
 from assay.registry import scorer
@@ -82,8 +81,7 @@ class JsonSchema(CheckScorer):
         schema_file: str | None = None
         """A file holding the JSON Schema (JSON or YAML), relative to the config's directory."""
 
-        model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields,
-                                  validate_by_name=True, validate_by_alias=True)
+        model_config = ConfigDict(validate_by_name=True, validate_by_alias=True)
 
         @model_validator(mode="after")
         def _one_source(self) -> JsonSchema.Params:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
-
-from assay.config.field_docs import describe_fields
+from assay.config.config_model import ConfigModel
 from assay.case import Case
 from assay.condition import TOOL_KEYS, Condition
 from assay.errors import Problem
@@ -14,10 +12,8 @@ from assay.output import Output
 from assay.services import Services
 
 
-class TargetParams(BaseModel):
+class TargetParams(ConfigModel):
     """Keys every target accepts."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     type: str
     """The registered target kind: python, command, model, agent or http."""

@@ -17,9 +17,8 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-from assay.config.field_docs import describe_fields
 from assay.config.temperature import Temperature
 from assay.case import Case
 from assay.errors import AssayError
@@ -37,8 +36,6 @@ from assay.config.templates import (case_variables, render, template_hash, templ
 
 class JudgeParams(ScorerParams):
     """Keys every LLM judge accepts."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     model: str | None = None
     """Judge model as `provider/model`, e.g. `openai/gpt-4.1`; defaults to the config's

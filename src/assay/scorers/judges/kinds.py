@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from assay.config.field_docs import describe_fields
+from assay.config.config_model import ConfigModel
 from assay.case import Case
 from assay.registry import scorer
 from assay.scorers.judges.base import JudgeParams, JudgeScorer
@@ -133,9 +133,8 @@ class TraitsJudge(JudgeScorer):
         return None
 
 
-class _OutputSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True,
-                              json_schema_extra=describe_fields)
+class _OutputSpec(ConfigModel):
+    model_config = ConfigDict(populate_by_name=True)
 
 
 class NumberOutput(_OutputSpec):

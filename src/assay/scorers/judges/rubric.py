@@ -14,9 +14,9 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from assay.config.field_docs import describe_fields
+from assay.config.config_model import ConfigModel
 from assay.scorers.judges.formats import ReplyFormat, _object
 from assay.scorers.judges.parse import REASON_KEYS, SCORE_KEYS, as_number, extract_object, pick
 from assay.scorers.judges.judgement import (
@@ -28,10 +28,8 @@ from assay.scorers.judges.judgement import (
 )
 
 
-class RubricMetric(BaseModel):
+class RubricMetric(ConfigModel):
     """One metric of a rubric: what it asks and what each score means."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     """Key of the metric in results, e.g. `completeness`."""
@@ -51,14 +49,12 @@ class RubricMetric(BaseModel):
         return self
 
 
-class PassRule(BaseModel):
+class PassRule(ConfigModel):
     """When a rubric judgement passes. Every condition given must hold.
 
     `all_at_least`: every metric scores at least this; `mean_at_least`: the
     mean of the metrics is at least this; `min`: per-metric minimums.
     """
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=describe_fields)
 
     all_at_least: float | None = None
     """Every metric must score at least this."""
