@@ -121,3 +121,27 @@ def test_true_or_false_for_a_number_is_refused_in_every_section(tmp_path: Path,
     assert problem.field == field
     assert f"{key}:" in config.read_text().splitlines()[problem.line - 1]
     assert problem.message.startswith("Input should be a number, not true or false")
+
+
+@pytest.mark.parametrize("written, line, key, message", [
+    ("max: abc", 11, "max", "Input should be a valid number"),
+    ("max: 10\n      maxx: 3", 12, "maxx",
+     "unknown key 'maxx'; did you mean 'max'? (allowed: integer, max, min,"),
+], ids=["a bad value", "an unknown key"])
+def test_a_problem_in_a_judge_output_names_its_own_key_and_line(
+        tmp_path: Path, written: str, line: int, key: str, message: str) -> None:
+    """Regression: `output: {type: number, max: abc}` was put at 'scorers.0.output.number.max',
+    a key no file has (the tag pydantic puts in the place), on the line of `output:`; an
+    unknown key there named no key it could have meant."""
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
+    config = tmp_path / "assay.yaml"
+    config.write_text("name: m\ndataset: cases.jsonl\n"
+                      "target: {type: python, function: agent:answer}\n"
+                      "scorers:\n  - type: judge\n    model: openai/gpt-4.1\n"
+                      "    prompt: 'Rate {{ output }}'\n    output:\n      type: number\n"
+                      f"      min: 0\n      {written}\n      threshold: 5\n")
+    with pytest.raises(UserError) as info:
+        load_config(config, env={})
+    (problem,) = info.value.problems
+    assert (problem.line, problem.field) == (line, f"scorers.0.output.{key}")
+    assert problem.message.startswith(message)

@@ -18,13 +18,14 @@ def problems_from(exc: ValidationError, model: type[BaseModel], source: SourceMa
     """One Problem per pydantic error, with file, line and dotted field path."""
     problems = []
     for error in exc.errors():
-        loc = tuple(part for part in error["loc"] if not _is_union_tag(part))
+        tagged = tuple(part for part in error["loc"] if not _is_union_tag(part))
+        loc = _walk(model, tagged)[0]
         path = (*base, *loc)
         message = error["msg"]
         if error["type"] == "value_error":  # our own words, without pydantic's "Value error, "
             message = str(error.get("ctx", {}).get("error", message))
         if error["type"] == "extra_forbidden":
-            known = known_keys(model, loc[:-1])
+            known = known_keys(model, tagged[:-1])
             hint = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
             message = f"unknown key '{name_text(str(loc[-1]))}'"
             message += f"; did you mean '{hint[0]}'?" if hint else ""
@@ -50,14 +51,38 @@ def _is_union_tag(part: Any) -> bool:
 
 def known_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     """The keys a model accepts at `loc` (walking nested models, dicts and lists)."""
-    current: Any = model
-    for part in loc:
-        current = _step(current, part)
-        if current is None:
-            return []
+    current = _walk(model, loc)[1]
     if isinstance(current, type) and issubclass(current, BaseModel):
         return list(current.model_fields)
     return []
+
+
+def _walk(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any]:
+    """`loc` as the file writes it, and the type found at its end. pydantic puts the tag of
+    a discriminated union's member in the place (`output.number.max` for `output: {type:
+    number, max: abc}`): a key no file has, so the problem was put on the union's line."""
+    written: list[Any] = []
+    current: Any = model
+    for part in loc:
+        member = _tagged_member(current, part)
+        if member is not None:
+            current = member
+            continue
+        written.append(part)
+        current = _step(current, part) if current is not None else None
+    return tuple(written), current
+
+
+def _tagged_member(annotation: Any, part: Any) -> type[BaseModel] | None:
+    """The member of a union of models that `part` is the tag of (its `type: Literal[...]`),
+    unless `part` is a key one of them has."""
+    members = [member for member in typing.get_args(annotation)
+               if isinstance(member, type) and issubclass(member, BaseModel)]
+    if not isinstance(part, str) or any(part in member.model_fields for member in members):
+        return None
+    return next((member for member in members for field in member.model_fields.values()
+                 if typing.get_origin(field.annotation) is typing.Literal
+                 and part in typing.get_args(field.annotation)), None)
 
 
 def _step(annotation: Any, part: Any) -> Any:
