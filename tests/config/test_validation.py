@@ -7,20 +7,31 @@ from pathlib import Path
 import pytest
 
 from assay.config import load_config
-from assay.errors import UserError
+from assay.errors import Problem, UserError
+
+
+def with_a_case(folder: Path) -> Path:
+    """A one-case cases.jsonl in `folder`, and where its config goes."""
+    (folder / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
+    return folder / "assay.yaml"
+
+
+def only_problem(config: Path) -> Problem:
+    """The one problem loading `config` finds."""
+    with pytest.raises(UserError) as info:
+        load_config(config, env={})
+    (problem,) = info.value.problems
+    return problem
 
 
 def test_a_rule_of_the_config_reads_in_its_own_words_without_pydantics_prefix(
         tmp_path: Path) -> None:
     """Regression: it read 'Value error, a gate needs min_pass_rate, ...'."""
-    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
-    config = tmp_path / "assay.yaml"
+    config = with_a_case(tmp_path)
     config.write_text("name: m\ndataset: {path: cases.jsonl}\n"
                       "target: {type: python, function: agent:answer}\n"
                       "scorers: [{type: contains}]\ngates: [{scorer: contains}]\n")
-    with pytest.raises(UserError) as info:
-        load_config(config, env={})
-    (problem,) = info.value.problems
+    problem = only_problem(config)
     assert (problem.line, problem.field) == (5, "gates.0")
     assert problem.message.startswith("a gate needs min_pass_rate, min_mean or max_error_rate")
 
@@ -32,14 +43,11 @@ def test_an_unknown_key_holding_an_invisible_character_shows_it(tmp_path: Path, 
                                                                  shown: str) -> None:
     """Regression: a key pasted with a zero-width space read 'unknown key 'dataset'; did
     you mean 'dataset'?', the two names looking the same."""
-    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
-    config = tmp_path / "assay.yaml"
+    config = with_a_case(tmp_path)
     config.write_text(f"name: m\ndataset: {{path: cases.jsonl}}\n{written}: 1\n"
                       "target: {type: python, function: agent:answer}\n"
                       "scorers: [{type: contains}]\n", encoding="utf-8")
-    with pytest.raises(UserError) as info:
-        load_config(config, env={})
-    (problem,) = info.value.problems
+    problem = only_problem(config)
     assert (problem.line, problem.field) == (3, shown)
     assert problem.message.startswith(f"unknown key '{shown}'; did you mean 'dataset'?")
 
@@ -55,9 +63,7 @@ def test_a_dataset_field_that_is_no_case_field_is_refused_with_the_one_meant(
                       "  fields: {input: question, expeted: answer}\n"
                       "target: {type: python, function: agent:answer}\n"
                       "scorers: [{type: exact_match}]\n")
-    with pytest.raises(UserError) as info:
-        load_config(config, env={})
-    (problem,) = info.value.problems
+    problem = only_problem(config)
     assert (problem.line, problem.field) == (4, "dataset.fields")
     assert problem.message.startswith("'expeted' is no field of a case; did you mean "
                                       "'expected'? (fields: id, input, expected,")
@@ -69,16 +75,13 @@ def test_true_or_false_where_a_number_is_wanted_is_refused(tmp_path: Path, key: 
                                                            where: str) -> None:
     """Regression: `sample: true` was read as 1, and the run of one case said '1 case' as if
     asked for; `max_errors: true` was a budget of one error."""
-    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
-    config = tmp_path / "assay.yaml"
+    config = with_a_case(tmp_path)
     body = {"dataset": "dataset: {path: cases.jsonl, sample: true}\n",
             "run": f"dataset: cases.jsonl\nrun: {{{where}: true}}\n",
             "judge": "dataset: cases.jsonl\njudge: {model: openai/gpt-4.1, temperature: false}\n"}
     config.write_text(f"name: m\n{body[key]}target: {{type: python, function: agent:answer}}\n"
                       "scorers: [{type: exact_match}]\n")
-    with pytest.raises(UserError) as info:
-        load_config(config, env={})
-    (problem,) = info.value.problems
+    problem = only_problem(config)
     assert problem.field == f"{key}.{where}"
     assert problem.message.startswith("Input should be a number, not true or false")
 
@@ -114,11 +117,9 @@ def test_true_or_false_for_a_number_is_refused_in_every_section(tmp_path: Path,
         lines = [*lines, "scorers: [{type: exact_match}]"]
     config = tmp_path / "assay.yaml"
     config.write_text("\n".join(["name: m", "dataset: cases.jsonl", *lines]) + "\n")
-    with pytest.raises(UserError) as info:
-        load_config(config, env={})
-    (problem,) = info.value.problems
+    problem = only_problem(config)
     key = next(part for part in reversed(field.split(".")) if not part.isdigit())
-    assert problem.field == field
+    assert problem.field == field and problem.line is not None
     assert f"{key}:" in config.read_text().splitlines()[problem.line - 1]
     assert problem.message.startswith("Input should be a number, not true or false")
 
@@ -133,15 +134,12 @@ def test_a_problem_in_a_judge_output_names_its_own_key_and_line(
     """Regression: `output: {type: number, max: abc}` was put at 'scorers.0.output.number.max',
     a key no file has (the tag pydantic puts in the place), on the line of `output:`; an
     unknown key there named no key it could have meant."""
-    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "x"}\n')
-    config = tmp_path / "assay.yaml"
+    config = with_a_case(tmp_path)
     config.write_text("name: m\ndataset: cases.jsonl\n"
                       "target: {type: python, function: agent:answer}\n"
                       "scorers:\n  - type: judge\n    model: openai/gpt-4.1\n"
                       "    prompt: 'Rate {{ output }}'\n    output:\n      type: number\n"
                       f"      min: 0\n      {written}\n      threshold: 5\n")
-    with pytest.raises(UserError) as info:
-        load_config(config, env={})
-    (problem,) = info.value.problems
+    problem = only_problem(config)
     assert (problem.line, problem.field) == (line, f"scorers.0.output.{key}")
     assert problem.message.startswith(message)
