@@ -10,7 +10,7 @@ import pytest
 from assay.case import Case
 from assay.condition import Condition
 from assay.datasets.dataset import open_dataset
-from assay.errors import RunFailed
+from assay.errors import RunFailed, StoreError
 from assay.output import Output
 from assay.runner.pipeline import PipelineStats, run_pipeline
 from assay.runner.plan import Plan
@@ -274,3 +274,36 @@ def test_a_run_stopped_by_one_error_in_a_row_says_the_last_trial_not_the_last_1_
         asyncio.run(run_pipeline(make_plan(tmp_path, 4, target), lambda batch: None,
                                  concurrency=1, timeout=5.0, batch_size=1,
                                  max_consecutive_errors=1))
+
+
+class HangsOnC0(CountingTarget):
+    async def answer(self, case: Case) -> Output:
+        if case.id == "c0":
+            await asyncio.sleep(30)
+        return Output(text="x")
+
+
+def refusing_commit(results: list[TrialResult]) -> None:
+    raise StoreError("the store db stopped answering (no answer to a statement within 120s)")
+
+
+def test_ctrl_c_while_the_store_does_not_answer_still_stops_the_run_as_interrupted(
+        tmp_path: Path) -> None:
+    """The last commit, made on the way out of a stopped run, failed on a store that did not
+    answer, and its error replaced the cancellation: `assay run` exited 3, not 130."""
+    async def stopped() -> None:
+        main = asyncio.current_task()
+        assert main is not None
+        asyncio.get_running_loop().call_later(0.3, main.cancel)  # as Ctrl-C does
+        await run_pipeline(make_plan(tmp_path, 3, HangsOnC0()), refusing_commit,
+                           concurrency=4, timeout=60.0, batch_size=100)
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(stopped())
+
+
+def test_a_store_that_fails_the_last_commit_of_a_run_not_stopped_says_so(
+        tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="stopped answering"):
+        asyncio.run(run_pipeline(make_plan(tmp_path, 2, CountingTarget()), refusing_commit,
+                                 concurrency=2, timeout=5.0, batch_size=100))

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from assay.errors import CostBudgetSpent, RunFailed
+from assay.errors import CostBudgetSpent, RunFailed, StoreError
 from assay.judging.batched_commits import FLUSH_SECONDS
 from assay.providers.cache import trial_epoch
 from assay.runner.plan import Plan
@@ -101,6 +101,14 @@ class _PendingErrors:
 def _failed(result: TrialResult) -> bool:
     """`trial_error(result) is not None`, without building the message."""
     return bool(result.output.error) or any(s.error for s in result.scores.values())
+
+
+def _stopping() -> bool:
+    """Whether Ctrl-C or SIGTERM has asked this run to stop (its task is being cancelled).
+    A store that does not answer then fails the last commit, and its error, raised in place
+    of the cancellation, made a stopped run exit 3 instead of 130."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _error_budget_reason(stats: PipelineStats, max_errors: int) -> str:
@@ -237,11 +245,17 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
         workers = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
     ticking = asyncio.create_task(ticker())
     try:
-        await asyncio.gather(*workers)
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            for task in [*workers, ticking]:
+                task.cancel()
+            flush()  # what finished is kept, even on Ctrl-C or an error
+    except StoreError as exc:
+        if _stopping():  # the store's error is met on the way out: the run was stopped
+            raise asyncio.CancelledError(str(exc)) from exc
+        raise
     finally:
-        for task in [*workers, ticking]:
-            task.cancel()
-        flush()  # what finished is kept, even on Ctrl-C or an error
         pool.shutdown(wait=False, cancel_futures=True)
         if budget_spent:  # count the trials in flight at the stop too
             stats.stopped_reason = _error_budget_reason(stats, max_errors or 0)
