@@ -78,3 +78,21 @@ def test_ctrl_c_ends_the_wait_for_a_server_that_does_not_answer(
             assert time.monotonic() - started < 3
         finally:
             store.close()
+
+
+def test_a_read_only_store_gives_up_on_a_server_that_does_not_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`assay view` reads through a read-only engine, which waited for an answer without
+    end: a page of a stopped server hung its request for ever."""
+    monkeypatch.setattr(answer_wait, "ANSWER_WAIT_SECONDS", 0.5)
+    with scratch_schema(postgres_server_url()) as url:
+        Store(url).close()
+        store = Store(url, read_only=True)
+        try:
+            started = time.monotonic()
+            with pytest.raises(StoreError, match="stopped answering"), \
+                    store.engine.connect() as conn:
+                conn.execute(text("SELECT pg_sleep(5)"))
+            assert time.monotonic() - started < 3
+        finally:
+            store.close()

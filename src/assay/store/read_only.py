@@ -18,6 +18,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
 from assay.errors import UserError
+from assay.store.answer_wait import answering_within
 from assay.store.store_address import LOCK_WAIT_SECONDS, engine_arguments
 
 FIRST_STORE = "run an eval first, or name the store with --store (or ASSAY_STORE)"
@@ -37,7 +38,9 @@ def open_read_only(url: str) -> Engine:
         return engine
     if parsed.get_backend_name() == "postgresql":  # a search_path given is kept, not replaced
         address, arguments = engine_arguments(url, "default_transaction_read_only=on")
-        return create_engine(address, future=True, connect_args=arguments)
+        engine = create_engine(address, future=True, connect_args=arguments)
+        answering_within(engine)  # a page of a server that stopped answering ends in time
+        return engine
     raise UserError(f"cannot open {parsed.get_backend_name()} stores read-only; "
                     "use SQLite or PostgreSQL")
 
