@@ -96,3 +96,25 @@ def test_a_read_only_store_gives_up_on_a_server_that_does_not_answer(
             assert time.monotonic() - started < 3
         finally:
             store.close()
+
+
+def test_a_store_reads_again_once_its_server_answers_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After one statement got no answer, the Store failed every later statement for as
+    long as it lived: `assay view`'s pages, or a Store handed to each `assay.evaluate` of a
+    notebook, failed on after the server answered again."""
+    monkeypatch.setattr(answer_wait, "ANSWER_WAIT_SECONDS", 0.5)
+    monkeypatch.setattr(answer_wait, "SILENCE_KEPT_SECONDS", 0.5)
+    with scratch_schema(postgres_server_url()) as url:
+        for read_only in (False, True):
+            store = Store(url, read_only=read_only)
+            try:
+                with pytest.raises(StoreError, match="stopped answering"), \
+                        store.engine.connect() as conn:
+                    conn.execute(text("SELECT pg_sleep(5)"))
+                with pytest.raises(StoreError, match="stopped answering"):
+                    store.list_runs()  # at once, while the server may still be silent
+                time.sleep(0.6)
+                assert store.list_runs() == []
+            finally:
+                store.close()

@@ -7,10 +7,13 @@ ever: libpq waits without end, and the connect and lock timeouts
 (`store_address`) cover only a connection's start and another session's
 locks. A statement's answer is now awaited `ANSWER_WAIT_SECONDS` at most;
 then its connection is closed and the store has stopped answering. From then
-on every statement of that store fails at once instead of waiting again, so
-ending the run (recording how it stopped, releasing its lock) takes no wait
-per step. Ctrl-C, which cannot reach the event loop a statement holds, ends
-the statement's wait too once it has lasted `STOPPED_WAIT_SECONDS`, and so
+on, for `SILENCE_KEPT_SECONDS`, every statement of that store fails at once
+instead of waiting again, so ending the run (recording how it stopped,
+releasing its lock) takes no wait per step; after that a statement tries the
+server again, so a store that lives on (`assay view`, a Store a notebook
+hands to each `assay.evaluate`) reads again once the server answers. Ctrl-C,
+which cannot reach the event loop a statement holds, ends the statement's
+wait too once it has lasted `STOPPED_WAIT_SECONDS`, and so
 does a second Ctrl-C, at which psycopg closes the connection.
 """
 
@@ -36,6 +39,11 @@ ANSWER_WAIT_SECONDS = 120.0
 makes (large reads stream in parts, each a statement's wait of its own)."""
 
 
+SILENCE_KEPT_SECONDS = 10.0
+"""How long after a statement got no answer the store's statements fail at once: ending a
+run takes a few of them, well within it; a later page or evaluate tries the server again."""
+
+
 def answering_within(engine: Engine) -> None:
     """Make `engine`'s psycopg connections give up on an answer after `ANSWER_WAIT_SECONDS`,
     and fail at once once one has (see the module)."""
@@ -43,8 +51,14 @@ def answering_within(engine: Engine) -> None:
         return
     import psycopg
 
-    silent: list[str] = []
-    """Why the server is taken to have stopped answering, once it has."""
+    silent: list[tuple[str, float]] = []
+    """Why the server is taken to have stopped answering, and when, once it has."""
+
+    def still_silent() -> str | None:
+        """Why statements fail at once now; None once `SILENCE_KEPT_SECONDS` have passed."""
+        if silent and time.monotonic() - silent[0][1] >= SILENCE_KEPT_SECONDS:
+            silent.clear()
+        return silent[0][0] if silent else None
 
     class NoAnswer(psycopg.OperationalError):
         """The server gave no answer in time: a driver's error, so SQLAlchemy drops the
@@ -54,26 +68,26 @@ def answering_within(engine: Engine) -> None:
         """A connection whose every wait for the server ends (see the module)."""
 
         def wait(self, gen: Any, *args: Any, **kwargs: Any) -> Any:
-            if silent:
+            if (reason := still_silent()) is not None:
                 gen.close()
                 self.pgconn.finish()
-                raise NoAnswer(silent[0])
+                raise NoAnswer(reason)
             try:
                 return super().wait(_answered_within(gen, ANSWER_WAIT_SECONDS, NoAnswer),
                                     *args, **kwargs)
             except NoAnswer as exc:
-                silent.append(str(exc))
+                silent[:] = [(str(exc), time.monotonic())]
                 self.pgconn.finish()  # its answer may still come, to a statement now gone
                 raise
             except (KeyboardInterrupt, SystemExit):
                 if self.closed and not silent:  # psycopg gave up on it at Ctrl-C
-                    silent.append(STOPPED_WAITING)
+                    silent.append((STOPPED_WAITING, time.monotonic()))
                 raise
 
     @event.listens_for(engine, "do_connect")
     def connect(dialect: Any, record: Any, cargs: Any, cparams: Any) -> Any:
-        if silent:
-            raise NoAnswer(silent[0])
+        if (reason := still_silent()) is not None:
+            raise NoAnswer(reason)
         return Answering.connect(*cargs, **cparams)
 
 
