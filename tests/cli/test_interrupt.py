@@ -157,3 +157,50 @@ def test_ctrl_c_while_the_target_module_imports_is_an_interruption_not_the_modul
     assert code == 130, stderr
     assert "interrupted" in stderr
     assert "while being imported" not in stderr and "Traceback" not in stderr
+
+
+def test_ctrl_c_while_a_postgresql_store_does_not_answer_exits_130_naming_the_resume(
+        tmp_path: Path) -> None:
+    """With its PostgreSQL server stopped (kill -STOP) mid-run, Ctrl-C ended in 'error: the
+    store ... stopped answering', exit 3: the last commit on the way out failed, and its
+    error replaced the interruption."""
+    import os
+    import time
+
+    from sqlalchemy import text
+
+    from tests.conftest import postgres_server_url
+    from tests.postgres import scratch_schema
+
+    with scratch_schema(postgres_server_url()) as url:
+        env = write_python_project(tmp_path, SLOW_AGENT, name="slow", cases=60,
+                                   run="{concurrency: 1}", expected="y", id_digits=2)
+        env |= {"ASSAY_STORE": url, "PGAPPNAME": "assay-run-to-stop"}
+        store = Store(url)
+        stopped: list[int] = []
+
+        def server_stopped() -> bool:
+            if not _some_trials_stored(store):
+                return False
+            with store.engine.connect() as conn:
+                stopped.extend(conn.execute(text(
+                    "SELECT pid FROM pg_stat_activity "
+                    "WHERE application_name = 'assay-run-to-stop'")).scalars())
+            for pid in stopped:
+                os.kill(pid, signal.SIGSTOP)
+            time.sleep(1.0)  # the run's next commit waits on the stopped server
+            return True
+
+        try:
+            code, stderr = interrupt_when(
+                [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"],
+                server_stopped, cwd=tmp_path, env=env)
+        finally:
+            for pid in stopped:
+                os.kill(pid, signal.SIGCONT)
+            store.close()
+    assert stopped
+    assert code == 130, stderr
+    assert "stopped answering" in stderr and "resume with: assay run assay.yaml --resume" \
+        in stderr
+    assert "error:" not in stderr and "Traceback" not in stderr
