@@ -46,7 +46,7 @@ run takes a few of them, well within it; a later page or evaluate tries the serv
 
 def answering_within(engine: Engine) -> None:
     """Make `engine`'s psycopg connections give up on an answer after `ANSWER_WAIT_SECONDS`,
-    and fail at once once one has (see the module)."""
+    and, for `SILENCE_KEPT_SECONDS` after one has not, fail at once (see the module)."""
     if engine.dialect.name != "postgresql" or engine.dialect.driver != "psycopg":
         return
     import psycopg
