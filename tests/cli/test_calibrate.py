@@ -223,6 +223,20 @@ def test_labels_of_another_kind_than_the_judges_verdicts_are_exit_2_not_a_failed
     assert "pass/fail verdict" in out and "no readable verdict" not in out
 
 
+def test_the_one_label_neither_pass_nor_fail_is_named_at_its_line_and_field(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: pass/fail labels with one 'unsure' on line 3 were refused naming the file
+    alone, the user left to search it for the value that is neither pass nor fail."""
+    labels = [dict(row) for row in LABELS]
+    labels[2] = {**labels[2], "human": {"verdict": "unsure"}}
+    (tmp_path / "odd.jsonl").write_text("".join(json.dumps(row) + "\n" for row in labels))
+    code, out = assay(capsys, "calibrate", str(project),
+                      "--labels", str(tmp_path / "odd.jsonl"), "--no-save")
+    assert code == 2, out
+    flat = " ".join(out.split())
+    assert f"neither pass nor fail: {tmp_path / 'odd.jsonl'}:3 [human.verdict] 'unsure'" in flat
+
+
 def test_no_spec_is_exit_2_and_makes_no_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """`assay calibrate` with no spec made an empty store before saying what was missing."""

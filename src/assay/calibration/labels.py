@@ -54,6 +54,8 @@ class LabelledItem:
     raters: list[str] = field(default_factory=list)
     fields: dict[str, Any] = field(default_factory=dict)
     line: int = 0
+    value_lines: list[int] = field(default_factory=list)
+    """The line of the file each of `values` was read from (raters may be records apart)."""
 
     def case(self) -> Case:
         """The item as a case for a judge to grade."""
@@ -87,6 +89,8 @@ class HumanLabels:
     path: Path
     unlabelled: list[str] = field(default_factory=list)
     """Items in the file whose label is empty (null, `[]`, blank): left out, and said so."""
+    label_field: str = "label"
+    """Where the file holds a label (its `fields:` mapping of `label`), to name it."""
 
     @property
     def raters(self) -> int:
@@ -118,6 +122,7 @@ def read_labels(spec: LabelsFile, base_dir: Path, *, kind: str = "auto") -> Huma
         for value in _raw_values(record):
             try:
                 item.values.append(reader(value))
+                item.value_lines.append(record.line)
             except UnreadableValue as exc:
                 problems.add(f"{exc} (the labels are read as {kind.replace('_', '/')})",
                              file=str(path), line=record.line, field=label_key)
@@ -135,7 +140,7 @@ def read_labels(spec: LabelsFile, base_dir: Path, *, kind: str = "auto") -> Huma
     if not items:
         empty = f" ({plural(len(unlabelled), 'item')} with an empty label)" if unlabelled else ""
         raise UserError(f"labels file {path} has no labelled item{empty}")
-    return HumanLabels(kind, items, path, unlabelled)
+    return HumanLabels(kind, items, path, unlabelled, label_key)
 
 
 def _raw_values(record: MappedRecord) -> list[Any]:

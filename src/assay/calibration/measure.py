@@ -17,6 +17,7 @@ from typing import Any
 from assay.analysis.judge_agreement import JudgeAgreement, judge_agreement, rated_items
 from assay.analysis.pairwise_agreement import PairwiseAgreement, pairwise_agreement
 from assay.calibration.labels import HumanLabels
+from assay.calibration.values import UnreadableValue, as_pass
 from assay.calibration.verdicts import JudgeVerdicts
 from assay.config.calibration import CalibrationSpec, JudgeIdentity
 from assay.errors import RunFailed, UserError
@@ -191,9 +192,30 @@ def _other_kind(labels: HumanLabels, example: str) -> str:
     """Why no verdict could be compared: the labels are of a kind the judge does not give."""
     seen = sorted({repr(v) for values in labels.values().values() for v in values})
     shown = ", ".join(seen[:6]) + (", ..." if len(seen) > 6 else "")
-    return (f"the labels in {labels.path} read as {KIND_NAMES.get(labels.kind, labels.kind)} "
-            f"(values {shown}), and no verdict of the judge does (first: {example}); give "
-            "labels of the kind the judge gives, e.g. only pass and fail for a pass/fail judge")
+    message = (f"the labels in {labels.path} read as {KIND_NAMES.get(labels.kind, labels.kind)} "
+               f"(values {shown}), and no verdict of the judge does (first: {example}); give "
+               "labels of the kind the judge gives, e.g. only pass and fail for a pass/fail judge")
+    odd = _neither_pass_nor_fail(labels)
+    if odd:
+        message += ("; neither pass nor fail: " + "; ".join(odd[:5])
+                    + (f" (and {len(odd) - 5} more)" if len(odd) > 5 else ""))
+    return message
+
+
+def _neither_pass_nor_fail(labels: HumanLabels) -> list[str]:
+    """Where labels otherwise pass/fail say something else ('unsure'), each at its line: the
+    few values that made the whole file read as free-text labels."""
+    if labels.kind != "label":
+        return []
+    readable, odd = 0, []
+    for item in labels.items.values():
+        for value, line in zip(item.values, item.value_lines, strict=False):
+            try:
+                as_pass(value)
+                readable += 1
+            except UnreadableValue:
+                odd.append(f"{labels.path}:{line} [{labels.label_field}] {value!r}")
+    return odd if readable > len(odd) else []
 
 
 def _no_overlap(problem: str, labels: HumanLabels, verdicts: JudgeVerdicts) -> str:
