@@ -74,6 +74,29 @@ def test_a_labels_field_that_is_null_empty_or_off_its_path_says_which(tmp_path: 
                         "nothing at 'notes.0.ok' (the label): 'notes' has 0 items, so no item 0"]
 
 
+def test_a_star_path_no_item_has_is_refused_at_its_line_not_read_as_empty_labels(
+        tmp_path: Path) -> None:
+    """Regression: `label: annotations.*.verdit` (a typo of `verdict`) read as an empty list
+    of labels on every record, and `assay calibrate` said 'has no labelled item (48 items
+    with an empty label)', as if people had labelled nothing."""
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"item": "q1", "notes": [{"ok": "pass"}, {"ok": "fail"}]}\n')
+    [problem] = _refusal(path, {"id": "item", "label": "notes.*.okk"})
+    assert (problem.line, problem.field) == (1, "notes.*.okk")
+    assert problem.message == ("nothing at 'notes.*.okk' (the label): "
+                               "no item of 'notes' has 'okk'")
+
+
+def test_a_star_path_over_no_items_or_null_values_is_an_empty_label(tmp_path: Path) -> None:
+    """No rater yet, or raters who left their label null, is an empty label (said as such
+    by the calibration), not a path that names nothing."""
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"item": "q1", "notes": []}\n{"item": "q2", "notes": [{"ok": null}]}\n')
+    records = read_mapped(path, {"id": "item", "label": "notes.*.ok"}, required=("id", "label"))
+    assert [record.values for record in records] == [{"id": "q1", "label": []},
+                                                      {"id": "q2", "label": []}]
+
+
 def _refusal(path: Path, fields: dict[str, str]) -> list[Problem]:
     with pytest.raises(UserError) as raised:
         read_mapped(path, fields, required=("id", "label"), what="labels")

@@ -41,9 +41,10 @@ def where_path_stops(record: dict[str, Any], key: str) -> str:
     """Which step of the path `key` finds nothing in `record`, said for a person."""
     value: Any = record
     walked = ""
-    for part in steps(key):
+    parts = steps(key)
+    for index, part in enumerate(parts):
         if part == "*" and isinstance(value, list):
-            return f"no item of '{walked}' has the rest of the path"
+            return f"no item of '{walked}' has '{'.'.join(parts[index + 1:])}'"
         if isinstance(value, dict) and part in value:
             value = value[part]
         elif isinstance(value, list) and part.isdigit():
@@ -73,14 +74,28 @@ def steps(key: str) -> list[str]:
 
 
 def walk(value: Any, parts: list[str]) -> Any:
+    """The value at the path `parts`; None when a step is missing. A `*` over a list gives
+    its items' values (their nulls left out), and None when no item has the rest of the path
+    at all: a misspelt `annotations.*.verdit` names nothing, it is not a list of no labels."""
+    found = _walk(value, parts)
+    return None if found is _ABSENT else found
+
+
+_ABSENT = object()
+"""What a path that leads nowhere finds (a null at its end is found, as None)."""
+
+
+def _walk(value: Any, parts: list[str]) -> Any:
     for index, part in enumerate(parts):
         if part == "*" and isinstance(value, list):
-            found = [walk(item, parts[index + 1:]) for item in value]
-            return [item for item in found if item is not None]
+            found = [_walk(item, parts[index + 1:]) for item in value]
+            if value and all(item is _ABSENT for item in found):
+                return _ABSENT
+            return [item for item in found if item is not _ABSENT and item is not None]
         if isinstance(value, dict) and part in value:
             value = value[part]
         elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
             value = value[int(part)]
         else:
-            return None
+            return _ABSENT
     return value
