@@ -78,6 +78,11 @@ def _input(mutator: Mutator) -> tuple[Any, dict[str, bytes]]:
         for key in ("labels", "verdicts"):
             if isinstance(spec.get(key), dict) and spec[key].get("path") == f"{key}.jsonl":
                 spec[key] = {**spec[key], "path": f"{key}.{form}"}
+    if form == "csv" and isinstance(spec, dict) and isinstance(spec.get("verdicts"), dict):
+        fields = spec["verdicts"].get("fields")
+        if isinstance(fields, dict) and fields.get("judge_model") == "judge.0":
+            # a CSV cell holds text, which no path walks into: the judge's name is the cell
+            spec["verdicts"] = {**spec["verdicts"], "fields": {**fields, "judge_model": "judge"}}
     written = {f"{name}.{form}": records_text(rows, form) for name, rows in files.items()}
     if mutator.random.random() < 0.25:
         name = mutator.random.choice(list(written))

@@ -97,6 +97,26 @@ def test_a_star_path_over_no_items_or_null_values_is_an_empty_label(tmp_path: Pa
                                                       {"id": "q2", "label": []}]
 
 
+def test_an_optional_field_mapped_to_a_path_no_record_has_is_refused(tmp_path: Path) -> None:
+    """Regression: `condition: item.conditon` (a typo) read as no condition, so a case's
+    labels under two conditions were joined into one item of six raters, and `assay
+    calibrate` measured the judge against labels of two different answers."""
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"item": {"id": "q1", "condition": "a"}, "ok": "pass"}\n'
+                    '{"item": {"id": "q1", "condition": "b"}, "ok": "fail"}\n')
+    [problem] = _refusal(path, {"id": "item.id", "label": "ok", "condition": "item.conditon"})
+    assert (problem.line, problem.field) == (1, "item.conditon")
+    assert problem.message == ("in no record: nothing at 'item.conditon' (the condition): "
+                               "'item' has no key 'conditon'")
+
+
+def test_an_optional_field_some_records_have_is_read_where_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"id": "q1", "ok": "pass", "by": "ana"}\n{"id": "q2", "ok": "fail"}\n')
+    records = read_mapped(path, {"label": "ok", "rater": "by"}, required=("id", "label"))
+    assert [record.values.get("rater") for record in records] == ["ana", None]
+
+
 def _refusal(path: Path, fields: dict[str, str]) -> list[Problem]:
     with pytest.raises(UserError) as raised:
         read_mapped(path, fields, required=("id", "label"), what="labels")

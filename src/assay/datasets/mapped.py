@@ -53,11 +53,15 @@ def read_mapped(path: Path, fields: Mapping[str, str], *, required: Sequence[str
     mapping.update(fields)
     problems = ProblemList()
     out: list[MappedRecord] = []
+    first: tuple[int, dict[str, Any]] | None = None
+    found: set[str] = set()
     id_key = mapping.get("id", "id")  # a YAML id is read as written: `007`, not 7
     for line, record in READERS[dataset.file_format](path, problems, id_key):
         if not isinstance(record, dict):
             problems.add("each record must be an object", file=str(path), line=line)
             continue
+        first = first or (line, record)
+        found.update(name for name, key in mapping.items() if lookup(record, key) is not None)
         values = {name: value for name, key in mapping.items()
                   if (value := lookup(record, key)) is not None and value != ""}
         missing = [name for name in required if name not in values]
@@ -68,5 +72,20 @@ def read_mapped(path: Path, fields: Mapping[str, str], *, required: Sequence[str
             out.append(MappedRecord(line, values))
     if not out and not problems:
         problems.add(f"the {what} file has no records", file=str(path))
+    if first is not None:
+        _mapped_to_nothing(fields, required, found, first, str(path), problems)
     problems.raise_if_any(f"invalid {what} file {path}")
     return out
+
+
+def _mapped_to_nothing(fields: Mapping[str, str], required: Sequence[str], found: set[str],
+                       first: tuple[int, dict[str, Any]], file: str,
+                       problems: ProblemList) -> None:
+    """An optional field `fields:` maps to a key or path no record has is a typo
+    (`condition: item.conditon`), refused: read as absent, it would silently join the labels
+    of two answers into one item."""
+    line, record = first
+    for name, key in fields.items():
+        if name not in required and name not in found:
+            problems.add(f"in no record: {missing_field(record, key, name)}",
+                         file=file, line=line, field=key)
