@@ -153,6 +153,28 @@ def test_compare_pairwise_with_a_judge_that_fails_on_every_pair_exits_3_with_its
     assert "no pair was judged" not in out
 
 
+def test_compare_pairwise_of_runs_with_no_judge_names_the_flag_that_gives_one(
+        served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: runs whose config had no `judge:` were refused twice over with 'give it
+    `model:` or set `judge: {model: provider/model}` in the config', where compare has no
+    config to edit and --judge-model is what gives the judge."""
+    config = write(tmp_path, {"type": "contains", "value": "Jupiter"})
+    data = yaml.safe_load(config.read_text())
+    del data["judge"]
+    config.write_text(yaml.safe_dump(data, sort_keys=False))
+    assert assay(capsys, "run", str(config))[0] == 0
+    assert assay(capsys, "run", str(config))[0] == 0
+    code, out = assay(capsys, "compare", "latest~1", "latest", "--pairwise")
+    assert code == 2, out
+    flat = " ".join(out.split())
+    assert "names no judge model" in flat and "give one with --judge-model provider/model" in flat
+    assert "in the config" not in flat
+    code, out = assay(capsys, "compare", "latest~1", "latest", "--pairwise",
+                      "--judge-model", "openai/gpt-judge")
+    assert code == 0, out
+    assert "pairwise verdicts" in out
+
+
 def test_compare_pairwise_asks_the_judge_with_no_read_of_the_store_held_open(
         served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

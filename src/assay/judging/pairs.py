@@ -177,7 +177,7 @@ async def compare_runs_pairwise(store: Store, run_a: RunRecord, run_b: RunRecord
 
     loaded = stored_config(run_b)
     services = Services(base_dir=loaded.base_dir, config=loaded.config, store=store)
-    judge = pair_judge(loaded, services, judge_model)
+    judge = pair_judge(loaded, services, judge_model, run_id=run_b.id)
     verdicts: dict[str, list[OrderedVerdicts]] = {}
     failures = JudgeFailures()
     try:
@@ -230,9 +230,13 @@ class JudgeFailures:
                             f"{(self.first_error or '')[:300]}")
 
 
-def pair_judge(loaded: LoadedConfig, services: Services, judge_model: str | None
-               ) -> PairwiseJudge:
-    """The config's pairwise scorer, or the built-in one; with `judge_model` if given."""
+def pair_judge(loaded: LoadedConfig, services: Services, judge_model: str | None, *,
+               run_id: str) -> PairwiseJudge:
+    """The config's pairwise scorer, or the built-in one; with `judge_model` if given.
+
+    A run whose config names no judge model (no `judge:`, no pairwise scorer's `model:`)
+    is refused with the flag that gives one: the scorer's own refusal asks for a config
+    key, and `assay compare` has no config to edit."""
     from assay.scorers.judges.pairwise import PairwiseJudge
 
     params = next((p for p in loaded.scorer_params if getattr(p, "type", None) == "pairwise"),
@@ -240,5 +244,8 @@ def pair_judge(loaded: LoadedConfig, services: Services, judge_model: str | None
     data = params.model_dump(exclude_unset=True) if params is not None else {"type": "pairwise"}
     if judge_model:
         data["model"] = judge_model
+    if not data.get("model") and not loaded.config.judge.model:
+        raise UserError(f"run {run_id} names no judge model (its config gives no judge.model),"
+                        " so --pairwise has no judge: give one with --judge-model provider/model")
     data["against"] = "conditions"
     return PairwiseJudge(PairwiseJudge.Params.model_validate(data), services)
