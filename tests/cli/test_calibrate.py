@@ -237,6 +237,22 @@ def test_the_one_label_neither_pass_nor_fail_is_named_at_its_line_and_field(
     assert f"neither pass nor fail: {tmp_path / 'odd.jsonl'}:3 [human.verdict] 'unsure'" in flat
 
 
+def test_labels_with_no_output_to_grade_are_exit_2_at_their_lines_not_a_failed_judge(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a labels mapping with no `output:` sent nothing to the judge, each item was
+    counted a judge error, and calibrate ended 'the judge gave no readable verdict: 60 judge
+    errors', exit 3, blaming a judge that was never asked."""
+    spec = yaml.safe_load(project.read_text())
+    del spec["calibration"]["labels"]["fields"]["output"]
+    project.write_text(yaml.safe_dump(spec, sort_keys=False))
+    code, out = assay(capsys, "calibrate", str(project), "--no-save")
+    assert code == 2, out
+    flat = " ".join(out.split())
+    assert "give the judge nothing to grade" in flat and "no readable verdict" not in flat
+    assert "labels.jsonl:1 [output]: item " in flat
+    assert "has no output for the judge to grade; map it with fields: {output: ...}" in flat
+
+
 def test_no_spec_is_exit_2_and_makes_no_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """`assay calibrate` with no spec made an empty store before saying what was missing."""

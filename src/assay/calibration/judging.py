@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, cast
 from assay.calibration.labels import HumanLabels, LabelledItem
 from assay.calibration.verdicts import JudgeVerdicts, read_score
 from assay.config.calibration import JudgeIdentity
-from assay.errors import UserError
+from assay.errors import ProblemList, UserError
 from assay.output import Output
 from assay.registry import scorers as scorer_registry
 from assay.score import Score
@@ -68,6 +68,7 @@ def judge_items(loaded: LoadedConfig, name: str, labels: HumanLabels, store: Sto
 async def _judge_items(loaded: LoadedConfig, name: str, labels: HumanLabels,
                        store: Store | None, metric: str | None,
                        use_cache: bool) -> JudgeVerdicts:
+    require_answers(labels)
     services = Services(base_dir=loaded.base_dir, config=loaded.config, store=store,
                         use_cache=use_cache)
     judge = build_judge(loaded, name, services)
@@ -90,6 +91,20 @@ async def _judge_items(loaded: LoadedConfig, name: str, labels: HumanLabels,
     return found
 
 
+def require_answers(labels: HumanLabels) -> None:
+    """Refuse, before any judge call, labelled items that hold no answer to judge: it is the
+    labels file that lacks it (an unmapped `output:`), not the judge that failed on it."""
+    names = ("output_a", "output_b") if labels.kind == "preference" else ("output",)
+    problems = ProblemList()
+    for item in labels.items.values():
+        for name in names:
+            if item.fields.get(name) is None:
+                problems.add(f"item {item.id} has no {name} for the judge to grade; map it "
+                             f"with fields: {{{name}: ...}}", file=str(labels.path),
+                             line=item.line, field=name)
+    problems.raise_if_any(f"the labels in {labels.path} give the judge nothing to grade")
+
+
 async def _judge(judge: JudgeScorer, item: LabelledItem, kind: str) -> Score:
     case = item.case()
     if kind == "preference":
@@ -97,13 +112,7 @@ async def _judge(judge: JudgeScorer, item: LabelledItem, kind: str) -> Score:
         if pair is None:
             raise UserError(f"the labels are preferences, but scorer '{judge.name}' is a "
                             f"{judge.params.type} judge: calibrate a pairwise scorer")
-        first, second = item.fields.get("output_a"), item.fields.get("output_b")
-        if first is None or second is None:
-            return Score.failure(f"item {item.id} has no output_a and output_b to compare")
+        first, second = item.fields["output_a"], item.fields["output_b"]  # require_answers
         result: Score = await pair(case, str(first), str(second), against="a")
         return result
-    output = item.fields.get("output")
-    if output is None:
-        return Score.failure(f"item {item.id} has no output for the judge to grade "
-                             "(map it with fields: {output: ...})")
-    return await judge.score(case, Output(text=str(output)))
+    return await judge.score(case, Output(text=str(item.fields["output"])))
