@@ -61,9 +61,10 @@ def read_mapped(path: Path, fields: Mapping[str, str], *, required: Sequence[str
             problems.add("each record must be an object", file=str(path), line=line)
             continue
         first = first or (line, record)
-        found.update(name for name, key in mapping.items() if lookup(record, key) is not None)
-        values = {name: value for name, key in mapping.items()
-                  if (value := lookup(record, key)) is not None and value != ""}
+        looked = {name: lookup(record, key) for name, key in mapping.items()}
+        found.update(name for name, value in looked.items() if value is not None)
+        values = {name: value for name, value in looked.items()
+                  if value is not None and value != ""}
         missing = [name for name in required if name not in values]
         for name in missing:
             problems.add(missing_field(record, mapping[name], name), file=str(path), line=line,
