@@ -55,9 +55,11 @@ def main(argv: list[str] | None = None) -> NoReturn:
     if argv is None:
         from assay.cli.closed_pipe import tolerate_closed_pipes
         from assay.cli.closed_streams import open_closed_streams
+        from assay.cli.crash_report import report_crashes
         from assay.plain_characters import write_plainly_where_unshowable
 
         open_closed_streams()
+        report_crashes()
         write_plainly_where_unshowable()
         tolerate_closed_pipes()
     with signals_handled(owns_process=argv is None) as signals:
