@@ -90,6 +90,24 @@ def test_a_stored_runs_verdicts_are_joined_to_the_labels_by_case_id(
     assert document["judge"]["model"] == "openai/gpt-judge"
 
 
+def test_a_stored_runs_trials_with_no_label_are_counted_as_left_out_on_screen_and_in_json(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: with labels for 20 of a run's 60 trials, the other 40 were left out with
+    no word: the screen said 'over 20 items' and the json's only_judged was empty."""
+    code, out = assay(capsys, "run", str(project))
+    assert code == 0, out
+    (tmp_path / "few.jsonl").write_text("".join(json.dumps(row) + "\n" for row in LABELS[:20]))
+    arguments = ("calibrate", str(project), "--run", "latest", "--labels",
+                 str(tmp_path / "few.jsonl"), "--min-agreement", "0.5", "--no-save")
+    code, out = assay(capsys, *arguments)
+    assert code == 0, out
+    assert "left out, no label: 40 judged items (c020, c021, c022" in out, out
+    code, out = assay(capsys, *arguments, "--format", "json")
+    document = json.loads(out)
+    assert document["n"] == 20 and len(document["only_judged"]) == 40
+    assert document["only_judged"][0] == "c020"
+
+
 def test_require_calibration_refuses_a_judge_changed_since_its_passing_calibration(
         project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = yaml.safe_load(project.read_text())

@@ -42,6 +42,7 @@ class Calibration:
     only_labelled: list[str] = field(default_factory=list)
     """Labelled items the judge gave no verdict on (not in the run or file)."""
     only_judged: list[str] = field(default_factory=list)
+    """Items the judge gave a verdict on (a stored run's trials too) that no label names."""
     unlabelled: list[str] = field(default_factory=list)
     """Items of the labels file whose label is empty: neither labelled nor measured."""
     judge_errors: dict[str, str] = field(default_factory=dict)
@@ -140,7 +141,7 @@ def calibrate(labels: HumanLabels, verdicts: JudgeVerdicts, spec: CalibrationSpe
         min_kappa=spec.min_kappa,
         only_labelled=[i for i in human if i not in judged and i not in verdicts.errors],
         only_judged=[i for i in judged if i not in human and i not in split
-                     and i not in labels.unlabelled],
+                     and i not in labels.unlabelled] + verdicts.unlabelled_trials,
         unlabelled=list(labels.unlabelled),
         judge_errors={i: e for i, e in verdicts.errors.items() if i in human},
         notes=notes)

@@ -43,6 +43,9 @@ class JudgeVerdicts:
     """Items of `errors` the judge did judge, but not in the kind the labels are (a pass/fail
     verdict against labels read as scores): a mismatch of the inputs, not a failed judge."""
     notes: list[str] = field(default_factory=list)
+    unlabelled_trials: list[str] = field(default_factory=list)
+    """Trials of a stored run, in the conditions calibrated, that no label names: judged,
+    but with nothing to compare with, so left out (and said so)."""
 
     @property
     def ids(self) -> set[str]:
@@ -109,13 +112,17 @@ def verdicts_from_run(store: Store, run: RunRecord, scorer: str, labels: HumanLa
     chosen = condition or conditions[0]
     found = JudgeVerdicts(JudgeIdentity(), f"run {run.id}")
     identities: set[tuple[Any, Any, Any]] = set()
+    labelled: set[tuple[str, str, int]] = set()
     for item in labels.items.values():
         key = (item.case_id, item.condition or chosen, item.epoch)
+        labelled.add(key)
         score = scores.get(key)
         if score is None:
             continue
         identities.add(_identity_of(score))
         read_score(found, item.id, score, labels.kind, metric)
+    found.unlabelled_trials = _unlabelled_trials(scores, labelled, labels, chosen,
+                                                 several=len(conditions) > 1)
     if len(identities) > 1:
         found.notes.append(f"the verdicts come from {len(identities)} different judges "
                            "(model, prompt or rubric); stored under the first")
@@ -124,6 +131,24 @@ def verdicts_from_run(store: Store, run: RunRecord, scorer: str, labels: HumanLa
         found.identity = JudgeIdentity(model=model, prompt_hash=prompt_hash,
                                        rubric_version=version)
     return found
+
+
+def _unlabelled_trials(scores: dict[tuple[str, str, int], Score],
+                       labelled: set[tuple[str, str, int]], labels: HumanLabels, chosen: str,
+                       *, several: bool) -> list[str]:
+    """The run's trials, in the conditions the labels are joined to, that no label names
+    (an item the file leaves with an empty label is said so already, not again here)."""
+    calibrated = {condition for _case, condition, _epoch in labelled}
+    empty = set(labels.unlabelled)
+    out = []
+    for case_id, condition, epoch in scores:
+        if condition not in calibrated or (case_id, condition, epoch) in labelled:
+            continue
+        if item_key(case_id, condition, epoch) in empty or (
+                condition == chosen and item_key(case_id, None, epoch) in empty):
+            continue
+        out.append(item_key(case_id, condition if several else None, epoch))
+    return out
 
 
 def read_score(found: JudgeVerdicts, item_id: str, score: Score, kind: str,

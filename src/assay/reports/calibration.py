@@ -160,7 +160,7 @@ def problem_lines(cal: Calibration) -> list[str]:
         out.append(f"left out, an empty label: {plural(len(cal.unlabelled), 'item')} of the "
                    f"labels file ({_ids(cal.unlabelled)})")
     if cal.only_judged:
-        out.append(f"no label: {plural(len(cal.only_judged), 'judged item')} "
+        out.append(f"left out, no label: {plural(len(cal.only_judged), 'judged item')} "
                    f"({_ids(cal.only_judged)})")
     return out + [f"note: {note}" for note in cal.notes]
 
