@@ -504,6 +504,22 @@ def test_a_yaml_id_that_reads_as_a_number_or_a_date_keeps_the_text_written(
     assert case.id == "007"
 
 
+def test_a_json_id_written_as_a_number_keeps_the_text_written(tmp_path: Path) -> None:
+    """Regression: `"id": 1e2` ran as case '100.0', `1.50` as '1.5' and `-0` as '0' (a
+    duplicate of `0`), in a JSON array and in JSONL alike; a YAML id already kept its text."""
+    records = ('{"id": 1e2, "input": "q", "expected": 1.50}', '{"id": 1.50, "input": "q"}',
+               '{"id": -0, "input": "q"}', '{"id": 0, "input": "q"}',
+               '{"id": 12, "input": "q"}')
+    lines = tmp_path / "cases.jsonl"
+    lines.write_text("".join(f" {record}\n" for record in records))
+    array = tmp_path / "cases.json"
+    array.write_text("{\"cases\": [\n" + ",\n".join(records) + "\n]}\n")
+    for path in (lines, array):
+        cases = list(open_dataset(path))
+        assert [case.id for case in cases] == ["1e2", "1.50", "-0", "0", "12"], path
+        assert cases[0].expected == 1.5  # only the id is read as text
+
+
 def test_a_field_path_may_index_lists_with_brackets(tmp_path: Path) -> None:
     """Regression: `fields: {expected: 'answers[0].text'}`, as jq and JavaScript write it,
     found nothing in any record: 'missing key' on every line of a file that holds it."""
