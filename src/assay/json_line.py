@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any
 
 import orjson
@@ -45,6 +46,38 @@ def read_json_line(raw: bytes) -> Any:
         raise BadJsonLine(f"invalid JSON: {exc.msg} (column {exc.colno})") from None
     except (RecursionError, ValueError) as exc:  # nesting too deep, a huge integer
         raise BadJsonLine(f"invalid JSON: {beyond_limits(exc)}") from None
+
+
+_STRING = r'"(?:[^"\\]+|\\.)*"'
+_BRACKETS = re.compile(_STRING + r"|[\[\]{}]")
+
+
+def where_beyond_limits(text: str, exc: BaseException) -> int | None:
+    """The line of a JSON document at which `beyond_limits(exc)` is, where a parser that
+    reads the document whole gives no line: where its nesting is deepest, or its first
+    integer too long to read; None when it cannot be told."""
+    if isinstance(exc, RecursionError):
+        return _deepest_line(text)
+    digits = sys.get_int_max_str_digits()
+    if not digits:
+        return None
+    integers = re.compile(_STRING + rf"|(?<![.eE0-9])[0-9]{{{digits + 1},}}(?![.eE0-9])")
+    found = next((m for m in integers.finditer(text) if m.group()[0] != '"'), None)
+    return None if found is None else text.count("\n", 0, found.start()) + 1
+
+
+def _deepest_line(text: str) -> int | None:
+    deepest = depth = 0
+    position = None
+    for token in _BRACKETS.finditer(text):
+        mark = token.group()
+        if mark in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, position = depth, token.start()
+        elif mark in "]}":
+            depth -= 1
+    return None if position is None else text.count("\n", 0, position) + 1
 
 
 def beyond_limits(exc: BaseException) -> str:

@@ -78,6 +78,23 @@ def test_a_json_array_is_walked_once_to_name_each_items_line(
     assert _ScanCountingText.scanned <= len(text)
 
 
+@pytest.mark.parametrize(("nested", "line"), [
+    ("[" * 100_000 + "]" * 100_000, 3),  # its nesting, deepest on the case's line
+    ("[" * 100_000, 3),  # never closed
+    ('"' + "[" * 5000 + '", "n": ' + "1" * 5000, 3),  # an integer too long, after a string
+])
+def test_a_json_dataset_beyond_the_parsers_limits_is_refused_at_its_line(
+        tmp_path: Path, nested: str, line: int) -> None:
+    """Regression: 100,000 `[` in a JSON array's case was refused as 'cases.json: invalid
+    JSON: nested too deeply', naming no line, where a JSONL or YAML file names it."""
+    path = tmp_path / "cases.json"
+    path.write_text('[\n{"id": "a", "input": "q"},\n{"id": "b", "input": ' + nested + "}\n]\n")
+    problems = ProblemList()
+    assert list(json_records(path, problems)) == []
+    [problem] = problems.problems
+    assert problem.line == line and problem.message.startswith("invalid JSON: "), problem
+
+
 def test_a_nul_in_a_yaml_dataset_is_named_with_its_line(tmp_path: Path) -> None:
     """Regression: the problem read 'invalid YAML: unacceptable character #x0000: special
     characters are not allowed in "<unicode string>", position 38', with no line."""

@@ -17,7 +17,12 @@ from typing import Any
 from assay.datasets.refusals import JSON_ARRAY_AS_JSONL
 from assay.errors import ProblemList
 from assay.input_files import UTF16_TEXT, is_utf16
-from assay.json_line import BadJsonLine, beyond_limits, read_json_line
+from assay.json_line import (
+    BadJsonLine,
+    beyond_limits,
+    read_json_line,
+    where_beyond_limits,
+)
 from assay.valid_text import valid_record
 from assay.wording import kind_of
 
@@ -105,7 +110,8 @@ def json_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
                      line=exc.lineno)
         return
     except (RecursionError, ValueError) as exc:
-        problems.add(f"invalid JSON: {beyond_limits(exc)}", file=str(path))
+        problems.add(f"invalid JSON: {beyond_limits(exc)}", file=str(path),
+                     line=where_beyond_limits(text, exc))
         return
     position = _skip(text, 0) + 1  # just inside the top-level array
     if isinstance(data, dict):
