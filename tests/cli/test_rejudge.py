@@ -74,6 +74,31 @@ def test_a_signal_while_the_finished_rejudge_is_printed_exits_0_not_130(
     assert runs(tmp_path)[0].status == "completed"
 
 
+def test_a_signal_after_the_rejudge_is_stored_completed_says_so_and_exits_0(
+        judged: tuple[Path, FakeLLM], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: Ctrl-C after the rejudge run was stored `completed`, before its exit code
+    was fixed (as the event loop closed), said 'interrupted' and exited 130, though every
+    verdict and file was written and nothing was left to resume."""
+    from assay.rejudge import session
+
+    config, _ = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    finished = session.rejudge
+
+    def then_interrupted(*args: object, **kwargs: object) -> object:
+        finished(*args, **kwargs)  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(session, "rejudge", then_interrupted)
+    code, out = assay(capsys, "rejudge", "-k", "1", "--no-progress")
+    rejudged = runs(tmp_path)[0]
+    assert rejudged.kind == "rejudge" and rejudged.status == "completed"
+    assert code == 0, out
+    assert (f"interrupted after rejudge run {rejudged.id} completed: every verdict and file is "
+            f"written (`assay report {rejudged.id}` shows it)") in out, out
+
+
 def test_a_failed_rejudge_names_its_own_run_to_resume_not_another_processs(
         judged: tuple[Path, FakeLLM], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -83,13 +83,29 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
         hint = _resume_hint(store, held, "aborted", store_given(store_url))
         raise RunFailed(f"{exc}\n  resume with: {hint}" if hint else str(exc)) from None
     except KeyboardInterrupt:
-        hint = _resume_hint(store, held, "interrupted", store_given(store_url))
-        click.echo(f"interrupted; resume with: {hint}" if hint else "interrupted", err=True)
-        sys.exit(130)
+        said, code = _after_interrupt(store, held, store_given(store_url))
+        decided(code)
+        click.echo(said, err=True)
+        sys.exit(code)
     finally:
         store.close()
     print_review(console(), review)
     sys.exit(0)
+
+
+def _after_interrupt(store: Store, held: list[str], store_words: str) -> tuple[str, int]:
+    """What to say after Ctrl-C or SIGTERM, and the exit code: a rejudge run this command
+    stored `completed` before the signal came (as its event loop closed) is done, exit 0;
+    else 130, with how to resume it."""
+    from assay.cli.termination import INTERRUPTED
+
+    run = store.get_run(held[-1]) if held else None
+    if run is not None and run.status == "completed":
+        said = (f"interrupted after rejudge run {run.id} completed: every verdict and file is "
+                f"written (`assay report {run.id}{store_words}` shows it)")
+        return said, 0
+    hint = _resume_hint(store, held, "interrupted", store_words)
+    return (f"interrupted; resume with: {hint}" if hint else "interrupted"), INTERRUPTED
 
 
 def _resume_hint(store: Store, held: list[str], status: str, store_words: str) -> str | None:
