@@ -248,6 +248,40 @@ def test_export_gives_unique_ids_to_sessions_that_share_a_file_name(
     assert len(cases) == 2 and len({c.id for c in cases}) == 2  # one answered question each
 
 
+def test_the_same_logs_exported_from_another_folder_give_the_same_case_ids(
+        sessions_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a case's id held a digest of its log's full path, so the logs exported in
+    a fresh clone or on a CI runner shared no case id with those exported here: two exports
+    differed on every row, and a run of one compared with a run of the other paired no case."""
+    import shutil
+
+    drafts = []
+    for clone in ("here", "ci/runner/work"):  # the same command in each clone
+        shutil.copytree(sessions_dir / "pi", tmp_path / clone / "sessions")
+        monkeypatch.chdir(tmp_path / clone)
+        assert _run(["traces", "export", "sessions", "-o", "drafts.jsonl"]) == 0
+        drafts.append(tmp_path / clone / "drafts.jsonl")
+    assert drafts[0].read_text(encoding="utf-8") == drafts[1].read_text(encoding="utf-8")
+
+
+def test_logs_of_one_name_in_folders_of_one_name_still_get_ids_of_their_own(
+        write_jsonl: Callable[..., Path], tmp_path: Path) -> None:
+    from assay.datasets.dataset import open_dataset
+
+    for project in ("a", "b"):
+        write_jsonl(f"logs/{project}/chat/session.jsonl", [
+            {"role": "user", "content": f"q of {project}"},
+            {"role": "assistant", "content": f"a of {project}"}])
+    for copy in ("c", "d"):  # one log copied: its folder's name, own name and lines alike
+        write_jsonl(f"logs/{copy}/chat/session.jsonl", [
+            {"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}])
+    out = tmp_path / "drafts.jsonl"
+    assert _run(["traces", "export", str(tmp_path / "logs"), "-o", str(out)]) == 0
+    cases = list(open_dataset(out))  # which refuses a dataset that repeats an id
+    assert len(cases) == 4 and len({c.id for c in cases}) == 4
+    assert cases[3].id == f"{cases[2].id}~2"
+
+
 @pytest.mark.parametrize("option", ["--output", "--guidelines"])
 def test_a_guidelines_file_that_is_not_utf8_is_refused_before_any_log_is_read(
         sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],

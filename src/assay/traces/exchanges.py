@@ -36,6 +36,9 @@ from assay.traces.records import (
     Turn,
 )
 
+FIRST_LINE_BYTES = 1 << 16
+"""How much of a log's first line tells it apart (a longer one is the same past it)."""
+
 
 @dataclass
 class SessionMeta:
@@ -49,6 +52,26 @@ class SessionMeta:
     model: str | None = None
     cwd: str | None = None
     stats: ParseStats | None = None
+    origin: str | None = None
+    """What tells this file from others of its name wherever it is copied (see `file_origin`),
+    read once, when the first id is asked for."""
+
+    def file_origin(self) -> str:
+        """A digest of the file's folder name, own name and first line: the same log in a fresh
+        clone, on a CI runner or in a copied folder gives its exchanges the same ids (a digest of
+        its full path did not, so two exports of one log shared no case id), while logs of one
+        name in different projects still differ. The first line is the log's header (a session
+        id, a start time) and stays as it was while the log grows."""
+        if self.origin is None:
+            path = Path(self.path)
+            try:
+                with path.open("rb") as handle:
+                    first = handle.readline(FIRST_LINE_BYTES).strip()
+            except OSError:  # it was read a moment ago; its name alone still tells it apart
+                first = b""
+            named = f"{path.parent.name}/{path.name}\n".encode()
+            self.origin = hashlib.blake2b(named + first, digest_size=3).hexdigest()
+        return self.origin
 
     def merge(self, info: SessionInfo) -> None:
         for name in ("name", "model", "cwd"):
@@ -107,12 +130,12 @@ class Exchange:
 
     @property
     def id(self) -> str:
-        """`<file stem>-<path digest>:<line>`, `.<part>` added for a line's second question on:
-        session files of different projects often share a name, so the digest of the full
-        path keeps exported case ids unique."""
-        path = Path(self.session.path)
-        digest = hashlib.blake2b(str(path.resolve()).encode(), digest_size=3).hexdigest()
-        return f"{path.stem}-{digest}:{self.line}" + (f".{self.part}" if self.part > 1 else "")
+        """`<file stem>-<digest>:<line>`, `.<part>` added for a line's second question on:
+        session files of different projects often share a name, so a digest of what tells the
+        file apart (`SessionMeta.file_origin`) keeps exported case ids unique."""
+        stem = Path(self.session.path).stem
+        return (f"{stem}-{self.session.file_origin()}:{self.line}"
+                + (f".{self.part}" if self.part > 1 else ""))
 
     @property
     def answered(self) -> bool:
@@ -180,7 +203,8 @@ def build_exchanges(events: Iterable[Event], session: SessionMeta,
                     if done is not None:
                         yield done
                     current = None
-                session = SessionMeta(session.path, session.format, stats=stats)
+                session = SessionMeta(session.path, session.format, stats=stats,
+                                      origin=session.file_origin())
                 count = 0
             session.merge(event)
         elif isinstance(event, ToolOutput):
