@@ -37,6 +37,11 @@ class Services:
     use_cache: bool = True
     """False when the user passed --no-cache."""
 
+    keyless_from_cache: bool = False
+    """Whether a provider whose API key is not set still answers what the response cache
+    holds of it (a run: a CI job re-running from a warm cache, without secrets), where
+    other commands, whose calls the cache cannot hold (a rejudge asks afresh), refuse it."""
+
     warnings: list[str] = field(default_factory=list)
     """Things worth telling the user that do not stop the run."""
 

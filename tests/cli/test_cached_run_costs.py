@@ -60,6 +60,35 @@ def test_a_fully_cached_run_shows_its_cache_hits(
     assert cached[:2] == ["default", "0/0"] and cached[4] == "2"  # both answers from the cache
 
 
+def test_a_run_the_cache_answers_whole_needs_no_api_key_and_one_it_does_not_stops_saying_so(
+        cli: Cli, tmp_path: Path, fake_llm_url: str) -> None:
+    """Regression: re-running from a warm cache without the key (a CI job without secrets)
+    was refused, exit 2: 'provider 'anthropic' needs an API key'. Every answer in the cache,
+    the run now completes from it, warned; a case the cache does not hold stops the run,
+    exit 3, saying which key would answer it and how to resume."""
+    (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "y"}\n')
+    (tmp_path / "assay.yaml").write_text(
+        "name: cached\ndataset: {path: cases.jsonl}\n"
+        "target: {type: model, model: anthropic/claude-haiku-4-5}\nscorers: [{type: contains}]\n")
+    served = {"ANTHROPIC_BASE_URL": fake_llm_url.removesuffix("/v1")}
+    first = cli("run", "assay.yaml", "--no-progress",
+                env={**served, "ANTHROPIC_API_KEY": "sk-ant-test-0123456789abcdef"})
+    assert first.returncode == 0, first.stderr
+    keyless = {**served, "ANTHROPIC_API_KEY": ""}
+    again = cli("run", "assay.yaml", "--no-progress", env=keyless)
+    assert again.returncode == 0, again.stderr
+    assert cost_table(again.stdout)[0][4] == "1"  # answered from the cache
+    assert "the response cache holds replies of 'anthropic', so a run goes on" in again.stdout
+    with (tmp_path / "cases.jsonl").open("a") as cases:
+        cases.write('{"id": "b", "input": "new", "expected": "y"}\n')
+    stopped = cli("run", "assay.yaml", "--no-progress", env=keyless)
+    assert stopped.returncode == 3, stopped.stderr
+    assert ("the response cache holds no reply to this call, and provider 'anthropic' needs an "
+            "API key to make it: set the environment variable ANTHROPIC_API_KEY; the run is "
+            "stopped\n  resume with: assay run assay.yaml --resume ") in stopped.stderr
+    assert b"sk-ant-test" not in (tmp_path / "assay.db").read_bytes()
+
+
 def test_a_run_without_any_llm_call_has_no_cost_table(cli: Cli, tmp_path: Path) -> None:
     (tmp_path / "agent.py").write_text("def answer(case):\n    return 'y'\n")
     (tmp_path / "cases.jsonl").write_text('{"id": "a", "input": "q", "expected": "y"}\n')

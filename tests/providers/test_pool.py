@@ -106,3 +106,55 @@ def test_configure_sets_one_models_timeout_and_keeps_how_its_prefix_is_routed():
     with pytest.raises(UserError, match="unknown provider 'nosuch'"):
         pool.configure("nosuch/large", timeout=1.0)
     asyncio.run(pool.aclose())
+
+
+def test_a_provider_without_its_key_answers_what_the_cache_holds_and_stops_at_the_rest(
+        tmp_path):
+    """Regression: a run whose every call the response cache held (a CI job re-running from
+    a warm cache, without secrets) refused to start: 'provider 'anthropic' needs an API
+    key'. It now runs from the cache; a call the cache does not hold stops the run, saying
+    why, before any request leaves."""
+    from assay.errors import RunFailed
+    from assay.store import Store
+
+    def request(text):
+        return ChatRequest(model="claude-haiku-4-5", messages=[{"role": "user", "content": text}])
+
+    async def scenario(llm, environ, fresh):
+        """The warning, the reply to a question, and why the question `fresh` was refused."""
+        store = Store(str(tmp_path / "assay.db"))
+        pool = ProviderPool(store=store, environ={"ANTHROPIC_BASE_URL": llm.base_url,
+                                                  **environ}, keyless_from_cache=True)
+        try:
+            warning = pool.validate_model("anthropic/claude-haiku-4-5")
+            provider, _ = pool.resolve("anthropic/claude-haiku-4-5")
+            answer = await provider.chat(request("q"))
+            try:
+                await provider.chat(request(fresh))
+                refused = None
+            except RunFailed as exc:
+                refused = str(exc)
+            return warning, answer, refused
+        finally:
+            await pool.aclose()
+            store.close()
+
+    async def runs():
+        async with FakeLLM(default="hi") as llm:
+            with pytest.raises(UserError, match="needs an API key"):  # nothing cached yet
+                await scenario(llm, {}, "r")
+            await scenario(llm, {"ANTHROPIC_API_KEY": "sk-ant-real-0123456789"}, "r")
+            sent = len(llm.requests)
+            return await scenario(llm, {}, "never asked"), sent, len(llm.requests)
+
+    (warning, answer, refused), sent, sent_after = asyncio.run(runs())
+    assert (answer.text, answer.cached) == ("hi", True)
+    assert sent == sent_after == 2  # the run without the key sent nothing
+    assert warning == ("anthropic/claude-haiku-4-5: provider 'anthropic' needs an API key: set "
+                       "the environment variable ANTHROPIC_API_KEY; the response cache holds "
+                       "replies of 'anthropic', so a run goes on with them, and stops at the "
+                       "first call it does not hold")
+    assert refused == ("anthropic/claude-haiku-4-5: the response cache holds no reply to this "
+                       "call, and provider 'anthropic' needs an API key to make it: set the "
+                       "environment variable ANTHROPIC_API_KEY; the run is stopped")
+    assert b"sk-ant-real" not in (tmp_path / "assay.db").read_bytes()

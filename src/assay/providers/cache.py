@@ -165,6 +165,13 @@ class ResponseCache:
             return response_as_paid(value)
         return response_from_dict(value)
 
+    def holds(self, provider: str) -> bool:
+        """Whether a reply of `provider` is cached, held here or in the store."""
+        if any(reply.provider == provider for reply in (*self._unsaved.values(),
+                                                         *self._writing.values())):
+            return True
+        return self.store is not None and bool(self.store.cache_holds(provider))
+
     def paid_by(self, value: dict[str, Any]) -> bool:
         """Whether a cached reply was paid for by the trial now asking for it, in an earlier
         process of this run (killed, or stopped, before it stored that trial): the trial

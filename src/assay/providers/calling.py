@@ -77,6 +77,9 @@ class SDKProvider:
         self._price_of: dict[str, Price | None] = {}
         """`find_price` per model name, looked up once: it scans the table by prefix."""
         self._rng = random.Random()
+        self.missing_key: str | None = None
+        """Why no call can be made (the API key is not set), when only cached replies can
+        be given: a call the cache does not hold stops the run, saying so."""
 
     # -- for subclasses ------------------------------------------------------
 
@@ -115,6 +118,10 @@ class SDKProvider:
 
     async def _call(self, label: str, request: ChatRequest, key: str | None) -> ChatResponse:
         """Budget, retries, pricing, and the answer cached under `key` (None: not cached)."""
+        if self.missing_key is not None:
+            self.ledger.record_failure(label)
+            raise RunFailed(f"{label}: the response cache holds no reply to this call, and "
+                            f"{self.missing_key}; the run is stopped")
         self.ledger.check_budget()
         try:
             response = await call_with_retries(

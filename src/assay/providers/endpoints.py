@@ -16,7 +16,11 @@ its users already have:
 | litellm | the config's base_url | whatever LiteLLM reads for that provider | |
 
 A setting the environment lacks is a `MissingSetting`: `assay validate`
-warns of it, a run stops on it (exit 2) before any call is made.
+warns of it, a run stops on it (exit 2) before any call is made. A missing
+API key alone is let pass in a run when the response cache holds replies of
+that provider (a CI job re-running from a warm cache, without secrets): it
+goes on with what the cache holds, and stops at the first call it does not
+(see `ProviderPool`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.errors import UserError
+from assay.errors import Problem, UserError
 from assay.providers.config import ProviderConfig
 
 VERTEX_REGION_ENVS = ("CLOUD_ML_REGION", "VERTEXAI_LOCATION", "VERTEX_LOCATION",
@@ -44,6 +48,13 @@ class MissingSetting(UserError):
 
     provider: str | None = None
     """The provider's name (the models' prefix, `openai`), once the pool knows it."""
+    key_envs: tuple[str, ...] = ()
+    """When an API key is all that is missing, the variables that would hold it."""
+
+    def __init__(self, message: str, problems: list[Problem] | None = None, *,
+                 key_envs: tuple[str | None, ...] = ()) -> None:
+        super().__init__(message, problems)
+        self.key_envs = tuple(name for name in key_envs if name)
 
 
 @dataclass(slots=True)
@@ -84,7 +95,7 @@ def _anthropic(config: ProviderConfig, env: Environment) -> Endpoint:
     key = env.first(key_env)
     if not key:
         raise MissingSetting(f"provider '{config.name}' needs an API key: "
-                             f"set the environment variable {key_env}")
+                             f"set the environment variable {key_env}", key_envs=(key_env,))
     return Endpoint(config.base_url or env.first("ANTHROPIC_BASE_URL"), key)
 
 
@@ -95,7 +106,7 @@ def _openai(config: ProviderConfig, env: Environment) -> Endpoint:
     if not key and not (base_url and config.api_key_env is None):
         # a local OpenAI-compatible server named by OPENAI_BASE_URL needs no key
         raise MissingSetting(f"provider '{config.name}' needs an API key: "
-                             f"set the environment variable {key_env}")
+                             f"set the environment variable {key_env}", key_envs=(key_env,))
     return Endpoint(base_url, key)
 
 
@@ -105,7 +116,8 @@ def _openai_compatible(config: ProviderConfig, env: Environment) -> Endpoint:
     key = env.first(config.api_key_env)
     if config.api_key_env and not key:
         raise MissingSetting(f"provider '{config.name}' needs an API key: "
-                             f"set the environment variable {config.api_key_env}")
+                             f"set the environment variable {config.api_key_env}",
+                             key_envs=(config.api_key_env,))
     return Endpoint(config.base_url, key)
 
 
@@ -182,7 +194,8 @@ def _azure_openai(config: ProviderConfig, env: Environment) -> Endpoint:
     ad_token = None if key else env.first("AZURE_OPENAI_AD_TOKEN")
     if not key and not ad_token:
         raise MissingSetting(f"provider '{config.name}' (azure_openai) needs an API key: set "
-                             f"{' or '.join(key_envs)} (or AZURE_OPENAI_AD_TOKEN)")
+                             f"{' or '.join(key_envs)} (or AZURE_OPENAI_AD_TOKEN)",
+                             key_envs=key_envs)
     version = (config.api_version or env.first("OPENAI_API_VERSION", "AZURE_API_VERSION")
                or AZURE_DEFAULT_API_VERSION)
     return Endpoint(base_url, key or ad_token,
@@ -196,7 +209,7 @@ def _gemini(config: ProviderConfig, env: Environment) -> Endpoint:
     key = env.first(*key_envs)
     if not key:
         raise MissingSetting(f"provider '{config.name}' (gemini) needs an API key: set "
-                             f"{' or '.join(key_envs)}")
+                             f"{' or '.join(key_envs)}", key_envs=key_envs)
     base_url = (config.base_url or env.first("GOOGLE_GEMINI_BASE_URL")
                 or "https://generativelanguage.googleapis.com/")
     return Endpoint(base_url, key, {"vertex": False})

@@ -34,11 +34,15 @@ from assay.providers.config import (
     ProviderConfig,
     ProviderKind,
 )
-from assay.providers.endpoints import Environment, MissingSetting, resolve_endpoint
+from assay.providers.endpoints import Endpoint, Environment, MissingSetting, resolve_endpoint
 from assay.providers.ledger import Ledger, Stats
 from assay.providers.limits import EndpointLimits
 from assay.providers.pricing import DEFAULT_PRICES
 from assay.providers.routes import BUILT_IN_ROUTES, route
+
+NO_KEY = "assay-no-key-set"
+"""What a provider's client holds in place of a key not set: never sent (see
+`ProviderPool._answered_from_cache`)."""
 
 TLS_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
 """Variables the SDKs' HTTP clients (httpx, aiohttp) read their certificates from."""
@@ -70,9 +74,12 @@ class ProviderPool:
         max_cost_usd: float | None = None,
         environ: Mapping[str, str] | None = None,
         warn: Any = None,
+        keyless_from_cache: bool = False,
     ) -> None:
         self.configs = dict(configs or {})
         self.use_cache = use_cache
+        self.keyless_from_cache = keyless_from_cache
+        """Whether a provider missing its key may answer from the cache (`Services`)."""
         self.environ = os.environ if environ is None else environ
         self.ledger = Ledger(max_cost_usd)
         self.cache = ResponseCache(store, warn)
@@ -112,6 +119,10 @@ class ProviderPool:
         try:
             resolve_endpoint(config, Environment(self.environ))
         except MissingSetting as exc:
+            if self._cache_answers(config, exc):
+                return (f"{model_string}: {exc}; the response cache holds replies of "
+                        f"'{config.name}', so a run goes on with them, and stops at the first "
+                        "call it does not hold")
             return f"{model_string}: {exc}"
         if config.kind == "litellm" and not config.api_key_env:
             return _litellm_missing_keys(config, model_string, model)
@@ -164,11 +175,14 @@ class ProviderPool:
 
     def _create(self, config: ProviderConfig) -> Provider:
         assert config.kind is not None
+        missing_key = None
         try:
             endpoint = resolve_endpoint(config, Environment(self.environ))
         except MissingSetting as exc:
             exc.provider = config.name
-            raise
+            if not self._cache_answers(config, exc):
+                raise
+            endpoint, missing_key = self._answered_from_cache(config, exc)
         module, _, class_name = PROVIDER_CLASSES[config.kind].partition(":")
         provider_class = getattr(importlib.import_module(module), class_name)
         try:
@@ -179,7 +193,26 @@ class ProviderPool:
                 warn=self._warn, **endpoint.options)
         except OSError as exc:  # the SDK's HTTP client reads the certificates named here
             raise UserError(self._tls_problem(config, exc)) from None
+        if missing_key is not None:
+            provider.missing_key = missing_key  # type: ignore[attr-defined]
         return provider
+
+    def _answered_from_cache(self, config: ProviderConfig, exc: MissingSetting
+                             ) -> tuple[Endpoint, str]:
+        """The endpoint of a provider whose API key is not set, though the response cache
+        holds its replies (a CI job re-running from a warm cache, without secrets), and why
+        it can make no call: its client gets a stand-in that no request ever carries, since
+        a call the cache does not hold stops the run before it is sent."""
+        stand_in = {**self.environ, exc.key_envs[0]: NO_KEY}
+        endpoint = resolve_endpoint(config, Environment(stand_in))
+        endpoint.api_key = NO_KEY
+        return endpoint, str(exc).replace(": set ", " to make it: set ", 1)
+
+    def _cache_answers(self, config: ProviderConfig, exc: MissingSetting) -> bool:
+        """Whether a provider lacking `exc`'s setting may still be used: an API key is all it
+        lacks, and the response cache holds replies of it."""
+        return (self.keyless_from_cache and bool(exc.key_envs) and self.use_cache
+                and self.cache.holds(config.name))
 
     def _tls_problem(self, config: ProviderConfig, exc: OSError) -> str:
         """Why the client could not be set up, naming the certificate variable at fault."""
@@ -230,6 +263,7 @@ def get_pool(services: Services) -> ProviderPool:
             use_cache=services.use_cache,
             max_cost_usd=config.run.max_cost_usd if config is not None else None,
             warn=services.warn,
+            keyless_from_cache=services.keyless_from_cache,
         )
     return services.providers
 

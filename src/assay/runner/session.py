@@ -100,7 +100,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
     if options.epochs:
         config.run.epochs = options.epochs
     services = Services(base_dir=loaded.base_dir, config=config, store=store,
-                        use_cache=options.use_cache)
+                        use_cache=options.use_cache, keyless_from_cache=True)
     plan = build_plan(loaded, services, sample=options.sample, conditions=options.conditions,
                       dataset=options.dataset)
     scan = plan.dataset.scan()  # every dataset problem is reported before anything runs

@@ -58,6 +58,14 @@ class CachedReplies:
             conn.close()
         return loads(row[0]) if row and row[0] else None
 
+    def cache_holds(self, provider: str) -> bool:
+        """Whether any reply of `provider` (its name, `anthropic`) is cached: a run missing
+        its key may still be answered from them."""
+        cache = schema.response_cache
+        query = select(cache.c.key).where(cache.c.provider == provider).limit(1)
+        with self.engine.connect() as conn:
+            return conn.execute(query).first() is not None
+
     @cached_property
     def _cache_lookup(self) -> tuple[str, bool]:
         """`cache_get`'s SQL in this database's dialect, and whether it takes a tuple."""
