@@ -105,6 +105,8 @@ def test_a_stored_runs_trials_with_no_label_are_counted_as_left_out_on_screen_an
     code, out = assay(capsys, *arguments, "--format", "json")
     document = json.loads(out)
     assert document["n"] == 20 and len(document["only_judged"]) == 40
+    assert document["left_out"] == {"no_verdict": 0, "judge_error": 0, "empty_label": 0,
+                                    "no_label": 40}
     assert document["only_judged"][0] == "c020"
 
 

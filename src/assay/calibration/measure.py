@@ -77,6 +77,12 @@ class Calibration:
         return out
 
     @property
+    def left_out(self) -> dict[str, int]:
+        """How many items were not measured, by why: as many as the lists below name."""
+        return {"no_verdict": len(self.only_labelled), "judge_error": len(self.judge_errors),
+                "empty_label": len(self.unlabelled), "no_label": len(self.only_judged)}
+
+    @property
     def passed(self) -> bool:
         return not self.shortfalls
 
@@ -89,6 +95,7 @@ class Calibration:
             "bar": {"min_agreement": self.min_agreement, "min_kappa": self.min_kappa},
             "passed": self.passed, "shortfalls": self.shortfalls,
             "measures": self.measures.to_dict(),
+            "left_out": self.left_out,
             "only_labelled": self.only_labelled, "only_judged": self.only_judged,
             "unlabelled": self.unlabelled,
             "judge_errors": self.judge_errors, "notes": self.notes,
