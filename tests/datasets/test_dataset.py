@@ -520,6 +520,19 @@ def test_a_json_id_written_as_a_number_keeps_the_text_written(tmp_path: Path) ->
         assert cases[0].expected == 1.5  # only the id is read as text
 
 
+def test_an_id_mapped_to_a_path_keeps_the_text_written(tmp_path: Path) -> None:
+    """Regression: with `fields: {id: meta.key}`, `key: 007` in YAML ran as case '7' and
+    `"key": 1e2` in JSONL as '100.0', though the same ids at `id` kept their text."""
+    yaml_file = tmp_path / "cases.yaml"
+    yaml_file.write_text("- {meta: {key: 007, keys: [0x1F]}, q: a}\n")
+    lines = tmp_path / "cases.jsonl"
+    lines.write_text('{"meta": {"key": 1e2, "keys": [1.50]}, "q": "a"}\n')
+    for path, written in ((yaml_file, ["007", "0x1F"]), (lines, ["1e2", "1.50"])):
+        ids = [case.id for key in ("meta.key", "meta.keys[0]")
+               for case in open_dataset(path, fields={"id": key, "input": "q"})]
+        assert ids == written, path
+
+
 def test_a_field_path_may_index_lists_with_brackets(tmp_path: Path) -> None:
     """Regression: `fields: {expected: 'answers[0].text'}`, as jq and JavaScript write it,
     found nothing in any record: 'missing key' on every line of a file that holds it."""

@@ -2,7 +2,7 @@
 Face datasets, or handed over in memory.
 
 Owns the file readers (`files`, with what a YAML file's node tree tells in
-`yaml_nodes`), the layouts and field mapping that turn a record into a Case
+`yaml_nodes`, and a JSON id read as written in `written_ids`), the layouts and field mapping that turn a record into a Case
 (`dataset`, one record's fields in `case_fields`, its key paths in
 `field_paths`), what its refusals say
 (`refusals`), Parquet read by record batch (`parquet`), Hugging Face datasets

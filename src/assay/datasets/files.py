@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.datasets.refusals import JSON_ARRAY_AS_JSONL
+from assay.datasets.written_ids import keep_written_id
 from assay.errors import ProblemList
 from assay.input_files import UTF16_TEXT, is_utf16
 from assay.json_line import (
@@ -31,7 +32,7 @@ Record = tuple[int, Any]
 
 
 def jsonl_records(path: Path, problems: ProblemList, id_key: str = "id") -> Iterator[Record]:
-    """Each JSON line's record, its `id_key` read as written (see `_id_as_written`)."""
+    """Each JSON line's record, its `id_key` read as written (see `written_ids`)."""
     started = False  # a line with a record on it has been read
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
@@ -49,25 +50,10 @@ def jsonl_records(path: Path, problems: ProblemList, id_key: str = "id") -> Iter
             record = _json_line(raw, path, number, problems)
             if record is _REFUSED:
                 continue
-            if _id_read_otherwise(record, id_key):
-                record[id_key] = _AS_WRITTEN.decode(raw.decode("utf-8").strip())[id_key]
+            keep_written_id(record, id_key, raw)
             record = _storable(record, problems, path, number)
             if record is not _REFUSED:
                 yield number, record
-
-
-_AS_WRITTEN = json.JSONDecoder(parse_float=str, parse_int=str, parse_constant=str)
-"""Reads each number as its text: where an id is a number, the one it was written as."""
-
-
-def _id_read_otherwise(record: Any, id_key: str) -> bool:
-    """Whether JSON read the record's id as a number other than its text: `1e2` as 100.0,
-    `1.50` as 1.5, `-0` as 0; the case would be '100.0' where the file says 1e2. An integer
-    reads back as written, but for `-0`, so only those and floats are read again."""
-    if not isinstance(record, dict):
-        return False
-    value = record.get(id_key)
-    return isinstance(value, float) or (type(value) is int and value == 0)
 
 
 def _json_line(raw: bytes, path: Path, number: int, problems: ProblemList) -> Any:
@@ -98,7 +84,7 @@ _WRAPPER_KEYS = ("cases", "questions", "data")
 
 def json_records(path: Path, problems: ProblemList, id_key: str = "id") -> Iterator[Record]:
     """Each item of a JSON array (or of its `cases:`, ...), its `id_key` read as written (see
-    `_id_as_written`)."""
+    `written_ids`)."""
     text = _read_text(path, problems)
     if text is None:
         return
@@ -134,8 +120,7 @@ def json_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
         line += text.count("\n", counted, position)
         counted = position
         _value, end = decoder.raw_decode(text, position)
-        if _id_read_otherwise(item, id_key):
-            item[id_key] = _AS_WRITTEN.raw_decode(text, position)[0][id_key]
+        keep_written_id(item, id_key, text, position)
         position = _skip(text, end)
         item = _storable(item, problems, path, line)
         if item is not _REFUSED:

@@ -20,6 +20,7 @@ from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
 from assay.collector import collector_paused
+from assay.datasets.written_ids import id_place, path_steps
 from assay.yaml_core import UniqueKeyLoader, expanded_size
 
 
@@ -163,13 +164,29 @@ _NUMBER_TAGS = frozenset(f"tag:yaml.org,2002:{kind}" for kind in ("int", "float"
 
 def id_as_written(node: Any, item: Any, id_key: str) -> None:
     """Put back the text of an id YAML read as a number or a date: `id: 007` is the case
-    '007', not 7, and `1.10` is not `1.1` (nor `0x1F` 31)."""
-    if not isinstance(item, dict) or not isinstance(node.value, list):
+    '007', not 7, and `1.10` is not `1.1` (nor `0x1F` 31); at its key, or at the path
+    `fields:` maps it to (`item.key`)."""
+    place = id_place(item, id_key)
+    if place is None:
         return
-    for key, value in node.value:
-        if (getattr(key, "value", None) == id_key and getattr(value, "tag", None)
-                in _NUMBER_TAGS and isinstance(value.value, str) and id_key in item):
-            item[id_key] = value.value
+    parts = [id_key] if isinstance(item, dict) and id_key in item else path_steps(id_key)
+    for part in parts:
+        node = _child_node(node, part)
+        if node is None:
+            return
+    if node.tag in _NUMBER_TAGS and isinstance(node.value, str):
+        container, key = place
+        container[key] = node.value
+
+
+def _child_node(node: Any, part: str) -> Any:
+    """The node at `part` of a mapping's or a sequence's node, or None."""
+    if isinstance(node, yaml.MappingNode):
+        return next((value for key, value in node.value
+                     if getattr(key, "value", None) == part), None)
+    if isinstance(node, yaml.SequenceNode) and part.isdigit() and int(part) < len(node.value):
+        return node.value[int(part)]
+    return None
 
 
 MAX_ALIASED_VALUES = 1_000_000
