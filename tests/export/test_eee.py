@@ -252,6 +252,32 @@ def test_an_agents_trial_is_an_agentic_record_with_its_messages(tmp_path: Path) 
     assert records[0]["evaluation"]["tool_calls_count"] == 1
 
 
+def test_an_agents_trial_retried_for_a_tool_requirement_says_what_each_count_covers(
+        tmp_path: Path) -> None:
+    """Regression: a trial whose first attempt's two tool calls failed and whose retry made
+    one read 'tool_calls_count: 1' beside the token usage of both attempts, and nothing said
+    the record's messages were one attempt of two."""
+    def agent(case: Case) -> Output:
+        call = assay.ToolCall("lookup", {"key": "alpha"}, result="4")
+        return Output(text="4", tool_calls=[call], usage=assay.Usage(input_tokens=40,
+                                                                     output_tokens=8),
+                      metadata={"agent": {"attempts": 2, "tool_calls": 3, "tool_errors": 2,
+                                          "turns": 4}})
+
+    store = tmp_path / "assay.db"
+    assay.evaluate("retried", data=[{"input": "2+2?", "expected": "4"}], task=agent,
+                   scorers=["contains"], store=str(store), reports=False)
+    export(store, tmp_path / "eee")
+    [(_, [record])] = exported(tmp_path / "eee")
+    assert record["evaluation"]["tool_calls_count"] == 1
+    assert record["token_usage"]["total_tokens"] == 48
+    metadata = record["metadata"]
+    assert (metadata["attempts"], metadata["tool_calls_all_attempts"],
+            metadata["tool_errors_all_attempts"]) == ("2", "3", "2")
+    assert metadata["attempts_read_as"].startswith("messages, num_turns and tool_calls_count: "
+                                                   "the last attempt")
+
+
 def test_a_judged_model_run_names_its_model_and_judge(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from assay.testing import FakeAnswerer, FakeJudge, FakeLLM

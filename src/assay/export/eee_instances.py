@@ -10,7 +10,9 @@ gates count it.
 
 An agent's trial is `agentic`: its transcript (or, without one, its tool
 calls) becomes the format's `messages`; any other trial is `single_turn`
-with the answer in `output.raw`.
+with the answer in `output.raw`. An agent's trial retried for a tool
+requirement keeps its last attempt's messages (the one scored) and every
+attempt's token usage, and its metadata says so (`_attempts`).
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def _evaluation(score: Score | None, error: str | None,
 
 
 def _metadata(evaluation: Evaluation, trial: TrialRecord, score: Score | None) -> dict[str, str]:
-    out = {"condition": evaluation.condition, "epoch": str(trial.epoch)}
+    out = {"condition": evaluation.condition, "epoch": str(trial.epoch), **_attempts(trial)}
     if trial.tags:
         out["tags"] = ", ".join(trial.tags)
     if trial.difficulty:
@@ -95,6 +97,20 @@ def _metadata(evaluation: Evaluation, trial: TrialRecord, score: Score | None) -
         if judge:
             out["judge_model"] = str(judge)
     return out
+
+
+def _attempts(trial: TrialRecord) -> dict[str, str]:
+    """What an agent's trial retried for a tool requirement counts over: its messages and the
+    counts read from them are the last attempt's (the one scored), its token usage every
+    attempt's, as are the tool calls and failures counted here."""
+    agent = trial.output.metadata.get("agent") if trial.output.metadata else None
+    if not isinstance(agent, dict) or int(agent.get("attempts") or 1) < 2:
+        return {}
+    return {"attempts": str(agent["attempts"]),
+            "tool_calls_all_attempts": str(agent.get("tool_calls") or 0),
+            "tool_errors_all_attempts": str(agent.get("tool_errors") or 0),
+            "attempts_read_as": "messages, num_turns and tool_calls_count: the last attempt, "
+                                "the one scored; token_usage and *_all_attempts: every attempt"}
 
 
 def _reference(expected: Any) -> list[str]:
