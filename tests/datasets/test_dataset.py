@@ -228,6 +228,23 @@ def test_a_csv_row_with_more_or_fewer_cells_than_the_header_is_an_error_at_its_l
          "(an empty value still needs its comma)")]
 
 
+def test_a_short_or_long_row_of_a_semicolon_or_tab_file_names_that_separator_not_a_comma(
+        tmp_path: Path) -> None:
+    """Regression: a `;` file's short row was told 'an empty value still needs its comma',
+    where a comma added would not help."""
+    semicolons = tmp_path / "cases.csv"
+    semicolons.write_text("id;input;expected\nc1;hi\nc2;hi;yes;extra\n")
+    tabs = tmp_path / "cases.tsv"
+    tabs.write_text("id\tinput\texpected\nc1\thi\n")
+    assert scan_problems(semicolons) == [
+        (f"{semicolons}:2: this row has 2 cells but the header has 3 "
+         "(an empty value still needs its semicolon)"),
+        (f"{semicolons}:3: this row has 4 cells but the header has 3 "
+         "(a value that holds a semicolon must be quoted)")]
+    assert scan_problems(tabs) == [
+        f"{tabs}:2: this row has 2 cells but the header has 3 (an empty value still needs its tab)"]
+
+
 def test_a_csv_header_naming_a_column_twice_is_an_error_at_its_first_line(
         tmp_path: Path) -> None:
     """Regression: `id,input,input` loaded each row with its second input only, silently."""

@@ -207,6 +207,10 @@ SEPARATORS = ";\t|"
 """What a CSV file's cells may be separated by other than commas (Excel writes `;` where
 a comma is the decimal mark; `.tsv` files use tabs)."""
 
+SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "'|'"}
+"""How a row's problem names the file's separator: a semicolon file's row is not short of
+a comma."""
+
 
 def separator(header: str) -> str:
     """The cells' separator, told from the header line: a comma when it holds one, else the
@@ -261,7 +265,8 @@ def csv_records(path: Path, problems: ProblemList, id_key: str = "id") -> Iterat
             header = len(reader.fieldnames or [])
             cells = _cell_count(row, header)
             if cells != header:  # a cell lost or shifted would be a wrong field, unseen
-                problems.add(_wrong_width(cells, header), file=str(path), line=start)
+                problems.add(_wrong_width(cells, header, reader.reader.dialect.delimiter),
+                             file=str(path), line=start)
                 start = skipped + reader.line_num + 1
                 continue
             record = Row()
@@ -297,9 +302,10 @@ def _cell_count(row: dict[str | Any, Any], header: int) -> int:
     return header - sum(1 for key, value in row.items() if key is not None and value is None)
 
 
-def _wrong_width(cells: int, header: int) -> str:
-    hint = ("a value that holds a comma must be quoted" if cells > header
-            else "an empty value still needs its comma")
+def _wrong_width(cells: int, header: int, mark: str) -> str:
+    name = SEPARATOR_NAMES.get(mark, f"'{mark}'")
+    hint = (f"a value that holds a {name} must be quoted" if cells > header
+            else f"an empty value still needs its {name}")
     return f"this row has {cells} cell{'s' * (cells != 1)} but the header has {header} ({hint})"
 
 
