@@ -167,13 +167,36 @@ def test_the_calibrate_command_suggested_for_an_uncalibrated_judge_reads_the_run
     project.write_text(yaml.safe_dump(config))
     code, out = assay(capsys, command, project.name, "--store", "team.db")
     assert code == 2, out
-    suggested = f"assay calibrate {project.name} --store team.db"
+    suggested = f"assay calibrate {project.name} --store team.db --scorer judge_score"
     assert f"(calibrate with: {suggested})" in out, out
     arguments = [*suggested.split()[1:], "--min-agreement", "0.6"]
     assert assay(capsys, *arguments)[0] == 0
     code, out = assay(capsys, command, project.name, "--store", "team.db")
     assert code == 0, out
     assert not (tmp_path / "assay.db").exists()  # ASSAY_STORE's, which the hint did not name
+
+
+def test_the_command_suggested_for_a_judge_other_than_the_calibration_sections_calibrates_it(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a config whose `calibration:` names judge_score and whose second judge
+    had never been calibrated was refused with 'calibrate with: assay calibrate assay.yaml',
+    which calibrated judge_score again, so the run was refused however often it was
+    followed; the command now names the scorer."""
+    config = yaml.safe_load(project.read_text())
+    config["judge"]["require_calibration"] = True
+    config["scorers"].append({"type": "judge_score", "name": "second_opinion",
+                              "model": "openai/gpt-other"})
+    config["calibration"]["scorer"] = "judge_score"
+    project.write_text(yaml.safe_dump(config))
+    assert assay(capsys, "calibrate", project.name, "--min-agreement", "0.6")[0] == 0
+    code, out = assay(capsys, "run", project.name)
+    assert code == 2, out
+    assert "scorer 'second_opinion'" in out and "scorer 'judge_score'" not in out, out
+    suggested = f"assay calibrate {project.name} --scorer second_opinion"
+    assert f"(calibrate with: {suggested})" in out, out
+    assert assay(capsys, *suggested.split()[1:], "--min-agreement", "0.6")[0] == 0
+    code, out = assay(capsys, "run", project.name)
+    assert code == 0, out
 
 
 def test_a_suite_with_an_uncalibrated_judge_runs_nothing(

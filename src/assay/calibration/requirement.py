@@ -10,6 +10,7 @@ this judge.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,7 @@ def require_calibrations(scorers: Sequence[Any], store: Store | None, *, experim
     None: there is no store yet, so no calibration either). `locate(index, problem)` gives
     a problem about the scorer at `index` of the config its file, line and field;
     `calibrate_with` is what follows `assay calibrate` in the command the error suggests."""
-    problems = []
+    problems, names = [], []
     for index, scorer in enumerate(scorers):
         identity = _identity(scorer)
         if identity is None:
@@ -37,10 +38,21 @@ def require_calibrations(scorers: Sequence[Any], store: Store | None, *, experim
             continue
         last = None if store is None else _last_passing(store, scorer.name, experiment)
         problems.append(locate(index, Problem(_why(scorer.name, identity, last))))
+        names.append(scorer.name)
     if problems:
         raise UserError(f"judge.require_calibration: {len(problems)} judged scorer"
                         f"{'s have' if len(problems) > 1 else ' has'} no passing calibration "
-                        f"(calibrate with: assay calibrate {calibrate_with})", problems)
+                        f"({_how_to_calibrate(calibrate_with, names)})", problems)
+
+
+def _how_to_calibrate(calibrate_with: str, names: Sequence[str]) -> str:
+    """The command that calibrates each scorer named, with `--scorer`: without it, `assay
+    calibrate CONFIG` calibrates the `calibration:` section's scorer alone, and a run refused
+    for another judge would be refused again however often the command was followed."""
+    if len(names) == 1:
+        return f"calibrate with: assay calibrate {calibrate_with} --scorer {shlex.quote(names[0])}"
+    return (f"calibrate each with: assay calibrate {calibrate_with} --scorer NAME, for "
+            + ", ".join(shlex.quote(name) for name in names))
 
 
 def _identity(scorer: Any) -> tuple[str, str, str | None] | None:
