@@ -166,3 +166,13 @@ def test_the_help_names_every_exit_code_a_command_can_end_with(
     said = " ".join(out.split())
     for code in sorted({row[2] for row in ROWS}):
         assert f" {code} " in said, f"exit code {code} missing from: {said}"
+
+
+@pytest.mark.parametrize("command", ["report", "export", "rejudge"])
+def test_the_help_of_a_command_whose_run_may_be_left_out_says_it_reads_latest(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay report`, `export` and `rejudge` with no RUN take the latest run,
+    which their help did not say (`assay compare --help` says what it takes by default)."""
+    exited, out = assay(capsys, command, "--help")
+    assert exited == 0
+    assert "default `latest`" in " ".join(out.split()), out

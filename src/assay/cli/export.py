@@ -40,7 +40,8 @@ RUNS_DIR = Path(".assay") / "runs"
 def command(run_ref: str, fmt: str, output: Path | None, store_url: str | None,
             experiment: str | None, organization: str, relationship: str,
             no_progress: bool) -> None:
-    """Write RUN (an id, an id prefix, `latest` or `latest~N`) as Every Eval Ever files.
+    """Write RUN (an id, an id prefix, `latest` or `latest~N`; default `latest`) as Every
+    Eval Ever files.
 
     One aggregate file and one instance-level JSONL per condition, under
     OUTPUT/data/<experiment>/<developer>/<model>/, each checked against the

@@ -49,7 +49,8 @@ def command(run_ref: str | None, store_url: str | None, experiment: str | None,
             repeats: int | None, scorers: tuple[str, ...], judge_model: str | None,
             concurrency: int | None, resume: str | None, output: Path | None,
             no_progress: bool) -> None:
-    """Judge RUN's stored outputs again (an id, an id prefix, `latest` or `latest~N`).
+    """Judge RUN's stored outputs again (an id, an id prefix, `latest` or `latest~N`;
+    default `latest`).
 
     No target is called. Every answer is judged REPEATS times with real judge calls (a
     fresh cache tag), and the verdicts are kept as a new run linked to RUN. Its report

@@ -43,7 +43,8 @@ FORMATS = ("md", "json", "junit", "html")
 @slow_work_option
 def command(run_ref: str, store_url: str | None, fmt: str, output: str | None,
             experiment: str | None, rewrite: bool, no_progress: bool) -> None:
-    """Render RUN (an id, an id prefix, `latest` or `latest~N`) as Markdown, JSON, JUnit or HTML.
+    """Render RUN (an id, an id prefix, `latest` or `latest~N`; default `latest`) as
+    Markdown, JSON, JUnit or HTML.
 
     The run is reviewed again from the store as `assay run` reviewed it: its summary,
     conditions compared and the diff with the run before it, with the gates it was judged
