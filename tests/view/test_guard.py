@@ -6,6 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from assay.store import Store
+from assay.testing.viewer import ViewerThread
 from assay.view.guard import host_name
 from tests.view.stores import Browsable
 
@@ -32,6 +34,24 @@ def test_a_host_header_naming_another_site_is_refused(viewer: str, host: str) ->
 @pytest.mark.parametrize("host", ["localhost", "127.0.0.1:1234", "LOCALHOST:80"])
 def test_local_host_names_are_served(viewer: str, host: str) -> None:
     assert httpx.get(viewer, headers={"Host": host}).status_code == 200
+
+
+def test_bound_to_every_address_it_answers_another_machine_asking_by_this_ones_address(
+        viewed_store: Store) -> None:
+    """Regression: `assay view --host 0.0.0.0`, which `--help` offers so that other machines
+    can connect, answered a colleague's `http://192.0.2.7:8321/` with 421 'unknown host':
+    only localhost and the host's name were served. An address names no hostile site, so
+    it is served; a name still must be this machine's."""
+    with ViewerThread(viewed_store, host="0.0.0.0") as url:
+        for address in ("192.0.2.7", "192.0.2.7:8321", "[2001:db8::7]:8321"):
+            assert httpx.get(url, headers={"Host": address}).status_code == 200, address
+        refused = httpx.get(url, headers={"Host": "evil.example"})
+        assert refused.status_code == 421
+        assert "and any address only" in refused.text
+
+
+def test_bound_to_one_address_another_address_is_refused(viewer: str) -> None:
+    assert httpx.get(viewer, headers={"Host": "192.0.2.7"}).status_code == 421
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])

@@ -18,7 +18,8 @@ def command(store_url: str | None, port: int, host: str) -> None:
     """Browse runs, cases side by side, trials and comparisons in your browser.
 
     Read-only: the store is opened for reading and the app answers only GET
-    requests addressed to HOST (or localhost). Ctrl-C stops it.
+    requests addressed to HOST or localhost (bound to 0.0.0.0: also to this machine's
+    name or an IP address). Ctrl-C stops it.
     """
     from assay.listening import address, bind
     from assay.store.failures import store_name

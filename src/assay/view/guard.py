@@ -4,13 +4,16 @@ The app listens on a local port, which any web page the reader has open
 could try to reach. Two things stop that: only GET and HEAD are served
 (nothing can change), and the Host header must name the address the app
 is bound to (or localhost), which defeats DNS rebinding, where a hostile
-name is made to resolve to 127.0.0.1. Every response carries a Content
+name is made to resolve to 127.0.0.1. Bound to every address (0.0.0.0), it
+answers to any address too: a request to an address names no hostile name,
+and other machines reach it by this machine's address. Every response carries a Content
 Security Policy that allows only the app's own scripts and styles, so even
 a payload that slipped past escaping would not run.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,6 +22,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 READ_METHODS = frozenset({"GET", "HEAD"})
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
+EVERY_ADDRESS = frozenset({"0.0.0.0", "::"})
+"""The addresses that bind every interface: an app bound to one answers to any address."""
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy",
      (b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -28,6 +33,15 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-resource-policy", b"same-origin"),
 )
+
+
+def is_address(name: str) -> bool:
+    """Whether a Host names an IP address (`192.0.2.7`, `::1`), not a name."""
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def host_name(header: str) -> str:
@@ -44,6 +58,7 @@ class Guard:
     def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str]) -> None:
         self.app = app
         self.allowed = frozenset(name.lower().strip("[]") for name in allowed_hosts)
+        self.any_address = bool(self.allowed & EVERY_ADDRESS)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -52,10 +67,11 @@ class Guard:
         headers = dict(scope.get("headers") or [])
         host = host_name(headers.get(b"host", b"").decode("latin-1"))
         refusal = None
-        if host not in self.allowed:
+        if host not in self.allowed and not (self.any_address and is_address(host)):
+            also = " and any address" if self.any_address else ""
             refusal = PlainTextResponse(
                 f"unknown host {host!r}: assay view answers to "
-                f"{', '.join(sorted(self.allowed))} only", status_code=421)
+                f"{', '.join(sorted(self.allowed))}{also} only", status_code=421)
         elif scope["method"] not in READ_METHODS:
             refusal = PlainTextResponse("assay view is read-only", status_code=405,
                                         headers={"Allow": "GET, HEAD"})

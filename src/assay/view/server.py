@@ -39,8 +39,8 @@ def open_for_viewing(url: str | None) -> Store:
 
 def allowed_hosts(host: str) -> list[str]:
     """The Host names the app answers to: the bound address, localhost, and this machine's
-    names when bound to every address."""
-    names = [host, *LOCAL_NAMES]
+    names when bound to every address (`Guard` then answers to any address as well)."""
+    names = [host or "0.0.0.0", *LOCAL_NAMES]
     if host in ANY_ADDRESS:
         names += [socket.gethostname(), socket.getfqdn()]
     return list(dict.fromkeys(n for n in names if n))
