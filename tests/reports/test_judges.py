@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from assay.analysis.judge_consistency import JudgeConsistency
 from assay.analysis.judgements import JudgeFindings
+from assay.analysis.krippendorff import Alpha
 from assay.analysis.pairwise_verdicts import OrderedVerdicts, pairwise_result
 from assay.analysis.variance_split import DeltaNoise, VarianceSplit
 from assay.reports.judges import judges_markdown
@@ -39,3 +41,14 @@ def test_pairs_that_all_errored_give_no_verdict_rather_than_within_noise() -> No
     assert "within noise" not in row and "p=1" not in row
     assert "| 0 | 0/0/0 |" in row and "no verdict: no pair was judged" in row
     assert "pairwise pack vs training: 10 pairs without a verdict (a judge error)" in text
+
+
+def test_an_alpha_without_an_interval_is_shown_alone_with_no_dangling_space() -> None:
+    """Regression: a judge whose asks all agreed printed 'alpha (scores) 1.00 , alpha
+    (verdicts) 1.00 ' (its interval, undefined, left a space behind)."""
+    agreed = Alpha(value=1.0, interval=None, level="nominal", items=20, values=60, raters=3)
+    consistency = JudgeConsistency("judge_score", 20, 3, 0, 0.0, None, 0.0, 0.0, agreed,
+                                   agreed, ())
+    text = judges_markdown(JudgeReview(findings=JudgeFindings(consistency=[consistency])))
+    row = next(line for line in text.splitlines() if line.startswith("| judge_score |"))
+    assert row.endswith("| 0.0% | 0.0% | 0.00 | 1.00 | 1.00 |"), row

@@ -130,7 +130,7 @@ def _metrics(judges: JudgeReview) -> Table:
                                                    "mean [95% CI]"], right=3)
     for m in findings.metrics:
         table.rows.append([m.scorer, m.metric, m.condition, str(m.n),
-                           f"{m.mean:.2f} {_ci(m.interval)}"])
+                           _beside(f"{m.mean:.2f}", _ci(m.interval))])
     for c in claims.values():
         table.notes.append(f"{c.scorer} · {c.condition}: "
                            f"{plural(c.claims, 'unverified claim')} in "
@@ -158,7 +158,7 @@ def _consistency(judges: JudgeReview) -> Table:
     for c in judges.findings.consistency:
         table.rows.append([
             c.scorer, str(c.items), str(c.repeats),
-            "-" if c.flip_rate is None else f"{percent(c.flip_rate)} {_ci(c.flip_ci, True)}",
+            "-" if c.flip_rate is None else _beside(percent(c.flip_rate), _ci(c.flip_ci, True)),
             "-" if c.pair_disagreement is None else percent(c.pair_disagreement),
             "-" if c.score_sd is None else f"{c.score_sd:.2f}",
             _alpha(c.score_alpha), _alpha(c.verdict_alpha)])
@@ -264,7 +264,13 @@ def _ci(interval: Interval | None, shares: bool = False) -> str:
 def _alpha(alpha: Any) -> str:
     if alpha is None or alpha.value is None:
         return "-"
-    return f"{alpha.value:.2f} {_ci(alpha.interval)}"
+    return _beside(f"{alpha.value:.2f}", _ci(alpha.interval))
+
+
+def _beside(value: str, interval: str) -> str:
+    """A value and its interval, or the value alone when it has none (not a dangling space,
+    which one-line-per-measure output shows as '1.00 ,')."""
+    return f"{value} {interval}" if interval else value
 
 
 def _number(value: float | None) -> str:
