@@ -33,13 +33,14 @@ def test_a_run_s_own_share_names_no_other_run() -> None:
 
 def test_pairs_that_all_errored_give_no_verdict_rather_than_within_noise() -> None:
     """Ten pairs the judge's replies could not be read for read 'sign test p=1, verdict
-    within noise', as if ten pairs had been compared and found even."""
+    within noise', as if ten pairs had been compared and found even; and their win rate,
+    with no interval, read 'win rate [CI] - , sign test'."""
     result = pairwise_result([OrderedVerdicts(f"c{i}", None, None) for i in range(10)],
                              label_a="training", label_b="pack", scorer="pairwise")
     text = judges_markdown(JudgeReview(findings=JudgeFindings(pairwise=[result])))
     row = next(line for line in text.splitlines() if line.startswith("| pairwise |"))
     assert "within noise" not in row and "p=1" not in row
-    assert "| 0 | 0/0/0 |" in row and "no verdict: no pair was judged" in row
+    assert "| 0 | 0/0/0 | - | - |" in row and "no verdict: no pair was judged" in row
     assert "pairwise pack vs training: 10 pairs without a verdict (a judge error)" in text
 
 

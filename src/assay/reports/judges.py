@@ -99,10 +99,11 @@ def _pairwise(results: list[PairwiseResult]) -> Table:
         level = "" if r.interval is None else f" ({level_text(r.interval.confidence)})"
         positions = r.positions
         first = "-" if positions.first_position_rate is None else \
-            f"{percent(positions.first_position_rate)} {_ci(positions.first_position_ci, True)}"
+            _beside(percent(positions.first_position_rate),
+                    _ci(positions.first_position_ci, True))
         table.rows.append([
             r.scorer or "pairwise", f"{r.label_b} vs {r.label_a}", str(r.n),
-            f"{r.wins}/{r.ties}/{r.losses}", f"{rate} {ci}{level}", p, verdict,
+            f"{r.wins}/{r.ties}/{r.losses}", _beside(rate, ci + level), p, verdict,
             "-" if positions.consistency is None else percent(positions.consistency),
             first, "-" if positions.tie_rate is None else percent(positions.tie_rate)])
         if r.inconsistent:
