@@ -141,3 +141,20 @@ def test_a_suites_document_is_streamed_as_elementtree_wrote_it_whole() -> None:
     '    </testcase>\n'
     '  </testsuite>\n'
     '</testsuites>\n')
+
+
+def test_a_case_errored_in_one_epoch_and_failed_in_another_names_the_failure_too() -> None:
+    """Regression: a case whose target errored in epoch 1 and whose judge failed it in epoch
+    2 was one `<error>` naming the error alone; the failure, listed in report.md, was in no
+    part of the XML."""
+    trials = [trial("q1", "pack", {}, epoch=0, error="RuntimeError: backend flaked"),
+              trial("q1", "pack", {"judge": score(False, "score 3 < 7")}, epoch=1)]
+    root = ET.fromstring(render_junit(RUN, trials))
+    case = root.find("testsuite/testcase")
+    assert case.find("failure") is None
+    error = case.find("error")
+    assert error.get("message") == ("epoch 1 of 2: target: RuntimeError: backend flaked; "
+                                     "also failed: judge")
+    assert error.text.splitlines() == ["epoch 1 of 2: target: RuntimeError: backend flaked",
+                                       "epoch 2 of 2: judge: score 3 < 7"]
+    assert (root.get("failures"), root.get("errors")) == ("0", "1")

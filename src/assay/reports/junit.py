@@ -3,7 +3,8 @@
 One testcase per case and condition (epochs folded together: any failing
 epoch fails the testcase), named by case id and classed by experiment and
 condition. A failed scorer becomes a `<failure>` carrying the scorer's
-reasons; a target or scorer error becomes an `<error>`. Gates are testcases
+reasons; a target or scorer error becomes an `<error>`, which also names the
+failures of the testcase's other epochs and scorers. Gates are testcases
 of their own suite, named by gate and rule ("contains@docs pass rate (min
 80.0%)"), so a failed threshold or regression shows up by a name of its own.
 A run that did not complete (aborted, interrupted, failed) has one more
@@ -240,12 +241,17 @@ def _testcase(classname: str, case_id: str, epochs: list[TrialRecord],
                 errors.append(f"{where}{name}: {score.error}")
             elif score.passed is False:
                 failures.append((name, f"{where}{name}: {score.reason or 'failed'}"))
+    scorers = ", ".join(dict.fromkeys(name for name, _ in failures))
+    failed = [text for _, text in failures]
     if errors:
-        ET.SubElement(case, "error", message=_message(errors[0]), type="error").text = "\n".join(
-            errors)
+        # one element per testcase: the error, its text naming the failures of the other
+        # epochs and scorers too, which an errored testcase would otherwise hide
+        message = (f"{one_line(errors[0], MAX_MESSAGE // 2)}; also failed: {scorers}"
+                   if failures else errors[0])
+        ET.SubElement(case, "error", message=_message(message), type="error").text = "\n".join(
+            errors + failed)
     elif failures:
-        scorers = ", ".join(dict.fromkeys(name for name, _ in failures))
         ET.SubElement(case, "failure", message=_message(f"failed: {scorers}"),
-                      type=scorers).text = "\n".join(text for _, text in failures)
+                      type=scorers).text = "\n".join(failed)
     return case
 
