@@ -144,6 +144,17 @@ def test_a_judge_without_a_price_whose_other_replies_were_cached_costs_unknown_n
     assert priced.conditions[0].judge_cost_usd == 0.0
 
 
+def test_regression_a_condition_whose_verdicts_all_came_from_the_cache_spent_0_judge_tokens(
+        ) -> None:
+    """A condition whose answers matched another's, every verdict read from the response
+    cache, had judge tokens 'unknown' beside a judge cost of '$0.0000' in report.html."""
+    cached = [ScoreRow(case, "a", 0, "judge", 8.0, True, None, (0.0, 10.0),
+                       input_tokens=0, output_tokens=0, cost_usd=0.0) for case in ("c1", "c2")]
+    (condition,) = summarize(cached, [TrialRow("c1", "a", 0), TrialRow("c2", "a", 0)]).conditions
+    assert (condition.judge_input_tokens, condition.judge_output_tokens) == (0, 0)
+    assert condition.judge_cost_usd == 0.0
+
+
 def _pass_rate_coverage(case_rates: np.ndarray, epochs: int, runs: int,
                         rng: np.random.Generator) -> float:
     """Share of `runs` runs over the cases (each case passing each epoch at its own rate)

@@ -348,3 +348,33 @@ def test_regression_a_judge_that_failed_reads_its_usage_as_unknown_and_its_one_r
     assert "judge openai/gpt-4.1 · 1 repeat " in page
     assert "judge tokens in/out unknown · judge cost unknown" in page
     assert "0 in / 0 out" not in page
+
+
+def test_regression_a_verdict_from_the_cache_reads_0_tokens_beside_its_0_cost(
+        tmp_path: Path) -> None:
+    """A verdict (or an answer) read from the response cache showed 'judge tokens in/out
+    unknown · judge cost $0.0000' on the trial page: a cost known to be nothing beside tokens
+    said to be unknown."""
+    from assay.case import Case
+    from assay.output import Output, Usage
+    from assay.score import Score
+    from assay.store import Store
+    from assay.testing.viewer import serving
+    from assay.trial import TrialResult
+
+    cached = Score(value=9.0, scale=(0.0, 10.0), passed=True,
+                   usage=Usage(cost_usd=0.0, calls=1, cache_hits=1),
+                   details={"judge_model": "openai/gpt-4.1", "cached": True})
+    answer = Output(text="a", usage=Usage(cost_usd=0.0, calls=1, cache_hits=1))
+    url = str(tmp_path / "assay.db")
+    store = Store(url)
+    store.create_run(id="run-a", experiment="exp", status="completed",
+                     started_at="2025-03-01T09:00:00+00:00", total_trials=1)
+    store.write_trials("run-a", [TrialResult(Case(id="c1", input="q"), "base", 0, answer,
+                                             {"judge": cached})])
+    store.close()
+    with serving(url) as viewer:
+        page = page_text(httpx.get(f"{viewer}runs/run-a/trial",
+                               params={"case": "c1", "condition": "base"}).text)
+    assert "judge tokens in/out 0/0 · judge cost $0.0000" in page
+    assert "tokens in/out 0/0 · cost $0.0000 · 1 cached" in page

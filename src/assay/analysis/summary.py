@@ -84,7 +84,8 @@ class ConditionStats:
     spent tokens without a price (unknown, not the sum of the priced ones)."""
     cache_hits: int = 0
     judge_input_tokens: int | None = None
-    """What the judges reported, summed; None when none reported any."""
+    """What the judges reported, summed; None when none reported any. Verdicts from the
+    response cache count as 0, as the target's answers do: they spent none."""
     judge_output_tokens: int | None = None
     judge_cost_usd: float | None = None
     """What LLM judges spent scoring this condition's answers (apart from the target's cost);
@@ -385,7 +386,8 @@ class SummaryBuilder:
         entry = self._conditions.get(condition)
         if entry is None:
             return
-        if input_tokens or output_tokens:
+        # a known cost was priced from the tokens: a reply from the cache spent none
+        if input_tokens or output_tokens or cost_usd is not None:
             entry.judge_input_tokens = (entry.judge_input_tokens or 0) + (input_tokens or 0)
             entry.judge_output_tokens = (entry.judge_output_tokens or 0) + (output_tokens or 0)
         entry.judge_cost_usd = self._cost("judges", condition, entry.judge_cost_usd, cost_usd,

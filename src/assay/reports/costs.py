@@ -24,6 +24,7 @@ from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary
+    from assay.output import Usage
 
 UNKNOWN = "unknown"
 CACHED_TARGET_CALLS = "target calls cached"
@@ -62,6 +63,15 @@ def tokens_text(input_tokens: int | None, output_tokens: int | None) -> str:
     if input_tokens is None and output_tokens is None:
         return UNKNOWN
     return f"{input_tokens or 0:,}/{output_tokens or 0:,}"
+
+
+def usage_tokens_text(usage: Usage) -> str:
+    """The tokens of one answer's or one verdict's calls, as `tokens_text` writes them:
+    `0/0` for calls answered from the response cache (their cost is known, $0: assay prices
+    the tokens), `unknown` when nothing reported the tokens and no cost is known."""
+    if usage.input_tokens or usage.output_tokens or usage.cost_usd is not None:
+        return tokens_text(usage.input_tokens, usage.output_tokens)
+    return UNKNOWN
 
 
 def cost_text(cost: float | None, tokens: int = 0, digits: int = DIGITS) -> str:

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from assay.records import TRIAL_KINDS, RunRecord
-from assay.reports.costs import cost_text, tokens_text
+from assay.reports.costs import cost_text, tokens_text, usage_tokens_text
 from assay.reports.formatting import milliseconds
 from assay.trial import epoch_label
 from assay.view import links
@@ -51,7 +51,8 @@ def environment() -> Any:
     env = Environment(loader=PackageLoader("assay.view", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters.update(cost=cost_text, ms=milliseconds, when=when, pretty=pretty,
-                       count=lambda n: f"{n:,}", tokens=tokens_text, plural=plural)
+                       count=lambda n: f"{n:,}", tokens=tokens_text,
+                       usage_tokens=usage_tokens_text, plural=plural)
     env.globals.update(link=links.link, runs_link=links.runs_link, run_link=links.run_link,
                        cases_link=links.cases_link, trial_link=links.trial_link,
                        compare_link=links.compare_link, history_link=links.history_link,
