@@ -235,11 +235,11 @@ def test_regression_comparing_a_run_that_stopped_part_way_says_it_did(
     assert code == 0
     code, text = assay(capsys, "compare", "--store", store)
     assert code == 0, text
-    assert "note: run " in text and "is aborted: 8 of its 20 trials ran" in text, text
+    assert "note: run " in text and "8 of its 20 trials ran, and it is aborted" in text, text
     code, text = assay(capsys, "compare", "--store", store, "--json")
     [note] = json.loads(text)["notes"]
-    assert note.endswith("is aborted: 8 of its 20 trials ran, so it is compared on the cases "
-                         "it reached")
+    assert note.endswith("is compared on the cases it reached: 8 of its 20 trials ran, and it "
+                         "is aborted")
 
 
 def test_runs_with_other_epoch_counts_are_compared_with_a_note_saying_so(
@@ -296,7 +296,7 @@ def test_compare_of_a_run_being_written_counts_its_trials_at_one_moment(
     assert code == 0
     diff = json.loads(text[text.index("{"):])
     [entry] = diff["comparisons"]
-    assert f"run B is running: {entry['n']} of its 10 trials ran" in " ".join(diff["notes"])
+    assert f"{entry['n']} of its 10 trials ran, and it is running" in " ".join(diff["notes"])
 
 
 def test_compare_reads_each_run_once_and_only_its_scores_values(
@@ -315,3 +315,30 @@ def test_compare_reads_each_run_once_and_only_its_scores_values(
     for ran in (weak, strong):
         assert reads_of(reads, ran["run"]["id"]) == {
             "iter_case_values": 1, "failed_trial_keys": 1, "judge_identities": 1}
+
+
+def test_compare_with_a_killed_run_says_it_stopped_not_that_it_is_running(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: compared with a run killed with kill -9, compare noted 'run B is running:
+    3 of its 10 trials ran', where `assay runs` said `running?`: nothing runs it."""
+    from assay.store import Store, schema
+    from tests.store.test_store import trial
+
+    url = str(project / "s.db")
+    store = Store(url)
+    store.create_run(id="A", experiment="e", status="completed", total_trials=10,
+                     started_at="2026-01-01T00:00:00+00:00")
+    store.write_trials("A", [trial(f"c{i}") for i in range(10)])
+    store.create_run(id="B", experiment="e", status="running", total_trials=10,
+                     started_at="2026-01-02T00:00:00+00:00")
+    store.write_trials("B", [trial(f"c{i}") for i in range(3)])
+    with store.engine.begin() as conn:  # its lock, left by a process gone from this machine
+        conn.execute(schema.run_locks.insert().values(
+            run_id="B", owner="gone", pid=1, host="another-machine", pid_scope="x",
+            taken_at="2026-01-02T00:00:00+00:00", heartbeat_at="2026-01-02T00:00:00+00:00"))
+    store.close()
+    code, text = assay(capsys, "compare", "A", "B", "--store", url, "--json")
+    assert code == 0, text
+    assert json.loads(text[text.index("{"):])["notes"] == [(
+        "run B is compared on the cases it reached: 3 of its 10 trials ran, and it is marked "
+        "running, but the process that ran it is gone: killed? resume with --resume B")]

@@ -48,27 +48,55 @@ def test_after_a_traces_analysis_the_default_run_is_the_latest_eval_run(
     assert "traces-1" not in printed
 
 
+def _killed_run(path: Path, config: dict[str, object]) -> str:
+    """A store holding run r1, killed with kill -9 after 3 of its 10 trials: marked running,
+    its lock left by a process gone from this machine. Its store's URL."""
+    store = Store(str(path / "s.db"))
+    store.create_run(id="r1", experiment="e", status="running", total_trials=10,
+                     config=config)
+    store.write_trials("r1", [TrialResult(Case(id=f"c{i}", input="q"), "a", 0,
+                                          Output(text="x")) for i in range(3)])
+    with store.engine.begin() as conn:
+        conn.execute(schema.run_locks.insert().values(
+            run_id="r1", owner="gone", pid=1, host="another-machine", pid_scope="x",
+            taken_at="2026-01-01T00:00:00+00:00", heartbeat_at="2026-01-01T00:00:00+00:00"))
+    store.close()
+    return str(path / "s.db")
+
+
 def test_a_killed_run_is_reported_as_what_it_stored_with_why_it_stopped(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: `assay report` of a run killed with kill -9 read '- run: `r1` (running)'
     and its numbers as if a run were under way, where `assay runs` said `running?` and how
     to resume it."""
-    store = Store(str(tmp_path / "s.db"))
-    store.create_run(id="r1", experiment="e", status="running", total_trials=10,
-                     config={"name": "e"})
-    store.write_trials("r1", [TrialResult(Case(id=f"c{i}", input="q"), "a", 0,
-                                          Output(text="x")) for i in range(3)])
-    with store.engine.begin() as conn:  # its lock, left by a process gone from this machine
-        conn.execute(schema.run_locks.insert().values(
-            run_id="r1", owner="gone", pid=1, host="another-machine", pid_scope="x",
-            taken_at="2026-01-01T00:00:00+00:00", heartbeat_at="2026-01-01T00:00:00+00:00"))
-    store.close()
+    _killed_run(tmp_path, {"name": "e"})
     code, printed = assay(capsys, "report", "r1", "--store", str(tmp_path / "s.db"),
                           "--format", "json")
     assert code == 0, printed
     assert ("note: run r1 is not completed (marked running, but the process that ran it is "
             "gone: killed? resume with --resume r1); this report shows the 3 of 10 trials "
             "stored so far") in printed
+
+
+@pytest.mark.parametrize("fmt", ["md", "junit"])
+def test_a_killed_runs_report_never_says_the_run_is_running(
+        fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay report` of a run killed with kill -9 failed its gate with 'not
+    passed: the run is running, judged on the 3 of 10 trials that ran', and its JUnit ended
+    'the run is running (3 of 10 trials ran)', where `assay runs` said `running?`: nothing
+    runs it, and the report did not say how to resume it."""
+    store = _killed_run(tmp_path, {"name": "e", "scorers": [{"type": "exact"}], "gates": [
+        {"scorer": "exact", "min_pass_rate": 0.5}]})
+    code, printed = assay(capsys, "report", "r1", "--store", store, "--format", fmt)
+    assert code == 0, printed
+    said = ("marked running, but the process that ran it is gone: killed? resume with "
+            "--resume r1")
+    if fmt == "md":
+        assert f"not passed: judged on the 3 of 10 trials that ran, and the run is {said}" \
+            in printed
+    else:
+        assert f'<error message="the run is {said} (3 of 10 trials ran)"' in printed
+    assert "the run is running" not in printed
 
 
 def test_a_file_name_that_is_not_utf8_is_echoed_as_the_terminal_shows_it(

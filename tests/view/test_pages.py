@@ -316,8 +316,8 @@ def test_regression_the_change_since_the_previous_run_says_the_run_stopped_part_
     store.close()
     with serving(url) as viewer:
         page = page_text(_ready(f"{viewer}runs/run-b/review").text)
-    assert ("run run-b is interrupted: 2 of its 12 trials ran, so it is compared on the "
-            "cases it reached") in page
+    assert ("run run-b is compared on the cases it reached: 2 of its 12 trials ran, and it "
+            "is interrupted") in page
 
 
 def test_regression_a_judge_that_failed_reads_its_usage_as_unknown_and_its_one_repeat(

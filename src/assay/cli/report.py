@@ -154,7 +154,10 @@ def _render(store: Store, run: RunRecord, review: Review, fmt: str, output: str 
             elif fmt == "junit":
                 from assay.reports.junit import write_junit
 
-                write_junit(handle, run, store.iter_trials(run.id), review.gates)
+                from assay.store.stalled_runs import status_said
+
+                write_junit(handle, run, store.iter_trials(run.id), review.gates,
+                            status=status_said(store, run))
             else:
                 from assay.reports.html import write_html
 

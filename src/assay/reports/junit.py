@@ -65,24 +65,29 @@ def render_junit(run: RunRecord, trials: Iterable[TrialRecord],
 
 
 def write_junit(handle: IO[str], run: RunRecord, trials: Iterable[TrialRecord],
-                gates: Sequence[GateResult] = ()) -> None:
-    """Write the JUnit XML document for a stored run to `handle`, as its trials stream by."""
-    write_junit_runs(handle, [(run, trials, gates)], name=f"assay {run.experiment}")
+                gates: Sequence[GateResult] = (), *, status: str | None = None) -> None:
+    """Write the JUnit XML document for a stored run to `handle`, as its trials stream by.
+    `status`: the run's status as its ending testcase says it, when not as stored (a run
+    killed with kill -9 still reads `running`; see `stalled_runs.status_said`)."""
+    write_junit_runs(handle, [(run, trials, gates)], name=f"assay {run.experiment}",
+                     said={run.id: status} if status else None)
 
 
 def write_junit_runs(handle: IO[str], runs: Sequence[tuple[RunRecord, Iterable[TrialRecord],
                                                            Sequence[GateResult]]],
-                     *, name: str = "assay", failed: Sequence[tuple[str, str]] = ()) -> None:
+                     *, name: str = "assay", failed: Sequence[tuple[str, str]] = (),
+                     said: dict[str, str] | None = None) -> None:
     """One document for several runs (a suite): two testsuites per run, cases and gates;
     then a testsuite per config of `failed` (its name, the error that stopped it) holding
     one errored testcase, so a config that could not run is not missing from the tests.
+    `said`: by run id, a run's status as its ending testcase says it (default: as stored).
 
     The counts head the document, so each testsuite's testcases wait in a temporary file
     until its last one is known: a 500,000-trial run is never held as a tree of elements."""
     suites: list[_Suite] = []
     try:
         for run, trials, gates in runs:
-            suites.extend(_run_suites(run, trials, gates))
+            suites.extend(_run_suites(run, trials, gates, (said or {}).get(run.id)))
         for config, error in failed:
             suite = _Suite({"name": config})
             case = ET.Element("testcase", classname=f"{config}.run", name="run")
@@ -175,7 +180,7 @@ def _start_tag(tag: str, attributes: dict[str, str]) -> str:
 
 
 def _run_suites(run: RunRecord, trials: Iterable[TrialRecord],
-                gates: Sequence[GateResult]) -> list[_Suite]:
+                gates: Sequence[GateResult], status: str | None = None) -> list[_Suite]:
     """The run's testsuite of cases, and of its gates when it has any."""
     suites = [_Suite({"name": run.experiment, "timestamp": run.started_at, "id": run.id})]
     grouped = itertools.groupby(trials, key=lambda t: (t.case_id, t.condition))
@@ -186,7 +191,7 @@ def _run_suites(run: RunRecord, trials: Iterable[TrialRecord],
         suites[0].add(_testcase(f"{run.experiment}.{condition}", case_id, trials_of_case,
                                 run.epochs))
     if run.status != "completed":
-        suites[0].add(_ending(run, ran))
+        suites[0].add(_ending(run, ran, status or run.status))
     if gates:
         gate_suite = _Suite({"name": f"{run.experiment} gates", "timestamp": run.started_at,
                              "id": f"{run.id}-gates"})
@@ -200,9 +205,10 @@ def _run_suites(run: RunRecord, trials: Iterable[TrialRecord],
     return suites
 
 
-def _ending(run: RunRecord, ran: int) -> ET.Element:
-    """The testcase of a run that did not complete: an error saying how it ended."""
-    text = (f"the run is {run.status}{f': {run.error}' if run.error else ''} "
+def _ending(run: RunRecord, ran: int, status: str) -> ET.Element:
+    """The testcase of a run that did not complete: an error saying how it ended (`status`,
+    the run's status as a sentence says it)."""
+    text = (f"the run is {status}{f': {run.error}' if run.error else ''} "
             f"({part_of(ran, run.total_trials, 'trial')} ran)")
     case = ET.Element("testcase", classname=f"{run.experiment}.run", name=f"run {run.id}")
     ET.SubElement(case, "error", message=_message(text), type=run.status).text = text

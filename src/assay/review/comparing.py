@@ -21,6 +21,7 @@ from assay.analysis.run_diff import RunDiff, RunRef, comparability, diff_runs, s
 from assay.errors import UserError
 from assay.records import TRIAL_KINDS, JudgeIdentity, RunRecord
 from assay.review.summary import configured_scorers
+from assay.store.stalled_runs import status_said
 from assay.wording import part_of, plural
 
 if TYPE_CHECKING:
@@ -95,8 +96,8 @@ def _stopped_note(store: Store, run: RunRecord) -> str:
     reached, which the per-case lists alone do not say."""
     ran, _ = store.count_trials(run.id)
     trials = part_of(ran, run.total_trials, "trial", of="of its")
-    return (f"run {run.id} is {run.status}: {trials} ran, so it is compared "
-            "on the cases it reached")
+    return (f"run {run.id} is compared on the cases it reached: {trials} ran, and it is "
+            f"{status_said(store, run)}")
 
 
 def scorer_definitions(run: RunRecord) -> dict[str, dict[str, Any]]:

@@ -42,6 +42,7 @@ from assay.review.reading import TrialsRead, read_trials
 from assay.review.recorded import RecordedReview
 from assay.review.result import GateResult, ReportFiles, Review
 from assay.review.summary import review_order, summarize_run, unmeasured_warnings
+from assay.store.stalled_runs import status_said
 from assay.wording import part_of
 
 if TYPE_CHECKING:
@@ -268,7 +269,7 @@ def write_stopped_junit(store: Store, run_id: str, junit: Path) -> None:
             return
         scorers, conditions = review_order(store, run)
         summary = summarize_run(store, run.id, scorers=scorers, conditions=conditions)
-        recorded = RecordedReview.of(run) or _judged_again(run, summary)
+        recorded = RecordedReview.of(run) or _judged_again(run, summary, status_said(store, run))
         with atomic_writer(junit) as handle:
             write_junit(handle, run, store.iter_trials(run.id), recorded.gates)
     except FileWriteError:
@@ -299,7 +300,7 @@ def review_stored(store: Store, run: RunRecord, *,
         summary, cases, judges, identities = _read_whole(store, run, scorers, conditions,
                                                          keep_cases=keep_cases, also=also)
     summary = without_pair_baselines(summary, judges)
-    recorded = RecordedReview.of(run) or _judged_again(run, summary)
+    recorded = RecordedReview.of(run) or _judged_again(run, summary, status_said(store, run))
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
                                          scorers=summary.scorer_names,
                                          baseline=recorded.baseline,
@@ -340,20 +341,21 @@ def _read_whole(store: Store, run: RunRecord, scorers: list[str], conditions: li
     return read.summary, read.cases, judges, read.judged.identities
 
 
-def _judged_again(run: RunRecord, summary: RunSummary) -> RecordedReview:
+def _judged_again(run: RunRecord, summary: RunSummary, status: str) -> RecordedReview:
     """For a run with no recorded review: its config's threshold gates judged on `summary`.
 
     A run that did not complete (aborted, interrupted, failed) holds only the trials that
-    ran before it stopped: its gates are shown on them, but none of them passed. A gate
-    whose minimum the config stores as `${VAR}` fails, not judged: its value is not kept."""
+    ran before it stopped: its gates are shown on them, but none of them passed, and say
+    why in its `status` as a sentence says it (`stalled_runs.status_said`). A gate whose
+    minimum the config stores as `${VAR}` fails, not judged: its value is not kept."""
     stored = stored_config_gates(run)
     results = threshold_results(list(stored.gates), summary)
     if run.status != COMPLETED:
         ran = sum(c.trials for c in summary.conditions)
         results = [replace(r, passed=False,
-                           detail=f"{r.detail}; not passed: the run is {run.status}, "
-                                  f"judged on the {part_of(ran, run.total_trials, 'trial')} "
-                                  "that ran")
+                           detail=f"{r.detail}; not passed: judged on the "
+                                  f"{part_of(ran, run.total_trials, 'trial')} that ran, and "
+                                  f"the run is {status}")
                    for r in results]
     # Only a completed run wrote its report.md (a stopped one never got that far).
     return RecordedReview(results + stored.unread, unmeasured_warnings(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from assay.errors import RunFailed, StoreError
 from assay.records import RunRecord
 from assay.store.rows import now_iso
-from assay.store.stalled_runs import UNDER_WAY, stalled_runs
+from assay.store.stalled_runs import UNDER_WAY, status_said
 from assay.store.store import Store
 from assay.wording import part_of
 
@@ -95,9 +95,9 @@ def how_unfinished(store: Store, run: RunRecord) -> Unfinished | None:
     kill -9 still reads `running`), or stopped, with the command that resumes it."""
     if run.status == "completed":
         return None
-    stalled = stalled_runs(store, [run]).get(run.id)
-    if stalled is not None:
-        how = f"marked {run.status}, but {stalled.reason()}"
+    said = status_said(store, run)
+    if said != run.status:
+        how = said
     elif run.status in UNDER_WAY:
         how = f"still {run.status}"
     else:

@@ -75,6 +75,15 @@ def stalled_runs(store: Store, runs: Iterable[RunRecord], now: datetime | None =
     return found
 
 
+def status_said(store: Store, run: RunRecord) -> str:
+    """The run's status as a sentence may say it: as its row says (`running`, `aborted`),
+    or, for a run that has probably stopped, `marked running, but the process that ran it
+    is gone: killed? resume with --resume ID`. A run killed with kill -9 still reads
+    `running`, and "the run is running" would say it is."""
+    stalled = stalled_runs(store, [run]).get(run.id)
+    return run.status if stalled is None else f"marked {run.status}, but {stalled.reason()}"
+
+
 def quiet_for(run: RunRecord, last_trial_at: str | None, now: datetime,
               taken_at: str | None = None) -> timedelta | None:
     """How long a `running` run has made no progress, when that is over STALE_AFTER; else None.
