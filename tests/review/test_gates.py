@@ -409,3 +409,27 @@ def test_the_tables_bars_are_every_gates_minimums_on_its_scorer_and_condition() 
     assert bars.of("contains", "b") == ([0.8, 0.9], [0.7])
     assert bars.of("other", "b") == ([], [3.0])
     assert bars.of("judge_score", "a") == ([], [])
+
+
+def test_a_regression_gate_that_reads_its_metric_otherwise_than_the_diff_says_why() -> None:
+    """Regression: a gate on contains@a alone failed with 'p=0.025 significant' above the
+    diff with the same run, which tests all three metrics at once and read the same drop
+    '98.3% CI -72.5..+4.1pp  p=0.076  within noise': one change, two verdicts on one page, and
+    no interval beside the gate's."""
+    def cases(failing: int) -> dict[str, ScorerCases]:
+        return collect_cases([ScoreRow(f"q{i}", condition, 0, "contains",
+                                       float(not (condition == "a" and i < failing)),
+                                       not (condition == "a" and i < failing), None)
+                              for condition in ("a", "b", "c") for i in range(12)])
+    diff = diff_runs(cases(0), cases(5), run_a=RunRef("run-a", "exp", "t0", "h"),
+                     run_b=RunRef("run-b", "exp", "t1", "h"))
+    printed = next(e.comparison for e in diff.entries if e.comparison.label_b.endswith("@a"))
+    assert not printed.significant and printed.family_size == 3
+    [gate] = judge_regression(RegressionSpec(scorer="contains", condition="a"), diff)
+    assert not gate.passed and "p=0.025 significant" in gate.detail
+    assert gate.detail.endswith(
+        "; tested alone: 95% CI -68.0..-7.3pp, where the diff with run run-a, which tests 3 "
+        "metrics at once (Holm, family of 3), reads 98.3% CI -72.5..+4.1pp, p=0.076 within "
+        "noise")
+    agreeing = judge_regression(RegressionSpec(), diff)  # the diff's own family: one verdict
+    assert all(g.passed and "tested" not in g.detail for g in agreeing)

@@ -24,6 +24,7 @@ from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ScorerCases
+    from assay.analysis.paired import PairedComparison
     from assay.analysis.run_diff import RunDiff
     from assay.records import RunRecord
     from assay.store import Store
@@ -397,7 +398,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
                                          f"({'; '.join(diff.skipped) or 'no common results'})",
                            rule)]
     results = []
-    for c in adjust_comparisons(chosen):
+    for printed, c in zip(chosen, adjust_comparisons(chosen), strict=True):
         drop = -(c.delta_pp if c.delta_pp is not None else c.reading_delta_pp or 0.0)
         metric = "pass rate" if c.delta_pp is not None else "mean"
         name = _metric_gate(c.scorer, c.label_b.rpartition("@")[2], metric)
@@ -411,6 +412,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
         else:  # at least the digits the run's diff gives the same delta (+0.03pp, not +0.0pp)
             change, _ = beside_bound(-drop, -spec.max_drop_pp, signed=True, decimals=shown.digits)
             detail = f"{change}pp {against} ({rule}; {evidence})"
+        detail += _read_otherwise(c, printed, diff.run_a.id)
         # The paired test can only use cases both runs answered: a case that errored now
         # but not before would drop out of it and could hide a regression.
         errored_now = c.excluded.newly_errored
@@ -432,6 +434,26 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
             detail += "), and no case that answered before errors now"
         results.append(GateResult(name, not errored_now, detail, rule))
     return results + firsts
+
+
+def _read_otherwise(gate: PairedComparison, printed: PairedComparison, run_a: str) -> str:
+    """`; tested alone: 95% CI ..., where the diff with run A ... reads ... within noise`
+    when the gate's test, Holm-adjusted over its own metrics, reads the metric otherwise
+    than the diff with the same run, which tests all its metrics at once (a larger family):
+    the page said `significant` in the gate and `within noise` in the diff under it, of
+    one change, with no interval beside the gate's verdict. Nothing when they agree."""
+    from assay.analysis.verdict import evidence as evidence_of
+    from assay.analysis.verdict import format_p, shown_effect
+    from assay.reports.comparisons import ci_label
+
+    if gate.significant == printed.significant:
+        return ""
+    alone = "alone" if gate.family_size == 1 else f"with this gate's {gate.family_size} metrics"
+    return (f"; tested {alone}: {ci_label(gate)} {shown_effect(gate).interval}, where the "
+            f"diff with run {run_a}, which tests {printed.family_size} metrics at once "
+            f"({printed.correction}), reads {ci_label(printed)} "
+            f"{shown_effect(printed).interval}, {format_p(printed.p_value, printed.alpha)} "
+            f"{evidence_of(printed)}")
 
 
 def _metric_gate(scorer: str | None, condition: str, metric: str) -> str:
