@@ -184,3 +184,21 @@ def test_the_runs_listing_shows_the_pass_rates_of_the_report(
     for s in review.summary.scores:
         if s.scorer == "exact" and s.pass_rate is not None:
             assert f"{s.condition} {s.pass_rate:.0%} ({s.errors} errored" in line, line
+
+
+def test_every_view_with_an_errored_trials_column_names_what_the_scorers_could_not_score(
+        shown: tuple[Review, dict[str, str]]) -> None:
+    """Regression: judge's errored trials under tools read 4 beside the condition's 3 target
+    errors in report.html and the viewer, whose error examples were the target's alone: the
+    judge's unreadable reply, which the terminal warned of, was named nowhere on either."""
+    from assay.reports.unscored import unscored_warnings
+
+    review, views = shown
+    warnings = unscored_warnings(review.summary)
+    assert [w.split(" (first")[0] for w in warnings] == [
+        "28 of 69 trials got no answer from the target, so they have no score",
+        "judge could not score 2 answers, left out of its figures, not counted as 0",
+        "check could not score 6 answers, left out of its figures, not counted as 0"]
+    for where in ("terminal", "report.html", "assay view"):
+        for warning in warnings:
+            assert warning in views[where], (where, warning)

@@ -57,21 +57,11 @@ def print_scores(out: Any, review: Review, detail: Detail = "normal") -> None:
 
 
 def print_errors(out: Any, review: Review, detail: Detail = "normal") -> None:
-    summary = review.summary
+    from assay.reports.unscored import unscored_warnings
+
     see = "; see Errors in report.md" if review.files is not None else ""
-    failed = sum(c.errors for c in summary.conditions)
-    if failed:
-        total = sum(c.trials for c in summary.conditions)
-        example = next((e for c in summary.conditions for e in c.error_examples), "")
-        print_warning(out, f"{failed} of {plural(total, 'trial')} got no answer from the target, "
-                           f"so {'it has' if failed == 1 else 'they have'} no score (first: "
-                           f"{example}){see}")
-    for scorer, failures in summary.scorer_failures.items():
-        if not any(s.n for s in summary.scores if s.scorer == scorer):
-            continue  # no value anywhere: the run's warnings say so, with this example
-        print_warning(out, f"{scorer} could not score {plural(failures.count, 'answer')}, "
-                           f"left out of its figures, not counted as 0 (first: "
-                           f"{failures.examples[0]}){see}")
+    for warning in unscored_warnings(review.summary, see):
+        print_warning(out, warning)
 
 
 def print_gates(out: Any, review: Review, detail: Detail = "normal") -> None:
