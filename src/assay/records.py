@@ -111,6 +111,15 @@ class RunRecord:
         return None
 
     @property
+    def resume_command(self) -> str:
+        """The command that continues this run when it did not finish: `assay rejudge
+        --resume ID` for a rejudge (`assay run --resume` refuses one: it would call the
+        target), `assay run CONFIG --resume ID` for an eval run."""
+        if self.kind == "rejudge":
+            return f"assay rejudge --resume {self.id}"
+        return f"assay run {self.config_path or 'CONFIG'} --resume {self.id}"
+
+    @property
     def description(self) -> str | None:
         value = (self.config or {}).get("description") if isinstance(self.config, dict) else None
         return value if isinstance(value, str) else None

@@ -99,6 +99,29 @@ def test_a_killed_runs_report_never_says_the_run_is_running(
     assert "the run is running" not in printed
 
 
+def test_an_interrupted_rejudge_is_reported_with_its_own_resume_and_without_the_gates(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay report` of a rejudge stopped by Ctrl-C said 'resume with: assay run
+    assay.yaml --resume RJ', which refuses a rejudge, and failed it by the gates of the run
+    it judged again ('gates: FAIL (0 of 2 passed)', one on a scorer it does not judge 'no
+    results for this condition'), where a rejudge that completes is judged by none."""
+    store = Store(str(tmp_path / "s.db"))
+    store.create_run(id="rj1", experiment="e", kind="rejudge", status="interrupted",
+                     total_trials=10, config_path="assay.yaml", config={
+                         "name": "e", "scorers": [{"type": "exact"}, {"type": "judge_score"}],
+                         "gates": [{"scorer": "exact", "min_pass_rate": 0.5},
+                                   {"scorer": "judge_score", "min_mean": 5}]})
+    store.write_trials("rj1", [TrialResult(Case(id=f"c{i}", input="q"), "a", 0,
+                                           Output(text="x")) for i in range(3)])
+    store.close()
+    for fmt in ("md", "junit"):
+        code, printed = assay(capsys, "report", "rj1", "--store", str(tmp_path / "s.db"),
+                              "--format", fmt)
+        assert code == 0, printed
+        assert "resume with: assay rejudge --resume rj1" in printed
+        assert "assay run" not in printed and "gates" not in printed.lower(), printed
+
+
 def test_a_file_name_that_is_not_utf8_is_echoed_as_the_terminal_shows_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

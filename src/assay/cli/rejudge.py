@@ -113,7 +113,6 @@ def _resume_hint(store: Store, held: list[str], status: str, store_words: str) -
     """The command that continues the rejudge run this command held, when it ended `status`,
     on this command's store (`store_words`); None when it held none. Never the experiment's
     latest rejudge run: with two rejudges of one experiment at once, that may be the other's."""
-    from assay.rejudge.runs import resume_hint
-
     run = store.get_run(held[-1]) if held else None
-    return resume_hint(run) + store_words if run is not None and run.status == status else None
+    return (run.resume_command + store_words if run is not None and run.status == status
+            else None)

@@ -24,18 +24,13 @@ KIND = "rejudge"
 JUDGEABLE = ("eval", KIND)
 
 
-def resume_hint(run: RunRecord) -> str:
-    """The command that continues an unfinished rejudge run."""
-    return f"assay rejudge --resume {run.id}"
-
-
 def original_run(store: Store, ref: str, experiment: str | None) -> RunRecord:
     """The completed run whose stored answers are to be judged again."""
     run = store.resolve_run(ref, experiment)
     if run.kind not in JUDGEABLE:
         raise UserError(f"run {run.id} is a {run.kind} run; rejudge works on eval runs")
     if run.status != "completed":
-        how = (f"continue it with `{resume_hint(run)}`" if run.kind == KIND
+        how = (f"continue it with `{run.resume_command}`" if run.kind == KIND
                else "finish it with `assay run CONFIG --resume " + run.id + "`")
         raise UserError(f"run {run.id} is {run.status}, not completed, so not every answer "
                         f"is stored: {how}, or name a completed run")

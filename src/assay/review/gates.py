@@ -90,9 +90,14 @@ class StoredGates:
 
 def stored_config_gates(run: RunRecord) -> StoredGates:
     """The threshold gates of a stored run's config (`min_pass_rate: ${MIN_RATE}` is stored
-    so, and a gate read from it was 'internal error: ValidationError')."""
+    so, and a gate read from it was 'internal error: ValidationError'). None for a rejudge:
+    it stores the config of the run it judges again, whose gates judged that whole run and
+    never judge a rejudge (a rejudge stopped part-way was failed by them in `assay report`,
+    one on a scorer it does not judge 'no results for this condition')."""
     from pydantic import ValidationError
 
+    if run.kind == "rejudge":
+        return StoredGates([], [])
     items = (run.config or {}).get("gates") if isinstance(run.config, dict) else None
     gates, unread = [], []
     for item in items if isinstance(items, list) else []:

@@ -101,6 +101,5 @@ def how_unfinished(store: Store, run: RunRecord) -> Unfinished | None:
     elif run.status in UNDER_WAY:
         how = f"still {run.status}"
     else:
-        how = (f"{run.status}; resume with: assay run {run.config_path or 'CONFIG'} "
-               f"--resume {run.id}")
+        how = f"{run.status}; resume with: {run.resume_command}"
     return Unfinished(run, how, store.count_trials(run.id)[0])
