@@ -84,6 +84,24 @@ def test_an_aborted_rejudge_is_resumed_keeping_its_verdicts_and_judging_the_rest
     store.close()
 
 
+def test_a_resumed_rejudge_says_its_calls_are_its_own_beside_the_whole_runs_cost(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a rejudge resumed after judging 5 answers printed 'total cost $X (judges
+    $X); 10 LLM calls answered', the whole run's cost beside this process's calls alone, as
+    if 10 calls had cost all of it; `assay run --resume` says 'answered by this resume'."""
+    config = write_config(tmp_path, max_consecutive_errors=3)
+    _, llm = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    llm.rules.append(Rule(user=re.compile(r"\(\d*[5-9]\)"), reply=Reply(fault=Fault(
+        "bad_request"))))
+    assert assay(capsys, "rejudge", "--no-progress", "-k", "1")[0] == 3
+    llm.rules.clear()
+    code, out = assay(capsys, "rejudge", "--resume", "--no-progress")
+    assert code == 0, out
+    assert re.search(r"\d+ LLM calls? answered by this resume", out), out
+
+
 def test_run_resume_refuses_a_rejudge_and_names_how_to_continue_it(
         judged: tuple[Path, FakeLLM], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from assay.scorers.base import Scorer, ScorerParams
     from assay.store import Store
     from assay.store.run_lock import RunLock
+    from assay.trial import TrialKey
 
 __all__ = ["KIND", "RejudgeRequest", "build_judges", "rejudge", "rejudge_async"]
 
@@ -147,6 +148,7 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
         services.providers.cache.run_id = run_id
     conditions = _conditions(original, store)
     status, error = "failed", None
+    skip: set[TrialKey] = set()
     try:
         store.update_run(run_id, status="running", finished_at=None, error=None)
         store.delete_errored_trials(run_id, score_errors=True)  # a resume judges them again
@@ -178,10 +180,13 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
     warnings = list(services.warnings) + ([cases.note] if cases.note else [])
     # The original's gates judged its whole run; a rejudge keeps only its judges' verdicts.
     config = loaded.config.model_copy(update={"gates": []})
+    usage: dict[str, object] = services.providers.stats().to_dict() if services.providers \
+        else {}
+    if skip:  # the ledger holds this process's calls, the run's costs those stored before too
+        usage["resumed"] = True
     return RunOutcome(run=run, config=config, stats=PipelineStats(),
                       scorers=[judge.name for judge in judges], conditions=conditions,
-                      warnings=warnings, usage=services.providers.stats().to_dict()
-                      if services.providers else {})
+                      warnings=warnings, usage=usage)
 
 
 def _progress(original: RunRecord, services: Services, request: RejudgeRequest,
