@@ -102,6 +102,31 @@ def test_a_resumed_rejudge_says_its_calls_are_its_own_beside_the_whole_runs_cost
     assert re.search(r"\d+ LLM calls? answered by this resume", out), out
 
 
+def test_a_rejudge_whose_one_judge_never_gave_a_verdict_exits_3_as_a_run_does(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a rejudge whose rubric judge gave no readable reply on any of the 9
+    answers (its other judge fine) exited 0 with 'warning: scorer rubric has no value',
+    where `assay run` stops on the same (exit 3): it measured nothing of that judge."""
+    import json
+
+    import yaml
+
+    config, llm = judged
+    settings = yaml.safe_load(config.read_text())
+    settings["scorers"].append({"type": "rubric"})
+    config.write_text(yaml.safe_dump(settings, sort_keys=False))
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    llm.rules.append(Rule(reply="no verdict today",
+                          when=lambda r: "factual_adherence" in json.dumps(r.body)))
+    code, out = assay(capsys, "rejudge", "--no-progress", "-k", "1")
+    assert code == 3, out
+    stopped = runs(tmp_path)[0]
+    assert ("scorer rubric has no value: it errored on all 9 of its trials with an answer, so "
+            "the run measured nothing with it") in out
+    assert f"assay rejudge --resume {stopped.id}" in out and stopped.status == "aborted"
+
+
 def test_run_resume_refuses_a_rejudge_and_names_how_to_continue_it(
         judged: tuple[Path, FakeLLM], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

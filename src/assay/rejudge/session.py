@@ -139,7 +139,7 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
                  services: Services, lock: RunLock) -> Any:
     """Judge what the run has not stored yet, record how it ended; its `RunOutcome`."""
     from assay.runner.pipeline import PipelineStats
-    from assay.runner.session import RunOutcome
+    from assay.runner.session import RunOutcome, require_measures
     from assay.store.run_ending import REVIEWING, ending, record_end
 
     for judge in judges:  # every ask is a real call: no reply of another run is reused
@@ -161,6 +161,8 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
                 batch_size=loaded.config.run.batch_size,
                 budget=JudgeBudget.of(loaded.config.run), commit_check=lock.check,
                 on_committed=progress.update)
+        # a judge with no verdict on any answer measured nothing: exit 3, as `assay run` does
+        require_measures(store, run_id, conditions=False, scorers=True)
         pairs = [judge for judge in judges if getattr(judge, "deferred", False)]
         if pairs:
             from assay.judging.pairs import judge_condition_pairs

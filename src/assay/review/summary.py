@@ -79,8 +79,9 @@ def condition_warnings(summary: RunSummary, *, report_md: bool) -> list[str]:
 
 def scorer_warnings(summary: RunSummary, *, report_md: bool) -> list[str]:
     """A scorer with no value anywhere in the run (it errored on every trial) is said out
-    loud: its row of dashes alone is easy to miss. A run in one go stops on it (exit 3,
-    `runner.pipeline`); a resumed run or a rejudge can still end with one. Only the trials
+    loud: its row of dashes alone is easy to miss. A run, resumed or not, and a rejudge
+    stop on it (exit 3, `runner.session.require_measures`); a run stored before that rule
+    can still end with one. Only the trials
     with an answer are counted: one whose target failed gave the scorer nothing to score,
     and the trial warnings already count it."""
     unanswered = {c.condition: c.errors for c in summary.conditions}

@@ -373,19 +373,20 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             max_consecutive_errors=settings.max_consecutive_errors, on_committed=progress.update,
             budget_exceeded=_cost_check(plan, settings.max_cost_usd),
             answered_before=usable, stored_before=len(plan.skip))
-    _require_measures(store, run_id, conditions=bool(plan.skip or stats.without_verdict),
-                      scorers=bool(plan.skip or stats.scorer_errors))
+    require_measures(store, run_id, conditions=bool(plan.skip or stats.without_verdict),
+                     scorers=bool(plan.skip or stats.scorer_errors))
     return stats
 
 
-def _require_measures(store: Store, run_id: str, *, conditions: bool, scorers: bool) -> None:
+def require_measures(store: Store, run_id: str, *, conditions: bool, scorers: bool) -> None:
     """`RunFailed` when the run measured nothing under a condition (no trial of it gave a
     verdict: the target failed on all of them, a model name misspelt in one condition) or
     with a scorer (it errored on every trial with an answer: a judge whose replies never
     parse, a scorer with a bug), however few its trials: before, such a run exited 0 beside
     the other results (a longer run stops on `max_consecutive_errors` in a row first, in the
     pipeline). Every trial is stored, for `--retry-errors`. Each check asks the store only when this process saw
-    the case or the run is a resume (`conditions`, `scorers`)."""
+    the case or the run is a resume (`conditions`, `scorers`). A rejudge asks it of its
+    judges (`scorers`) too."""
     found = [f"condition {condition} has no result: all {trials} of its trials failed, so "
              f"the run measured nothing under it; first error: {first[:300]}"
              for condition, trials, first in
