@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from assay.errors import AssayError, RunFailed, UserError
     from assay.output import Output, ToolCall, Usage
     from assay.registry import scorer, target
-    from assay.scorers.base import CheckScorer, Scorer, ScorerParams
     from assay.score import Score
+    from assay.scorers.base import CheckScorer, Scorer, ScorerParams
     from assay.targets.base import Target, TargetParams
 
 _LAZY = {

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-
 TOOL_KEYS = frozenset({"mcp_servers", "context", "require_mcp_tool_use",
                        "require_mcp_tool_success"})
 """A condition's keys that give a model tools or context; only some target kinds honour them."""

@@ -79,7 +79,7 @@ class Registry(Generic[T]):
         for entry in entry_points(group=f"assay.{self.sort}s"):
             try:
                 entry.load()
-            except Exception as exc:  # a third party's bug must not stop assay
+            except Exception as exc:  # noqa: BLE001 - a third party's bug must not stop assay
                 self.broken[entry.name] = (f"{entry.value}: {type(exc).__name__}: "
                                            f"{str(exc).strip()[:300]}")
 

@@ -7,7 +7,6 @@ import asyncio
 from assay.analysis.judgements import read_judgements
 from assay.score import Score
 from assay.scorers.judges.pairwise import PairwiseJudge
-
 from tests.scorers.judges.judge_fakes import ScriptedProvider, case, make_judge
 
 

@@ -37,7 +37,7 @@ def test_with_epochs_the_cases_are_the_sample_not_the_repeats() -> None:
     per_case = summarize(data, trials(data), per_case=True).scores[0]
     assert per_trial.n == 30 and per_case.n == 10
     assert per_case.mean == per_trial.mean == 0.5
-    width = lambda s: s.mean_ci.high - s.mean_ci.low  # noqa: E731
+    width = lambda s: s.mean_ci.high - s.mean_ci.low
     assert width(per_case) > width(per_trial) * 1.5
 
 
@@ -50,7 +50,7 @@ def test_a_mean_interval_stays_inside_the_scale() -> None:
 def test_a_pass_fail_scorer_has_one_interval_for_its_mean_and_its_pass_rate() -> None:
     """Regression: a pass/fail scorer printed `1.000 [1.000–1.000]` (a t interval of zero
     width, claiming certainty) beside `100.0% [80%–100%]` for the same quantity."""
-    from assay.analysis.interval import Interval, wilson
+    from assay.analysis.interval import wilson
 
     for values, passed in (([1.0] * 15, 15), ([1.0] * 3 + [0.0] * 12, 3)):
         data = rows({f"c{i}": [v] for i, v in enumerate(values)})
@@ -63,7 +63,7 @@ def test_a_pass_fail_scorer_has_one_interval_for_its_mean_and_its_pass_rate() ->
 def test_a_pass_fail_scorer_on_one_case_shows_its_interval_in_both_columns() -> None:
     """Regression: at n=1 the mean column read `1.000` with no interval beside the pass
     rate's `100.0% [21%–100%]`, for the same quantity."""
-    from assay.analysis.interval import Interval, wilson
+    from assay.analysis.interval import wilson
 
     data = rows({"only": [1.0]})
     (stats,) = summarize(data, trials(data)).scores

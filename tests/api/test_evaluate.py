@@ -14,8 +14,8 @@ import pytest
 import assay
 from assay import Case, Condition, Output, Score
 from assay.analysis.run_diff import flips
-from assay.errors import RunFailed, UserError
 from assay.datasets.memory import records_sha256
+from assay.errors import RunFailed, UserError
 from assay.store import Store
 
 WORDS = ["hello", "world", "assay", "golden", "trial", "judge", "epoch", "store"]

@@ -23,8 +23,8 @@ def test_a_gate_left_out_by_condition_is_left_out_of_this_run_only(tmp_path: Pat
     narrowed, options = without_gates_left_out(loaded, RunOptions(conditions=["base"]))
     assert [gate.condition for gate in narrowed.config.gates] == ["base"]
     assert [gate.condition for gate in loaded.config.gates] == ["v2", "base"]
-    assert options.warnings == ["1 gate not checked: exact_match@v2, on a condition this run "
-                                "leaves out (--condition base)"]
+    assert options.warnings == [("1 gate not checked: exact_match@v2, on a condition this run "
+                                "leaves out (--condition base)")]
 
 
 def test_a_regression_gate_on_a_condition_left_out_is_left_out_with_the_threshold_gates(

@@ -94,8 +94,8 @@ CASES: dict[str, tuple[list[str], str]] = {
         "--top-k 3 is how many passages --query prints"),
     "pack-query-empty": (["pack", "index", "docs", "--query", ""], "--query is empty"),
     "runs-format-json": (
-        ["runs", "--format", "json"], "assay runs has no option --format: it prints JSON with "
-                                      "--json"),
+        ["runs", "--format", "json"], ("assay runs has no option --format: it prints JSON with "
+                                      "--json")),
     "compare-f-json": (
         ["compare", "-f", "json"], "assay compare has no option -f: it prints JSON with --json"),
     "report-json": (

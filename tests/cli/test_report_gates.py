@@ -137,11 +137,11 @@ def test_a_resume_that_writes_lost_files_judges_the_gates_its_own_command_line_a
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("exact_matc=0.5",
-     "--fail-under 'exact_matc=0.5': no scorer 'exact_matc' in this run; did you mean "
-     "'exact_match'?"),
+     ("--fail-under 'exact_matc=0.5': no scorer 'exact_matc' in this run; did you mean "
+     "'exact_match'?")),
     ("exact_match@onyl=0.5",
-     "--fail-under 'exact_match@onyl=0.5': no condition 'onyl' in this run; did you mean "
-     "'only'?"),
+     ("--fail-under 'exact_match@onyl=0.5': no condition 'onyl' in this run; did you mean "
+     "'only'?")),
     ("exact_match@only.mean=0.5", "the metric goes before the '@': exact_match.mean@only"),
 ])
 def test_a_fail_under_gate_on_an_unknown_name_is_refused_before_anything_runs(
@@ -172,7 +172,7 @@ def test_report_of_a_run_where_every_trial_failed_shows_its_errors_and_its_gate_
     config = write_project(tmp_path, {"only": {}}, cases=4, extra={
         "target": {"type": "python", "function": "down.py:answer"},
         "gates": [{"scorer": "exact_match", "min_pass_rate": 0.5}]})
-    store, printed = report_of_a_stopped_run(tmp_path, config, capsys, "every trial failed")
+    _store, printed = report_of_a_stopped_run(tmp_path, config, capsys, "every trial failed")
     assert "the service is down" in printed
     assert ("- FAIL exact_match@only pass rate: no trial got a verdict (4 errored)"
             in printed), printed
@@ -190,7 +190,7 @@ def test_regression_the_gates_of_a_run_that_stopped_part_way_never_read_as_passe
     store, printed = report_of_a_stopped_run(tmp_path, config, capsys, "error budget")
     assert "(aborted)" in printed and "gates: FAIL (0 of 1 passed)" in printed, printed
     assert "- FAIL exact_match@only pass rate" in printed and "aborted" in printed
-    code, printed, _ = assay_apart(capsys, "report", "latest", "--store", store, "--format",
+    _code, printed, _ = assay_apart(capsys, "report", "latest", "--store", store, "--format",
                                    "junit")
     gates = next(s for s in ET.fromstring(printed) if s.get("name", "").endswith("gates"))
     assert gates.get("failures") == "1", printed

@@ -154,12 +154,12 @@ def test_a_command_line_gate_or_baseline_one_config_cannot_take_stops_the_suite_
     (suite_dir / "configs" / "zz-only.yaml").write_text(yaml.safe_dump(other))
     for asked, unfit, said in (
             (["--fail-under", "exact_match@pack=0.1"], "2 of 5 configs",
-             "configs/zz-only.yaml, configs/zz-other.yaml: --fail-under "
+             ("configs/zz-only.yaml, configs/zz-other.yaml: --fail-under "
              "'exact_match@pack=0.1': no scorer 'exact_match' in this run (scorers: "
-             "contains)\n"),
+             "contains)\n")),
             (["--baseline", "pack"], "1 of 5 configs",
-             "configs/zz-only.yaml: --baseline 'pack': no condition 'pack' in this run "
-             "(conditions: only)")):
+             ("configs/zz-only.yaml: --baseline 'pack': no condition 'pack' in this run "
+             "(conditions: only)"))):
         code, text = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
                            "--no-progress", *asked)
         assert code == 2, text
@@ -178,12 +178,12 @@ def test_a_command_line_value_no_config_of_a_suite_takes_is_said_once_as_its_own
     """Regression: `--baseline nosuch` said '3 of 3 configs of the suite are invalid;
     nothing was run', then the same line under each config, though the configs were valid
     and the command line was wrong."""
-    for asked, said in ((["--baseline", "nosuch"], "--baseline 'nosuch': no condition "
-                         "'nosuch' in this run (conditions: training, pack)"),
-                        (["--condition", "nosuch"], "--condition nosuch: the config has no "
-                         "such condition (conditions: training, pack)"),
-                        (["--fail-under", "nosuch=0.5"], "--fail-under 'nosuch=0.5': no "
-                         "scorer 'nosuch' in this run (scorers: exact_match)")):
+    for asked, said in ((["--baseline", "nosuch"], ("--baseline 'nosuch': no condition "
+                         "'nosuch' in this run (conditions: training, pack)")),
+                        (["--condition", "nosuch"], ("--condition nosuch: the config has no "
+                         "such condition (conditions: training, pack)")),
+                        (["--fail-under", "nosuch=0.5"], ("--fail-under 'nosuch=0.5': no "
+                         "scorer 'nosuch' in this run (scorers: exact_match)"))):
         code, text = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
                            "--no-progress", *asked)
         assert code == 2, text

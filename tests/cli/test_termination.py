@@ -119,8 +119,8 @@ def test_ctrl_c_after_this_commands_run_completed_exits_with_its_verdict(
     assert after_ctrl_c(store, running) == ("interrupted", 130)
     store.update_run("mine", status="completed")
     assert after_ctrl_c(store, running) == (
-        "interrupted after run mine completed: every trial and file is written "
-        "(`assay report mine` shows it)", code)
+        ("interrupted after run mine completed: every trial and file is written "
+        "(`assay report mine` shows it)"), code)
     assert after_ctrl_c(store, running, suite=True) == ("interrupted", 130)
     store.close()
 
@@ -169,8 +169,8 @@ def test_ctrl_c_while_the_store_does_not_answer_is_still_an_interruption_naming_
 
     monkeypatch.setattr(store, "get_run", silent)
     assert after_ctrl_c(store, running) == (
-        "interrupted; the store postgresql://db stopped answering (no answer to a statement "
+        ("interrupted; the store postgresql://db stopped answering (no answer to a statement "
         "before assay was stopped), so the run is not marked interrupted; once the store "
-        "works again, resume with: assay run assay.yaml --resume mine", 130)
+        "works again, resume with: assay run assay.yaml --resume mine"), 130)
     assert asked == ["mine"]  # asked once: each question of a store that does not answer waits
     store.close()

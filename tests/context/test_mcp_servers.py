@@ -282,10 +282,10 @@ def test_a_wrong_http_url_names_the_url_it_tried(tmp_path: Path) -> None:
     from assay.context.mcp_config import McpServerConfig
 
     class NotFound(http.server.BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+        def do_POST(self) -> None:
             self.send_error(404)
 
-        do_GET = do_POST  # noqa: N815
+        do_GET = do_POST
 
         def log_message(self, *args: object) -> None:
             pass

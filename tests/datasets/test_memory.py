@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from assay.case import Case
-from assay.errors import UserError
 from assay.datasets.memory import memory_dataset, records_sha256
+from assay.errors import UserError
 
 
 def test_cases_go_through_unchanged_and_dicts_are_read_like_a_file() -> None:

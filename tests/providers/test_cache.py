@@ -11,8 +11,8 @@ import pytest
 
 from assay.errors import StoreError
 from assay.providers.base import ChatRequest
-from assay.records import CachedReply
 from assay.providers.cache import cache_key, trial_epoch
+from assay.records import CachedReply
 from assay.testing import FakeLLM
 from assay.testing.script import Fault, Reply, Rule
 
@@ -315,9 +315,9 @@ def test_replies_the_database_refuses_are_named_in_a_warning(make_pool):
             await pool.aclose()
 
     asyncio.run(scenario())
-    assert warnings == ["some LLM replies could not be kept in the response cache (the "
+    assert warnings == [("some LLM replies could not be kept in the response cache (the "
                         "database refused them: value too long for type character varying(200)); "
-                        "a later run asks for them again"]
+                        "a later run asks for them again")]
 
 
 def test_a_reply_a_killed_process_paid_for_counts_its_cost_once_for_the_trial_that_paid(

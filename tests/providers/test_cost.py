@@ -91,8 +91,8 @@ def test_regression_a_reply_without_usage_has_unknown_cost_not_0(make_pool):
                                    prices={"my-model": price}, warnings=warnings)
     assert not response.usage_reported and response.usage.cost_usd is None
     assert stats.total.unpriced_calls == 2
-    assert warnings == ["openai/my-model sent no token usage: its tokens and cost are unknown "
-                        "and not counted toward run.max_cost_usd"]
+    assert warnings == [("openai/my-model sent no token usage: its tokens and cost are unknown "
+                        "and not counted toward run.max_cost_usd")]
 
 
 def test_the_budget_refuses_new_paid_calls_once_spent(make_pool):

@@ -11,8 +11,8 @@ from assay.providers.base import ChatRequest
 from assay.providers.config import ProviderConfig
 from assay.providers.pool import ProviderPool, get_pool
 from assay.services import Services
-from assay.testing.config import eval_config
 from assay.testing import FakeLLM
+from assay.testing.config import eval_config
 
 
 def test_built_in_providers_come_from_the_environment():

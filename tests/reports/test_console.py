@@ -30,8 +30,8 @@ def test_a_table_too_wide_for_the_console_is_a_list_with_every_cell_whole() -> N
                                     ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right")],
                 [("contains", "memory", "0.200 [0.070–0.452]", "20.0% [7%–45%]")], keys=2)
     assert out.getvalue().splitlines() == [
-        "scores", "  contains · memory: mean [95% CI] 0.200 [0.070–0.452], "
-        "pass rate [95% CI] 20.0% [7%–45%]"]
+        "scores", ("  contains · memory: mean [95% CI] 0.200 [0.070–0.452], "
+        "pass rate [95% CI] 20.0% [7%–45%]")]
 
 
 def test_a_table_that_fits_is_printed_as_a_table() -> None:

@@ -214,7 +214,7 @@ def test_every_trial_of_the_run_is_on_the_page(quickstart: Path) -> None:
 
 
 def test_the_page_opens_with_the_verdict_and_folds_the_run_facts(quickstart: Path) -> None:
-    page, results = page_and_results(quickstart, "second")
+    page, _results = page_and_results(quickstart, "second")
     verdict = page.index('id="verdict"')
     assert verdict < page.index('id="gates"') < page.index('id="scores"')
     facts = page.index('class="facts"')

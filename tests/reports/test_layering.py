@@ -29,9 +29,9 @@ def test_no_report_module_imports_the_store() -> None:
 
 def test_rendering_markdown_loads_no_sqlalchemy() -> None:
     done = subprocess.run([sys.executable, "-X", "importtime", "-c",
-                           "import assay.reports.markdown, assay.reports.html, "
+                           ("import assay.reports.markdown, assay.reports.html, "
                            "assay.reports.terminal, assay.reports.junit, "
-                           "assay.reports.results_json"],
+                           "assay.reports.results_json")],
                           capture_output=True, text=True, timeout=60, check=True)
     imported = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
                 if line.startswith("import time:")]

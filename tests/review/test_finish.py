@@ -162,7 +162,7 @@ def test_a_review_fed_to_a_report_reads_the_run_in_one_pass_over_its_trials(
     pass that hands each trial to the report, and reads the run no other way."""
     from assay.review.finish import review_stored
 
-    older, newer = _two_runs(tmp_path / "assay.db")
+    _older, newer = _two_runs(tmp_path / "assay.db")
     reads = count_run_reads(monkeypatch)
     opened = Store(str(tmp_path / "assay.db"))
     seen: list[str] = []

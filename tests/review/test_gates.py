@@ -108,9 +108,9 @@ def test_a_fail_under_value_that_is_not_a_finite_number_is_a_usage_error(spec: s
 @pytest.mark.parametrize(("spec", "said"), [
     ("contains=typo", "--fail-under 'contains=typo': 'typo' is not a number"),
     ("contains@pack=", "--fail-under 'contains@pack=': no value after '='"),
-    ("contains@pack=80", "--fail-under 'contains@pack=80': 80 is not a pass rate, which is "
+    ("contains@pack=80", ("--fail-under 'contains@pack=80': 80 is not a pass rate, which is "
                          "between 0 and 1 (80% is 0.8); a mean score is gated with "
-                         "contains.mean@pack=80"),
+                         "contains.mean@pack=80")),
 ])
 def test_a_fail_under_value_error_says_what_is_wrong_with_the_value(spec: str,
                                                                     said: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -151,8 +152,8 @@ def test_sync_targets_get_as_many_threads_as_trials_in_flight(tmp_path: Path) ->
     import threading
     import time as clock
 
-    from assay.targets.python import PythonParams, PythonTarget
     from assay.services import Services
+    from assay.targets.python import PythonParams, PythonTarget
 
     barrier = threading.Barrier(12, timeout=5)
 
@@ -189,7 +190,7 @@ def test_a_judge_unreadable_on_every_case_beside_a_valid_scorer_is_counted_not_u
     (`tests/cli/test_run_command.py`), and is not once it reads one reply."""
     class UnreadableJudge:
         name, is_sync = "judge", False
-        readable: set[str] = set()
+        readable: ClassVar[set[str]] = set()
 
         async def score(self, case: Case, output: Output) -> Score:
             if case.id in self.readable:

@@ -91,15 +91,15 @@ def test_the_config_is_named_as_written_in_the_error_and_in_each_of_its_lines(
     assert code == 2
     assert text.splitlines()[:2] == [
         "error: invalid config assay.yaml",
-        "  assay.yaml:10 [conditions.changed.mcp_servers]: condition 'changed' sets "
+        ("  assay.yaml:10 [conditions.changed.mcp_servers]: condition 'changed' sets "
         "mcp_servers, but a model target never uses it (only an agent target does): the "
-        "condition would differ from the others in name only"], text
+        "condition would differ from the others in name only")], text
 
 
 def test_a_model_target_honours_a_pack_context(capsys, tmp_path):
     config = project(tmp_path, MODEL, "{context: {pack: docs}}")
     config.write_text(config.read_text() + "packs: {docs: {path: .}}\n")
-    code, text = assay(capsys, "validate", str(config))
+    _code, text = assay(capsys, "validate", str(config))
     assert "sets context" not in text, text
 
 

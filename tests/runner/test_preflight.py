@@ -133,8 +133,8 @@ def test_the_check_of_every_case_leaves_a_small_dataset_in_memory_for_the_run(tm
 @pytest.mark.parametrize("models, located", [
     ("target: {type: model, model: nosuch/large}\nscorers: [{type: exact_match}]\n",
      "assay.yaml:3 [target.model]: unknown provider 'nosuch'"),
-    ("target: {type: python, function: 'agent.py:answer'}\njudge: {model: nosuch/judge}\n"
-     "scorers: [{type: judge_score}]\n", "assay.yaml:4 [judge.model]: unknown provider 'nosuch'")])
+    (("target: {type: python, function: 'agent.py:answer'}\njudge: {model: nosuch/judge}\n"
+     "scorers: [{type: judge_score}]\n"), "assay.yaml:4 [judge.model]: unknown provider 'nosuch'")])
 def test_an_unknown_provider_is_refused_by_run_at_its_line_as_by_validate(
         capsys, tmp_path, monkeypatch, models, located):
     """Regression: `assay run` said only 'error: unknown provider 'nosuch': ...', naming
@@ -171,10 +171,10 @@ def test_a_temperature_over_what_claude_accepts_is_refused_at_its_line_before_an
         assert code == 2, (command, text)
         refused = [line.strip() for line in text.splitlines() if "temperature" in line]
         assert refused == [
-            "assay.yaml:3 [target.temperature]: temperature 1.5 is more than "
-            "anthropic/claude-sonnet-4-5 accepts (0 to 1)",
-            "assay.yaml:8 [judge.temperature]: temperature 1.2 is more than "
-            "vertex_ai/claude-opus-4-5 accepts (0 to 1)"], (command, text)
+            ("assay.yaml:3 [target.temperature]: temperature 1.5 is more than "
+            "anthropic/claude-sonnet-4-5 accepts (0 to 1)"),
+            ("assay.yaml:8 [judge.temperature]: temperature 1.2 is more than "
+            "vertex_ai/claude-opus-4-5 accepts (0 to 1)")], (command, text)
     config.write_text(config.read_text().replace("temperature: 1.5}\ncond", "temperature: 1}\ncond")
                       .replace("temperature: 1.2", "temperature: 1"))
     code, text = assay(capsys, "validate", "assay.yaml")

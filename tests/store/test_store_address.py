@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from assay.errors import StoreError
-from assay.store import Store, store_url
-from assay.store import store_address
+from assay.store import Store, store_address, store_url
 from tests.store.test_failures import assay, assert_one_clear_line, project
 
 

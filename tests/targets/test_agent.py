@@ -23,8 +23,8 @@ from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 from assay.registry import scorers
 from assay.services import Services
-from assay.testing.config import eval_config
 from assay.targets.agent import AgentParams, AgentTarget
+from assay.testing.config import eval_config
 
 REPO = Path(__file__).resolve().parents[2]
 SERVERS = REPO / "tests" / "context" / "servers"
@@ -227,8 +227,8 @@ def test_a_retry_that_meets_the_requirement_succeeds(in_tmp: Path) -> None:
     assert output.error is None and output.text == "checked"
     meta = output.metadata["agent"]
     assert meta["attempts"] == 2
-    assert meta["retried_for"] == ["require_mcp_tool_use: the agent answered without calling "
-                                   "an MCP tool (offered: get_current_time, convert_time)"]
+    assert meta["retried_for"] == [("require_mcp_tool_use: the agent answered without calling "
+                                   "an MCP tool (offered: get_current_time, convert_time)")]
 
 
 def test_a_retried_trial_counts_every_attempts_tool_calls_and_keeps_the_last_trajectory(

@@ -10,14 +10,14 @@ import pytest
 
 from assay.case import Case
 from assay.condition import Condition
+from assay.config.models import EvalConfig
 from assay.errors import UserError
 from assay.providers.failures import ProviderError
 from assay.providers.pool import get_pool
 from assay.registry import targets
-from assay.config.models import EvalConfig
 from assay.services import Services
-from assay.testing.config import eval_config
 from assay.testing import FakeLLM, Fault, Reply, Rule
+from assay.testing.config import eval_config
 
 QUESTION = Case(id="ge_003", input="What Go version introduced range-over-func iterators?",
                 expected="Go 1.23", metadata={"question": "What Go version introduced "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.scorers.judges.formats import LabelFormat, NumberFormat, SchemaFormat, ReplyFormat
+from assay.scorers.judges.formats import LabelFormat, NumberFormat, ReplyFormat, SchemaFormat
 from assay.scorers.judges.rubric import DEFAULT_METRICS, DEFAULT_PASS_RULE, RubricFormat
 from assay.testing.reply_shape import classify, closing_example, schema_of_example
 

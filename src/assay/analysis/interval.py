@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from assay.analysis.moments import mean_and_stderr
@@ -138,7 +138,7 @@ def zero_spread_bound(common: float, n: int, scale: tuple[float, float],
     return common - share * (common - scale[0]), common + share * (scale[1] - common)
 
 
-@lru_cache(maxsize=None)  # a report asks for the same few df once per scorer and condition
+@cache  # a report asks for the same few df once per scorer and condition
 def t975(df: int) -> float:
     """The 97.5% quantile of Student's t (the 95% two-sided critical value), exact at every
     df: the normal's 1.96 in its place above 1,000 degrees of freedom made the

@@ -135,7 +135,7 @@ def cohen_kappa(pairs: Sequence[tuple[Hashable, Hashable]], categories: Sequence
 def kappa_of_table(table: np.ndarray, *, weighting: Weighting = "none",
                    z: float = Z_95) -> Kappa:
     """Kappa of a square table of counts (rows: one rater, columns: the other)."""
-    n = int(round(float(table.sum())))
+    n = round(float(table.sum()))
     if n == 0:
         return Kappa(None, None, weighting, 0.0, 0.0, 0, "no items")
     p = table / table.sum()

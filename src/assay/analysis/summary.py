@@ -158,7 +158,7 @@ class _Accumulator:
     would be a second, different interval for the same number, and a zero-width one
     ("1.000 [1.000–1.000]") when every trial passed."""
 
-    __slots__ = ("values", "errors", "passed", "judged", "scale", "by_case", "verdicts_only")
+    __slots__ = ("by_case", "errors", "judged", "passed", "scale", "values", "verdicts_only")
 
     def __init__(self, per_case: bool = False) -> None:
         self.values = array("d")

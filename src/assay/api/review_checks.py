@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assay.config.loading import scorer_name
 from assay.errors import ArgumentError, UserError
 from assay.review.finish import ReviewRequest, prepare
 from assay.runner.options import RunOptions
@@ -38,7 +39,7 @@ def check_reviewable(loaded: LoadedConfig, store: Store, options: RunOptions,
                                 f"{', '.join(chosen)})")
         raise UserError(f"baseline '{request.baseline}' is not a condition of this run of "
                         f"{loaded.path.name} (conditions: {', '.join(chosen)})")
-    scorers = [getattr(p, "name", None) or getattr(p, "type") for p in loaded.scorer_params]
+    scorers = [scorer_name(p) for p in loaded.scorer_params]
     prepare(list(loaded.config.gates), request, scorers=scorers, conditions=chosen)
     baseline_problems(loaded, store, new_run=not options.resume)
 

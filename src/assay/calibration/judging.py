@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, cast
 from assay.calibration.labels import HumanLabels, LabelledItem
 from assay.calibration.verdicts import JudgeVerdicts, read_score
 from assay.config.calibration import JudgeIdentity
+from assay.config.loading import scorer_name, scorer_type
 from assay.errors import ProblemList, UserError
 from assay.output import Output
 from assay.registry import scorers as scorer_registry
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 def judged_scorer_names(loaded: LoadedConfig) -> list[str]:
     """The config's scorers that an LLM judges (they take a judge `model:`)."""
-    return [getattr(p, "name", None) or getattr(p, "type") for p in loaded.scorer_params
+    return [scorer_name(p) for p in loaded.scorer_params
             if "model" in type(p).model_fields and "prompt" in type(p).model_fields]
 
 
@@ -52,8 +53,8 @@ def pick_scorer(loaded: LoadedConfig, name: str | None) -> str:
 def build_judge(loaded: LoadedConfig, name: str, services: Services) -> JudgeScorer:
     """The config's scorer `name`, built as a run builds it."""
     for params in loaded.scorer_params:
-        if (getattr(params, "name", None) or getattr(params, "type")) == name:
-            built = scorer_registry.get(getattr(params, "type"))(
+        if scorer_name(params) == name:
+            built = scorer_registry.get(scorer_type(params))(
                 cast("ScorerParams", params), services)
             return cast("JudgeScorer", built)
     raise UserError(f"{loaded.written_path}: no scorer '{name}'")

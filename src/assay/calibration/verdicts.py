@@ -127,7 +127,7 @@ def verdicts_from_run(store: Store, run: RunRecord, scorer: str, labels: HumanLa
         found.notes.append(f"the verdicts come from {len(identities)} different judges "
                            "(model, prompt or rubric); stored under the first")
     if identities:
-        model, prompt_hash, version = sorted(identities, key=str)[0]
+        model, prompt_hash, version = min(identities, key=str)
         found.identity = JudgeIdentity(model=model, prompt_hash=prompt_hash,
                                        rubric_version=version)
     return found

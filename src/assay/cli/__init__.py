@@ -105,7 +105,7 @@ def _command(argv: list[str] | None, signals: Signals) -> int:
         signals.exiting_with(exc.exit_code)
         click.secho(redact(f"error: {exc}"), fg="red", err=True, color=colour_wanted())
         return exc.exit_code
-    except Exception as exc:  # a bug of ours, not the user's input: say so, exit 3, not 1
+    except Exception as exc:  # noqa: BLE001 - a bug of ours, not the user's input: exit 3
         import os
         import traceback
 

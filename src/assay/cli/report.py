@@ -153,7 +153,6 @@ def _render(store: Store, run: RunRecord, review: Review, fmt: str, output: str 
                     handle.write("\n" + section)
             elif fmt == "junit":
                 from assay.reports.junit import write_junit
-
                 from assay.store.stalled_runs import status_said
 
                 write_junit(handle, run, store.iter_trials(run.id), review.gates,

@@ -269,6 +269,17 @@ def _validate_scorers(config: EvalConfig, source: SourceMap,
     return validated
 
 
+def scorer_type(params: BaseModel) -> str:
+    """A scorer's `type:`. Every scorer's params model has one; the BaseModel they are typed
+    as declares none."""
+    return str(getattr(params, "type"))  # noqa: B009
+
+
+def scorer_name(params: BaseModel) -> str:
+    """A scorer's name as the config gives it: its `name:`, else its `type`."""
+    return str(getattr(params, "name", None) or scorer_type(params))
+
+
 def _check_references(config: EvalConfig, scorer_params: list[BaseModel], source: SourceMap,
                       problems: list[Problem]) -> None:
     for name, condition in config.conditions.items():
@@ -291,7 +302,7 @@ def _check_references(config: EvalConfig, scorer_params: list[BaseModel], source
         elif condition.context is not None:  # `top_k: 0` or a misspelt key, located
             _validate(_section_model("assay.context.pack_config", "ContextConfig"),
                       condition.context, ("conditions", name, "context"), source, problems)
-    scorer_names = {getattr(p, "name", None) or getattr(p, "type") for p in scorer_params}
+    scorer_names = {scorer_name(p) for p in scorer_params}
     for index, gate in enumerate(config.gates):
         if scorer_params and gate.scorer is not None and gate.scorer not in scorer_names:
             _unknown(problems, source, ("gates", index, "scorer"), f"scorer '{gate.scorer}'",

@@ -23,11 +23,10 @@ from pydantic_core import PydanticCustomError
 
 from assay.case import CASE_FIELDS
 from assay.config.bounds import MAX_CONCURRENCY, MAX_COUNT, MAX_EPOCHS, MAX_SECONDS
+from assay.config.calibration import CalibrationSpec
 from assay.config.config_model import ConfigModel
 from assay.config.temperature import Temperature
 from assay.config.yaml_source import MAX_INT_DIGITS
-from assay.config.calibration import CalibrationSpec
-
 
 
 def name_problem(name: str) -> str | None:

@@ -101,6 +101,6 @@ def _step(annotation: Any, part: Any) -> Any:
 def _unwrap(annotation: Any) -> Any:
     """`X | None` -> X, so nested lookups see the model."""
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    if typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType")):
+    if typing.get_origin(annotation) in (typing.Union, __import__("types").UnionType):
         return args[0] if len(args) == 1 else annotation
     return annotation

@@ -69,10 +69,10 @@ class SourceMap:
                         child = value
                         best = key.start_mark.line + 1
                         break
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-                if 0 <= part < len(node.value):
-                    child = node.value[part]
-                    best = child.start_mark.line + 1
+            elif (isinstance(node, yaml.SequenceNode) and isinstance(part, int)
+                  and 0 <= part < len(node.value)):
+                child = node.value[part]
+                best = child.start_mark.line + 1
             if child is None:
                 break
             node = child

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import ClassVar
 
 from assay.errors import UserError
 from assay.input_files import require_directory
@@ -184,8 +185,8 @@ def _slug(heading: str) -> str:
 class _TextExtractor(HTMLParser):
     """Collects an HTML page's visible text, one block element per paragraph."""
 
-    _BLOCKS = {"p", "div", "section", "article", "li", "tr", "pre", "br", "table", "ul", "ol"}
-    _SKIP = {"script", "style", "head", "nav", "noscript"}
+    _BLOCKS: ClassVar[set[str]] = {"p", "div", "section", "article", "li", "tr", "pre", "br", "table", "ul", "ol"}
+    _SKIP: ClassVar[set[str]] = {"script", "style", "head", "nav", "noscript"}
 
     def __init__(self) -> None:
         super().__init__()

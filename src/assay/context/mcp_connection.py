@@ -104,7 +104,7 @@ class Connection:
             await self.close()
             raise ServerDied(f"did not start within {timeout:g}s{self._where()}"
                              f"{self.stderr_note()}") from None
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any start failure: the server is dead
             await self.close()
             raise ServerDied(f"{describe_error(exc)}{self._where()}{self.stderr_note()}") from None
 
@@ -192,7 +192,7 @@ def connect(name: str, config: McpServerConfig, base_dir: Path, stderr_dir: Path
 
         async def open_stdio(stack: AsyncExitStack) -> Any:
             # Append mode: the child writes at the end while we read the file by path.
-            errlog = stack.enter_context(stderr_path.open("a", encoding="utf-8"))
+            errlog = stack.enter_context(stderr_path.open("a", encoding="utf-8"))  # noqa: ASYNC230
             return await stack.enter_async_context(Client(stdio_client(params, errlog=errlog)))
 
         return Connection(name, open_stdio, stderr_path, secrets=list(config.env.values()))

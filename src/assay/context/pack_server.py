@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from mcp.server.mcpserver import MCPServer
 
-    from assay.context.pack_index import Passage, PackIndex
+    from assay.context.pack_index import PackIndex, Passage
 
 
 def format_passages(passages: list[Passage]) -> str:

@@ -88,7 +88,7 @@ class Toolbox:
                               server.name, tool)
         except RunFailed:
             raise  # the server is down for good: the run stops, not just this trial
-        except Exception as exc:  # a protocol-level error answer (e.g. invalid params)
+        except Exception as exc:  # noqa: BLE001 - a protocol-level error answer
             return ToolResult(f"tool '{tool}' failed: {exc}", True, _ms(started),
                               server.name, tool)
         return ToolResult(result_text(result), bool(result.is_error), _ms(started),

@@ -43,7 +43,7 @@ async def bounded_map(jobs: Iterator[T], work: Callable[[T], Awaitable[R]], *,
             runner.cancel()
             try:
                 await runner
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - already stopping
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001, S110 - already stopping
                 pass
     if failure:
         raise failure[0]

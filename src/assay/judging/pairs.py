@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING
 
-from assay.case import Case
 from assay.analysis.pairwise_verdicts import (
     OrderedVerdicts,
     PairwiseResult,
     adjust_pairwise,
     pairwise_result,
 )
+from assay.case import Case
 from assay.errors import AssayError, RunFailed, UserError
 from assay.judging.batched_commits import BatchedCommits
 from assay.judging.bounded import bounded_map

@@ -24,10 +24,10 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from assay.config.bounds import MAX_TEMPERATURE
 from assay.errors import UserError
 from assay.providers.base import Provider
 from assay.providers.cache import ResponseCache
-from assay.config.bounds import MAX_TEMPERATURE
 from assay.providers.config import (
     KIND_MAX_TEMPERATURE,
     PROVIDER_NAME,

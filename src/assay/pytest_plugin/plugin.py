@@ -85,8 +85,8 @@ class EvalRunner:
                               gates=threshold_gates(thresholds))
         except AssayError as exc:
             refused = f"assay: {exc}{_stopped_run(exc, self.store)}"
-            if getattr(exc, "run_id", None) is not None:
-                self.record_stopped(getattr(exc, "run_id"))
+            if (run_id := getattr(exc, "run_id", None)) is not None:
+                self.record_stopped(run_id)
         if refused is not None:  # failed outside the `except`: the message shows once
             pytest.fail(refused, pytrace=False)
         self.record(result)

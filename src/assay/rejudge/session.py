@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from assay.config.loading import scorer_name, scorer_type
 from assay.errors import UserError
 from assay.judging.stored_config import StoredCases, stored_cases, stored_config
 from assay.registry import scorers as scorer_registry
@@ -209,13 +210,13 @@ def build_judges(loaded: LoadedConfig, services: Services, request: RejudgeReque
     names the run in the errors (`run ID of 'EXPERIMENT'`)."""
     judged = [params for params in loaded.scorer_params
               if "model" in type(params).model_fields and "prompt" in type(params).model_fields]
-    names = [_scorer_name(p) for p in judged]
+    names = [scorer_name(p) for p in judged]
     unknown = sorted(set(request.scorers) - set(names))
     if unknown:
         raise UserError(f"{run} has no judged scorer {', '.join(unknown)} "
                         f"(its judged scorers: {', '.join(names) or 'none'})")
     if not judged:
-        others = ", ".join(_scorer_name(p) for p in loaded.scorer_params) or "none"
+        others = ", ".join(scorer_name(p) for p in loaded.scorer_params) or "none"
         raise UserError(f"{run} has no judged scorer to judge again (its scorers: {others}); "
                         "rejudge asks a run's LLM judges again to measure their noise")
     out: list[Scorer] = []
@@ -228,7 +229,7 @@ def build_judges(loaded: LoadedConfig, services: Services, request: RejudgeReque
         changed = type(params).model_validate({**params.model_dump(by_alias=True,
                                                                    exclude_unset=True),
                                                **overrides})
-        out.append(scorer_registry.get(getattr(params, "type"))(
+        out.append(scorer_registry.get(scorer_type(params))(
             cast("ScorerParams", changed), services))
     return out
 
@@ -239,16 +240,12 @@ def _options(original: RunRecord, loaded: LoadedConfig, request: RejudgeRequest,
     original run's verdicts rest on, for the judge's share of its deltas."""
     asks = {}
     for params in loaded.scorer_params:
-        name = getattr(params, "name", None) or getattr(params, "type")
+        name = scorer_name(params)
         if any(judge.name == name for judge in judges):
             asks[name] = int(getattr(params, "repeats", 1) or 1)
     return {"rejudge_of": original.id, "repeats": request.repeats or DEFAULT_REPEATS,
             "judge_model": request.judge_model, "scorers": [j.name for j in judges],
             "asks": asks, "epochs": (original.options or {}).get("epochs")}
-
-
-def _scorer_name(params: Any) -> str:
-    return str(getattr(params, "name", None) or getattr(params, "type"))
 
 
 def _conditions(run: RunRecord, store: Store) -> list[str]:

@@ -108,8 +108,8 @@ def measure_rows(cal: Calibration) -> list[Row]:
             f" ({effect.test.name} {format_p(effect.test.p_value)})"
         rows.append((f"leniency (judge - people{' pass rate' if unit else ' mean'})",
                      f"{effect.estimate:+.{digits}f}{unit}",
-                     f"{effect.interval.low:+.{digits}f}..{effect.interval.high:+.{digits}f}"
-                     f"{unit}", note))
+                     (f"{effect.interval.low:+.{digits}f}..{effect.interval.high:+.{digits}f}"
+                     f"{unit}"), note))
     for title, alpha in (("Krippendorff's alpha among people", m.human_alpha),
                          ("Krippendorff's alpha with the judge", m.alpha_with_judge)):
         if alpha is not None:

@@ -89,8 +89,8 @@ def score_lines(review: Review) -> list[str]:
 
 def condition_lines(review: Review) -> list[str]:
     lines = ["## Conditions", "",
-             "| condition | trials | target errors | mean latency | tokens in/out | cost "
-             f"| judge cost | {CACHED_TARGET_CALLS} | tool calls | tool errors |",
+             ("| condition | trials | target errors | mean latency | tokens in/out | cost "
+             f"| judge cost | {CACHED_TARGET_CALLS} | tool calls | tool errors |"),
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     costs = review.costs
     for c in review.summary.conditions:
@@ -108,8 +108,8 @@ def breakdown_lines(review: Review) -> list[str]:
     for title, rows in (("By difficulty", summary.by_difficulty), ("By tag", summary.by_tag)):
         if rows:
             lines += [*([""] if lines else []), f"## {title}", "",
-                      "| group | scorer | condition | n | mean [95% CI] | pass rate [95% CI] "
-                      "| errored trials |",
+                      ("| group | scorer | condition | n | mean [95% CI] | pass rate [95% CI] "
+                      "| errored trials |"),
                       "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
             for group, stats in rows:
                 lines.append(f"| {inline(group)} | {inline(stats.scorer)} | "

@@ -36,8 +36,8 @@ def performance(metrics: Mapping[str, Any], hit_rate_target: float | None
     rows = []
     if hit_rate_target is not None:
         rows.append(("wiki hit rate (answered without reading source files)",
-                     f"{_pct(metrics.get('wiki_hit_rate'), hit_rate_target)} "
-                     f"(target {bound_percent(hit_rate_target)})"))
+                     (f"{_pct(metrics.get('wiki_hit_rate'), hit_rate_target)} "
+                     f"(target {bound_percent(hit_rate_target)})")))
     return rows + [
         ("source files read", count("source_reads")),
         ("wasted reads (read, never cited in the answer)", count("wasted_reads")),

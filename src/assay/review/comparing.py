@@ -82,9 +82,9 @@ def _epochs_note(run_a: RunRecord, run_b: RunRecord) -> list[str]:
     case's value is then a mean of more answers on one side, so a reader should know."""
     if run_a.epochs is None or run_b.epochs is None or run_a.epochs == run_b.epochs:
         return []
-    return [f"run {run_a.id} has {plural(run_a.epochs, 'epoch')} per case and run {run_b.id} "
+    return [(f"run {run_a.id} has {plural(run_a.epochs, 'epoch')} per case and run {run_b.id} "
             f"{plural(run_b.epochs, 'epoch')}: each case is compared on the mean of its "
-            "epochs, so a case's value in the run with more epochs varies less"]
+            "epochs, so a case's value in the run with more epochs varies less")]
 
 
 STOPPED_PART_WAY = ("running", "interrupted", "aborted", "failed")

@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
-from typing import IO, Any, Literal, TypeAlias
+from typing import IO, Any, Literal, Self, TypeAlias
 
 from assay.runner.pipeline import PipelineStats
 from assay.wording import plural
@@ -85,7 +85,7 @@ class Progress:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> Self:
         if self.mode == "bar":
             self._start_bar()
         elif self.mode == "lines":
@@ -212,9 +212,15 @@ class Progress:
 
     def _start_bar(self) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            ProgressColumn,
+            Task,
+            TextColumn,
+            TimeElapsedColumn,
+        )
         from rich.progress import Progress as RichProgress
-        from rich.progress import ProgressColumn, Task
         from rich.text import Text
 
         class Drawn(ProgressColumn):
@@ -274,7 +280,7 @@ class ReviewProgress:
         trials = "its trials" if self.trials is None else plural(self.trials, "trial")
         return f"{self.label}: {self.doing} {trials} ({self.parts})"
 
-    def __enter__(self) -> ReviewProgress:
+    def __enter__(self) -> Self:
         if self.mode == "off":
             return self
         if not self.after:

@@ -11,7 +11,7 @@ also carries every field of the Output (`.text`, `.tool_calls`, `.usage`,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from assay.output import Output
 
@@ -21,7 +21,7 @@ class AnswerText(str):
 
     output: Output
 
-    def __new__(cls, output: Output) -> AnswerText:
+    def __new__(cls, output: Output) -> Self:
         text = super().__new__(cls, output.text)
         text.output = output
         return text

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
-from assay.config.config_model import ConfigModel
 from assay.case import Case
+from assay.config.config_model import ConfigModel
 from assay.errors import Problem, UserError
 from assay.output import Output
 from assay.score import Score

@@ -108,7 +108,7 @@ class PythonScorer(CheckScorer):
     def check(self, case: Case, output: Output) -> Score:
         try:
             result = self._call(case, self._argument(output), **self.params.args)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - what user code raises is the score's error
             return self._raised(exc)
         if inspect.isawaitable(result):
             close = getattr(result, "close", None)
@@ -122,7 +122,7 @@ class PythonScorer(CheckScorer):
             result = self._call(case, self._argument(output), **self.params.args)
             if inspect.isawaitable(result):
                 result = await await_guarded(result, self.function)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - what user code raises is the score's error
             return self._raised(exc)
         return self._to_score(result)
 

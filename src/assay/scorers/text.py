@@ -8,13 +8,13 @@ import regex
 from pydantic import Field, field_validator
 
 from assay.case import Case
+from assay.config.templates import templates_compile
 from assay.output import Output
 from assay.registry import scorer
 from assay.score import Score
 from assay.scorers._expected import CheckParams, Reference, clip
 from assay.scorers._normalize import SQUAD, Normalization, Whitespace
 from assay.scorers._regex import MATCH_SECONDS, RegexPattern, compile_pattern, timed_out
-from assay.config.templates import templates_compile
 from assay.scorers.base import CheckScorer
 from assay.services import Services
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from assay.config.config_model import ConfigModel
 from assay.case import Case
 from assay.condition import TOOL_KEYS, Condition
+from assay.config.config_model import ConfigModel
 from assay.errors import Problem
 from assay.output import Output
 from assay.services import Services

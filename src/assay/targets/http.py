@@ -28,7 +28,6 @@ from assay.targets.base import Target, TargetParams
 from assay.targets.capture import Captured, output_limit
 from assay.user_code.calls import describe_failure
 
-
 ORDINARY_HEADERS = frozenset({
     "accept", "accept-charset", "accept-encoding", "accept-language", "cache-control",
     "connection", "content-language", "content-type", "user-agent"})

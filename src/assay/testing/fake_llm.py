@@ -26,12 +26,19 @@ import random
 import threading
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, get_args
+from typing import Any, Self, get_args
 
 from assay.testing.judge import FakeJudge
 from assay.testing.platforms import route_of
-from assay.testing.script import FakeRequest, Fault, FaultKind, Reply, ReplySource, Rule
-from assay.testing.script import resolve_reply
+from assay.testing.script import (
+    FakeRequest,
+    Fault,
+    FaultKind,
+    Reply,
+    ReplySource,
+    Rule,
+    resolve_reply,
+)
 from assay.testing.wire import parse_request, render_fault, render_reply
 
 _REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
@@ -119,14 +126,14 @@ class FakeLLM:
             await self._server.wait_closed()
             self._server = None
 
-    async def __aenter__(self) -> FakeLLM:
+    async def __aenter__(self) -> Self:
         await self.start()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
 
-    def __enter__(self) -> FakeLLM:
+    def __enter__(self) -> Self:
         """Serve from a background thread with its own event loop."""
         ready = threading.Event()
         failure: list[BaseException] = []
@@ -136,7 +143,7 @@ class FakeLLM:
             self._loop = loop
             try:
                 loop.run_until_complete(self.start())
-            except BaseException as exc:  # reported to the caller below
+            except BaseException as exc:  # noqa: BLE001 - reported to the caller below
                 failure.append(exc)
                 ready.set()
                 return

@@ -9,20 +9,39 @@ question (`repeats`, so a session read from two files counts once). May import
 providers and scorers (the judge), the store and reports (the renderers).
 """
 
-from assay.traces.result import TraceAnalysis
 from assay.traces.exchanges import Exchange, FileRead, SessionMeta
 from assay.traces.findings import Finding, Judgement, parse_findings
-from assay.traces.judging import StreamingJudge, Judgements, judge_all
+from assay.traces.judging import Judgements, StreamingJudge, judge_all
 from assay.traces.metrics import MetricsTally, TraceMetrics, compute_metrics
 from assay.traces.options import TraceOptions
 from assay.traces.pipeline import analyze, analyze_judged, check_outputs, write_outputs
+from assay.traces.result import TraceAnalysis
 from assay.traces.selection import SessionFilter
 from assay.traces.sessions import Session, iter_exchanges, load_sessions
 from assay.traces.stream import ExchangeStream
 
 __all__ = [
-    "Exchange", "ExchangeStream", "FileRead", "Finding", "Judgement", "MetricsTally", "Session",
-    "SessionFilter", "SessionMeta", "StreamingJudge", "TraceAnalysis", "TraceMetrics",
-    "TraceOptions", "Judgements", "analyze", "analyze_judged", "check_outputs", "compute_metrics",
-    "iter_exchanges", "judge_all", "load_sessions", "parse_findings", "write_outputs",
+    "Exchange",
+    "ExchangeStream",
+    "FileRead",
+    "Finding",
+    "Judgement",
+    "Judgements",
+    "MetricsTally",
+    "Session",
+    "SessionFilter",
+    "SessionMeta",
+    "StreamingJudge",
+    "TraceAnalysis",
+    "TraceMetrics",
+    "TraceOptions",
+    "analyze",
+    "analyze_judged",
+    "check_outputs",
+    "compute_metrics",
+    "iter_exchanges",
+    "judge_all",
+    "load_sessions",
+    "parse_findings",
+    "write_outputs",
 ]

@@ -104,7 +104,7 @@ def guarded(function: Callable[P, R], named: Any = None, *,
                 return function(*args, **kwargs)
         except Exception:
             raise
-        except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay
+        except BaseException as exc:
             if ctrl_c_reaches and pressed_ctrl_c(exc):
                 raise
             raise UserCodeExit(f"{label} {describe_exit(exc)}") from None
@@ -121,7 +121,7 @@ async def await_guarded(awaitable: Awaitable[R], function: Any, *,
             return await awaitable
     except (Exception, asyncio.CancelledError):
         raise
-    except BaseException as exc:  # noqa: BLE001 - it leaves the user's code, not assay
+    except BaseException as exc:
         if ctrl_c_reaches and pressed_ctrl_c(exc):
             raise
         raise UserCodeExit(f"{reference_of(function)} {describe_exit(exc)}") from None
@@ -214,7 +214,7 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function",
                 module = _import_module(module_name, base)
     except UserError:
         raise
-    except Exception as exc:  # an import error in user code: say which, why and where
+    except Exception as exc:  # noqa: BLE001 - user code's import error: say which and why
         raise UserError(f"cannot import {what} '{reference}': {type(exc).__name__}: {exc}"
                         f"{_where_raised(exc, base_dir)}") from None
     except BaseException as exc:  # `sys.exit()` at import time is the module's failure, not ours

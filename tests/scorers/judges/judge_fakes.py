@@ -9,7 +9,6 @@ from typing import Any
 from assay.case import Case
 from assay.output import Output, Usage
 from assay.providers.base import ChatRequest, ChatResponse
-
 from assay.registry import scorers
 from assay.scorers.judges.base import JudgeScorer
 from assay.services import Services

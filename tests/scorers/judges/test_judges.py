@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
+from assay.config.models import EvalConfig
+from assay.config.templates import template_hash
 from assay.errors import RunFailed, UserError
 from assay.output import Usage
 from assay.providers.base import ChatResponse, RequestedToolCall
 from assay.score import Score
 from assay.scorers.judges.base import JudgeScorer
-from assay.config.models import EvalConfig
 from assay.services import Services
 from assay.testing.config import eval_config
-from assay.config.templates import template_hash
 
 from .judge_fakes import ScriptedProvider, answer, case, make_judge
 
@@ -81,7 +81,7 @@ def test_identity_is_the_judge_model_and_prompt_hash_and_changes_with_the_prompt
         default.rubric_version
     assert other_model.identity()["model"] == "anthropic/other"
     assert default.prompt_hash == template_hash(
-        "\n\x1e\n".join((default.system, default.reply_instructions, default.template)))
+        f"{default.system}\n\x1e\n{default.reply_instructions}\n\x1e\n{default.template}")
 
 
 @pytest.mark.parametrize(("kind", "stored_hash"), [

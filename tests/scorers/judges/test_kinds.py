@@ -91,8 +91,8 @@ CUSTOM_METRICS = [
 
 
 def test_a_custom_rubric_uses_its_own_metrics_scale_and_rule() -> None:
-    provider = ScriptedProvider(['{"tone": {"reasoning": "warm", "score": 3}, '
-                                 '"brevity": {"reasoning": "long", "score": 2}}'])
+    provider = ScriptedProvider([('{"tone": {"reasoning": "warm", "score": 3}, '
+                                 '"brevity": {"reasoning": "long", "score": 2}}')])
     judge = make_judge("rubric", provider, metrics=CUSTOM_METRICS,
                        pass_if={"all_at_least": 2})
     score = run(judge)

@@ -17,7 +17,6 @@ from assay.registry import scorers
 from assay.score import Score
 from assay.scorers.judges.pairwise import PairwiseJudge
 from assay.testing import FakeJudge, FakeLLM, JudgeBiases
-
 from tests.scorers.judges.judge_fakes import ScriptedProvider, make_judge
 from tests.scorers.judges.test_judges_e2e import judge_services
 

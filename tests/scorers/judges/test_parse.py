@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from assay.scorers.judges.formats import LabelFormat, NumberFormat, SchemaFormat
+from assay.scorers.judges.judgement import ReplyParseError
 from assay.scorers.judges.parse import extract_json, extract_label, extract_number
 from assay.scorers.judges.rubric import DEFAULT_METRICS, DEFAULT_PASS_RULE, RubricFormat
-from assay.scorers.judges.judgement import ReplyParseError
 
 
 @pytest.mark.parametrize("reply, expected", [
@@ -197,8 +197,8 @@ def test_rubric_format_accepts_plain_numbers_per_metric() -> None:
 @pytest.mark.parametrize("reply, problem", [
     ('{"factual_adherence": 4, "completeness": 5}', "'helpfulness' is missing"),
     ('{"factual_adherence": 4, "completeness": 6, "helpfulness": 4}', "'completeness' has no"),
-    ('{"factual_adherence": 4, "completeness": 5, "helpfulness": 4, '
-     '"unverified_claims": "none"}', "not a list"),
+    (('{"factual_adherence": 4, "completeness": 5, "helpfulness": 4, '
+     '"unverified_claims": "none"}'), "not a list"),
     ("4, 5, 4", "no JSON object"),
 ])
 def test_rubric_format_refuses_incomplete_replies(reply: str, problem: str) -> None:

@@ -19,19 +19,24 @@ from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
 
-from assay.config.temperature import Temperature
 from assay.case import Case
+from assay.config.temperature import Temperature
+from assay.config.templates import (
+    case_variables,
+    render,
+    template_hash,
+    templates_compile,
+    validate_template,
+)
 from assay.errors import AssayError
 from assay.output import Output, Usage
 from assay.providers.base import ChatRequest, ChatResponse, Provider
 from assay.score import Score
 from assay.scorers.base import Scorer, ScorerParams, param_error
 from assay.scorers.judges.formats import ReplyFormat
-from assay.scorers.judges.judgement import Reduction, Judgement, ReplyParseError, agreement
+from assay.scorers.judges.judgement import Judgement, Reduction, ReplyParseError, agreement
 from assay.services import Services
 from assay.wording import plural
-from assay.config.templates import (case_variables, render, template_hash, templates_compile,
-                                    validate_template)
 
 
 class JudgeParams(ScorerParams):
@@ -126,7 +131,7 @@ class JudgeScorer(Scorer):
         validate_template(self.system)
         validate_template(self.template)
         self.prompt_hash = template_hash(
-            "\n\x1e\n".join((self.system, self.reply_instructions, self.template)))
+            f"{self.system}\n\x1e\n{self.reply_instructions}\n\x1e\n{self.template}")
         self.response_schema = (self.reply_format.response_schema()
                                 if params.structured_output else None)
         self.rubric_version = rubric_version(params)

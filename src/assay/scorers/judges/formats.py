@@ -12,6 +12,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from assay.scorers.judges.judgement import (
+    JudgeConfigError,
+    Judgement,
+    Reduction,
+    ReplyParseError,
+    majority,
+    reduce_numbers,
+)
 from assay.scorers.judges.parse import (
     SCORE_KEYS,
     as_number,
@@ -21,14 +29,6 @@ from assay.scorers.judges.parse import (
     extract_object,
     extract_reason,
     pick,
-)
-from assay.scorers.judges.judgement import (
-    JudgeConfigError,
-    Reduction,
-    Judgement,
-    ReplyParseError,
-    majority,
-    reduce_numbers,
 )
 
 

@@ -12,11 +12,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from assay.config.config_model import ConfigModel
 from assay.case import Case
+from assay.config.config_model import ConfigModel
 from assay.registry import scorer
 from assay.scorers.judges.base import JudgeParams, JudgeScorer
-from assay.scorers.judges.formats import LabelFormat, NumberFormat, SchemaFormat, ReplyFormat
+from assay.scorers.judges.formats import LabelFormat, NumberFormat, ReplyFormat, SchemaFormat
+from assay.scorers.judges.judgement import JudgeConfigError
 from assay.scorers.judges.prompts import (
     CUSTOM_SYSTEM,
     RUBRIC_PROMPT,
@@ -32,7 +33,6 @@ from assay.scorers.judges.rubric import (
     RubricFormat,
     RubricMetric,
 )
-from assay.scorers.judges.judgement import JudgeConfigError
 
 __all__ = ["CustomJudge", "JudgeScore", "RubricJudge", "TraitsJudge"]
 

@@ -18,14 +18,14 @@ from pydantic import Field, model_validator
 
 from assay.config.config_model import ConfigModel
 from assay.scorers.judges.formats import ReplyFormat, _object
-from assay.scorers.judges.parse import REASON_KEYS, SCORE_KEYS, as_number, extract_object, pick
 from assay.scorers.judges.judgement import (
     JudgeConfigError,
-    Reduction,
     Judgement,
+    Reduction,
     ReplyParseError,
     reduce_numbers,
 )
+from assay.scorers.judges.parse import REASON_KEYS, SCORE_KEYS, as_number, extract_object, pick
 
 
 class RubricMetric(ConfigModel):
@@ -172,11 +172,11 @@ class RubricFormat(ReplyFormat):
     def system_prompt(self) -> str:
         """The grading instructions: the rubric, metric by metric, with every level."""
         parts = [
-            "You grade an answer to a question against a reference answer, on the metrics "
+            ("You grade an answer to a question against a reference answer, on the metrics "
             "below. Score each metric on its own, give a short reasoning for each score, and "
             "list every statement in the answer that you cannot verify against the reference "
             "under unverified_claims (an empty list when there are none). Content beyond the "
-            "reference is not a fault by itself."]
+            "reference is not a fault by itself.")]
         for metric in self.metrics:
             lines = [f"## {metric.name}: {metric.title or metric.name}"]
             if metric.description:
