@@ -230,6 +230,8 @@ def test_a_gate_over_one_case_counts_it_in_the_singular() -> None:
                                 summary(n=1, errors=1))
     assert "over 1 scored case (min" in mean.detail
     assert "1 trial errored and a mean over the rest would hide it" in mean.detail
+    assert mean.detail.endswith("(a gate written in the config tolerates errors up to its "
+                                "max_error_rate; --fail-under has none)")
 
 
 def condition_diff(errored_before: bool, errored_now: bool) -> RunDiff:

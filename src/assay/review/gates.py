@@ -264,8 +264,9 @@ def _mean_gate(label: str, stats: ScoreStats, minimum: float,
     if stats.errors and max_error_rate is None:
         ok = False
         detail += (f"; {plural(stats.errors, 'trial')} errored and a mean over the rest "
-                   f"would hide {'them' if stats.errors != 1 else 'it'} (set max_error_rate "
-                   "to tolerate errors)")
+                   f"would hide {'them' if stats.errors != 1 else 'it'} (a gate written in "
+                   "the config tolerates errors up to its max_error_rate; --fail-under has "
+                   "none)")
     return GateResult(f"{label} mean", ok, detail, f"min {minimum:g}")
 
 
