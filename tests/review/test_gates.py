@@ -431,7 +431,6 @@ def test_a_regression_gate_that_reads_its_metric_otherwise_than_the_diff_says_wh
     assert not gate.passed and "p=0.025 significant" in gate.detail
     assert gate.detail.endswith(
         "; tested alone: 95% CI -68.0..-7.3pp, where the diff with run run-a, which tests 3 "
-        "metrics at once (Holm, family of 3), reads 98.3% CI -72.5..+4.1pp, p=0.076 within "
-        "noise")
+        "metrics at once, reads 98.3% CI -72.5..+4.1pp, p=0.076 (Holm, 3) within noise")
     agreeing = judge_regression(RegressionSpec(), diff)  # the diff's own family: one verdict
     assert all(g.passed and "tested" not in g.detail for g in agreeing)

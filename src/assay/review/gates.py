@@ -448,18 +448,15 @@ def _read_otherwise(gate: PairedComparison, printed: PairedComparison, run_a: st
     than the diff with the same run, which tests all its metrics at once (a larger family):
     the page said `significant` in the gate and `within noise` in the diff under it, of
     one change, with no interval beside the gate's verdict. Nothing when they agree."""
-    from assay.analysis.verdict import evidence as evidence_of
-    from assay.analysis.verdict import format_p, shown_effect
-    from assay.reports.comparisons import ci_label
+    from assay.reports.comparisons import ComparisonText
 
     if gate.significant == printed.significant:
         return ""
     alone = "alone" if gate.family_size == 1 else f"with this gate's {gate.family_size} metrics"
-    return (f"; tested {alone}: {ci_label(gate)} {shown_effect(gate).interval}, where the "
-            f"diff with run {run_a}, which tests {printed.family_size} metrics at once "
-            f"({printed.correction}), reads {ci_label(printed)} "
-            f"{shown_effect(printed).interval}, {format_p(printed.p_value, printed.alpha)} "
-            f"{evidence_of(printed)}")
+    diff = ComparisonText.of(printed)
+    return (f"; tested {alone}: {ComparisonText.of(gate).interval}, where the diff with run "
+            f"{run_a}, which tests {printed.family_size} metrics at once, reads "
+            f"{diff.interval}, {diff.p} {diff.evidence}")
 
 
 def _metric_gate(scorer: str | None, condition: str, metric: str) -> str:
