@@ -347,18 +347,13 @@ def test_the_suites_file_lines_name_its_folder_as_the_terminal_shows_it(
     assert "junit:   out\ufffd[b]/junit.xml" in lines
 
 
-def test_resume_of_a_suite_is_refused_with_how_to_finish_it(
+def test_resume_of_a_suite_that_never_ran_says_there_is_nothing_to_resume(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """It said only '--resume works with one config at a time', after a suite stopped with
-    runs of its own half done and configs never reached."""
     monkeypatch.chdir(tmp_path)
     write_project(tmp_path, {"only": {"rate": 1.0}}, cases=5, name="first", config="a.yaml")
     write_project(tmp_path, {"only": {"rate": 1.0}}, cases=5, name="second", config="b.yaml")
     code, text = assay(capsys, "run", "a.yaml", "b.yaml", "--resume", "--store", "team.db")
     assert code == 2, text
-    assert text.strip() == (
-        "error: --resume works with one config at a time: resume each stopped run of the "
-        "suite with `assay run CONFIG --resume --store team.db` (`assay runs --store team.db` "
-        "shows how each "
-        "stands), then run the configs the suite did not reach")
+    assert text.strip() == ("error: nothing to resume: no run of this suite is in the store "
+                            "(run it without --resume to start it)")

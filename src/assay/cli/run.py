@@ -25,6 +25,10 @@ from assay.cli.common import (
 from assay.cli.termination import INTERRUPTED
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from assay.api.suite_runs import SuiteRecord, SuiteResume
+    from assay.config.loading import LoadedConfig
     from assay.knowledge_packs.all_packs import SuiteEntry
     from assay.reports.terminal import Detail
     from assay.review.finish import ReviewRequest
@@ -40,7 +44,10 @@ if TYPE_CHECKING:
               default=None, is_flag=False, flag_value="latest", metavar="[RUN_ID]",
               help="Finish an interrupted run: the latest unfinished one no other "
                    "assay is running, or RUN_ID. Of a completed run, write its "
-                   "missing or damaged files again.")
+                   "missing or damaged files again. Of a suite (the same configs or suite "
+                   "file): keep its completed runs, resume its stopped run, run the configs "
+                   "it did not reach, and write the summary of the whole suite (RUN_ID: "
+                   "the suite's id or one of its runs').")
 @click.option("--retry-errors", is_flag=True,
               help="With --resume: run errored trials again (the target's or a scorer's error).")
 @click.option("--sample", type=run_setting_range("sample"),
@@ -104,12 +111,6 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
                         "give it with --resume (for example --resume --retry-errors)")
     check_output_file(junit, "--junit")  # before a trial is paid for, as -o is
     paths, is_suite = expand_configs(configs)
-    if resume and is_suite:  # a suite's runs are not recorded as one: each resumes alone
-        store_words = store_given(store_url)
-        raise UserError("--resume works with one config at a time: resume each stopped run of "
-                        f"the suite with `assay run CONFIG --resume{store_words}` (`assay runs"
-                        f"{store_words}` shows how each stands), then run the configs the "
-                        "suite did not reach")
     options = RunOptions(
         resume=True if resume == "latest" else resume, retry_errors=retry_errors,
         sample=sample, epochs=epochs, concurrency=concurrency,
@@ -133,10 +134,14 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         if not is_suite:
             exit_code = _run_one(running, store, options, request, out, detail)
         else:
+            started = _suite_started(store, configs, suite, options, resume,
+                                     Path(output) if output else None)
+            options = started.options
+            request = replace(request, output_parent=started.runs_folder)
+            running.suite_command = _suite_resume_command(configs, options.store_words)
             check_suite_reviewable(suite, store, options, request)
             exit_code = _run_suite(paths, running, store, options, request, out, detail,
-                                   output=Path(output) if output else None,
-                                   junit=Path(junit) if junit else None)
+                                   started=started, junit=Path(junit) if junit else None)
         decided(exit_code)
     except KeyboardInterrupt:
         said, exit_code = after_ctrl_c(store, running, suite=is_suite)
@@ -162,10 +167,17 @@ class Running:
     """That run's `finished_at` when this command took it (None for a new run)."""
     store_words: str = ""
     """` --store URL` when the command line named the store (see `store_given`)."""
+    suite_command: str | None = None
+    """The command that resumes the suite this command runs (None: it runs one config)."""
 
     def resume_command(self, run_id: str) -> str:
         """The command that resumes `run_id`: this config, on this command's store."""
         return f"assay run {shlex.quote(str(self.path))} --resume {run_id}{self.store_words}"
+
+    def stopped_command(self, run_id: str) -> str:
+        """The command that goes on after this command stopped in `run_id`: of a suite, the
+        suite's resume, which resumes that run and runs the configs after it."""
+        return self.suite_command or self.resume_command(run_id)
 
     def hold(self, run_id: str) -> None:
         """`RunOptions.on_run`: remember the run and how it had ended before."""
@@ -202,7 +214,7 @@ def _run(running: Running, store: Store, options: RunOptions, request: ReviewReq
         unfinished = store.get_run(running.run_id) if running.run_id is not None else None
         hint = ""
         if unfinished and unfinished.status != "completed":
-            resume = running.resume_command(unfinished.id)
+            resume = running.stopped_command(unfinished.id)
             hint = (f"\n  raise run.max_cost_usd in {running.path}, then resume with: {resume}"
                     if isinstance(exc, CostBudgetSpent) else
                     f"\n  resume with: {resume} (add --retry-errors to run its failed trials "
@@ -213,13 +225,81 @@ def _run(running: Running, store: Store, options: RunOptions, request: ReviewReq
             raise
         raise StoreError(f"{exc}\n  run {exc.run_id} keeps the trials stored before; once the "
                          f"store works again, resume with: "
-                         f"{running.resume_command(exc.run_id)}") from None
+                         f"{running.stopped_command(exc.run_id)}") from None
+
+
+@dataclass
+class SuiteStart:
+    """A suite about to run: its record, the options its runs take, and, for a resume, the
+    runs it already has."""
+
+    record: SuiteRecord
+    options: RunOptions
+    resumed: SuiteResume | None
+    folder: Path
+    """Where suite.json and suite.md go."""
+    runs_folder: Path | None
+    """The `--output` the runs' folders go under (None: each run's default)."""
+
+    def options_for(self, path: Path) -> RunOptions:
+        return self.resumed.options_for(path, self.options) if self.resumed else self.options
+
+
+def _suite_started(store: Store, arguments: Sequence[str],
+                   configs: Sequence[tuple[Path, LoadedConfig]], options: RunOptions,
+                   resume: str | None, output: Path | None) -> SuiteStart:
+    """A new suite, or with `--resume` the stopped one of this command line, checked to have
+    the same configs and options, and with something left to do."""
+    from assay.api.suite_runs import find_suite, new_suite, refuse_changed, suite_key
+    from assay.errors import UserError
+    from assay.review.suite import DEFAULT_SUITES_DIR
+    from assay.runner.session import resumed_options
+
+    key = suite_key(arguments)
+    if not resume:
+        record = new_suite(key, configs, options, output)
+        return SuiteStart(record, replace(options, suite=record.to_dict()), None, output or DEFAULT_SUITES_DIR / record.id,
+                          output)
+    found = find_suite(store, key, configs, None if resume == "latest" else resume,
+                       store_words=options.store_words)
+    record = found.record
+    refuse_changed(found, configs)
+    options = replace(resumed_options(f"suite {record.id}", record.options, options),
+                      suite=record.to_dict())
+    given = output or (Path(record.output) if record.output else None)
+    folder = given or DEFAULT_SUITES_DIR / record.id
+    if not found.left_to_run and _summary_complete(folder / "suite.json", found):
+        runs = ", ".join(run.id for run in found.runs.values())
+        raise UserError(f"nothing to resume: every config of suite {record.id} completed "
+                        f"(runs {runs}); its summary is {folder / 'suite.md'}, and `assay "
+                        f"report RUN{options.store_words}` shows each run; run without "
+                        "--resume to start a new suite")
+    return SuiteStart(record, options, found, folder, given)
+
+
+def _summary_complete(path: Path, found: SuiteResume) -> bool:
+    """Whether `path` holds the summary of every run of `found`, as they ended (not one
+    written when the suite was stopped, nor one cut short)."""
+    import json
+
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        ran = {pack["run_id"] for pack in document["per_pack"].values()}
+        failed = document["failed"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+    return not failed and ran == {run.id for run in found.runs.values()}
+
+
+def _suite_resume_command(arguments: Sequence[str], store_words: str) -> str:
+    return f"assay run {shlex.join(arguments)} --resume{store_words}"
 
 
 def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOptions,
-               request: ReviewRequest, out: Any, detail: Detail, *, output: Path | None,
+               request: ReviewRequest, out: Any, detail: Detail, *, started: SuiteStart,
                junit: Path | None) -> int:
-    """Run every (already checked) config, keep going past one that fails, end with the summary."""
+    """Run every (already checked) config, keep going past one that fails, end with the summary;
+    of a resumed suite, each config's completed run is reviewed again, its stopped run resumed."""
     from assay.errors import AssayError
     from assay.reports.console import print_rule
     from assay.reports.suite import print_grand_summary
@@ -240,7 +320,7 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
         print_rule(out, f"[bold]{escape(str(path))}[/bold] ({index}/{len(paths)})")
         review: Review | None = None
         try:
-            review = _run(running, store, options, request)
+            review = _run(running, store, started.options_for(path), request)
             print_review(out, review, detail=detail)
         except AssayError as exc:
             out.print(f"[red]error:[/red] {escape(f'{path_text(path)}: {exc}')}")
@@ -257,7 +337,7 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
             entries += [entry_of(later, 130, error=f"not run: the suite was interrupted "
                                                     f"at {path}") for later in paths[index:]]
             _, target = write_suite(store, entries, reviews, sample=options.sample,
-                                    output=output, junit=junit)
+                                    output=started.folder, junit=junit)
             not_run = f"; {plural(len(paths) - index, 'config')} not run" \
                 if index < len(paths) else ""
             out.print(f"suite:   {escape(path_text(target))} (interrupted at "
@@ -265,7 +345,7 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
             raise
         completed(path, review)
     document, target = write_suite(store, entries, reviews, sample=options.sample,
-                                   output=output, junit=junit)
+                                   output=started.folder, junit=junit)
     print_rule(out, "[bold]suite[/bold]")
     print_grand_summary(out, document)
     out.print(escape(f"suite:   {path_text(target)}\n"
@@ -301,7 +381,8 @@ def after_ctrl_c(store: Store, running: Running, *, suite: bool = False) -> tupl
     - stored `completed` by this command (the signal came while its results were printed,
       or the process shut down): the run is not interrupted, and the exit code is its
       gates' verdict (a suite's runs are not looked at: it is interrupted);
-    - stored `interrupted`: 130, and how to resume it;
+    - stored `interrupted`, or any run of a suite: 130, and how to resume it (of a suite,
+      the suite's resume, which goes on from where it stopped);
     - the store does not answer (a PostgreSQL server that stopped): 130, and that too."""
     from assay.errors import StoreError
     from assay.review.recorded import RecordedReview
@@ -310,7 +391,7 @@ def after_ctrl_c(store: Store, running: Running, *, suite: bool = False) -> tupl
         run = store.get_run(running.run_id) if running.run_id is not None else None
     except StoreError as exc:
         resume = (f"; once the store works again, resume with: "
-                  f"{running.resume_command(running.run_id)}" if running.run_id else "")
+                  f"{running.stopped_command(running.run_id)}" if running.run_id else "")
         return f"interrupted; {exc}, so the run is not marked interrupted{resume}", INTERRUPTED
     if run is None:
         return "interrupted", INTERRUPTED
@@ -319,6 +400,6 @@ def after_ctrl_c(store: Store, running: Running, *, suite: bool = False) -> tupl
         return (f"interrupted after run {run.id} completed: every trial and file is written "
                 f"(`assay report {run.id}` shows it)",
                 0 if all(gate.passed for gate in recorded.gates) else 1)
-    if run.status == "interrupted":
-        return f"interrupted; resume with: {running.resume_command(run.id)}", INTERRUPTED
+    if run.status == "interrupted" or (suite and running.suite_command is not None):
+        return f"interrupted; resume with: {running.stopped_command(run.id)}", INTERRUPTED
     return "interrupted", INTERRUPTED

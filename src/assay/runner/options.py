@@ -35,6 +35,9 @@ class RunOptions:
     store_words: str = ""
     """` --store URL` when the command line named the store, for a command the run suggests
     (`assay calibrate ...`) to read the store this run reads."""
+    suite: dict[str, object] | None = None
+    """The record of the suite this run is part of (`api.suite_runs.SuiteRecord`), kept
+    with the run so `assay run SUITE --resume` finds it."""
     on_run: Callable[[str], None] | None = None
     """Told the run's id once this process holds it (a new run or the one resumed), before
     its first trial: a caller stopped by Ctrl-C or an error names that run, not the

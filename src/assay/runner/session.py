@@ -140,7 +140,7 @@ async def _execute(loaded: LoadedConfig, store: Store, options: RunOptions,
                 config_hash=loaded.hash, config_path=str(loaded.path),
                 dataset_path=str(plan.dataset.path), dataset_hash=scan.sha256,
                 git_commit=git_commit(loaded.base_dir), assay_version=__version__,
-                total_trials=plan.total, options=_recorded(options),
+                total_trials=plan.total, options=_kept(options),
                 pack_hashes={name: digest for name, (_, digest) in packs.items()} or None,
                 report_dir=options.report_dir(run_id) if options.report_dir else None)
             stored = run_id
@@ -226,10 +226,18 @@ def _outcome(plan: Plan, config: EvalConfig, store: Store, run_id: str | None,
                       warnings=list(services.warnings), usage=usage)
 
 
-def _recorded(options: RunOptions) -> dict[str, object]:
+def recorded_options(options: RunOptions) -> dict[str, object]:
     """The command-line choices that shape a run's trials, kept so a resume repeats them."""
     return {"sample": options.sample, "epochs": options.epochs,
             "conditions": options.conditions}
+
+
+def _kept(options: RunOptions) -> dict[str, object]:
+    """What a run keeps of its options: the choices, and the suite it is part of."""
+    kept = recorded_options(options)
+    if options.suite is not None:
+        kept["suite"] = options.suite
+    return kept
 
 
 def _as_typed(option: str, value: object) -> str:
@@ -240,21 +248,26 @@ def _as_typed(option: str, value: object) -> str:
 
 def _resume_options(run: RunRecord, options: RunOptions) -> RunOptions:
     """The options of the run being resumed; a different explicit choice is refused."""
-    stored = run.options or {}
+    return resumed_options(f"run {run.id}", run.options or {}, options)
+
+
+def resumed_options(what: str, stored: dict[str, object], options: RunOptions) -> RunOptions:
+    """`options` with the choices `what` (a run, a suite) was started with, `stored`; a
+    different explicit choice is refused, as resuming would mix two different runs."""
     merged: dict[str, object] = {}
-    for name, value in _recorded(options).items():
+    for name, value in recorded_options(options).items():
         before = stored.get(name)
         if value is not None and value != before:
             option = "condition" if name == "conditions" else name
             was = _as_typed(option, before) if before is not None else f"no --{option}"
-            raise UserError(f"cannot resume run {run.id} with {_as_typed(option, value)}: it "
+            raise UserError(f"cannot resume {what} with {_as_typed(option, value)}: it "
                             f"was started with {was} (resuming would mix two different runs)")
         merged[name] = before
-    _refuse_out_of_bounds(run.id, merged)
+    _refuse_out_of_bounds(what, merged)
     return replace(options, **merged)  # type: ignore[arg-type]
 
 
-def _refuse_out_of_bounds(run_id: str, stored: dict[str, object]) -> None:
+def _refuse_out_of_bounds(what: str, stored: dict[str, object]) -> None:
     """Refuse a stored option a new run would refuse: a run started with `--epochs
     100000000000` before the option was bounded was resumed with it, and never began."""
     for name, value in stored.items():
@@ -262,7 +275,7 @@ def _refuse_out_of_bounds(run_id: str, stored: dict[str, object]) -> None:
         if high is None or value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
-            raise UserError(f"cannot resume run {run_id}: it was started with "
+            raise UserError(f"cannot resume {what}: it was started with "
                             f"{_as_typed(name, value)}, and --{name} takes 1 to {high:,}; "
                             "start a new run without --resume")
 

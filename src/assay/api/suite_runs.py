@@ -1,0 +1,185 @@
+"""The runs of one suite invocation, and what `assay run SUITE --resume` does with each config.
+
+Every run a suite starts keeps the suite's record in its options (`suite`): the suite's
+id, the configs the command line named (`key`, resolved), each config it expanded to with
+its hash and experiment, the options that shape its trials, and its `--output`. A resume
+of the same command line finds the newest such suite through the runs of its configs,
+refuses when its configs changed since, and gives each config what it needs: its completed
+run reviewed again (nothing run or paid), its stopped run resumed, or a new run of the
+suite when the suite never reached it.
+"""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from assay.errors import Problem, UserError
+
+if TYPE_CHECKING:
+    from assay.config.loading import LoadedConfig
+    from assay.records import RunRecord
+    from assay.runner.options import RunOptions
+    from assay.store import Store
+
+RUNS_LOOKED_AT = 200
+"""How many of each experiment's newest runs are searched for the suite's."""
+
+
+@dataclass
+class SuiteRecord:
+    """What a suite's runs keep of it, so `--resume` can finish it as it started."""
+
+    id: str
+    key: list[str]
+    """The configs, globs and suite files of the command line, resolved: the same command
+    line gives the same key, whatever the configs they expand to now."""
+    configs: list[dict[str, str]]
+    """Each config run, in order: its `path` (as the suite names it), `config_path` (as
+    its run stores it), `config_hash` and `experiment`."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The choices that shape the trials (sample, epochs, conditions), for the configs a
+    resume starts."""
+    output: str | None = None
+    """The `--output` folder given, or None: the summary goes to `.assay/suites/<id>/`."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "key": self.key, "configs": self.configs,
+                "options": self.options, "output": self.output}
+
+    @classmethod
+    def of(cls, run: RunRecord) -> SuiteRecord | None:
+        """The record of the suite `run` belongs to; None for a run of no suite."""
+        data = (run.options or {}).get("suite")
+        if not isinstance(data, dict) or not isinstance(data.get("id"), str):
+            return None
+        return cls(id=data["id"], key=list(data.get("key") or []),
+                   configs=list(data.get("configs") or []),
+                   options=dict(data.get("options") or {}), output=data.get("output"))
+
+    @property
+    def paths(self) -> list[str]:
+        return [config["path"] for config in self.configs]
+
+
+def suite_key(arguments: Sequence[str]) -> list[str]:
+    """The command line's configs as one key: each path resolved, a glob kept as a pattern
+    from the working directory."""
+    key = []
+    for argument in arguments:
+        path = Path(argument) if Path(argument).is_absolute() else Path.cwd() / argument
+        key.append(str(path) if glob.has_magic(argument) else str(path.resolve()))
+    return key
+
+
+def new_suite(key: list[str], configs: Sequence[tuple[Path, LoadedConfig]],
+              options: RunOptions, output: Path | None) -> SuiteRecord:
+    """The record of a suite about to start."""
+    from assay.runner.session import new_run_id, recorded_options
+
+    return SuiteRecord(
+        id=new_run_id(), key=key,
+        configs=[{"path": str(path), "config_path": str(loaded.path),
+                  "config_hash": loaded.hash, "experiment": loaded.name}
+                 for path, loaded in configs],
+        options=recorded_options(options), output=str(output) if output else None)
+
+
+@dataclass
+class SuiteResume:
+    """A stopped suite found again: its record, and each config's run of it (by path)."""
+
+    record: SuiteRecord
+    runs: dict[str, RunRecord]
+
+    def options_for(self, path: Path, options: RunOptions) -> RunOptions:
+        """How to run `path` now: its completed run reviewed again (no errored trial run
+        again: a completed run is kept as it is), its stopped run resumed, or a new run."""
+        run = self.runs.get(str(path))
+        if run is None:
+            return replace(options, resume=None, retry_errors=False)
+        if run.status == "completed":
+            return replace(options, resume=run.id, retry_errors=False)
+        return replace(options, resume=run.id)
+
+    @property
+    def left_to_run(self) -> bool:
+        return len(self.runs) < len(self.record.configs) or any(
+            run.status != "completed" for run in self.runs.values())
+
+
+def find_suite(store: Store, key: list[str], configs: Sequence[tuple[Path, LoadedConfig]],
+               wanted: str | None, *, store_words: str = "") -> SuiteResume:
+    """The newest suite of this command line (or the suite `wanted` names, by its id or
+    one of its runs'), with its runs; a `UserError` when there is none."""
+    found: dict[str, SuiteRecord] = {}
+    runs: dict[str, list[RunRecord]] = {}
+    experiments = dict.fromkeys(loaded.name for _, loaded in configs)
+    for experiment in experiments:
+        for run in store.list_runs(experiment, kind="eval", limit=RUNS_LOOKED_AT):
+            record = SuiteRecord.of(run)
+            if record is None:
+                continue
+            if record.key == key or (wanted is not None and wanted in (record.id, run.id)):
+                found.setdefault(record.id, record)
+                runs.setdefault(record.id, []).append(run)
+    chosen = _chosen(found, runs, wanted)
+    if chosen is None:
+        if wanted is not None:
+            raise UserError(f"nothing to resume: no suite or run of it named {wanted} is "
+                            f"in the store, of these configs (`assay runs{store_words}` "
+                            "shows the runs)")
+        raise UserError("nothing to resume: no run of this suite is in the store (run it "
+                        "without --resume to start it)")
+    record = found[chosen]
+    for experiment in dict.fromkeys(c["experiment"] for c in record.configs):
+        if experiment in experiments:
+            continue  # searched above
+        for run in store.list_runs(experiment, kind="eval", limit=RUNS_LOOKED_AT):
+            if (other := SuiteRecord.of(run)) is not None and other.id == chosen:
+                runs[chosen].append(run)
+    path_of = {config.get("config_path"): config["path"] for config in record.configs}
+    by_path: dict[str, RunRecord] = {}
+    for run in sorted(runs[chosen], key=lambda r: (r.started_at, r.id)):  # newest last
+        if run.config_path in path_of:
+            by_path[path_of[run.config_path]] = run
+    return SuiteResume(record, by_path)
+
+
+def _chosen(found: dict[str, SuiteRecord], runs: dict[str, list[RunRecord]],
+            wanted: str | None) -> str | None:
+    if wanted is not None:
+        return next((sid for sid, rs in runs.items()
+                     if wanted == sid or any(r.id == wanted for r in rs)), None)
+    return max(found, default=None)  # ids begin with the time the suite started
+
+
+def refuse_changed(resume: SuiteResume, configs: Sequence[tuple[Path, LoadedConfig]]) -> None:
+    """A `UserError` naming each config added, removed or edited since the suite started:
+    resuming would mix two suites."""
+    from assay.config.changes import config_changes
+
+    record = resume.record
+    now = {str(path): loaded for path, loaded in configs}
+    problems = [Problem("added since the suite started", file=path)
+                for path in now if path not in record.paths]
+    problems += [Problem("in the suite when it started, not now", file=path)
+                 for path in record.paths if path not in now]
+    for config in record.configs:
+        loaded = now.get(config["path"])
+        if loaded is None or loaded.hash == config["config_hash"]:
+            continue
+        run = resume.runs.get(config["path"])
+        changes = config_changes(run.config, loaded.stored, loaded.source) if run else []
+        problems += changes or [Problem("edited since the suite started (or a ${VAR} in it "
+                                        "now has another value)", file=config["path"])]
+    if not problems and list(now) != record.paths:
+        problems.append(Problem("the configs run in another order: "
+                                f"{', '.join(record.paths)} when it started"))
+    if problems:
+        raise UserError(f"cannot resume suite {record.id}: its configs changed since it "
+                        "started (resuming would mix two suites); put them back, or run "
+                        "without --resume to start a new suite:", problems)

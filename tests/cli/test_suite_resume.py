@@ -1,0 +1,173 @@
+"""A suite killed part-way (SIGKILL, or SIGINT as Ctrl-C) and resumed with `--resume` ends as
+the same suite run unbroken: the same runs' results, the same suite.json numbers, the same
+exit code, no trial lost or run twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.store import Store
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+KILLER = '''
+import json, os, pathlib, signal, time
+
+def answer(case):
+    """Sends its own process the signal kill.json asks for, once, at the case it names."""
+    plan = pathlib.Path("kill.json")
+    if plan.exists() and json.loads(plan.read_text()).get("case") == case.id:
+        wanted = json.loads(plan.read_text())
+        plan.unlink()
+        os.kill(os.getpid(), getattr(signal, wanted["signal"]))
+        time.sleep(5)
+    return "no idea" if case.id.endswith("3") else case.expected
+'''
+
+FAKE_GIT = '''#!{python}
+"""git as a run asks it for its commit as it starts: at the new run kill.json names (its
+`new_run`-th), sends assay the signal it asks for, between one config and the next."""
+import json, os, pathlib, signal, sys, time
+
+plan = pathlib.Path("kill.json")
+if sys.argv[1:2] == ["rev-parse"] and plan.exists():
+    wanted = json.loads(plan.read_text())
+    calls = pathlib.Path("new-runs")
+    count = int(calls.read_text()) + 1 if calls.exists() else 1
+    calls.write_text(str(count))
+    if wanted.get("new_run") == count:
+        plan.unlink()
+        os.kill(os.getppid(), getattr(signal, wanted["signal"]))
+        time.sleep(2)
+sys.exit(128)
+'''
+
+CONFIGS = ("a", "b", "c")
+
+
+def write_suite(root: Path) -> None:
+    """Three configs of four cases each (case 3 answered wrong), a suite file naming them,
+    and a gate the second config fails, so the suite exits 1."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "killer.py").write_text(KILLER, encoding="utf-8")
+    for name in CONFIGS:
+        cases = [{"id": f"{name}{i}", "input": f"question {i}", "expected": f"answer {i}"}
+                 for i in range(1, 5)]
+        (root / f"{name}.jsonl").write_text(
+            "".join(json.dumps(case) + "\n" for case in cases), encoding="utf-8")
+        gate = "gates: [{scorer: exact_match, min_pass_rate: 0.9}]\n" if name == "b" else ""
+        (root / f"{name}.yaml").write_text(
+            f"name: exp-{name}\ndataset: {{path: {name}.jsonl}}\n"
+            "target: {type: python, function: 'killer.py:answer', threaded: false}\n"
+            f"scorers: [{{type: exact_match}}]\n{gate}", encoding="utf-8")
+    (root / "suite.yaml").write_text("suite: [a.yaml, b.yaml, c.yaml]\n", encoding="utf-8")
+    bin_dir = root / "bin"
+    bin_dir.mkdir()
+    git = bin_dir / "git"
+    git.write_text(FAKE_GIT.format(python=sys.executable), encoding="utf-8")
+    git.chmod(0o755)
+
+
+def run_suite(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "ASSAY_STORE": str(root / "assay.db"), "COLUMNS": "200",
+           "PATH": f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    return subprocess.run([sys.executable, "-m", "assay", "run", "suite.yaml", "-j", "1",
+                           "--no-progress", "-o", "out", *extra], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def stored(root: Path) -> dict[str, Any]:
+    """Each experiment's runs, and the results of each: trial by trial, score by score."""
+    store = Store(str(root / "assay.db"))
+    try:
+        runs: dict[str, Any] = {}
+        for run in store.list_runs(kind="eval", limit=None):
+            trials = sorted((t.case_id, t.condition, t.epoch, t.output.text, t.output.error,
+                             tuple(sorted((n, s.value, s.passed) for n, s in t.scores.items())))
+                            for t in store.iter_trials(run.id))
+            runs.setdefault(run.experiment, []).append((run.status, run.total_trials, trials))
+        return runs
+    finally:
+        store.close()
+
+
+def numbers(root: Path) -> dict[str, Any]:
+    """suite.json without what differs between two suites' runs: their time and run ids."""
+    document = json.loads((root / "out" / "suite.json").read_text(encoding="utf-8"))
+    document.pop("timestamp")
+    for pack in document["per_pack"].values():
+        pack.pop("run_id")
+    return document
+
+
+@pytest.fixture(scope="module")
+def unbroken(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    root = tmp_path_factory.mktemp("unbroken")
+    write_suite(root)
+    return root, run_suite(root).returncode
+
+
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGINT"])
+@pytest.mark.parametrize("where", [{"case": "a2"}, {"new_run": 2}, {"case": "c3"}],
+                         ids=["inside the first config", "between configs",
+                              "inside the last config"])
+def test_a_killed_suite_resumed_ends_as_the_same_suite_run_unbroken(
+        tmp_path: Path, unbroken: tuple[Path, int], signal_name: str,
+        where: dict[str, Any]) -> None:
+    """`assay run SUITE --resume` was refused: each stopped run had to be found and resumed
+    by hand, the configs never reached run by hand, and no suite.json of the whole was
+    written."""
+    twin, twin_code = unbroken
+    assert twin_code == 1
+    write_suite(tmp_path)
+    (tmp_path / "kill.json").write_text(json.dumps({**where, "signal": signal_name}))
+    killed = run_suite(tmp_path)
+    assert killed.returncode == (-9 if signal_name == "SIGKILL" else 130), killed.stderr
+    assert not (tmp_path / "kill.json").exists()
+    if signal_name == "SIGINT":
+        assert "interrupted; resume with: assay run suite.yaml --resume" in killed.stderr
+    resumed = run_suite(tmp_path, "--resume")
+    assert resumed.returncode == twin_code, resumed.stdout + resumed.stderr
+    assert "Traceback" not in resumed.stderr
+    assert stored(tmp_path) == stored(twin)  # one completed run per config, same trials
+    assert numbers(tmp_path) == numbers(twin)
+
+
+def test_a_completed_suite_resumed_says_nothing_is_left_and_where_its_summary_is(
+        tmp_path: Path) -> None:
+    write_suite(tmp_path)
+    assert run_suite(tmp_path).returncode == 1
+    again = run_suite(tmp_path, "--resume")
+    assert again.returncode == 2
+    assert "error: nothing to resume: every config of suite " in again.stderr
+    assert "its summary is out/suite.md" in again.stderr
+
+
+def test_a_suite_whose_configs_changed_is_not_resumed_and_each_change_is_named(
+        tmp_path: Path) -> None:
+    write_suite(tmp_path)
+    (tmp_path / "kill.json").write_text(json.dumps({"case": "b2", "signal": "SIGKILL"}))
+    assert run_suite(tmp_path).returncode == -9
+    config = tmp_path / "c.yaml"
+    config.write_text(config.read_text().replace("exact_match", "contains, value: answer"))
+    (tmp_path / "d.yaml").write_text((tmp_path / "a.yaml").read_text())
+    (tmp_path / "suite.yaml").write_text("suite: [b.yaml, c.yaml, d.yaml]\n")
+    again = run_suite(tmp_path, "--resume")
+    assert again.returncode == 2
+    lines = again.stderr.splitlines()
+    assert lines[0].startswith("error: cannot resume suite ")
+    assert lines[0].endswith(": its configs changed since it started (resuming would mix "
+                             "two suites); put them back, or run without --resume to start "
+                             "a new suite:")
+    assert lines[1:] == ["  d.yaml: added since the suite started",
+                         "  a.yaml: in the suite when it started, not now",
+                         ("  c.yaml: edited since the suite started (or a ${VAR} in it "
+                          "now has another value)")]
+    assert len(stored(tmp_path)["exp-b"]) == 1  # nothing ran
