@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +22,19 @@ KILLER = '''
 import json, os, pathlib, signal, time
 
 def answer(case):
-    """Sends its own process the signal kill.json asks for, once, at the case it names."""
+    """Sends its own process the signal kill.json asks for, once, at the case it names; or
+    waits there while the file `hold` is there."""
     plan = pathlib.Path("kill.json")
     if plan.exists() and json.loads(plan.read_text()).get("case") == case.id:
         wanted = json.loads(plan.read_text())
         plan.unlink()
-        os.kill(os.getpid(), getattr(signal, wanted["signal"]))
-        time.sleep(5)
+        if wanted["signal"] == "hold":
+            pathlib.Path("waiting").touch()
+            while pathlib.Path("hold").exists():
+                time.sleep(0.05)
+        else:
+            os.kill(os.getpid(), getattr(signal, wanted["signal"]))
+            time.sleep(5)
     return "no idea" if case.id.endswith("3") else case.expected
 '''
 
@@ -75,12 +82,17 @@ def write_suite(root: Path) -> None:
     git.chmod(0o755)
 
 
-def run_suite(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+def suite_command(root: Path, *extra: str) -> dict[str, Any]:
+    """`assay run suite.yaml` in `root`, on its store and its fake git, as Popen's arguments."""
     env = {**os.environ, "ASSAY_STORE": str(root / "assay.db"), "COLUMNS": "200",
            "PATH": f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}"}
-    return subprocess.run([sys.executable, "-m", "assay", "run", "suite.yaml", "-j", "1",
-                           "--no-progress", "-o", "out", *extra], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return {"args": [sys.executable, "-m", "assay", "run", "suite.yaml", "-j", "1",
+                     "--no-progress", "-o", "out", *extra], "cwd": root, "env": env}
+
+
+def run_suite(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(**suite_command(root, *extra), capture_output=True, text=True,
+                          timeout=120, check=False)
 
 
 def stored(root: Path) -> dict[str, Any]:
@@ -171,3 +183,31 @@ def test_a_suite_whose_configs_changed_is_not_resumed_and_each_change_is_named(
                          ("  c.yaml: edited since the suite started (or a ${VAR} in it "
                           "now has another value)")]
     assert len(stored(tmp_path)["exp-b"]) == 1  # nothing ran
+
+
+def test_a_second_resume_of_a_suite_being_resumed_is_refused_and_runs_nothing(
+        tmp_path: Path, unbroken: tuple[Path, int]) -> None:
+    """Without the suite held, a second `--resume` while the first ran would start the
+    configs the first had not reached yet, and both would run them."""
+    write_suite(tmp_path)
+    (tmp_path / "kill.json").write_text(json.dumps({"case": "a2", "signal": "SIGKILL"}))
+    assert run_suite(tmp_path).returncode == -9
+    (tmp_path / "kill.json").write_text(json.dumps({"case": "b2", "signal": "hold"}))
+    (tmp_path / "hold").touch()
+    first = subprocess.Popen(**suite_command(tmp_path, "--resume"), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "waiting").exists():
+            assert time.monotonic() < deadline and first.poll() is None
+            time.sleep(0.05)
+        second = run_suite(tmp_path, "--resume")
+        assert second.returncode == 3, second.stderr
+        assert "is being run by another assay (process " in second.stderr
+        assert "wait for it to finish, or stop it and resume again" in second.stderr
+    finally:
+        (tmp_path / "hold").unlink()
+        first.communicate(timeout=120)
+    assert first.returncode == unbroken[1]
+    assert stored(tmp_path) == stored(unbroken[0])
+    assert numbers(tmp_path) == numbers(unbroken[0])

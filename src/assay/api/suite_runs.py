@@ -12,12 +12,13 @@ suite when the suite never reached it.
 from __future__ import annotations
 
 import glob
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assay.errors import Problem, UserError
+from assay.errors import Problem, RunLocked, UserError
 
 if TYPE_CHECKING:
     from assay.config.loading import LoadedConfig
@@ -183,3 +184,21 @@ def refuse_changed(resume: SuiteResume, configs: Sequence[tuple[Path, LoadedConf
         raise UserError(f"cannot resume suite {record.id}: its configs changed since it "
                         "started (resuming would mix two suites); put them back, or run "
                         "without --resume to start a new suite:", problems)
+
+
+@contextmanager
+def suite_held(store: Store, record: SuiteRecord) -> Iterator[None]:
+    """Hold the suite, as a run is held, while this process runs it: a second `--resume` of
+    it meanwhile would start the configs this one has not reached yet, and run them twice.
+    `RunLocked` when another live process holds it."""
+    lock = store.run_lock()
+    key = f"suite-{record.id}"
+    try:
+        lock.acquire(key)
+    except RunLocked:
+        holder = lock.holder(key)
+        who = f" ({holder.describe()})" if holder is not None else ""
+        raise RunLocked(f"suite {record.id} is being run by another assay{who}; wait for it "
+                        "to finish, or stop it and resume again") from None
+    with lock:
+        yield

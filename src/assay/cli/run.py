@@ -96,6 +96,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
 
     click.get_current_context().with_resource(collector_off_for_start_up())  # see runner.heap
     from assay.api.review_checks import check_suite_reviewable
+    from assay.api.suite_runs import suite_held
     from assay.config.suite_file import expand_configs
     from assay.errors import UserError
     from assay.review.finish import ReviewRequest
@@ -140,8 +141,9 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
             request = replace(request, output_parent=started.runs_folder)
             running.suite_command = _suite_resume_command(configs, options.store_words)
             check_suite_reviewable(suite, store, options, request)
-            exit_code = _run_suite(paths, running, store, options, request, out, detail,
-                                   started=started, junit=Path(junit) if junit else None)
+            with suite_held(store, started.record):
+                exit_code = _run_suite(paths, running, store, options, request, out, detail,
+                                       started=started, junit=Path(junit) if junit else None)
         decided(exit_code)
     except KeyboardInterrupt:
         said, exit_code = after_ctrl_c(store, running, suite=is_suite)
