@@ -23,7 +23,10 @@ import json, os, pathlib, signal, time
 
 def answer(case):
     """Sends its own process the signal kill.json asks for, once, at the case it names; or
-    waits there while the file `hold` is there."""
+    waits there while the file `hold` is there. Fails the second config's first case while the
+    file `down` is there."""
+    if pathlib.Path("down").exists() and case.id == "b1":
+        raise RuntimeError("the service is down")
     plan = pathlib.Path("kill.json")
     if plan.exists() and json.loads(plan.read_text()).get("case") == case.id:
         wanted = json.loads(plan.read_text())
@@ -82,22 +85,25 @@ def write_suite(root: Path) -> None:
     git.chmod(0o755)
 
 
-def suite_command(root: Path, *extra: str) -> dict[str, Any]:
-    """`assay run suite.yaml` in `root`, on its store and its fake git, as Popen's arguments."""
-    env = {**os.environ, "ASSAY_STORE": str(root / "assay.db"), "COLUMNS": "200",
+def suite_command(root: Path, *extra: str, store: str | None = None) -> dict[str, Any]:
+    """`assay run suite.yaml` in `root`, on its store (`store`, or `root`'s own SQLite file)
+    and its fake git, as Popen's arguments."""
+    env = {**os.environ, "ASSAY_STORE": store or str(root / "assay.db"), "COLUMNS": "200",
            "PATH": f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     return {"args": [sys.executable, "-m", "assay", "run", "suite.yaml", "-j", "1",
                      "--no-progress", "-o", "out", *extra], "cwd": root, "env": env}
 
 
-def run_suite(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(**suite_command(root, *extra), capture_output=True, text=True,
-                          timeout=120, check=False)
+def run_suite(root: Path, *extra: str, store: str | None = None
+              ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(**suite_command(root, *extra, store=store), capture_output=True,
+                          text=True, timeout=120, check=False)
 
 
-def stored(root: Path) -> dict[str, Any]:
-    """Each experiment's runs, and the results of each: trial by trial, score by score."""
-    store = Store(str(root / "assay.db"))
+def stored(root: Path, url: str | None = None) -> dict[str, Any]:
+    """Each experiment's runs in the store at `url` (default `root`'s), and the results of
+    each: trial by trial, score by score."""
+    store = Store(url or str(root / "assay.db"))
     try:
         runs: dict[str, Any] = {}
         for run in store.list_runs(kind="eval", limit=None):
@@ -132,23 +138,23 @@ def unbroken(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
                               "inside the last config"])
 def test_a_killed_suite_resumed_ends_as_the_same_suite_run_unbroken(
         tmp_path: Path, unbroken: tuple[Path, int], signal_name: str,
-        where: dict[str, Any]) -> None:
+        where: dict[str, Any], store_url: str) -> None:
     """`assay run SUITE --resume` was refused: each stopped run had to be found and resumed
     by hand, the configs never reached run by hand, and no suite.json of the whole was
-    written."""
+    written. On SQLite and PostgreSQL alike."""
     twin, twin_code = unbroken
     assert twin_code == 1
     write_suite(tmp_path)
     (tmp_path / "kill.json").write_text(json.dumps({**where, "signal": signal_name}))
-    killed = run_suite(tmp_path)
+    killed = run_suite(tmp_path, store=store_url)
     assert killed.returncode == (-9 if signal_name == "SIGKILL" else 130), killed.stderr
     assert not (tmp_path / "kill.json").exists()
     if signal_name == "SIGINT":
         assert "interrupted; resume with: assay run suite.yaml --resume" in killed.stderr
-    resumed = run_suite(tmp_path, "--resume")
+    resumed = run_suite(tmp_path, "--resume", store=store_url)
     assert resumed.returncode == twin_code, resumed.stdout + resumed.stderr
     assert "Traceback" not in resumed.stderr
-    assert stored(tmp_path) == stored(twin)  # one completed run per config, same trials
+    assert stored(tmp_path, store_url) == stored(twin)  # a completed run a config, same trials
     assert numbers(tmp_path) == numbers(twin)
 
 
@@ -211,3 +217,42 @@ def test_a_second_resume_of_a_suite_being_resumed_is_refused_and_runs_nothing(
     assert first.returncode == unbroken[1]
     assert stored(tmp_path) == stored(unbroken[0])
     assert numbers(tmp_path) == numbers(unbroken[0])
+
+
+def test_resume_with_retry_errors_runs_again_the_failed_run_of_a_suite_and_keeps_the_others(
+        tmp_path: Path) -> None:
+    write_suite(tmp_path)
+    config = tmp_path / "b.yaml"
+    config.write_text(config.read_text() + "run: {max_errors: 1}\n")
+    (tmp_path / "down").touch()
+    first = run_suite(tmp_path)
+    assert first.returncode == 3
+    assert "resume with: assay run suite.yaml --resume (add --retry-errors" in first.stdout
+    before = stored(tmp_path)
+    assert [status for status, _, _ in before["exp-b"]] == ["aborted"]
+    (tmp_path / "down").unlink()
+    again = run_suite(tmp_path, "--resume", "--retry-errors")
+    assert again.returncode == 1, again.stdout + again.stderr  # b's gate, as unbroken
+    after = stored(tmp_path)
+    assert after["exp-a"] == before["exp-a"] and after["exp-c"] == before["exp-c"]
+    [(status, total, trials)] = after["exp-b"]
+    assert status == "completed" and total == len(trials) == 4
+    assert all(error is None for _, _, _, _, error, _ in trials)
+    assert numbers(tmp_path)["failed"] == []
+
+
+def test_a_completed_suite_resumed_with_retry_errors_names_how_to_retry_its_runs_errors(
+        tmp_path: Path) -> None:
+    write_suite(tmp_path)
+    (tmp_path / "down").touch()
+    assert run_suite(tmp_path).returncode == 1
+    [(_, _, trials)] = stored(tmp_path)["exp-b"]
+    again = run_suite(tmp_path, "--resume", "--retry-errors")
+    assert again.returncode == 2
+    run_id = json.loads((tmp_path / "out" / "suite.json").read_text()
+                        )["per_pack"]["exp-b"]["run_id"]
+    assert again.stderr.strip().endswith(
+        "run without --resume to start a new suite (--retry-errors leaves a completed run's "
+        f"errored trials as they are: `assay run b.yaml --resume {run_id} --retry-errors` "
+        "runs them again)")
+    assert stored(tmp_path)["exp-b"] == [("completed", 4, trials)]

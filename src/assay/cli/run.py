@@ -275,8 +275,21 @@ def _suite_started(store: Store, arguments: Sequence[str],
         raise UserError(f"nothing to resume: every config of suite {record.id} completed "
                         f"(runs {runs}); its summary is {folder / 'suite.md'}, and `assay "
                         f"report RUN{options.store_words}` shows each run; run without "
-                        "--resume to start a new suite")
+                        f"--resume to start a new suite{_errored_left(store, found, options)}")
     return SuiteStart(record, options, found, folder, given)
+
+
+def _errored_left(store: Store, found: SuiteResume, options: RunOptions) -> str:
+    """With `--retry-errors`, how to run again the errored trials of the suite's completed
+    runs, which a suite's resume leaves as they are."""
+    if not options.retry_errors:
+        return ""
+    errored = [(path, run) for path, run in found.runs.items()
+               if store.count_errored_trials(run.id)]
+    commands = "; ".join(f"`assay run {shlex.quote(path)} --resume {run.id} --retry-errors"
+                         f"{options.store_words}`" for path, run in errored)
+    return (f" (--retry-errors leaves a completed run's errored trials as they are: "
+            f"{commands} runs them again)" if errored else "")
 
 
 def _summary_complete(path: Path, found: SuiteResume) -> bool:
