@@ -117,11 +117,13 @@ def stored(root: Path, url: str | None = None) -> dict[str, Any]:
 
 
 def numbers(root: Path) -> dict[str, Any]:
-    """suite.json without what differs between two suites' runs: their time and run ids."""
+    """suite.json without what differs between two suites' runs: their time, run ids and
+    the paths the command line named their configs by."""
     document = json.loads((root / "out" / "suite.json").read_text(encoding="utf-8"))
     document.pop("timestamp")
     for pack in document["per_pack"].values():
         pack.pop("run_id")
+        pack.pop("config")
     return document
 
 
@@ -256,3 +258,22 @@ def test_a_completed_suite_resumed_with_retry_errors_names_how_to_retry_its_runs
         f"errored trials as they are: `assay run b.yaml --resume {run_id} --retry-errors` "
         "runs them again)")
     assert stored(tmp_path)["exp-b"] == [("completed", 4, trials)]
+
+
+def test_a_suite_resumed_from_another_folder_is_the_same_suite(
+        tmp_path: Path, unbroken: tuple[Path, int]) -> None:
+    """A suite started in its folder (`assay run suite.yaml`) and resumed from the folder
+    above (`assay run project/suite.yaml`) names its configs by other paths: it is the same
+    suite, not one whose configs were all replaced."""
+    root = tmp_path / "project"
+    write_suite(root)
+    (root / "kill.json").write_text(json.dumps({"case": "b2", "signal": "SIGKILL"}))
+    assert run_suite(root).returncode == -9
+    command = suite_command(root, "--resume")
+    command["args"] = [f"{root.name}/suite.yaml" if arg == "suite.yaml" else str(root / "out") if arg == "out"
+                       else arg for arg in command["args"]]
+    resumed = subprocess.run(**{**command, "cwd": tmp_path}, capture_output=True, text=True,
+                             timeout=120, check=False)
+    assert resumed.returncode == unbroken[1], resumed.stdout + resumed.stderr
+    assert stored(root) == stored(unbroken[0])
+    assert numbers(root) == numbers(unbroken[0])

@@ -12,6 +12,7 @@ suite when the suite never reached it.
 from __future__ import annotations
 
 import glob
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -62,8 +63,9 @@ class SuiteRecord:
                    options=dict(data.get("options") or {}), output=data.get("output"))
 
     @property
-    def paths(self) -> list[str]:
-        return [config["path"] for config in self.configs]
+    def files(self) -> list[str]:
+        """Each config's file, as its run stores it (resolved: the same from any folder)."""
+        return [config["config_path"] for config in self.configs]
 
 
 def suite_key(arguments: Sequence[str]) -> list[str]:
@@ -72,7 +74,7 @@ def suite_key(arguments: Sequence[str]) -> list[str]:
     key = []
     for argument in arguments:
         path = Path(argument) if Path(argument).is_absolute() else Path.cwd() / argument
-        key.append(str(path) if glob.has_magic(argument) else str(path.resolve()))
+        key.append(os.path.normpath(path) if glob.has_magic(argument) else str(path.resolve()))
     return key
 
 
@@ -142,12 +144,12 @@ def find_suite(store: Store, key: list[str], configs: Sequence[tuple[Path, Loade
         for run in store.list_runs(experiment, kind="eval", limit=RUNS_LOOKED_AT):
             if (other := SuiteRecord.of(run)) is not None and other.id == chosen:
                 runs[chosen].append(run)
-    path_of = {config.get("config_path"): config["path"] for config in record.configs}
-    by_path: dict[str, RunRecord] = {}
+    by_file: dict[str, RunRecord] = {}
     for run in sorted(runs[chosen], key=lambda r: (r.started_at, r.id)):  # newest last
-        if run.config_path in path_of:
-            by_path[path_of[run.config_path]] = run
-    return SuiteResume(record, by_path)
+        by_file[run.config_path or ""] = run
+    return SuiteResume(record, {str(path): by_file[str(loaded.path)] for path, loaded in configs
+                                if str(loaded.path) in by_file and
+                                str(loaded.path) in record.files})
 
 
 def _chosen(found: dict[str, SuiteRecord], runs: dict[str, list[RunRecord]],
@@ -164,22 +166,23 @@ def refuse_changed(resume: SuiteResume, configs: Sequence[tuple[Path, LoadedConf
     from assay.config.changes import config_changes
 
     record = resume.record
-    now = {str(path): loaded for path, loaded in configs}
-    problems = [Problem("added since the suite started", file=path)
-                for path in now if path not in record.paths]
-    problems += [Problem("in the suite when it started, not now", file=path)
-                 for path in record.paths if path not in now]
+    now = {str(loaded.path): (path, loaded) for path, loaded in configs}
+    problems = [Problem("added since the suite started", file=str(path))
+                for file, (path, _) in now.items() if file not in record.files]
+    problems += [Problem("in the suite when it started, not now", file=config["path"])
+                 for config in record.configs if config["config_path"] not in now]
     for config in record.configs:
-        loaded = now.get(config["path"])
+        path, loaded = now.get(config["config_path"], (None, None))
         if loaded is None or loaded.hash == config["config_hash"]:
             continue
-        run = resume.runs.get(config["path"])
+        run = resume.runs.get(str(path))
         changes = config_changes(run.config, loaded.stored, loaded.source) if run else []
         problems += changes or [Problem("edited since the suite started (or a ${VAR} in it "
-                                        "now has another value)", file=config["path"])]
-    if not problems and list(now) != record.paths:
+                                        "now has another value)", file=str(path))]
+    if not problems and list(now) != record.files:
         problems.append(Problem("the configs run in another order: "
-                                f"{', '.join(record.paths)} when it started"))
+                                f"{', '.join(c['path'] for c in record.configs)} when it "
+                                "started"))
     if problems:
         raise UserError(f"cannot resume suite {record.id}: its configs changed since it "
                         "started (resuming would mix two suites); put them back, or run "
