@@ -277,3 +277,25 @@ def test_a_suite_resumed_from_another_folder_is_the_same_suite(
     assert resumed.returncode == unbroken[1], resumed.stdout + resumed.stderr
     assert stored(root) == stored(unbroken[0])
     assert numbers(root) == numbers(unbroken[0])
+
+
+def test_a_suite_with_no_run_recorded_names_the_stopped_runs_of_its_configs(
+        tmp_path: Path) -> None:
+    """A config of the suite run alone and stopped: the suite has nothing to resume, and
+    said only 'run it without --resume', the stopped run beside it forgotten."""
+    write_suite(tmp_path)
+    (tmp_path / "kill.json").write_text(json.dumps({"case": "b2", "signal": "SIGKILL"}))
+    env = suite_command(tmp_path)["env"]
+    alone = subprocess.run([sys.executable, "-m", "assay", "run", "b.yaml", "-j", "1",
+                            "--no-progress"], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=120, check=False)
+    assert alone.returncode == -9
+    store = Store(str(tmp_path / "assay.db"))
+    [run] = store.list_runs("exp-b")
+    store.close()
+    again = run_suite(tmp_path, "--resume")
+    assert again.returncode == 2
+    assert again.stderr.strip() == (
+        "error: nothing to resume: no run of this suite is in the store (run it without "
+        "--resume to start it); the latest run of a config of it did not finish, and is not "
+        f"recorded as this suite's: resume it alone with `assay run b.yaml --resume {run.id}`")

@@ -136,7 +136,8 @@ def find_suite(store: Store, key: list[str], configs: Sequence[tuple[Path, Loade
                             f"in the store, of these configs (`assay runs{store_words}` "
                             "shows the runs)")
         raise UserError("nothing to resume: no run of this suite is in the store (run it "
-                        "without --resume to start it)")
+                        "without --resume to start it)"
+                        + _stopped_alone(store, configs, store_words))
     record = found[chosen]
     for experiment in dict.fromkeys(c["experiment"] for c in record.configs):
         if experiment in experiments:
@@ -150,6 +151,25 @@ def find_suite(store: Store, key: list[str], configs: Sequence[tuple[Path, Loade
     return SuiteResume(record, {str(path): by_file[str(loaded.path)] for path, loaded in configs
                                 if str(loaded.path) in by_file and
                                 str(loaded.path) in record.files})
+
+
+def _stopped_alone(store: Store, configs: Sequence[tuple[Path, LoadedConfig]],
+                   store_words: str) -> str:
+    """How to resume the latest run of each config that did not finish, when no suite holds
+    them (a suite started by an assay that did not record suites, or runs started alone)."""
+    import shlex
+
+    commands = []
+    for path, loaded in configs:
+        latest = next((run for run in store.list_runs(loaded.name, kind="eval", limit=20)
+                       if run.config_path == str(loaded.path)), None)
+        if latest is not None and latest.status != "completed":
+            commands.append(f"`assay run {shlex.quote(str(path))} --resume {latest.id}"
+                            f"{store_words}`")
+    if not commands:
+        return ""
+    return ("; the latest run of a config of it did not finish, and is not recorded as "
+            f"this suite's: resume it alone with {', '.join(commands)}")
 
 
 def _chosen(found: dict[str, SuiteRecord], runs: dict[str, list[RunRecord]],
