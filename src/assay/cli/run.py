@@ -25,10 +25,7 @@ from assay.cli.common import (
 from assay.cli.termination import INTERRUPTED
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from assay.api.suite_runs import SuiteRecord, SuiteResume
-    from assay.config.loading import LoadedConfig
+    from assay.cli.suite_start import SuiteStart
     from assay.knowledge_packs.all_packs import SuiteEntry
     from assay.reports.terminal import Detail
     from assay.review.finish import ReviewRequest
@@ -97,6 +94,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     click.get_current_context().with_resource(collector_off_for_start_up())  # see runner.heap
     from assay.api.review_checks import check_suite_reviewable
     from assay.api.suite_runs import suite_held
+    from assay.cli.suite_start import suite_resume_command, suite_started
     from assay.config.suite_file import expand_configs
     from assay.errors import UserError
     from assay.review.finish import ReviewRequest
@@ -135,11 +133,11 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         if not is_suite:
             exit_code = _run_one(running, store, options, request, out, detail)
         else:
-            started = _suite_started(store, configs, suite, options, resume,
-                                     Path(output) if output else None)
+            started = suite_started(store, configs, suite, options, resume,
+                                    Path(output) if output else None)
             options = started.options
             request = replace(request, output_parent=started.runs_folder)
-            running.suite_command = _suite_resume_command(configs, options.store_words)
+            running.suite_command = suite_resume_command(configs, options.store_words)
             check_suite_reviewable(suite, store, options, request)
             with suite_held(store, started.record):
                 exit_code = _run_suite(paths, running, store, options, request, out, detail,
@@ -228,86 +226,6 @@ def _run(running: Running, store: Store, options: RunOptions, request: ReviewReq
         raise StoreError(f"{exc}\n  run {exc.run_id} keeps the trials stored before; once the "
                          f"store works again, resume with: "
                          f"{running.stopped_command(exc.run_id)}") from None
-
-
-@dataclass
-class SuiteStart:
-    """A suite about to run: its record, the options its runs take, and, for a resume, the
-    runs it already has."""
-
-    record: SuiteRecord
-    options: RunOptions
-    resumed: SuiteResume | None
-    folder: Path
-    """Where suite.json and suite.md go."""
-    runs_folder: Path | None
-    """The `--output` the runs' folders go under (None: each run's default)."""
-
-    def options_for(self, path: Path) -> RunOptions:
-        return self.resumed.options_for(path, self.options) if self.resumed else self.options
-
-
-def _suite_started(store: Store, arguments: Sequence[str],
-                   configs: Sequence[tuple[Path, LoadedConfig]], options: RunOptions,
-                   resume: str | None, output: Path | None) -> SuiteStart:
-    """A new suite, or with `--resume` the stopped one of this command line, checked to have
-    the same configs and options, and with something left to do."""
-    from assay.api.suite_runs import find_suite, new_suite, refuse_changed, suite_key
-    from assay.errors import UserError
-    from assay.review.suite import DEFAULT_SUITES_DIR
-    from assay.runner.session import resumed_options
-
-    key = suite_key(arguments)
-    if not resume:
-        record = new_suite(key, configs, options, output)
-        return SuiteStart(record, replace(options, suite=record.to_dict()), None, output or DEFAULT_SUITES_DIR / record.id,
-                          output)
-    found = find_suite(store, key, configs, None if resume == "latest" else resume,
-                       store_words=options.store_words)
-    record = found.record
-    refuse_changed(found, configs)
-    options = replace(resumed_options(f"suite {record.id}", record.options, options),
-                      suite=record.to_dict())
-    given = output or (Path(record.output) if record.output else None)
-    folder = given or DEFAULT_SUITES_DIR / record.id
-    if not found.left_to_run and _summary_complete(folder / "suite.json", found):
-        runs = ", ".join(run.id for run in found.runs.values())
-        raise UserError(f"nothing to resume: every config of suite {record.id} completed "
-                        f"(runs {runs}); its summary is {folder / 'suite.md'}, and `assay "
-                        f"report RUN{options.store_words}` shows each run; run without "
-                        f"--resume to start a new suite{_errored_left(store, found, options)}")
-    return SuiteStart(record, options, found, folder, given)
-
-
-def _errored_left(store: Store, found: SuiteResume, options: RunOptions) -> str:
-    """With `--retry-errors`, how to run again the errored trials of the suite's completed
-    runs, which a suite's resume leaves as they are."""
-    if not options.retry_errors:
-        return ""
-    errored = [(path, run) for path, run in found.runs.items()
-               if store.count_errored_trials(run.id)]
-    commands = "; ".join(f"`assay run {shlex.quote(path)} --resume {run.id} --retry-errors"
-                         f"{options.store_words}`" for path, run in errored)
-    return (f" (--retry-errors leaves a completed run's errored trials as they are: "
-            f"{commands} runs them again)" if errored else "")
-
-
-def _summary_complete(path: Path, found: SuiteResume) -> bool:
-    """Whether `path` holds the summary of every run of `found`, as they ended (not one
-    written when the suite was stopped, nor one cut short)."""
-    import json
-
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-        ran = {pack["run_id"] for pack in document["per_pack"].values()}
-        failed = document["failed"]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return False
-    return not failed and ran == {run.id for run in found.runs.values()}
-
-
-def _suite_resume_command(arguments: Sequence[str], store_words: str) -> str:
-    return f"assay run {shlex.join(arguments)} --resume{store_words}"
 
 
 def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOptions,

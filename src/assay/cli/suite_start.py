@@ -1,0 +1,101 @@
+"""How `assay run` of a suite starts: a new suite, or the stopped one `--resume` goes on with.
+
+The runs themselves are run by `cli.run`; this decides the suite's record, the options
+its runs take, where its summary goes, and refuses a resume with nothing left to do.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from assay.errors import UserError
+
+if TYPE_CHECKING:
+    from assay.api.suite_runs import SuiteRecord, SuiteResume
+    from assay.config.loading import LoadedConfig
+    from assay.runner.options import RunOptions
+    from assay.store import Store
+
+
+@dataclass
+class SuiteStart:
+    """A suite about to run: its record, the options its runs take, and, for a resume, the
+    runs it already has."""
+
+    record: SuiteRecord
+    options: RunOptions
+    resumed: SuiteResume | None
+    folder: Path
+    """Where suite.json and suite.md go."""
+    runs_folder: Path | None
+    """The `--output` the runs' folders go under (None: each run's default)."""
+
+    def options_for(self, path: Path) -> RunOptions:
+        """The options `path`'s run takes (see `SuiteResume.options_for`)."""
+        return self.resumed.options_for(path, self.options) if self.resumed else self.options
+
+
+def suite_started(store: Store, arguments: Sequence[str],
+                  configs: Sequence[tuple[Path, LoadedConfig]], options: RunOptions,
+                  resume: str | None, output: Path | None) -> SuiteStart:
+    """A new suite, or with `--resume` the stopped one of this command line, checked to have
+    the same configs and options, and with something left to do."""
+    from assay.api.suite_runs import find_suite, new_suite, refuse_changed, suite_key
+    from assay.review.suite import DEFAULT_SUITES_DIR
+    from assay.runner.session import resumed_options
+
+    key = suite_key(arguments)
+    if not resume:
+        record = new_suite(key, configs, options, output)
+        return SuiteStart(record, replace(options, suite=record.to_dict()), None,
+                          output or DEFAULT_SUITES_DIR / record.id, output)
+    found = find_suite(store, key, configs, None if resume == "latest" else resume,
+                       store_words=options.store_words)
+    record = found.record
+    refuse_changed(found, configs)
+    options = replace(resumed_options(f"suite {record.id}", record.options, options),
+                      suite=record.to_dict())
+    given = output or (Path(record.output) if record.output else None)
+    folder = given or DEFAULT_SUITES_DIR / record.id
+    if not found.left_to_run and _summary_complete(folder / "suite.json", found):
+        runs = ", ".join(run.id for run in found.runs.values())
+        raise UserError(f"nothing to resume: every config of suite {record.id} completed "
+                        f"(runs {runs}); its summary is {folder / 'suite.md'}, and `assay "
+                        f"report RUN{options.store_words}` shows each run; run without "
+                        f"--resume to start a new suite{_errored_left(store, found, options)}")
+    return SuiteStart(record, options, found, folder, given)
+
+
+def _errored_left(store: Store, found: SuiteResume, options: RunOptions) -> str:
+    """With `--retry-errors`, how to run again the errored trials of the suite's completed
+    runs, which a suite's resume leaves as they are."""
+    if not options.retry_errors:
+        return ""
+    errored = [(path, run) for path, run in found.runs.items()
+               if store.count_errored_trials(run.id)]
+    commands = "; ".join(f"`assay run {shlex.quote(path)} --resume {run.id} --retry-errors"
+                         f"{options.store_words}`" for path, run in errored)
+    return (f" (--retry-errors leaves a completed run's errored trials as they are: "
+            f"{commands} runs them again)" if errored else "")
+
+
+def _summary_complete(path: Path, found: SuiteResume) -> bool:
+    """Whether `path` holds the summary of every run of `found`, as they ended (not one
+    written when the suite was stopped, nor one cut short)."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        ran = {pack["run_id"] for pack in document["per_pack"].values()}
+        failed = document["failed"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+    return not failed and ran == {run.id for run in found.runs.values()}
+
+
+def suite_resume_command(arguments: Sequence[str], store_words: str) -> str:
+    """The command that resumes the suite of these command-line configs, on this store."""
+    return f"assay run {shlex.join(arguments)} --resume{store_words}"
