@@ -1,0 +1,41 @@
+"""What a suite's runs keep of it, and the key `--resume` finds the suite by."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assay.api.suite_runs import SuiteRecord, suite_key
+from assay.records import RunRecord
+
+
+def test_the_same_suite_named_from_another_folder_has_the_same_key(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "suite.yaml").write_text("suite: [a.yaml]\n")
+    monkeypatch.chdir(tmp_path / "evals")
+    here = suite_key(["suite.yaml", "*.yaml"])
+    monkeypatch.chdir(tmp_path)
+    assert suite_key(["evals/suite.yaml", "evals/*.yaml"]) == here
+    assert suite_key(["./evals/suite.yaml", "evals/./*.yaml"]) == here
+
+
+def test_a_suite_record_kept_with_a_run_reads_back_as_it_was_kept() -> None:
+    record = SuiteRecord(id="20261124-170224-741cad", key=["/p/suite.yaml"],
+                         configs=[{"path": "a.yaml", "config_path": "/p/a.yaml",
+                                   "config_hash": "abc", "experiment": "exp-a"}],
+                         options={"sample": 3, "epochs": None, "conditions": None},
+                         output="out")
+    run = RunRecord(id="r", experiment="exp-a", kind="eval", status="interrupted",
+                    started_at="2026-11-24T17:02:24", options={"sample": 3,
+                                                               "suite": record.to_dict()})
+    assert SuiteRecord.of(run) == record
+    assert record.files == ["/p/a.yaml"]
+
+
+@pytest.mark.parametrize("options", [None, {}, {"sample": 3}, {"suite": "x"}, {"suite": {}}])
+def test_a_run_of_no_suite_has_no_suite_record(options: dict[str, object] | None) -> None:
+    run = RunRecord(id="r", experiment="e", kind="eval", status="completed",
+                    started_at="2026-11-24T17:02:24", options=options)
+    assert SuiteRecord.of(run) is None
