@@ -299,3 +299,19 @@ def test_a_suite_with_no_run_recorded_names_the_stopped_runs_of_its_configs(
         "error: nothing to resume: no run of this suite is in the store (run it without "
         "--resume to start it); the latest run of a config of it did not finish, and is not "
         f"recorded as this suite's: resume it alone with `assay run b.yaml --resume {run.id}`")
+
+
+def test_a_new_suite_after_one_killed_names_it_and_how_to_resume_it(tmp_path: Path) -> None:
+    """A suite started again without --resume after a kill said nothing of the stopped one:
+    its completed runs were run and paid for again, the resume forgotten."""
+    write_suite(tmp_path)
+    (tmp_path / "kill.json").write_text(json.dumps({"case": "b2", "signal": "SIGKILL"}))
+    assert run_suite(tmp_path).returncode == -9
+    again = run_suite(tmp_path)
+    assert again.returncode == 1
+    notes = [line for line in again.stderr.splitlines() if "suite" in line]
+    assert len(notes) == 1 and notes[0].startswith("note: the previous suite ")
+    assert notes[0].endswith(" of these configs did not finish (1 of 3 configs completed); "
+                             "this is a new suite: `assay run suite.yaml --resume` continues "
+                             "that one instead")
+    assert "note: the previous suite" not in run_suite(tmp_path).stderr  # the new one ended

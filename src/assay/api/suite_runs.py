@@ -209,13 +209,18 @@ def refuse_changed(resume: SuiteResume, configs: Sequence[tuple[Path, LoadedConf
                         "without --resume to start a new suite:", problems)
 
 
+def suite_lock_key(record: SuiteRecord) -> str:
+    """The suite's row in the store's run locks (a run's id never begins so)."""
+    return f"suite-{record.id}"
+
+
 @contextmanager
 def suite_held(store: Store, record: SuiteRecord) -> Iterator[None]:
     """Hold the suite, as a run is held, while this process runs it: a second `--resume` of
     it meanwhile would start the configs this one has not reached yet, and run them twice.
     `RunLocked` when another live process holds it."""
     lock = store.run_lock()
-    key = f"suite-{record.id}"
+    key = suite_lock_key(record)
     try:
         lock.acquire(key)
     except RunLocked:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import click
+
 from assay.errors import UserError
 
 if TYPE_CHECKING:
@@ -51,6 +53,9 @@ def suite_started(store: Store, arguments: Sequence[str],
 
     key = suite_key(arguments)
     if not resume:
+        note = _stopped_suite_note(store, key, configs, arguments, options.store_words)
+        if note:
+            click.echo(note, err=True)
         record = new_suite(key, configs, options, output)
         return SuiteStart(record, replace(options, suite=record.to_dict()), None,
                           output or DEFAULT_SUITES_DIR / record.id, output)
@@ -69,6 +74,27 @@ def suite_started(store: Store, arguments: Sequence[str],
                         f"report RUN{options.store_words}` shows each run; run without "
                         f"--resume to start a new suite{_errored_left(store, found, options)}")
     return SuiteStart(record, options, found, folder, given)
+
+
+def _stopped_suite_note(store: Store, key: list[str],
+                        configs: Sequence[tuple[Path, LoadedConfig]],
+                        arguments: Sequence[str], store_words: str) -> str:
+    """One line when the latest suite of this command line did not finish and no live process
+    holds it: a new suite starts beside it, running again what that one had done, and
+    without this line it would be forgotten."""
+    from assay.api.suite_runs import find_suite, suite_lock_key
+
+    try:
+        stopped = find_suite(store, key, configs, None)
+    except UserError:
+        return ""  # no suite of this command line yet
+    record = stopped.record
+    if not stopped.left_to_run or not store.run_lock().is_free(suite_lock_key(record)):
+        return ""
+    done = sum(run.status == "completed" for run in stopped.runs.values())
+    return (f"note: the previous suite {record.id} of these configs did not finish ({done} "
+            f"of {len(record.configs)} configs completed); this is a new suite: "
+            f"`{suite_resume_command(arguments, store_words)}` continues that one instead")
 
 
 def _errored_left(store: Store, found: SuiteResume, options: RunOptions) -> str:
