@@ -315,3 +315,23 @@ def test_a_new_suite_after_one_killed_names_it_and_how_to_resume_it(tmp_path: Pa
                              "this is a new suite: `assay run suite.yaml --resume` continues "
                              "that one instead")
     assert "note: the previous suite" not in run_suite(tmp_path).stderr  # the new one ended
+
+
+@pytest.mark.parametrize("by", ["suite", "run"])
+def test_a_suite_is_resumed_by_its_id_or_the_id_of_one_of_its_runs(
+        tmp_path: Path, unbroken: tuple[Path, int], by: str) -> None:
+    write_suite(tmp_path)
+    (tmp_path / "kill.json").write_text(json.dumps({"case": "b2", "signal": "SIGKILL"}))
+    assert run_suite(tmp_path).returncode == -9
+    store = Store(str(tmp_path / "assay.db"))
+    [run] = store.list_runs("exp-b")
+    store.close()
+    suite = (run.options or {})["suite"]["id"]
+    resumed = run_suite(tmp_path, "--resume", suite if by == "suite" else run.id)
+    assert resumed.returncode == unbroken[1], resumed.stdout + resumed.stderr
+    assert stored(tmp_path) == stored(unbroken[0])
+    unknown = run_suite(tmp_path, "--resume", "20991231-000000-000000")
+    assert unknown.returncode == 2
+    assert unknown.stderr.strip() == (
+        "error: nothing to resume: no suite or run of it named 20991231-000000-000000 is in "
+        "the store, of these configs (`assay runs` shows the runs)")
