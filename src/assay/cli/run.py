@@ -114,7 +114,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         resume=True if resume == "latest" else resume, retry_errors=retry_errors,
         sample=sample, epochs=epochs, concurrency=concurrency,
         conditions=list(conditions) or None, use_cache=not no_cache,
-        progress=False if no_progress or quiet else True, store_words=store_given(store_url))
+        progress=not (no_progress or quiet), store_words=store_given(store_url))
     request = ReviewRequest(
         extra_gates=[parse_fail_under(spec) for spec in fail_under], baseline=baseline,
         fail_on_regression=fail_on_regression,
@@ -330,8 +330,8 @@ def after_ctrl_c(store: Store, running: Running, *, suite: bool = False) -> tupl
         return "interrupted", INTERRUPTED
     recorded = RecordedReview.of(run) if run.status == "completed" and not suite else None
     if recorded is not None and running.before != run.finished_at:  # completed just now
-        return (f"interrupted after run {run.id} completed: every trial and file is written "
-                f"(`assay report {run.id}` shows it)",
+        return ((f"interrupted after run {run.id} completed: every trial and file is written "
+                f"(`assay report {run.id}` shows it)"),
                 0 if all(gate.passed for gate in recorded.gates) else 1)
     if run.status == "interrupted" or (suite and running.suite_command is not None):
         return f"interrupted; resume with: {running.stopped_command(run.id)}", INTERRUPTED

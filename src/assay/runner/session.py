@@ -36,9 +36,7 @@ from assay.store.run_lock import RunLock
 from assay.trial import TrialKey, TrialResult
 from assay.user_code.process_exit import exits_guarded
 
-__all__ = ["RunOptions", "RunOutcome", "execute", "execute_async"]
-
-"""Every trial is stored; the review has not yet written the run's files."""
+__all__ = ["RunOptions", "RunOutcome", "execute_async"]
 
 
 @dataclass
@@ -64,11 +62,12 @@ def git_commit(directory: Path) -> str | None:
     """The commit of the working directory, `+dirty` when it has changes; None outside git."""
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=directory, capture_output=True,
-                              text=True, timeout=5)
+                              text=True, timeout=5, check=False)
         if head.returncode != 0:
             return None
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=directory, capture_output=True, text=True, timeout=5)
+                               cwd=directory, capture_output=True, text=True, timeout=5,
+                               check=False)
         return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return None
@@ -355,7 +354,7 @@ async def _close(plan: Plan, services: Services) -> None:
     for target in plan.targets.values():
         try:
             await target.close()
-        except Exception:  # closing must not hide the run's own outcome
+        except Exception:  # noqa: BLE001, S110 - closing must not hide the run's own outcome
             pass
     await services.aclose()
 
