@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.datasets import files
+from assay.datasets import files, written_ids
 from assay.datasets.files import json_records, jsonl_records, yaml_records
 from assay.errors import ProblemList
 
@@ -76,6 +76,36 @@ def test_a_json_array_is_walked_once_to_name_each_items_line(
     records = list(json_records(path, ProblemList()))
     assert [line for line, _record in records] == list(range(2, 302))
     assert _ScanCountingText.scanned <= len(text)
+
+
+class _CountingDecoder(json.JSONDecoder):
+    """`written_ids.AS_WRITTEN`, counting the values it decodes."""
+
+    decoded = 0
+
+    def raw_decode(self, s: str, idx: int = 0) -> tuple[object, int]:
+        _CountingDecoder.decoded += 1
+        return super().raw_decode(s, idx)
+
+
+def test_a_json_arrays_items_are_each_read_once_as_written_for_their_ids(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each item was decoded once more to find where it ends, and again when its id was a
+    float or a zero; its id's text now comes from the one reading as written."""
+    counting = _CountingDecoder(parse_float=str, parse_int=str, parse_constant=str)
+    monkeypatch.setattr(files, "AS_WRITTEN", counting)
+    monkeypatch.setattr(written_ids, "AS_WRITTEN", counting)
+    path = tmp_path / "cases.json"
+    path.write_text('[{"id": 1e2, "input": "q"}, {"id": -0, "input": "q"},\n'
+                    ' {"meta": {"key": 1.50}, "input": "q"}, {"id": "c", "input": "q"}]')
+    _CountingDecoder.decoded = 0
+    records = list(json_records(path, ProblemList(), id_key="id"))
+    assert [record.get("id") for _line, record in records] == ["1e2", "-0", None, "c"]
+    assert _CountingDecoder.decoded == 4
+    _CountingDecoder.decoded = 0
+    records = list(json_records(path, ProblemList(), id_key="meta.key"))
+    assert records[2][1]["meta"]["key"] == "1.50"
+    assert _CountingDecoder.decoded == 4
 
 
 @pytest.mark.parametrize(("nested", "line"), [

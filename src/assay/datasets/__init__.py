@@ -3,8 +3,8 @@ Face datasets, or handed over in memory.
 
 Owns the file readers (`files`, with what a YAML file's node tree tells in
 `yaml_nodes`, and a JSON id read as written in `written_ids`), the layouts and field mapping that turn a record into a Case
-(`dataset`, one record's fields in `case_fields`, its key paths in
-`field_paths`), what its refusals say
+(`dataset`, one record's fields in `case_fields`, a key or path's value in
+`record_paths` and why it finds none in `field_paths`), what its refusals say
 (`refusals`), Parquet read by record batch (`parquet`), Hugging Face datasets
 (`hub`), and in-memory records from the Python API (`memory`). May import the
 root nouns and errors only (pyarrow and `datasets` are optional, imported when

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from assay.case import Case
-from assay.datasets.field_paths import is_path, lookup, missing_field, steps, walk
+from assay.datasets.field_paths import missing_field
+from assay.datasets.record_paths import is_path, lookup, steps, walk
 from assay.datasets.refusals import input_problem
 from assay.errors import ProblemList
 from assay.wording import kind_of

@@ -1,6 +1,6 @@
-"""Where a dataset's `fields:` mapping finds a value: a key, or a path into nested
-objects and lists (`human.verdict`, `answers.0.text`, `answers[0].text`,
-`annotations.*.label`), and which step of a path found nothing.
+"""Why a dataset's `fields:` mapping finds no value in a record: an empty cell, a key
+that is not there, or which step of a path (`human.verdict`, `answers[0].text`; read in
+`record_paths`) found nothing.
 """
 
 from __future__ import annotations
@@ -8,18 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from assay.datasets.files import Row
+from assay.datasets.record_paths import is_path, steps
 from assay.wording import kind_of
-
-
-def lookup(record: dict[str, Any], key: str) -> Any:
-    """`record[key]`, or the value at a dotted path: `human.verdict`; `annotations.0.label`
-    or `annotations[0].label` (a number steps into a list); `annotations.*.label` (every
-    item's, as a list). None when a step is missing."""
-    if key in record:
-        return record[key]
-    if not is_path(key):  # a plain key that is missing (the common case: no path to walk)
-        return None
-    return walk(record, steps(key))
 
 
 def missing_field(record: dict[str, Any], key: str, name: str, whose: str = "") -> str:
@@ -61,41 +51,3 @@ def where_path_stops(record: dict[str, Any], key: str) -> str:
             return f"'{walked}' is {kind_of(value)}, not an object or a list"
         walked = f"{walked}.{part}" if walked else part
     return f"'{walked}' is {'null' if value is None else 'empty'}"
-
-
-def is_path(key: str) -> bool:
-    return "." in key or "[" in key
-
-
-def steps(key: str) -> list[str]:
-    """The steps of a path: `a.b.0`, or as jq and JavaScript write it, `a.b[0]` (and
-    `a[*].c`)."""
-    return key.replace("[", ".").replace("]", "").split(".") if is_path(key) else [key]
-
-
-def walk(value: Any, parts: list[str]) -> Any:
-    """The value at the path `parts`; None when a step is missing. A `*` over a list gives
-    its items' values (their nulls left out), and None when no item has the rest of the path
-    at all: a misspelt `annotations.*.verdit` names nothing, it is not a list of no labels."""
-    found = _walk(value, parts)
-    return None if found is _ABSENT else found
-
-
-_ABSENT = object()
-"""What a path that leads nowhere finds (a null at its end is found, as None)."""
-
-
-def _walk(value: Any, parts: list[str]) -> Any:
-    for index, part in enumerate(parts):
-        if part == "*" and isinstance(value, list):
-            found = [_walk(item, parts[index + 1:]) for item in value]
-            if value and all(item is _ABSENT for item in found):
-                return _ABSENT
-            return [item for item in found if item is not _ABSENT and item is not None]
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return _ABSENT
-    return value

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.datasets.refusals import JSON_ARRAY_AS_JSONL
-from assay.datasets.written_ids import keep_written_id
+from assay.datasets.written_ids import AS_WRITTEN, keep_written_id, keep_written_line_id
 from assay.errors import ProblemList
 from assay.input_files import UTF16_TEXT, is_utf16
 from assay.json_line import (
@@ -50,7 +50,7 @@ def jsonl_records(path: Path, problems: ProblemList, id_key: str = "id") -> Iter
             record = _json_line(raw, path, number, problems)
             if record is _REFUSED:
                 continue
-            keep_written_id(record, id_key, raw)
+            keep_written_line_id(record, id_key, raw)
             record = _storable(record, problems, path, number)
             if record is not _REFUSED:
                 yield number, record
@@ -88,7 +88,6 @@ def json_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
     text = _read_text(path, problems)
     if text is None:
         return
-    decoder = json.JSONDecoder()
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -104,7 +103,7 @@ def json_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
         key = next((k for k in _WRAPPER_KEYS if isinstance(data.get(k), list)), None)
         if key is not None:
             data = data[key]
-            position = _value_start(text, decoder, key) + 1
+            position = _value_start(text, key) + 1
     if not isinstance(data, list):
         *first, last = [f"'{key}'" for key in _WRAPPER_KEYS]
         wrappers = f"{', '.join(first)} or {last}"
@@ -113,14 +112,15 @@ def json_records(path: Path, problems: ProblemList, id_key: str = "id") -> Itera
                      file=str(path), line=1)
         return
     # Walk the array again by position to know each item's line, counting the
-    # newlines since the item before: from the top each time is quadratic.
+    # newlines since the item before: from the top each time is quadratic. The walk
+    # reads each item as written, which gives its id's text too.
     line, counted = 1, 0
     for item in data:
         position = _skip(text, position)
         line += text.count("\n", counted, position)
         counted = position
-        _value, end = decoder.raw_decode(text, position)
-        keep_written_id(item, id_key, text, position)
+        written, end = AS_WRITTEN.raw_decode(text, position)
+        keep_written_id(item, id_key, written)
         position = _skip(text, end)
         item = _storable(item, problems, path, line)
         if item is not _REFUSED:
@@ -136,18 +136,18 @@ def _what_json_holds(data: Any) -> str:
     return kind_of(data)
 
 
-def _value_start(text: str, decoder: json.JSONDecoder, key: str) -> int:
+def _value_start(text: str, key: str) -> int:
     """Where the value of top-level `key` starts in a JSON object's text."""
     position = _skip(text, 0) + 1
     while True:
         position = _skip(text, position)
-        name, position = decoder.raw_decode(text, position)
+        name, position = AS_WRITTEN.raw_decode(text, position)
         position = _skip(text, position)
         if text[position] == ":":
             position = _skip(text, position + 1)
         if name == key:
             return position
-        _value, position = decoder.raw_decode(text, position)
+        _value, position = AS_WRITTEN.raw_decode(text, position)
 
 
 def _skip(text: str, position: int) -> int:

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from assay.datasets.dataset import Dataset
-from assay.datasets.field_paths import lookup, missing_field
+from assay.datasets.field_paths import missing_field
 from assay.datasets.files import READERS
+from assay.datasets.record_paths import lookup
 from assay.errors import ProblemList, UserError
 from assay.input_files import require_regular_file
 

@@ -20,7 +20,7 @@ from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
 from assay.collector import collector_paused
-from assay.datasets.written_ids import id_place, path_steps
+from assay.datasets.written_ids import id_place
 from assay.yaml_core import UniqueKeyLoader, expanded_size
 
 
@@ -169,14 +169,12 @@ def id_as_written(node: Any, item: Any, id_key: str) -> None:
     place = id_place(item, id_key)
     if place is None:
         return
-    parts = [id_key] if isinstance(item, dict) and id_key in item else path_steps(id_key)
-    for part in parts:
+    for part in place.steps:
         node = _child_node(node, part)
         if node is None:
             return
     if node.tag in _NUMBER_TAGS and isinstance(node.value, str):
-        container, key = place
-        container[key] = node.value
+        place.container[place.key] = node.value
 
 
 def _child_node(node: Any, part: str) -> Any:
