@@ -9,7 +9,9 @@ import pytest
 
 from assay.case import Case
 from assay.output import Output
+from assay.records import RunRecord
 from assay.store import Store, schema
+from assay.store.stalled_runs import Stalled
 from assay.trial import TrialResult
 
 from .evalproject import assay, assay_apart, report_and_largest_write, results, write_project
@@ -97,6 +99,29 @@ def test_a_killed_runs_report_never_says_the_run_is_running(
     else:
         assert f'<error message="the run is {said} (3 of 10 trials ran)"' in printed
     assert "the run is running" not in printed
+
+
+def test_a_killed_runs_junit_report_reads_whether_its_process_is_gone_once_per_use(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The run's lock and last trial were read for its status by the note, by its review
+    and again by the JUnit writer; the review's reading (`Review.status_said`) now serves
+    the JUnit ending too."""
+    from assay.store import stalled_runs as stalled
+
+    store = _killed_run(tmp_path, {"name": "e", "scorers": [{"type": "exact"}]})
+    reads: list[str] = []
+    real = stalled.stalled_runs
+
+    def counted(store: Store, runs: list[RunRecord]) -> dict[str, Stalled]:
+        reads.extend(run.id for run in runs)
+        return real(store, runs)
+
+    monkeypatch.setattr(stalled, "stalled_runs", counted)
+    code, printed = assay(capsys, "report", "r1", "--store", store, "--format", "junit")
+    assert code == 0, printed
+    assert "the run is marked running, but the process that ran it is gone" in printed
+    assert reads == ["r1", "r1"]  # the note printed first, then the review
 
 
 def test_an_interrupted_rejudge_is_reported_with_its_own_resume_and_without_the_gates(

@@ -95,7 +95,7 @@ def test_a_suites_document_is_streamed_as_elementtree_wrote_it_whole() -> None:
     ending and a config that could not run a testcase each."""
     import io
 
-    from assay.reports.junit import write_junit_runs
+    from assay.reports.junit import RunTests, write_junit_runs
 
     stopped = RunRecord(id="r2", experiment='e"<&>', kind="eval", status="interrupted",
                         started_at="2026-01-01T00:00:00", config={}, total_trials=4)
@@ -107,7 +107,8 @@ def test_a_suites_document_is_streamed_as_elementtree_wrote_it_whole() -> None:
     gates = [GateResult("s@a pass rate", False, "50.0% (min 80.0%)"),
              GateResult("s@b mean", True, "ok")]
     written = io.StringIO()
-    write_junit_runs(written, [(RUN, trials, gates), (stopped, trials[:1], []), (empty, [], [])],
+    write_junit_runs(written, [RunTests(RUN, trials, gates), RunTests(stopped, trials[:1]),
+                               RunTests(empty, [])],
                      name="assay suite", failed=[("broken.yaml", "bad config: line 3")])
     assert written.getvalue() == (
     '<?xml version="1.0" encoding="UTF-8"?>\n'

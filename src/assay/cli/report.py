@@ -153,10 +153,9 @@ def _render(store: Store, run: RunRecord, review: Review, fmt: str, output: str 
                     handle.write("\n" + section)
             elif fmt == "junit":
                 from assay.reports.junit import write_junit
-                from assay.store.stalled_runs import status_said
 
                 write_junit(handle, run, store.iter_trials(run.id), review.gates,
-                            status=status_said(store, run))
+                            status=review.status_said)
             else:
                 from assay.reports.html import write_html
 

@@ -26,7 +26,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from assay.reports.text import one_line
 from assay.trial import epoch_label
@@ -68,26 +68,33 @@ def write_junit(handle: IO[str], run: RunRecord, trials: Iterable[TrialRecord],
                 gates: Sequence[GateResult] = (), *, status: str | None = None) -> None:
     """Write the JUnit XML document for a stored run to `handle`, as its trials stream by.
     `status`: the run's status as its ending testcase says it, when not as stored (a run
-    killed with kill -9 still reads `running`; see `stalled_runs.status_said`)."""
-    write_junit_runs(handle, [(run, trials, gates)], name=f"assay {run.experiment}",
-                     said={run.id: status} if status else None)
+    killed with kill -9 still reads `running`; see `Review.status_said`)."""
+    write_junit_runs(handle, [RunTests(run, trials, gates, status)],
+                     name=f"assay {run.experiment}")
 
 
-def write_junit_runs(handle: IO[str], runs: Sequence[tuple[RunRecord, Iterable[TrialRecord],
-                                                           Sequence[GateResult]]],
-                     *, name: str = "assay", failed: Sequence[tuple[str, str]] = (),
-                     said: dict[str, str] | None = None) -> None:
+class RunTests(NamedTuple):
+    """A run as its testsuites show it: its trials, its gates, and its status as its ending
+    testcase says it when not as stored."""
+
+    run: RunRecord
+    trials: Iterable[TrialRecord]
+    gates: Sequence[GateResult] = ()
+    status: str | None = None
+
+
+def write_junit_runs(handle: IO[str], runs: Sequence[RunTests], *, name: str = "assay",
+                     failed: Sequence[tuple[str, str]] = ()) -> None:
     """One document for several runs (a suite): two testsuites per run, cases and gates;
     then a testsuite per config of `failed` (its name, the error that stopped it) holding
     one errored testcase, so a config that could not run is not missing from the tests.
-    `said`: by run id, a run's status as its ending testcase says it (default: as stored).
 
     The counts head the document, so each testsuite's testcases wait in a temporary file
     until its last one is known: a 500,000-trial run is never held as a tree of elements."""
     suites: list[_Suite] = []
     try:
-        for run, trials, gates in runs:
-            suites.extend(_run_suites(run, trials, gates, (said or {}).get(run.id)))
+        for run in runs:
+            suites.extend(_run_suites(*run))
         for config, error in failed:
             suite = _Suite({"name": config})
             case = ET.Element("testcase", classname=f"{config}.run", name="run")

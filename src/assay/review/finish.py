@@ -300,7 +300,8 @@ def review_stored(store: Store, run: RunRecord, *,
         summary, cases, judges, identities = _read_whole(store, run, scorers, conditions,
                                                          keep_cases=keep_cases, also=also)
     summary = without_pair_baselines(summary, judges)
-    recorded = RecordedReview.of(run) or _judged_again(run, summary, status_said(store, run))
+    said = None if run.status == COMPLETED else status_said(store, run)
+    recorded = RecordedReview.of(run) or _judged_again(run, summary, said)
     comparisons = compare_run_conditions(store, run, conditions=summary.condition_names,
                                          scorers=summary.scorer_names,
                                          baseline=recorded.baseline,
@@ -311,7 +312,7 @@ def review_stored(store: Store, run: RunRecord, *,
                   gates=recorded.gates, warnings=recorded.warnings, usage=recorded.usage,
                   exports=store.exports(run.id), judges=judges,
                   bars=recorded.bars if recorded.bars is not None
-                  else gate_bars(stored_config_gates(run).gates))
+                  else gate_bars(stored_config_gates(run).gates), status_said=said)
 
 
 StoredRead = tuple["RunSummary", dict[str, "ScorerCases"] | None, JudgeReview,
@@ -341,12 +342,13 @@ def _read_whole(store: Store, run: RunRecord, scorers: list[str], conditions: li
     return read.summary, read.cases, judges, read.judged.identities
 
 
-def _judged_again(run: RunRecord, summary: RunSummary, status: str) -> RecordedReview:
+def _judged_again(run: RunRecord, summary: RunSummary, status: str | None) -> RecordedReview:
     """For a run with no recorded review: its config's threshold gates judged on `summary`.
 
     A run that did not complete (aborted, interrupted, failed) holds only the trials that
     ran before it stopped: its gates are shown on them, but none of them passed, and say
-    why in its `status` as a sentence says it (`stalled_runs.status_said`). A gate whose
+    why in its `status` as a sentence says it (`stalled_runs.status_said`; None for a
+    completed run). A gate whose
     minimum the config stores as `${VAR}` fails, not judged: its value is not kept."""
     stored = stored_config_gates(run)
     results = threshold_results(list(stored.gates), summary)

@@ -136,6 +136,10 @@ class Review:
     """The run's judges: calibrated or not, rubric metrics, unstable verdicts, pairwise."""
     bars: GateBars = field(default_factory=GateBars)
     """The minimums its threshold gates hold its scores to, for the score table."""
+    status_said: str | None = None
+    """A stored run that did not complete: its status as a sentence says it
+    (`stalled_runs.status_said`: a run killed with kill -9 reads `marked running, but its
+    process is gone...`), read once for its gates and its JUnit ending; None otherwise."""
 
     @property
     def passed(self) -> bool:

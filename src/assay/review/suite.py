@@ -46,10 +46,11 @@ def write_suite(store: Store, entries: Sequence[SuiteEntry], reviews: Sequence[R
     write_text(target, json.dumps(document, indent=2, ensure_ascii=False))
     write_text(target.with_name("suite.md"), suite_markdown(document))
     if junit is not None:
-        from assay.reports.junit import write_junit_runs
+        from assay.reports.junit import RunTests, write_junit_runs
 
         with atomic_writer(junit) as handle:
             write_junit_runs(
-                handle, [(r.run, store.iter_trials(r.run.id), r.gates) for r in reviews],
+                handle, [RunTests(r.run, store.iter_trials(r.run.id), r.gates, r.status_said)
+                         for r in reviews],
                 failed=[(str(e.config), e.error) for e in entries if e.error is not None])
     return document, target
