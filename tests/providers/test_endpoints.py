@@ -9,6 +9,7 @@ from assay.errors import UserError
 from assay.providers.config import ProviderConfig
 from assay.providers.endpoints import (
     AZURE_DEFAULT_API_VERSION,
+    Endpoint,
     Environment,
     MissingSetting,
     resolve_endpoint,
@@ -104,6 +105,31 @@ def test_a_missing_setting_names_where_to_give_it(kind, environ, words):
     with pytest.raises(MissingSetting) as caught:
         endpoint(kind, environ)
     assert words in str(caught.value)
+
+
+@pytest.mark.parametrize(("kind", "key_env", "environ", "config"), [
+    ("anthropic", "ANTHROPIC_API_KEY", {"ANTHROPIC_BASE_URL": "http://a"}, {}),
+    ("openai", "OPENAI_API_KEY", {}, {}),
+    ("openai_compatible", "K", {}, {"base_url": "http://c", "api_key_env": "K"}),
+    ("azure_openai", "AZURE_OPENAI_API_KEY", {"AZURE_OPENAI_ENDPOINT": "https://r",
+                                              "OPENAI_API_VERSION": "2025-01-01"}, {}),
+])
+def test_a_missing_key_comes_with_the_endpoint_the_provider_has_but_for_it(
+        kind: str, key_env: str, environ: dict[str, str], config: dict[str, str]) -> None:
+    """A run answered from the cache without a key resolved the endpoint a third time, with
+    a stand-in key in its environment, to learn what the first resolving already knew."""
+    with pytest.raises(MissingSetting) as caught:
+        endpoint(kind, environ, **config)
+    with_key = endpoint(kind, {**environ, key_env: "k"}, **config)
+    assert caught.value.keyless == Endpoint(with_key.base_url, None, with_key.options)
+    assert str(caught.value) == f"{caught.value.needs}: {caught.value.remedy}"
+    assert caught.value.needs.endswith("needs an API key")
+
+
+def test_a_missing_region_is_no_missing_key() -> None:
+    with pytest.raises(MissingSetting) as caught:
+        endpoint("anthropic_bedrock", {})
+    assert caught.value.keyless is None
 
 
 def test_validate_warns_of_a_missing_setting_and_a_run_stops_on_it():

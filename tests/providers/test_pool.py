@@ -158,3 +158,32 @@ def test_a_provider_without_its_key_answers_what_the_cache_holds_and_stops_at_th
                        "call, and provider 'anthropic' needs an API key to make it: set the "
                        "environment variable ANTHROPIC_API_KEY; the run is stopped")
     assert b"sk-ant-real" not in (tmp_path / "assay.db").read_bytes()
+
+
+def test_a_provider_without_its_key_asks_the_store_once_whether_it_holds_its_replies(
+        tmp_path):
+    """`assay run` asked the store whether its cache held replies of a provider whose key
+    is not set once per model when checking the config, and again when making the provider:
+    a query that may read the whole cache each time."""
+    from assay.records import CachedReply
+    from assay.store import Store
+
+    store = Store(str(tmp_path / "assay.db"))
+    store.cache_put({"k": CachedReply({"text": "hi"}, "anthropic", "claude-haiku-4-5")})
+    asked: list[str] = []
+    holds = store.cache_holds
+
+    def counted(provider):
+        asked.append(provider)
+        return holds(provider)
+
+    store.cache_holds = counted
+    pool = ProviderPool(store=store, environ={}, keyless_from_cache=True)
+    try:
+        for model in ("anthropic/claude-haiku-4-5", "anthropic/claude-opus-4-5"):
+            assert "the response cache holds replies of 'anthropic'" in pool.validate_model(model)
+        pool.resolve("anthropic/claude-haiku-4-5")
+    finally:
+        asyncio.run(pool.aclose())
+        store.close()
+    assert asked == ["anthropic"]

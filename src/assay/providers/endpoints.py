@@ -44,17 +44,22 @@ AZURE_DEFAULT_API_VERSION = "2024-10-21"
 
 
 class MissingSetting(UserError):
-    """The environment lacks something a provider needs to be called (a key, a region)."""
+    """The environment lacks something a provider needs to be called (a key, a region):
+    `{needs}: {remedy}`, kept in parts so that a message about one call can say them
+    otherwise (`... needs an API key to make it: set ...`)."""
 
     provider: str | None = None
     """The provider's name (the models' prefix, `openai`), once the pool knows it."""
-    key_envs: tuple[str, ...] = ()
-    """When an API key is all that is missing, the variables that would hold it."""
 
-    def __init__(self, message: str, problems: list[Problem] | None = None, *,
-                 key_envs: tuple[str | None, ...] = ()) -> None:
-        super().__init__(message, problems)
-        self.key_envs = tuple(name for name in key_envs if name)
+    def __init__(self, needs: str, remedy: str, problems: list[Problem] | None = None, *,
+                 keyless: Endpoint | None = None) -> None:
+        super().__init__(f"{needs}: {remedy}", problems)
+        self.needs = needs
+        """What the provider needs: `provider 'anthropic' needs an API key`."""
+        self.remedy = remedy
+        """How to give it: `set the environment variable ANTHROPIC_API_KEY`."""
+        self.keyless = keyless
+        """When an API key is all that is missing, the endpoint the provider has but for it."""
 
 
 @dataclass(slots=True)
@@ -93,10 +98,10 @@ def resolve_endpoint(config: ProviderConfig, env: Environment) -> Endpoint:
 def _anthropic(config: ProviderConfig, env: Environment) -> Endpoint:
     key_env = config.key_env()
     key = env.first(key_env)
+    base_url = config.base_url or env.first("ANTHROPIC_BASE_URL")
     if not key:
-        raise MissingSetting(f"provider '{config.name}' needs an API key: "
-                             f"set the environment variable {key_env}", key_envs=(key_env,))
-    return Endpoint(config.base_url or env.first("ANTHROPIC_BASE_URL"), key)
+        raise _missing_key(config, f"set the environment variable {key_env}", base_url)
+    return Endpoint(base_url, key)
 
 
 def _openai(config: ProviderConfig, env: Environment) -> Endpoint:
@@ -105,8 +110,7 @@ def _openai(config: ProviderConfig, env: Environment) -> Endpoint:
     key = env.first(key_env)
     if not key and not (base_url and config.api_key_env is None):
         # a local OpenAI-compatible server named by OPENAI_BASE_URL needs no key
-        raise MissingSetting(f"provider '{config.name}' needs an API key: "
-                             f"set the environment variable {key_env}", key_envs=(key_env,))
+        raise _missing_key(config, f"set the environment variable {key_env}", base_url)
     return Endpoint(base_url, key)
 
 
@@ -115,9 +119,8 @@ def _openai_compatible(config: ProviderConfig, env: Environment) -> Endpoint:
         raise UserError(f"provider '{config.name}' (openai_compatible) needs a base_url")
     key = env.first(config.api_key_env)
     if config.api_key_env and not key:
-        raise MissingSetting(f"provider '{config.name}' needs an API key: "
-                             f"set the environment variable {config.api_key_env}",
-                             key_envs=(config.api_key_env,))
+        raise _missing_key(config, f"set the environment variable {config.api_key_env}",
+                           config.base_url)
     return Endpoint(config.base_url, key)
 
 
@@ -125,18 +128,18 @@ def _google_cloud(config: ProviderConfig, env: Environment) -> tuple[str, str | 
     """Region, project and access token for a Vertex AI kind."""
     region = config.region or env.first(*VERTEX_REGION_ENVS)
     if not region:
-        raise MissingSetting(f"provider '{config.name}' ({config.kind}) needs a region: set "
-                             f"`region:` or one of {', '.join(VERTEX_REGION_ENVS)}")
+        raise MissingSetting(f"provider '{config.name}' ({config.kind}) needs a region",
+                             f"set `region:` or one of {', '.join(VERTEX_REGION_ENVS)}")
     project = config.project or env.first(*VERTEX_PROJECT_ENVS)
     token = env.first(config.api_key_env or GOOGLE_TOKEN_ENV)
     if token is None and not _importable("google.auth"):
         raise MissingSetting(
-            f"provider '{config.name}' ({config.kind}) needs Google credentials: set "
-            f"{config.api_key_env or GOOGLE_TOKEN_ENV} to an access token, or install "
+            f"provider '{config.name}' ({config.kind}) needs Google credentials",
+            f"set {config.api_key_env or GOOGLE_TOKEN_ENV} to an access token, or install "
             "'assay-eval[vertex]' to use Application Default Credentials")
     if token is not None and not project:
-        raise MissingSetting(f"provider '{config.name}' ({config.kind}) needs a project: set "
-                             f"`project:` or one of {', '.join(VERTEX_PROJECT_ENVS)}")
+        raise MissingSetting(f"provider '{config.name}' ({config.kind}) needs a project",
+                             f"set `project:` or one of {', '.join(VERTEX_PROJECT_ENVS)}")
     return region, project, token
 
 
@@ -165,7 +168,7 @@ def _gemini_vertex(config: ProviderConfig, env: Environment) -> Endpoint:
 def _anthropic_bedrock(config: ProviderConfig, env: Environment) -> Endpoint:
     region = config.region or env.first(*AWS_REGION_ENVS)
     if not region:
-        raise MissingSetting(f"provider '{config.name}' (anthropic_bedrock) needs an AWS region: "
+        raise MissingSetting(f"provider '{config.name}' (anthropic_bedrock) needs an AWS region",
                              f"set `region:` or one of {', '.join(AWS_REGION_ENVS)}")
     base_url = (config.base_url or env.first("ANTHROPIC_BEDROCK_BASE_URL")
                 or f"https://bedrock-runtime.{region}.amazonaws.com")
@@ -174,7 +177,7 @@ def _anthropic_bedrock(config: ProviderConfig, env: Environment) -> Endpoint:
         return Endpoint(base_url, token, {"region": region})
     if not _importable("botocore"):
         raise MissingSetting(
-            f"provider '{config.name}' (anthropic_bedrock) signs requests with AWS credentials: "
+            f"provider '{config.name}' (anthropic_bedrock) signs requests with AWS credentials",
             "install 'assay-eval[bedrock]', or set AWS_BEARER_TOKEN_BEDROCK to a Bedrock API key")
     aws = {"aws_access_key": env.first("AWS_ACCESS_KEY_ID"),
            "aws_secret_key": env.first("AWS_SECRET_ACCESS_KEY"),
@@ -187,17 +190,16 @@ def _azure_openai(config: ProviderConfig, env: Environment) -> Endpoint:
     base_url = config.base_url or env.first("AZURE_OPENAI_ENDPOINT", "AZURE_API_BASE")
     if not base_url:
         raise MissingSetting(f"provider '{config.name}' (azure_openai) needs the resource's "
-                             "endpoint: set `base_url:` or AZURE_OPENAI_ENDPOINT")
+                             "endpoint", "set `base_url:` or AZURE_OPENAI_ENDPOINT")
     key_envs = (config.api_key_env,) if config.api_key_env else (
         "AZURE_OPENAI_API_KEY", "AZURE_API_KEY")
     key = env.first(*key_envs)
     ad_token = None if key else env.first("AZURE_OPENAI_AD_TOKEN")
-    if not key and not ad_token:
-        raise MissingSetting(f"provider '{config.name}' (azure_openai) needs an API key: set "
-                             f"{' or '.join(key_envs)} (or AZURE_OPENAI_AD_TOKEN)",
-                             key_envs=key_envs)
     version = (config.api_version or env.first("OPENAI_API_VERSION", "AZURE_API_VERSION")
                or AZURE_DEFAULT_API_VERSION)
+    if not key and not ad_token:
+        raise _missing_key(config, f"set {' or '.join(key_envs)} (or AZURE_OPENAI_AD_TOKEN)",
+                           base_url, {"api_version": version, "ad_token": False})
     return Endpoint(base_url, key or ad_token,
                     {"api_version": version, "ad_token": ad_token is not None})
 
@@ -207,11 +209,10 @@ def _gemini(config: ProviderConfig, env: Environment) -> Endpoint:
     key_envs = (config.api_key_env,) if config.api_key_env else ("GEMINI_API_KEY",
                                                                  "GOOGLE_API_KEY")
     key = env.first(*key_envs)
-    if not key:
-        raise MissingSetting(f"provider '{config.name}' (gemini) needs an API key: set "
-                             f"{' or '.join(key_envs)}", key_envs=key_envs)
     base_url = (config.base_url or env.first("GOOGLE_GEMINI_BASE_URL")
                 or "https://generativelanguage.googleapis.com/")
+    if not key:
+        raise _missing_key(config, f"set {' or '.join(key_envs)}", base_url, {"vertex": False})
     return Endpoint(base_url, key, {"vertex": False})
 
 
@@ -231,6 +232,14 @@ RESOLVERS: dict[str, Resolver] = {
     "gemini": _gemini,
     "litellm": _litellm,
 }
+
+
+def _missing_key(config: ProviderConfig, remedy: str, base_url: str | None,
+                 options: dict[str, Any] | None = None) -> MissingSetting:
+    """An API key is all the provider lacks: `keyless` is its endpoint but for the key."""
+    kind = f" ({config.kind})" if config.kind in ("azure_openai", "gemini") else ""
+    return MissingSetting(f"provider '{config.name}'{kind} needs an API key", remedy,
+                          keyless=Endpoint(base_url, None, options or {}))
 
 
 def _require_module(module: str, extra: str, config: ProviderConfig) -> None:

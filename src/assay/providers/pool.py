@@ -22,6 +22,7 @@ import importlib.util
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from assay.config.bounds import MAX_TEMPERATURE
@@ -182,7 +183,7 @@ class ProviderPool:
             exc.provider = config.name
             if not self._cache_answers(config, exc):
                 raise
-            endpoint, missing_key = self._answered_from_cache(config, exc)
+            endpoint, missing_key = _answered_from_cache(exc)
         module, _, class_name = PROVIDER_CLASSES[config.kind].partition(":")
         provider_class = getattr(importlib.import_module(module), class_name)
         try:
@@ -197,21 +198,10 @@ class ProviderPool:
             provider.missing_key = missing_key  # type: ignore[attr-defined]
         return provider
 
-    def _answered_from_cache(self, config: ProviderConfig, exc: MissingSetting
-                             ) -> tuple[Endpoint, str]:
-        """The endpoint of a provider whose API key is not set, though the response cache
-        holds its replies (a CI job re-running from a warm cache, without secrets), and why
-        it can make no call: its client gets a stand-in that no request ever carries, since
-        a call the cache does not hold stops the run before it is sent."""
-        stand_in = {**self.environ, exc.key_envs[0]: NO_KEY}
-        endpoint = resolve_endpoint(config, Environment(stand_in))
-        endpoint.api_key = NO_KEY
-        return endpoint, str(exc).replace(": set ", " to make it: set ", 1)
-
     def _cache_answers(self, config: ProviderConfig, exc: MissingSetting) -> bool:
         """Whether a provider lacking `exc`'s setting may still be used: an API key is all it
         lacks, and the response cache holds replies of it."""
-        return (self.keyless_from_cache and bool(exc.key_envs) and self.use_cache
+        return (self.keyless_from_cache and exc.keyless is not None and self.use_cache
                 and self.cache.holds(config.name))
 
     def _tls_problem(self, config: ProviderConfig, exc: OSError) -> str:
@@ -276,6 +266,16 @@ def _provider_configs(block: Any) -> dict[str, ProviderConfig]:
             dict(item or {}))
         configs[key] = config.model_copy(update={"name": config.name or key})
     return configs
+
+
+def _answered_from_cache(exc: MissingSetting) -> tuple[Endpoint, str]:
+    """The endpoint of a provider whose API key is not set, though the response cache holds
+    its replies (a CI job re-running from a warm cache, without secrets), and why it can
+    make no call: its client gets a stand-in that no request ever carries, since a call the
+    cache does not hold stops the run before it is sent."""
+    assert exc.keyless is not None
+    endpoint = replace(exc.keyless, api_key=NO_KEY)
+    return endpoint, f"{exc.needs} to make it: {exc.remedy}"
 
 
 def _litellm_missing_keys(config: ProviderConfig, model_string: str, model: str) -> str | None:

@@ -276,7 +276,7 @@ def setting_needed_at(loaded: LoadedConfig, plan: Plan, exc: MissingSetting) -> 
         problem = Problem(use.model, *located(loaded, use.model_at))
         if use.model.partition("/")[0] == exc.provider and problem not in lines:
             lines.append(problem)
-    return exc if not lines or exc.problems else MissingSetting(str(exc), lines)
+    return exc if not lines or exc.problems else MissingSetting(exc.needs, exc.remedy, lines)
 
 
 @dataclass(frozen=True)
