@@ -148,3 +148,21 @@ def test_a_filter_over_logs_that_hold_no_question_leaves_saying_so_to_the_analys
     stream = ExchangeStream([path], TraceOptions(filter=SessionFilter(last=1)))
     assert list(stream) == [] and stream.selection is None
     assert [s.meta.id for s in stream.sessions] == ["s2-4"]
+
+
+def test_a_log_copied_into_folders_of_one_name_gives_exchanges_ids_of_their_own(
+        write_jsonl: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ids of a log and its copy in another folder of the same name were alike: only an
+    exported dataset told them apart (`~2`), while the findings and the trace report named
+    two questions by one id. The log's first line is taken as it is read, not read again."""
+    from assay.traces import exchanges
+
+    def read_again(path: Path) -> bytes:
+        raise AssertionError(f"{path} read again for its first line")
+
+    monkeypatch.setattr(exchanges, "_first_line", read_again, raising=False)
+    for copy in ("c", "d"):
+        folder = write_jsonl(f"logs/{copy}/chat/session.jsonl", _chat(2)).parents[2]
+    ids = [exchange.id for exchange in ExchangeStream([folder], TraceOptions())]
+    assert len(ids) == len(set(ids)) == 4
+    assert ids[2:] == [f"{ids[0]}~2", f"{ids[1]}~2"]

@@ -16,6 +16,7 @@ question is counted in the parse statistics, not attached to it.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from assay.output import ToolCall
 from assay.traces.formats import ParseStats
+from assay.traces.formats.base import FIRST_LINE_BYTES
 from assay.traces.reads import CONTENT_CHARS, read_path
 from assay.traces.records import (
     AssistantText,
@@ -35,9 +37,6 @@ from assay.traces.records import (
     ToolUse,
     Turn,
 )
-
-FIRST_LINE_BYTES = 1 << 16
-"""How much of a log's first line tells it apart (a longer one is the same past it)."""
 
 
 @dataclass
@@ -54,7 +53,10 @@ class SessionMeta:
     stats: ParseStats | None = None
     origin: str | None = None
     """What tells this file from others of its name wherever it is copied (see `file_origin`),
-    read once, when the first id is asked for."""
+    made once, when the first id is asked for."""
+    copy: int = 1
+    """The file's place among the files read whose ids would be alike (a log copied into
+    two folders of one name): the second one's ids end `~2` (see `FileCopies`)."""
 
     def file_origin(self) -> str:
         """A digest of the file's folder name, own name and first line: the same log in a fresh
@@ -64,11 +66,9 @@ class SessionMeta:
         id, a start time) and stays as it was while the log grows."""
         if self.origin is None:
             path = Path(self.path)
-            try:
-                with path.open("rb") as handle:
-                    first = handle.readline(FIRST_LINE_BYTES).strip()
-            except OSError:  # it was read a moment ago; its name alone still tells it apart
-                first = b""
+            first = self.stats.first_line if self.stats is not None else None
+            if first is None:  # asked before its lines were read
+                first = _first_line(path)
             named = f"{path.parent.name}/{path.name}\n".encode()
             self.origin = hashlib.blake2b(named + first, digest_size=3).hexdigest()
         return self.origin
@@ -82,6 +82,33 @@ class SessionMeta:
             self.id = info.session_id
         if info.started and not self.started:
             self.started = info.started
+
+
+def _first_line(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.readline(FIRST_LINE_BYTES).strip()
+    except OSError:  # it was read a moment ago; its name alone still tells it apart
+        return b""
+
+
+class FileCopies:
+    """Numbers the files read whose exchanges' ids would be alike: the same stem and
+    `file_origin` (a log copied into two folders of one name), so that every exchange's
+    id stays unique, in the findings and the trace report as in an exported dataset."""
+
+    def __init__(self) -> None:
+        self._seen: Counter[tuple[str, str]] = Counter()
+        self._copy: dict[str, int] = {}
+
+    def number(self, session: SessionMeta) -> None:
+        """Give `session` its file's `copy`, counting the file when it is first met."""
+        copy = self._copy.get(session.path)
+        if copy is None:
+            alike = (Path(session.path).stem, session.file_origin())
+            self._seen[alike] += 1
+            copy = self._copy[session.path] = self._seen[alike]
+        session.copy = copy
 
 
 @dataclass
@@ -132,10 +159,12 @@ class Exchange:
     def id(self) -> str:
         """`<file stem>-<digest>:<line>`, `.<part>` added for a line's second question on:
         session files of different projects often share a name, so a digest of what tells the
-        file apart (`SessionMeta.file_origin`) keeps exported case ids unique."""
+        file apart (`SessionMeta.file_origin`) keeps exported case ids unique; `~<copy>` for
+        a file whose ids would repeat another's (`FileCopies`)."""
         stem = Path(self.session.path).stem
         return (f"{stem}-{self.session.file_origin()}:{self.line}"
-                + (f".{self.part}" if self.part > 1 else ""))
+                + (f".{self.part}" if self.part > 1 else "")
+                + (f"~{self.session.copy}" if self.session.copy > 1 else ""))
 
     @property
     def answered(self) -> bool:

@@ -65,16 +65,12 @@ def write_dataset(exchanges: Iterable[Exchange], path: Path,
     """Write one JSON line per exchange; returns how many were written. With none to write,
     nothing is written: an empty file is no dataset (`assay validate` refuses it)."""
     written = seen = 0
-    ids: Counter[str] = Counter()
     with atomic_writer(path) as handle:  # a dataset half written would read as a whole one
         for exchange in exchanges:
             seen += 1
             if not exchange.answered and not include_unanswered:
                 continue
             row: dict[str, Any] = exchange_case(exchange).to_dict()
-            ids[row["id"]] += 1
-            if ids[row["id"]] > 1:  # a copy of a log in a folder of the same name: see the id
-                row["id"] = f"{row['id']}~{ids[row['id']]}"
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
             written += 1
         if not written:

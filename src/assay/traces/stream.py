@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from assay.errors import UserError
-from assay.traces.exchanges import Exchange, SessionMeta
+from assay.traces.exchanges import Exchange, FileCopies, SessionMeta
 from assay.traces.knowledge import KnowledgeFolder
 from assay.traces.options import TraceOptions
 from assay.traces.repeats import RepeatedSessions
@@ -72,12 +72,14 @@ class ExchangeStream:
 
     def __iter__(self) -> Iterator[Exchange]:
         repeats = RepeatedSessions()
+        copies = FileCopies()
         for path in self.files:
             session = Session(SessionMeta(str(path)))
             if self._keeps(session):
                 self.sessions.append(session)
             for exchange in iter_exchanges(path, self.options.format, session,
                                            self.sessions.append, repeats, self._keeps):
+                copies.number(exchange.session)
                 if self.folder is not None:
                     self.folder.annotate(exchange)
                 yield exchange

@@ -8,6 +8,7 @@ faster than the standard library; the rare line it refuses goes through
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -32,6 +33,10 @@ REASON_CHARS = 400
 UTF8_BOM = b"\xef\xbb\xbf"
 _MALFORMED = object()
 """What `_read_refused` returns for a line it counted as malformed."""
+
+
+FIRST_LINE_BYTES = 1 << 16
+"""How much of a log's first line tells it apart (a longer one is the same past it)."""
 
 
 @dataclass
@@ -64,6 +69,9 @@ class ParseStats:
     (a line written twice), skipped."""
     first_repeat: int | None = None
     """The first of those lines."""
+    first_line: builtins.bytes | None = None  # `bytes` here is the field above
+    """The file's first line (up to `FIRST_LINE_BYTES`, stripped), kept as it is read:
+    what tells the log apart from others of its name (`SessionMeta.file_origin`)."""
     _last_orphan: int = field(default=0, init=False, repr=False)
     _last_bad: int = field(default=0, init=False, repr=False)
 
@@ -165,6 +173,8 @@ def iter_objects(path: Path, stats: ParseStats, copy_keys: tuple[str, ...] = ()
         for number, raw in enumerate(handle, 1):
             stats.lines = number
             stats.bytes += len(raw)
+            if number == 1:
+                stats.first_line = raw[:FIRST_LINE_BYTES].strip()
             if number == 1 and raw.startswith(UTF8_BOM):  # as Windows tools write UTF-8
                 raw = raw[len(UTF8_BOM):]
             if not raw or raw.isspace():
