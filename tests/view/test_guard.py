@@ -50,6 +50,27 @@ def test_bound_to_every_address_it_answers_another_machine_asking_by_this_ones_a
         assert "and any address only" in refused.text
 
 
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", ""])
+def test_bound_to_every_address_the_host_names_are_names_and_the_guard_is_told(
+        host: str) -> None:
+    """The guard learnt it was bound to every address by finding '0.0.0.0' among the host
+    names, slipped in for that (bound to '', the page refusing a name listed '0.0.0.0' as a
+    name it answers to); it is now told."""
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from assay.view.guard import Guard
+    from assay.view.server import ANY_ADDRESS, allowed_hosts
+
+    names = allowed_hosts(host)
+    assert "0.0.0.0" not in names or host == "0.0.0.0"
+    app = Guard(Starlette(), names, any_address=host in ANY_ADDRESS)
+    client = TestClient(app)
+    assert client.get("/", headers={"Host": "192.0.2.7"}).status_code == 404  # past the guard
+    refused = client.get("/", headers={"Host": "evil.example"})
+    assert refused.status_code == 421 and "and any address only" in refused.text
+
+
 def test_bound_to_one_address_another_address_is_refused(viewer: str) -> None:
     assert httpx.get(viewer, headers={"Host": "192.0.2.7"}).status_code == 421
 

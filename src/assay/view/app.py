@@ -38,8 +38,9 @@ REVIEW_WAIT_S = 0.15
 
 
 def create_app(store: Store, *, allowed_hosts: Iterable[str] = LOCAL_NAMES,
-               review_wait_s: float = REVIEW_WAIT_S) -> Starlette:
-    """The viewer over `store` (opened read-only by the caller), answering to `allowed_hosts`.
+               any_address: bool = False, review_wait_s: float = REVIEW_WAIT_S) -> Starlette:
+    """The viewer over `store` (opened read-only by the caller), answering to `allowed_hosts`,
+    and to any address when `any_address` (bound to every address).
 
     A page waits up to `review_wait_s` for a review computed in the background before it
     shows the review as on its way (and fetches it when it is ready)."""
@@ -63,7 +64,8 @@ def create_app(store: Store, *, allowed_hosts: Iterable[str] = LOCAL_NAMES,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(Guard, allowed_hosts=list(allowed_hosts)),
+                    middleware=[Middleware(Guard, allowed_hosts=list(allowed_hosts),
+                                           any_address=any_address),
                                 Middleware(StoreWatch, store=store)],
                     exception_handlers={BadRequest: _bad_request, UserError: _bad_request,
                                         AssayError: _assay_error, HTTPException: _http_error,

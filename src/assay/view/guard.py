@@ -22,8 +22,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 READ_METHODS = frozenset({"GET", "HEAD"})
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
-EVERY_ADDRESS = frozenset({"0.0.0.0", "::"})
-"""The addresses that bind every interface: an app bound to one answers to any address."""
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy",
      (b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -55,10 +53,13 @@ def host_name(header: str) -> str:
 class Guard:
     """ASGI middleware: refuse writes and unknown hosts, add the security headers."""
 
-    def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str]) -> None:
+    def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str], *,
+                 any_address: bool = False) -> None:
+        """`any_address`: the app is bound to every address, so a Host that is an address
+        is served too."""
         self.app = app
         self.allowed = frozenset(name.lower().strip("[]") for name in allowed_hosts)
-        self.any_address = bool(self.allowed & EVERY_ADDRESS)
+        self.any_address = any_address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

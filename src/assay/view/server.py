@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8321
 ANY_ADDRESS = ("0.0.0.0", "::", "")
+"""The addresses that bind every interface: an app bound to one answers to any address."""
 
 
 def open_for_viewing(url: str | None) -> Store:
@@ -40,7 +41,7 @@ def open_for_viewing(url: str | None) -> Store:
 def allowed_hosts(host: str) -> list[str]:
     """The Host names the app answers to: the bound address, localhost, and this machine's
     names when bound to every address (`Guard` then answers to any address as well)."""
-    names = [host or "0.0.0.0", *LOCAL_NAMES]
+    names = [host, *LOCAL_NAMES]
     if host in ANY_ADDRESS:
         names += [socket.gethostname(), socket.getfqdn()]
     return list(dict.fromkeys(n for n in names if n))
@@ -52,6 +53,7 @@ def serve(store: Store, sock: socket.socket, *, host: str) -> None:
 
     from assay.view.app import create_app
 
-    app = create_app(store, allowed_hosts=allowed_hosts(host))
+    app = create_app(store, allowed_hosts=allowed_hosts(host),
+                     any_address=host in ANY_ADDRESS)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
