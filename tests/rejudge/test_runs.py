@@ -148,6 +148,42 @@ def test_run_resume_refuses_a_rejudge_and_names_how_to_continue_it(
     assert code == 2 and f"assay rejudge --resume {stopped.id}" in out
 
 
+def test_rejudge_resume_of_an_eval_run_names_the_config_that_resumes_it(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """It said 'run R is a eval run, not a rejudge: resume it with `assay run CONFIG
+    --resume R`', where the run knows its config (`RunRecord.resume_command`, as every other
+    such message says it)."""
+    config, _ = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    [run] = runs(tmp_path)
+    code, out = assay(capsys, "rejudge", "--resume", run.id)
+    assert code == 2, out
+    assert (f"run {run.id} is an eval run, not a rejudge: resume it with `assay run "
+            f"{run.config_path} --resume {run.id}`") in out
+    assert run.config_path and "CONFIG" not in out
+
+
+def test_a_rejudge_whose_judges_all_answered_asks_the_store_nothing_more(
+        judged: tuple[Path, FakeLLM], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A rejudge asked the store for scorers with no value after every judging, where a run
+    asks only after an error or on a resume: with no error there can be none."""
+    config, _ = judged
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    asked: list[str] = []
+    real = Store.scorers_without_value
+
+    def counted(store: Store, run_id: str) -> list[tuple[str, int, str]]:
+        asked.append(run_id)
+        return real(store, run_id)
+
+    monkeypatch.setattr(Store, "scorers_without_value", counted)
+    code, out = assay(capsys, "rejudge", "--no-progress")
+    assert code == 0, out
+    assert asked == []
+
+
 def test_resume_keeps_the_options_the_rejudge_was_started_with(
         judged: tuple[Path, FakeLLM], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

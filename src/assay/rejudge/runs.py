@@ -30,8 +30,7 @@ def original_run(store: Store, ref: str, experiment: str | None) -> RunRecord:
     if run.kind not in JUDGEABLE:
         raise UserError(f"run {run.id} is a {run.kind} run; rejudge works on eval runs")
     if run.status != "completed":
-        how = (f"continue it with `{run.resume_command}`" if run.kind == KIND
-               else "finish it with `assay run CONFIG --resume " + run.id + "`")
+        how = f"{'continue' if run.kind == KIND else 'finish'} it with `{run.resume_command}`"
         raise UserError(f"run {run.id} is {run.status}, not completed, so not every answer "
                         f"is stored: {how}, or name a completed run")
     return run
@@ -50,8 +49,9 @@ def unfinished_rejudge(store: Store, ref: str, experiment: str | None) -> RunRec
         return unfinished[0]
     run = store.resolve_run(ref, experiment)
     if run.kind != KIND:
-        raise UserError(f"run {run.id} is a {run.kind} run, not a rejudge: resume it with "
-                        "`assay run CONFIG --resume " + run.id + "`")
+        article = "an" if run.kind[:1] in "aeiou" else "a"  # an eval run
+        raise UserError(f"run {run.id} is {article} {run.kind} run, not a rejudge: resume it with "
+                        f"`{run.resume_command}`")
     if run.status == "completed":
         raise UserError(f"run {run.id} is completed: nothing to resume (`assay report "
                         f"{run.id}` shows it)")

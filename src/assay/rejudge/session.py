@@ -156,14 +156,15 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
         skip = store.done_keys(run_id)
         judge_one = judging_stored(judges, cases, loaded.config.run.timeout)
         with _progress(original, services, request, len(skip)) as progress:
-            await judge_stored_trials(
+            tally = await judge_stored_trials(
                 store, original.id, run_id, judge_one, skip=skip,
                 concurrency=_concurrency(request, loaded),
                 batch_size=loaded.config.run.batch_size,
                 budget=JudgeBudget.of(loaded.config.run), commit_check=lock.check,
                 on_committed=progress.update)
-        # a judge with no verdict on any answer measured nothing: exit 3, as `assay run` does
-        require_measures(store, run_id, conditions=False, scorers=True)
+        # a judge with no verdict on any answer measured nothing: exit 3, as `assay run` does;
+        # the store is asked, as there, only after an error or on a resume
+        require_measures(store, run_id, conditions=False, scorers=bool(skip or tally.stats.errors))
         pairs = [judge for judge in judges if getattr(judge, "deferred", False)]
         if pairs:
             from assay.judging.pairs import judge_condition_pairs

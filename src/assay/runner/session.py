@@ -297,7 +297,7 @@ def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> 
                                                options.store_words))
         run = _newest_not_held(store, unfinished)
     if run.kind != "eval":  # a rejudge calls no target: resumed here it would call one
-        how = (f"continue it with `assay rejudge --resume {run.id}`" if run.kind == "rejudge"
+        how = (f"continue it with `{run.resume_command}`" if run.kind == "rejudge"
                else "`assay run --resume` resumes eval runs only")
         raise UserError(f"run {run.id} is a {run.kind} run, not an eval run: {how}")
     if run.experiment != loaded.name:
