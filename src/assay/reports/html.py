@@ -46,7 +46,7 @@ from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
 from assay.reports.judges import judge_sections
 from assay.reports.meters import Meter, delta_table, mean_meter, rate_meter
-from assay.reports.unscored import unscored_warnings
+from assay.reports.unscored import page_warnings
 
 if TYPE_CHECKING:
     from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
@@ -158,7 +158,7 @@ def _overview(review: Review, colours: dict[str, int]) -> dict[str, Any]:
             "duration": _duration(run.started_at, run.finished_at),
             "gates": gates, "gates_passed": sum(g.passed for g in gates),
             "total_cost": review.costs.total(),
-            "warnings": [*review.warnings, *unscored_warnings(summary)]}
+            "warnings": page_warnings(review)}
 
 
 def _gates(review: Review, colours: dict[str, int]) -> dict[str, Any] | None:

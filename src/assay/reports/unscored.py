@@ -15,6 +15,13 @@ from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.analysis.summary import RunSummary
+    from assay.review.result import Review
+
+
+def page_warnings(review: Review) -> list[str]:
+    """The run's warnings, then what got no score: the list report.html and the viewer's
+    run page show alike."""
+    return [*review.warnings, *unscored_warnings(review.summary)]
 
 
 def unscored_warnings(summary: RunSummary, see: str = "") -> list[str]:

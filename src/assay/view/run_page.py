@@ -65,7 +65,7 @@ def review_context(review: Review) -> dict[str, Any]:
     # The analysis (scipy) is imported with the first review, not when the app starts.
     from assay.analysis.run_diff import condition_of
     from assay.reports.headline import review_headline
-    from assay.reports.unscored import unscored_warnings
+    from assay.reports.unscored import page_warnings
     from assay.view.review_parts import comparison_lines, score_table
 
     previous = review.previous
@@ -80,5 +80,5 @@ def review_context(review: Review) -> dict[str, Any]:
         "conditions": review.summary.conditions,
         "costs": review.costs,
         "tags": [tag for tag in dict.fromkeys(tag for tag, _ in review.summary.by_tag)][:50],
-        "warnings": [*review.warnings, *unscored_warnings(review.summary)],
+        "warnings": page_warnings(review),
     }
