@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import yaml
+
+if TYPE_CHECKING:
+    from assay.store import Store
 
 from .evalproject import assay, results, write_project, write_stopping_project
 
@@ -282,13 +286,7 @@ def test_compare_of_a_run_being_written_counts_its_trials_at_one_moment(
     from tests.store.written_between_reads import between_reads
 
     url = str(project / "s.db")
-    writer = Store(url)
-    writer.create_run(id="A", experiment="e", status="completed", total_trials=10,
-                      started_at="2026-01-01T00:00:00+00:00")
-    writer.write_trials("A", [trial(f"c{i}") for i in range(10)])
-    writer.create_run(id="B", experiment="e", status="running", total_trials=10,
-                      started_at="2026-01-02T00:00:00+00:00")
-    writer.write_trials("B", [trial(f"c{i}") for i in range(3)])
+    writer = done_and_running(Store(url))
     added = count(3)
     with between_reads(writer, lambda: writer.write_trials("B", [trial(f"c{next(added)}")])):
         code, text = assay(capsys, "compare", "A", "B", "--store", url, "--json")
@@ -322,16 +320,9 @@ def test_compare_with_a_killed_run_says_it_stopped_not_that_it_is_running(
     """Regression: compared with a run killed with kill -9, compare noted 'run B is running:
     3 of its 10 trials ran', where `assay runs` said `running?`: nothing runs it."""
     from assay.store import Store, schema
-    from tests.store.test_store import trial
 
     url = str(project / "s.db")
-    store = Store(url)
-    store.create_run(id="A", experiment="e", status="completed", total_trials=10,
-                     started_at="2026-01-01T00:00:00+00:00")
-    store.write_trials("A", [trial(f"c{i}") for i in range(10)])
-    store.create_run(id="B", experiment="e", status="running", total_trials=10,
-                     started_at="2026-01-02T00:00:00+00:00")
-    store.write_trials("B", [trial(f"c{i}") for i in range(3)])
+    store = done_and_running(Store(url))
     with store.engine.begin() as conn:  # its lock, left by a process gone from this machine
         conn.execute(schema.run_locks.insert().values(
             run_id="B", owner="gone", pid=1, host="another-machine", pid_scope="x",
@@ -342,3 +333,16 @@ def test_compare_with_a_killed_run_says_it_stopped_not_that_it_is_running(
     assert json.loads(text[text.index("{"):])["notes"] == [(
         "run B is compared on the cases it reached: 3 of its 10 trials ran, and it is marked "
         "running, but the process that ran it is gone: killed? resume with --resume B")]
+
+
+def done_and_running(store: Store) -> Store:
+    """Run A of ten cases, completed, and run B of the same ten, marked running, 3 trials in."""
+    from tests.store.test_store import trial
+
+    store.create_run(id="A", experiment="e", status="completed", total_trials=10,
+                     started_at="2026-01-01T00:00:00+00:00")
+    store.write_trials("A", [trial(f"c{i}") for i in range(10)])
+    store.create_run(id="B", experiment="e", status="running", total_trials=10,
+                     started_at="2026-01-02T00:00:00+00:00")
+    store.write_trials("B", [trial(f"c{i}") for i in range(3)])
+    return store
