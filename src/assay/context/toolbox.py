@@ -1,8 +1,11 @@
 """The tools one condition offers its agent, gathered from its MCP servers.
 
 Tools keep their own names, so `expected_tool_calls` in a dataset reads as the
-server defines them. When two servers of one condition offer the same name,
-both are exposed as `server__tool` instead, and the run says so.
+server defines them. When several servers of one condition offer the same name,
+each is exposed as `server__tool` instead; a name model APIs refuse (MCP allows
+dots and 128 characters, OpenAI and Anthropic take at most 64 letters, digits,
+`_` and `-`) is exposed with `_` for the rest, cut to 64. Either way the run
+says so, once per tool name (`notes`).
 """
 
 from __future__ import annotations
@@ -17,8 +20,11 @@ from assay.context.mcp_connection import ServerDied
 from assay.context.mcp_servers import ManagedServer
 from assay.errors import RunFailed
 from assay.providers.base import ToolSpec
+from assay.wording import plural
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+MAX_TOOL_NAME = 64
+"""The longest tool name OpenAI and Gemini take (Anthropic's limit is no shorter)."""
 
 
 @dataclass(slots=True)
@@ -43,23 +49,32 @@ class Toolbox:
         self.specs: list[ToolSpec] = []
         self._routes: dict[str, tuple[ManagedServer, str]] = {}
         self.renamed: dict[str, str] = {}
-        """Exposed name -> original name, for tools renamed to avoid a collision."""
-        owners: dict[str, int] = {}
-        for server in servers:
-            for tool in server.tools:
-                owners[tool.name] = owners.get(tool.name, 0) + 1
-        for server in servers:
-            for tool in server.tools:
-                exposed = tool.name
-                if owners[tool.name] > 1:
-                    exposed = f"{_UNSAFE.sub('_', server.name)}__{tool.name}"
-                    self.renamed[exposed] = tool.name
-                self._routes[exposed] = (server, tool.name)
-                self.specs.append(ToolSpec(
-                    name=exposed,
-                    description=tool.description or tool.title or "",
-                    input_schema=dict(tool.input_schema or {"type": "object"}),
-                ))
+        """Exposed name -> original name, for tools renamed to avoid a collision or a name
+        model APIs refuse."""
+        offered = [(server, tool) for server in servers for tool in server.tools]
+        owners: dict[str, list[str]] = {}
+        for server, tool in offered:
+            owners.setdefault(tool.name, []).append(server.name)
+        kept = {tool.name for _, tool in offered
+                if len(owners[tool.name]) == 1 and _provider_name(tool.name) == tool.name}
+        taken = set(kept)  # a tool that keeps its name keeps it, whatever comes before it
+        for server, tool in offered:
+            exposed = tool.name
+            if tool.name not in kept:
+                wanted = tool.name if len(owners[tool.name]) == 1 \
+                    else f"{server.name}__{tool.name}"
+                exposed = _unused(_provider_name(wanted), taken)
+                taken.add(exposed)
+                self.renamed[exposed] = tool.name
+            self._routes[exposed] = (server, tool.name)
+            self.specs.append(ToolSpec(
+                name=exposed,
+                description=tool.description or tool.title or "",
+                input_schema=dict(tool.input_schema or {"type": "object"}),
+            ))
+        self.notes = _rename_notes(owners, self.renamed)
+        """One sentence per renamed tool name, saying which servers offer it and what the
+        agent sees instead."""
 
     def __bool__(self) -> bool:
         return bool(self._routes)
@@ -115,6 +130,44 @@ def result_text(result: Any) -> str:
     if not parts and result.structured_content is not None:
         parts.append(json.dumps(result.structured_content, ensure_ascii=False))
     return "\n".join(parts)
+
+
+def _provider_name(name: str) -> str:
+    """`name` as every model API takes it: `_` for any other character, at most 64."""
+    return _UNSAFE.sub("_", name)[:MAX_TOOL_NAME] or "tool"
+
+
+def _unused(name: str, taken: set[str]) -> str:
+    """`name`, or `name_2`, `name_3`... (cut to fit 64) when another tool has it already."""
+    number = 1
+    candidate = name
+    while candidate in taken:
+        number += 1
+        suffix = f"_{number}"
+        candidate = name[:MAX_TOOL_NAME - len(suffix)] + suffix
+    return candidate
+
+
+def _rename_notes(owners: dict[str, list[str]], renamed: dict[str, str]) -> list[str]:
+    """One warning per renamed tool name: who offers it, what the agent sees, and why."""
+    exposed_as: dict[str, list[str]] = {}
+    for exposed, original in renamed.items():
+        exposed_as.setdefault(original, []).append(exposed)
+    notes: list[str] = []
+    for original, names in exposed_as.items():
+        servers = owners[original]
+        seen = ", ".join(f"'{name}'" for name in names)
+        if len(servers) > 1:
+            notes.append(f"{plural(len(servers), 'MCP server')} ({', '.join(servers)}) offer a "
+                         f"tool named '{original}'; the agent sees them as {seen}")
+        elif _provider_name(original) != original:
+            notes.append(f"MCP server '{servers[0]}' offers a tool named '{original}', which "
+                         f"model APIs refuse (at most {MAX_TOOL_NAME} letters, digits, '_' "
+                         f"and '-'); the agent sees it as {seen}")
+        else:
+            notes.append(f"MCP server '{servers[0]}' offers a tool named '{original}', the name "
+                         f"another tool is shown as; the agent sees it as {seen}")
+    return notes
 
 
 def _ms(started: float) -> float:

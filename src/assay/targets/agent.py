@@ -106,9 +106,8 @@ class AgentTarget(Target):
         servers = get_mcp_servers(self.services)
         servers.validate_names(self.condition.mcp_servers)
         self.toolbox = Toolbox(await servers.start(self.condition.mcp_servers))
-        for exposed, original in self.toolbox.renamed.items():
-            self.services.warn(f"condition '{self.condition.name}': two MCP servers offer a tool "
-                               f"named '{original}'; the agent sees it as '{exposed}'")
+        for note in self.toolbox.notes:
+            self.services.warn(f"condition '{self.condition.name}': {note}")
         from assay.context.pack_context import open_context_pack
 
         open_context_pack(self.services, self.condition)

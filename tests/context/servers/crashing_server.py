@@ -3,7 +3,8 @@
 Used to check that a server dying mid-run fails only the affected trials and
 is restarted for the rest. `--crash-on N` picks the call that kills it;
 `--start-once FILE` makes every start after the first fail, as a server whose
-port or lock file is still held by its dead predecessor does.
+port or lock file is still held by its dead predecessor does; `--tool-name NAME` offers
+`lookup` under another name.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ _calls = 0
 _crash_on = 3
 
 
-@server.tool()
 def lookup(key: str) -> str:
     """Look a key up in a small fixed table."""
     global _calls
@@ -39,7 +39,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--crash-on", type=int, default=3)
     parser.add_argument("--start-once", type=Path)
+    parser.add_argument("--tool-name", default="lookup")
     options = parser.parse_args()
+    server.tool(name=options.tool_name)(lookup)
     _crash_on = options.crash_on
     if options.start_once is not None:
         if options.start_once.exists():
