@@ -22,6 +22,7 @@ from assay.condition import Condition
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 from assay.registry import scorers
+from assay.runner.trial import run_trial
 from assay.services import Services
 from assay.targets.agent import AgentParams, AgentTarget
 from assay.testing.config import eval_config
@@ -37,6 +38,9 @@ CRASHING = {"type": "stdio", "command": sys.executable,
 STEADY = {"type": "stdio", "command": sys.executable,
           "args": [str(SERVERS / "crashing_server.py"), "--crash-on", "0"]}
 """The same lookup table, never crashing: a tool whose answer is the same at every call."""
+HANGING = {"type": "stdio", "command": sys.executable,
+           "args": [str(SERVERS / "misbehaving_server.py"), "--mode", "hangs-in-call"]}
+"""A `lookup` that never answers."""
 
 
 class ScriptedModel:
@@ -67,7 +71,8 @@ def calls(*pairs: tuple[str, dict[str, Any]], text: str = "") -> ChatResponse:
 def make_agent(tmp_path: Path, model: ScriptedModel, *, mcp_servers: list[str] = (),
                context: dict | None = None, require_use: bool = False,
                require_success: bool = False, **params: Any) -> AgentTarget:
-    config = eval_config(mcp_servers={"time": TIME, "flaky": CRASHING, "steady": STEADY},
+    config = eval_config(mcp_servers={"time": TIME, "flaky": CRASHING, "steady": STEADY,
+                                      "hanging": HANGING},
                          packs={"larkspur": {"path": str(DOCS)}})
     services = Services(base_dir=tmp_path, config=config)
     condition = Condition(name="c", mcp_servers=list(mcp_servers), context=context,
@@ -331,3 +336,35 @@ def test_a_tool_the_condition_does_not_offer_is_an_error_result(in_tmp: Path) ->
     model = ScriptedModel(calls(("search", {"query": "x"})), "fine")
     [output] = run_agent(make_agent(in_tmp, model), Case("q", "?"))
     assert "no tools are available" in output.tool_calls[0].error
+
+
+def test_a_trial_cut_by_its_deadline_keeps_the_calls_it_made_and_names_the_tool_it_waited_on(
+        in_tmp: Path) -> None:
+    """Regression: an agent trial whose tool hung past `run.timeout` was stored as 'timeout:
+    no answer within 5s' and nothing else: its model turn and tool call were gone, so the
+    run's tool-call count left out calls the servers had received, and nothing named the
+    tool that hung."""
+    model = ScriptedModel(calls(("lookup", {"key": "alpha"}), text="Looking it up."), "done")
+    agent = make_agent(in_tmp, model, mcp_servers=["hanging"])
+
+    async def scenario():
+        try:
+            await agent.start()
+            return await run_trial(agent, Case("q", "look up alpha"), agent.condition, 0, [],
+                                   timeout=1.5)
+        finally:
+            await agent.close()
+            await agent.services.aclose()
+
+    output = asyncio.run(scenario()).output
+    assert output.error == ("timeout: no answer within 1.5s; the agent was waiting on tool "
+                            "'lookup' of MCP server 'hanging', called on turn 1")
+    [call] = output.tool_calls
+    assert (call.name, call.arguments, call.result) == ("lookup", {"key": "alpha"}, None)
+    assert "deadline passed" in call.error
+    meta = output.metadata["agent"]
+    assert (meta["turns"], meta["tool_calls"], meta["tool_errors"]) == (1, 1, 1)
+    assert meta["stop_reason"] == "timeout"
+    assert meta["steps"][0]["tool_calls"][0]["server"] == "hanging"
+    assert output.text == "Looking it up."
+    assert [m["role"] for m in output.transcript] == ["user", "assistant"]

@@ -38,6 +38,7 @@ from assay.runner.output_bounds import SelfReference, bound_parts
 from assay.score import Score
 from assay.scorers.base import Scorer
 from assay.targets.base import Target
+from assay.targets.unfinished import Unfinished
 from assay.trial import TrialResult
 from assay.user_code.calls import describe_failure
 from assay.valid_text import cut_to_bytes, valid_text
@@ -58,11 +59,13 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
     started = time.perf_counter()
     paid = Usage()
     """The calls answered for the target so far: kept when it fails without an Output."""
+    watch = Unfinished()
+    """What the target reports it has done: kept when its deadline cuts it short."""
     try:
-        with metered(paid):
+        with metered(paid), watch:
             output = await within(timeout, lambda: target.answer(case))
     except TimeoutError:
-        output = Output(error=f"timeout: no answer within {timeout:g}s", usage=paid)
+        output = watch.cut_short(f"timeout: no answer within {timeout:g}s", paid)
     except RunFailed:
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - the target's failure is the trial's

@@ -3,7 +3,8 @@
 Owns what every target is (`base`) and the kinds: `python` (in assay's
 process, or in worker processes: `python_pool`, `python_worker`), `command`
 (with `process_tree` to end every process it started), `http`, `model`
-and `agent` (an LLM tool loop over MCP tools). May import config,
+and `agent` (an LLM tool loop over MCP tools); `unfinished` keeps what a target
+reports it had done when its deadline cuts it short. May import config,
 providers, context and the root nouns.
 """
 

@@ -19,6 +19,10 @@ is in its usage and cost and in the counts of `metadata["agent"]` (`turns`,
 of an attempt thrown away were made and paid for. What it answered is the
 last attempt alone: `Output.tool_calls` (the trajectory the scorers judge),
 the transcript and `steps`.
+
+A trial cut by `run.timeout` keeps what it did up to the cut (`unfinished`):
+its turns, its tool calls (the one under way counted as made and failed) and
+an error naming what it was waiting on, the model or which tool of which server.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from assay.errors import AssayError
 from assay.output import Output, ToolCall, Usage
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
+from assay.targets.unfinished import report_so_far
 
 
 class AgentParams(TargetParams):
@@ -76,6 +81,11 @@ class _Attempt:
     usage: Usage = field(default_factory=Usage)
     stop_reason: str = "answer"
     error: str | None = None
+    waiting_on: str | None = None
+    """What the loop awaits now (the model, or a tool): said when a deadline cuts it."""
+    pending: tuple[ToolCall, dict[str, Any]] | None = None
+    """The tool call under way, if any, and its step record: made, though its result may
+    never come."""
 
     @property
     def tool_errors(self) -> int:
@@ -116,10 +126,12 @@ class AgentTarget(Target):
         started = time.perf_counter()
         messages, context_meta = self._messages(case)
         attempts: list[_Attempt] = []
+        report_so_far(lambda: self._cut_short(attempts, context_meta))
         broken: str | None = None
         for number in range(1, self._max_attempts() + 1):
-            attempt = await self._loop(messages, None if number == 1 else f"attempt-{number}")
+            attempt = _Attempt()
             attempts.append(attempt)
+            await self._loop(messages, None if number == 1 else f"attempt-{number}", attempt)
             broken = None if attempt.error else self._broken_requirement(attempt)
             if broken is None:
                 break
@@ -139,14 +151,15 @@ class AgentTarget(Target):
         required = self.condition.require_tool_use or self.condition.require_tool_success
         return self.params.requirement_attempts if required else 1
 
-    async def _loop(self, question: list[dict[str, Any]], cache_tag: str | None) -> _Attempt:
-        """One trial of the tool loop, recorded turn by turn; `cache_tag` keeps a retry's
-        calls apart from the earlier attempts' in the response cache."""
+    async def _loop(self, question: list[dict[str, Any]], cache_tag: str | None,
+                    attempt: _Attempt) -> None:
+        """One trial of the tool loop, recorded turn by turn into `attempt` (so a deadline
+        that cuts it finds what it did); `cache_tag` keeps a retry's calls apart from the
+        earlier attempts' in the response cache."""
         from assay.context.toolbox import ServerCrashed
         from assay.providers.base import ChatRequest
         from assay.providers.failures import ProviderError
 
-        attempt = _Attempt()
         messages = [dict(message) for message in question]
         if self.params.system:
             attempt.transcript.append({"role": "system", "content": self.params.system})
@@ -157,6 +170,7 @@ class AgentTarget(Target):
                                   system=self.params.system, tools=tools,
                                   temperature=self.params.temperature,
                                   max_tokens=self.params.max_tokens, cache_tag=cache_tag)
+            attempt.waiting_on = f"the model's reply on turn {turn}"
             try:
                 response = await self.provider.chat(request, use_cache=self.services.use_cache)
             except AssayError:
@@ -165,7 +179,7 @@ class AgentTarget(Target):
                 if isinstance(exc, ProviderError) and exc.kind == "connection":
                     raise  # an unreachable endpoint is no trajectory: the runner sees it whole
                 attempt.error = f"model call failed on turn {turn}: {type(exc).__name__}: {exc}"
-                return attempt
+                return
             attempt.usage.add(response.usage)
             attempt.text = response.text
             record: dict[str, Any] = {
@@ -180,20 +194,28 @@ class AgentTarget(Target):
             if not response.tool_calls:
                 messages.append(assistant)
                 attempt.transcript.append(assistant)
-                return attempt
+                return
             assistant["tool_calls"] = [{"id": c.id, "name": c.name, "arguments": c.arguments}
                                        for c in response.tool_calls]
             messages.append(assistant)
             attempt.transcript.append(assistant)
             for call in response.tool_calls:
+                server = self.toolbox.server_of(call.name) if self.toolbox else None
+                attempt.waiting_on = f"tool '{call.name}'" + (
+                    f" of MCP server '{server}'" if server else "") + f", called on turn {turn}"
+                attempt.pending = (ToolCall(call.name, dict(call.arguments)), {
+                    "id": call.id, "name": call.name, "server": server or "", "is_error": True,
+                    "duration_ms": None, "result_chars": 0, "cut_chars": 0})
                 try:
                     result = await self.toolbox.call(call.name, call.arguments) \
                         if self.toolbox else None
                 except ServerCrashed as exc:
+                    attempt.pending = None
                     attempt.error = str(exc)
                     attempt.tool_calls.append(ToolCall(call.name, dict(call.arguments),
                                                        error=str(exc)))
-                    return attempt
+                    return
+                attempt.pending = None
                 text, is_error, duration, server = _result_fields(call.name, result)
                 shown, cut = _cap(text, self.params.tool_result_cap)
                 attempt.tool_calls.append(ToolCall(
@@ -208,7 +230,6 @@ class AgentTarget(Target):
                 messages.append(tool_message)
                 attempt.transcript.append(tool_message)
         attempt.stop_reason = "max_turns"
-        return attempt
 
     def _broken_requirement(self, attempt: _Attempt) -> str | None:
         """Which of the condition's tool requirements this attempt broke (k-eval's rules)."""
@@ -251,6 +272,22 @@ class AgentTarget(Target):
             metadata["context"] = context_meta
         return Output(text=last.text, tool_calls=last.tool_calls, transcript=last.transcript,
                       usage=usage, metadata=metadata, error=error)
+
+    def _cut_short(self, attempts: list[_Attempt], context_meta: dict[str, Any]) -> Output:
+        """The trial as far as it went when its deadline passed: the tool call under way
+        counts as made and failed, and the error says what the agent was waiting on."""
+        last = attempts[-1] if attempts else _Attempt()
+        if last.pending is not None:
+            call, step = last.pending
+            call.error = "no result: the trial's deadline passed while it ran"
+            last.tool_calls.append(call)
+            last.turns[-1]["tool_calls"].append(step)
+            last.pending = None
+        output = self._output(attempts or [last], None, context_meta)
+        output.metadata["agent"]["stop_reason"] = "timeout"
+        if last.waiting_on is not None:
+            output.error = f"the agent was waiting on {last.waiting_on}"
+        return output
 
     def describe(self) -> dict[str, Any]:
         described = super().describe()
