@@ -236,3 +236,21 @@ def test_an_mcp_server_whose_program_is_not_there_is_named_at_its_line_before_an
     monkeypatch.chdir(tmp_path)  # named as typed, the heading as its lines
     code, text = assay(capsys, command, config.name)
     assert f"invalid config {config.name}\n  {config.name}:5 [mcp_servers.time.command]" in text
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_an_mcp_server_whose_cwd_is_not_there_is_named_at_its_line_before_any_trial(
+        capsys, tmp_path, monkeypatch, command):
+    """Regression: `assay validate` passed a stdio server with `cwd: nowhere`, and `assay
+    run` stopped on it with exit 3, 'MCP server 'time' failed to start: command not found:
+    .../nowhere', naming the folder as the missing command."""
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-sent")
+    config = project(tmp_path, AGENT, "{mcp_servers: [time]}")
+    config.write_text(config.read_text().replace(
+        'args: ["-m", "mcp_server_time"]}', 'args: ["-m", "mcp_server_time"], cwd: nowhere}', 1))
+    code, text = assay(capsys, command, str(config))
+    assert code == 2, text
+    assert (f"{config}:5 [mcp_servers.time.cwd]: MCP server 'time': its cwd not found: "
+            f"{tmp_path / 'nowhere'}") in text, text
+    assert "command not found" not in text

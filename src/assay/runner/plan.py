@@ -106,9 +106,10 @@ class Plan:
         """Every stdio MCP server a condition of this plan starts names a program that is
         there (exit 2, located at its `mcp_servers.NAME.command`), as a command target's
         must be: a missing one passed `assay validate`, and `assay run` stopped on it with
-        exit 3 ('failed to start: command not found'), as if a working server had died."""
+        exit 3 ('failed to start: command not found'), as if a working server had died.
+        So is its `cwd`, a folder (located at `mcp_servers.NAME.cwd`)."""
         from assay.context.mcp_config import McpServerConfig
-        from assay.input_files import find_program
+        from assay.input_files import find_program, require_directory
 
         used = dict.fromkeys(server for condition in self.conditions
                              for server in condition.mcp_servers)
@@ -118,6 +119,14 @@ class Plan:
             if declared is None or declared.get("type", "stdio") != "stdio":
                 continue  # `pack:NAME`, or a server over HTTP
             server = McpServerConfig.model_validate(declared)
+            if server.cwd is not None:
+                try:
+                    require_directory(server.working_directory(loaded.base_dir),
+                                      f"MCP server '{name}': its cwd")
+                except UserError as exc:
+                    problems.append(Problem(str(exc),
+                                            *located(loaded, ("mcp_servers", name, "cwd"))))
+                    continue
             try:
                 find_program(server.command or "", cwd=server.working_directory(loaded.base_dir),
                              path=server.search_path(), who=f"MCP server '{name}'")
