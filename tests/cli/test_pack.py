@@ -63,3 +63,27 @@ def test_pack_index_says_how_many_hidden_files_it_left_out(
     assert code == 0, out
     assert "pack 'docs': 1 document, 1 chunk, index at " in out
     assert "2 hidden files left out (a name or folder starting with '.'" in out
+
+
+def test_pack_index_says_which_links_it_left_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a pack whose documents were linked in (`docs/go -> ../vendor/go-docs`,
+    a link to a file elsewhere) was indexed without them and without a word: 'pack 'docs':
+    1 document', or, with nothing else in it, 'no documents in docs matching **/*.md ...'."""
+    docs, vendor = tmp_path / "docs", tmp_path / "vendor"
+    (vendor / "go").mkdir(parents=True)
+    (vendor / "go" / "maps.md").write_text("# Maps\n\nA map is a hash table.\n")
+    (vendor / "slices.md").write_text("# Slices\n\nA slice is a view of an array.\n")
+    docs.mkdir()
+    (docs / "go").symlink_to(vendor / "go", target_is_directory=True)
+    (docs / "slices.md").symlink_to(vendor / "slices.md")
+    code, out = assay(capsys, "pack", "index", str(docs), "--cache", str(tmp_path / "cache"))
+    assert code == 2, out
+    assert ("2 links left out (go, slices.md): a pack follows no link to a folder, nor one "
+            "to a file outside its folder") in out
+    (docs / "a.md").write_text("# A\n\nText.\n")
+    (docs / "alias.md").symlink_to(docs / "a.md")  # a link to a file inside is read
+    code, out = assay(capsys, "pack", "index", str(docs), "--cache", str(tmp_path / "cache"))
+    assert code == 0, out
+    assert "pack 'docs': 2 documents, 2 chunks, index at " in out
+    assert "; 2 links left out (go, slices.md)" in out

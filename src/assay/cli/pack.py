@@ -47,7 +47,7 @@ def index_command(directory: Path, name: str | None, cache: Path | None, chunk_c
     """Build (or reuse) the pack's index and say where it is."""
     from assay.context.documents import pack_files
     from assay.context.pack_config import DEFAULT_PATTERNS
-    from assay.context.pack_index import hidden_note
+    from assay.context.pack_index import hidden_note, links_note
     from assay.wording import plural
 
     if query is not None and not query.strip():
@@ -57,10 +57,10 @@ def index_command(directory: Path, name: str | None, cache: Path | None, chunk_c
         raise click.UsageError(f"{given[0]} is how many passages --query prints: give "
                                "--query too, or leave --top-k out")
     index = _open(directory, name, cache, chunk_chars)
-    hidden = pack_files(directory, DEFAULT_PATTERNS).hidden
+    files = pack_files(directory, DEFAULT_PATTERNS)
     click.echo(f"pack '{index.name}': {plural(len(index.documents), 'document')}, "
                f"{plural(len(index.chunks), 'chunk')}, index at {index.directory}"
-               f"{hidden_note(hidden)}")
+               f"{hidden_note(files.hidden)}{links_note(files.links)}")
     if query:
         from assay.context.pack_server import format_passages
 

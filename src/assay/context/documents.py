@@ -8,6 +8,7 @@ long as the document's headings do.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -47,6 +48,9 @@ class PackFiles:
     hidden: int
     """Files the patterns matched that were left out as hidden: their name, or a folder's
     on the way to them, starts with a dot (`.git/`, `.notes.md`)."""
+    links: list[str]
+    """Links left out, as paths in the folder: a link to a folder (never followed) or one
+    to a file outside the folder, or to nothing."""
 
 
 def pack_files(folder: Path, patterns: list[str]) -> PackFiles:
@@ -56,22 +60,40 @@ def pack_files(folder: Path, patterns: list[str]) -> PackFiles:
 
     A symlink whose target lies outside the folder is left out: a pack is served to
     agents (and over `assay pack serve` to anyone who connects), and a link to
-    `/etc/passwd` inside it must not serve that file."""
+    `/etc/passwd` inside it must not serve that file. A link to a folder is not followed
+    (as `**` does not follow it). Both are counted in `links`, so that a pack of
+    linked-in folders does not come out empty or short without a word."""
     require_directory(folder, "pack folder")
     root = folder.resolve()
     found: set[Path] = set()
     hidden: set[Path] = set()
+    links: set[Path] = set()
     for pattern in patterns:
         names_hidden = _names_hidden(pattern)
         for path in folder.glob(pattern):
+            shown = names_hidden or not _hidden(path.relative_to(folder))
             if not path.is_file() or not _inside(path, root):
+                if shown and path.is_symlink():
+                    links.add(path)
                 continue
-            if names_hidden or not _hidden(path.relative_to(folder)):
+            if shown:
                 found.add(path)
             else:
                 hidden.add(path)
+    links.update(_folder_links(folder))
     return PackFiles(sorted(found, key=lambda p: p.relative_to(folder).as_posix()),
-                     len(hidden - found))
+                     len(hidden - found),
+                     sorted(p.relative_to(folder).as_posix() for p in links))
+
+
+def _folder_links(folder: Path) -> list[Path]:
+    """The links to folders under `folder`, outside hidden folders."""
+    links: list[Path] = []
+    for parent, folders, _ in os.walk(folder):
+        links.extend(Path(parent) / name for name in folders
+                     if not name.startswith(".") and os.path.islink(os.path.join(parent, name)))
+        folders[:] = [name for name in folders if not name.startswith(".")]
+    return links
 
 
 def _hidden(relative: Path) -> bool:

@@ -158,7 +158,7 @@ def _build(folder: Path, patterns: list[str], chunk_chars: int, directory: Path,
     files = found.files
     if not files:
         raise UserError(f"pack '{name}': no documents in {folder} matching {', '.join(patterns)}"
-                        f"{hidden_note(found.hidden)}")
+                        f"{hidden_note(found.hidden)}{links_note(found.links)}")
     documents = [read_document(folder, file) for file in files]
     chunks = [chunk for doc in documents for chunk in chunk_document(doc, chunk_chars)]
     if not chunks:
@@ -179,6 +179,16 @@ def hidden_note(hidden: int) -> str:
         return ""
     return (f"; {plural(hidden, 'hidden file')} left out (a name or folder starting with "
             "'.'; a pack's include: can name them, as in .github/**/*.md)")
+
+
+def links_note(links: list[str], most: int = 3) -> str:
+    """What `pack index` and an empty pack say of the links left out."""
+    if not links:
+        return ""
+    shown = ", ".join(links[:most]) + (f" and {len(links) - most} more"
+                                       if len(links) > most else "")
+    return (f"; {plural(len(links), 'link')} left out ({shown}): a pack follows no link to "
+            "a folder, nor one to a file outside its folder")
 
 
 def _listed(documents: list[Document], most: int = 3) -> str:
