@@ -254,3 +254,24 @@ def test_an_mcp_server_whose_cwd_is_not_there_is_named_at_its_line_before_any_tr
     assert (f"{config}:5 [mcp_servers.time.cwd]: MCP server 'time': its cwd not found: "
             f"{tmp_path / 'nowhere'}") in text, text
     assert "command not found" not in text
+
+
+@pytest.mark.parametrize("key, why", [
+    ("require_mcp_tool_use", "every trial would break it, however often it is retried"),
+    ("require_mcp_tool_success", "no tool call could fail it, so it would change nothing"),
+])
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_a_tool_requirement_of_a_condition_with_no_mcp_server_is_a_located_config_error(
+        capsys, tmp_path, monkeypatch, key, why, command):
+    """Regression: an agent condition with require_mcp_tool_use and no mcp_servers ran each
+    case three times (a model call each) and stopped, exit 3, 'every trial failed ...
+    require_mcp_tool_use: the agent answered without calling an MCP tool (offered: none)';
+    with require_mcp_tool_success it passed every trial, the same as its baseline."""
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-sent")
+    config = project(tmp_path, AGENT, f"{{{key}: true}}")
+    code, text = assay(capsys, command, str(config))
+    assert code == 2, text
+    assert (f"{config}:10 [conditions.changed.{key}]: condition 'changed' sets {key}, but "
+            f"offers the agent no MCP server to call: {why}; name its servers with "
+            "mcp_servers: [NAME] (a pack's: [pack:NAME])") in text, text

@@ -96,6 +96,9 @@ class Plan:
                     f"condition '{condition.name}' sets {key}, but a {target.kind} target "
                     f"never uses it ({who} does): the condition would differ from the "
                     "others in name only", *located(loaded, where)))
+            if not ignored and not condition.mcp_servers:
+                problems += _requirements_without_servers(loaded, condition.name,
+                                                          condition.tool_keys())
         if problems:
             raise UserError(f"invalid config {loaded.written_path}", problems)
         used = {server for condition in loaded.conditions for server in condition.mcp_servers}
@@ -278,6 +281,22 @@ def _build_scorers(loaded: LoadedConfig, services: Services) -> list[Scorer]:
     if problems:
         raise UserError(f"invalid config {loaded.written_path}", problems)
     return built
+
+
+REQUIREMENT_WITHOUT_SERVERS = {
+    "require_mcp_tool_use": "every trial would break it, however often it is retried",
+    "require_mcp_tool_success": "no tool call could fail it, so it would change nothing",
+}
+"""Why a tool requirement of a condition that offers no MCP server is a mistake."""
+
+
+def _requirements_without_servers(loaded: LoadedConfig, condition: str,
+                                  keys: list[str]) -> list[Problem]:
+    """A problem for each tool requirement of a condition whose agent has no tool to call."""
+    return [Problem(f"condition '{condition}' sets {key}, but offers the agent no MCP server "
+                    f"to call: {why}; name its servers with mcp_servers: [NAME] (a pack's: "
+                    "[pack:NAME])", *located(loaded, ("conditions", condition, key)))
+            for key, why in REQUIREMENT_WITHOUT_SERVERS.items() if key in keys]
 
 
 def located(loaded: LoadedConfig, where: tuple[str | int, ...]) -> tuple[str, int | None, str]:
