@@ -19,6 +19,7 @@ import pytest
 
 from assay.case import Case
 from assay.condition import Condition
+from assay.errors import UserError
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
 from assay.registry import scorers
@@ -41,6 +42,9 @@ STEADY = {"type": "stdio", "command": sys.executable,
 HANGING = {"type": "stdio", "command": sys.executable,
            "args": [str(SERVERS / "misbehaving_server.py"), "--mode", "hangs-in-call"]}
 """A `lookup` that never answers."""
+TOOLLESS = {"type": "stdio", "command": sys.executable,
+            "args": [str(SERVERS / "misbehaving_server.py"), "--mode", "no-tools"]}
+"""A server that lists no tool."""
 
 
 class ScriptedModel:
@@ -72,7 +76,7 @@ def make_agent(tmp_path: Path, model: ScriptedModel, *, mcp_servers: list[str] =
                context: dict | None = None, require_use: bool = False,
                require_success: bool = False, **params: Any) -> AgentTarget:
     config = eval_config(mcp_servers={"time": TIME, "flaky": CRASHING, "steady": STEADY,
-                                      "hanging": HANGING},
+                                      "hanging": HANGING, "toolless": TOOLLESS},
                          packs={"larkspur": {"path": str(DOCS)}})
     services = Services(base_dir=tmp_path, config=config)
     condition = Condition(name="c", mcp_servers=list(mcp_servers), context=context,
@@ -368,3 +372,17 @@ def test_a_trial_cut_by_its_deadline_keeps_the_calls_it_made_and_names_the_tool_
     assert meta["steps"][0]["tool_calls"][0]["server"] == "hanging"
     assert output.text == "Looking it up."
     assert [m["role"] for m in output.transcript] == ["user", "assistant"]
+
+
+def test_a_condition_whose_servers_offer_no_tool_is_refused_before_any_trial(
+        in_tmp: Path) -> None:
+    """Regression: a condition whose only MCP server listed no tool asked the model exactly
+    as its baseline did (answered from the cache), and was reported 'about even ... within
+    noise', for servers the agent never had."""
+    model = ScriptedModel("4")
+    agent = make_agent(in_tmp, model, mcp_servers=["toolless"])
+    with pytest.raises(UserError, match=r"condition 'c': its MCP servers \(toolless\) offer "
+                                        r"no tool, so its agent would be asked exactly as with "
+                                        r"none"):
+        run_agent(agent, Case("q", "2+2?"))
+    assert model.requests == []

@@ -35,7 +35,7 @@ from pydantic import Field
 
 from assay.case import Case
 from assay.config.temperature import Temperature
-from assay.errors import AssayError
+from assay.errors import AssayError, UserError
 from assay.output import Output, ToolCall, Usage
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
@@ -116,6 +116,13 @@ class AgentTarget(Target):
         servers = get_mcp_servers(self.services)
         servers.validate_names(self.condition.mcp_servers)
         self.toolbox = Toolbox(await servers.start(self.condition.mcp_servers))
+        if self.condition.mcp_servers and not self.toolbox:
+            raise UserError(
+                f"condition '{self.condition.name}': its MCP servers "
+                f"({', '.join(self.condition.mcp_servers)}) offer no tool, so its agent would be "
+                "asked exactly as with none, and the condition would differ from the others in "
+                "name only; check that the server lists its tools (tools/list), or leave it "
+                "out of the condition")
         for note in self.toolbox.notes:
             self.services.warn(f"condition '{self.condition.name}': {note}")
         from assay.context.pack_context import open_context_pack

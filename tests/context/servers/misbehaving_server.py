@@ -8,6 +8,7 @@
 - `bad-tool-list`: `tools/list` answers a tool whose input schema is not a schema
 - `huge-result`: `lookup` answers 30 MB of text
 - `raises`: `lookup` raises an exception inside the handler
+- `no-tools`: `tools/list` answers no tool at all
 - `well`: `lookup` answers properly (the control)
 """
 
@@ -43,6 +44,8 @@ async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
     if MODE == "bad-tool-list":
         return types.ListToolsResult.model_construct(tools=[types.Tool.model_construct(
             name="lookup", input_schema="a string, not a schema")])
+    if MODE == "no-tools":
+        return types.ListToolsResult(tools=[])
     schema = OUTPUT_SCHEMA if MODE == "breaks-its-schema" else None
     return types.ListToolsResult(tools=[types.Tool(
         name="lookup", description="Look a key up.", output_schema=schema,
