@@ -39,3 +39,21 @@ def test_a_run_of_no_suite_has_no_suite_record(options: dict[str, object] | None
     run = RunRecord(id="r", experiment="e", kind="eval", status="completed",
                     started_at="2026-11-24T17:02:24", options=options)
     assert SuiteRecord.of(run) is None
+
+
+def test_of_two_suites_started_in_one_second_the_one_whose_runs_started_last_is_newest() -> None:
+    """Regression: suite ids begin with the second a suite started, and `max` of two ids of
+    one second compared their random tails: a killed suite, then the same command at once,
+    was taken for the newer half the time, and the new suite warned of itself as stopped."""
+    from assay.api.suite_runs import _chosen
+
+    def suite(sid: str, started: str) -> tuple[SuiteRecord, list[RunRecord]]:
+        record = SuiteRecord(id=sid, key=["/p/suite.yaml"], configs=[], options={}, output=None)
+        return record, [RunRecord(id=f"run-{sid}", experiment="e", kind="eval",
+                                  status="completed", started_at=started)]
+
+    killed = suite("20261124-174609-fc8a4c", "2026-11-24T17:46:09.120000+00:00")
+    again = suite("20261124-174609-0a1b2c", "2026-11-24T17:46:09.870000+00:00")
+    found = {killed[0].id: killed[0], again[0].id: again[0]}
+    runs = {killed[0].id: killed[1], again[0].id: again[1]}
+    assert _chosen(found, runs, None) == again[0].id

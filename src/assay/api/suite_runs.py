@@ -177,7 +177,11 @@ def _chosen(found: dict[str, SuiteRecord], runs: dict[str, list[RunRecord]],
     if wanted is not None:
         return next((sid for sid, rs in runs.items()
                      if wanted == sid or any(r.id == wanted for r in rs)), None)
-    return max(found, default=None)  # ids begin with the time the suite started
+    # The suite whose latest run started last: ids begin with the second a suite started,
+    # and two suites in one second (a kill, then the same command again) compared by their
+    # random tails, so the newest was picked half the time.
+    return max(found, key=lambda sid: (max(r.started_at for r in runs[sid]), sid),
+               default=None)
 
 
 def refuse_changed(resume: SuiteResume, configs: Sequence[tuple[Path, LoadedConfig]]) -> None:
