@@ -7,12 +7,17 @@ import html
 import re
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
 from tests.view.page_text import page_text
 from tests.view.stores import AGENT, CASES, Browsable, case_id
+
+if TYPE_CHECKING:
+    from assay.output import Output
+    from assay.score import Score
 
 
 def test_progress_reports_done_and_total_of_runs_in_flight(viewer: str,
@@ -325,26 +330,13 @@ def test_regression_a_judge_that_failed_reads_its_usage_as_unknown_and_its_one_r
     """A judge whose every call failed read 'judge openai/gpt-4.1 · 1 repeats' and 'judge
     usage: 0 in / 0 out · cost unknown', where the trial's own line reads tokens nothing
     reported as unknown, never 0/0."""
-    from assay.case import Case
     from assay.output import Output, Usage
     from assay.score import Score
-    from assay.store import Store
-    from assay.testing.viewer import serving
-    from assay.trial import TrialResult
 
     error = "judge call failed: ProviderError: HTTP 500 (gave up after 5 attempts)"
     failed = Score.failure(error, usage=Usage(), details={
         "judge_model": "openai/gpt-4.1", "repeats": 1, "judgements": [{"error": error}]})
-    url = str(tmp_path / "assay.db")
-    store = Store(url)
-    store.create_run(id="run-a", experiment="exp", status="completed",
-                     started_at="2025-03-01T09:00:00+00:00", total_trials=1)
-    store.write_trials("run-a", [TrialResult(Case(id="c1", input="q"), "base", 0,
-                                             Output(text="a"), {"judge": failed})])
-    store.close()
-    with serving(url) as viewer:
-        page = page_text(httpx.get(f"{viewer}runs/run-a/trial",
-                               params={"case": "c1", "condition": "base"}).text)
+    page = one_trial_page(tmp_path, Output(text="a"), {"judge": failed})
     assert "judge openai/gpt-4.1 · 1 repeat " in page
     assert "judge tokens in/out unknown · judge cost unknown" in page
     assert "0 in / 0 out" not in page
@@ -355,26 +347,32 @@ def test_regression_a_verdict_from_the_cache_reads_0_tokens_beside_its_0_cost(
     """A verdict (or an answer) read from the response cache showed 'judge tokens in/out
     unknown · judge cost $0.0000' on the trial page: a cost known to be nothing beside tokens
     said to be unknown."""
-    from assay.case import Case
     from assay.output import Output, Usage
     from assay.score import Score
-    from assay.store import Store
-    from assay.testing.viewer import serving
-    from assay.trial import TrialResult
 
     cached = Score(value=9.0, scale=(0.0, 10.0), passed=True,
                    usage=Usage(cost_usd=0.0, calls=1, cache_hits=1),
                    details={"judge_model": "openai/gpt-4.1", "cached": True})
     answer = Output(text="a", usage=Usage(cost_usd=0.0, calls=1, cache_hits=1))
+    page = one_trial_page(tmp_path, answer, {"judge": cached})
+    assert "judge tokens in/out 0/0 · judge cost $0.0000" in page
+    assert "tokens in/out 0/0 · cost $0.0000 · 1 cached" in page
+
+
+def one_trial_page(tmp_path: Path, output: Output, scores: dict[str, Score]) -> str:
+    """The text of the viewer's page of the one trial of a run: case c1 under `base`."""
+    from assay.case import Case
+    from assay.store import Store
+    from assay.testing.viewer import serving
+    from assay.trial import TrialResult
+
     url = str(tmp_path / "assay.db")
     store = Store(url)
     store.create_run(id="run-a", experiment="exp", status="completed",
                      started_at="2025-03-01T09:00:00+00:00", total_trials=1)
-    store.write_trials("run-a", [TrialResult(Case(id="c1", input="q"), "base", 0, answer,
-                                             {"judge": cached})])
+    store.write_trials("run-a", [TrialResult(Case(id="c1", input="q"), "base", 0, output,
+                                             scores)])
     store.close()
     with serving(url) as viewer:
-        page = page_text(httpx.get(f"{viewer}runs/run-a/trial",
-                               params={"case": "c1", "condition": "base"}).text)
-    assert "judge tokens in/out 0/0 · judge cost $0.0000" in page
-    assert "tokens in/out 0/0 · cost $0.0000 · 1 cached" in page
+        return page_text(httpx.get(f"{viewer}runs/run-a/trial",
+                                   params={"case": "c1", "condition": "base"}).text)
