@@ -577,6 +577,24 @@ def test_a_new_run_after_an_unfinished_one_of_another_config_offers_no_resume_th
             "(or ${VAR} values), which this one cannot resume") in result.stderr
 
 
+def test_a_new_run_refused_by_its_checks_says_nothing_of_the_unfinished_run_before_it(
+        cli: Cli, tmp_path: Path) -> None:
+    """Regression: 'note: the previous run ... did not finish; this is a new run' was printed
+    above 'error: invalid dataset', of a new run that never started."""
+    write_eval(tmp_path, "import os\n\ndef answer(case):\n    if os.environ.get('DOWN'):\n"
+                         "        raise RuntimeError('down')\n    return 'a'\n",
+               "name: refused\ndataset: {path: cases.jsonl}\n"
+               "target: {type: python, function: 'agent:answer'}\n"
+               "scorers: [{type: exact_match}]\n"
+               "run: {concurrency: 1, max_errors: 1}\n", cases=3)
+    assert cli("run", "assay.yaml", "--no-progress", env={"DOWN": "1"}).returncode == 3
+    (tmp_path / "cases.jsonl").write_text('{"id": "c1", "input": "q"}\nnot json\n')
+    refused = cli("run", "assay.yaml", "--no-progress")
+    assert refused.returncode == 2
+    assert "cases.jsonl:2" in refused.stderr
+    assert "note:" not in refused.stderr
+
+
 def test_run_help_names_every_file_its_output_folder_gets(cli: Cli) -> None:
     """Regression: --help said -o holds results.json and report.md; report.html goes there
     too, and a suite's summary is suite.md as well as suite.json."""

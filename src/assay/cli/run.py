@@ -204,12 +204,16 @@ def _run(running: Running, store: Store, options: RunOptions, request: ReviewReq
     path = running.path
     loaded = load_config(path)
     running.store, running.run_id, running.before = store, None, None
-    if not options.resume:
-        note = unfinished_note(store, running, loaded.name, loaded.hash)
+    # read before the new run exists, said once it has passed its checks: not above a refusal
+    note = "" if options.resume else unfinished_note(store, running, loaded.name, loaded.hash)
+
+    def started(run_id: str) -> None:
         if note:
             click.echo(note, err=True)
+        running.hold(run_id)
+
     try:
-        return run_config(loaded, store, replace(options, on_run=running.hold), request)
+        return run_config(loaded, store, replace(options, on_run=started), request)
     except RunFailed as exc:
         unfinished = store.get_run(running.run_id) if running.run_id is not None else None
         hint = ""
