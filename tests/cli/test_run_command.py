@@ -554,18 +554,26 @@ def test_a_new_run_after_one_killed_with_kill_9_names_it_and_how_to_resume_it(
     assert "note:" not in again.stderr
 
 
+def stop_a_run_by_its_error_budget(cli: Cli, tmp_path: Path, name: str,
+                                   more_run: str = "") -> None:
+    """A 3-case project whose first run fails on its first trial (DOWN set) and is aborted by
+    `max_errors: 1`, exit 3: an unfinished run the next one finds beside it."""
+    write_eval(tmp_path, "import os\n\ndef answer(case):\n    if os.environ.get('DOWN'):\n"
+                         "        raise RuntimeError('down')\n    return 'a'\n",
+               f"name: {name}\ndataset: {{path: cases.jsonl}}\n"
+               "target: {type: python, function: 'agent:answer'}\n"
+               "scorers: [{type: exact_match}]\n"
+               f"run: {{concurrency: 1, max_errors: 1{', ' + more_run if more_run else ''}}}\n",
+               cases=3)
+    assert cli("run", "assay.yaml", "--no-progress", env={"DOWN": "1"}).returncode == 3
+
+
 def test_a_new_run_after_an_unfinished_one_of_another_config_offers_no_resume_that_fails(
         cli: Cli, tmp_path: Path) -> None:
     """Regression: after a run stopped by its error budget, a run of the edited config (a
     longer timeout) said '`assay run assay.yaml --resume RUN` continues that one instead',
     and that command was refused: 'the config changed since it started'."""
-    write_eval(tmp_path, "import os\n\ndef answer(case):\n    if os.environ.get('DOWN'):\n"
-                         "        raise RuntimeError('down')\n    return 'a'\n",
-               "name: edited\ndataset: {path: cases.jsonl}\n"
-               "target: {type: python, function: 'agent:answer'}\n"
-               "scorers: [{type: exact_match}]\n"
-               "run: {concurrency: 1, max_errors: 1, timeout: 10}\n", cases=3)
-    assert cli("run", "assay.yaml", "--no-progress", env={"DOWN": "1"}).returncode == 3
+    stop_a_run_by_its_error_budget(cli, tmp_path, "edited", "timeout: 10")
     stopped = json.loads(cli("runs", "--json").stdout)[0]["id"]
     config = tmp_path / "assay.yaml"
     config.write_text(config.read_text().replace("timeout: 10", "timeout: 20"))
@@ -581,13 +589,7 @@ def test_a_new_run_refused_by_its_checks_says_nothing_of_the_unfinished_run_befo
         cli: Cli, tmp_path: Path) -> None:
     """Regression: 'note: the previous run ... did not finish; this is a new run' was printed
     above 'error: invalid dataset', of a new run that never started."""
-    write_eval(tmp_path, "import os\n\ndef answer(case):\n    if os.environ.get('DOWN'):\n"
-                         "        raise RuntimeError('down')\n    return 'a'\n",
-               "name: refused\ndataset: {path: cases.jsonl}\n"
-               "target: {type: python, function: 'agent:answer'}\n"
-               "scorers: [{type: exact_match}]\n"
-               "run: {concurrency: 1, max_errors: 1}\n", cases=3)
-    assert cli("run", "assay.yaml", "--no-progress", env={"DOWN": "1"}).returncode == 3
+    stop_a_run_by_its_error_budget(cli, tmp_path, "refused")
     (tmp_path / "cases.jsonl").write_text('{"id": "c1", "input": "q"}\nnot json\n')
     refused = cli("run", "assay.yaml", "--no-progress")
     assert refused.returncode == 2
