@@ -15,7 +15,7 @@ import glob
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,8 +49,7 @@ class SuiteRecord:
     """The `--output` folder given, or None: the summary goes to `.assay/suites/<id>/`."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "key": self.key, "configs": self.configs,
-                "options": self.options, "output": self.output}
+        return asdict(self)
 
     @classmethod
     def of(cls, run: RunRecord) -> SuiteRecord | None:
@@ -159,13 +158,15 @@ def _stopped_alone(store: Store, configs: Sequence[tuple[Path, LoadedConfig]],
     them (a suite started by an assay that did not record suites, or runs started alone)."""
     import shlex
 
+    from assay.store.run_ending import left_unfinished
+
     commands = []
     for path, loaded in configs:
-        latest = next((run for run in store.list_runs(loaded.name, kind="eval", limit=20)
-                       if run.config_path == str(loaded.path)), None)
-        if latest is not None and latest.status != "completed":
-            commands.append(f"`assay run {shlex.quote(str(path))} --resume {latest.id}"
-                            f"{store_words}`")
+        # not one a live process still holds: that one is running, not to be resumed
+        unfinished = left_unfinished(store, loaded.name)
+        if unfinished is not None and unfinished.run.config_path == str(loaded.path):
+            commands.append(f"`assay run {shlex.quote(str(path))} --resume "
+                            f"{unfinished.run.id}{store_words}`")
     if not commands:
         return ""
     return ("; the latest run of a config of it did not finish, and is not recorded as "
