@@ -215,34 +215,23 @@ def test_an_unterminated_csv_quote_is_an_error_at_its_line(tmp_path: Path) -> No
     assert scan_problems(path) == [f"{path}:3: a quoted field that starts here is never closed"]
 
 
-def test_a_csv_row_with_more_or_fewer_cells_than_the_header_is_an_error_at_its_line(
-        tmp_path: Path) -> None:
+@pytest.mark.parametrize(("suffix", "separator", "name"), [
+    (".csv", ",", "comma"), (".csv", ";", "semicolon"), (".tsv", "\t", "tab")])
+def test_a_row_with_more_or_fewer_cells_than_the_header_is_an_error_naming_its_separator(
+        tmp_path: Path, suffix: str, separator: str, name: str) -> None:
     """Regression: `c1,hi,yes,extra` lost its 4th cell and `c2,hi` loaded without its
-    expected value, both silently."""
-    path = tmp_path / "cases.csv"
-    path.write_text("id,input,expected\nc1,hi,yes,extra\nc2,hi\nc3,hi,\nc4,hi,yes\n")
+    expected value, both silently; then a `;` file's short row was told 'an empty value
+    still needs its comma', where a comma added would not help."""
+    path = tmp_path / f"cases{suffix}"
+    path.write_text(separator.join(["id", "input", "expected"]) + "\n"
+                    + separator.join(["c1", "hi", "yes", "extra"]) + "\n"
+                    + separator.join(["c2", "hi"]) + "\n"
+                    + separator.join(["c3", "hi", ""]) + "\n")
     assert scan_problems(path) == [
         (f"{path}:2: this row has 4 cells but the header has 3 "
-         "(a value that holds a comma must be quoted)"),
+         f"(a value that holds a {name} must be quoted)"),
         (f"{path}:3: this row has 2 cells but the header has 3 "
-         "(an empty value still needs its comma)")]
-
-
-def test_a_short_or_long_row_of_a_semicolon_or_tab_file_names_that_separator_not_a_comma(
-        tmp_path: Path) -> None:
-    """Regression: a `;` file's short row was told 'an empty value still needs its comma',
-    where a comma added would not help."""
-    semicolons = tmp_path / "cases.csv"
-    semicolons.write_text("id;input;expected\nc1;hi\nc2;hi;yes;extra\n")
-    tabs = tmp_path / "cases.tsv"
-    tabs.write_text("id\tinput\texpected\nc1\thi\n")
-    assert scan_problems(semicolons) == [
-        (f"{semicolons}:2: this row has 2 cells but the header has 3 "
-         "(an empty value still needs its semicolon)"),
-        (f"{semicolons}:3: this row has 4 cells but the header has 3 "
-         "(a value that holds a semicolon must be quoted)")]
-    assert scan_problems(tabs) == [
-        f"{tabs}:2: this row has 2 cells but the header has 3 (an empty value still needs its tab)"]
+         f"(an empty value still needs its {name})")]
 
 
 def test_a_csv_header_naming_a_column_twice_is_an_error_at_its_first_line(
