@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from assay.api.suite_runs import SuiteRecord, suite_key
+from assay.api.suite_runs import ExperimentRuns, SuiteRecord, find_suite, suite_key, suite_of
+from assay.errors import UserError
 from assay.records import RunRecord
+from assay.store import Store
 
 
 def test_the_same_suite_named_from_another_folder_has_the_same_key(
@@ -57,3 +60,37 @@ def test_of_two_suites_started_in_one_second_the_one_whose_runs_started_last_is_
     found = {killed[0].id: killed[0], again[0].id: again[0]}
     runs = {killed[0].id: killed[1], again[0].id: again[1]}
     assert _chosen(found, runs, None) == again[0].id
+
+
+def test_the_start_of_a_suite_reads_each_experiments_runs_from_the_store_once(
+        tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new suite looked for its stopped suite, built the 'resume them alone' hint of a
+    `--resume` (and threw it away), then read the runs again for each config's note of its
+    unfinished run: every look reads from one reading of each experiment's runs."""
+    from assay.config import load_config
+
+    configs = []
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.yaml").write_text(
+            f"name: exp-{name}\ndataset: {{path: cases.jsonl}}\n"
+            "target: {type: command, command: [cat]}\nscorers: [{type: exact_match}]\n")
+        configs.append((Path(f"{name}.yaml"), load_config(tmp_path / f"{name}.yaml", env={})))
+    store.create_run(id="stopped", experiment="exp-a", status="interrupted",
+                     config_path=str(configs[0][1].path))
+    read: list[str] = []
+    list_runs = store.list_runs
+
+    def counted(experiment: str, **kwargs: Any) -> list[RunRecord]:
+        read.append(experiment)
+        return list_runs(experiment, **kwargs)
+
+    monkeypatch.setattr(store, "list_runs", counted)
+    runs = ExperimentRuns(store)
+    assert suite_of(runs, suite_key(["a.yaml", "b.yaml"]), configs, None) is None
+    with pytest.raises(UserError, match="resume it alone with `assay run a.yaml --resume "
+                                        "stopped`"):
+        find_suite(runs, suite_key(["a.yaml", "b.yaml"]), configs, None)
+    unfinished = runs.unfinished("exp-a")
+    assert unfinished is not None and unfinished.run.id == "stopped"
+    assert runs.unfinished("exp-b") is None
+    assert read == ["exp-a", "exp-b"]

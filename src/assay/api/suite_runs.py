@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from assay.records import RunRecord
     from assay.runner.options import RunOptions
     from assay.store import Store
+    from assay.store.run_ending import Unfinished
 
 RUNS_LOOKED_AT = 200
 """How many of each experiment's newest runs are searched for the suite's."""
@@ -113,57 +114,88 @@ class SuiteResume:
             run.status != "completed" for run in self.runs.values())
 
 
-def find_suite(store: Store, key: list[str], configs: Sequence[tuple[Path, LoadedConfig]],
-               wanted: str | None, *, store_words: str = "") -> SuiteResume:
+class ExperimentRuns:
+    """Each experiment's newest eval runs, read from the store once, however often the start
+    of a suite looks: for the suite it resumes or warns of, and for each config's unfinished
+    run. Read as the suite starts, before its own runs exist."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._newest: dict[str, list[RunRecord]] = {}
+
+    def newest(self, experiment: str) -> list[RunRecord]:
+        """The experiment's newest eval runs (`RUNS_LOOKED_AT` of them), newest first."""
+        if experiment not in self._newest:
+            self._newest[experiment] = self.store.list_runs(experiment, kind="eval",
+                                                            limit=RUNS_LOOKED_AT)
+        return self._newest[experiment]
+
+    def unfinished(self, experiment: str) -> Unfinished | None:
+        """`left_unfinished` of the experiment, from its runs read here."""
+        from assay.store.run_ending import unfinished_latest
+
+        newest = self.newest(experiment)
+        return unfinished_latest(self.store, newest[0] if newest else None)
+
+
+def find_suite(runs: ExperimentRuns, key: list[str],
+               configs: Sequence[tuple[Path, LoadedConfig]], wanted: str | None, *,
+               store_words: str = "") -> SuiteResume:
+    """`suite_of`, or a `UserError` when there is none to resume."""
+    found = suite_of(runs, key, configs, wanted)
+    if found is not None:
+        return found
+    if wanted is not None:
+        raise UserError(f"nothing to resume: no suite or run of it named {wanted} is in the "
+                        f"store, of these configs (`assay runs{store_words}` shows the runs)")
+    raise UserError("nothing to resume: no run of this suite is in the store (run it "
+                    "without --resume to start it)" + _stopped_alone(runs, configs, store_words))
+
+
+def suite_of(runs: ExperimentRuns, key: list[str],
+             configs: Sequence[tuple[Path, LoadedConfig]], wanted: str | None
+             ) -> SuiteResume | None:
     """The newest suite of this command line (or the suite `wanted` names, by its id or
-    one of its runs'), with its runs; a `UserError` when there is none."""
+    one of its runs'), with its runs; None when there is none."""
     found: dict[str, SuiteRecord] = {}
-    runs: dict[str, list[RunRecord]] = {}
+    of_suite: dict[str, list[RunRecord]] = {}
     experiments = dict.fromkeys(loaded.name for _, loaded in configs)
     for experiment in experiments:
-        for run in store.list_runs(experiment, kind="eval", limit=RUNS_LOOKED_AT):
+        for run in runs.newest(experiment):
             record = SuiteRecord.of(run)
             if record is None:
                 continue
             if record.key == key or (wanted is not None and wanted in (record.id, run.id)):
                 found.setdefault(record.id, record)
-                runs.setdefault(record.id, []).append(run)
-    chosen = _chosen(found, runs, wanted)
+                of_suite.setdefault(record.id, []).append(run)
+    chosen = _chosen(found, of_suite, wanted)
     if chosen is None:
-        if wanted is not None:
-            raise UserError(f"nothing to resume: no suite or run of it named {wanted} is "
-                            f"in the store, of these configs (`assay runs{store_words}` "
-                            "shows the runs)")
-        raise UserError("nothing to resume: no run of this suite is in the store (run it "
-                        "without --resume to start it)"
-                        + _stopped_alone(store, configs, store_words))
+        return None
     record = found[chosen]
     for experiment in dict.fromkeys(c["experiment"] for c in record.configs):
         if experiment in experiments:
             continue  # searched above
-        for run in store.list_runs(experiment, kind="eval", limit=RUNS_LOOKED_AT):
+        for run in runs.newest(experiment):
             if (other := SuiteRecord.of(run)) is not None and other.id == chosen:
-                runs[chosen].append(run)
+                of_suite[chosen].append(run)
     by_file: dict[str, RunRecord] = {}
-    for run in sorted(runs[chosen], key=lambda r: (r.started_at, r.id)):  # newest last
+    for run in sorted(of_suite[chosen], key=lambda r: (r.started_at, r.id)):  # newest last
         by_file[run.config_path or ""] = run
     return SuiteResume(record, {str(path): by_file[str(loaded.path)] for path, loaded in configs
                                 if str(loaded.path) in by_file and
                                 str(loaded.path) in record.files})
 
 
-def _stopped_alone(store: Store, configs: Sequence[tuple[Path, LoadedConfig]],
+def _stopped_alone(runs: ExperimentRuns, configs: Sequence[tuple[Path, LoadedConfig]],
                    store_words: str) -> str:
     """How to resume the latest run of each config that did not finish, when no suite holds
     them (a suite started by an assay that did not record suites, or runs started alone)."""
     import shlex
 
-    from assay.store.run_ending import left_unfinished
-
     commands = []
     for path, loaded in configs:
         # not one a live process still holds: that one is running, not to be resumed
-        unfinished = left_unfinished(store, loaded.name)
+        unfinished = runs.unfinished(loaded.name)
         if unfinished is not None and unfinished.run.config_path == str(loaded.path):
             commands.append(f"`assay run {shlex.quote(str(path))} --resume "
                             f"{unfinished.run.id}{store_words}`")

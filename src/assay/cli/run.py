@@ -26,12 +26,14 @@ from assay.cli.termination import INTERRUPTED
 
 if TYPE_CHECKING:
     from assay.cli.suite_start import SuiteStart
+    from assay.config.loading import LoadedConfig
     from assay.knowledge_packs.all_packs import SuiteEntry
     from assay.reports.terminal import Detail
     from assay.review.finish import ReviewRequest
     from assay.review.result import Review
     from assay.runner.options import RunOptions
     from assay.store import Store
+    from assay.store.run_ending import Unfinished
 
 
 @click.command("run")
@@ -188,24 +190,27 @@ class Running:
 def _run_one(running: Running, store: Store, options: RunOptions, request: ReviewRequest,
              out: Any, detail: Detail) -> int:
     """Run and review one config, print it; 0 when every gate passed, else 1."""
+    from assay.config import load_config
     from assay.reports.terminal import print_review
+    from assay.store.run_ending import left_unfinished
 
-    review = _run(running, store, options, request)
+    loaded = load_config(running.path)
+    unfinished = None if options.resume else left_unfinished(store, loaded.name)
+    review = _run(running, store, loaded, options, request, unfinished)
     print_review(out, review, detail=detail)
     return 0 if review.passed else 1
 
 
-def _run(running: Running, store: Store, options: RunOptions, request: ReviewRequest) -> Any:
-    """`run_config`, with how to resume the run when it could not finish."""
+def _run(running: Running, store: Store, loaded: LoadedConfig, options: RunOptions,
+         request: ReviewRequest, unfinished: Unfinished | None) -> Any:
+    """`run_config`, with how to resume the run when it could not finish. `unfinished` is
+    the experiment's run left unfinished, read before the new run exists, said once the new
+    run has passed its checks (not above a refusal)."""
     from assay.api.running import run_config
-    from assay.config import load_config
     from assay.errors import CostBudgetSpent, RunFailed, StoreError
 
-    path = running.path
-    loaded = load_config(path)
     running.store, running.run_id, running.before = store, None, None
-    # read before the new run exists, said once it has passed its checks: not above a refusal
-    note = "" if options.resume else unfinished_note(store, running, loaded.name, loaded.hash)
+    note = "" if options.resume else unfinished_note(running, unfinished, loaded.hash)
 
     def started(run_id: str) -> None:
         if note:
@@ -237,6 +242,7 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
                junit: Path | None) -> int:
     """Run every (already checked) config, keep going past one that fails, end with the summary;
     of a resumed suite, each config's completed run is reviewed again, its stopped run resumed."""
+    from assay.config import load_config
     from assay.errors import AssayError
     from assay.reports.console import print_rule
     from assay.reports.suite import print_grand_summary
@@ -257,7 +263,9 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
         print_rule(out, f"[bold]{escape(str(path))}[/bold] ({index}/{len(paths)})")
         review: Review | None = None
         try:
-            review = _run(running, store, started.options_for(path), request)
+            loaded = load_config(path)
+            review = _run(running, store, loaded, started.options_for(path), request,
+                          started.unfinished_for(path, loaded.name))
             print_review(out, review, detail=detail)
         except AssayError as exc:
             out.print(f"[red]error:[/red] {escape(f'{path_text(path)}: {exc}')}")
@@ -292,14 +300,11 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
     return int(document["exit_code"])
 
 
-def unfinished_note(store: Store, running: Running, experiment: str, config_hash: str) -> str:
+def unfinished_note(running: Running, unfinished: Unfinished | None, config_hash: str) -> str:
     """One line when the experiment's latest run did not finish and no live process holds it
-    (killed with kill -9, stopped by Ctrl-C or an error): a new run starts beside it, and
-    without this line the unfinished one would be forgotten. The resume command is offered
-    only when this config (`config_hash`) can resume it."""
-    from assay.store.run_ending import left_unfinished
-
-    unfinished = left_unfinished(store, experiment)
+    (`left_unfinished`: killed with kill -9, stopped by Ctrl-C or an error): a new run starts
+    beside it, and without this line the unfinished one would be forgotten. The resume
+    command is offered only when this config (`config_hash`) can resume it."""
     if unfinished is None:
         return ""
     run = unfinished.run
@@ -307,7 +312,7 @@ def unfinished_note(store: Store, running: Running, experiment: str, config_hash
                if run.config_hash == config_hash else
                "that one was started with another config (or ${VAR} values), which "
                "this one cannot resume")
-    return (f"note: the previous run {run.id} of '{experiment}' did not finish "
+    return (f"note: the previous run {run.id} of '{run.experiment}' did not finish "
             f"({unfinished.how}; {unfinished.stored_trials} stored); this is a new run: "
             f"{instead}")
 

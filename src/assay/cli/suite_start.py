@@ -18,10 +18,11 @@ import click
 from assay.errors import UserError
 
 if TYPE_CHECKING:
-    from assay.api.suite_runs import SuiteRecord, SuiteResume
+    from assay.api.suite_runs import ExperimentRuns, SuiteRecord, SuiteResume
     from assay.config.loading import LoadedConfig
     from assay.runner.options import RunOptions
     from assay.store import Store
+    from assay.store.run_ending import Unfinished
 
 
 @dataclass
@@ -36,10 +37,22 @@ class SuiteStart:
     """Where suite.json and suite.md go."""
     runs_folder: Path | None
     """The `--output` the runs' folders go under (None: each run's default)."""
+    runs: ExperimentRuns
+    """The runs of the configs' experiments, read as the suite started."""
+    first_of_experiment: set[str]
+    """The configs (paths) that come first of their experiment in the suite."""
 
     def options_for(self, path: Path) -> RunOptions:
         """The options `path`'s run takes (see `SuiteResume.options_for`)."""
         return self.resumed.options_for(path, self.options) if self.resumed else self.options
+
+    def unfinished_for(self, path: Path, experiment: str) -> Unfinished | None:
+        """The run of `path`'s experiment left unfinished before the suite started, for the
+        first config of that experiment; for a later one, the experiment's previous run is
+        the suite's own."""
+        if str(path) not in self.first_of_experiment:
+            return None
+        return self.runs.unfinished(experiment)
 
 
 def suite_started(store: Store, arguments: Sequence[str],
@@ -47,19 +60,27 @@ def suite_started(store: Store, arguments: Sequence[str],
                   resume: str | None, output: Path | None) -> SuiteStart:
     """A new suite, or with `--resume` the stopped one of this command line, checked to have
     the same configs and options, and with something left to do."""
-    from assay.api.suite_runs import find_suite, new_suite, refuse_changed, suite_key
+    from assay.api.suite_runs import (
+        ExperimentRuns,
+        find_suite,
+        new_suite,
+        refuse_changed,
+        suite_key,
+    )
     from assay.review.suite import DEFAULT_SUITES_DIR
     from assay.runner.session import resumed_options
 
     key = suite_key(arguments)
+    runs = ExperimentRuns(store)
+    first = _first_of_each_experiment(configs)
     if not resume:
-        note = _stopped_suite_note(store, key, configs, arguments, options.store_words)
+        note = _stopped_suite_note(runs, key, configs, arguments, options.store_words)
         if note:
             click.echo(note, err=True)
         record = new_suite(key, configs, options, output)
         return SuiteStart(record, replace(options, suite=record.to_dict()), None,
-                          output or DEFAULT_SUITES_DIR / record.id, output)
-    found = find_suite(store, key, configs, None if resume == "latest" else resume,
+                          output or DEFAULT_SUITES_DIR / record.id, output, runs, first)
+    found = find_suite(runs, key, configs, None if resume == "latest" else resume,
                        store_words=options.store_words)
     record = found.record
     refuse_changed(found, configs)
@@ -68,28 +89,34 @@ def suite_started(store: Store, arguments: Sequence[str],
     given = output or (Path(record.output) if record.output else None)
     folder = given or DEFAULT_SUITES_DIR / record.id
     if not found.left_to_run and _summary_complete(folder / "suite.json", found):
-        runs = ", ".join(run.id for run in found.runs.values())
+        ids = ", ".join(run.id for run in found.runs.values())
         raise UserError(f"nothing to resume: every config of suite {record.id} completed "
-                        f"(runs {runs}); its summary is {folder / 'suite.md'}, and `assay "
+                        f"(runs {ids}); its summary is {folder / 'suite.md'}, and `assay "
                         f"report RUN{options.store_words}` shows each run; run without "
                         f"--resume to start a new suite{_errored_left(store, found, options)}")
-    return SuiteStart(record, options, found, folder, given)
+    return SuiteStart(record, options, found, folder, given, runs, first)
 
 
-def _stopped_suite_note(store: Store, key: list[str],
+def _first_of_each_experiment(configs: Sequence[tuple[Path, LoadedConfig]]) -> set[str]:
+    firsts: dict[str, str] = {}
+    for path, loaded in configs:
+        firsts.setdefault(loaded.name, str(path))
+    return set(firsts.values())
+
+
+def _stopped_suite_note(runs: ExperimentRuns, key: list[str],
                         configs: Sequence[tuple[Path, LoadedConfig]],
                         arguments: Sequence[str], store_words: str) -> str:
     """One line when the latest suite of this command line did not finish and no live process
     holds it: a new suite starts beside it, running again what that one had done, and
     without this line it would be forgotten."""
-    from assay.api.suite_runs import find_suite, suite_lock_key
+    from assay.api.suite_runs import suite_lock_key, suite_of
 
-    try:
-        stopped = find_suite(store, key, configs, None)
-    except UserError:
+    stopped = suite_of(runs, key, configs, None)
+    if stopped is None:
         return ""  # no suite of this command line yet
     record = stopped.record
-    if not stopped.left_to_run or not store.run_lock().is_free(suite_lock_key(record)):
+    if not stopped.left_to_run or not runs.store.run_lock().is_free(suite_lock_key(record)):
         return ""
     done = sum(run.status == "completed" for run in stopped.runs.values())
     return (f"note: the previous suite {record.id} of these configs did not finish ({done} "

@@ -77,9 +77,14 @@ def left_unfinished(store: Store, experiment: str) -> Unfinished | None:
     (killed with kill -9, stopped by Ctrl-C or an error); None otherwise, and for a run
     another process still holds or whose end is not yet known."""
     latest = store.list_runs(experiment, kind="eval", limit=1)
-    if not latest or latest[0].status == "completed":
+    return unfinished_latest(store, latest[0] if latest else None)
+
+
+def unfinished_latest(store: Store, run: RunRecord | None) -> Unfinished | None:
+    """`left_unfinished`, of an experiment's latest eval run already read (None: it has
+    none)."""
+    if run is None or run.status == "completed":
         return None
-    run = latest[0]
     if run.status in UNDER_WAY:  # killed while it ran, or while its files were written
         if not store.run_lock().holder_gone(run.id):
             return None
