@@ -25,7 +25,7 @@ from assay.cli.common import (
 from assay.cli.termination import INTERRUPTED
 
 if TYPE_CHECKING:
-    from assay.cli.suite_start import SuiteStart
+    from assay.api.suite_start import SuiteStart
     from assay.config.loading import LoadedConfig
     from assay.knowledge_packs.all_packs import SuiteEntry
     from assay.reports.terminal import Detail
@@ -96,7 +96,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
     click.get_current_context().with_resource(collector_off_for_start_up())  # see runner.heap
     from assay.api.review_checks import check_suite_reviewable
     from assay.api.suite_runs import suite_held
-    from assay.cli.suite_start import suite_resume_command, suite_started
+    from assay.api.suite_start import suite_resume_command, suite_started
     from assay.config.suite_file import expand_configs
     from assay.errors import UserError
     from assay.review.finish import ReviewRequest
@@ -137,6 +137,8 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
         else:
             started = suite_started(store, configs, suite, options, resume,
                                     Path(output) if output else None)
+            if started.note:
+                click.echo(started.note, err=True)
             options = started.options
             request = replace(request, output_parent=started.runs_folder)
             running.suite_command = suite_resume_command(configs, options.store_words)

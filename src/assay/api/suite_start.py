@@ -1,7 +1,8 @@
-"""How `assay run` of a suite starts: a new suite, or the stopped one `--resume` goes on with.
+"""How a suite starts: a new suite, or the stopped one `--resume` goes on with.
 
-The runs themselves are run by `cli.run`; this decides the suite's record, the options
-its runs take, where its summary goes, and refuses a resume with nothing left to do.
+The runs themselves are run one by one by its caller (`assay run`); this decides the
+suite's record, the options its runs take, where its summary goes, what to say of a stopped
+suite a new one starts beside, and refuses a resume with nothing left to do.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-import click
 
 from assay.errors import UserError
 
@@ -37,6 +36,9 @@ class SuiteStart:
     """Where suite.json and suite.md go."""
     runs_folder: Path | None
     """The `--output` the runs' folders go under (None: each run's default)."""
+    note: str
+    """For a new suite, one line on the stopped suite of this command line it starts beside
+    (`--resume` would continue that one); else empty."""
     runs: ExperimentRuns
     """The runs of the configs' experiments, read as the suite started."""
     first_of_experiment: set[str]
@@ -75,11 +77,9 @@ def suite_started(store: Store, arguments: Sequence[str],
     first = _first_of_each_experiment(configs)
     if not resume:
         note = _stopped_suite_note(runs, key, configs, arguments, options.store_words)
-        if note:
-            click.echo(note, err=True)
         record = new_suite(key, configs, options, output)
         return SuiteStart(record, replace(options, suite=record.to_dict()), None,
-                          output or DEFAULT_SUITES_DIR / record.id, output, runs, first)
+                          output or DEFAULT_SUITES_DIR / record.id, output, note, runs, first)
     found = find_suite(runs, key, configs, None if resume == "latest" else resume,
                        store_words=options.store_words)
     record = found.record
@@ -94,7 +94,7 @@ def suite_started(store: Store, arguments: Sequence[str],
                         f"(runs {ids}); its summary is {folder / 'suite.md'}, and `assay "
                         f"report RUN{options.store_words}` shows each run; run without "
                         f"--resume to start a new suite{_errored_left(store, found, options)}")
-    return SuiteStart(record, options, found, folder, given, runs, first)
+    return SuiteStart(record, options, found, folder, given, "", runs, first)
 
 
 def _first_of_each_experiment(configs: Sequence[tuple[Path, LoadedConfig]]) -> set[str]:
