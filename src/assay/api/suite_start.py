@@ -7,7 +7,6 @@ suite a new one starts beside, and refuses a resume with nothing left to do.
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -69,7 +68,7 @@ def suite_started(store: Store, arguments: Sequence[str],
         refuse_changed,
         suite_key,
     )
-    from assay.review.suite import DEFAULT_SUITES_DIR
+    from assay.review.suite import DEFAULT_SUITES_DIR, runs_summarised
     from assay.runner.session import resumed_options
 
     key = suite_key(arguments)
@@ -88,7 +87,8 @@ def suite_started(store: Store, arguments: Sequence[str],
                       suite=record.to_dict())
     given = output or (Path(record.output) if record.output else None)
     folder = given or DEFAULT_SUITES_DIR / record.id
-    if not found.left_to_run and _summary_complete(folder / "suite.json", found):
+    if not found.left_to_run and (runs_summarised(folder / "suite.json")
+                                  == {run.id for run in found.runs.values()}):
         ids = ", ".join(run.id for run in found.runs.values())
         raise UserError(f"nothing to resume: every config of suite {record.id} completed "
                         f"(runs {ids}); its summary is {folder / 'suite.md'}, and `assay "
@@ -135,18 +135,6 @@ def _errored_left(store: Store, found: SuiteResume, options: RunOptions) -> str:
                          f"{options.store_words}`" for path, run in errored)
     return (f" (--retry-errors leaves a completed run's errored trials as they are: "
             f"{commands} runs them again)" if errored else "")
-
-
-def _summary_complete(path: Path, found: SuiteResume) -> bool:
-    """Whether `path` holds the summary of every run of `found`, as they ended (not one
-    written when the suite was stopped, nor one cut short)."""
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-        ran = {pack["run_id"] for pack in document["per_pack"].values()}
-        failed = document["failed"]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return False
-    return not failed and ran == {run.id for run in found.runs.values()}
 
 
 def suite_resume_command(arguments: Sequence[str], store_words: str) -> str:

@@ -54,3 +54,16 @@ def write_suite(store: Store, entries: Sequence[SuiteEntry], reviews: Sequence[R
                          for r in reviews],
                 failed=[(str(e.config), e.error) for e in entries if e.error is not None])
     return document, target
+
+
+def runs_summarised(path: Path) -> set[str] | None:
+    """The ids of the runs the `suite.json` at `path` summarises, when every config of its
+    suite ran to its end; None when one failed, was stopped or was not reached, or when the
+    file is missing or not one `write_suite` wrote."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        ran = {pack["run_id"] for pack in document["per_pack"].values()}
+        failed = document["failed"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return None if failed else ran
