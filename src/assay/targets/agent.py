@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
@@ -40,6 +40,9 @@ from assay.output import Output, ToolCall, Usage
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
 from assay.targets.unfinished import report_so_far
+
+if TYPE_CHECKING:
+    from assay.providers.base import RequestedToolCall
 
 
 class AgentParams(TargetParams):
@@ -83,9 +86,9 @@ class _Attempt:
     error: str | None = None
     waiting_on: str | None = None
     """What the loop awaits now (the model, or a tool): said when a deadline cuts it."""
-    pending: tuple[ToolCall, dict[str, Any]] | None = None
-    """The tool call under way, if any, and its step record: made, though its result may
-    never come."""
+    pending: tuple[RequestedToolCall, str] | None = None
+    """The tool call under way, if any, and its server: made, though its result may never
+    come (its ToolCall and step are built only if the trial is cut short)."""
 
     @property
     def tool_errors(self) -> int:
@@ -210,28 +213,24 @@ class AgentTarget(Target):
                 server = self.toolbox.server_of(call.name) if self.toolbox else None
                 attempt.waiting_on = f"tool '{call.name}'" + (
                     f" of MCP server '{server}'" if server else "") + f", called on turn {turn}"
-                attempt.pending = (ToolCall(call.name, dict(call.arguments)), {
-                    "id": call.id, "name": call.name, "server": server or "", "is_error": True,
-                    "duration_ms": None, "result_chars": 0, "cut_chars": 0})
+                attempt.pending = (call, server or "")
                 try:
                     result = await self.toolbox.call(call.name, call.arguments) \
                         if self.toolbox else None
                 except ServerCrashed as exc:
                     attempt.pending = None
                     attempt.error = str(exc)
-                    attempt.tool_calls.append(ToolCall(call.name, dict(call.arguments),
-                                                       error=str(exc)))
+                    attempt.tool_calls.append(_tool_call(call, error=str(exc)))
                     return
                 attempt.pending = None
                 text, is_error, duration, server = _result_fields(call.name, result)
                 shown, cut = _cap(text, self.params.tool_result_cap)
-                attempt.tool_calls.append(ToolCall(
-                    name=call.name, arguments=dict(call.arguments),
-                    result=None if is_error else shown, error=shown if is_error else None,
+                attempt.tool_calls.append(_tool_call(
+                    call, result=None if is_error else shown, error=shown if is_error else None,
                     duration_ms=duration))
-                record["tool_calls"].append({"id": call.id, "name": call.name, "server": server,
-                                             "is_error": is_error, "duration_ms": duration,
-                                             "result_chars": len(text), "cut_chars": cut})
+                record["tool_calls"].append(_step(call, server, is_error=is_error,
+                                                  duration_ms=duration, result_chars=len(text),
+                                                  cut_chars=cut))
                 tool_message = {"role": "tool", "tool_call_id": call.id, "content": shown,
                                 "is_error": is_error}
                 messages.append(tool_message)
@@ -285,10 +284,10 @@ class AgentTarget(Target):
         counts as made and failed, and the error says what the agent was waiting on."""
         last = attempts[-1] if attempts else _Attempt()
         if last.pending is not None:
-            call, step = last.pending
-            call.error = "no result: the trial's deadline passed while it ran"
-            last.tool_calls.append(call)
-            last.turns[-1]["tool_calls"].append(step)
+            call, server = last.pending
+            last.tool_calls.append(_tool_call(
+                call, error="no result: the trial's deadline passed while it ran"))
+            last.turns[-1]["tool_calls"].append(_step(call, server, is_error=True))
             last.pending = None
         output = self._output(attempts or [last], None, context_meta)
         output.metadata["agent"]["stop_reason"] = "timeout"
@@ -300,6 +299,22 @@ class AgentTarget(Target):
         described = super().describe()
         described["mcp_servers"] = list(self.condition.mcp_servers)
         return described
+
+
+def _tool_call(call: RequestedToolCall, *, result: str | None = None,
+               error: str | None = None, duration_ms: float | None = None) -> ToolCall:
+    """The trajectory's record of a tool call the model asked for, as it ended."""
+    return ToolCall(name=call.name, arguments=dict(call.arguments), result=result, error=error,
+                    duration_ms=duration_ms)
+
+
+def _step(call: RequestedToolCall, server: str, *, is_error: bool,
+          duration_ms: float | None = None, result_chars: int = 0,
+          cut_chars: int = 0) -> dict[str, Any]:
+    """A tool call in its turn's step of `metadata["agent"]["steps"]`: where it ran and how it
+    ended (a call cut short by the deadline: an error, no duration, no result)."""
+    return {"id": call.id, "name": call.name, "server": server, "is_error": is_error,
+            "duration_ms": duration_ms, "result_chars": result_chars, "cut_chars": cut_chars}
 
 
 def _result_fields(name: str, result: Any) -> tuple[str, bool, float | None, str]:
