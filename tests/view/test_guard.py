@@ -59,8 +59,7 @@ def test_bound_to_every_address_the_host_names_are_names_and_the_guard_is_told(
     from starlette.applications import Starlette
     from starlette.testclient import TestClient
 
-    from assay.view.guard import Guard
-    from assay.view.server import ANY_ADDRESS, allowed_hosts
+    from assay.view.guard import ANY_ADDRESS, Guard, allowed_hosts
 
     names = allowed_hosts(host)
     assert "0.0.0.0" not in names or host == "0.0.0.0"
@@ -89,3 +88,14 @@ def test_the_app_refuses_every_method_that_could_change_something(
 ])
 def test_host_name_drops_the_port(header: str, name: str) -> None:
     assert host_name(header) == name
+
+
+@pytest.mark.parametrize(("host", "served"), [("127.0.0.1", False), ("::", True), ("", True)])
+def test_the_app_answers_to_any_address_exactly_when_the_host_it_is_given_binds_every_one(
+        viewed_store: Store, host: str, served: bool) -> None:
+    from starlette.testclient import TestClient
+
+    from assay.view.app import create_app
+
+    with TestClient(create_app(viewed_store, host=host), base_url="http://192.0.2.7") as client:
+        assert client.get("/").status_code == (200 if served else 421)

@@ -42,12 +42,10 @@ class ViewerThread:
 
         from assay.listening import address, bind
         from assay.view.app import create_app
-        from assay.view.server import ANY_ADDRESS, allowed_hosts
 
         sock = bind(self.host, 0)
         self.url = address(sock)
-        app = create_app(self.store, allowed_hosts=allowed_hosts(self.host),
-                         any_address=self.host in ANY_ADDRESS,
+        app = create_app(self.store, host=self.host,
                          **({} if self.review_wait_s is None
                             else {"review_wait_s": self.review_wait_s}))
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 from assay.errors import AssayError, UserError
 from assay.view.cases_page import compare_cases_page, run_cases_page
 from assay.view.compare_page import compare_page, diff_part
-from assay.view.guard import LOCAL_NAMES, Guard
+from assay.view.guard import ANY_ADDRESS, Guard, allowed_hosts
 from assay.view.history_page import history_page
 from assay.view.one_page import in_one_moment
 from assay.view.pages import error_page
@@ -37,10 +36,11 @@ STATIC = Path(__file__).parent / "static"
 REVIEW_WAIT_S = 0.15
 
 
-def create_app(store: Store, *, allowed_hosts: Iterable[str] = LOCAL_NAMES,
-               any_address: bool = False, review_wait_s: float = REVIEW_WAIT_S) -> Starlette:
-    """The viewer over `store` (opened read-only by the caller), answering to `allowed_hosts`,
-    and to any address when `any_address` (bound to every address).
+def create_app(store: Store, *, host: str = "127.0.0.1",
+               review_wait_s: float = REVIEW_WAIT_S) -> Starlette:
+    """The viewer over `store` (opened read-only by the caller), bound to `host`: it answers
+    to the names of that address (`allowed_hosts`), and to any address when bound to every
+    address.
 
     A page waits up to `review_wait_s` for a review computed in the background before it
     shows the review as on its way (and fetches it when it is ready)."""
@@ -64,8 +64,8 @@ def create_app(store: Store, *, allowed_hosts: Iterable[str] = LOCAL_NAMES,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(Guard, allowed_hosts=list(allowed_hosts),
-                                           any_address=any_address),
+                    middleware=[Middleware(Guard, allowed_hosts=allowed_hosts(host),
+                                           any_address=host in ANY_ADDRESS),
                                 Middleware(StoreWatch, store=store)],
                     exception_handlers={BadRequest: _bad_request, UserError: _bad_request,
                                         AssayError: _assay_error, HTTPException: _http_error,

@@ -14,6 +14,7 @@ a payload that slipped past escaping would not run.
 from __future__ import annotations
 
 import ipaddress
+import socket
 from collections.abc import Iterable
 from typing import Any
 
@@ -22,6 +23,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 READ_METHODS = frozenset({"GET", "HEAD"})
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
+ANY_ADDRESS = ("0.0.0.0", "::", "")
+"""The addresses that bind every interface: an app bound to one answers to any address."""
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy",
      (b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -31,6 +34,16 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-resource-policy", b"same-origin"),
 )
+
+
+def allowed_hosts(host: str) -> list[str]:
+    """The Host names an app bound to `host` answers to: the bound address, localhost, and
+    this machine's names when bound to every address (`Guard` then answers to any address
+    as well)."""
+    names = [host, *LOCAL_NAMES]
+    if host in ANY_ADDRESS:
+        names += [socket.gethostname(), socket.getfqdn()]
+    return list(dict.fromkeys(n for n in names if n))
 
 
 def is_address(name: str) -> bool:
