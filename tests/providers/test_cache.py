@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from assay.errors import StoreError
-from assay.providers.base import ChatRequest
+from assay.providers.base import ChatRequest, ChatResponse
 from assay.providers.cache import cache_key, trial_epoch
 from assay.records import CachedReply
 from assay.testing import FakeLLM
@@ -359,3 +360,25 @@ def test_a_reply_a_killed_process_paid_for_counts_its_cost_once_for_the_trial_th
     assert (stats.total.calls, stats.total.paid_before, stats.total.cache_hits) == (0, 1, 2)
     assert stats.total.cost_usd == paid.usage.cost_usd  # and so in the run's budget
     assert later.cached and later.usage.cost_usd == 0.0  # another run's reply
+
+
+def test_whether_replies_of_a_provider_are_cached_follows_the_store_as_replies_are_saved(
+        tmp_path: Path) -> None:
+    """Regression: the answer was kept from the first question: asked before a reply of
+    the provider was saved, the cache went on saying it held none once the store held
+    them, its own and another process's alike."""
+    from assay.providers.cache import ResponseCache
+    from assay.store import Store
+
+    store = Store(str(tmp_path / "assay.db"))
+    cache = ResponseCache(store)
+    try:
+        assert not cache.holds("anthropic") and not cache.holds("openai")
+        cache.put("k", ChatResponse(text="hi"), provider="anthropic", model="m")
+        cache.save()
+        assert cache.holds("anthropic")
+        store.cache_put({"j": CachedReply({"text": "hi"}, "openai", "m")})  # another run's
+        assert cache.holds("openai")
+    finally:
+        cache.close()
+        store.close()

@@ -160,30 +160,25 @@ def test_a_provider_without_its_key_answers_what_the_cache_holds_and_stops_at_th
     assert b"sk-ant-real" not in (tmp_path / "assay.db").read_bytes()
 
 
-def test_a_provider_without_its_key_asks_the_store_once_whether_it_holds_its_replies(
+def test_a_provider_without_its_key_goes_on_from_replies_cached_since_it_was_refused(
         tmp_path):
-    """`assay run` asked the store whether its cache held replies of a provider whose key
-    is not set once per model when checking the config, and again when making the provider:
-    a query that may read the whole cache each time."""
+    """Regression: whether the cache held a provider's replies was asked of the store once
+    and kept: found keyless while the cache held none of its replies, the provider stayed
+    refused after a run with the key had cached them in the same store."""
     from assay.records import CachedReply
     from assay.store import Store
 
     store = Store(str(tmp_path / "assay.db"))
-    store.cache_put({"k": CachedReply({"text": "hi"}, "anthropic", "claude-haiku-4-5")})
-    asked: list[str] = []
-    holds = store.cache_holds
-
-    def counted(provider):
-        asked.append(provider)
-        return holds(provider)
-
-    store.cache_holds = counted
     pool = ProviderPool(store=store, environ={}, keyless_from_cache=True)
     try:
-        for model in ("anthropic/claude-haiku-4-5", "anthropic/claude-opus-4-5"):
-            assert "the response cache holds replies of 'anthropic'" in pool.validate_model(model)
-        pool.resolve("anthropic/claude-haiku-4-5")
+        assert pool.validate_model("anthropic/claude-haiku-4-5") == (
+            "anthropic/claude-haiku-4-5: provider 'anthropic' needs an API key: set the "
+            "environment variable ANTHROPIC_API_KEY")
+        store.cache_put({"k": CachedReply({"text": "hi"}, "anthropic", "claude-haiku-4-5")})
+        assert ("the response cache holds replies of 'anthropic'"
+                in pool.validate_model("anthropic/claude-haiku-4-5"))
+        provider, _ = pool.resolve("anthropic/claude-haiku-4-5")  # not refused
+        assert provider.missing_key
     finally:
         asyncio.run(pool.aclose())
         store.close()
-    assert asked == ["anthropic"]

@@ -199,3 +199,28 @@ def test_a_run_into_a_store_a_newer_assay_migrated_calls_no_target(tmp_path: Pat
         main(["run", str(tmp_path / "assay.yaml"), "--store", store, "--no-progress"])
     assert exit_.value.code == 2
     assert not called.exists()
+
+
+def test_a_store_made_before_the_cache_was_indexed_by_provider_gets_the_index(
+        store_url: str) -> None:
+    """A run whose provider has no API key asks whether the cache holds that provider's
+    replies: without the index, a read of the whole cache."""
+    def indexes(store: Store) -> set[str]:
+        with store.engine.connect() as conn:
+            return {index["name"] for index in inspect(conn).get_indexes("response_cache")}
+
+    store = Store(store_url)
+    assert "response_cache_by_provider" in indexes(store)
+    with store.engine.begin() as conn:  # as the assay before it left the store
+        conn.exec_driver_sql("DROP INDEX response_cache_by_provider")
+        conn.execute(schema.schema_migrations.delete().where(
+            schema.schema_migrations.c.version == SCHEMA_VERSION))
+    assert "response_cache_by_provider" not in indexes(store)
+    store.close()
+    upgraded = Store(store_url)
+    try:
+        assert "response_cache_by_provider" in indexes(upgraded)
+        with upgraded.engine.connect() as conn:
+            assert current_version(conn) == SCHEMA_VERSION == 11
+    finally:
+        upgraded.close()

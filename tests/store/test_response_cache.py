@@ -79,3 +79,19 @@ def test_a_reply_repeating_a_known_key_is_not_kept(
     with store.engine.connect() as conn:
         kept = [row[0] for row in conn.execute(text("SELECT response_json FROM response_cache"))]
     assert not any("SECRET123456" in value for value in kept)
+
+
+def test_whether_replies_of_a_provider_are_cached_is_read_from_its_index(tmp_path: Path) -> None:
+    """A run whose provider has no API key asks this; without the index (migration 11) the
+    answer read the whole cache whenever it held no reply of that provider."""
+    store = Store(str(tmp_path / "assay.db"))
+    try:
+        store.cache_put({"k": CachedReply({"text": "hi"}, "openai", "m")})
+        assert store.cache_holds("openai") and not store.cache_holds("anthropic")
+        with store.engine.connect() as conn:
+            plan = conn.exec_driver_sql(
+                "EXPLAIN QUERY PLAN SELECT key FROM response_cache WHERE provider = 'anthropic' "
+                "LIMIT 1").all()
+        assert "INDEX response_cache_by_provider" in " ".join(str(row[-1]) for row in plan)
+    finally:
+        store.close()

@@ -132,10 +132,6 @@ class ResponseCache:
         self._counted: set[str] = set()
         """Keys whose cost this process has counted: the ones it paid for, and the ones an
         earlier process of the run paid for and this one has counted again."""
-        self._stored_providers: dict[str, bool] = {}
-        """Whether the store held a reply of each provider asked about: asked once, since
-        the check before a run and its start both ask, and the query may read the whole
-        cache (its provider column has no index)."""
 
     @asynccontextmanager
     async def single_flight(self, key: str) -> AsyncIterator[ChatResponse | None]:
@@ -170,15 +166,12 @@ class ResponseCache:
         return response_from_dict(value)
 
     def holds(self, provider: str) -> bool:
-        """Whether a reply of `provider` is cached, held here or in the store."""
+        """Whether a reply of `provider` is cached, held here or in the store, as it is now
+        (the store answers from its index of replies by provider)."""
         if any(reply.provider == provider for reply in (*self._unsaved.values(),
                                                          *self._writing.values())):
             return True
-        if self.store is None:
-            return False
-        if provider not in self._stored_providers:
-            self._stored_providers[provider] = bool(self.store.cache_holds(provider))
-        return self._stored_providers[provider]
+        return self.store is not None and bool(self.store.cache_holds(provider))
 
     def paid_by(self, value: dict[str, Any]) -> bool:
         """Whether a cached reply was paid for by the trial now asking for it, in an earlier

@@ -84,6 +84,13 @@ def _m010_pack_hashes(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE runs ADD COLUMN pack_hashes_json TEXT"))
 
 
+def _m011_cache_by_provider(conn: Connection) -> None:
+    if not inspect(conn).has_table("response_cache"):
+        return  # a store made by hand without the table: nothing to index
+    for index in schema.response_cache.indexes:
+        index.create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
     ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
@@ -95,6 +102,8 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("runs: the folder its report files were written to", _m008_report_dir),
     ("runs: the gates, warnings and usage its review concluded", _m009_recorded_review),
     ("runs: the content hash of each knowledge pack it reads", _m010_pack_hashes),
+    ("response_cache: an index of replies by provider (a run without its API key asks)",
+     _m011_cache_by_provider),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

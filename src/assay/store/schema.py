@@ -175,6 +175,7 @@ response_cache = Table(
     Column("response_json", Text, nullable=False),
     Column("created_at", String(40), nullable=False),
 )
+Index("response_cache_by_provider", response_cache.c.provider)
 
 exports = Table(
     "exports",
