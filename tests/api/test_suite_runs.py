@@ -11,6 +11,7 @@ from assay.api.suite_runs import ExperimentRuns, SuiteRecord, find_suite, suite_
 from assay.errors import UserError
 from assay.records import RunRecord
 from assay.store import Store
+from tests.api.test_suite_start import two_configs
 
 
 def test_the_same_suite_named_from_another_folder_has_the_same_key(
@@ -67,14 +68,7 @@ def test_the_start_of_a_suite_reads_each_experiments_runs_from_the_store_once(
     """A new suite looked for its stopped suite, built the 'resume them alone' hint of a
     `--resume` (and threw it away), then read the runs again for each config's note of its
     unfinished run: every look reads from one reading of each experiment's runs."""
-    from assay.config import load_config
-
-    configs = []
-    for name in ("a", "b"):
-        (tmp_path / f"{name}.yaml").write_text(
-            f"name: exp-{name}\ndataset: {{path: cases.jsonl}}\n"
-            "target: {type: command, command: [cat]}\nscorers: [{type: exact_match}]\n")
-        configs.append((Path(f"{name}.yaml"), load_config(tmp_path / f"{name}.yaml", env={})))
+    configs = two_configs(tmp_path)
     store.create_run(id="stopped", experiment="exp-a", status="interrupted",
                      config_path=str(configs[0][1].path))
     read: list[str] = []
