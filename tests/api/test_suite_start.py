@@ -73,3 +73,21 @@ def test_a_completed_suite_whose_summary_holds_every_run_has_nothing_to_resume(
     resumed = suite_started(store, ["a.yaml", "b.yaml"], configs, RunOptions(), "latest",
                             tmp_path / "out")  # its summary is written again
     assert resumed.resumed is not None and resumed.folder == tmp_path / "out"
+
+
+def test_only_the_first_config_of_an_experiment_is_told_of_its_run_left_unfinished(
+        tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each config read its experiment's latest run as it began: a second config of an
+    experiment found the first one's run of this suite, and when that one had failed, was
+    told 'the previous run ... did not finish' of the suite's own run."""
+    monkeypatch.chdir(tmp_path)
+    configs = two_configs(tmp_path)
+    (tmp_path / "c.yaml").write_text((tmp_path / "a.yaml").read_text())  # exp-a again
+    configs.append((Path("c.yaml"), load_config(tmp_path / "c.yaml", env={})))
+    store.create_run(id="stopped", experiment="exp-a", status="interrupted")
+    started = suite_started(store, ["a.yaml", "b.yaml", "c.yaml"], configs, RunOptions(),
+                            None, None)
+    unfinished = started.unfinished_for(Path("a.yaml"), "exp-a")
+    assert unfinished is not None and unfinished.run.id == "stopped"
+    assert started.unfinished_for(Path("b.yaml"), "exp-b") is None
+    assert started.unfinished_for(Path("c.yaml"), "exp-a") is None
