@@ -216,10 +216,13 @@ def test_a_target_calling_sys_exit_0_cannot_make_the_run_exit_0(cli: Cli, tmp_pa
     assert "Traceback" not in result.stderr
 
 
-def test_a_target_module_calling_sys_exit_on_import_is_a_clear_exit_2(
-        cli: Cli, tmp_path: Path) -> None:
-    (tmp_path / "agent.py").write_text("import sys\nsys.exit(0)\n\ndef answer(case):\n"
-                                       "    return 'a'\n")
+@pytest.mark.parametrize(("leaves", "said"), [
+    ("import sys\nsys.exit(0)", "called sys.exit(0)"),
+    # regression: read as Ctrl-C, 'interrupted' with exit 130
+    ("raise KeyboardInterrupt('not yet')", "raised KeyboardInterrupt: not yet")])
+def test_a_target_module_leaving_on_import_is_a_clear_exit_2(
+        cli: Cli, tmp_path: Path, leaves: str, said: str) -> None:
+    (tmp_path / "agent.py").write_text(f"{leaves}\n\ndef answer(case):\n    return 'a'\n")
     (tmp_path / "cases.jsonl").write_text('{"id": "c0", "input": "q", "expected": "a"}\n')
     (tmp_path / "assay.yaml").write_text(
         "name: exits\ndataset: {path: cases.jsonl}\n"
@@ -228,7 +231,7 @@ def test_a_target_module_calling_sys_exit_on_import_is_a_clear_exit_2(
         result = cli(command, "assay.yaml")
         assert result.returncode == 2, (command, result.stderr)
         assert "cannot import function 'agent:answer'" in result.stderr
-        assert "called sys.exit(0) while being imported" in result.stderr
+        assert f"{said} while being imported" in result.stderr
 
 
 def test_a_utf16_config_and_an_unknown_template_variable_exit_2_in_run_as_in_validate(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import signal
 import sys
 import threading
 import time
@@ -81,8 +82,19 @@ async def exits_async(case: Case) -> str:
     sys.exit(3)
 
 
-def presses_ctrl_c(case: Case) -> str:
+def raises_keyboard_interrupt(case: Case) -> str:
     raise KeyboardInterrupt
+
+
+async def raises_keyboard_interrupt_async(case: Case) -> str:
+    raise KeyboardInterrupt
+
+
+def presses_ctrl_c_twice(case: Case) -> str:
+    """The first Ctrl-C asks the run to stop; the second raises where this function runs."""
+    signal.raise_signal(signal.SIGINT)
+    signal.raise_signal(signal.SIGINT)
+    return "not reached"
 
 
 def closes_a_generator(case: Case) -> str:
@@ -105,7 +117,11 @@ async def aborts_async(case: Case) -> str:
     (exits_zero, True, "called sys.exit(0)"),
     (exits_zero, False, "called sys.exit(0)"),
     (exits_async, True, "called sys.exit(3)"),
-    (presses_ctrl_c, True, "raised KeyboardInterrupt"),
+    (raises_keyboard_interrupt, True, "raised KeyboardInterrupt"),
+    # regression: on the event loop, the function's own KeyboardInterrupt stopped the run
+    # as Ctrl-C does
+    (raises_keyboard_interrupt, False, "raised KeyboardInterrupt"),
+    (raises_keyboard_interrupt_async, True, "raised KeyboardInterrupt"),
     (closes_a_generator, False, "raised GeneratorExit"),
     # regression: a BaseException of the user's own escaped with a traceback, exit 1 and
     # the batch in flight lost
@@ -121,11 +137,12 @@ def test_a_target_leaving_the_interpreter_is_that_trials_error_not_the_runs_exit
     assert result.scores == {}
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_while_a_target_runs_on_the_event_loop_stops_the_run_not_the_trial() -> None:
     """Python raises Ctrl-C's KeyboardInterrupt in the main thread, in whatever runs there:
     a second press while a `threaded: false` target ran was stored as that trial's error."""
     with pytest.raises(KeyboardInterrupt):
-        trial(presses_ctrl_c, threaded=False)
+        trial(presses_ctrl_c_twice, threaded=False)
 
 
 def test_a_scorer_function_calling_sys_exit_is_a_scorer_error_on_the_trial() -> None:

@@ -10,9 +10,9 @@ raising its own BaseException would lose the batch in flight.
 `import_object`, `guarded` and `await_guarded` are the one boundary where they
 become ordinary errors: an import problem (exit 2) or that trial's error. Two
 pass: asyncio's CancelledError, which is how a deadline (`run.timeout`) or
-Ctrl-C stops a trial, and a KeyboardInterrupt in the main thread, which is
-Ctrl-C itself, raised in user code run on the event loop or imported there
-(but not in a `python_worker`, whose session Ctrl-C does not reach).
+Ctrl-C stops a trial, and Ctrl-C's own KeyboardInterrupt, raised in user code run
+on the event loop or imported there (`ctrl_c` tells it from one the user code raised
+itself, which fails its call as any other exit does).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from assay.errors import AssayError, RunFailed, UserError
 from assay.input_files import is_regular_file
+from assay.user_code.ctrl_c import counting, ctrl_c_watched
 from assay.user_code.process_exit import ProcessExitCalled, running_user_code
 
 if TYPE_CHECKING:
@@ -93,21 +94,23 @@ def guarded(function: Callable[P, R], named: Any = None, *,
             ctrl_c_reaches: bool = True) -> Callable[P, R]:
     """`function`, with the interpreter's exits turned into `UserCodeExit` where it runs
     (in a worker thread too, so they never travel through the event loop). The error names
-    `named` (the user's function, when `function` wraps it). `ctrl_c_reaches=False` where
-    the terminal's Ctrl-C never arrives (a worker process in a session of its own): every
-    KeyboardInterrupt there is the user code's own, and fails its call."""
+    `named` (the user's function, when `function` wraps it). Ctrl-C pressed while it runs
+    stops the run, and the trial it stopped is not stored, so a resume runs it again.
+    `ctrl_c_reaches=False` where the terminal's Ctrl-C never arrives (a worker process in a
+    session of its own): every KeyboardInterrupt there is the user code's own."""
     label = reference_of(named if named is not None else function)
 
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            with running_user_code():
-                return function(*args, **kwargs)
-        except Exception:
-            raise
-        except BaseException as exc:
-            if ctrl_c_reaches and pressed_ctrl_c(exc):
+        with ctrl_c_watched(reaches=ctrl_c_reaches) as ctrl_c:
+            try:
+                with running_user_code():
+                    return function(*args, **kwargs)
+            except Exception:
                 raise
-            raise UserCodeExit(f"{label} {describe_exit(exc)}") from None
+            except BaseException as exc:
+                if ctrl_c.raised(exc):
+                    raise
+                raise UserCodeExit(f"{label} {describe_exit(exc)}") from None
 
     return call
 
@@ -116,15 +119,16 @@ async def await_guarded(awaitable: Awaitable[R], function: Any, *,
                         ctrl_c_reaches: bool = True) -> R:
     """Await user code's coroutine; its exits become `UserCodeExit` naming `function`
     (`ctrl_c_reaches` as for `guarded`)."""
-    try:
-        with running_user_code():
-            return await awaitable
-    except (Exception, asyncio.CancelledError):
-        raise
-    except BaseException as exc:
-        if ctrl_c_reaches and pressed_ctrl_c(exc):
+    with ctrl_c_watched(reaches=ctrl_c_reaches) as ctrl_c:
+        try:
+            with running_user_code():
+                return await awaitable
+        except (Exception, asyncio.CancelledError):
             raise
-        raise UserCodeExit(f"{reference_of(function)} {describe_exit(exc)}") from None
+        except BaseException as exc:
+            if ctrl_c.raised(exc):
+                raise
+            raise UserCodeExit(f"{reference_of(function)} {describe_exit(exc)}") from None
 
 
 def run_loop(main: Coroutine[Any, Any, R]) -> R:
@@ -161,15 +165,6 @@ def _said_already(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> N
         loop.default_exception_handler(context)
 
 
-def pressed_ctrl_c(exc: BaseException) -> bool:
-    """A KeyboardInterrupt in the main thread: Ctrl-C, which Python raises in whatever code
-    runs there (user code run on the event loop too). It stops the run, and the trial it
-    stopped is not stored, so a resume runs it again. In a worker thread a
-    KeyboardInterrupt can only be the user code's own, and fails its trial."""
-    return isinstance(exc, KeyboardInterrupt) and (
-        threading.current_thread() is threading.main_thread())
-
-
 def bind_case_call(function: Callable[..., Any], condition: Condition,
                    args: dict[str, Any]) -> Callable[[Case], Any]:
     """Fix the condition and args once, so each call is just `f(case)`; a UserError naming
@@ -204,24 +199,25 @@ def import_object(reference: str, base_dir: Path, *, what: str = "function",
     if not sep or not module_name or not attr:
         raise UserError(f"{what} '{reference}' must look like 'module:name' or 'file.py:name'")
     base = str(base_dir.resolve())
-    try:
-        with ctrl_c_raising() if ctrl_c_reaches else contextlib.nullcontext():
-            if module_name.endswith(".py"):
-                if base not in sys.path:
-                    sys.path.insert(0, base)
-                module = _import_file(base_dir / module_name, module_name)
-            else:
-                module = _import_module(module_name, base)
-    except UserError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - user code's import error: say which and why
-        raise UserError(f"cannot import {what} '{reference}': {type(exc).__name__}: {exc}"
-                        f"{_where_raised(exc, base_dir)}") from None
-    except BaseException as exc:  # `sys.exit()` at import time is the module's failure, not ours
-        if ctrl_c_reaches and pressed_ctrl_c(exc):
+    with ctrl_c_watched(reaches=ctrl_c_reaches) as ctrl_c:
+        try:
+            with ctrl_c_raising() if ctrl_c_reaches else contextlib.nullcontext():
+                if module_name.endswith(".py"):
+                    if base not in sys.path:
+                        sys.path.insert(0, base)
+                    module = _import_file(base_dir / module_name, module_name)
+                else:
+                    module = _import_module(module_name, base)
+        except UserError:
             raise
-        raise UserError(f"cannot import {what} '{reference}': the module "
-                        f"{describe_exit(exc)} while being imported") from None
+        except Exception as exc:  # noqa: BLE001 - user code's import error: say which and why
+            raise UserError(f"cannot import {what} '{reference}': {type(exc).__name__}: "
+                            f"{exc}{_where_raised(exc, base_dir)}") from None
+        except BaseException as exc:  # `sys.exit()` while importing is the module's failure
+            if ctrl_c.raised(exc):
+                raise
+            raise UserError(f"cannot import {what} '{reference}': the module "
+                            f"{describe_exit(exc)} while being imported") from None
     try:
         obj: Any = module
         for part in attr.split("."):
@@ -244,7 +240,7 @@ def ctrl_c_raising() -> Iterator[None]:
     if before is signal.SIG_IGN or before is None:  # ignored by whoever started assay
         yield
         return
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, counting(signal.default_int_handler))
     try:
         yield
     finally:

@@ -1,0 +1,81 @@
+"""Ctrl-C told apart from user code's own KeyboardInterrupt.
+
+Python raises Ctrl-C's KeyboardInterrupt in whatever code runs in the main thread, user
+code on the event loop (`threaded: false`, an `async def`, a module being imported)
+included; user code may also raise KeyboardInterrupt itself. Ctrl-C stops the run, the
+user code's own is that call's error, and only the signal tells them apart: while user
+code runs in the main thread, the SIGINT handler found there is wrapped in one that
+counts each press before it does what it did (SIGTERM, which takes Ctrl-C's path, is
+counted too). Calls that overlap (async user code awaiting) share the one wrapper, put
+back when the last of them ends.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any
+
+_presses = 0
+"""SIGINTs handled while a `CtrlC` watched, in this process's life."""
+_watchers = 0
+"""`CtrlC` watches open in the main thread."""
+_wrapped: tuple[Any, Any] | None = None
+"""(the handler found, its counting wrapper) while the wrapper is in place."""
+
+
+def _pressed() -> int:
+    return _presses
+
+
+@dataclass
+class CtrlC:
+    """Whether Ctrl-C (or SIGTERM) arrived while one call into user code ran."""
+
+    reaches: bool
+    """False where Ctrl-C never arrives (a worker thread, a worker process in a session of
+    its own): every KeyboardInterrupt there is the user code's own."""
+    at: int = field(default_factory=_pressed)
+
+    def raised(self, exc: BaseException) -> bool:
+        """`exc` is Ctrl-C's KeyboardInterrupt (which stops the run), not the user code's."""
+        return self.reaches and isinstance(exc, KeyboardInterrupt) and _presses > self.at
+
+
+@contextmanager
+def ctrl_c_watched(*, reaches: bool = True) -> Iterator[CtrlC]:
+    """The `CtrlC` of one call into user code, counting presses while it runs."""
+    global _watchers, _wrapped
+    if not reaches or threading.current_thread() is not threading.main_thread():
+        yield CtrlC(reaches=False)
+        return
+    if _watchers == 0:
+        found = signal.getsignal(signal.SIGINT)
+        if callable(found):  # SIG_IGN / SIG_DFL / None: no KeyboardInterrupt comes of a press
+            _wrapped = (found, counting(found))
+            signal.signal(signal.SIGINT, _wrapped[1])
+    _watchers += 1
+    try:
+        yield CtrlC(reaches=True)
+    finally:
+        _watchers -= 1
+        if _watchers == 0 and _wrapped is not None:
+            found, wrapper = _wrapped
+            _wrapped = None
+            if signal.getsignal(signal.SIGINT) is wrapper:  # else someone else's since
+                signal.signal(signal.SIGINT, found)
+
+
+def counting(handler: Callable[[int, FrameType | None], Any]
+             ) -> Callable[[int, FrameType | None], Any]:
+    """`handler`, counting each signal first (what it raises is then known as a press)."""
+    def counted(signum: int, frame: FrameType | None) -> Any:
+        global _presses
+        _presses += 1
+        return handler(signum, frame)
+
+    return counted
