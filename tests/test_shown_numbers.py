@@ -5,7 +5,17 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.shown_numbers import beside_bound, bound_percent, fixed_beside, percent, percent_beside
+from assay.shown_numbers import (
+    adding_up,
+    beside_bound,
+    bound_percent,
+    fixed,
+    fixed_beside,
+    percent,
+    percent_beside,
+    points,
+    significant,
+)
 
 shares = st.floats(min_value=0.0, max_value=1.0)
 
@@ -39,3 +49,24 @@ def test_a_share_beside_its_bound_never_gets_fewer_decimals_than_the_bound_was_s
     assert beside_bound(0.9, 0.85, share=True) == ("90.0%", "85.0%")
     assert (bound_percent(0.9, 1), bound_percent(0.9495, 1), bound_percent(0.0004, 1)) == (
         "90.0%", "94.95%", "0.04%")
+
+
+def test_a_tie_rounds_away_from_zero_as_people_round_it() -> None:
+    """Python's format rounds a tie to even: 9 of 16 read `56.2%`. Every figure rounds by
+    one rule, the number as it is written, a tie away from zero."""
+    assert percent(9 / 16) == "56.3%" and percent(7 / 16) == "43.8%"
+    assert percent(57 / 200, 0) == "29%"  # 0.285 as written, not the float a hair below it
+    assert points(6.25) == "+6.3pp" and points(-6.25) == "-6.3pp" and points(0.0) == "+0.0pp"
+    assert fixed(0.5625, 3) == "0.563" and fixed(-0.125, 2) == "-0.13"
+    assert fixed(2.5, 0) == "3" and fixed(0.05, 1, signed=True) == "+0.1"
+    assert significant(0.00125, 2) == "0.0013" and significant(12.35, 3) == "12.4"
+    assert significant(1234567.0, 3) == "1.23e+06"
+    assert fixed(float("inf"), 1) == "inf" and percent(1.0) == "100.0%"
+
+
+def test_a_delta_between_two_shown_sides_that_is_itself_a_tie_is_spelled_out() -> None:
+    """`99.95% → 100.00%` beside `+0.1pp` would ask the reader to round 0.05 themselves."""
+    assert adding_up(lambda d: percent(0.9995, d), lambda d: percent(1.0, d), 0.05, 1) == (
+        "99.95%", "100.00%", "+0.05", 2)
+    assert adding_up(lambda d: percent(0.5, d), lambda d: percent(9 / 16, d), 6.25, 1) == (
+        "50.0%", "56.3%", "+6.3", 1)

@@ -4,17 +4,39 @@ which side of the bound it is on.
 
 Reports, gates, calibration and `assay traces` all print a rate beside a bar; rounded to
 the usual digits, an agreement of 84.96% read `85.0%` beside the `85%` it fell short of.
+
+Every figure is rounded by `fixed`, one rule for every view: a tie goes away from zero,
+as people round by hand (9 of 16 is `56.3%`, a mean of 0.5625 `0.563`, +6.25pp `+6.3pp`).
+Python's own formatting rounds a tie to even (`56.2%`), and the views that used it
+disagreed with those that did not.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 MAX_DECIMALS = 8
 """Digits added at most to keep a number off an end it is not at."""
 AT_END = 1e-9
 """How near an end a number is at it: a Wilson bound of 0 passes comes out as 1e-17."""
+
+
+def fixed(value: float | Decimal, decimals: int, *, signed: bool = False) -> str:
+    """`value` to `decimals` places (`signed`: with its sign, `+6.3`), a tie rounded away
+    from zero. The value is read as it is written (`repr`): 0.285 is the 0.285 a person
+    sees, not the binary fraction a hair below it that Python's format rounds down."""
+    number = value if isinstance(value, Decimal) else _written(value)
+    if not number.is_finite():
+        return f"{value:{'+' if signed else ''}.{decimals}f}"
+    rounded = number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return f"{rounded:{'+' if signed else ''}.{decimals}f}"
+
+
+def _written(value: float) -> Decimal:
+    """The float as Python writes it, exactly (`0.1` is Decimal('0.1'))."""
+    return Decimal(repr(float(value))) if math.isfinite(value) else Decimal(str(value))
 
 
 def percent(share: float, decimals: int = 1) -> str:
@@ -23,12 +45,23 @@ def percent(share: float, decimals: int = 1) -> str:
     At one decimal, 1,999 passes in 2,000 read `100.0%`, as if none had failed: digits
     are added until the text leaves the end it was rounded onto (`99.95%`, `0.05%`).
     """
-    text = f"{share:.{decimals}%}"
+    text = percent_at(share, decimals)
     while off_ends(share, (0.0, 1.0)) and float(text[:-1]) in (0.0, 100.0) \
             and decimals < MAX_DECIMALS:
         decimals += 1
-        text = f"{share:.{decimals}%}"
+        text = percent_at(share, decimals)
     return text
+
+
+def percent_at(share: float, decimals: int) -> str:
+    """A share (0..1) as a percentage at exactly `decimals` places (`fixed`'s rounding)."""
+    number = _written(share)
+    return f"{fixed(number.scaleb(2) if number.is_finite() else share, decimals)}%"
+
+
+def points(delta_pp: float, decimals: int = 1) -> str:
+    """A difference of percentages in points, signed: `+6.3pp` (`fixed`'s rounding)."""
+    return f"{fixed(delta_pp, decimals, signed=True)}pp"
 
 
 def off_ends(value: float, scale: tuple[float, float]) -> bool:
@@ -59,7 +92,8 @@ def beside_bound(value: float, bound: float, *, share: bool = False, at_most: bo
         if share:
             text, limit = percent(value, decimals + extra), percent(bound, decimals + extra)
         else:
-            text = f"{value:+.{decimals + extra}f}" if signed else f"{value:.{3 + extra}g}"
+            text = fixed(value, decimals + extra, signed=True) if signed \
+                else significant(value, 3 + extra)
             limit = f"{bound:g}"
         shown, shown_bound = _parsed(text), _parsed(limit)
         if (shown <= shown_bound if at_most else shown >= shown_bound) == holds:
@@ -80,16 +114,16 @@ def bound_percent(bar: float, decimals: int = 0) -> str:
     `85%`, `85.5%` (never rounded to `86%`); `decimals` at least (`85.0%`)."""
     text = f"{bar * 100:g}"
     places = len(text.partition(".")[2])
-    return f"{text}%" if "e" in text or places >= decimals else f"{bar * 100:.{decimals}f}%"
+    return f"{text}%" if "e" in text or places >= decimals else percent_at(bar, decimals)
 
 
 def fixed_beside(value: float, bar: float | None, decimals: int = 2) -> str:
     """`value` to `decimals` places, more where those would put it on the other side of
     `bar` (a bound it is held to at least): a kappa of 0.5996 is not `0.60` beside 0.6."""
     if bar is None:
-        return f"{value:.{decimals}f}"
+        return fixed(value, decimals)
     for places in range(decimals, decimals + 12):
-        text = f"{value:.{places}f}"
+        text = fixed(value, places)
         if (float(text) >= bar) == (value >= bar):
             return text
     return repr(value)
@@ -110,21 +144,40 @@ def adding_up(text_a: Callable[[int], str], text_b: Callable[[int], str], delta:
       `33.33% → 66.67%`, `+33.3pp`, where thirds add up at no length). Spelling the
       delta out to match (`53.846% → 46.154%`, `-7.692pp` for 7 and 6 of 13) would give
       a 13-case comparison digits it does not have;
-    - else all one or two digits more, where that double rounding slips (a tie at 5).
+    - else all one or two digits more, where that double rounding slips, or where B
+      minus A as shown is a tie (`99.95% → 100.00%` reads `+0.05pp`, not `+0.1pp`).
     """
-    a, b, d = text_a(digits), text_b(digits), f"{delta:+.{digits}f}"
+    a, b, d = text_a(digits), text_b(digits), fixed(delta, digits, signed=True)
     if _difference(a, b) == Decimal(d):
         return a, b, d, digits
     a, b = text_a(digits + 1), text_b(digits + 1)
-    if f"{_difference(a, b):+.{digits}f}" == d:
+    difference = _difference(a, b)
+    if fixed(difference, digits, signed=True) == d and not _tie(difference, digits):
         return a, b, d, digits
     for shown in (digits + 1, digits + 2):
-        a, b, d = text_a(shown), text_b(shown), f"{delta:+.{shown}f}"
+        a, b, d = text_a(shown), text_b(shown), fixed(delta, shown, signed=True)
         if _difference(a, b) == Decimal(d):
             return a, b, d, shown
-    return text_a(digits), text_b(digits), f"{delta:+.{digits}f}", digits
+    return text_a(digits), text_b(digits), fixed(delta, digits, signed=True), digits
+
+
+def _tie(number: Decimal, digits: int) -> bool:
+    """`number` lies halfway between two values at `digits` places (6.25 at one)."""
+    return abs(number.scaleb(digits) % 1) == Decimal("0.5")
 
 
 def _difference(a: str, b: str) -> Decimal:
     """B minus A as they read (`66.67%` less `33.33%`)."""
     return Decimal(b.rstrip("%")) - Decimal(a.rstrip("%"))
+
+
+def significant(value: float, digits: int, *, signed: bool = False) -> str:
+    """`value` to `digits` significant digits, as `{:g}` writes it (`12.3`, `0.000123`,
+    `1.23e+06`; `signed`: `+0.0013`), a tie rounded away from zero as `fixed` rounds it."""
+    sign = "+" if signed else ""
+    number = _written(value)
+    if not number.is_finite() or number.is_zero():
+        return f"{value:{sign}.{digits}g}"
+    exponent = number.adjusted()
+    rounded = number.quantize(Decimal(1).scaleb(exponent - digits + 1), rounding=ROUND_HALF_UP)
+    return f"{float(rounded):{sign}.{digits}g}"

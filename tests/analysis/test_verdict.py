@@ -14,7 +14,7 @@ def test_regression_a_bound_just_above_zero_never_prints_as_zero():
     interval = Interval(0.004690435198272447, 0.5163265896711656)
     assert bounds_text(interval, 2) == "+0.0047..+0.52"
     assert bounds_text(Interval(-0.70, -0.0015562198), 2) == "-0.70..-0.0016"
-    assert bounds_text(Interval(-44.05, -0.0228), 1) == "-44.0..-0.023"
+    assert bounds_text(Interval(-44.04, -0.0228), 1) == "-44.0..-0.023"
 
 
 def test_a_bound_at_zero_reads_zero_and_others_keep_their_digits():

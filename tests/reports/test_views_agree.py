@@ -14,14 +14,17 @@ from __future__ import annotations
 import json
 import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+import yaml
 
 from assay.case import Case
 from assay.output import Output, Usage
 from assay.review.result import Review
 from assay.score import Score
 from assay.trial import TrialResult
+from tests.cli.conftest import Cli
 from tests.review.renderings import renderings
 
 CONDITIONS = ("plain", "tools", "down")
@@ -202,3 +205,50 @@ def test_every_view_with_an_errored_trials_column_names_what_the_scorers_could_n
     for where in ("terminal", "report.html", "assay view"):
         for warning in warnings:
             assert warning in views[where], (where, warning)
+
+
+HALVES_AGENT = "def answer(case, passes):\n    return 'a' if int(case.id[1:]) < passes else 'b'\n"
+
+
+def test_a_tie_rounds_away_from_zero_alike_in_every_view(tmp_path: Path) -> None:
+    """Regression: 9 of 16 (56.25%) read `56.2%`, +6.25pp `+6.2pp` and a mean of 0.5625
+    `0.562`, Python's rounding to even, where people read 56.3%. Every view rounds a tie
+    away from zero, by one rule: the run's terminal, report.md, report.html, results.json's
+    verdicts, JUnit, `assay view`, `assay compare` and `assay history`."""
+    from assay.review.finish import review_stored
+    from assay.store import Store
+
+    (tmp_path / "agent.py").write_text(HALVES_AGENT)
+    (tmp_path / "cases.jsonl").write_text("".join(
+        json.dumps({"id": f"c{i:02d}", "input": "q", "expected": "a"}) + "\n"
+        for i in range(16)))
+    cli = Cli(tmp_path)
+    texts: dict[str, str] = {}
+    for number, (base, nine) in enumerate([(8, 9), (9, 8)], 1):
+        (tmp_path / "assay.yaml").write_text(yaml.safe_dump({
+            "name": "halves", "dataset": {"path": "cases.jsonl"},
+            "target": {"type": "python", "function": "agent:answer"},
+            "conditions": {"base": {"args": {"passes": base}},
+                           "nine": {"args": {"passes": nine}}},
+            "scorers": [{"type": "exact_match"}],
+            "gates": [{"scorer": "exact_match", "min_pass_rate": 0.6}]}))
+        run = cli("run", "assay.yaml", "--no-progress", "-o", f"out{number}",
+                  "--junit", f"out{number}/junit.xml")
+        assert run.returncode == 1, run.stderr  # the gate at 60% fails
+        texts[f"run {number} terminal"] = run.stdout
+        texts[f"run {number} junit"] = (tmp_path / f"out{number}" / "junit.xml").read_text()
+    texts["compare"] = cli("compare", "-e", "halves").stdout
+    texts["history"] = cli("history", "halves").stdout
+    store = Store(str(tmp_path / "assay.db"))
+    first = store.list_runs("halves")[-1]
+    texts |= {f"run 1 {where}": text
+              for where, text in renderings(review_stored(store, first)).items()}
+    store.close()
+    for where, text in texts.items():
+        assert "56.3%" in text, where
+        assert "56.2%" not in text and "6.2pp" not in text, where
+        assert not re.search(r"0\.562(?!\d)", text), where
+    for where in ("run 1 terminal", "run 1 report.md", "run 1 report.html",
+                  "run 1 results.json", "run 1 assay view", "compare"):
+        assert "+6.3pp" in texts[where], where
+    assert "0.563" in texts["run 1 report.md"]

@@ -42,6 +42,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -53,6 +54,7 @@ from assay.analysis.paired import PairedComparison
 from assay.analysis.pass_rate_delta import SCORE_TEST, DiscordantPairs, mcnemar_score
 from assay.analysis.verdict import bound_text, level_text, shown_effect
 from assay.errors import UserError
+from assay.shown_numbers import fixed, percent_at
 from assay.wording import plural
 
 MAX_CASES = 20_000
@@ -109,7 +111,7 @@ class SampleSizeAdvice:
             return f"{now}; no case count advised: {self.reason}"
         assert self.power is not None
         return (f"{now}; about {plural(self.cases_needed, 'case')} would detect "
-                f"{self.effect:+.{digits}f}{unit} with {power_text(self.power)} power "
+                f"{fixed(self.effect, digits, signed=True)}{unit} with {power_text(self.power)} power "
                 f"({self.test}, alpha {self.alpha:.3g})")
 
     def to_dict(self) -> dict[str, Any]:
@@ -123,14 +125,14 @@ class SampleSizeAdvice:
 def shown_width(interval: Interval, digits: int) -> str:
     """The width between the bounds as the comparison line prints them, so a reader who
     subtracts them gets this number: -55.65..+55.65 prints -55.7..+55.7, 111.4 wide."""
-    low, high = (float(bound_text(bound, digits)) for bound in (interval.low, interval.high))
-    return f"{high - low:.{digits}f}"
+    low, high = (Decimal(bound_text(bound, digits)) for bound in (interval.low, interval.high))
+    return fixed(high - low, digits)
 
 
 def power_text(power: float) -> str:
     """`83%`; a power short of 1 that would round to `100%` reads `>99%` (a test that can
     never miss is not what a normal model of the differences promises)."""
-    text = f"{power:.0%}"
+    text = percent_at(power, 0)
     return ">99%" if text == "100%" and power < 1 else text
 
 
@@ -372,7 +374,7 @@ def _smallest(power_at: Any, target: float, start: int, *, scan_back: int) -> tu
     while at(high) < target:
         if high >= MAX_CASES:
             raise UndefinedEffect(
-                f"even {MAX_CASES:,} cases would not reach {target:.0%} power")
+                f"even {MAX_CASES:,} cases would not reach {percent_at(target, 0)} power")
         low, high, step = high, min(MAX_CASES, high + step), step * 2
     while high - low > 1:
         middle = (low + high) // 2

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from assay.knowledge_packs.bands import size_words
-from assay.shown_numbers import MAX_DECIMALS, adding_up, percent
+from assay.shown_numbers import MAX_DECIMALS, adding_up, fixed, percent, points, significant
 
 if TYPE_CHECKING:
     from assay.analysis.interval import Interval
@@ -35,7 +35,7 @@ def describe(c: PairedComparison) -> str:
     shown = shown_effect(c)
     size = f"{name} {shown.delta}"
     if effect.metric == "mean" and c.reading_delta_pp is not None:
-        size += f" ({c.reading_delta_pp:+.1f}pp of the scale)"
+        size += f" ({points(c.reading_delta_pp)} of the scale)"
     interval = f"{level_text(effect.interval.confidence)} CI {shown.interval}"
     if c.correction:
         interval += f" ({c.correction})"
@@ -73,7 +73,7 @@ def shown_effect(c: PairedComparison, metric: Literal["pass_rate", "mean"] | Non
         return ShownEffect(a, b, f"{delta}pp", f"{bounds_text(effect.interval, digits)}pp",
                            digits)
     mean_a, mean_b = c.mean_a, c.mean_b
-    a, b, delta, digits = adding_up(lambda d: f"{mean_a:.{d}f}", lambda d: f"{mean_b:.{d}f}",
+    a, b, delta, digits = adding_up(lambda d: fixed(mean_a, d), lambda d: fixed(mean_b, d),
                                      effect.estimate, off_zero(
                                          effect.estimate,
                                          2 if abs(mean_a) >= 10 or abs(mean_b) >= 10 else 3))
@@ -83,7 +83,7 @@ def shown_effect(c: PairedComparison, metric: Literal["pass_rate", "mean"] | Non
 def off_zero(delta: float, digits: int) -> int:
     """`digits`, or more where those would round a delta that is not 0 onto it: a mean
     that moved from 1.0 to 0.9997 read `1.000 → 1.000, -0.000`, now `1.0000 → 0.9997`."""
-    while delta != 0 and float(f"{delta:.{digits}f}") == 0 and digits < MAX_DECIMALS:
+    while delta != 0 and float(fixed(delta, digits)) == 0 and digits < MAX_DECIMALS:
         digits += 1
     return digits
 
@@ -116,7 +116,7 @@ def _misleads(shown: float, p: float, alpha: float) -> bool:
 
 def level_text(confidence: float) -> str:
     """95% -> `95%`, 1 - 0.05/3 -> `98.3%`."""
-    return f"{confidence * 100:.3g}%"
+    return f"{significant(confidence * 100, 3)}%"
 
 
 def bounds_text(interval: Interval, digits: int) -> str:
@@ -132,6 +132,6 @@ def bounds_text(interval: Interval, digits: int) -> str:
 def bound_text(x: float, digits: int) -> str:
     """One bound, signed, never rounded onto 0 unless it is 0."""
     if x == 0:
-        return f"{0.0:.{digits}f}"
-    text = f"{x:+.{digits}f}"
-    return f"{x:+.2g}" if float(text) == 0 else text
+        return fixed(0.0, digits)
+    text = fixed(x, digits, signed=True)
+    return significant(x, 2, signed=True) if float(text) == 0 else text

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from assay.errors import Problem, UserError
+from assay.shown_numbers import percent
 
 if TYPE_CHECKING:
     from assay.records import CalibrationRecord
@@ -88,6 +89,6 @@ def _why(name: str, identity: tuple[str, str, str | None],
                        "metric or pass rule changed)")
     what = "; ".join(changes) or "its judge differs"
     return (f"scorer '{name}': changed since its last passing calibration {last.id} "
-            f"({last.created_at[:10]}, agreement {last.agreement:.1%}): {what}"
+            f"({last.created_at[:10]}, agreement {percent(last.agreement)}): {what}"
             if last.agreement is not None else
             f"scorer '{name}': changed since its last passing calibration {last.id}: {what}")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import format_p
 from assay.reports.formatting import percent
-from assay.shown_numbers import adding_up, bound_percent, fixed_beside, percent_beside
+from assay.shown_numbers import adding_up, bound_percent, fixed, fixed_beside, percent_beside
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -107,9 +107,9 @@ def measure_rows(cal: Calibration) -> list[Row]:
         note = (f"{lean}, significant" if effect.significant else "within noise") + \
             f" ({effect.test.name} {format_p(effect.test.p_value)})"
         rows.append((f"leniency (judge - people{' pass rate' if unit else ' mean'})",
-                     f"{effect.estimate:+.{digits}f}{unit}",
-                     (f"{effect.interval.low:+.{digits}f}..{effect.interval.high:+.{digits}f}"
-                     f"{unit}"), note))
+                     f"{fixed(effect.estimate, digits, signed=True)}{unit}",
+                     (f"{fixed(effect.interval.low, digits, signed=True)}.."
+                      f"{fixed(effect.interval.high, digits, signed=True)}{unit}"), note))
     for title, alpha in (("Krippendorff's alpha among people", m.human_alpha),
                          ("Krippendorff's alpha with the judge", m.alpha_with_judge)):
         if alpha is not None:
@@ -271,7 +271,7 @@ def _ci(interval: Interval | None, *, digits: int | None = None) -> str:
         return ""
     if digits is None:
         return f"{percent(interval.low)}–{percent(interval.high)}"
-    return f"{interval.low:.{digits}f}–{interval.high:.{digits}f}"
+    return f"{fixed(interval.low, digits)}–{fixed(interval.high, digits)}"
 
 
 def _ids(ids: Sequence[str]) -> str:

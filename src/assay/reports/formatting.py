@@ -10,6 +10,7 @@ from assay.analysis.summary import ScoreStats
 from assay.shown_numbers import (
     AT_END,
     MAX_DECIMALS,
+    fixed,
     fixed_beside,
     off_ends,
     percent,
@@ -142,10 +143,10 @@ def score_text(value: float, scale: tuple[float, float], decimals: int | None = 
     those would round it onto an end of the scale it is not at (0.9995 is not `1.000`)."""
     if decimals is None:
         decimals = 3 if scale[1] - scale[0] <= 1 else 2
-    text = f"{value:.{decimals}f}"
+    text = fixed(value, decimals)
     while off_ends(value, scale) and float(text) in scale and decimals < MAX_DECIMALS:
         decimals += 1
-        text = f"{value:.{decimals}f}"
+        text = fixed(value, decimals)
     return text
 
 

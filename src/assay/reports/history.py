@@ -14,6 +14,7 @@ from typing import Any
 from assay.analysis.history import TARGET_ERRORS, ExperimentHistory
 from assay.records import experiment_label
 from assay.reports.formatting import percent, score_text
+from assay.shown_numbers import significant
 from assay.wording import plural
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -55,7 +56,7 @@ def format_value(metric: str, value: float | None,
         return percent(value / 100)
     if metric == TARGET_ERRORS:
         return f"{value:,.0f}"
-    return score_text(value, scale) if scale is not None else f"{value:.3g}"
+    return score_text(value, scale) if scale is not None else significant(value, 3)
 
 
 def arrow(history: ExperimentHistory, metric: str) -> str:
