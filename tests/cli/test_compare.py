@@ -12,7 +12,7 @@ import yaml
 if TYPE_CHECKING:
     from assay.store import Store
 
-from .evalproject import assay, results, write_project, write_stopping_project
+from .evalproject import assay, assay_apart, results, write_project, write_stopping_project
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def test_compare_shows_per_case_regressions_between_any_two_runs(
     _, _, weak = run(capsys, project, 0.5)
     _, _, strong = run(capsys, project, 0.8)
     store = str(project / "s.db")
-    code, text = assay(capsys, "compare", "--store", store, "--json")  # latest~1 vs latest
+    code, text, _ = assay_apart(capsys, "compare", "--store", store, "--json")
     assert code == 0
     diff = json.loads(text)
     assert (diff["run_a"]["id"], diff["run_b"]["id"]) == (weak["run"]["id"], strong["run"]["id"])
@@ -237,10 +237,10 @@ def test_regression_comparing_a_run_that_stopped_part_way_says_it_did(
     config = write_stopping_project(project, cases=20, answered=20, max_errors=2)
     code, _ = assay(capsys, "run", str(config), "--store", store, "--no-progress")
     assert code == 0
-    code, text = assay(capsys, "compare", "--store", store)
+    code, text = assay(capsys, "compare", "latest~1", "latest", "--store", store)
     assert code == 0, text
     assert "note: run " in text and "8 of its 20 trials ran, and it is aborted" in text, text
-    code, text = assay(capsys, "compare", "--store", store, "--json")
+    code, text = assay(capsys, "compare", "latest~1", "latest", "--store", store, "--json")
     [note] = json.loads(text)["notes"]
     assert note.endswith("is compared on the cases it reached: 8 of its 20 trials ran, and it "
                          "is aborted")
@@ -260,7 +260,7 @@ def test_runs_with_other_epoch_counts_are_compared_with_a_note_saying_so(
     code, text = assay(capsys, "compare", "--store", str(project / "s.db"))
     assert code == 0 and note in text
     run(capsys, project, 0.8)
-    code, text = assay(capsys, "compare", "--store", str(project / "s.db"), "--json")
+    code, text, _ = assay_apart(capsys, "compare", "--store", str(project / "s.db"), "--json")
     assert json.loads(text)["notes"] == []  # same epochs: no note
 
 
@@ -346,3 +346,40 @@ def done_and_running(store: Store) -> Store:
                      started_at="2026-01-02T00:00:00+00:00")
     store.write_trials("B", [trial(f"c{i}") for i in range(3)])
     return store
+
+
+def test_compare_by_default_takes_the_latest_two_completed_runs_and_names_those_left_out(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `assay compare -e e` took the latest two runs whatever they were: one
+    stopped by Ctrl-C, aborted, still running, or a rejudge of an older run. It takes the
+    latest two completed runs, as `assay runs` and `assay history` list them, and says
+    which it compared and which newer ones it left out."""
+    from assay.store import Store
+    from tests.store.test_store import trial
+
+    url = str(project / "s.db")
+    store = Store(url)
+    for day, (run_id, status, kind) in enumerate([
+            ("older", "completed", "eval"), ("A", "completed", "eval"),
+            ("stopped", "interrupted", "eval"), ("B", "completed", "eval"),
+            ("rejudged", "completed", "rejudge"), ("failed", "aborted", "eval"),
+            ("live", "running", "eval")], 1):
+        store.create_run(id=run_id, experiment="e", status=status, kind=kind, total_trials=4,
+                         started_at=f"2026-01-{day:02d}T00:00:00+00:00")
+        store.write_trials(run_id, [trial(f"c{i}") for i in range(4 if status == "completed"
+                                                                   else 2)])
+    store.close()
+    for scope in (("-e", "e"), ()):
+        code, out, err = assay_apart(capsys, "compare", *scope, "--store", url, "--json")
+        assert code == 0, err
+        diff = json.loads(out)
+        assert (diff["run_a"]["id"], diff["run_b"]["id"]) == ("A", "B")
+        assert (f"note: compared the latest two completed runs{' of ' + repr('e') if scope else ''}:"
+                f" A → B; left out: live (running), failed (aborted), rejudged (rejudge) and 1 "
+                "more") in " ".join(err.split())
+    code, out, err = assay_apart(capsys, "compare", "older", "-e", "e", "--store", url, "--json")
+    diff = json.loads(out)
+    assert code == 0 and (diff["run_a"]["id"], diff["run_b"]["id"]) == ("older", "B")
+    assert "compared the latest completed run of 'e': older → B" in " ".join(err.split())
+    code, out, err = assay_apart(capsys, "compare", "A", "B", "--store", url)
+    assert code == 0 and "note: compared" not in err

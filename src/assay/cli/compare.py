@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 
 
 @click.command("compare")
-@click.argument("run_a", default="latest~1", metavar="[RUN_A]")
-@click.argument("run_b", default="latest", metavar="[RUN_B]")
+@click.argument("run_a", required=False, metavar="[RUN_A]")
+@click.argument("run_b", required=False, metavar="[RUN_B]")
 @store_option
 @click.option("--experiment", "-e", type=GIVEN_TEXT,
               help="Resolve `latest` and `latest~N` within this experiment.")
@@ -46,12 +46,14 @@ if TYPE_CHECKING:
               help="With --pairwise: the judge (`provider/model`; default run B's pairwise "
                    "scorer's model, or its config's judge.model).")
 @slow_work_option
-def command(run_a: str, run_b: str, store_url: str | None, experiment: str | None, force: bool,
+def command(run_a: str | None, run_b: str | None, store_url: str | None, experiment: str | None, force: bool,
             as_json: bool, output: str | None, pairwise: bool, judge_model: str | None,
             no_progress: bool) -> None:
     """Compare RUN_A (before) with RUN_B (after): ids, id prefixes, `latest` or `latest~N`.
 
-    By default the run before the latest, then the latest. Per scorer and
+    By default the latest two completed runs (of EXPERIMENT with -e), older
+    first; runs stopped, aborted or still running, and rejudges, are left out
+    and named. Per scorer and
     condition: the delta from A to B with its CI (95%, or the level of its Holm
     step when several metrics are compared), the paired test and the cases that
     newly fail or newly pass in B (with several epochs: that pass less or more
@@ -70,6 +72,7 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     from assay.errors import UserError
     from assay.judging.pairs import read_answer_pairs
     from assay.review.comparing import diff_stored_runs
+    from assay.store.compared_runs import compared_runs
     from assay.store.snapshot import one_moment
 
     if not pairwise and (given := given_on_command_line("judge_model")):
@@ -80,8 +83,8 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
     answers = pairs = None
     try:
         with one_moment(store):  # a run still being written: both runs as they stood together
-            first = store.resolve_run(run_a, experiment)
-            second = store.resolve_run(run_b, experiment)
+            picked = compared_runs(store, run_a, run_b, experiment)
+            first, second = picked.first, picked.second
             if first.id == second.id:
                 raise UserError(f"RUN_A and RUN_B are the same run ({first.id})")
             trials = sum(store.count_trials(run.id)[0] for run in (first, second))
@@ -95,10 +98,12 @@ def command(run_a: str, run_b: str, store_url: str | None, experiment: str | Non
             pairs = _pairwise(store, first, second, answers, judge_model)
     finally:
         store.close()
-    out, notes = console(), console(stderr=True)  # notes stay out of --json
-    if first.experiment != second.experiment:
-        from assay.reports.text import markup_free
+    from assay.reports.text import markup_free
 
+    out, notes = console(), console(stderr=True)  # notes stay out of --json
+    if picked.note:
+        notes.print(f"[yellow]note:[/yellow] {markup_free(picked.note)}")
+    if first.experiment != second.experiment:
         notes.print("[bold yellow]warning:[/bold yellow] " + markup_free(
             f"different experiments: '{first.experiment}' and '{second.experiment}'"))
     if first.started_at > second.started_at:

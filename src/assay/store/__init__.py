@@ -10,7 +10,8 @@ file was deleted or replaced under it (`store_file`), and which runs marked
 running have probably stopped (`stalled_runs`), and which URLs can be a store and how
 long a connection or a lock may take (`store_address`), and how long a statement may wait
 for PostgreSQL's answer (`answer_wait`), and reading one moment of a store
-being written (`snapshot`). May import
+being written (`snapshot`), and which runs `assay compare` takes when not told
+(`compared_runs`). May import
 the root nouns only; everything after the runner reads runs through it.
 """
 

@@ -246,21 +246,24 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
             return [run_record(row) for row in conn.execute(query)]
 
     def resolve_run(self, ref: str, experiment: str | None = None, *,
-                    kinds: tuple[str, ...] | None = TRIAL_KINDS) -> RunRecord:
+                    kinds: tuple[str, ...] | None = TRIAL_KINDS,
+                    status: str | None = None) -> RunRecord:
         """A run by id, unique id prefix, `latest` or `latest~N` (of an experiment, if given).
         `latest` counts the runs of `kinds`, by default those with trials, which every
         command naming a run by `latest` works on: `assay report` after `assay traces`
-        means the latest eval run (`kinds=None` counts every run). An empty `ref` is the
-        prefix of every id: it is refused, not read as the only run."""
+        means the latest eval run (`kinds=None` counts every run), and only those of
+        `status` when given. An empty `ref` is the prefix of every id: it is refused, not
+        read as the only run."""
         if not ref.strip():
             raise UserError("the run id is empty (an unset shell variable?): give a run id, "
                             "an id prefix, latest or latest~N")
         back = latest_steps(ref)
         if back is not None:
-            runs = self.list_runs(experiment, kind=kinds, limit=back + 1)
+            runs = self.list_runs(experiment, kind=kinds, status=status, limit=back + 1)
             if len(runs) <= back:
                 scope = f" of experiment '{experiment}'" if experiment else ""
-                which = f"{' or '.join(kinds)} " if kinds else ""
+                which = "".join(f"{words} " for words in (status, " or ".join(kinds or ()))
+                                if words)
                 raise UserError(f"no {which}run '{ref}'{scope}: only {len(runs)} stored")
             return runs[back]
         run = self.get_run(ref)
