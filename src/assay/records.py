@@ -215,6 +215,9 @@ class ScoreRow:
     """Tokens and cost the scorer itself spent (an LLM judge)."""
     output_tokens: int | None = None
     cost_usd: float | None = None
+    cache_hits: int = 0
+    """The scorer's LLM calls answered from the response cache: an identical request that
+    another trial (of another condition, say) or an earlier run paid for."""
 
     @property
     def failed(self) -> bool:

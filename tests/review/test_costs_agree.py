@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
 from assay.analysis.conditions import collect_cases, compare_conditions
 from assay.analysis.summary import summarize
 from assay.records import RunRecord, ScoreRow, TrialRow
 from assay.review.result import Review
+from assay.testing import FakeJudge, FakeLLM
 from tests.review.renderings import assert_every_rendering_shows, assert_no_rendering_shows
 
 
@@ -54,3 +64,49 @@ def test_a_condition_whose_judge_cost_is_unknown_gets_no_cost_bar_in_report_html
     plain_row, terse_row = (row[:row.index("</tr>")] for row in (plain, terse))
     assert plain_row.count('class="meter mini') == 1  # latency only
     assert terse_row.count('class="meter mini') == 2  # latency and cost
+
+
+SAME_ANSWER = "def answer(case, style):\n    return 'The answer is ' + case.expected\n"
+
+
+def test_verdicts_one_condition_paid_for_and_another_shared_read_as_shared_not_free(
+        tmp_path: Path) -> None:
+    """Regression: two conditions answering alike ask the judge the same requests, paid once
+    by the first to ask; the other condition's judge cost read $0.0000 with nothing beside
+    it, as if it were the cheaper one. Every rendering counts its verdicts taken from the
+    cache beside that cost, and says what they are; the run pays for each verdict once."""
+    from assay.review.finish import review_stored
+    from assay.store import Store
+
+    (tmp_path / "agent.py").write_text(SAME_ANSWER)
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(
+        {"id": f"c{i}", "input": f"question {i}?", "expected": f"a{i}"}) + "\n"
+        for i in range(4)))
+    (tmp_path / "assay.yaml").write_text(yaml.safe_dump({
+        "name": "shared", "dataset": {"path": "cases.jsonl"},
+        "target": {"type": "python", "function": "agent:answer"},
+        "conditions": {"one": {"args": {"style": "one"}}, "two": {"args": {"style": "two"}}},
+        "judge": {"model": "openai/gpt-4.1-mini"},
+        "scorers": [{"type": "judge_score", "threshold": 7}], "run": {"concurrency": 1}}))
+    with FakeLLM(judge=FakeJudge()) as llm:
+        run = subprocess.run(
+            [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress", "-o", "out"],
+            cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+            env={**os.environ, "ASSAY_STORE": str(tmp_path / "assay.db"), "COLUMNS": "200",
+                 "OPENAI_BASE_URL": llm.base_url, "OPENAI_API_KEY": "test-key"})
+        judged = llm.received
+    assert run.returncode == 0, run.stderr
+    assert judged == 4  # each verdict paid for once
+    conditions = {c["condition"]: c for c in json.loads(
+        (tmp_path / "out" / "results.json").read_text())["stats"]["conditions"]}
+    assert (conditions["one"]["judge_cache_hits"], conditions["two"]["judge_cache_hits"]) == (0, 4)
+    assert conditions["one"]["judge_cost_usd"] > 0 and conditions["two"]["judge_cost_usd"] == 0
+    assert re.search(r"two +unknown +- +\$0\.0000 +4 ", run.stdout), run.stdout
+    store = Store(str(tmp_path / "assay.db"))
+    [stored] = store.list_runs("shared")
+    review = review_stored(store, stored)
+    store.close()
+    assert_every_rendering_shows(review, "judge calls cached",
+                                 "paid for once by the first to ask",
+                                 only=["terminal", "report.md", "report.html"])
+    assert "| two | 4 | 0 |" in (tmp_path / "out" / "report.md").read_text()

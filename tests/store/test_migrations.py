@@ -18,6 +18,9 @@ from assay.errors import UserError
 from assay.store import Store, initial_schema, schema
 from assay.store.migrations import MIGRATIONS, SCHEMA_VERSION, current_version
 
+INDEX_BY_PROVIDER = 11
+"""The migration that indexes the response cache by provider."""
+
 
 def first_release_database(path: Path) -> str:
     """A SQLite file as the first release left it: the frozen tables, migration 1 recorded."""
@@ -214,13 +217,13 @@ def test_a_store_made_before_the_cache_was_indexed_by_provider_gets_the_index(
     with store.engine.begin() as conn:  # as the assay before it left the store
         conn.exec_driver_sql("DROP INDEX response_cache_by_provider")
         conn.execute(schema.schema_migrations.delete().where(
-            schema.schema_migrations.c.version == SCHEMA_VERSION))
+            schema.schema_migrations.c.version >= INDEX_BY_PROVIDER))
     assert "response_cache_by_provider" not in indexes(store)
     store.close()
     upgraded = Store(store_url)
     try:
         assert "response_cache_by_provider" in indexes(upgraded)
         with upgraded.engine.connect() as conn:
-            assert current_version(conn) == SCHEMA_VERSION == 11
+            assert current_version(conn) == SCHEMA_VERSION
     finally:
         upgraded.close()

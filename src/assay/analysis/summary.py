@@ -90,6 +90,12 @@ class ConditionStats:
     judge_cost_usd: float | None = None
     """What LLM judges spent scoring this condition's answers (apart from the target's cost);
     None as for `cost_usd`."""
+    judge_cache_hits: int = 0
+    """The judges' calls on this condition's answers that were answered from the response
+    cache and cost nothing here: a request identical to one another condition's answer
+    made (the same answer, judged once and paid by the first to ask), or one an earlier run
+    paid for. Beside `judge_cost_usd`, it keeps a condition whose verdicts were shared from
+    reading as the cheaper one."""
     tool_calls: int = 0
     """An agent target's tool calls, failed tool calls and model turns, summed over every
     attempt of a retried trial (as its cost is), not only the attempt the scorers judged."""
@@ -344,7 +350,7 @@ class SummaryBuilder:
         """One scorer's result on a trial already added."""
         if row.input_tokens or row.cost_usd is not None:
             self._add_judge_usage(row.condition, row.input_tokens, row.output_tokens,
-                                  row.cost_usd)
+                                  row.cost_usd, row.cache_hits)
         if row.error is not None:  # a failed target has no score rows: this is the scorer's
             self._scorer_failures[row.scorer].add(row.case_id, row.condition, str(row.error))
         for accumulator in self._route(row.scorer, row.condition, tuple(row.tags),
@@ -359,7 +365,7 @@ class SummaryBuilder:
             usage = score.usage
             if usage is not None and (usage.input_tokens or usage.cost_usd is not None):
                 self._add_judge_usage(condition, usage.input_tokens, usage.output_tokens,
-                                      usage.cost_usd)
+                                      usage.cost_usd, usage.cache_hits)
             if score.error is not None:
                 self._scorer_failures[name].add(case_id, condition, str(score.error))
             for accumulator in self._route(name, condition, tags, difficulty):
@@ -382,10 +388,12 @@ class SummaryBuilder:
         return route
 
     def _add_judge_usage(self, condition: str, input_tokens: int | None,
-                         output_tokens: int | None, cost_usd: float | None) -> None:
+                         output_tokens: int | None, cost_usd: float | None,
+                         cache_hits: int) -> None:
         entry = self._conditions.get(condition)
         if entry is None:
             return
+        entry.judge_cache_hits += cache_hits
         # a known cost was priced from the tokens: a reply from the cache spent none
         if input_tokens or output_tokens or cost_usd is not None:
             entry.judge_input_tokens = (entry.judge_input_tokens or 0) + (input_tokens or 0)

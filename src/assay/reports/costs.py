@@ -30,6 +30,20 @@ UNKNOWN = "unknown"
 CACHED_TARGET_CALLS = "target calls cached"
 """The per-condition column of LLM calls a target's answers took from the response cache:
 the targets' alone, while the run's total of cached calls counts the judges' too."""
+CACHED_JUDGE_CALLS = "judge calls cached"
+"""The per-condition column of the judges' calls answered from the response cache, shown
+when there are any: beside a judge cost of $0, it says the verdicts were not free but
+shared."""
+CACHED_JUDGE_CALLS_NOTE = (
+    f"{CACHED_JUDGE_CALLS}: verdicts on answers identical to ones another condition (or an "
+    "earlier run) had judged by the same request, paid for once by the first to ask; they "
+    "cost this condition nothing, so its judge cost counts only the verdicts it paid for")
+"""What the column means, said once under the table that shows it."""
+
+
+def judge_calls_cached(conditions: Sequence[ConditionStats]) -> bool:
+    """Whether any condition's verdicts came from the response cache (its column is shown)."""
+    return any(c.judge_cache_hits for c in conditions)
 DIGITS = 4
 """Decimals of a dollar amount, unless more are needed to add up or to show a cent's
 hundredth above zero."""

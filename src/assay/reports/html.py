@@ -40,7 +40,14 @@ from assay.reports.comparisons import (
     ignored_epochs_text,
     shown_advice,
 )
-from assay.reports.costs import CACHED_TARGET_CALLS, RunCosts, tokens_text
+from assay.reports.costs import (
+    CACHED_JUDGE_CALLS,
+    CACHED_JUDGE_CALLS_NOTE,
+    CACHED_TARGET_CALLS,
+    RunCosts,
+    judge_calls_cached,
+    tokens_text,
+)
 from assay.reports.formatting import figures, fmt_mean, milliseconds, percent
 from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
@@ -196,6 +203,8 @@ def _cost(review: Review, colours: dict[str, int]) -> dict[str, Any]:
     return {"costs": _cost_rows(conditions, costs), "cost_columns": _cost_columns(conditions),
             "target_cost": costs.target, "judge_cost": costs.judge, "tokens_text": tokens_text,
             "cached_target_calls": CACHED_TARGET_CALLS,
+            "cached_judge_calls": CACHED_JUDGE_CALLS,
+            "cached_judge_calls_note": CACHED_JUDGE_CALLS_NOTE,
             "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),
                             ("cache", CACHED_TARGET_CALLS), ("tools", "tool calls")]}
 
@@ -250,6 +259,7 @@ def _cost_columns(conditions: list[ConditionStats]) -> dict[str, bool]:
                     or c.judge_input_tokens for c in conditions),
         "judge": any(c.judge_input_tokens or c.judge_cost_usd is not None for c in conditions),
         "cache": any(c.cache_hits for c in conditions),
+        "judge_cache": judge_calls_cached(conditions),
         "tools": any(c.tool_calls or c.tool_errors or c.turns for c in conditions),
     }
 

@@ -13,7 +13,13 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from assay.reports.comparisons import condition_comparisons_markdown
-from assay.reports.costs import CACHED_TARGET_CALLS, tokens_text
+from assay.reports.costs import (
+    CACHED_JUDGE_CALLS,
+    CACHED_JUDGE_CALLS_NOTE,
+    CACHED_TARGET_CALLS,
+    judge_calls_cached,
+    tokens_text,
+)
 from assay.reports.formatting import figures, fmt_mean, fmt_pass_rate, milliseconds
 from assay.reports.headline import review_headline
 from assay.reports.judges import judges_markdown
@@ -88,17 +94,22 @@ def score_lines(review: Review) -> list[str]:
 
 
 def condition_lines(review: Review) -> list[str]:
+    conditions = review.summary.conditions
+    shared = judge_calls_cached(conditions)
+    judged = f"| judge cost | {CACHED_JUDGE_CALLS} " if shared else "| judge cost "
     lines = ["## Conditions", "",
              ("| condition | trials | target errors | mean latency | tokens in/out | cost "
-             f"| judge cost | {CACHED_TARGET_CALLS} | tool calls | tool errors |"),
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             f"{judged}| {CACHED_TARGET_CALLS} | tool calls | tool errors |"),
+             "| --- |" + " ---: |" * (10 if shared else 9)]
     costs = review.costs
-    for c in review.summary.conditions:
+    for c in conditions:
         latency = milliseconds(c.latency_ms_mean)
+        judge = f"{costs.judge(c)} | {c.judge_cache_hits}" if shared else costs.judge(c)
         lines.append(f"| {inline(c.condition)} | {c.trials} | {c.errors} | {latency} | "
                      f"{tokens_text(c.input_tokens, c.output_tokens)} | {costs.target(c)} | "
-                     f"{costs.judge(c)} | {c.cache_hits} | {c.tool_calls} | "
-                     f"{c.tool_errors} |")
+                     f"{judge} | {c.cache_hits} | {c.tool_calls} | {c.tool_errors} |")
+    if shared:
+        lines += ["", f"{CACHED_JUDGE_CALLS_NOTE}."]
     return lines
 
 

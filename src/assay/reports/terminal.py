@@ -15,7 +15,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from assay.reports.console import print_table, print_warning
-from assay.reports.costs import CACHED_TARGET_CALLS, tokens_text
+from assay.reports.costs import (
+    CACHED_JUDGE_CALLS,
+    CACHED_JUDGE_CALLS_NOTE,
+    CACHED_TARGET_CALLS,
+    judge_calls_cached,
+    tokens_text,
+)
 from assay.reports.formatting import figures
 from assay.reports.text import markup_free as escape
 from assay.wording import path_text, plural
@@ -145,13 +151,19 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                  ("errored trials", "right")], rows, keys=2, group_first=True)
     if any(_spent_or_cached(c) for c in summary.conditions):  # then every condition, as
         # report.md lists them: a row left out would read as a condition that was not run
+        shared = judge_calls_cached(summary.conditions)
         print_table(console, "cost and behaviour per condition",
                     [("condition", "left"), ("tokens in/out", "right"), ("cost", "right"),
-                     ("judge cost", "right"), (CACHED_TARGET_CALLS, "right"),
+                     ("judge cost", "right"),
+                     *([(CACHED_JUDGE_CALLS, "right")] if shared else []),
+                     (CACHED_TARGET_CALLS, "right"),
                      ("tool calls", "right"), ("tool errors", "right")],
                     [(escape(c.condition), tokens_text(c.input_tokens, c.output_tokens),
-                      costs.target(c), costs.judge(c), f"{c.cache_hits:,}",
+                      costs.target(c), costs.judge(c),
+                      *([f"{c.judge_cache_hits:,}"] if shared else []), f"{c.cache_hits:,}",
                       f"{c.tool_calls:,}", f"{c.tool_errors:,}") for c in summary.conditions])
+        if shared:
+            console.print(escape(CACHED_JUDGE_CALLS_NOTE))
     total = costs.total()
     calls = usage_text(usage or {}, targets=sum(c.cache_hits for c in summary.conditions))
     if total or calls:

@@ -91,6 +91,12 @@ def _m011_cache_by_provider(conn: Connection) -> None:
         index.create(conn, checkfirst=True)
 
 
+def _m012_scorer_cache_hits(conn: Connection) -> None:
+    columns = {c["name"] for c in inspect(conn).get_columns("scores")}
+    if "cache_hits" not in columns:
+        conn.execute(text("ALTER TABLE scores ADD COLUMN cache_hits INTEGER"))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
     ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
@@ -104,6 +110,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("runs: the content hash of each knowledge pack it reads", _m010_pack_hashes),
     ("response_cache: an index of replies by provider (a run without its API key asks)",
      _m011_cache_by_provider),
+    ("scores: a judge's calls answered from the response cache", _m012_scorer_cache_hits),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -103,6 +103,7 @@ scores = Table(
     Column("input_tokens", Integer),
     Column("output_tokens", Integer),
     Column("cost_usd", Float),
+    Column("cache_hits", Integer),
     ForeignKeyConstraint(
         ["run_id", "case_id", "condition", "epoch"],
         ["trials.run_id", "trials.case_id", "trials.condition", "trials.epoch"],
