@@ -108,5 +108,5 @@ def test_verdicts_one_condition_paid_for_and_another_shared_read_as_shared_not_f
     store.close()
     assert_every_rendering_shows(review, "judge calls cached",
                                  "paid for once by the first to ask",
-                                 only=["terminal", "report.md", "report.html"])
+                                 only=["terminal", "report.md", "report.html", "assay view"])
     assert "| two | 4 | 0 |" in (tmp_path / "out" / "report.md").read_text()

@@ -64,6 +64,7 @@ def review_part(request: Request) -> Response:
 def review_context(review: Review) -> dict[str, Any]:
     # The analysis (scipy) is imported with the first review, not when the app starts.
     from assay.analysis.run_diff import condition_of
+    from assay.reports.costs import CACHED_JUDGE_CALLS, CACHED_JUDGE_CALLS_NOTE, judge_calls_cached
     from assay.reports.headline import review_headline
     from assay.reports.unscored import page_warnings
     from assay.view.review_parts import comparison_lines, score_table
@@ -79,6 +80,9 @@ def review_context(review: Review) -> dict[str, Any]:
         "baseline": review.comparisons.baseline,
         "conditions": review.summary.conditions,
         "costs": review.costs,
+        "judge_cache": judge_calls_cached(review.summary.conditions),
+        "cached_judge_calls": CACHED_JUDGE_CALLS,
+        "cached_judge_calls_note": CACHED_JUDGE_CALLS_NOTE,
         "tags": [tag for tag in dict.fromkeys(tag for tag, _ in review.summary.by_tag)][:50],
         "warnings": page_warnings(review),
     }
