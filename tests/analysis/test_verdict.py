@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from assay.analysis.conditions import collect_cases, compare_conditions
 from assay.analysis.interval import Interval
 from assay.analysis.paired import compare_paired
-from assay.analysis.verdict import bounds_text, format_p, off_zero, shown_effect
+from assay.analysis.verdict import bounds_text, format_p, level_text, off_zero, shown_effect
+from assay.records import ScoreRow
 
 
 def test_regression_a_bound_just_above_zero_never_prints_as_zero():
@@ -55,3 +57,23 @@ def test_a_delta_that_is_not_zero_never_reads_as_zero():
     shown = shown_effect(compare_paired(a, b, kind="score", scale=(0, 1)))
     assert (shown.before, shown.after, shown.delta) == ("1.0000", "0.9997", "-0.0003")
     assert off_zero(0.0, 3) == 3 and off_zero(0.0004, 3) == 4 and off_zero(-0.04, 1) == 2
+
+
+def test_an_interval_in_a_family_of_a_hundred_never_reads_as_a_100_percent_interval():
+    """Regression: 25 conditions against a baseline on 4 scorers are a Holm family of 100,
+    tested at 1 - 0.05/100 when nothing is significant; every line read `100% CI -60.7..
+    +73.2pp`, a certainty no interval of 8 cases has. It reads `99.95% CI`."""
+    conditions = ["base", *(f"v{i:02d}" for i in range(1, 26))]
+    rows = [ScoreRow(case_id=f"q{case}", condition=condition, epoch=0, scorer=f"s{scorer}",
+                     value=float(passed), passed=passed, error=None, scale=(0, 1))
+            for scorer in range(4) for k, condition in enumerate(conditions)
+            for case in range(8) for passed in [(case * 7 + k * 3 + scorer) % 5 < 2]]
+    family = compare_conditions(collect_cases(rows), conditions)
+    assert len(family.entries) == 100
+    assert not any(e.comparison.significant for e in family.entries)
+    for entry in family.entries:
+        assert entry.comparison.headline.interval.confidence == 1 - 0.05 / 100
+        assert ", 99.95% CI " in entry.comparison.verdict
+        assert entry.advice[0].summary().startswith("99.95% CI ")
+    assert level_text(1 - 0.05 / 1000) == "99.995%" and level_text(1.0) == "100%"
+    assert level_text(0.95) == "95%" and level_text(1 - 0.05 / 3) == "98.3%"

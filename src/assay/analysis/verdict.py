@@ -115,8 +115,15 @@ def _misleads(shown: float, p: float, alpha: float) -> bool:
 
 
 def level_text(confidence: float) -> str:
-    """95% -> `95%`, 1 - 0.05/3 -> `98.3%`."""
-    return f"{significant(confidence * 100, 3)}%"
+    """95% -> `95%`, 1 - 0.05/3 -> `98.3%`; a level short of 100% gets the digits that
+    keep it there: a Holm family of 100 tests at 1 - 0.05/100, which read `100% CI`, a
+    certainty no interval of a few cases has, and reads `99.95% CI`."""
+    digits = 3
+    text = significant(confidence * 100, digits)
+    while confidence < 1 and float(text) >= 100 and digits < 17:
+        digits += 1
+        text = significant(confidence * 100, digits)
+    return f"{text}%"
 
 
 def bounds_text(interval: Interval, digits: int) -> str:
