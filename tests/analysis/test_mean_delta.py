@@ -9,6 +9,8 @@ from scipy import optimize, stats
 
 from assay.analysis.effect import measure
 from assay.analysis.mean_delta import SKEW_T, ZERO_SPREAD, Differences, skewness
+from assay.analysis.paired import compare_paired
+from assay.analysis.verdict import shown_effect
 
 
 def test_skewness_is_scipys_adjusted_estimator():
@@ -111,3 +113,21 @@ def test_the_p_value_is_the_larger_of_the_t_tests_and_halls():
     hall = 2 * stats.t.sf(abs(h), 24)
     assert hall < t.pvalue  # the correction would have made it bolder; the t test holds it
     assert test.p_value == pytest.approx(max(t.pvalue, hall), rel=1e-9)
+
+
+def test_differences_that_cancel_have_a_mean_difference_of_exactly_zero():
+    """Regression: three cases scored 0, 0, 0.3 and then 0.1, 0.2, 0 (both means 0.1) moved
+    by +0.1, +0.2 and -0.3, whose float sum is 2.8e-17. The line read `0.10000000 →
+    0.10000000, +0.00000000, 95% CI -1.00000000..+0.65724106`, the headline "not clearly
+    better", and the advice under it "the observed mean difference is 0"."""
+    evidence = Differences.of([0.1, 0.2, -0.3], 1.0)
+    assert evidence.mean == 0.0
+    assert evidence.test().p_value == 1.0
+    c = compare_paired({"c1": 0.0, "c2": 0.0, "c3": 0.3}, {"c1": 0.1, "c2": 0.2, "c3": 0.0},
+                       kind="score", scale=(0, 1))
+    shown = shown_effect(c)
+    assert (shown.before, shown.after, shown.delta, shown.interval) == (
+        "0.100", "0.100", "+0.000", "-1.000..+0.657")
+    assert c.delta_mean == 0.0 and c.reading_delta_pp == 0.0
+    # a real difference keeps its value to the last bit
+    assert Differences.of([0.1, 0.2, 0.3], 1.0).mean == pytest.approx(0.2, rel=1e-15)

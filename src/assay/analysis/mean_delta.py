@@ -77,6 +77,7 @@ class Differences:
             raise UserError(f"a case's difference B - A is {too_far}: its scores are too far "
                             "apart for a float (past 1.8e308)")
         mean, sd = mean_and_sd(d)
+        mean = _without_dust(mean, n)
         if not math.isfinite(sd):
             raise UserError("the differences B - A spread past what a float holds (their "
                             "standard deviation passes 1.8e308)")
@@ -123,6 +124,15 @@ class Differences:
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "mean": self.mean, "sd": self.sd, "skewness": self.skewness,
                 "span": self.span}
+
+
+def _without_dust(mean: float, n: int) -> float:
+    """The mean of differences already rounded to 9 decimals (`snap`), with the float dust
+    of their sum rounded away as each difference's was: +0.1, +0.2 and -0.3 sum to 2.8e-17,
+    and three such cases read `0.10000000 → 0.10000000, +0.00000000`, "not clearly
+    better", where the two means are one number and the difference is 0."""
+    total = mean * n
+    return snap([total])[0] / n if math.isfinite(total) else mean
 
 
 def kept_statistics(n: int, skewness: float, level: float) -> tuple[float, float]:
