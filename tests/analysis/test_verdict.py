@@ -77,3 +77,23 @@ def test_an_interval_in_a_family_of_a_hundred_never_reads_as_a_100_percent_inter
         assert entry.advice[0].summary().startswith("99.95% CI ")
     assert level_text(1 - 0.05 / 1000) == "99.995%" and level_text(1.0) == "100%"
     assert level_text(0.95) == "95%" and level_text(1 - 0.05 / 3) == "98.3%"
+
+
+def test_a_significant_delta_never_reads_as_zero_however_small():
+    """Regression: five cases each 1e-9 or 2e-9 higher read `0.50000000 → 0.50000000,
+    +0.00000000, 95% CI +7.2e-10..+2.4e-09, significant`; and a mean +0.35 higher on a
+    0-1000 scale `mean +0.35 (+0.0pp of the scale), ..., significant`."""
+    a = {f"q{i}": 0.5 for i in range(5)}
+    tiny = compare_paired(a, {f"q{i}": 0.5 + 1e-9 * (1 + i % 2) for i in range(5)},
+                          kind="score", scale=(0, 1))
+    assert tiny.significant
+    shown = shown_effect(tiny)
+    assert (shown.before, shown.after, shown.delta) == (
+        "0.500000000", "0.500000001", "+0.000000001")
+    assert tiny.verdict.startswith("mean +0.000000001 (+0.0000001pp of the scale), 95% CI "
+                                   "+0.000000001..+0.000000002, significant")
+    wide = compare_paired({f"q{i}": 500.0 + i for i in range(10)},
+                          {f"q{i}": 500.3 + i + 0.1 * (i % 2) for i in range(10)},
+                          kind="score", scale=(0, 1000))
+    assert wide.significant
+    assert wide.verdict.startswith("mean +0.35 (+0.03pp of the scale), 95% CI +0.31..+0.39")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from assay.knowledge_packs.bands import size_words
-from assay.shown_numbers import MAX_DECIMALS, adding_up, fixed, percent, points, significant
+from assay.shown_numbers import adding_up, fixed, percent, points, significant
 
 if TYPE_CHECKING:
     from assay.analysis.interval import Interval
@@ -35,7 +35,8 @@ def describe(c: PairedComparison) -> str:
     shown = shown_effect(c)
     size = f"{name} {shown.delta}"
     if effect.metric == "mean" and c.reading_delta_pp is not None:
-        size += f" ({points(c.reading_delta_pp)} of the scale)"
+        share = c.reading_delta_pp
+        size += f" ({points(share, off_zero(share, 1))} of the scale)"
     interval = f"{level_text(effect.interval.confidence)} CI {shown.interval}"
     if c.correction:
         interval += f" ({c.correction})"
@@ -80,10 +81,16 @@ def shown_effect(c: PairedComparison, metric: Literal["pass_rate", "mean"] | Non
     return ShownEffect(a, b, delta, bounds_text(effect.interval, digits), digits)
 
 
+DELTA_DECIMALS = 17
+"""The most decimals a delta gets to leave 0: a mean difference that is not 0 is at least
+1e-9 (the rounding of each case's difference) over the cases, so a significant +1.5e-9
+needs 9 decimals, where the cap of other numbers (8) printed it `+0.00000000`."""
+
+
 def off_zero(delta: float, digits: int) -> int:
     """`digits`, or more where those would round a delta that is not 0 onto it: a mean
     that moved from 1.0 to 0.9997 read `1.000 → 1.000, -0.000`, now `1.0000 → 0.9997`."""
-    while delta != 0 and float(fixed(delta, digits)) == 0 and digits < MAX_DECIMALS:
+    while delta != 0 and float(fixed(delta, digits)) == 0 and digits < DELTA_DECIMALS:
         digits += 1
     return digits
 
