@@ -97,3 +97,25 @@ def test_a_significant_delta_never_reads_as_zero_however_small():
                           kind="score", scale=(0, 1000))
     assert wide.significant
     assert wide.verdict.startswith("mean +0.35 (+0.03pp of the scale), 95% CI +0.31..+0.39")
+
+
+def test_a_delta_beside_its_size_keeps_the_digits_that_put_it_in_that_size():
+    """Regression: on one screen, 5 more passes of 101 cases (4.95pp) read `+5.0pp (moderate
+    gain)` and 5 more of the 100 a second scorer could pair read `+5.0pp (strong gain)`; a
+    mean 0.4998 higher on 0-10 read `+0.500 (+5.0pp of the scale) ... moderate gain`."""
+    rows = [ScoreRow(case_id=f"q{case}", condition=condition, epoch=0, scorer=scorer,
+                     value=None if missing else float(passed), passed=None if missing else passed,
+                     error="judge unreachable" if missing else None, scale=(0, 1))
+            for scorer in ("exact", "judge") for condition, passing in (("a", 50), ("b", 55))
+            for case in range(101) for passed in [case < passing]
+            for missing in [scorer == "judge" and condition == "a" and case == 100]]
+    lines = {e.comparison.scorer: e.comparison
+             for e in compare_conditions(collect_cases(rows), ["a", "b"]).entries}
+    assert [(shown_effect(c).delta, c.reading) for c in lines.values()] == [
+        ("+4.95pp", "moderate"), ("+5.0pp", "strong")]
+    assert lines["exact"].verdict.startswith("pass rate +4.95pp, 97.5% CI -0.02..+12.27pp")
+    mean = compare_paired({f"q{i}": 5.0 for i in range(20)},
+                          {f"q{i}": 5.3498 + 0.3 * (i % 2) for i in range(20)},
+                          kind="score", scale=(0, 10))
+    assert mean.reading == "moderate" and shown_effect(mean).delta == "+0.4998"
+    assert mean.verdict.startswith("mean +0.4998 (+4.998pp of the scale)")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from assay.knowledge_packs.bands import size_words
+from assay.knowledge_packs.bands import Reading, pack_reading, size_words
 from assay.shown_numbers import adding_up, fixed, percent, points, significant
 
 if TYPE_CHECKING:
@@ -36,7 +36,8 @@ def describe(c: PairedComparison) -> str:
     size = f"{name} {shown.delta}"
     if effect.metric == "mean" and c.reading_delta_pp is not None:
         share = c.reading_delta_pp
-        size += f" ({points(share, off_zero(share, 1))} of the scale)"
+        digits = in_band(share, off_zero(share, 1), c.reading, 1.0)
+        size += f" ({points(share, digits)} of the scale)"
     interval = f"{level_text(effect.interval.confidence)} CI {shown.interval}"
     if c.correction:
         interval += f" ({c.correction})"
@@ -67,18 +68,33 @@ def shown_effect(c: PairedComparison, metric: Literal["pass_rate", "mean"] | Non
     and the verdict under it give one number: `+0.05pp` in one was `+0.1pp` in the other."""
     effect = c.headline if metric is None else c.mean if metric == "mean" else c.pass_rate
     assert effect is not None
+    # the size band beside the line is the headline's: its delta keeps to that band
+    reading = c.reading if effect is c.headline else None
     if effect.metric == "pass_rate" and c.pass_rate_a is not None and c.pass_rate_b is not None:
         rate_a, rate_b = c.pass_rate_a, c.pass_rate_b
+        digits = in_band(effect.estimate, off_zero(effect.estimate, 1), reading, 1.0)
         a, b, delta, digits = adding_up(lambda d: percent(rate_a, d), lambda d: percent(rate_b, d),
-                                         effect.estimate, off_zero(effect.estimate, 1))
+                                         effect.estimate, digits)
         return ShownEffect(a, b, f"{delta}pp", f"{bounds_text(effect.interval, digits)}pp",
                            digits)
     mean_a, mean_b = c.mean_a, c.mean_b
+    digits = off_zero(effect.estimate, 2 if abs(mean_a) >= 10 or abs(mean_b) >= 10 else 3)
+    span = getattr(effect.evidence, "span", None)
+    if span:
+        digits = in_band(effect.estimate, digits, reading, 100.0 / span)
     a, b, delta, digits = adding_up(lambda d: fixed(mean_a, d), lambda d: fixed(mean_b, d),
-                                     effect.estimate, off_zero(
-                                         effect.estimate,
-                                         2 if abs(mean_a) >= 10 or abs(mean_b) >= 10 else 3))
+                                     effect.estimate, digits)
     return ShownEffect(a, b, delta, bounds_text(effect.interval, digits), digits)
+
+
+def in_band(delta: float, digits: int, reading: Reading | None, pp_per_unit: float) -> int:
+    """`digits`, or more where those would round the delta into another size band than
+    its `reading` (`pp_per_unit`: percentage points per unit of the delta): 5 of 101 cases
+    gained, 4.95pp, read `+5.0pp (moderate gain)` beside `+5.0pp (strong gain)` of 5 of 100."""
+    while (reading is not None and digits < DELTA_DECIMALS
+           and pack_reading(float(fixed(delta, digits)) * pp_per_unit) != reading):
+        digits += 1
+    return digits
 
 
 DELTA_DECIMALS = 17
