@@ -401,4 +401,7 @@ def _check_power(power: float) -> None:
 
 
 def _is_zero(x: float) -> bool:
-    return abs(x) < 1e-12
+    """Exactly 0: a difference of counts or of means is 0 without float dust (`mean_delta`
+    rounds it away), and one of 5e-13 is printed as `+0.0000000000005`, which advice that
+    called it 0 contradicted."""
+    return x == 0
