@@ -123,3 +123,19 @@ def test_fed_row_by_row_the_cases_put_failed_trials_in_for_every_scorer_seen() -
     cases = collector.cases()
     assert cases == collect_cases(rows, failed)
     assert cases["s2"].values["b"] == {"q3": None} and cases["s1"].values["a"] == {"q1": [5, None]}
+
+
+def test_a_scorer_that_gives_a_verdict_on_some_answers_only_is_compared_on_its_mean() -> None:
+    """Regression: False for an empty answer (a 0-1 verdict) among 0-10 grades without one
+    made the scorer a pass/fail scorer, whose cases without a verdict were left out of
+    its comparison as errored. Its scale is the one every value lies on, 0..10."""
+    rows = [row(f"q{i}", "base", 5.0 + i % 3) for i in range(6)]
+    rows += [row(f"q{i}", "cand", 6.5 + i % 3) for i in range(5)]
+    rows.append(row("q5", "cand", 0.0, False, scale=(0, 1)))
+    cases = collect_cases(rows)
+    assert cases["judge"].kind == "score" and cases["judge"].scale == (0.0, 10.0)
+    [entry] = compare_conditions(cases, ["base", "cand"]).entries
+    c = entry.comparison
+    assert (c.n, c.excluded.count) == (6, 0)
+    assert c.delta_mean == pytest.approx((5 * 1.5 - 7.0) / 6)
+    assert c.ci_mean.low < c.delta_mean < c.ci_mean.high

@@ -98,3 +98,16 @@ def test_a_run_with_no_scores_is_noted_as_such_not_as_a_run_without_the_scorer()
     assert diff.notes == ["scorer judge: run run-a has no scores to compare with"]
     assert diff_runs(after, {}, run_a=A, run_b=B).notes == [
         "scorer judge: run run-b has no scores to compare with"]
+
+
+def test_two_runs_whose_values_lie_on_different_scales_are_bounded_by_both() -> None:
+    """A run graded on 0..10 and the next on 0..1 under one name: the differences are
+    bounded by the scale holding both runs' values, never by the later run's alone (which
+    put the interval of a -6.7 change at -1..)."""
+    on_ten = collect_cases([row(f"q{i}", "pack", 7.0 + i % 3 / 10) for i in range(8)])
+    on_one = collect_cases([row(f"q{i}", "pack", 0.5 + i / 100, scale=(0, 1))
+                            for i in range(8)])
+    [entry] = diff_runs(on_ten, on_one, run_a=A, run_b=B).entries
+    c = entry.comparison
+    assert c.delta_mean < -6
+    assert c.ci_mean.low < c.delta_mean < c.ci_mean.high

@@ -259,3 +259,16 @@ def test_regression_a_trial_whose_target_failed_is_an_error_in_its_tag_and_diffi
         assert (tag, level) == ("t", "hard")
         for stats in (main, by_tag, by_level):
             assert (stats.n, stats.errors) == (1, 1), stats
+
+
+def test_a_mean_interval_is_bounded_by_the_scale_every_value_lies_on() -> None:
+    """Regression: grades on 0..10 and one False (a 0 on 0..1) read `6.350 [4.503–1.000]`,
+    the interval clipped to the scale of the value that came last."""
+    data = [ScoreRow(case_id=f"c{i}", condition="a", epoch=0, scorer="s", value=5.0 + i % 4,
+                     passed=None, error=None, scale=(0, 10)) for i in range(9)]
+    data.append(ScoreRow(case_id="c9", condition="a", epoch=0, scorer="s", value=0.0,
+                         passed=False, error=None, scale=(0, 1)))
+    (stats,) = summarize(data, trials(data)).scores
+    assert stats.scale == (0.0, 10.0)
+    assert stats.mean_ci is not None and stats.mean_ci.method == "t"
+    assert stats.mean_ci.low < stats.mean < stats.mean_ci.high < 10

@@ -113,3 +113,51 @@ def test_three_cases_that_all_flip_read_as_a_large_drop_within_noise(
     assert "significant regression" not in html and ">significant<" not in html
     [advice] = [a for a in c["advice"] if a["metric"] == "pass_rate"]
     assert advice["cases_needed"] > 3 and advice["test"] == "asymptotic McNemar"
+
+
+GRADER = '''
+from assay import Score
+
+
+def answer(case, cond):
+    if cond == "cand" and case.id == "c9":
+        return ""  # the candidate gives up on one case
+    return f"{cond} {case.id[1:]}"
+
+
+def quality(case, output: str):
+    if not output.strip():
+        return False  # nothing to grade: a failed verdict, a 0 on its own 0..1 scale
+    cond, i = output.split()
+    grade = 4.0 + int(i) % 4 + 0.5 * (int(i) % 2) + (1.5 if cond == "cand" else 0.0)
+    return Score(value=grade, scale=(0.0, 10.0))
+'''
+
+
+def test_a_grader_that_returns_false_for_an_empty_answer_is_compared_on_its_mean_and_scale(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a python scorer grading answers 0-10 and returning False for an empty
+    one (a 0-1 verdict) read `cand 10 6.350 [4.503–1.000]` in the score table, its mean
+    above its own interval (the scale of the last value, 0..1), and its comparison was
+    'not compared: ... 1 errored in base; 9 errored in both', of a run where nothing
+    errored. It is compared on its mean over the ten cases, on the 0..10 scale."""
+    (project / "grader.py").write_text(GRADER)
+    (project / "cases.jsonl").write_text("".join(
+        f'{{"id": "c{i}", "input": "q", "expected": "x"}}\n' for i in range(10)))
+    (project / "assay.yaml").write_text(
+        "name: graded\ndataset: {path: cases.jsonl}\n"
+        "target: {type: python, function: 'grader:answer', threaded: false}\n"
+        "conditions: {base: {args: {cond: base}}, cand: {args: {cond: cand}}}\n"
+        "scorers: [{type: python, name: quality, function: 'grader:quality'}]\n")
+    code, text, data = run(capsys, project, project / "assay.yaml")
+    assert code == 0
+    [cand] = [s for s in data["stats"]["scores"] if s["condition"] == "cand"]
+    assert cand["scale"] == [0.0, 10.0]
+    assert cand["mean_ci"]["low"] < cand["mean"] < cand["mean_ci"]["high"] <= 10
+    [c] = data["comparisons"]["comparisons"]
+    assert data["comparisons"]["skipped"] == []
+    assert (c["kind"], c["n"], c["excluded"]["count"]) == ("score", 10, 0)
+    # nine cases 1.5 higher, the empty one 5.5 lower: a mean gain of 0.8
+    assert c["delta_mean"] == pytest.approx(0.8)
+    assert c["ci_mean"]["low"] < 0.8 < c["ci_mean"]["high"]
+    assert "quality · cand  5.550 → 6.350  +0.800" in text

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.analysis.interval import scale_hull
 from assay.analysis.multiple import adjust_comparisons
 from assay.analysis.paired import Kind, PairedComparison, compare_paired
 from assay.analysis.pairing import PerCase, Value
@@ -32,7 +33,10 @@ class ScorerCases:
     scorer: str
     scale: tuple[float, float] = (0.0, 1.0)
     has_verdicts: bool = False
-    """True when any result carried a pass/fail verdict: the pass rate heads its comparisons."""
+    """True when every result carried a pass/fail verdict: the pass rate heads its
+    comparisons. A function that returns a verdict for some answers (False for an empty
+    one) and only a value for the rest is compared on its mean, over every case: read as a
+    pass rate, the cases without a verdict were left out as 'errored'."""
     values: dict[str, dict[str, Value | list[Value]]] = field(default_factory=dict)
     """condition -> case id -> the value, or per-epoch values when a case ran more than once."""
     passed: dict[str, dict[str, Value | list[Value]]] = field(default_factory=dict)
@@ -70,6 +74,10 @@ class CaseCollector:
     def __init__(self) -> None:
         self._out: dict[str, ScorerCases] = {}
         self._failed: list[tuple[str, str]] = []
+        self._scaled: set[str] = set()
+        """Scorers with a value seen: their scale is the hull of their values' scales."""
+        self._unjudged: set[str] = set()
+        """Scorers with a value that came without a verdict."""
 
     def add_score(self, row: ScoreRow) -> None:
         self._add(row.condition, row.case_id, row.scorer, row.failed, row.value, row.passed,
@@ -99,8 +107,12 @@ class CaseCollector:
         value = None if failed else value
         verdict = None if failed else passed
         if not failed:
-            entry.scale = (float(scale[0]), float(scale[1]))
-            entry.has_verdicts = entry.has_verdicts or verdict is not None
+            entry.scale = (scale_hull(entry.scale, scale) if scorer in self._scaled
+                           else (float(scale[0]), float(scale[1])))
+            self._scaled.add(scorer)
+            if verdict is None:
+                self._unjudged.add(scorer)
+            entry.has_verdicts = scorer not in self._unjudged
         _add(entry.values.setdefault(condition, {}), case_id, value)
         _add(entry.passed.setdefault(condition, {}), case_id, verdict)
 

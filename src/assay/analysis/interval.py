@@ -55,6 +55,14 @@ def hull(first: Interval, second: Interval | None) -> Interval:
                     first.confidence, first.method)
 
 
+def scale_hull(scale: tuple[float, float], other: tuple[float, float]) -> tuple[float, float]:
+    """The smallest scale holding both: a scorer whose function returns a 0-10 Score for an
+    answer and False (a 0-1 verdict) for an empty one has every value within 0..10, and
+    its intervals are bounded by that, never by the scale of whichever value came last
+    (which read `6.350 [4.503–1.000]`)."""
+    return (min(scale[0], other[0]), max(scale[1], other[1]))
+
+
 def wilson(successes: float, n: float, z: float = Z_95) -> Interval:
     """Wilson score interval for a proportion: sane at 0%, 100% and small n."""
     p = successes / n

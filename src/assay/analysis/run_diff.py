@@ -25,6 +25,7 @@ from assay.analysis.conditions import (
     finish_family,
     pair_scorer,
 )
+from assay.analysis.interval import scale_hull
 from assay.analysis.paired import NothingToPair
 from assay.analysis.pairing import Exclusions
 from assay.errors import UserError
@@ -142,7 +143,7 @@ def diff_runs(cases_a: Mapping[str, ScorerCases], cases_b: Mapping[str, ScorerCa
         if entry_a is None:
             new += [NewMetric(name, condition, metric) for condition in entry_b.conditions]
             continue
-        merged = ScorerCases(name, scale=entry_b.scale,
+        merged = ScorerCases(name, scale=scale_hull(entry_a.scale, entry_b.scale),
                              has_verdicts=entry_a.has_verdicts and entry_b.has_verdicts)
         for condition in entry_b.conditions:
             if condition not in entry_a.values:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.analysis.interval import Interval, t_interval, wilson, wilson_of_shares
+from assay.analysis.interval import Interval, scale_hull, t_interval, wilson, wilson_of_shares
 from assay.analysis.moments import mean_and_stderr
 from assay.analysis.percentile import percentile
 from assay.records import ScoreRow, TrialRecord, TrialRow
@@ -164,14 +164,13 @@ class _Accumulator:
     would be a second, different interval for the same number, and a zero-width one
     ("1.000 [1.000–1.000]") when every trial passed."""
 
-    __slots__ = ("by_case", "errors", "judged", "passed", "scale", "values", "verdicts_only")
+    __slots__ = ("by_case", "errors", "judged", "passed", "values", "verdicts_only")
 
     def __init__(self, per_case: bool = False) -> None:
         self.values = array("d")
         self.errors = 0
         self.passed = 0
         self.judged = 0
-        self.scale: tuple[float, float] = (0.0, 1.0)
         self.by_case: dict[str, list[float]] | None = {} if per_case else None
         self.verdicts_only = True
         """Every value so far is its verdict as a number (1 passed, 0 failed)."""
@@ -182,7 +181,6 @@ class _Accumulator:
             self.add_error(case_id)
             return
         self.values.append(value)
-        self.scale = scale
         if self.verdicts_only and (passed is None or value != (1.0 if passed else 0.0)
                                    or scale != (0.0, 1.0)):
             self.verdicts_only = False
@@ -210,7 +208,8 @@ class _Accumulator:
             return list(self.values)
         return [total / count for total, count, _, _, _ in self.by_case.values() if count]
 
-    def stats(self, scorer: str, condition: str) -> ScoreStats:
+    def stats(self, scorer: str, condition: str, scale: tuple[float, float]) -> ScoreStats:
+        """The figures, on `scale`: the one every value of the scorer in the run lies on."""
         if self.by_case is not None:
             cases = self.by_case.values()
             values = self.case_values()
@@ -223,12 +222,12 @@ class _Accumulator:
             with_errors = [self.passed / judged] if judged else []
         n = len(values)
         result = ScoreStats(scorer=scorer, condition=condition, n=n, errors=self.errors,
-                            passed=self.passed, judged=self.judged, scale=self.scale)
+                            passed=self.passed, judged=self.judged, scale=scale)
         if n:
             result.mean, stderr = mean_and_stderr(values)
             if n > 1:
                 result.stderr = stderr
-                result.mean_ci = t_interval(values, self.scale)
+                result.mean_ci = t_interval(values, scale)
         if self.judged:
             if self.by_case is not None:
                 # per case first, like the mean
@@ -267,6 +266,9 @@ def summarize(score_rows: Iterable[ScoreRow],
     return builder.summary()
 
 
+_UNIT = (0.0, 1.0)
+"""The scale of a scorer that gave no value (every trial errored)."""
+
 ROUTES_KEPT = 10_000
 """How many (scorer, condition, tags, difficulty) combinations `SummaryBuilder` remembers."""
 
@@ -291,6 +293,8 @@ class SummaryBuilder:
         self._levels: dict[tuple[str, str, str], _Accumulator] = defaultdict(self._accumulator)
         self._routes: dict[tuple[str, str, tuple[str, ...], str | None], list[_Accumulator]] = {}
         self._scorer_failures: dict[str, ScorerFailures] = defaultdict(ScorerFailures)
+        self._scales: dict[str, tuple[float, float]] = {}
+        """Per scorer, the scale every value it gave lies on (`scale_hull` of theirs)."""
         self._unpriced: set[tuple[str, str]] = set()
         """(`target` or `judges`, condition) of the calls that spent tokens without a price."""
 
@@ -353,6 +357,8 @@ class SummaryBuilder:
                                   row.cost_usd, row.cache_hits)
         if row.error is not None:  # a failed target has no score rows: this is the scorer's
             self._scorer_failures[row.scorer].add(row.case_id, row.condition, str(row.error))
+        elif row.value is not None:
+            self._widen(row.scorer, row.scale)
         for accumulator in self._route(row.scorer, row.condition, tuple(row.tags),
                                        row.difficulty):
             accumulator.add(row.value, row.passed, row.error, row.scale, row.case_id)
@@ -368,8 +374,15 @@ class SummaryBuilder:
                                       usage.cost_usd, usage.cache_hits)
             if score.error is not None:
                 self._scorer_failures[name].add(case_id, condition, str(score.error))
+            elif score.value is not None:
+                self._widen(name, score.scale)
             for accumulator in self._route(name, condition, tags, difficulty):
                 accumulator.add(score.value, score.passed, score.error, score.scale, case_id)
+
+    def _widen(self, scorer: str, scale: tuple[float, float]) -> None:
+        known = self._scales.get(scorer)
+        self._scales[scorer] = ((float(scale[0]), float(scale[1])) if known is None
+                                else scale_hull(known, scale))
 
     def _route(self, scorer: str, condition: str, tags: tuple[str, ...],
                difficulty: str | None) -> list[_Accumulator]:
@@ -431,9 +444,12 @@ class SummaryBuilder:
                 for case_id, tags, difficulty in self._errored.get(condition, ()):
                     for accumulator in self._route(scorer, condition, tags, difficulty):
                         accumulator.add_error(case_id)
-        scores = [main[(s, c)].stats(s, c) for s in scorer_names for c in condition_names]
-        by_tag = [(t, acc.stats(s, c)) for (t, s, c), acc in sorted(self._tags.items())]
-        by_difficulty = [(d, acc.stats(s, c)) for (d, s, c), acc in sorted(
+        scales = self._scales
+        scores = [main[(s, c)].stats(s, c, scales.get(s, _UNIT)) for s in scorer_names
+                  for c in condition_names]
+        by_tag = [(t, acc.stats(s, c, scales.get(s, _UNIT)))
+                  for (t, s, c), acc in sorted(self._tags.items())]
+        by_difficulty = [(d, acc.stats(s, c, scales.get(s, _UNIT))) for (d, s, c), acc in sorted(
             self._levels.items(), key=lambda item: (_difficulty_rank(item[0][0]), item[0]))]
         values = {s: {c: main[(s, c)].case_values() for c in condition_names}
                   for s in scorer_names}
