@@ -307,3 +307,23 @@ def test_regression_cases_whose_judge_failed_are_not_called_unanswered() -> None
                                                      alpha=0.05, baseline="base"))
     assert found is not None and "over the 5 cases scored on both sides" in found.text
     assert "answered" not in found.text
+
+
+def test_a_run_of_two_conditions_none_could_be_compared_never_reads_as_one_condition() -> None:
+    """Regression: a judge that errored on every answer of 'cand' and a check that errored
+    on every answer of 'base' left no comparison to make; the sentence over the score
+    table of both conditions read 'One condition ('base') and no earlier run, so nothing
+    to compare yet'."""
+    def scored(scorer: str, condition: str, error: str | None) -> list[ScoreRow]:
+        return [ScoreRow(case_id=f"q{i}", condition=condition, epoch=0, scorer=scorer,
+                         value=None if error else 1.0, passed=None if error else True,
+                         error=error) for i in range(4)]
+
+    cases = collect_cases(scored("judge", "base", None) + scored("judge", "cand", "timeout")
+                          + scored("check", "base", "raised") + scored("check", "cand", None))
+    found = conditions_headline(compare_conditions(cases, ["base", "cand"]))
+    assert found is not None and found.outcome == "no comparison"
+    assert found.text == (
+        "No condition could be compared with 'base': judge: cand vs base: no case has a "
+        "usable result on both sides (4 cases in base, 4 in cand: 4 errored in cand) "
+        "(and 1 more comparison not made).")

@@ -74,9 +74,9 @@ def review_headline(review: Review) -> Headline:
 
 def conditions_headline(comparisons: ConditionComparisons) -> Headline | None:
     """Which condition beats the baseline on the first scorer, and whether that is real;
-    None when the run has no comparison (one condition, or none could be paired)."""
+    why not, when no comparison could be made; None when the run has one condition."""
     if not comparisons.entries:
-        return None
+        return _none_compared(comparisons) if comparisons.skipped else None
     scorer = comparisons.entries[0].comparison.scorer
     main = [e for e in comparisons.entries if e.comparison.scorer == scorer]
     chosen = _pick(main)
@@ -93,6 +93,17 @@ def conditions_headline(comparisons: ConditionComparisons) -> Headline | None:
                         _outcome(c), c)
     sentence = _clause(c, subject=b, other=a, where=where)
     return Headline(_sentence(sentence, _tail(rest)), _outcome(c), c)
+
+
+def _none_compared(comparisons: ConditionComparisons) -> Headline:
+    """A run of several conditions none of which could be read against the baseline (each
+    scorer errored throughout on one side): it read 'One condition ('base') and no earlier
+    run, so nothing to compare yet', above the score table of its two conditions."""
+    skipped = comparisons.skipped
+    more = len(skipped) - 1
+    reasons = skipped[0] + (f" (and {plural(more, 'more comparison')} not made)" if more else "")
+    return Headline(_sentence(f"No condition could be compared with "
+                              f"{_quote(comparisons.baseline)}: {reasons}", ""), "no comparison")
 
 
 def diff_headline(diff: RunDiff, *, this: str | None = None,
