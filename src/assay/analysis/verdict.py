@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from assay.analysis.mean_delta import Differences
 from assay.knowledge_packs.bands import Reading, pack_reading, size_words
 from assay.shown_numbers import adding_up, fixed, percent, points, significant
 
@@ -79,9 +80,9 @@ def shown_effect(c: PairedComparison, metric: Literal["pass_rate", "mean"] | Non
                            digits)
     mean_a, mean_b = c.mean_a, c.mean_b
     digits = off_zero(effect.estimate, 2 if abs(mean_a) >= 10 or abs(mean_b) >= 10 else 3)
-    span = getattr(effect.evidence, "span", None)
-    if span:
-        digits = in_band(effect.estimate, digits, reading, 100.0 / span)
+    if isinstance(effect.evidence, Differences) and effect.evidence.span:
+        # the band reads the delta as a share of the scale
+        digits = in_band(effect.estimate, digits, reading, 100.0 / effect.evidence.span)
     a, b, delta, digits = adding_up(lambda d: fixed(mean_a, d), lambda d: fixed(mean_b, d),
                                      effect.estimate, digits)
     return ShownEffect(a, b, delta, bounds_text(effect.interval, digits), digits)
