@@ -4,7 +4,8 @@ Builds N trials (default 4,000 and 100,000) of a judged eval under two
 conditions, with texts of a realistic length (a question, a paragraph of
 answer, a judge's reason), renders report.html, and reports its size in MB,
 the time to render it, and, when Debian's chromium is installed, the page's
-height in pixels once its script has drawn the first page of cases.
+height in pixels once its script has unpacked the trials and drawn the first
+page of cases ("?" when it has not within 20 s).
 
     uv run python benchmarks/report_html_size.py [--trials 4000 100000]
 
@@ -34,8 +35,12 @@ from assay.score import Score
 WORDS = ("the function returns a channel that is closed when the context is cancelled and "
          "every goroutine reading from it sees the zero value at once so a select on done "
          "stops the loop").split()
-MEASURE = ("<script>document.documentElement.setAttribute('data-height', "
-           "document.documentElement.scrollHeight)</script>")
+MEASURE = ("<script>var measure = setInterval(function () {"
+           "if (!document.getElementById('cases-body').children.length) return;"
+           "clearInterval(measure); document.documentElement.setAttribute('data-height', "
+           "document.documentElement.scrollHeight); }, 50);</script>")
+"""Once the page's script has unpacked the trials and drawn the first page of cases, its
+height."""
 
 
 def text(rng: random.Random, words: int) -> str:

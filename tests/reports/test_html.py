@@ -24,6 +24,7 @@ from assay.knowledge_packs.bands import SIZE_WORDS
 from assay.output import Output
 from assay.records import TrialRecord
 from assay.reports.html import render_html
+from assay.reports.packed_text import unpack
 from assay.review.finish import review_stored
 from assay.review.result import Review
 from assay.score import Score
@@ -68,10 +69,13 @@ class Rows(HTMLParser):
 
 
 def page_data(page: str) -> dict[str, Any]:
-    """The trials embedded in the page, as its script reads them."""
-    start = page.index('<script type="application/json" id="trial-data">')
-    body = page[page.index(">", start) + 1:page.index("</script>", start)]
-    return json.loads(body)
+    """The trials embedded in the page, unpacked as its script unpacks them."""
+    return json.loads(unpack(packed_block(page)))
+
+
+def packed_block(page: str) -> str:
+    start = page.index('<script type="application/gzip" id="trial-data">')
+    return page[page.index(">", start) + 1:page.index("</script>", start)]
 
 
 def rows_of(page: str, section: str) -> list[tuple[dict[str, str], list[str]]]:
@@ -279,6 +283,20 @@ def test_a_big_run_keeps_every_trial_failures_counted(stored: Review) -> None:
     assert len(data["trials"]) == 5_000
     assert data["cases"][-1][0] == "case-04999"
     assert "5,000 cases, 5,000 trials (2,500 failing or errored)" in page
+
+
+def test_a_big_runs_trials_travel_gzipped_so_the_page_is_a_fraction_of_their_json(
+        stored: Review) -> None:
+    words = ("the", "channel", "is", "closed", "when", "the", "context", "is", "cancelled")
+    trials = [crafted(i, passed=i % 3 == 0, text=" ".join(words[(i + k) % len(words)]
+                                                       for k in range(60)))
+              for i in range(5_000)]
+    page = render_html(stored, iter(trials))
+    block = packed_block(page)
+    assert re.fullmatch(r"[A-Za-z0-9+/]+=*", block)  # base64: nothing in it can close the block
+    trials_json = unpack(block)
+    assert len(page) < len(trials_json) / 3
+    assert len(json.loads(trials_json)["trials"]) == 5_000
 
 
 def test_an_errored_trial_keeps_its_error_and_counts_as_errored(stored: Review) -> None:

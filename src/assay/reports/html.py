@@ -15,8 +15,9 @@ Intervals are drawn, not only printed: a bar per mean and pass rate with its
 95% CI as a whisker, and a dot with its interval (at the level its verdict
 used) on a shared axis around zero per comparison (their positions: `meters`).
 
-Every trial is on the page, as compact JSON (`html_trials`) that the page's
-script pages through, 50 cases at a time, each case with its conditions side
+Every trial is on the page, as compact JSON (`html_trials`), gzipped in base64
+(`packed_text`) so that a big run's page stays a few MB, which the page's
+script unpacks and pages through, 50 cases at a time, each case with its conditions side
 by side and a drill-down per trial; search reaches every trial by id, text
 or tag. Text in the markup goes through jinja2's autoescaping; text in the
 JSON is escaped for its script block and drawn by the script as text only.
@@ -53,6 +54,7 @@ from assay.reports.headline import review_headline
 from assay.reports.html_trials import TextCaps, TrialData
 from assay.reports.judges import judge_sections
 from assay.reports.meters import Meter, delta_table, mean_meter, rate_meter
+from assay.reports.packed_text import GzipBase64Writer
 from assay.reports.unscored import page_warnings
 
 if TYPE_CHECKING:
@@ -121,8 +123,10 @@ def write_html(handle: IO[str], review: Review, trials: Iterable[TrialRecord] | 
         handle.write(env.get_template(section.template).render(**common, **context))
     handle.write(env.get_template("sections/cases.html.j2").render(
         trials=data, conditions=data.conditions, **common))
-    handle.write('<script type="application/json" id="trial-data">')
-    data.write(handle)
+    handle.write('<script type="application/gzip" id="trial-data">')
+    packed = GzipBase64Writer(handle)
+    data.write(packed)
+    packed.close()
     handle.write("</script>\n")
     handle.write(env.get_template("page_end.html.j2").render(**common))
 

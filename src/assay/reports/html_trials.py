@@ -12,6 +12,7 @@ cut text says so; `results.json` keeps them whole. The JSON is made safe to
 sit inside a `<script type="application/json">` block: `<`, `>` and `&` are
 written as \\u escapes, so no text can close the block or open a tag. The
 page's script only ever puts this text into the page as text, never as HTML.
+report.html carries it gzipped in base64 besides (`packed_text`).
 
 Trials go to a spooled temporary file as they are added (in the pass that
 writes `results.json`), so a big run is never held in memory as rows.
@@ -25,7 +26,7 @@ import re
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 
@@ -33,6 +34,9 @@ from assay.records import TrialRecord
 from assay.reports.results_json import ORJSON_OPTIONS
 from assay.score import Score
 from assay.trial import epoch_label
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 TRIAL_FIELDS = ("case", "condition", "epoch", "status", "output", "error", "latency_ms",
                 "usage", "scores", "tools", "steps", "attempts")
@@ -149,7 +153,7 @@ class TrialData:
     def cases(self) -> int:
         return len(self._cases)
 
-    def write(self, handle: IO[str]) -> None:
+    def write(self, handle: SupportsWrite[str]) -> None:
         """The whole JSON document, escaped for a script block; the spool is closed after."""
         self._spill()
         if self._new_cases:
