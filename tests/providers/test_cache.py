@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -194,6 +195,38 @@ def test_epoch_one_keeps_the_key_it_had_before_epochs_were_keyed():
         assert cache_key("openai", "http://x", request) == outside
     with trial_epoch(2):
         assert cache_key("openai", "http://x", request) != outside
+
+
+def test_a_store_lookup_leaves_the_event_loop_free_for_other_trials(make_pool):
+    """A store across a network answers a lookup a round trip later: meanwhile the other
+    trials go on. This lookup returns only once a task on the event loop has run."""
+    class FarStore(DictStore):
+        def __init__(self) -> None:
+            super().__init__()
+            self.loop_ran = threading.Event()
+            self.waited_in_vain = False
+
+        def cache_get(self, key: str) -> dict[str, Any] | None:
+            # on the loop itself, it would wait in vain: no task runs until it returns
+            self.waited_in_vain |= not self.loop_ran.wait(timeout=5)
+            return super().cache_get(key)
+
+    store = FarStore()
+
+    async def another_trial() -> None:
+        await asyncio.sleep(0)
+        store.loop_ran.set()
+
+    async def scenario():
+        async with FakeLLM(default="4") as llm:
+            pool = make_pool(llm, store=store)
+            provider, model = pool.resolve("openai/gpt-4.1")
+            answer, _ = await asyncio.gather(provider.chat(ask(model)), another_trial())
+            await pool.aclose()
+            return answer
+
+    assert asyncio.run(scenario()).text == "4"
+    assert not store.waited_in_vain
 
 
 def test_identical_requests_in_flight_at_once_are_sent_once(make_pool):
