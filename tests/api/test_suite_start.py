@@ -75,11 +75,13 @@ def test_a_completed_suite_whose_summary_holds_every_run_has_nothing_to_resume(
     assert resumed.resumed is not None and resumed.folder == tmp_path / "out"
 
 
-def test_only_the_first_config_of_an_experiment_is_told_of_its_run_left_unfinished(
+def test_the_configs_of_an_experiment_are_told_of_its_run_left_unfinished_until_one_holds_a_run(
         tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each config read its experiment's latest run as it began: a second config of an
     experiment found the first one's run of this suite, and when that one had failed, was
-    told 'the previous run ... did not finish' of the suite's own run."""
+    told 'the previous run ... did not finish' of the suite's own run. Until a config of the
+    experiment holds a run (one refused before its run began holds none), the run from
+    before the suite is the one to tell of."""
     monkeypatch.chdir(tmp_path)
     configs = two_configs(tmp_path)
     (tmp_path / "c.yaml").write_text((tmp_path / "a.yaml").read_text())  # exp-a again
@@ -87,7 +89,20 @@ def test_only_the_first_config_of_an_experiment_is_told_of_its_run_left_unfinish
     store.create_run(id="stopped", experiment="exp-a", status="interrupted")
     started = suite_started(store, ["a.yaml", "b.yaml", "c.yaml"], configs, RunOptions(),
                             None, None)
-    unfinished = started.unfinished_for(Path("a.yaml"), "exp-a")
-    assert unfinished is not None and unfinished.run.id == "stopped"
-    assert started.unfinished_for(Path("b.yaml"), "exp-b") is None
-    assert started.unfinished_for(Path("c.yaml"), "exp-a") is None
+    for _ in range(2):  # a.yaml refused before its run began, then c.yaml
+        unfinished = started.unfinished_for("exp-a")
+        assert unfinished is not None and unfinished.run.id == "stopped"
+    assert started.unfinished_for("exp-b") is None
+    started.held_run_of("exp-a")
+    assert started.unfinished_for("exp-a") is None
+
+
+def test_a_resumed_suite_is_not_told_of_its_own_stopped_run_as_one_left_beside_it(
+        tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    configs = two_configs(tmp_path)
+    a_suite_that_ran(store, configs, "interrupted")
+    started = suite_started(store, ["a.yaml", "b.yaml"], configs, RunOptions(), "latest",
+                            None)
+    assert started.runs.unfinished("exp-a") is not None
+    assert started.unfinished_for("exp-a") is None

@@ -357,3 +357,51 @@ def test_resume_of_a_suite_that_never_ran_says_there_is_nothing_to_resume(
     assert code == 2, text
     assert text.strip() == ("error: nothing to resume: no run of this suite is in the store "
                             "(run it without --resume to start it)")
+
+
+BREAKS_THE_NEXT_DATASET = '''
+import pathlib
+
+def answer(case):
+    """Answers, and cuts short the dataset of the config the suite runs next."""
+    pathlib.Path("next.jsonl").write_text('{"id": "q1", "input": ', encoding="utf-8")
+    return case.expected
+'''
+
+
+def test_a_config_refused_as_its_run_begins_leaves_its_experiments_stopped_run_to_the_next(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: only the first config of an experiment was told of that experiment's run
+    left unfinished before the suite; when that config was refused as its run began (its
+    dataset cut short after the suite's checks), the later config of the experiment started
+    a new run beside the stopped one without a word of it."""
+    from assay.store import Store
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "breaks.py").write_text(BREAKS_THE_NEXT_DATASET, encoding="utf-8")
+    cases = '{"id": "q1", "input": "2+2?", "expected": "4"}\n'
+    (tmp_path / "cases.jsonl").write_text(cases, encoding="utf-8")
+    (tmp_path / "next.jsonl").write_text(cases, encoding="utf-8")
+    (tmp_path / "echo.py").write_text("def echo(case):\n    return case.expected\n",
+                                      encoding="utf-8")
+    for config, name, dataset, function in (
+            ("b.yaml", "exp-b", "cases.jsonl", "breaks.py:answer"),
+            ("a.yaml", "exp-a", "next.jsonl", "echo.py:echo"),  # refused: next.jsonl is cut
+            ("c.yaml", "exp-a", "cases.jsonl", "echo.py:echo")):
+        (tmp_path / config).write_text(yaml.safe_dump({
+            "name": name, "dataset": {"path": dataset},
+            "target": {"type": "python", "function": function, "threaded": False},
+            "scorers": [{"type": "exact_match"}]}), encoding="utf-8")
+    store = Store(str(tmp_path / "s.db"))
+    store.create_run(id="stopped", experiment="exp-a", status="interrupted")
+    store.close()
+    code, text = assay(capsys, "run", "b.yaml", "a.yaml", "c.yaml", "--store", "s.db",
+                       "--no-progress")
+    assert code == 2, text
+    assert "error: a.yaml: invalid dataset" in text
+    notes = [line for line in text.splitlines() if line.startswith("note:")]
+    assert notes == [("note: the previous run stopped of 'exp-a' did not finish (it was "
+                      "interrupted; 0 trials stored); this is a new run: that one was started "
+                      "with another config (or ${VAR} values), which this one cannot resume")]
+    assert text.index("c.yaml (3/3)") < text.index(notes[0])

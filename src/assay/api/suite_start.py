@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,20 +40,30 @@ class SuiteStart:
     (`--resume` would continue that one); else empty."""
     runs: ExperimentRuns
     """The runs of the configs' experiments, read as the suite started."""
-    first_of_experiment: set[str]
-    """The configs (paths) that come first of their experiment in the suite."""
+    held: set[str] = field(default_factory=set)
+    """The experiments a config of this suite has held a run of (new or resumed) since the
+    suite started: their latest run is now the suite's own."""
 
     def options_for(self, path: Path) -> RunOptions:
         """The options `path`'s run takes (see `SuiteResume.options_for`)."""
         return self.resumed.options_for(path, self.options) if self.resumed else self.options
 
-    def unfinished_for(self, path: Path, experiment: str) -> Unfinished | None:
-        """The run of `path`'s experiment left unfinished before the suite started, for the
-        first config of that experiment; for a later one, the experiment's previous run is
-        the suite's own."""
-        if str(path) not in self.first_of_experiment:
+    def unfinished_for(self, experiment: str) -> Unfinished | None:
+        """The run of `experiment` left unfinished outside this suite, until a config of the
+        experiment holds a run: a config refused before its run started leaves the note of
+        that run to the next config of the experiment, and after one held a run, the
+        experiment's previous run is the suite's own."""
+        from assay.api.suite_runs import SuiteRecord
+
+        if experiment in self.held:
             return None
-        return self.runs.unfinished(experiment)
+        unfinished = self.runs.unfinished(experiment)
+        suite = SuiteRecord.of(unfinished.run) if unfinished is not None else None
+        return None if suite is not None and suite.id == self.record.id else unfinished
+
+    def held_run_of(self, experiment: str) -> None:
+        """A config of `experiment` has held a run of this suite (see `unfinished_for`)."""
+        self.held.add(experiment)
 
 
 def suite_started(store: Store, arguments: Sequence[str],
@@ -73,12 +83,11 @@ def suite_started(store: Store, arguments: Sequence[str],
 
     key = suite_key(arguments)
     runs = ExperimentRuns(store)
-    first = _first_of_each_experiment(configs)
     if not resume:
         note = _stopped_suite_note(runs, key, configs, arguments, options.store_words)
         record = new_suite(key, configs, options, output)
         return SuiteStart(record, replace(options, suite=record.to_dict()), None,
-                          output or DEFAULT_SUITES_DIR / record.id, output, note, runs, first)
+                          output or DEFAULT_SUITES_DIR / record.id, output, note, runs)
     found = find_suite(runs, key, configs, None if resume == "latest" else resume,
                        store_words=options.store_words)
     record = found.record
@@ -94,14 +103,7 @@ def suite_started(store: Store, arguments: Sequence[str],
                         f"(runs {ids}); its summary is {folder / 'suite.md'}, and `assay "
                         f"report RUN{options.store_words}` shows each run; run without "
                         f"--resume to start a new suite{_errored_left(store, found, options)}")
-    return SuiteStart(record, options, found, folder, given, "", runs, first)
-
-
-def _first_of_each_experiment(configs: Sequence[tuple[Path, LoadedConfig]]) -> set[str]:
-    firsts: dict[str, str] = {}
-    for path, loaded in configs:
-        firsts.setdefault(loaded.name, str(path))
-    return set(firsts.values())
+    return SuiteStart(record, options, found, folder, given, "", runs)
 
 
 def _stopped_suite_note(runs: ExperimentRuns, key: list[str],

@@ -266,8 +266,12 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
         review: Review | None = None
         try:
             loaded = load_config(path)
-            review = _run(running, store, loaded, started.options_for(path), request,
-                          started.unfinished_for(path, loaded.name))
+            try:
+                review = _run(running, store, loaded, started.options_for(path), request,
+                              started.unfinished_for(loaded.name))
+            finally:  # refused before its run started: the next config of it says the note
+                if running.run_id is not None:
+                    started.held_run_of(loaded.name)
             print_review(out, review, detail=detail)
         except AssayError as exc:
             out.print(f"[red]error:[/red] {escape(f'{path_text(path)}: {exc}')}")
