@@ -23,12 +23,17 @@ def as_a_user(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`assay ARGS` as a process that cannot write what its file modes forbid, even as root."""
     if os.geteuid() != 0:
         return assay(cwd, *args)
-    if shutil.which("setpriv") is None:
+    return python_as_a_user(cwd, "-m", "assay", *args)
+
+
+def python_as_a_user(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`python ARGS` as a process that cannot write what its file modes forbid, even as root."""
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
         pytest.skip("root writes any file, and setpriv is not here to drop that power")
     env = {k: v for k, v in os.environ.items() if k != "ASSAY_STORE"}
-    return subprocess.run([*WITHOUT_ROOT_POWERS, sys.executable, "-m", "assay", *args],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=120,
-                          check=False)
+    return subprocess.run([*(WITHOUT_ROOT_POWERS if os.geteuid() == 0 else []),
+                           sys.executable, *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
 
 
 @pytest.fixture
@@ -93,3 +98,37 @@ def test_an_export_from_a_store_on_a_read_only_mount_writes_its_files_and_says_t
     assert "the export is not recorded with run" in result.stderr
     assert "Traceback" not in result.stderr
     assert sorted(p.name for p in read_only_store.parent.iterdir()) == ["assay.db"]
+
+
+def test_a_store_an_older_assay_made_on_a_read_only_mount_is_read_by_the_viewer(
+        tmp_path: Path) -> None:
+    """Regression: the viewer upgraded a store made by an older assay in place before
+    reading it, and over one it could not write said 'the store ... is read-only: assay
+    cannot write to it' where the assay that made it showed its runs."""
+    from sqlalchemy import delete
+
+    from assay.store import Store
+    from assay.store.migrations import SCHEMA_VERSION
+    from assay.store.schema import schema_migrations
+
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    project(tmp_path)
+    ran = assay(tmp_path, "run", "assay.yaml", "--store", "shelf/assay.db", "--no-progress")
+    assert ran.returncode == 0, ran.stderr
+    store = Store(str(shelf / "assay.db"))
+    with store.engine.begin() as conn:  # as the assay before the latest migration left it
+        conn.execute(delete(schema_migrations).where(schema_migrations.c.version
+                                                     == SCHEMA_VERSION))
+    store.close()
+    (shelf / "assay.db").chmod(0o444)
+    shelf.chmod(0o555)
+    viewing = ("from assay.view.server import open_for_viewing; "
+               "print(len(open_for_viewing('shelf/assay.db').list_runs()))")
+    try:
+        viewed = python_as_a_user(tmp_path, "-c", viewing)
+    finally:
+        shelf.chmod(0o755)
+        (shelf / "assay.db").chmod(0o644)
+    assert viewed.returncode == 0, viewed.stderr
+    assert viewed.stdout.strip() == "1"

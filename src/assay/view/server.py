@@ -15,9 +15,12 @@ DEFAULT_PORT = 8321
 
 def open_for_viewing(url: str | None) -> Store:
     """The store, read-only; a store made by an older assay is first upgraded in place,
-    as any assay command that opens it would (the viewer itself never writes)."""
+    as any assay command that opens it would (the viewer itself never writes), unless this
+    process cannot write it (a read-only mount): that one is read as it is, as `assay runs`
+    reads it."""
     from assay.store import Store
     from assay.store.migrations import SCHEMA_VERSION, current_version, refuse_newer
+    from assay.store.store import unwritable_file
 
     store = Store(url, read_only=True)
     with store.engine.connect() as conn:
@@ -27,7 +30,7 @@ def open_for_viewing(url: str | None) -> Store:
     except BaseException:
         store.close()
         raise
-    if version < SCHEMA_VERSION:
+    if version < SCHEMA_VERSION and not unwritable_file(url):
         store.close()
         Store(url).close()
         store = Store(url, read_only=True)
