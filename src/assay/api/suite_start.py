@@ -2,7 +2,8 @@
 
 The runs themselves are run one by one by its caller (`assay run`); this decides the
 suite's record, the options its runs take, where its summary goes, what to say of a stopped
-suite a new one starts beside, and refuses a resume with nothing left to do.
+suite a new one starts beside and of a run left unfinished outside the suite that a config's
+new run starts beside, and refuses a resume with nothing left to do.
 """
 
 from __future__ import annotations
