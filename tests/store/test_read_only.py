@@ -100,11 +100,12 @@ def test_an_export_from_a_store_on_a_read_only_mount_writes_its_files_and_says_t
     assert sorted(p.name for p in read_only_store.parent.iterdir()) == ["assay.db"]
 
 
-def test_a_store_an_older_assay_made_on_a_read_only_mount_is_read_by_the_viewer(
+def test_a_store_an_older_assay_made_on_a_read_only_mount_is_refused_saying_how_to_upgrade_it(
         tmp_path: Path) -> None:
-    """Regression: the viewer upgraded a store made by an older assay in place before
-    reading it, and over one it could not write said 'the store ... is read-only: assay
-    cannot write to it' where the assay that made it showed its runs."""
+    """Regression: over a store made by the assay before the last column was added, that it
+    could not write, `assay report` said 'failed: no such column: scores.cache_hits', and
+    the viewer 'the store ... is read-only: assay cannot write to it'. Every reader now says
+    the store is older and how to upgrade it."""
     from sqlalchemy import delete
 
     from assay.store import Store
@@ -120,15 +121,25 @@ def test_a_store_an_older_assay_made_on_a_read_only_mount_is_read_by_the_viewer(
     with store.engine.begin() as conn:  # as the assay before the latest migration left it
         conn.execute(delete(schema_migrations).where(schema_migrations.c.version
                                                      == SCHEMA_VERSION))
+        conn.exec_driver_sql("ALTER TABLE scores DROP COLUMN cache_hits")
     store.close()
     (shelf / "assay.db").chmod(0o444)
     shelf.chmod(0o555)
-    viewing = ("from assay.view.server import open_for_viewing; "
-               "print(len(open_for_viewing('shelf/assay.db').list_runs()))")
+    viewing = "from assay.view.server import open_for_viewing; open_for_viewing('shelf/assay.db')"
     try:
         viewed = python_as_a_user(tmp_path, "-c", viewing)
+        readers = [as_a_user(tmp_path, *command, "--store", "shelf/assay.db")
+                   for command in (["runs"], ["report", "latest", "--format", "md"])]
     finally:
         shelf.chmod(0o755)
         (shelf / "assay.db").chmod(0o644)
-    assert viewed.returncode == 0, viewed.stderr
-    assert viewed.stdout.strip() == "1"
+    older = (f"the store shelf/assay.db was made by an older assay (schema version "
+             f"{SCHEMA_VERSION - 1}; this one reads {SCHEMA_VERSION}) and cannot be upgraded "
+             "here: this process cannot write it")
+    assert older in viewed.stderr
+    for read in readers:
+        assert read.returncode == 2, read.stderr
+        assert older in read.stderr
+        assert "no such column" not in read.stderr
+    upgraded = assay(tmp_path, "report", "latest", "--format", "md", "--store", "shelf/assay.db")
+    assert upgraded.returncode == 0, upgraded.stderr  # where it can be written, it is upgraded

@@ -213,14 +213,14 @@ def open_store(url: str | None, *, existing: bool = False) -> Any:
     not there, or is empty, is an error (exit 2), not a new empty store saying "no runs
     stored yet", and one this process cannot write is opened read-only."""
     from assay.store import Store
-    from assay.store.store import no_store_at, unwritable_file
+    from assay.store.store import no_store_at, open_as_it_is, unwritable_file
 
     if existing and (absent := no_store_at(url)) is not None:
         from assay.errors import UserError
 
         raise UserError(absent)
     # a store on a read-only mount is read as such; a command that writes to it is told so
-    return Store(url, read_only=existing and unwritable_file(url))
+    return open_as_it_is(url) if existing and unwritable_file(url) else Store(url)
 
 
 def console(stderr: bool = False) -> Any:

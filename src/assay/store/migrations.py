@@ -185,6 +185,21 @@ def refuse_newer(version: int, url: str) -> None:
                         "with --store")
 
 
+def refuse_unreadable(version: int, url: str) -> None:
+    """A store an older assay made, read where it cannot be upgraded (a read-only mount):
+    the columns its migrations add are read by every command, so a clear error saying how
+    to upgrade it, not `no such column` at the first query that reads one."""
+    if version < SCHEMA_VERSION:
+        from assay.errors import UserError
+        from assay.store.failures import store_name
+
+        raise UserError(f"the store {store_name(url)} was made by an older assay (schema "
+                        f"version {version}; this one reads {SCHEMA_VERSION}) and cannot be "
+                        "upgraded here: this process cannot write it. Open it once where it can be written (any "
+                        "assay command upgrades it), or copy it somewhere writable and name "
+                        "the copy with --store")
+
+
 def current_version(conn: Connection) -> int:
     if not inspect(conn).has_table("schema_migrations"):
         return 0

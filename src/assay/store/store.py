@@ -45,7 +45,12 @@ from assay.store.failures import (
     store_name,
     translate_errors,
 )
-from assay.store.migrations import migrate_store
+from assay.store.migrations import (
+    current_version,
+    migrate_store,
+    refuse_newer,
+    refuse_unreadable,
+)
 from assay.store.read_only import cannot_be_written, no_store_in, open_read_only
 from assay.store.response_cache import CachedReplies
 from assay.store.rows import loads, now_iso, run_record
@@ -116,6 +121,22 @@ def unwritable_file(url: str | None = None) -> bool:
     database = _sqlite_file(url)
     return database is not None and Path(database).is_file() \
         and cannot_be_written(Path(database))
+
+
+def open_as_it_is(url: str | None) -> Store:
+    """A store this process cannot write (a read-only mount), opened to read without being
+    upgraded: one a newer assay wrote, or an older one made without what the reading needs
+    (a column), is refused with what to do (`refuse_newer`, `refuse_unreadable`)."""
+    store = Store(url, read_only=True)
+    try:
+        with store.engine.connect() as conn:
+            version = current_version(conn)
+        refuse_newer(version, store.url)
+        refuse_unreadable(version, store.url)
+    except BaseException:
+        store.close()
+        raise
+    return store
 
 
 def _sqlite_file(url: str | None) -> str | None:
