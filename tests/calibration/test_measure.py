@@ -54,3 +54,15 @@ def test_the_two_pass_rates_differ_by_the_leniency_printed_below_them() -> None:
     rows = {row[0]: row for row in measure_rows(cal)}
     assert rows["pass rate: people / judge"][1] == "33.33% / 66.67%"
     assert rows["leniency (judge - people pass rate)"][1] == "+33.3pp"
+
+
+def test_a_kappa_reads_the_same_in_the_headline_and_in_the_table_below_it() -> None:
+    """Regression: agreeing on 13 of 16 items, a kappa of 0.625 read `kappa 0.63` in the
+    headline and `0.62` in the table of measures, with its interval rounded the other way."""
+    from assay.reports.calibration import measure_rows
+
+    cal = _calibration(13, 16, min_agreement=None, min_kappa=0.5)
+    assert cal.kappa == 0.625
+    rows = {row[0]: row for row in measure_rows(cal)}
+    assert "kappa 0.63 " in headline(cal)
+    assert rows[cal.measures.kappa.name][1] == "0.63"

@@ -227,6 +227,15 @@ def test_a_headline_mean_short_of_the_top_of_its_scale_never_reads_as_the_top() 
     assert headline(summary) == "judge: a 9.996 · b 7.50"
 
 
+def test_a_headline_mean_without_its_scale_rounds_a_tie_away_from_zero_as_history_does(
+) -> None:
+    """A run stored without a scale: its mean of 0.5625 read `0.562` here, `0.563` in
+    `assay history`."""
+    summary = {"scores": [{"scorer": "judge", "condition": "a", "pass_rate": None,
+                           "mean": 0.5625}]}
+    assert headline(summary) == "judge: a 0.563"
+
+
 def test_a_headline_says_how_many_trials_of_a_condition_errored() -> None:
     """Regression: a run where 3 of 15 trials of docs errored read `docs 100%` in `assay runs`,
     a clean run's figure (it is over the 12 scored), and a condition whose every trial

@@ -94,3 +94,16 @@ def test_the_judges_gathered_by_the_one_read_of_a_run_are_those_the_store_reads_
     store.close()
     assert results["judges"]["judges"] and results["judges"]["consistency"]
     assert json.loads(orjson.dumps(again.to_dict())) == results["judges"]
+
+
+def test_a_calibrated_judge_s_kappa_reads_as_assay_calibrations_lists_it() -> None:
+    """Regression: a kappa of 0.625 read `kappa 0.62` in the run's report and `0.63` in
+    `assay calibrations`."""
+    from assay.records import CalibrationRecord
+    from assay.review.judges import JudgeStatus
+
+    record = CalibrationRecord("c1", "2026-01-01T00:00:00", "pass_fail", 16, True,
+                               judge_model="m/j", agreement=0.8125, kappa=0.625,
+                               min_kappa=0.5)
+    status = JudgeStatus("judge", "m/j", "abc", record)
+    assert ", kappa 0.63 over 16 labelled items" in status.describe()

@@ -104,6 +104,7 @@ def headline(summary: dict[str, Any] | None) -> str:
     report's column names them): the figure is over the trials scored, and bare it read as a
     clean run's."""
     from assay.reports.formatting import percent, score_text
+    from assay.shown_numbers import significant
     from assay.wording import plural
 
     if not summary or not summary.get("scores"):
@@ -120,7 +121,7 @@ def headline(summary: dict[str, Any] | None) -> str:
         elif entry.get("mean") is not None:
             scale = entry.get("scale")
             figure = (score_text(entry["mean"], (scale[0], scale[1])) if scale
-                      else f"{entry['mean']:.3g}")
+                      else significant(entry["mean"], 3))
         errors = entry.get("errors") or 0
         if figure != "-" or errors:
             parts.append(f"{entry['condition']} {figure}"

@@ -113,7 +113,7 @@ def measure_rows(cal: Calibration) -> list[Row]:
     for title, alpha in (("Krippendorff's alpha among people", m.human_alpha),
                          ("Krippendorff's alpha with the judge", m.alpha_with_judge)):
         if alpha is not None:
-            value = "-" if alpha.value is None else f"{alpha.value:.2f}"
+            value = "-" if alpha.value is None else fixed(alpha.value, 2)
             rows.append((title, value, _ci(alpha.interval, digits=2),
                          f"{alpha.level}, {plural(alpha.raters, 'rater')}, "
                          f"{plural(alpha.items, 'item')}"
@@ -258,7 +258,7 @@ def print_calibration_list(out: Any, records: Sequence[CalibrationRecord]) -> No
 
 
 def _kappa_row(kappa: Kappa, note: str) -> Row:
-    value = "-" if kappa.value is None else f"{kappa.value:.2f}"
+    value = "-" if kappa.value is None else fixed(kappa.value, 2)
     return (kappa.name, value, _ci(kappa.interval, digits=2), kappa.note or note)
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.judgements import JudgeFindings, JudgementReader
 from assay.reports.formatting import percent
+from assay.shown_numbers import fixed_beside
 
 if TYPE_CHECKING:
     from assay.records import CalibrationRecord, JudgeIdentity, RunRecord, TrialRecord
@@ -42,7 +43,7 @@ class JudgeStatus:
         if self.calibration is None:
             return f"{self.scorer}: {UNCALIBRATED} ({judge}): no passing calibration"
         c = self.calibration
-        kappa = "" if c.kappa is None else f", kappa {c.kappa:.2f}"
+        kappa = "" if c.kappa is None else f", kappa {fixed_beside(c.kappa, c.min_kappa)}"
         return (f"{self.scorer}: calibrated ({judge}): "
                 f"agreement {percent(c.agreement or 0)}{kappa} "
                 f"over {c.n} labelled items ({c.id}, {c.created_at[:10]})")
