@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,6 +64,18 @@ def test_a_tie_rounds_away_from_zero_as_people_round_it() -> None:
     assert significant(0.00125, 2) == "0.0013" and significant(12.35, 3) == "12.4"
     assert significant(1234567.0, 3) == "1.23e+06"
     assert fixed(float("inf"), 1) == "inf" and percent(1.0) == "100.0%"
+
+
+def test_a_tie_that_arithmetic_left_a_hair_under_still_rounds_away_from_zero() -> None:
+    """Regression: a mean score of 0.2, 0.7 and six zeros (0.1125, computed as
+    0.11249999999999999) read `0.112`, where 0.1, 0.2, 0.3, 0.3 and four zeros, the same
+    mean, read `0.113`; as a pass rate, `11.2%` beside `11.3%`."""
+    noisy, clean = math.fsum([0.2, 0.7]) / 8, math.fsum([0.1, 0.2, 0.3, 0.3]) / 8
+    assert noisy != clean
+    assert fixed(noisy, 3) == fixed(clean, 3) == "0.113"
+    assert fixed(-noisy, 3) == "-0.113" and significant(noisy, 3) == "0.113"
+    assert percent(noisy) == percent(clean) == "11.3%"
+    assert fixed(0.1 + 0.2, 17) == "0.30000000000000000"
 
 
 def test_a_delta_between_two_shown_sides_that_is_itself_a_tie_is_spelled_out() -> None:

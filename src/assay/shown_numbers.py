@@ -19,14 +19,17 @@ from decimal import ROUND_HALF_UP, Decimal
 
 MAX_DECIMALS = 8
 """Digits added at most to keep a number off an end it is not at."""
+FAITHFUL_DIGITS = 15
+"""Significant digits a float holds faithfully; those past them are arithmetic's noise
+(0.9 / 8 is 0.11249999999999999, a tie at three places read as under it)."""
 AT_END = 1e-9
 """How near an end a number is at it: a Wilson bound of 0 passes comes out as 1e-17."""
 
 
 def fixed(value: float | Decimal, decimals: int, *, signed: bool = False) -> str:
     """`value` to `decimals` places (`signed`: with its sign, `+6.3`), a tie rounded away
-    from zero. The value is read as it is written (`repr`): 0.285 is the 0.285 a person
-    sees, not the binary fraction a hair below it that Python's format rounds down."""
+    from zero. The value is read as a person writes it (`_written`): 0.285 is the 0.285 a
+    person sees, not the binary fraction a hair below it that Python's format rounds down."""
     number = value if isinstance(value, Decimal) else _written(value)
     if not number.is_finite():
         return f"{value:{'+' if signed else ''}.{decimals}f}"
@@ -35,8 +38,11 @@ def fixed(value: float | Decimal, decimals: int, *, signed: bool = False) -> str
 
 
 def _written(value: float) -> Decimal:
-    """The float as Python writes it, exactly (`0.1` is Decimal('0.1'))."""
-    return Decimal(repr(float(value))) if math.isfinite(value) else Decimal(str(value))
+    """The float as a person writes it: to the `FAITHFUL_DIGITS` it holds (`0.1` is
+    Decimal('0.1'), and a mean of 0.2, 0.7 and six zeros, 0.11249999999999999, is 0.1125)."""
+    if not math.isfinite(value):
+        return Decimal(str(value))
+    return Decimal(f"{float(value):.{FAITHFUL_DIGITS}g}")
 
 
 def percent(share: float, decimals: int = 1) -> str:
