@@ -86,3 +86,45 @@ def test_the_handler_found_is_back_once_the_last_overlapping_call_ends() -> None
         assert signal.getsignal(signal.SIGINT) is handler
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.usefixtures("interrupting")
+def test_calls_inside_an_open_watch_swap_no_handler(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's event loop is watched throughout (`run_loop`), so each trial's call only
+    notes the count: swapping the handler around every call cost fast trials half their
+    time. A press is still told apart in each call."""
+    with ctrl_c_watched():
+        swaps: list[int] = []
+        real_signal = signal.signal
+        monkeypatch.setattr(signal, "signal", lambda *a: swaps.append(1) or real_signal(*a))
+        for _ in range(100):
+            with ctrl_c_watched() as ctrl_c:
+                assert not caught(ctrl_c, press=False)
+        with ctrl_c_watched() as ctrl_c:
+            assert caught(ctrl_c, press=True)
+        assert swaps == []
+        monkeypatch.undo()
+
+
+@pytest.mark.usefixtures("interrupting")
+def test_a_run_loop_swaps_handlers_as_often_for_a_hundred_calls_as_for_ten(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay.user_code.calls import guarded, run_loop
+
+    real_signal = signal.signal
+
+    def swaps_for(calls: int) -> int:
+        swaps: list[int] = []
+        monkeypatch.setattr(signal, "signal", lambda *a: swaps.append(1) or real_signal(*a))
+        call = guarded(lambda: None)
+
+        async def trials() -> None:
+            for _ in range(calls):
+                call()
+
+        run_loop(trials())
+        monkeypatch.undo()
+        return len(swaps)
+
+    assert swaps_for(100) == swaps_for(10)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -144,7 +144,7 @@ def run_loop(main: Coroutine[Any, Any, R]) -> R:
     and the task is not reported again when collected."""
     with asyncio.Runner() as runner:
         try:
-            return runner.run(main)
+            return runner.run(_ctrl_c_watched_throughout(main))
         except KeyboardInterrupt:
             runner.get_loop().set_exception_handler(_said_already)
             raise
@@ -153,6 +153,13 @@ def run_loop(main: Coroutine[Any, Any, R]) -> R:
             raise RunFailed(f"user code {describe_exit(exc)} in an asyncio task it started "
                             "and did not await (a target's or scorer's); it stopped the run "
                             "before the run finished") from None
+
+
+async def _ctrl_c_watched_throughout(main: Coroutine[Any, Any, R]) -> R:
+    """`main`, with Ctrl-C watched for the whole loop (from inside the runner, whose own
+    SIGINT handler it then counts): each call into user code only notes the count."""
+    with ctrl_c_watched():
+        return await main
 
 
 def _said_already(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import Any, Self
 
 _presses = 0
 """SIGINTs handled while a `CtrlC` watched, in this process's life."""
@@ -28,46 +26,58 @@ _wrapped: tuple[Any, Any] | None = None
 """(the handler found, its counting wrapper) while the wrapper is in place."""
 
 
-def _pressed() -> int:
-    return _presses
-
-
-@dataclass
 class CtrlC:
-    """Whether Ctrl-C (or SIGTERM) arrived while one call into user code ran."""
+    """Whether Ctrl-C (or SIGTERM) arrived while one call into user code ran: a context
+    manager (`ctrl_c_watched`) whose `raised` tells the press's KeyboardInterrupt from the
+    code's own. Only the first watch open in the main thread swaps the handler; the others
+    note the count, so a run of fast trials, inside the loop-wide watch of `run_loop`, pays
+    no `signal.signal` per call (two of them cost such a trial half its time)."""
 
-    reaches: bool
-    """False where Ctrl-C never arrives (a worker thread, a worker process in a session of
-    its own): every KeyboardInterrupt there is the user code's own."""
-    at: int = field(default_factory=_pressed)
+    __slots__ = ("at", "reaches")
 
-    def raised(self, exc: BaseException) -> bool:
-        """`exc` is Ctrl-C's KeyboardInterrupt (which stops the run), not the user code's."""
-        return self.reaches and isinstance(exc, KeyboardInterrupt) and _presses > self.at
+    def __init__(self, reaches: bool) -> None:
+        self.reaches = reaches
+        """False where Ctrl-C never arrives (a worker thread, a worker process in a session
+        of its own): every KeyboardInterrupt there is the user code's own."""
+        self.at = _presses
 
+    def __enter__(self) -> Self:
+        global _watchers, _wrapped
+        if not self.reaches:
+            return self
+        if threading.current_thread() is not threading.main_thread():
+            self.reaches = False
+            return self
+        if _watchers == 0:
+            found = signal.getsignal(signal.SIGINT)
+            if callable(found):  # SIG_IGN / SIG_DFL / None: a press raises no KeyboardInterrupt
+                _wrapped = (found, counting(found))
+                signal.signal(signal.SIGINT, _wrapped[1])
+        _watchers += 1
+        self.at = _presses
+        return self
 
-@contextmanager
-def ctrl_c_watched(*, reaches: bool = True) -> Iterator[CtrlC]:
-    """The `CtrlC` of one call into user code, counting presses while it runs."""
-    global _watchers, _wrapped
-    if not reaches or threading.current_thread() is not threading.main_thread():
-        yield CtrlC(reaches=False)
-        return
-    if _watchers == 0:
-        found = signal.getsignal(signal.SIGINT)
-        if callable(found):  # SIG_IGN / SIG_DFL / None: no KeyboardInterrupt comes of a press
-            _wrapped = (found, counting(found))
-            signal.signal(signal.SIGINT, _wrapped[1])
-    _watchers += 1
-    try:
-        yield CtrlC(reaches=True)
-    finally:
+    def __exit__(self, *exc_info: object) -> None:
+        global _watchers, _wrapped
+        if not self.reaches:
+            return
         _watchers -= 1
         if _watchers == 0 and _wrapped is not None:
             found, wrapper = _wrapped
             _wrapped = None
             if signal.getsignal(signal.SIGINT) is wrapper:  # else someone else's since
                 signal.signal(signal.SIGINT, found)
+
+    def raised(self, exc: BaseException) -> bool:
+        """`exc` is Ctrl-C's KeyboardInterrupt (which stops the run), not the user code's."""
+        return self.reaches and isinstance(exc, KeyboardInterrupt) and _presses > self.at
+
+
+def ctrl_c_watched(*, reaches: bool = True) -> CtrlC:
+    """The `CtrlC` of one call into user code (or of a whole event loop's, `run_loop`),
+    counting presses while it runs; calls that overlap (async user code awaiting) share
+    the one counting handler, put back when the last of them ends."""
+    return CtrlC(reaches)
 
 
 def counting(handler: Callable[[int, FrameType | None], Any]
