@@ -434,3 +434,19 @@ def test_a_regression_gate_that_reads_its_metric_otherwise_than_the_diff_says_wh
         "metrics at once, reads 98.3% CI -72.5..+4.1pp, p=0.076 (Holm, 3) within noise")
     agreeing = judge_regression(RegressionSpec(), diff)  # the diff's own family: one verdict
     assert all(g.passed and "tested" not in g.detail for g in agreeing)
+
+
+def test_a_regression_gate_on_a_mean_gives_its_share_of_the_scale_the_comparisons_digits() -> None:
+    """A 0-10 mean that fell by 0.50004 read '-0.50004 (-5.0pp of its scale)' in the gate,
+    the share of a slight drop, beside '-5.0004pp of the scale ... size: large drop' in the
+    comparison of the same runs. Both now read -5.0004pp."""
+    def cases(drop: float) -> dict[str, ScorerCases]:
+        return collect_cases([ScoreRow(f"q{i}", "a", 0, "judge", 5.0 + (i % 3) * 0.5 - drop,
+                                       None, None, (0.0, 10.0)) for i in range(12)])
+    diff = diff_runs(cases(0.0), cases(0.50004), run_a=RunRef("run-a", "exp", "t0", "h"),
+                     run_b=RunRef("run-b", "exp", "t1", "h"))
+    [gate] = judge_regression(RegressionSpec(max_drop_pp=2, significant=False), diff)
+    [entry] = diff.entries
+    assert "(-5.0004pp of the scale)" in entry.comparison.verdict
+    assert gate.detail.startswith("-0.50004 (-5.0004pp of its scale) vs run run-a")
+    assert not gate.passed

@@ -36,9 +36,7 @@ def describe(c: PairedComparison) -> str:
     shown = shown_effect(c)
     size = f"{name} {shown.delta}"
     if effect.metric == "mean" and c.reading_delta_pp is not None:
-        share = c.reading_delta_pp
-        digits = in_band(share, off_zero(share, 1), c.reading, 1.0)
-        size += f" ({points(share, digits)} of the scale)"
+        size += f" ({points(c.reading_delta_pp, share_digits(c))} of the scale)"
     interval = f"{level_text(effect.interval.confidence)} CI {shown.interval}"
     if c.correction:
         interval += f" ({c.correction})"
@@ -86,6 +84,15 @@ def shown_effect(c: PairedComparison, metric: Literal["pass_rate", "mean"] | Non
     a, b, delta, digits = adding_up(lambda d: fixed(mean_a, d), lambda d: fixed(mean_b, d),
                                      effect.estimate, digits)
     return ShownEffect(a, b, delta, bounds_text(effect.interval, digits), digits)
+
+
+def share_digits(c: PairedComparison) -> int:
+    """The decimals of a mean's delta in points of its scale, in its comparison and in a
+    regression gate on it alike: 1, or more where 1 would round it onto 0 or into another
+    size band (`-5.0004pp`, never the `-5.0pp` of a slight drop beside `large drop`)."""
+    share = c.reading_delta_pp
+    assert share is not None
+    return in_band(share, off_zero(share, 1), c.reading, 1.0)
 
 
 def in_band(delta: float, digits: int, reading: Reading | None, pp_per_unit: float) -> int:

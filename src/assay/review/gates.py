@@ -375,7 +375,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
     from assay.analysis.multiple import adjust_comparisons
     from assay.analysis.run_diff import condition_of
     from assay.analysis.verdict import evidence as evidence_of
-    from assay.analysis.verdict import format_p, shown_effect
+    from assay.analysis.verdict import format_p, share_digits, shown_effect
 
     label = regression_label(spec)
     rule = f"max drop {spec.max_drop_pp:g}pp{', significant only' if spec.significant else ''}"
@@ -413,7 +413,8 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
             f", {c.correction}" if c.correction else "")
         shown = shown_effect(c)
         if c.delta_pp is None:  # the mean's own delta first, as its comparison shows it
-            change, _ = beside_bound(-drop, -spec.max_drop_pp, signed=True)
+            change, _ = beside_bound(-drop, -spec.max_drop_pp, signed=True,
+                                     decimals=share_digits(c))
             detail = f"{shown.delta} ({change}pp of its scale) {against} ({rule}; {evidence})"
         else:  # at least the digits the run's diff gives the same delta (+0.03pp, not +0.0pp)
             change, _ = beside_bound(-drop, -spec.max_drop_pp, signed=True, decimals=shown.digits)
