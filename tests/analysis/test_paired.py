@@ -221,6 +221,16 @@ def test_a_scale_gives_verdictless_scores_a_pack_reading():
     assert result.reading == "moderate"
 
 
+def test_a_means_share_of_the_scale_is_the_share_of_the_delta_shown_beside_it():
+    """Regression: a mean 0.0045 higher on 0-1 read `+0.005 (+0.4pp of the scale)`, as if
+    the shown delta were not 0.5pp of it: in floats 0.0045 * 100 is 0.44999999999999996."""
+    a = {f"q{i}": 0.5 for i in range(4)}
+    b = {f"q{i}": 0.5045 + (0.01 if i % 2 else -0.01) for i in range(4)}
+    result = compare_paired(a, b, kind="score", scale=(0.0, 1.0))
+    assert result.reading_delta_pp == 0.45
+    assert result.verdict.startswith("mean +0.005 (+0.5pp of the scale), ")
+
+
 def test_the_report_dict_is_plain_json():
     a, b = table_cases(10, 2, 6, 5)
     payload = json.loads(json.dumps(compare_paired(a, b, kind="pass_fail").to_dict()))

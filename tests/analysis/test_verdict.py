@@ -96,7 +96,7 @@ def test_a_significant_delta_never_reads_as_zero_however_small():
                           {f"q{i}": 500.3 + i + 0.1 * (i % 2) for i in range(10)},
                           kind="score", scale=(0, 1000))
     assert wide.significant
-    assert wide.verdict.startswith("mean +0.35 (+0.03pp of the scale), 95% CI +0.31..+0.39")
+    assert wide.verdict.startswith("mean +0.35 (+0.04pp of the scale), 95% CI +0.31..+0.39")
 
 
 def test_a_delta_beside_its_size_keeps_the_digits_that_put_it_in_that_size():

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Literal, TypeAlias, get_args
 
 from assay.analysis import moments
@@ -223,7 +224,14 @@ def _reading_pp(kind: Kind, pass_rate: Effect | None, mean: Effect,
     share of the scale (None for a mean without a scale)."""
     if kind == "pass_fail":
         return None if pass_rate is None else pass_rate.estimate
-    return None if scale is None else mean.estimate / _span(scale, data) * 100
+    return None if scale is None else share_pp(mean.estimate, _span(scale, data))
+
+
+def share_pp(delta: float, span: float) -> float:
+    """`delta` in points of a scale `span` wide, worked out on the numbers as written: in
+    floats +0.0045 of 0-1 is 0.44999999999999996pp, and read `+0.005 (+0.4pp of the
+    scale)`, where the delta shown is 0.5pp."""
+    return float(Decimal(repr(delta)) * 100 / Decimal(repr(span)))
 
 
 def _pass_rate_effect(data: PairedData, level: float) -> Effect | None:
