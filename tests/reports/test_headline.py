@@ -327,3 +327,17 @@ def test_a_run_of_two_conditions_none_could_be_compared_never_reads_as_one_condi
         "No condition could be compared with 'base': judge: cand vs base: no case has a "
         "usable result on both sides (4 cases in base, 4 in cand: 4 errored in cand) "
         "(and 1 more comparison not made).")
+
+
+def test_a_single_condition_score_with_verdicts_on_some_answers_only_reads_as_its_mean() -> None:
+    """A 0-10 scorer that returns False for an empty answer (one of 10) opened with 'judge
+    has pass rate 0.0% (95% CI 0%..79%, n=10)': the rate of the one verdict, beside the
+    count of every case, where its comparisons read it on its mean."""
+    graded = [ScoreRow(f"q{i}", "default", 0, "judge", 8.0, None, None, (0.0, 10.0))
+              for i in range(9)]
+    empty = [ScoreRow("q9", "default", 0, "judge", 0.0, False, None)]
+    summary = summarize(graded + empty, [TrialRow(f"q{i}", "default", 0) for i in range(10)])
+    text = summary_headline(summary).text
+    assert text.startswith("One condition ('default') and no earlier run, so nothing to "
+                           "compare yet: judge has mean 7.20 (95% CI ")
+    assert text.endswith(", n=10).")

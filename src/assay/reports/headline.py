@@ -231,7 +231,10 @@ def _score_text(stats: ScoreStats, bars: GateBars | None) -> str:
     """`pass rate 75.0% (95% CI 53%..89%, n=20; 3 errored trials left out)`: an error is
     never a failure, so the trials it left out are named beside the rate they are not in."""
     rates, means = ([], []) if bars is None else bars.of(stats.scorer, stats.condition)
-    if stats.pass_rate is not None:  # the score table's figures: `0.9997`, never `1.000`
+    # the pass rate heads only where every case scored has a verdict, as in a comparison:
+    # a 0-10 scorer that fails empty answers read 'pass rate 0.0% (..., n=10)' of 1 case
+    if stats.pass_rate is not None and stats.judged_cases == stats.n:
+        # the score table's figures: `0.9997`, never `1.000`
         text = f"pass rate {pass_rate_text(stats, rates)}"
         bounds = (None if stats.pass_rate_ci is None
                   else "..".join(pass_rate_bounds(stats, rates)))
