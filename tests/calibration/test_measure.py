@@ -66,3 +66,20 @@ def test_a_kappa_reads_the_same_in_the_headline_and_in_the_table_below_it() -> N
     rows = {row[0]: row for row in measure_rows(cal)}
     assert "kappa 0.63 " in headline(cal)
     assert rows[cal.measures.kappa.name][1] == "0.63"
+
+
+def test_a_negative_kappa_on_a_tie_reads_the_same_in_the_headline_and_the_measures_table(
+) -> None:
+    """A kappa of -0.125 read 'kappa -0.13' in the headline, a tie rounded away from zero as
+    every figure is, and '-0.12' in the table of measures under it, rounded to even."""
+    from assay.reports.calibration import measure_rows
+
+    items = ([RatedItem(f"i{i}", (True,), True) for i in range(7)]
+             + [RatedItem("j", (True,), False), RatedItem("k", (False,), True)])
+    cal = Calibration(kind="pass_fail", identity=JudgeIdentity(model="m/j"), source="run",
+                      labels_path="labels.jsonl", measures=judge_agreement(items, "pass_fail"),
+                      min_agreement=None, min_kappa=None)
+    assert cal.kappa == -0.125
+    assert "kappa -0.13 " in headline(cal)
+    [row] = [row for row in measure_rows(cal) if row[0].endswith("kappa")]
+    assert row[1] == "-0.13"

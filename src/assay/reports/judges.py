@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import format_p, level_text
 from assay.reports.formatting import percent
+from assay.shown_numbers import fixed
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def _calibration(judges: JudgeReview) -> Table:
         if c is None:
             text = "uncalibrated judge"
         else:
-            kappa = "" if c.kappa is None else f", kappa {c.kappa:.2f}"
+            kappa = "" if c.kappa is None else f", kappa {fixed(c.kappa, 2)}"
             text = (f"agreement {percent(c.agreement or 0)}{kappa}, n={c.n} ({c.id}, "
                     f"{c.created_at[:10]})")
         table.rows.append([status.scorer, status.model or "-", status.prompt_hash or "-", text])
@@ -131,7 +132,7 @@ def _metrics(judges: JudgeReview) -> Table:
                                                    "mean [95% CI]"], right=3)
     for m in findings.metrics:
         table.rows.append([m.scorer, m.metric, m.condition, str(m.n),
-                           _beside(f"{m.mean:.2f}", _ci(m.interval))])
+                           _beside(fixed(m.mean, 2), _ci(m.interval))])
     for c in claims.values():
         table.notes.append(f"{c.scorer} · {c.condition}: "
                            f"{plural(c.claims, 'unverified claim')} in "
@@ -161,7 +162,7 @@ def _consistency(judges: JudgeReview) -> Table:
             c.scorer, str(c.items), str(c.repeats),
             "-" if c.flip_rate is None else _beside(percent(c.flip_rate), _ci(c.flip_ci, True)),
             "-" if c.pair_disagreement is None else percent(c.pair_disagreement),
-            "-" if c.score_sd is None else f"{c.score_sd:.2f}",
+            "-" if c.score_sd is None else fixed(c.score_sd, 2),
             _alpha(c.score_alpha), _alpha(c.verdict_alpha)])
     table.notes.append("flip rate: answers whose asks did not all agree on pass/fail; "
                        "alpha: Krippendorff's, the asks as raters (1 = never changes its mind)")
@@ -259,13 +260,13 @@ def _ci(interval: Interval | None, shares: bool = False) -> str:
         return ""
     if shares:
         return f"[{percent(interval.low, 0)}–{percent(interval.high, 0)}]"
-    return f"[{interval.low:.2f}–{interval.high:.2f}]"
+    return f"[{fixed(interval.low, 2)}–{fixed(interval.high, 2)}]"
 
 
 def _alpha(alpha: Any) -> str:
     if alpha is None or alpha.value is None:
         return "-"
-    return _beside(f"{alpha.value:.2f}", _ci(alpha.interval))
+    return _beside(fixed(alpha.value, 2), _ci(alpha.interval))
 
 
 def _beside(value: str, interval: str) -> str:
