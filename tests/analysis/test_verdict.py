@@ -38,6 +38,13 @@ def test_a_p_value_beside_a_verdict_shows_which_side_of_alpha_it_is(p, alpha, te
     assert format_p(0.0496) == "p=0.05"  # alone, two digits are enough
 
 
+def test_a_p_value_at_a_tie_rounds_away_from_zero_as_every_figure_does():
+    """The sign test of 4 cases that all moved one way (p = 0.125) read `p=0.12`, a tie
+    rounded to even, where every other figure rounds it away from zero."""
+    assert format_p(0.125) == "p=0.13"
+    assert format_p(0.0625, 0.05) == "p=0.063"
+
+
 def test_the_verdict_line_gives_the_delta_and_interval_of_the_table_row_above_it():
     """Regression: 1,999 of 2,000 against 2,000 of 2,000 read `+0.05pp, 95% CI -0.14..+0.28pp`
     in the comparison's row and `pass rate +0.1pp, 95% CI -0.1..+0.3pp` in the verdict under

@@ -133,11 +133,11 @@ def format_p(p: float, alpha: float | None = None) -> str:
     if p < 0.001:
         return "p<0.001"
     digits = 2
-    while alpha is not None and _misleads(float(f"{p:.{digits}g}"), p, alpha):
+    while alpha is not None and _misleads(float(significant(p, digits)), p, alpha):
         if digits == 6:
             return f"p<{alpha:g}" if p < alpha else f"p={alpha:g}"
         digits += 1
-    return f"p={p:.{digits}g}"
+    return f"p={significant(p, digits)}"
 
 
 def _misleads(shown: float, p: float, alpha: float) -> bool:
