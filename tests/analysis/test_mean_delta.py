@@ -131,3 +131,12 @@ def test_differences_that_cancel_have_a_mean_difference_of_exactly_zero():
     assert c.delta_mean == 0.0 and c.reading_delta_pp == 0.0
     # a real difference keeps its value to the last bit
     assert Differences.of([0.1, 0.2, 0.3], 1.0).mean == pytest.approx(0.2, rel=1e-15)
+
+
+@pytest.mark.parametrize("moved, n", [(0.1, 3), (0.7, 3), (-0.338, 10), (0.35, 6)])
+def test_cases_that_all_moved_by_one_amount_have_that_mean_difference(moved: float,
+                                                                      n: int) -> None:
+    """Ten cases that each moved by -0.338 had a mean difference of -0.33799999999999997
+    (in results.json), the float dust of dividing their sum by 10, and three by 0.1 one of
+    0.09999999999999999."""
+    assert Differences.of([moved] * n, 1.0).mean == moved

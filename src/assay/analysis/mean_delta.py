@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from assay.analysis.distributions import t_cdf, t_ppf
@@ -130,9 +131,11 @@ def _without_dust(mean: float, n: int) -> float:
     """The mean of differences already rounded to 9 decimals (`snap`), with the float dust
     of their sum rounded away as each difference's was: +0.1, +0.2 and -0.3 sum to 2.8e-17,
     and three such cases read `0.10000000 → 0.10000000, +0.00000000`, "not clearly
-    better", where the two means are one number and the difference is 0."""
+    better", where the two means are one number and the difference is 0. The sum is divided
+    as written, so ten cases that each moved by -0.338 have a mean of -0.338, not the
+    -0.33799999999999997 of a float division."""
     total = mean * n
-    return snap([total])[0] / n if math.isfinite(total) else mean
+    return float(Decimal(repr(snap([total])[0])) / n) if math.isfinite(total) else mean
 
 
 def kept_statistics(n: int, skewness: float, level: float) -> tuple[float, float]:
