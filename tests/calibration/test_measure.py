@@ -68,8 +68,7 @@ def test_a_kappa_reads_the_same_in_the_headline_and_in_the_table_below_it() -> N
     assert rows[cal.measures.kappa.name][1] == "0.63"
 
 
-def test_a_negative_kappa_on_a_tie_reads_the_same_in_the_headline_and_the_measures_table(
-) -> None:
+def test_a_negative_kappa_on_a_tie_reads_the_same_in_the_headline_and_the_measures_table() -> None:
     """A kappa of -0.125 read 'kappa -0.13' in the headline, a tie rounded away from zero as
     every figure is, and '-0.12' in the table of measures under it, rounded to even."""
     from assay.reports.calibration import measure_rows
