@@ -23,9 +23,14 @@ class ToolCall:
     result: Any = None
     error: str | None = None
     duration_ms: float | None = None
+    tool: str | None = None
+    """The name its MCP server gives the tool, where the agent was shown it renamed
+    (`docs__search` for `search`, offered by two servers): a case may expect it by either."""
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "arguments": self.arguments}
+        if self.tool is not None:
+            data["tool"] = self.tool
         if self.result is not None:
             data["result"] = self.result
         if self.error is not None:
@@ -53,6 +58,7 @@ class ToolCall:
             result=data.get("result"),
             error=data.get("error"),
             duration_ms=data.get("duration_ms"),
+            tool=data["tool"] if isinstance(data.get("tool"), str) else None,
         )
 
 

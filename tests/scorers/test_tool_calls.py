@@ -215,3 +215,14 @@ def test_malformed_expectations_are_errors_naming_the_entry(make_scorer):
     assert no_name.error == "case 'case_001' expected_tool_calls[0] needs a 'name'"
     both = scorer.check(case([{"name": "x", "args": {}, "arguments": {}}]), calls())
     assert both.error is not None and "arguments twice" in both.error
+
+
+def test_a_tool_the_agent_saw_renamed_meets_a_case_naming_it_by_its_servers_name(make_scorer):
+    """Two MCP servers offered `search`: the agent called `docs__search`, recorded with its
+    server's name; a case may expect `search` or `docs__search`, not the other server's."""
+    renamed = Output(text="", tool_calls=[ToolCall("docs__search", {"q": "x"}, tool="search")])
+    scorer = make_scorer("tool_calls")
+    for expected in ("search", "docs__search"):
+        assert scorer.check(case([{"name": expected}]), renamed).passed, expected
+    assert not scorer.check(case([{"name": "wiki__search"}]), renamed).passed
+    assert ToolCall.from_dict(renamed.tool_calls[0].to_dict()) == renamed.tool_calls[0]

@@ -5,9 +5,9 @@ server defines them. When several servers of one condition offer the same name,
 each is exposed as `server__tool` instead; a name model APIs refuse (MCP allows
 dots and 128 characters, OpenAI and Anthropic take at most 64 letters, digits,
 `_` and `-`) is exposed with `_` for the rest, cut to 64. Either way the run
-says so, once per tool name (`notes`). A tool call is recorded, and graded, by the
-name the agent sees, so a dataset that expects a renamed tool by its own name is
-refused before the first trial (`seen_as` tells which names those are).
+says so, once per tool name (`notes`). A call is recorded by the name the agent
+called, with its server's name for a renamed tool (`ToolCall.tool`), so a case may
+expect it by either: `search` is met by `docs__search` or `wiki__search`.
 """
 
 from __future__ import annotations
@@ -80,13 +80,6 @@ class Toolbox:
 
     def __bool__(self) -> bool:
         return bool(self._routes)
-
-    def seen_as(self, name: str) -> list[str]:
-        """The names the agent sees the tools named `name` by their servers as, when it sees
-        none as `name` itself (renamed); [] when it does, or when no tool is named so."""
-        if name in self._routes:
-            return []
-        return [exposed for exposed, original in self.renamed.items() if original == name]
 
     def server_of(self, name: str) -> str | None:
         route = self._routes.get(name)

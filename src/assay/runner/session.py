@@ -29,7 +29,6 @@ from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan, check_target
 from assay.runner.preflight import check_plan, require_calibrated, setting_needed_at
 from assay.runner.progress import Progress, choose_mode
-from assay.runner.tool_names import check_expected_tool_names
 from assay.services import Services
 from assay.store import Store
 from assay.store.run_ending import REVIEWING, ending, record_end
@@ -349,7 +348,6 @@ async def _start(plan: Plan, loaded: LoadedConfig) -> None:
             await check_target(loaded, target, start=True)
     except MissingSetting as exc:
         raise setting_needed_at(loaded, plan, exc) from None
-    check_expected_tool_names(loaded, plan)
 
 
 async def _close(plan: Plan, services: Services) -> None:

@@ -86,9 +86,15 @@ def same_value(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
+def names(expected: ExpectedCall, actual: ToolCall) -> bool:
+    """Whether `actual` calls the tool `expected` names: by the name the agent called, or by
+    its MCP server's name for a tool the agent was shown renamed (`docs__search`)."""
+    return expected.name == actual.name or expected.name == actual.tool
+
+
 def call_mismatch(expected: ExpectedCall, actual: ToolCall) -> str | None:
     """What differs between an expected and an actual call, or None when the actual one fits."""
-    if expected.name != actual.name:
+    if not names(expected, actual):
         return f"expected {expected.name}, got {actual.name}"
     for key, value in expected.arguments.items():
         if key not in actual.arguments:
@@ -279,7 +285,7 @@ def _unordered(expected: list[ExpectedCall], actual: list[ToolCall],
 def _nearest(want: ExpectedCall, actual: list[ToolCall], candidates: Any) -> str:
     """Point at the closest actual call (the first with the same name) and what differs."""
     for k in candidates:
-        if actual[k].name == want.name:
+        if names(want, actual[k]):
             return f"; nearest is call {k + 1}: {call_mismatch(want, actual[k])}"
     return ", got no such call"
 

@@ -220,13 +220,13 @@ class AgentTarget(Target):
                 except ServerCrashed as exc:
                     attempt.pending = None
                     attempt.error = str(exc)
-                    attempt.tool_calls.append(_tool_call(call, error=str(exc)))
+                    attempt.tool_calls.append(_tool_call(call, self.toolbox, error=str(exc)))
                     return
                 attempt.pending = None
                 text, is_error, duration, server = _result_fields(call.name, result)
                 shown, cut = _cap(text, self.params.tool_result_cap)
                 attempt.tool_calls.append(_tool_call(
-                    call, result=None if is_error else shown, error=shown if is_error else None,
+                    call, self.toolbox, result=None if is_error else shown, error=shown if is_error else None,
                     duration_ms=duration))
                 record["tool_calls"].append(_step(call, server, is_error=is_error,
                                                   duration_ms=duration, result_chars=len(text),
@@ -286,7 +286,7 @@ class AgentTarget(Target):
         if last.pending is not None:
             call, server = last.pending
             last.tool_calls.append(_tool_call(
-                call, error="no result: the trial's deadline passed while it ran"))
+                call, self.toolbox, error="no result: the trial's deadline passed while it ran"))
             last.turns[-1]["tool_calls"].append(_step(call, server, is_error=True))
             last.pending = None
         output = self._output(attempts or [last], None, context_meta)
@@ -301,11 +301,13 @@ class AgentTarget(Target):
         return described
 
 
-def _tool_call(call: RequestedToolCall, *, result: str | None = None,
+def _tool_call(call: RequestedToolCall, toolbox: Any, *, result: str | None = None,
                error: str | None = None, duration_ms: float | None = None) -> ToolCall:
-    """The trajectory's record of a tool call the model asked for, as it ended."""
+    """The trajectory's record of a tool call the model asked for, as it ended, with its
+    server's name for the tool where the agent saw it renamed."""
     return ToolCall(name=call.name, arguments=dict(call.arguments), result=result, error=error,
-                    duration_ms=duration_ms)
+                    duration_ms=duration_ms,
+                    tool=toolbox.renamed.get(call.name) if toolbox else None)
 
 
 def _step(call: RequestedToolCall, server: str, *, is_error: bool,
