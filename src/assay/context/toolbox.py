@@ -81,6 +81,11 @@ class Toolbox:
     def __bool__(self) -> bool:
         return bool(self._routes)
 
+    def offered_names(self) -> set[str]:
+        """Every name a case may expect a tool of this toolbox by: the names the agent sees,
+        and their servers' names for the renamed ones."""
+        return set(self._routes) | set(self.renamed.values())
+
     def server_of(self, name: str) -> str | None:
         route = self._routes.get(name)
         return route[0].name if route else None

@@ -29,6 +29,7 @@ from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
 from assay.runner.plan import Plan, build_plan, check_target
 from assay.runner.preflight import check_plan, require_calibrated, setting_needed_at
 from assay.runner.progress import Progress, choose_mode
+from assay.runner.tool_names import warn_of_unoffered_tools
 from assay.services import Services
 from assay.store import Store
 from assay.store.run_ending import REVIEWING, ending, record_end
@@ -348,6 +349,7 @@ async def _start(plan: Plan, loaded: LoadedConfig) -> None:
             await check_target(loaded, target, start=True)
     except MissingSetting as exc:
         raise setting_needed_at(loaded, plan, exc) from None
+    warn_of_unoffered_tools(plan)
 
 
 async def _close(plan: Plan, services: Services) -> None:

@@ -1,4 +1,5 @@
-"""A tool the agent sees renamed (two MCP servers offer its name) is recorded with its
+"""The names of the tools an agent is offered, held against the names cases expect. A
+tool the agent sees renamed (two MCP servers offer its name) is recorded with its
 server's name beside the name called, and a case may expect it by either, so one dataset
 grades a condition of one server and a condition of two alike."""
 
@@ -85,3 +86,22 @@ def test_a_case_naming_the_renamed_tool_is_met_by_that_call_alone(tmp_path: Path
     assert result.returncode == 0, result.stderr
     assert _pass_rate(result.stdout, "both") == "1.000"
     assert _pass_rate(result.stdout, "one") == "0.000"
+
+
+def test_a_tool_no_condition_offers_is_warned_of_before_the_first_trial(tmp_path: Path) -> None:
+    """A case expecting `serch` (a typo) failed tool_calls in every trial, a 0% that read
+    as the agent's failing, with nothing to say no server offers such a tool."""
+    _project(tmp_path, "serch")
+    result = _run(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert ("4 cases ('q0', 'q1', 'q2' and 1 more): expected_tool_calls name 'serch', which no "
+            "condition's MCP servers offer (they offer pack_a__read, pack_a__search, "
+            "pack_b__read and 3 more), so each such trial fails tool_calls"
+            ) in " ".join((result.stdout + result.stderr).split())
+    assert _pass_rate(result.stdout, "one") == "0.000"
+
+
+def test_a_tool_some_condition_offers_is_not_warned_of(tmp_path: Path) -> None:
+    _project(tmp_path, "search")
+    result = _run(tmp_path)
+    assert "which no condition's MCP servers offer" not in result.stdout + result.stderr
