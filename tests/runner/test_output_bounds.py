@@ -42,3 +42,16 @@ def test_a_tool_call_result_is_cut_like_its_arguments() -> None:
     assert len(output.tool_calls[0].result) < 1_000
     assert output.tool_calls[0].arguments == {"p": "f"}
     assert output.metadata["truncated_parts"]["tool_calls"]["bytes"] > 50_000
+
+
+def test_a_renamed_tool_call_cut_keeps_its_servers_name_for_the_tool() -> None:
+    """A case expecting `search` is met by `docs__search` through `ToolCall.tool`: a call
+    whose result is cut must keep it, or the case fails only because the result was long."""
+    output = Output(text="x", tool_calls=[ToolCall(name="docs__search", arguments={"q": "a"},
+                                                   result="r" * 50_000, tool="search",
+                                                   duration_ms=12.0)])
+    bound_parts(output, 1_000)
+    [call] = output.tool_calls
+    assert call.tool == "search"
+    assert call.duration_ms == 12.0
+    assert len(str(call.result)) < 1_500

@@ -17,6 +17,7 @@ and no JSON: it raises `SelfReference`, which the trial records as its error.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Any
 
 from assay.output import Output, ToolCall
@@ -78,8 +79,7 @@ def _cut_calls(calls: list[ToolCall], limit: int) -> tuple[list[ToolCall], dict[
         arguments = budget.cut(call.arguments, 0)
         result = budget.cut(call.result, 0)
         error = budget.cut(call.error, 0)
-        kept.append(ToolCall(name=call.name, arguments=arguments, result=result,
-                             error=error, duration_ms=call.duration_ms))
+        kept.append(replace(call, arguments=arguments, result=result, error=error))
     note = _note(budget, limit)
     if len(kept) < len(calls):
         note["calls"], note["kept_calls"] = len(calls), len(kept)
