@@ -179,3 +179,19 @@ def test_a_temperature_over_what_claude_accepts_is_refused_at_its_line_before_an
                       .replace("temperature: 1.2", "temperature: 1"))
     code, text = assay(capsys, "validate", "assay.yaml")
     assert "temperature" not in text, text
+
+
+def test_validate_reads_a_baseline_from_a_store_an_older_assay_made(capsys, tmp_path):
+    """Regression: `assay validate` of a config with a regression baseline opened a store
+    an older assay made as it was, to read the baseline, and stopped with 'the store ...
+    failed: no such column: runs.options_json' (exit 3). It is upgraded first, as every
+    command that opens it upgrades it, and the baseline found."""
+    from tests.store.test_migrations import first_release_database
+
+    store = first_release_database(tmp_path / "old.db")
+    config = project(tmp_path, [{"id": "c0", "input": "q", "expected": "a"}],
+                     "[{type: exact_match}]")
+    config.write_text(config.read_text() + "gates:\n  - regression: {baseline: r1}\n")
+    code, text = assay(capsys, "validate", str(config), "--store", store)
+    assert code == 0, text
+    assert "no such column" not in text

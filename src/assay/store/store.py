@@ -46,6 +46,7 @@ from assay.store.failures import (
     translate_errors,
 )
 from assay.store.migrations import (
+    SCHEMA_VERSION,
     current_version,
     migrate_store,
     refuse_newer,
@@ -136,6 +137,29 @@ def open_as_it_is(url: str | None) -> Store:
     except BaseException:
         store.close()
         raise
+    return store
+
+
+def open_to_read(url: str | None) -> Store:
+    """The store, read-only; one made by an older assay is first upgraded in place, as any
+    assay command that opens it would (the reader itself never writes), unless this process
+    cannot write it (a read-only mount), where it is read as it is (`open_as_it_is`). Read
+    as it was, an older store failed at the first column its migrations add ('no such
+    column: runs.pack_hashes_json')."""
+    if unwritable_file(url):
+        return open_as_it_is(url)
+    store = Store(url, read_only=True)
+    try:
+        with store.engine.connect() as conn:
+            version = current_version(conn)
+        refuse_newer(version, store.url)
+    except BaseException:
+        store.close()
+        raise
+    if version < SCHEMA_VERSION:
+        store.close()
+        Store(url).close()
+        store = Store(url, read_only=True)
     return store
 
 

@@ -14,29 +14,11 @@ DEFAULT_PORT = 8321
 
 
 def open_for_viewing(url: str | None) -> Store:
-    """The store, read-only; a store made by an older assay is first upgraded in place,
-    as any assay command that opens it would (the viewer itself never writes), unless this
-    process cannot write it (a read-only mount): that one is read as it is where it can be
-    (`store.open_as_it_is`), as `assay runs` reads it."""
-    from assay.store import Store
-    from assay.store.migrations import SCHEMA_VERSION, current_version, refuse_newer
-    from assay.store.store import open_as_it_is, unwritable_file
+    """The store, read-only, as every reader opens it (`store.open_to_read`): upgraded
+    first where it is older and can be written, refused with what to do where it cannot."""
+    from assay.store.store import open_to_read
 
-    if unwritable_file(url):
-        return open_as_it_is(url)
-    store = Store(url, read_only=True)
-    with store.engine.connect() as conn:
-        version = current_version(conn)
-    try:
-        refuse_newer(version, store.url)
-    except BaseException:
-        store.close()
-        raise
-    if version < SCHEMA_VERSION:
-        store.close()
-        Store(url).close()
-        store = Store(url, read_only=True)
-    return store
+    return open_to_read(url)
 
 
 def serve(store: Store, sock: socket.socket, *, host: str) -> None:
