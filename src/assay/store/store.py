@@ -128,15 +128,10 @@ def open_as_it_is(url: str | None) -> Store:
     """A store this process cannot write (a read-only mount), opened to read without being
     upgraded: one a newer assay wrote, or an older one made without what the reading needs
     (a column), is refused with what to do (`refuse_newer`, `refuse_unreadable`)."""
-    store = Store(url, read_only=True)
-    try:
-        with store.engine.connect() as conn:
-            version = current_version(conn)
-        refuse_newer(version, store.url)
-        refuse_unreadable(version, store.url)
-    except BaseException:
+    store, version = _read_only_with_version(url)
+    if version < SCHEMA_VERSION:
         store.close()
-        raise
+        refuse_unreadable(version, store.url)
     return store
 
 
@@ -148,6 +143,17 @@ def open_to_read(url: str | None) -> Store:
     column: runs.pack_hashes_json')."""
     if unwritable_file(url):
         return open_as_it_is(url)
+    store, version = _read_only_with_version(url)
+    if version < SCHEMA_VERSION:
+        store.close()
+        Store(url).close()
+        store = Store(url, read_only=True)
+    return store
+
+
+def _read_only_with_version(url: str | None) -> tuple[Store, int]:
+    """The store opened read-only, with its schema version; refused (and closed) when a
+    newer assay wrote it."""
     store = Store(url, read_only=True)
     try:
         with store.engine.connect() as conn:
@@ -156,11 +162,7 @@ def open_to_read(url: str | None) -> Store:
     except BaseException:
         store.close()
         raise
-    if version < SCHEMA_VERSION:
-        store.close()
-        Store(url).close()
-        store = Store(url, read_only=True)
-    return store
+    return store, version
 
 
 def _sqlite_file(url: str | None) -> str | None:
