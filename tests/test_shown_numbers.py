@@ -11,6 +11,7 @@ from assay.shown_numbers import (
     adding_up,
     beside_bound,
     bound_percent,
+    dollars,
     fixed,
     fixed_beside,
     percent,
@@ -84,3 +85,11 @@ def test_a_delta_between_two_shown_sides_that_is_itself_a_tie_is_spelled_out() -
         "99.95%", "100.00%", "+0.05", 2)
     assert adding_up(lambda d: percent(0.5, d), lambda d: percent(9 / 16, d), 6.25, 1) == (
         "50.0%", "56.3%", "+6.3", 1)
+
+
+def test_a_cost_past_decimals_precision_reads_in_whole_not_as_an_internal_error() -> None:
+    """Regression: a session log's cost of 1e308 (or any of $1e16 and up) stopped `assay
+    traces` with 'internal error: InvalidOperation', rounding past decimal's 28 digits."""
+    assert dollars(1e16) == "$10000000000000000.0000"
+    assert dollars(1e308).startswith("$1000000000000000010979063629440455417404923096773118")
+    assert dollars(1e308).endswith(".0000")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 MAX_DECIMALS = 8
 """Digits added at most to keep a number off an end it is not at."""
@@ -187,3 +187,31 @@ def significant(value: float, digits: int, *, signed: bool = False) -> str:
     exponent = number.adjusted()
     rounded = number.quantize(Decimal(1).scaleb(exponent - digits + 1), rounding=ROUND_HALF_UP)
     return f"{float(rounded):{sign}.{digits}g}"
+
+
+COST_DIGITS = 4
+"""Decimals of a dollar amount, unless more are needed to add up or to show a cent's
+hundredth above zero."""
+MAX_COST_DIGITS = 8
+"""Past this, prices per million tokens leave nothing to round."""
+SUM_NOISE_DIGITS = 12
+"""Decimals of a dollar past which a float sum holds only rounding noise."""
+
+
+def dollars(cost: float, digits: int = COST_DIGITS) -> str:
+    """`$0.0123`; a cost above zero gets digits until it stops reading `$0.0000`."""
+    while 0 < cost and dollar_amount(cost, digits) == 0 and digits < MAX_COST_DIGITS:
+        digits += 1
+    return f"${dollar_amount(cost, digits)}"
+
+
+def dollar_amount(cost: float, digits: int) -> Decimal:
+    """`cost` to `digits` decimals, half up, as the amount it stands for: one amount summed
+    in two orders (the run's ledger, the store) differs in its last binary digits, and
+    $0.0052499999999999995 read `$0.0052` beside the same $0.00525 read `$0.0053`."""
+    if not math.isfinite(cost):  # no cost a finite price gives: shown as it is
+        return Decimal(cost)
+    text = f"{cost:.{SUM_NOISE_DIGITS}f}"
+    # every digit kept: past decimal's 28 ($1e16 and up) quantize raised InvalidOperation
+    return Decimal(text).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP,
+                                  context=Context(prec=len(text) + digits))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from assay.shown_numbers import dollars
 from assay.store import Store
 from assay.testing import FakeLLM, Reply
 from tests.cli.evalproject import assay
@@ -65,7 +66,7 @@ def test_a_resume_spends_what_the_budget_has_left_and_a_raised_budget_finishes_t
     code, out = assay(capsys, "run", "assay.yaml", "--resume", "--no-progress")
     assert code == 3, out
     assert llm.received == paid  # the run's budget was spent: no call made
-    assert f"${spent:.4f} of it before this resume" in out
+    assert f"{dollars(spent)} of it before this resume" in out
 
     set_budget(1.0)
     code, out = assay(capsys, "run", "assay.yaml", "--resume", "--no-progress")

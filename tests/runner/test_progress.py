@@ -113,6 +113,17 @@ def test_a_run_from_its_start_shows_its_spending_so_far() -> None:
     assert progress.line() == "exp: 0/10 trials (0%), 0 with an error, $0.0100 so far"
 
 
+def test_the_spending_so_far_reads_as_the_cost_table_below_it_reads_the_same_amount() -> None:
+    """Regression: the line over the run's table rounded with Python's format, so $0.00525
+    summed as 0.0052499999999999995 read '$0.0052 so far' above a table reading '$0.0053',
+    and three hundredths of a cent read '$0.0000 so far', as if nothing were spent."""
+    def line(cost: float) -> str:
+        return Progress(10, "exp", ledger=lambda: Stats(total=Tally(calls=1, cost_usd=cost))).line()
+
+    assert line(0.0052499999999999995).endswith(", $0.0053 so far")
+    assert line(0.0000292).endswith(", $0.00003 so far")
+
+
 AGENT = '''
 def answer(case):
     if case.id in ("c2", "c5"):

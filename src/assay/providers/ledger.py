@@ -14,6 +14,7 @@ from typing import Any
 from assay.errors import CostBudgetSpent
 from assay.output import Usage
 from assay.providers.meter import count_call
+from assay.shown_numbers import dollars
 
 
 @dataclass(slots=True)
@@ -83,13 +84,13 @@ class Ledger:
         """Raise `CostBudgetSpent` when a new paid call would go past the budget."""
         if self.max_cost_usd is not None and self.budget_spent >= self.max_cost_usd:
             raise CostBudgetSpent(
-                f"run.max_cost_usd reached: spent ${self.budget_spent:.4f} of "
-                f"${self.max_cost_usd:.4f}{self.before_resume()}; no further model calls "
+                f"run.max_cost_usd reached: spent {dollars(self.budget_spent)} of "
+                f"{dollars(self.max_cost_usd)}{self.before_resume()}; no further model calls "
                 "were made")
 
     def before_resume(self) -> str:
         """` ($0.0500 of it before this resume)` when a resumed run had spent some."""
-        return f" (${self.spent_before:.4f} of it before this resume)" if self.spent_before \
+        return f" ({dollars(self.spent_before)} of it before this resume)" if self.spent_before \
             else ""
 
     def record(self, model: str, usage: Usage, *, paid_before: bool = False) -> None:

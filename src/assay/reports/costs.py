@@ -15,11 +15,11 @@ not. For the same reason a cost above zero never reads `$0.0000`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import ROUND_HALF_UP, Context, Decimal
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from assay.shown_numbers import COST_DIGITS, MAX_COST_DIGITS, dollar_amount, dollars
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -44,34 +44,6 @@ CACHED_JUDGE_CALLS_NOTE = (
 def judge_calls_cached(conditions: Sequence[ConditionStats]) -> bool:
     """Whether any condition's verdicts came from the response cache (its column is shown)."""
     return any(c.judge_cache_hits for c in conditions)
-DIGITS = 4
-"""Decimals of a dollar amount, unless more are needed to add up or to show a cent's
-hundredth above zero."""
-MAX_DIGITS = 8
-"""Past this, prices per million tokens leave nothing to round."""
-SUM_NOISE_DIGITS = 12
-"""Decimals of a dollar past which a float sum holds only rounding noise."""
-
-
-def dollars(cost: float, digits: int = DIGITS) -> str:
-    """`$0.0123`; a cost above zero gets digits until it stops reading `$0.0000`."""
-    while 0 < cost and shown(cost, digits) == 0 and digits < MAX_DIGITS:
-        digits += 1
-    return f"${shown(cost, digits)}"
-
-
-def shown(cost: float, digits: int) -> Decimal:
-    """`cost` to `digits` decimals, half up, as the amount it stands for: one amount summed
-    in two orders (the run's ledger, the store) differs in its last binary digits, and
-    $0.0052499999999999995 read `$0.0052` beside the same $0.00525 read `$0.0053`."""
-    if not math.isfinite(cost):  # no cost a finite price gives: shown as it is
-        return Decimal(cost)
-    text = f"{cost:.{SUM_NOISE_DIGITS}f}"
-    # every digit kept: past decimal's 28 ($1e16 and up) quantize raised InvalidOperation
-    return Decimal(text).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP,
-                                  context=Context(prec=len(text) + digits))
-
-
 def tokens_text(input_tokens: int | None, output_tokens: int | None) -> str:
     """`1,234/567`; `unknown` when nothing reported the tokens (never `0/0`)."""
     if input_tokens is None and output_tokens is None:
@@ -88,7 +60,7 @@ def usage_tokens_text(usage: Usage) -> str:
     return UNKNOWN
 
 
-def cost_text(cost: float | None, tokens: int = 0, digits: int = DIGITS) -> str:
+def cost_text(cost: float | None, tokens: int = 0, digits: int = COST_DIGITS) -> str:
     """`$0.0123`; `unknown` when tokens were spent without a price; `-` when nothing was."""
     if cost is not None:
         return dollars(cost, digits)
@@ -203,17 +175,17 @@ def _digits(sums: Iterable[tuple[Sequence[float], float]]) -> int:
     """The fewest digits (4 to 8) at which every sum shown adds up and no cost above zero
     reads as zero."""
     sums = list(sums)
-    for digits in range(DIGITS, MAX_DIGITS + 1):
+    for digits in range(COST_DIGITS, MAX_COST_DIGITS + 1):
         if all(_adds_up(parts, total, digits) for parts, total in sums):
             return digits
-    return MAX_DIGITS
+    return MAX_COST_DIGITS
 
 
 def _adds_up(parts: Sequence[float], total: float, digits: int) -> bool:
-    amounts = [shown(v, digits) for v in parts]
+    amounts = [dollar_amount(v, digits) for v in parts]
     if any(v > 0 and s == 0 for v, s in zip(parts, amounts)):
         return False
-    return sum(amounts, Decimal(0)) == shown(total, digits)
+    return sum(amounts, Decimal(0)) == dollar_amount(total, digits)
 
 
 def run_costs(summary: RunSummary) -> dict[str, float | None]:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from assay.reports.costs import dollars
-from assay.shown_numbers import bound_percent, percent_beside
+from assay.shown_numbers import bound_percent, dollars, percent_beside
 from assay.wording import plural
 
 

@@ -23,6 +23,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import IO, Any, Literal, Self, TypeAlias
 
 from assay.runner.pipeline import PipelineStats
+from assay.shown_numbers import dollars
 from assay.wording import plural
 
 Mode: TypeAlias = Literal["bar", "lines", "off"]
@@ -167,8 +168,8 @@ class Progress:
         if ledger is None or not (ledger.total.calls or ledger.total.cache_hits):
             return ""
         if ledger.total.unpriced_calls:
-            return f"${ledger.total.cost_usd:.4f} + unknown"
-        return f"${ledger.total.cost_usd:.4f}"
+            return f"{dollars(ledger.total.cost_usd)} + unknown"
+        return dollars(ledger.total.cost_usd)
 
     def _ledger(self) -> Any:
         if self.ledger is None:

@@ -31,6 +31,7 @@ from assay.runner.preflight import check_plan, require_calibrated, setting_neede
 from assay.runner.progress import Progress, choose_mode
 from assay.runner.tool_names import warn_of_unoffered_tools
 from assay.services import Services
+from assay.shown_numbers import dollars
 from assay.store import Store
 from assay.store.run_ending import REVIEWING, ending, record_end
 from assay.store.run_lock import RunLock
@@ -475,7 +476,7 @@ def _cost_check(plan: Plan, limit: float | None):  # type: ignore[no-untyped-def
         pool = services.providers if services else None
         if pool is None or pool.ledger.budget_spent < limit:
             return None
-        return (f"cost budget reached: ${pool.ledger.budget_spent:.4f} spent"
+        return (f"cost budget reached: {dollars(pool.ledger.budget_spent)} spent"
                 f"{pool.ledger.before_resume()} (run.max_cost_usd = {limit:g})")
 
     return exceeded
