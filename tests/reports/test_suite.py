@@ -33,6 +33,14 @@ def test_figures_short_of_perfect_never_read_as_perfect_and_match_the_run_table(
     assert experiment_rows({"per_pack": {"exp": judge}})[0][4] == "7.50"
 
 
+def test_an_average_over_no_one_scale_rounds_a_tie_away_from_zero() -> None:
+    """Regression: an average of configs without a shared scale was written by Python's
+    format, 0.5625 as `0.562`, where the run's own table reads `0.563`."""
+    figures = {"n": 16, "avg": 0.5625, "accuracy": None, "accuracy_n": 0, "errors": 0}
+    pack = {"scorer": "custom", "scale": None, "exit_code": 0, "summary": {"a": figures}}
+    assert experiment_rows({"per_pack": {"exp": pack}})[0][4] == "0.563"
+
+
 def test_regression_the_suite_table_shows_the_errored_trials_its_figures_leave_out() -> None:
     """A run whose v2 condition errored on 9 of 30 trials read 'n 7, accuracy 85.7%, exit 1'
     in suite.md and the terminal: the errors (in suite.json) were on no table."""

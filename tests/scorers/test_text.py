@@ -229,6 +229,15 @@ def test_token_f1_partial_overlap_reports_precision_and_recall(make_scorer):
     assert score.passed is False  # below the default threshold of 0.5
 
 
+def test_token_f1_reason_rounds_a_tie_as_every_report_does(make_scorer):
+    """Regression: 5 of 8 answer tokens expected gave a reason of 'precision 0.62', where
+    every report rounds 0.625 to 0.63."""
+    score = make_scorer("token_f1").check(case("one two three four five"),
+                                          out("one two three four five six seven eight"))
+    assert score.details["precision"] == 0.625
+    assert "(precision 0.63, recall 1.00)" in score.reason
+
+
 def test_token_f1_counts_tokens_as_a_multiset():
     f1, precision, recall = token_f1(["x", "x", "y"], ["x", "y", "y"])
     assert (precision, recall) == (2 / 3, 2 / 3)  # one x and one y are shared

@@ -47,6 +47,7 @@ from assay.analysis.interval import ZERO_SPREAD, Interval, zero_spread_bound
 from assay.analysis.moments import mean_and_sd, skewness
 from assay.analysis.significance import PairedTest, snap
 from assay.errors import UserError
+from assay.shown_numbers import fixed, significant
 
 SKEW_T = "paired t, skew-checked (Hall)"
 """The paired t test, with Hall's skew correction allowed to make it more cautious only."""
@@ -102,8 +103,9 @@ class Differences:
         plain = 2 * t_cdf(-abs(t), self.n - 1)
         corrected = 2 * t_cdf(-abs(_corrected(t, *_hall_terms(self.n, self.skewness))), self.n - 1)
         return PairedTest(SKEW_T, t, max(plain, corrected), self.n,
-                          f"skewness {self.skewness:+.2f}; p is the larger of the plain t "
-                          f"test's ({plain:.3g}) and Hall's ({corrected:.3g})")
+                          f"skewness {fixed(self.skewness, 2, signed=True)}; p is the larger of the "
+                          f"plain t test's ({significant(plain, 3)}) and Hall's "
+                          f"({significant(corrected, 3)})")
 
     def interval(self, level: float, test: PairedTest) -> Interval:
         if self.zero_spread:

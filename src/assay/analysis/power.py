@@ -54,7 +54,7 @@ from assay.analysis.paired import PairedComparison
 from assay.analysis.pass_rate_delta import SCORE_TEST, DiscordantPairs, mcnemar_score
 from assay.analysis.verdict import bound_text, level_text, shown_effect
 from assay.errors import UserError
-from assay.shown_numbers import fixed, percent_at
+from assay.shown_numbers import fixed, percent_at, significant
 from assay.wording import plural
 
 MAX_CASES = 20_000
@@ -112,7 +112,7 @@ class SampleSizeAdvice:
         assert self.power is not None
         return (f"{now}; about {plural(self.cases_needed, 'case')} would detect "
                 f"{fixed(self.effect, digits, signed=True)}{unit} with {power_text(self.power)} power "
-                f"({self.test}, alpha {self.alpha:.3g})")
+                f"({self.test}, alpha {significant(self.alpha, 3)})")
 
     def to_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "n": self.n, "ci_half_width": self.ci_half_width,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import format_p, level_text
 from assay.reports.formatting import percent
-from assay.shown_numbers import fixed
+from assay.shown_numbers import fixed, significant
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -276,4 +276,4 @@ def _beside(value: str, interval: str) -> str:
 
 
 def _number(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3g}"
+    return "-" if value is None else significant(value, 3)

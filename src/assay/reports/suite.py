@@ -16,6 +16,7 @@ from assay.reports.console import print_warning
 from assay.reports.formatting import percent, score_text
 from assay.reports.text import code, inline
 from assay.reports.text import markup_free as escape
+from assay.shown_numbers import significant
 from assay.wording import plural
 
 COLUMNS = ("experiment", "scorer", "condition", "n", "avg", "accuracy", "errored trials",
@@ -104,7 +105,7 @@ def _figures(figures: dict[str, Any],
     (an avg and accuracy over the cases scored), so a suite never reads better than its
     runs' gates."""
     mean = figures["avg"]
-    avg = "-" if mean is None else (f"{mean:.3g}" if scale is None
+    avg = "-" if mean is None else (significant(mean, 3) if scale is None
                                     else score_text(mean, (scale[0], scale[1])))
     accuracy = "-" if figures["accuracy"] is None else percent(figures["accuracy"] / 100)
     if figures["accuracy"] is not None and figures["accuracy_n"] != figures["n"]:

@@ -17,6 +17,7 @@ from assay.scorers._normalize import SQUAD, Normalization, Whitespace
 from assay.scorers._regex import MATCH_SECONDS, RegexPattern, compile_pattern, timed_out
 from assay.scorers.base import CheckScorer
 from assay.services import Services
+from assay.shown_numbers import fixed
 
 
 class ReferenceParams(CheckParams):
@@ -227,7 +228,8 @@ class TokenF1(CheckScorer):
                 best, best_reference = scores, reference
         f1, precision, recall = best
         passed = f1 >= self.params.threshold
-        reason = f"token F1 {f1:.2f} (precision {precision:.2f}, recall {recall:.2f})"
+        reason = (f"token F1 {fixed(f1, 2)} (precision {fixed(precision, 2)}, "
+                  f"recall {fixed(recall, 2)})")
         if not answer:
             reason += "; output has no tokens"
         return Score(value=f1, passed=passed, reason=reason,
