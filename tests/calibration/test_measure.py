@@ -82,3 +82,19 @@ def test_a_negative_kappa_on_a_tie_reads_the_same_in_the_headline_and_the_measur
     assert "kappa -0.13 " in headline(cal)
     [row] = [row for row in measure_rows(cal) if row[0].endswith("kappa")]
     assert row[1] == "-0.13"
+
+
+def test_a_leniency_that_is_not_0_never_reads_as_0_nor_its_interval_as_reaching_it() -> None:
+    """Regression: a judge scoring one item of 250 a point above people read a leniency of
+    '+0.00', and an interval of '-0.00..+0.01', as if it ended at 0."""
+    from assay.reports.calibration import measure_rows
+
+    items = [RatedItem(f"i{i}", (5,), 6 if i == 0 else 5) for i in range(250)]
+    cal = Calibration(kind="score", identity=JudgeIdentity(model="m/j"), source="run",
+                      labels_path="labels.jsonl",
+                      measures=judge_agreement(items, "score", categories=range(1, 11)),
+                      min_agreement=None, min_kappa=None)
+    [row] = [row for row in measure_rows(cal) if row[0].startswith("leniency")]
+    assert row[1] == "+0.004"
+    low, high = row[2].split("..")
+    assert float(low) < 0 < float(high) and low != "-0.000" and "within noise" in row[3]

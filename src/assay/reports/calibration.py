@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from assay.analysis.verdict import format_p
+from assay.analysis.verdict import bounds_text, format_p, off_zero
 from assay.reports.formatting import percent
 from assay.shown_numbers import adding_up, bound_percent, fixed, fixed_beside, percent_beside
 from assay.wording import plural
@@ -94,6 +94,8 @@ def measure_rows(cal: Calibration) -> list[Row]:
     effect = m.leniency
     unit = "pp" if effect is not None and effect.metric == "pass_rate" else ""
     digits = 1 if unit else 2
+    if effect is not None:  # a leniency that is not 0 never reads as 0
+        digits = off_zero(effect.estimate, digits)
     if m.human_pass_rate is not None and m.judge_pass_rate is not None:
         people, judge = m.human_pass_rate, m.judge_pass_rate
         people_text, judge_text = percent(people), percent(judge)
@@ -108,8 +110,7 @@ def measure_rows(cal: Calibration) -> list[Row]:
             f" ({effect.test.name} {format_p(effect.test.p_value)})"
         rows.append((f"leniency (judge - people{' pass rate' if unit else ' mean'})",
                      f"{fixed(effect.estimate, digits, signed=True)}{unit}",
-                     (f"{fixed(effect.interval.low, digits, signed=True)}.."
-                      f"{fixed(effect.interval.high, digits, signed=True)}{unit}"), note))
+                     f"{bounds_text(effect.interval, digits)}{unit}", note))
     for title, alpha in (("Krippendorff's alpha among people", m.human_alpha),
                          ("Krippendorff's alpha with the judge", m.alpha_with_judge)):
         if alpha is not None:
