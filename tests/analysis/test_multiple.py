@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
@@ -68,6 +70,19 @@ def test_step_levels_follow_holm_step_by_step():
         (0.05 / 3, 0.05 / 2, 0.05 / 2, 0.05 / 4))
     assert step_levels([0.001, 0.002]) == pytest.approx((0.025, 0.05))
     assert step_levels([0.5]) == (0.05,)
+
+
+@pytest.mark.parametrize("m, p", [(19, 0.05 / 19), (29, math.nextafter(0.05 / 29, 0))])
+def test_a_p_value_at_its_step_s_level_is_on_the_side_of_it_holm_decided(m: int, p: float):
+    """Regression: Holm compares p * m with alpha, the interval p with alpha / m, and in
+    floats the two disagree near p = alpha / m: 0.05/19 was rejected by Holm and kept by its
+    interval, and a float under 0.05/29 the other way, a verdict beside an interval saying otherwise."""
+    family = [p] + [0.9] * (m - 1)
+    [rejected, *_] = holm(family).rejected
+    assert rejected == (p * m < 0.05)
+    [level, *_] = step_levels(family)
+    assert (p < level) == rejected
+    assert level == pytest.approx(0.05 / m, rel=1e-15)
 
 
 def test_tied_p_values_share_the_strictest_level_of_their_steps():

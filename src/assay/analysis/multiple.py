@@ -95,7 +95,23 @@ def step_levels(p_values: Sequence[float], *, alpha: float = 0.05) -> tuple[floa
         if p[order[step]] != p[order[first]]:
             first = step
         levels[order[step]] = alpha / (m - first)
-    return tuple(levels)
+    return _decided(p, order, rejected, levels)
+
+
+def _decided(p: list[float], order: list[int], rejected: int,
+             levels: list[float]) -> tuple[float, ...]:
+    """Each level nudged to the side of its p-value that Holm decided. Holm compares
+    p * (m - k) with alpha, the interval p with alpha / (m - k), and in floats the two can
+    disagree (p = 0.05/19 as a float is rejected by the first and kept by the second), which
+    would print "significant" beside an interval holding 0. The nudge is a float's last
+    digit, so no printed level changes."""
+    decided = list(levels)
+    for step, index in enumerate(order):
+        if step < rejected and not p[index] < decided[index]:
+            decided[index] = math.nextafter(p[index], math.inf)
+        elif step >= rejected and p[index] < decided[index]:
+            decided[index] = p[index]
+    return tuple(decided)
 
 
 def _ascending(p: Sequence[float]) -> list[int]:
