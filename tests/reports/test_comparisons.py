@@ -249,3 +249,18 @@ def test_the_other_metric_is_described_with_both_sides_and_a_delta_that_adds_up(
     shown = shown_effect(c, "mean")
     assert line.startswith(f"- mean: {shown.before} → {shown.after}, {shown.delta} (described")
     assert Decimal(shown.after) - Decimal(shown.before) == Decimal(shown.delta) != 0
+
+
+def test_a_delta_that_is_not_0_is_coloured_by_its_sign_as_its_text_reads() -> None:
+    """Regression: one case of 2,000 scoring a billionth higher printed its non-zero delta
+    (`+0.000000000001`) in the dim colour of no change, as anything within 1e-12 of 0 was."""
+    from assay.reports.comparisons import ComparisonText
+
+    a = {f"q{i}": 0.5 for i in range(2000)}
+    b = {**a, "q0": 0.500000001}
+    c = compare_paired(a, b, kind="score", scale=(0, 1))
+    text = ComparisonText.of(c)
+    assert c.headline.estimate > 0 and "0000" in text.delta and text.delta.startswith("+")
+    assert text.direction == "up"
+    assert ComparisonText.of(compare_paired(a, dict(a), kind="score", scale=(0, 1))
+                             ).direction == "flat"

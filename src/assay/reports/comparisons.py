@@ -50,7 +50,7 @@ def size_text(c: PairedComparison) -> str:
 def direction(c: PairedComparison) -> Literal["up", "down", "flat"]:
     """Which way B moved from A on the headline metric."""
     delta = headline_delta(c)
-    return "up" if delta > 1e-12 else "down" if delta < -1e-12 else "flat"
+    return "up" if delta > 0 else "down" if delta < 0 else "flat"
 
 
 @dataclass(frozen=True)
