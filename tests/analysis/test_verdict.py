@@ -19,6 +19,14 @@ def test_regression_a_bound_just_above_zero_never_prints_as_zero():
     assert bounds_text(Interval(-44.04, -0.0228), 1) == "-44.0..-0.023"
 
 
+def test_a_bound_near_zero_is_written_out_as_the_delta_beside_it_is() -> None:
+    """Regression: a mean one case of 2,000 moved by a billionth read
+    `+0.000000000001 (95% CI -4.8e-13..+0.000000000004)`, one bound in exponent notation."""
+    assert bounds_text(Interval(-4.8e-13, 4e-12), 12) == "-0.00000000000048..+0.000000000004"
+    assert bounds_text(Interval(0.000999, 0.5), 2) == "+0.0010..+0.50"
+    assert bounds_text(Interval(1e-300, 0.5), 2) == "+1e-300..+0.50"  # past any delta's digits
+
+
 def test_a_bound_at_zero_reads_zero_and_others_keep_their_digits():
     assert bounds_text(Interval(0.0, 54.5), 1) == "0.0..+54.5"
     assert bounds_text(Interval(-6.3, 54.5), 1) == "-6.3..+54.5"

@@ -14,6 +14,7 @@ never by its name "significant regression", which `results.json` keeps.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from assay.analysis.mean_delta import Differences
@@ -172,4 +173,11 @@ def bound_text(x: float, digits: int) -> str:
     if x == 0:
         return fixed(0.0, digits)
     text = fixed(x, digits, signed=True)
-    return significant(x, 2, signed=True) if float(text) == 0 else text
+    if float(text) != 0:
+        return text
+    # two significant digits, written out as the delta beside it is while that fits
+    rounded = float(significant(x, 2))
+    decimals = 1 - math.floor(math.log10(abs(rounded)))
+    if decimals <= DELTA_DECIMALS:
+        return fixed(rounded, decimals, signed=True)
+    return significant(x, 2, signed=True)
