@@ -155,6 +155,22 @@ def test_a_token_count_that_is_not_a_count_is_malformed_not_a_cost(tokens):
         anthropic_wire.from_wire(body, structured_by_tool=False)
 
 
+def test_a_token_count_past_any_real_count_is_malformed_not_an_overflow():
+    """Regression: a usage count of 10**400 (JSON's integers have no bound) stopped the run
+    with 'OverflowError: int too large to convert to float' when the call was priced."""
+    body = {"content": [{"type": "text", "text": "Hi"}], "model": "claude-haiku-4-5",
+            "usage": {"input_tokens": 10**400, "output_tokens": 2}}
+    with pytest.raises(CallFailure, match=r"usage\.input_tokens: a number past 10\*\*12"):
+        anthropic_wire.from_wire(body, structured_by_tool=False)
+    usage = {"prompt_tokens": 3, "completion_tokens": 10**12 + 1}
+    body = {"choices": [{"message": {"role": "assistant", "content": "Hi"},
+                         "finish_reason": "stop"}], "model": "gpt-4.1", "usage": usage}
+    with pytest.raises(CallFailure, match=r"usage\.completion_tokens: a number past 10\*\*12"):
+        openai_wire.from_wire(body)
+    usage["completion_tokens"] = 10**12  # the most a count may be
+    assert openai_wire.from_wire(body).usage.output_tokens == 10**12
+
+
 def test_tool_input_that_is_not_an_object_is_malformed_not_a_value_error():
     """Regression: `"input": "ab"` raised ValueError from `dict()` out of the provider."""
     body = {"content": [{"type": "tool_use", "id": "t1", "name": "lookup", "input": "ab"}],

@@ -70,10 +70,19 @@ def label(value: Any, field: str) -> str | None:
     return value
 
 
+MAX_COUNT = 10**12
+"""The most tokens one call's count may say, a thousand times past any model's context.
+JSON's integers have no bound: a count of 10**400, priced as a float, stopped the run, and
+counts near 2**63 summed over a run's calls would overflow the store's integer columns."""
+
+
 def count(value: Any, field: str, *, optional: bool = False) -> int:
     """A token count: a non-negative integer (null reads as 0 when `optional`)."""
     if value is None and optional:
         return 0
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise wrong(field, value, "a count")
+    if value > MAX_COUNT:
+        raise CallFailure(f"malformed response body ({field}: a number past 10**12, not a "
+                          "real count)", True, kind="malformed")
     return value
