@@ -102,3 +102,10 @@ def test_a_dataset_field_named_like_a_case_field_wins_in_a_case_renderer_too():
 def test_a_case_renderer_names_a_missing_value():
     with pytest.raises(UserError, match="missing value"):
         case_renderer("The answer is {{ expected }}")(Case(id="c3", input="q"))
+
+
+def test_a_template_nested_thousands_deep_is_an_error_not_a_crash() -> None:
+    """Regression: a config value `{{ expe[[[[...` 5,000 brackets deep ended `assay
+    validate` in 'internal error: RecursionError' from jinja2's parser."""
+    with pytest.raises(UserError, match="nests brackets or blocks too deeply"):
+        validate_template("{{ expe" + "[" * 5000)

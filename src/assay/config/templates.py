@@ -64,6 +64,8 @@ def _compile(source: str) -> Any:
         return _environment().from_string(source)
     except TemplateSyntaxError as exc:
         raise UserError(f"template syntax error on line {exc.lineno}: {exc.message}") from None
+    except RecursionError:  # jinja2 parses nesting by recursion: `{{ a[[[[...` thousands deep
+        raise UserError("template nests brackets or blocks too deeply to read") from None
 
 
 _MISSING = "template renders a missing value: a field it names is empty (None) for this case"
