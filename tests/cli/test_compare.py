@@ -92,6 +92,22 @@ def test_compare_refuses_runs_over_different_datasets_unless_forced(
     assert "10 only in" in text or "n=90" in text
 
 
+def test_compare_of_runs_with_no_metric_in_common_exits_2_and_says_why(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two runs of one dataset that scored different conditions share no metric: nothing is
+    compared, and a script reading the exit code must not take that for a comparison."""
+    store = str(project / "s.db")
+    for condition in ("docs", "memory"):
+        config = write_project(project, {condition: {"rate": 0.8}})
+        assay(capsys, "run", str(config), "--store", store, "--no-progress")
+    for extra in ((), ("--json",)):
+        code, out, err = assay_apart(capsys, "compare", "--store", store, *extra)
+        assert code == 2 and out == ""
+        assert "no metric in common, so nothing was compared" in err
+        assert "exact_match: condition memory only in run" in err
+        assert "exact_match: condition docs only in run" in err
+
+
 def test_fail_on_regression_exits_1_on_a_planted_regression(
         project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, project, 0.8)

@@ -63,8 +63,8 @@ def command(run_a: str | None, run_b: str | None, store_url: str | None, experim
     then every difference is named in red.
 
     Exit codes: 0 compared, whatever the comparison found (a drop fails a build through
-    `assay run`'s regression gates or --fail-on-regression), 2 bad arguments, no such run or
-    runs not comparable, 3 the store could not be read, the file not written, or --pairwise's
+    `assay run`'s regression gates or --fail-on-regression), 2 bad arguments, no such run,
+    runs not comparable or with no metric in common, 3 the store could not be read, the file not written, or --pairwise's
     judge gave no verdict on any pair.
     """
     import json
@@ -113,6 +113,8 @@ def command(run_a: str | None, run_b: str | None, store_url: str | None, experim
         reasons = "\n".join(f"  - {p}" for p in diff.problems)
         raise UserError(f"runs {first.id} and {second.id} are not comparable:\n{reasons}\n"
                         "  (--force compares them anyway)")
+    if not diff.entries and pairs is None:
+        raise UserError(_nothing_compared(first, second, diff.skipped + diff.notes))
     if as_json:
         document = diff.to_dict()
         if pairs is not None:
@@ -140,6 +142,14 @@ def command(run_a: str | None, run_b: str | None, store_url: str | None, experim
         write_text(Path(output), text + "\n")
         click.echo(f"wrote {path_text(output)}", err=True)
     sys.exit(0)
+
+
+def _nothing_compared(first: RunRecord, second: RunRecord, reasons: list[str]) -> str:
+    """Why two runs gave no comparison at all: an exit 0 over an empty table read as a
+    comparison that found nothing to worry about."""
+    lines = "".join(f"\n  - {reason}" for reason in reasons)
+    return (f"runs {first.id} and {second.id} have no metric in common, so nothing was "
+            f"compared{':' if lines else ''}{lines}")
 
 
 def _pairwise(store: Store, first: RunRecord, second: RunRecord, answers: list[AnswerPair],
