@@ -22,3 +22,12 @@ def test_whole_rates_keep_their_whole_percent() -> None:
     rows = dict(performance({"wiki_hit_rate": 0.8, "tool_error_rate": 0.0}, 0.8))
     assert rows["wiki hit rate (answered without reading source files)"] == "80% (target 80%)"
     assert rows["tool error rate"] == "0%"
+
+
+def test_regression_sessions_that_logged_no_token_usage_read_unknown_tokens_not_0() -> None:
+    """It read 'tokens per question 0' beside 'cost unknown (no model response logged a
+    cost)', for logs that say nothing of either."""
+    rows = dict(performance({"exchanges": 5, "tokens_per_exchange": None,
+                             "cost_usd": None, "unpriced_turns": 10}, None))
+    assert rows["tokens per question"] == "unknown (no model response logged its token usage)"
+    assert rows["cost"] == "unknown (no model response logged a cost)"

@@ -82,3 +82,15 @@ def test_the_stored_token_counts_add_up_to_the_tokens_per_question(
     parts = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
     assert [stored[name] for name in parts] == [8, 30, 2100, 50]
     assert sum(stored[name] for name in parts) == stored["tokens_per_exchange"] * 2
+
+
+def test_regression_logs_without_token_usage_store_no_token_counts_rather_than_0(
+        make_exchange: Callable[..., Exchange]) -> None:
+    """Sessions whose model responses logged no usage were stored as 0 tokens per question
+    (and 0 input, output and cache tokens in `assay history`): spending nothing, when the
+    logs only did not say."""
+    stored = compute_metrics([make_exchange(answer="a"), make_exchange(answer="b")],
+                             sessions=1).to_dict()
+    assert stored["tokens_per_exchange"] is None
+    assert [stored[name] for name in ("input_tokens", "output_tokens", "cache_read_tokens",
+                                      "cache_write_tokens")] == [None] * 4

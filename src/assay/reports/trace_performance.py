@@ -43,9 +43,18 @@ def performance(metrics: Mapping[str, Any], hit_rate_target: float | None
         ("tool calls", count("tool_calls")),
         ("tool error rate", _pct(metrics.get("tool_error_rate"))),
         ("turns per question", _num(metrics.get("turns_per_exchange"))),
-        ("tokens per question", _num(metrics.get("tokens_per_exchange"), 0)),
+        ("tokens per question", _tokens(metrics)),
         ("cost", _cost(metrics.get("cost_usd"), metrics.get("unpriced_turns") or 0)),
     ]
+
+
+def _tokens(metrics: Mapping[str, Any]) -> str:
+    """The tokens per question; unknown, not 0, when no model response logged its usage
+    (beside a cost that is unknown for the same reason)."""
+    per_question = metrics.get("tokens_per_exchange")
+    if per_question is None and metrics.get("exchanges"):
+        return "unknown (no model response logged its token usage)"
+    return _num(per_question, 0)
 
 
 def _cost(cost_usd: float | None, unpriced_turns: int) -> str:

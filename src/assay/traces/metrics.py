@@ -70,6 +70,10 @@ def is_cited(path: str, answer: str) -> bool:
     return name in answer or (len(stem) > 2 and stem in answer)
 
 
+TOKEN_COUNTS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+"""The parts of `TraceMetrics.tokens`, stored each on its own."""
+
+
 @dataclass
 class TraceMetrics:
     sessions: int = 0
@@ -107,8 +111,14 @@ class TraceMetrics:
         return self.turns / self.exchanges if self.exchanges else None
 
     @property
+    def tokens_logged(self) -> bool:
+        """Whether any model response logged its token usage: a call always reads some
+        input, so no token at all means the logs did not say, not that nothing was spent."""
+        return self.tokens > 0
+
+    @property
     def tokens_per_exchange(self) -> float | None:
-        return self.tokens / self.exchanges if self.exchanges else None
+        return self.tokens / self.exchanges if self.exchanges and self.tokens_logged else None
 
     def to_dict(self) -> dict[str, Any]:
         """Flat numbers, ready to store as a run's metrics."""
@@ -120,9 +130,8 @@ class TraceMetrics:
             "tool_error_rate": self.tool_error_rate,
             "turns_per_exchange": self.turns_per_exchange,
             "tokens_per_exchange": self.tokens_per_exchange,
-            "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-            "cache_read_tokens": self.cache_read_tokens,
-            "cache_write_tokens": self.cache_write_tokens,
+            **{name: getattr(self, name) if self.tokens_logged else None
+               for name in TOKEN_COUNTS},
             "cost_usd": self.cost_usd, "unpriced_turns": self.unpriced_turns,
         }
 
