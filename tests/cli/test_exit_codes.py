@@ -24,6 +24,12 @@ from .evalproject import PRESSES_CTRL_C, STOPPING, assay, write_project
 RAISES = '''
 def score(case, output):
     raise RuntimeError("the scorer broke")
+
+
+def score_answers(case, output):
+    if output == "no idea":
+        raise RuntimeError("the scorer broke on a non-answer")
+    return True
 '''
 
 
@@ -65,6 +71,10 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
     write_project(root, {"only": {"rate": 1.0}}, cases=10, name="unscored",
                   config="unscored.yaml", extra={"scorers": [
                       {"type": "python", "name": "broken", "function": "raises.py:score"}]})
+    write_project(root, {"answers": {"rate": 1.0}, "shrugs": {"rate": 0.0}}, cases=10,
+                  name="unscored-under-one", config="unscored_under_one.yaml", extra={
+                      "scorers": [{"type": "exact_match"}, {"type": "python", "name": "picky",
+                                   "function": "raises.py:score_answers"}]})
     store = str(root / "assay.db")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(root)
@@ -98,6 +108,8 @@ ROWS = [
      "run some.yaml --fail-under exact_match=0.9", 1, "5 errored trials count as not passed"),
     ("run: a scorer errored on every trial", "run unscored.yaml", 3,
      "raised RuntimeError: the scorer broke"),
+    ("run: a scorer errored on every trial of one condition", "run unscored_under_one.yaml",
+     3, "scorer picky has no value under condition shrugs: it errored on all 10 of its trials"),
     ("run: Ctrl-C", "run stopped.yaml", 130, "interrupted; resume with"),
     ("run: an unknown --fail-under scorer", "run ok.yaml --fail-under nosuch=0.5", 2,
      "--fail-under 'nosuch=0.5': no scorer 'nosuch' in this run"),

@@ -21,6 +21,7 @@ import pytest
 import assay
 from assay import Case, Output
 from assay.cli import main
+from assay.errors import RunFailed
 from assay.export.eee_schema import schema, schema_errors
 from assay.store import Store
 from assay.trial import TrialResult
@@ -163,11 +164,16 @@ def test_a_scorer_with_no_value_under_a_condition_is_named_with_its_errored_tria
         tmp_path: Path) -> None:
     """Regression: a scorer that errored on every trial of a condition (its judge's replies
     unreadable) was left out of the aggregate without a word, where the terminal showed '-'
-    and 8 errored trials. (A condition whose target failed on every trial stops the run.)"""
+    and 8 errored trials. (Such a run stops now, as one whose target failed on every trial of
+    a condition does; one stored before it did is still exported.)"""
     store = tmp_path / "assay.db"
-    assay.evaluate("capitals", data=CAPITALS, task=unreachable, epochs=2,
-                   conditions={"up": {}, "plain": {"args": {"plain": True}}},
-                   scorers=["exact_match", unreadable], store=str(store), reports=False)
+    with pytest.raises(RunFailed, match="scorer unreadable has no value under condition up"):
+        assay.evaluate("capitals", data=CAPITALS, task=unreachable, epochs=2,
+                       conditions={"up": {}, "plain": {"args": {"plain": True}}},
+                       scorers=["exact_match", unreadable], store=str(store), reports=False)
+    runs = Store(str(store))
+    runs.update_run(runs.resolve_run("latest").id, status="completed")
+    runs.close()
     export(store, tmp_path / "eee")
     conditions = by_condition(exported(tmp_path / "eee"))
     up, _ = conditions["up"]

@@ -125,3 +125,22 @@ def test_the_first_error_named_is_the_first_by_case_condition_and_epoch(store: S
                                                  ("judge", 3, "first")]
     assert store.conditions_without_verdict("r1") == [("a", 2, "check: check first"),
                                                       ("b", 1, "check: b too")]
+
+
+def test_a_scorer_that_errored_on_every_answer_of_one_condition_is_named_with_it(
+        store: Store) -> None:
+    """A judge that failed on every answer of one condition only (its long answers, say)
+    has a value in the run, so the run-wide check passed it: the condition is named."""
+    def stored(case_id: str, condition: str, **scores: Score) -> TrialResult:
+        return TrialResult(Case(id=case_id, input="q"), condition, 0, Output(text="x"),
+                           dict(scores))
+
+    store.write_trials("r1", [
+        stored("c1", "short", judge=Score.binary(True, "ok"), check=Score.binary(True, "ok")),
+        stored("c2", "long", judge=Score.failure("too long"), check=Score.binary(False, "no")),
+        stored("c1", "long", judge=Score.failure("too long first"),
+               check=Score.binary(True, "ok")),
+    ])
+    assert store.scorers_without_value("r1") == []
+    assert store.scorer_conditions_without_value("r1") == [("judge", "long", 2,
+                                                            "too long first")]

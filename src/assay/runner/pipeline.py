@@ -47,14 +47,21 @@ class PipelineStats:
     scorer_errors: dict[str, int] = field(default_factory=dict)
     """Per scorer with no value yet: its errors on trials whose target answered. Not empty
     at the end means a scorer may have measured nothing (`runner.session` asks the store)."""
+    scorer_failed: bool = False
+    """A scorer errored on a trial whose target answered: a scorer may then have measured
+    nothing under some condition (`runner.session` asks the store)."""
     without_verdict: set[str] = field(default_factory=set)
     """Conditions none of whose trials in this process has given a verdict yet. Not empty
     at the end means a condition may have measured nothing (`runner.session` asks the store)."""
 
     def count_scores(self, result: TrialResult) -> None:
         """Note which scorers gave a value, and the errors of those that have given none;
-        nothing to do once every scorer has given one."""
-        if not self.unscored or result.output.error:
+        nothing to do once every scorer has given one and one has failed."""
+        if result.output.error:
+            return
+        if not self.scorer_failed:
+            self.scorer_failed = any(s.error is not None for s in result.scores.values())
+        if not self.unscored:
             return
         for name, score in result.scores.items():
             if score.error is None:

@@ -389,19 +389,23 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             budget_exceeded=_cost_check(plan, settings.max_cost_usd),
             answered_before=usable, stored_before=len(plan.skip))
     require_measures(store, run_id, conditions=bool(plan.skip or stats.without_verdict),
-                     scorers=bool(plan.skip or stats.scorer_errors))
+                     scorers=bool(plan.skip or stats.scorer_errors),
+                     scorer_conditions=bool(plan.skip or stats.scorer_failed))
     return stats
 
 
-def require_measures(store: Store, run_id: str, *, conditions: bool, scorers: bool) -> None:
+def require_measures(store: Store, run_id: str, *, conditions: bool, scorers: bool,
+                     scorer_conditions: bool = False) -> None:
     """`RunFailed` when the run measured nothing under a condition (no trial of it gave a
-    verdict: the target failed on all of them, a model name misspelt in one condition) or
-    with a scorer (it errored on every trial with an answer: a judge whose replies never
-    parse, a scorer with a bug), however few its trials: before, such a run exited 0 beside
-    the other results (a longer run stops on `max_consecutive_errors` in a row first, in the
-    pipeline). Every trial is stored, for `--retry-errors`. Each check asks the store only when this process saw
-    the case or the run is a resume (`conditions`, `scorers`). A rejudge asks it of its
-    judges (`scorers`) too."""
+    verdict: the target failed on all of them, a model name misspelt in one condition), with
+    a scorer (it errored on every trial with an answer: a judge whose replies never parse, a
+    scorer with a bug), or with a scorer under a condition (it errored on every answer of
+    that condition: a judge whose context the condition's long answers overflow), however
+    few its trials: before, such a run exited 0 beside the other results (a longer run stops
+    on `max_consecutive_errors` in a row first, in the pipeline). Every trial is stored, for
+    `--retry-errors`. Each check asks the store only when this process saw the case or the
+    run is a resume (`conditions`, `scorers`, `scorer_conditions`). A rejudge asks it of
+    its judges (`scorers`) too."""
     found = [f"condition {condition} has no result: all {trials} of its trials failed, so "
              f"the run measured nothing under it; first error: {first[:300]}"
              for condition, trials, first in
@@ -410,6 +414,11 @@ def require_measures(store: Store, run_id: str, *, conditions: bool, scorers: bo
               f"answer, so the run measured nothing with it; first error: {first[:300]}"
               for scorer, errors, first in
               (store.scorers_without_value(run_id) if scorers else [])]
+    found += [f"scorer {scorer} has no value under condition {condition}: it errored on all "
+              f"{errors} of its trials there with an answer, so the run measured nothing with "
+              f"it under {condition}; first error: {first[:300]}"
+              for scorer, condition, errors, first in
+              (store.scorer_conditions_without_value(run_id) if scorer_conditions else [])]
     if found:
         raise RunFailed(found[0])
 

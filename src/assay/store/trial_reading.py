@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import (
+    Column,
     ColumnElement,
     Connection,
     Engine,
@@ -144,15 +145,31 @@ class TrialReading:
     def scorers_without_value(self, run_id: str) -> list[tuple[str, int, str]]:
         """(scorer, its errors, the first of them) for each scorer of the run that errored on
         every trial it scored and gave no value anywhere, by name."""
+        return [(scorer, errors, first) for (scorer,), errors, first
+                in self._without_value(run_id, schema.scores.c.scorer)]
+
+    def scorer_conditions_without_value(self, run_id: str) -> list[tuple[str, str, int, str]]:
+        """(scorer, condition, its errors there, the first of them) for each scorer that
+        errored on every trial it scored under a condition, by scorer and condition."""
+        s = schema.scores
+        return [(scorer, condition, errors, first) for (scorer, condition), errors, first
+                in self._without_value(run_id, s.c.scorer, s.c.condition)]
+
+    def _without_value(self, run_id: str, *keys: Column[Any]
+                       ) -> list[tuple[tuple[str, ...], int, str]]:
+        """(the `keys`' values, the scores' errors, the first of them) for each group of the
+        run's scores by `keys` of which none has a value."""
         s = schema.scores
         valued = func.sum(case((s.c.error.is_(None), 1), else_=0))
-        query = (select(s.c.scorer, func.count()).where(s.c.run_id == run_id)
-                 .group_by(s.c.scorer).having(valued == 0).order_by(s.c.scorer))
+        query = (select(*keys, func.count()).where(s.c.run_id == run_id)
+                 .group_by(*keys).having(valued == 0).order_by(*keys))
         with self.engine.connect() as conn:
             found = []
-            for scorer, errors in conn.execute(query):
-                first = _first_score_error(conn, run_id, s.c.scorer == scorer)
-                found.append((str(scorer), int(errors), first[1] if first else ""))
+            for row in conn.execute(query):
+                values = tuple(str(value) for value in row[:-1])
+                first = _first_score_error(conn, run_id, *(key == value for key, value
+                                                           in zip(keys, values, strict=True)))
+                found.append((values, int(row[-1]), first[1] if first else ""))
         return found
 
     def spent_usd(self, run_id: str) -> float:
