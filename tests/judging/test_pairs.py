@@ -101,6 +101,19 @@ def test_a_judge_that_always_picks_the_first_answer_wins_nothing(
     assert not pair["significant"]
 
 
+def test_a_run_whose_pairwise_judge_gave_no_verdict_on_any_pair_exits_3_with_its_error(
+        served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: with every pairwise reply unreadable, the run ended with exit 0 and a
+    warning, though it had measured nothing with its judge."""
+    served.judge = None  # every judge request now gets "ok", which holds no verdict
+    config = write(tmp_path, {"type": "pairwise"})
+    code, out = assay(capsys, "run", str(config), "-o", "out")
+    assert code == 3, out
+    assert ("error: scorer pairwise has no value: it errored on all 30 of its trials with an "
+            "answer, so the run measured nothing with it; first error: ") in out
+    assert "--retry-errors" in out
+
+
 def test_pairs_already_judged_are_not_judged_again(
         served: FakeLLM, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = write(tmp_path, {"type": "pairwise"})

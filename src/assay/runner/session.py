@@ -441,7 +441,9 @@ def _ledger(plan: Plan) -> Callable[[], Any]:
 
 async def _judge_pairs(plan: Plan, store: Store, run_id: str, concurrency: int,
                        before_write: Callable[[], None]) -> None:
-    """The scorers that pair conditions, once every trial is stored (see `judging.pairs`)."""
+    """The scorers that pair conditions, once every trial is stored (see `judging.pairs`);
+    judged after the trials' checks, they are held to them here: a pairwise judge whose
+    replies never parsed ended the run with exit 0 and a warning."""
     if not plan.pair_scorers:
         return
     from assay.judging.pairs import judge_condition_pairs
@@ -449,6 +451,7 @@ async def _judge_pairs(plan: Plan, store: Store, run_id: str, concurrency: int,
     await judge_condition_pairs(store, run_id, plan.pair_scorers,  # type: ignore[arg-type]
                                 [c.name for c in plan.conditions], concurrency=concurrency,
                                 before_write=before_write)
+    require_measures(store, run_id, conditions=False, scorers=True, scorer_conditions=True)
 
 
 def _keeping(plan: Plan, lock: RunLock) -> Callable[[], None]:
