@@ -127,6 +127,33 @@ def test_a_rejudge_whose_one_judge_never_gave_a_verdict_exits_3_as_a_run_does(
     assert f"assay rejudge --resume {stopped.id}" in out and stopped.status == "aborted"
 
 
+def test_a_rejudge_whose_judge_never_gave_a_verdict_under_one_condition_exits_3(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a judge that gave no readable reply on any answer of one condition (its
+    answers fine under the other) let the rejudge exit 0, having measured nothing of the
+    judge there."""
+    import json
+
+    import yaml
+
+    config, llm = judged
+    (tmp_path / "agent.py").write_text(
+        "def answer(case, long=False):\n"
+        "    return 'Jupiter is the largest planet' + (', at length.' if long else '.')\n")
+    settings = yaml.safe_load(config.read_text())
+    settings["conditions"] = {"short": {}, "long": {"args": {"long": True}}}
+    config.write_text(yaml.safe_dump(settings, sort_keys=False))
+    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
+    llm.rules.append(Rule(reply="no verdict today",
+                          when=lambda r: "at length" in json.dumps(r.body)))
+    code, out = assay(capsys, "rejudge", "--no-progress", "-k", "1")
+    assert code == 3, out
+    assert (f"scorer judge_score has no value under condition long: it errored on all {CASES} "
+            "of its trials there with an answer") in out
+    assert runs(tmp_path)[0].status == "aborted"
+
+
 def test_run_resume_refuses_a_rejudge_and_names_how_to_continue_it(
         judged: tuple[Path, FakeLLM], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

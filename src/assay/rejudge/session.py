@@ -140,7 +140,7 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
                  services: Services, lock: RunLock) -> Any:
     """Judge what the run has not stored yet, record how it ended; its `RunOutcome`."""
     from assay.runner.pipeline import PipelineStats
-    from assay.runner.session import RunOutcome, require_measures
+    from assay.runner.session import RunOutcome, require_measures, require_pair_measures
     from assay.store.run_ending import REVIEWING, ending, record_end
 
     for judge in judges:  # every ask is a real call: no reply of another run is reused
@@ -164,7 +164,9 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
                 on_committed=progress.update)
         # a judge with no verdict on any answer measured nothing: exit 3, as `assay run` does;
         # the store is asked, as there, only after an error or on a resume
-        require_measures(store, run_id, conditions=False, scorers=bool(skip or tally.stats.errors))
+        failed = bool(skip or tally.stats.errors)
+        require_measures(store, run_id, conditions=False, scorers=failed,
+                         scorer_conditions=failed)
         pairs = [judge for judge in judges if getattr(judge, "deferred", False)]
         if pairs:
             from assay.judging.pairs import judge_condition_pairs
@@ -172,6 +174,7 @@ async def _judge(store: Store, original: RunRecord, run_id: str, judges: list[Sc
             await judge_condition_pairs(store, run_id, pairs, conditions,  # type: ignore[arg-type]
                                         concurrency=_concurrency(request, loaded),
                                         before_write=lock.check)
+            require_pair_measures(store, run_id)
         status = REVIEWING
     except BaseException as exc:
         status, error = ending(exc)

@@ -441,9 +441,8 @@ def _ledger(plan: Plan) -> Callable[[], Any]:
 
 async def _judge_pairs(plan: Plan, store: Store, run_id: str, concurrency: int,
                        before_write: Callable[[], None]) -> None:
-    """The scorers that pair conditions, once every trial is stored (see `judging.pairs`);
-    judged after the trials' checks, they are held to them here: a pairwise judge whose
-    replies never parsed ended the run with exit 0 and a warning."""
+    """The scorers that pair conditions, once every trial is stored (see `judging.pairs`),
+    then held to the trials' checks."""
     if not plan.pair_scorers:
         return
     from assay.judging.pairs import judge_condition_pairs
@@ -451,6 +450,12 @@ async def _judge_pairs(plan: Plan, store: Store, run_id: str, concurrency: int,
     await judge_condition_pairs(store, run_id, plan.pair_scorers,  # type: ignore[arg-type]
                                 [c.name for c in plan.conditions], concurrency=concurrency,
                                 before_write=before_write)
+    require_pair_measures(store, run_id)
+
+
+def require_pair_measures(store: Store, run_id: str) -> None:
+    """`require_measures` of the scorers that pair conditions, judged once the trials were
+    checked: a pairwise judge whose replies never parsed ended the run with exit 0."""
     require_measures(store, run_id, conditions=False, scorers=True, scorer_conditions=True)
 
 
