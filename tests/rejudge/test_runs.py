@@ -12,8 +12,10 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,24 +104,31 @@ def test_a_resumed_rejudge_says_its_calls_are_its_own_beside_the_whole_runs_cost
     assert re.search(r"\d+ LLM calls? answered by this resume", out), out
 
 
-def test_a_rejudge_whose_one_judge_never_gave_a_verdict_exits_3_as_a_run_does(
-        judged: tuple[Path, FakeLLM], tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """Regression: a rejudge whose rubric judge gave no readable reply on any of the 9
-    answers (its other judge fine) exited 0 with 'warning: scorer rubric has no value',
-    where `assay run` stops on the same (exit 3): it measured nothing of that judge."""
+def _rejudged_unread(capsys: pytest.CaptureFixture[str], judged: tuple[Path, FakeLLM],
+                     unread: str, change: Callable[[dict[str, Any]], object]) -> tuple[int, str]:
+    """(exit code, output) of a rejudge whose judge replies no verdict to every request
+    holding `unread`, after a run of the project's config as `change` edits it."""
     import json
 
     import yaml
 
     config, llm = judged
     settings = yaml.safe_load(config.read_text())
-    settings["scorers"].append({"type": "rubric"})
+    change(settings)
     config.write_text(yaml.safe_dump(settings, sort_keys=False))
     assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
-    llm.rules.append(Rule(reply="no verdict today",
-                          when=lambda r: "factual_adherence" in json.dumps(r.body)))
-    code, out = assay(capsys, "rejudge", "--no-progress", "-k", "1")
+    llm.rules.append(Rule(reply="no verdict today", when=lambda r: unread in json.dumps(r.body)))
+    return assay(capsys, "rejudge", "--no-progress", "-k", "1")
+
+
+def test_a_rejudge_whose_one_judge_never_gave_a_verdict_exits_3_as_a_run_does(
+        judged: tuple[Path, FakeLLM], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a rejudge whose rubric judge gave no readable reply on any of the 9
+    answers (its other judge fine) exited 0 with 'warning: scorer rubric has no value',
+    where `assay run` stops on the same (exit 3): it measured nothing of that judge."""
+    code, out = _rejudged_unread(capsys, judged, "factual_adherence",
+                                 lambda settings: settings["scorers"].append({"type": "rubric"}))
     assert code == 3, out
     stopped = runs(tmp_path)[0]
     assert ("scorer rubric has no value: it errored on all 9 of its trials with an answer, so "
@@ -133,21 +142,11 @@ def test_a_rejudge_whose_judge_never_gave_a_verdict_under_one_condition_exits_3(
     """Regression: a judge that gave no readable reply on any answer of one condition (its
     answers fine under the other) let the rejudge exit 0, having measured nothing of the
     judge there."""
-    import json
-
-    import yaml
-
-    config, llm = judged
     (tmp_path / "agent.py").write_text(
         "def answer(case, long=False):\n"
         "    return 'Jupiter is the largest planet' + (', at length.' if long else '.')\n")
-    settings = yaml.safe_load(config.read_text())
-    settings["conditions"] = {"short": {}, "long": {"args": {"long": True}}}
-    config.write_text(yaml.safe_dump(settings, sort_keys=False))
-    assert assay(capsys, "run", str(config), "--no-progress")[0] == 0
-    llm.rules.append(Rule(reply="no verdict today",
-                          when=lambda r: "at length" in json.dumps(r.body)))
-    code, out = assay(capsys, "rejudge", "--no-progress", "-k", "1")
+    code, out = _rejudged_unread(capsys, judged, "at length", lambda settings: settings.update(
+        conditions={"short": {}, "long": {"args": {"long": True}}}))
     assert code == 3, out
     assert (f"scorer judge_score has no value under condition long: it errored on all {CASES} "
             "of its trials there with an answer") in out
