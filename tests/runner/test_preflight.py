@@ -47,6 +47,24 @@ def test_a_check_with_nothing_to_compare_in_any_case_is_a_located_config_error(
             "of the 2 cases") in text
 
 
+def test_a_tool_call_check_that_applies_to_no_case_is_refused_by_validate_and_run_alike(
+        capsys, tmp_path):
+    """Regression: a tool_calls check over cases none of which has expected_tool_calls gave
+    no verdict anywhere; the run said 'all 4 of its trials failed', its gates 'no trials
+    ran', and with no gate it exited 0 having measured nothing."""
+    cases = [{"id": f"c{i}", "input": "q", "expected": "a"} for i in range(4)]
+    config = project(tmp_path, cases, "[{type: exact_match}, {type: tool_calls}]")
+    for command in ("validate", "run"):
+        code, text = assay(capsys, command, str(config))
+        assert code == 2, text
+        assert (f"{config}:4 [scorers.1]: tool_calls applies to none of the 4 cases, so it "
+                "would measure nothing (case 'c0' has no expected_tool_calls") in text
+    cases[2]["expected_tool_calls"] = []  # one case that says no tool may be called
+    project(tmp_path, cases, "[{type: exact_match}, {type: tool_calls}]")
+    code, text = assay(capsys, "validate", str(config))
+    assert code == 0 and "tool_calls" not in text, text
+
+
 def test_a_value_on_the_scorer_needs_no_expected(capsys, tmp_path):
     config = project(tmp_path, [{"id": "c0", "input": "q"}],
                      "[{type: contains, value: a}, {type: json_valid}]")

@@ -191,10 +191,14 @@ def check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
     since each of their trials would be that scorer's error."""
     checks = [(index, scorer) for index, scorer in enumerate(plan.scorers)
               if scorer.compares_with_reference]
-    if not checks:
+    optional = [(index, scorer) for index, scorer in enumerate(plan.scorers)
+                if scorer.may_not_apply]
+    if not checks and not optional:
         return []
     lacking: dict[int, list[str]] = {index: [] for index, _ in checks}
     first: dict[int, str] = {}
+    applies: set[int] = set()
+    first_unapplied: dict[int, str] = {}
     cases = 0
     for case in plan.dataset.peek():
         cases += 1
@@ -203,7 +207,19 @@ def check_references(loaded: LoadedConfig, plan: Plan) -> list[str]:
             if problem is not None:
                 lacking[index].append(case.id)
                 first.setdefault(index, problem)
-    problems, warnings = [], []
+        for index, scorer in optional:
+            if index not in applies:
+                why = scorer.not_applicable(case)
+                if why is None:
+                    applies.add(index)
+                else:
+                    first_unapplied.setdefault(index, why)
+    nowhere = "does not apply to the only case" if cases == 1 else \
+        f"applies to none of the {cases} cases"
+    problems = [scorer_problem(loaded, index, Problem(
+        f"{scorer.name} {nowhere}, so it would measure nothing ({first_unapplied[index]})"))
+        for index, scorer in optional if index not in applies and index in first_unapplied]
+    warnings = []
     for index, scorer in checks:
         ids = lacking[index]
         if not ids:

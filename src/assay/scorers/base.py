@@ -71,6 +71,18 @@ class Scorer:
         the first trial (runner.preflight.check_references)."""
         return None
 
+    @property
+    def may_not_apply(self) -> bool:
+        """Whether some cases may give this scorer nothing to judge (`check` returns None):
+        only then is the dataset read for `not_applicable`."""
+        return False
+
+    def not_applicable(self, case: Case) -> str | None:
+        """Why this scorer gives no verdict on `case` whatever the answer, or None when it
+        applies: one that applies to no case would measure nothing, a config error found
+        before the first trial (runner.preflight.check_references)."""
+        return None
+
     def identity(self) -> dict[str, Any]:
         """What decides whether two runs' scores are comparable (judge model, prompt hash)."""
         return {"type": self.params.type}

@@ -150,6 +150,16 @@ class ToolCalls(CheckScorer):
 
     params: Params
 
+    @property
+    def may_not_apply(self) -> bool:
+        return self.params.if_missing == "not_applicable"
+
+    def not_applicable(self, case: Case) -> str | None:
+        if not self.may_not_apply or case.expected_tool_calls is not None:
+            return None
+        return (f"case '{case.id}' has no expected_tool_calls; give the cases some, or set "
+                "`if_missing: no_calls` to require that no tool is called")
+
     def check(self, case: Case, output: Output) -> Score | None:
         expected = parse_expected_calls(case, self.params.if_missing)
         if expected is None or isinstance(expected, Score):
