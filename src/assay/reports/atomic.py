@@ -4,7 +4,8 @@ Each file is written to a temporary file beside it, flushed to the disk,
 and renamed over the old one (through a symlink, over the file it points to;
 a device or a pipe such as `/dev/null` is written into, never replaced), so a kill, a full disk or a crash mid-write
 leaves the previous file (or none), never a truncated one that reads as a
-complete report. Every file assay writes goes through here: the run's
+complete report (a kill leaves its temporary file, which the next write of the
+same file removes: `leftovers`). Every file assay writes goes through here: the run's
 reports and JUnit, `suite.json`, `assay traces` outputs, exported
 datasets, `assay init`, `assay compare -o` and `assay schema -o`.
 
@@ -23,6 +24,8 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, cast
+
+from assay.reports.leftovers import hold, remove_abandoned, temporary_prefix
 
 
 def _umask() -> int:
@@ -120,9 +123,11 @@ def _replacing(path: Path) -> Iterator[IO[str]]:
         return
     path = Path(os.path.realpath(path))  # through a symlink: the link stays, its file is replaced
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+    descriptor, temporary = tempfile.mkstemp(prefix=temporary_prefix(path), suffix=".tmp",
                                              dir=path.parent)
     try:
+        hold(descriptor)
+        remove_abandoned(path)
         with os.fdopen(descriptor, "w", encoding="utf-8", errors="backslashreplace",
                        newline="") as handle:
             yield handle
