@@ -19,14 +19,22 @@ def as_at_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def as_in_the_background() -> None:
+    """`preexec_fn` of a child started as a script's `cmd &` starts it: SIGINT ignored, so
+    only SIGTERM can stop it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def interrupt_when(command: list[str], ready: Callable[[], bool], *, cwd: Path,
                    env: dict[str, str] | None = None, wait: float = 60,
-                   send: signal.Signals = signal.SIGINT, presses: int = 1) -> tuple[int, str]:
-    """Start `command` as from a terminal, press Ctrl-C (or send `send`) once `ready()` holds
-    (or after `wait` seconds), `presses` times half a second apart, and return its exit code
-    and stderr; a child that outlives the test is killed."""
+                   send: signal.Signals = signal.SIGINT, presses: int = 1,
+                   started: Callable[[], None] = as_at_a_terminal) -> tuple[int, str]:
+    """Start `command` as from a terminal (or as `started` prepares it), press Ctrl-C (or
+    send `send`) once `ready()` holds (or after `wait` seconds), `presses` times half a
+    second apart, and return its exit code and stderr; a child that outlives the test is
+    killed."""
     process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, preexec_fn=as_at_a_terminal)
+                               stderr=subprocess.PIPE, text=True, preexec_fn=started)
     try:
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline and not ready():

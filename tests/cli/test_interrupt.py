@@ -11,7 +11,7 @@ import pytest
 
 from assay.store import Store
 from tests.python_project import write_python_project
-from tests.terminal import interrupt_when
+from tests.terminal import as_in_the_background, interrupt_when
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -87,6 +87,29 @@ def test_a_second_ctrl_c_while_an_async_target_holds_the_loop_stops_without_a_tr
     assert "interrupted; resume with: assay run assay.yaml --resume" in stderr
     assert "Traceback" not in stderr and "never retrieved" not in stderr
 
+
+@pytest.mark.parametrize("agent", [
+    "def answer(case):\n    pathlib.Path('started').touch()\n    time.sleep(60)\n",
+    "async def answer(case):\n    pathlib.Path('started').touch()\n    time.sleep(60)\n",
+], ids=["threaded-false", "async"])
+def test_sigterm_stops_a_run_started_in_the_background_while_a_target_holds_the_loop(
+        tmp_path: Path, agent: str) -> None:
+    """Started by a script's `assay run ... &` (SIGINT ignored), SIGTERM landing in a target
+    on the event loop was stored as that trial's error ('answer raised KeyboardInterrupt'),
+    and the run went on to its next trial, which held the loop again: SIGTERM did not
+    stop it."""
+    env = write_python_project(tmp_path, f"import pathlib, time\n\n\n{agent}", name="held",
+                               cases=2, run="{concurrency: 1}", store="s.db")
+    if agent.startswith("def"):
+        config = tmp_path / "assay.yaml"
+        config.write_text(config.read_text().replace("answer'}", "answer', threaded: false}"))
+    code, stderr = interrupt_when(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"],
+        (tmp_path / "started").exists, cwd=tmp_path, env=env, send=signal.SIGTERM,
+        started=as_in_the_background)
+    assert code == 130, stderr
+    assert "interrupted; resume with: assay run assay.yaml --resume" in stderr
+    assert "Traceback" not in stderr
 
 PAUSING_AGENT = """
 import os

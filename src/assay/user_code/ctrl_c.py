@@ -5,9 +5,11 @@ code on the event loop (`threaded: false`, an `async def`, a module being import
 included; user code may also raise KeyboardInterrupt itself. Ctrl-C stops the run, the
 user code's own is that call's error, and only the signal tells them apart: while user
 code runs in the main thread, the SIGINT handler found there is wrapped in one that
-counts each press before it does what it did (SIGTERM, which takes Ctrl-C's path, is
-counted too). Calls that overlap (async user code awaiting) share the one wrapper, put
-back when the last of them ends.
+counts each press before it does what it did. SIGTERM, which takes Ctrl-C's path, is
+counted by a wrapper of its own: with SIGINT ignored (assay started in the background by a
+script, `cmd &`), SIGTERM raises KeyboardInterrupt itself, and uncounted it read as the user
+code's own, that trial's error, the run going on. Calls that overlap (async user code
+awaiting) share the wrappers, put back when the last of them ends.
 """
 
 from __future__ import annotations
@@ -22,8 +24,11 @@ _presses = 0
 """SIGINTs handled while a `CtrlC` watched, in this process's life."""
 _watchers = 0
 """`CtrlC` watches open in the main thread."""
-_wrapped: tuple[Any, Any] | None = None
-"""(the handler found, its counting wrapper) while the wrapper is in place."""
+_wrapped: list[tuple[int, Any, Any]] = []
+"""(the signal, the handler found, its counting wrapper) while the wrappers are in place."""
+
+COUNTED = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a run: each is counted as a press."""
 
 
 class CtrlC:
@@ -42,31 +47,33 @@ class CtrlC:
         self.at = _presses
 
     def __enter__(self) -> Self:
-        global _watchers, _wrapped
+        global _watchers
         if not self.reaches:
             return self
         if threading.current_thread() is not threading.main_thread():
             self.reaches = False
             return self
         if _watchers == 0:
-            found = signal.getsignal(signal.SIGINT)
-            if callable(found):  # SIG_IGN / SIG_DFL / None: a press raises no KeyboardInterrupt
-                _wrapped = (found, counting(found))
-                signal.signal(signal.SIGINT, _wrapped[1])
+            for signum in COUNTED:
+                found = signal.getsignal(signum)
+                if callable(found):  # SIG_IGN / SIG_DFL / None: it raises no KeyboardInterrupt
+                    wrapper = counting(found)
+                    signal.signal(signum, wrapper)
+                    _wrapped.append((signum, found, wrapper))
         _watchers += 1
         self.at = _presses
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        global _watchers, _wrapped
+        global _watchers
         if not self.reaches:
             return
         _watchers -= 1
-        if _watchers == 0 and _wrapped is not None:
-            found, wrapper = _wrapped
-            _wrapped = None
-            if signal.getsignal(signal.SIGINT) is wrapper:  # else someone else's since
-                signal.signal(signal.SIGINT, found)
+        if _watchers == 0:
+            for signum, found, wrapper in _wrapped:
+                if signal.getsignal(signum) is wrapper:  # else someone else's since
+                    signal.signal(signum, found)
+            _wrapped.clear()
 
     def raised(self, exc: BaseException) -> bool:
         """`exc` is Ctrl-C's KeyboardInterrupt (which stops the run), not the user code's."""
