@@ -30,7 +30,7 @@ from assay.scorers.text import Contains, Regex
 from assay.scorers.tool_calls import ToolCalls
 from assay.services import Services
 from assay.targets.python import PythonParams, PythonTarget
-from assay.testing import FakeLLM, FakeRequest, Reply
+from assay.testing import FakeLLM, FakeRequest, Fault, Reply
 from assay.trial import TrialResult
 from assay.workers import WorkerPool, using
 
@@ -347,11 +347,7 @@ def test_inline_scorers_keep_their_order_and_a_secret_in_their_error_is_masked(
 
 def judge_over(llm: FakeLLM, **params: Any) -> JudgeScore:
     """A judge_score judge whose model `openai/gpt-4.1` is the fake server at `llm`."""
-    services = Services()
-    services.providers = ProviderPool(
-        {"openai": ProviderConfig(name="openai", kind="openai", base_url=llm.base_url,
-                                  timeout=60)},
-        environ={"OPENAI_API_KEY": "sk-test-trial"}, warn=services.warn)
+    services = services_over(llm)
     return JudgeScore(JudgeScore.Params.model_validate(
         {"type": "judge_score", "model": "openai/gpt-4.1", **params}), services)
 
@@ -401,3 +397,48 @@ def test_a_scorer_that_fails_without_calls_has_no_usage() -> None:
 
     result = trial(lambda case: "x", [python_scorer(fails)])
     assert result.scores["python"].usage is None
+
+
+def services_over(llm: FakeLLM) -> Services:
+    """Services whose provider `openai` is the fake server at `llm`."""
+    services = Services()
+    services.providers = ProviderPool(
+        {"openai": ProviderConfig(name="openai", kind="openai", base_url=llm.base_url,
+                                  timeout=60)},
+        environ={"OPENAI_API_KEY": "sk-test-trial"}, warn=services.warn)
+    return services
+
+
+RATE_LIMITED_FOR_AN_HOUR = Reply(fault=Fault("rate_limit", retry_after=3600))
+
+
+def test_a_model_cut_by_the_deadline_while_it_waits_out_a_429_says_so() -> None:
+    """Regression: a model whose API answered 429 with Retry-After: 3600 stored only
+    'timeout: no answer within 2s', as if the model were slow: nothing said that each call
+    was turned away and waiting to be sent again."""
+    from assay.targets.model import ModelParams, ModelTarget
+
+    with FakeLLM(default=RATE_LIMITED_FOR_AN_HOUR) as llm:
+        target = ModelTarget(ModelParams(type="model", model="openai/gpt-4.1"),
+                             Condition(name="default"), services_over(llm))
+
+        async def go() -> TrialResult:
+            await target.start()
+            return await run_trial(target, CASE, Condition(name="default"), 0, [], 2)
+
+        result = asyncio.run(go())
+    assert result.output.error == (
+        "timeout: no answer within 2s; openai/gpt-4.1 was waiting 60s to try again (retry 1 "
+        "of 4; Retry-After asked for 3600s) after HTTP 429 rate limited: Rate limit reached; "
+        "slow down.")
+
+
+def test_a_judge_cut_by_the_deadline_while_it_waits_out_a_429_says_so() -> None:
+    """Regression: the judge's score said only 'timeout: the scorer did not finish within
+    2s' while its every call was turned away by a 429 asking for an hour."""
+    with FakeLLM(default=RATE_LIMITED_FOR_AN_HOUR) as llm:
+        result = trial(lambda case: "x", [judge_over(llm)], timeout=2)
+    error = result.scores["judge_score"].error
+    assert error is not None and error.startswith(
+        "timeout: the scorer did not finish within 2s; openai/gpt-4.1 was waiting 60s to try "
+        "again (retry 1 of 4; Retry-After asked for 3600s) after HTTP 429 rate limited")

@@ -6,6 +6,11 @@ asking for longer than we will wait; we wait the cap and try once more).
 A failed connection waits at most `connection_backoff`: a refused or
 unresolvable endpoint is down or mistyped, and a short wait rides out a
 restart as well as a long one would, without holding the run for minutes.
+
+A wait is noted for the work that made the call (`RetryWaits`, a context
+variable, like the usage meter): a trial whose deadline passes while its call
+waits to try again (a 429 asking for an hour) then says so, not only that it
+timed out.
 """
 
 from __future__ import annotations
@@ -14,13 +19,48 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Self, TypeVar
 
 from assay.providers.failures import CallFailure
 
 T = TypeVar("T")
 log = logging.getLogger("assay.providers")
+
+_WAITS: ContextVar[RetryWaits | None] = ContextVar("assay_retry_waits", default=None)
+
+
+class RetryWaits:
+    """`with RetryWaits() as waits:` around a piece of work (a target's answer, a scorer's
+    verdict); `waits.waiting` says what a call of it waits for before trying again, while
+    it waits (None otherwise), for the error of work cut short by its deadline."""
+
+    __slots__ = ("_token", "waiting")
+
+    def __init__(self) -> None:
+        self.waiting: str | None = None
+        self._token: Token[RetryWaits | None] | None = None
+
+    def __enter__(self) -> Self:
+        self._token = _WAITS.set(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _WAITS.reset(self._token)
+
+    def said_after(self, error: str) -> str:
+        """`error`, followed by what the work was waiting for, if it was."""
+        return error if self.waiting is None else f"{error}; {self.waiting}"
+
+
+def _note_waiting(waiting: str | None) -> None:
+    """Note on the current work's `RetryWaits` (if any) what its call waits for (None: it
+    waits no more)."""
+    waits = _WAITS.get()
+    if waits is not None:
+        waits.waiting = waiting
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,4 +106,15 @@ async def call_with_retries(
                      policy.max_retries, wait)
             if on_retry is not None:
                 on_retry(failure)
+            _note_waiting(_waiting_for(label, failure, wait, retry, policy))
             await asyncio.sleep(wait)
+            _note_waiting(None)
+
+
+def _waiting_for(label: str, failure: CallFailure, wait: float, retry: int,
+                 policy: RetryPolicy) -> str:
+    """What a call waiting before retry number `retry` waits for, in words."""
+    asked = ("" if failure.retry_after is None
+             else f"; Retry-After asked for {failure.retry_after:g}s")
+    return (f"{label} was waiting {wait:.3g}s to try again (retry {retry} of "
+            f"{policy.max_retries}{asked}) after {failure.reason}")

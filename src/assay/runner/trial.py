@@ -32,6 +32,7 @@ from assay.condition import Condition
 from assay.errors import RunFailed
 from assay.output import Output, Usage
 from assay.providers.meter import metered
+from assay.providers.retry import RetryWaits
 from assay.redaction import redact
 from assay.runner.deadline import stoppable, within
 from assay.runner.output_bounds import SelfReference, bound_parts
@@ -61,11 +62,15 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
     """The calls answered for the target so far: kept when it fails without an Output."""
     watch = Unfinished()
     """What the target reports it has done: kept when its deadline cuts it short."""
+    waits = RetryWaits()
+    """What a call of the target waits for before trying again: said when the deadline
+    passes in that wait."""
     try:
-        with metered(paid), watch:
+        with metered(paid), watch, waits:
             output = await within(timeout, lambda: target.answer(case))
     except TimeoutError:
-        output = watch.cut_short(f"timeout: no answer within {timeout:g}s", paid)
+        output = watch.cut_short(waits.said_after(f"timeout: no answer within {timeout:g}s"),
+                                 paid)
     except RunFailed:
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - the target's failure is the trial's
@@ -118,10 +123,13 @@ async def score_output(scorers: list[Scorer] | ScorerGroups, case: Case, output:
     results: dict[str, Score | None] = {s.name: check(s, case, output) for s in groups.inline}
     paid = {s.name: Usage() for s in groups.awaited}
     """The calls answered for each awaited scorer: kept when it fails without a Score."""
+    waits = {s.name: RetryWaits() for s in groups.awaited}
+    """What each awaited scorer's call waits for before trying again, if it does."""
     jobs: list[Awaitable[Any]] = []
     if groups.threaded:
         jobs.append(run_blocking(_check_each, groups.threaded, case, output, results))
-    jobs += [_scored(s, case, output, results, paid[s.name]) for s in groups.awaited]
+    jobs += [_scored(s, case, output, results, paid[s.name], waits[s.name])
+             for s in groups.awaited]
     if jobs:
         try:
             await within(timeout, lambda: asyncio.gather(*jobs))
@@ -130,8 +138,10 @@ async def score_output(scorers: list[Scorer] | ScorerGroups, case: Case, output:
     scores: dict[str, Score] = {}
     for scorer in groups.scorers:
         if scorer.name not in results:
+            timed_out = f"timeout: the scorer did not finish within {timeout:g}s"
+            waited = waits.get(scorer.name)
             scores[scorer.name] = Score.failure(
-                f"timeout: the scorer did not finish within {timeout:g}s",
+                timed_out if waited is None else waited.said_after(timed_out),
                 usage=_answered(paid.get(scorer.name)))
             continue
         _keep(scores, scorer.name, results[scorer.name], output)
@@ -206,11 +216,12 @@ def _check_each(scorers: list[Scorer], case: Case, output: Output,
 
 
 async def _scored(scorer: Scorer, case: Case, output: Output,
-                  results: dict[str, Score | None], paid: Usage) -> None:
-    """`scorer`'s verdict into `results`; the calls it is answered are counted in `paid`
-    (this runs in a task of its own, so only its calls are)."""
+                  results: dict[str, Score | None], paid: Usage, waits: RetryWaits) -> None:
+    """`scorer`'s verdict into `results`; the calls it is answered are counted in `paid`,
+    and a wait before a retry noted in `waits` (this runs in a task of its own, so only its
+    calls are)."""
     try:
-        with metered(paid):
+        with metered(paid), waits:
             results[scorer.name] = await stoppable(scorer.score(case, output))
     except RunFailed:
         raise
