@@ -388,13 +388,14 @@ class TurningAwayHandler(BaseHTTPRequestHandler):
     refusal = 429
     refusals = 2
     requests = 0
+    retry_after = "0"
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers["Content-Length"]))
         type(self).requests += 1
         if type(self).requests <= self.refusals:
             self.send_response(self.refusal)
-            self.send_header("Retry-After", "0")
+            self.send_header("Retry-After", self.retry_after)
             self.send_header("Content-Length", "4")
             self.end_headers()
             self.wfile.write(b"busy")
@@ -426,3 +427,32 @@ def test_a_request_the_service_turned_away_is_sent_again_after_its_retry_after(
     finally:
         httpd.shutdown()
     assert (output.text, output.error, handler.requests) == (text, error, requests)
+
+
+def test_a_trial_cut_by_its_deadline_while_a_429_is_waited_out_says_so() -> None:
+    """Regression: a service answering 429 with Retry-After: 3600 made the trial 'timeout:
+    no answer within 1s', as if the service were slow to answer."""
+    from assay.runner.trial import run_trial
+
+    handler = type("Handler", (TurningAwayHandler,), {"refusals": 5, "requests": 0,
+                                                      "retry_after": "3600"})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    target = HttpTarget(HttpParams(type="http", url=url), Condition(name="default"), Services())
+
+    async def go() -> Output:
+        await target.start()
+        try:
+            result = await run_trial(target, Case(id="1", input="q"),
+                                     Condition(name="default"), 0, [], 1)
+        finally:
+            await target.close()
+        return result.output
+
+    try:
+        output = asyncio.run(go())
+    finally:
+        httpd.shutdown()
+    assert output.error == (f"timeout: no answer within 1s; {url} was waiting 30s to try "
+                            "again (retry 1 of 2) after HTTP 429: busy")

@@ -55,9 +55,9 @@ class RetryWaits:
         return error if self.waiting is None else f"{error}; {self.waiting}"
 
 
-def _note_waiting(waiting: str | None) -> None:
+def note_waiting(waiting: str | None) -> None:
     """Note on the current work's `RetryWaits` (if any) what its call waits for (None: it
-    waits no more)."""
+    waits no more): `waiting_for` says it."""
     waits = _WAITS.get()
     if waits is not None:
         waits.waiting = waiting
@@ -106,15 +106,16 @@ async def call_with_retries(
                      policy.max_retries, wait)
             if on_retry is not None:
                 on_retry(failure)
-            _note_waiting(_waiting_for(label, failure, wait, retry, policy))
+            asked = failure.retry_after
+            note_waiting(waiting_for(label, failure.reason, wait, f"retry {retry} of "
+                                     f"{policy.max_retries}", asked))
             await asyncio.sleep(wait)
-            _note_waiting(None)
+            note_waiting(None)
 
 
-def _waiting_for(label: str, failure: CallFailure, wait: float, retry: int,
-                 policy: RetryPolicy) -> str:
-    """What a call waiting before retry number `retry` waits for, in words."""
-    asked = ("" if failure.retry_after is None
-             else f"; Retry-After asked for {failure.retry_after:g}s")
-    return (f"{label} was waiting {wait:.3g}s to try again (retry {retry} of "
-            f"{policy.max_retries}{asked}) after {failure.reason}")
+def waiting_for(label: str, reason: str, wait: float, retry: str,
+                retry_after: float | None = None) -> str:
+    """What a call waiting `wait` seconds before sending again (`retry`: which retry, in
+    words) waits for, in words."""
+    asked = "" if retry_after is None else f"; Retry-After asked for {retry_after:g}s"
+    return f"{label} was waiting {wait:.3g}s to try again ({retry}{asked}) after {reason}"

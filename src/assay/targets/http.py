@@ -22,6 +22,7 @@ from assay.config.templates import case_variables, render, template_texts, templ
 from assay.config.urls import http_url
 from assay.errors import Problem
 from assay.output import Output
+from assay.providers.retry import note_waiting, waiting_for
 from assay.redaction import redact, redact_known
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
@@ -109,7 +110,12 @@ class HttpTarget(Target):
             if wait is None:
                 return output
             if attempt < params.retries:
-                await asyncio.sleep(min(wait, RETRY_WAIT_CAP))
+                wait = min(wait, RETRY_WAIT_CAP)
+                note_waiting(redact(waiting_for(params.url, output.error or "", wait,
+                                                f"retry {attempt + 1} of {params.retries}"),
+                                    self._secrets))
+                await asyncio.sleep(wait)
+                note_waiting(None)
         sent = f" (sent {params.retries + 1} times)" if params.retries else ""
         return Output(error=f"{output.error}{sent}")
 
