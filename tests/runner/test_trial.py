@@ -414,7 +414,7 @@ RATE_LIMITED_FOR_AN_HOUR = Reply(fault=Fault("rate_limit", retry_after=3600))
 
 def test_a_model_cut_by_the_deadline_while_it_waits_out_a_429_says_so() -> None:
     """Regression: a model whose API answered 429 with Retry-After: 3600 stored only
-    'timeout: no answer within 2s', as if the model were slow: nothing said that each call
+    'timeout: no answer within 5s', as if the model were slow: nothing said that each call
     was turned away and waiting to be sent again."""
     from assay.targets.model import ModelParams, ModelTarget
 
@@ -424,21 +424,21 @@ def test_a_model_cut_by_the_deadline_while_it_waits_out_a_429_says_so() -> None:
 
         async def go() -> TrialResult:
             await target.start()
-            return await run_trial(target, CASE, Condition(name="default"), 0, [], 2)
+            return await run_trial(target, CASE, Condition(name="default"), 0, [], 5)
 
         result = asyncio.run(go())
     assert result.output.error == (
-        "timeout: no answer within 2s; openai/gpt-4.1 was waiting 60s to try again (retry 1 "
+        "timeout: no answer within 5s; openai/gpt-4.1 was waiting 60s to try again (retry 1 "
         "of 4; Retry-After asked for 3600s) after HTTP 429 rate limited: Rate limit reached; "
         "slow down.")
 
 
 def test_a_judge_cut_by_the_deadline_while_it_waits_out_a_429_says_so() -> None:
     """Regression: the judge's score said only 'timeout: the scorer did not finish within
-    2s' while its every call was turned away by a 429 asking for an hour."""
+    5s' while its every call was turned away by a 429 asking for an hour."""
     with FakeLLM(default=RATE_LIMITED_FOR_AN_HOUR) as llm:
-        result = trial(lambda case: "x", [judge_over(llm)], timeout=2)
+        result = trial(lambda case: "x", [judge_over(llm)], timeout=5)
     error = result.scores["judge_score"].error
     assert error is not None and error.startswith(
-        "timeout: the scorer did not finish within 2s; openai/gpt-4.1 was waiting 60s to try "
+        "timeout: the scorer did not finish within 5s; openai/gpt-4.1 was waiting 60s to try "
         "again (retry 1 of 4; Retry-After asked for 3600s) after HTTP 429 rate limited")
