@@ -30,7 +30,7 @@ from assay.scorers.text import Contains, Regex
 from assay.scorers.tool_calls import ToolCalls
 from assay.services import Services
 from assay.targets.python import PythonParams, PythonTarget
-from assay.testing import FakeLLM, FakeRequest, Fault, Reply
+from assay.testing import FakeLLM, FakeRequest, Fault, Reply, Rule
 from assay.trial import TrialResult
 from assay.workers import WorkerPool, using
 
@@ -399,12 +399,13 @@ def test_a_scorer_that_fails_without_calls_has_no_usage() -> None:
     assert result.scores["python"].usage is None
 
 
-def services_over(llm: FakeLLM) -> Services:
-    """Services whose provider `openai` is the fake server at `llm`."""
+def services_over(llm: FakeLLM, timeout: float = 60) -> Services:
+    """Services whose provider `openai` is the fake server at `llm`, each call given
+    `timeout` seconds."""
     services = Services()
     services.providers = ProviderPool(
         {"openai": ProviderConfig(name="openai", kind="openai", base_url=llm.base_url,
-                                  timeout=60)},
+                                  timeout=timeout)},
         environ={"OPENAI_API_KEY": "sk-test-trial"}, warn=services.warn)
     return services
 
@@ -412,21 +413,26 @@ def services_over(llm: FakeLLM) -> Services:
 RATE_LIMITED_FOR_AN_HOUR = Reply(fault=Fault("rate_limit", retry_after=3600))
 
 
+def model_trial(llm: FakeLLM, timeout: float, call_timeout: float = 60) -> TrialResult:
+    """One unscored trial of a model target whose model is the fake server at `llm`."""
+    from assay.targets.model import ModelParams, ModelTarget
+
+    target = ModelTarget(ModelParams(type="model", model="openai/gpt-4.1"),
+                         Condition(name="default"), services_over(llm, call_timeout))
+
+    async def go() -> TrialResult:
+        await target.start()
+        return await run_trial(target, CASE, Condition(name="default"), 0, [], timeout)
+
+    return asyncio.run(go())
+
+
 def test_a_model_cut_by_the_deadline_while_it_waits_out_a_429_says_so() -> None:
     """Regression: a model whose API answered 429 with Retry-After: 3600 stored only
     'timeout: no answer within 5s', as if the model were slow: nothing said that each call
     was turned away and waiting to be sent again."""
-    from assay.targets.model import ModelParams, ModelTarget
-
     with FakeLLM(default=RATE_LIMITED_FOR_AN_HOUR) as llm:
-        target = ModelTarget(ModelParams(type="model", model="openai/gpt-4.1"),
-                             Condition(name="default"), services_over(llm))
-
-        async def go() -> TrialResult:
-            await target.start()
-            return await run_trial(target, CASE, Condition(name="default"), 0, [], 5)
-
-        result = asyncio.run(go())
+        result = model_trial(llm, timeout=5)
     assert result.output.error == (
         "timeout: no answer within 5s; openai/gpt-4.1 was waiting 60s to try again (retry 1 "
         "of 4; Retry-After asked for 3600s) after HTTP 429 rate limited: Rate limit reached; "
@@ -442,3 +448,15 @@ def test_a_judge_cut_by_the_deadline_while_it_waits_out_a_429_says_so() -> None:
     assert error is not None and error.startswith(
         "timeout: the scorer did not finish within 5s; openai/gpt-4.1 was waiting 60s to try "
         "again (retry 1 of 4; Retry-After asked for 3600s) after HTTP 429 rate limited")
+
+
+def test_a_model_cut_by_the_deadline_while_a_retry_is_under_way_names_the_try_before() -> None:
+    """Regression: a call that failed (HTTP 500) and was sent again to an endpoint that then
+    never answered stored only 'timeout: no answer within 5s'."""
+    failed_then_hangs = Rule(reply=[Reply(fault=Fault("server_error")),
+                                    Reply(fault=Fault("timeout", hang_seconds=60))])
+    with FakeLLM([failed_then_hangs]) as llm:
+        result = model_trial(llm, timeout=5)
+    assert result.output.error == (
+        "timeout: no answer within 5s; openai/gpt-4.1 was on its retry 1 of 4 (the try "
+        "before: HTTP 500 server error: Internal server error.)")

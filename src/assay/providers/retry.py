@@ -34,7 +34,8 @@ _WAITS: ContextVar[RetryWaits | None] = ContextVar("assay_retry_waits", default=
 class RetryWaits:
     """`with RetryWaits() as waits:` around a piece of work (a target's answer, a scorer's
     verdict); `waits.waiting` says what a call of it waits for before trying again, while
-    it waits (None otherwise), for the error of work cut short by its deadline."""
+    it waits or while the retry is under way (None otherwise), for the error of work cut
+    short by its deadline."""
 
     __slots__ = ("_token", "waiting")
 
@@ -90,15 +91,18 @@ async def call_with_retries(
 ) -> T:
     """Run `attempt` until it succeeds, fails for good, or the retries are spent.
 
-    `attempt` raises `CallFailure` for a failed try; the last one propagates.
+    `attempt` raises `CallFailure` for a failed try; the last one propagates. While it
+    waits to retry, and while a retry is under way, the work's `RetryWaits` says so.
     """
     rng = rng or random.Random()
     retry = 0
     while True:
         try:
-            return await attempt()
+            answered = await attempt()
         except CallFailure as failure:
             if not failure.retryable or retry >= policy.max_retries:
+                if retry:
+                    note_waiting(None)  # the failure says it from here
                 raise
             retry += 1
             wait = policy.delay(retry, failure, rng)
@@ -106,11 +110,14 @@ async def call_with_retries(
                      policy.max_retries, wait)
             if on_retry is not None:
                 on_retry(failure)
-            asked = failure.retry_after
-            note_waiting(waiting_for(label, failure.reason, wait, f"retry {retry} of "
-                                     f"{policy.max_retries}", asked))
+            which = f"retry {retry} of {policy.max_retries}"
+            note_waiting(waiting_for(label, failure.reason, wait, which, failure.retry_after))
             await asyncio.sleep(wait)
+            note_waiting(retrying(label, failure.reason, which))
+            continue
+        if retry:
             note_waiting(None)
+        return answered
 
 
 def waiting_for(label: str, reason: str, wait: float, retry: str,
@@ -119,3 +126,8 @@ def waiting_for(label: str, reason: str, wait: float, retry: str,
     words) waits for, in words."""
     asked = "" if retry_after is None else f"; Retry-After asked for {retry_after:g}s"
     return f"{label} was waiting {wait:.3g}s to try again ({retry}{asked}) after {reason}"
+
+
+def retrying(label: str, reason: str, retry: str) -> str:
+    """What a call sent again (`retry`: which retry, in words) after `reason` is doing."""
+    return f"{label} was on its {retry} (the try before: {reason})"
