@@ -456,3 +456,42 @@ def test_a_trial_cut_by_its_deadline_while_a_429_is_waited_out_says_so() -> None
         httpd.shutdown()
     assert output.error == (f"timeout: no answer within 3s; {url} was waiting 30s to try "
                             "again (retry 1 of 2) after HTTP 429: busy")
+
+
+class TricklingHandler(BaseHTTPRequestHandler):
+    """A service whose reply comes a byte every tenth of a second, for a minute."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", "600")
+        self.end_headers()
+        try:
+            for _ in range(600):
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(0.1)
+        except OSError:
+            pass  # the client gave up, as it should
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_reply_trickling_in_is_cut_at_the_targets_timeout_saying_how_much_arrived() -> None:
+    """Regression: httpx bounds each read, not the whole reply, so a reply whose bytes kept
+    coming slowly was read until run.timeout cut the trial ('timeout: no answer within
+    300s'), whatever target.timeout said."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), TricklingHandler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    started = time.monotonic()
+    try:
+        output = answer(HttpParams(type="http", url=url, timeout=1))
+    finally:
+        httpd.shutdown()
+    assert time.monotonic() - started < 5
+    assert output.error is not None and output.error.startswith(
+        f"no whole reply from {url} within 1s (target.timeout): "), output.error
+    assert output.error.endswith(" bytes of it had arrived")

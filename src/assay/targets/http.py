@@ -62,7 +62,7 @@ class HttpParams(TargetParams):
     is read as text, or, when JSON, as `{output, tool_calls, usage, metadata}`."""
 
     timeout: float = Field(default=120.0, gt=0)
-    """Seconds before the request is abandoned."""
+    """Seconds before the request is abandoned, its whole reply included."""
 
     retries: int = Field(default=2, ge=0, le=10)
     """How often a request the service turned away unprocessed (429 Too Many Requests, 503
@@ -130,13 +130,15 @@ class HttpTarget(Target):
 
         body = Captured(output_limit(self.services))
         try:
-            async with self._client.stream(
+            async with asyncio.timeout(params.timeout), self._client.stream(
                     params.method, params.url,
                     json=None if params.method == "GET" else payload) as response:
                 async for chunk in response.aiter_bytes():
                     body.add(chunk)
                     if body.cut:
                         break  # the rest is not read: the output says it was cut
+        except TimeoutError:  # httpx bounds each read, so a reply trickling in needs this
+            return Output(error=redact(_too_slow(params, body.total), self._secrets)), None
         except httpx.TransportError as exc:
             return Output(error=redact(_transport_failure(exc, params),
                                        self._secrets)), None
@@ -186,10 +188,19 @@ def _transport_failure(exc: Exception, params: HttpParams) -> str:
     import httpx
 
     if isinstance(exc, httpx.TimeoutException):
-        return f"no reply from {params.url} within {params.timeout:g}s (target.timeout)"
+        return _too_slow(params, 0)
     if isinstance(exc, httpx.ConnectError):
         return f"cannot reach {params.url}: {_in_words(exc)}"
     return f"the exchange with {params.url} failed: {_in_words(exc)}"
+
+
+def _too_slow(params: HttpParams, arrived: int) -> str:
+    """A reply not in within `target.timeout`: none of it, or the `arrived` bytes of one
+    trickling in (httpx bounds each read, not the whole reply)."""
+    within = f"within {params.timeout:g}s (target.timeout)"
+    if not arrived:
+        return f"no reply from {params.url} {within}"
+    return f"no whole reply from {params.url} {within}: {arrived:,} bytes of it had arrived"
 
 
 def _in_words(exc: Exception) -> str:
