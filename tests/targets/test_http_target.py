@@ -265,17 +265,13 @@ class SlowHandler(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.mark.parametrize("timeout", [10.0, None])
-def test_a_service_answering_after_the_cancel_grace_is_answered_not_cancelled(
-        monkeypatch: pytest.MonkeyPatch, timeout: float | None) -> None:
-    """A service answering after more than 5 s (deadline.CANCEL_GRACE) ended the whole run
-    in a CancelledError traceback, exit 1: httpx cancels its own losing connection attempts,
-    and that started the grace that closes work ignoring its cancellation."""
-    from assay.runner import deadline
+def trial_output(handler: type[BaseHTTPRequestHandler],
+                 timeout: float | None) -> tuple[Output, str]:
+    """The output of one unscored trial, under `timeout` (run.timeout), of an http target
+    whose service is served by `handler`; and the service's URL."""
     from assay.runner.trial import run_trial
 
-    monkeypatch.setattr(deadline, "CANCEL_GRACE", 0.1)
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), SlowHandler)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}/"
     target = HttpTarget(HttpParams(type="http", url=url), Condition(name="default"), Services())
@@ -290,9 +286,21 @@ def test_a_service_answering_after_the_cancel_grace_is_answered_not_cancelled(
             await target.close()
 
     try:
-        output = asyncio.run(go())
+        return asyncio.run(go()), url
     finally:
         httpd.shutdown()
+
+
+@pytest.mark.parametrize("timeout", [10.0, None])
+def test_a_service_answering_after_the_cancel_grace_is_answered_not_cancelled(
+        monkeypatch: pytest.MonkeyPatch, timeout: float | None) -> None:
+    """A service answering after more than 5 s (deadline.CANCEL_GRACE) ended the whole run
+    in a CancelledError traceback, exit 1: httpx cancels its own losing connection attempts,
+    and that started the grace that closes work ignoring its cancellation."""
+    from assay.runner import deadline
+
+    monkeypatch.setattr(deadline, "CANCEL_GRACE", 0.1)
+    output, _ = trial_output(SlowHandler, timeout)
     assert (output.text, output.error) == ("late but right", None)
 
 
@@ -432,28 +440,9 @@ def test_a_request_the_service_turned_away_is_sent_again_after_its_retry_after(
 def test_a_trial_cut_by_its_deadline_while_a_429_is_waited_out_says_so() -> None:
     """Regression: a service answering 429 with Retry-After: 3600 made the trial 'timeout:
     no answer within 3s', as if the service were slow to answer."""
-    from assay.runner.trial import run_trial
-
     handler = type("Handler", (TurningAwayHandler,), {"refusals": 5, "requests": 0,
                                                       "retry_after": "3600"})
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    target = HttpTarget(HttpParams(type="http", url=url), Condition(name="default"), Services())
-
-    async def go() -> Output:
-        await target.start()
-        try:
-            result = await run_trial(target, Case(id="1", input="q"),
-                                     Condition(name="default"), 0, [], 3)
-        finally:
-            await target.close()
-        return result.output
-
-    try:
-        output = asyncio.run(go())
-    finally:
-        httpd.shutdown()
+    output, url = trial_output(handler, 3)
     assert output.error == (f"timeout: no answer within 3s; {url} was waiting 30s to try "
                             "again (retry 1 of 2) after HTTP 429: busy")
 
