@@ -31,3 +31,18 @@ def test_regression_sessions_that_logged_no_token_usage_read_unknown_tokens_not_
                              "cost_usd": None, "unpriced_turns": 10}, None))
     assert rows["tokens per question"] == "unknown (no model response logged its token usage)"
     assert rows["cost"] == "unknown (no model response logged a cost)"
+
+
+def test_wasted_reads_say_what_they_are_out_of() -> None:
+    """Regression: 'wasted reads 12' said nothing of the 33 reads of answered questions it
+    was out of (the other 10 reads were for questions left unanswered)."""
+    rows = dict(performance({"wasted_reads": 12, "answered_source_reads": 33,
+                             "source_reads": 43}, None))
+    assert rows["wasted reads (read, never cited in the answer)"] == (
+        "12 of 33 source-file reads in answered questions")
+    assert rows["source-file reads (a file counted once per question)"] == "43"
+
+
+def test_a_run_stored_without_the_reads_of_answered_questions_shows_the_count_alone() -> None:
+    rows = dict(performance({"wasted_reads": 12}, None))
+    assert rows["wasted reads (read, never cited in the answer)"] == "12"

@@ -44,6 +44,12 @@ def test_traces_writes_report_and_guidelines_without_a_model(
     assert "wiki hit rate" not in report
     out = capsys.readouterr().out
     assert "sessions 5, questions 95" in out
+    # 12 reads of 9 files, out of the 33 reads of answered questions (by hand: the 10
+    # other reads were for questions left unanswered), in the same words everywhere
+    wasted = "12 of 33 source-file reads in answered questions"
+    assert f"wasted reads {wasted}, tool errors 24/425" in out
+    assert f"| wasted reads (read, never cited in the answer) | {wasted} |" in report
+    assert f"Open fewer files: {wasted} were never cited" in text
     assert "wiki hit rate" not in out  # no --knowledge: as in the report, no wiki figures
     runs = Store(store).list_runs("traces", kind="traces")
     assert len(runs) == 1 and runs[0].summary is not None

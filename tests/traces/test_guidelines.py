@@ -158,3 +158,15 @@ def test_regression_a_hit_rate_just_below_the_target_is_not_printed_at_the_targe
 def test_a_hit_rate_of_all_but_one_is_not_printed_as_all() -> None:
     text = render_insights(_answered_from_the_wiki(999, 1000))
     assert "99.9% of 1,000 answered questions, which meets the target of 80%" in text
+
+
+def test_open_fewer_files_counts_reads_not_files() -> None:
+    """Regression: one file read and never cited in each of 11 answers gave 'Open fewer
+    files: 11 files read in the last analysis were never used in an answer', though it was
+    one file; the fixture sessions said '12 files' for 12 reads of 9 files."""
+    exchanges = [_exchange(n) for n in range(11)]
+    analysis = TraceAnalysis([], compute_metrics(exchanges, sessions=1))
+    text = render_insights(analysis)
+    assert ("- Open fewer files: 11 of 11 source-file reads in answered questions were never "
+            "cited in the answer they were read for (last analysis).") in text
+    assert "11 files" not in text

@@ -94,3 +94,12 @@ def test_regression_logs_without_token_usage_store_no_token_counts_rather_than_0
     assert stored["tokens_per_exchange"] is None
     assert [stored[name] for name in ("input_tokens", "output_tokens", "cache_read_tokens",
                                       "cache_write_tokens")] == [None] * 4
+
+
+def test_wasted_reads_are_out_of_the_reads_of_answered_questions(
+        make_exchange: Callable[..., Exchange]) -> None:
+    exchanges = [make_exchange(answer="", reads=("src/a.md", "src/b.md")),
+                 make_exchange(answer="see a.md", reads=("src/a.md", "src/c.md"))]
+    metrics = compute_metrics(exchanges, sessions=1)
+    assert (metrics.wasted_reads, metrics.answered_source_reads, metrics.source_reads) == (1, 2, 4)
+    assert metrics.to_dict()["answered_source_reads"] == 2

@@ -227,6 +227,7 @@ def _say_skipped(unreadable: Any, sessions: Any) -> None:
 
 def _summary(analysis: Any, report: Path, guide: Path) -> None:
     from assay.errors import SAME_PROBLEM_SHOWN
+    from assay.reports.trace_performance import wasted_reads
     from assay.shown_numbers import percent_beside
     from assay.traces.repeats import repeat_notes
     from assay.wording import path_text, plural
@@ -245,7 +246,8 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
         click.echo(f"... and {plural(more, 'more log')} repeating a session read in another, "
                    f"each counted once (all listed in {path_text(report)})")
     wiki = f"wiki hit rate {rate}, " if analysis.knowledge else ""  # as eval-report.md
-    click.echo(f"{wiki}wasted reads {m.wasted_reads}, tool errors {m.tool_errors}/{m.tool_calls}")
+    click.echo(f"{wiki}wasted reads {wasted_reads(m.wasted_reads, m.answered_source_reads)}, "
+               f"tool errors {m.tool_errors}/{m.tool_calls}")
     _say_skipped(analysis.unreadable, analysis.sessions)
     if analysis.judgements is not None:
         click.echo(f"findings {len(analysis.findings)}, not judged {len(analysis.judge_errors)}")

@@ -38,8 +38,9 @@ def performance(metrics: Mapping[str, Any], hit_rate_target: float | None
                      (f"{_pct(metrics.get('wiki_hit_rate'), hit_rate_target)} "
                      f"(target {bound_percent(hit_rate_target)})")))
     return rows + [
-        ("source files read", count("source_reads")),
-        ("wasted reads (read, never cited in the answer)", count("wasted_reads")),
+        ("source-file reads (a file counted once per question)", count("source_reads")),
+        ("wasted reads (read, never cited in the answer)",
+         wasted_reads(metrics.get("wasted_reads"), metrics.get("answered_source_reads"))),
         ("tool calls", count("tool_calls")),
         ("tool error rate", _pct(metrics.get("tool_error_rate"))),
         ("turns per question", _num(metrics.get("turns_per_exchange"))),
@@ -55,6 +56,17 @@ def _tokens(metrics: Mapping[str, Any]) -> str:
     if per_question is None and metrics.get("exchanges"):
         return "unknown (no model response logged its token usage)"
     return _num(per_question, 0)
+
+
+def wasted_reads(wasted: int | None, out_of: int | None) -> str:
+    """`12 of 33 source-file reads in answered questions`: what the count is out of, the same
+    words on the terminal, in eval-report.md, guidelines.md and `assay view`. A run stored
+    before the reads of answered questions were counted shows the count alone."""
+    if wasted is None:
+        return "n/a"
+    if out_of is None:
+        return f"{wasted:,}"
+    return f"{wasted:,} of {plural(out_of, 'source-file read')} in answered questions"
 
 
 def _cost(cost_usd: float | None, unpriced_turns: int) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from assay.errors import UserError
 from assay.reports.text import inline
+from assay.reports.trace_performance import wasted_reads
 from assay.shown_numbers import bound_percent, percent_beside
 from assay.traces.result import TraceAnalysis
 from assay.wording import plural
@@ -70,10 +71,10 @@ def _behaviour_fixes(analysis: TraceAnalysis) -> list[str]:
                      "answers contradicted the files they read.")
     if analysis.findings_of("citation"):
         fixes.append("Cite only sections, numbers and names that appear in the file you read.")
-    wasted = analysis.metrics.wasted_reads
-    if wasted > WASTED_READS_LIMIT:
-        fixes.append(f"Open fewer files: {plural(wasted, 'file')} read in the last analysis "
-                     "were never used in an answer.")
+    m = analysis.metrics
+    if m.wasted_reads > WASTED_READS_LIMIT:
+        fixes.append(f"Open fewer files: {wasted_reads(m.wasted_reads, m.answered_source_reads)}"
+                     " were never cited in the answer they were read for (last analysis).")
     return fixes
 
 

@@ -81,6 +81,9 @@ class TraceMetrics:
     answered: int = 0
     wiki_hits: int = 0
     source_reads: int = 0
+    answered_source_reads: int = 0
+    """Source-file reads of answered questions: what `wasted_reads` is out of (a question
+    with no answer has none to cite a file in)."""
     wasted_reads: int = 0
     tool_calls: int = 0
     tool_errors: int = 0
@@ -125,7 +128,9 @@ class TraceMetrics:
         return {
             "sessions": self.sessions, "exchanges": self.exchanges, "answered": self.answered,
             "wiki_hits": self.wiki_hits, "wiki_hit_rate": self.wiki_hit_rate,
-            "source_reads": self.source_reads, "wasted_reads": self.wasted_reads,
+            "source_reads": self.source_reads,
+            "answered_source_reads": self.answered_source_reads,
+            "wasted_reads": self.wasted_reads,
             "tool_calls": self.tool_calls, "tool_errors": self.tool_errors,
             "tool_error_rate": self.tool_error_rate,
             "turns_per_exchange": self.turns_per_exchange,
@@ -159,6 +164,7 @@ class MetricsTally:
         if exchange.answered:
             m.answered += 1
             m.wiki_hits += not sources
+            m.answered_source_reads += len(sources)
             m.wasted_reads += sum(not is_cited(p, exchange.answer) for p in sources)
         m.tool_calls += len(exchange.tool_calls)
         m.tool_errors += exchange.tool_errors
