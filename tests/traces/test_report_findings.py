@@ -13,6 +13,7 @@ from assay.traces.options import TraceOptions
 from assay.traces.pipeline import analyze
 from assay.traces.report import render_report
 from assay.traces.result import TraceAnalysis
+from assay.traces.sessions import load_session
 
 
 def test_a_finding_shows_its_question_session_and_time_not_an_exchange_id() -> None:
@@ -34,9 +35,38 @@ def test_a_finding_shows_its_question_session_and_time_not_an_exchange_id() -> N
     cells = [cell.strip() for cell in row.strip("|").split(" | ")]
     assert cells[0].startswith("How do I rotate the signing keys without downtime? Details.")
     assert cells[0].endswith("…") and len(cells[0]) <= 100
-    assert cells[1] == "key rotation, 2026-03-01 14:02"
+    assert cells[1] == "key rotation (/logs/abc.jsonl:13), 2026-03-01 14:02"
     assert exchange.id not in report
     assert "- Why is the build red? (ci.jsonl): judge call failed: timeout" in report
+
+
+def test_a_finding_of_a_named_session_leads_to_the_file_and_line_to_open(
+        tmp_path: Path) -> None:
+    """Regression: a finding of a pi session with a name was cited by its name alone
+    ('query: leases, 2026-03-01 14:02'), which no part of the report tied to a file: the
+    sessions table lists files and ids, not names."""
+    log = tmp_path / "logs" / "s.jsonl"
+    log.parent.mkdir()
+    log.write_text("\n".join(json.dumps(row) for row in [
+        {"type": "session", "version": 3, "id": "s1", "timestamp": "2026-03-01T14:00:00Z"},
+        {"type": "session_info", "id": "n0", "parentId": None, "name": "query: leases"},
+        {"type": "message", "id": "m1", "parentId": "n0", "timestamp": "2026-03-01T14:02:00Z",
+         "message": {"role": "user", "content": [{"type": "text", "text": "How long?"}]}},
+        {"type": "message", "id": "m2", "parentId": "m1", "timestamp": "2026-03-01T14:02:09Z",
+         "message": {"role": "assistant", "content": [{"type": "text", "text": "Ten years."}]}},
+    ]) + "\n", encoding="utf-8")
+    [exchange] = list(load_session(log)[1])
+    judgements = Judgements("judge-1")
+    judgements.add(Judgement(exchange.id, [Finding("citation", "error", "no such clause", "",
+                                                   exchange.id, Asked.of(exchange))]))
+    judgements.add(Judgement(exchange.id, error="judge call failed: timeout",
+                             asked=Asked.of(exchange)))
+    report = render_report(TraceAnalysis([], compute_metrics([exchange], sessions=1),
+                                         judgements=judgements))
+    where = f"query: leases ({log}:3), 2026-03-01 14:02"
+    assert f"| {where} | citation |" in report.replace("\\", "")
+    assert f"- How long? ({where}): judge call failed" in report.replace("\\", "")
+    assert judgements.findings[0].to_dict()["where"] == f"query: leases ({log}:3)"
 
 
 def _claude_line(session: str, text: str, *, sidechain: bool, role: str = "user") -> str:

@@ -93,3 +93,14 @@ def test_an_analysis_of_chosen_sessions_says_how_many_of_those_found_it_kept(
         "selection": {"found": 4, "kept": 2, "filters": "--since 2026-03-01", "undated": 0,
                       "note": note}})
     assert "Kept 2 of 4 sessions (--since 2026-03-01)." in page
+
+
+def test_a_finding_says_the_file_and_line_of_its_question(tmp_path: Path) -> None:
+    """A finding showed the session's name alone, which leads to no file."""
+    finding = {"type": "citation", "severity": "error", "detail": "no such clause",
+               "recommendation": "", "exchange": "s-1a2b3c:3", "question": "How long?",
+               "session": "query: leases", "asked_at": "2026-03-01T14:02:00Z",
+               "file": "logs/s.jsonl", "line": 3, "where": "query: leases (logs/s.jsonl:3)"}
+    summary = {**judged_without_findings(1, 1, not_judged=0), "finding_list": [finding],
+               "findings": {**NO_FINDINGS, "citation": 1}}
+    assert "query: leases (logs/s.jsonl:3)" in analysis_page(tmp_path, summary)

@@ -15,12 +15,15 @@ from typing import Any
 from assay.errors import RunFailed
 from assay.output import Usage
 from assay.providers.base import ChatRequest, Provider
+from assay.reports.text import one_line
 from assay.scorers.judges.parse import extract_json
 from assay.traces.exchanges import Exchange
 
 FINDING_TYPES = ("citation", "contradiction", "wiki-gap", "wasted-read")
 SEVERITIES = ("error", "warning")
 ANSWER_CHARS = 4000
+NAME_CHARS = 80
+"""A session's name (text from the log) is cut to this where a finding says where it is."""
 
 SYSTEM = (
     "You audit answers given by a knowledge-base assistant. You compare each answer "
@@ -76,12 +79,27 @@ class Asked:
     """The session's name, else its file's name."""
     at: str | None = None
     """When the question was asked, as the log wrote it."""
+    file: str = ""
+    """The session file, as the path it was read by: what a person opens."""
+    line: int | None = None
+    """The question's line in `file`."""
 
     @classmethod
     def of(cls, exchange: Exchange) -> Asked:
         meta = exchange.session
         return cls(exchange.question, meta.name or PurePosixPath(meta.path).name,
-                   exchange.started)
+                   exchange.started, meta.path, exchange.line)
+
+    @property
+    def place(self) -> str:
+        """`query: leases (logs/s.jsonl:12)`: the session by its name, if it has one, and the
+        file and line of the question, which the name alone does not lead to."""
+        if not self.file:
+            return self.session
+        place = f"{self.file}:{self.line}" if self.line else self.file
+        named = self.session != PurePosixPath(self.file).name
+        return f"{one_line(self.session, NAME_CHARS)} ({place})" if self.session and named \
+            else place
 
 
 @dataclass
@@ -93,11 +111,12 @@ class Finding:
     exchange_id: str = ""
     asked: Asked = field(default_factory=Asked)
 
-    def to_dict(self) -> dict[str, str | None]:
+    def to_dict(self) -> dict[str, str | int | None]:
         return {"type": self.type, "severity": self.severity, "detail": self.detail,
                 "recommendation": self.recommendation, "exchange": self.exchange_id,
                 "question": self.asked.question, "session": self.asked.session,
-                "asked_at": self.asked.at}
+                "asked_at": self.asked.at, "file": self.asked.file, "line": self.asked.line,
+                "where": self.asked.place}
 
 
 @dataclass

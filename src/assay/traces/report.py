@@ -68,9 +68,10 @@ def _question(asked: Asked, fallback: str) -> str:
 
 
 def _where(asked: Asked) -> str:
-    """`session name, 2026-03-01 14:02`: the session and when the question was asked."""
+    """`session name (logs/s.jsonl:12), 2026-03-01 14:02`: the session, the file and line
+    to open, and when the question was asked; the path whole, as a cut one names no file."""
     when = asked.at[:16].replace("T", " ") if asked.at else ""
-    return _cell(", ".join(part for part in (asked.session, when) if part) or "-")
+    return inline(", ".join(part for part in (asked.place, when) if part) or "-", None)
 
 
 def _findings_table(findings: Sequence[Finding]) -> list[str]:
