@@ -171,7 +171,8 @@ def test_a_binary_or_utf16_file_in_a_folder_is_skipped_saying_what_it_is(
 def test_export_says_which_files_and_lines_it_left_out(
         sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Regression: `assay traces export` said only 'wrote 1 cases', leaving out a binary
-    file and a malformed line without a word, where the analysis names both."""
+    file and a malformed line without a word, where the analysis names both; then it said
+    '1 malformed line' without which line, or why."""
     folder = tmp_path / "logs"
     folder.mkdir()
     log = folder / "short.jsonl"
@@ -184,7 +185,8 @@ def test_export_says_which_files_and_lines_it_left_out(
     assert code == 0
     err = capsys.readouterr().err
     assert f"skipped {folder / 'core.jsonl'}: a binary file (it holds NUL bytes)" in err
-    assert f"{log}: 1 malformed line" in err
+    # export writes no report: the terminal is where the line and its problem are named
+    assert f"{log}: 1 malformed line (line 16: invalid JSON" in err
 
 
 @pytest.mark.parametrize("command", [["traces"], ["traces", "export"]])

@@ -218,8 +218,9 @@ def _say_skipped(unreadable: Any, sessions: Any) -> None:
         click.echo(f"skipped {path_text(bad.path)}: {bad.reason}", err=True)
     for stats in file_stats(sessions):
         if stats.malformed_count or stats.unknown or stats.orphans or stats.repeats:
-            skipped = ([f"{plural(stats.malformed_count, 'malformed line')}"]
-                       if stats.malformed_count else [])
+            malformed = stats.malformed_lines()
+            skipped = [f"{plural(stats.malformed_count, 'malformed line')} ({malformed})"
+                       ] if malformed else []
             skipped += [f"unknown kind {kind}" for kind in stats.unknown_kinds()]
             skipped += [said for said in (stats.orphaned(), stats.repeated()) if said]
             click.echo(f"{path_text(stats.path)}: {'; '.join(skipped)}", err=True)

@@ -154,9 +154,7 @@ def _sources(analysis: TraceAnalysis) -> list[str]:
 
 
 def _skips(stats: ParseStats) -> str:
-    parts = [f"line {n}: {_cell(reason, 60)}" for n, reason in stats.malformed[:3]]
-    if stats.malformed_count > 3:
-        parts.append(f"and {stats.malformed_count - 3} more malformed")
+    parts = [said for said in [stats.malformed_lines(lambda reason: _cell(reason, 60))] if said]
     parts += [f"unknown {kind}" for kind in stats.unknown_kinds(lambda k: _cell(k, 60))]
     parts += [said for said in (stats.orphaned(), stats.repeated()) if said]
     return "; ".join(parts)

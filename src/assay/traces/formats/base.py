@@ -104,6 +104,17 @@ class ParseStats:
         return (f"{plural(self.orphans, 'line')} of agent activity before the first question "
                 f"(from line {self.first_orphan}), in no exchange")
 
+    def malformed_lines(self, reason: Callable[[str], str] = str, shown: int = 3) -> str | None:
+        """The first `shown` malformed lines by number and why (each reason passed through
+        `reason` first), and how many more; None when none:
+        `line 4: an array, not an object; line 9: cut short ...; and 2 more malformed`."""
+        if not self.malformed_count:
+            return None
+        lines = [f"line {n}: {reason(why)}" for n, why in self.malformed[:shown]]
+        if self.malformed_count > len(lines):
+            lines.append(f"and {self.malformed_count - len(lines)} more malformed")
+        return "; ".join(lines)
+
     def repeat(self, line: int) -> None:
         """Count a line skipped as a copy of the line before it."""
         if self.first_repeat is None:
