@@ -205,3 +205,28 @@ def test_a_loop_of_links_in_a_folder_is_skipped_with_its_name_and_why(
     err = capsys.readouterr().err
     assert f"skipped {folder / 'loop.jsonl'}: cannot open it: Too many levels of symbolic " \
         "links" in err
+
+
+def test_a_folder_that_cannot_be_listed_is_named_with_why_not_passed_over(
+        sessions_dir: Path, tmp_path: Path) -> None:
+    """Regression: the logs in a folder the user may not list (another user's, mode 000)
+    were left out of the analysis without a word, its figures covering the rest as if
+    they were all."""
+    from tests.store.test_read_only import python_as_a_user
+
+    logs = tmp_path / "logs"
+    locked = logs / "locked"
+    locked.mkdir(parents=True)
+    shutil.copy(sessions_dir / SHORT, logs / "short.jsonl")
+    shutil.copy(sessions_dir / SHORT, locked / "other.jsonl")
+    locked.chmod(0)
+    try:
+        done = python_as_a_user(tmp_path, "-m", "assay", "traces", "logs", "-o", "out",
+                                "--no-store")
+    finally:
+        locked.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    said = "logs/locked: a folder that cannot be listed, so no log in it was read"
+    assert f"skipped {said}" in done.stderr
+    report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
+    assert f"- not read: {said}" in report

@@ -65,18 +65,33 @@ def discover(paths: Sequence[str | Path]) -> list[Path]:
     """Every `.jsonl` file named or found under the given paths, in a stable order, each once
     (a file named twice, or also found under a folder given, is one session, not two).
     Under a folder, entries that are not regular files (a link to nothing, a pipe) are
-    found too, for `readable` to say why they are not read."""
+    found too, and folders that cannot be listed, for `readable` to say why they are not
+    read."""
     found: dict[Path, Path] = {}
     for raw in paths:
         path = Path(raw)
         if os.path.isdir(path):  # never raises, unlike Path.is_dir on a name too long
-            files = sorted(p for p in path.rglob("*.jsonl") if not os.path.isdir(p))
+            files = _found_under(path)
         else:
             require_regular_file(path, "session log")
             files = [path]
         for file in files:
             found.setdefault(real_path(file), file)
     return list(found.values())
+
+
+def _found_under(folder: Path) -> list[Path]:
+    """The `.jsonl` entries under `folder` (links to folders not followed), and the folders
+    under it that cannot be listed: `Path.rglob` passed over those without a word, so the
+    logs in a folder of another user's were left out of the analysis unsaid."""
+    found: list[Path] = []
+
+    def unlisted(error: OSError) -> None:
+        found.append(Path(error.filename) if error.filename else folder)
+
+    for root, _, names in os.walk(folder, onerror=unlisted):
+        found += [Path(root, name) for name in names if name.endswith(".jsonl")]
+    return sorted(found)
 
 
 def real_path(path: Path) -> Path:
@@ -154,7 +169,8 @@ def _undetected(path: Path) -> str | None:
 
 
 def unopenable(path: Path) -> str | None:
-    """Why a file found under a folder cannot be read as a log, or None when it can."""
+    """Why a file found under a folder (or the folder) cannot be read as a log, or None
+    when it can."""
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -162,6 +178,12 @@ def unopenable(path: Path) -> str | None:
                 else "gone before it was read")
     except OSError as exc:  # a loop of links, a name the file system refuses
         return f"cannot open it: {exc.strerror or exc}"
+    if stat.S_ISDIR(mode):  # found by `discover` only when it could not be listed
+        try:
+            os.listdir(path)
+        except OSError as exc:
+            return f"a folder that cannot be listed, so no log in it was read: {exc.strerror or exc}"
+        return "a folder, not a session log"
     if not stat.S_ISREG(mode):
         return "not a regular file (a pipe or a device): reading it could block forever"
     if not os.access(path, os.R_OK):
