@@ -4,10 +4,12 @@
     uv run python benchmarks/traces_parse.py --through command     # ~1 GB, the command end to end
     uv run python benchmarks/traces_parse.py --gb 0.25 --through command   # flat: compare sizes
     uv run python benchmarks/traces_parse.py --gb 0.05 --through command --judge
+    uv run python benchmarks/traces_parse.py --gb 0.2 --through command --one-session
 
 It writes realistic pi (v3) and Claude Code (2.x) session files (questions,
 thinking, tool calls, file reads with multi-kilobyte results, hook progress
 lines, split assistant messages); generated data is reused on later runs.
+`--one-session` writes one session of that size in one file instead.
 
 `--through parse` streams every file through the readers and the exchange
 builder in this process, discarding exchanges as they come. `--through
@@ -139,6 +141,28 @@ def generate(total_bytes: int) -> list[Path]:
     return files
 
 
+def generate_one_session(total_bytes: int) -> list[Path]:
+    """One pi session of `total_bytes` in one file (one header, question after question),
+    as a session that ran for weeks leaves it: a single session must stream as a folder of
+    them does."""
+    DATA.mkdir(parents=True, exist_ok=True)
+    path = DATA / f"one-session-{total_bytes}.jsonl"
+    if not path.exists():
+        rng = random.Random(0)
+        with path.open("wb") as handle:
+            handle.write(_pi_session(rng, 0)[0] + b"\n")
+            size, chunk = 0, 0
+            while size < total_bytes:  # each chunk's entry ids made its own: e1 -> e7_1
+                body = b"\n".join(_pi_session(rng, chunk)[2:])
+                for key in (b'"id":"e', b'"parentId":"e'):
+                    body = body.replace(key, key + b"%d_" % chunk)
+                body += b"\n"
+                handle.write(body)
+                size += len(body)
+                chunk += 1
+    return [path]
+
+
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -210,10 +234,13 @@ def main() -> None:
                         help="the parser alone in this process, or the whole command")
     parser.add_argument("--judge", action="store_true",
                         help="with --through command: judge every answer (fake LLM server)")
+    parser.add_argument("--one-session", action="store_true",
+                        help="one session of --gb in one file, not many sessions in many")
     args = parser.parse_args()
     if args.judge and args.through != "command":
         parser.error("--judge needs --through command")
-    files = generate(int(args.gb * 1_000_000_000))
+    size = int(args.gb * 1_000_000_000)
+    files = generate_one_session(size) if args.one_session else generate(size)
     total = sum(p.stat().st_size for p in files)
     if args.through == "parse":
         seconds, cpu, peak, note = through_parse(files)
