@@ -101,3 +101,12 @@ def test_a_file_not_read_is_named_by_its_whole_path_however_long(
     report = render_report(analyze([chat, odd], TraceOptions()))
     assert len(str(odd)) > 200
     assert f"- not read: {odd}" in report.replace("\\", "")
+
+
+def test_thousands_of_malformed_lines_are_counted_with_their_thousands_separated(
+        write_jsonl: Callable[..., Path]) -> None:
+    """It read '1,003 malformed lines (...; and 1000 more malformed)' on the terminal."""
+    rows = [{"role": "user", "content": "q"}, *(["{broken"] * 1003),
+            {"role": "assistant", "content": "a"}]
+    report = render_report(analyze([write_jsonl("chat.jsonl", rows)], TraceOptions()))
+    assert "and 1,000 more malformed |" in report

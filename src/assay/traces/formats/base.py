@@ -112,7 +112,7 @@ class ParseStats:
             return None
         lines = [f"line {n}: {reason(why)}" for n, why in self.malformed[:shown]]
         if self.malformed_count > len(lines):
-            lines.append(f"and {self.malformed_count - len(lines)} more malformed")
+            lines.append(f"and {self.malformed_count - len(lines):,} more malformed")
         return "; ".join(lines)
 
     def repeat(self, line: int) -> None:
