@@ -614,3 +614,19 @@ def test_export_names_its_output_as_the_terminal_shows_it(
     out = os.fsdecode(os.fsencode(tmp_path) + b"/cases\xff.jsonl")
     assert _run(["traces", "export", str(short), "-o", out, "--include-unanswered"]) == 0
     assert f"wrote 1 case to {tmp_path}/cases\ufffd.jsonl " in capsys.readouterr().out
+
+
+def test_the_terminal_writes_counts_as_eval_report_md_does(
+        write_jsonl: Callable[..., Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The terminal read 'questions 1000 (1000 answered)' where eval-report.md read
+    '1,000 questions (1,000 answered)'."""
+    rows: list[dict[str, Any]] = []
+    for n in range(1000):
+        rows += [{"role": "user", "content": f"question {n}"},
+                 {"role": "assistant", "content": f"answer {n}"}]
+    log = write_jsonl("chat.jsonl", rows)
+    assert _run(["traces", str(log), "-o", str(tmp_path / "out"), "--no-store"]) == 0
+    assert "sessions 1, questions 1,000 (1,000 answered)" in capsys.readouterr().out
+    report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
+    assert "1 session, 1,000 questions (1,000 answered)." in report

@@ -238,7 +238,7 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
             else percent_beside(m.wiki_hit_rate, analysis.hit_rate_target, 0))
     if analysis.selection is not None:
         click.echo(analysis.selection.note())
-    click.echo(f"sessions {m.sessions}, questions {m.exchanges} ({m.answered} answered)")
+    click.echo(f"sessions {m.sessions:,}, questions {m.exchanges:,} ({m.answered:,} answered)")
     notes = repeat_notes(analysis.sessions)
     for note in notes[:SAME_PROBLEM_SHOWN]:
         click.echo(note)
@@ -248,10 +248,11 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
                    f"each counted once (all listed in {path_text(report)})")
     wiki = f"wiki hit rate {rate}, " if analysis.knowledge else ""  # as eval-report.md
     click.echo(f"{wiki}wasted reads {wasted_reads(m.wasted_reads, m.answered_source_reads)}, "
-               f"tool errors {m.tool_errors}/{m.tool_calls}")
+               f"tool errors {m.tool_errors:,}/{m.tool_calls:,}")
     _say_skipped(analysis.unreadable, analysis.sessions)
     if analysis.judgements is not None:
-        click.echo(f"findings {len(analysis.findings)}, not judged {len(analysis.judge_errors)}")
+        click.echo(f"findings {len(analysis.findings):,}, "
+                   f"not judged {len(analysis.judge_errors):,}")
     click.echo(f"report: {path_text(report)}")
     click.echo(f"guidelines: {path_text(guide)}")
 
