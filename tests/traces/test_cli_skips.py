@@ -230,3 +230,21 @@ def test_a_folder_that_cannot_be_listed_is_named_with_why_not_passed_over(
     assert f"skipped {said}" in done.stderr
     report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
     assert f"- not read: {said}" in report
+
+
+def test_thousands_of_files_not_read_are_counted_after_the_first_few(
+        sessions_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a folder of 3,000 empty logs (as an agent leaves behind) printed 3,000
+    'skipped ...: empty file' lines around the summary; the report lists them all."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(sessions_dir / SHORT, folder / "short.jsonl")
+    for n in range(12):
+        (folder / f"empty-{n:02}.jsonl").touch()
+    code, report = _analyse(folder, tmp_path / "out")
+    assert code == 0
+    err = capsys.readouterr().err
+    assert err.count(": empty file") == 10
+    assert (f"... and 2 more files not read (all listed in {tmp_path / 'out' / 'eval-report.md'})"
+            in err)
+    assert report.count(": empty file") == 12

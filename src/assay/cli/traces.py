@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -209,13 +210,15 @@ class _JudgeProgress:
         self.shown.update(PipelineStats(done=judgements.asked, errors=len(judgements.errors)))
 
 
-def _say_skipped(unreadable: Any, sessions: Any) -> None:
-    """On stderr: the files not read and, per session, the lines left out, each with why."""
+def _say_skipped(unreadable: Any, sessions: Any, listed_in: str) -> None:
+    """On stderr: the files not read and, per session, the lines left out, each with why;
+    the first few of each, the rest counted and said to be listed in `listed_in`."""
     from assay.traces.sessions import file_stats
     from assay.wording import path_text, plural
 
-    for bad in unreadable:
-        click.echo(f"skipped {path_text(bad.path)}: {bad.reason}", err=True)
+    _echo_some([f"skipped {path_text(bad.path)}: {bad.reason}" for bad in unreadable],
+               lambda more: f"{plural(more, 'more file')} not read ({listed_in})", err=True)
+    lines = []
     for stats in file_stats(sessions):
         if stats.malformed_count or stats.unknown or stats.orphans or stats.repeats:
             malformed = stats.malformed_lines()
@@ -223,11 +226,23 @@ def _say_skipped(unreadable: Any, sessions: Any) -> None:
                        ] if malformed else []
             skipped += [f"unknown kind {kind}" for kind in stats.unknown_kinds()]
             skipped += [said for said in (stats.orphaned(), stats.repeated()) if said]
-            click.echo(f"{path_text(stats.path)}: {'; '.join(skipped)}", err=True)
+            lines.append(f"{path_text(stats.path)}: {'; '.join(skipped)}")
+    _echo_some(lines, lambda more: f"{plural(more, 'more file')} with lines left out "
+               f"({listed_in})", err=True)
+
+
+def _echo_some(lines: list[str], rest: Callable[[int], str], err: bool = False) -> None:
+    """The first `SAME_PROBLEM_SHOWN` lines, and `rest` of how many more there are: 3,000
+    empty logs printed 3,000 lines that hid the summary around them."""
+    from assay.errors import SAME_PROBLEM_SHOWN
+
+    for line in lines[:SAME_PROBLEM_SHOWN]:
+        click.echo(line, err=err)
+    if len(lines) > SAME_PROBLEM_SHOWN:
+        click.echo(f"... and {rest(len(lines) - SAME_PROBLEM_SHOWN)}", err=err)
 
 
 def _summary(analysis: Any, report: Path, guide: Path) -> None:
-    from assay.errors import SAME_PROBLEM_SHOWN
     from assay.reports.trace_performance import wasted_reads
     from assay.shown_numbers import percent_beside
     from assay.traces.repeats import repeat_notes
@@ -239,17 +254,14 @@ def _summary(analysis: Any, report: Path, guide: Path) -> None:
     if analysis.selection is not None:
         click.echo(analysis.selection.note())
     click.echo(f"sessions {m.sessions:,}, questions {m.exchanges:,} ({m.answered:,} answered)")
-    notes = repeat_notes(analysis.sessions)
-    for note in notes[:SAME_PROBLEM_SHOWN]:
-        click.echo(note)
-    if len(notes) > SAME_PROBLEM_SHOWN:  # 3,000 copies of a log printed 2,999 such lines
-        more = len(notes) - SAME_PROBLEM_SHOWN
-        click.echo(f"... and {plural(more, 'more log')} repeating a session read in another, "
-                   f"each counted once (all listed in {path_text(report)})")
+    listed_in = f"all listed in {path_text(report)}"
+    _echo_some(repeat_notes(analysis.sessions),  # 3,000 copies of a log: 2,999 such lines
+               lambda more: f"{plural(more, 'more log')} repeating a session read in "
+               f"another, each counted once ({listed_in})")
     wiki = f"wiki hit rate {rate}, " if analysis.knowledge else ""  # as eval-report.md
     click.echo(f"{wiki}wasted reads {wasted_reads(m.wasted_reads, m.answered_source_reads)}, "
                f"tool errors {m.tool_errors:,}/{m.tool_calls:,}")
-    _say_skipped(analysis.unreadable, analysis.sessions)
+    _say_skipped(analysis.unreadable, analysis.sessions, listed_in)
     if analysis.judgements is not None:
         click.echo(f"findings {len(analysis.findings):,}, "
                    f"not judged {len(analysis.judge_errors):,}")
@@ -274,7 +286,8 @@ def export_command(paths: tuple[Path, ...], format_: str | None, last: int | Non
     check_not_a_log(output, paths)
     stream = ExchangeStream(paths, _options(format_, last, since, name_pattern))
     written = write_dataset(stream, output, include_unanswered)
-    _say_skipped(stream.unreadable, stream.sessions)
+    _say_skipped(stream.unreadable, stream.sessions,
+                 "`assay traces` lists them all in eval-report.md")
     if stream.selection is not None:
         click.echo(stream.selection.note())
     click.echo(f"wrote {plural(written, 'case')} to {path_text(output)} "
