@@ -620,7 +620,7 @@ def test_the_terminal_writes_counts_as_eval_report_md_does(
         write_jsonl: Callable[..., Path], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     """The terminal read 'questions 1000 (1000 answered)' where eval-report.md read
-    '1,000 questions (1,000 answered)'."""
+    '1,000 questions (1,000 answered)' above a sessions table that read '1000'."""
     rows: list[dict[str, Any]] = []
     for n in range(1000):
         rows += [{"role": "user", "content": f"question {n}"},
@@ -630,3 +630,4 @@ def test_the_terminal_writes_counts_as_eval_report_md_does(
     assert "sessions 1, questions 1,000 (1,000 answered)" in capsys.readouterr().out
     report = (tmp_path / "out" / "eval-report.md").read_text(encoding="utf-8")
     assert "1 session, 1,000 questions (1,000 answered)." in report
+    assert "| chat.jsonl | - | openai-chat | 1,000 | none |" in report

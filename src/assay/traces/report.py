@@ -58,7 +58,7 @@ def _most_read(most_read: Sequence[tuple[str, int]]) -> list[str]:
     if not most_read:
         return lines + ["No source files were read.", ""]
     lines += ["| file | questions that read it |", "| --- | --- |"]
-    lines += [f"| {_path(path)} | {count} |" for path, count in most_read]
+    lines += [f"| {_path(path)} | {count:,} |" for path, count in most_read]
     return lines + [""]
 
 
@@ -141,7 +141,7 @@ def _sources(analysis: TraceAnalysis) -> list[str]:
             skipped = _skips(stats) or "none"
         lines.append(f"| {_cell(PurePosixPath(session.meta.path).name)} "
                      f"| {_cell(session.meta.id or '-')} | {_cell(session.meta.format)} "
-                     f"| {session.questions} | {skipped} |")
+                     f"| {session.questions:,} | {skipped} |")
     lines.append("")
     notes = [f"- {_cell(note, 400)}" for note in repeat_notes(analysis.sessions)]
     shown = {id(stats) for stats in file_stats(listed)}
