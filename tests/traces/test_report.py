@@ -84,7 +84,7 @@ def test_counts_of_one_read_in_the_singular(make_exchange: Callable[..., Exchang
     assert ("1 session, 1 question (1 answered); 1 subagent file counted with the session "
             "that started it.") in report
     assert "checked 1 of 1 answered question." in report
-    assert "1 citation or contradiction problem." in report
+    assert "1 citation or contradiction problem in 1 of 1 answer judged." in report
     assert "not counting 1 model response that logged no cost" in report
 
 
@@ -110,3 +110,21 @@ def test_thousands_of_malformed_lines_are_counted_with_their_thousands_separated
             {"role": "assistant", "content": "a"}]
     report = render_report(analyze([write_jsonl("chat.jsonl", rows)], TraceOptions()))
     assert "and 1,000 more malformed |" in report
+
+
+def test_citation_problems_say_how_many_of_the_answers_judged_hold_them(
+        make_exchange: Callable[..., Exchange]) -> None:
+    """'3 citation or contradiction problems.' said nothing of how many answers they were in,
+    nor of how many answers were judged."""
+    exchanges = [make_exchange(question=f"q{n}", line=n) for n in range(4)]
+    judgements = Judgements("openai/judge-1")
+    problems = [Finding("citation", "error", "cites section 9", "x", exchanges[0].id),
+                Finding("contradiction", "error", "says 3, file says 4", "x", exchanges[0].id)]
+    judgements.add(Judgement(exchanges[0].id, problems))
+    judgements.add(Judgement(exchanges[1].id, [Finding("citation", "warning", "no such clause",
+                                                       "x", exchanges[1].id)]))
+    for exchange in exchanges[2:]:
+        judgements.add(Judgement(exchange.id, []))
+    report = render_report(TraceAnalysis([], compute_metrics(exchanges, sessions=1),
+                                         judgements=judgements))
+    assert "3 citation or contradiction problems in 2 of 4 answers judged." in report

@@ -99,9 +99,12 @@ def _judged(analysis: TraceAnalysis) -> list[str]:
                    f"cover the other {judgements.judged:,}."), ""]
     citations = analysis.findings_of("citation", "contradiction")
     lines += ["### Citations", ""]
-    lines += [f"{plural(len(citations), 'citation or contradiction problem')}.", ""
-              ] if citations else [
-        "No citation or contradiction problems.", ""]
+    if citations:
+        answers = len({f.exchange_id for f in citations})
+        lines += [(f"{plural(len(citations), 'citation or contradiction problem')} in "
+                   f"{answers:,} of {plural(judgements.judged, 'answer')} judged."), ""]
+    else:
+        lines += ["No citation or contradiction problems.", ""]
     errors = [f for f in analysis.findings if f.severity == "error"]
     warnings = [f for f in analysis.findings if f.severity == "warning"]
     lines += ["### Errors", ""] + _findings_table(errors)
