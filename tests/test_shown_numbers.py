@@ -93,3 +93,25 @@ def test_a_cost_past_decimals_precision_reads_in_whole_not_as_an_internal_error(
     assert dollars(1e16) == "$10000000000000000.0000"
     assert dollars(1e308).startswith("$1000000000000000010979063629440455417404923096773118")
     assert dollars(1e308).endswith(".0000")
+
+
+def _by_decimal(value: float, decimals: int, signed: bool) -> str:
+    """`fixed` as it reads every float: written to 15 digits, a tie away from zero."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    number = Decimal(f"{value:.15g}").quantize(Decimal(1).scaleb(-decimals),
+                                               rounding=ROUND_HALF_UP)
+    return f"{number:{'+' if signed else ''}.{decimals}f}"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12,
+                           max_value=1e12),
+                 st.integers(-10**6, 10**6).map(lambda k: k / 1000),  # ties at 2 places
+                 st.integers(-10**6, 10**6).map(lambda k: k / 8)),
+       st.integers(0, 9), st.booleans())
+def test_a_float_off_a_tie_is_written_as_one_at_a_tie_is_by_the_one_rule(
+        value: float, decimals: int, signed: bool) -> None:
+    """`fixed` writes a float clearly off a tie with Python's format, which rounds it the same
+    way; at or near a tie (0.285, 0.11249999999999999, -0.5625) by the written decimal."""
+    assert fixed(value, decimals, signed=signed) == _by_decimal(value, decimals, signed)
