@@ -58,7 +58,7 @@ class RetryWaits:
 
 def note_waiting(waiting: str | None) -> None:
     """Note on the current work's `RetryWaits` (if any) what its call waits for (None: it
-    waits no more): `waiting_for` says it."""
+    waits no more): `RetryWaits.said_after` says it."""
     waits = _WAITS.get()
     if waits is not None:
         waits.waiting = waiting
@@ -110,14 +110,23 @@ async def call_with_retries(
                      policy.max_retries, wait)
             if on_retry is not None:
                 on_retry(failure)
-            which = f"retry {retry} of {policy.max_retries}"
-            note_waiting(waiting_for(label, failure.reason, wait, which, failure.retry_after))
-            await asyncio.sleep(wait)
-            note_waiting(retrying(label, failure.reason, which))
+            await wait_to_retry(label, failure.reason, wait,
+                                f"retry {retry} of {policy.max_retries}", failure.retry_after)
             continue
         if retry:
             note_waiting(None)
         return answered
+
+
+async def wait_to_retry(label: str, reason: str, wait: float, retry: str,
+                        retry_after: float | None = None,
+                        shown: Callable[[str], str] = str) -> None:
+    """Sleep `wait` seconds before `retry` (which retry, in words) of a call that failed for
+    `reason`, the work's `RetryWaits` saying so meanwhile, then that the retry is under way
+    (`shown`: how each note is written, a service's secrets masked)."""
+    note_waiting(shown(waiting_for(label, reason, wait, retry, retry_after)))
+    await asyncio.sleep(wait)
+    note_waiting(shown(retrying(label, reason, retry)))
 
 
 def waiting_for(label: str, reason: str, wait: float, retry: str,

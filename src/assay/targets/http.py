@@ -22,7 +22,7 @@ from assay.config.templates import case_variables, render, template_texts, templ
 from assay.config.urls import http_url
 from assay.errors import Problem
 from assay.output import Output
-from assay.providers.retry import note_waiting, retrying, waiting_for
+from assay.providers.retry import note_waiting, wait_to_retry
 from assay.redaction import redact, redact_known
 from assay.registry import target
 from assay.targets.base import Target, TargetParams
@@ -112,13 +112,9 @@ class HttpTarget(Target):
                     note_waiting(None)
                 return output
             if attempt < params.retries:
-                wait = min(wait, RETRY_WAIT_CAP)
-                which = f"retry {attempt + 1} of {params.retries}"
-                note_waiting(redact(waiting_for(params.url, output.error or "", wait, which),
-                                    self._secrets))
-                await asyncio.sleep(wait)
-                note_waiting(redact(retrying(params.url, output.error or "", which),
-                                    self._secrets))
+                await wait_to_retry(params.url, output.error or "", min(wait, RETRY_WAIT_CAP),
+                                    f"retry {attempt + 1} of {params.retries}",
+                                    shown=lambda note: redact(note, self._secrets))
         sent = f" (sent {params.retries + 1} times)" if params.retries else ""
         return Output(error=f"{output.error}{sent}")
 

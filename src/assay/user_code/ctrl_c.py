@@ -21,7 +21,7 @@ from types import FrameType
 from typing import Any, Self
 
 _presses = 0
-"""SIGINTs handled while a `CtrlC` watched, in this process's life."""
+"""SIGINTs and SIGTERMs handled while a `CtrlC` watched, in this process's life."""
 _watchers = 0
 """`CtrlC` watches open in the main thread."""
 _wrapped: list[tuple[int, Any, Any]] = []
