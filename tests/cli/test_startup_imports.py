@@ -86,3 +86,15 @@ def test_a_model_run_imports_only_the_sdk_its_config_names(tmp_path):
     assert packages_in(modules, ("pygments", "rich.syntax")) == set()  # httpx's command line
     assert packages_in(modules, ("scipy", "anthropic", "google.genai", "litellm", "mcp",
                                  "sqlalchemy.orm")) == set()
+
+
+def test_validate_opens_no_store_when_no_config_asks_one(tmp_path):
+    """`assay validate` reads the store only for a regression baseline or a judge that must
+    be calibrated; without either it loads no SQLAlchemy, nor the run's review (0.52 s of
+    CPU for the quickstart, where 0.30 s is the rest of its work)."""
+    shutil.copytree(REPO / "examples" / "quickstart", tmp_path / "quickstart",
+                    ignore=shutil.ignore_patterns(".assay", "__pycache__"))
+    modules = imported_modules(["validate", "assay.yaml"], tmp_path / "quickstart")
+    assert "assay.runner.preflight" in modules  # it checked the config
+    assert packages_in(modules, ("sqlalchemy", "assay.store", "assay.review.finish", "scipy",
+                                 *LLM_SDKS, "mcp")) == set()

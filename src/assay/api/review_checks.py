@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from assay.config.loading import scorer_name
 from assay.errors import ArgumentError, UserError
-from assay.review.finish import ReviewRequest, prepare
 from assay.runner.options import RunOptions
 
 if TYPE_CHECKING:
     from assay.config.loading import LoadedConfig
     from assay.config.models import GateConfig, RegressionGateConfig
+    from assay.review.finish import ReviewRequest
     from assay.store import Store
 
 
@@ -31,6 +31,8 @@ def check_reviewable(loaded: LoadedConfig, store: Store, options: RunOptions,
     regression baseline not found, a folder the files cannot go to. `loaded` is the config
     as this run will use it (`without_gates_left_out`). A suite checks every config so
     before the first one runs."""
+    from assay.review.finish import prepare  # the review's code, loaded when a run checks it
+
     chosen = _chosen(loaded, options)
     if request.baseline is not None and request.baseline not in chosen:
         if request.from_command_line:

@@ -135,10 +135,10 @@ def refused_by_store(asking: Sequence[tuple[Path, T]], store_url: str | None,
     """The error `check` raises of each of `asking` against the store at `store_url`, opened
     once, only to read, and only when one asks (None to `check` when there is none: a store
     not there holds no run and no calibration)."""
-    from assay.store.store import no_store_at, open_to_read
-
     if not asking:
         return {}
+    from assay.store.store import no_store_at, open_to_read  # SQLAlchemy: only when asked
+
     store = None if no_store_at(store_url) else open_to_read(store_url)
     found: dict[Path, UserError] = {}
     try:
