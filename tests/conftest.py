@@ -37,6 +37,14 @@ def require_shared_fixtures(*parts: str) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def _secrets_known_to_this_test_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with no secret registered by another (`assay.redaction.register`):
+    a test's placeholder key such as `secret` or `session` would be masked in the text a
+    later test reads."""
+    monkeypatch.setattr("assay.redaction._registered", set())
+
+
 @pytest.fixture
 def shared_fixtures() -> Path:
     """`shared/fixtures`: real datasets, configs and sessions from public projects."""

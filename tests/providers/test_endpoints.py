@@ -15,6 +15,7 @@ from assay.providers.endpoints import (
     resolve_endpoint,
 )
 from assay.providers.pool import ProviderPool
+from assay.redaction import redact_known
 
 
 def endpoint(kind: str, environ: dict[str, str], **config):
@@ -69,6 +70,19 @@ def test_bedrock_prefers_a_bedrock_api_key_and_else_signs_with_aws_keys():
     assert signed.options == {"region": "us-west-2", "aws_access_key": "AKID",
                               "aws_secret_key": "secret", "aws_session_token": None,
                               "aws_profile": None}
+
+
+def test_the_credentials_an_endpoint_sends_are_masked_whatever_variable_holds_them():
+    # a key in `api_key_env: LLM_GATEWAY`, or in the environment a pool was given rather
+    # than the process's, was unknown to the masking: echoed back, it was stored as it was
+    gateway = endpoint("openai_compatible", {"LLM_GATEWAY": "gw-test-UNIT1234"},
+                       base_url="http://gw/v1", api_key_env="LLM_GATEWAY")
+    signed = endpoint("anthropic_bedrock", {"AWS_REGION": "us-west-2",
+                                            "AWS_ACCESS_KEY_ID": "AKIDTEST5678",
+                                            "AWS_SECRET_ACCESS_KEY": "aws-test-SECRET9012"})
+    sent = f"{gateway.api_key} {signed.options['aws_access_key']} in us-west-2 " \
+           f"{signed.options['aws_secret_key']}"
+    assert redact_known(sent) == "*** *** in us-west-2 ***"
 
 
 def test_azure_reads_its_sdks_and_litellms_names_with_a_default_api_version():

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
+from assay.testing import FakeLLM
 from tests.cli.evalproject import assay
 
 SECRET = "sk-test-SECRET123456"
@@ -33,9 +34,9 @@ PYTHON_TARGET = {"type": "python", "function": "agent.py:answer"}
 
 
 def _run(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: dict[str, Any],
-         target: dict[str, Any]) -> tuple[list[str], Path, str]:
-    """Run one case through `target`: every stored trial, score and run value, the report
-    folder and what the terminal showed."""
+         target: dict[str, Any], **settings: Any) -> tuple[list[str], Path, str]:
+    """Run one case through `target` (and the config's other `settings`): every stored
+    trial, score and run value, the report folder and what the terminal showed."""
     (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
     (tmp_path / "cases.jsonl").write_text(json.dumps(case) + "\n", encoding="utf-8")
     config = tmp_path / "assay.yaml"
@@ -43,7 +44,7 @@ def _run(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: dict[str, Any
         "name": "secrets", "dataset": {"path": "cases.jsonl"},
         "target": target,
         "scorers": [{"type": "contains"}, {"type": "python", "function": "agent.py:grade"}],
-    }), encoding="utf-8")
+        **settings}), encoding="utf-8")
     store, out = tmp_path / "s.db", tmp_path / "out"
     code, text = assay(capsys, "run", str(config), "--store", str(store), "--output", str(out),
                        "--no-progress")
@@ -86,6 +87,31 @@ def test_a_key_quoted_by_a_case_is_masked_in_its_stored_input_and_expected(
     assert '"is *** valid?"' in stored and '"***"' in stored
     assert not any(SECRET in v for v in stored)
     _assert_reported_without_the_key(out, text)
+
+
+def test_a_key_in_a_variable_not_named_like_one_is_masked_when_the_endpoint_echoes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # issue case: `api_key_env: LLM_GATEWAY` (a name that says nothing of a key) and a
+    # gateway answering "Paris, asked with <key>" put the key into trials.output_text,
+    # the response cache and results.json
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-SCORERKEY321")  # for agent.py:grade
+    monkeypatch.setenv("LLM_GATEWAY", "gw-test-ECHOED4321")
+    with FakeLLM(default=lambda request: f"Paris, asked with {request.api_key}") as llm:
+        stored, out, text = _run(
+            tmp_path, capsys, {"id": "a", "input": "capital?", "expected": "Paris"},
+            {"type": "model", "model": "gateway/m"}, providers={"gateway": {
+                "kind": "openai_compatible", "base_url": llm.base_url,
+                "api_key_env": "LLM_GATEWAY"}})
+    assert llm.requests[0].api_key == "gw-test-ECHOED4321"  # the key was really sent
+    assert any("Paris, asked with ***" in v for v in stored)
+    assert not any("gw-test-ECHOED4321" in v for v in stored)
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        cached = [row[0] for row in db.execute("SELECT response_json FROM response_cache")]
+    assert not any("gw-test-ECHOED4321" in reply for reply in cached)
+    for name in ("results.json", "report.md", "report.html"):
+        assert "gw-test-ECHOED4321" not in (out / name).read_text(encoding="utf-8"), name
+    assert "gw-test-ECHOED4321" not in text
 
 
 PRINTS_ITS_KEYS = """

@@ -32,6 +32,7 @@ from typing import Any
 
 from assay.errors import Problem, UserError
 from assay.providers.config import ProviderConfig
+from assay.redaction import is_secret_name, register
 
 VERTEX_REGION_ENVS = ("CLOUD_ML_REGION", "VERTEXAI_LOCATION", "VERTEX_LOCATION",
                       "GOOGLE_CLOUD_LOCATION")
@@ -90,9 +91,16 @@ Resolver = Callable[[ProviderConfig, Environment], Endpoint]
 
 
 def resolve_endpoint(config: ProviderConfig, env: Environment) -> Endpoint:
-    """The endpoint of `config` (whose kind is decided); `MissingSetting` when one is lacking."""
+    """The endpoint of `config` (whose kind is decided); `MissingSetting` when one is lacking.
+
+    Its credentials become known secrets (`assay.redaction`), whatever the variable holding
+    them is called (`api_key_env: LLM_GATEWAY`): a gateway or a model that echoes the key
+    has it masked in the store and every report, as `ANTHROPIC_API_KEY` is."""
     assert config.kind is not None
-    return RESOLVERS[config.kind](config, env)
+    endpoint = RESOLVERS[config.kind](config, env)
+    register(endpoint.api_key, *(value for name, value in endpoint.options.items()
+                                 if isinstance(value, str) and is_secret_name(name)))
+    return endpoint
 
 
 def _anthropic(config: ProviderConfig, env: Environment) -> Endpoint:
