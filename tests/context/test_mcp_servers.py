@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import http.server
 import json
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -274,31 +278,68 @@ def test_a_stdio_server_inherits_the_environment_unless_asked_for_a_clean_one(
         assert seen in str(caught.value)
 
 
-def test_a_wrong_http_url_names_the_url_it_tried(tmp_path: Path) -> None:
-    # issue case: a wrong MCP HTTP URL said "MCPError: Not Found" and nothing else
-    import http.server
-    import threading
+@contextlib.contextmanager
+def _web_server(answer: Callable[[http.server.BaseHTTPRequestHandler], None]) -> Iterator[str]:
+    """A local HTTP server whose every request `answer` answers: its base URL."""
 
-    from assay.context.mcp_config import McpServerConfig
-
-    class NotFound(http.server.BaseHTTPRequestHandler):
+    class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self) -> None:
-            self.send_error(404)
+            answer(self)
 
         do_GET = do_POST
 
         def log_message(self, *args: object) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NotFound)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/wrong/mcp"
     try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+
+
+def test_a_wrong_http_url_names_the_url_it_tried(tmp_path: Path) -> None:
+    # issue case: a wrong MCP HTTP URL said "MCPError: Not Found" and nothing else
+    from assay.context.mcp_config import McpServerConfig
+
+    with _web_server(lambda request: request.send_error(404)) as base:
+        url = f"{base}/wrong/mcp"
         servers = make_servers(tmp_path, web=McpServerConfig(type="http", url=url,
                                                              startup_timeout=10))
         with pytest.raises(RunFailed) as caught:
             run(_start_and_close(servers, ["web"]))
-    finally:
-        server.shutdown()
     assert str(caught.value).startswith("MCP server 'web' failed to start")
     assert f"(at {url})" in str(caught.value)
+
+
+def _echo_authorization(request: http.server.BaseHTTPRequestHandler) -> None:
+    """A reply that is no MCP message: JSON quoting the request's Authorization header."""
+    body = json.dumps({"you sent": request.headers.get("authorization")}).encode()
+    request.send_response(200)
+    request.send_header("content-type", "application/json")
+    request.send_header("content-length", str(len(body)))
+    request.end_headers()
+    request.wfile.write(body)
+
+
+def test_a_key_an_http_server_echoes_is_masked_in_what_the_sdk_logs_of_its_reply(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # issue case: an HTTP server answering `{"you sent": "Bearer <key>"}` had the MCP SDK
+    # log "Error parsing JSON response" with the reply quoted in its traceback, and the key
+    # was printed whole on assay's terminal (the error itself was masked); every handler
+    # of the record (here pytest's) now gets it masked
+    from assay.context.mcp_config import McpServerConfig
+
+    with _web_server(_echo_authorization) as base:
+        servers = make_servers(tmp_path, web=McpServerConfig(
+            type="http", url=f"{base}/mcp", startup_timeout=10,
+            headers={"Authorization": "Bearer hdr-test-SECRET5555",
+                     "X-Team": "team-test-SECRET6666"}))
+        with pytest.raises(RunFailed) as caught:
+            run(_start_and_close(servers, ["web"]))
+    printed = caplog.text
+    assert "Error parsing JSON response" in printed  # the SDK did say what it refused
+    assert "{'you sent': '***'}" in printed
+    for secret in ("hdr-test-SECRET5555", "team-test-SECRET6666"):
+        assert secret not in printed and secret not in str(caught.value)

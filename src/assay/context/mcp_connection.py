@@ -32,18 +32,24 @@ class ServerDied(Exception):
     """The server went away (process exited, connection closed) during a call."""
 
 
-_SERVING: ContextVar[Path | None] = ContextVar("assay_mcp_stderr", default=None)
-"""The stderr file of the server whose connection the current task (and the SDK's tasks
-it starts) belongs to."""
+_SERVING: ContextVar[Connection | None] = ContextVar("assay_mcp_connection", default=None)
+"""The connection the current task (and the SDK's tasks it starts) belongs to."""
 
 
 class _ServerComplaints(logging.Handler):
     """The SDK's log records about one server, as one line each in that server's stderr
-    file. Records from outside a connection go where they went before: Python's last
-    resort handler, as when no handler is set."""
+    file. Records of a server with no stderr (HTTP, SSE) or from outside a connection go
+    where they went before: Python's last resort handler, as when no handler is set.
+
+    Each record is masked first, in place (`_mask`): the SDK quotes a reply it could not
+    read, a service may echo the key it was sent, and the handlers above this one (the
+    root logger's: pytest's, an application's) see the same record."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        path = _SERVING.get()
+        connection = _SERVING.get()
+        secrets = connection._secrets if connection is not None else []
+        _mask(record, secrets)
+        path = connection.stderr_path if connection is not None else None
         if path is None:
             last_resort = logging.lastResort
             if (last_resort is not None and not logging.getLogger().handlers
@@ -52,12 +58,21 @@ class _ServerComplaints(logging.Handler):
             return
         line = record.getMessage()
         if record.exc_info and record.exc_info[1] is not None:
-            line = f"{line}: {_one_line(record.exc_info[1])}"
+            line = f"{line}: {redact(_one_line(record.exc_info[1]), secrets)}"
         try:
             with path.open("a", encoding="utf-8") as out:
                 out.write(f"[assay] {line}\n")
         except OSError:
             pass  # the run's temporary folder is gone: nothing left to explain
+
+
+def _mask(record: logging.LogRecord, secrets: list[str]) -> None:
+    """Mask the secrets (`redact`) in `record`'s message and traceback, which formatters
+    then print as they are (a `LogRecord` keeps its formatted traceback in `exc_text`)."""
+    record.msg, record.args = redact(record.getMessage(), secrets), None
+    if record.exc_info and record.exc_info[1] is not None and not record.exc_text:
+        record.exc_text = redact(logging.Formatter().formatException(record.exc_info),
+                                 secrets)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -106,13 +121,14 @@ class Connection:
                              f"{self.stderr_note()}") from None
         except Exception as exc:  # noqa: BLE001 - any start failure: the server is dead
             await self.close()
-            raise ServerDied(f"{describe_error(exc)}{self._where()}{self.stderr_note()}") from None
+            raise ServerDied(f"{redact(describe_error(exc), self._secrets)}{self._where()}"
+                             f"{self.stderr_note()}") from None
 
     def _where(self) -> str:
         return f" (at {redact(self.url, self._secrets)})" if self.url else ""
 
     async def _own(self, ready: asyncio.Future[None]) -> None:
-        _SERVING.set(self.stderr_path)  # this task's own context, and its children's
+        _SERVING.set(self)  # this task's own context, and its children's
         try:
             async with AsyncExitStack() as stack:
                 client = await self._open_client(stack)
