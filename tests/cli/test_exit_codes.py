@@ -188,3 +188,19 @@ def test_the_help_of_a_command_whose_run_may_be_left_out_says_it_reads_latest(
     exited, out = assay(capsys, command, "--help")
     assert exited == 0
     assert "default `latest`" in " ".join(out.split()), out
+
+
+def test_the_traceback_asked_for_with_assay_debug_masks_a_key_as_the_error_line_does(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue case: ASSAY_DEBUG=1 printed the traceback of an internal error whole, the key
+    # its message quoted included, above the line that said it masked
+    def breaks(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("refused key sk-test-DEBUGKEY4321")
+
+    monkeypatch.setenv("ASSAY_DEBUG", "1")
+    monkeypatch.setattr("assay.cli.group.app.main", breaks)
+    code, text = assay(capsys, "runs")
+    assert code == 3
+    assert "Traceback (most recent call last)" in text
+    assert "RuntimeError: refused key ***" in text
+    assert "DEBUGKEY4321" not in text

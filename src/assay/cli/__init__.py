@@ -110,8 +110,8 @@ def _command(argv: list[str] | None, signals: Signals) -> int:
         import traceback
 
         signals.exiting_with(3)
-        if os.environ.get("ASSAY_DEBUG"):
-            traceback.print_exc()
+        if os.environ.get("ASSAY_DEBUG"):  # masked as the line below: it quotes the same error
+            click.echo(redact(traceback.format_exc()), err=True, nl=False)
         click.secho(redact(f"internal error: {type(exc).__name__}: {exc}\n")
                     + "  this is a bug in assay; "
                     "ASSAY_DEBUG=1 shows the traceback", fg="red", err=True,
