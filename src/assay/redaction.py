@@ -307,6 +307,35 @@ def literal_secrets(value: Any) -> list[str]:
     return [secret for secret in found if "${" not in secret]
 
 
+def command_line_secrets(value: Any) -> list[str]:
+    """The values after a secret-looking flag in every command line of a config-like
+    structure: a list (`[agent, --api-key, KEY]`, `--token=KEY`) or a `command:` string
+    (`agent --api-key KEY`). Of a config once interpolated, they are the values `${VAR}` put
+    after such a flag, whatever the variable's name: `--api-key ${GATEWAY}` sends a key."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            if key == "command" and isinstance(sub, str):
+                found += [secret for _, secret in _flag_values(_words(sub)).values()]
+            found += command_line_secrets(sub)
+    elif isinstance(value, list):
+        found += [secret for _, secret in _flag_values(value).values()]
+        for sub in value:
+            found += command_line_secrets(sub)
+    return found
+
+
+def _words(command: str) -> list[str]:
+    """A command line's words as a shell splits them (none when it cannot: an unclosed quote
+    is the command's own problem, said where it is run)."""
+    import shlex  # not at import: `assay --help` splits no command
+
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return []
+
+
 def urls_secrets(value: Any) -> list[str]:
     """The secrets of every URL in a config-like structure (`url_secrets`). Of a config once
     interpolated, they are the values `${VAR}` put in a URL's password or key, whatever the

@@ -142,6 +142,38 @@ def test_a_key_written_in_the_config_is_masked_when_the_target_prints_it(
             assert secret not in (out / name).read_text(encoding="utf-8"), name
 
 
+PRINTS_ITS_ARGUMENTS = """
+import sys
+sys.stdin.read()
+print("Paris", *sys.argv[1:])
+"""
+
+
+def test_a_variable_after_a_secret_looking_flag_is_masked_whatever_its_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # issue case: `--api-key ${GATEWAY}` (a name that says nothing of a key) in a command
+    # line, and any key after a flag of a command written as one string, were stored and
+    # reported as the command printed them
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-SCORERKEY321")  # for agent.py:grade
+    monkeypatch.setenv("GATEWAY", "gw-test-FLAGGED1111")
+    monkeypatch.setenv("SERVICE", "svc-test-FLAGGED2222")
+    (tmp_path / "prints.py").write_text(PRINTS_ITS_ARGUMENTS, encoding="utf-8")
+    listed = [sys.executable, "prints.py", "--api-key", "${GATEWAY}", "--token=${SERVICE}"]
+    written = f"{sys.executable} prints.py --password written-test-FLAGGED3333"
+    for command, answer in ((listed, "Paris --api-key *** --token=***"),
+                            (written, "Paris --password ***")):
+        stored, out, text = _run(tmp_path, capsys, {"id": "a", "input": "capital?",
+                                                    "expected": "Paris"},
+                                 {"type": "command", "command": command})
+        assert any(v.strip() == answer for v in stored), answer
+        for secret in ("FLAGGED1111", "FLAGGED2222", "FLAGGED3333"):
+            assert not any(secret in v for v in stored), secret
+            assert secret not in text
+            for name in ("results.json", "report.md", "report.html"):
+                assert secret not in (out / name).read_text(encoding="utf-8"), name
+
+
 def test_a_run_whose_summary_quotes_a_key_is_stored_masked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # issue case: an assay traces analysis stored each finding, quoting the session's

@@ -22,7 +22,13 @@ from assay.config.models import PACE_SETTINGS, EvalConfig
 from assay.config.validation import problems_from
 from assay.config.yaml_source import SourceMap, load_yaml
 from assay.errors import Problem, UserError
-from assay.redaction import literal_secrets, redact_structure, register, urls_secrets
+from assay.redaction import (
+    command_line_secrets,
+    literal_secrets,
+    redact_structure,
+    register,
+    urls_secrets,
+)
 
 # Sections whose entries are validated by a model that lives with the code that uses them.
 SECTION_MODELS: dict[str, tuple[str, str]] = {
@@ -91,7 +97,8 @@ def load_config_data(data: Any, source: SourceMap, path: Path, *,
     data = foreign
     register(*literal_secrets(data))  # a target echoing one is masked as for `${VAR}`
     resolved, missing = interpolate(data, env)  # registers a variable used as a credential
-    register(*urls_secrets(resolved))  # and one put in a URL's password or key
+    # and one put in a URL's password or key, or after a command line's `--api-key`
+    register(*urls_secrets(resolved), *command_line_secrets(resolved))
     stored = redact_structure(data if described is None else described)  # what the store keeps
     problems = missing_problems(missing, source.file, source.line)
     try:
