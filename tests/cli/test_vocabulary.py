@@ -2,29 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
 import pytest
 
-from assay.cli import app
-
-
-def commands() -> Iterator[tuple[str, click.Command]]:
-    context = click.Context(app)
-
-    def walk(command: click.Command, path: str) -> Iterator[tuple[str, click.Command]]:
-        if isinstance(command, click.Group):
-            for name in command.list_commands(context):
-                sub = command.get_command(context, name)
-                assert sub is not None, name
-                yield from walk(sub, f"{path} {name}".strip())
-        else:
-            yield path, command
-
-    yield from walk(app, "")
-
+from tests.commands import commands
 
 OPTIONS = [(path, option) for path, command in commands() for option in command.params
            if isinstance(option, click.Option)]

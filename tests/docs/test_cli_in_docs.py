@@ -18,8 +18,8 @@ from pathlib import Path
 import click
 import pytest
 
-from assay.cli import app
 from assay.testing.__main__ import build_parser
+from tests.commands import commands
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
@@ -34,21 +34,10 @@ OTHER_PROGRAMS = {"--extra", "--through", "--api-key", "--token"}
 
 def command_flags() -> dict[str, set[str]]:
     """Every `assay` command ('run', 'pack serve', ...) and the flags it takes."""
-    context = click.Context(app)
-    found: dict[str, set[str]] = {"": {"--version", "--help", "-h"}}
-
-    def walk(command: click.Command, path: str) -> None:
-        if isinstance(command, click.Group):
-            for name in command.list_commands(context):
-                sub = command.get_command(context, name)
-                assert sub is not None, name
-                walk(sub, f"{path} {name}".strip())
-            return
-        found[path] = {flag for param in command.params if isinstance(param, click.Option)
-                       for flag in param.opts + param.secondary_opts} | {"--help", "-h"}
-
-    walk(app, "")
-    return found
+    found = {path: {flag for param in command.params if isinstance(param, click.Option)
+                    for flag in param.opts + param.secondary_opts}
+             for path, command in commands()}
+    return {"": {"--version"}, **found}
 
 
 COMMANDS = command_flags()
