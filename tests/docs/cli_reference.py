@@ -13,6 +13,7 @@ import inspect
 import click
 
 from tests.commands import commands
+from tests.docs.markdown_text import cell, one_line
 
 HEAD = """\
 # Command reference
@@ -21,16 +22,6 @@ Every `assay` command and every flag it takes, as `assay COMMAND --help` gives
 them. The [README](../README.md) shows them at work; [ci.md](ci.md) says what
 each exit code means to a CI job.
 """
-
-
-def markdown(text: str) -> str:
-    """`text` on one line, its `<run-id>`s kept from reading as HTML tags."""
-    return " ".join(text.split()).replace("<", "\\<").replace(">", "\\>")
-
-
-def cell(text: str) -> str:
-    """`text` as `markdown`, its `|` escaped so that it stays in its table cell."""
-    return markdown(text).replace("|", "\\|")
 
 
 def flag_row(option: click.Option, context: click.Context) -> str:
@@ -47,7 +38,7 @@ def section(path: str, command: click.Command) -> str:
     usage = " ".join(command.collect_usage_pieces(context))
     lines = [f"## assay {path}", "", f"`assay {path} {usage}`", ""]
     help_text = inspect.cleandoc(command.help or "").replace("\b\n", "")
-    lines += [markdown(paragraph) + "\n" for paragraph in help_text.split("\n\n")]
+    lines += [one_line(paragraph) + "\n" for paragraph in help_text.split("\n\n")]
     lines += ["| flag | what it does |", "| --- | --- |"]
     lines += [flag_row(option, context) for option in command.params
               if isinstance(option, click.Option) and option.name != "help"]

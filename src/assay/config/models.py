@@ -227,6 +227,8 @@ class JudgeDefaults(ConfigModel):
 
 
 class GateConfig(ConfigModel):
+    """Fail when this run misses a threshold: a pass rate, a mean or an error rate."""
+
     scorer: str
     """The scorer (by name) the gate reads."""
 
