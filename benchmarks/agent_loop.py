@@ -45,6 +45,7 @@ class InstantToolbox:
     """One tool, `lookup` of server `docs`, answering at once."""
 
     specs: ClassVar[list[Spec]] = [Spec("lookup")]
+    renamed: ClassVar[dict[str, str]] = {}  # one server: no tool is renamed
 
     def __bool__(self) -> bool:
         return True
