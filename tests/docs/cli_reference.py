@@ -3,7 +3,7 @@ every flag with what it does, so the page cannot say other than `--help` says.
 
     uv run python -m tests.docs.cli_reference > docs/cli.md
 
-writes it again; `test_cli_reference.py` fails when the page and the commands differ.
+writes it again; `test_written_pages.py` fails when the page and the commands differ.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ default and the field doc under it, so the page cannot say other than the code d
 
     uv run python -m tests.docs.config_reference > docs/config.md
 
-writes it again; `test_config_reference.py` fails when the page and the models differ.
+writes it again; `test_written_pages.py` fails when the page and the models differ.
 """
 
 from __future__ import annotations
