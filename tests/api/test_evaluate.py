@@ -236,6 +236,24 @@ def test_an_error_of_the_run_is_raised_without_the_check_for_a_running_loop_behi
     assert "no running event loop" not in shown and "During handling" not in shown
 
 
+async def exits_in_a_task_never_awaited(case: Case) -> str:
+    async def exits() -> None:
+        sys.exit(0)
+
+    if case.id == "trial":
+        asyncio.get_running_loop().create_task(exits())
+        await asyncio.sleep(0.05)
+    return case.input_text.upper()
+
+
+def test_sys_exit_in_a_task_the_target_never_awaited_fails_the_run_not_the_program(
+        tmp_path: Path) -> None:
+    """asyncio lets a task's SystemExit out of the event loop: `assay.evaluate` raised it,
+    ending the caller's program with the 0 the user code asked for, as if all went well."""
+    with pytest.raises(RunFailed, match=r"called sys.exit\(0\) in an asyncio task it started"):
+        evaluate(tmp_path, task=exits_in_a_task_never_awaited)
+
+
 def test_data_may_be_a_hugging_face_dataset_spec_as_in_a_config(tmp_path: Path) -> None:
     datasets = pytest.importorskip("datasets")
     folder = tmp_path / "saved"

@@ -172,16 +172,20 @@ R = TypeVar("R")
 
 
 def _blocking(coroutine: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, R]:
-    """The blocking form of `coroutine`: runs it on a loop of its own."""
+    """The blocking form of `coroutine`: runs it on a loop of its own, as `assay run` does
+    (`run_loop`), so a `sys.exit()` in a task user code left running fails the run with
+    `RunFailed`; it ended the caller's program with the code the user code asked for."""
 
     @functools.wraps(coroutine)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        from assay.user_code.calls import run_loop
+
         if loop_running():
             raise UserError("assay.evaluate() cannot block inside a running event loop "
                             "(Jupyter, async code): use `await assay.evaluate_async(...)`")
         # outside the `except` that found no loop: what the run raises is not shown as
         # raised "during handling of" a RuntimeError('no running event loop')
-        return asyncio.run(coroutine(*args, **kwargs))
+        return run_loop(coroutine(*args, **kwargs))
 
     return run
 
