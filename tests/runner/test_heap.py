@@ -49,3 +49,16 @@ def test_start_up_gives_the_collector_back_when_the_command_fails() -> None:
     with pytest.raises(RuntimeError), collector_off_for_start_up():
         raise RuntimeError("bad config")
     assert gc.isenabled()
+
+
+def test_overlapping_runs_give_back_the_settings_the_first_found() -> None:
+    """Two `assay.evaluate` calls in threads: the second saved the first's threshold as its
+    caller's and put it back last, leaving the program's collector at the run's setting."""
+    before = gc.get_threshold()
+    first, second = long_lived_set_aside(), long_lived_set_aside()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert gc.get_threshold()[0] >= YOUNG_OBJECTS  # the second run is still under way
+    second.__exit__(None, None, None)
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0

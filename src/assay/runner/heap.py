@@ -8,7 +8,9 @@ end. `gc.freeze()` keeps those out of its walks for the run, and a larger
 young generation lets it start less often. Both are undone afterwards, so a
 program calling `assay.evaluate` gets its own settings back. Nothing is
 left uncollected: the collector still runs and still frees cycles, and what
-was set aside is looked at again once the run is over.
+was set aside is looked at again once the run is over. Runs that overlap (a
+program calling `assay.evaluate` from several threads) share the settings: the
+first to start changes them, the last to end gives them back.
 
 Before the run, a command's start-up (imports, the config, the store) makes
 hundreds of thousands of objects and hardly any garbage: `assay run` keeps
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import threading
 from collections.abc import Iterator
 
 from assay.collector import collector_paused
@@ -29,20 +32,40 @@ YOUNG_OBJECTS = 20_000
 """Allocations between two collections of the youngest generation (Python's default: 700)."""
 
 
+_lock = threading.Lock()
+_runs = 0
+"""Blocks of `long_lived_set_aside` under way in this process."""
+_found = (gc.get_threshold(), gc.isenabled())
+"""The collector's threshold and whether it was on, as the first of them found it."""
+
+
 @contextlib.contextmanager
 def long_lived_set_aside() -> Iterator[None]:
-    """Run the block with the objects made before it out of the collector's walks."""
-    threshold, enabled = gc.get_threshold(), gc.isenabled()
-    gc.freeze()
-    gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
-    gc.enable()
+    """Run the block with the objects made before it out of the collector's walks.
+
+    Overlapping blocks share the change: each one saving and restoring on its own left
+    the collector's threshold at the run's 20,000 in a program after two runs in threads,
+    the second having saved the first's setting as its caller's."""
+    global _runs, _found
+    with _lock:
+        if _runs == 0:
+            threshold = gc.get_threshold()
+            _found = (threshold, gc.isenabled())
+            gc.freeze()
+            gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
+            gc.enable()
+        _runs += 1
     try:
         yield
     finally:
-        if not enabled:
-            gc.disable()
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
+        with _lock:
+            _runs -= 1
+            if _runs == 0:
+                threshold, enabled = _found
+                if not enabled:
+                    gc.disable()
+                gc.set_threshold(*threshold)
+                gc.unfreeze()
 
 
 def collector_off_for_start_up() -> contextlib.AbstractContextManager[None]:
