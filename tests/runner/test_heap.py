@@ -62,3 +62,15 @@ def test_overlapping_runs_give_back_the_settings_the_first_found() -> None:
     assert gc.get_threshold()[0] >= YOUNG_OBJECTS  # the second run is still under way
     second.__exit__(None, None, None)
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_objects_the_program_froze_itself_stay_frozen_after_a_run() -> None:
+    """A program that froze its heap (`gc.freeze()` before forking workers) found it thawed
+    by the run's `gc.unfreeze()` after `assay.evaluate`."""
+    gc.freeze()
+    try:
+        with long_lived_set_aside():
+            pass
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

@@ -37,6 +37,9 @@ _runs = 0
 """Blocks of `long_lived_set_aside` under way in this process."""
 _found = (gc.get_threshold(), gc.isenabled())
 """The collector's threshold and whether it was on, as the first of them found it."""
+_freezing = False
+"""Whether the first of them froze the heap; not when the program had frozen its own
+objects (`gc.freeze()` before forking workers), which `gc.unfreeze()` would thaw."""
 
 
 @contextlib.contextmanager
@@ -46,12 +49,14 @@ def long_lived_set_aside() -> Iterator[None]:
     Overlapping blocks share the change: each one saving and restoring on its own left
     the collector's threshold at the run's 20,000 in a program after two runs in threads,
     the second having saved the first's setting as its caller's."""
-    global _runs, _found
+    global _runs, _found, _freezing
     with _lock:
         if _runs == 0:
             threshold = gc.get_threshold()
             _found = (threshold, gc.isenabled())
-            gc.freeze()
+            _freezing = gc.get_freeze_count() == 0
+            if _freezing:
+                gc.freeze()
             gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
             gc.enable()
         _runs += 1
@@ -65,7 +70,8 @@ def long_lived_set_aside() -> Iterator[None]:
                 if not enabled:
                     gc.disable()
                 gc.set_threshold(*threshold)
-                gc.unfreeze()
+                if _freezing:
+                    gc.unfreeze()
 
 
 def collector_off_for_start_up() -> contextlib.AbstractContextManager[None]:
