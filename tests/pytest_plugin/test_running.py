@@ -3,6 +3,7 @@ a UserError naming it, as on the command line."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -31,3 +32,20 @@ def test_gates_given_as_one_string_are_refused_not_read_letter_by_letter(
     with pytest.raises(UserError, match="gates must be a list"):  # was a ValueError of dict()
         run_eval(None, arguments, base_dir=tmp_path, store=str(tmp_path / "assay.db"),
                  gates=[])
+
+
+@pytest.mark.parametrize("config", ["assay.yaml", None])
+def test_in_an_async_test_either_form_says_how_to_run_the_eval_there(
+        tmp_path: Path, config: str | None) -> None:
+    """`assay.evaluate` arguments were refused as `assay.evaluate()` calls, naming neither the
+    fixture nor `assert_eval`; a config path was told to use `evaluate_async`, which takes none."""
+    (tmp_path / "assay.yaml").write_text("name: x\n", encoding="utf-8")
+    arguments = {} if config else {"experiment": "x", "data": [{"input": "a"}], "task": "x:y",
+                                   "scorers": ["exact_match"]}
+
+    async def in_an_async_test() -> None:
+        run_eval(config, arguments, base_dir=tmp_path, store=str(tmp_path / "assay.db"),
+                 gates=[])
+
+    with pytest.raises(UserError, match=r"^assay_eval cannot block .* make the test a plain"):
+        asyncio.run(in_an_async_test())

@@ -28,6 +28,7 @@ def run_eval(config: ConfigPath | None, arguments: Mapping[str, Any], *, base_di
              store: str | None, gates: list[GateConfig]) -> EvalResult:
     """Run the config at `config` (relative to `base_dir`), or `assay.evaluate(**arguments)`,
     with `gates` added to its own; returns the reviewed run."""
+    _not_in_event_loop()
     if config is not None:
         if arguments:
             raise UserError(f"give a config path or assay.evaluate arguments, not both "
@@ -57,7 +58,6 @@ def _run_config(path: Path, *, store: str | None, gates: list[GateConfig]) -> Ev
     from assay.user_code.calls import run_loop
 
     require_regular_file(path, "config file")
-    _not_in_event_loop()
     loaded = load_config(path)
     opened = Store(store)
     try:
@@ -69,10 +69,12 @@ def _run_config(path: Path, *, store: str | None, gates: list[GateConfig]) -> Ev
 
 
 def _not_in_event_loop() -> None:
+    """An async test: one message whether it named a config or `assay.evaluate` arguments
+    (the arguments said `assay.evaluate()` could not block, and nothing of the plugin)."""
     from assay.api.evaluate import loop_running
 
     if not loop_running():
         return
     raise UserError("assay_eval cannot block inside a running event loop (an async test): "
-                    "await assay.evaluate_async(...) and check it with "
-                    "assay.pytest_plugin.assert_eval")
+                    "make the test a plain `def`, or await assay.evaluate_async(...) and "
+                    "check it with assay.pytest_plugin.assert_eval")
