@@ -378,6 +378,14 @@ def test_inside_an_event_loop_evaluate_async_runs_and_evaluate_says_to_use_it(
     assert result.summary.get("exact_match", "default").n == len(WORDS)
 
 
+def test_the_result_shown_in_a_notebook_keeps_the_stores_password_out(tmp_path: Path) -> None:
+    """Its repr (what a notebook shows for `result`) quoted the store URL whole."""
+    result = assay.EvalResult.of(evaluate(tmp_path),
+                                 "postgresql+psycopg://team:s3cret@db.example/evals")
+    assert "s3cret" not in repr(result)
+    assert result.store_url.endswith(":s3cret@db.example/evals")  # still there to open
+
+
 def test_an_open_store_is_used_and_left_open(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "assay.db"))
     try:

@@ -14,7 +14,7 @@ import asyncio
 import functools
 import os
 from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -41,7 +41,9 @@ class EvalResult(Review):
     (None with `reports=False`).
     """
 
-    store_url: str = ""
+    store_url: str = field(default="", repr=False)
+    """The store the run is kept in, its URL as given, a password included: left out of
+    the result's repr, which a notebook shows and a log keeps."""
 
     @classmethod
     def of(cls, review: Review, store_url: str) -> EvalResult:
