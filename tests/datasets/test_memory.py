@@ -69,3 +69,13 @@ def test_ids_that_differ_only_by_spaces_name_the_other_records_index() -> None:
         "data[1] [id]: id 'a ' differs from 'a' at index 0 only by spaces at its ends, so the "
         "two cases would read alike in every report: remove the spaces, or give each an id of "
         "its own")]
+
+
+def test_a_dataframe_is_told_how_to_give_its_rows() -> None:
+    """Iterating a DataFrame gives its column names: 'data[0]: each record must be an
+    object' named the column 'input' as a bad record."""
+    pandas = pytest.importorskip("pandas")
+    table = pandas.DataFrame([{"input": "2+2", "expected": "4"}])
+    with pytest.raises(UserError, match=r"data is a table \(DataFrame\).*to_dict\('records'\)"):
+        memory_dataset(table)
+    assert len(memory_dataset(table.to_dict("records"))) == 1

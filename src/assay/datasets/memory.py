@@ -60,6 +60,10 @@ def memory_dataset(data: Iterable[Any], *, sample: int | None = None,
     if isinstance(data, str | bytes | dict):
         raise UserError("data must be a list of records (dicts or Cases) or a dataset path, "
                         f"not a {type(data).__name__}")
+    if hasattr(data, "columns"):  # iterated, a DataFrame gives its column names
+        raise UserError(f"data is a table ({type(data).__name__}), whose iteration gives its "
+                        "columns, not its rows: pass its rows as dicts, e.g. "
+                        "df.to_dict('records') (pandas) or df.to_dicts() (polars)")
     records = [_case_record(item) if isinstance(item, Case) else item for item in data]
     return MemoryDataset(records=records, sample=sample, seed=seed)
 
