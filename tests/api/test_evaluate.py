@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 import sys
 import traceback
 from pathlib import Path
@@ -252,6 +253,50 @@ def test_sys_exit_in_a_task_the_target_never_awaited_fails_the_run_not_the_progr
     ending the caller's program with the 0 the user code asked for, as if all went well."""
     with pytest.raises(RunFailed, match=r"called sys.exit\(0\) in an asyncio task it started"):
         evaluate(tmp_path, task=exits_in_a_task_never_awaited)
+
+
+PROGRAM_STOPPED_BY_SIGTERM = """
+import asyncio, os, signal, sys, time
+import assay
+
+def stop(signum, frame):
+    sys.exit(5)  # the program's own way to stop on SIGTERM
+
+signal.signal(signal.SIGTERM, stop)
+
+async def on_the_loop(case):
+    if case.id == "c3":
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler runs inside this code
+    await asyncio.sleep(0.01)
+    return "a"
+
+def in_a_thread(case):
+    if case.id == "c3":
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler runs in the main thread's loop
+    time.sleep(0.05)
+    return "a"
+
+task = on_the_loop if sys.argv[1] == "on_the_loop" else in_a_thread
+result = assay.evaluate("stopped", data=[{"id": f"c{i}", "input": "q", "expected": "a"}
+                                         for i in range(200)],
+                        task=task, scorers=["exact_match"], concurrency=2, reports=False,
+                        store=sys.argv[2])
+print("the run went on to the end", result.passed)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("where", ["on_the_loop", "in_a_thread"])
+def test_a_programs_own_sigterm_handler_stops_it_as_it_asks(tmp_path: Path, where: str) -> None:
+    """Its `sys.exit(5)` was taken for the target's own: raised inside the target, it was
+    that trial's error and the run went on; raised in the event loop, it was said as a
+    `sys.exit` in a task the target never awaited (RunFailed)."""
+    script = tmp_path / "program.py"
+    script.write_text(PROGRAM_STOPPED_BY_SIGTERM, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script), where, str(tmp_path / "assay.db")],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 5, done.stdout + done.stderr
+    assert "went on" not in done.stdout and "Traceback" not in done.stderr
 
 
 def test_data_may_be_a_hugging_face_dataset_spec_as_in_a_config(tmp_path: Path) -> None:

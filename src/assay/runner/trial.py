@@ -42,6 +42,7 @@ from assay.targets.base import Target
 from assay.targets.unfinished import Unfinished
 from assay.trial import TrialResult
 from assay.user_code.calls import describe_failure
+from assay.user_code.ctrl_c import raised_by_signal
 from assay.valid_text import cut_to_bytes, valid_text
 from assay.workers import run_blocking
 
@@ -73,7 +74,9 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
                                  paid)
     except RunFailed:
         raise
-    except (Exception, *LEAVING) as exc:  # noqa: BLE001 - the target's failure is the trial's
+    except (Exception, *LEAVING) as exc:  # the target's failure is the trial's
+        if raised_by_signal(exc):  # the program's SIGTERM handler asked it to stop
+            raise
         output = Output(error=describe_failure(exc), usage=paid)
     if output.latency_ms is None:
         output.latency_ms = (time.perf_counter() - started) * 1000

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from assay.errors import AssayError, RunFailed, UserError
 from assay.input_files import is_regular_file
-from assay.user_code.ctrl_c import counting, ctrl_c_watched
+from assay.user_code.ctrl_c import CtrlC, counting, ctrl_c_watched
 from assay.user_code.process_exit import ProcessExitCalled, running_user_code
 
 if TYPE_CHECKING:
@@ -137,28 +137,33 @@ def run_loop(main: Coroutine[Any, Any, R]) -> R:
     A `sys.exit()` in an asyncio task that user code started and never awaited is no
     call's: asyncio lets SystemExit out of every task and out of the event loop, so it
     would end assay with the code the user's code asked for, 0 for a run that did not
-    finish. It fails the run instead (exit 3), which `--resume` continues.
+    finish. It fails the run instead (exit 3), which `--resume` continues. A `sys.exit()`
+    made by the SIGINT or SIGTERM handler of a program calling `assay.evaluate` is that
+    program's way to stop, and passes unchanged (`CtrlC.raised`).
 
     A second Ctrl-C, pressed while user code holds the loop (a `time.sleep` in an `async
     def`), raises KeyboardInterrupt inside the run's task: it stops the run as Ctrl-C does,
     and the task is not reported again when collected."""
+    watch = ctrl_c_watched()
     with asyncio.Runner() as runner:
         try:
-            return runner.run(_ctrl_c_watched_throughout(main))
+            return runner.run(_ctrl_c_watched_throughout(main, watch))
         except KeyboardInterrupt:
             runner.get_loop().set_exception_handler(_said_already)
             raise
         except SystemExit as exc:
             runner.get_loop().set_exception_handler(_said_already)
+            if watch.raised(exc):  # the program's own SIGTERM handler asked to exit
+                raise
             raise RunFailed(f"user code {describe_exit(exc)} in an asyncio task it started "
                             "and did not await (a target's or scorer's); it stopped the run "
                             "before the run finished") from None
 
 
-async def _ctrl_c_watched_throughout(main: Coroutine[Any, Any, R]) -> R:
+async def _ctrl_c_watched_throughout(main: Coroutine[Any, Any, R], watch: CtrlC) -> R:
     """`main`, with Ctrl-C watched for the whole loop (from inside the runner, whose own
     SIGINT handler it then counts): each call into user code only notes the count."""
-    with ctrl_c_watched():
+    with watch:
         return await main
 
 

@@ -22,6 +22,10 @@ from typing import Any, Self
 
 _presses = 0
 """SIGINTs and SIGTERMs handled while a `CtrlC` watched, in this process's life."""
+_from_signal: BaseException | None = None
+"""What the last counted signal's handler raised, when not a KeyboardInterrupt: a program's
+own SIGTERM handler calling `sys.exit()` is how it asks to stop, not user code's exit.
+Dropped when the next outermost watch opens."""
 _watchers = 0
 """`CtrlC` watches open in the main thread."""
 _wrapped: list[tuple[int, Any, Any]] = []
@@ -47,13 +51,14 @@ class CtrlC:
         self.at = _presses
 
     def __enter__(self) -> Self:
-        global _watchers
+        global _watchers, _from_signal
         if not self.reaches:
             return self
         if threading.current_thread() is not threading.main_thread():
             self.reaches = False
             return self
         if _watchers == 0:
+            _from_signal = None
             for signum in COUNTED:
                 found = signal.getsignal(signum)
                 if callable(found):  # SIG_IGN / SIG_DFL / None: it raises no KeyboardInterrupt
@@ -76,8 +81,10 @@ class CtrlC:
             _wrapped.clear()
 
     def raised(self, exc: BaseException) -> bool:
-        """`exc` is Ctrl-C's KeyboardInterrupt (which stops the run), not the user code's."""
-        return self.reaches and isinstance(exc, KeyboardInterrupt) and _presses > self.at
+        """`exc` is Ctrl-C's KeyboardInterrupt, or what the program's own SIGINT or SIGTERM
+        handler raised (`sys.exit()` in it): it stops the run, and is not the user code's."""
+        return self.reaches and _presses > self.at and (
+            isinstance(exc, KeyboardInterrupt) or raised_by_signal(exc))
 
 
 def ctrl_c_watched(*, reaches: bool = True) -> CtrlC:
@@ -87,12 +94,24 @@ def ctrl_c_watched(*, reaches: bool = True) -> CtrlC:
     return CtrlC(reaches)
 
 
+def raised_by_signal(exc: BaseException) -> bool:
+    """`exc` is what the program's own SIGINT or SIGTERM handler raised (`sys.exit()` in it),
+    wherever it surfaced: the program stopping, never a trial's error."""
+    return exc is _from_signal
+
+
 def counting(handler: Callable[[int, FrameType | None], Any]
              ) -> Callable[[int, FrameType | None], Any]:
     """`handler`, counting each signal first (what it raises is then known as a press)."""
     def counted(signum: int, frame: FrameType | None) -> Any:
-        global _presses
+        global _presses, _from_signal
         _presses += 1
-        return handler(signum, frame)
+        try:
+            return handler(signum, frame)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            _from_signal = exc
+            raise
 
     return counted
