@@ -276,20 +276,28 @@ def in_a_thread(case):
     time.sleep(0.05)
     return "a"
 
-task = on_the_loop if sys.argv[1] == "on_the_loop" else in_a_thread
+def answers(case):
+    return "a"
+
+async def scorer_on_the_loop(case, output):
+    return await on_the_loop(case) == output
+
+where = sys.argv[1]
+task = {"on_the_loop": on_the_loop, "in_a_thread": in_a_thread, "in_a_scorer": answers}[where]
+scorer = scorer_on_the_loop if where == "in_a_scorer" else "exact_match"
 result = assay.evaluate("stopped", data=[{"id": f"c{i}", "input": "q", "expected": "a"}
                                          for i in range(200)],
-                        task=task, scorers=["exact_match"], concurrency=2, reports=False,
+                        task=task, scorers=[scorer], concurrency=2, reports=False,
                         store=sys.argv[2])
 print("the run went on to the end", result.passed)
 """
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("where", ["on_the_loop", "in_a_thread"])
+@pytest.mark.parametrize("where", ["on_the_loop", "in_a_thread", "in_a_scorer"])
 def test_a_programs_own_sigterm_handler_stops_it_as_it_asks(tmp_path: Path, where: str) -> None:
-    """Its `sys.exit(5)` was taken for the target's own: raised inside the target, it was
-    that trial's error and the run went on; raised in the event loop, it was said as a
+    """Its `sys.exit(5)` was taken for the target's own: raised inside the target (or a
+    scorer), it was that trial's (or score's) error and the run went on; raised in the event loop, it was said as a
     `sys.exit` in a task the target never awaited (RunFailed)."""
     script = tmp_path / "program.py"
     script.write_text(PROGRAM_STOPPED_BY_SIGTERM, encoding="utf-8")

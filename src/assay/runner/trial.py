@@ -54,6 +54,15 @@ LEAVING = (SystemExit, GeneratorExit)
 are the trial's failure: assay's own exit is decided by the CLI, never by a target."""
 
 
+def failure_of(exc: BaseException) -> str:
+    """What the target or scorer that raised `exc` failed with; what the program's own
+    SIGTERM or SIGINT handler raised where it ran (`sys.exit()` in it: the program calling
+    `assay.evaluate` stopping) is raised on instead, stopping the run."""
+    if raised_by_signal(exc):
+        raise exc
+    return describe_failure(exc)
+
+
 async def run_trial(target: Target, case: Case, condition: Condition, epoch: int,
                     scorers: list[Scorer] | ScorerGroups, timeout: float | None, *,
                     max_output_bytes: int | None = None) -> TrialResult:
@@ -74,10 +83,8 @@ async def run_trial(target: Target, case: Case, condition: Condition, epoch: int
                                  paid)
     except RunFailed:
         raise
-    except (Exception, *LEAVING) as exc:  # the target's failure is the trial's
-        if raised_by_signal(exc):  # the program's SIGTERM handler asked it to stop
-            raise
-        output = Output(error=describe_failure(exc), usage=paid)
+    except (Exception, *LEAVING) as exc:  # noqa: BLE001 - the target's failure is the trial's
+        output = Output(error=failure_of(exc), usage=paid)
     if output.latency_ms is None:
         output.latency_ms = (time.perf_counter() - started) * 1000
     bound_output(output, max_output_bytes)
@@ -202,7 +209,7 @@ def check(scorer: Scorer, case: Case, output: Output) -> Score | None:
     except RunFailed:
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - a scorer's failure is its error
-        return Score.failure(f"scorer failed: {describe_failure(exc)}")
+        return Score.failure(f"scorer failed: {failure_of(exc)}")
 
 
 def _answered(usage: Usage | None) -> Usage | None:
@@ -229,5 +236,5 @@ async def _scored(scorer: Scorer, case: Case, output: Output,
     except RunFailed:
         raise
     except (Exception, *LEAVING) as exc:  # noqa: BLE001 - a scorer's failure is its error
-        results[scorer.name] = Score.failure(f"scorer failed: {describe_failure(exc)}",
+        results[scorer.name] = Score.failure(f"scorer failed: {failure_of(exc)}",
                                              usage=_answered(paid))
