@@ -307,6 +307,14 @@ def test_a_programs_own_sigterm_handler_stops_it_as_it_asks(tmp_path: Path, wher
     assert "went on" not in done.stdout and "Traceback" not in done.stderr
 
 
+def test_timeout_none_means_no_deadline_as_null_does_in_a_config(tmp_path: Path) -> None:
+    """It was dropped as an unset argument, and the run held each trial to the 300 s
+    default; the unset `sample` and `max_errors` are still left out."""
+    result = evaluate(tmp_path, timeout=None)
+    assert result.run.config["run"] == {"epochs": 1, "concurrency": 8, "timeout": None,
+                                        "seed": 0}
+
+
 def test_data_may_be_a_hugging_face_dataset_spec_as_in_a_config(tmp_path: Path) -> None:
     datasets = pytest.importorskip("datasets")
     folder = tmp_path / "saved"

@@ -59,7 +59,7 @@ def config_data(experiment: str, *, data: Data, task: Task, scorers: Iterable[Sc
         "target": _target(task),
         "scorers": [_scorer(spec, index)
                     for index, spec in enumerate(listed(scorers, "scorers"))],
-        "run": {key: value for key, value in (run or {}).items() if value is not None},
+        "run": _run_settings(run or {}),
     }
     if conditions is not None:
         if not isinstance(conditions, Mapping):
@@ -71,6 +71,18 @@ def config_data(experiment: str, *, data: Data, task: Task, scorers: Iterable[Sc
     if listed_gates:
         document["gates"] = [_gate(gate, index) for index, gate in enumerate(listed_gates)]
     return ConfigData(data=document, described=describe(document), records=records)
+
+
+def _run_settings(run: Mapping[str, Any]) -> dict[str, Any]:
+    """The `run:` section of the given settings. A None that is the setting's default
+    (`sample`, `max_errors`) is left out, as a config file leaves the key out; a None that
+    means something (`timeout=None`: no deadline, the config's `timeout: null`) is kept,
+    where it was dropped and the run held to the 300 s default."""
+    from assay.config.models import RunSettings
+
+    defaults = RunSettings.model_fields
+    return {key: value for key, value in run.items()
+            if value is not None or (key in defaults and defaults[key].default is not None)}
 
 
 def describe(value: Any) -> Any:
