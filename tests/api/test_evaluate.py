@@ -16,8 +16,10 @@ import assay
 from assay import Case, Condition, Output, Score
 from assay.analysis.run_diff import flips
 from assay.datasets.memory import records_sha256
-from assay.errors import RunFailed, UserError
+from assay.errors import CostBudgetSpent, RunFailed, UserError
 from assay.store import Store
+from assay.testing import FakeLLM, Reply
+from tests.fake_sdks import point_sdks_at
 
 WORDS = ["hello", "world", "assay", "golden", "trial", "judge", "epoch", "store"]
 DATA = [{"id": word, "input": word, "expected": word.upper()} for word in WORDS]
@@ -313,6 +315,24 @@ def test_timeout_none_means_no_deadline_as_null_does_in_a_config(tmp_path: Path)
     result = evaluate(tmp_path, timeout=None)
     assert result.run.config["run"] == {"epochs": 1, "concurrency": 8, "timeout": None,
                                         "seed": 0}
+
+
+def test_a_cost_budget_stops_the_run_and_a_raised_one_finishes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`run.max_cost_usd` could not be given from Python: a paid run had no budget."""
+    with FakeLLM(default=Reply(text="a", input_tokens=1000, output_tokens=0)) as llm:
+        point_sdks_at(llm, monkeypatch)
+        arguments: dict[str, Any] = {
+            "data": [{"id": f"c{i}", "input": f"q{i}", "expected": "a"} for i in range(12)],
+            "task": {"type": "model", "model": "fake/m"}, "scorers": ["contains"],
+            "providers": {"fake": {"kind": "openai", "base_url": llm.base_url,
+                                   "prices": {"m": {"input_per_mtok": 10, "output_per_mtok": 0}}}},
+            "concurrency": 1}  # each call costs $0.01
+        with pytest.raises(CostBudgetSpent, match=r"spent \$0\.0400 of \$0\.0350"):
+            evaluate(tmp_path, "budgeted", max_cost_usd=0.035, **arguments)
+        assert llm.received == 4
+        finished = evaluate(tmp_path, "budgeted", max_cost_usd=1, resume=True, **arguments)
+    assert finished.summary.get("contains", "default").n == 12 and llm.received == 12
 
 
 def test_data_may_be_a_hugging_face_dataset_spec_as_in_a_config(tmp_path: Path) -> None:

@@ -87,6 +87,7 @@ async def evaluate_async(
     seed: int = 0,
     sample: int | None = None,
     max_errors: int | None = None,
+    max_cost_usd: float | None = None,
     description: str | None = None,
     judge: Mapping[str, Any] | None = None,
     providers: Mapping[str, Any] | None = None,
@@ -117,6 +118,10 @@ async def evaluate_async(
       the others are compared with `baseline` (the first when not named).
     - gates: thresholds (`{"scorer": ..., "min_pass_rate": 0.8}`) or regressions
       (`{"regression": {...}}`); `fail_on_regression` adds one over every metric.
+    - timeout: seconds for each trial's answer (and again for its scoring); None for no
+      deadline. max_errors, max_cost_usd: stop the run (`assay.RunFailed`) after that many
+      failed trials, or once its LLM calls cost that many US dollars; a resume with a
+      higher `max_cost_usd` goes on.
 
     The run's `results.json`, `report.md` and `report.html` are written as `assay run`
     writes them: into `output` (default `.assay/runs/<run id>/`), unless `reports=False`.
@@ -140,7 +145,7 @@ async def evaluate_async(
     built = config_data(
         experiment, data=data, task=task, scorers=scorers, conditions=conditions, gates=gates,
         run={"epochs": epochs, "concurrency": concurrency, "timeout": timeout, "seed": seed,
-             "sample": sample, "max_errors": max_errors},
+             "sample": sample, "max_errors": max_errors, "max_cost_usd": max_cost_usd},
         sections={"description": description, "judge": judge, "providers": providers,
                   "mcp_servers": mcp_servers, "packs": packs})
     root = Path(base_dir) if base_dir is not None else Path.cwd()
