@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import subprocess
 import sys
@@ -333,6 +334,19 @@ def test_a_cost_budget_stops_the_run_and_a_raised_one_finishes_it(
         assert llm.received == 4
         finished = evaluate(tmp_path, "budgeted", max_cost_usd=1, resume=True, **arguments)
     assert finished.summary.get("contains", "default").n == 12 and llm.received == 12
+
+
+def test_a_partial_task_and_scorer_are_named_after_their_functions(tmp_path: Path) -> None:
+    """They were stored as `functools:partial`, and the scorer reported as `partial`."""
+    def ends_with(case: Case, output: Output, suffix: str) -> bool:
+        return output.text.endswith(suffix)
+
+    result = evaluate(tmp_path, task=functools.partial(shout_from_version, version=2),
+                      scorers=[functools.partial(ends_with, suffix="O")])
+    assert [stats.scorer for stats in result.summary.scores] == ["ends_with"]
+    config = result.run.config
+    assert config["target"]["function"].endswith(":shout_from_version")
+    assert config["scorers"][0]["function"].endswith(":" + ends_with.__qualname__)
 
 
 def test_data_may_be_a_hugging_face_dataset_spec_as_in_a_config(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from assay.datasets.memory import MEMORY_PATH
 from assay.errors import UserError
-from assay.user_code.calls import reference_of
+from assay.user_code.calls import reference_of, unwrapped
 
 Task = Callable[..., Any] | Mapping[str, Any] | str
 """A function `(case)` or `(case, condition)` (sync or async), a target spec such as
@@ -130,7 +130,7 @@ def _scorer(spec: ScorerSpec, index: int) -> dict[str, Any]:
     if isinstance(spec, Mapping):
         return dict(spec)
     if callable(spec):
-        name = getattr(spec, "__name__", type(spec).__name__)
+        name = getattr(unwrapped(spec), "__name__", type(spec).__name__)
         if name == "<lambda>":
             raise UserError(f"scorers[{index}]: a lambda has no name to report its scores "
                             "under; pass {'type': 'python', 'function': ..., 'name': ...}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import importlib.machinery
 import importlib.util
@@ -320,12 +321,21 @@ def _import_file(path: Path, shown: str) -> Any:
     return module
 
 
+def unwrapped(function: Any) -> Any:
+    """The function a `functools.partial` calls: what names it (`functools:partial` named
+    none, and every partial scorer was `partial`)."""
+    while isinstance(function, functools.partial):
+        function = function.func
+    return function
+
+
 def reference_of(function: Any) -> str:
     """The `module:qualname` naming a function given in code (`file.py:qualname` for one
     imported from a file, not the module name it was imported under); a reference string as
     it is."""
     if isinstance(function, str):
         return function
+    function = unwrapped(function)
     named = function if hasattr(function, "__qualname__") else type(function)
     module = getattr(named, "__module__", None) or "?"
     return f"{_FILE_MODULES.get(module, module)}:{named.__qualname__}"
