@@ -189,6 +189,18 @@ def test_runs_stored_in_a_store_named_by_assay_store_say_how_history_finds_them(
     assert not (tmp_path / ".assay" / "assay.db").exists()
 
 
+def test_the_history_command_for_a_store_whose_url_a_shell_would_split_is_quoted(
+        tmp_path: Path) -> None:
+    """`assay history --store sqlite:///my evals.db`, pasted into a shell, named the store
+    `sqlite:///my` (and a PostgreSQL URL's `?options=` was a glob to the shell)."""
+    write_project(tmp_path)
+    result = pytest_in(tmp_path, "--assay-store", "my evals.db", "-k",
+                       "test_config_meets_its_bar", "tests")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "`assay history --store 'sqlite:///my evals.db'` lists them" in result.stdout, \
+        result.stdout
+
+
 def test_a_session_without_evals_looks_as_it_does_without_the_plugin(tmp_path: Path) -> None:
     (tmp_path / "test_plain.py").write_text(dedent('''
         import pytest

@@ -14,6 +14,7 @@ pytest-xdist each eval is its own run, stored by the worker that ran it.
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -110,7 +111,7 @@ def _report_command(run_id: str, store: str | None) -> str:
         return f"assay report {run_id}"
     from assay.store.store import store_url
 
-    return f"assay report {run_id} --store {_shown(store_url(store, create=False))}"
+    return f"assay report {run_id} --store {shlex.quote(_shown(store_url(store, create=False)))}"
 
 
 @pytest.fixture
@@ -160,6 +161,6 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     reviewed = next((run for run in runs if "store" in run), None)
     if reviewed is not None:
         store = reviewed["store"]
-        history = (f"assay history --store {store}" if reviewed.get("store_named")
+        history = (f"assay history --store {shlex.quote(store)}" if reviewed.get("store_named")
                    else "assay history")
         terminalreporter.write_line(f"stored in {store}; `{history}` lists them")
