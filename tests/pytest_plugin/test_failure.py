@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 
 import assay
 from assay import Case
+from assay.errors import UserError
 from assay.pytest_plugin import EvalFailed, assert_eval
 from assay.pytest_plugin.failure import CASES_SHOWN
 
@@ -57,6 +59,19 @@ def test_a_missed_threshold_names_each_case_its_reason_and_answer(tmp_path: Path
 def test_an_eval_that_meets_its_thresholds_returns_its_result(tmp_path: Path) -> None:
     result = run(tmp_path, {"france": "Paris", "germany": "Berlin", "italy": "Rome"})
     assert assert_eval(result, thresholds={"exact_match": 0.75}) is result
+
+
+@pytest.mark.parametrize(("threshold", "says"), [
+    ("exact_mach", "gate on unknown scorer 'exact_mach'; did you mean 'exact_match'?"),
+    ("exact_match@candidate", "gate exact_match@candidate names a condition this run"),
+])
+def test_a_threshold_on_what_the_run_does_not_have_is_refused_as_the_fixtures_is(
+        tmp_path: Path, threshold: str, says: str) -> None:
+    """A typo in a threshold's name failed the test as a missed gate, 'no results for this
+    condition', with nothing to say the scorer or condition did not exist."""
+    result = run(tmp_path, {"france": "Paris"})
+    with pytest.raises(UserError, match=re.escape(says)):
+        assert_eval(result, thresholds={threshold: 0.5})
 
 
 def test_the_configs_own_gates_count_without_thresholds(tmp_path: Path) -> None:

@@ -46,15 +46,19 @@ def assert_eval(result: EvalResult, thresholds: Thresholds | None = None) -> Eva
 
     `thresholds` (`{"contains": 0.8, "judge_score.mean@pack": 7}`) are judged on the
     result's summary here; the `assay_eval` fixture passes them to the run instead, so
-    they are stored with it.
+    they are stored with it. A threshold on a scorer or condition the run does not have is
+    a `UserError`, as the fixture's is, not a gate failed for 'no results'.
     """
     __tracebackhide__ = True
-    from assay.review.gates import threshold_results
+    from assay.review.gates import check_thresholds, threshold_results
 
     gates = list(result.gates)
     extra = threshold_gates(thresholds)
     if extra:
-        gates += threshold_results(extra, result.summary)
+        summary = result.summary
+        check_thresholds(extra, list(dict.fromkeys(s.scorer for s in summary.scores)),
+                         summary.condition_names)
+        gates += threshold_results(extra, summary)
     failed = [gate for gate in gates if not gate.passed]
     if failed:
         raise EvalFailed(failure_report(result, failed, total=len(gates)), result, failed)
