@@ -67,10 +67,11 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import public names on first use, keeping `import assay` cheap."""
-    if name in _LAZY:
-        import importlib
+if not TYPE_CHECKING:  # a type checker sees the names above, and flags any other
+    def __getattr__(name: str) -> Any:
+        """Import public names on first use, keeping `import assay` cheap."""
+        if name in _LAZY:
+            import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'assay' has no attribute {name!r}")
+            return getattr(importlib.import_module(_LAZY[name]), name)
+        raise AttributeError(f"module 'assay' has no attribute {name!r}")

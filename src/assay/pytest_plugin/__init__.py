@@ -7,7 +7,8 @@ The plugin (`plugin`, loaded by pytest through the `pytest11` entry point)
 gives the `assay_eval` fixture and the `assay` marker; `thresholds` turns
 `--fail-under`-style thresholds into gates; `running` runs a config or
 `assay.evaluate` arguments on the same engine and store as `assay run`;
-`failure` writes the report pytest shows when an eval misses its gates.
+`failure` writes the report pytest shows when an eval misses its gates. A
+type-checked test annotates the fixture as `EvalRunner`.
 
 May import the Python API (`assay.api`), config, review, reports (the words a
 comparison's changes are named by), store, and only
@@ -20,14 +21,18 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from assay.pytest_plugin.failure import EvalFailed, assert_eval
+    from assay.pytest_plugin.plugin import EvalRunner
 
-__all__ = ["EvalFailed", "assert_eval"]
+__all__ = ["EvalFailed", "EvalRunner", "assert_eval"]
+
+_HOMES = {"EvalFailed": "failure", "assert_eval": "failure", "EvalRunner": "plugin"}
 
 
-def __getattr__(name: str) -> Any:
-    """Import the public names on first use: pytest loads this package in every session."""
-    if name in __all__:
-        from assay.pytest_plugin import failure
+if not TYPE_CHECKING:  # a type checker sees the names above, and flags any other
+    def __getattr__(name: str) -> Any:
+        """Import the public names on first use: pytest loads this package in every session."""
+        if name in _HOMES:
+            import importlib
 
-        return getattr(failure, name)
-    raise AttributeError(f"module 'assay.pytest_plugin' has no attribute {name!r}")
+            return getattr(importlib.import_module(f"assay.pytest_plugin.{_HOMES[name]}"), name)
+        raise AttributeError(f"module 'assay.pytest_plugin' has no attribute {name!r}")
