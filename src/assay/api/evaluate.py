@@ -141,6 +141,7 @@ async def evaluate_async(
     from assay.review.finish import ReviewRequest
     from assay.runner.options import RunOptions
     from assay.store import Store
+    from assay.user_code.ctrl_c import ctrl_c_watched
 
     built = config_data(
         experiment, data=data, task=task, scorers=scorers, conditions=conditions, gates=gates,
@@ -162,7 +163,10 @@ async def evaluate_async(
     opened = store if isinstance(store, Store) else Store(
         None if store is None else os.fspath(store))
     try:
-        review = await run_and_review(loaded, opened, options, request)
+        # Ctrl-C watched for the whole run, as `run_loop` watches it for `evaluate`, not
+        # around each call: swapping the handler per call cost fast trials half their time
+        with ctrl_c_watched():
+            review = await run_and_review(loaded, opened, options, request)
     finally:
         if opened is not store:
             opened.close()
