@@ -510,6 +510,22 @@ def test_the_result_shown_in_a_notebook_keeps_the_stores_password_out(tmp_path: 
     assert result.store_url.endswith(":s3cret@db.example/evals")  # still there to open
 
 
+def test_the_trials_are_read_after_the_working_directory_moved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the default store, `.assay/assay.db`, `result.trials()` after a notebook's
+    `%cd` opened the store at the new place: 'cannot open the store .assay/assay.db'."""
+    (tmp_path / "project").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "project")
+    monkeypatch.delenv("ASSAY_STORE", raising=False)
+    result = assay.evaluate("moved", data=DATA, task=shout, scorers=["exact_match"],
+                            reports=False)
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert len(list(result.trials())) == len(DATA)
+    assert result.store_url == "sqlite:///.assay/assay.db"  # as given, as the summary says
+    assert not (tmp_path / "elsewhere" / ".assay").exists()
+
+
 def test_an_open_store_is_used_and_left_open(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "assay.db"))
     try:

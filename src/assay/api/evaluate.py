@@ -44,12 +44,16 @@ class EvalResult(Review):
     store_url: str = field(default="", repr=False)
     """The store the run is kept in, its URL as given, a password included: left out of
     the result's repr, which a notebook shows and a log keeps."""
+    reopened_url: str = field(default="", repr=False, compare=False)
+    """`store_url` with a relative SQLite path made absolute when the run ended: `trials`
+    opens it, wherever the program's working directory has moved since (a notebook's
+    `%cd`), where it failed to open `.assay/assay.db` there."""
 
     @classmethod
     def of(cls, review: Review, store_url: str) -> EvalResult:
         """The result of a review of a run kept in the store at `store_url`."""
         return cls(**{f.name: getattr(review, f.name) for f in fields(Review)},
-                   store_url=store_url)
+                   store_url=store_url, reopened_url=_absolute(store_url))
 
     @property
     def run_id(self) -> str:
@@ -64,11 +68,23 @@ class EvalResult(Review):
         """Every stored trial of the run (case, condition, output, scores), streamed."""
         from assay.store import Store
 
-        store = Store(self.store_url)
+        store = Store(self.reopened_url or self.store_url)
         try:
             yield from store.iter_trials(self.run.id)
         finally:
             store.close()
+
+
+def _absolute(url: str) -> str:
+    """`url`, a SQLite file's relative path made absolute from the working directory now."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database \
+            or os.path.isabs(parsed.database):
+        return url
+    return parsed.set(database=os.path.abspath(parsed.database)).render_as_string(
+        hide_password=False)
 
 
 async def evaluate_async(
