@@ -36,7 +36,7 @@ def cost_table(stdout: str) -> list[list[str]]:
     rows = []
     for line in section[start + 1:]:
         cells = re.split(r"\s{2,}", line.strip())
-        if len(cells) != 7:
+        if len(cells) != 8:  # condition ... tool calls, tool errors, turns
             break
         rows.append(cells)
     return rows

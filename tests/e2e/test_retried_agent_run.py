@@ -50,10 +50,10 @@ def test_the_table_report_and_trial_page_count_the_failed_calls_of_a_retried_att
     assert done.returncode == 0, done.stdout + done.stderr
     [row] = [line.split() for line in done.stdout.splitlines() if line.startswith("tools ")
              and "$" in line]
-    assert row[-2:] == ["3", "2"]  # tool calls, tool errors
+    assert row[-3:] == ["3", "2", "4"]  # tool calls, tool errors, turns
     assert "4 LLM calls answered" in done.stdout  # two turns per attempt
     markdown = (tmp_path / "out" / "report.md").read_text()
-    assert markdown.split("## Conditions")[1].split("\n")[4].endswith("| 3 | 2 |")
+    assert markdown.split("## Conditions")[1].split("\n")[4].endswith("| 3 | 2 | 4 |")
 
     store = Store(str(tmp_path / "assay.db"))
     try:

@@ -49,9 +49,11 @@ def _result(i: int, condition: str, epoch: int) -> TrialResult:
     check = (Score.failure("check raised ValueError") if i == 5
              else Score(value=0.4 + 0.05 * i + 0.1 * epoch, passed=None))
     exact = Score.binary((i + epoch + (condition == "tools")) % 3 != 0, "compared")
+    agent = {"agent": {"turns": 2 + i % 3, "tool_calls": 1 + i % 2, "tool_errors": i % 2}}
     return TrialResult(case, condition, epoch,
                        Output(text="an answer", latency_ms=120.0 + 7 * i + epoch,
-                              usage=Usage(input_tokens=90, output_tokens=12, cost_usd=0.000321)),
+                              usage=Usage(input_tokens=90, output_tokens=12, cost_usd=0.000321),
+                              metadata=agent if condition == "tools" else {}),
                        {"exact": exact, "judge": judge, "check": check})
 
 
@@ -175,6 +177,24 @@ def test_the_total_cost_is_the_sum_of_its_parts_and_of_the_conditions(
     assert len(conditions) == 2, views["report.md"]
     assert sum(Decimal(cost) for _, cost, _ in conditions) == target
     assert sum(Decimal(cost) for _, _, cost in conditions) == judges
+
+
+def test_every_view_counts_an_agent_conditions_tool_calls_tool_errors_and_turns_alike(
+        shown: tuple[Review, dict[str, str]]) -> None:
+    """Regression: report.html and results.json counted each condition's turns, while the
+    terminal, report.md and the viewer's review left them out, so the turns an agent took
+    could be compared in one view only."""
+    _, views = shown
+    [held] = [c for c in json.loads(views["results.json"])["stats"]["conditions"]
+              if c["condition"] == "tools"]
+    calls, errors, turns = held["tool_calls"], held["tool_errors"], held["turns"]
+    assert (calls, errors, turns) == (26, 8, 49)
+    shown_as = {"terminal": f"{calls} {errors} {turns}", "report.md": f"{calls} {errors} {turns}",
+                "report.html": f"{calls} {errors} {turns}",
+                "assay view": f"{calls} ({errors}) {turns}"}
+    for where, counts in shown_as.items():
+        rows = [row for row in re.findall(r"tools \d.*? down ", views[where]) if "$" in row]
+        assert any(f" {counts} " in row for row in rows), (where, rows)
 
 
 def test_the_runs_listing_shows_the_pass_rates_of_the_report(

@@ -99,15 +99,16 @@ def condition_lines(review: Review) -> list[str]:
     judged = f"| judge cost | {CACHED_JUDGE_CALLS} " if shared else "| judge cost "
     lines = ["## Conditions", "",
              ("| condition | trials | target errors | mean latency | tokens in/out | cost "
-             f"{judged}| {CACHED_TARGET_CALLS} | tool calls | tool errors |"),
-             "| --- |" + " ---: |" * (10 if shared else 9)]
+             f"{judged}| {CACHED_TARGET_CALLS} | tool calls | tool errors | turns |"),
+             "| --- |" + " ---: |" * (11 if shared else 10)]
     costs = review.costs
     for c in conditions:
         latency = milliseconds(c.latency_ms_mean)
         judge = f"{costs.judge(c)} | {c.judge_cache_hits}" if shared else costs.judge(c)
         lines.append(f"| {inline(c.condition)} | {c.trials} | {c.errors} | {latency} | "
                      f"{tokens_text(c.input_tokens, c.output_tokens)} | {costs.target(c)} | "
-                     f"{judge} | {c.cache_hits} | {c.tool_calls} | {c.tool_errors} |")
+                     f"{judge} | {c.cache_hits} | {c.tool_calls} | {c.tool_errors} | "
+                     f"{c.turns} |")
     if shared:
         lines += ["", f"{CACHED_JUDGE_CALLS_NOTE}."]
     return lines

@@ -157,11 +157,12 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                      ("judge cost", "right"),
                      *([(CACHED_JUDGE_CALLS, "right")] if shared else []),
                      (CACHED_TARGET_CALLS, "right"),
-                     ("tool calls", "right"), ("tool errors", "right")],
+                     ("tool calls", "right"), ("tool errors", "right"), ("turns", "right")],
                     [(escape(c.condition), tokens_text(c.input_tokens, c.output_tokens),
                       costs.target(c), costs.judge(c),
                       *([f"{c.judge_cache_hits:,}"] if shared else []), f"{c.cache_hits:,}",
-                      f"{c.tool_calls:,}", f"{c.tool_errors:,}") for c in summary.conditions])
+                      f"{c.tool_calls:,}", f"{c.tool_errors:,}", f"{c.turns:,}")
+                     for c in summary.conditions])
         if shared:
             console.print(escape(CACHED_JUDGE_CALLS_NOTE))
     total = costs.total()
