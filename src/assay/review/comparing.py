@@ -74,6 +74,7 @@ def diff_stored_runs(store: Store, run_a: RunRecord, run_b: RunRecord, *,
     notes = [_stopped_note(store, run) for run in (run_a, run_b)
              if run.status in STOPPED_PART_WAY]
     notes += _epochs_note(run_a, run_b)
+    notes += _pack_notes(run_a, run_b)
     return replace(diff, notes=[*diff.notes, *notes]) if notes else diff
 
 
@@ -85,6 +86,17 @@ def _epochs_note(run_a: RunRecord, run_b: RunRecord) -> list[str]:
     return [(f"run {run_a.id} has {plural(run_a.epochs, 'epoch')} per case and run {run_b.id} "
             f"{plural(run_b.epochs, 'epoch')}: each case is compared on the mean of its "
             "epochs, so a case's value in the run with more epochs varies less")]
+
+
+def _pack_notes(run_a: RunRecord, run_b: RunRecord) -> list[str]:
+    """A knowledge pack both runs read whose documents changed between them: the scores under
+    its conditions moved with the documents as well as with the agent, so a reader should
+    know (the comparison itself still stands; the pack may be what is being measured)."""
+    before, after = run_a.pack_hashes or {}, run_b.pack_hashes or {}
+    return [(f"knowledge pack '{name}' changed between the runs: its documents hash "
+             f"{before[name][:12]} in run {run_a.id} and {after[name][:12]} in run {run_b.id}, "
+             "so the conditions that read it were given other documents")
+            for name in sorted(set(before) & set(after)) if before[name] != after[name]]
 
 
 STOPPED_PART_WAY = ("running", "interrupted", "aborted", "failed")
