@@ -138,3 +138,23 @@ def test_regression_the_breakdowns_count_a_failed_trial_of_their_group_as_errore
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     breakdowns = page.split('<section id="breakdowns">', 1)[1].split("</section>", 1)[0]
     assert breakdowns.count("n=1, 1 errored") == 2, breakdowns
+
+
+def test_a_failed_check_of_an_agent_that_ran_out_of_turns_says_so() -> None:
+    """Regression: an agent cut at max_turns is scored on its last turn's text, and its failed
+    check read as a plain wrong answer ('contains none of ...') with nothing saying the agent
+    never finished."""
+    from assay.output import Output
+    from assay.records import TrialRecord
+    from assay.reports.markdown import FailureList
+    from assay.score import Score
+
+    output = Output(text="still looking", metadata={
+        "agent": {"stop_reason": "max_turns", "steps": [{"turn": 1}, {"turn": 2}]}})
+    failures = FailureList(epochs=1)
+    failures.add(TrialRecord(case_id="c1", condition="tools", epoch=0, input="q",
+                             expected="Io", output=output,
+                             scores={"contains": Score.binary(False, "contains none of 'Io'")}))
+    assert failures.failures == [
+        ("- `c1` · tools · contains: contains none of 'Io' (the agent stopped at max_turns "
+         "after 2 turns, still calling tools; the answer scored is its last turn's text)")]

@@ -31,6 +31,7 @@ from typing import IO, TYPE_CHECKING, Any
 import orjson
 
 from assay.records import TrialRecord
+from assay.reports.agent_stop import ran_out_of_turns
 from assay.reports.results_json import ORJSON_OPTIONS
 from assay.score import Score
 from assay.trial import epoch_label
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 TRIAL_FIELDS = ("case", "condition", "epoch", "status", "output", "error", "latency_ms",
-                "usage", "scores", "tools", "steps", "attempts")
+                "usage", "scores", "tools", "steps", "attempts", "stopped")
 """The slots of one trial's array, in order (the page's script reads them by position)."""
 CASE_FIELDS = ("id", "input", "expected", "tags", "difficulty")
 SCORE_FIELDS = ("value", "passed", "reason", "error", "details")
@@ -137,7 +138,7 @@ class TrialData:
             self._text(output.text), self._cut(output.error, self.caps.reason),
             _round(output.latency_ms), self._usage(trial), rows,
             [self._tool(call) for call in output.tool_calls] if output.tool_calls else [],
-            self._steps(trial), _attempts(trial)])
+            self._steps(trial), _attempts(trial), ran_out_of_turns(output.metadata)])
         self.count += 1
         if len(self._rows) == BATCH:
             self._spill()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from assay.reports.agent_stop import ran_out_of_turns
 from assay.reports.comparisons import condition_comparisons_markdown
 from assay.reports.costs import (
     CACHED_JUDGE_CALLS,
@@ -184,6 +185,9 @@ class FailureList:
                 self.total_failed += 1
                 if len(self.failures) < MAX_FAILURES:
                     reason = inline(score.reason or "failed")
+                    stopped = ran_out_of_turns(trial.output.metadata)
+                    if stopped:
+                        reason = f"{reason} ({stopped})"
                     self.failures.append(
                         f"- {_where(trial, self.epochs)} · {inline(name)}: {reason}")
 

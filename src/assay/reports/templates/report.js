@@ -269,10 +269,12 @@
     function trajectory(t) {
       var steps = t[10], tools = t[9], attempts = t[11], next = 0;
       var counts = (steps.length ? plural(steps.length, "turn") + ", " : "") + plural(tools.length, "tool call");
-      var details = add(h("details", "trajectory"), h("summary", "", attempts
+      var summary = attempts
         ? "trajectory of the last of " + attempts + " attempts, the one scored: " + counts +
           " (the tokens and cost count every attempt)"
-        : "trajectory: " + counts));
+        : "trajectory: " + counts;
+      var details = add(h("details", "trajectory"),
+                        h("summary", "", t[12] ? summary + "; " + t[12] : summary));
       var list = h("ol", "steps");
       steps.forEach(function (step) {
         var facts = ["turn " + step[0]];
