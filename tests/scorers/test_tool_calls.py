@@ -226,3 +226,23 @@ def test_a_tool_the_agent_saw_renamed_meets_a_case_naming_it_by_its_servers_name
         assert scorer.check(case([{"name": expected}]), renamed).passed, expected
     assert not scorer.check(case([{"name": "wiki__search"}]), renamed).passed
     assert ToolCall.from_dict(renamed.tool_calls[0].to_dict()) == renamed.tool_calls[0]
+
+
+def test_a_call_of_a_tool_the_agent_was_not_offered_matches_no_expected_call(make_scorer):
+    """Regression: a case expecting `get_order_stat` (a typo no server offers) passed when the
+    model made up the same name: the call, answered 'unknown tool', matched by name, while
+    the run had warned that every such trial fails tool_calls."""
+    made_up = Output(tool_calls=[ToolCall("get_order_stat", {"order_id": "12345"},
+                                          error="unknown tool 'get_order_stat'")],
+                     metadata={"agent": {"tools": ["get_order_status", "cancel_order"]}})
+    expected = case([{"name": "get_order_stat", "args": {"order_id": "12345"}}])
+    for params in ({}, {"allow_extra_calls": True}, {"ordered": False}):
+        score = make_scorer("tool_calls", **params).check(expected, made_up)
+        assert score.passed is False, params
+        assert "get_order_stat is no tool the agent was offered" in (score.reason or ""), params
+
+
+def test_calls_of_a_target_that_lists_no_tools_match_by_name_alone(make_scorer):
+    score = make_scorer("tool_calls").check(
+        case([{"name": "anything"}]), calls(("anything", {})))
+    assert score.passed is True

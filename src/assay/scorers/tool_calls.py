@@ -12,7 +12,9 @@ call that matches counts even when the tool answered it with an error, and
 the reason then says so (`the tool call matches, but call 1 (lookup) failed:
 no entry for 'zeta'`), so a pass over a call that did nothing is not read as
 one that worked. Whether the calls succeeded is the condition's
-`require_mcp_tool_success` to require.
+`require_mcp_tool_success` to require. A call of a tool the agent was not offered
+(an agent target lists its tools) matches nothing, whatever its name: a case
+expecting a tool no server has, and a model that made up the same name, is no pass.
 
 A case without `expected_tool_calls` says nothing about tools, so the check
 does not apply to it: no verdict (see `Scorer.check`), rather than a pass or a
@@ -22,7 +24,9 @@ fail that would count in the pass rate and the comparisons. Only an explicit
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from assay.case import Case
@@ -92,10 +96,14 @@ def names(expected: ExpectedCall, actual: ToolCall) -> bool:
     return expected.name == actual.name or expected.name == actual.tool
 
 
-def call_mismatch(expected: ExpectedCall, actual: ToolCall) -> str | None:
-    """What differs between an expected and an actual call, or None when the actual one fits."""
+def call_mismatch(expected: ExpectedCall, actual: ToolCall,
+                  offered: Collection[str] | None = None) -> str | None:
+    """What differs between an expected and an actual call, or None when the actual one fits;
+    `offered` (the names the agent was shown, when known) rules out a call of any other."""
     if not names(expected, actual):
         return f"expected {expected.name}, got {actual.name}"
+    if offered is not None and actual.name not in offered:
+        return f"{actual.name} is no tool the agent was offered"
     for key, value in expected.arguments.items():
         if key not in actual.arguments:
             return f"arg {key!r} missing, expected {_show(value)}"
@@ -165,12 +173,13 @@ class ToolCalls(CheckScorer):
         if expected is None or isinstance(expected, Score):
             return expected
         actual = output.tool_calls
+        mismatch = partial(call_mismatch, offered=_offered(output))
         if not self.params.ordered:
-            rows, reason = _unordered(expected, actual, self.params.allow_extra_calls)
+            rows, reason = _unordered(expected, actual, self.params.allow_extra_calls, mismatch)
         elif self.params.allow_extra_calls:
-            rows, reason = _in_order_with_extras(expected, actual)
+            rows, reason = _in_order_with_extras(expected, actual, mismatch)
         else:
-            rows, reason = _positional(expected, actual)
+            rows, reason = _positional(expected, actual, mismatch)
         passed = reason is None
         if passed:
             reason = {0: "no tool calls, as expected", 1: "the tool call matches"}.get(
@@ -188,6 +197,16 @@ class ToolCalls(CheckScorer):
 
 
 Comparison = tuple[list[Pairing], str | None]
+Mismatch = Callable[[ExpectedCall, ToolCall], "str | None"]
+"""`call_mismatch` with the tools the agent was offered bound."""
+
+
+def _offered(output: Output) -> list[str] | None:
+    """The tool names an agent target showed its model, or None when the target does not
+    say (a python or command target reports calls of its own making)."""
+    agent = output.metadata.get("agent") if output.metadata else None
+    tools = agent.get("tools") if isinstance(agent, dict) else None
+    return tools if isinstance(tools, list) else None
 
 
 def _failed_matches(rows: list[Pairing], actual: list[ToolCall]) -> list[tuple[int, ToolCall]]:
@@ -216,7 +235,8 @@ def _error_line(error: str) -> str:
     return line if len(line) <= 120 else line[:117] + "..."
 
 
-def _positional(expected: list[ExpectedCall], actual: list[ToolCall]) -> Comparison:
+def _positional(expected: list[ExpectedCall], actual: list[ToolCall],
+                mismatch: Mismatch) -> Comparison:
     """Call i against call i; the first difference is the reason."""
     rows: list[Pairing] = []
     first: str | None = None
@@ -229,7 +249,7 @@ def _positional(expected: list[ExpectedCall], actual: list[ToolCall]) -> Compari
             row = Pairing(want, None, "missing", f"expected {want.name}, got no call")
         else:
             assert want is not None and got is not None
-            problem = call_mismatch(want, got)
+            problem = mismatch(want, got)
             row = Pairing(want, got, "mismatch" if problem else "match", problem)
         rows.append(row)
         if row.mismatch and first is None:
@@ -239,7 +259,8 @@ def _positional(expected: list[ExpectedCall], actual: list[ToolCall]) -> Compari
     return rows, first
 
 
-def _in_order_with_extras(expected: list[ExpectedCall], actual: list[ToolCall]) -> Comparison:
+def _in_order_with_extras(expected: list[ExpectedCall], actual: list[ToolCall],
+                          mismatch: Mismatch) -> Comparison:
     """Each expected call is matched by the next fitting actual call; others are allowed extras."""
     rows: list[Pairing] = []
     used: set[int] = set()
@@ -247,13 +268,14 @@ def _in_order_with_extras(expected: list[ExpectedCall], actual: list[ToolCall]) 
     start = 0
     for index, want in enumerate(expected):
         found = next((k for k in range(start, len(actual))
-                      if call_mismatch(want, actual[k]) is None), None)
+                      if mismatch(want, actual[k]) is None), None)
         if found is not None:
             used.add(found)
             start = found + 1
             rows.append(Pairing(want, actual[found], "match"))
             continue
-        problem = f"expected {want.name}" + _nearest(want, actual, range(start, len(actual)))
+        problem = f"expected {want.name}" + _nearest(want, actual, range(start, len(actual)),
+                                                     mismatch)
         rows.append(Pairing(want, None, "missing", problem))
         if first is None:
             first = f"call {index + 1}: {problem}"
@@ -263,9 +285,9 @@ def _in_order_with_extras(expected: list[ExpectedCall], actual: list[ToolCall]) 
 
 
 def _unordered(expected: list[ExpectedCall], actual: list[ToolCall],
-               allow_extra: bool) -> Comparison:
+               allow_extra: bool, mismatch: Mismatch) -> Comparison:
     """A maximum matching between expected and actual calls, in any order."""
-    fits = [[k for k, call in enumerate(actual) if call_mismatch(want, call) is None]
+    fits = [[k for k, call in enumerate(actual) if mismatch(want, call) is None]
             for want in expected]
     partner = _match(fits)  # actual index -> expected index
     matched = {e: a for a, e in partner.items()}
@@ -276,7 +298,7 @@ def _unordered(expected: list[ExpectedCall], actual: list[ToolCall],
         if index in matched:
             rows.append(Pairing(want, actual[matched[index]], "match"))
             continue
-        problem = f"no call matches {want.name}" + _nearest(want, actual, free)
+        problem = f"no call matches {want.name}" + _nearest(want, actual, free, mismatch)
         rows.append(Pairing(want, None, "missing", problem))
         problems.append(f"expected call {index + 1}: {problem}")
     for k in free:
@@ -292,11 +314,12 @@ def _unordered(expected: list[ExpectedCall], actual: list[ToolCall],
     return rows, problems[0]
 
 
-def _nearest(want: ExpectedCall, actual: list[ToolCall], candidates: Any) -> str:
+def _nearest(want: ExpectedCall, actual: list[ToolCall], candidates: Any,
+             mismatch: Mismatch) -> str:
     """Point at the closest actual call (the first with the same name) and what differs."""
     for k in candidates:
         if names(want, actual[k]):
-            return f"; nearest is call {k + 1}: {call_mismatch(want, actual[k])}"
+            return f"; nearest is call {k + 1}: {mismatch(want, actual[k])}"
     return ", got no such call"
 
 
