@@ -87,3 +87,25 @@ def test_pack_index_says_which_links_it_left_out(
     assert code == 0, out
     assert "pack 'docs': 2 documents, 2 chunks, index at " in out
     assert "; 2 links left out (go, slices.md)" in out
+
+
+def test_pack_index_takes_the_include_patterns_a_configs_pack_takes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: a pack of reStructuredText (`include: ["**/*.txt", "**/*.rst"]` in a config)
+    ran, but `assay pack index` and `assay pack serve` knew only the default patterns: they
+    indexed the text file alone, not the pack the run read."""
+    from assay.context.pack_index import content_hash
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.rst").write_text("Alpha\n=====\n\nPort 7070.\n")
+    (docs / "b.txt").write_text("Beta follows alpha.\n")
+    code, out = assay(capsys, "pack", "index", str(docs), "--cache", str(tmp_path / "cache"))
+    assert code == 0 and "pack 'docs': 1 document, 1 chunk" in out
+    patterns = ["**/*.txt", "**/*.rst"]
+    code, out = assay(capsys, "pack", "index", str(docs), "--cache", str(tmp_path / "cache"),
+                      "--include", patterns[0], "--include", patterns[1], "-q", "port")
+    assert code == 0, out
+    assert "pack 'docs': 2 documents, 2 chunks, index at " in out
+    assert f"docs-{content_hash(docs.resolve(), patterns, 1200)[:16]}" in out  # the run's index
+    assert "[a.rst" in out and "7070" in out
