@@ -246,3 +246,21 @@ def test_calls_of_a_target_that_lists_no_tools_match_by_name_alone(make_scorer):
     score = make_scorer("tool_calls").check(
         case([{"name": "anything"}]), calls(("anything", {})))
     assert score.passed is True
+
+
+def test_a_case_expecting_no_call_fails_any_call_even_where_extra_calls_are_allowed(
+        make_scorer):
+    """Regression: with `allow_extra_calls: true` (the mcp-context example's setting), a case
+    with `expected_tool_calls: []`, which means no call is allowed, passed an agent that
+    searched, reading 'no tool calls, as expected (1 extra allowed)'; so did
+    `if_missing: no_calls`."""
+    searched = calls(("get_order_status", {"order_id": "12345"}))
+    for params in ({"allow_extra_calls": True},
+                   {"allow_extra_calls": True, "ordered": False}):
+        score = make_scorer("tool_calls", **params).check(case([]), searched)
+        assert (score.passed, score.reason) == (
+            False, ("call count mismatch: expected 0, got 1; call 1: unexpected call "
+                    "get_order_status")), params
+    no_calls = make_scorer("tool_calls", allow_extra_calls=True, if_missing="no_calls")
+    assert no_calls.check(case(None), searched).passed is False
+    assert no_calls.check(case(None), calls()).passed is True

@@ -5,7 +5,8 @@ argument equal (arguments the agent adds are allowed), the same number of
 calls, and a reason naming the first mismatch the way a person reads it:
 `call 1: arg 'order_id' expected '12345', got '999'`. Calls are numbered from 1.
 An unordered mode matches the calls as a multiset, and `allow_extra_calls`
-lets the agent make calls beyond the expected ones.
+lets the agent make calls beyond the expected ones (beyond at least one: a case
+that expects no call, `[]` or `if_missing: no_calls`, allows none).
 
 The check is of what the agent asked for, as the agent-suite grader's is: a
 call that matches counts even when the tool answered it with an error, and
@@ -149,7 +150,8 @@ class ToolCalls(CheckScorer):
 
         allow_extra_calls: bool = False
         """Allow calls beyond the expected ones (in order mode the expected calls must still
-        appear in order, with other calls between or around them)."""
+        appear in order, with other calls between or around them). A case that expects no
+        call (`expected_tool_calls: []`, or `if_missing: no_calls`) still allows none."""
 
         if_missing: Literal["not_applicable", "no_calls", "error"] = "not_applicable"
         """What a case without `expected_tool_calls` means: `not_applicable`, the check does not
@@ -174,7 +176,9 @@ class ToolCalls(CheckScorer):
             return expected
         actual = output.tool_calls
         mismatch = partial(call_mismatch, offered=_offered(output))
-        if not self.params.ordered:
+        if not expected:  # no call is allowed: there is nothing for a call to be extra to
+            rows, reason = _positional(expected, actual, mismatch)
+        elif not self.params.ordered:
             rows, reason = _unordered(expected, actual, self.params.allow_extra_calls, mismatch)
         elif self.params.allow_extra_calls:
             rows, reason = _in_order_with_extras(expected, actual, mismatch)
