@@ -141,16 +141,21 @@ def test_payloads_in_every_field_stay_text_in_the_opened_case(tmp_path: Path,
     assert "<img" not in dom and "<svg" not in dom
 
 
+def opened_agent_case(tmp_path: Path, agent: dict[str, object]) -> str:
+    """The page of one agent trial (one search call, `agent` as its metadata), opened."""
+    output = Output(text="Io", tool_calls=[ToolCall("search", {"q": "moons"}, result="Io")],
+                    metadata={"agent": {**agent, "steps": [
+                        {"turn": 1, "text": "", "tool_calls": [{"name": "search"}]}]}})
+    trial = TrialRecord(case_id="case-1", condition="a", epoch=0, input="q", expected="Io",
+                        output=output, scores={"exact": Score.binary(True, "ok")})
+    page = tmp_path / "report.html"
+    page.write_text(render_html(review_of([trial], ["a"]), [trial]), encoding="utf-8")
+    return dump_dom(page, "#case=case-1")
+
+
 def test_a_retried_agent_trials_trajectory_says_it_is_the_last_attempt(tmp_path: Path) -> None:
     """'trajectory: 1 turns, 1 tool calls' stood beside tokens and cost of both attempts."""
-    output = Output(text="Io", tool_calls=[ToolCall("search", {"q": "moons"}, result="Io")],
-                    metadata={"agent": {"attempts": 2, "steps": [
-                        {"turn": 1, "text": "", "tool_calls": [{"name": "search"}]}]}})
-    retried = TrialRecord(case_id="case-1", condition="a", epoch=0, input="q", expected="Io",
-                          output=output, scores={"exact": Score.binary(True, "ok")})
-    page = tmp_path / "report.html"
-    page.write_text(render_html(review_of([retried], ["a"]), [retried]), encoding="utf-8")
-    dom = dump_dom(page, "#case=case-1")
+    dom = opened_agent_case(tmp_path, {"attempts": 2})
     assert ("trajectory of the last of 2 attempts, the one scored: 1 turn, 1 tool call "
             "(the tokens and cost count every attempt)") in dom
 
@@ -158,13 +163,6 @@ def test_a_retried_agent_trials_trajectory_says_it_is_the_last_attempt(tmp_path:
 def test_the_trajectory_of_an_agent_that_ran_out_of_turns_says_so(tmp_path: Path) -> None:
     """Regression: each turn said 'stop: tool_calls', and nothing said the agent never
     answered: the max_turns it reached was in the viewer only."""
-    output = Output(text="still looking", tool_calls=[ToolCall("search", {"q": "moons"})],
-                    metadata={"agent": {"stop_reason": "max_turns", "steps": [
-                        {"turn": 1, "text": "still looking", "tool_calls": [{"name": "search"}]}]}})
-    cut = TrialRecord(case_id="case-1", condition="a", epoch=0, input="q", expected="Io",
-                      output=output, scores={"exact": Score.binary(False, "differs")})
-    page = tmp_path / "report.html"
-    page.write_text(render_html(review_of([cut], ["a"]), [cut]), encoding="utf-8")
-    dom = dump_dom(page, "#case=case-1")
+    dom = opened_agent_case(tmp_path, {"stop_reason": "max_turns"})
     assert ("trajectory: 1 turn, 1 tool call; the agent stopped at max_turns after 1 turn, "
             "still calling tools; the answer scored is its last turn's text") in dom
