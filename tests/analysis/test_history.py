@@ -8,11 +8,11 @@ from assay.analysis.history import build_history
 
 
 def run(run_id: str, started: str, summary: dict | None, *, experiment: str = "exp",
-        kind: str = "eval", status: str = "completed", dataset: str | None = "d1"
-        ) -> SimpleNamespace:
+        kind: str = "eval", status: str = "completed", dataset: str | None = "d1",
+        packs: dict[str, str] | None = None) -> SimpleNamespace:
     return SimpleNamespace(id=run_id, experiment=experiment, kind=kind, status=status,
                            started_at=started, git_commit=None, summary=summary,
-                           dataset_hash=dataset)
+                           dataset_hash=dataset, pack_hashes=packs)
 
 
 def scores(pass_rate: float | None, mean: float) -> dict:
@@ -105,3 +105,17 @@ def test_a_move_is_beyond_noise_only_when_the_two_runs_intervals_do_not_overlap(
                                    run("r2", "2026-01-02", summary(0.6, 0.4, 0.8))])
     assert apart.beyond_noise("s@c") and not overlapping.beyond_noise("s@c")
     assert overlapping.trend("s@c") == "up"
+
+
+def test_a_run_whose_pack_was_edited_since_the_last_run_reading_it_names_the_pack() -> None:
+    """Regression: each run kept its packs' content hashes, yet the history of an experiment
+    said nothing of a pack edited between two runs; their move read as the agent's alone.
+    The trend still stands (the pack may be what is being improved)."""
+    [history] = build_history([
+        run("r1", "1", scores(0.5, 5), packs={"go-docs": "a", "faq": "f"}),
+        run("r2", "2", scores(0.6, 6), packs=None),  # a run that read no pack
+        run("r3", "3", scores(0.9, 8), packs={"go-docs": "b", "faq": "f"}),
+        run("r4", "4", scores(0.9, 8), packs={"go-docs": "b"})])
+    assert [p.packs_changed for p in history.points] == [(), (), ("go-docs",), ()]
+    assert history.to_dict()["runs"][2]["packs_changed"] == ["go-docs"]
+    assert history.trend("judge@pack") != "dataset_changed"

@@ -145,8 +145,20 @@ def test_a_mean_is_printed_on_its_scale_as_the_runs_report_prints_it() -> None:
                            "pass_rate": None, "scale": [0.0, 1.0]}]}
     run = SimpleNamespace(id="r1", experiment="exp", kind="eval", started_at="2026-01-01",
                           status="completed", git_commit=None, dataset_hash="h",
-                          summary=summary)
+                          summary=summary, pack_hashes=None)
     [history] = build_history([run])
     lines = printed(history).splitlines()
     assert [line.split()[-1] for line in lines if "r1" in line] == ["0.9997"]
     assert any(line.split()[-1] == "0.9997" for line in lines if "graded.mean@b" in line)
+
+
+def test_a_pack_edited_between_runs_is_named_in_a_packs_changed_column() -> None:
+    points = [HistoryPoint(f"r{i}", f"2026-01-0{i + 1}", "completed", None, {"exact@a": 50.0},
+                           dataset_hash="d", packs_changed=changed)
+              for i, changed in enumerate([(), ("go-docs",)])]
+    text = printed(ExperimentHistory("exp", "eval", ["exact@a"], points))
+    assert "packs changed" in text
+    assert [line.split()[-2] for line in text.splitlines() if line.startswith(("  r0", "  r1"))] \
+        == ["-", "go-docs"]
+    assert "the knowledge packs whose documents were edited since the run before" in text
+    assert "packs changed" not in printed(history("d", "d"))

@@ -14,7 +14,9 @@ A run without a summary (interrupted, failed) is listed with no metrics.
 A run over another dataset than the run before it (another file, or the file
 edited) answered other questions, so its numbers are not a move from the
 earlier ones: the run is marked, and a metric whose last two values straddle
-the change has no up or down trend, only `dataset_changed`.
+the change has no up or down trend, only `dataset_changed`. A run whose knowledge
+packs were edited since the run before it (`packs_changed`) is marked too, but its
+trend stands: a pack is a thing a team improves, and the move may be its doing.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ class HistoryPoint:
     stale: bool = False
     """Marked `running` or `reviewing`, but nothing seems to run it (see
     `store.stalled_runs`)."""
+    packs_changed: tuple[str, ...] = ()
+    """The knowledge packs whose documents differ from the last earlier run that read them."""
 
     @property
     def shown_status(self) -> str:
@@ -102,7 +106,8 @@ class ExperimentHistory:
             "experiment": self.experiment, "kind": self.kind, "metrics": self.metrics,
             "runs": [{"id": p.run_id, "started_at": p.started_at, "status": p.status,
                       "git_commit": p.git_commit, "dataset_hash": p.dataset_hash,
-                      "dataset_changed": p.dataset_changed, "stale": p.stale,
+                      "dataset_changed": p.dataset_changed,
+                      "packs_changed": list(p.packs_changed), "stale": p.stale,
                       "metrics": {m: p.metrics[m] for m in self.metrics if m in p.metrics}}
                      for p in self.points],
             "trend": {m: self.trend(m) for m in self.metrics},
@@ -175,6 +180,7 @@ def build_history(runs: Iterable[Any], stale: Collection[str] = ()) -> list[Expe
     `stale`: the ids of runs marked running that have probably stopped."""
     groups: dict[tuple[str, str], ExperimentHistory] = {}
     last_dataset: dict[tuple[str, str], str] = {}
+    last_packs: dict[tuple[str, str], dict[str, str]] = {}
     for run in sorted(runs, key=lambda r: (r.started_at, r.id)):
         key = (run.experiment, run.kind)
         history = groups.get(key) or groups.setdefault(key, ExperimentHistory(*key))
@@ -186,9 +192,13 @@ def build_history(runs: Iterable[Any], stale: Collection[str] = ()) -> list[Expe
         changed = dataset is not None and last_dataset.get(key, dataset) != dataset
         if dataset is not None:
             last_dataset[key] = dataset
+        packs = last_packs.setdefault(key, {})
+        now = run.pack_hashes or {}
+        packs_changed = tuple(name for name in sorted(now) if packs.get(name, now[name]) != now[name])
+        packs.update(now)
         history.points.append(HistoryPoint(run.id, run.started_at, run.status,
                                            run.git_commit, metrics, intervals, dataset,
-                                           changed, run.id in stale))
+                                           changed, run.id in stale, packs_changed))
     return sorted(groups.values(), key=lambda h: (h.experiment, h.kind))
 
 

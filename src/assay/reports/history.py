@@ -92,7 +92,9 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     shown = history.metrics[:room]
     breaks = {i for i, point in enumerate(history.points) if point.dataset_changed}
     datasets = bool(breaks) or len({p.dataset_hash for p in history.points}) > 1
-    for column in ("run", "started (UTC)", "status") + (("dataset",) if datasets else ()):
+    packs = any(point.packs_changed for point in history.points)
+    extra = (("dataset",) if datasets else ()) + (("packs changed",) if packs else ())
+    for column in ("run", "started (UTC)", "status", *extra):
         table.add_column(column, no_wrap=True)
     for column in shown:  # `judge_score@pack` on two lines: cut to `judge_score@…`, the
         # columns of one scorer's conditions could not be told apart
@@ -101,15 +103,16 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     rows = []
     for i, point in enumerate(history.points):
         dataset = ((f"{BREAK} " if i in breaks else "") + (point.dataset_hash or "-")[:12],)
+        edited = (", ".join(point.packs_changed) or "-",)
         rows.append((point.run_id, point.started_at[:16].replace("T", " "), point.shown_status,
-                     *(dataset if datasets else ()),
+                     *(dataset if datasets else ()), *(edited if packs else ()),
                      *(format_value(m, point.metrics.get(m), history.scales.get(m))
                        for m in shown)))
         table.add_row(*rows[-1])
     if fits(console, table):
         console.print(table)
     else:  # too narrow even for the run ids: a table would cut them
-        names = ["started (UTC)", "status", *(("dataset",) if datasets else ()), *map(escape, shown)]
+        names = ["started (UTC)", "status", *extra, *map(escape, shown)]
         print_as_list(console, heading, ["run", *names], rows)
     if len(shown) < len(history.metrics):
         console.print(f"  the table has room for {len(shown)} of the {len(history.metrics)} "
@@ -127,6 +130,9 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
         console.print("  ↑ ↓ the last move; green or red only for a pass rate or mean that moved "
                       "beyond both runs' 95% intervals, else it may be noise "
                       "(`assay compare` tests it case by case)")
+    if packs:
+        console.print("  packs changed: the knowledge packs whose documents were edited since "
+                      "the run before; the runs' numbers move with them too")
     if breaks:
         console.print(f"  {BREAK} the dataset changed (sha256 in the dataset column): the runs "
                       "on either side answered different questions, so no trend is read across "
