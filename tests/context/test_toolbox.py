@@ -19,14 +19,14 @@ def lookup_server(tool_name: str = "lookup"):
     return python_server("crashing_server.py", "--crash-on", "99", "--tool-name", tool_name)
 
 
-def _offer(tmp_path: Path, call: str | None = None,
+def _offer(tmp_path: Path, call: str | None = None, arguments: dict | None = None,
            **configs) -> tuple[list[str], list[str], ToolResult | None]:
     """The exposed names and notes of a toolbox over real stdio servers, and one call."""
     async def scenario() -> tuple[list[str], list[str], ToolResult | None]:
         servers = make_servers(tmp_path, **configs)
         try:
             toolbox = Toolbox(await servers.start(list(configs)))
-            result = await toolbox.call(call, {"key": "omega"}) if call else None
+            result = await toolbox.call(call, arguments or {"key": "omega"}) if call else None
             return [spec.name for spec in toolbox.specs], toolbox.notes, result
         finally:
             await servers.aclose()
@@ -75,3 +75,18 @@ def test_a_renamed_tool_never_takes_the_name_of_a_tool_that_keeps_its_own(
     assert names == ["files_read_2", "files_read"]
     assert result is not None and result.server == "plain"
     assert "the agent sees it as 'files_read_2'" in notes[0]
+
+
+def test_arguments_the_model_wrote_as_broken_json_are_its_tool_error_not_sent_to_the_server(
+        tmp_path: Path) -> None:
+    """Regression: a call whose arguments were cut-off JSON (`{"key": "om`) reached the
+    server as `{"_invalid_json": ...}`, a name of ours: the agent read the server's
+    complaint of a missing `key`, not that its JSON was broken."""
+    _, _, result = _offer(tmp_path, "lookup", {"_invalid_json": '{"key": "om'},
+                          lookup=lookup_server())
+    assert result is not None and result.is_error
+    assert result.text == ("the arguments of 'lookup' are not a JSON object (not JSON: "
+                           '{"key": "om); call it again with arguments as one JSON object')
+    _, _, result = _offer(tmp_path, "lookup", {"_value": ["omega"]}, lookup=lookup_server())
+    assert result is not None and result.is_error
+    assert "(JSON list: [\"omega\"])" in result.text

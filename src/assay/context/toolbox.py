@@ -22,6 +22,7 @@ from assay.context.mcp_connection import ServerDied
 from assay.context.mcp_servers import ManagedServer
 from assay.errors import RunFailed
 from assay.providers.base import ToolSpec
+from assay.wire_tool_call import INVALID_JSON, NOT_AN_OBJECT
 from assay.wording import plural
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -92,8 +93,9 @@ class Toolbox:
 
     async def call(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         """Run one tool. Tool failures come back as `is_error` results for the model to
-        read; a server that died raises `ServerCrashed`, and one that is down for good
-        `RunFailed`."""
+        read, as do arguments the model wrote that are no JSON object (the server is not
+        asked: it would be sent our placeholder for them); a server that died raises
+        `ServerCrashed`, and one that is down for good `RunFailed`."""
         started = time.perf_counter()
         route = self._routes.get(name)
         if route is None:
@@ -101,6 +103,11 @@ class Toolbox:
             return ToolResult(f"unknown tool '{name}' (available: {known})", True,
                               _ms(started), "", name)
         server, tool = route
+        unreadable = _unreadable_arguments(arguments)
+        if unreadable is not None:
+            return ToolResult(f"the arguments of '{name}' are not a JSON object ({unreadable}); "
+                              "call it again with arguments as one JSON object", True,
+                              _ms(started), server.name, tool)
         try:
             result = await server.call(tool, arguments)
         except ServerDied as exc:
@@ -137,6 +144,20 @@ def result_text(result: Any) -> str:
     if not parts and result.structured_content is not None:
         parts.append(json.dumps(result.structured_content, ensure_ascii=False))
     return "\n".join(parts)
+
+
+def _unreadable_arguments(arguments: dict[str, Any]) -> str | None:
+    """What the model wrote for a call's arguments when it was no JSON object (the provider
+    kept it under a key of ours, `wire_tool_call`), cut short; None for real arguments."""
+    if len(arguments) != 1:
+        return None
+    key, value = next(iter(arguments.items()))
+    if key == INVALID_JSON:
+        text = str(value)
+        return f"not JSON: {text[:200]}" + ("..." if len(text) > 200 else "")
+    if key == NOT_AN_OBJECT:
+        return f"JSON {type(value).__name__}: {json.dumps(value)[:200]}"
+    return None
 
 
 def _provider_name(name: str) -> str:
