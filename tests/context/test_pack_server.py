@@ -59,6 +59,26 @@ def test_pack_reference_starts_the_pack_server_in_process(tmp_path: Path) -> Non
     assert result.text.startswith("[troubleshooting.html#e-toobig]")
 
 
+def test_the_search_tool_tells_the_model_the_top_k_it_takes(tmp_path: Path) -> None:
+    """Regression: `top_k` was offered as any integer, and a model asking for 100 passages
+    learnt the bound only from the error, a turn spent."""
+    index = PackIndex.open(EXAMPLE_DOCS, name="larkspur", cache_root=tmp_path / "cache")
+
+    async def scenario():
+        servers = McpServers({}, base_dir=tmp_path, packs={"larkspur": index}.__getitem__)
+        try:
+            toolbox = Toolbox(await servers.start(["pack:larkspur"]))
+            return toolbox, await toolbox.call("search", {"query": "port", "top_k": 100})
+        finally:
+            await servers.aclose()
+
+    toolbox, too_many = asyncio.run(scenario())
+    [search] = [spec for spec in toolbox.specs if spec.name == "search"]
+    top_k = search.input_schema["properties"]["top_k"]
+    assert (top_k["minimum"], top_k["maximum"], top_k["default"]) == (1, 50, 5)
+    assert too_many.is_error and "50" in too_many.text
+
+
 @pytest.mark.parametrize("transport", ["http", "sse"])
 def test_pack_server_over_the_network_transports(tmp_path: Path, transport: str) -> None:
     import socket

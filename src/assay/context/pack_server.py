@@ -8,7 +8,9 @@ client through `assay pack serve DIR` over stdio or streamable HTTP.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import Field
 
 if TYPE_CHECKING:
     import socket
@@ -47,11 +49,9 @@ def build_pack_server(index: PackIndex) -> MCPServer:
     root.setLevel(level)
 
     @server.tool(structured_output=False)
-    def search(query: str, top_k: int = 5) -> str:
-        """Search the pack's documents by keywords. Returns the best matching passages,
-        each headed by its source id (`path#section`)."""
-        if not 1 <= top_k <= 50:
-            raise ToolError("top_k must be between 1 and 50")
+    def search(query: str, top_k: Annotated[int, Field(ge=1, le=50)] = 5) -> str:
+        """Search the pack's documents by keywords. Returns the best matching passages
+        (top_k, 1 to 50), each headed by its source id (`path#section`)."""
         return format_passages(index.search(query, top_k))
 
     @server.tool(structured_output=False)
