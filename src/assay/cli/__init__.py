@@ -86,6 +86,7 @@ def _command(argv: list[str] | None, signals: Signals) -> int:
     from assay.cli.group import app
     from assay.errors import AssayError
     from assay.redaction import redact
+    from assay.reports.text import shown_plainly
 
     try:
         app.main(args=argv, prog_name="assay", standalone_mode=False)
@@ -103,7 +104,7 @@ def _command(argv: list[str] | None, signals: Signals) -> int:
         return 2
     except AssayError as exc:
         signals.exiting_with(exc.exit_code)
-        click.secho(redact(f"error: {exc}"), fg="red", err=True, color=colour_wanted())
+        click.secho(shown_plainly(redact(f"error: {exc}")), fg="red", err=True, color=colour_wanted())
         return exc.exit_code
     except Exception as exc:  # noqa: BLE001 - a bug of ours, not the user's input: exit 3
         import os
@@ -112,7 +113,7 @@ def _command(argv: list[str] | None, signals: Signals) -> int:
         signals.exiting_with(3)
         if os.environ.get("ASSAY_DEBUG"):  # masked as the line below: it quotes the same error
             click.echo(redact(traceback.format_exc()), err=True, nl=False)
-        click.secho(redact(f"internal error: {type(exc).__name__}: {exc}\n")
+        click.secho(shown_plainly(redact(f"internal error: {type(exc).__name__}: {exc}\n"))
                     + "  this is a bug in assay; "
                     "ASSAY_DEBUG=1 shows the traceback", fg="red", err=True,
                     color=colour_wanted())

@@ -6,6 +6,11 @@ followed by `## ...` would start a section of its own (in `guidelines.md`,
 outside the "Eval Insights" section assay manages, added again on every
 run). `one_line` flattens and caps text for any format that escapes on its
 own (HTML, XML); `inline` also escapes it for Markdown.
+
+On a terminal the same text may keep its lines, but never its control
+characters: an answer or case id holding `\x1b[2J` cleared the screen around
+`assay run`'s summary, and a right-to-left override (U+202E) read the rest of
+its line backwards. `shown_plainly` makes each such character a space.
 """
 
 from __future__ import annotations
@@ -13,12 +18,24 @@ from __future__ import annotations
 import re
 
 _SPECIAL = re.compile(r"([\\`*|<>\[\]])")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u0085]+")
+_TERMINAL_CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f"
+"""C0 and C1 control characters but the line break and the tab: escape sequences start here."""
+_BIDI_CONTROL = "\u202a-\u202e\u2066-\u2069"
+"""Bidirectional embeddings, overrides and isolates: they reorder the text after them."""
+_UNSHOWN = re.compile(f"[{_TERMINAL_CONTROL}{_BIDI_CONTROL}]")
+_CONTROL = re.compile(f"[\n\t\u2028\u2029{_TERMINAL_CONTROL}{_BIDI_CONTROL}]+")
+
+
+def shown_plainly(text: object) -> str:
+    """`text` with every control character but the line break and the tab, and every
+    bidirectional override, made a space: what it says reaches the reader, no instruction
+    to the terminal does."""
+    return _UNSHOWN.sub(" ", str(text))
 
 
 def one_line(text: object, limit: int | None = 300) -> str:
-    """`text` on one line: line breaks and control characters become single spaces, and
-    the result is cut at `limit` characters (ending with `…`); never with `limit=None`."""
+    """`text` on one line: line breaks, control characters and bidirectional overrides
+    become single spaces, and the result is cut at `limit` characters (ending with `…`); never with `limit=None`."""
     flat = " ".join(_CONTROL.sub(" ", str(text)).split())
     return flat if limit is None or len(flat) <= limit else flat[: limit - 1] + "…"
 
@@ -39,7 +56,8 @@ def code(text: object, limit: int = 200) -> str:
 
 
 def markup_free(text: object) -> str:
-    """`text` for a rich console, shown as written: a `[` that would open markup is escaped."""
+    """`text` for a rich console, shown as written: a `[` that would open markup is escaped,
+    and control characters are made spaces (`shown_plainly`)."""
     from rich.markup import escape
 
-    return escape(str(text))
+    return escape(shown_plainly(text))
