@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from assay.reports.text import one_line
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -26,7 +27,9 @@ def page_warnings(review: Review) -> list[str]:
 
 def unscored_warnings(summary: RunSummary, see: str = "") -> list[str]:
     """One warning for the target's failures, one per scorer that could not score some
-    answers, each with its first example; `see` ends each (`; see Errors in report.md`)."""
+    answers, each with its first example, flattened to one line (an error message's line
+    breaks would print lines that read as assay's own); `see` ends each (`; see Errors in
+    report.md`)."""
     warnings = []
     failed = sum(c.errors for c in summary.conditions)
     if failed:
@@ -34,11 +37,11 @@ def unscored_warnings(summary: RunSummary, see: str = "") -> list[str]:
         example = next((e for c in summary.conditions for e in c.error_examples), "")
         warnings.append(f"{failed} of {plural(total, 'trial')} got no answer from the target, "
                         f"so {'it has' if failed == 1 else 'they have'} no score (first: "
-                        f"{example}){see}")
+                        f"{one_line(example, None)}){see}")
     for scorer, failures in summary.scorer_failures.items():
         if not any(s.n for s in summary.scores if s.scorer == scorer):
             continue  # no value anywhere: the run's warnings say so, with this example
         warnings.append(f"{scorer} could not score {plural(failures.count, 'answer')}, "
                         f"left out of its figures, not counted as 0 (first: "
-                        f"{failures.examples[0]}){see}")
+                        f"{one_line(failures.examples[0], None)}){see}")
     return warnings
