@@ -166,3 +166,20 @@ def test_the_trajectory_of_an_agent_that_ran_out_of_turns_says_so(tmp_path: Path
     dom = opened_agent_case(tmp_path, {"stop_reason": "max_turns"})
     assert ("trajectory: 1 turn, 1 tool call; the agent stopped at max_turns after 1 turn, "
             "still calling tools; the answer scored is its last turn's text") in dom
+
+
+def test_a_script_that_slipped_into_the_page_does_not_run_but_the_pages_own_does(
+        tmp_path: Path) -> None:
+    """The page's Content Security Policy allows only its own script, by hash: markup a
+    model wrote that got past escaping some day would stay inert (before, it ran)."""
+    trials = [simple(i, c, passed=i % 2 == 0) for i in range(3) for c in ("a", "b")]
+    page = render_html(review_of(trials, ["a", "b"]), trials)
+    slipped = (f"<script>{PWNED}</script><img src=x onerror=\"{PWNED}\">"
+               "<base href=\"https://elsewhere.example/\">")
+    path = tmp_path / "report.html"
+    path.write_text(page.replace('<section id="trials-section"', slipped
+                                 + '<section id="trials-section"', 1), encoding="utf-8")
+    dom = dump_dom(path)
+    assert slipped.split(">", 1)[0] in dom  # the foreign script is on the page
+    assert not re.search(r"<html[^>]*data-pwned", dom)  # and did not run
+    assert shown_cases(dom) == ["case-00001", "case-00000", "case-00002"]  # the page's did

@@ -224,10 +224,11 @@ def print_calibration(out: Any, cal: Calibration) -> None:
 
 
 def calibration_html(cal: Calibration) -> str:
+    from assay.reports.page_policy import content_security_policy
     from assay.reports.pages import template_environment
 
     return str(template_environment().get_template("calibration.html.j2").render(
-        cal=cal, judge=judge_line(cal), headline=headline(cal), rows=measure_rows(cal),
+        policy=content_security_policy(), cal=cal, judge=judge_line(cal), headline=headline(cal), rows=measure_rows(cal),
         confusion=confusion_rows(cal), labels=label_rows(cal), problems=problem_lines(cal)))
 
 

@@ -55,6 +55,7 @@ from assay.reports.html_trials import TextCaps, TrialData
 from assay.reports.judges import judge_sections
 from assay.reports.meters import Meter, delta_table, mean_meter, rate_meter
 from assay.reports.packed_text import GzipBase64Writer
+from assay.reports.page_policy import content_security_policy
 from assay.reports.unscored import page_warnings
 
 if TYPE_CHECKING:
@@ -104,6 +105,8 @@ def render_html(review: Review, trials: Iterable[TrialRecord] | TrialData, *,
 def write_html(handle: IO[str], review: Review, trials: Iterable[TrialRecord] | TrialData, *,
                caps: TextCaps | None = None) -> None:
     """Write the page to `handle`; the trials' JSON is streamed, never held as one string."""
+    from markupsafe import Markup
+
     summary = review.summary
     if isinstance(trials, TrialData):
         data = trials
@@ -118,7 +121,9 @@ def write_html(handle: IO[str], review: Review, trials: Iterable[TrialRecord] | 
     nav.append(("trials-section", "Cases"))
     env = _environment()
     common = {"run": review.run, "colours": colours}
-    handle.write(env.get_template("page_top.html.j2").render(nav=nav, **common))
+    script = _script()
+    handle.write(env.get_template("page_top.html.j2").render(
+        nav=nav, policy=content_security_policy([script]), **common))
     for section, context in shown:
         handle.write(env.get_template(section.template).render(**common, **context))
     handle.write(env.get_template("sections/cases.html.j2").render(
@@ -128,7 +133,14 @@ def write_html(handle: IO[str], review: Review, trials: Iterable[TrialRecord] | 
     data.write(packed)
     packed.close()
     handle.write("</script>\n")
-    handle.write(env.get_template("page_end.html.j2").render(**common))
+    handle.write(env.get_template("page_end.html.j2").render(script=Markup(script), **common))
+
+
+@lru_cache(maxsize=1)
+def _script() -> str:
+    """The page's script, exactly as written into its `<script>` tag: the policy names it
+    by its hash."""
+    return "\n" + str(_environment().get_template("report.js").render()) + "\n"
 
 
 def trial_data(review: Review, *, caps: TextCaps | None = None) -> TrialData:
