@@ -39,6 +39,18 @@ def test_a_large_drop_within_noise_reads_as_a_size_and_says_within_noise():
     assert line.count("significant") == 0 and "within noise" in line
 
 
+def test_lines_stay_aligned_after_names_with_wide_characters_emoji_or_accents():
+    """Regression: names were padded by their count of characters, so the figures after
+    `漢字` or `🎉` (two columns each) sat further right than after `é́` (one column, two
+    characters)."""
+    from rich.cells import cell_len
+
+    entry = all_flipped()
+    names = ["exact · 漢字漢字", "exact · 🎉🎉", "exact · e\u0301\u0301x", "exact · plain"]
+    lines = comparison_lines([entry] * len(names), lambda e: names.pop(0))
+    assert len({cell_len(line.split(" → ")[0]) for line in lines}) == 1, lines
+
+
 def test_three_flipped_cases_get_an_interval_that_holds_zero_never_a_point():
     entry = all_flipped()
     _, _, delta, ci = shown_effect(entry.comparison)[:4]

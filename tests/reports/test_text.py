@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assay.reports.text import inline, markup_free, one_line, shown_plainly
+from assay.reports.text import inline, markup_free, one_line, padded, shown_plainly
 
 
 def test_a_right_to_left_override_in_a_report_line_cannot_reverse_what_follows_it() -> None:
@@ -25,3 +25,9 @@ def test_a_terminal_line_keeps_its_line_breaks_and_tabs_but_no_escape_sequence()
 def test_emoji_joiners_and_combining_marks_are_kept() -> None:
     family = "\U0001f469\u200d\U0001f469\u200d\U0001f467 e\u0301"
     assert shown_plainly(family) == family and one_line(family) == family
+
+
+def test_padding_counts_the_columns_a_name_takes_on_screen_not_its_characters() -> None:
+    """`assay history`'s metric names and `assay run`'s comparison lines line up so."""
+    assert padded("漢字", 6) == "漢字  " and padded("e\u0301x", 4) == "e\u0301x  "
+    assert padded("[b]", 4) == "\\[b] "

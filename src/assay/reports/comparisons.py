@@ -20,7 +20,7 @@ from assay.analysis.paired import PairedComparison
 from assay.analysis.power import SampleSizeAdvice
 from assay.analysis.verdict import evidence, format_p, level_text, shown_effect
 from assay.knowledge_packs.bands import size_words
-from assay.reports.text import code, inline
+from assay.reports.text import code, inline, padded, screen_width
 from assay.reports.text import markup_free as escape
 
 MAX_IDS_TERMINAL = 10
@@ -105,13 +105,12 @@ def comparison_lines(entries: Sequence[ComparisonEntry], label: Any) -> list[str
     `label(entry)` names the row; the delta is coloured, the rest is plain.
     """
     names = [label(e) for e in entries]
-    width = max((len(n) for n in names), default=0)
+    width = max((screen_width(n) for n in names), default=0)
     lines = []
     for name, entry in zip(names, entries):
         c = entry.comparison
         a, b, delta, ci, _ = shown_effect(c)
-        padded = escape(name) + " " * (width - len(name))  # a `[` in a name is not markup
-        lines.append(f"  {padded}  {a} → {b}  {coloured_delta(c, delta)} "
+        lines.append(f"  {padded(name, width)}  {a} → {b}  {coloured_delta(c, delta)} "
                      f"({size_text(c)})  {ci_label(c)} {ci}  {format_p(c.p_value, c.alpha)}  "
                      f"{evidence(c)}  n={c.n}")
     return lines

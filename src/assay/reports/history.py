@@ -83,6 +83,7 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
 
     from assay.reports.console import fits, print_as_list
     from assay.reports.text import markup_free as escape
+    from assay.reports.text import padded
 
     title = experiment_label(history.experiment, history.kind)
     runs = len(history.points)
@@ -122,8 +123,7 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
     for metric in history.metrics:
         series = history.series(metric)
         last = next((v for v in reversed(series) if v is not None), None)
-        name = escape(metric) + " " * (28 - len(metric))
-        console.print(f"  {arrows[metric]} {name} {sparkline(series, breaks)}  "
+        console.print(f"  {arrows[metric]} {padded(metric, 28)} {sparkline(series, breaks)}  "
                       f"{format_value(metric, last, history.scales.get(metric))}")
     if any(shown not in (ARROWS["flat"], ARROWS["new"], ARROWS["dataset_changed"])
            for shown in arrows.values()):

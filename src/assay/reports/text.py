@@ -61,3 +61,17 @@ def markup_free(text: object) -> str:
     from rich.markup import escape
 
     return escape(shown_plainly(text))
+
+
+def padded(text: object, columns: int) -> str:
+    """`text` for a rich console (`markup_free`), followed by the spaces that make it
+    `columns` wide on screen: a CJK character or an emoji takes two columns and a combining
+    accent none, so counting characters misaligned the lines after such a name."""
+    return markup_free(text) + " " * (columns - screen_width(text))
+
+
+def screen_width(text: object) -> int:
+    """The columns `text` takes on a terminal, as `padded` counts them."""
+    from rich.cells import cell_len
+
+    return cell_len(shown_plainly(text))
