@@ -158,3 +158,19 @@ def test_a_failed_check_of_an_agent_that_ran_out_of_turns_says_so() -> None:
     assert failures.failures == [
         ("- `c1` · tools · contains: contains none of 'Io' (the agent stopped at max_turns "
          "after 2 turns, still calling tools; the answer scored is its last turn's text)")]
+
+
+def test_the_heading_and_the_gates_show_html_and_line_breaks_in_names_as_text(
+        tmp_path: Path) -> None:
+    """Regression: the experiment's name was the page's heading as written, so a line break
+    in it began a section of its own, and a condition's `<img onerror>` in a gate's line
+    was raw HTML in report.md, unlike everywhere else the name appears."""
+    assay.evaluate("pipes\n## not a section <b>", data=CASES, task=answer,
+                   scorers=["exact_match"], conditions={"<img src=x onerror=y>": {}},
+                   gates=[{"scorer": "exact_match", "condition": "<img src=x onerror=y>",
+                           "min_pass_rate": 0.5}],
+                   store=tmp_path / "assay.db", output=tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert text.startswith("# pipes ## not a section \\<b\\>\n")
+    assert not re.search(r"(?<!\\)<(img|b>)", text)  # each escaped: no tag
+    assert "- FAIL exact_match@\\<img src=x onerror=y\\> pass rate: 0.0% passed" in text

@@ -38,7 +38,7 @@ MAX_FAILURES = 50
 def render_markdown(review: Review, trials: Iterable[TrialRecord] | FailureList) -> str:
     """The whole report. `trials` are the stored trials, or a `FailureList` already fed with
     them (in the pass over the trials that writes `results.json`)."""
-    lines = [f"# {review.run.experiment}", ""]
+    lines = [f"# {inline(review.run.experiment, None)}", ""]
     for section in SECTIONS:
         part = section(review)
         if part:
@@ -80,8 +80,8 @@ def run_lines(review: Review) -> list[str]:
 def gate_lines(review: Review) -> list[str]:
     if not review.gates:
         return []
-    return ["## Gates", "", *(f"- {'PASS' if g.passed else 'FAIL'} {g.gate}: {g.detail}"
-                              for g in review.gates)]
+    return ["## Gates", "", *(f"- {'PASS' if g.passed else 'FAIL'} {inline(g.gate, None)}: "
+                              f"{inline(g.detail, None)}" for g in review.gates)]
 
 
 def score_lines(review: Review) -> list[str]:
