@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assay.analysis.judge_consistency import JudgeConsistency
-from assay.analysis.judgements import JudgeFindings
+from assay.analysis.judgements import JudgeFindings, UnstableStats
 from assay.analysis.krippendorff import Alpha
 from assay.analysis.pairwise_verdicts import OrderedVerdicts, pairwise_result
 from assay.analysis.variance_split import DeltaNoise, VarianceSplit
@@ -53,3 +53,15 @@ def test_an_alpha_without_an_interval_is_shown_alone_with_no_dangling_space() ->
     text = judges_markdown(JudgeReview(findings=JudgeFindings(consistency=[consistency])))
     row = next(line for line in text.splitlines() if line.startswith("| judge_score |"))
     assert row.endswith("| 0.0% | 0.0% | 0.00 | 1.00 | 1.00 |"), row
+
+
+def test_case_ids_and_names_in_the_judges_tables_are_text_on_one_line() -> None:
+    """Regression: the unstable verdicts' case ids were listed as written, so an id holding
+    a line break and `## ...` began a section of report.md, and `<img onerror>` in an id or
+    a condition's name was raw HTML there."""
+    unstable = UnstableStats("judge", "<img src=x onerror=y>", 4, 2,
+                             ("q1\n## injected", "<b>q2</b>"))
+    text = judges_markdown(JudgeReview(findings=JudgeFindings(unstable=[unstable])))
+    assert "| judge | \\<img src=x onerror=y\\> | 2 | 4 |" in text
+    assert "- judge · \\<img src=x onerror=y\\>: q1 ## injected, \\<b\\>q2\\</b\\>" in text
+    assert not any(line.startswith("## injected") for line in text.splitlines())

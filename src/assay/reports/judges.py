@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import format_p, level_text
 from assay.reports.formatting import percent
+from assay.reports.text import inline
 from assay.shown_numbers import fixed, significant
 from assay.wording import plural
 
@@ -207,10 +208,10 @@ def _markdown(tables: list[Table]) -> str:
         lines += [f"## {table.title}", "", "| " + " | ".join(table.columns) + " |",
                   "| " + " | ".join("---:" if i >= table.right else "---"
                                     for i in range(len(table.columns))) + " |"]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
+        lines += ["| " + " | ".join(inline(cell, None) for cell in row) + " |"
                   for row in table.rows]
         if table.notes:
-            lines += [""] + [f"- {note}" for note in table.notes]
+            lines += [""] + [f"- {inline(note, None)}" for note in table.notes]
         lines.append("")
     return "\n".join(lines).rstrip()
 
