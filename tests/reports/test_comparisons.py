@@ -276,3 +276,12 @@ def test_a_delta_that_is_not_0_is_coloured_by_its_sign_as_its_text_reads() -> No
     assert text.direction == "up"
     assert ComparisonText.of(compare_paired(a, dict(a), kind="score", scale=(0, 1))
                              ).direction == "flat"
+
+
+def test_a_comparison_that_could_not_run_is_one_line_of_text_in_report_md() -> None:
+    """Regression: the reason quoted an exception and the conditions' names as written, so
+    a line break in it began a section of report.md and `<img onerror>` was raw HTML."""
+    comps = ConditionComparisons(entries=[], skipped=["exact: <img src=x> vs base: no\n## x"],
+                                 alpha=0.05, baseline="base")
+    text = condition_comparisons_markdown(comps)
+    assert "- not compared: exact: \\<img src=x\\> vs base: no ## x" in text

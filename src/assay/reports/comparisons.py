@@ -165,7 +165,7 @@ def condition_comparisons_markdown(comps: ConditionComparisons) -> str:
         if advice is not None:
             lines.append(f"- sample size ({_name(advice.metric)}): {advice.summary()}")
         lines += excluded_line(c)
-    lines += [f"- not compared: {line}" for line in comps.skipped]
+    lines += [f"- not compared: {inline(line, 2000)}" for line in comps.skipped]
     return "\n".join(lines)
 
 
