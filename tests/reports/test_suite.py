@@ -59,3 +59,15 @@ def test_regression_the_suite_table_shows_the_errored_trials_its_figures_leave_o
             in text)
     assert "| h1 | contains (0–1) | v2 | 7 | 0.857 | 85.7% | 9 | 1 |" in text
     assert "| total of 1 | contains (0–1) | v2 | 7 | 0.857 | 85.7% | 9 |  |" in text
+
+
+def test_a_warning_naming_a_condition_is_text_in_suite_md() -> None:
+    """Regression: a suite warning quoted condition names as written: `<img onerror>` in
+    one was raw HTML in suite.md, though the table beside it showed it as text."""
+    from assay.reports.suite import suite_markdown
+
+    document = {"packs_evaluated": 0, "sample_per_pack": None, "per_pack": {},
+                "grand_summary_by_scorer": [], "failed": [],
+                "warnings": ["contains: the '<img src=x onerror=y>' total covers 1 of 2"]}
+    assert "- contains: the '\\<img src=x onerror=y\\>' total covers 1 of 2" in \
+        suite_markdown(document)

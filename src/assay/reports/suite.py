@@ -89,7 +89,7 @@ def suite_markdown(document: dict[str, Any]) -> str:
              "One total per headline scorer and scale; `total of k` covers k experiments.", ""]
     lines += table(total_rows(document)) if document["grand_summary_by_scorer"] else ["none"]
     if document["warnings"]:
-        lines += ["", "## Warnings", "", *(f"- {w}" for w in document["warnings"])]
+        lines += ["", "## Warnings", "", *(f"- {inline(w, None)}" for w in document["warnings"])]
     if document["failed"]:
         lines += ["", "## Not summarised", ""]
         lines += [f"- {code(f['config'])} (exit {f['exit_code']}): {inline(f['error'], 2000)}"
