@@ -346,3 +346,25 @@ def test_an_unknown_scorer_is_named_in_the_config_as_written(
     assert code == 2
     assert f"{project.name}: no judged scorer 'nope'" in out
     assert str(project.parent) not in out
+
+
+def test_item_ids_with_markup_or_escape_sequences_print_as_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: the items the judge disagreed on were printed as rich markup, so an item
+    id holding `[/]` ended `assay calibrate` in 'internal error: MarkupError', and one holding
+    `\\x1b[2J` cleared the terminal."""
+    labels = [{**row, "item": {**row["item"], "key": f"[/]{row['item']['key']}\x1b[2J"}}
+              for row in LABELS]
+    config = write_project(tmp_path, labels, scorers=[{"type": "judge_score"}],
+                           calibration={"labels": {"path": "labels.jsonl",
+                                                   "fields": PASS_FAIL_FIELDS}})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASSAY_STORE", str(tmp_path / "assay.db"))
+    with FakeLLM(judge=FakeJudge(JudgeBiases(labels=truth_of(labels), label_agreement=0.8,
+                                             seed=3))) as llm:
+        point_sdks_at(llm, monkeypatch)
+        code, out = assay(capsys, "calibrate", str(config), "--no-save")
+    assert code == 1 and "internal error" not in out, out
+    assert "the judge disagrees with people on" in out and "[/]c0" in out
+    assert "\x1b" not in out

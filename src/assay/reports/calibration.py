@@ -201,26 +201,30 @@ def print_calibration(out: Any, cal: Calibration) -> None:
     """The calibration on a terminal; a table too wide for it is a list (`print_table`), so no
     column is dropped: a cut table showed an interval's low end where the value belonged."""
     from assay.reports.console import print_table
+    from assay.reports.text import markup_free as escape
+
+    def texts(rows: list[Any]) -> list[list[str]]:  # item ids, labels and errors are data
+        return [[escape(cell) for cell in row] for row in rows]
 
     colour = "green" if cal.passed else "red"
-    out.print(f"[bold]calibration of {judge_line(cal)}[/bold]")
-    out.print(f"labels: {cal.labels_path} ({cal.kind.replace('_', '/')}); "
-              f"verdicts: {cal.source}")
+    out.print(f"[bold]calibration of {escape(judge_line(cal))}[/bold]")
+    out.print(escape(f"labels: {cal.labels_path} ({cal.kind.replace('_', '/')}); "
+                     f"verdicts: {cal.source}"))
     print_table(out, "", [("measure", "left"), ("value", "right"), ("95% CI", "right"),
-                          ("note", "left")], measure_rows(cal))
+                          ("note", "left")], texts(measure_rows(cal)))
     matrix = confusion_rows(cal)
     if matrix is not None:
         heads, rows = matrix
         print_table(out, "confusion matrix",
-                    [(head, "left" if index == 0 else "right") for index, head in
-                     enumerate(heads)], rows)
+                    [(escape(head), "left" if index == 0 else "right") for index, head in
+                     enumerate(heads)], texts(rows))
     labels = label_rows(cal)
     if labels:
         print_table(out, "", [("label", "left"), ("precision", "right"), ("recall", "right"),
-                              ("people", "right"), ("judge", "right")], labels)
+                              ("people", "right"), ("judge", "right")], texts(labels))
     for line in problem_lines(cal):
-        out.print(f"[dim]{line}[/dim]")
-    out.print(f"[bold {colour}]{headline(cal)}[/bold {colour}]")
+        out.print(f"[dim]{escape(line)}[/dim]")
+    out.print(f"[bold {colour}]{escape(headline(cal))}[/bold {colour}]")
 
 
 def calibration_html(cal: Calibration) -> str:
@@ -228,13 +232,15 @@ def calibration_html(cal: Calibration) -> str:
     from assay.reports.pages import template_environment
 
     return str(template_environment().get_template("calibration.html.j2").render(
-        policy=content_security_policy(), cal=cal, judge=judge_line(cal), headline=headline(cal), rows=measure_rows(cal),
-        confusion=confusion_rows(cal), labels=label_rows(cal), problems=problem_lines(cal)))
+        policy=content_security_policy(), cal=cal, judge=judge_line(cal),
+        headline=headline(cal), rows=measure_rows(cal), confusion=confusion_rows(cal),
+        labels=label_rows(cal), problems=problem_lines(cal)))
 
 
 def print_calibration_list(out: Any, records: Sequence[CalibrationRecord]) -> None:
     """The stored calibrations, newest first; a list of lines when the table is too wide."""
     from assay.reports.console import print_table
+    from assay.reports.text import markup_free as escape
 
     if not records:
         out.print("no calibrations stored yet: run `assay calibrate CONFIG`")
@@ -244,7 +250,8 @@ def print_calibration_list(out: Any, records: Sequence[CalibrationRecord]) -> No
         bar = ", ".join(part for part in (
             f">={bound_percent(r.min_agreement)}" if r.min_agreement is not None else "",
             f"k>={r.min_kappa:g}" if r.min_kappa is not None else "") if part) or "-"
-        rows.append((r.id, r.scorer or "-", r.judge_model or "-", (r.prompt_hash or "-")[:8],
+        rows.append((r.id, escape(r.scorer or "-"), escape(r.judge_model or "-"),
+                     (r.prompt_hash or "-")[:8],
                      r.kind, str(r.n),
                      "-" if r.agreement is None else percent_beside(r.agreement,
                                                                     r.min_agreement),
