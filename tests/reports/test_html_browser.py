@@ -183,3 +183,14 @@ def test_a_script_that_slipped_into_the_page_does_not_run_but_the_pages_own_does
     assert slipped.split(">", 1)[0] in dom  # the foreign script is on the page
     assert not re.search(r"<html[^>]*data-pwned", dom)  # and did not run
     assert shown_cases(dom) == ["case-00001", "case-00000", "case-00002"]  # the page's did
+
+
+def test_a_bidirectional_override_in_a_case_reaches_the_reader_as_a_space(
+        tmp_path: Path) -> None:
+    """Regression: a case id holding U+202E read the words the page drew after it ('open
+    CASE: full outputs, trajectories, judges') backwards."""
+    trials = [agent_trial("q\u202eid <b>", c) for c in ("a", "b")]
+    path = tmp_path / "report.html"
+    path.write_text(render_html(review_of(trials, ["a", "b"]), trials), encoding="utf-8")
+    dom = dump_dom(path)
+    assert "q id &lt;b&gt;" in dom and "\u202e" not in dom

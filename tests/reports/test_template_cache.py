@@ -48,3 +48,12 @@ def test_an_unwritable_cache_folder_still_renders(tmp_path):
 def test_the_cache_lives_in_the_users_cache_folder(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache_folder() == tmp_path / "assay" / "templates"
+
+
+def test_a_template_compiled_without_the_finalize_step_is_compiled_again_with_it(tmp_path):
+    """Regression: the cache was keyed by the template's source alone, so a page compiled by
+    an environment without `finalize` was read back by one with it, and skipped it."""
+    render(tmp_path)
+    env = Environment(loader=DictLoader({"page.html": PAGE}), autoescape=True,
+                      bytecode_cache=TemplateCache(tmp_path), finalize=lambda v: f"*{v}*")
+    assert env.get_template("page.html").render(name="b", items=[1]) == "<p>*b* has *1* items</p>"

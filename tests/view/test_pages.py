@@ -376,3 +376,17 @@ def one_trial_page(tmp_path: Path, output: Output, scores: dict[str, Score]) -> 
     with serving(url) as viewer:
         return page_text(httpx.get(f"{viewer}runs/run-a/trial",
                                    params={"case": "c1", "condition": "base"}).text)
+
+
+def test_a_bidirectional_override_in_any_text_cannot_reverse_the_words_around_it() -> None:
+    """Regression: a case id holding U+202E made a trial page's heading read
+    'Case id<... esab rednu' (the condition's name and 'under' backwards). Every text a
+    page shows has such characters as spaces; the page's own markup is kept."""
+    from markupsafe import Markup
+
+    from assay.view.pages import environment
+
+    page = environment().from_string("<h1>Case {{ case }} under {{ condition }}</h1>{{ raw }}")
+    shown = page.render(case="q\u202eid", condition="base\u2066x",
+                        raw=Markup("<b>kept\u202e</b>"))
+    assert shown == "<h1>Case q id under base x</h1><b>kept </b>"

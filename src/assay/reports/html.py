@@ -157,10 +157,12 @@ def _environment() -> Any:
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     from assay.reports.template_cache import TemplateCache
+    from assay.reports.text import unreordered
 
     env = Environment(loader=PackageLoader("assay.reports", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      bytecode_cache=TemplateCache())
+                      bytecode_cache=TemplateCache(),
+                      finalize=unreordered)
     env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
     env.globals.update(max_ids=MAX_IDS_MARKDOWN, reading_tone=READING_TONE,
                        outcomes=change_names, family_note=family_note, detail_lines=detail_lines,

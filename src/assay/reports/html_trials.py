@@ -33,6 +33,7 @@ import orjson
 from assay.records import TrialRecord
 from assay.reports.agent_stop import ran_out_of_turns
 from assay.reports.results_json import ORJSON_OPTIONS
+from assay.reports.text import BIDI_CONTROLS
 from assay.score import Score
 from assay.trial import epoch_label
 
@@ -321,10 +322,13 @@ def _round(value: Any) -> int | float | None:
 
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
-                              "\u2028": "\\u2028", "\u2029": "\\u2029"})
+                              "\u2028": "\\u2028", "\u2029": "\\u2029",
+                              **dict.fromkeys(BIDI_CONTROLS, " ")})
+"""Also each bidirectional override becomes a space: drawn, it read the words after it (`open
+CASE: full outputs`) backwards."""
 
 
-_UNSAFE = re.compile("[<>&\u2028\u2029]")
+_UNSAFE = re.compile(f"[<>&\u2028\u2029{BIDI_CONTROLS}]")
 
 
 def _dump(value: Any) -> str:

@@ -12,7 +12,10 @@ def template_environment() -> Any:
     rendered)."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
+    from assay.reports.text import unreordered
+
     env = Environment(loader=PackageLoader("assay.reports", "templates"), autoescape=True,
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      finalize=unreordered)
     env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
     return env

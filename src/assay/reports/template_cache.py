@@ -4,7 +4,9 @@ jinja2 compiles a template from source in every new process: for the HTML
 report that is about a tenth of a second, longer than rendering it. Its
 bytecode cache keeps the compiled code in the user's cache folder
 (`$XDG_CACHE_HOME/assay/templates`, else `~/.cache/assay/templates`), keyed by
-a checksum of the template's source, so an edited template is compiled anew.
+a checksum of the template's source, so an edited template is compiled anew,
+and of the environment's `finalize`, which the compiled code calls or not (a
+page compiled before one was set would skip it).
 The cache only saves time: where it cannot be read or written, the template
 is compiled as without it.
 """
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING
 from jinja2 import FileSystemBytecodeCache
 
 if TYPE_CHECKING:
+    from jinja2 import Environment
     from jinja2.bccache import Bucket
 
 
@@ -32,6 +35,11 @@ class TemplateCache(FileSystemBytecodeCache):
 
     def __init__(self, folder: Path | None = None) -> None:
         super().__init__(str(folder or cache_folder()))
+
+    def get_bucket(self, environment: Environment, name: str, filename: str | None,
+                   source: str) -> Bucket:
+        finalize = getattr(environment.finalize, "__qualname__", repr(environment.finalize))
+        return super().get_bucket(environment, name, filename, f"{source}\0{finalize}")
 
     def load_bytecode(self, bucket: Bucket) -> None:
         try:

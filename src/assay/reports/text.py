@@ -16,12 +16,15 @@ its line backwards. `shown_plainly` makes each such character a space.
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 
 _SPECIAL = re.compile(r"([\\`*|<>\[\]])")
 _TERMINAL_CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f"
 """C0 and C1 control characters but the line break and the tab: escape sequences start here."""
-_BIDI_CONTROL = "\u202a-\u202e\u2066-\u2069"
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 """Bidirectional embeddings, overrides and isolates: they reorder the text after them."""
+_BIDI_CONTROL = "\u202a-\u202e\u2066-\u2069"
+_BIDI = re.compile(f"[{_BIDI_CONTROL}]")
 _UNSHOWN = re.compile(f"[{_TERMINAL_CONTROL}{_BIDI_CONTROL}]")
 _CONTROL = re.compile(f"[\n\t\u2028\u2029{_TERMINAL_CONTROL}{_BIDI_CONTROL}]+")
 
@@ -31,6 +34,18 @@ def shown_plainly(text: object) -> str:
     bidirectional override, made a space: what it says reaches the reader, no instruction
     to the terminal does."""
     return _UNSHOWN.sub(" ", str(text))
+
+
+Text = TypeVar("Text")
+
+
+def unreordered(value: Text) -> Text:
+    """`value` with each bidirectional override made a space, when it is text (`Markup`
+    stays `Markup`): the `finalize` of the HTML pages' templates, so a case id holding
+    U+202E no longer reads the page's words after it backwards ("Case id under base")."""
+    if isinstance(value, str) and _BIDI.search(value):
+        return type(value)(_BIDI.sub(" ", value))
+    return value
 
 
 def one_line(text: object, limit: int | None = 300) -> str:
