@@ -74,6 +74,21 @@ def test_the_bar_says_what_it_waits_on_though_no_trial_ends_to_update_it() -> No
     assert not any(isinstance(column, TimeRemainingColumn) for column in progress._bar.columns)
 
 
+def test_the_bar_shows_the_experiments_name_as_written_never_as_markup() -> None:
+    """Regression: on a terminal, an experiment named 'support [/] [v2]' ended `assay run`
+    in 'internal error: MarkupError' (exit 3) once its trials were done, and '[v2]'
+    vanished from the bar while they ran."""
+    progress = Progress(4, "support [/] [v2]", mode="bar")
+    with progress:
+        progress.update(PipelineStats(done=4))
+        task = progress._bar.tasks[0]
+        shown = [str(column.render(task)) for column in progress._bar.columns
+                 if not isinstance(column, str)]
+    assert "support [/] [v2]" in shown
+    with ReviewProgress("support [/] [v2]", 4, mode="bar") as reviewing:  # after the trials
+        assert reviewing._status is not None
+
+
 def test_a_count_whose_total_is_not_known_yet_claims_no_share_and_no_eta() -> None:
     """An `assay traces` judge learns how many answers there are only as it reads them."""
     progress = Progress(None, "judging answers", unit="answers")

@@ -236,7 +236,8 @@ class Progress:
                 return Text(self.text())
 
         self._bar = RichProgress(
-            TextColumn("[bold]{task.description}"), BarColumn(bar_width=30),
+            TextColumn("{task.description}", style="bold", markup=False),  # a name, as written
+            BarColumn(bar_width=30),
             MofNCompleteColumn(), TextColumn("[red]{task.fields[errors]} with an error"),
             Drawn(self._rate_shown), TimeElapsedColumn(), Drawn(self._time_left),
             TextColumn("{task.fields[calls]}"),
@@ -311,9 +312,10 @@ class ReviewProgress:
             from rich.console import Console
             from rich.live import Live
             from rich.spinner import Spinner
+            from rich.text import Text
 
-            # stdout is left alone: it may be the report being written
-            self._status = Live(Spinner("dots", self.text()), console=Console(stderr=True),
+            # stdout is left alone: it may be the report being written; the name, as written
+            self._status = Live(Spinner("dots", Text(self.text())), console=Console(stderr=True),
                                 transient=True, redirect_stdout=False)
             self._status.start()
         else:
