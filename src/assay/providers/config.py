@@ -84,8 +84,8 @@ class ProviderConfig(ConfigModel):
     """Most requests in flight to this endpoint at once, shared by targets and judges; at
     most 1024, as `run.concurrency`."""
     timeout: float = Field(default=120.0, gt=0, le=MAX_SECONDS)
-    """Seconds before one attempt is abandoned (and retried), at most a week: `.inf` made
-    every call fail ('cannot convert float infinity to integer')."""
+    """Seconds before one attempt is abandoned (and retried); at most a week (the HTTP
+    clients take no infinite timeout)."""
     max_retries: int = Field(default=4, ge=0, le=MAX_RETRIES)
     """Retries after the first attempt on 429, 5xx, timeouts and connection errors."""
     backoff: float = Field(default=1.0, ge=0, le=MAX_SECONDS, allow_inf_nan=False)
