@@ -168,6 +168,21 @@ def test_the_trajectory_of_an_agent_that_ran_out_of_turns_says_so(tmp_path: Path
             "still calling tools; the answer scored is its last turn's text") in dom
 
 
+def test_a_model_reply_cut_at_max_tokens_says_so_under_its_output(tmp_path: Path) -> None:
+    """Regression: a reply that ended mid-word at the request's max_tokens showed as any
+    other answer, with nothing saying it was cut."""
+    output = Output(text="The largest planet is Jup",
+                    metadata={"model": "m", "stop_reason": "max_tokens"})
+    trial = TrialRecord(case_id="case-1", condition="a", epoch=0, input="q",
+                        expected="Jupiter", output=output,
+                        scores={"contains": Score.binary(False, "contains none of 'Jupiter'")})
+    page = tmp_path / "report.html"
+    page.write_text(render_html(review_of([trial], ["a"]), [trial]), encoding="utf-8")
+    dom = dump_dom(page, "#case=case-1")
+    assert ("the reply was cut at max_tokens, stop reason max_tokens; the answer scored is "
+            "the cut text") in dom
+
+
 def test_a_script_that_slipped_into_the_page_does_not_run_but_the_pages_own_does(
         tmp_path: Path) -> None:
     """The page's Content Security Policy allows only its own script, by hash: markup a

@@ -5,8 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import assay
 from assay import Case, Condition
+from assay.testing import FakeLLM, Reply
+from tests.fake_sdks import point_sdks_at
 
 CASES = [{"id": "a|b", "input": "x", "expected": "x", "tags": ["t|1"]},
          {"id": "back`tick", "input": "y", "expected": "nope"},
@@ -174,3 +178,20 @@ def test_the_heading_and_the_gates_show_html_and_line_breaks_in_names_as_text(
     assert text.startswith("# pipes ## not a section \\<b\\>\n")
     assert not re.search(r"(?<!\\)<(img|b>)", text)  # each escaped: no tag
     assert "- FAIL exact_match@\\<img src=x onerror=y\\> pass rate: 0.0% passed" in text
+
+
+def test_a_failed_check_of_a_reply_cut_at_max_tokens_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a model's reply stopped at the request's max_tokens ends mid-word, and its
+    failed check read as a plain wrong answer ('contains none of ...') with nothing saying
+    the reply was cut."""
+    with FakeLLM(default=Reply(text="The largest planet is Jup", stop_reason="length")) as llm:
+        point_sdks_at(llm, monkeypatch)
+        assay.evaluate("cut", data=[{"id": "c1", "input": "Largest planet?",
+                                     "expected": "Jupiter"}],
+                       task={"type": "model", "model": "openai/m", "max_tokens": 6},
+                       scorers=["contains"], store=tmp_path / "assay.db",
+                       output=tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert ("- `c1` · default · contains: contains none of 'Jupiter' (the reply was cut at "
+            "max_tokens, stop reason length; the answer scored is the cut text)") in text

@@ -31,9 +31,9 @@ from typing import IO, TYPE_CHECKING, Any
 import orjson
 
 from assay.records import TrialRecord
-from assay.reports.agent_stop import ran_out_of_turns
 from assay.reports.results_json import ORJSON_OPTIONS
 from assay.reports.text import BIDI_CONTROLS
+from assay.reports.unfinished import unfinished
 from assay.score import Score
 from assay.trial import epoch_label
 
@@ -139,7 +139,7 @@ class TrialData:
             self._text(output.text), self._cut(output.error, self.caps.reason),
             _round(output.latency_ms), self._usage(trial), rows,
             [self._tool(call) for call in output.tool_calls] if output.tool_calls else [],
-            self._steps(trial), _attempts(trial), ran_out_of_turns(output.metadata)])
+            self._steps(trial), _attempts(trial), unfinished(output.metadata)])
         self.count += 1
         if len(self._rows) == BATCH:
             self._spill()

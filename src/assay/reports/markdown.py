@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from assay.reports.agent_stop import ran_out_of_turns
 from assay.reports.comparisons import condition_comparisons_markdown
 from assay.reports.costs import (
     CACHED_JUDGE_CALLS,
@@ -26,6 +25,7 @@ from assay.reports.headline import review_headline
 from assay.reports.judges import judges_markdown
 from assay.reports.run_diff import run_diff_markdown
 from assay.reports.text import code, inline
+from assay.reports.unfinished import unfinished
 from assay.trial import epoch_label
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ class FailureList:
                 self.total_failed += 1
                 if len(self.failures) < MAX_FAILURES:
                     reason = inline(score.reason or "failed")
-                    stopped = ran_out_of_turns(trial.output.metadata)
+                    stopped = unfinished(trial.output.metadata)
                     if stopped:
                         reason = f"{reason} ({stopped})"
                     self.failures.append(

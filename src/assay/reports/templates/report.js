@@ -216,6 +216,7 @@
       add(box, block("error", t[5], "errtext"), block("output", t[4]));
       t[8].forEach(function (score, s) { if (score) box.appendChild(scoreDetail(SCORERS[s], score)); });
       if (t[9].length || t[10].length) box.appendChild(trajectory(t));
+      else if (t[12]) box.appendChild(h("div", "muted small", t[12]));
       return box;
     }
 
