@@ -195,3 +195,20 @@ def test_a_failed_check_of_a_reply_cut_at_max_tokens_says_so(
     text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert ("- `c1` · default · contains: contains none of 'Jupiter' (the reply was cut at "
             "max_tokens, stop reason length; the answer scored is the cut text)") in text
+
+
+def test_the_dataset_path_is_one_code_span_and_the_trial_count_is_separated_in_thousands(
+        tmp_path: Path) -> None:
+    """Regression: a backtick in the dataset's path closed its code span early, and the
+    trial count read `1200 of 1200` where every other view writes 1,200."""
+    folder = tmp_path / "data`set"
+    folder.mkdir()
+    data = folder / "cases.jsonl"
+    data.write_text("".join(f'{{"id": "c{i}", "input": "x", "expected": "x"}}\n'
+                            for i in range(600)), encoding="utf-8")
+    assay.evaluate("sized", data=str(data), task=answer, scorers=["exact_match"],
+                   conditions={"a": {}, "b": {}}, store=tmp_path / "assay.db",
+                   output=tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert f"- dataset: ``{data}`` (sha256 " in text
+    assert "- trials: 1,200 of 1,200\n" in text

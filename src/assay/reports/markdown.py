@@ -69,8 +69,10 @@ def run_lines(review: Review) -> list[str]:
     lines = [
         f"- run: `{run.id}` ({run.status})",
         f"- started: {run.started_at}" + (f", finished: {run.finished_at}" if run.finished_at else ""),
-        f"- dataset: `{run.dataset_path}` (sha256 `{(run.dataset_hash or '')[:12]}`)",
-        f"- trials: {sum(c.trials for c in summary.conditions)} of {run.total_trials}",
+        (f"- dataset: {code(run.dataset_path, limit=1000)} (sha256 "
+         f"`{(run.dataset_hash or '')[:12]}`)"),
+        f"- trials: {sum(c.trials for c in summary.conditions):,}"
+        + ("" if run.total_trials is None else f" of {run.total_trials:,}"),
     ]
     if run.git_commit:
         lines.append(f"- git commit: `{run.git_commit}`")
