@@ -308,6 +308,12 @@ def test_a_programs_own_sigterm_handler_stops_it_as_it_asks(tmp_path: Path, wher
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 5, done.stdout + done.stderr
     assert "went on" not in done.stdout and "Traceback" not in done.stderr
+    store = Store(str(tmp_path / "assay.db"))
+    try:  # stopped as Ctrl-C stops it, not failed ('SystemExit: 5'): a resume goes on
+        (run,) = store.list_runs("stopped")
+        assert run.status == "interrupted", run.error
+    finally:
+        store.close()
 
 
 def test_timeout_none_means_no_deadline_as_null_does_in_a_config(tmp_path: Path) -> None:

@@ -64,3 +64,15 @@ def test_how_a_run_stands_says_still_running_stopped_with_its_resume_or_nothing_
     assert (stopped.how, stopped.stored_trials) == (
         "aborted; resume with: assay run a.yaml --resume stopped", "0 trials")
     assert how_unfinished(store, store.get_run("done")) is None  # type: ignore[arg-type]
+
+
+def test_a_run_stopped_by_its_programs_exit_is_interrupted_not_failed() -> None:
+    """A program's SIGTERM handler calling sys.exit(5) while `assay.evaluate` ran stored the
+    run as failed ('SystemExit: 5'), as though the run itself had broken; user code's own
+    sys.exit is its trial's error and never ends a run."""
+    from assay.store.run_ending import ending
+
+    assert ending(SystemExit(5)) == ("interrupted",
+                                     "stopped as the program exited (sys.exit(5))")
+    assert ending(KeyboardInterrupt()) == ("interrupted", "interrupted by the user")
+    assert ending(ValueError("x"))[0] == "failed"

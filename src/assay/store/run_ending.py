@@ -1,9 +1,9 @@
 """How a run ended, recorded on its row: one mapping from what stopped it to its status.
 
 `assay run` and `assay rejudge` both record their runs this way, so a run
-stopped by the error budget reads `aborted`, one stopped by Ctrl-C reads
-`interrupted`, and anything else `failed` with its cause, whichever command
-made it.
+stopped by the error budget reads `aborted`, one stopped by Ctrl-C, or by the
+exit of the program that runs it (its own SIGTERM handler calling `sys.exit`), reads
+`interrupted`, and anything else `failed` with its cause, whichever command made it.
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ def ending(exc: BaseException) -> tuple[str, str]:
         return "aborted", str(exc)
     if isinstance(exc, KeyboardInterrupt | asyncio.CancelledError):
         return "interrupted", "interrupted by the user"
+    if isinstance(exc, SystemExit):  # user code's own exit is its trial's error, never here:
+        # this is the program around `assay.evaluate` exiting (its SIGTERM handler)
+        return "interrupted", f"stopped as the program exited (sys.exit({exc.code!r}))"
     return "failed", f"{type(exc).__name__}: {exc}"
 
 
