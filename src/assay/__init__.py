@@ -11,12 +11,15 @@ TYPE_CHECKING = False  # `typing` is not imported until it is needed: `assay` st
 if TYPE_CHECKING:
     from typing import Any
 
+    from assay.analysis.summary import ConditionStats, RunSummary, ScoreStats
     from assay.api.evaluate import EvalResult, evaluate, evaluate_async
     from assay.case import Case
     from assay.condition import Condition
-    from assay.errors import AssayError, RunFailed, UserError
+    from assay.errors import AssayError, CostBudgetSpent, RunFailed, UserError
     from assay.output import Output, ToolCall, Usage
+    from assay.records import RunRecord, TrialRecord
     from assay.registry import scorer, target
+    from assay.review.result import GateResult
     from assay.score import Score
     from assay.scorers.base import CheckScorer, Scorer, ScorerParams
     from assay.targets.base import Target, TargetParams
@@ -41,6 +44,14 @@ _LAZY = {
     "AssayError": "assay.errors",
     "UserError": "assay.errors",
     "RunFailed": "assay.errors",
+    "CostBudgetSpent": "assay.errors",
+    # what an `EvalResult` holds, for a program that annotates what it reads from one
+    "RunRecord": "assay.records",
+    "TrialRecord": "assay.records",
+    "RunSummary": "assay.analysis.summary",
+    "ScoreStats": "assay.analysis.summary",
+    "ConditionStats": "assay.analysis.summary",
+    "GateResult": "assay.review.result",
 }
 
 __all__ = [
@@ -48,15 +59,22 @@ __all__ = [
     "Case",
     "CheckScorer",
     "Condition",
+    "ConditionStats",
+    "CostBudgetSpent",
     "EvalResult",
+    "GateResult",
     "Output",
     "RunFailed",
+    "RunRecord",
+    "RunSummary",
     "Score",
+    "ScoreStats",
     "Scorer",
     "ScorerParams",
     "Target",
     "TargetParams",
     "ToolCall",
+    "TrialRecord",
     "Usage",
     "UserError",
     "__version__",
