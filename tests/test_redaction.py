@@ -197,3 +197,18 @@ def test_a_url_s_password_and_key_never_survive_redaction_and_its_other_parts_do
     assert f"https://{user}:***@{host}.example/v1?{name}=***&{plain}={page}" in shown
     assert redact(shown) == shown  # masking twice changes nothing
     assert sorted(url_secrets(url)) == sorted([password, key])
+
+
+def test_a_files_text_has_every_value_under_a_secrets_name_masked_whatever_its_shape() -> None:
+    """`.env`, YAML and JSON write a key under its name; names of data and of counts stay."""
+    from assay.redaction import redact_file_text
+
+    text = ("export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG\n"
+            "DATABASE_URL=postgres://app:pw123456@db/app\n"
+            '{"password": "hunter2hunter", "sort_key": "created_at", "max_tokens": 600}\n'
+            "token: abc\nprimary_key: user_id\n")
+    assert redact_file_text(text) == (
+        "export AWS_SECRET_ACCESS_KEY=***\n"
+        "DATABASE_URL=postgres://app:***@db/app\n"
+        '{"password": "***", "sort_key": "created_at", "max_tokens": 600}\n'
+        "token: abc\nprimary_key: user_id\n")

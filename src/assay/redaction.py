@@ -166,6 +166,25 @@ def redact(text: str, extra: Iterable[str | None] = ()) -> str:
     return _KEY_SHAPE.sub(MASK, text)
 
 
+_ASSIGNED = re.compile(r"""(?<![\w.-])([A-Za-z_][\w.-]*)(["']?\s*[:=]\s*["']?)([^\s"',;}#]+)""")
+"""`NAME=value`, `name: value`, `"name": "value"`: a value given under a name, as a `.env`,
+a YAML or a JSON file writes it."""
+
+
+def redact_file_text(text: str) -> str:
+    """`text` of a file as `redact` masks it, and every value given under a secret's name
+    (`GITHUB_TOKEN=ghp_...`, `aws_secret_access_key: ...`, `"password": "..."`) masked
+    too, whatever its shape: a `.env` or a settings file an agent read holds keys assay was
+    never told of, and an excerpt of it written into a dataset draft is shared with it."""
+    def masked(match: re.Match[str]) -> str:
+        name, separator, value = match.groups()
+        if len(value) < MIN_SECRET_CHARS or not is_secret_name(name):
+            return match[0]
+        return f"{name}{separator}{MASK}"
+
+    return redact(_ASSIGNED.sub(masked, text))
+
+
 def _is_secret_parameter(name: str) -> bool:
     """True for a query parameter named like a secret, as written or percent-encoded
     (`api%5Fkey` is `api_key` to the service that reads it)."""

@@ -9,7 +9,9 @@ Each row is a Case (`id`, `input`, `expected`, `reference`, `metadata`):
   correct before the dataset is trusted as ground truth.
 - `metadata` keeps where the question came from (`source`: session file,
   line, id, format), the `model` that answered, the `files_read` (paths)
-  with the start of what each read returned (`file_excerpts`), and the
+  with the start of what each read returned (`file_excerpts`, with every key
+  and every value given under a secret's name masked: an agent that read a
+  `.env` must not put its keys in a draft meant to be shared), and the
   `tools` the agent called, in the order first used, with how often.
 """
 
@@ -23,6 +25,7 @@ from typing import Any
 
 from assay.case import Case
 from assay.errors import UserError
+from assay.redaction import redact_file_text
 from assay.reports.atomic import atomic_writer
 from assay.traces.exchanges import Exchange
 from assay.traces.sessions import discover, real_path
@@ -30,8 +33,8 @@ from assay.traces.sessions import discover, real_path
 
 def exchange_case(exchange: Exchange) -> Case:
     excerpts: dict[str, str] = {}
-    for read in exchange.files_read:
-        excerpts.setdefault(read.path, read.content)
+    for read in exchange.files_read:  # a key in a file read (a `.env`) stays out of drafts
+        excerpts.setdefault(read.path, redact_file_text(read.content))
     tools = Counter(call.name for call in exchange.tool_calls)
     return Case(
         id=exchange.id,
