@@ -154,15 +154,10 @@ def trial_data(review: Review, *, caps: TextCaps | None = None) -> TrialData:
 @lru_cache(maxsize=1)
 def _environment() -> Any:
     """The templates (jinja2 is imported here, so only a render pays for it)."""
-    from jinja2 import Environment, PackageLoader, StrictUndefined
-
+    from assay.reports.pages import page_environment
     from assay.reports.template_cache import TemplateCache
-    from assay.reports.text import unreordered
 
-    env = Environment(loader=PackageLoader("assay.reports", "templates"), autoescape=True,
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      bytecode_cache=TemplateCache(),
-                      finalize=unreordered)
+    env = page_environment("assay.reports", bytecode_cache=TemplateCache())
     env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
     env.globals.update(max_ids=MAX_IDS_MARKDOWN, reading_tone=READING_TONE,
                        outcomes=change_names, family_note=family_note, detail_lines=detail_lines,

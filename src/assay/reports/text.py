@@ -23,10 +23,9 @@ _TERMINAL_CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f"
 """C0 and C1 control characters but the line break and the tab: escape sequences start here."""
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 """Bidirectional embeddings, overrides and isolates: they reorder the text after them."""
-_BIDI_CONTROL = "\u202a-\u202e\u2066-\u2069"
-_BIDI = re.compile(f"[{_BIDI_CONTROL}]")
-_UNSHOWN = re.compile(f"[{_TERMINAL_CONTROL}{_BIDI_CONTROL}]")
-_CONTROL = re.compile(f"[\n\t\u2028\u2029{_TERMINAL_CONTROL}{_BIDI_CONTROL}]+")
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
+_UNSHOWN = re.compile(f"[{_TERMINAL_CONTROL}{BIDI_CONTROLS}]")
+_CONTROL = re.compile(f"[\n\t\u2028\u2029{_TERMINAL_CONTROL}{BIDI_CONTROLS}]+")
 
 
 def shown_plainly(text: object) -> str:

@@ -46,13 +46,9 @@ def path_run(request: Request, *, with_trials: bool = False) -> RunRecord | HTML
 
 @lru_cache(maxsize=1)
 def environment() -> Any:
-    from jinja2 import Environment, PackageLoader, StrictUndefined
+    from assay.reports.pages import page_environment
 
-    from assay.reports.text import unreordered
-
-    env = Environment(loader=PackageLoader("assay.view", "templates"), autoescape=True,
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      finalize=unreordered)
+    env = page_environment("assay.view")
     env.filters.update(cost=cost_text, ms=milliseconds, when=when, pretty=pretty,
                        count=lambda n: f"{n:,}", tokens=tokens_text,
                        usage_tokens=usage_tokens_text, plural=plural)
