@@ -11,9 +11,14 @@ and not one line whose verdict disagrees with its interval.
 Under no true difference the interval covers 0 exactly when the verdict
 is "within noise", so coverage there is 1 minus the false-alarm rate, and
 the band asks the test to call noise significant 3-6% of the time: a test
-too cautious fails it as surely as one too eager. Four cells are out of
-reach of the tests assay runs, all on the side of caution; they are marked
+too cautious fails it as surely as one too eager. One cell is out of reach
+of any test ordered by its evidence, on the side of caution; it is marked
 below with the reason and checked to stay on that side.
+
+A simulated rate is an estimate: 4,000 runs leave a Monte Carlo SD of 0.37
+points at 6%. A continuous scenario's false-alarm rate within two SDs of 6%
+is measured again over 40,000 runs (SD 0.12 points), and must not exceed
+6% by more than two of those SDs.
 """
 
 from __future__ import annotations
@@ -26,13 +31,14 @@ from tests.analysis.calibration import (
     MEAN_SCENARIOS,
     PASS_SCENARIOS,
     RARE_LOSS,
+    REMEASURED,
     SIZES,
     discordant_tables,
-    hall_rates,
+    false_alarms,
+    likelihood_rates,
     mean_effect_of,
     plain_t_rates,
     run,
-    value_counts,
 )
 
 SCENARIOS = PASS_SCENARIOS + MEAN_SCENARIOS
@@ -42,17 +48,11 @@ TOO_FEW_DISCORDANT = (
     "1.81 calls 1.4% of runs significant, and the next table in order of evidence, 3 of 3 "
     "discordant cases one way (z = 1.73), lifts that to 6.1%: no test ordered by its "
     "evidence lands in 3-6%")
-HALL_OVERCORRECTS = (
-    "a few -3s among 0s and +1s: a sample holding 1 to 3 of the 4 to 6 losses expected reads "
-    "as a gain with a sample skewness near -3, where Hall's correction flattens and calls no "
-    "gain significant; those samples (5% of all) are the plain paired t test's false alarms, "
-    "so it alone errs the other way, past the band")
 OUT_OF_REACH = {
     ("pass: no difference, 10% discordant", 20): TOO_FEW_DISCORDANT,
-    ("mean: no difference, skewed integers {-3,0,+1}", 20): HALL_OVERCORRECTS,
-    ("mean: no difference, skewed integers {-3,0,+1}", 30): HALL_OVERCORRECTS,
-    ("mean: +0.2, skewed integers {-3,0,+1}", 30): HALL_OVERCORRECTS,
 }
+SIMULATED_AT_EDGE = 0.06 - 2 * (0.06 * 0.94 / 4000) ** 0.5
+"""A simulated false-alarm rate above this is within two Monte Carlo SDs of 6%."""
 
 
 def _cells(out_of_reach: bool) -> list:
@@ -66,7 +66,11 @@ def test_verdicts_are_calibrated_and_never_contradict_their_interval(scenario, n
     rates = run(scenario, n)
     assert rates.disagreements == 0
     if scenario.true_delta == 0:
-        assert rates.significant <= 0.06
+        significant, slack = rates.significant, 0.0
+        if scenario.support is None and significant > SIMULATED_AT_EDGE:
+            significant = false_alarms(scenario, n, replicates=REMEASURED)
+            slack = 2 * (0.06 * 0.94 / REMEASURED) ** 0.5
+        assert significant <= 0.06 + slack
     assert 0.93 <= rates.coverage <= 0.97
 
 
@@ -78,35 +82,39 @@ def test_where_the_band_is_out_of_reach_the_verdicts_err_on_the_side_of_caution(
     assert 0.97 < rates.coverage <= 0.99, OUT_OF_REACH[scenario.name, n]
 
 
-@pytest.mark.parametrize("scenario, n", [pytest.param(s, n, id=f"{s.name}, n={n}")
-                                         for (name, n) in OUT_OF_REACH
-                                         for s in MEAN_SCENARIOS if s.name == name])
-def test_the_plain_t_test_misses_the_band_on_the_other_side_where_hall_overshoots(scenario, n):
-    plain = plain_t_rates(scenario, n)  # scipy's ttest_1samp on the same simulated runs
-    assert plain.significant > 0.06 or plain.coverage < 0.93
-
-
 @pytest.mark.parametrize("scenario, n", [
-    pytest.param(MEAN_SCENARIOS[4], 30, id="most unchanged, n=30"),
-    pytest.param(MEAN_SCENARIOS[5], 30, id="heavy tails, n=30"),
+    pytest.param(MEAN_SCENARIOS[0], 20, id="skewed integers, n=20"),
+    pytest.param(MEAN_SCENARIOS[0], 30, id="skewed integers, n=30"),
 ])
-def test_hall_alone_calls_noise_significant_where_the_sample_skewness_misleads(scenario, n):
-    """Why the plain t test checks Hall's: with few cases moved, or one outlier, the
-    sample's skewness is far from the truth (0 here), and Hall's correction alone calls
-    noise significant too often, while the checked test stays in the band."""
-    assert hall_rates(scenario, n).significant > 0.07
+def test_the_plain_t_test_alone_calls_skewed_noise_significant_too_often(scenario, n):
+    """Why the t test is checked: with a long tail on one side (a few -3s among +1s), the
+    t test alone calls noise significant 6.5-7.4% of the time (summed exactly)."""
+    assert plain_t_rates(scenario, n).significant > 0.06  # scipy's ttest_1samp
     assert run(scenario, n, lines=0).significant <= 0.06
 
 
-def test_where_few_cases_moved_the_test_is_no_bolder_than_the_sign_test():
-    """2 of 30 cases up by a point and none down: the skewness reads near 4 and Hall's
-    correction alone says p < 0.05, where the exact sign test says 2 of 2 is p = 0.5."""
+@pytest.mark.parametrize("scenario, n", [
+    pytest.param(MEAN_SCENARIOS[4], 20, id="most unchanged, n=20"),
+    pytest.param(MEAN_SCENARIOS[4], 30, id="most unchanged, n=30"),
+    pytest.param(MEAN_SCENARIOS[5], 30, id="heavy tails, n=30"),
+])
+def test_the_likelihood_alone_calls_noise_significant_where_few_cases_moved_or_tails_are_heavy(
+        scenario, n):
+    """Why the likelihood is checked in turn: it is chi-square only in the limit, and with
+    few cases moved (a sample holding no -1 reads as a certain gain) or one far outlier it
+    calls noise significant 8-24% of the time at 20 or 30 cases; the t test holds it."""
+    assert likelihood_rates(scenario, n).significant > 0.07
+    assert run(scenario, n, lines=0).significant <= 0.06
+
+
+def test_where_few_cases_moved_the_test_is_no_bolder_than_the_t_test():
+    """2 of 30 cases up by a point and none down: no weights on the sample average 0 but
+    the ones on the unmoved cases alone, so the likelihood alone rejects 0 outright (p = 0),
+    where the exact sign test says 2 of 2 is p = 0.5. The t test keeps it."""
     d = np.array([1.0, 1.0] + [0.0] * 28)
     t = stats.ttest_1samp(d, 0.0)
-    a = stats.skew(d, bias=False) / (3 * np.sqrt(30))
-    h = t.statistic + a * t.statistic**2 + a * a * t.statistic**3 / 3 + a / 2
-    assert 2 * stats.t.sf(h, 29) < 0.05  # Hall's alone
     effect = mean_effect_of(d)
+    assert "empirical likelihood's (0)" in effect.test.note
     assert not effect.significant and effect.interval.contains(0.0)
     assert effect.test.p_value == pytest.approx(t.pvalue, rel=1e-9)
 
@@ -119,24 +127,10 @@ def test_with_two_discordant_cases_expected_no_cut_on_mcnemars_z_lands_in_the_ba
         assert not 0.03 <= false_alarms <= 0.06, cut
 
 
-@pytest.mark.parametrize("n", [20, 30])
-def test_where_hall_overshoots_it_declines_gains_on_samples_short_of_their_losses(n):
-    """The samples the plain t test calls significant and the checked test does not: but for
-    samples less likely than one in a million, each reads as a gain and holds fewer -3s
-    than the n/5 expected."""
-    scenario = MEAN_SCENARIOS[0]  # no difference, skewed integers {-3, 0, +1}
-    declined = [(differences, chance) for differences, chance in value_counts(n, scenario)
-                if np.std(differences) > 0 and not mean_effect_of(differences).significant
-                and stats.ttest_1samp(differences, 0.0).pvalue < 0.05]
-    assert 0.04 < sum(chance for _, chance in declined) < 0.07
-    assert sum(chance for d, chance in declined
-               if not (d.mean() > 0 and 1 <= np.sum(d == -3) < n / 5)) < 1e-6
-
-
 def test_no_test_of_the_mean_sees_a_rare_loss_its_sample_does_not_hold():
     """The README's caveat: when one case in ten loses 4 points and the rest gain 0 or 1,
     a 20-case sample holds no loss 0.9^20 = 12% of the time and reads as a gain; false
-    alarms follow that chance, for the skew-corrected test and the plain t test alike,
+    alarms follow that chance, for the checked test and the plain t test alike,
     and fade as the cases grow."""
     lacking = 0.9 ** 20
     at_20 = run(RARE_LOSS, 20, lines=50)

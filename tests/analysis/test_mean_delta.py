@@ -1,4 +1,4 @@
-"""Mean deltas: a test of the mean (paired t, checked by Hall's skew correction) and the
+"""Mean deltas: a test of the mean (paired t, checked by the empirical likelihood) and the
 interval that inverts it."""
 
 from __future__ import annotations
@@ -8,19 +8,16 @@ import pytest
 from scipy import optimize, stats
 
 from assay.analysis.effect import measure
-from assay.analysis.mean_delta import SKEW_T, ZERO_SPREAD, Differences, skewness
+from assay.analysis.mean_delta import CHECKED_T, ZERO_SPREAD, Differences
 from assay.analysis.paired import compare_paired
 from assay.analysis.verdict import shown_effect
+from tests.analysis.test_empirical_likelihood import owen_statistic
 
 
-def test_skewness_is_scipys_adjusted_estimator():
-    d = np.random.default_rng(0).gamma(2.0, 1.0, 40)
-    assert skewness(d) == pytest.approx(stats.skew(d, bias=False), rel=1e-12)
-
-
-def test_symmetric_differences_get_exactly_the_paired_t_test_and_interval():
+def test_symmetric_differences_get_the_paired_t_test_and_its_interval():
+    """Where the t test is the more cautious of the two on both sides, the line is exactly
+    scipy's paired t test and t-interval."""
     d = np.array([-2.0, -1.0, 0.0, 1.0, 2.0, 3.0, -3.0, 0.5, -0.5, 4.0, -4.0]) + 0.4
-    assert skewness(d) == pytest.approx(0.0, abs=1e-12)
     b = d + 5.0
     effect = measure("mean", Differences.of(b - 5.0, 10.0), 0.05)
     reference = stats.ttest_rel(b, np.full_like(b, 5.0))
@@ -33,7 +30,7 @@ def test_the_interval_is_the_set_of_means_its_test_does_not_reject():
     d = np.random.default_rng(4).choice([-3.0, 0.0, 1.0], size=25, p=[0.2, 0.2, 0.6])
     evidence = Differences.of(d, 10.0)
     effect = measure("mean", evidence, 0.05)
-    assert effect.interval.method == SKEW_T
+    assert effect.interval.method == CHECKED_T
 
     def p_at(mu: float) -> float:
         return measure("mean", Differences.of(d - mu, 10.0), 0.05).test.p_value
@@ -83,36 +80,30 @@ def test_the_interval_never_leaves_the_scale():
     assert -10 <= interval.low and interval.high <= 10
 
 
-def test_the_interval_is_every_mean_either_the_t_test_or_halls_test_keeps():
-    """The bounds found numerically from Hall's h and scipy's t-interval, joined."""
+def test_the_interval_is_every_mean_either_the_t_test_or_the_likelihood_keeps():
+    """With a long right tail, the likelihood keeps means further right than the t test,
+    and the t test keeps some further left: the interval is the union."""
     d = np.random.default_rng(2).gamma(1.5, 1.0, 20)
-    evidence = Differences.of(d, 20.0)
-    effect = measure("mean", evidence, 0.05)
-    critical = stats.t.ppf(0.975, 19)
-    se, n, g = evidence.sd / np.sqrt(20), 20, evidence.skewness
-
-    def h(mu: float) -> float:
-        t = (d.mean() - mu) / se
-        a = g / (3 * np.sqrt(n))
-        return t + a * t * t + a * a * t**3 / 3 + g / (6 * np.sqrt(n))
-
-    hall_low = optimize.brentq(lambda mu: h(mu) - critical, d.mean() - 10, d.mean())
-    hall_high = optimize.brentq(lambda mu: h(mu) + critical, d.mean(), d.mean() + 10)
+    effect = measure("mean", Differences.of(d, 20.0), 0.05)
     t_interval = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
-    assert hall_low > t_interval.low and hall_high > t_interval.high  # leans right
+    critical = stats.chi2.ppf(0.95, 1)
+    likelihood_low = optimize.brentq(lambda mu: owen_statistic(d, mu) - critical,
+                                     d.min() + 1e-6, d.mean())
+    likelihood_high = optimize.brentq(lambda mu: owen_statistic(d, mu) - critical,
+                                      d.mean(), d.max() - 1e-6)
+    assert likelihood_low > t_interval.low and likelihood_high > t_interval.high  # leans right
     assert (effect.interval.low, effect.interval.high) == pytest.approx(
-        (t_interval.low, hall_high), rel=1e-9)
+        (t_interval.low, likelihood_high), rel=1e-9)
 
 
-def test_the_p_value_is_the_larger_of_the_t_tests_and_halls():
-    d = np.random.default_rng(3).gamma(2.0, 1.0, 25) - 1.4
-    test = measure("mean", Differences.of(d, 20.0), 0.05).test
-    t = stats.ttest_1samp(d, 0.0)
-    a = stats.skew(d, bias=False) / (3 * np.sqrt(25))
-    h = t.statistic + a * t.statistic**2 + a * a * t.statistic**3 / 3 + a / 2
-    hall = 2 * stats.t.sf(abs(h), 24)
-    assert hall < t.pvalue  # the correction would have made it bolder; the t test holds it
-    assert test.p_value == pytest.approx(max(t.pvalue, hall), rel=1e-9)
+def test_the_p_value_is_the_larger_of_the_t_tests_and_the_likelihoods():
+    rng = np.random.default_rng(3)
+    for d in (rng.gamma(2.0, 1.0, 25) - 1.4, rng.gamma(2.0, 1.0, 25) - 2.6,
+              rng.standard_t(3, 30) + 0.4):
+        test = measure("mean", Differences.of(d, 20.0), 0.05).test
+        t = stats.ttest_1samp(d, 0.0).pvalue
+        likelihood = stats.chi2.sf(owen_statistic(d, 0.0), 1)
+        assert test.p_value == pytest.approx(max(t, likelihood), rel=1e-7)
 
 
 def test_differences_that_cancel_have_a_mean_difference_of_exactly_zero():
@@ -127,7 +118,7 @@ def test_differences_that_cancel_have_a_mean_difference_of_exactly_zero():
                        kind="score", scale=(0, 1))
     shown = shown_effect(c)
     assert (shown.before, shown.after, shown.delta, shown.interval) == (
-        "0.100", "0.100", "+0.000", "-1.000..+0.657")
+        "0.100", "0.100", "+0.000", "-0.657..+0.657")
     assert c.delta_mean == 0.0 and c.reading_delta_pp == 0.0
     # a real difference keeps its value to the last bit
     assert Differences.of([0.1, 0.2, 0.3], 1.0).mean == pytest.approx(0.2, rel=1e-15)

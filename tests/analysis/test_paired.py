@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 
-from assay.analysis.mean_delta import SKEW_T
+from assay.analysis.mean_delta import CHECKED_T
 from assay.analysis.paired import NothingToPair, compare_paired
 from assay.analysis.significance import SIGNED_RANK_MIN_TIED, signed_rank_test
 from assay.errors import UserError
@@ -116,7 +116,7 @@ def test_pass_shares_over_epochs_are_tested_as_a_mean_of_per_case_shares():
     b = {"q1": [True, True], "q2": [True, True], "q3": [True, False], "q4": [True, True]}
     result = compare_paired(a, b, kind="pass_fail")
     assert result.delta_pp == pytest.approx(37.5)
-    assert result.test.name == SKEW_T
+    assert result.test.name == CHECKED_T
     assert result.pass_rate is not None and result.pass_rate.metric == "pass_rate"
 
 

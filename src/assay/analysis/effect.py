@@ -9,8 +9,9 @@ interval: "significant" exactly when the printed interval leaves out 0.
 
 The level is the alpha of the step at which the comparison was tested: the
 plain alpha alone, or its Holm step within a family (see `multiple`). The
-evidence (a few counts or moments, never the per-case arrays) is kept so
-the same effect can be set again at another level.
+evidence (two counts for a pass rate; for a mean, its moments and its
+distinct differences with their counts) is kept so the same effect can be
+set again at another level.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The confidence interval: one type for every interval assay prints.
 
 A mean's t-interval, a pass rate's Wilson interval, a paired difference's
-Tango score or skew-checked t interval and an agreement's jackknife interval
+Tango score or checked t interval and an agreement's jackknife interval
 are all an `Interval`, which says its level and how it was computed, so a
 report can name the method beside it.
 """
@@ -29,7 +29,7 @@ class Interval:
     confidence: float = 0.95
     method: str = ""
     """How it was computed, as a report names it: `t`, `Wilson`, `Tango score`,
-    `paired t, skew-checked (Hall)`, `zero-spread bound`, a jackknife, ..."""
+    `paired t, checked by empirical likelihood`, `zero-spread bound`, a jackknife, ..."""
 
     @property
     def half_width(self) -> float:

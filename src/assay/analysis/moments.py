@@ -1,4 +1,4 @@
-"""The mean, standard deviation and skewness of values of any size a float holds.
+"""The mean and standard deviation of values of any size a float holds.
 
 A square overflows past 1.3e154 and a cube past 5.6e102, so the plain formulas raised
 OverflowError (or summed inf - inf to nan) on scores near the float limit. Each sum here
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 def mean(values: Sequence[float]) -> float:
     """The arithmetic mean (fsum's exactly rounded sum, safe from overflow); nan when empty."""
-    scaled, unit = _scaled(values)
-    return math.fsum(scaled) / len(scaled) * unit if scaled else math.nan
+    small, unit = scaled(values)
+    return math.fsum(small) / len(small) * unit if small else math.nan
 
 
 def mean_and_sd(values: Sequence[float]) -> tuple[float, float]:
@@ -33,33 +33,17 @@ def mean_and_stderr(values: Sequence[float]) -> tuple[float, float]:
 
 def _scaled_moments(values: Sequence[float]) -> tuple[float, float, float]:
     """The scaled values' mean and sample variance (0 below two), and the scale's unit."""
-    scaled, unit = _scaled(values)
-    n = len(scaled)
+    small, unit = scaled(values)
+    n = len(small)
     if n == 0:
         return math.nan, 0.0, unit
-    centre = math.fsum(scaled) / n
+    centre = math.fsum(small) / n
     if n < 2:
         return centre, 0.0, unit
-    return centre, math.fsum((v - centre) ** 2 for v in scaled) / (n - 1), unit
+    return centre, math.fsum((v - centre) ** 2 for v in small) / (n - 1), unit
 
 
-def skewness(values: Sequence[float]) -> float:
-    """The adjusted Fisher-Pearson skewness G1 (scipy's `skew(d, bias=False)`); 0 below 3
-    values or without spread. It does not depend on the scale, so it is read scaled."""
-    scaled, _ = _scaled(values)
-    n = len(scaled)
-    if n < 3:
-        return 0.0
-    centre = math.fsum(scaled) / n
-    centred = [v - centre for v in scaled]
-    m2 = math.fsum(c * c for c in centred) / n
-    if m2 == 0:
-        return 0.0
-    m3 = math.fsum(c * c * c for c in centred) / n
-    return math.sqrt(n * (n - 1)) / (n - 2) * m3 / math.pow(m2, 1.5)
-
-
-def _scaled(values: Sequence[float]) -> tuple[list[float], float]:
+def scaled(values: Sequence[float]) -> tuple[list[float], float]:
     """`values` divided by a power of two at most the largest magnitude, so each lies within
     -2..2, and that power; the values as they are when none is finite and nonzero."""
     # max() keeps its first item past a nan (nan compares false), so a finite largest
