@@ -198,7 +198,8 @@ def test_ctrl_c_while_a_postgresql_store_does_not_answer_exits_130_naming_the_re
     with scratch_schema(postgres_server_url()) as url:
         env = write_python_project(tmp_path, SLOW_AGENT, name="slow", cases=60,
                                    run="{concurrency: 1}", expected="y", id_digits=2)
-        env |= {"ASSAY_STORE": url, "PGAPPNAME": "assay-run-to-stop"}
+        name = f"assay-run-to-stop-{os.getpid()}"  # no other test run's backends
+        env |= {"ASSAY_STORE": url, "PGAPPNAME": name}
         store = Store(url)
         stopped: list[int] = []
 
@@ -207,8 +208,8 @@ def test_ctrl_c_while_a_postgresql_store_does_not_answer_exits_130_naming_the_re
                 return False
             with store.engine.connect() as conn:
                 stopped.extend(conn.execute(text(
-                    "SELECT pid FROM pg_stat_activity "
-                    "WHERE application_name = 'assay-run-to-stop'")).scalars())
+                    "SELECT pid FROM pg_stat_activity WHERE application_name = :name"),
+                    {"name": name}).scalars())
             for pid in stopped:
                 os.kill(pid, signal.SIGSTOP)
             time.sleep(1.0)  # the run's next commit waits on the stopped server

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from assay.analysis.distributions import normal_ppf
@@ -74,6 +74,9 @@ class MeanLikelihood:
     unit: float
     mean: float
     """The sample mean, in the scaled units."""
+    arrays: tuple[NDArray[np.float64], NDArray[np.float64]] | None = field(
+        default=None, repr=False, compare=False)
+    """The values and counts as numpy arrays, from `_VECTORISED_FROM` distinct values."""
 
     @classmethod
     def of(cls, data: Iterable[float]) -> MeanLikelihood:
@@ -83,7 +86,12 @@ class MeanLikelihood:
             raise ValueError("the empirical likelihood of a mean needs two distinct values")
         values, counts = tuple(tally), tuple(tally.values())
         mean = math.fsum(v * c for v, c in zip(values, counts)) / sum(counts)
-        return cls(values, counts, unit, mean)
+        if len(values) < _VECTORISED_FROM:
+            return cls(values, counts, unit, mean)
+        import numpy as np
+
+        arrays = (np.array(values), np.array(counts, dtype=float))
+        return cls(values, counts, unit, mean, arrays)
 
     def statistic(self, mu: float) -> float:
         """-2 log R(mu); infinite where no weights on the sample reach mean mu."""
@@ -110,12 +118,12 @@ class MeanLikelihood:
     def _scaled_statistic(self, mu: float, start: float = 0.0) -> tuple[float, float]:
         """-2 log R and lambda at a mean in the scaled units; `start`, a lambda to begin
         the search from (the one at a nearby mean)."""
+        if self.arrays is not None:
+            return _statistic_by_numpy(self.arrays[0] - mu, self.arrays[1], start)
         z = [v - mu for v in self.values]
         top, bottom = max(z), min(z)
         if top <= 0 or bottom >= 0:
             return math.inf, math.nan
-        if len(z) >= _VECTORISED_FROM:
-            return _statistic_by_numpy(z, self.counts, start)
         lam = _lagrange_multiplier(z, self.counts, -1 / top, -1 / bottom, start)
         statistic = 2 * sum(c * math.log1p(lam * d) for d, c in zip(z, self.counts))
         return max(0.0, statistic), lam
@@ -157,14 +165,15 @@ class MeanLikelihood:
         return mu
 
 
-def _statistic_by_numpy(z: list[float], counts: tuple[int, ...],
+def _statistic_by_numpy(z: NDArray[np.float64], counts: NDArray[np.float64],
                         start: float) -> tuple[float, float]:
     """-2 log R and lambda, the sums taken by numpy: for thousands of distinct values."""
     import numpy as np
 
-    values, weights = np.array([z]), np.array([counts], dtype=float)
-    lam = float(_multipliers(values, weights, np.array([start]))[0])
-    return max(0.0, 2 * float((weights * np.log1p(lam * values)).sum())), lam
+    if z.max() <= 0 or z.min() >= 0:
+        return math.inf, math.nan
+    lam = float(_multipliers(z[None, :], counts[None, :], np.array([start]))[0])
+    return max(0.0, 2 * float((counts * np.log1p(lam * z)).sum())), lam
 
 
 def _between(x: float, a: float, b: float) -> bool:
