@@ -25,6 +25,7 @@ from pathlib import Path
 from assay.output import ToolCall
 from assay.traces.formats import ParseStats
 from assay.traces.formats.base import FIRST_LINE_BYTES
+from assay.traces.log_files import READ_FAILURES, log_name, log_stem, open_log
 from assay.traces.reads import CONTENT_CHARS, read_path
 from assay.traces.records import (
     AssistantText,
@@ -69,7 +70,7 @@ class SessionMeta:
             first = self.stats.first_line if self.stats is not None else None
             if first is None:  # asked before its lines were read
                 first = _first_line(path)
-            named = f"{path.parent.name}/{path.name}\n".encode()
+            named = f"{path.parent.name}/{log_name(path)}\n".encode()
             self.origin = hashlib.blake2b(named + first, digest_size=3).hexdigest()
         return self.origin
 
@@ -86,9 +87,9 @@ class SessionMeta:
 
 def _first_line(path: Path) -> bytes:
     try:
-        with path.open("rb") as handle:
+        with open_log(path) as handle:
             return handle.readline(FIRST_LINE_BYTES).strip()
-    except OSError:  # it was read a moment ago; its name alone still tells it apart
+    except READ_FAILURES:  # it was read a moment ago; its name alone still tells it apart
         return b""
 
 
@@ -105,7 +106,7 @@ class FileCopies:
         """Give `session` its file's `copy`, counting the file when it is first met."""
         copy = self._copy.get(session.path)
         if copy is None:
-            alike = (Path(session.path).stem, session.file_origin())
+            alike = (log_stem(Path(session.path)), session.file_origin())
             self._seen[alike] += 1
             copy = self._copy[session.path] = self._seen[alike]
         session.copy = copy
@@ -161,7 +162,7 @@ class Exchange:
         session files of different projects often share a name, so a digest of what tells the
         file apart (`SessionMeta.file_origin`) keeps exported case ids unique; `~<copy>` for
         a file whose ids would repeat another's (`FileCopies`)."""
-        stem = Path(self.session.path).stem
+        stem = log_stem(Path(self.session.path))
         return (f"{stem}-{self.session.file_origin()}:{self.line}"
                 + (f".{self.part}" if self.part > 1 else "")
                 + (f"~{self.session.copy}" if self.session.copy > 1 else ""))

@@ -20,6 +20,14 @@ from assay.input_files import require_regular_file
 from assay.traces.exchanges import Exchange, SessionMeta, build_exchanges, parse_time
 from assay.traces.formats import ParseStats, UnknownFormat, detect, read_events, reader_named
 from assay.traces.formats.detect import not_text
+from assay.traces.log_files import (
+    GZIP_DAMAGE,
+    READ_FAILURES,
+    damage_reason,
+    is_log_name,
+    log_stem,
+    open_log,
+)
 
 if TYPE_CHECKING:
     from assay.traces.repeats import RepeatedSessions
@@ -62,7 +70,7 @@ class Unreadable:
 
 
 def discover(paths: Sequence[str | Path]) -> list[Path]:
-    """Every `.jsonl` file named or found under the given paths, in a stable order, each once
+    """Every `.jsonl` (or gzipped `.jsonl.gz`) file named or found under the given paths, in a stable order, each once
     (a file named twice, or also found under a folder given, is one session, not two).
     Under a folder, entries that are not regular files (a link to nothing, a pipe) are
     found too, and folders that cannot be listed, for `readable` to say why they are not
@@ -81,7 +89,7 @@ def discover(paths: Sequence[str | Path]) -> list[Path]:
 
 
 def _found_under(folder: Path) -> list[Path]:
-    """The `.jsonl` entries under `folder` (links to folders not followed), and the folders
+    """The `.jsonl` and `.jsonl.gz` entries under `folder` (links to folders not followed), and the folders
     under it that cannot be listed: `Path.rglob` passed over those without a word, so the
     logs in a folder of another user's were left out of the analysis unsaid."""
     found: list[Path] = []
@@ -90,7 +98,7 @@ def _found_under(folder: Path) -> list[Path]:
         found.append(Path(error.filename) if error.filename else folder)
 
     for root, _, names in os.walk(folder, onerror=unlisted):
-        found += [Path(root, name) for name in names if name.endswith(".jsonl")]
+        found += [Path(root, name) for name in names if is_log_name(name)]
     return sorted(found)
 
 
@@ -106,17 +114,17 @@ def subagent_parent(path: Path, lines: int = 5) -> str | None:
     each subagent to a file of its own, every line `isSidechain: true` with the parent's
     `sessionId`); None for any other file."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
+        with open_log(path) as handle:
             for _, raw in zip(range(lines), handle):
                 try:
-                    obj = json.loads(raw)
+                    obj = json.loads(raw.decode("utf-8", errors="replace"))
                 except (ValueError, RecursionError):
                     continue
                 if isinstance(obj, dict) and "sessionId" in obj:
                     parent = obj.get("sessionId")
                     return parent if obj.get("isSidechain") is True and isinstance(
-                        parent, str) and parent != path.stem else None
-    except OSError:
+                        parent, str) and parent != log_stem(path) else None
+    except READ_FAILURES:
         return None
     return None
 
@@ -128,7 +136,7 @@ def fold_subagents(files: Sequence[Path]) -> tuple[list[Path], list[Path]]:
     parent already counts its reads and tool calls: the subagent file is counted with
     its parent, not as a session of its own. A subagent file whose parent is not among
     `files` is read as a session, since there is nothing else to count it with."""
-    stems = {path.stem for path in files}
+    stems = {log_stem(path) for path in files}
     sessions: list[Path] = []
     folded: list[Path] = []
     for path in files:
@@ -150,6 +158,8 @@ def readable(files: Sequence[Path], format: str | None = None
         if problem is None:
             try:
                 problem = not_text(path) or (None if format else _undetected(path))
+            except GZIP_DAMAGE as exc:  # before OSError: a bad gzip header is one
+                problem = damage_reason(exc)
             except OSError as exc:
                 problem = f"cannot read it: {exc.strerror or exc}"
         if problem is None:

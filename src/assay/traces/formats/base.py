@@ -21,6 +21,7 @@ import orjson
 from assay.finite_number import finite_number
 from assay.json_line import BadJsonLine, read_json_line
 from assay.output import MAX_COUNT
+from assay.traces.log_files import GZIP_DAMAGE, damage_reason, open_log
 from assay.traces.records import Event
 from assay.valid_text import valid_record
 from assay.wording import plural
@@ -180,8 +181,8 @@ def iter_objects(path: Path, stats: ParseStats, copy_keys: tuple[str, ...] = ()
     line before is kept, so memory stays flat)."""
     loads = orjson.loads
     previous, same = b"", False
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
+    with open_log(path) as handle:
+        for number, raw in _numbered_lines(handle, stats):
             stats.lines = number
             stats.bytes += len(raw)
             if number == 1:
@@ -206,6 +207,18 @@ def iter_objects(path: Path, stats: ParseStats, copy_keys: tuple[str, ...] = ()
                 stats.repeat(number)
                 continue
             yield number, obj
+
+
+def _numbered_lines(handle: Iterable[bytes], stats: ParseStats) -> Iterator[tuple[int, bytes]]:
+    """Each line with its number; a gzipped log damaged part way ends at the damage, said as
+    a problem of the line after the last one read (the lines before it are kept, as in a log
+    cut off)."""
+    number = 0
+    try:
+        for number, raw in enumerate(handle, 1):
+            yield number, raw
+    except GZIP_DAMAGE as exc:
+        stats.bad_line(number + 1, f"{damage_reason(exc)}: reading stopped here")
 
 
 def _read_refused(raw: bytes, number: int, stats: ParseStats, refusal: str) -> Any:

@@ -13,6 +13,7 @@ from assay.traces.formats.base import ParseStats, SessionReader, iter_objects
 from assay.traces.formats.claude_code import ClaudeCodeReader
 from assay.traces.formats.openai_chat import OpenAIChatReader
 from assay.traces.formats.pi import KNOWN_VERSIONS, PiReader
+from assay.traces.log_files import open_log
 
 READERS: dict[str, SessionReader] = {
     reader.name: reader for reader in (PiReader(), ClaudeCodeReader(), OpenAIChatReader())
@@ -47,7 +48,7 @@ def not_text(path: Path) -> str | None:
     """Why `path` is not a text session log at all, judged from its first bytes; None when
     it may be one. A binary file is refused before its lines are read: it may hold no
     newline for gigabytes, and each of its "lines" would be malformed anyway."""
-    with path.open("rb") as handle:
+    with open_log(path) as handle:
         head = handle.read(TEXT_PROBE_BYTES)
     if is_utf16(head):
         return UTF16_TEXT
