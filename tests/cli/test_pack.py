@@ -109,3 +109,17 @@ def test_pack_index_takes_the_include_patterns_a_configs_pack_takes(
     assert "pack 'docs': 2 documents, 2 chunks, index at " in out
     assert f"docs-{content_hash(docs.resolve(), patterns, 1200)[:16]}" in out  # the run's index
     assert "[a.rst" in out and "7070" in out
+
+
+def test_pack_index_names_a_document_it_left_out_as_not_utf8(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: one Latin-1 page ended `assay pack index` with exit 2 and no index."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n\nText.\n")
+    (tmp_path / "docs" / "cafe.md").write_bytes(b"# Caf\xe9\n")
+    code, out = assay(capsys, "pack", "index", str(tmp_path / "docs"), "--cache",
+                      str(tmp_path / "cache"))
+    assert code == 0, out
+    assert "pack 'docs': 1 document, 1 chunk, index at " in out
+    assert ("warning: pack 'docs': cafe.md left out: not UTF-8 text (line 1: byte 0xe9); "
+            "save it as UTF-8") in out

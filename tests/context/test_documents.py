@@ -6,9 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from assay.context.documents import Document, chunk_document, pack_files, read_document
+from assay.context.documents import (
+    Document,
+    LeftOut,
+    NotText,
+    chunk_document,
+    pack_files,
+    read_document,
+)
 from assay.context.pack_config import DEFAULT_PATTERNS
-from assay.errors import UserError
 
 
 def test_markdown_is_cut_at_headings_with_stable_source_ids() -> None:
@@ -58,15 +64,16 @@ def test_a_document_that_is_not_utf8_names_the_line_of_its_first_bad_byte(
     """Regression: it read '...a.md: not UTF-8 text (invalid continuation byte)', naming
     neither the byte nor its line."""
     (tmp_path / "a.md").write_bytes(b"# Caf\xc3\xa9\n\nIntro.\n\ncaf\xe9 au lait\n")
-    with pytest.raises(UserError) as caught:
+    with pytest.raises(NotText) as caught:
         read_document(tmp_path, tmp_path / "a.md")
-    assert f"{tmp_path / 'a.md'}:5: byte 0xe9 is not UTF-8" in str(caught.value)
+    assert caught.value.left_out == LeftOut(
+        "a.md", "not UTF-8 text (line 5: byte 0xe9); save it as UTF-8")
 
 
 def test_a_utf16_document_is_told_to_be_saved_as_utf8(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# Title\n\nText.\n", encoding="utf-16")
-    with pytest.raises(UserError, match=r"a.md is UTF-16 text \(as Windows PowerShell writes "
-                                        r"it\); save it as UTF-8"):
+    with pytest.raises(NotText, match=r"a.md is UTF-16 text \(as Windows PowerShell writes "
+                                      r"it\); save it as UTF-8"):
         read_document(tmp_path, tmp_path / "a.md")
 
 
@@ -76,7 +83,7 @@ def test_a_binary_document_is_refused_instead_of_indexed_as_text(tmp_path: Path)
     (tmp_path / "logo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     (tmp_path / "plain.md").write_bytes(b"\x00\x01\x02 text")
     for name in ("logo.md", "plain.md"):
-        with pytest.raises(UserError, match=f"{name} is (not UTF-8|a binary file)"):
+        with pytest.raises(NotText, match=f"{name} is (not UTF-8|a binary file)"):
             read_document(tmp_path, tmp_path / name)
 
 

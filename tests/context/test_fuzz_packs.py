@@ -5,7 +5,8 @@ The seed is the example pack's documents. Each folder adds odd files under the p
 patterns: damaged copies of a document, binary bytes, an empty or blank file, UTF-16,
 a large document, NUL bytes, a FIFO, a directory named like a document, links to outside
 the pack, to /dev/zero, to nowhere and to their own folder. Every folder either indexes
-(and searches) or raises a UserError naming the file.
+(and searches), naming each file it left out as not text, or raises a UserError naming
+the file.
 """
 
 from __future__ import annotations
@@ -50,11 +51,12 @@ ODD_FILES: list[tuple[str, Callable[[Path, Mutator, str], None]]] = [
 ]
 
 
-def _index_and_search(folder: Path, cache_root: Path) -> None:
+def _index_and_search(folder: Path, cache_root: Path) -> PackIndex:
     """Index the folder as a pack, search it and read every passage found."""
     pack = PackIndex.open(folder, cache_root=cache_root)
     for passage in pack.search("goroutine error context", top_k=5):
         pack.read(passage.source_id)
+    return pack
 
 
 def test_pack_folders_with_odd_files_index_or_fail_naming_the_file(tmp_path: Path) -> None:
@@ -72,7 +74,11 @@ def test_pack_folders_with_odd_files_index_or_fail_naming_the_file(tmp_path: Pat
             make(mutator.random.choice([folder, sub]), mutator, f"odd-{number}.md")
         label = f"input {index} ({[k for k, _ in kinds]})"
         ended = run_input(UserError, _index_and_search, folder, tmp_path / "cache")
-        tally.record(label, ended)
-        if ended.refused is not None and str(folder) not in str(ended.refused):
+        if tally.record(label, ended):
+            left_out = ended.result.left_out
+            tally.outcomes["left out"] += len(left_out)
+            if any(not (folder / file.path).is_file() or not file.reason for file in left_out):
+                tally.fail(label, f"a file left out is not named with why: {left_out}")
+        elif ended.refused is not None and str(folder) not in str(ended.refused):
             tally.fail(label, f"error names no file: {ended.refused}")
-    tally.check({"indexed": 20, "clear error": 10})
+    tally.check({"indexed": 50, "left out": 10})

@@ -97,6 +97,34 @@ def test_a_pack_whose_documents_hold_no_text_is_a_user_error_naming_them(
         "under it")
 
 
+def test_a_document_that_is_not_utf8_is_left_out_and_the_pack_loads_without_it(
+        docs: Path, tmp_path: Path) -> None:
+    """Regression: one page saved as Latin-1 refused the whole pack ('pack document ... is not
+    UTF-8 text'), and with it every run of a condition that reads the pack. It is left out,
+    named with why, the same when the cached index is loaded again; it is not read as
+    Latin-1, which would serve a Windows-1252 or Shift-JIS page garbled."""
+    (docs / "cafe.md").write_bytes(b"# Caf\xe9\n\nThe caf\xe9 serves espresso.\n")
+    for _ in range(2):  # built, then loaded from the cache
+        pack = PackIndex.open(docs, name="docs", cache_root=tmp_path / "cache")
+        assert pack.left_out_said() == [
+            "pack 'docs': cafe.md left out: not UTF-8 text (line 1: byte 0xe9); save it as UTF-8"]
+        assert "cafe.md" not in pack.documents and pack.search("replication")
+        assert pack.search("espresso") == []
+
+
+def test_a_pack_whose_every_document_is_not_text_is_a_user_error_naming_them(
+        tmp_path: Path) -> None:
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "cafe.md").write_bytes(b"caf\xe9\n")
+    (tmp_path / "pack" / "logo.md").write_bytes(b"\x00PNG")
+    with pytest.raises(UserError) as caught:
+        PackIndex.open(tmp_path / "pack", name="docs", cache_root=tmp_path / "cache")
+    assert str(caught.value) == (
+        f"pack 'docs': no document in {tmp_path / 'pack'} is text: cafe.md left out: not "
+        "UTF-8 text (line 1: byte 0xe9); save it as UTF-8; logo.md left out: a binary file "
+        "(it holds NUL bytes), not text")
+
+
 def test_an_index_cache_that_cannot_be_written_is_a_user_error(docs: Path,
                                                                 tmp_path: Path) -> None:
     """Regression: `--cache` naming a file ended in 'internal error: FileExistsError'."""

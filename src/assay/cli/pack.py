@@ -22,8 +22,11 @@ def _open(directory: Path, name: str | None, cache: Path | None,
           chunk_chars: int, include: tuple[str, ...]) -> PackIndex:
     from assay.context.pack_index import PackIndex
 
-    return PackIndex.open(directory, name=name, patterns=list(include) or None,
-                          chunk_chars=chunk_chars, cache_root=cache)
+    index = PackIndex.open(directory, name=name, patterns=list(include) or None,
+                           chunk_chars=chunk_chars, cache_root=cache)
+    for line in index.left_out_said():  # on stderr: stdout is the MCP stream under serve
+        click.echo(f"warning: {line}", err=True)
+    return index
 
 
 _directory = click.argument(

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from assay.errors import UserError
-from assay.input_files import require_directory
+from assay.input_files import UTF16_TEXT, is_utf16, require_directory
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,21 +114,50 @@ def _inside(path: Path, root: Path) -> bool:
         return False
 
 
-def read_document(folder: Path, file: Path) -> Document:
-    """Read one file as text; HTML is stripped of its markup. A file that is not UTF-8
-    text is a `UserError` naming it (and the line of its first bad byte)."""
-    from assay.config.yaml_source import read_text_file
+class NotText(UserError):
+    """A file of the pack that is not UTF-8 text. The pack is built without it: one stray
+    file (a page saved as Latin-1, a PNG named `.md`) does not refuse the whole pack."""
 
+    def __init__(self, relative: str, reason: str) -> None:
+        super().__init__(f"pack document {relative} is {reason}")
+        self.left_out = LeftOut(relative, reason)
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """A file the pack's patterns matched that was left out of it, and why."""
+
+    path: str
+    """Relative to the pack folder, as a document's path."""
+    reason: str
+
+    def said(self) -> str:
+        return f"{self.path} left out: {self.reason}"
+
+
+def read_document(folder: Path, file: Path) -> Document:
+    """Read one file as text; HTML is stripped of its markup. A file that is not UTF-8 text
+    raises `NotText`, saying why (and the line of its first byte that is not UTF-8): read as
+    Latin-1 instead, a Windows-1252 or Shift-JIS page would be served as garbled text."""
     relative = file.relative_to(folder).as_posix()
-    raw = read_text_file(file, "pack document")
-    if "\x00" in raw:
-        raise UserError(f"pack document {file} is a binary file (it holds NUL bytes), not "
-                        "text: leave it out of the pack with `include:` patterns")
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:  # no permission, or gone since it was listed
+        raise UserError(f"cannot read pack document {file}: {exc.strerror or exc}") from None
+    if is_utf16(raw):
+        raise NotText(relative, UTF16_TEXT)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise NotText(relative, f"not UTF-8 text (line {line}: byte 0x{raw[exc.start]:02x}); "
+                                "save it as UTF-8") from None
+    if "\x00" in text:
+        raise NotText(relative, "a binary file (it holds NUL bytes), not text")
     if file.suffix.lower() in (".html", ".htm"):
-        title, text = _html_to_text(raw)
+        title, text = _html_to_text(text)
     else:
-        text = raw
-        title = _markdown_title(raw)
+        title = _markdown_title(text)
     return Document(path=relative, title=title or file.stem, text=text.strip())
 
 

@@ -39,6 +39,8 @@ def get_pack(services: Services, name: str) -> PackIndex:
                                       chunk_chars=config.chunk_chars,
                                       cache_root=DEFAULT_CACHE_ROOT,
                                       digest=services.pack_digests.get(name))
+        for line in opened[name].left_out_said():
+            services.warn(line)
     return opened[name]
 
 
@@ -68,7 +70,7 @@ def pack_version(services: Services, name: str) -> tuple[Path, str]:
 
 def open_context_pack(services: Services, condition: Any) -> None:
     """Index the condition's `context:` pack now, when its target starts: a pack that cannot
-    be read (a binary document) stops the run before any trial is paid for, not in each
+    be read (no document in it is text) stops the run before any trial is paid for, not in each
     trial of the condition after the others have run."""
     config = context_config(condition)
     if config is not None:

@@ -19,7 +19,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from assay.context.documents import Chunk, Document, chunk_document, pack_files, read_document
+from assay.context.documents import (
+    Chunk,
+    Document,
+    LeftOut,
+    NotText,
+    chunk_document,
+    pack_files,
+    read_document,
+)
 from assay.context.pack_config import DEFAULT_PATTERNS
 from assay.errors import UserError
 from assay.wording import plural
@@ -59,7 +67,8 @@ class PackIndex:
     """Search and read one pack. Build it with `PackIndex.open`."""
 
     def __init__(self, name: str, directory: Path, chunks: list[Chunk],
-                 documents: list[Document], retriever: Any, content_hash: str) -> None:
+                 documents: list[Document], retriever: Any, content_hash: str,
+                 left_out: list[LeftOut]) -> None:
         self.name = name
         self.directory = directory
         """Where the cached index lives."""
@@ -69,6 +78,8 @@ class PackIndex:
         self.documents = {doc.path: doc for doc in documents}
         self._by_id = {chunk.source_id: chunk for chunk in chunks}
         self._retriever = retriever
+        self.left_out = left_out
+        """Files the patterns matched that are not text, so not in the pack."""
 
     @classmethod
     def open(cls, folder: str | Path, *, name: str | None = None,
@@ -94,7 +105,13 @@ class PackIndex:
         documents = [Document(**row) for row in _read_jsonl(directory / "documents.jsonl")]
         retriever = bm25s.BM25.load(str(directory / "bm25"), show_progress=False) \
             if chunks else None
-        return cls(name, directory, chunks, documents, retriever, digest)
+        manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
+        left_out = [LeftOut(**row) for row in manifest.get("left_out", [])]
+        return cls(name, directory, chunks, documents, retriever, digest, left_out)
+
+    def left_out_said(self) -> list[str]:
+        """A line per file left out, for the terminal and a run's warnings."""
+        return [f"pack '{self.name}': {file.said()}" for file in self.left_out]
 
     def search(self, query: str, top_k: int = 5) -> list[Passage]:
         """The `top_k` chunks that best match `query`, best first; chunks that share no
@@ -159,18 +176,34 @@ def _build(folder: Path, patterns: list[str], chunk_chars: int, directory: Path,
     if not files:
         raise UserError(f"pack '{name}': no documents in {folder} matching {', '.join(patterns)}"
                         f"{hidden_note(found.hidden)}{links_note(found.links)}")
-    documents = [read_document(folder, file) for file in files]
+    documents, left_out = _read_documents(folder, files)
     chunks = [chunk for doc in documents for chunk in chunk_document(doc, chunk_chars)]
+    if not documents:
+        raise UserError(f"pack '{name}': no document in {folder} is text: "
+                        + "; ".join(file.said() for file in left_out[:3])
+                        + (f" and {len(left_out) - 3} more" if len(left_out) > 3 else ""))
     if not chunks:
         raise UserError(f"pack '{name}': no document in {folder} holds text to search "
                         f"({plural(len(documents), 'document')} read: {_listed(documents)}); "
                         "each is empty, blank or a heading with nothing under it")
     try:
-        _write_index(directory, name, folder, digest, documents, chunks)
+        _write_index(directory, name, folder, digest, documents, chunks, left_out)
     except OSError as exc:
         raise UserError(f"pack '{name}': cannot write its index in {directory.parent}: "
                         f"{exc.strerror or exc}; the index cache needs a folder assay can "
                         "write to") from None
+
+
+def _read_documents(folder: Path, files: list[Path]) -> tuple[list[Document], list[LeftOut]]:
+    """The files read as documents, and those left out as not text."""
+    documents: list[Document] = []
+    left_out: list[LeftOut] = []
+    for file in files:
+        try:
+            documents.append(read_document(folder, file))
+        except NotText as exc:
+            left_out.append(exc.left_out)
+    return documents, left_out
 
 
 def hidden_note(hidden: int) -> str:
@@ -198,7 +231,7 @@ def _listed(documents: list[Document], most: int = 3) -> str:
 
 
 def _write_index(directory: Path, name: str, folder: Path, digest: str,
-                 documents: list[Document], chunks: list[Chunk]) -> None:
+                 documents: list[Document], chunks: list[Chunk], left_out: list[LeftOut]) -> None:
     """Write the index to a staging folder, then move it into place whole."""
     import bm25s
 
@@ -212,7 +245,8 @@ def _write_index(directory: Path, name: str, folder: Path, digest: str,
         retriever.index(corpus, show_progress=False)
         retriever.save(str(staging / "bm25"), show_progress=False)
         manifest = {"name": name, "folder": str(folder), "content_hash": digest,
-                    "format": INDEX_FORMAT, "documents": len(documents), "chunks": len(chunks)}
+                    "format": INDEX_FORMAT, "documents": len(documents), "chunks": len(chunks),
+                    "left_out": [asdict(file) for file in left_out]}
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=2))
         try:
             os.replace(staging, directory)
