@@ -391,3 +391,40 @@ def test_a_run_started_with_an_option_past_todays_bound_is_not_resumed(
     assert " ".join(out.split()) == (
         f"error: cannot resume run {run.id}: it was started with --epochs 100000000000, and "
         "--epochs takes 1 to 10,000; start a new run without --resume")
+
+
+def test_a_resume_when_other_processes_run_every_unfinished_run_names_each_and_the_way_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: with two unfinished runs both being run, `--resume` named the newest
+    only ('run R2 is being run by another assay (...); wait for it to finish, or stop it and
+    resume again'), as if the other were not there."""
+    agent_down_past_c3(tmp_path, "held_agent", "case")
+    config = ("name: held\ndataset: {path: cases.jsonl}\n"
+              "target: {type: python, function: 'held_agent:answer', threaded: false}\n"
+              "scorers: [{type: exact_match}]\nrun: {concurrency: 1, batch_size: 1, "
+              "max_errors: 2}\n")
+    stopped_run(tmp_path, monkeypatch, capsys, config)
+    store = Store(str(tmp_path / "assay.db"))
+    [only] = store.list_runs("held")
+    with store.run_lock() as lock:  # this process stands for the other assay
+        lock.acquire(only.id)
+        code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--no-progress")
+        assert code == 3, out
+        assert (f"nothing to resume: the only unfinished run of experiment 'held', {only.id}, "
+                f"is being run by another assay (process {os.getpid()} on ") in out
+        assert (f"or stop that process (Ctrl-C where it runs, or `kill {os.getpid()}`) and run "
+                "with --resume again to continue the run here, or run without --resume to "
+                "start a new run") in out
+
+    stopped_run(tmp_path, monkeypatch, capsys, config)
+    newer, older = store.list_runs("held")
+    with store.run_lock() as first, store.run_lock() as second:
+        first.acquire(older.id)
+        second.acquire(newer.id)
+        code, out = assay_in_process(capsys, "run", "assay.yaml", "--resume", "--no-progress")
+    assert code == 3, out
+    assert (f"nothing to resume: each of the 2 unfinished runs of experiment 'held' is being "
+            f"run by another assay: {newer.id} (process {os.getpid()} on ") in out
+    assert f"), {older.id} (process {os.getpid()} on " in out
+    assert "wait for them to finish (`assay runs` shows how far each got)" in out

@@ -22,7 +22,7 @@ from assay._version import __version__
 from assay.config.bounds import RUN_OPTION_MAX
 from assay.config.loading import LoadedConfig
 from assay.config.models import EvalConfig
-from assay.errors import RunFailed, StoreError, UserError
+from assay.errors import RunFailed, RunLocked, StoreError, UserError
 from assay.records import RunRecord
 from assay.runner.options import RunOptions
 from assay.runner.pipeline import Commit, PipelineStats, run_pipeline
@@ -34,7 +34,7 @@ from assay.services import Services
 from assay.shown_numbers import dollars
 from assay.store import Store
 from assay.store.run_ending import REVIEWING, ending, record_end
-from assay.store.run_lock import RunLock
+from assay.store.run_lock import LockHolder, RunLock
 from assay.trial import TrialKey, TrialResult
 from assay.user_code.process_exit import exits_guarded
 
@@ -297,7 +297,7 @@ def _find_resumable(loaded: LoadedConfig, store: Store, options: RunOptions) -> 
         if not unfinished:
             raise UserError(_nothing_to_resume(loaded.name, runs[0] if runs else None,
                                                options.store_words))
-        run = _newest_not_held(store, unfinished)
+        run = _newest_not_held(store, unfinished, loaded, options)
     if run.kind != "eval":  # a rejudge calls no target: resumed here it would call one
         how = (f"continue it with `{run.resume_command}`" if run.kind == "rejudge"
                else "`assay run --resume` resumes eval runs only")
@@ -331,13 +331,48 @@ def _nothing_to_resume(experiment: str, latest: RunRecord | None, store_words: s
             "without --resume to start a new one")
 
 
-def _newest_not_held(store: Store, unfinished: list[RunRecord]) -> RunRecord:
+def _newest_not_held(store: Store, unfinished: list[RunRecord], loaded: LoadedConfig,
+                     options: RunOptions) -> RunRecord:
     """The newest of `unfinished` that no live process holds: when two run one experiment at
     once, the newest is often the other's, still running, and `--resume` was refused for it
-    while the run this one should continue waited behind it. The newest when every one is
-    held, so the lock refuses it, naming its holder."""
+    while the run this one should continue waited behind it. `RunLocked` when every one is
+    held, naming each run and the process that runs it."""
     locks = store.run_lock()
-    return next((run for run in unfinished if locks.is_free(run.id)), unfinished[0])
+    holders = []
+    for run in unfinished:
+        holder = locks.holder(run.id)
+        if holder is None or locks.is_gone(holder):
+            return run
+        holders.append((run, holder))
+    raise RunLocked(_all_held(loaded, options, holders))
+
+
+HELD_SHOWN = 5
+"""How many runs held by other processes a refused `--resume` names; the rest are counted."""
+
+
+def _all_held(loaded: LoadedConfig, options: RunOptions,
+              holders: list[tuple[RunRecord, LockHolder]]) -> str:
+    """Why `--resume` has no run to continue when other assay processes run every unfinished
+    one: each run and its process, and the ways on (wait, stop one and resume its run here,
+    or start a new run)."""
+    listing = f"`assay runs{options.store_words}`"
+    if len(holders) == 1:
+        [(run, holder)] = holders
+        kill = f"`kill {holder.pid}`" if holder.pid is not None else "kill it"
+        return (f"nothing to resume: the only unfinished run of experiment '{loaded.name}', "
+                f"{run.id}, is being run by another assay ({holder.describe()}); wait for it "
+                f"to finish ({listing} shows how far it got), or stop that process (Ctrl-C "
+                f"where it runs, or {kill}) and run with --resume again to continue the run "
+                "here, or run without --resume to start a new run")
+    named = [f"{run.id} ({holder.describe()})" for run, holder in holders[:HELD_SHOWN]]
+    if len(holders) > HELD_SHOWN:
+        named.append(f"and {len(holders) - HELD_SHOWN} more")
+    return (f"nothing to resume: each of the {len(holders)} unfinished runs of experiment "
+            f"'{loaded.name}' is being run by another assay: {', '.join(named)}; wait for "
+            f"them to finish ({listing} shows how far each got), or stop one of those "
+            "processes (Ctrl-C where it runs, or kill its process id) and run with --resume "
+            "again to continue its run here, or run without --resume to start a new run")
 
 
 async def _start(plan: Plan, loaded: LoadedConfig) -> None:
