@@ -110,6 +110,28 @@ def test_a_stored_runs_trials_with_no_label_are_counted_as_left_out_on_screen_an
     assert document["only_judged"][0] == "c020"
 
 
+def test_a_run_of_two_epochs_counts_each_labelled_case_once_and_says_which_answer(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: of a run with `epochs: 2`, the labels were joined to each case's first
+    answer without a word of it, and the judge's verdicts on the second were listed as
+    'left out, no label: 60 judged items (c000#1, ...)' though people had labelled them."""
+    code, out = assay(capsys, "run", str(project), "--epochs", "2")
+    assert code == 0, out
+    arguments = ("calibrate", str(project), "--run", "latest", "--min-agreement", "0.5",
+                 "--no-save")
+    code, out = assay(capsys, *arguments)
+    assert code == 0, out
+    assert "left out, no label" not in out
+    assert ("note: the run answered each case 2 times (`epochs: 2`); a label without an "
+            "`epoch` is joined to its case's first answer (epoch 0), so each labelled case "
+            "counts once, and the judge's verdicts on the other answers (60 trials) are left "
+            "out (a label's `epoch`, 0 to 1, names the answer it judged)") in " ".join(
+                out.split()), out
+    code, out = assay(capsys, *arguments, "--format", "json")
+    document = json.loads(out)
+    assert document["n"] == 60 and document["only_judged"] == []
+
+
 def test_require_calibration_refuses_a_judge_changed_since_its_passing_calibration(
         project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = yaml.safe_load(project.read_text())

@@ -21,6 +21,7 @@ from assay.config.calibration import JudgeIdentity, VerdictsFile
 from assay.datasets.mapped import read_mapped
 from assay.errors import ProblemList, UserError
 from assay.score import Score
+from assay.wording import plural
 
 if TYPE_CHECKING:
     from assay.records import RunRecord
@@ -121,8 +122,19 @@ def verdicts_from_run(store: Store, run: RunRecord, scorer: str, labels: HumanLa
             continue
         identities.add(_identity_of(score))
         read_score(found, item.id, score, labels.kind, metric)
-    found.unlabelled_trials = _unlabelled_trials(scores, labelled, labels, chosen,
-                                                 several=len(conditions) > 1)
+    epochless = {(item.case_id, item.condition or chosen) for item in labels.items.values()
+                 if item.fields.get("epoch") in (None, "")}
+    other_epochs = [key for key in scores if key[2] != 0 and key[:2] in epochless]
+    if other_epochs:
+        epochs = len({epoch for _case, _condition, epoch in scores})
+        found.notes.append(
+            f"the run answered each case {epochs} times (`epochs: {epochs}`); a label "
+            "without an `epoch` is joined to its case's first answer (epoch 0), so each "
+            "labelled case counts once, and the judge's verdicts on the other answers "
+            f"({plural(len(other_epochs), 'trial')}) are left out (a label's `epoch`, 0 to "
+            f"{epochs - 1}, names the answer it judged)")
+    found.unlabelled_trials = _unlabelled_trials(scores, labelled | set(other_epochs), labels,
+                                                 chosen, several=len(conditions) > 1)
     if len(identities) > 1:
         found.notes.append(f"the verdicts come from {len(identities)} different judges "
                            "(model, prompt or rubric); stored under the first")
