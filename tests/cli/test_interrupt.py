@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,61 @@ def test_a_second_ctrl_c_while_an_async_target_holds_the_loop_stops_without_a_tr
     assert code == 130, stderr
     assert "interrupted; resume with: assay run assay.yaml --resume" in stderr
     assert "Traceback" not in stderr and "never retrieved" not in stderr
+
+
+BLOCKING_AGENT = """
+import os, pathlib, time
+
+
+{kind} answer(case):
+    if case.id == "c3" and os.environ.get("BLOCK"):
+        pathlib.Path("started").touch()
+        time.sleep(60)
+    return case.expected
+"""
+
+
+@pytest.mark.parametrize("kind", ["def", "async def"], ids=["threaded-false", "async"])
+def test_one_ctrl_c_stops_a_target_that_blocks_the_loop_keeping_the_trials_before_it(
+        tmp_path: Path, kind: str) -> None:
+    """Regression: a `threaded: false` or `async def` target in `time.sleep(60)` holds the
+    event loop, so the first Ctrl-C did nothing visible for the rest of the minute; only a
+    second one stopped the run."""
+    env = write_python_project(tmp_path, BLOCKING_AGENT.format(kind=kind), name="held",
+                               cases=6, run="{concurrency: 1}", store="s.db")
+    config = tmp_path / "assay.yaml"
+    if kind == "def":
+        config.write_text(config.read_text().replace("answer'}", "answer', threaded: false}"))
+    started = time.monotonic()
+    code, stderr = interrupt_when(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"],
+        (tmp_path / "started").exists, cwd=tmp_path, env={**env, "BLOCK": "1"})
+    assert code == 130 and time.monotonic() - started < 30, stderr
+    assert ("Ctrl-C: the target's code is blocking the event loop (a blocking call in an "
+            "`async def` or a `threaded: false` function), so the run could not stop between "
+            "trials; stopping it there") in stderr
+    store = Store(str(tmp_path / "s.db"))
+    [run] = store.list_runs("held")
+    assert run.status == "interrupted" and store.count_trials(run.id) == (3, 0)
+    assert f"interrupted; resume with: assay run assay.yaml --resume {run.id}" in stderr
+    assert "Traceback" not in stderr
+    resumed = subprocess.run(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress", "--resume", run.id],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert store.count_trials(run.id) == (6, 0)
+    store.close()
+
+
+def test_one_ctrl_c_of_a_run_that_answers_it_says_nothing_of_a_blocked_loop(
+        tmp_path: Path) -> None:
+    env, store = _slow_project(tmp_path)
+    code, stderr = interrupt_when(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress"],
+        lambda: _some_trials_stored(store), cwd=tmp_path, env=env)
+    assert code == 130, stderr
+    assert "blocking" not in stderr and "Ctrl-C again" not in stderr
+    store.close()
 
 
 @pytest.mark.parametrize("agent", [

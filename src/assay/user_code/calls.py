@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from assay.errors import AssayError, RunFailed, UserError
 from assay.input_files import is_regular_file
+from assay.user_code.blocked_loop import blocked_loop_stopped
 from assay.user_code.ctrl_c import CtrlC, counting, ctrl_c_watched
 from assay.user_code.process_exit import ProcessExitCalled, running_user_code
 
@@ -142,9 +143,10 @@ def run_loop(main: Coroutine[Any, Any, R]) -> R:
     made by the SIGINT or SIGTERM handler of a program calling `assay.evaluate` is that
     program's way to stop, and passes unchanged (`CtrlC.raised`).
 
-    A second Ctrl-C, pressed while user code holds the loop (a `time.sleep` in an `async
-    def`), raises KeyboardInterrupt inside the run's task: it stops the run as Ctrl-C does,
-    and the task is not reported again when collected."""
+    A Ctrl-C while user code holds the loop (a `time.sleep` in an `async def`) raises
+    KeyboardInterrupt inside the run's task, a second press at once, the first when the
+    loop has not answered it within a second (`blocked_loop`): it stops the run as Ctrl-C
+    does, and the task is not reported again when collected."""
     watch = ctrl_c_watched()
     with asyncio.Runner() as runner:
         try:
@@ -163,8 +165,10 @@ def run_loop(main: Coroutine[Any, Any, R]) -> R:
 
 async def _ctrl_c_watched_throughout(main: Coroutine[Any, Any, R], watch: CtrlC) -> R:
     """`main`, with Ctrl-C watched for the whole loop (from inside the runner, whose own
-    SIGINT handler it then counts): each call into user code only notes the count."""
-    with watch:
+    SIGINT handler it then counts): each call into user code only notes the count. A
+    Ctrl-C the loop cannot answer because user code holds it stops that code
+    (`blocked_loop`)."""
+    with watch, blocked_loop_stopped(asyncio.get_running_loop()):
         return await main
 
 
