@@ -48,12 +48,17 @@ def test_ctrl_c_prints_the_resume_command_and_exits_130(tmp_path: Path) -> None:
     assert run.status == "interrupted"
     assert f"interrupted; resume with: assay run assay.yaml --resume {run.id}" in stderr
     assert "aborted" not in stderr and "Traceback" not in stderr
-    resumed = subprocess.run(
-        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress", "--resume", run.id],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert resumed.returncode == 0, resumed.stderr
+    _resume(tmp_path, env, run.id)
     assert store.count_trials(run.id) == (60, 0)
     store.close()
+
+
+def _resume(root: Path, env: dict[str, str], run_id: str) -> None:
+    """`assay run assay.yaml --resume RUN`, which completes."""
+    resumed = subprocess.run(
+        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress", "--resume", run_id],
+        cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
 
 
 def test_sigterm_stops_a_run_like_ctrl_c_recorded_interrupted_with_the_resume_command(
@@ -125,10 +130,7 @@ def test_one_ctrl_c_stops_a_target_that_blocks_the_loop_keeping_the_trials_befor
     assert run.status == "interrupted" and store.count_trials(run.id) == (3, 0)
     assert f"interrupted; resume with: assay run assay.yaml --resume {run.id}" in stderr
     assert "Traceback" not in stderr
-    resumed = subprocess.run(
-        [sys.executable, "-m", "assay", "run", "assay.yaml", "--no-progress", "--resume", run.id],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert resumed.returncode == 0, resumed.stderr
+    _resume(tmp_path, env, run.id)
     assert store.count_trials(run.id) == (6, 0)
     store.close()
 
