@@ -211,7 +211,8 @@ def test_a_pack_document_that_is_not_text_stops_the_run_before_any_trial(
     (tmp_path / "docs" / "notes.md").write_bytes(b"# Caf\xe9\n")
     code, text = assay(capsys, "run", str(config))
     assert code == 2, text
-    assert "notes.md is not UTF-8 text" in text and "byte 0xe9" in text
+    assert "pack 'docs': no document in " in text
+    assert "is text: notes.md left out: not UTF-8 text (line 1: byte 0xe9)" in text
     assert "trials" not in text
 
 
