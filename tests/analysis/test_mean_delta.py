@@ -131,3 +131,14 @@ def test_cases_that_all_moved_by_one_amount_have_that_mean_difference(moved: flo
     (in results.json), the float dust of dividing their sum by 10, and three by 0.1 one of
     0.09999999999999999."""
     assert Differences.of([moved] * n, 1.0).mean == moved
+
+
+def test_the_note_shows_which_of_two_close_p_values_is_the_larger():
+    """Regression: 'p is the larger of the t test's (0.187) and the empirical likelihood's
+    (0.187)', for 0.18659 and 0.18694."""
+    d = [-5.0] * 2 + [-2.5] + [-1.25] * 9 + [0.0] * 10 + [1.25] * 8 + [2.5] * 6 + [3.75] * 2 \
+        + [5.0] * 2
+    note = Differences.of(d, 10.0).test().note
+    assert note == "p is the larger of the t test's (0.1866) and the empirical likelihood's (0.1869)"
+    assert "t test's (0.0616) and the empirical likelihood's (0.00186)" in Differences.of(
+        [1.0, 2.0, 0.5, -0.4, 1.0, 0.0, 3.0], 10.0).test().note  # 3 digits where they differ

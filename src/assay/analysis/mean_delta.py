@@ -98,9 +98,10 @@ class Differences:
         t = self.mean / self._se
         plain = 2 * t_cdf(-abs(t), self.n - 1)
         likelihood = self.likelihood.p_value(0.0)
+        plain_text, likelihood_text = _told_apart(plain, likelihood)
         return PairedTest(CHECKED_T, t, max(plain, likelihood), self.n,
-                          f"p is the larger of the t test's ({significant(plain, 3)}) and the "
-                          f"empirical likelihood's ({significant(likelihood, 3)})")
+                          f"p is the larger of the t test's ({plain_text}) and the "
+                          f"empirical likelihood's ({likelihood_text})")
 
     def interval(self, level: float, test: PairedTest) -> Interval:
         if self.zero_spread:
@@ -135,6 +136,16 @@ class Differences:
 
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "mean": self.mean, "sd": self.sd, "span": self.span}
+
+
+def _told_apart(first: float, second: float) -> tuple[str, str]:
+    """Both p-values to 3 significant digits, or as many more (up to 6) as show which is
+    the larger: 0.18659 and 0.18694 read `0.1866` and `0.1869`, not `0.187` twice."""
+    for digits in range(3, 7):
+        texts = significant(first, digits), significant(second, digits)
+        if texts[0] != texts[1]:
+            break
+    return texts
 
 
 def _without_dust(mean: float, n: int) -> float:
