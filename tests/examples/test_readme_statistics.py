@@ -25,10 +25,13 @@ from assay.analysis.conditions import ComparisonEntry
 from assay.analysis.paired import compare_paired
 from assay.reports.comparisons import comparison_lines
 from tests.analysis.calibration import (
+    MEAN_SCENARIOS,
     PASS_SCENARIOS,
     RARE_LOSS,
+    REMEASURED,
     SIZES,
     discordant_tables,
+    false_alarms,
     plain_t_rates,
     run,
 )
@@ -124,6 +127,16 @@ def test_the_rare_loss_rates_the_readme_quotes_are_what_the_calibration_prints()
     printed = {n: run(RARE_LOSS, n, lines=0).significant for n in (20, 30, 100)}
     assert (at_20, at_30, at_100) == tuple(round(100 * printed[n]) for n in (20, 30, 100))
     assert plain_at_20 == round(100 * plain_t_rates(RARE_LOSS, 20).significant)
+
+
+def test_the_rate_at_the_edge_of_the_band_the_readme_quotes_is_what_the_calibration_prints(
+        ) -> None:
+    quoted = re.search(r"\(gamma\) at 20 cases: ([\d.]+)% over ([\d,]+) seeded runs",
+                       squeeze(README))
+    assert quoted, "the README quotes the false alarms of right-skewed noise at 20 cases"
+    assert int(quoted[2].replace(",", "")) == REMEASURED
+    gamma = next(s for s in MEAN_SCENARIOS if s.name == "mean: no difference, gamma(2)-2")
+    assert quoted[1] == f"{100 * false_alarms(gamma, 20, replicates=REMEASURED):.2f}"
 
 
 def test_the_exact_mcnemar_false_alarm_rates_the_readme_quotes_are_what_that_test_gives() -> None:
