@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -405,3 +407,38 @@ def test_a_config_refused_as_its_run_begins_leaves_its_experiments_stopped_run_t
                       "interrupted; 0 trials stored); this is a new run: that one was started "
                       "with another config (or ${VAR} values), which this one cannot resume")]
     assert text.index("c.yaml (3/3)") < text.index(notes[0])
+
+
+def test_each_config_of_a_suite_is_read_and_checked_once(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite's checks loaded every config, then its run loaded each again: twice the
+    reading, interpolating and validating, and a config edited between the two was run
+    unchecked. Each config is now run as its checks loaded it."""
+    from assay.config import loading
+
+    validated: list[str] = []
+    validate = loading.load_config_data
+
+    def counted(data: Any, source: Any, path: Path, **kwargs: Any) -> Any:
+        validated.append(path.name)
+        return validate(data, source, path, **kwargs)
+
+    monkeypatch.setattr(loading, "load_config_data", counted)
+    code, _ = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
+                    "--no-progress")
+    assert code == 0
+    assert sorted(validated) == sorted(f"{pack}.yaml" for pack in PACKS)
+
+
+def test_a_config_error_in_a_suite_names_its_file_line_and_field_once(
+        suite_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = yaml.safe_load((suite_dir / "configs" / "go-expert.yaml").read_text())
+    broken["scorers"] = [{"type": "exact_match"}, {"type": "containz"}]
+    (suite_dir / "configs" / "zz-broken.yaml").write_text(yaml.safe_dump(broken, sort_keys=False))
+    code, text = assay(capsys, "run", "configs/*.yaml", "--store", str(suite_dir / "s.db"),
+                       "--no-progress")
+    assert code == 2
+    assert text.count("[scorers.1.type]") == 1
+    assert re.search(r"zz-broken\.yaml:\d+ \[scorers\.1\.type\]: unknown scorer type 'containz'",
+                     text)

@@ -144,7 +144,7 @@ def command(configs: tuple[str, ...], store_url: str | None, resume: str | None,
             running.suite_command = suite_resume_command(configs, options.store_words)
             check_suite_reviewable(suite, store, options, request)
             with suite_held(store, started.record):
-                exit_code = _run_suite(paths, running, store, options, request, out, detail,
+                exit_code = _run_suite(suite, running, store, options, request, out, detail,
                                        started=started, junit=Path(junit) if junit else None)
         decided(exit_code)
     except KeyboardInterrupt:
@@ -239,12 +239,12 @@ def _run(running: Running, store: Store, loaded: LoadedConfig, options: RunOptio
                          f"{running.stopped_command(exc.run_id)}") from None
 
 
-def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOptions,
-               request: ReviewRequest, out: Any, detail: Detail, *, started: SuiteStart,
-               junit: Path | None) -> int:
-    """Run every (already checked) config, keep going past one that fails, end with the summary;
-    of a resumed suite, each config's completed run is reviewed again, its stopped run resumed."""
-    from assay.config import load_config
+def _run_suite(suite: list[tuple[Path, LoadedConfig]], running: Running, store: Store,
+               options: RunOptions, request: ReviewRequest, out: Any, detail: Detail, *,
+               started: SuiteStart, junit: Path | None) -> int:
+    """Run every config, as the suite's checks loaded it, keep going past one that fails, end
+    with the summary; of a resumed suite, each config's completed run is reviewed again, its
+    stopped run resumed."""
     from assay.errors import AssayError
     from assay.reports.console import print_rule
     from assay.reports.suite import print_grand_summary
@@ -260,12 +260,12 @@ def _run_suite(paths: list[Path], running: Running, store: Store, options: RunOp
         reviews.append(review)
         entries.append(entry_of(path, 0 if review.passed else 1, review))
 
-    for index, path in enumerate(paths, 1):
+    paths = [path for path, _ in suite]
+    for index, (path, loaded) in enumerate(suite, 1):
         running.path = path
         print_rule(out, f"[bold]{escape(str(path))}[/bold] ({index}/{len(paths)})")
         review: Review | None = None
         try:
-            loaded = load_config(path)
             try:
                 review = _run(running, store, loaded, started.options_for(path), request,
                               started.unfinished_for(loaded.name))
