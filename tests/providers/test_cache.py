@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +27,8 @@ class DictStore:
         self.transactions = 0
         self.refuse = refuse
 
-    def cache_get(self, key: str) -> dict[str, Any] | None:
-        row = self.rows.get(key)
-        return None if row is None else row[0]
+    def cache_get_many(self, keys: Collection[str]) -> dict[str, dict[str, Any]]:
+        return {key: self.rows[key][0] for key in keys if key in self.rows}
 
     def cache_put(self, replies: Mapping[str, CachedReply]) -> list[str]:
         if self.refuse:
@@ -206,10 +205,10 @@ def test_a_store_lookup_leaves_the_event_loop_free_for_other_trials(make_pool):
             self.loop_ran = threading.Event()
             self.waited_in_vain = False
 
-        def cache_get(self, key: str) -> dict[str, Any] | None:
+        def cache_get_many(self, keys: Collection[str]) -> dict[str, dict[str, Any]]:
             # on the loop itself, it would wait in vain: no task runs until it returns
             self.waited_in_vain |= not self.loop_ran.wait(timeout=5)
-            return super().cache_get(key)
+            return super().cache_get_many(keys)
 
     store = FarStore()
 

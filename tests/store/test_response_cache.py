@@ -6,7 +6,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 
 from assay.errors import StoreError
 from assay.records import CachedReply
@@ -22,6 +22,39 @@ def test_the_response_cache_stores_by_key(store: Store) -> None:
     assert store.cache_get("k") == {"text": "again"}
     assert store.cache_get("j") == {"text": "other"}
     assert store.cache_put({}) == []
+
+
+def test_the_replies_of_many_keys_are_read_at_once_leaving_out_keys_with_none(
+        store: Store) -> None:
+    store.cache_put({"a": CachedReply({"text": "1"}), "b": CachedReply({"text": "2"})})
+    assert store.cache_get_many(["a", "b", "missing"]) == {"a": {"text": "1"},
+                                                           "b": {"text": "2"}}
+    assert store.cache_get_many([]) == {}
+    many = [f"key {i}" for i in range(2_000)]  # a run with thousands of calls waiting at once
+    assert store.cache_get_many([*many, "a"]) == {"a": {"text": "1"}}
+
+
+def test_a_lookup_on_postgresql_is_one_round_trip_with_no_transaction_to_roll_back() -> None:
+    """A lookup was BEGIN, SELECT and the pool's ROLLBACK: three round trips, where a
+    store across a network spent most of a cached run. Its connection now goes back to the
+    pool idle, with nothing begun, and the next user of it gets transactions as before."""
+    from psycopg.pq import TransactionStatus
+
+    from tests.postgres import scratch_schema
+
+    with scratch_schema(postgres_server_url()) as url:
+        store = Store(url)
+        store.cache_put({"k": CachedReply({"text": "hi"})})
+        handed_back: list[TransactionStatus] = []
+        event.listen(store.engine.pool, "reset", lambda dbapi_connection, *_: handed_back.append(
+            dbapi_connection.info.transaction_status))
+        assert store.cache_get_many(["k"]) == {"k": {"text": "hi"}}
+        assert handed_back == [TransactionStatus.IDLE]
+        with store.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+            assert conn.connection.dbapi_connection.info.transaction_status == (  # type: ignore[union-attr]
+                TransactionStatus.INTRANS)
+        store.close()
 
 
 def test_a_cached_reply_the_database_refuses_costs_only_itself(tmp_path: Path) -> None:

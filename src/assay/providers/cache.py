@@ -22,7 +22,9 @@ never stored before the replies it used, and a killed run resumes paying
 only for the calls still unanswered when it died.
 
 A lookup reads the store in a thread (`ResponseCache.lookup`), so a store
-across a network does not stop the event loop for a round trip per call.
+across a network does not stop the event loop for a round trip per call, and
+the lookups waiting at one moment go to the store together, in one read
+(`batched_lookups`).
 Identical requests in flight at the same moment are sent once
 (`ResponseCache.single_flight`): the others wait for the first and take its
 answer from the cache, as a cache hit. If the first fails, the next waiter
@@ -44,7 +46,6 @@ import hashlib
 import json
 import threading
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import asdict
@@ -52,6 +53,7 @@ from typing import Any
 
 from assay.output import Usage
 from assay.providers.base import ChatRequest, ChatResponse, RequestedToolCall
+from assay.providers.batched_lookups import BatchedLookups
 from assay.providers.reply_writer import ReplyWriter
 from assay.records import CachedReply
 from assay.trial import TrialKey
@@ -61,8 +63,9 @@ _TRIAL: ContextVar[TrialKey | None] = ContextVar("assay_paying_trial", default=N
 
 
 LOOKUP_THREADS = 4
-"""Store lookups in flight at once: enough to keep a run's calls flowing over a network,
-few enough to leave the store's other connections (a PostgreSQL pool holds 15) free."""
+"""Store reads in flight at once, each of the keys waiting when it started: enough to keep
+a run's calls flowing over a network, few enough to leave the store's other connections
+(a PostgreSQL pool holds 15) free."""
 
 
 def trial_epoch(epoch: int, trial: TrialKey | None = None) -> AbstractContextManager[None]:
@@ -135,8 +138,11 @@ class ResponseCache:
         self._warned: set[str] = set()
         """Why the database refused replies, each said once."""
         self._in_flight: dict[str, asyncio.Event] = {}
-        self._lookups: ThreadPoolExecutor | None = None
-        """The threads `lookup` reads the store in, started at the first lookup."""
+        self._lookups: BatchedLookups[dict[str, Any]] | None = None
+        """How `lookup` reads the store: in threads, the keys waiting at once together."""
+        if store is not None:
+            self._lookups = BatchedLookups(store.cache_get_many, LOOKUP_THREADS,
+                                           name="assay-cache-lookup")
         self.run_id: str | None = None
         """The run whose trials' calls this cache answers (`paid_by`); None outside a run."""
         self._counted: set[str] = set()
@@ -158,22 +164,14 @@ class ResponseCache:
             done.set()
 
     async def lookup(self, key: str) -> ChatResponse | None:
-        """`get`, with the store read in a thread of the cache's own, never on the event
-        loop: over a network a lookup is a round trip or two, and a run asks before every
-        LLM call, so on the loop they stopped every other trial meanwhile (a re-run of
-        6,000 judged trials on a PostgreSQL store 4 ms away spent 100 of its 117 s there)."""
+        """The cached answer to `key`, with the store read in a thread of the cache's own,
+        never on the event loop, together with the other lookups waiting meanwhile: over a
+        network a read is a round trip, and a run asks before every LLM call, so on the loop
+        they stopped every other trial meanwhile (a re-run of 6,000 judged trials on a
+        PostgreSQL store 4 ms away spent 100 of its 117 s there)."""
         value = self._held(key)
-        if value is None and self.store is not None:
-            if self._lookups is None:
-                self._lookups = ThreadPoolExecutor(LOOKUP_THREADS, "assay-cache-lookup")
-            value = await asyncio.get_running_loop().run_in_executor(
-                self._lookups, self.store.cache_get, key)
-        return self._response(key, value)
-
-    def get(self, key: str) -> ChatResponse | None:
-        value = self._held(key)
-        if value is None and self.store is not None:
-            value = self.store.cache_get(key)
+        if value is None and self._lookups is not None:
+            value = await self._lookups.get(key)
         return self._response(key, value)
 
     def _held(self, key: str) -> dict[str, Any] | None:
@@ -227,8 +225,7 @@ class ResponseCache:
         if self._writer is not None:
             self._writer.close()
         if self._lookups is not None:
-            self._lookups.shutdown()
-            self._lookups = None
+            self._lookups.close()
         self.save()
 
     def save(self) -> None:

@@ -1,33 +1,58 @@
 """The LLM response cache: a reply kept by its request's key, so a resumed or repeated
 run does not pay for the same call twice.
 
-A run asks before every LLM call, so a lookup goes to the driver with SQL compiled
-once per store; replies are written in one transaction, or one each when the
-database refuses a row. A reply holding a known secret (a model repeating the key it
+A run asks before every LLM call, so the calls waiting at one moment are looked up
+together, in one statement compiled once per store (`cache_get_many`), and on
+PostgreSQL outside a transaction: a lookup is one round trip, where BEGIN, SELECT
+and the pool's ROLLBACK made three. Replies are written in one transaction, or one
+each when the database refuses a row. A reply holding a known secret (a model repeating the key it
 was shown) is not kept: masked, a later run would replay an answer the model never gave,
 and the store never holds a key.
 """
 
 from __future__ import annotations
 
+import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, delete, select
+from sqlalchemy import (
+    ARRAY,
+    BindParameter,
+    Engine,
+    Select,
+    Text,
+    any_,
+    bindparam,
+    cast,
+    column,
+    delete,
+    func,
+    select,
+)
 
 from assay.records import CachedReply
 from assay.redaction import secret_finder
 from assay.store import schema
-from assay.store.failures import RowRejected, store_failure
+from assay.store.failures import RowRejected
 from assay.store.inserts import insert_rows
 from assay.store.rows import loads, now_iso
 from assay.store.storable import Replacements, Storable
 
-_CACHED_REPLY = select(schema.response_cache.c.response_json).where(
-    schema.response_cache.c.key == bindparam("key"))
-"""What `cache_get` asks, compiled once per store for its database."""
+_KEYS: BindParameter[Any] = bindparam("keys")
+
+
+def _lookup_statement(dialect: str) -> Select[tuple[str, str | None]]:
+    """The replies cached under the keys given as one parameter: a list (an array) on
+    PostgreSQL, a JSON list on SQLite, so one statement serves any number of keys."""
+    cache = schema.response_cache
+    query = select(cache.c.key, cache.c.response_json)
+    if dialect == "postgresql":
+        return query.where(cache.c.key == any_(cast(_KEYS, ARRAY(Text))))
+    listed: Select[tuple[Any]] = select(column("value")).select_from(func.json_each(_KEYS))
+    return query.where(cache.c.key.in_(listed.scalar_subquery()))
 
 
 class CachedReplies:
@@ -39,24 +64,20 @@ class CachedReplies:
     _lock: threading.Lock
 
     def cache_get(self, key: str) -> dict[str, Any] | None:
-        """The reply cached under `key`, or None. A run asks before every LLM call, so this
-        goes to the driver with the dialect's SQL compiled once: SQLAlchemy's execution of
-        the statement costs twice the lookup itself."""
-        sql, positional = self._cache_lookup
-        conn = self.engine.raw_connection()
-        try:
-            cursor = conn.cursor()
-            cursor.execute(sql, (key,) if positional else {"key": key})
-            row = cursor.fetchone()
-            cursor.close()
-        except self.engine.dialect.loaded_dbapi.Error as exc:
-            # not handed back to the pool: a connection the server dropped fails the pool's
-            # rollback, which logs a traceback above the store's one clear line
-            conn.invalidate(exc)
-            raise store_failure(exc, self.url) from None
-        finally:
-            conn.close()
-        return loads(row[0]) if row and row[0] else None
+        """The reply cached under `key`, or None."""
+        return self.cache_get_many([key]).get(key)
+
+    def cache_get_many(self, keys: Collection[str]) -> dict[str, dict[str, Any]]:
+        """The replies cached under `keys`, by key (a key with none is left out), in one
+        statement that reaches the driver with its SQL compiled once: SQLAlchemy's
+        compilation of it costs more than a lookup on SQLite."""
+        if not keys:
+            return {}
+        sql, positional, as_list = self._cache_lookup
+        listed: Any = list(keys) if as_list else json.dumps(list(keys))
+        with self._cache_reads.connect() as conn:
+            rows = conn.exec_driver_sql(sql, (listed,) if positional else {"keys": listed})
+            return {key: loads(value) for key, value in rows if value}
 
     def cache_holds(self, provider: str) -> bool:
         """Whether any reply of `provider` (its name, `anthropic`) is cached: a run missing
@@ -67,10 +88,21 @@ class CachedReplies:
             return conn.execute(query).first() is not None
 
     @cached_property
-    def _cache_lookup(self) -> tuple[str, bool]:
-        """`cache_get`'s SQL in this database's dialect, and whether it takes a tuple."""
-        compiled = _CACHED_REPLY.compile(dialect=self.engine.dialect)
-        return str(compiled), compiled.positional
+    def _cache_lookup(self) -> tuple[str, bool, bool]:
+        """`cache_get_many`'s SQL in this database's dialect, whether it takes a tuple, and
+        whether the keys go as a list (else as a JSON text)."""
+        dialect = self.engine.dialect
+        compiled = _lookup_statement(dialect.name).compile(dialect=dialect)
+        return str(compiled), compiled.positional, dialect.name == "postgresql"
+
+    @cached_property
+    def _cache_reads(self) -> Engine:
+        """The engine lookups read through: on PostgreSQL with no transaction around the
+        SELECT (nothing to begin, nothing for the pool to roll back: one round trip, not
+        three), the pool's connections handed back as they were taken."""
+        if self.engine.dialect.name != "postgresql":
+            return self.engine
+        return self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     def cache_put(self, replies: Mapping[str, CachedReply]) -> list[str]:
         """Keep `replies` by key, in one transaction; a key stored before gets the new reply.
