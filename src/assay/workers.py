@@ -17,6 +17,7 @@ context variable, so targets and scorers need no reference to the runner.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import queue
 import threading
@@ -157,3 +158,40 @@ def _passable(function: Callable[..., R], *args: Any) -> R:
         return function(*args)
     except StopIteration as exc:
         raise RuntimeError("the function raised StopIteration") from exc
+
+
+_SERVING = threading.local()
+"""The event loop the current thread works for, while it runs a job `submit_serving` gave it."""
+
+
+def submit_serving(executor: Executor, function: Callable[..., R], *args: Any) -> Future[R]:
+    """`executor.submit(function, *args)`, the thread marked, while it runs it, as working
+    for the running event loop (`served_loop`)."""
+    loop = asyncio.get_running_loop()
+
+    def serve() -> R:
+        _SERVING.loop = loop
+        try:
+            return function(*args)
+        finally:
+            _SERVING.loop = None
+
+    return executor.submit(serve)
+
+
+def served_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop this thread works for (see `submit_serving`): a wait of its own that
+    Ctrl-C is to end (a store's statement, see `store.answer_wait`) watches that loop."""
+    return getattr(_SERVING, "loop", None)
+
+
+def on_loop_when_done(future: Future[R], call: Callable[[Future[R]], None]) -> None:
+    """`call(future)` on the running event loop once `future`, run in a thread, ends; not
+    at all if the loop has closed by then (a thread ending after the run)."""
+    loop = asyncio.get_running_loop()
+
+    def ended(done: Future[R]) -> None:
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(call, done)
+
+    future.add_done_callback(ended)

@@ -45,6 +45,11 @@ def make_plan(tmp_path: Path, cases: int, target: CountingTarget, epochs: int = 
                 targets={"a": target, "b": target}, scorers=[], epochs=epochs)  # type: ignore[dict-item]
 
 
+BOTH_WAYS = pytest.mark.parametrize("in_thread", [False, True], ids=["on-the-loop", "in-a-thread"])
+"""Batches committed on the event loop (a SQLite file), and in a thread (a store across a
+network): a test so marked holds for both."""
+
+
 def run(plan: Plan, **kwargs: object) -> list[TrialResult]:
     committed: list[TrialResult] = []
     settings = {"concurrency": 4, "timeout": 5.0, "batch_size": 7, **kwargs}
@@ -52,9 +57,10 @@ def run(plan: Plan, **kwargs: object) -> list[TrialResult]:
     return committed
 
 
-def test_every_trial_runs_once_with_bounded_concurrency(tmp_path: Path) -> None:
+@BOTH_WAYS
+def test_every_trial_runs_once_with_bounded_concurrency(tmp_path: Path, in_thread: bool) -> None:
     target = CountingTarget()
-    committed = run(make_plan(tmp_path, 30, target, epochs=2))
+    committed = run(make_plan(tmp_path, 30, target, epochs=2), commit_in_thread=in_thread)
     keys = [r.key for r in committed]
     assert len(keys) == len(set(keys)) == 30 * 2 * 2
     assert target.peak == 4
@@ -84,15 +90,17 @@ def test_the_error_budget_stops_the_run_and_keeps_what_finished(tmp_path: Path) 
     assert 10 <= len(committed) < 200
 
 
+@BOTH_WAYS
 def test_the_error_budget_stops_the_run_at_the_trial_that_spends_it_not_a_batch_later(
-        tmp_path: Path) -> None:
+        tmp_path: Path, in_thread: bool) -> None:
     """Regression: the budget was checked only when a batch was committed (every 200 trials),
     so `max_errors: 10` let 100 trials fail before the run stopped."""
     target = CountingTarget(fail={f"c{i}" for i in range(100)})
     committed: list[TrialResult] = []
     with pytest.raises(RunFailed, match="error budget reached: 3 trials failed"):
         asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
-                                 concurrency=1, timeout=5.0, batch_size=200, max_errors=3))
+                                 concurrency=1, timeout=5.0, batch_size=200, max_errors=3,
+                                 commit_in_thread=in_thread))
     assert len(committed) == 3
 
 
@@ -105,8 +113,9 @@ def test_an_error_budget_of_one_says_one_trial_failed(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("concurrency", [1, 8])
+@BOTH_WAYS
 def test_the_error_budget_message_counts_every_failed_trial_stored(
-        tmp_path: Path, concurrency: int) -> None:
+        tmp_path: Path, in_thread: bool, concurrency: int) -> None:
     """Trials in flight when the budget is spent still finish and are stored: the message
     counts them too, so it matches the store."""
     target = CountingTarget(fail={f"c{i}" for i in range(200) if i % 2})
@@ -114,7 +123,7 @@ def test_the_error_budget_message_counts_every_failed_trial_stored(
     with pytest.raises(RunFailed) as stopped:
         asyncio.run(run_pipeline(make_plan(tmp_path, 200, target), committed.extend,
                                  concurrency=concurrency, timeout=5.0, batch_size=200,
-                                 max_errors=10))
+                                 max_errors=10, commit_in_thread=in_thread))
     failed = sum(1 for r in committed if r.output.error)
     assert 10 <= failed < 10 + concurrency
     assert f"error budget reached: {failed} trials failed" in str(stopped.value)
@@ -137,14 +146,15 @@ def test_scorer_errors_count_towards_the_error_budget(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("batch_size", [1, 200], ids=["one-a-batch", "large-batches"])
+@BOTH_WAYS
 def test_a_run_of_consecutive_failures_stops_the_run_on_time_whatever_the_batch_size(
-        tmp_path: Path, batch_size: int) -> None:
+        tmp_path: Path, in_thread: bool, batch_size: int) -> None:
     target = CountingTarget(fail={f"c{i}" for i in range(5, 100)})
     committed: list[TrialResult] = []
     with pytest.raises(RunFailed, match="the last 10 trials ended in an error"):
         asyncio.run(run_pipeline(make_plan(tmp_path, 100, target), committed.extend,
                                  concurrency=1, timeout=5.0, batch_size=batch_size,
-                                 max_consecutive_errors=10))
+                                 max_consecutive_errors=10, commit_in_thread=in_thread))
     assert len(committed) == 20  # 10 good trials (5 cases x 2 conditions), then 10 failures
 
 
@@ -235,8 +245,9 @@ def test_a_resume_whose_every_trial_failed_is_not_a_failed_run_when_earlier_ones
         run(plan, answered_before=0)
 
 
+@BOTH_WAYS
 def test_trials_that_finished_are_committed_while_another_trial_still_hangs(
-        tmp_path: Path) -> None:
+        tmp_path: Path, in_thread: bool) -> None:
     """With the other trials done, the ones finished waited in memory until the hung trial's
     timeout (120 s by default): a kill -9 then lost them all."""
     released = asyncio.Event()
@@ -258,7 +269,7 @@ def test_trials_that_finished_are_committed_while_another_trial_still_hangs(
 
         releaser = asyncio.create_task(release_later())
         await run_pipeline(make_plan(tmp_path, 4, HangsOnC0()), committed.extend,
-                           concurrency=3, timeout=30.0, batch_size=100)
+                           concurrency=3, timeout=30.0, batch_size=100, commit_in_thread=in_thread)
         await releaser
 
     asyncio.run(go())
@@ -288,8 +299,9 @@ def refusing_commit(results: list[TrialResult]) -> None:
     raise StoreError("the store db stopped answering (no answer to a statement within 120s)")
 
 
+@BOTH_WAYS
 def test_ctrl_c_while_the_store_does_not_answer_still_stops_the_run_as_interrupted(
-        tmp_path: Path) -> None:
+        tmp_path: Path, in_thread: bool) -> None:
     """The last commit, made on the way out of a stopped run, failed on a store that did not
     answer, and its error replaced the cancellation: `assay run` exited 3, not 130."""
     async def stopped() -> None:
@@ -297,14 +309,16 @@ def test_ctrl_c_while_the_store_does_not_answer_still_stops_the_run_as_interrupt
         assert main is not None
         asyncio.get_running_loop().call_later(0.3, main.cancel)  # as Ctrl-C does
         await run_pipeline(make_plan(tmp_path, 3, HangsOnC0()), refusing_commit,
-                           concurrency=4, timeout=60.0, batch_size=100)
+                           concurrency=4, timeout=60.0, batch_size=100, commit_in_thread=in_thread)
 
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(stopped())
 
 
+@BOTH_WAYS
 def test_a_store_that_fails_the_last_commit_of_a_run_not_stopped_says_so(
-        tmp_path: Path) -> None:
+        tmp_path: Path, in_thread: bool) -> None:
     with pytest.raises(StoreError, match="stopped answering"):
         asyncio.run(run_pipeline(make_plan(tmp_path, 2, CountingTarget()), refusing_commit,
-                                 concurrency=2, timeout=5.0, batch_size=100))
+                                 concurrency=2, timeout=5.0, batch_size=100,
+                                 commit_in_thread=in_thread))

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sqlalchemy import text
 
 from assay.errors import StoreError
 from assay.store import Store, answer_wait
+from assay.workers import submit_serving
 from tests.conftest import postgres_server_url
 from tests.postgres import scratch_schema
 
@@ -75,6 +77,44 @@ def test_ctrl_c_ends_the_wait_for_a_server_that_does_not_answer(
             with pytest.raises(StoreError, match="stopped answering [(]no answer to a "
                                                  "statement before assay was stopped[)]"):
                 asyncio.run(stopped_while_waiting())
+            assert time.monotonic() - started < 3
+        finally:
+            store.close()
+
+
+def test_ctrl_c_ends_the_wait_of_a_statement_made_in_a_thread_working_for_the_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch of trials committed in a thread (a store across a network) waited out its two
+    minutes after Ctrl-C, and the run's exit with it: the thread has no event loop of its
+    own, so the one it works for is watched."""
+    monkeypatch.setattr(answer_wait, "STOPPED_WAIT_SECONDS", 0.3)
+    with scratch_schema(postgres_server_url()) as url:
+        store = Store(url)
+
+        def unanswered() -> None:
+            with store.engine.connect() as conn:
+                conn.execute(text("SELECT pg_sleep(5)"))
+
+        async def run_stopping() -> None:
+            """A run's main task: cancelled, it still waits for its last commit."""
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                await asyncio.sleep(10)
+
+        async def stopped_while_a_thread_waits() -> None:
+            run = asyncio.create_task(run_stopping())
+            with ThreadPoolExecutor(1) as thread:
+                waiting = asyncio.wrap_future(submit_serving(thread, unanswered))
+                await asyncio.sleep(0.3)
+                run.cancel()  # as asyncio.Runner's Ctrl-C handler cancels its main task
+                await waiting
+
+        try:
+            started = time.monotonic()
+            with pytest.raises(StoreError, match="no answer to a statement before assay was "
+                                                 "stopped"):
+                asyncio.run(stopped_while_a_thread_waits())
             assert time.monotonic() - started < 3
         finally:
             store.close()

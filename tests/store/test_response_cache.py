@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, event, text
@@ -52,8 +53,8 @@ def test_a_lookup_on_postgresql_is_one_round_trip_with_no_transaction_to_roll_ba
         assert handed_back == [TransactionStatus.IDLE]
         with store.engine.connect() as conn:
             conn.execute(text("SELECT 1"))
-            assert conn.connection.dbapi_connection.info.transaction_status == (  # type: ignore[union-attr]
-                TransactionStatus.INTRANS)
+            driver: Any = conn.connection.dbapi_connection
+            assert driver.info.transaction_status == TransactionStatus.INTRANS
         store.close()
 
 

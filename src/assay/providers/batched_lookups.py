@@ -12,10 +12,12 @@ every key waiting when it starts.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from typing import Generic, TypeVar
+
+from assay.workers import on_loop_when_done, submit_serving
 
 __all__ = ["BatchedLookups"]
 
@@ -59,9 +61,9 @@ class BatchedLookups(Generic[Value]):
         if self._threads is None:
             self._threads = ThreadPoolExecutor(self._reads_at_once, self._name)
         self._reading += 1
-        loop = asyncio.get_running_loop()
-        read: Future[Mapping[str, Value]] = self._threads.submit(self._read_many, list(batch))
-        read.add_done_callback(lambda done: _on_loop(loop, self._answer, batch, done))
+        read: Future[Mapping[str, Value]] = submit_serving(self._threads, self._read_many,
+                                                            list(batch))
+        on_loop_when_done(read, partial(self._answer, batch))
 
     def _answer(self, batch: dict[str, list[asyncio.Future[Value | None]]],
                 read: Future[Mapping[str, Value]]) -> None:
@@ -88,8 +90,3 @@ class BatchedLookups(Generic[Value]):
             self._threads.shutdown()
             self._threads = None
 
-
-def _on_loop(loop: asyncio.AbstractEventLoop, call: Callable[..., None], *args: object) -> None:
-    """`call(*args)` on `loop`, unless it has closed (a read ending after the run)."""
-    with contextlib.suppress(RuntimeError):
-        loop.call_soon_threadsafe(call, *args)

@@ -1,8 +1,11 @@
 """The bounded pipeline: answer, score, commit; `concurrency` trials in flight.
 
 Workers pull trials from one shared generator, so nothing but the trials
-in flight and the batch awaiting its commit is ever in memory. A trial
-counts as done only once its batch is committed.
+in flight and the batches awaiting their commit is ever in memory. On a store
+across a network a batch is committed in a thread while the next one fills
+(`runner.commits`); either way a trial counts as done only once its batch is
+committed. A trial that spends an error budget has its batch committed at
+once, on the event loop, so the run stops there.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass, field
 from assay.errors import CostBudgetSpent, RunFailed, StoreError
 from assay.judging.batched_commits import FLUSH_SECONDS
 from assay.providers.cache import trial_epoch
+from assay.runner.commits import Commits
 from assay.runner.plan import Plan
 from assay.runner.trial import ScorerGroups, run_trial
 from assay.trial import TrialKey, TrialResult
@@ -77,6 +81,27 @@ OnCommitted = Callable[[PipelineStats], None]
 
 
 @dataclass
+class _Batch:
+    """Finished trials, whether each failed (`_failed`, worked out once as it finished), and
+    their errors for the budgets."""
+
+    results: list[TrialResult] = field(default_factory=list)
+    failures: list[bool] = field(default_factory=list)
+    pending: _PendingErrors = field(default_factory=lambda: _PendingErrors())
+
+    def add(self, result: TrialResult, failed: bool) -> None:
+        self.results.append(result)
+        self.failures.append(failed)
+        self.pending.add(failed)
+
+    def put_back(self, earlier: _Batch) -> None:
+        """`earlier`'s trials before these: its commit failed, and the last one tries again."""
+        self.results[:0] = earlier.results
+        self.failures[:0] = earlier.failures
+        self.pending = self.pending.following(earlier.pending)
+
+
+@dataclass
 class _PendingErrors:
     """The errors among finished trials not yet committed, so a trial that spends the error
     budget is committed at once and the run stops there, not up to a batch later."""
@@ -92,8 +117,13 @@ class _PendingErrors:
         self.streak = self.streak + 1 if failed else 0
         self.only_errors = self.only_errors and failed
 
-    def clear(self) -> None:
-        self.errors, self.streak, self.only_errors = 0, 0, True
+    def following(self, earlier: _PendingErrors | None) -> _PendingErrors:
+        """These errors after those of `earlier` (a batch being committed), as one buffer."""
+        if earlier is None:
+            return self
+        return _PendingErrors(earlier.errors + self.errors,
+                              self.streak + (earlier.streak if self.only_errors else 0),
+                              earlier.only_errors and self.only_errors)
 
     def reach(self, stats: PipelineStats, max_errors: int | None,
               max_consecutive: int | None) -> bool:
@@ -145,34 +175,49 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                        max_consecutive_errors: int | None = None,
                        on_committed: OnCommitted | None = None,
                        budget_exceeded: Callable[[], str | None] | None = None,
-                       answered_before: int = 0, stored_before: int = 0) -> PipelineStats:
+                       answered_before: int = 0, stored_before: int = 0,
+                       commit_in_thread: bool = False) -> PipelineStats:
     """Run every remaining trial of `plan`; return counts.
 
     Raises `RunFailed` when the error budget (`max_errors` trials failed, or
     `max_consecutive_errors` in a row: an unreachable provider, a dead server)
     or the cost budget is reached, or when no trial of the whole run gave anything
     to score (`answered_before`: the trials a resumed run already has with a verdict, of
-    its `stored_before`); what finished is committed first.
+    its `stored_before`); what finished is committed first. `commit_in_thread`: for a store
+    across a network (see `runner.commits`).
     """
     stats = PipelineStats(unscored={scorer.name for scorer in plan.trial_scorers},
                           without_verdict={c.name for c in plan.conditions})
     trials = plan.trials()
-    buffer: list[TrialResult] = []
-    failures: list[bool] = []
-    """Whether each trial in `buffer` failed (`_failed`), worked out once as it finishes."""
+    buffer = _Batch()
     last_flush = time.monotonic()
     stop = False
-    pending = _PendingErrors()
     budget_spent = False
 
-    def flush() -> None:
-        nonlocal last_flush, stop, budget_spent
+    def take() -> _Batch | None:
+        """The finished trials, to commit; None when there are none."""
+        nonlocal buffer, last_flush
         last_flush = time.monotonic()
-        if not buffer:
-            return
-        refused = commit(buffer) or {}
-        stats.done += len(buffer)
-        for result, failed in zip(buffer, failures):
+        if not buffer.results:
+            return None
+        batch, buffer = buffer, _Batch()
+        return batch
+
+    def due() -> bool:
+        """Whether the finished trials are to be committed: a batch's worth, or any once
+        `FLUSH_SECONDS` have passed since the last commit."""
+        return bool(buffer.results) and (len(buffer.results) >= batch_size
+                                         or time.monotonic() - last_flush >= FLUSH_SECONDS)
+
+    def put_back(batch: _Batch) -> None:
+        buffer.put_back(batch)
+
+    def counted(batch: _Batch, refused: Mapping[TrialKey, str] | None) -> None:
+        """Count a committed batch's trials as done, and stop on a budget it spent."""
+        nonlocal stop, budget_spent
+        refused = refused or {}
+        stats.done += len(batch.results)
+        for result, failed in zip(batch.results, batch.failures):
             stats.count_scores(result)
             not_stored = refused.get(result.key) if refused else None
             if not_stored:
@@ -195,9 +240,6 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                     f"{the_last(stats.consecutive_errors, 'trial')} ended in an error "
                     f"(run.max_consecutive_errors = {max_consecutive_errors}); "
                     f"latest error: {error[:300]}")
-        buffer.clear()
-        failures.clear()
-        pending.clear()
         if max_errors is not None and stats.errors >= max_errors and not stats.stopped_reason:
             budget_spent = True
             stats.stopped_reason = _error_budget_reason(stats, max_errors)
@@ -207,6 +249,15 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
         stop = stop or stats.stopped_reason is not None
         if on_committed:
             on_committed(stats)
+
+    committer = Commits(lambda batch: commit(batch.results), counted, put_back,
+                        in_thread=commit_in_thread)
+
+    def budget_reached() -> bool:
+        """Whether committing the finished trials would stop the run on an error budget."""
+        in_flight = committer.in_flight
+        errors = buffer.pending.following(in_flight.pending if in_flight else None)
+        return errors.reach(stats, max_errors, max_consecutive_errors)
 
     scorers = ScorerGroups.of(plan.trial_scorers)
 
@@ -222,14 +273,15 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
                 result = await run_trial(plan.targets[condition.name], case, condition, epoch,
                                          scorers, timeout,
                                          max_output_bytes=max_output_bytes)
-            failed = _failed(result)
-            buffer.append(result)
-            failures.append(failed)
-            pending.add(failed)
+            buffer.add(result, _failed(result))
             now = time.monotonic()
-            if (len(buffer) >= batch_size or now - last_flush >= FLUSH_SECONDS
-                    or pending.reach(stats, max_errors, max_consecutive_errors)):
-                flush()  # at once when this trial spends the error budget: stop on time
+            if budget_reached():
+                committer.commit_now(take)  # when this trial spends an error budget: stop on time
+            elif len(buffer.results) >= batch_size or (due() and not committer.handing_over):
+                # a full buffer holds each worker back till its batch is handed over: the
+                # store sets the pace, and the finished trials in memory stay few
+                await committer.hand_over(due, take)
+                yielded = time.monotonic()
             if now - yielded >= YIELD_SECONDS:
                 await asyncio.sleep(0)
                 yielded = time.monotonic()
@@ -239,9 +291,9 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
         on a slow or hung target): a kill then loses only the trials in flight."""
         while True:
             await asyncio.sleep(FLUSH_SECONDS)
-            if buffer and time.monotonic() - last_flush >= FLUSH_SECONDS:
+            if due() and not committer.handing_over:
                 try:
-                    flush()
+                    await committer.hand_over(due, take)
                 except Exception:  # noqa: BLE001 - kept: the next commit raises it again
                     return
 
@@ -257,7 +309,10 @@ async def run_pipeline(plan: Plan, commit: Commit, *, concurrency: int, timeout:
         finally:
             for task in [*workers, ticking]:
                 task.cancel()
-            flush()  # what finished is kept, even on Ctrl-C or an error
+            try:
+                committer.commit_now(take)  # what finished is kept, even on Ctrl-C or an error
+            finally:
+                committer.close()
     except StoreError as exc:
         if _stopping():  # the store's error is met on the way out: the run was stopped
             raise asyncio.CancelledError(str(exc)) from exc

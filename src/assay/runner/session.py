@@ -422,7 +422,8 @@ async def _run_trials(plan: Plan, store: Store, run_id: str, loaded: LoadedConfi
             max_errors=settings.max_errors,
             max_consecutive_errors=settings.max_consecutive_errors, on_committed=progress.update,
             budget_exceeded=_cost_check(plan, settings.max_cost_usd),
-            answered_before=usable, stored_before=len(plan.skip))
+            answered_before=usable, stored_before=len(plan.skip),
+            commit_in_thread=store.across_a_network)
     require_measures(store, run_id, conditions=bool(plan.skip or stats.without_verdict),
                      scorers=bool(plan.skip or stats.scorer_errors),
                      scorer_conditions=bool(plan.skip or stats.scorer_failed))

@@ -26,6 +26,8 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
+from assay.workers import served_loop
+
 STOPPED_WAITING = "no answer to a statement before assay was stopped"
 
 STOPPED_WAIT_SECONDS = 5.0
@@ -93,13 +95,18 @@ def answering_within(engine: Engine) -> None:
 
 
 def _cancellations() -> int | None:
-    """The cancellations pending over the tasks of this thread's running event loop (None
-    outside one). While a statement holds the loop, only a signal's handler (Ctrl-C,
-    SIGTERM: the runner cancels its main task) can add to them."""
+    """The cancellations pending over the tasks of this thread's running event loop, or of
+    the loop this thread works for (a batch of trials committed, a cache lookup: see
+    `workers.submit_serving`); None outside either. While a statement holds the loop, or
+    the loop waits for the thread's statement, only a signal's handler (Ctrl-C, SIGTERM:
+    the runner cancels its main task) can add to them."""
     try:
         tasks = asyncio.all_tasks()
     except RuntimeError:
-        return None
+        loop = served_loop()
+        if loop is None or loop.is_closed():
+            return None
+        tasks = asyncio.all_tasks(loop)
     return sum(task.cancelling() for task in tasks)
 
 

@@ -217,6 +217,12 @@ class Store(Browsing, ScoreAccess, TrialReading, CachedReplies):
     def close(self) -> None:
         self.engine.dispose()
 
+    @property
+    def across_a_network(self) -> bool:
+        """Whether each statement is a round trip to a server (PostgreSQL), not a read or a
+        write of a file of this machine (SQLite)."""
+        return self.engine.dialect.name != "sqlite"
+
     # -- runs -----------------------------------------------------------------
 
     def create_run(self, **fields: Any) -> None:
