@@ -414,3 +414,31 @@ def test_whether_replies_of_a_provider_are_cached_follows_the_store_as_replies_a
     finally:
         cache.close()
         store.close()
+
+
+def test_the_calls_a_run_paid_for_leave_nothing_in_memory_once_their_replies_are_stored(
+) -> None:
+    """Each call a run paid for kept its key in memory to the run's end, so the cache could
+    tell its own replies from an earlier process's: about 190 bytes a judged trial, 11 MB
+    over 60,000. A reply now carries the mark of the cache that paid for it."""
+    import tracemalloc
+
+    from assay.providers.base import ChatResponse
+    from assay.providers.cache import ResponseCache
+
+    class Forgetful(DictStore):
+        def cache_put(self, replies: Mapping[str, CachedReply]) -> list[str]:
+            return []
+
+    cache = ResponseCache(Forgetful())
+    cache.run_id = "r1"
+    calls = 2_000
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for i in range(calls):
+        with trial_epoch(1, (f"c{i}", "a", 1)):
+            cache.put(f"{i:064x}", ChatResponse(text="4"), provider="openai", model="m")
+    cache.close()  # every reply stored
+    kept = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    assert kept < calls * 20, f"{kept / calls:.0f} bytes a call"

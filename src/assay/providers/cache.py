@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import secrets
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager, asynccontextmanager
@@ -145,9 +146,13 @@ class ResponseCache:
                                            name="assay-cache-lookup")
         self.run_id: str | None = None
         """The run whose trials' calls this cache answers (`paid_by`); None outside a run."""
+        self._mark = secrets.token_hex(8)
+        """Set in the replies this cache pays for (`put`): one met again with this mark was
+        paid for here, not in an earlier process of the run."""
         self._counted: set[str] = set()
-        """Keys whose cost this process has counted: the ones it paid for, and the ones an
-        earlier process of the run paid for and this one has counted again."""
+        """Keys an earlier process of the run paid for whose cost this one has counted again:
+        few (the trials in flight when that process stopped), where a key for every call paid
+        for, kept to the end, held about 190 bytes a judged trial."""
 
     @asynccontextmanager
     async def single_flight(self, key: str) -> AsyncIterator[ChatResponse | None]:
@@ -205,15 +210,15 @@ class ResponseCache:
         paid = value.get("paid")
         trial = _TRIAL.get()
         return (self.run_id is not None and trial is not None and isinstance(paid, dict)
-                and paid.get("run") == self.run_id and paid.get("trial") == list(trial))
+                and paid.get("run") == self.run_id and paid.get("trial") == list(trial)
+                and paid.get("by") != self._mark)
 
     def put(self, key: str, response: ChatResponse, *, provider: str, model: str) -> None:
         reply = response_to_dict(response)
         trial = _TRIAL.get()
         if self.run_id is not None and trial is not None:
             reply["paid"] = {"run": self.run_id, "trial": list(trial),
-                             "cost_usd": response.usage.cost_usd}
-        self._counted.add(key)
+                             "cost_usd": response.usage.cost_usd, "by": self._mark}
         with self._holding:
             self._unsaved[key] = CachedReply(reply, provider, model)
         if self._writer is not None:
