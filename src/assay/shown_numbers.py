@@ -59,6 +59,12 @@ def _written(value: float) -> Decimal:
     return Decimal(f"{float(value):.{FAITHFUL_DIGITS}g}")
 
 
+def count(number: int) -> str:
+    """A count as every view writes it, with a thousands separator: `1,500`. report.md's
+    run line read `trials: 13,500` above a table of `4500` trials per condition."""
+    return f"{number:,}"
+
+
 def percent(share: float, decimals: int = 1) -> str:
     """A share (0..1) as a percentage that reads 0% or 100% only when it is exactly that.
 

@@ -8,6 +8,8 @@ import os
 import unicodedata
 from typing import Any
 
+from assay.shown_numbers import count as count_text
+
 
 def capitalised(text: str) -> str:
     """`Kept 3 of 7 sessions`: a phrase made the start of a sentence."""
@@ -17,7 +19,7 @@ def capitalised(text: str) -> str:
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """`1 line`, `3 lines`, `1,200 cases`: the count with its noun, singular for one;
     `nouns` is the plural where it is not the noun and an s (`1 retry`, `2 retries`)."""
-    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
+    return f"{count_text(count)} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def part_of(count: int, total: int | None, noun: str, *, of: str = "of") -> str:
@@ -25,7 +27,7 @@ def part_of(count: int, total: int | None, noun: str, *, of: str = "of") -> str:
     agrees with the whole it is a part of."""
     if not total:
         return plural(count, noun)
-    return f"{count:,} {of} {plural(total, noun)}"
+    return f"{count_text(count)} {of} {plural(total, noun)}"
 
 
 def the_last(count: int, noun: str, nouns: str | None = None) -> str:

@@ -192,7 +192,7 @@ def test_a_single_condition_score_reads_as_the_score_tables_row() -> None:
     stats = summary.scores[0]
     text = summary_headline(summary).text
     low, high = fmt_mean(stats).removeprefix("0.9997 [").removesuffix("]").split("–")
-    assert text.endswith(f"graded has mean 0.9997 (95% CI {low}..{high}, n=3000).")
+    assert text.endswith(f"graded has mean 0.9997 (95% CI {low}..{high}, n=3,000).")
 
 
 def test_a_single_condition_score_names_the_errored_trials_it_leaves_out() -> None:

@@ -27,8 +27,8 @@ def test_figures_short_of_perfect_never_read_as_perfect_and_match_the_run_table(
     pack = {"scorer": "exact", "scale": [0.0, 1.0], "exit_code": 0,
             "summary": {"a": figures, "b": {**figures, "avg": 0.2, "accuracy": 20.0}}}
     rows = experiment_rows({"per_pack": {"exp": pack}})
-    assert rows[0][3:6] == ("2000", "0.9996", "99.95%")
-    assert rows[1][3:6] == ("2000", "0.200", "20.0%")
+    assert rows[0][3:6] == ("2,000", "0.9996", "99.95%")
+    assert rows[1][3:6] == ("2,000", "0.200", "20.0%")
     judge = {**pack, "scale": [0.0, 10.0], "summary": {"a": {**figures, "avg": 7.5}}}
     assert experiment_rows({"per_pack": {"exp": judge}})[0][4] == "7.50"
 

@@ -272,3 +272,51 @@ def test_a_tie_rounds_away_from_zero_alike_in_every_view(tmp_path: Path) -> None
                   "run 1 results.json", "run 1 assay view", "compare"):
         assert "+6.3pp" in texts[where], where
     assert "0.563" in texts["run 1 report.md"]
+
+
+THOUSANDS = 1200
+
+
+def _thousands_result(i: int, condition: str) -> TrialResult:
+    """`new` passes every case, `old` none; `old`'s target fails on every 100th case."""
+    case = Case(id=f"k{i}", input=f"question {i}", expected="yes")
+    if condition == "old" and i % 100 == 0:
+        return TrialResult(case, condition, 0, Output(error="TimeoutError: no answer"))
+    return TrialResult(case, condition, 0, Output(text="an answer", latency_ms=10.0),
+                       {"exact": Score.binary(condition == "new", "compared")})
+
+
+def test_every_count_over_999_is_written_with_a_thousands_separator_in_every_view(
+        tmp_path: Path) -> None:
+    """Regression: report.md's run line read `trials: 2,400 of 2,400` above a conditions
+    table of `1200` trials each, a scores table of `n` 1200, `new wins (1200)` and `... and
+    1138 more` failures; the terminal wrote `1200` and `n=1200`, report.html `1200` and
+    `0/1188` beside them. A count is written one way everywhere: `1,200`."""
+    from assay.review.finish import review_stored
+    from assay.store import Store
+
+    store = Store(str(tmp_path / "assay.db"))
+    store.create_run(id="run-k", experiment="thousands", status="running",
+                     started_at="2025-03-01T09:00:00+00:00", dataset_hash="d1",
+                     total_trials=2 * THOUSANDS,
+                     config={"name": "thousands", "conditions": {"old": {}, "new": {}}})
+    store.write_trials("run-k", [_thousands_result(i, c) for i in range(THOUSANDS)
+                                 for c in ("old", "new")])
+    from assay.review.summary import summarize_run
+    summary = summarize_run(store, "run-k", scorers=["exact"], conditions=["old", "new"])
+    store.update_run("run-k", status="completed", summary=summary.to_dict(),
+                     finished_at="2025-03-01T09:30:00+00:00")
+    run = store.get_run("run-k")
+    assert run is not None
+    views = renderings(review_stored(store, run), list(store.iter_trials("run-k")))
+    store.close()
+    for where in ("terminal", "report.md", "report.html", "assay view"):
+        text = views[where]
+        assert "1,200" in text and "1,188" in text, where  # trials, n and errors of `old`
+        bare = [number for number in re.findall(r"(?<![\w.,$#-])\d{4,}(?![\w.,%])", text)
+                if not re.fullmatch(r"20\d\d", number)]  # a year is not a count
+        assert not bare, (where, bare[:10])
+    assert "- trials: 2,400 of 2,400" in views["report.md"]
+    assert "- new wins (1,188)" in views["report.md"]
+    assert "- ... and 1,138 more" in views["report.md"]
+    assert "n=1,188" in views["terminal"]

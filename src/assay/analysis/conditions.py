@@ -21,6 +21,7 @@ from assay.analysis.pairing import PerCase, Value
 from assay.analysis.power import SampleSizeAdvice, advise_sample_size
 from assay.errors import UserError
 from assay.records import ScoreRow, TrialRecord, TrialRow
+from assay.shown_numbers import count
 from assay.wording import plural
 
 DEFAULT_ALPHA = 0.05
@@ -174,7 +175,7 @@ class ComparisonFamily:
     def __repr__(self) -> str:
         """What a notebook shows: what was compared and what it found, not every field."""
         significant = sum(bool(e.comparison.significant) for e in self.entries)
-        skipped = f", {len(self.skipped)} not compared" if self.skipped else ""
+        skipped = f", {count(len(self.skipped))} not compared" if self.skipped else ""
         return (f"<{type(self).__name__} {self.title()}: {plural(len(self.entries), 'comparison')}, "
                 f"{significant} significant{skipped}>")
 

@@ -32,6 +32,7 @@ from assay.analysis.significance import PairedTest, signed_rank_test, snap
 from assay.analysis.verdict import describe
 from assay.errors import UserError
 from assay.knowledge_packs.bands import Reading, pack_reading
+from assay.shown_numbers import count
 from assay.wording import plural
 
 Kind: TypeAlias = Literal["pass_fail", "score"]
@@ -191,11 +192,11 @@ def compare_paired(
             _check_verdicts(verdicts, side)
     data = pair_cases(a, b, passed_a=passed_a, passed_b=passed_b)
     if data.n == 0:
-        why = "; ".join(f"{len(ids)} {reason}"
+        why = "; ".join(f"{count(len(ids))} {reason}"
                         for reason, ids in data.excluded.reasons(label_a, label_b))
         raise NothingToPair(
             "no case has a usable result on both sides "
-            f"({plural(len(a), 'case')} in {label_a}, {len(b)} in {label_b}"
+            f"({plural(len(a), 'case')} in {label_a}, {count(len(b))} in {label_b}"
             + (f": {why})" if why else ")"), data.excluded)
     pass_rate = _pass_rate_effect(data, alpha)
     headline_a, headline_b = (

@@ -8,6 +8,7 @@ import click
 
 from assay.cli.common import GIVEN_TEXT, console, open_store, store_option
 from assay.run_status import shown_status
+from assay.shown_numbers import count
 
 if TYPE_CHECKING:
     from assay.records import RunRecord
@@ -92,10 +93,10 @@ def _experiment(run: RunRecord) -> str:
 def _trials(run: RunRecord, stored: int | None) -> str:
     """The planned trials; of a run that did not complete, how many of them are stored."""
     if not run.total_trials:
-        return "-" if stored is None else f"{stored:,}"
+        return "-" if stored is None else count(stored)
     if stored is None or stored == run.total_trials:
-        return f"{run.total_trials:,}"
-    return f"{stored:,} of {run.total_trials:,}"
+        return count(run.total_trials)
+    return f"{count(stored)} of {count(run.total_trials)}"
 
 
 def headline(summary: dict[str, Any] | None) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.verdict import bounds_text, format_p, off_zero
 from assay.reports.formatting import percent
-from assay.shown_numbers import adding_up, bound_percent, fixed, fixed_beside, percent_beside
+from assay.shown_numbers import adding_up, bound_percent, count, fixed, fixed_beside, percent_beside
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def measure_rows(cal: Calibration) -> list[Row]:
             ("accuracy, A shown first", _rate(m.a_first.rate), _ci(m.a_first.interval), ""),
             ("accuracy, B shown first", _rate(m.b_first.rate), _ci(m.b_first.interval), ""),
             ("accuracy when both orders agree", _rate(m.consistent.rate),
-             _ci(m.consistent.interval), f"{m.consistent.n} of {plural(m.n, 'item')}"),
+             _ci(m.consistent.interval), f"{count(m.consistent.n)} of {plural(m.n, 'item')}"),
             ("accuracy of the reconciled verdict", _rate(m.reconciled.rate),
              _ci(m.reconciled.interval), "a position-inconsistent pair reads as a tie"),
             _kappa_row(m.kappa, "over preferred A / B / tie"),
@@ -84,7 +84,7 @@ def measure_rows(cal: Calibration) -> list[Row]:
         ]
         return rows
     rows = [("items", str(m.n), "", f"{m.raters} rater{'s' if m.raters > 1 else ''} per item"
-             + (f"; {len(m.split)} left out (raters split evenly)" if m.split else "")),
+             + (f"; {count(len(m.split))} left out (raters split evenly)" if m.split else "")),
             ("raw agreement", _rate(m.agreement), _ci(m.agreement_ci), ""),
             _kappa_row(m.kappa, "beyond chance: 1 perfect, 0 chance")]
     if m.unweighted_kappa is not None:

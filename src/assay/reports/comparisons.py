@@ -22,6 +22,8 @@ from assay.analysis.verdict import evidence, format_p, level_text, shown_effect
 from assay.knowledge_packs.bands import size_words
 from assay.reports.text import code, inline, padded, screen_width
 from assay.reports.text import markup_free as escape
+from assay.shown_numbers import count
+from assay.wording import plural
 
 MAX_IDS_TERMINAL = 10
 MAX_IDS_MARKDOWN = 200
@@ -86,7 +88,7 @@ def coloured_delta(c: PairedComparison, text: str) -> str:
 def id_list(ids: Sequence[str], limit: int) -> str:
     """Case ids for the terminal, as written (a `[` in an id is not markup)."""
     shown = escape(", ".join(ids[:limit]))
-    return shown + (f" … and {len(ids) - limit} more" if len(ids) > limit else "")
+    return shown + (f" … and {count(len(ids) - limit)} more" if len(ids) > limit else "")
 
 
 def change_names(c: PairedComparison) -> tuple[str, str]:
@@ -112,7 +114,7 @@ def comparison_lines(entries: Sequence[ComparisonEntry], label: Any) -> list[str
         a, b, delta, ci, _ = shown_effect(c)
         lines.append(f"  {padded(name, width)}  {a} → {b}  {coloured_delta(c, delta)} "
                      f"({size_text(c)})  {ci_label(c)} {ci}  {format_p(c.p_value, c.alpha)}  "
-                     f"{evidence(c)}  n={c.n}")
+                     f"{evidence(c)}  n={count(c.n)}")
     return lines
 
 
@@ -177,7 +179,7 @@ def markdown_table(entries: Sequence[ComparisonEntry], first: str, second: str,
         c = entry.comparison
         a, b, delta, ci, _ = shown_effect(c)
         one, two = label(entry)
-        rows.append(f"| {inline(one)} | {inline(two)} | {c.n} | {a} | {b} | {delta} | "
+        rows.append(f"| {inline(one)} | {inline(two)} | {count(c.n)} | {a} | {b} | {delta} | "
                     f"{size_text(c)} | "
                     f"{ci_label(c)} {ci} | {p_text(c)} | {evidence(c)} |")
     return rows
@@ -230,10 +232,15 @@ def case_lines(c: PairedComparison, win_label: str, loss_label: str) -> list[str
     lines = []
     for name, ids in ((win_label, c.wins), (loss_label, c.losses)):
         shown = ", ".join(code(i) for i in ids[:MAX_IDS_MARKDOWN])
-        more = f" … and {len(ids) - MAX_IDS_MARKDOWN} more" if len(ids) > MAX_IDS_MARKDOWN else ""
-        lines.append(f"- {name} ({len(ids)}): {shown or 'none'}{more}")
-    lines.append(f"- ties: {len(c.ties)}")
+        lines.append(f"- {name} ({count(len(ids))}): {shown or 'none'}{more_ids(ids)}")
+    lines.append(f"- ties: {count(len(c.ties))}")
     return lines
+
+
+def more_ids(ids: Sequence[str]) -> str:
+    """` … and 1,300 more`, after the first `MAX_IDS_MARKDOWN` ids report.md names."""
+    extra = len(ids) - MAX_IDS_MARKDOWN
+    return f" … and {count(extra)} more" if extra > 0 else ""
 
 
 def exclusions(c: PairedComparison) -> list[tuple[str, tuple[str, ...]]]:
@@ -244,7 +251,7 @@ def exclusions(c: PairedComparison) -> list[tuple[str, tuple[str, ...]]]:
 def ignored_epochs_text(c: PairedComparison) -> str | None:
     """Errored epochs of cases that were kept: left out of those cases' means."""
     ignored = c.excluded.epoch_values_ignored
-    return (f"{ignored} errored epoch{'s' if ignored != 1 else ''} left out of the "
+    return (f"{plural(ignored, 'errored epoch')} left out of the "
             "per-case means of cases kept") if ignored else None
 
 
@@ -253,8 +260,7 @@ def excluded_line(c: PairedComparison) -> list[str]:
     lines = []
     for reason, ids in exclusions(c):
         shown = ", ".join(code(i) for i in ids[:MAX_IDS_MARKDOWN])
-        more = f" … and {len(ids) - MAX_IDS_MARKDOWN} more" if len(ids) > MAX_IDS_MARKDOWN else ""
-        lines.append(f"- left out, {inline(reason)} ({len(ids)}): {shown}{more}")
+        lines.append(f"- left out, {inline(reason)} ({count(len(ids))}): {shown}{more_ids(ids)}")
     ignored = ignored_epochs_text(c)
     return lines + ([f"- {ignored}"] if ignored else [])
 
@@ -269,5 +275,5 @@ def print_exclusions(console: Any, named: Sequence[tuple[str, PairedComparison]]
             missing.setdefault((reason, tuple(ids)), []).append(name)
     for (reason, ids), names in missing.items():
         where = ("every comparison" if len(names) == len(named) > 1 else ", ".join(names))
-        console.print(f"  [yellow]{escape(f'{where}: left out, {reason}')} ({len(ids)}):"
+        console.print(f"  [yellow]{escape(f'{where}: left out, {reason}')} ({count(len(ids))}):"
                       f"[/yellow] {id_list(ids, MAX_IDS_TERMINAL)}")

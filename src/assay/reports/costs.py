@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from assay.shown_numbers import COST_DIGITS, MAX_COST_DIGITS, dollar_amount, dollars
+from assay.shown_numbers import COST_DIGITS, MAX_COST_DIGITS, count, dollar_amount, dollars
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def tokens_text(input_tokens: int | None, output_tokens: int | None) -> str:
     """`1,234/567`; `unknown` when nothing reported the tokens (never `0/0`)."""
     if input_tokens is None and output_tokens is None:
         return UNKNOWN
-    return f"{input_tokens or 0:,}/{output_tokens or 0:,}"
+    return f"{count(input_tokens or 0)}/{count(output_tokens or 0)}"
 
 
 def usage_tokens_text(usage: Usage) -> str:

@@ -30,6 +30,7 @@ from assay.reports.formatting import (
     pass_rate_bounds,
     pass_rate_text,
 )
+from assay.shown_numbers import count
 from assay.wording import capitalised, plural
 
 if TYPE_CHECKING:
@@ -224,7 +225,7 @@ def _tail(rest: Sequence[ComparisonEntry], *, on_other_scorers: bool = False) ->
     parts = [f"{n} {text}" for n, text in shown]
     listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     what = "comparisons on other scorers" if on_other_scorers else "other comparisons"
-    return f"of the {len(rest)} {what}, {listed}"
+    return f"of the {count(len(rest))} {what}, {listed}"
 
 
 def _score_text(stats: ScoreStats, bars: GateBars | None) -> str:
@@ -242,7 +243,7 @@ def _score_text(stats: ScoreStats, bars: GateBars | None) -> str:
         assert stats.mean is not None
         text = f"mean {mean_text(stats, means)}"
         bounds = None if stats.mean_ci is None else "..".join(mean_bounds(stats, means))
-    parts = [] if bounds is None else [f"95% CI {bounds}, n={stats.n}"]
+    parts = [] if bounds is None else [f"95% CI {bounds}, n={count(stats.n)}"]
     if stats.errors:
         parts.append(f"{plural(stats.errors, 'errored trial')} left out")
     return text + (f" ({'; '.join(parts)})" if parts else "")

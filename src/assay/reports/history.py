@@ -14,7 +14,7 @@ from typing import Any
 from assay.analysis.history import TARGET_ERRORS, ExperimentHistory
 from assay.records import experiment_label
 from assay.reports.formatting import percent, score_text
-from assay.shown_numbers import significant
+from assay.shown_numbers import count, significant
 from assay.wording import plural
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -116,7 +116,7 @@ def print_history(console: Any, history: ExperimentHistory) -> None:
         names = ["started (UTC)", "status", *extra, *map(escape, shown)]
         print_as_list(console, heading, ["run", *names], rows)
     if len(shown) < len(history.metrics):
-        console.print(f"  the table has room for {len(shown)} of the {len(history.metrics)} "
+        console.print(f"  the table has room for {count(len(shown))} of the {count(len(history.metrics))} "
                       "metrics; each one's last value and trend are below, and `-m NAME` or "
                       "`--json` gives every run's value")
     arrows = {metric: arrow(history, metric) for metric in history.metrics}

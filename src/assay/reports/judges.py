@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from assay.analysis.verdict import format_p, level_text
 from assay.reports.formatting import percent
 from assay.reports.text import inline
-from assay.shown_numbers import fixed, significant
+from assay.shown_numbers import count, fixed, significant
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def _calibration(judges: JudgeReview) -> Table:
             text = "uncalibrated judge"
         else:
             kappa = "" if c.kappa is None else f", kappa {fixed(c.kappa, 2)}"
-            text = (f"agreement {percent(c.agreement or 0)}{kappa}, n={c.n} ({c.id}, "
+            text = (f"agreement {percent(c.agreement or 0)}{kappa}, n={count(c.n)} ({c.id}, "
                     f"{c.created_at[:10]})")
         table.rows.append([status.scorer, status.model or "-", status.prompt_hash or "-", text])
     line = uncalibrated_line(judges)
@@ -105,7 +105,7 @@ def _pairwise(results: list[PairwiseResult]) -> Table:
                     _ci(positions.first_position_ci, True))
         table.rows.append([
             r.scorer or "pairwise", f"{r.label_b} vs {r.label_a}", str(r.n),
-            f"{r.wins}/{r.ties}/{r.losses}", _beside(rate, ci + level), p, verdict,
+            f"{count(r.wins)}/{count(r.ties)}/{count(r.losses)}", _beside(rate, ci + level), p, verdict,
             "-" if positions.consistency is None else percent(positions.consistency),
             first, "-" if positions.tie_rate is None else percent(positions.tie_rate)])
         if r.inconsistent:

@@ -26,6 +26,7 @@ from assay.reports.judges import judges_markdown
 from assay.reports.run_diff import run_diff_markdown
 from assay.reports.text import code, inline
 from assay.reports.unfinished import unfinished
+from assay.shown_numbers import count
 from assay.trial import epoch_label
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def verdict_lines(review: Review) -> list[str]:
     if gates:
         passed = sum(g.passed for g in gates)
         lines.append(f"- gates: {'PASS' if passed == len(gates) else 'FAIL'} "
-                     f"({passed} of {len(gates)} passed)")
+                     f"({count(passed)} of {count(len(gates))} passed)")
     cost = review.costs.total()
     if cost:
         lines.append(f"- {cost}")
@@ -71,8 +72,8 @@ def run_lines(review: Review) -> list[str]:
         f"- started: {run.started_at}" + (f", finished: {run.finished_at}" if run.finished_at else ""),
         (f"- dataset: {code(run.dataset_path, limit=1000)} (sha256 "
          f"`{(run.dataset_hash or '')[:12]}`)"),
-        f"- trials: {sum(c.trials for c in summary.conditions):,}"
-        + ("" if run.total_trials is None else f" of {run.total_trials:,}"),
+        f"- trials: {count(sum(c.trials for c in summary.conditions))}"
+        + ("" if run.total_trials is None else f" of {count(run.total_trials)}"),
     ]
     if run.git_commit:
         lines.append(f"- git commit: `{run.git_commit}`")
@@ -91,8 +92,8 @@ def score_lines(review: Review) -> list[str]:
              "| scorer | condition | n | mean [95% CI] | pass rate [95% CI] | errored trials |",
              "| --- | --- | ---: | ---: | ---: | ---: |"]
     for stats in review.summary.scores:
-        lines.append(f"| {inline(stats.scorer)} | {inline(stats.condition)} | {stats.n} | "
-                     f"{' | '.join(figures(stats, review.bars))} | {stats.errors} |")
+        lines.append(f"| {inline(stats.scorer)} | {inline(stats.condition)} | {count(stats.n)} | "
+                     f"{' | '.join(figures(stats, review.bars))} | {count(stats.errors)} |")
     return lines
 
 
@@ -107,11 +108,11 @@ def condition_lines(review: Review) -> list[str]:
     costs = review.costs
     for c in conditions:
         latency = milliseconds(c.latency_ms_mean)
-        judge = f"{costs.judge(c)} | {c.judge_cache_hits}" if shared else costs.judge(c)
-        lines.append(f"| {inline(c.condition)} | {c.trials} | {c.errors} | {latency} | "
-                     f"{tokens_text(c.input_tokens, c.output_tokens)} | {costs.target(c)} | "
-                     f"{judge} | {c.cache_hits} | {c.tool_calls} | {c.tool_errors} | "
-                     f"{c.turns} |")
+        judge = f"{costs.judge(c)} | {count(c.judge_cache_hits)}" if shared else costs.judge(c)
+        lines.append(f"| {inline(c.condition)} | {count(c.trials)} | {count(c.errors)} | "
+                     f"{latency} | {tokens_text(c.input_tokens, c.output_tokens)} | "
+                     f"{costs.target(c)} | {judge} | {count(c.cache_hits)} | "
+                     f"{count(c.tool_calls)} | {count(c.tool_errors)} | {count(c.turns)} |")
     if shared:
         lines += ["", f"{CACHED_JUDGE_CALLS_NOTE}."]
     return lines
@@ -128,8 +129,9 @@ def breakdown_lines(review: Review) -> list[str]:
                       "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
             for group, stats in rows:
                 lines.append(f"| {inline(group)} | {inline(stats.scorer)} | "
-                             f"{inline(stats.condition)} | {stats.n} | "
-                             f"{fmt_mean(stats)} | {fmt_pass_rate(stats)} | {stats.errors} |")
+                             f"{inline(stats.condition)} | {count(stats.n)} | "
+                             f"{fmt_mean(stats)} | {fmt_pass_rate(stats)} | "
+                             f"{count(stats.errors)} |")
     return lines
 
 
@@ -204,11 +206,11 @@ class FailureList:
         out = ["## Failures", ""]
         out += self.failures or ["No failed checks."]
         if self.total_failed > len(self.failures):
-            out.append(f"- ... and {self.total_failed - len(self.failures)} more")
+            out.append(f"- ... and {count(self.total_failed - len(self.failures))} more")
         if self.errors:
             out += ["", "## Errors", "", *self.errors]
             if self.total_errors > len(self.errors):
-                out.append(f"- ... and {self.total_errors - len(self.errors)} more")
+                out.append(f"- ... and {count(self.total_errors - len(self.errors))} more")
         return out
 
 

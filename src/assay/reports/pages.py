@@ -5,19 +5,25 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from assay.shown_numbers import count
+
 
 def page_environment(package: str, **options: Any) -> Any:
     """A jinja2 environment over `package`'s `templates/` folder, with what every page of
     assay needs set in one place: autoescaping, strict undefined names, and `unreordered`
     as `finalize`, so text a model wrote can neither become markup nor read the page's
-    words backwards. `options` go to the environment as well (a bytecode cache)."""
+    words backwards; `count` writes a count as every view does (`1,500`), in place of
+    jinja's own `count`, a `length`. `options` go to the environment as well (a bytecode
+    cache)."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     from assay.reports.text import unreordered
 
-    return Environment(loader=PackageLoader(package, "templates"), autoescape=True,
-                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                       finalize=unreordered, **options)
+    env = Environment(loader=PackageLoader(package, "templates"), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      finalize=unreordered, **options)
+    env.filters["count"] = count
+    return env
 
 
 @lru_cache(maxsize=1)

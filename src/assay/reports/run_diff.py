@@ -25,6 +25,7 @@ from assay.reports.comparisons import (
 )
 from assay.reports.text import inline
 from assay.reports.text import markup_free as escape
+from assay.shown_numbers import count
 
 
 def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> None:
@@ -46,10 +47,10 @@ def print_run_diff(console: Any, diff: RunDiff, *, title: str | None = None) -> 
         ups, downs = change_names(c)
         where = escape(f"{c.scorer}@{condition_of(entry)}")
         if c.losses:
-            console.print(f"  [red]{downs} {where} ({len(c.losses)}):[/red] "
+            console.print(f"  [red]{downs} {where} ({count(len(c.losses))}):[/red] "
                           f"{id_list(c.losses, MAX_IDS_TERMINAL)}")
         if c.wins:
-            console.print(f"  [green]{ups} {where} ({len(c.wins)}):[/green] "
+            console.print(f"  [green]{ups} {where} ({count(len(c.wins))}):[/green] "
                           f"{id_list(c.wins, MAX_IDS_TERMINAL)}")
     print_exclusions(console, [(f"{e.comparison.scorer}@{condition_of(e)}", e.comparison)
                                for e in diff.entries])

@@ -16,7 +16,7 @@ from assay.reports.console import print_warning
 from assay.reports.formatting import percent, score_text
 from assay.reports.text import code, inline
 from assay.reports.text import markup_free as escape
-from assay.shown_numbers import significant
+from assay.shown_numbers import count, significant
 from assay.wording import plural
 
 COLUMNS = ("experiment", "scorer", "condition", "n", "avg", "accuracy", "errored trials",
@@ -43,7 +43,7 @@ def total_rows(document: dict[str, Any]) -> list[tuple[str, ...]]:
     for group in document["grand_summary_by_scorer"]:
         scorer = f"{group['scorer']} ({scale_text(group['scale'])})"
         for index, (condition, figures) in enumerate(group["conditions"].items()):
-            covers = f"total of {len(figures['experiments'])}"
+            covers = f"total of {count(len(figures['experiments']))}"
             rows.append((covers, scorer if index == 0 else "", condition,
                          *_figures(figures, group["scale"]), ""))
     return rows
@@ -109,5 +109,5 @@ def _figures(figures: dict[str, Any],
                                     else score_text(mean, (scale[0], scale[1])))
     accuracy = "-" if figures["accuracy"] is None else percent(figures["accuracy"] / 100)
     if figures["accuracy"] is not None and figures["accuracy_n"] != figures["n"]:
-        accuracy += f" (of {figures['accuracy_n']})"
-    return str(figures["n"]), avg, accuracy, f"{figures['errors']:,}"
+        accuracy += f" (of {count(figures['accuracy_n'])})"
+    return count(figures["n"]), avg, accuracy, count(figures["errors"])

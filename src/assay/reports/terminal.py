@@ -24,6 +24,7 @@ from assay.reports.costs import (
 )
 from assay.reports.formatting import figures
 from assay.reports.text import markup_free as escape
+from assay.shown_numbers import count
 from assay.wording import path_text, plural
 
 if TYPE_CHECKING:
@@ -104,9 +105,9 @@ def print_calls_by_model(out: Any, review: Review, detail: Detail = "normal") ->
     if not models:
         return
     costs = review.costs
-    rows = [(escape(name), f"{m['calls']:,}", f"{m['cache_hits']:,}",
-             f"{m['input_tokens']:,}/{m['output_tokens']:,}", costs.model(m),
-             f"{m['retries']:,}", f"{m['failures']:,}") for name, m in models.items()]
+    rows = [(escape(name), count(m['calls']), count(m['cache_hits']),
+             f"{count(m['input_tokens'])}/{count(m['output_tokens'])}", costs.model(m),
+             count(m['retries']), count(m['failures'])) for name, m in models.items()]
     title = "calls per model" + (" (this resume)" if review.usage.get("resumed") else "")
     print_table(out, title, [("model", "left"), ("calls", "right"), ("cache hits", "right"),
                              ("tokens in/out", "right"), ("cost", "right"),
@@ -143,8 +144,8 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                   usage: dict[str, Any] | None, costs: RunCosts, bars: GateBars) -> None:
     """The scores per scorer and condition, beside the minimums the run's gates hold them
     to (`bars`), the cost per condition (`costs`, the run's), the run's calls."""
-    rows = [(escape(s.scorer), escape(s.condition), str(s.n), *figures(s, bars),
-             f"[red]{s.errors}[/red]" if s.errors else "0") for s in summary.scores]
+    rows = [(escape(s.scorer), escape(s.condition), count(s.n), *figures(s, bars),
+             f"[red]{count(s.errors)}[/red]" if s.errors else "0") for s in summary.scores]
     print_table(console, f"{escape(run.experiment)} · run {run.id}",
                 [("scorer", "left"), ("condition", "left"), ("n", "right"),
                  ("mean [95% CI]", "right"), ("pass rate [95% CI]", "right"),
@@ -160,8 +161,8 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
                      ("tool calls", "right"), ("tool errors", "right"), ("turns", "right")],
                     [(escape(c.condition), tokens_text(c.input_tokens, c.output_tokens),
                       costs.target(c), costs.judge(c),
-                      *([f"{c.judge_cache_hits:,}"] if shared else []), f"{c.cache_hits:,}",
-                      f"{c.tool_calls:,}", f"{c.tool_errors:,}", f"{c.turns:,}")
+                      *([count(c.judge_cache_hits)] if shared else []), count(c.cache_hits),
+                      count(c.tool_calls), count(c.tool_errors), count(c.turns))
                      for c in summary.conditions])
         if shared:
             console.print(escape(CACHED_JUDGE_CALLS_NOTE))
@@ -190,9 +191,9 @@ def usage_text(usage: dict[str, Any], *, targets: int | None = None) -> str:
     if usage.get("resumed"):
         text += " by this resume"
     if hits:
-        text += f" ({hits:,} more from the cache{_targets_share(hits, targets, usage)})"
+        text += f" ({count(hits)} more from the cache{_targets_share(hits, targets, usage)})"
     if paid_before:
-        text += (f" ({paid_before:,} more paid for before the run was stopped, answered from "
+        text += (f" ({count(paid_before)} more paid for before the run was stopped, answered from "
                  "the cache and counted at their cost)")
     retries, failures = int(usage.get("retries") or 0), int(usage.get("failures") or 0)
     if retries:
@@ -211,7 +212,7 @@ def _targets_share(hits: int, targets: int | None, usage: dict[str, Any]) -> str
         return ", all for the targets' answers"
     if targets == 0:
         return ", none for the targets' answers"
-    return f", {targets:,} of them for the targets' answers"
+    return f", {count(targets)} of them for the targets' answers"
 
 
 def _spent_or_cached(c: ConditionStats) -> bool:

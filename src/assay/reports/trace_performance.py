@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from assay.shown_numbers import bound_percent, dollars, percent_beside
+from assay.shown_numbers import bound_percent, count, dollars, percent_beside
 from assay.wording import plural
 
 
@@ -28,9 +28,9 @@ def performance(metrics: Mapping[str, Any], hit_rate_target: float | None
     """The Performance table's rows, from the metrics as stored with the run
     (`TraceMetrics.to_dict`), so the report and `assay view` read the same; the wiki hit
     rate only with a target (sessions answered from a knowledge base)."""
-    def count(name: str) -> str:
+    def counted(name: str) -> str:
         value = metrics.get(name)
-        return "n/a" if value is None else f"{value:,}"
+        return "n/a" if value is None else count(value)
 
     rows = []
     if hit_rate_target is not None:
@@ -38,10 +38,10 @@ def performance(metrics: Mapping[str, Any], hit_rate_target: float | None
                      (f"{_pct(metrics.get('wiki_hit_rate'), hit_rate_target)} "
                      f"(target {bound_percent(hit_rate_target)})")))
     return rows + [
-        ("source-file reads (a file counted once per question)", count("source_reads")),
+        ("source-file reads (a file counted once per question)", counted("source_reads")),
         ("wasted reads (read, never cited in the answer)",
          wasted_reads(metrics.get("wasted_reads"), metrics.get("answered_source_reads"))),
-        ("tool calls", count("tool_calls")),
+        ("tool calls", counted("tool_calls")),
         ("tool error rate", _pct(metrics.get("tool_error_rate"))),
         ("turns per question", _num(metrics.get("turns_per_exchange"))),
         ("tokens per question", _tokens(metrics)),
@@ -65,8 +65,8 @@ def wasted_reads(wasted: int | None, out_of: int | None) -> str:
     if wasted is None:
         return "n/a"
     if out_of is None:
-        return f"{wasted:,}"
-    return f"{wasted:,} of {plural(out_of, 'source-file read')} in answered questions"
+        return count(wasted)
+    return f"{count(wasted)} of {plural(out_of, 'source-file read')} in answered questions"
 
 
 def _cost(cost_usd: float | None, unpriced_turns: int) -> str:

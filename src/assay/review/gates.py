@@ -19,7 +19,7 @@ from assay.config.models import GateConfig, RegressionGateConfig, RegressionSpec
 from assay.errors import ArgumentError, UserError
 from assay.reports.formatting import mean_text
 from assay.review.result import GateBar, GateBars, GateResult
-from assay.shown_numbers import beside_bound, bound_percent, percent
+from assay.shown_numbers import beside_bound, bound_percent, count, percent
 from assay.wording import plural
 
 if TYPE_CHECKING:
@@ -230,7 +230,7 @@ def _pass_rate_gate(label: str, stats: ScoreStats, minimum: float) -> GateResult
     """An errored trial did not pass: it counts against the rate, so errors cannot hide.
     With several epochs the rate is per case first, like every other pass rate."""
     if stats.judged == 0:
-        reason = (f"no trial got a verdict ({stats.errors} errored)"
+        reason = (f"no trial got a verdict ({count(stats.errors)} errored)"
                   if stats.errors and not stats.n
                   else f"{stats.scorer} gives no pass/fail verdicts, only values: gate its mean "
                        "(min_mean, or --fail-under SCORER.mean=VALUE)")
@@ -436,7 +436,7 @@ def judge_regression(spec: RegressionSpec, diff: RunDiff | None) -> list[GateRes
         if errored_now:
             detail += f"; {_errored_now_text(errored_now)}"
         else:
-            detail += " (" + "; ".join(f"{len(ids)} {reason}" for reason, ids in
+            detail += " (" + "; ".join(f"{count(len(ids))} {reason}" for reason, ids in
                                        u.excluded.reasons(f"run {diff.run_a.id}", "this run"))
             detail += "), and no case that answered before errors now"
         results.append(GateResult(name, not errored_now, detail, rule))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.analysis.judgements import JudgeFindings, JudgementReader
 from assay.reports.formatting import percent
-from assay.shown_numbers import fixed_beside
+from assay.shown_numbers import count, fixed_beside
 
 if TYPE_CHECKING:
     from assay.records import CalibrationRecord, JudgeIdentity, RunRecord, TrialRecord
@@ -46,7 +46,7 @@ class JudgeStatus:
         kappa = "" if c.kappa is None else f", kappa {fixed_beside(c.kappa, c.min_kappa)}"
         return (f"{self.scorer}: calibrated ({judge}): "
                 f"agreement {percent(c.agreement or 0)}{kappa} "
-                f"over {c.n} labelled items ({c.id}, {c.created_at[:10]})")
+                f"over {count(c.n)} labelled items ({c.id}, {c.created_at[:10]})")
 
     def to_dict(self) -> dict[str, Any]:
         return {"scorer": self.scorer, "judge_model": self.model,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from assay.analysis.conditions import CaseCollector
 from assay.analysis.summary import RunSummary, summarize
 from assay.records import RunRecord, ScoreRow, TrialRow
+from assay.shown_numbers import count
 
 T = TypeVar("T")
 
@@ -71,7 +72,7 @@ def condition_warnings(summary: RunSummary, *, report_md: bool) -> list[str]:
             first = next(iter(c.error_examples), None) or next(
                 (example for failures in summary.scorer_failures.values()
                  for example in failures.examples if f"({c.condition}):" in example), None)
-            warnings.append(f"condition {c.condition} has no result: all {c.trials} of its "
+            warnings.append(f"condition {c.condition} has no result: all {count(c.trials)} of its "
                             f"trials failed"
                             f"{_why(first or 'no error kept', report_md=report_md)}")
     return warnings

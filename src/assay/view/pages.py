@@ -50,8 +50,7 @@ def environment() -> Any:
 
     env = page_environment("assay.view")
     env.filters.update(cost=cost_text, ms=milliseconds, when=when, pretty=pretty,
-                       count=lambda n: f"{n:,}", tokens=tokens_text,
-                       usage_tokens=usage_tokens_text, plural=plural)
+                       tokens=tokens_text, usage_tokens=usage_tokens_text, plural=plural)
     env.globals.update(link=links.link, runs_link=links.runs_link, run_link=links.run_link,
                        cases_link=links.cases_link, trial_link=links.trial_link,
                        compare_link=links.compare_link, history_link=links.history_link,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from assay.reports.comparisons import ComparisonText, exclusions, ignored_epochs_text
 from assay.reports.formatting import figures
 from assay.reports.meters import Meter, mean_meter, rate_meter
+from assay.shown_numbers import count
 
 if TYPE_CHECKING:
     from assay.analysis.conditions import ComparisonEntry
@@ -72,8 +73,8 @@ def comparison_lines(entries: Sequence[ComparisonEntry],
 
 def _left_out(c: PairedComparison) -> str:
     """`1 errored in tools (every epoch): case-4; ...`: why cases were left out, named."""
-    parts = [f"{len(ids)} {reason}: {', '.join(ids[:MAX_NAMED])}"
-             + (f" and {len(ids) - MAX_NAMED} more" if len(ids) > MAX_NAMED else "")
+    parts = [f"{count(len(ids))} {reason}: {', '.join(ids[:MAX_NAMED])}"
+             + (f" and {count(len(ids) - MAX_NAMED)} more" if len(ids) > MAX_NAMED else "")
              for reason, ids in exclusions(c)]
     ignored = ignored_epochs_text(c)
     return "; ".join(parts + ([ignored] if ignored else []))
