@@ -140,7 +140,6 @@ def test_the_scores_table_shows_the_numbers_of_results_json(quickstart: Path) ->
         assert low is not None, text  # whole percents, more beside a gate's bar (80%)
         places = len(low[1].partition(".")[2])
         assert abs(float(low[1]) - 100 * s["pass_rate_ci"]["low"]) <= 0.5 * 10 ** -places
-        assert f"{s['passed']}/{s['judged']}" in text
         assert text.endswith(f"| {s['errors']}")
     order = [(a["data-scorer"], a["data-condition"]) for a, _ in rows_of(page, "scores")
              if "data-scorer" in a]
