@@ -71,6 +71,9 @@ class Usage:
     cost_usd: float | None = None
     calls: int = 0
     cache_hits: int = 0
+    shared_cost_usd: float | None = None
+    """What the calls answered from the response cache cost when they were first paid for
+    (by another trial, or an earlier run): not spent again, and not in `cost_usd`."""
 
     def add(self, other: Usage) -> None:
         self.input_tokens += other.input_tokens
@@ -79,6 +82,8 @@ class Usage:
         self.cache_hits += other.cache_hits
         if other.cost_usd is not None:
             self.cost_usd = (self.cost_usd or 0.0) + other.cost_usd
+        if other.shared_cost_usd is not None:
+            self.shared_cost_usd = (self.shared_cost_usd or 0.0) + other.shared_cost_usd
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -218,6 +218,8 @@ class ScoreRow:
     cache_hits: int = 0
     """The scorer's LLM calls answered from the response cache: an identical request that
     another trial (of another condition, say) or an earlier run paid for."""
+    shared_cost_usd: float | None = None
+    """What those cached calls cost when they were paid for (not spent again here)."""
 
     @property
     def failed(self) -> bool:

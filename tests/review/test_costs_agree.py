@@ -74,7 +74,11 @@ def test_verdicts_one_condition_paid_for_and_another_shared_read_as_shared_not_f
     """Regression: two conditions answering alike ask the judge the same requests, paid once
     by the first to ask; the other condition's judge cost read $0.0000 with nothing beside
     it, as if it were the cheaper one. Every rendering counts its verdicts taken from the
-    cache beside that cost, and says what they are; the run pays for each verdict once."""
+    cache beside that cost, and says what they are; the run pays for each verdict once.
+
+    Regression: which condition asks first, and pays, is a matter of timing, and the cost of
+    the verdicts of the one that did not was shown nowhere. Every rendering now gives it
+    beside them as `judge cost shared`, the price they were paid at, not counted again."""
     from assay.review.finish import review_stored
     from assay.store import Store
 
@@ -101,12 +105,20 @@ def test_verdicts_one_condition_paid_for_and_another_shared_read_as_shared_not_f
         (tmp_path / "out" / "results.json").read_text())["stats"]["conditions"]}
     assert (conditions["one"]["judge_cache_hits"], conditions["two"]["judge_cache_hits"]) == (0, 4)
     assert conditions["one"]["judge_cost_usd"] > 0 and conditions["two"]["judge_cost_usd"] == 0
-    assert re.search(r"two +unknown +- +\$0\.0000 +4 ", run.stdout), run.stdout
+    assert conditions["two"]["judge_shared_cost_usd"] == conditions["one"]["judge_cost_usd"]
+    assert conditions["one"]["judge_shared_cost_usd"] is None
+    paid = f"${conditions['one']['judge_cost_usd']:.4f}"
+    assert re.search(rf"one +unknown +- +{re.escape(paid)} +0 +- ", run.stdout), run.stdout
+    assert re.search(rf"two +unknown +- +\$0\.0000 +4 +{re.escape(paid)} ", run.stdout), \
+        run.stdout
+    assert f"total cost {paid} (judges {paid})" in run.stdout  # paid for once
     store = Store(str(tmp_path / "assay.db"))
     [stored] = store.list_runs("shared")
     review = review_stored(store, stored)
     store.close()
-    assert_every_rendering_shows(review, "judge calls cached",
+    assert_every_rendering_shows(review, "judge calls cached", "judge cost shared",
                                  "paid for once by the first to ask",
                                  only=["terminal", "report.md", "report.html", "assay view"])
-    assert "| two | 4 | 0 |" in (tmp_path / "out" / "report.md").read_text()
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "| two | 4 | 0 |" in report
+    assert f"| $0.0000 | 4 | {paid} |" in report

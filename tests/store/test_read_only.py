@@ -121,7 +121,7 @@ def test_a_store_an_older_assay_made_on_a_read_only_mount_is_refused_saying_how_
     with store.engine.begin() as conn:  # as the assay before the latest migration left it
         conn.execute(delete(schema_migrations).where(schema_migrations.c.version
                                                      == SCHEMA_VERSION))
-        conn.exec_driver_sql("ALTER TABLE scores DROP COLUMN cache_hits")
+        conn.exec_driver_sql("ALTER TABLE scores DROP COLUMN shared_cost_usd")
     store.close()
     (shelf / "assay.db").chmod(0o444)
     shelf.chmod(0o555)

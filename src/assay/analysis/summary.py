@@ -96,6 +96,11 @@ class ConditionStats:
     made (the same answer, judged once and paid by the first to ask), or one an earlier run
     paid for. Beside `judge_cost_usd`, it keeps a condition whose verdicts were shared from
     reading as the cheaper one."""
+    judge_shared_cost_usd: float | None = None
+    """What those cached verdicts cost when they were paid for, by the condition that asked
+    first or by an earlier run: not spent again, so not in the run's total. The condition's
+    verdicts cost `judge_cost_usd` plus this whichever condition happened to ask first.
+    None when no cached verdict's first price is known."""
     tool_calls: int = 0
     """An agent target's tool calls, failed tool calls and model turns, summed over every
     attempt of a retried trial (as its cost is), not only the attempt the scorers judged."""
@@ -354,7 +359,7 @@ class SummaryBuilder:
         """One scorer's result on a trial already added."""
         if row.input_tokens or row.cost_usd is not None:
             self._add_judge_usage(row.condition, row.input_tokens, row.output_tokens,
-                                  row.cost_usd, row.cache_hits)
+                                  row.cost_usd, row.cache_hits, row.shared_cost_usd)
         if row.error is not None:  # a failed target has no score rows: this is the scorer's
             self._scorer_failures[row.scorer].add(row.case_id, row.condition, str(row.error))
         elif row.value is not None:
@@ -371,7 +376,7 @@ class SummaryBuilder:
             usage = score.usage
             if usage is not None and (usage.input_tokens or usage.cost_usd is not None):
                 self._add_judge_usage(condition, usage.input_tokens, usage.output_tokens,
-                                      usage.cost_usd, usage.cache_hits)
+                                      usage.cost_usd, usage.cache_hits, usage.shared_cost_usd)
             if score.error is not None:
                 self._scorer_failures[name].add(case_id, condition, str(score.error))
             elif score.value is not None:
@@ -402,11 +407,13 @@ class SummaryBuilder:
 
     def _add_judge_usage(self, condition: str, input_tokens: int | None,
                          output_tokens: int | None, cost_usd: float | None,
-                         cache_hits: int) -> None:
+                         cache_hits: int, shared_cost_usd: float | None) -> None:
         entry = self._conditions.get(condition)
         if entry is None:
             return
         entry.judge_cache_hits += cache_hits
+        if shared_cost_usd is not None:
+            entry.judge_shared_cost_usd = (entry.judge_shared_cost_usd or 0.0) + shared_cost_usd
         # a known cost was priced from the tokens: a reply from the cache spent none
         if input_tokens or output_tokens or cost_usd is not None:
             entry.judge_input_tokens = (entry.judge_input_tokens or 0) + (input_tokens or 0)

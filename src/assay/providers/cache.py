@@ -287,14 +287,18 @@ def response_as_paid(value: dict[str, Any]) -> ChatResponse:
 
 
 def response_from_dict(value: dict[str, Any]) -> ChatResponse:
-    """A cached response: it cost nothing this time, so its usage counts one cache hit."""
+    """A cached response: it cost nothing this time, so its usage counts one cache hit, and
+    what it cost when it was paid for as shared."""
+    paid = value.get("paid")
+    shared = paid.get("cost_usd") if isinstance(paid, dict) else None
     return ChatResponse(
         text=value["text"],
         tool_calls=[RequestedToolCall(**call) for call in value.get("tool_calls") or []],
         stop_reason=value.get("stop_reason"),
         model=value.get("model"),
         system_fingerprint=value.get("system_fingerprint"),
-        usage=Usage(cost_usd=0.0, cache_hits=1),
+        usage=Usage(cost_usd=0.0, cache_hits=1,
+                    shared_cost_usd=float(shared) if isinstance(shared, (int, float)) else None),
         latency_ms=0.0,
         cached=True,
     )

@@ -34,10 +34,16 @@ CACHED_JUDGE_CALLS = "judge calls cached"
 """The per-condition column of the judges' calls answered from the response cache, shown
 when there are any: beside a judge cost of $0, it says the verdicts were not free but
 shared."""
+SHARED_JUDGE_COST = "judge cost shared"
+"""The per-condition column beside it: what those cached verdicts cost when they were paid
+for. Which of two conditions answering alike asks first, and pays, is a matter of timing;
+the judge cost plus this is what the condition's verdicts cost either way."""
 CACHED_JUDGE_CALLS_NOTE = (
     f"{CACHED_JUDGE_CALLS}: verdicts on answers identical to ones another condition (or an "
-    "earlier run) had judged by the same request, paid for once by the first to ask; they "
-    "cost this condition nothing, so its judge cost counts only the verdicts it paid for")
+    "earlier run) had judged by the same request, paid for once by the first to ask; a "
+    "condition's judge cost counts only the verdicts it paid for, and "
+    f"{SHARED_JUDGE_COST} what its cached ones cost whoever paid for them (not paid again, "
+    "not in the total)")
 """What the column means, said once under the table that shows it."""
 
 
@@ -94,6 +100,13 @@ class RunCosts:
         if self._judge_unknown(c):
             return UNKNOWN
         return cost_text(c.judge_cost_usd, 0, self.digits)
+
+    def shared(self, c: ConditionStats) -> str:
+        """What the condition's verdicts from the response cache cost when first paid for;
+        `unknown` for cached verdicts whose price was not kept, `-` for none."""
+        if c.judge_shared_cost_usd is None:
+            return UNKNOWN if c.judge_cache_hits else "-"
+        return dollars(c.judge_shared_cost_usd, self.digits)
 
     def spent(self, c: ConditionStats) -> float | None:
         """What the condition's target and judges spent together; None when either part's

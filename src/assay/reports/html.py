@@ -45,6 +45,7 @@ from assay.reports.costs import (
     CACHED_JUDGE_CALLS,
     CACHED_JUDGE_CALLS_NOTE,
     CACHED_TARGET_CALLS,
+    SHARED_JUDGE_COST,
     RunCosts,
     judge_calls_cached,
     tokens_text,
@@ -214,10 +215,12 @@ def _cost(review: Review, colours: dict[str, int]) -> dict[str, Any]:
     conditions = review.summary.conditions
     costs = review.costs
     return {"costs": _cost_rows(conditions, costs), "cost_columns": _cost_columns(conditions),
-            "target_cost": costs.target, "judge_cost": costs.judge, "tokens_text": tokens_text,
+            "target_cost": costs.target, "judge_cost": costs.judge,
+            "judge_shared_cost": costs.shared, "tokens_text": tokens_text,
             "cached_target_calls": CACHED_TARGET_CALLS,
             "cached_judge_calls": CACHED_JUDGE_CALLS,
             "cached_judge_calls_note": CACHED_JUDGE_CALLS_NOTE,
+            "shared_judge_cost": SHARED_JUDGE_COST,
             "cost_labels": [("tokens", "tokens"), ("cost", "cost"), ("judge", "judge usage"),
                             ("cache", CACHED_TARGET_CALLS), ("tools", "tool calls")]}
 

@@ -17,6 +17,7 @@ from assay.reports.costs import (
     CACHED_JUDGE_CALLS,
     CACHED_JUDGE_CALLS_NOTE,
     CACHED_TARGET_CALLS,
+    SHARED_JUDGE_COST,
     judge_calls_cached,
     tokens_text,
 )
@@ -100,15 +101,17 @@ def score_lines(review: Review) -> list[str]:
 def condition_lines(review: Review) -> list[str]:
     conditions = review.summary.conditions
     shared = judge_calls_cached(conditions)
-    judged = f"| judge cost | {CACHED_JUDGE_CALLS} " if shared else "| judge cost "
+    judged = (f"| judge cost | {CACHED_JUDGE_CALLS} | {SHARED_JUDGE_COST} " if shared
+              else "| judge cost ")
     lines = ["## Conditions", "",
              ("| condition | trials | target errors | mean latency | tokens in/out | cost "
              f"{judged}| {CACHED_TARGET_CALLS} | tool calls | tool errors | turns |"),
-             "| --- |" + " ---: |" * (11 if shared else 10)]
+             "| --- |" + " ---: |" * (12 if shared else 10)]
     costs = review.costs
     for c in conditions:
         latency = milliseconds(c.latency_ms_mean)
-        judge = f"{costs.judge(c)} | {count(c.judge_cache_hits)}" if shared else costs.judge(c)
+        judge = (f"{costs.judge(c)} | {count(c.judge_cache_hits)} | {costs.shared(c)}" if shared
+                 else costs.judge(c))
         lines.append(f"| {inline(c.condition)} | {count(c.trials)} | {count(c.errors)} | "
                      f"{latency} | {tokens_text(c.input_tokens, c.output_tokens)} | "
                      f"{costs.target(c)} | {judge} | {count(c.cache_hits)} | "

@@ -19,6 +19,7 @@ from assay.reports.costs import (
     CACHED_JUDGE_CALLS,
     CACHED_JUDGE_CALLS_NOTE,
     CACHED_TARGET_CALLS,
+    SHARED_JUDGE_COST,
     judge_calls_cached,
     tokens_text,
 )
@@ -156,12 +157,14 @@ def print_summary(console: Any, run: RunRecord, summary: RunSummary,
         print_table(console, "cost and behaviour per condition",
                     [("condition", "left"), ("tokens in/out", "right"), ("cost", "right"),
                      ("judge cost", "right"),
-                     *([(CACHED_JUDGE_CALLS, "right")] if shared else []),
+                     *([(CACHED_JUDGE_CALLS, "right"), (SHARED_JUDGE_COST, "right")]
+                       if shared else []),
                      (CACHED_TARGET_CALLS, "right"),
                      ("tool calls", "right"), ("tool errors", "right"), ("turns", "right")],
                     [(escape(c.condition), tokens_text(c.input_tokens, c.output_tokens),
                       costs.target(c), costs.judge(c),
-                      *([count(c.judge_cache_hits)] if shared else []), count(c.cache_hits),
+                      *([count(c.judge_cache_hits), costs.shared(c)] if shared else []),
+                      count(c.cache_hits),
                       count(c.tool_calls), count(c.tool_errors), count(c.turns))
                      for c in summary.conditions])
         if shared:

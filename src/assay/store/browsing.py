@@ -161,7 +161,8 @@ class Browsing:
         score_query = (
             select(s.c.run_id, s.c.case_id, s.c.condition, s.c.epoch, s.c.scorer, s.c.value,
                    s.c.passed, s.c.error, s.c.scale_min, s.c.scale_max, s.c.input_tokens,
-                   s.c.output_tokens, s.c.cost_usd, s.c.cache_hits, t.c.tags_json,
+                   s.c.output_tokens, s.c.cost_usd, s.c.cache_hits, s.c.shared_cost_usd,
+                   t.c.tags_json,
                    t.c.difficulty)
             .join(t, schema.SCORE_OF_TRIAL)
             .where(s.c.run_id.in_(list(runs)), s.c.case_id.in_(list(case_ids))))

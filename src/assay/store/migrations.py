@@ -97,6 +97,12 @@ def _m012_scorer_cache_hits(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE scores ADD COLUMN cache_hits INTEGER"))
 
 
+def _m013_scorer_shared_cost(conn: Connection) -> None:
+    columns = {c["name"] for c in inspect(conn).get_columns("scores")}
+    if "shared_cost_usd" not in columns:
+        conn.execute(text("ALTER TABLE scores ADD COLUMN shared_cost_usd FLOAT"))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial tables: runs, trials, scores, response_cache", _m001_initial),
     ("scores: tokens and cost spent by the scorer (LLM judges)", _m002_scorer_usage),
@@ -111,6 +117,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("response_cache: an index of replies by provider (a run without its API key asks)",
      _m011_cache_by_provider),
     ("scores: a judge's calls answered from the response cache", _m012_scorer_cache_hits),
+    ("scores: what those cached calls cost when first paid for", _m013_scorer_shared_cost),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

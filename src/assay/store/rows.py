@@ -54,7 +54,8 @@ def run_record(row: Any) -> RunRecord:
 
 
 SCORE_FIELDS = ("value", "scale_min", "scale_max", "passed", "reason", "details_json",
-                "error", "input_tokens", "output_tokens", "cost_usd", "cache_hits")
+                "error", "input_tokens", "output_tokens", "cost_usd", "cache_hits",
+                "shared_cost_usd")
 """The `scores` columns a stored Score is read from, in the order `score_of` takes them."""
 
 
@@ -68,7 +69,7 @@ def score_of(values: Sequence[Any]) -> Score:
     reads a score per scorer per trial, so the records are built with positional
     arguments, in their fields' order, which costs half what keywords do)."""
     (value, scale_min, scale_max, passed, reason, details, error, input_tokens, output_tokens,
-     cost_usd, cache_hits) = values
+     cost_usd, cache_hits, shared_cost_usd) = values
     if scale_min == 0.0 and scale_max == 1.0:
         scale = _UNIT
     else:
@@ -76,8 +77,9 @@ def score_of(values: Sequence[Any]) -> Score:
                  1.0 if scale_max is None else float(scale_max))
     spent = None
     if input_tokens is not None or output_tokens is not None or cost_usd is not None:
-        # Usage(input_tokens, output_tokens, cost_usd, calls, cache_hits)
-        spent = Usage(input_tokens or 0, output_tokens or 0, cost_usd, 0, cache_hits or 0)
+        # Usage(input_tokens, output_tokens, cost_usd, calls, cache_hits, shared_cost_usd)
+        spent = Usage(input_tokens or 0, output_tokens or 0, cost_usd, 0, cache_hits or 0,
+                      shared_cost_usd)
     # Score(value, scale, passed, reason, details, error, usage)
     return Score(value, scale, None if passed is None else bool(passed), reason or "",
                  loads(details) if details else {}, error, spent)
@@ -125,7 +127,7 @@ def score_row(m: Any) -> ScoreRow:
 
 SCORE_ROW_FIELDS = ("case_id", "condition", "epoch", "scorer", "value", "passed", "error",
                     "scale_min", "scale_max", "input_tokens", "output_tokens", "cost_usd",
-                    "cache_hits", "tags_json", "difficulty")
+                    "cache_hits", "shared_cost_usd", "tags_json", "difficulty")
 """The columns (of `scores`, and the trial's tags and difficulty) a ScoreRow is read from,
 in the order `score_row_of` takes them."""
 
@@ -134,7 +136,8 @@ def score_row_of(values: Sequence[Any]) -> ScoreRow:
     """The ScoreRow in these `SCORE_ROW_FIELDS` values (read by position: a summary reads
     one per scorer per trial)."""
     (case_id, condition, epoch, scorer, value, passed, error, scale_min, scale_max,
-     input_tokens, output_tokens, cost_usd, cache_hits, tags_json, difficulty) = values
+     input_tokens, output_tokens, cost_usd, cache_hits, shared_cost_usd, tags_json,
+     difficulty) = values
     return ScoreRow(
         case_id=case_id, condition=condition, epoch=epoch, scorer=scorer,
         value=value, passed=None if passed is None else bool(passed),
@@ -142,6 +145,7 @@ def score_row_of(values: Sequence[Any]) -> ScoreRow:
         tags=_tags(tags_json) if tags_json else (),
         difficulty=difficulty, input_tokens=input_tokens,
         output_tokens=output_tokens, cost_usd=cost_usd, cache_hits=cache_hits or 0,
+        shared_cost_usd=shared_cost_usd,
     )
 
 

@@ -104,6 +104,7 @@ scores = Table(
     Column("output_tokens", Integer),
     Column("cost_usd", Float),
     Column("cache_hits", Integer),
+    Column("shared_cost_usd", Float),
     ForeignKeyConstraint(
         ["run_id", "case_id", "condition", "epoch"],
         ["trials.run_id", "trials.case_id", "trials.condition", "trials.epoch"],

@@ -102,6 +102,7 @@ def score_row(key: dict[str, Any], name: str, score: Score, storable: Storable,
         "output_tokens": spent.output_tokens if spent else None,
         "cost_usd": spent.cost_usd if spent else None,
         "cache_hits": spent.cache_hits or None if spent else None,
+        "shared_cost_usd": spent.shared_cost_usd if spent else None,
     }
 
 

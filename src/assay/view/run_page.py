@@ -64,7 +64,12 @@ def review_part(request: Request) -> Response:
 def review_context(review: Review) -> dict[str, Any]:
     # The analysis (scipy) is imported with the first review, not when the app starts.
     from assay.analysis.run_diff import condition_of
-    from assay.reports.costs import CACHED_JUDGE_CALLS, CACHED_JUDGE_CALLS_NOTE, judge_calls_cached
+    from assay.reports.costs import (
+        CACHED_JUDGE_CALLS,
+        CACHED_JUDGE_CALLS_NOTE,
+        SHARED_JUDGE_COST,
+        judge_calls_cached,
+    )
     from assay.reports.headline import review_headline
     from assay.reports.unscored import page_warnings
     from assay.view.review_parts import comparison_lines, score_table
@@ -83,6 +88,7 @@ def review_context(review: Review) -> dict[str, Any]:
         "judge_cache": judge_calls_cached(review.summary.conditions),
         "cached_judge_calls": CACHED_JUDGE_CALLS,
         "cached_judge_calls_note": CACHED_JUDGE_CALLS_NOTE,
+        "shared_judge_cost": SHARED_JUDGE_COST,
         "tags": [tag for tag in dict.fromkeys(tag for tag, _ in review.summary.by_tag)][:50],
         "warnings": page_warnings(review),
     }

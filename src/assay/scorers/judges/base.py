@@ -298,7 +298,8 @@ def reply_text(response: ChatResponse) -> str:
 def _account(ask: Ask, response: ChatResponse) -> None:
     usage = response.usage
     ask.usage.add(Usage(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
-                        cost_usd=usage.cost_usd, calls=1, cache_hits=int(response.cached)))
+                        cost_usd=usage.cost_usd, calls=1, cache_hits=int(response.cached),
+                        shared_cost_usd=usage.shared_cost_usd))
     ask.cached = response.cached
     if response.system_fingerprint:
         ask.fingerprints.append(response.system_fingerprint)
