@@ -49,7 +49,7 @@ def test_regression_a_bound_at_an_end_up_to_float_noise_reads_as_that_end() -> N
     stats = ScoreStats(scorer="judge_score", condition="a", n=50, errors=0, mean=0.0,
                        passed=0, judged=50, pass_rate=0.0,
                        pass_rate_ci=Interval(1.3e-17, 0.0714, 0.95, "Wilson"))
-    assert fmt_pass_rate(stats) == "0.0% [0%–7%]"
+    assert fmt_pass_rate(stats) == "0.0% [0.0%–7.1%]"
     assert percent(1 - 1e-15) == "100.0%"
 
 
@@ -71,19 +71,19 @@ def test_a_pass_rate_is_printed_inside_its_own_interval() -> None:
     assert fmt_pass_rate(stats) == "98.8% [98.6%–99.0%]"
     wide = ScoreStats(scorer="exact_match", condition="a", n=20, errors=0, mean=0.75,
                       passed=15, judged=20, pass_rate=0.75, pass_rate_ci=wilson(15, 20))
-    assert fmt_pass_rate(wide) == "75.0% [53%–89%]"  # whole percents where they hold it
+    assert fmt_pass_rate(wide) == "75.0% [53.1%–88.8%]"  # one decimal, as the rate
 
 
 def test_an_interval_bound_is_never_rounded_onto_or_across_a_gates_minimum() -> None:
     """Regression: an interval whose low end was 94.6% read `97.0% [95%–99%]` in the score
-    table under a gate at min 95%, as if the whole interval cleared it; a mean's 6.996 read
-    `7.00` under a gate at min 7."""
+    table under a gate at min 95%, as if the whole interval cleared it (a low end of 94.996%
+    reads `95.0%` at one decimal); a mean's 6.996 read `7.00` under a gate at min 7."""
     stats = ScoreStats(scorer="exact_match", condition="a", n=400, errors=0, mean=7.2,
                        passed=388, judged=400, pass_rate=0.97, scale=(0.0, 10.0),
-                       pass_rate_ci=Interval(0.946, 0.9853, 0.95, "Wilson"),
+                       pass_rate_ci=Interval(0.94996, 0.9853, 0.95, "Wilson"),
                        mean_ci=Interval(6.996, 7.404, 0.95, "t"))
-    assert fmt_pass_rate(stats) == "97.0% [95%–99%]"
-    assert fmt_pass_rate(stats, [0.95]) == "97.0% [94.6%–98.5%]"
+    assert fmt_pass_rate(stats) == "97.0% [95.0%–98.5%]"
+    assert fmt_pass_rate(stats, [0.95]) == "97.0% [94.996%–98.530%]"
     assert fmt_mean(stats) == "7.20 [7.00–7.40]"
     assert fmt_mean(stats, [7.0]) == "7.20 [6.996–7.404]"
     assert fmt_mean(stats, [5.0]) == "7.20 [7.00–7.40]"
@@ -125,11 +125,11 @@ def test_a_gated_rate_and_mean_read_as_their_gate_lines_read_them() -> None:
     (15, 20, [0.53, 0.89], "75.0% [53.1%–88.8%]"),  # each end off the bar beside it
     (12, 20, [0.39, 0.8], "60.0% [38.7%–78.1%]"),
     (15, 15, [0.8], "100.0% [79.6%–100.0%]"),
-    (15, 20, [0.8934], "75.00% [53%–89%]"),  # the rate takes the bar's digits, the bounds none
+    (15, 20, [0.8934], "75.00% [53.1%–88.8%]"),  # the rate takes the bar's digits
     # a gate at 0 (or 1) with none (or every case) passing: the Wilson end that comes out a
     # hair off it (5.5e-17) is at it, where it read `0.0% [0.0000000%–56.1497032%]`
-    (0, 3, [0.0], "0.0% [0%–56%]"),
-    (3, 3, [1.0], "100.0% [44%–100%]"),
+    (0, 3, [0.0], "0.0% [0.0%–56.1%]"),
+    (3, 3, [1.0], "100.0% [43.9%–100.0%]"),
 ])
 def test_a_pass_rates_interval_beside_its_gates_reads_as_pinned(passed: int, n: int,
                                                                bars: list[float],
@@ -164,4 +164,4 @@ def test_a_bound_is_read_against_the_gates_own_minimum_not_that_minimum_rounded(
     above a bar it is below; a mean's bounds were held off the minimum itself, as now both."""
     stats = ScoreStats(scorer="exact_match", condition="a", n=20, errors=0, mean=0.75,
                        passed=15, judged=20, pass_rate=0.75, pass_rate_ci=wilson(15, 20))
-    assert fmt_pass_rate(stats, [0.53129913]) == "75.0000% [53%–89%]"
+    assert fmt_pass_rate(stats, [0.53129913]) == "75.0000% [53.1%–88.8%]"

@@ -179,8 +179,8 @@ def test_a_single_condition_run_states_its_score_with_its_interval() -> None:
     assert stats.pass_rate_ci is not None
     assert found.text == ("One condition ('default') and no earlier run, so nothing to "
                           f"compare yet: judge has pass rate 75.0% (95% CI "
-                          f"{stats.pass_rate_ci.low:.0%}..{stats.pass_rate_ci.high:.0%}, n=60).")
-    assert f"[{stats.pass_rate_ci.low:.0%}–{stats.pass_rate_ci.high:.0%}]" in fmt_pass_rate(stats)
+                          f"{stats.pass_rate_ci.low:.1%}..{stats.pass_rate_ci.high:.1%}, n=60).")
+    assert f"[{stats.pass_rate_ci.low:.1%}–{stats.pass_rate_ci.high:.1%}]" in fmt_pass_rate(stats)
 
 
 def test_a_single_condition_score_reads_as_the_score_tables_row() -> None:

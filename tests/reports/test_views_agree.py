@@ -145,6 +145,29 @@ def test_report_html_shows_no_trial_count_beside_the_per_case_pass_rate(
     assert not re.search(r"\b\d+/\d+\b", table), table
 
 
+def test_a_pass_rates_interval_has_the_rates_decimals_in_every_view(
+        shown: tuple[Review, dict[str, str]]) -> None:
+    """Regression: the score tables wrote a pass rate's interval in whole percents beside a
+    rate at one decimal (`64.6% [40%–83%]`), where the viewer's history of the same run
+    wrote `40.x%..83.x%`: the same interval, two values. Every view writes the bounds at
+    the rate's decimal, as `percent` writes any share."""
+    from assay.shown_numbers import percent
+
+    review, views = shown
+    checked = 0
+    for s in review.summary.scores:
+        if s.pass_rate is None or s.pass_rate_ci is None or s.n < 2:
+            continue
+        low, high = s.pass_rate_ci.low, s.pass_rate_ci.high
+        if not (0.01 < low and high < 0.99):
+            continue  # an end needs its own digits
+        row = f"{percent(s.pass_rate)} [{percent(low)}–{percent(high)}]"
+        for where in ("terminal", "report.md", "report.html", "assay view"):
+            assert row in views[where], (where, row)
+        checked += 1
+    assert checked >= 3
+
+
 def test_the_counts_read_as_the_run_stored_them(shown: tuple[Review, dict[str, str]]) -> None:
     """n counts cases (a case with every epoch errored is not among them); the errored trials
     are the target's and the scorer's own, every epoch counted."""

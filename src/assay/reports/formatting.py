@@ -89,14 +89,14 @@ def mean_bounds(stats: ScoreStats, bars: Sequence[float] = ()) -> tuple[str, str
 
 
 def pass_rate_bounds(stats: ScoreStats, bars: Sequence[float] = ()) -> tuple[str, str]:
-    """The pass rate's interval as the score table prints it: whole percents, more digits
-    off an end (`99.7%`), where whole ones would leave out the rate printed beside them
-    (9,880 of 10,000 read `98.8% [99%–99%]`, now `98.8% [98.6%–99.0%]`), or where a bound
-    would round onto or across one of `bars`, a gate's minimum (a low end of 94.6% read
-    `95%` beside a gate at 95%)."""
+    """The pass rate's interval as the score table prints it: at one decimal, as the rate
+    itself and every other view of the interval (the tables read `61.3% [59%–64%]` where
+    the viewer's history of the same run read `58.8%..63.8%`); more digits off an end
+    (`99.97%`), where those would leave out the rate printed beside them, or where a bound
+    would round onto or across one of `bars`, a gate's minimum."""
     assert stats.pass_rate_ci is not None and stats.pass_rate is not None
     ci = stats.pass_rate_ci
-    return _bounds_beside(ci.low, ci.high, percent, bars, range(MAX_DECIMALS),
+    return _bounds_beside(ci.low, ci.high, percent, bars, range(1, MAX_DECIMALS + 1),
                           holding=pass_rate_text(stats, bars))
 
 
