@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from assay.analysis.judge_consistency import JudgeConsistency
 from assay.analysis.judgements import JudgeFindings, UnstableStats
 from assay.analysis.krippendorff import Alpha
@@ -65,3 +67,15 @@ def test_case_ids_and_names_in_the_judges_tables_are_text_on_one_line() -> None:
     assert "| judge | \\<img src=x onerror=y\\> | 2 | 4 |" in text
     assert "- judge · \\<img src=x onerror=y\\>: q1 ## injected, \\<b\\>q2\\</b\\>" in text
     assert not any(line.startswith("## injected") for line in text.splitlines())
+
+
+def test_a_rates_interval_in_the_pairwise_table_has_the_rates_decimal() -> None:
+    """Regression: the pairwise table read `first-position rate 70.8% [61%–81%]`, bounds
+    in whole percents beside a rate at one decimal, where the score tables give a rate's
+    interval the rate's decimal."""
+    verdicts = [OrderedVerdicts(f"c{i}", "b", "b" if i % 3 else "a") for i in range(24)]
+    result = pairwise_result(verdicts, label_a="training", label_b="pack", scorer="pairwise")
+    text = judges_markdown(JudgeReview(findings=JudgeFindings(pairwise=[result])))
+    row = next(line for line in text.splitlines() if line.startswith("| pairwise |"))
+    bounds = re.findall(r"\[([\d.]+)%–([\d.]+)%\\?\]", row)  # `\]`: escaped in Markdown
+    assert bounds and all("." in low and "." in high for low, high in bounds), row

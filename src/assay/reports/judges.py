@@ -257,10 +257,12 @@ def pairwise_markdown(results: list[PairwiseResult]) -> str:
 
 
 def _ci(interval: Interval | None, shares: bool = False) -> str:
+    """`[61.3%–80.6%]`: a share's bounds at the decimal of the rate printed beside them, as
+    the score tables write theirs (whole percents read `70.8% [61%–81%]`)."""
     if interval is None:
         return ""
     if shares:
-        return f"[{percent(interval.low, 0)}–{percent(interval.high, 0)}]"
+        return f"[{percent(interval.low)}–{percent(interval.high)}]"
     return f"[{fixed(interval.low, 2)}–{fixed(interval.high, 2)}]"
 
 
