@@ -157,8 +157,8 @@ class MeanLikelihood:
             else:
                 step = (root - target) / (-n * lam / root)  # d root / d mu = -n lambda / root
             following = mu - step
-            if not _between(following, inner, outer):
-                following = (inner + outer) / 2
+            if not _between(following, inner, outer) and not abs(step) <= _CLOSE:
+                following = (inner + outer) / 2  # as in `_lagrange_multiplier`
             if abs(following - mu) <= _CLOSE:
                 return following
             mu = following
@@ -198,8 +198,11 @@ def _lagrange_multiplier(z: list[float], counts: tuple[int, ...], low: float,
             high = lam
         else:
             return lam
-        following = lam + value / slope
-        if not low < following < high:
+        step = value / slope
+        following = lam + step
+        # a step within _CLOSE has found the root even where rounding puts it on an end of
+        # the bracket (whose last move was to the root): bisecting would take 50 steps back
+        if not low < following < high and abs(step) > _CLOSE * abs(lam):
             following = (low + high) / 2
         if abs(following - lam) <= _CLOSE * abs(lam):
             return following
@@ -238,8 +241,10 @@ def _multipliers(z: NDArray[np.float64], counts: NDArray[np.float64],
         value, slope = (weights * ratio).sum(axis=1), (weights * ratio * ratio).sum(axis=1)
         low[moving] = np.where(value > 0, now, low[moving])
         high[moving] = np.where(value < 0, now, high[moving])
-        following = now + value / slope
-        outside = ~((low[moving] < following) & (following < high[moving]))
+        step = value / slope
+        following = now + step
+        outside = (~((low[moving] < following) & (following < high[moving]))
+                   & (np.abs(step) > _CLOSE * np.abs(now)))
         following = np.where(outside, (low[moving] + high[moving]) / 2, following)
         done = (np.abs(following - now) <= _CLOSE * np.abs(now)) | (value == 0)
         lam[moving] = np.where(value == 0, now, following)
