@@ -98,10 +98,8 @@ class Differences:
         t = self.mean / self._se
         plain = 2 * t_cdf(-abs(t), self.n - 1)
         likelihood = self.likelihood.p_value(0.0)
-        plain_text, likelihood_text = _told_apart(plain, likelihood)
         return PairedTest(CHECKED_T, t, max(plain, likelihood), self.n,
-                          f"p is the larger of the t test's ({plain_text}) and the "
-                          f"empirical likelihood's ({likelihood_text})")
+                          _larger_note(plain, likelihood))
 
     def interval(self, level: float, test: PairedTest) -> Interval:
         if self.zero_spread:
@@ -138,14 +136,19 @@ class Differences:
         return {"n": self.n, "mean": self.mean, "sd": self.sd, "span": self.span}
 
 
-def _told_apart(first: float, second: float) -> tuple[str, str]:
-    """Both p-values to 3 significant digits, or as many more (up to 6) as show which is
-    the larger: 0.18659 and 0.18694 read `0.1866` and `0.1869`, not `0.187` twice."""
-    for digits in range(3, 7):
-        texts = significant(first, digits), significant(second, digits)
-        if texts[0] != texts[1]:
-            break
-    return texts
+def _larger_note(plain: float, likelihood: float) -> str:
+    """Which test's p-value is p, and the other's, below it in the digits shown. Both
+    written to three digits, a likelihood's 0.049985 read `(0.05)` in the note under a
+    line that said `p=0.04999`, significant: p itself is printed on the line, at the
+    digits that show its side of the level, and is not written again here."""
+    if plain == likelihood:
+        return "p is the t test's and the empirical likelihood's alike"
+    tests = {plain: "the t test's", likelihood: "the empirical likelihood's"}
+    larger, smaller = max(plain, likelihood), min(plain, likelihood)
+    digits = 3
+    while float(significant(smaller, digits)) >= larger and digits < 17:
+        digits += 1
+    return f"p is {tests[larger]}, the larger; {tests[smaller]} is {significant(smaller, digits)}"
 
 
 def _without_dust(mean: float, n: int) -> float:
