@@ -246,6 +246,25 @@ def likelihood_rates(scenario: Scenario, n: int, *, replicates: int = 5 * REPLIC
     return reference_rates(scenario, n, p_values, replicates=replicates, seed=seed)
 
 
+@dataclass(frozen=True)
+class Alone:
+    """How often each of the two tests the mean's verdict needs calls noise significant on
+    its own (the checked test's rate is `run`'s)."""
+
+    scenario: str
+    n: int
+    plain_t: float
+    likelihood: float
+
+
+def alone(scenario: Scenario, n: int) -> Alone:
+    """A no-difference mean scenario read by the plain t test alone and by the likelihood
+    alone: the false alarms the README quotes for each."""
+    assert scenario.true_delta == 0
+    return Alone(scenario.name, n, plain_t_rates(scenario, n).significant,
+                 likelihood_rates(scenario, n).significant)
+
+
 def false_alarms(scenario: Scenario, n: int, *, replicates: int, seed: int = 1) -> float:
     """How often the mean's test calls a continuous scenario's noise significant, over more
     seeded runs than `run` makes: its p-value only (the verdict follows it exactly, as
@@ -365,6 +384,13 @@ def main() -> None:
             for n in SIZES:
                 rate = false_alarms(scenario, n, replicates=REMEASURED)
                 print(f"{scenario.name:50} {n:>4} {rate:>12.2%}")
+    print("noise read by each test alone (the verdict needs both to reject):")
+    for scenario in MEAN_SCENARIOS:
+        if scenario.true_delta == 0:
+            for n in SIZES:
+                each = alone(scenario, n)
+                print(f"{scenario.name:50} {n:>4}   plain t: {each.plain_t:.2%}   "
+                      f"likelihood: {each.likelihood:.2%}")
     print("a limit no test of the mean reaches (the sample may hold none of the rare losses):")
     for n in SIZES:
         r, plain = run(RARE_LOSS, n), plain_t_rates(RARE_LOSS, n)

@@ -30,6 +30,7 @@ from tests.analysis.calibration import (
     RARE_LOSS,
     REMEASURED,
     SIZES,
+    alone,
     discordant_tables,
     false_alarms,
     plain_t_rates,
@@ -137,6 +138,21 @@ def test_the_rate_at_the_edge_of_the_band_the_readme_quotes_is_what_the_calibrat
     assert int(quoted[2].replace(",", "")) == REMEASURED
     gamma = next(s for s in MEAN_SCENARIOS if s.name == "mean: no difference, gamma(2)-2")
     assert quoted[1] == f"{100 * false_alarms(gamma, 20, replicates=REMEASURED):.2f}"
+
+
+def test_each_tests_false_alarms_alone_the_readme_quotes_are_what_the_calibration_prints(
+) -> None:
+    # Regression: the README gave 7.4% for the t test alone and 24% and 9% for the
+    # likelihood alone "in the table below", which printed only the checked test's rates
+    # (4.44% and 4.20% on those two rows).
+    quoted = re.search(r"fools the t test \((\d+\.\d)% at 20 cases\), few cases moved or heavy "
+                       r"tails fool the likelihood \((\d+)% and (\d+)%\)", squeeze(README))
+    assert quoted, "the README quotes each test's false alarms alone at 20 cases"
+    skewed, few_moved, heavy_tails = (alone(MEAN_SCENARIOS[i], 20) for i in (0, 4, 5))
+    assert float(quoted[1]) == round(100 * skewed.plain_t, 1)
+    assert (int(quoted[2]), int(quoted[3])) == (round(100 * few_moved.likelihood),
+                                                round(100 * heavy_tails.likelihood))
+    assert max(few_moved.plain_t, heavy_tails.plain_t) < 0.05  # "the t test stays within 5%"
 
 
 def test_the_exact_mcnemar_false_alarm_rates_the_readme_quotes_are_what_that_test_gives() -> None:
