@@ -293,10 +293,12 @@ def mean_test_power(n: int, delta: float, sd: float, *, level: float) -> float:
 
 SIMULATED_SAMPLES = 4000
 """Seeded normal samples per case count over which the likelihood's declines are counted;
-their share is small (a few in a thousand), so its Monte Carlo SD is about 0.1 points."""
+their share is small (a few in a thousand at alpha 0.05, up to 1-2% at a Holm step of a
+family of 100), so its Monte Carlo SD is 0.1-0.2 points."""
 SIMULATED_VALUES = 2_000_000
-"""Above 500 cases, fewer samples, so that no count holds more values than this (the
-declines are rarer there: 3 in 4,000 samples at 200 cases and 80% power, none at 1,000)."""
+"""Above 500 cases, fewer samples, so that a count holds about this many values (never
+fewer than 200 samples, so up to 4 million at 20,000 cases); the declines are rarer
+there: 3 in 4,000 samples at 200 cases and 80% power, 1 in 2,000 at 1,000."""
 
 
 @lru_cache(maxsize=512)
