@@ -62,6 +62,14 @@ def test_a_duration_reads_the_same_in_every_report() -> None:
         "-", "0.42 ms", "9.4 ms", "212 ms", "1.25 s", "61.00 s"]
 
 
+def test_a_duration_under_ten_milliseconds_keeps_its_second_digit() -> None:
+    """Regression: one latency column read `4 ms` beside `3.9 ms`."""
+    from assay.reports.formatting import milliseconds
+
+    assert [milliseconds(v) for v in (4.0, 3.9, 0.4, 0.0, 9.96, 10.4)] == [
+        "4.0 ms", "3.9 ms", "0.40 ms", "0.0 ms", "10 ms", "10 ms"]
+
+
 def test_a_pass_rate_is_printed_inside_its_own_interval() -> None:
     """Regression: 9,880 of 10,000 read `98.8% [99%–99%]`, the rate outside the interval
     printed beside it; the bounds get the digits that keep it inside."""

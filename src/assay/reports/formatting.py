@@ -151,10 +151,14 @@ def score_text(value: float, scale: tuple[float, float], decimals: int | None = 
 
 
 def milliseconds(value: float | None) -> str:
-    """A duration as every report writes it: `9.4 ms`, `212 ms`, `1.25 s`; `-` when unknown.
-    (report.md wrote `9 ms` where report.html and the viewer wrote `9.4 ms`.)"""
+    """A duration as every report writes it: `9.4 ms`, `4.0 ms`, `212 ms`, `1.25 s`; `-` when
+    unknown. (report.md wrote `9 ms` where report.html and the viewer wrote `9.4 ms`, and a
+    column wrote `4 ms` beside `3.9 ms`.)"""
     if value is None:
         return "-"
     if value >= 1000:
         return f"{value / 1000:,.2f} s"
-    return f"{value:,.0f} ms" if value >= 10 else f"{value:.2g} ms"
+    small = f"{value:#.2g}"  # two digits, a trailing zero kept: `4.0 ms` beside `3.9 ms`
+    if value >= 10 or small.endswith("."):  # 9.96 reads `10 ms`, as the next size writes it
+        return f"{value:,.0f} ms"
+    return f"{small} ms"
