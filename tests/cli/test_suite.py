@@ -442,3 +442,6 @@ def test_a_config_error_in_a_suite_names_its_file_line_and_field_once(
     assert text.count("[scorers.1.type]") == 1
     assert re.search(r"zz-broken\.yaml:\d+ \[scorers\.1\.type\]: unknown scorer type 'containz'",
                      text)
+    # Regression: the line above it read 'configs/zz-broken.yaml: invalid config
+    # configs/zz-broken.yaml', naming the file twice more before its located problem.
+    assert text.count("zz-broken.yaml") == 1

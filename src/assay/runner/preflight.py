@@ -160,10 +160,18 @@ def configs_invalid(failed: Sequence[tuple[Path, UserError]], total: int, of: st
     error an `ArgumentError`), the configs are not called invalid: see `command_line_unfit`."""
     if failed and all(isinstance(exc, ArgumentError) for _, exc in failed):
         return command_line_unfit(failed, total, of, then)
-    problems = [Problem(str(exc).replace("\n", "\n    "), file=str(path))
-                for path, exc in failed]
-    verb = "is" if len(problems) == 1 else "are"
-    return UserError(f"{len(problems)} of {total} configs {of}{verb} invalid{then}", problems)
+    problems = [problem for path, exc in failed for problem in _located(path, exc)]
+    verb = "is" if len(failed) == 1 else "are"
+    return UserError(f"{len(failed)} of {total} configs {of}{verb} invalid{then}", problems)
+
+
+def _located(path: Path, exc: UserError) -> list[Problem]:
+    """A config's problems under the suite's error: each as it is when every one names the
+    config's file (`b.yaml:14 [target.threaded]: ...`), where 'b.yaml: invalid config b.yaml'
+    above them named it twice more; else the error whole, under the config's path."""
+    if exc.problems and all(problem.file for problem in exc.problems):
+        return list(exc.problems)
+    return [Problem(str(exc).replace("\n", "\n    "), file=str(path))]
 
 
 def command_line_unfit(failed: Sequence[tuple[Path, UserError]], total: int, of: str = "",
