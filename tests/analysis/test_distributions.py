@@ -84,3 +84,10 @@ def test_t_outside_uneven_bounds_is_the_noncentral_t_of_scipy(df):
             expected = float(stats.nct.cdf(lower, df, shift)) + float(
                 stats.nct.sf(upper, df, shift))
             assert d.t_outside(lower, upper, df, shift) == pytest.approx(expected, abs=1e-10)
+
+
+def test_the_chi_square_tail_and_quantile_are_scipys():
+    for x in (0.0, 0.5, 3.841458820694124, 12.0, 80.0):
+        assert d.chi2_1_sf(x) == pytest.approx(stats.chi2.sf(x, 1), rel=1e-12)
+    for level in (0.05, 0.0125, 1e-6):
+        assert d.chi2_1_ppf(level) == pytest.approx(stats.chi2.ppf(1 - level, 1), rel=1e-10)

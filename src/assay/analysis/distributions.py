@@ -1,6 +1,7 @@
 """The few distributions assay's tests and intervals use, computed directly.
 
-The normal, Student's t and the binomial come from the regularized
+The normal (and the chi-square with one degree of freedom, its square), Student's t and
+the binomial come from the regularized
 incomplete beta function (a continued fraction, Lentz's method) and the
 error function, to about 1e-12 relative; the tests check them against
 scipy over a grid. Computing them here keeps `scipy.stats` (over a second
@@ -262,6 +263,18 @@ def average_ranks(values: list[float]) -> tuple[list[float], list[int]]:
         groups.append(end - start + 1)
         start = end + 1
     return ranks, groups
+
+
+# -- chi-square with one degree of freedom ------------------------------------------------
+
+def chi2_1_sf(statistic: float) -> float:
+    """P(X > statistic) for X chi-square with one degree of freedom: P(|Z| > sqrt(s))."""
+    return math.erfc(math.sqrt(statistic / 2)) if statistic > 0 else 1.0
+
+
+def chi2_1_ppf(level: float) -> float:
+    """The statistic whose upper tail is `level`: the two-sided normal critical value squared."""
+    return normal_ppf(1 - level / 2) ** 2
 
 
 # -- noncentral t ------------------------------------------------------------------------------

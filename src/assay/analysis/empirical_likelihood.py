@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from assay.analysis.distributions import normal_ppf
+from assay.analysis.distributions import chi2_1_ppf, chi2_1_sf
 from assay.analysis.moments import scaled
 
 if TYPE_CHECKING:
@@ -51,16 +51,6 @@ _VECTORISED_FROM = 1000
 _STEPS = 200
 """More Newton or bisection steps than any root needs (bisection alone halves a float
 range to its last bit in about 1,100; Newton steps from the start used here take 5-10)."""
-
-
-def chi2_1_sf(statistic: float) -> float:
-    """P(X > statistic) for X chi-square with one degree of freedom: P(|Z| > sqrt(s))."""
-    return math.erfc(math.sqrt(statistic / 2)) if statistic > 0 else 1.0
-
-
-def chi2_1_ppf(level: float) -> float:
-    """The statistic whose upper tail is `level`: the two-sided normal critical value squared."""
-    return normal_ppf(1 - level / 2) ** 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,12 +125,12 @@ class MeanLikelihood:
         target = math.sqrt(critical)
         inner, outer = kept, edge  # statistic <= critical at inner; infinite at the edge
         n = sum(self.counts)
-        spread = math.sqrt(math.fsum(c * (v - self.mean) ** 2
-                                     for v, c in zip(self.values, self.counts)) / n)
-        guess = self.mean + side * target * spread / math.sqrt(n)
         if kept != self.mean:  # a kept mean near the bound: Newton steps from it go straight
             mu = kept
-        else:
+        else:  # where the bound would be were the statistic the z test's square
+            spread = math.sqrt(math.fsum(c * (v - self.mean) ** 2
+                                         for v, c in zip(self.values, self.counts)) / n)
+            guess = self.mean + side * target * spread / math.sqrt(n)
             mu = guess if _between(guess, inner, outer) else (inner + outer) / 2
         lam = 0.0
         for _ in range(_STEPS):

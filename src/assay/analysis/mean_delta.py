@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from assay.analysis.distributions import t_cdf, t_ppf
-from assay.analysis.empirical_likelihood import MeanLikelihood, chi2_1_ppf
+from assay.analysis.distributions import chi2_1_ppf, t_cdf, t_ppf
+from assay.analysis.empirical_likelihood import MeanLikelihood
 from assay.analysis.interval import ZERO_SPREAD, Interval, zero_spread_bound
 from assay.analysis.moments import mean_and_sd
 from assay.analysis.significance import PairedTest, snap

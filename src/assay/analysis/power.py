@@ -45,9 +45,9 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Literal
 
-from assay.analysis.distributions import binom_pmf, t_ppf, t_test_power
+from assay.analysis.distributions import binom_pmf, chi2_1_ppf, t_ppf, t_test_power
 from assay.analysis.effect import Effect
-from assay.analysis.empirical_likelihood import chi2_1_ppf, statistics_at_zero
+from assay.analysis.empirical_likelihood import statistics_at_zero
 from assay.analysis.interval import Interval
 from assay.analysis.mean_delta import CHECKED_T, Differences
 from assay.analysis.paired import PairedComparison
