@@ -53,3 +53,16 @@ def test_an_unreadable_file_is_refused_with_its_cause(tmp_path: Path) -> None:
     path.chmod(0)
     with pytest.raises(UserError, match="cannot read dataset .*permission denied"):
         require_regular_file(path, "dataset")
+
+
+def test_bytes_are_read_as_utf8_text_or_said_to_be_utf16_or_to_hold_a_byte_that_is_not() -> None:
+    from assay.input_files import UTF16_TEXT, NotUtf8Text, utf8_text
+
+    assert utf8_text("\ufeffcafé\n".encode()) == "café\n"  # a BOM is allowed
+    with pytest.raises(NotUtf8Text) as utf16:
+        utf8_text("text".encode("utf-16"))
+    assert (utf16.value.line, utf16.value.byte, str(utf16.value)) == (None, None, UTF16_TEXT)
+    with pytest.raises(NotUtf8Text) as latin1:
+        utf8_text(b"one\ntwo caf\xe9\n")
+    assert (latin1.value.line, latin1.value.byte, str(latin1.value)) == (
+        2, 0xE9, "byte 0xe9 is not UTF-8")

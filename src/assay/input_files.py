@@ -89,3 +89,24 @@ def is_utf16(head: bytes) -> bool:
     """Whether a file whose first bytes are `head` is UTF-16 text, which is read as UTF-8
     only as garbage: it is refused with one problem, `UTF16_TEXT`."""
     return head.startswith(UTF16_MARKS)
+
+
+class NotUtf8Text(ValueError):
+    """Bytes that are not UTF-8 text: UTF-16 (`line` and `byte` None), or the first byte
+    that is not UTF-8 (`byte`) and the line it is on. Each reader words it for its file."""
+
+    def __init__(self, line: int | None = None, byte: int | None = None) -> None:
+        super().__init__(UTF16_TEXT if byte is None else f"byte 0x{byte:02x} is not UTF-8")
+        self.line = line
+        self.byte = byte
+
+
+def utf8_text(raw: bytes) -> str:
+    """The text of a file's bytes, as UTF-8 (a BOM is allowed): `NotUtf8Text` when they are
+    UTF-16, or hold a byte that is not UTF-8."""
+    if is_utf16(raw):
+        raise NotUtf8Text()
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise NotUtf8Text(raw.count(b"\n", 0, exc.start) + 1, raw[exc.start]) from None

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from assay.errors import Problem, UserError
-from assay.input_files import UTF16_TEXT, is_utf16, require_regular_file
+from assay.input_files import UTF16_TEXT, NotUtf8Text, require_regular_file, utf8_text
 from assay.yaml_core import UniqueKeyLoader, expanded_size, yaml_problem
 
 
@@ -99,15 +99,13 @@ def read_text_file(path: Path, what: str) -> str:
         raw = path.read_bytes()
     except OSError as exc:
         raise UserError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
-    if is_utf16(raw):
-        raise UserError(f"{what} {path} is {UTF16_TEXT}")
     try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
+        return utf8_text(raw)
+    except NotUtf8Text as exc:
+        if exc.byte is None:
+            raise UserError(f"{what} {path} is {UTF16_TEXT}") from None
         raise UserError(f"{what} {path} is not UTF-8 text",
-                        [Problem(f"byte 0x{raw[exc.start]:02x} is not UTF-8", str(path),
-                                 line)]) from None
+                        [Problem(str(exc), str(path), exc.line)]) from None
 
 
 def load_yaml(path: Path) -> tuple[Any, SourceMap]:

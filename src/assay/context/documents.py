@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from assay.errors import UserError
-from assay.input_files import UTF16_TEXT, is_utf16, require_directory
+from assay.input_files import UTF16_TEXT, NotUtf8Text, require_directory, utf8_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,14 +144,12 @@ def read_document(folder: Path, file: Path) -> Document:
         raw = file.read_bytes()
     except OSError as exc:  # no permission, or gone since it was listed
         raise UserError(f"cannot read pack document {file}: {exc.strerror or exc}") from None
-    if is_utf16(raw):
-        raise NotText(relative, UTF16_TEXT)
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise NotText(relative, f"not UTF-8 text (line {line}: byte 0x{raw[exc.start]:02x}); "
-                                "save it as UTF-8") from None
+        text = utf8_text(raw)
+    except NotUtf8Text as exc:
+        reason = UTF16_TEXT if exc.byte is None else (
+            f"not UTF-8 text (line {exc.line}: byte 0x{exc.byte:02x}); save it as UTF-8")
+        raise NotText(relative, reason) from None
     if "\x00" in text:
         raise NotText(relative, "a binary file (it holds NUL bytes), not text")
     if file.suffix.lower() in (".html", ".htm"):

@@ -17,7 +17,7 @@ from typing import Any
 from assay.datasets.refusals import JSON_ARRAY_AS_JSONL
 from assay.datasets.written_ids import AS_WRITTEN, keep_written_id, keep_written_line_id
 from assay.errors import ProblemList
-from assay.input_files import UTF16_TEXT, is_utf16
+from assay.input_files import UTF16_TEXT, NotUtf8Text, is_utf16, utf8_text
 from assay.json_line import (
     BadJsonLine,
     beyond_limits,
@@ -65,17 +65,16 @@ def _json_line(raw: bytes, path: Path, number: int, problems: ProblemList) -> An
     return _REFUSED
 
 
-def _read_text(path: Path, problems: ProblemList, encoding: str = "utf-8-sig") -> str | None:
+def _read_text(path: Path, problems: ProblemList) -> str | None:
     """The whole file as text; bytes that are not UTF-8 are a problem with their line."""
-    raw = path.read_bytes()
-    if is_utf16(raw):
-        problems.add(UTF16_TEXT, file=str(path), line=1)
-        return None
     try:
-        return raw.decode(encoding)
-    except UnicodeDecodeError as exc:
-        problems.add(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", file=str(path),
-                     line=raw.count(b"\n", 0, exc.start) + 1)
+        return utf8_text(path.read_bytes())
+    except NotUtf8Text as exc:
+        if exc.byte is None:
+            problems.add(UTF16_TEXT, file=str(path), line=1)
+        else:
+            problems.add(f"not UTF-8 text (byte 0x{exc.byte:02x})", file=str(path),
+                         line=exc.line)
         return None
 
 
